@@ -1,0 +1,209 @@
+/**
+ * Client for the game top-up shop (document 3, `gameshop-api.md`): the game catalogue and order
+ * creation. Every request carries `Accept: application/json` and the user's `X-API-KEY`.
+ */
+import type { z } from 'zod';
+import { send, messageOf, type RawAnswer } from '../http.ts';
+import { ProviderError, type ProviderErrorInit } from '../provider-error.ts';
+import {
+  errorBodySchema,
+  gamesResponseSchema,
+  orderInputSchema,
+  orderResponseSchema,
+  type Game,
+  type GameOrder,
+  type OrderInput,
+} from './schemas.ts';
+
+/**
+ * Why a 422 without per-field errors was refused, when it can be told:
+ * - `product_mismatch`: the product does not belong to the chosen game (pick a product of that game);
+ * - `promo_invalid`: the promo code is unknown, expired or not applicable (order without it).
+ *
+ * The spec gives only `{ success:false, message }` for these, so the reason is read from an
+ * `error_code` mentioning PROMO / PRODUCT when one is sent, else from the message text
+ * (Indonesian or English). `undefined` when neither says; the provider's message is always kept.
+ */
+export type GameshopRejectReason = 'product_mismatch' | 'promo_invalid';
+
+export interface GameshopErrorInit extends ProviderErrorInit {
+  reason?: GameshopRejectReason;
+  /** True when the order was refused by our own validation and never sent. */
+  rejectedBeforeSending?: boolean;
+}
+
+/** The one error type of the game shop client; switch on `kind` (and `reason` for `rejected`). */
+export class GameshopError extends ProviderError {
+  readonly reason: GameshopRejectReason | undefined;
+  /** True when nothing was sent: the input failed validation locally (`kind` is then `validation`). */
+  readonly rejectedBeforeSending: boolean;
+
+  constructor(init: GameshopErrorInit) {
+    super('gameshop', init);
+    this.name = 'GameshopError';
+    this.reason = init.reason;
+    this.rejectedBeforeSending = init.rejectedBeforeSending ?? false;
+    if (this.rejectedBeforeSending) {
+      const fields = Object.keys(init.fieldErrors ?? {}).join(', ');
+      this.message = `gameshop ${init.endpoint}: the order was not sent because some fields are invalid (${fields}); correct them and try again`;
+    }
+  }
+}
+
+export interface GameshopClientOptions {
+  /** Base address ending in `/api`, e.g. `https://shop.example/api`. */
+  baseURL: string;
+  apiKey: string;
+  /** Per-request timeout; default 15 s. */
+  timeoutMs?: number;
+}
+
+/** A created order: the id to quote to the user, the order with payment details, the shop's message. */
+export interface CreatedOrder {
+  orderId: string;
+  order: GameOrder;
+  message: string;
+}
+
+export interface GameshopClient {
+  /**
+   * GET /games: the active games (each with its category) and the popular ones (without
+   * category), in the order the shop sent them. Safe to repeat; retried twice on timeout,
+   * network error or 5xx.
+   */
+  games(): Promise<{ games: Game[]; popular: Game[] }>;
+  /**
+   * POST /order: validates `input` (see `orderInputSchema`), then creates the order once —
+   * never retried. Throws `GameshopError`: `validation` (with `fieldErrors`, from us or the shop),
+   * `rejected` (product of another game, invalid promo; see `reason`), `not_found` (game, product
+   * or payment method), `credentials`, `ip_blocked`, `malformed`, or `unknown_outcome` (timeout,
+   * network error or 500: the order may or may not exist, so do not blindly order again).
+   */
+  createOrder(input: OrderInput): Promise<CreatedOrder>;
+}
+
+const gamesPath = '/games';
+const orderPath = '/order';
+
+/**
+ * Builds a game shop client for one API key. The key is trimmed (pasted keys often carry
+ * whitespace), sent only as the `X-API-KEY` header, and scrubbed from every error text.
+ */
+export function createGameshopClient({ baseURL, apiKey, timeoutMs = 15000 }: GameshopClientOptions): GameshopClient {
+  const key = apiKey.trim();
+  const http = { baseURL, timeoutMs };
+  const headers = { Accept: 'application/json', 'X-API-KEY': key };
+  const redact = (value: string): string => (key.length > 0 ? value.split(key).join('***') : value);
+  const fail = (init: GameshopErrorInit): GameshopError =>
+    new GameshopError({
+      ...init,
+      providerMessage: init.providerMessage === undefined ? undefined : redact(init.providerMessage),
+      fieldErrors:
+        init.fieldErrors === undefined
+          ? undefined
+          : Object.fromEntries(Object.entries(init.fieldErrors).map(([field, messages]) => [field, messages.map(redact)])),
+    });
+
+  return {
+    async games() {
+      const answer = await send(http, { method: 'GET', path: gamesPath, headers, retries: 2, fail });
+      const body = readSuccess(answer, gamesPath, gamesResponseSchema, fail);
+      return { games: body.games, popular: body.populerGames };
+    },
+
+    async createOrder(input) {
+      const parsed = orderInputSchema.safeParse(input);
+      if (!parsed.success) {
+        throw fail({ kind: 'validation', endpoint: orderPath, fieldErrors: fieldErrorsOf(parsed.error), rejectedBeforeSending: true });
+      }
+      const body: Record<string, unknown> = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined));
+      const answer = await send(http, { method: 'POST', path: orderPath, headers, body, retries: 0, fail });
+      const created = readSuccess(answer, orderPath, orderResponseSchema, fail);
+      return { orderId: created.orderId, order: created.data, message: created.message };
+    },
+  };
+}
+
+/**
+ * Turns an answer into the documented success body, or throws the matching error. Status
+ * decides first (the spec ties meanings to statuses); the body supplies the message and fields.
+ */
+function readSuccess<T extends z.ZodType>(
+  answer: RawAnswer,
+  endpoint: string,
+  schema: T,
+  fail: (init: GameshopErrorInit) => GameshopError,
+): z.output<T> {
+  const { status, json, notJson } = answer;
+  const httpStatus = status;
+  const providerMessage = messageOf(json);
+
+  if (status === 401) throw fail({ kind: 'credentials', endpoint, httpStatus, providerMessage });
+  if (status === 403) throw fail({ kind: 'ip_blocked', endpoint, httpStatus, providerMessage });
+  // A body that is not JSON at all (an HTML error page, a proxy's text) means we are not talking
+  // to the documented API, e.g. a wrong base URL: say so rather than guess from the status.
+  if (notJson) {
+    throw fail({ kind: 'malformed', endpoint, httpStatus, cause: new Error(`HTTP ${status} with a body that is not JSON`) });
+  }
+  if (status === 404) throw fail({ kind: 'not_found', endpoint, httpStatus, providerMessage });
+  if (status === 422) {
+    const error = errorBodySchema.safeParse(json);
+    const fieldErrors = error.success ? normaliseFieldErrors(error.data.errors) : undefined;
+    if (fieldErrors) throw fail({ kind: 'validation', endpoint, httpStatus, providerMessage, fieldErrors });
+    const errorCode = error.success ? error.data.error_code : undefined;
+    throw fail({ kind: 'rejected', endpoint, httpStatus, providerMessage, reason: rejectReasonOf(errorCode, providerMessage) });
+  }
+  if (status >= 200 && status < 300) {
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    // A 2xx that says `success: false` is a refusal with a message, not a broken body.
+    if (isRecord(json) && json.success === false && providerMessage !== undefined) {
+      throw fail({ kind: 'rejected', endpoint, httpStatus, providerMessage });
+    }
+    throw fail({ kind: 'malformed', endpoint, httpStatus, cause: new Error(summariseIssues(parsed.error)) });
+  }
+  // Anything else (400, 405, 409, 429, a 3xx that was not followed): the shop's own words.
+  throw fail({ kind: 'rejected', endpoint, httpStatus, providerMessage });
+}
+
+/** `{ field: [msg] }` (or `{ field: msg }`) → `{ field: [msg] }`; undefined when there is none. */
+function normaliseFieldErrors(errors: Record<string, string[] | string> | undefined): Record<string, string[]> | undefined {
+  if (!errors) return undefined;
+  const entries = Object.entries(errors)
+    .map(([field, messages]): [string, string[]] => [field, (Array.isArray(messages) ? messages : [messages]).filter((m) => m.trim() !== '')])
+    .filter(([, messages]) => messages.length > 0);
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
+function rejectReasonOf(errorCode: string | undefined, message: string | undefined): GameshopRejectReason | undefined {
+  const code = errorCode?.toUpperCase() ?? '';
+  if (code.includes('PROMO') || code.includes('VOUCHER') || code.includes('COUPON')) return 'promo_invalid';
+  if (code.includes('PRODUCT')) return 'product_mismatch';
+  const text = message?.toLowerCase() ?? '';
+  if (/promo|voucher|kupon|coupon/.test(text)) return 'promo_invalid';
+  if (/produk|product/.test(text) && /tidak sesuai|bukan|does not (belong|match)|mismatch|not (belong|match)/.test(text)) {
+    return 'product_mismatch';
+  }
+  return undefined;
+}
+
+/** Our own validation failures, keyed by the API's field names (the schema's keys). */
+function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? 'body');
+    (fields[field] ??= []).push(issue.message);
+  }
+  return fields;
+}
+
+/** Where a body broke the schema, without any of its values (they could be personal data). */
+function summariseIssues(error: z.ZodError): string {
+  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
+  const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : '';
+  return `body does not match the documented schema: ${lines.join('; ')}${more}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
