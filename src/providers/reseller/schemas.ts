@@ -1,0 +1,124 @@
+/**
+ * The reseller top-up API's wire formats (document 1, `reseller-topup-api.md`), parsed at the
+ * edge with zod. Extra fields are tolerated everywhere (providers add fields without notice); the
+ * fields the spec documents must have the documented types.
+ *
+ * Transaction answers get a little more tolerance, because a real provider commonly deviates
+ * there without changing the meaning: `trx_id` and `sn` may be missing, `null`, empty or numeric
+ * while the transaction is Pending, and a status check may carry the creation fields too.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------
+// Balance and price list
+// ---------------------------------------------------------------------------------------------
+
+/** 200 body of POST /cek-saldo: `{ data: { balance } }`, integer rupiah. */
+export const balanceResponseSchema = z.object({
+  data: z.object({ balance: z.number().int() }),
+});
+
+/** One element of the price list. `status` is kept verbatim: `active` means available. */
+export const productSchema = z.object({
+  product_name: z.string(),
+  /** Sent back as `code` when buying. */
+  code: z.string().min(1),
+  /** Integer rupiah. */
+  price: z.number().int().nonnegative(),
+  status: z.string(),
+});
+
+/** 200 body of POST /price-list: `{ data: [Product, ...] }`. */
+export const priceListResponseSchema = z.object({
+  data: z.array(productSchema),
+});
+
+/** A product as listed by the provider, with the spec's field names. */
+export type Product = z.infer<typeof productSchema>;
+
+/** The one product status the spec shows; every other value means "unavailable", shown verbatim. */
+export const activeProductStatus = 'active';
+
+/** True when the product can be bought now (its status is exactly `active`). */
+export function isProductAvailable(product: Pick<Product, 'status'>): boolean {
+  return product.status === activeProductStatus;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transactions
+// ---------------------------------------------------------------------------------------------
+
+/** The status strings the spec defines. Others are kept verbatim and treated as still pending. */
+export const transactionStatuses = { success: 'Sukses', pending: 'Pending', failed: 'Gagal' } as const;
+
+/** A status after which a transaction never changes again. */
+export type FinalStatus = typeof transactionStatuses.success | typeof transactionStatuses.failed;
+
+/**
+ * True only for `Sukses` and `Gagal` (exact strings). `Pending` and any status the spec does not
+ * name (kept verbatim) mean the transaction is still in process and should be checked again.
+ */
+export function isFinalStatus(status: string): status is FinalStatus {
+  return status === transactionStatuses.success || status === transactionStatuses.failed;
+}
+
+/** Transaction status: any non-blank string, surrounding whitespace dropped, otherwise verbatim. */
+const statusSchema = z.string().trim().min(1);
+
+/** `trx_id` / `sn`: a string per the spec; absent, `null`, blank or numeric are tolerated (blank reads as absent). */
+const optionalText = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((value) => {
+    if (value === null || value === undefined) return undefined;
+    const text = String(value).trim();
+    return text === '' ? undefined : text;
+  });
+
+/** 200 body of a transaction create: `{ success: true, trx_id, status, sn }` (sn is '' while Pending). */
+export const createResponseSchema = z.looseObject({
+  success: z.literal(true),
+  trx_id: optionalText,
+  status: statusSchema,
+  sn: optionalText,
+});
+
+/**
+ * 200 body of a status check (the same request resent with the same ref_id): `{ status }`,
+ * possibly with `trx_id`, `sn` or `success: true` as well.
+ */
+export const statusResponseSchema = z.looseObject({
+  success: z.literal(true).optional(),
+  trx_id: optionalText,
+  status: statusSchema,
+  sn: optionalText,
+});
+
+/**
+ * Any 200 answer of POST /transaction, create or status check (a retried create of a known ref_id
+ * is answered as a status check), turned into a `TransactionResult`.
+ */
+export const transactionResponseSchema = z
+  .union([createResponseSchema, statusResponseSchema])
+  .transform((body): { status: string; trxId?: string; sn?: string } => {
+    const result: { status: string; trxId?: string; sn?: string } = { status: body.status };
+    if (body.trx_id !== undefined) result.trxId = body.trx_id;
+    if (body.sn !== undefined) result.sn = body.sn;
+    return result;
+  });
+
+/**
+ * Where a transaction stands: `status` verbatim (see `isFinalStatus`), the provider's `trxId`
+ * when it told us, and the serial number / token `sn` once it has one (absent while blank).
+ */
+export type TransactionResult = z.output<typeof transactionResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+/** Error body of /cek-saldo and /price-list: `{ error }`. */
+export const accountErrorSchema = z.looseObject({ error: z.string() });
+
+/** Error body of /transaction: `{ success: false, message }`. */
+export const transactionErrorSchema = z.looseObject({ success: z.literal(false), message: z.string() });
