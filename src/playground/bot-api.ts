@@ -1,0 +1,244 @@
+/**
+ * A loopback Telegram Bot API emulator for end-to-end tests and the browser playground.
+ *
+ * The bot talks to it exactly as to api.telegram.org (`${apiRoot}/bot${token}/${method}`, JSON,
+ * urlencoded or multipart params, `{ ok, result }` envelopes, long polling or webhook), so calls
+ * made anywhere (including inside conversations, which use a fresh Api) are captured at the HTTP
+ * level. Tests build a world of users and groups, drive updates (`user.send`, `api.tap`, ...),
+ * and read what the bot did (`api.messages`, `api.calls`, `api.waitForBotMessage`, ...).
+ * Product code never imports this module.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CallbackQuery, Update, UserFromGetMe } from 'grammy/types';
+import { installMethods } from './methods.ts';
+import { handlePlaygroundRequest } from './page.ts';
+import { BotApiError, Params, parseParams, readBody } from './params.ts';
+import type {
+  ApiCall,
+  ApiResponse,
+  BotApiOptions,
+  CallbackAnswer,
+  ChatRef,
+  CreateGroupOptions,
+  CreateUserOptions,
+  CurrentReplyKeyboard,
+  EmulatedGroup,
+  EmulatedMessage,
+  EmulatedUser,
+  FaultOptions,
+  LimitOptions,
+  MessageRef,
+  SendTextOptions,
+  WaitForBotMessageOptions,
+  WaitOptions,
+  WebhookState,
+} from './types.ts';
+import { startWebhookDelivery } from './webhook.ts';
+import { World } from './world.ts';
+
+export type * from './types.ts';
+
+type UserRef = number | { readonly id: number };
+
+/** The running emulator: connection details, world building, driving, reading, faults. */
+export interface BotApiEmulator {
+  /** Pass as grammY's `client.apiRoot`, e.g. `http://127.0.0.1:40123` (no trailing slash). */
+  readonly apiRoot: string;
+  /** Same as apiRoot; the browser chat page is served at `${url}/`. */
+  readonly url: string;
+  readonly token: string;
+  /** A valid getMe answer, for grammY's `botInfo` option. */
+  readonly botInfo: UserFromGetMe;
+
+  // world
+  /** Adds a user (id auto-assigned unless given) with a private chat with the bot. */
+  createUser(options: CreateUserOptions): EmulatedUser;
+  /** Adds a group or supergroup; the bot is a member unless `bot: 'none'`. */
+  createGroup(options: CreateGroupOptions): EmulatedGroup;
+  /** Handle of an existing user by id. */
+  userHandle(id: number): EmulatedUser;
+
+  // driving the bot
+  /** A user writes text (private chat by default); `/command` gets a bot_command entity. */
+  sendText(user: UserRef, text: string, options?: SendTextOptions): EmulatedMessage;
+  /** A user taps an inline button (by text, else by callback_data); throws if there is none. */
+  tap(user: UserRef, message: MessageRef, button: string): CallbackQuery;
+  /** A user edits their text message (edited_message update). */
+  editUserMessage(message: MessageRef, text: string): EmulatedMessage;
+  /** Bot added to a group: my_chat_member + new_chat_members service message. */
+  addBotToGroup(group: ChatRef, options?: { by?: EmulatedUser; admin?: boolean }): void;
+  /** Bot removed (banned) from a group: my_chat_member; sends answer 403 afterwards. */
+  removeBotFromGroup(group: ChatRef, options?: { by?: EmulatedUser }): void;
+  /** Group upgraded to a supergroup; sends to the old id answer 400 with migrate_to_chat_id. */
+  migrateGroup(group: ChatRef): EmulatedGroup;
+  /** The user blocks the bot (my_chat_member kicked); sends answer 403. */
+  blockBot(user: UserRef): void;
+  /** The user restarts the bot (my_chat_member member). */
+  unblockBot(user: UserRef): void;
+  /** Queues any update; update_id is assigned when absent. */
+  pushUpdate(update: Omit<Update, 'update_id'> & { update_id?: number }): Update;
+
+  // reading
+  /** Messages of a chat in id order (bot and users), deleted ones flagged. */
+  messages(chat: ChatRef): EmulatedMessage[];
+  message(chat: ChatRef, messageId: number): EmulatedMessage | undefined;
+  botMessages(chat: ChatRef): EmulatedMessage[];
+  /** Latest bot message in the chat that is not deleted. */
+  lastBotMessage(chat: ChatRef): EmulatedMessage | undefined;
+  /** Every method call answered, in order (getUpdates included). */
+  readonly calls: readonly ApiCall[];
+  callsTo(method: string): ApiCall[];
+  readonly callbackAnswers: readonly CallbackAnswer[];
+  /** Every update ever queued, in order. */
+  readonly updates: readonly Update[];
+  /** Commands set for a scope/language (exact match, as getMyCommands). */
+  myCommands(scope?: unknown, languageCode?: string): unknown[];
+  /** Reply keyboard a client would show in the chat now. */
+  replyKeyboard(chat: ChatRef): CurrentReplyKeyboard;
+  readonly webhook: WebhookState | undefined;
+  /** True while a getUpdates long poll is waiting (the bot is connected and idle). */
+  readonly polling: boolean;
+  /** Increments on every observable change (calls, updates, world edits). */
+  readonly version: number;
+  /** Updates queued and not yet confirmed by the bot. */
+  readonly queue: readonly Update[];
+
+  // waiting (never sleep in tests)
+  /** Resolves with the first truthy predicate value, re-checked on every change. */
+  waitFor<T>(predicate: () => T, options?: WaitOptions): Promise<NonNullable<T>>;
+  /** Waits for a bot message in a chat (optionally after a message id and with some text). */
+  waitForBotMessage(chat: ChatRef, options?: WaitForBotMessageOptions): Promise<EmulatedMessage>;
+  waitForCallbackAnswer(query: string | { readonly id: string }, options?: WaitOptions): Promise<CallbackAnswer>;
+  /** All queued updates confirmed and the bot polling again (sequential polling: all handled). */
+  waitForIdle(options?: WaitOptions): Promise<true>;
+
+  // faults and limits
+  /** Matching calls answer 429 `Too Many Requests: retry after N`; returns an undo function. */
+  inject429(options: FaultOptions & { retryAfter: number }): () => void;
+  /** Matching calls answer any Telegram error; returns an undo function. */
+  injectError(options: FaultOptions & { errorCode: number; description: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } }): () => void;
+  clearFaults(): void;
+  /** Turns enforcement of Telegram's send limits on/off at run time. */
+  setEnforceLimits(limits: boolean | LimitOptions): void;
+  /** Emulator-clock times of successful sends to a chat, or to all chats. */
+  sendTimes(chat?: ChatRef | 'all'): number[];
+  /** Most successful sends in any sliding window of windowMs. */
+  maxSendsInWindow(chat: ChatRef | 'all', windowMs: number): number;
+
+  // webhook
+  /** Switches to webhook mode: updates are POSTed to a loopback URL (with the secret header). */
+  deliverTo(url: string, secretToken?: string): void;
+
+  /** Stops the server: pending polls end empty, pending waits reject, sockets close. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the emulator on loopback (a free port by default) and resolves when it listens.
+ *
+ * @example
+ * const api = await startBotApi();
+ * const bot = new Bot(api.token, { botInfo: api.botInfo, client: { apiRoot: api.apiRoot } });
+ */
+export async function startBotApi(options: BotApiOptions = {}): Promise<BotApiEmulator> {
+  const world = new World(options);
+  installMethods(world);
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, { ok: false, error_code: 500, description: `Internal Server Error: ${String(error)}` }, 500);
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://emulator.local');
+    const route = /^\/bot([^/]+)\/([^/]+)\/?$/.exec(url.pathname);
+    if (!route) {
+      if (await handlePlaygroundRequest(world, req, res, url)) return;
+      send(res, { ok: false, error_code: 404, description: 'Not Found' }, 404);
+      return;
+    }
+    const [, token, method] = route as unknown as [string, string, string];
+    const at = world.now();
+    let parsed: ReturnType<typeof parseParams>;
+    try {
+      parsed = parseParams(req.headers['content-type'], await readBody(req), url.searchParams);
+    } catch (error) {
+      const e = error instanceof BotApiError ? error : new BotApiError(400, `Bad Request: ${String(error)}`);
+      const response: ApiResponse = { ok: false, error_code: e.errorCode, description: e.description };
+      world.recordCall({ method, params: {}, at, status: e.errorCode, response, via: 'http' });
+      send(res, response, e.errorCode);
+      return;
+    }
+    if (decodeURIComponent(token) !== world.token) {
+      const response: ApiResponse = { ok: false, error_code: 401, description: 'Unauthorized' };
+      world.recordCall({ method, params: parsed.params, at, status: 401, response, via: 'http' });
+      send(res, response, 401);
+      return;
+    }
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    const call = await world.call(method, new Params(parsed.params, parsed.files), 'http', abort.signal);
+    if (!res.destroyed && !res.writableEnded) send(res, call.response, call.status);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const apiRoot = `http://${host}:${address.port}`;
+  const deliverer = startWebhookDelivery(world);
+
+  let closing: Promise<void> | undefined;
+  const extras = {
+    apiRoot,
+    url: apiRoot,
+    replyKeyboard: (chat: ChatRef) => world.requireChat(chat).replyKeyboard,
+    deliverTo(target: string, secretToken?: string) {
+      const parsedUrl = new URL(target);
+      if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(parsedUrl.hostname)) {
+        throw new Error(`deliverTo: ${target} is not on loopback; the emulator only delivers to 127.0.0.1/localhost so tests stay off the internet.`);
+      }
+      world.endPollers(new BotApiError(409, 'Conflict: terminated by setWebhook request'));
+      world.webhook = {
+        url: target,
+        secretToken,
+        allowedUpdates: undefined,
+        maxConnections: undefined,
+        delivering: true,
+        lastErrorDate: undefined,
+        lastErrorMessage: undefined,
+      };
+      world.changed();
+    },
+    close() {
+      closing ??= (async () => {
+        world.shutdown();
+        await deliverer.stop();
+        // Let the answers to ended long polls reach their sockets before they are destroyed.
+        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+  return Object.assign(world, extras) satisfies BotApiEmulator;
+}
+
+function send(res: ServerResponse, body: unknown, status: number): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}

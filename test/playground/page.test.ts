@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Bot, InlineKeyboard } from 'grammy';
+import { startBotApi, type BotApiEmulator } from '../../src/playground/bot-api.ts';
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()!();
+});
+
+async function emulator(): Promise<BotApiEmulator> {
+  const api = await startBotApi();
+  cleanup.push(() => api.close());
+  return api;
+}
+
+async function post(api: BotApiEmulator, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(`${api.url}/playground/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+describe('chat page', () => {
+  it('GET / serves the self-contained HTML page', async () => {
+    const api = await emulator();
+    const response = await fetch(`${api.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toMatch(/^<!doctype html>/i);
+    expect(html).toContain('/playground/state');
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=|@import|\burl\(/i);
+  });
+
+  it('drives a real bot through the page API: create user, send, see the keyboard, tap, see the edit', async () => {
+    const api = await emulator();
+    const bot = new Bot(api.token, { botInfo: api.botInfo, client: { apiRoot: api.apiRoot } });
+    bot.command('start', (ctx) => ctx.reply('Menu', { reply_markup: new InlineKeyboard().text('Saldo', 'bal') }));
+    bot.callbackQuery('bal', async (ctx) => {
+      await ctx.answerCallbackQuery({ text: 'Sebentar…' });
+      await ctx.editMessageText('Saldo Rp 5.000');
+    });
+    void bot.start();
+    cleanup.push(() => bot.stop());
+
+    const created = await post(api, 'users', { firstName: 'Budi', username: '@budi' });
+    const userId = created.json.id as number;
+    expect(api.userHandle(userId).user).toMatchObject({ first_name: 'Budi', username: 'budi' });
+    await post(api, 'send', { userId, chatId: userId, text: '/start' });
+    const menu = await api.waitForBotMessage(userId, { textIncludes: 'Menu' });
+
+    const stateUrl = `${api.url}/playground/state?user=${userId}&chat=${userId}`;
+    const state = (await (await fetch(stateUrl)).json()) as { version: number; chat: { messages: Array<{ id: number; text: string; buttons: unknown; edited: boolean }> } };
+    expect(state.chat.messages.map((m) => m.text)).toEqual(['/start', 'Menu']);
+    expect(state.chat.messages[1]!.buttons).toEqual([[{ text: 'Saldo', data: 'bal' }]]);
+
+    // The page long-polls with its version and is answered when something changes.
+    const next = fetch(`${stateUrl}&version=${api.version}`).then((r) => r.json() as Promise<typeof state & { answers: Array<{ text: string }> }>);
+    expect((await post(api, 'tap', { userId, chatId: userId, messageId: menu.messageId, button: 'bal' })).status).toBe(200);
+    await api.waitFor(() => menu.editedAt);
+    await next;
+    const after = (await (await fetch(stateUrl)).json()) as typeof state & { answers: Array<{ text: string }> };
+    expect(after.chat.messages[1]).toMatchObject({ text: 'Saldo Rp 5.000', edited: true, buttons: [] });
+    expect(after.answers.map((a) => a.text)).toEqual(['Sebentar…']);
+
+    const bad = await post(api, 'tap', { userId, chatId: userId, messageId: menu.messageId, button: 'bal' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatch(/no button "bal"/);
+  });
+});
