@@ -1,0 +1,33 @@
+## Common: shared words, errors and provider problems
+
+service-reseller = Reseller top-up
+service-marketplace = Marketplace
+service-gameshop = Game shop
+
+error-generic = Sorry, something went wrong on the bot's side. Try again in a moment; if it keeps happening, contact the admin.
+error-not-connected = Your { $service } account is not connected yet. Send /connect to connect it first.
+error-private-only = This command only works in a private chat with the bot, to keep your data safe. Open a private chat with me and try again.
+error-too-fast = Slow down 🙂 Too many messages in a short time. Wait a few seconds and try again.
+
+provider-error-credentials = { $service } rejected your credentials (wrong or changed API ID/key). Reconnect with /connect.
+provider-error-ip-blocked = { $service } blocks this bot server's IP. Add IP { $ip } to the whitelist in your account's API settings, then try again.
+provider-error-ip-blocked-unknown = { $service } blocks this bot server's IP. Ask the bot admin for the server IP, then add it to the whitelist in your account's API settings.
+provider-error-insufficient = Your { $service } deposit balance is too low. Top up your deposit, then try again.
+provider-error-not-found = { $service } says: { $message }
+provider-error-rejected = { $service } rejected the request: { $message }
+provider-error-validation = { $service } rejected some fields:
+provider-error-unknown = { $service } did not answer in time (network or server trouble). Try again in a moment.
+provider-error-malformed = { $service } sent an answer that cannot be read. Try again later; if it keeps happening, tell the admin.
+
+button-cancel = ❌ Cancel
+button-back = « Back
+button-prev = ‹ Previous
+button-next = Next ›
+button-refresh = 🔄 Refresh
+
+conversation-cancelled = Cancelled. Send /help to see what I can do.
+conversation-nothing-to-cancel = Nothing is in progress.
+conversation-timed-out = Time is up, the previous step was cancelled. Please start again.
+
+unhandled-text = I did not understand that. Send /help for the commands, or send CODE.TARGET (for example TSEL10.081234567890) to buy quickly.
+unhandled-callback = This button is no longer valid. Start again from its command.

@@ -1,0 +1,49 @@
+## Start, help and commands
+
+command-start = Start and see how to use the bot
+command-help = List of commands
+command-connect = Connect a provider account (API)
+command-disconnect = Disconnect a provider account
+command-balance = Check your deposit balance
+command-prices = Price list (optionally with a search word)
+command-buy = Buy a product: /buy CODE TARGET
+command-status = Check a transaction's status
+command-history = Transaction history
+command-pin = Set a purchase PIN
+command-language = Change language
+command-cancel = Cancel what is in progress
+
+start-welcome =
+    Hello { $name }! 👋 I am kiosbot, your assistant for selling airtime, data packages, PLN tokens and game vouchers.
+
+    First step: connect your provider account with /connect (the API ID and API key from your provider's API settings page).
+start-welcome-connected =
+    Welcome back, { $name }! 👋 Your provider account is connected.
+
+    Check your balance with /balance, find a product with /prices, or buy quickly: send CODE.TARGET, for example TSEL10.081234567890.
+start-group =
+    Hello everyone! I am kiosbot. In this group I can post the shop owner's transaction notices. Send /help for the commands.
+
+help-text =
+    <b>kiosbot commands</b>
+
+    <b>Account</b>
+    /connect — connect a provider account (top-up, marketplace, game shop)
+    /disconnect — disconnect a provider account
+    /balance — check your deposit balance
+    /pin — set, change or remove your purchase PIN
+    /language — change language (Indonesia / English)
+
+    <b>Selling</b>
+    /prices — price list by brand; /prices telkomsel to search
+    /buy — buy step by step; /buy TSEL10 081234567890 to buy directly
+    <code>TSEL10.081234567890</code> — quick buy; several lines at once (up to 20)
+    /status — your Pending transactions; /status REFID for one transaction
+    /history — transaction history and receipts
+
+    /cancel — cancel what is in progress
+
+## Language
+
+language-choose = Choose a language:
+language-changed = Okay, I will speak English. 🇬🇧

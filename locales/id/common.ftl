@@ -1,0 +1,33 @@
+## Common: shared words, errors and provider problems
+
+service-reseller = Top-up reseller
+service-marketplace = Marketplace
+service-gameshop = Toko game
+
+error-generic = Maaf, ada kesalahan di sisi bot. Coba lagi sebentar lagi; kalau terus terjadi, hubungi admin.
+error-not-connected = Akun { $service } belum terhubung. Ketik /connect untuk menghubungkannya dulu.
+error-private-only = Perintah ini hanya bisa dipakai di chat pribadi dengan bot, supaya data Anda aman. Buka chat pribadi dengan saya lalu coba lagi.
+error-too-fast = Pelan-pelan 🙂 Terlalu banyak pesan dalam waktu singkat. Tunggu beberapa detik lalu coba lagi.
+
+provider-error-credentials = { $service } menolak kredensial Anda (API ID/key salah atau sudah diganti). Hubungkan ulang dengan /connect.
+provider-error-ip-blocked = { $service } memblokir IP server bot ini. Masukkan IP { $ip } ke whitelist di pengaturan API akun Anda, lalu coba lagi.
+provider-error-ip-blocked-unknown = { $service } memblokir IP server bot ini. Minta admin bot menanyakan IP server, lalu masukkan ke whitelist di pengaturan API akun Anda.
+provider-error-insufficient = Saldo deposit di { $service } tidak cukup. Isi deposit dulu, lalu coba lagi.
+provider-error-not-found = { $service } menjawab: { $message }
+provider-error-rejected = { $service } menolak permintaan: { $message }
+provider-error-validation = { $service } menolak beberapa isian:
+provider-error-unknown = { $service } tidak menjawab tepat waktu (gangguan jaringan atau server). Coba lagi sebentar lagi.
+provider-error-malformed = { $service } mengirim jawaban yang tidak bisa dibaca. Coba lagi nanti; kalau terus terjadi, beri tahu admin.
+
+button-cancel = ❌ Batal
+button-back = « Kembali
+button-prev = ‹ Sebelumnya
+button-next = Berikutnya ›
+button-refresh = 🔄 Muat ulang
+
+conversation-cancelled = Dibatalkan. Ketik /help untuk melihat apa yang bisa saya lakukan.
+conversation-nothing-to-cancel = Tidak ada proses yang sedang berjalan.
+conversation-timed-out = Waktu habis, proses sebelumnya dibatalkan. Silakan mulai lagi.
+
+unhandled-text = Saya tidak mengerti pesan itu. Ketik /help untuk daftar perintah, atau kirim KODE.TUJUAN (misalnya TSEL10.081234567890) untuk beli cepat.
+unhandled-callback = Tombol ini sudah tidak berlaku. Mulai lagi dari perintahnya.

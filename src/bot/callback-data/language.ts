@@ -1,0 +1,4 @@
+import { createCallbackData } from 'callback-data';
+
+/** Button of the /language picker. */
+export const languageData = createCallbackData('lang', { locale: String });

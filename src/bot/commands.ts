@@ -1,0 +1,61 @@
+import type { Api } from 'grammy';
+import type { BotCommand } from 'grammy/types';
+import type { I18n } from '@grammyjs/i18n';
+import type { Logger } from '../logger.ts';
+import { supportedLocales, type Locale } from './i18n.ts';
+
+/**
+ * Every command the bot understands, with its Indonesian aliases. Descriptions come from the
+ * locales (`command-<name>`). `groups: true` commands are also offered in group chats.
+ */
+export const commands = [
+  { name: 'start', aliases: [], groups: false },
+  { name: 'help', aliases: ['bantuan'], groups: true },
+  { name: 'connect', aliases: ['hubungkan'], groups: false },
+  { name: 'disconnect', aliases: ['putuskan'], groups: false },
+  { name: 'balance', aliases: ['saldo'], groups: false },
+  { name: 'prices', aliases: ['harga'], groups: false },
+  { name: 'buy', aliases: ['beli'], groups: false },
+  { name: 'status', aliases: ['cek'], groups: false },
+  { name: 'history', aliases: ['riwayat'], groups: false },
+  { name: 'pin', aliases: [], groups: false },
+  { name: 'language', aliases: ['bahasa'], groups: true },
+  { name: 'cancel', aliases: ['batal'], groups: false },
+] as const satisfies ReadonlyArray<{ name: string; aliases: readonly string[]; groups: boolean }>;
+
+export type CommandName = (typeof commands)[number]['name'];
+
+/** The command and its aliases, for `bot.command(...)`. */
+export function commandNames(name: CommandName): string[] {
+  const entry = commands.find((c) => c.name === name);
+  return entry ? [entry.name, ...entry.aliases] : [name];
+}
+
+/**
+ * Publishes the command menu for each language, in private chats and in groups. A failure is
+ * logged and does not stop the bot: the menu is cosmetic.
+ */
+export async function publishCommands(api: Api, i18n: I18n, logger: Logger, defaultLocale: Locale): Promise<void> {
+  // The default list (no language_code) is in the default locale; each locale also gets its own.
+  const targets: Array<{ locale: Locale; languageCode?: Locale }> = [
+    { locale: defaultLocale },
+    ...supportedLocales.map((locale) => ({ locale, languageCode: locale })),
+  ];
+  for (const { locale, languageCode } of targets) {
+    const list = (groupsOnly: boolean): BotCommand[] =>
+      commands
+        .filter((c) => !groupsOnly || c.groups)
+        .map((c) => ({ command: c.name, description: i18n.t(locale, `command-${c.name}`) }));
+    const scopes = [
+      { scope: { type: 'all_private_chats' as const }, list: list(false) },
+      { scope: { type: 'all_group_chats' as const }, list: list(true) },
+    ];
+    for (const { scope, list: items } of scopes) {
+      try {
+        await api.setMyCommands(items, { scope, ...(languageCode ? { language_code: languageCode } : {}) });
+      } catch (error) {
+        logger.warn('could not publish the command menu; the bot keeps running', { locale, scope: scope.type, error });
+      }
+    }
+  }
+}

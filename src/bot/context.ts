@@ -1,0 +1,45 @@
+import type { Context } from 'grammy';
+import type { I18nFlavor } from '@grammyjs/i18n';
+import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
+import type { Logger } from '../logger.ts';
+import type { Store } from '../store/store.ts';
+import type { UserRecord } from '../store/schema.ts';
+import type { Providers } from '../providers/factory.ts';
+import type { Services } from '../services/services.ts';
+
+/** Settings the bot reads; a slice of the app config so tests can build it by hand. */
+export interface BotSettings {
+  botToken: string;
+  adminIds: readonly number[];
+  adminChatId: number | undefined;
+  /** The server IP a provider must whitelist, shown when a provider answers 403. */
+  publicIp: string | undefined;
+  defaultLocale: 'id' | 'en';
+  /** How long a conversation waits for the user's next message before it ends (ms). */
+  conversationTimeoutMs: number;
+}
+
+/** Everything the bot needs from the outside, injected by the composition root. */
+export interface BotDeps {
+  settings: BotSettings;
+  logger: Logger;
+  store: Store;
+  providers: Providers;
+  services: Services;
+  now: () => Date;
+}
+
+interface Extras {
+  /** The injected dependencies, the same object for every update. */
+  deps: BotDeps;
+  /** The sender's stored record (created on first contact); undefined for updates without a sender. */
+  account: UserRecord | undefined;
+}
+
+/** Context of ordinary middleware. */
+export type BotContext = ConversationFlavor<Context & I18nFlavor & Extras>;
+
+/** Context inside conversations: a plain Context with the i18n plugin installed. */
+export type ConversationContext = Context & I18nFlavor;
+
+export type BotConversation = Conversation<BotContext, ConversationContext>;

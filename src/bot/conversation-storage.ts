@@ -1,0 +1,27 @@
+import type { VersionedState, ConversationData, ConversationStorage } from '@grammyjs/conversations';
+import type { Store } from '../store/store.ts';
+import type { BotContext } from './context.ts';
+
+/**
+ * Version of the conversations' code. Bump it whenever a conversation's steps change, so states
+ * stored by an older version are discarded instead of replayed against new code.
+ */
+export const conversationsVersion = 1;
+
+/**
+ * Conversation state lives in the store, encrypted by the vault: a user mid-flow survives a
+ * restart, and a secret typed during a step (an API key, a PIN) is never stored in plain text.
+ * One state per chat and user.
+ */
+export function createConversationStorage(store: Store): ConversationStorage<BotContext, ConversationData> {
+  return {
+    type: 'key',
+    version: conversationsVersion,
+    getStorageKey: (ctx) => (ctx.chat && ctx.from ? `${ctx.chat.id}:${ctx.from.id}` : undefined),
+    adapter: {
+      read: (key) => store.conversations.read(key) as VersionedState<ConversationData> | undefined,
+      write: (key, state) => store.conversations.write(key, state),
+      delete: (key) => store.conversations.delete(key),
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { Composer, InlineKeyboard } from 'grammy';
+import type { BotContext } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { isLocale, supportedLocales } from '../i18n.ts';
+import { languageData } from '../callback-data/language.ts';
+
+const languageNames: Record<(typeof supportedLocales)[number], string> = { id: '🇮🇩 Bahasa Indonesia', en: '🇬🇧 English' };
+
+/** /language (/bahasa): pick Indonesian or English; the choice is remembered. */
+export const languageFeature = new Composer<BotContext>();
+
+languageFeature.command(commandNames('language'), async (ctx) => {
+  const keyboard = new InlineKeyboard();
+  for (const locale of supportedLocales) keyboard.text(languageNames[locale], languageData.pack({ locale })).row();
+  await ctx.reply(ctx.t('language-choose'), { reply_markup: keyboard });
+});
+
+languageFeature.callbackQuery(languageData.filter(), async (ctx) => {
+  const { locale } = languageData.unpack(ctx.callbackQuery.data);
+  if (!isLocale(locale)) {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  await ctx.deps.store.users.update(ctx.from.id, { locale });
+  ctx.i18n.useLocale(locale);
+  await ctx.answerCallbackQuery();
+  await ctx.editMessageText(ctx.t('language-changed'));
+});

@@ -1,0 +1,65 @@
+import { Bot, type BotConfig } from 'grammy';
+import { conversations } from '@grammyjs/conversations';
+import { autoRetry } from '@grammyjs/auto-retry';
+import { limit } from '@grammyjs/ratelimiter';
+import { sequentialize } from '@grammyjs/runner';
+import type { BotContext, BotDeps, ConversationContext } from './context.ts';
+import { createI18n } from './i18n.ts';
+import { attachAccount } from './middlewares/account.ts';
+import { createConversationStorage } from './conversation-storage.ts';
+import { handleBotError } from './errors.ts';
+import { cancelFeature } from './features/cancel.ts';
+import { startFeature } from './features/start.ts';
+import { languageFeature } from './features/language.ts';
+import { unhandledFeature } from './features/unhandled.ts';
+
+/** Flood limit per user: more than this many updates within the window get one "slow down". */
+const floodLimit = { updates: 8, windowMs: 3000 };
+
+/**
+ * Assembles the bot: the only place middleware is put together. Everything it needs is injected,
+ * so a test passes `{ botInfo, client: { apiRoot } }` and runs this exact production path.
+ */
+export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot<BotContext> {
+  const bot = new Bot<BotContext>(deps.settings.botToken, botConfig);
+  const i18n = createI18n<BotContext>({ defaultLocale: deps.settings.defaultLocale, store: deps.store });
+  const conversationI18n = createI18n<ConversationContext>({ defaultLocale: deps.settings.defaultLocale, store: deps.store });
+
+  // Replies wait out a 429 instead of failing (unsolicited messages go through the outbox).
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30 }));
+
+  // Updates of one chat are handled in order, also under @grammyjs/runner's concurrency.
+  bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
+  bot.use(attachAccount(deps));
+  bot.use(i18n);
+  bot.use(
+    limit<BotContext, never>({
+      timeFrame: floodLimit.windowMs,
+      limit: floodLimit.updates,
+      keyGenerator: (ctx) => ctx.from?.id.toString(),
+      onLimitExceeded: async (ctx) => {
+        deps.logger.warn('flood limit reached', { userId: ctx.from?.id });
+        if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: ctx.t('error-too-fast') }).catch(() => undefined);
+        else if (ctx.chat?.type === 'private') await ctx.reply(ctx.t('error-too-fast')).catch(() => undefined);
+      },
+    }),
+  );
+  bot.use(
+    conversations<BotContext, ConversationContext>({
+      storage: createConversationStorage(deps.store),
+      plugins: [conversationI18n, async (ctx, next) => {
+        ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30 }));
+        await next();
+      }],
+    }),
+  );
+  bot.use(cancelFeature);
+
+  bot.use(startFeature);
+  bot.use(languageFeature);
+
+  bot.use(unhandledFeature);
+  bot.catch(handleBotError);
+  return bot;
+}
+

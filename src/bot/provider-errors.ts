@@ -1,0 +1,36 @@
+import { isProviderError, type ProviderError } from '../providers/provider-error.ts';
+import type { TranslateFunction } from '@grammyjs/i18n';
+
+/**
+ * Turns a provider error into the message a user reads: what happened and what to do next.
+ * Returns undefined for errors that are not provider errors (the caller treats those as bugs).
+ */
+export function describeProviderError(t: TranslateFunction, error: unknown, publicIp: string | undefined): string | undefined {
+  if (!isProviderError(error)) return undefined;
+  const service = t(`service-${error.service}`);
+  const message = error.providerMessage ?? '-';
+  switch (error.kind) {
+    case 'credentials':
+      return t('provider-error-credentials', { service });
+    case 'ip_blocked':
+      return publicIp ? t('provider-error-ip-blocked', { service, ip: publicIp }) : t('provider-error-ip-blocked-unknown', { service });
+    case 'insufficient_balance':
+      return t('provider-error-insufficient', { service });
+    case 'not_found':
+      return t('provider-error-not-found', { service, message });
+    case 'rejected':
+      return t('provider-error-rejected', { service, message });
+    case 'validation':
+      return [t('provider-error-validation', { service }), ...formatFieldErrors(error)].join('\n');
+    case 'unknown_outcome':
+      return t('provider-error-unknown', { service });
+    case 'malformed':
+      return t('provider-error-malformed', { service });
+  }
+}
+
+function formatFieldErrors(error: ProviderError): string[] {
+  const fields = error.fieldErrors ?? {};
+  const lines = Object.entries(fields).map(([field, messages]) => `• ${field}: ${messages.join(' ')}`);
+  return lines.length > 0 ? lines : [`• ${error.providerMessage ?? '-'}`];
+}

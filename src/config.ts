@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { parseEncryptionKey } from './store/vault.ts';
+
+/** Thrown when the environment is unusable; its message lists every offending variable. */
+export class ConfigError extends Error {
+  readonly problems: Array<{ variable: string; problem: string }>;
+  constructor(problems: Array<{ variable: string; problem: string }>) {
+    super(
+      'kiosbot cannot start: fix these environment variables (see .env.example and README):\n' +
+        problems.map((p) => `  - ${p.variable}: ${p.problem}`).join('\n'),
+    );
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+const optional = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
+
+const httpUrl = (what: string) =>
+  z
+    .string({ error: `required: the ${what} (an http:// or https:// URL)` })
+    .trim()
+    .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), {
+      error: `must be an http:// or https:// URL of the ${what}`,
+    })
+    .transform((value) => value.replace(/\/+$/, ''));
+
+const integerText = (what: string, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, { error: `must be a whole number (${what})` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { error: `must be between ${min} and ${max} (${what})` });
+
+const schema = z.object({
+  BOT_TOKEN: z
+    .string({ error: 'required: the bot token from @BotFather, like 123456789:AAE...' })
+    .trim()
+    .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, { error: 'does not look like a bot token from @BotFather (digits, a colon, then 20+ letters)' }),
+  TELEGRAM_API_ROOT: httpUrl('Telegram Bot API server').default('https://api.telegram.org'),
+  RESELLER_API_URL: httpUrl('reseller top-up API, ending in /api/v1'),
+  MARKETPLACE_API_URL: httpUrl('marketplace API'),
+  GAMESHOP_API_URL: httpUrl('game shop API, ending in /api'),
+  ENCRYPTION_KEY: z
+    .string({ error: 'required: 32 random bytes as base64 or hex; generate one with `openssl rand -base64 32`' })
+    .transform((value, ctx) => {
+      try {
+        return parseEncryptionKey(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : 'invalid key' });
+        return z.NEVER;
+      }
+    }),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  ADMIN_IDS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const parts = value.split(',').map((part) => part.trim()).filter(Boolean);
+      const bad = parts.filter((part) => !/^\d{1,15}$/.test(part));
+      if (bad.length > 0) {
+        ctx.addIssue({ code: 'custom', message: 'must be Telegram user ids separated by commas, like 12345,67890' });
+        return z.NEVER;
+      }
+      return parts.map(Number);
+    }),
+  ADMIN_CHAT_ID: integerText('a Telegram chat id; groups are negative, like -1001234567890', -1e15, 1e15).optional(),
+  PUBLIC_IP: z
+    .string()
+    .trim()
+    .refine((value) => z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success, {
+      error: "must be this server's public IPv4 or IPv6 address (what providers must whitelist), like 203.0.113.7",
+    })
+    .optional(),
+  WEBHOOK_URL: z
+    .string()
+    .trim()
+    .refine((value) => /^https:\/\/[^\s]+$/i.test(value) && URL.canParse(value), {
+      error: 'must be the public https:// URL Telegram should post updates to, like https://bot.example.com/telegram',
+    })
+    .optional(),
+  WEBHOOK_SECRET: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{16,256}$/, { error: 'must be 16-256 characters of A-Z, a-z, 0-9, _ and -' })
+    .optional(),
+  PORT: integerText('the HTTP port for the webhook and health endpoint', 1, 65535).default(3000),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' }).default('info'),
+  DEFAULT_LOCALE: z.enum(['id', 'en'], { error: 'must be id or en' }).default('id'),
+  PROVIDER_TIMEOUT_MS: integerText('milliseconds to wait for a provider', 1000, 120000).default(15000),
+  PENDING_HORIZON_HOURS: integerText('hours to keep re-checking a Pending transaction', 1, 24 * 14).default(24),
+  GAMESHOP_CATALOGUE: z.string().trim().min(1).optional(),
+});
+
+type Parsed = z.output<typeof schema>;
+
+export interface Config {
+  botToken: string;
+  telegramApiRoot: string;
+  providers: { resellerUrl: string; marketplaceUrl: string; gameshopUrl: string; timeoutMs: number };
+  encryptionKey: Buffer;
+  dataDir: string;
+  adminIds: number[];
+  adminChatId: number | undefined;
+  publicIp: string | undefined;
+  webhook: { url: string; secret: string } | undefined;
+  port: number;
+  logLevel: Parsed['LOG_LEVEL'];
+  defaultLocale: Parsed['DEFAULT_LOCALE'];
+  pendingHorizonMs: number;
+  gameshopCataloguePath: string | undefined;
+}
+
+/** Variables whose values must never be echoed in an error. */
+const secretVariables = new Set(['BOT_TOKEN', 'ENCRYPTION_KEY', 'WEBHOOK_SECRET']);
+
+/**
+ * Parses the environment into a typed config. Pure: reads only `env`. Throws one ConfigError that
+ * names every bad or missing variable and what it should look like; secret values are never
+ * quoted back.
+ */
+export function createConfig(env: Record<string, string | undefined>): Config {
+  const input: Record<string, string | undefined> = {};
+  for (const key of Object.keys(schema.shape)) input[key] = optional(env[key]);
+  const result = schema.safeParse(input);
+  const problems: Array<{ variable: string; problem: string }> = [];
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const variable = String(issue.path[0] ?? 'environment');
+      if (problems.some((p) => p.variable === variable)) continue;
+      const message = issue.code === 'invalid_type' && input[variable] === undefined ? requiredMessage(issue.message) : issue.message;
+      problems.push({ variable, problem: secretVariables.has(variable) ? scrubSecret(message, input[variable]) : message });
+    }
+  }
+  if (result.success && result.data.WEBHOOK_URL && !result.data.WEBHOOK_SECRET) {
+    problems.push({ variable: 'WEBHOOK_SECRET', problem: 'required when WEBHOOK_URL is set (16+ characters of A-Z, a-z, 0-9, _ and -)' });
+  }
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
+  const data = result.data;
+  return {
+    botToken: data.BOT_TOKEN,
+    telegramApiRoot: data.TELEGRAM_API_ROOT,
+    providers: {
+      resellerUrl: data.RESELLER_API_URL,
+      marketplaceUrl: data.MARKETPLACE_API_URL,
+      gameshopUrl: data.GAMESHOP_API_URL,
+      timeoutMs: data.PROVIDER_TIMEOUT_MS,
+    },
+    encryptionKey: data.ENCRYPTION_KEY,
+    dataDir: data.DATA_DIR,
+    adminIds: data.ADMIN_IDS,
+    adminChatId: data.ADMIN_CHAT_ID,
+    publicIp: data.PUBLIC_IP,
+    webhook: data.WEBHOOK_URL && data.WEBHOOK_SECRET ? { url: data.WEBHOOK_URL, secret: data.WEBHOOK_SECRET } : undefined,
+    port: data.PORT,
+    logLevel: data.LOG_LEVEL,
+    defaultLocale: data.DEFAULT_LOCALE,
+    pendingHorizonMs: data.PENDING_HORIZON_HOURS * 3600_000,
+    gameshopCataloguePath: data.GAMESHOP_CATALOGUE,
+  };
+}
+
+function requiredMessage(message: string): string {
+  return message.startsWith('required') ? message : `required: ${message}`;
+}
+
+function scrubSecret(message: string, value: string | undefined): string {
+  return value && value.length > 0 ? message.split(value).join('[hidden]') : message;
+}

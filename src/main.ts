@@ -1,0 +1,59 @@
+/**
+ * `npm start`: reads the environment (and `.env` if present), opens the store, starts the bot
+ * with long polling through @grammyjs/runner, and stops gracefully on SIGINT/SIGTERM.
+ */
+import { existsSync } from 'node:fs';
+import { run, type RunnerHandle } from '@grammyjs/runner';
+import { ConfigError, createConfig } from './config.ts';
+import { createApp } from './app.ts';
+import { publishCommands } from './bot/commands.ts';
+import { createI18n } from './bot/i18n.ts';
+
+if (existsSync('.env')) process.loadEnvFile('.env');
+
+let config;
+try {
+  config = createConfig(process.env);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+let app;
+try {
+  app = await createApp(config);
+} catch (error) {
+  console.error(`kiosbot cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
+const { bot, logger, store } = app;
+
+try {
+  await bot.init();
+} catch (error) {
+  logger.error('cannot reach Telegram with this BOT_TOKEN and TELEGRAM_API_ROOT; check both and the network', { error });
+  await store.close();
+  process.exit(1);
+}
+logger.info('bot ready', { username: bot.botInfo.username });
+void publishCommands(bot.api, createI18n({ defaultLocale: config.defaultLocale, store }), logger, config.defaultLocale);
+
+const runner: RunnerHandle = run(bot, {
+  runner: { fetch: { allowed_updates: ['message', 'edited_message', 'callback_query', 'my_chat_member', 'chat_member'] } },
+});
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info('stopping', { signal });
+  if (runner.isRunning()) await runner.stop();
+  await store.close();
+  logger.info('stopped');
+  process.exit(0);
+}
+process.once('SIGINT', () => void stop('SIGINT'));
+process.once('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { Store } from '../store/store.ts';
+import type { Providers, ServiceCredentials, ServiceName } from '../providers/factory.ts';
+
+const credentialSchemas = {
+  reseller: z.object({ apiId: z.string().min(1), apiKey: z.string().min(1) }),
+  marketplace: z.object({ apiKey: z.string().min(1) }),
+  gameshop: z.object({ apiKey: z.string().min(1) }),
+} satisfies { [S in ServiceName]: z.ZodType<ServiceCredentials[S]> };
+
+/** A display label that identifies an account without revealing a secret, e.g. `DEMO…LER`. */
+export function maskIdentifier(value: string): string {
+  const text = value.trim();
+  if (text.length <= 6) return `${text.slice(0, 1)}…`;
+  return `${text.slice(0, 4)}…${text.slice(-3)}`;
+}
+
+export interface CredentialService {
+  /**
+   * Checks credentials with one real call (balance / account details / games), and only when the
+   * provider accepts them stores them encrypted. Throws the provider's error otherwise; nothing
+   * is stored then. Returns the display label stored beside them.
+   */
+  verifyAndSave<S extends ServiceName>(userId: number, service: S, credentials: ServiceCredentials[S]): Promise<string>;
+  /** The user's decrypted credentials for a service, or undefined when not connected. */
+  load<S extends ServiceName>(userId: number, service: S): ServiceCredentials[S] | undefined;
+  has(userId: number, service: ServiceName): boolean;
+  remove(userId: number, service: ServiceName): Promise<void>;
+  connected(userId: number): ServiceName[];
+}
+
+export function createCredentialService(store: Store, providers: Providers): CredentialService {
+  const trim = <T extends Record<string, string>>(value: T): T =>
+    Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.trim()])) as T;
+
+  return {
+    async verifyAndSave(userId, service, raw) {
+      const credentials = trim(raw);
+      let label: string;
+      if (service === 'reseller') {
+        const c = credentials as ServiceCredentials['reseller'];
+        await providers.reseller(c).balance();
+        label = maskIdentifier(c.apiId);
+      } else if (service === 'marketplace') {
+        const account = await providers.marketplace(credentials as ServiceCredentials['marketplace']).accountDetails();
+        label = account.username;
+      } else {
+        const { games } = await providers.gameshop(credentials as ServiceCredentials['gameshop']).games();
+        // No part of a key is ever kept in plain text; the label only says what the key unlocks.
+        label = `${games.length} games`;
+      }
+      await store.credentials.save(userId, service, credentials, label);
+      return label;
+    },
+    load(userId, service) {
+      const stored = store.credentials.load(userId, service);
+      if (!stored) return undefined;
+      const parsed = credentialSchemas[service].safeParse(stored);
+      return parsed.success ? (parsed.data as ServiceCredentials[typeof service]) : undefined;
+    },
+    has: (userId, service) => store.credentials.has(userId, service),
+    remove: async (userId, service) => {
+      await store.credentials.remove(userId, service);
+    },
+    connected: (userId) => store.credentials.listServices(userId) as ServiceName[],
+  };
+}

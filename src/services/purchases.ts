@@ -1,0 +1,147 @@
+import type { Store } from '../store/store.ts';
+import { isFinalStatus as isFinal, type TransactionRecord } from '../store/schema.ts';
+import type { Providers } from '../providers/factory.ts';
+import type { CredentialService } from './credentials.ts';
+import type { Logger } from '../logger.ts';
+import { isProviderError, type ProviderErrorKind } from '../providers/provider-error.ts';
+import { mintRefId } from './refs.ts';
+
+/** One line of a purchase: a product bought for one target, at the price the user confirmed. */
+export interface PurchaseLine {
+  code: string;
+  productName: string;
+  target: string;
+  price: number;
+}
+
+/** Back-off schedule of re-checks, by the age of the transaction. */
+export function nextCheckDelayMs(ageMs: number): number {
+  if (ageMs < 2 * 60_000) return 10_000;
+  if (ageMs < 10 * 60_000) return 30_000;
+  return 5 * 60_000;
+}
+
+export interface PurchaseService {
+  /**
+   * Records the purchase lines of one confirmation as transactions with freshly minted ref ids,
+   * status `Created`, on disk before anything is sent. Idempotent per `confirmationId`: a double
+   * tap, a re-sent callback or a replayed update gets the same transactions back, never new ones.
+   */
+  confirm(input: { confirmationId: string; userId: number; chatId: number; lines: PurchaseLine[] }): Promise<TransactionRecord[]>;
+  /**
+   * Sends a transaction to the provider with its stored ref id, code and target, and records the
+   * answer. Sending again is safe: the provider treats a repeated ref id as a status check. A
+   * timeout, network error, 5xx or unreadable answer leaves it Pending (outcome unknown), never
+   * failed; only a definite refusal (401/402/403/404/400) marks it Rejected.
+   */
+  submit(refId: string): Promise<TransactionRecord>;
+  /** Re-checks a transaction (same ref id, code and target) and records the answer. */
+  check(refId: string): Promise<TransactionRecord>;
+}
+
+export interface PurchaseServiceDeps {
+  store: Store;
+  providers: Providers;
+  credentials: CredentialService;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** Answers that mean the provider has no such transaction and will not make it. */
+const refusalKinds: ReadonlySet<ProviderErrorKind> = new Set(['insufficient_balance', 'not_found', 'rejected', 'validation']);
+/** Account-level refusals: definite for a first send; on a re-check they say nothing about the transaction. */
+const accountKinds: ReadonlySet<ProviderErrorKind> = new Set(['credentials', 'ip_blocked']);
+
+export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseService {
+  const { store, logger } = deps;
+  const iso = () => deps.now().toISOString();
+
+  /** Stores an answer: final statuses move the transaction to history, others schedule a re-check. */
+  async function record(tx: TransactionRecord, patch: Partial<TransactionRecord>): Promise<TransactionRecord> {
+    const status = patch.status ?? tx.status;
+    const now = deps.now();
+    if (isFinal(status)) {
+      const settled = await store.transactions.settle(tx.refId, { ...patch, status, settledAt: now.toISOString() });
+      // Undefined: someone else settled it meanwhile; report what is stored.
+      return settled ?? (await store.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
+    }
+    const age = now.getTime() - Date.parse(tx.createdAt);
+    const nextCheckAt = new Date(now.getTime() + nextCheckDelayMs(age)).toISOString();
+    const updated = await store.transactions.update(tx.refId, { ...patch, status, nextCheckAt });
+    return updated ?? (await store.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
+  }
+
+  async function call(refId: string, mode: 'create' | 'check'): Promise<TransactionRecord> {
+    const tx = store.transactions.get(refId) ?? (await store.transactions.find(refId));
+    if (!tx) throw new Error(`transaction ${refId} is unknown`);
+    if (isFinal(tx.status)) return tx;
+    const credentials = deps.credentials.load(tx.userId, 'reseller');
+    if (!credentials) {
+      // Disconnected while the purchase was open: keep it open; the watcher reports it.
+      return record(tx, { message: 'not-connected' });
+    }
+    const client = deps.providers.reseller(credentials);
+    const firstSend = tx.sentAt === undefined;
+    if (firstSend) await store.transactions.update(refId, { sentAt: iso() });
+    const request = { refId: tx.refId, code: tx.code, target: tx.target };
+    try {
+      const result = mode === 'create' ? await client.createTransaction(request) : await client.checkTransaction(request);
+      const status = result.status === 'Sukses' || result.status === 'Gagal' ? result.status : 'Pending';
+      return record(tx, {
+        status,
+        providerStatus: result.status,
+        trxId: result.trxId ?? tx.trxId,
+        sn: result.sn !== undefined && result.sn !== '' ? result.sn : tx.sn,
+        checks: tx.checks + (mode === 'check' ? 1 : 0),
+        message: undefined,
+      });
+    } catch (error) {
+      if (!isProviderError(error)) throw error;
+      // A definite refusal means the provider has no transaction under this ref id.
+      if (refusalKinds.has(error.kind) || (firstSend && accountKinds.has(error.kind))) {
+        logger.info('purchase refused by the provider', { refId, kind: error.kind });
+        return record(tx, { status: 'Rejected', message: error.kind, providerStatus: error.providerMessage });
+      }
+      logger.warn('purchase outcome unknown for now; it stays Pending', { refId, kind: error.kind, mode });
+      return record(tx, {
+        status: 'Pending',
+        message: error.kind,
+        checks: tx.checks + (mode === 'check' ? 1 : 0),
+      });
+    }
+  }
+
+  async function loadAll(refIds: string[]): Promise<TransactionRecord[]> {
+    const found = await Promise.all(refIds.map((refId) => store.transactions.find(refId)));
+    return found.filter((tx): tx is TransactionRecord => tx !== undefined);
+  }
+
+  return {
+    async confirm({ confirmationId, userId, chatId, lines }) {
+      const existing = store.transactions.confirmation(confirmationId);
+      if (existing) return loadAll(existing);
+      const now = deps.now();
+      const records = lines.map((line) => ({
+        refId: mintRefId(now),
+        userId,
+        chatId,
+        code: line.code,
+        productName: line.productName,
+        target: line.target,
+        price: line.price,
+        createdAt: now.toISOString(),
+        batchId: confirmationId,
+      }));
+      try {
+        return await store.transactions.createMany(records, { confirmationId });
+      } catch (error) {
+        // A concurrent confirm of the same id won the race: return its transactions.
+        const raced = store.transactions.confirmation(confirmationId);
+        if (raced) return loadAll(raced);
+        throw error;
+      }
+    },
+    submit: (refId) => call(refId, 'create'),
+    check: (refId) => call(refId, 'check'),
+  };
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { validated, type RepoContext } from './context.ts';
+import { StoreError } from './errors.ts';
+import { credentialSchema, serviceSchema, type CredentialService } from './schema.ts';
+
+/** The non-secret part of stored credentials, for display. */
+export interface CredentialInfo {
+  service: CredentialService;
+  label?: string;
+  connectedAt: string;
+}
+
+/**
+ * Each user's API credentials per service. The secret fields are sealed with the vault, bound to
+ * the user and service (AAD `user:<id>:credentials:<service>`), so they are never on disk in plain
+ * text and a sealed value copied to another user or service does not open.
+ */
+export interface CredentialsRepo {
+  /** Seals and stores `secret` (replacing any earlier one); `label` is non-secret display text. */
+  save(userId: number, service: CredentialService, secret: Record<string, string>, label?: string): Promise<void>;
+  /** The decrypted secret fields, or undefined if not connected. Throws VaultError if they cannot be opened. */
+  load(userId: number, service: CredentialService): Record<string, string> | undefined;
+  has(userId: number, service: CredentialService): boolean;
+  /** Label and connection time, without the secret. */
+  info(userId: number, service: CredentialService): CredentialInfo | undefined;
+  /** Forgets the credentials; resolves true if there were any. */
+  remove(userId: number, service: CredentialService): Promise<boolean>;
+  /** Services the user has connected. */
+  listServices(userId: number): CredentialService[];
+}
+
+const secretSchema = z.record(z.string(), z.string());
+
+/** The vault AAD for a user's credentials of one service. */
+export function credentialsAad(userId: number, service: CredentialService): string {
+  return `user:${userId}:credentials:${service}`;
+}
+
+export function createCredentialsRepo({ hot, vault, now }: RepoContext): CredentialsRepo {
+  const keyOf = (userId: number, service: CredentialService) => `${userId}:${validated(serviceSchema, service, 'service')}`;
+
+  return {
+    async save(userId, service, secret, label) {
+      const key = keyOf(userId, service);
+      const fields = validated(secretSchema, secret, 'credential');
+      if (Object.keys(fields).length === 0) throw new StoreError('invalid', 'Refusing to store empty credentials.');
+      const record = validated(
+        credentialSchema,
+        {
+          service,
+          sealed: vault.encrypt(JSON.stringify(fields), credentialsAad(userId, service)),
+          ...(label === undefined ? {} : { label }),
+          connectedAt: now().toISOString(),
+        },
+        'credential',
+      );
+      await hot.update((data) => {
+        data.credentials[key] = record;
+      });
+    },
+    load(userId, service) {
+      const record = hot.data.credentials[keyOf(userId, service)];
+      if (!record) return undefined;
+      const opened: unknown = JSON.parse(vault.decrypt(record.sealed, credentialsAad(userId, service)));
+      const parsed = secretSchema.safeParse(opened);
+      if (!parsed.success) throw new StoreError('invalid', `Stored credentials for ${service} of user ${userId} are not a set of text fields.`);
+      return parsed.data;
+    },
+    has: (userId, service) => hot.data.credentials[keyOf(userId, service)] !== undefined,
+    info(userId, service) {
+      const record = hot.data.credentials[keyOf(userId, service)];
+      if (!record) return undefined;
+      return { service: record.service, connectedAt: record.connectedAt, ...(record.label === undefined ? {} : { label: record.label }) };
+    },
+    async remove(userId, service) {
+      const key = keyOf(userId, service);
+      if (!hot.data.credentials[key]) return false;
+      await hot.update((data) => {
+        delete data.credentials[key];
+      });
+      return true;
+    },
+    listServices(userId) {
+      const prefix = `${userId}:`;
+      return Object.entries(hot.data.credentials)
+        .filter(([key]) => key.startsWith(prefix))
+        .map(([, record]) => record.service);
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/** Why a store operation failed, for callers that branch on it. */
+export type StoreErrorCode = 'corrupt' | 'version' | 'locked' | 'closed' | 'duplicate' | 'invalid';
+
+/** Base class of every error the store throws on purpose. Messages never contain secrets. */
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+    this.code = code;
+  }
+}
+
+/**
+ * A data file could not be read: not JSON, or not the shape the schema expects. kiosbot never
+ * writes to such a file; the operator restores the backup or moves the file away.
+ */
+export class StoreCorruptError extends StoreError {
+  readonly file: string;
+  readonly reason: string;
+  constructor(file: string, reason: string, advice: string) {
+    super('corrupt', `Data file ${file} is unreadable: ${reason}. kiosbot has not changed it. ${advice}`);
+    this.name = 'StoreCorruptError';
+    this.file = file;
+    this.reason = reason;
+  }
+}
+
+/** A data file was written by a newer kiosbot than this one. */
+export class StoreVersionError extends StoreError {
+  readonly file: string;
+  readonly found: number;
+  readonly supported: number;
+  constructor(file: string, found: number, supported: number) {
+    super(
+      'version',
+      `Data file ${file} has data version ${found}, but this kiosbot only understands up to version ${supported}: ` +
+        'it was written by a newer kiosbot. Run that newer version (or newer), or restore a backup made by this version. ' +
+        'kiosbot has not changed the file.',
+    );
+    this.name = 'StoreVersionError';
+    this.file = file;
+    this.found = found;
+    this.supported = supported;
+  }
+}
+
+/** Another live process owns the data directory. */
+export class StoreLockedError extends StoreError {
+  readonly lockFile: string;
+  readonly pid: number;
+  constructor(lockFile: string, pid: number, dataDir: string) {
+    super(
+      'locked',
+      `Another kiosbot process (pid ${pid}) is using the data directory ${dataDir} (lock file ${lockFile}). ` +
+        'Stop that process first; only one kiosbot may use a data directory at a time. ' +
+        'If you are sure no kiosbot is running, delete the lock file and start again.',
+    );
+    this.name = 'StoreLockedError';
+    this.lockFile = lockFile;
+    this.pid = pid;
+  }
+}

@@ -1,0 +1,107 @@
+import { monotonicFactory } from 'ulid';
+import { copy, validated, withPatch, type RepoContext } from './context.ts';
+import { StoreError } from './errors.ts';
+import { outboxItemSchema, type HotData, type OutboxItem } from './schema.ts';
+
+/** A notification to queue. `payload` must be JSON (it is stored as JSON). */
+export interface NewOutboxItem {
+  chatId: number;
+  kind: string;
+  payload: unknown;
+  /** ISO time before which it must not be sent. */
+  notBefore?: string;
+  /** While an item with this key is pending, enqueueing another is a no-op returning the pending one. */
+  dedupeKey?: string;
+}
+
+/** What a sender may change on a pending item (attempt count, back-off, payload). */
+export type OutboxPatch = Partial<Pick<OutboxItem, 'attempts' | 'notBefore' | 'payload'>>;
+
+/**
+ * Pending notifications (messages the bot sends on its own). An item stays here until the sender
+ * removes it after Telegram accepted it, so a crash never drops a notification.
+ */
+export interface OutboxRepo {
+  /** Queues a notification; resolves with the stored item once it is on disk. */
+  enqueue(item: NewOutboxItem): Promise<OutboxItem>;
+  /** Items whose notBefore has passed (or have none), oldest due first. */
+  listDue(at?: Date): OutboxItem[];
+  /** Every pending item, in queue order. */
+  list(): OutboxItem[];
+  get(id: string): OutboxItem | undefined;
+  /** Changes a pending item; resolves undefined (nothing written) if it is gone. */
+  update(id: string, patch: OutboxPatch): Promise<OutboxItem | undefined>;
+  /** Removes an item (sent, or given up); resolves true if it was there. */
+  remove(id: string): Promise<boolean>;
+  /** Number of pending items. */
+  size(): number;
+}
+
+const nextId = monotonicFactory();
+
+/** Builds and validates an item, ready for `insertOutboxItem` (shared with transactions.settle). */
+export function buildOutboxItem(input: NewOutboxItem, now: Date): OutboxItem {
+  const payload: unknown = input.payload === undefined ? null : JSON.parse(JSON.stringify(input.payload));
+  return validated(
+    outboxItemSchema,
+    withPatch(
+      { id: nextId(now.getTime()), chatId: input.chatId, kind: input.kind, payload, createdAt: now.toISOString(), attempts: 0 },
+      { notBefore: input.notBefore, dedupeKey: input.dedupeKey },
+    ),
+    'notification',
+  );
+}
+
+/** Adds `item` to the data unless a pending item has the same dedupeKey; returns the item that is queued. */
+export function insertOutboxItem(data: HotData, item: OutboxItem): OutboxItem {
+  if (item.dedupeKey !== undefined) {
+    const pending = Object.values(data.outbox).find((other) => other.dedupeKey === item.dedupeKey);
+    if (pending) return pending;
+  }
+  data.outbox[item.id] = item;
+  return item;
+}
+
+export function createOutboxRepo({ hot, now }: RepoContext): OutboxRepo {
+  const dueTime = (item: OutboxItem) => item.notBefore ?? item.createdAt;
+
+  return {
+    async enqueue(input) {
+      const item = buildOutboxItem(input, now());
+      return copy(await hot.update((data) => insertOutboxItem(data, item)));
+    },
+    listDue(at = now()) {
+      const limit = at.getTime();
+      return Object.values(hot.data.outbox)
+        .filter((item) => item.notBefore === undefined || Date.parse(item.notBefore) <= limit)
+        .sort((a, b) => Date.parse(dueTime(a)) - Date.parse(dueTime(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map(copy);
+    },
+    list: () => Object.values(hot.data.outbox).map(copy),
+    get(id) {
+      const item = hot.data.outbox[id];
+      return item ? copy(item) : undefined;
+    },
+    async update(id, patch) {
+      const existing = hot.data.outbox[id];
+      if (!existing) return undefined;
+      const allowed: OutboxPatch = {};
+      if ('attempts' in patch) allowed.attempts = patch.attempts;
+      if ('notBefore' in patch) allowed.notBefore = patch.notBefore;
+      if ('payload' in patch) {
+        if (patch.payload === undefined) throw new StoreError('invalid', 'A notification payload cannot be removed.');
+        allowed.payload = JSON.parse(JSON.stringify(patch.payload));
+      }
+      const next = validated(outboxItemSchema, withPatch(existing, allowed), 'notification');
+      return copy(await hot.update((data) => (data.outbox[id] = next)));
+    },
+    async remove(id) {
+      if (!hot.data.outbox[id]) return false;
+      await hot.update((data) => {
+        delete data.outbox[id];
+      });
+      return true;
+    },
+    size: () => Object.keys(hot.data.outbox).length,
+  };
+}

@@ -1,0 +1,289 @@
+import { z } from 'zod';
+import type { Decoded } from './durable-file.ts';
+import { StoreVersionError } from './errors.ts';
+
+/*
+ * The hot file `kiosbot.json` holds everything the bot touches often and keeps it small: users,
+ * sealed credentials, open transactions, pending notifications, sealed conversation state and
+ * linked groups. Settled transactions live in `history/YYYY-MM.json` (historyFileSchema).
+ *
+ * To change the hot file's shape: bump `hotFileVersion`, change the schemas below to the new
+ * shape, and append a migration `{ from: old, to: old + 1, up }` to `hotFileMigrations` that turns
+ * the previous version's JSON into the new one. Migrations work on plain JSON, never on these
+ * types, because the types always describe the newest version.
+ */
+
+/** Current data version of the hot file. */
+export const hotFileVersion = 2;
+/** Current data version of history files. */
+export const historyFileVersion = 1;
+
+const isoDate = z.iso.datetime({ offset: true });
+
+export const localeSchema = z.enum(['id', 'en']);
+export type Locale = z.infer<typeof localeSchema>;
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  username: z.string().optional(),
+  locale: localeSchema.optional(),
+  /** False once the user blocked the bot; true again when they write. */
+  active: z.boolean(),
+  createdAt: isoDate,
+  pin: z
+    .object({
+      hash: z.string().min(1),
+      salt: z.string().min(1),
+      failedAttempts: z.number().int().nonnegative(),
+      lockedUntil: isoDate.optional(),
+    })
+    .optional(),
+  /** Balance (rupiah) under which the user is alerted. */
+  alertThreshold: z.number().nonnegative().optional(),
+  /** Whether the next dip under the threshold alerts (re-armed when the balance recovers). */
+  alertArmed: z.boolean().optional(),
+  linkedGroupId: z.number().int().optional(),
+  isAdmin: z.boolean().optional(),
+});
+export type UserRecord = z.infer<typeof userSchema>;
+
+export const serviceSchema = z.enum(['reseller', 'marketplace', 'gameshop']);
+/** A service a user connects with their own credentials. */
+export type CredentialService = z.infer<typeof serviceSchema>;
+
+export const credentialSchema = z.object({
+  service: serviceSchema,
+  /** Vault token of the JSON of the secret fields. */
+  sealed: z.string().min(1),
+  /** Non-secret text to show, e.g. a masked api_id. */
+  label: z.string().optional(),
+  connectedAt: isoDate,
+});
+export type CredentialRecord = z.infer<typeof credentialSchema>;
+
+/** Final statuses: a transaction with one of these is settled and moves to history. */
+export const finalStatuses = ['Sukses', 'Gagal', 'Unresolved', 'Rejected'] as const;
+/**
+ * `Created`: stored before the first provider request. `Pending`: sent, not settled. Other
+ * statuses a provider reports are kept verbatim and count as still pending.
+ */
+export type TransactionStatus = 'Created' | 'Pending' | (typeof finalStatuses)[number] | (string & {});
+
+/** True for Sukses, Gagal, Unresolved and Rejected (refused by the provider; never created there). */
+export function isFinalStatus(status: string): boolean {
+  return (finalStatuses as readonly string[]).includes(status);
+}
+
+export const transactionSchema = z.object({
+  refId: z.string().min(1),
+  userId: z.number().int(),
+  chatId: z.number().int(),
+  code: z.string(),
+  productName: z.string(),
+  target: z.string(),
+  /** Integer rupiah. */
+  price: z.number().int(),
+  status: z
+    .string()
+    .min(1)
+    .transform((status): TransactionStatus => status),
+  /** The provider's status text, verbatim. */
+  providerStatus: z.string().optional(),
+  trxId: z.string().optional(),
+  sn: z.string().optional(),
+  message: z.string().optional(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  sentAt: isoDate.optional(),
+  settledAt: isoDate.optional(),
+  nextCheckAt: isoDate.optional(),
+  /** Status checks made so far. */
+  checks: z.number().int().nonnegative(),
+  batchId: z.string().optional(),
+  /** The "please wait" message to edit when the transaction settles. */
+  pendingMessage: z.object({ chatId: z.number().int(), messageId: z.number().int() }).optional(),
+  /** Whether the final notification has been queued. */
+  notified: z.boolean().optional(),
+});
+export type TransactionRecord = z.output<typeof transactionSchema>;
+
+export const outboxItemSchema = z.object({
+  id: z.string().min(1),
+  chatId: z.number().int(),
+  kind: z.string().min(1),
+  payload: z.unknown(),
+  createdAt: isoDate,
+  attempts: z.number().int().nonnegative(),
+  /** Not to be sent before this time (retry back-off, 429 wait, scheduled reminder). */
+  notBefore: isoDate.optional(),
+  /** Enqueueing again with the same key while the first is pending is a no-op. */
+  dedupeKey: z.string().min(1).optional(),
+});
+export type OutboxItem = z.infer<typeof outboxItemSchema>;
+
+export const groupSchema = z.object({
+  ownerId: z.number().int(),
+  title: z.string().optional(),
+  linkedAt: isoDate,
+});
+export type GroupRecord = z.infer<typeof groupSchema>;
+
+export const metaSchema = z.object({
+  createdAt: isoDate,
+  /** The last upgrade of the data format, for the operator's information. */
+  lastMigration: z.object({ from: z.number().int(), to: z.number().int(), at: isoDate }).optional(),
+});
+
+export const hotFileSchema = z
+  .object({
+    version: z.literal(hotFileVersion),
+    /** By Telegram user id (as a string). */
+    users: z.record(z.string(), userSchema),
+    /** By `${userId}:${service}`. */
+    credentials: z.record(z.string(), credentialSchema),
+    /** Open (not yet settled) transactions by refId. */
+    transactions: z.record(z.string(), transactionSchema),
+    /** Pending notifications by id. */
+    outbox: z.record(z.string(), outboxItemSchema),
+    /** Conversation state by storage key, each a vault token. */
+    conversations: z.record(z.string(), z.string()),
+    /** Linked groups by chat id (as a string). */
+    groups: z.record(z.string(), groupSchema),
+    /** Purchase confirmations already turned into transactions: confirmation id → ref ids. */
+    confirmations: z.record(z.string(), z.object({ refIds: z.array(z.string()), at: isoDate })),
+    meta: metaSchema,
+  })
+  .superRefine((data, ctx) => {
+    for (const [key, user] of Object.entries(data.users)) {
+      if (key !== String(user.id)) ctx.addIssue({ code: 'custom', path: ['users', key], message: `key does not match id ${user.id}` });
+    }
+    for (const [key, cred] of Object.entries(data.credentials)) {
+      if (!/^-?\d+:/.test(key) || !key.endsWith(`:${cred.service}`)) {
+        ctx.addIssue({ code: 'custom', path: ['credentials', key], message: 'key is not `<userId>:<service>`' });
+      }
+    }
+    for (const [key, tx] of Object.entries(data.transactions)) {
+      if (key !== tx.refId) ctx.addIssue({ code: 'custom', path: ['transactions', key], message: 'key does not match refId' });
+    }
+    for (const [key, item] of Object.entries(data.outbox)) {
+      if (key !== item.id) ctx.addIssue({ code: 'custom', path: ['outbox', key], message: 'key does not match id' });
+    }
+  });
+export type HotData = z.output<typeof hotFileSchema>;
+
+export const historyFileSchema = z
+  .object({
+    version: z.literal(historyFileVersion),
+    /** `YYYY-MM` (UTC) of the transactions' createdAt. */
+    month: z.string().regex(/^\d{4}-\d{2}$/),
+    /** Settled transactions by refId. */
+    transactions: z.record(z.string(), transactionSchema),
+  })
+  .superRefine((data, ctx) => {
+    for (const [key, tx] of Object.entries(data.transactions)) {
+      if (key !== tx.refId) ctx.addIssue({ code: 'custom', path: ['transactions', key], message: 'key does not match refId' });
+    }
+  });
+export type HistoryData = z.output<typeof historyFileSchema>;
+
+/** Fresh, empty hot data. */
+export function emptyHotData(now: Date): HotData {
+  return {
+    version: hotFileVersion,
+    users: {},
+    credentials: {},
+    transactions: {},
+    outbox: {},
+    conversations: {},
+    groups: {},
+    confirmations: {},
+    meta: { createdAt: now.toISOString() },
+  };
+}
+
+/** Fresh, empty history data for `month` (`YYYY-MM`). */
+export function emptyHistoryData(month: string): HistoryData {
+  return { version: historyFileVersion, month, transactions: {} };
+}
+
+type Json = Record<string, unknown>;
+
+/** One step of the hot file's format: turns version `from` JSON into version `to` JSON. */
+export interface Migration {
+  from: number;
+  to: number;
+  description: string;
+  up: (data: Json) => Json;
+}
+
+/** Every hot-file migration, in order; the last one's `to` is hotFileVersion. */
+export const hotFileMigrations: readonly Migration[] = [
+  {
+    from: 1,
+    to: 2,
+    description: 'add the outbox of pending notifications; transactions count their status checks',
+    up: (data) => ({
+      ...data,
+      outbox: isObject(data.outbox) ? data.outbox : {},
+      confirmations: isObject(data.confirmations) ? data.confirmations : {},
+      transactions: mapValues(data.transactions, 'transactions', (tx) => ({ checks: 0, ...tx })),
+    }),
+  },
+];
+
+/**
+ * Brings raw JSON of any known version up to `latest` by running `migrations` in order. Throws
+ * StoreVersionError for a version newer than `latest`, and an Error for a file without a version.
+ */
+export function migrate(
+  raw: unknown,
+  file: string,
+  migrations: readonly Migration[],
+  latest: number,
+): { value: Json; from: number } {
+  if (!isObject(raw)) throw new Error('the top level is not a JSON object');
+  const from = raw.version;
+  if (typeof from !== 'number' || !Number.isInteger(from) || from < 1) throw new Error('it has no valid "version" number');
+  if (from > latest) throw new StoreVersionError(file, from, latest);
+  let value: Json = raw;
+  for (let version = from; version < latest; version++) {
+    const step = migrations.find((m) => m.from === version);
+    if (!step || step.to !== version + 1) throw new Error(`no migration from data version ${version} (this is a bug in kiosbot)`);
+    value = { ...step.up(value), version: step.to };
+  }
+  return { value, from };
+}
+
+/** Decodes the hot file: migrates older versions, then validates against hotFileSchema. */
+export function decodeHotFile(raw: unknown, file: string, now: Date = new Date()): Decoded<HotData> {
+  const { value, from } = migrate(raw, file, hotFileMigrations, hotFileVersion);
+  if (from === hotFileVersion) return { data: hotFileSchema.parse(value) };
+  const data = hotFileSchema.parse(value);
+  data.meta.lastMigration = { from, to: hotFileVersion, at: now.toISOString() };
+  return { data, migratedFrom: from };
+}
+
+/** Decodes a history file (version 1 is the only version so far). */
+export function decodeHistoryFile(raw: unknown, file: string): Decoded<HistoryData> {
+  const { value } = migrate(raw, file, [], historyFileVersion);
+  return { data: historyFileSchema.parse(value) };
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function mapValues(value: unknown, name: string, fn: (item: Json) => Json): Json {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw new Error(`"${name}" is not an object`);
+  const out: Json = {};
+  for (const [key, item] of Object.entries(value)) out[key] = isObject(item) ? fn(item) : item;
+  return out;
+}
+
+// Guard against a migration list that does not reach the current version.
+const lastMigration = hotFileMigrations.at(-1);
+if (lastMigration && lastMigration.to !== hotFileVersion) {
+  throw new Error(`hotFileMigrations ends at version ${lastMigration.to}, but hotFileVersion is ${hotFileVersion}`);
+}

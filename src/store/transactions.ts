@@ -1,0 +1,262 @@
+import { decodeTime, isValid as isUlid } from 'ulid';
+import { copy, validated, withPatch, type RepoContext } from './context.ts';
+import { StoreError } from './errors.ts';
+import { monthOf, type HistoryArchive } from './history.ts';
+import { buildOutboxItem, insertOutboxItem, type NewOutboxItem } from './outbox.ts';
+import { finalStatuses, isFinalStatus, transactionSchema, type TransactionRecord } from './schema.ts';
+
+/** A purchase to record before its first provider request. Status defaults to `Created`, checks to 0. */
+export type NewTransaction = Omit<TransactionRecord, 'createdAt' | 'updatedAt' | 'checks' | 'status'> &
+  Partial<Pick<TransactionRecord, 'createdAt' | 'status' | 'checks'>>;
+
+/** Changeable fields of a transaction; a field set to `undefined` is removed. */
+export type TransactionPatch = Partial<Omit<TransactionRecord, 'refId' | 'userId' | 'createdAt'>>;
+
+export interface ListOptions {
+  /** Default 10. Ask for one more than a page to know whether a next page exists. */
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * Purchases. Open ones (not Sukses/Gagal/Unresolved) live in the hot file; `settle` moves a
+ * transaction to its month's history file. A transaction is stored under the bot-minted ref_id
+ * before the provider is called, so a crash leaves a record to reconcile.
+ */
+export interface TransactionsRepo {
+  /**
+   * Stores a new transaction; resolves once it is on disk. Throws StoreError('duplicate') if the
+   * refId exists already (open or settled): one confirmation never makes two records.
+   */
+  create(tx: NewTransaction): Promise<TransactionRecord>;
+  /** Stores several new transactions (one confirmation) in one atomic write: all or none. */
+  createMany(txs: readonly NewTransaction[], options?: { confirmationId?: string }): Promise<TransactionRecord[]>;
+  /**
+   * The ref ids a purchase confirmation was turned into, if it was. `createMany` with a
+   * `confirmationId` records them in the same write as the transactions, so a double tap or a
+   * replayed update finds them and creates nothing new. Entries are kept for 7 days.
+   */
+  confirmation(confirmationId: string): string[] | undefined;
+  /** An open transaction (or one being moved to history right now). */
+  get(refId: string): TransactionRecord | undefined;
+  /**
+   * Changes an open transaction; resolves undefined (nothing written) if it is not open. A final
+   * status is refused: use `settle`.
+   */
+  update(refId: string, patch: TransactionPatch): Promise<TransactionRecord | undefined>;
+  /** Open transactions, oldest first. */
+  listOpen(): TransactionRecord[];
+  /** A user's transactions, open and settled, newest first. Reads only as many history months as needed. */
+  listByUser(userId: number, options?: ListOptions): Promise<TransactionRecord[]>;
+  /** Any transaction by refId, open or settled (for internal use; user-facing code uses findForUser). */
+  find(refId: string): Promise<TransactionRecord | undefined>;
+  /** The transaction if it exists and belongs to `userId` (open or settled); otherwise undefined. */
+  findForUser(userId: number, refId: string): Promise<TransactionRecord | undefined>;
+  /**
+   * Settles an open transaction: applies `patch` (which must leave a final status), sets
+   * settledAt, queues `notify` in the same write (and marks it notified), then moves it to
+   * history. Resolves with the settled record, or undefined if it is not open (already settled,
+   * or unknown) - then nothing changes and nothing is queued, so a settlement happens once.
+   */
+  settle(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
+  /**
+   * Moves transactions that are final in the hot file to history (finishing a settlement that a
+   * crash or a failed history write interrupted). Runs on open; resolves with how many moved.
+   */
+  archiveSettled(): Promise<number>;
+}
+
+const confirmationTtlMs = 7 * 24 * 3600_000;
+
+export function createTransactionsRepo({ hot, now }: RepoContext, history: HistoryArchive): TransactionsRepo {
+  /** Settlements in progress (between the final status and the removal from the hot file). */
+  const moving = new Set<string>();
+  const time = (tx: TransactionRecord) => Date.parse(tx.createdAt);
+  const newestFirst = (a: TransactionRecord, b: TransactionRecord) => time(b) - time(a) || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
+
+  /** History months that may hold `refId`: its createdAt month and its ULID time's month (and neighbours). */
+  const likelyMonths = (refId: string, createdAt?: string): string[] => {
+    const months = new Set<string>();
+    if (createdAt) months.add(monthOf(createdAt));
+    if (isUlid(refId)) {
+      const t = decodeTime(refId);
+      for (const shift of [0, -1, 1]) {
+        const d = new Date(t);
+        d.setUTCDate(1);
+        d.setUTCMonth(d.getUTCMonth() + shift);
+        months.add(d.toISOString().slice(0, 7));
+      }
+    }
+    const known = new Set(history.months());
+    return [...months].filter((m) => known.has(m));
+  };
+
+  const findInHistory = async (refId: string, months: string[]): Promise<TransactionRecord | undefined> => {
+    for (const month of months) {
+      const tx = (await history.read(month))?.transactions[refId];
+      if (tx) return tx;
+    }
+    return undefined;
+  };
+
+  /** Looks in the hot file, then in the months the refId most likely belongs to, then in the rest. */
+  const find = async (refId: string): Promise<TransactionRecord | undefined> =>
+    hot.data.transactions[refId] ?? (await findInHistory(refId, [...new Set([...likelyMonths(refId), ...history.months()])]));
+
+  /** Writes each record into its month's file, then removes those still final from the hot file. */
+  const archive = async (records: TransactionRecord[]) => {
+    const byMonth = new Map<string, TransactionRecord[]>();
+    for (const tx of records) byMonth.set(monthOf(tx.createdAt), [...(byMonth.get(monthOf(tx.createdAt)) ?? []), tx]);
+    for (const [month, txs] of byMonth) {
+      const file = await history.file(month);
+      await file.update((data) => {
+        for (const tx of txs) data.transactions[tx.refId] = tx;
+      });
+    }
+    await hot.update((data) => {
+      for (const tx of records) {
+        const current = data.transactions[tx.refId];
+        if (current && isFinalStatus(current.status)) delete data.transactions[tx.refId];
+      }
+    });
+  };
+
+  const stripKeys = (patch: TransactionPatch): TransactionPatch => {
+    const { refId: _r, userId: _u, createdAt: _c, ...changes } = patch as TransactionPatch & Partial<TransactionRecord>;
+    return changes;
+  };
+
+  /** Validates every input, refuses any duplicate refId, then stores all of them in one write. */
+  const createAll = async (inputs: readonly NewTransaction[], confirmationId?: string): Promise<TransactionRecord[]> => {
+    const records = inputs.map((input) => {
+      const createdAt = input.createdAt ?? now().toISOString();
+      const record = validated(
+        transactionSchema,
+        withPatch(withPatch({}, input), { status: input.status ?? 'Created', checks: input.checks ?? 0, createdAt, updatedAt: createdAt }),
+        'transaction',
+      );
+      if (isFinalStatus(record.status)) throw new StoreError('invalid', `A new transaction cannot start as ${record.status}.`);
+      return record;
+    });
+    const duplicate = (refId: string) =>
+      new StoreError('duplicate', `Transaction ${refId} exists already; a confirmation never creates a second transaction.`);
+    const seen = new Set<string>();
+    for (const record of records) {
+      if (seen.has(record.refId) || hot.data.transactions[record.refId]) throw duplicate(record.refId);
+      seen.add(record.refId);
+    }
+    for (const record of records) {
+      if (await findInHistory(record.refId, likelyMonths(record.refId, record.createdAt))) throw duplicate(record.refId);
+    }
+    await hot.update((data) => {
+      // Checked again here: another create may have run while history was read.
+      const taken = records.find((record) => data.transactions[record.refId]);
+      if (taken) throw duplicate(taken.refId);
+      if (confirmationId !== undefined) {
+        if (data.confirmations[confirmationId]) throw new StoreError('duplicate', `Confirmation ${confirmationId} was used already.`);
+        const at = now();
+        for (const [id, entry] of Object.entries(data.confirmations)) {
+          if (at.getTime() - Date.parse(entry.at) > confirmationTtlMs) delete data.confirmations[id];
+        }
+        data.confirmations[confirmationId] = { refIds: records.map((record) => record.refId), at: at.toISOString() };
+      }
+      for (const record of records) data.transactions[record.refId] = record;
+    });
+    return records.map(copy);
+  };
+
+  return {
+    async create(input) {
+      const [record] = await createAll([input]);
+      if (!record) throw new Error('unreachable: createAll returned nothing');
+      return record;
+    },
+    createMany: (inputs, options) => createAll(inputs, options?.confirmationId),
+    confirmation: (confirmationId) => {
+      const entry = hot.data.confirmations[confirmationId];
+      return entry ? [...entry.refIds] : undefined;
+    },
+    get(refId) {
+      const tx = hot.data.transactions[refId];
+      return tx ? copy(tx) : undefined;
+    },
+    async update(refId, patch) {
+      const existing = hot.data.transactions[refId];
+      if (!existing || moving.has(refId) || isFinalStatus(existing.status)) return undefined;
+      const next = validated(transactionSchema, withPatch(existing, { ...stripKeys(patch), updatedAt: now().toISOString() }), 'transaction');
+      if (isFinalStatus(next.status)) {
+        throw new StoreError('invalid', `Use transactions.settle to give ${refId} the final status ${next.status}.`);
+      }
+      return copy(await hot.update((data) => (data.transactions[refId] = next)));
+    },
+    listOpen: () =>
+      Object.values(hot.data.transactions)
+        .filter((tx) => !isFinalStatus(tx.status))
+        .sort((a, b) => newestFirst(b, a))
+        .map(copy),
+    async listByUser(userId, options = {}) {
+      const limit = Math.max(0, options.limit ?? 10);
+      const offset = Math.max(0, options.offset ?? 0);
+      const wanted = offset + limit;
+      const found = new Map<string, TransactionRecord>();
+      for (const tx of Object.values(hot.data.transactions)) if (tx.userId === userId) found.set(tx.refId, tx);
+      for (const month of history.months()) {
+        // Every transaction created after this month is known by now (hot ones, later months).
+        const end = Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1);
+        let newer = 0;
+        for (const tx of found.values()) if (time(tx) >= end) newer++;
+        if (newer >= wanted) break;
+        const data = await history.read(month);
+        for (const tx of Object.values(data?.transactions ?? {})) {
+          if (tx.userId === userId && !found.has(tx.refId)) found.set(tx.refId, tx);
+        }
+      }
+      return [...found.values()].sort(newestFirst).slice(offset, offset + limit).map(copy);
+    },
+    find: (refId) => find(refId).then((tx) => (tx ? copy(tx) : undefined)),
+    async findForUser(userId, refId) {
+      const tx = await find(refId);
+      return tx && tx.userId === userId ? copy(tx) : undefined;
+    },
+    async settle(refId, patch, options = {}) {
+      const existing = hot.data.transactions[refId];
+      if (!existing || moving.has(refId) || isFinalStatus(existing.status)) return undefined;
+      const at = now();
+      const notify = options.notify ?? [];
+      const next = validated(
+        transactionSchema,
+        withPatch(existing, {
+          ...stripKeys(patch),
+          updatedAt: at.toISOString(),
+          settledAt: patch.settledAt ?? at.toISOString(),
+          ...(notify.length > 0 ? { notified: true } : {}),
+        }),
+        'transaction',
+      );
+      if (!isFinalStatus(next.status)) {
+        throw new StoreError('invalid', `settle needs a final status (${finalStatuses.join(', ')}); ${refId} would be "${next.status}".`);
+      }
+      const items = notify.map((item) => buildOutboxItem(item, at));
+      moving.add(refId);
+      try {
+        // 1. Final status and notifications in one hot write: from here on the settlement is durable.
+        await hot.update((data) => {
+          data.transactions[refId] = next;
+          for (const item of items) insertOutboxItem(data, item);
+        });
+        // 2. History, then 3. removal from the hot file. A crash in between leaves a final
+        // transaction in the hot file, which archiveSettled moves on the next start.
+        await archive([next]);
+      } finally {
+        moving.delete(refId);
+      }
+      return copy(next);
+    },
+    async archiveSettled() {
+      const settled = Object.values(hot.data.transactions).filter((tx) => isFinalStatus(tx.status) && !moving.has(tx.refId));
+      if (settled.length === 0) return 0;
+      await archive(settled);
+      return settled.length;
+    },
+  };
+}

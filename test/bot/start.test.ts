@@ -1,0 +1,44 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startWorld, type TestWorld } from '../helpers/app.ts';
+
+describe('start, help and language', () => {
+  let world: TestWorld;
+  beforeEach(async () => {
+    world = await startWorld();
+  });
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  it('greets a new user in Indonesian and says to connect first', async () => {
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const sent = budi.send('/start');
+    const reply = await world.telegram.waitForBotMessage(budi, { after: sent });
+    expect(reply.text).toContain('Halo Budi');
+    expect(reply.text).toContain('/connect');
+    expect(world.app.store.users.get(budi.id)).toMatchObject({ firstName: 'Budi', active: true });
+  });
+
+  it('speaks English to an English Telegram client', async () => {
+    const jane = world.telegram.createUser({ firstName: 'Jane', languageCode: 'en-GB' });
+    const reply = await world.telegram.waitForBotMessage(jane, { after: jane.send('/help') });
+    expect(reply.text).toContain('kiosbot commands');
+    expect(reply.text).toContain('/balance');
+  });
+
+  it('switches language with /bahasa and remembers it across a restart', async () => {
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const picker = await world.telegram.waitForBotMessage(budi, { after: budi.send('/bahasa') });
+    budi.tap(picker, '🇬🇧 English');
+    await world.telegram.waitFor(() => picker.text?.includes('English') === true);
+    await world.restart();
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
+    expect(reply.text).toContain('Hello Budi');
+  });
+
+  it('answers unknown text and stray buttons instead of staying silent', async () => {
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('halo bot, apa kabar?') });
+    expect(reply.text).toContain('/help');
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, createConfig } from '../src/config.ts';
+
+const goodKeyBase64 = Buffer.alloc(32, 7).toString('base64');
+const goodEnv = {
+  BOT_TOKEN: '123456789:AAEabcdefghijklmnopqrstuvwxyz012345',
+  RESELLER_API_URL: 'http://127.0.0.1:8787/reseller/api/v1/',
+  MARKETPLACE_API_URL: 'http://127.0.0.1:8787/marketplace',
+  GAMESHOP_API_URL: 'http://127.0.0.1:8787/gameshop/api',
+  ENCRYPTION_KEY: goodKeyBase64,
+};
+
+function problemsOf(env: Record<string, string | undefined>): ConfigError {
+  try {
+    createConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected createConfig to throw');
+}
+
+describe('createConfig', () => {
+  it('parses a minimal good environment with defaults', () => {
+    const config = createConfig(goodEnv);
+    expect(config.telegramApiRoot).toBe('https://api.telegram.org');
+    expect(config.providers.resellerUrl).toBe('http://127.0.0.1:8787/reseller/api/v1');
+    expect(config.providers.timeoutMs).toBe(15000);
+    expect(config.encryptionKey.equals(Buffer.alloc(32, 7))).toBe(true);
+    expect(config.dataDir).toBe('./data');
+    expect(config.adminIds).toEqual([]);
+    expect(config.defaultLocale).toBe('id');
+    expect(config.port).toBe(3000);
+    expect(config.pendingHorizonMs).toBe(24 * 3600_000);
+    expect(config.webhook).toBeUndefined();
+  });
+
+  it('parses every optional variable', () => {
+    const config = createConfig({
+      ...goodEnv,
+      ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('hex'),
+      TELEGRAM_API_ROOT: 'http://127.0.0.1:8081',
+      ADMIN_IDS: ' 111, 222 ',
+      ADMIN_CHAT_ID: '-1001234567890',
+      PUBLIC_IP: '203.0.113.7',
+      WEBHOOK_URL: 'https://bot.example.com/telegram',
+      WEBHOOK_SECRET: 'a-long-enough-secret_123',
+      PORT: '8443',
+      LOG_LEVEL: 'debug',
+      DEFAULT_LOCALE: 'en',
+      PROVIDER_TIMEOUT_MS: '5000',
+      PENDING_HORIZON_HOURS: '48',
+      DATA_DIR: '/var/lib/kiosbot',
+      GAMESHOP_CATALOGUE: './catalogue.json',
+    });
+    expect(config.encryptionKey.equals(Buffer.alloc(32, 9))).toBe(true);
+    expect(config.adminIds).toEqual([111, 222]);
+    expect(config.adminChatId).toBe(-1001234567890);
+    expect(config.publicIp).toBe('203.0.113.7');
+    expect(config.webhook).toEqual({ url: 'https://bot.example.com/telegram', secret: 'a-long-enough-secret_123' });
+    expect(config.port).toBe(8443);
+    expect(config.logLevel).toBe('debug');
+    expect(config.defaultLocale).toBe('en');
+    expect(config.providers.timeoutMs).toBe(5000);
+    expect(config.pendingHorizonMs).toBe(48 * 3600_000);
+    expect(config.gameshopCataloguePath).toBe('./catalogue.json');
+  });
+
+  it('names every missing required variable in one error', () => {
+    const error = problemsOf({});
+    const names = error.problems.map((p) => p.variable).sort();
+    expect(names).toEqual(['BOT_TOKEN', 'ENCRYPTION_KEY', 'GAMESHOP_API_URL', 'MARKETPLACE_API_URL', 'RESELLER_API_URL']);
+    expect(error.message).toContain('openssl rand -base64 32');
+  });
+
+  it.each([
+    ['BOT_TOKEN', 'not-a-token'],
+    ['TELEGRAM_API_ROOT', 'ftp://example.com'],
+    ['RESELLER_API_URL', 'localhost:8787'],
+    ['ENCRYPTION_KEY', 'c2hvcnQ='],
+    ['ADMIN_IDS', '12,abc'],
+    ['ADMIN_CHAT_ID', 'group'],
+    ['PUBLIC_IP', '999.1.1.1'],
+    ['WEBHOOK_URL', 'http://insecure.example.com'],
+    ['PORT', '70000'],
+    ['LOG_LEVEL', 'loud'],
+    ['DEFAULT_LOCALE', 'fr'],
+    ['PROVIDER_TIMEOUT_MS', 'soon'],
+  ])('names %s when it is bad', (variable, value) => {
+    const error = problemsOf({ ...goodEnv, [variable]: value });
+    expect(error.problems.map((p) => p.variable)).toEqual([variable]);
+    expect(error.message).toContain(variable);
+  });
+
+  it('reports several bad variables at once', () => {
+    const error = problemsOf({ ...goodEnv, PORT: 'x', LOG_LEVEL: 'loud', PUBLIC_IP: 'nope' });
+    expect(error.problems.map((p) => p.variable).sort()).toEqual(['LOG_LEVEL', 'PORT', 'PUBLIC_IP']);
+  });
+
+  it('never echoes a secret value', () => {
+    const badToken = 'SECRET-TOKEN-VALUE-123';
+    const badKey = 'my-secret-passphrase-not-a-key';
+    const error = problemsOf({ ...goodEnv, BOT_TOKEN: badToken, ENCRYPTION_KEY: badKey, WEBHOOK_URL: 'https://x.example.com/hook', WEBHOOK_SECRET: 'short!' });
+    expect(error.message).not.toContain(badToken);
+    expect(error.message).not.toContain(badKey);
+    expect(error.message).not.toContain('short!');
+    expect(error.problems.map((p) => p.variable).sort()).toEqual(['BOT_TOKEN', 'ENCRYPTION_KEY', 'WEBHOOK_SECRET']);
+  });
+
+  it('requires WEBHOOK_SECRET with WEBHOOK_URL', () => {
+    const error = problemsOf({ ...goodEnv, WEBHOOK_URL: 'https://bot.example.com/telegram' });
+    expect(error.problems).toEqual([{ variable: 'WEBHOOK_SECRET', problem: expect.stringContaining('required when WEBHOOK_URL') }]);
+  });
+});

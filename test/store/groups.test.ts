@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/store.ts';
+import { createTempDirs, openTestStore } from './helpers.ts';
+
+const dirs = createTempDirs();
+const open: Store[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((store) => store.close()));
+  dirs.cleanup();
+});
+
+async function setup() {
+  const { store } = await openTestStore(dirs.make(), { now: () => new Date('2025-01-31T06:00:00Z') });
+  open.push(store);
+  await store.users.upsert({ id: 1, firstName: 'Siti' });
+  await store.users.upsert({ id: 2, firstName: 'Budi' });
+  return store;
+}
+
+describe('groups', () => {
+  it('links a group to its owner and records it on the user', async () => {
+    const store = await setup();
+    expect(await store.groups.link({ chatId: -100, ownerId: 1, title: 'Toko' })).toEqual({
+      chatId: -100,
+      ownerId: 1,
+      title: 'Toko',
+      linkedAt: '2025-01-31T06:00:00.000Z',
+    });
+    expect(store.users.get(1)?.linkedGroupId).toBe(-100);
+    expect(store.groups.byOwner(1).map((g) => g.chatId)).toEqual([-100]);
+    expect(store.groups.get(-100)?.ownerId).toBe(1);
+  });
+
+  it('keeps one group per owner and one owner per group', async () => {
+    const store = await setup();
+    await store.groups.link({ chatId: -100, ownerId: 1 });
+    await store.groups.link({ chatId: -200, ownerId: 1 });
+    expect(store.groups.get(-100)).toBeUndefined();
+    expect(store.users.get(1)?.linkedGroupId).toBe(-200);
+    await store.groups.link({ chatId: -200, ownerId: 2 });
+    expect(store.users.get(1)?.linkedGroupId).toBeUndefined();
+    expect(store.users.get(2)?.linkedGroupId).toBe(-200);
+    expect(store.groups.byOwner(1)).toEqual([]);
+  });
+
+  it('unlinks and clears the owner', async () => {
+    const store = await setup();
+    await store.groups.link({ chatId: -100, ownerId: 1 });
+    expect(await store.groups.unlink(-100)).toBe(true);
+    expect(await store.groups.unlink(-100)).toBe(false);
+    expect(store.users.get(1)?.linkedGroupId).toBeUndefined();
+    expect(store.groups.get(-100)).toBeUndefined();
+  });
+});

@@ -1,0 +1,68 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { WriteEvent } from '../../src/store/durable-file.ts';
+import { openStore, type Store } from '../../src/store/store.ts';
+import { createVault, type Vault } from '../../src/store/vault.ts';
+
+/** The key the v1 fixture's sealed credentials were made with. */
+export const testKey = Buffer.alloc(32, 7);
+
+export function testVault(): Vault {
+  return createVault({ key: testKey });
+}
+
+/** A fresh temporary directory, removed by `cleanup()`. */
+export function createTempDirs(): { make(): string; cleanup(): void } {
+  const made: string[] = [];
+  return {
+    make() {
+      const dir = mkdtempSync(path.join(tmpdir(), 'kiosbot-store-'));
+      made.push(dir);
+      return dir;
+    },
+    cleanup() {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A clock tests can move. */
+export function createClock(start: string): { now: () => Date; set(iso: string): void; advance(ms: number): void } {
+  let t = Date.parse(start);
+  return { now: () => new Date(t), set: (iso) => (t = Date.parse(iso)), advance: (ms) => (t += ms) };
+}
+
+/** Opens a store in `dataDir` that records every file write. */
+export async function openTestStore(
+  dataDir: string,
+  options: { now?: () => Date; vault?: Vault } = {},
+): Promise<{ store: Store; writes: WriteEvent[] }> {
+  const writes: WriteEvent[] = [];
+  const store = await openStore({
+    dataDir,
+    vault: options.vault ?? testVault(),
+    onWrite: (event) => writes.push(event),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  return { store, writes };
+}
+
+/** Every regular file under `dir`, recursively. */
+export function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...filesUnder(full));
+    else if (entry.isFile()) out.push(full);
+  }
+  return out;
+}
+
+export function readJson(file: string): unknown {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+export function modeOf(file: string): number {
+  return statSync(file).mode & 0o777;
+}

@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { StoreVersionError } from '../../src/store/errors.ts';
+import {
+  decodeHistoryFile,
+  decodeHotFile,
+  emptyHotData,
+  hotFileMigrations,
+  hotFileSchema,
+  hotFileVersion,
+  isFinalStatus,
+} from '../../src/store/schema.ts';
+
+const fixtureV1 = new URL('./fixtures/kiosbot-v1.json', import.meta.url);
+const readV1 = (): Record<string, unknown> => JSON.parse(readFileSync(fixtureV1, 'utf8')) as Record<string, unknown>;
+const at = new Date('2025-02-01T00:00:00.000Z');
+
+describe('hot file migrations', () => {
+  it('form a chain from version 1 to the current version', () => {
+    hotFileMigrations.forEach((migration, index) => {
+      expect(migration.from).toBe(index + 1);
+      expect(migration.to).toBe(index + 2);
+    });
+    expect(hotFileMigrations.at(-1)?.to).toBe(hotFileVersion);
+  });
+
+  it('upgrade the v1 fixture: an empty outbox, transactions counting checks, data kept', () => {
+    const { data, migratedFrom } = decodeHotFile(readV1(), 'kiosbot.json', at);
+    expect(migratedFrom).toBe(1);
+    expect(data.version).toBe(hotFileVersion);
+    expect(data.outbox).toEqual({});
+    expect(data.transactions['01JH0000000000000000000001']).toMatchObject({ status: 'Pending', checks: 0, price: 10250 });
+    expect(data.users['1001']).toMatchObject({ firstName: 'Siti', username: 'siti_pulsa', locale: 'id', active: true });
+    expect(data.credentials['1001:reseller']?.label).toBe('RS-00**');
+    expect(data.meta.lastMigration).toEqual({ from: 1, to: hotFileVersion, at: at.toISOString() });
+  });
+
+  it('leave a current file as it is', () => {
+    const current = emptyHotData(at);
+    const { data, migratedFrom } = decodeHotFile(JSON.parse(JSON.stringify(current)), 'kiosbot.json');
+    expect(migratedFrom).toBeUndefined();
+    expect(data).toEqual(current);
+  });
+
+  it('refuse a file from a newer kiosbot with a clear error', () => {
+    const newer = { ...emptyHotData(at), version: hotFileVersion + 1 };
+    expect(() => decodeHotFile(newer, '/data/kiosbot.json')).toThrow(StoreVersionError);
+    expect(() => decodeHotFile(newer, '/data/kiosbot.json')).toThrow(/version 3.*only understands up to version 2.*newer kiosbot/);
+  });
+
+  it('refuse a file without a version number', () => {
+    const { version: _version, ...unversioned } = emptyHotData(at);
+    expect(() => decodeHotFile(unversioned, 'kiosbot.json')).toThrow(/no valid "version"/);
+    expect(() => decodeHotFile([], 'kiosbot.json')).toThrow(/not a JSON object/);
+  });
+});
+
+describe('hotFileSchema', () => {
+  it('refuses records filed under the wrong key', () => {
+    const data = emptyHotData(at);
+    data.users['1'] = { id: 2, firstName: 'A', active: true, createdAt: at.toISOString() };
+    expect(hotFileSchema.safeParse(data).success).toBe(false);
+  });
+
+  it('keeps unknown provider statuses verbatim', () => {
+    const history = {
+      version: 1,
+      month: '2025-01',
+      transactions: {
+        r1: {
+          refId: 'r1', userId: 1, chatId: 1, code: 'X', productName: 'X', target: '1', price: 1, status: 'Diproses',
+          createdAt: at.toISOString(), updatedAt: at.toISOString(), checks: 2,
+        },
+      },
+    };
+    expect(decodeHistoryFile(history, 'h.json').data.transactions.r1?.status).toBe('Diproses');
+  });
+});
+
+describe('isFinalStatus', () => {
+  it('is true for Sukses, Gagal and Unresolved only', () => {
+    expect(['Sukses', 'Gagal', 'Unresolved'].every(isFinalStatus)).toBe(true);
+    expect(['Created', 'Pending', 'Diproses', 'sukses'].some(isFinalStatus)).toBe(false);
+  });
+});

@@ -1,0 +1,228 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StoreCorruptError, StoreError } from '../../src/store/errors.ts';
+import type { HistoryData, HotData, TransactionRecord } from '../../src/store/schema.ts';
+import { hotFileName, type Store } from '../../src/store/store.ts';
+import type { NewTransaction } from '../../src/store/transactions.ts';
+import { createClock, createTempDirs, modeOf, openTestStore, readJson } from './helpers.ts';
+
+/** A purchase as the bot records it before calling the provider. */
+const purchase = (refId: string, overrides: Partial<NewTransaction> = {}): NewTransaction => ({
+  refId,
+  userId: 42,
+  chatId: 42,
+  code: 'TSEL10',
+  productName: 'Telkomsel 10.000',
+  target: '081234567890',
+  price: 10250,
+  ...overrides,
+});
+
+const dirs = createTempDirs();
+const open: Store[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((store) => store.close()));
+  dirs.cleanup();
+});
+
+async function setup(start = '2025-01-31T06:00:00Z') {
+  const dataDir = dirs.make();
+  const clock = createClock(start);
+  const { store, writes } = await openTestStore(dataDir, { now: clock.now });
+  open.push(store);
+  const reopen = async () => {
+    await store.close();
+    const again = (await openTestStore(dataDir, { now: clock.now })).store;
+    open.push(again);
+    return again;
+  };
+  return { dataDir, clock, store, writes, reopen };
+}
+
+const hotOnDisk = (dataDir: string) => readJson(path.join(dataDir, hotFileName)) as HotData;
+const historyOnDisk = (dataDir: string, month: string) => readJson(path.join(dataDir, 'history', `${month}.json`)) as HistoryData;
+
+describe('transactions', () => {
+  it('stores a new purchase as Created, on disk before create resolves', async () => {
+    const { store, dataDir } = await setup();
+    const tx = await store.transactions.create(purchase('ref-1'));
+    expect(tx).toMatchObject({ refId: 'ref-1', status: 'Created', checks: 0, createdAt: '2025-01-31T06:00:00.000Z' });
+    expect(hotOnDisk(dataDir).transactions['ref-1']).toEqual(tx);
+  });
+
+  it('refuses a second transaction with the same refId, open or settled', async () => {
+    const { store } = await setup();
+    await store.transactions.create(purchase('ref-1'));
+    const [a, b] = await Promise.allSettled([store.transactions.create(purchase('ref-2')), store.transactions.create(purchase('ref-2'))]);
+    expect(a.status).toBe('fulfilled');
+    expect(b.status === 'rejected' && (b.reason as StoreError).code).toBe('duplicate');
+    await expect(store.transactions.create(purchase('ref-1'))).rejects.toThrow(/exists already/);
+    await store.transactions.settle('ref-1', { status: 'Gagal' });
+    await expect(store.transactions.create(purchase('ref-1'))).rejects.toThrow(/exists already/);
+  });
+
+  it('creates a batch in one write, or nothing at all', async () => {
+    const { store, writes } = await setup();
+    const before = writes.length;
+    await store.transactions.createMany([purchase('b-1', { batchId: 'c1' }), purchase('b-2', { batchId: 'c1' })]);
+    expect(writes.length - before).toBe(1);
+    await expect(store.transactions.createMany([purchase('b-3'), purchase('b-1')])).rejects.toThrow(StoreError);
+    expect(store.transactions.get('b-3')).toBeUndefined();
+  });
+
+  it('refuses invalid records without storing anything', async () => {
+    const { store } = await setup();
+    await expect(store.transactions.create(purchase('bad', { price: 10.5 }))).rejects.toThrow(/invalid transaction: price/);
+    await expect(store.transactions.create(purchase('bad', { status: 'Sukses' }))).rejects.toThrow(StoreError);
+    expect(store.transactions.listOpen()).toEqual([]);
+  });
+
+  it('updates open transactions, keeps unknown statuses verbatim, and refuses a final status outside settle', async () => {
+    const { store, clock } = await setup();
+    await store.transactions.create(purchase('ref-1'));
+    clock.advance(5000);
+    const updated = await store.transactions.update('ref-1', { status: 'Diproses', providerStatus: 'Diproses', checks: 1, refId: 'other' } as never);
+    expect(updated).toMatchObject({ refId: 'ref-1', status: 'Diproses', checks: 1, updatedAt: '2025-01-31T06:00:05.000Z' });
+    expect(store.transactions.listOpen().map((tx) => tx.refId)).toEqual(['ref-1']);
+    await expect(store.transactions.update('ref-1', { status: 'Sukses' })).rejects.toThrow(/settle/);
+    expect(await store.transactions.update('nope', { checks: 2 })).toBeUndefined();
+  });
+
+  it('settles: final status and notification in one write, then moves the transaction to history (0600)', async () => {
+    const { store, dataDir, clock } = await setup();
+    await store.transactions.create(purchase('ref-1', { status: 'Pending' }));
+    clock.advance(60_000);
+    const settled = await store.transactions.settle(
+      'ref-1',
+      { status: 'Sukses', sn: 'SN-123' },
+      { notify: [{ chatId: 42, kind: 'settled', payload: { refId: 'ref-1' }, dedupeKey: 'settled:ref-1' }] },
+    );
+    expect(settled).toMatchObject({ status: 'Sukses', sn: 'SN-123', notified: true, settledAt: '2025-01-31T06:01:00.000Z' });
+    expect(store.transactions.get('ref-1')).toBeUndefined();
+    expect(store.transactions.listOpen()).toEqual([]);
+    expect(hotOnDisk(dataDir).transactions).toEqual({});
+    expect(Object.values(hotOnDisk(dataDir).outbox)).toMatchObject([{ kind: 'settled', dedupeKey: 'settled:ref-1' }]);
+    expect(historyOnDisk(dataDir, '2025-01').transactions['ref-1']).toEqual(settled);
+    expect(modeOf(path.join(dataDir, 'history', '2025-01.json'))).toBe(0o600);
+    expect(modeOf(path.join(dataDir, 'history'))).toBe(0o700);
+
+    // Settling again changes nothing and queues nothing.
+    expect(await store.transactions.settle('ref-1', { status: 'Gagal' }, { notify: [{ chatId: 42, kind: 'x', payload: null }] })).toBeUndefined();
+    expect(store.outbox.size()).toBe(1);
+    await expect(store.transactions.settle('nope', { status: 'Sukses' })).resolves.toBeUndefined();
+  });
+
+  it('refuses to settle with a status that is not final', async () => {
+    const { store } = await setup();
+    await store.transactions.create(purchase('ref-1'));
+    await expect(store.transactions.settle('ref-1', { status: 'Pending' })).rejects.toThrow(/final status/);
+    expect(store.transactions.get('ref-1')?.status).toBe('Created');
+  });
+
+  it('lists a user’s transactions newest first across the hot file and history months, page by page', async () => {
+    const { store, clock, reopen } = await setup('2024-11-15T00:00:00Z');
+    const made: string[] = [];
+    for (const [i, month] of ['2024-11', '2024-12', '2025-01'].entries()) {
+      clock.set(`${month}-10T00:00:00Z`);
+      for (let n = 0; n < 3; n++) {
+        clock.advance(1000);
+        const refId = `${month}-${n}`;
+        await store.transactions.create(purchase(refId));
+        made.push(refId);
+        if (!(i === 2 && n === 2)) await store.transactions.settle(refId, { status: n === 1 ? 'Gagal' : 'Sukses' });
+      }
+    }
+    await store.transactions.create(purchase('other-user', { userId: 7, chatId: 7 }));
+    const newestFirst = [...made].reverse();
+
+    const again = await reopen();
+    expect((await again.transactions.listByUser(42, { limit: 4 })).map((tx) => tx.refId)).toEqual(newestFirst.slice(0, 4));
+    expect((await again.transactions.listByUser(42, { limit: 4, offset: 4 })).map((tx) => tx.refId)).toEqual(newestFirst.slice(4, 8));
+    expect((await again.transactions.listByUser(42, { limit: 20 })).map((tx) => tx.refId)).toEqual(newestFirst);
+    expect((await again.transactions.listByUser(7)).map((tx) => tx.refId)).toEqual(['other-user']);
+    expect(await again.transactions.listByUser(99)).toEqual([]);
+  });
+
+  it('reads only the history months a page needs', async () => {
+    const { store, dataDir, clock, reopen } = await setup();
+    await store.transactions.create(purchase('recent'));
+    await store.transactions.settle('recent', { status: 'Sukses' });
+    clock.advance(1000);
+    await store.transactions.create(purchase('open'));
+    writeFileSync(path.join(dataDir, 'history', '2020-01.json'), 'not json');
+    const again = await reopen();
+    expect((await again.transactions.listByUser(42, { limit: 2 })).map((tx) => tx.refId)).toEqual(['open', 'recent']);
+    // Asking for more reaches the broken old month, which is reported, not skipped.
+    await expect(again.transactions.listByUser(42, { limit: 3 })).rejects.toThrow(StoreCorruptError);
+  });
+
+  it('finds a transaction only for its owner, open or settled', async () => {
+    const { store } = await setup();
+    await store.transactions.create(purchase('01JJWDXE00AAAAAAAAAAAAAAAA'));
+    await store.transactions.create(purchase('01JJWDXE00BBBBBBBBBBBBBBBB'));
+    await store.transactions.settle('01JJWDXE00BBBBBBBBBBBBBBBB', { status: 'Gagal' });
+    expect(await store.transactions.findForUser(42, '01JJWDXE00AAAAAAAAAAAAAAAA')).toMatchObject({ status: 'Created' });
+    expect(await store.transactions.findForUser(42, '01JJWDXE00BBBBBBBBBBBBBBBB')).toMatchObject({ status: 'Gagal' });
+    expect(await store.transactions.findForUser(7, '01JJWDXE00AAAAAAAAAAAAAAAA')).toBeUndefined();
+    expect(await store.transactions.findForUser(7, '01JJWDXE00BBBBBBBBBBBBBBBB')).toBeUndefined();
+    expect(await store.transactions.findForUser(42, 'no-such-ref')).toBeUndefined();
+    expect(await store.transactions.find('01JJWDXE00BBBBBBBBBBBBBBBB')).toMatchObject({ userId: 42 });
+  });
+
+  it('hands out copies: changing a returned record changes nothing stored', async () => {
+    const { store } = await setup();
+    const tx = await store.transactions.create(purchase('ref-1'));
+    tx.status = 'Sukses';
+    (store.transactions.get('ref-1') as TransactionRecord).price = 1;
+    expect(store.transactions.get('ref-1')).toMatchObject({ status: 'Created', price: 10250 });
+  });
+
+  describe('after a crash during settle', () => {
+    /** Builds the state a crash leaves: `hot` status in the hot file, the final record in history. */
+    async function crashState(hotStatus: 'Sukses' | 'Pending') {
+      const { store, dataDir, clock } = await setup();
+      await store.transactions.create(purchase('ref-1', { status: 'Pending' }));
+      const settled = await store.transactions.settle('ref-1', { status: 'Sukses', sn: 'SN-9' });
+      await store.close();
+      // Put the transaction back into the hot file as it was before the removal.
+      const hot = hotOnDisk(dataDir);
+      hot.transactions['ref-1'] = { ...settled!, status: hotStatus, ...(hotStatus === 'Pending' ? { sn: undefined, settledAt: undefined } : {}) };
+      writeFileSync(path.join(dataDir, hotFileName), JSON.stringify(hot));
+      const again = (await openTestStore(dataDir, { now: clock.now })).store;
+      open.push(again);
+      return { store: again, dataDir };
+    }
+
+    it('(history written, final transaction still in the hot file) reopens with exactly one copy', async () => {
+      const { store, dataDir } = await crashState('Sukses');
+      expect(hotOnDisk(dataDir).transactions).toEqual({});
+      expect(Object.keys(historyOnDisk(dataDir, '2025-01').transactions)).toEqual(['ref-1']);
+      expect((await store.transactions.listByUser(42)).map((tx) => [tx.refId, tx.status])).toEqual([['ref-1', 'Sukses']]);
+      expect(store.transactions.listOpen()).toEqual([]);
+    });
+
+    it('(history written, hot copy still open) lists one copy and keeps it open for the watcher', async () => {
+      const { store } = await crashState('Pending');
+      expect((await store.transactions.listByUser(42)).map((tx) => [tx.refId, tx.status])).toEqual([['ref-1', 'Pending']]);
+      expect(store.transactions.listOpen().map((tx) => tx.refId)).toEqual(['ref-1']);
+      // Settling again replaces the history copy instead of adding one.
+      await store.transactions.settle('ref-1', { status: 'Sukses', sn: 'SN-9' });
+      expect((await store.transactions.listByUser(42)).map((tx) => [tx.refId, tx.status])).toEqual([['ref-1', 'Sukses']]);
+    });
+
+    it('(final status stored, history not yet written) finishes the move on open', async () => {
+      const { store, dataDir, clock } = await setup();
+      await store.transactions.create(purchase('ref-1', { status: 'Pending' }));
+      await store.close();
+      const hot = hotOnDisk(dataDir);
+      hot.transactions['ref-1'] = { ...hot.transactions['ref-1']!, status: 'Gagal', settledAt: '2025-01-31T06:00:00.000Z' };
+      writeFileSync(path.join(dataDir, hotFileName), JSON.stringify(hot));
+      expect(readdirSync(path.join(dataDir, 'history'))).toEqual([]);
+      const again = (await openTestStore(dataDir, { now: clock.now })).store;
+      open.push(again);
+      expect(hotOnDisk(dataDir).transactions).toEqual({});
+      expect(historyOnDisk(dataDir, '2025-01').transactions['ref-1']?.status).toBe('Gagal');
+    });
+  });
+});

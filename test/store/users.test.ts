@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { StoreError } from '../../src/store/errors.ts';
+import type { Store } from '../../src/store/store.ts';
+import { createClock, createTempDirs, openTestStore } from './helpers.ts';
+
+const dirs = createTempDirs();
+const open: Store[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((store) => store.close()));
+  dirs.cleanup();
+});
+
+async function setup() {
+  const clock = createClock('2025-01-31T06:00:00Z');
+  const { store, writes } = await openTestStore(dirs.make(), { now: clock.now });
+  open.push(store);
+  return { store, writes, clock };
+}
+
+describe('users', () => {
+  it('creates an active user on first contact and refreshes names later', async () => {
+    const { store, clock } = await setup();
+    const first = await store.users.upsert({ id: 5, firstName: 'Siti', username: 'siti' });
+    expect(first).toEqual({ created: true, user: { id: 5, firstName: 'Siti', username: 'siti', active: true, createdAt: '2025-01-31T06:00:00.000Z' } });
+    clock.advance(1000);
+    const again = await store.users.upsert({ id: 5, firstName: 'Siti A', locale: 'en' });
+    expect(again.created).toBe(false);
+    // No username any more: it is removed; createdAt stays.
+    expect(again.user).toEqual({ id: 5, firstName: 'Siti A', locale: 'en', active: true, createdAt: '2025-01-31T06:00:00.000Z' });
+  });
+
+  it('applies patches, removing fields set to undefined, and skips writes that change nothing', async () => {
+    const { store, writes } = await setup();
+    await store.users.upsert({ id: 5, firstName: 'Siti' });
+    await store.users.update(5, { pin: { hash: 'h', salt: 's', failedAttempts: 2, lockedUntil: '2025-01-31T07:00:00.000Z' }, alertThreshold: 50000 });
+    expect(store.users.get(5)?.pin?.failedAttempts).toBe(2);
+    const updated = await store.users.update(5, { pin: undefined, id: 9, createdAt: 'x' } as never);
+    expect(updated?.pin).toBeUndefined();
+    expect(updated?.id).toBe(5);
+    const before = writes.length;
+    await store.users.update(5, { alertThreshold: 50000 });
+    expect(writes.length).toBe(before);
+    expect(await store.users.update(404, { firstName: 'x' })).toBeUndefined();
+  });
+
+  it('refuses invalid values and keeps the user as it was', async () => {
+    const { store } = await setup();
+    await store.users.upsert({ id: 5, firstName: 'Siti' });
+    await expect(store.users.update(5, { locale: 'fr' as never })).rejects.toThrow(StoreError);
+    await expect(store.users.upsert({ id: 1.5, firstName: 'x' })).rejects.toThrow(/invalid user: id/);
+    expect(store.users.get(5)?.locale).toBeUndefined();
+  });
+
+  it('marks users inactive and active, and lists and counts them', async () => {
+    const { store } = await setup();
+    await Promise.all([1, 2, 3].map((id) => store.users.upsert({ id, firstName: `U${id}` })));
+    await store.users.setActive(2, false);
+    expect(store.users.count()).toBe(3);
+    expect(store.users.count({ active: true })).toBe(2);
+    expect(store.users.list({ active: false }).map((u) => u.id)).toEqual([2]);
+    expect(store.users.list().map((u) => u.id)).toEqual([1, 2, 3]);
+    await store.users.setActive(2, true);
+    expect(store.users.count({ active: false })).toBe(0);
+  });
+
+  it('hands out copies', async () => {
+    const { store } = await setup();
+    const { user } = await store.users.upsert({ id: 5, firstName: 'Siti' });
+    user.firstName = 'changed';
+    store.users.get(5)!.active = false;
+    expect(store.users.get(5)).toMatchObject({ firstName: 'Siti', active: true });
+  });
+});
