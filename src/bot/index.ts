@@ -1,5 +1,5 @@
 import { Bot, type BotConfig } from 'grammy';
-import { conversations } from '@grammyjs/conversations';
+import { conversations, createConversation } from '@grammyjs/conversations';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { limit } from '@grammyjs/ratelimiter';
 import { sequentialize } from '@grammyjs/runner';
@@ -12,6 +12,17 @@ import { cancelFeature } from './features/cancel.ts';
 import { startFeature } from './features/start.ts';
 import { languageFeature } from './features/language.ts';
 import { unhandledFeature } from './features/unhandled.ts';
+import { connectFeature } from './features/connect.ts';
+import { balanceFeature } from './features/balance.ts';
+import { pricesFeature } from './features/prices.ts';
+import { buyFeature } from './features/buy.ts';
+import { statusFeature } from './features/status.ts';
+import { historyFeature } from './features/history.ts';
+import { pinFeature } from './features/pin.ts';
+import { conversationIds } from './conversations/ids.ts';
+import { createConnectConversation } from './conversations/connect.ts';
+import { createBuyConversation } from './conversations/buy.ts';
+import { createPinConversation } from './conversations/pin.ts';
 
 /** Flood limit per user: more than this many updates within the window get one "slow down". */
 const floodLimit = { updates: 8, windowMs: 3000 };
@@ -55,8 +66,22 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   );
   bot.use(cancelFeature);
 
+  // Every conversation is installed before any feature, so any feature can enter any of them.
+  const wait = { maxMillisecondsToWait: deps.settings.conversationTimeoutMs };
+  bot.use(createConversation(createConnectConversation(deps), { id: conversationIds.connect, ...wait }));
+  bot.use(createConversation(createBuyConversation(deps), { id: conversationIds.buy, ...wait }));
+  bot.use(createConversation(createPinConversation(deps), { id: conversationIds.pin, ...wait }));
+
   bot.use(startFeature);
   bot.use(languageFeature);
+  bot.use(connectFeature);
+  bot.use(balanceFeature);
+  bot.use(pricesFeature);
+  bot.use(statusFeature);
+  bot.use(historyFeature);
+  bot.use(pinFeature);
+  // Last before the fallback: quick-buy reads plain CODE.TARGET text.
+  bot.use(buyFeature);
 
   bot.use(unhandledFeature);
   bot.catch(handleBotError);

@@ -1,0 +1,25 @@
+/**
+ * Conversation ids (string constants) and the arguments each accepts. Arguments are stored as
+ * JSON by the conversations plugin, so keep them plain.
+ */
+export const conversationIds = {
+  connect: 'connect',
+  buy: 'buy',
+  pin: 'pin',
+} as const;
+
+/** One wanted purchase: a product code and, when already known, the target. */
+export interface BuyRequest {
+  code: string;
+  target?: string;
+}
+
+/** Arguments of the buy conversation: one or more lines (quick-buy bulk: up to 20). */
+export interface BuyArgs {
+  lines: BuyRequest[];
+}
+
+/** Arguments of the connect conversation: the service, when the user already chose it. */
+export interface ConnectArgs {
+  service?: 'reseller' | 'marketplace' | 'gameshop';
+}

@@ -1,0 +1,44 @@
+/** Formatting shared by every feature: money, time, masking. */
+
+const rupiahFormat = new Intl.NumberFormat('id-ID', { maximumFractionDigits: 0 });
+
+/** Integer rupiah as Indonesians write it: `Rp 250.000`. */
+export function formatRupiah(amount: number): string {
+  const sign = amount < 0 ? '-' : '';
+  return `${sign}Rp ${rupiahFormat.format(Math.abs(Math.round(amount)))}`;
+}
+
+/** A number with a currency code (marketplace amounts): `USD 24.00`. */
+export function formatMoney(amount: number, currency: string): string {
+  if (currency.toUpperCase() === 'IDR') return formatRupiah(amount);
+  return `${currency.toUpperCase()} ${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)}`;
+}
+
+const wibFormat = new Intl.DateTimeFormat('id-ID', {
+  timeZone: 'Asia/Jakarta',
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
+
+/** A moment in Western Indonesian Time: `22 Nov 2026 14.05 WIB`. */
+export function formatWib(date: Date | string): string {
+  const value = typeof date === 'string' ? new Date(date) : date;
+  if (Number.isNaN(value.getTime())) return String(date);
+  return `${wibFormat.format(value).replace(/,/g, '')} WIB`;
+}
+
+/** Hides the middle of a target for group posts: `081234567890` → `0812****7890`. */
+export function maskTarget(target: string): string {
+  if (target.length <= 6) return `${target.slice(0, 1)}${'*'.repeat(Math.max(0, target.length - 2))}${target.slice(-1)}`;
+  const keep = target.length >= 10 ? 4 : 2;
+  return `${target.slice(0, keep)}${'*'.repeat(target.length - keep * 2)}${target.slice(-keep)}`;
+}
+
+/** Escapes text for parse_mode HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

@@ -1,0 +1,40 @@
+import type { Context } from 'grammy';
+import type { I18nFlavor } from '@grammyjs/i18n';
+import type { BotDeps } from './context.ts';
+import type { ServiceCredentials, ServiceName } from '../providers/factory.ts';
+import { describeProviderError } from './provider-errors.ts';
+
+type AnyContext = Context & I18nFlavor;
+
+/**
+ * The sender's credentials for `service`, or undefined after telling them how to connect. Use
+ * at the top of every handler that talks to a provider.
+ */
+export async function requireCredentials<S extends ServiceName>(
+  ctx: AnyContext,
+  deps: BotDeps,
+  service: S,
+): Promise<ServiceCredentials[S] | undefined> {
+  const userId = ctx.from?.id;
+  const credentials = userId === undefined ? undefined : deps.services.credentials.load(userId, service);
+  if (!credentials) await ctx.reply(ctx.t('error-not-connected', { service: ctx.t(`service-${service}`) }));
+  return credentials;
+}
+
+/** True in a private chat; otherwise tells the user to open one and returns false. */
+export async function requirePrivateChat(ctx: AnyContext): Promise<boolean> {
+  if (ctx.chat?.type === 'private') return true;
+  await ctx.reply(ctx.t('error-private-only'));
+  return false;
+}
+
+/**
+ * Answers a failed provider call with a message that says what to do. Errors that are not
+ * provider errors are re-thrown (they are bugs, for the error handler).
+ */
+export async function replyProviderError(ctx: AnyContext, deps: BotDeps, error: unknown): Promise<void> {
+  const text = describeProviderError(ctx.t, error, deps.settings.publicIp);
+  if (text === undefined) throw error;
+  deps.logger.warn('provider call failed', { userId: ctx.from?.id, error });
+  await ctx.reply(text);
+}
