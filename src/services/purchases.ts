@@ -3,6 +3,7 @@ import { isFinalStatus as isFinal, type TransactionRecord } from '../store/schem
 import type { Providers } from '../providers/factory.ts';
 import type { CredentialService } from './credentials.ts';
 import type { Logger } from '../logger.ts';
+import type { NewOutboxItem } from '../store/outbox.ts';
 import { isProviderError, type ProviderErrorKind } from '../providers/provider-error.ts';
 import { mintRefId } from './refs.ts';
 
@@ -34,9 +35,22 @@ export interface PurchaseService {
    * timeout, network error, 5xx or unreadable answer leaves it Pending (outcome unknown), never
    * failed; only a definite refusal (401/402/403/404/400) marks it Rejected.
    */
-  submit(refId: string): Promise<TransactionRecord>;
+  submit(refId: string, options?: CallOptions): Promise<TransactionRecord>;
   /** Re-checks a transaction (same ref id, code and target) and records the answer. */
-  check(refId: string): Promise<TransactionRecord>;
+  check(refId: string, options?: CallOptions): Promise<TransactionRecord>;
+  /**
+   * Gives up on a transaction past the re-check horizon: it becomes Unresolved (final) and its
+   * owner is told to ask the provider. Never re-checked afterwards.
+   */
+  markUnresolved(refId: string): Promise<TransactionRecord | undefined>;
+}
+
+export interface CallOptions {
+  /**
+   * True when nobody is looking at this call's result (the watcher): the owner then gets a
+   * settlement notice through the outbox. False (default) when the result is shown as a reply.
+   */
+  notifyOwner?: boolean;
 }
 
 export interface PurchaseServiceDeps {
@@ -45,6 +59,13 @@ export interface PurchaseServiceDeps {
   credentials: CredentialService;
   logger: Logger;
   now: () => Date;
+  /**
+   * The notices a settlement queues, in the same store write as the final status (so each final
+   * status is announced exactly once, even across crashes).
+   */
+  settlementNotices?: (tx: TransactionRecord, options: { notifyOwner: boolean }) => NewOutboxItem[];
+  /** Random source for the re-check jitter (tests pass a fixed one). */
+  random?: () => number;
 }
 
 /** Answers that mean the provider has no such transaction and will not make it. */
@@ -57,28 +78,32 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
   const iso = () => deps.now().toISOString();
 
   /** Stores an answer: final statuses move the transaction to history, others schedule a re-check. */
-  async function record(tx: TransactionRecord, patch: Partial<TransactionRecord>): Promise<TransactionRecord> {
+  async function record(tx: TransactionRecord, patch: Partial<TransactionRecord>, options: CallOptions = {}): Promise<TransactionRecord> {
     const status = patch.status ?? tx.status;
     const now = deps.now();
     if (isFinal(status)) {
-      const settled = await store.transactions.settle(tx.refId, { ...patch, status, settledAt: now.toISOString() });
+      const final: TransactionRecord = { ...tx, ...patch, status, settledAt: now.toISOString() };
+      const notify = deps.settlementNotices?.(final, { notifyOwner: options.notifyOwner ?? false }) ?? [];
+      const settled = await store.transactions.settle(tx.refId, { ...patch, status, settledAt: now.toISOString() }, { notify });
       // Undefined: someone else settled it meanwhile; report what is stored.
       return settled ?? (await store.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
     }
     const age = now.getTime() - Date.parse(tx.createdAt);
-    const nextCheckAt = new Date(now.getTime() + nextCheckDelayMs(age)).toISOString();
+    // ±20 % jitter spreads the re-checks of a burst of purchases.
+    const jitter = 0.8 + 0.4 * (deps.random ?? Math.random)();
+    const nextCheckAt = new Date(now.getTime() + Math.round(nextCheckDelayMs(age) * jitter)).toISOString();
     const updated = await store.transactions.update(tx.refId, { ...patch, status, nextCheckAt });
     return updated ?? (await store.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
   }
 
-  async function call(refId: string, mode: 'create' | 'check'): Promise<TransactionRecord> {
+  async function call(refId: string, mode: 'create' | 'check', options: CallOptions = {}): Promise<TransactionRecord> {
     const tx = store.transactions.get(refId) ?? (await store.transactions.find(refId));
     if (!tx) throw new Error(`transaction ${refId} is unknown`);
     if (isFinal(tx.status)) return tx;
     const credentials = deps.credentials.load(tx.userId, 'reseller');
     if (!credentials) {
       // Disconnected while the purchase was open: keep it open; the watcher reports it.
-      return record(tx, { message: 'not-connected' });
+      return record(tx, { message: 'not-connected' }, options);
     }
     const client = deps.providers.reseller(credentials);
     const firstSend = tx.sentAt === undefined;
@@ -94,20 +119,20 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
         sn: result.sn !== undefined && result.sn !== '' ? result.sn : tx.sn,
         checks: tx.checks + (mode === 'check' ? 1 : 0),
         message: undefined,
-      });
+      }, options);
     } catch (error) {
       if (!isProviderError(error)) throw error;
       // A definite refusal means the provider has no transaction under this ref id.
       if (refusalKinds.has(error.kind) || (firstSend && accountKinds.has(error.kind))) {
         logger.info('purchase refused by the provider', { refId, kind: error.kind });
-        return record(tx, { status: 'Rejected', message: error.kind, providerStatus: error.providerMessage });
+        return record(tx, { status: 'Rejected', message: error.kind, providerStatus: error.providerMessage }, options);
       }
       logger.warn('purchase outcome unknown for now; it stays Pending', { refId, kind: error.kind, mode });
       return record(tx, {
         status: 'Pending',
         message: error.kind,
         checks: tx.checks + (mode === 'check' ? 1 : 0),
-      });
+      }, options);
     }
   }
 
@@ -141,7 +166,12 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
         throw error;
       }
     },
-    submit: (refId) => call(refId, 'create'),
-    check: (refId) => call(refId, 'check'),
+    submit: (refId, options) => call(refId, 'create', options),
+    check: (refId, options) => call(refId, 'check', options),
+    async markUnresolved(refId) {
+      const tx = store.transactions.get(refId);
+      if (!tx || isFinal(tx.status)) return undefined;
+      return record(tx, { status: 'Unresolved', providerStatus: tx.providerStatus ?? tx.status }, { notifyOwner: true });
+    },
   };
 }

@@ -1,0 +1,119 @@
+import type { Store } from '../store/store.ts';
+import type { TransactionRecord } from '../store/schema.ts';
+import type { PurchaseService } from '../services/purchases.ts';
+import type { Logger } from '../logger.ts';
+
+export interface SettlementWatcherOptions {
+  store: Store;
+  purchases: PurchaseService;
+  logger: Logger;
+  now: () => Date;
+  /** After this age a Pending transaction is marked Unresolved and never checked again. */
+  horizonMs: number;
+  /** How often the watcher looks for due transactions. Default 1 s. */
+  tickMs?: number;
+  /** Provider calls in flight at once for one account. Default 2. */
+  perAccountConcurrency?: number;
+  /** Provider calls in flight at once overall. Default 8. */
+  concurrency?: number;
+  /**
+   * Called once when an account's re-checks are paused because the provider refused its
+   * credentials or IP (401/403), or the user disconnected. The caller tells the user.
+   */
+  onAccountPaused?: (userId: number, reason: string) => void | Promise<void>;
+}
+
+export interface SettlementWatcher {
+  start(): void;
+  /** Stops ticking and waits for the calls in flight. */
+  stop(): Promise<void>;
+  /** One pass over the due transactions; resolves when their calls are done (tests drive this). */
+  runOnce(): Promise<void>;
+}
+
+const accountProblems = new Set(['credentials', 'ip_blocked', 'not-connected']);
+
+/**
+ * Re-checks every transaction whose outcome is not final — Pending, an unknown outcome after a
+ * timeout or 5xx, or a `Created` one that a crash left unsent — by re-sending the same ref id,
+ * code and target when its stored `nextCheckAt` is due (back-off and jitter are set by the
+ * purchase service, so a restart continues where it left off). Past the horizon it marks the
+ * transaction Unresolved. Settlement notices are queued by the purchase service in the same write.
+ */
+export function createSettlementWatcher(options: SettlementWatcherOptions): SettlementWatcher {
+  const { store, purchases, logger } = options;
+  const tickMs = options.tickMs ?? 1000;
+  const perAccount = options.perAccountConcurrency ?? 2;
+  const overall = options.concurrency ?? 8;
+  const inFlight = new Map<string, Promise<void>>();
+  const perUser = new Map<number, number>();
+  /** Accounts whose checks are paused, with the time of the pause; resumed by a reconnect. */
+  const paused = new Map<number, number>();
+  let timer: NodeJS.Timeout | undefined;
+
+  const isPaused = (userId: number): boolean => {
+    const since = paused.get(userId);
+    if (since === undefined) return false;
+    const connectedAt = store.credentials.info(userId, 'reseller')?.connectedAt;
+    if (connectedAt && Date.parse(connectedAt) > since) {
+      paused.delete(userId);
+      logger.info('re-checks resumed after reconnect', { userId });
+      return false;
+    }
+    return true;
+  };
+
+  const due = (tx: TransactionRecord, now: number): boolean => Date.parse(tx.nextCheckAt ?? tx.createdAt) <= now;
+
+  async function handle(tx: TransactionRecord): Promise<void> {
+    const now = options.now().getTime();
+    if (now - Date.parse(tx.createdAt) > options.horizonMs) {
+      logger.warn('transaction unresolved after the horizon', { refId: tx.refId, userId: tx.userId });
+      await purchases.markUnresolved(tx.refId);
+      return;
+    }
+    const result = tx.status === 'Created' ? await purchases.submit(tx.refId, { notifyOwner: true }) : await purchases.check(tx.refId, { notifyOwner: true });
+    if (result.message && accountProblems.has(result.message) && !paused.has(tx.userId)) {
+      paused.set(tx.userId, now);
+      logger.warn('re-checks paused for an account', { userId: tx.userId, reason: result.message });
+      await options.onAccountPaused?.(tx.userId, result.message);
+    }
+  }
+
+  /** Starts the calls for every due transaction, within the concurrency bounds; does not wait. */
+  function launch(): void {
+    const now = options.now().getTime();
+    for (const tx of store.transactions.listOpen()) {
+      if (inFlight.size >= overall) break;
+      if (inFlight.has(tx.refId) || !due(tx, now) || isPaused(tx.userId)) continue;
+      const running = perUser.get(tx.userId) ?? 0;
+      if (running >= perAccount) continue;
+      perUser.set(tx.userId, running + 1);
+      const job = handle(tx)
+        .catch((error: unknown) => logger.error('re-check failed', { refId: tx.refId, error }))
+        .finally(() => {
+          inFlight.delete(tx.refId);
+          perUser.set(tx.userId, (perUser.get(tx.userId) ?? 1) - 1);
+        });
+      inFlight.set(tx.refId, job);
+    }
+  }
+
+  return {
+    start() {
+      if (timer) return;
+      timer = setInterval(launch, tickMs);
+      timer.unref?.();
+      launch();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await Promise.all(inFlight.values());
+    },
+    async runOnce() {
+      launch();
+      await Promise.all(inFlight.values());
+    },
+  };
+}
