@@ -7,6 +7,14 @@ import { createProviders, type Providers } from './providers/factory.ts';
 import { createServices, type Services } from './services/services.ts';
 import { createBot } from './bot/index.ts';
 import type { BotContext, BotDeps } from './bot/context.ts';
+import { Api } from 'grammy';
+import { createI18n } from './bot/i18n.ts';
+import { formatReceipt } from './bot/receipt.ts';
+import { formatRupiah } from './bot/format.ts';
+import { createNotices, type Notices } from './notify/notices.ts';
+import { createOutbox, type Outbox } from './notify/outbox.ts';
+import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
+import { followMigration } from './bot/features/groups.ts';
 
 export interface App {
   bot: ReturnType<typeof createBot>;
@@ -15,7 +23,12 @@ export interface App {
   services: Services;
   providers: Providers;
   logger: Logger;
-  /** Flushes and closes the store. */
+  notices: Notices;
+  outbox: Outbox;
+  watcher: SettlementWatcher;
+  /** Starts the background jobs: outbox, settlement watcher, periodic balance alerts. */
+  startJobs(): void;
+  /** Stops the jobs (waiting for calls in flight), then flushes and closes the store. */
   close(): Promise<void>;
 }
 
@@ -25,6 +38,12 @@ export interface AppOptions {
   botConfig?: BotConfig<BotContext>;
   /** Milliseconds a conversation waits for the next answer. Default 15 minutes. */
   conversationTimeoutMs?: number;
+  /** Outbox pacing (tests shorten it). */
+  outboxLimits?: Parameters<typeof createOutbox>[0]['limits'];
+  /** Watcher tick (ms). Default 1000. */
+  watcherTickMs?: number;
+  /** How often every balance alert is checked (ms). Default 10 minutes. */
+  alertIntervalMs?: number;
 }
 
 /**
@@ -37,7 +56,42 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const store = await openStore({ dataDir: config.dataDir, vault: createVault({ key: config.encryptionKey }), now });
   if (store.migratedFrom !== undefined) logger.info('data file upgraded', { from: store.migratedFrom });
   const providers = createProviders(config.providers);
-  const services = createServices({ store, providers, logger, now });
+  const i18n = createI18n({ defaultLocale: config.defaultLocale, store });
+  const notices = createNotices({
+    store,
+    translate: (locale, key, variables) => i18n.t(locale, key, variables),
+    formatReceipt,
+    defaultLocale: config.defaultLocale,
+    adminChatId: config.adminChatId,
+  });
+  // The outbox paces itself and waits out 429s, so its Api has no auto-retry transformer.
+  const outboxApi = new Api(config.botToken, { apiRoot: config.telegramApiRoot });
+  let outbox: Outbox | undefined;
+  const services = createServices({ store, providers, logger, now, notices, formatMoney: formatRupiah, onQueued: () => outbox?.kick() });
+  outbox = createOutbox({
+    api: outboxApi,
+    store,
+    logger,
+    now,
+    ...(options.outboxLimits ? { limits: options.outboxLimits } : {}),
+    onBlocked: async (chatId) => {
+      if (chatId < 0 && store.groups.get(chatId)) await store.groups.unlink(chatId);
+    },
+    onMigrated: (oldId, newId) => followMigration(store, oldId, newId),
+  });
+  const watcher = createSettlementWatcher({
+    store,
+    purchases: services.purchases,
+    logger,
+    now,
+    horizonMs: config.pendingHorizonMs,
+    ...(options.watcherTickMs ? { tickMs: options.watcherTickMs } : {}),
+    onAccountPaused: async (userId, reason) => {
+      for (const item of notices.accountPaused(userId, reason)) await store.outbox.enqueue(item);
+      outbox?.kick();
+    },
+  });
+  let alertTimer: NodeJS.Timeout | undefined;
   const deps: BotDeps = {
     settings: {
       botToken: config.botToken,
@@ -51,9 +105,37 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     store,
     providers,
     services,
+    notices,
+    enqueue: async (items) => {
+      for (const item of items) await store.outbox.enqueue(item);
+      if (items.length > 0) outbox?.kick();
+    },
     now,
   };
   const botConfig: BotConfig<BotContext> = { ...options.botConfig, client: { apiRoot: config.telegramApiRoot, ...options.botConfig?.client } };
   const bot = createBot(deps, botConfig);
-  return { bot, deps, store, services, providers, logger, close: () => store.close() };
+  const jobs = outbox;
+  return {
+    bot,
+    deps,
+    store,
+    services,
+    providers,
+    logger,
+    notices,
+    outbox: jobs,
+    watcher,
+    startJobs() {
+      jobs.start();
+      watcher.start();
+      alertTimer ??= setInterval(() => void services.alerts.checkAll(), options.alertIntervalMs ?? 10 * 60_000);
+      alertTimer.unref?.();
+    },
+    async close() {
+      if (alertTimer) clearInterval(alertTimer);
+      await watcher.stop();
+      await jobs.stop();
+      await store.close();
+    },
+  };
 }

@@ -30,6 +30,7 @@ try {
   process.exit(1);
 }
 const { bot, logger, store } = app;
+const started = app;
 
 try {
   await bot.init();
@@ -45,13 +46,15 @@ const runner: RunnerHandle = run(bot, {
   runner: { fetch: { allowed_updates: ['message', 'edited_message', 'callback_query', 'my_chat_member', 'chat_member'] } },
 });
 
+started.startJobs();
+
 let stopping = false;
 async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info('stopping', { signal });
   if (runner.isRunning()) await runner.stop();
-  await store.close();
+  await started.close();
   logger.info('stopped');
   process.exit(0);
 }

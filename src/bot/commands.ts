@@ -20,6 +20,9 @@ export const commands = [
   { name: 'history', aliases: ['riwayat'], groups: false },
   { name: 'pin', aliases: [], groups: false },
   { name: 'language', aliases: ['bahasa'], groups: true },
+  { name: 'linkgroup', aliases: ['tautkangrup'], groups: true },
+  { name: 'unlinkgroup', aliases: ['lepasgrup'], groups: true },
+  { name: 'alert', aliases: ['peringatan'], groups: false },
   { name: 'cancel', aliases: ['batal'], groups: false },
 ] as const satisfies ReadonlyArray<{ name: string; aliases: readonly string[]; groups: boolean }>;
 

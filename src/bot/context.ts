@@ -6,6 +6,8 @@ import type { Store } from '../store/store.ts';
 import type { UserRecord } from '../store/schema.ts';
 import type { Providers } from '../providers/factory.ts';
 import type { Services } from '../services/services.ts';
+import type { Notices } from '../notify/notices.ts';
+import type { NewOutboxItem } from '../store/outbox.ts';
 
 /** Settings the bot reads; a slice of the app config so tests can build it by hand. */
 export interface BotSettings {
@@ -26,6 +28,10 @@ export interface BotDeps {
   store: Store;
   providers: Providers;
   services: Services;
+  /** Builds the messages the bot sends on its own (operator feed, notices). */
+  notices: Notices;
+  /** Queues outbox items and wakes the outbox. */
+  enqueue: (items: NewOutboxItem[]) => Promise<void>;
   now: () => Date;
 }
 

@@ -19,6 +19,8 @@ import { buyFeature } from './features/buy.ts';
 import { statusFeature } from './features/status.ts';
 import { historyFeature } from './features/history.ts';
 import { pinFeature } from './features/pin.ts';
+import { groupsFeature } from './features/groups.ts';
+import { alertFeature } from './features/alert.ts';
 import { conversationIds } from './conversations/ids.ts';
 import { createConnectConversation } from './conversations/connect.ts';
 import { createBuyConversation } from './conversations/buy.ts';
@@ -80,6 +82,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(statusFeature);
   bot.use(historyFeature);
   bot.use(pinFeature);
+  bot.use(groupsFeature);
+  bot.use(alertFeature);
   // Last before the fallback: quick-buy reads plain CODE.TARGET text.
   bot.use(buyFeature);
 

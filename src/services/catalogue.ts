@@ -14,13 +14,73 @@ export interface CatalogueService {
   forget(userId: number): void;
 }
 
-/** Brand of a product, from its name's first word(s) or its code's letters: "Telkomsel 10.000" → "Telkomsel". */
+/** Words that describe the kind of product rather than its brand ("Telkomsel Data 1GB", "PLN Token 20.000"). */
+const genericWords = new Set(['data', 'token', 'pulsa', 'voucher', 'paket', 'internet', 'reguler', 'promo', 'topup', 'top', 'up', 'isi', 'saldo']);
+
+/**
+ * Brand of a product, from the leading words of its name up to the first word with a digit (at
+ * most two words, kind words like "Data" or "Token" dropped): "Telkomsel 10.000" → "Telkomsel",
+ * "Mobile Legends 86 Diamonds" → "Mobile Legends", "PLN Token 20.000" → "PLN". Falls back to the
+ * letters of the code. `groupByBrand` merges brands that are word-prefixes of one another.
+ */
 export function brandOf(product: Product): string {
-  const name = product.product_name.trim();
-  const word = name.split(/\s+/)[0] ?? '';
-  if (word.length >= 2 && /[a-z]/i.test(word)) return word.replace(/[^\p{L}\p{N}&+-]/gu, '') || word;
+  const lead: string[] = [];
+  for (const raw of product.product_name.trim().split(/\s+/)) {
+    if (/\d/.test(raw) || lead.length === 2) break;
+    const word = raw.replace(/[^\p{L}\p{N}&+.-]/gu, '');
+    if (/\p{L}/u.test(word)) lead.push(word);
+  }
+  const words = lead.filter((word) => !genericWords.has(word.toLowerCase()));
+  if (words.length > 0) return words.join(' ');
   const letters = product.code.match(/^[A-Za-z]+/)?.[0];
   return letters ? letters.toUpperCase() : 'Lainnya';
+}
+
+/** Products of one brand, in the provider's order. */
+export interface BrandGroup {
+  brand: string;
+  products: Product[];
+}
+
+const groupsCache = new WeakMap<readonly Product[], BrandGroup[]>();
+
+/**
+ * The price list grouped by brand, brands in order of first appearance. A product whose brand
+ * starts with a shorter brand's words joins that brand ("Genshin Impact Blessing…" → "Genshin
+ * Impact"); brands are compared case-insensitively. Memoised per list (the catalogue hands out
+ * the same array while it is cached).
+ */
+export function groupByBrand(products: readonly Product[]): BrandGroup[] {
+  const cached = groupsCache.get(products);
+  if (cached) return cached;
+  const candidates = products.map((product) => brandOf(product));
+  const keys = [...new Set(candidates.map((brand) => brand.toLowerCase()))].sort((a, b) => a.length - b.length);
+  const groups = new Map<string, BrandGroup>();
+  products.forEach((product, index) => {
+    const candidate = candidates[index] ?? brandOf(product);
+    const lower = candidate.toLowerCase();
+    const key = keys.find((k) => lower === k || lower.startsWith(`${k} `)) ?? lower;
+    const group = groups.get(key) ?? { brand: candidate.split(/\s+/).slice(0, key.split(' ').length).join(' '), products: [] };
+    group.products.push(product);
+    groups.set(key, group);
+  });
+  const result = [...groups.values()];
+  groupsCache.set(products, result);
+  return result;
+}
+
+/**
+ * Products matching every word of `query` (case-insensitive) in their code, name or brand;
+ * dots in numbers are optional ("10000" finds "Telkomsel 10.000"). Provider order is kept.
+ */
+export function searchProducts(products: readonly Product[], query: string): Product[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [...products];
+  return products.filter((product) => {
+    const name = product.product_name.toLowerCase();
+    const haystack = `${product.code.toLowerCase()} ${name} ${name.replace(/(\d)\.(?=\d)/g, '$1')} ${brandOf(product).toLowerCase()}`;
+    return words.every((word) => haystack.includes(word));
+  });
 }
 
 export function createCatalogueService(deps: { providers: Providers; credentials: CredentialService; now: () => Date }): CatalogueService {

@@ -27,8 +27,10 @@ export interface PurchaseService {
    * Records the purchase lines of one confirmation as transactions with freshly minted ref ids,
    * status `Created`, on disk before anything is sent. Idempotent per `confirmationId`: a double
    * tap, a re-sent callback or a replayed update gets the same transactions back, never new ones.
+   * `holdMs`: the caller submits them itself right away, so the settlement watcher leaves them
+   * alone for that long (it sends them only if the caller crashed before submitting).
    */
-  confirm(input: { confirmationId: string; userId: number; chatId: number; lines: PurchaseLine[] }): Promise<TransactionRecord[]>;
+  confirm(input: { confirmationId: string; userId: number; chatId: number; lines: PurchaseLine[]; holdMs?: number }): Promise<TransactionRecord[]>;
   /**
    * Sends a transaction to the provider with its stored ref id, code and target, and records the
    * answer. Sending again is safe: the provider treats a repeated ref id as a status check. A
@@ -64,6 +66,8 @@ export interface PurchaseServiceDeps {
    * status is announced exactly once, even across crashes).
    */
   settlementNotices?: (tx: TransactionRecord, options: { notifyOwner: boolean }) => NewOutboxItem[];
+  /** Called after a transaction settled (wakes the outbox, checks the balance alert). */
+  onSettled?: (tx: TransactionRecord) => void;
   /** Random source for the re-check jitter (tests pass a fixed one). */
   random?: () => number;
 }
@@ -85,6 +89,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       const final: TransactionRecord = { ...tx, ...patch, status, settledAt: now.toISOString() };
       const notify = deps.settlementNotices?.(final, { notifyOwner: options.notifyOwner ?? false }) ?? [];
       const settled = await store.transactions.settle(tx.refId, { ...patch, status, settledAt: now.toISOString() }, { notify });
+      if (settled) deps.onSettled?.(settled);
       // Undefined: someone else settled it meanwhile; report what is stored.
       return settled ?? (await store.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
     }
@@ -142,11 +147,13 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
   }
 
   return {
-    async confirm({ confirmationId, userId, chatId, lines }) {
+    async confirm({ confirmationId, userId, chatId, lines, holdMs }) {
       const existing = store.transactions.confirmation(confirmationId);
       if (existing) return loadAll(existing);
       const now = deps.now();
+      const hold = holdMs !== undefined && holdMs > 0 ? { nextCheckAt: new Date(now.getTime() + holdMs).toISOString() } : {};
       const records = lines.map((line) => ({
+        ...hold,
         refId: mintRefId(now),
         userId,
         chatId,

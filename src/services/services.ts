@@ -5,6 +5,8 @@ import { createCredentialService, type CredentialService } from './credentials.t
 import { createPurchaseService, type PurchaseService } from './purchases.ts';
 import { createCatalogueService, type CatalogueService } from './catalogue.ts';
 import { createPinService, type PinService } from './pin.ts';
+import { createAlertService, type AlertService } from './alerts.ts';
+import type { Notices } from '../notify/notices.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
 export interface Services {
@@ -12,13 +14,42 @@ export interface Services {
   purchases: PurchaseService;
   catalogue: CatalogueService;
   pin: PinService;
+  alerts: AlertService;
 }
 
-export function createServices(deps: { store: Store; providers: Providers; logger: Logger; now: () => Date }): Services {
+export interface ServicesDeps {
+  store: Store;
+  providers: Providers;
+  logger: Logger;
+  now: () => Date;
+  /** Builds the messages queued on settlements and alerts. */
+  notices: Notices;
+  /** Formats rupiah for the alert text. */
+  formatMoney: (amount: number) => string;
+  /** Wakes the outbox after something was queued outside a settlement. */
+  onQueued?: () => void;
+}
+
+export function createServices(deps: ServicesDeps): Services {
   const credentials = createCredentialService(deps.store, deps.providers);
+  const alerts = createAlertService({
+    ...deps,
+    credentials,
+    lowBalanceNotice: (userId, balance, threshold) =>
+      deps.notices.lowBalance(userId, balance, threshold, { balance: deps.formatMoney(balance), threshold: deps.formatMoney(threshold) }),
+  });
   return {
     credentials,
-    purchases: createPurchaseService({ ...deps, credentials }),
+    alerts,
+    purchases: createPurchaseService({
+      ...deps,
+      credentials,
+      settlementNotices: (tx, options) => deps.notices.settlement(tx, options),
+      onSettled: (tx) => {
+        deps.onQueued?.();
+        if (tx.status === 'Sukses') void alerts.check(tx.userId);
+      },
+    }),
     catalogue: createCatalogueService({ providers: deps.providers, credentials, now: deps.now }),
     pin: createPinService({ store: deps.store, now: deps.now }),
   };

@@ -15,7 +15,10 @@ export interface NewOutboxItem {
 }
 
 /** What a sender may change on a pending item (attempt count, back-off, payload). */
-export type OutboxPatch = Partial<Pick<OutboxItem, 'attempts' | 'notBefore' | 'payload'>>;
+export type OutboxPatch = Partial<Pick<OutboxItem, 'attempts' | 'notBefore' | 'payload' | 'failingSince'>>;
+
+/** What a scheduler needs to know of a pending item, without its payload. */
+export type OutboxEntry = Pick<OutboxItem, 'id' | 'chatId' | 'createdAt' | 'attempts' | 'notBefore'>;
 
 /**
  * Pending notifications (messages the bot sends on its own). An item stays here until the sender
@@ -35,6 +38,13 @@ export interface OutboxRepo {
   remove(id: string): Promise<boolean>;
   /** Number of pending items. */
   size(): number;
+  /**
+   * Every pending item's scheduling fields (no payload, no deep copy), in no particular order:
+   * cheap enough for a sender to call on every tick with thousands of items queued.
+   */
+  entries(): OutboxEntry[];
+  /** Moves every item queued for `fromChatId` to `toChatId` (a group became a supergroup), in one write; resolves how many moved. */
+  retarget(fromChatId: number, toChatId: number): Promise<number>;
 }
 
 const nextId = monotonicFactory();
@@ -88,6 +98,7 @@ export function createOutboxRepo({ hot, now }: RepoContext): OutboxRepo {
       const allowed: OutboxPatch = {};
       if ('attempts' in patch) allowed.attempts = patch.attempts;
       if ('notBefore' in patch) allowed.notBefore = patch.notBefore;
+      if ('failingSince' in patch) allowed.failingSince = patch.failingSince;
       if ('payload' in patch) {
         if (patch.payload === undefined) throw new StoreError('invalid', 'A notification payload cannot be removed.');
         allowed.payload = JSON.parse(JSON.stringify(patch.payload));
@@ -103,5 +114,23 @@ export function createOutboxRepo({ hot, now }: RepoContext): OutboxRepo {
       return true;
     },
     size: () => Object.keys(hot.data.outbox).length,
+    entries: () =>
+      Object.values(hot.data.outbox).map(({ id, chatId, createdAt, attempts, notBefore }) =>
+        notBefore === undefined ? { id, chatId, createdAt, attempts } : { id, chatId, createdAt, attempts, notBefore },
+      ),
+    async retarget(fromChatId, toChatId) {
+      if (!Number.isInteger(toChatId)) throw new StoreError('invalid', `Refusing to move notifications to chat ${toChatId}: not an integer id.`);
+      const ids = Object.values(hot.data.outbox)
+        .filter((item) => item.chatId === fromChatId)
+        .map((item) => item.id);
+      if (ids.length === 0) return 0;
+      await hot.update((data) => {
+        for (const id of ids) {
+          const item = data.outbox[id];
+          if (item) item.chatId = toChatId;
+        }
+      });
+      return ids.length;
+    },
   };
 }

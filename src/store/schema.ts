@@ -119,6 +119,8 @@ export const outboxItemSchema = z.object({
   notBefore: isoDate.optional(),
   /** Enqueueing again with the same key while the first is pending is a no-op. */
   dedupeKey: z.string().min(1).optional(),
+  /** Start of the current run of failed attempts (network errors, 5xx); the sender gives up some time after it. */
+  failingSince: isoDate.optional(),
 });
 export type OutboxItem = z.infer<typeof outboxItemSchema>;
 

@@ -35,6 +35,8 @@ export interface TestWorldOptions {
   telegram?: BotApiOptions;
   env?: Record<string, string>;
   app?: AppOptions;
+  /** Start the outbox, settlement watcher and alert jobs like main.ts does. Default false. */
+  jobs?: boolean;
 }
 
 export async function startWorld(options: TestWorldOptions = {}): Promise<TestWorld> {
@@ -61,6 +63,7 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
   const boot = async () => {
     app = await createApp(config, { logger, botConfig: { botInfo: telegram.botInfo }, ...options.app });
     runner = run(app.bot, { runner: { fetch: { timeout: 1 } } });
+    if (options.jobs) app.startJobs();
   };
   const halt = async () => {
     if (runner.isRunning()) await runner.stop();

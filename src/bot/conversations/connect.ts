@@ -1,7 +1,177 @@
+import type { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { ConnectArgs } from './ids.ts';
+import type { ServiceCredentials, ServiceName } from '../../providers/factory.ts';
+import { isProviderError, ProviderError, type ProviderErrorKind, type ProviderService } from '../../providers/provider-error.ts';
+import { describeProviderError } from '../provider-errors.ts';
+import { connectData } from '../callback-data/connect.ts';
+import { createConnectCancelKeyboard, createConnectRetryKeyboard, createServicePickerKeyboard } from '../keyboards/connect.ts';
 
-/** STUB: replaced by the connect conversation. */
-export function createConnectConversation(_deps: BotDeps) {
-  return async (_conversation: BotConversation, _ctx: ConversationContext, _args?: ConnectArgs): Promise<void> => {};
+/** A provider error as plain JSON (conversation state holds JSON only). */
+interface ProviderErrorJson {
+  service: ProviderService;
+  kind: ProviderErrorKind;
+  endpoint: string;
+  providerMessage?: string;
+  httpStatus?: number;
+  fieldErrors?: Record<string, string[]>;
+}
+
+/** The check-and-save step's result: the stored label, the provider's refusal, or a bug (logged). */
+type ConnectOutcome = { ok: true; label: string } | { ok: false; error: ProviderErrorJson } | { ok: false; error?: undefined };
+
+/** Text the user sent at a prompt, trimmed, with the id of the message that carried it. */
+interface Answer {
+  text: string;
+  ctx: ConversationContext;
+}
+
+function toErrorJson(error: ProviderError): ProviderErrorJson {
+  const json: ProviderErrorJson = { service: error.service, kind: error.kind, endpoint: error.endpoint };
+  if (error.providerMessage !== undefined) json.providerMessage = error.providerMessage;
+  if (error.httpStatus !== undefined) json.httpStatus = error.httpStatus;
+  if (error.fieldErrors !== undefined) json.fieldErrors = error.fieldErrors;
+  return json;
+}
+
+/** Swallows a failed Telegram call whose failure changes nothing for the user (an old query, an edit). */
+async function quietly(call: Promise<unknown>): Promise<void> {
+  try {
+    await call;
+  } catch {
+    // The query expired or the message is already as it should be.
+  }
+}
+
+/**
+ * Deletes the message that carried a secret (an API key, a PIN) and resolves true; when Telegram
+ * refuses, logs why (once, through `external`) and resolves false, so the caller tells the user to
+ * delete it themselves. `message` is the conversation context of that message.
+ */
+export async function deleteSecretMessage(conversation: BotConversation, deps: BotDeps, message: ConversationContext): Promise<boolean> {
+  try {
+    await message.deleteMessage();
+    return true;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const ids = { chatId: message.chat?.id, messageId: message.msg?.message_id };
+    await conversation.external(() => deps.logger.warn('could not delete a message that carried a secret; the user was asked to delete it', { ...ids, reason }));
+    return false;
+  }
+}
+
+/**
+ * Builds the connect conversation.
+ *
+ * Entered with `{ service }` (from the /connect picker, its "replace" or "try again" buttons):
+ * for the reseller it waits for the API ID, then the API key; for the marketplace and the game
+ * shop for the API key. Each prompt has a Cancel button (and /cancel works). The message with the
+ * key is deleted at once; if Telegram refuses, the user is told to delete it. The credentials are
+ * then checked with one real provider call and, only when accepted, stored encrypted
+ * (`services.credentials.verifyAndSave`); a reconnected reseller also drops the cached price list.
+ * Refused credentials get a clear message and a "try again" button, and nothing is stored.
+ *
+ * It persists nothing itself beyond the conversation state (vault-encrypted), and ends right
+ * after the key arrives, so the key never waits in stored state. Entered without a service it
+ * only sends the service picker and ends. A command or another feature's button while waiting
+ * ends it and is handled as usual. Returns nothing.
+ */
+export function createConnectConversation(deps: BotDeps) {
+  return async function connect(conversation: BotConversation, ctx: ConversationContext, args?: ConnectArgs): Promise<void> {
+    const userId = ctx.from?.id;
+    const chatId = ctx.chat?.id;
+    if (userId === undefined || chatId === undefined) return;
+    const service = args?.service;
+    if (service === undefined) {
+      await ctx.reply(ctx.t('connect-choose'), { reply_markup: createServicePickerKeyboard(ctx.t) });
+      return;
+    }
+    const serviceName = ctx.t(`service-${service}`);
+
+    /**
+     * Sends `prompt` and waits for text. Undefined when the user taps Cancel. A command or another
+     * button ends the conversation and goes on to the rest of the bot.
+     */
+    const ask = async (prompt: string): Promise<Answer | undefined> => {
+      await ctx.reply(prompt, { parse_mode: 'HTML', reply_markup: createConnectCancelKeyboard(ctx.t) });
+      for (;;) {
+        const next = await conversation.wait();
+        const data = next.callbackQuery?.data;
+        if (next.callbackQuery) {
+          if (data !== undefined && connectData.filter({ action: 'cancel' }).test(data)) {
+            await quietly(next.answerCallbackQuery());
+            await quietly(next.editMessageReplyMarkup());
+            await next.reply(next.t('connect-cancelled'));
+            return undefined;
+          }
+          return conversation.halt({ next: true });
+        }
+        if (!next.message) return conversation.skip({ next: true });
+        const text = next.message.text?.trim();
+        if (text?.startsWith('/')) return conversation.halt({ next: true });
+        if (!text) {
+          await next.reply(next.t('connect-text-only'));
+          continue;
+        }
+        return { text, ctx: next };
+      }
+    };
+
+    let keyPrompt: string;
+    let apiId: string | undefined;
+    if (service === 'reseller') {
+      const id = await ask(ctx.t('connect-ask-api-id', { service: serviceName }));
+      if (!id) return;
+      apiId = id.text;
+      keyPrompt = ctx.t('connect-ask-api-key', { service: serviceName });
+    } else {
+      keyPrompt = ctx.t('connect-ask-key-only', { service: serviceName });
+    }
+    const key = await ask(keyPrompt);
+    if (!key) return;
+    const credentials: ServiceCredentials[ServiceName] = apiId === undefined ? { apiKey: key.text } : { apiId, apiKey: key.text };
+
+    // From here on the key is only in memory: the conversation ends in this same update.
+    if (!(await deleteSecretMessage(conversation, deps, key.ctx))) await ctx.reply(ctx.t('connect-delete-failed'));
+    const checking = await ctx.reply(ctx.t('connect-checking', { service: serviceName }));
+
+    const outcome = await conversation.external(async (): Promise<ConnectOutcome> => {
+      deps.logger.addSecret(credentials.apiKey);
+      try {
+        const label = await deps.services.credentials.verifyAndSave(userId, service, credentials);
+        if (service === 'reseller') deps.services.catalogue.forget(userId);
+        deps.logger.info('service connected', { userId, service });
+        return { ok: true, label };
+      } catch (error) {
+        if (isProviderError(error)) {
+          deps.logger.warn('credentials not accepted; nothing stored', { userId, service, error });
+          return { ok: false, error: toErrorJson(error) };
+        }
+        deps.logger.error('could not check or store credentials', { userId, service, error });
+        return { ok: false };
+      }
+    });
+
+    let text: string;
+    let keyboard: InlineKeyboard | undefined;
+    if (outcome.ok) {
+      const next = ctx.t(service === 'reseller' ? 'connect-next-reseller' : 'connect-next-other');
+      text = `${ctx.t('connect-done', { service: serviceName, label: outcome.label })}\n\n${next}`;
+    } else {
+      keyboard = createConnectRetryKeyboard(ctx.t, service);
+      if (outcome.error?.kind === 'credentials') {
+        text = ctx.t('connect-rejected', { service: serviceName });
+      } else if (outcome.error) {
+        const problem = describeProviderError(ctx.t, new ProviderError(outcome.error.service, outcome.error), deps.settings.publicIp);
+        text = problem === undefined ? ctx.t('connect-failed-generic') : ctx.t('connect-failed', { problem });
+      } else {
+        text = ctx.t('connect-failed-generic');
+      }
+    }
+    try {
+      await ctx.api.editMessageText(chatId, checking.message_id, text, keyboard ? { reply_markup: keyboard } : {});
+    } catch {
+      await ctx.reply(text, keyboard ? { reply_markup: keyboard } : {});
+    }
+  };
 }

@@ -1,7 +1,211 @@
+import { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
+import { isValidPin } from '../../services/pin.ts';
+import { formatWib } from '../format.ts';
+import { pinData } from '../callback-data/pin.ts';
+import { deleteSecretMessage } from './connect.ts';
 
+/** What arrived while the conversation waited: text (with its message id) or one of its buttons. */
+type Received = { kind: 'text'; text: string; ctx: ConversationContext } | { kind: 'button'; action: string; ctx: ConversationContext };
 
-/** STUB: replaced by the pin conversation. */
-export function createPinConversation(_deps: BotDeps) {
-  return async (_conversation: BotConversation, _ctx: ConversationContext): Promise<void> => {};
+/** Result of checking the current PIN, as plain JSON. */
+type CheckJson = { ok: true } | { ok: false; left: number } | { ok: false; until: string };
+
+/**
+ * True for PINs anyone would try first: one digit repeated (`0000`) or a run up or down
+ * (`1234`, `987654`).
+ */
+export function isGuessablePin(pin: string): boolean {
+  const digits = [...pin].map(Number);
+  if (digits.every((d) => d === digits[0])) return true;
+  const steps = digits.slice(1).map((d, i) => d - (digits[i] ?? 0));
+  return steps.every((s) => s === 1) || steps.every((s) => s === -1);
+}
+
+/** Swallows a failed Telegram call whose failure changes nothing for the user (an old query, an edit). */
+async function quietly(call: Promise<unknown>): Promise<void> {
+  try {
+    await call;
+  } catch {
+    // The query expired or the message is already as it should be.
+  }
+}
+
+/**
+ * Builds the /pin conversation, which sets, changes or removes the purchase PIN.
+ *
+ * Without a PIN it waits for a new PIN (4–6 digits, not trivially guessable) and then for the
+ * same PIN again. With a PIN it first offers Change / Remove / Cancel buttons, then waits for the
+ * current PIN: a wrong one counts toward the lock (`services.pin.verify`: five wrong lock
+ * purchases for 15 minutes), and the user is told how many tries are left or until when it is
+ * locked (WIB). Every message carrying a PIN is deleted at once (if Telegram refuses, the user is
+ * told to delete it). It persists the PIN as a salted hash via `services.pin.set` / `remove`; the
+ * conversation state (vault-encrypted) holds the typed PINs only until it ends. A command or
+ * another feature's button ends it and is handled as usual; the Cancel button and /cancel stop it.
+ * Returns nothing.
+ */
+export function createPinConversation(deps: BotDeps) {
+  return async function pin(conversation: BotConversation, ctx: ConversationContext): Promise<void> {
+    const userId = ctx.from?.id;
+    const chatId = ctx.chat?.id;
+    if (userId === undefined || chatId === undefined) return;
+    const t = ctx.t;
+    const cancelKeyboard = new InlineKeyboard().text(t('pin-button-cancel'), pinData.pack({ action: 'cancel' }));
+
+    /** Waits for text or a tap on one of this conversation's buttons; anything else leaves. */
+    const receive = async (): Promise<Received> => {
+      for (;;) {
+        const next = await conversation.wait();
+        const data = next.callbackQuery?.data;
+        if (next.callbackQuery) {
+          if (data !== undefined && pinData.filter().test(data)) return { kind: 'button', action: pinData.unpack(data).action, ctx: next };
+          return conversation.halt({ next: true });
+        }
+        if (!next.message) return conversation.skip({ next: true });
+        const text = next.message.text?.trim();
+        if (text?.startsWith('/')) return conversation.halt({ next: true });
+        if (text === undefined) {
+          await next.reply(t('pin-text-only'));
+          continue;
+        }
+        return { kind: 'text', text, ctx: next };
+      }
+    };
+
+    /** Ends the conversation after a Cancel tap. */
+    const cancelled = async (button: ConversationContext): Promise<void> => {
+      await quietly(button.answerCallbackQuery());
+      await quietly(button.editMessageReplyMarkup());
+      await ctx.reply(t('pin-cancelled'));
+    };
+
+    /**
+     * Sends `prompt` (when given) and waits for a well-formed PIN; every text is deleted at once.
+     * Undefined when the user cancelled (already answered).
+     */
+    const askPin = async (prompt: string | undefined): Promise<string | undefined> => {
+      if (prompt !== undefined) await ctx.reply(prompt, { reply_markup: cancelKeyboard });
+      for (;;) {
+        const got = await receive();
+        if (got.kind === 'button') {
+          if (got.action === 'cancel') {
+            await cancelled(got.ctx);
+            return undefined;
+          }
+          await quietly(got.ctx.answerCallbackQuery({ text: t('unhandled-callback') }));
+          continue;
+        }
+        if (!(await deleteSecretMessage(conversation, deps, got.ctx))) await ctx.reply(t('pin-delete-failed'));
+        if (isValidPin(got.text)) return got.text;
+        await ctx.reply(t('pin-format'));
+      }
+    };
+
+    const state = await conversation.external(() => ({
+      hasPin: deps.services.pin.hasPin(userId),
+      lockedUntil: deps.services.pin.lockedUntil(userId)?.toISOString(),
+    }));
+    if (state.lockedUntil !== undefined) {
+      await ctx.reply(t('pin-locked', { until: formatWib(state.lockedUntil) }));
+      return;
+    }
+
+    let action: 'set' | 'change' | 'remove' = 'set';
+    if (state.hasPin) {
+      const menu = new InlineKeyboard()
+        .text(t('pin-button-change'), pinData.pack({ action: 'change' }))
+        .text(t('pin-button-remove'), pinData.pack({ action: 'remove' }))
+        .row()
+        .text(t('pin-button-cancel'), pinData.pack({ action: 'cancel' }));
+      await ctx.reply(t('pin-menu'), { reply_markup: menu });
+      for (;;) {
+        const got = await receive();
+        if (got.kind === 'text') {
+          await ctx.reply(t('pin-menu'), { reply_markup: menu });
+          continue;
+        }
+        if (got.action === 'cancel') return cancelled(got.ctx);
+        if (got.action !== 'change' && got.action !== 'remove') {
+          await quietly(got.ctx.answerCallbackQuery({ text: t('unhandled-callback') }));
+          continue;
+        }
+        action = got.action;
+        await quietly(got.ctx.answerCallbackQuery());
+        await quietly(got.ctx.editMessageReplyMarkup());
+        break;
+      }
+
+      // The current PIN first; wrong ones count toward the lock.
+      let prompt: string | undefined = t('pin-ask-current');
+      for (;;) {
+        const current = await askPin(prompt);
+        if (current === undefined) return;
+        prompt = undefined;
+        const check = await conversation.external(async (): Promise<CheckJson> => {
+          const result = await deps.services.pin.verify(userId, current);
+          if (result.ok) return { ok: true };
+          if (result.locked) {
+            deps.logger.warn('purchase PIN locked after too many wrong tries', { userId, until: result.until.toISOString() });
+            return { ok: false, until: result.until.toISOString() };
+          }
+          return { ok: false, left: result.attemptsLeft };
+        });
+        if (check.ok) break;
+        if ('until' in check) {
+          await ctx.reply(t('pin-locked', { until: formatWib(check.until) }));
+          return;
+        }
+        await ctx.reply(t('pin-wrong', { left: check.left }));
+      }
+    } else {
+      await ctx.reply(t('pin-intro'));
+    }
+
+    if (action === 'remove') {
+      const removed = await conversation.external(async () => {
+        try {
+          await deps.services.pin.remove(userId);
+          deps.logger.info('purchase PIN removed', { userId });
+          return true;
+        } catch (error) {
+          deps.logger.error('could not remove the purchase PIN', { userId, error });
+          return false;
+        }
+      });
+      await ctx.reply(t(removed ? 'pin-removed' : 'pin-failed'));
+      return;
+    }
+
+    // A new PIN, typed twice.
+    let prompt: string | undefined = t('pin-ask-new');
+    let chosen: string;
+    for (;;) {
+      const first = await askPin(prompt);
+      if (first === undefined) return;
+      prompt = undefined;
+      if (isGuessablePin(first)) {
+        await ctx.reply(t('pin-weak'));
+        continue;
+      }
+      const again = await askPin(t('pin-ask-confirm'));
+      if (again === undefined) return;
+      if (again !== first) {
+        await ctx.reply(t('pin-mismatch'));
+        continue;
+      }
+      chosen = first;
+      break;
+    }
+    const saved = await conversation.external(async () => {
+      try {
+        await deps.services.pin.set(userId, chosen);
+        deps.logger.info(action === 'change' ? 'purchase PIN changed' : 'purchase PIN set', { userId });
+        return true;
+      } catch (error) {
+        deps.logger.error('could not store the purchase PIN', { userId, error });
+        return false;
+      }
+    });
+    await ctx.reply(t(!saved ? 'pin-failed' : action === 'change' ? 'pin-changed' : 'pin-set'));
+  };
 }

@@ -1,5 +1,58 @@
-import { Composer } from 'grammy';
+import { Composer, GrammyError, InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { replyProviderError, requireCredentials, requirePrivateChat } from '../guards.ts';
+import { escapeHtml, formatRupiah, formatWib } from '../format.ts';
+import { balanceRefreshData } from '../callback-data/balance.ts';
 
-/** STUB: replaced by the balance feature. */
+/**
+ * /balance (/saldo): the reseller deposit balance in rupiah, with the time it was read (WIB) and
+ * a refresh button that updates the same message. Provider problems are answered with what to do.
+ */
 export const balanceFeature = new Composer<BotContext>();
+
+/** The balance text (HTML) and its refresh button, or undefined after answering the problem. */
+async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: InlineKeyboard } | undefined> {
+  const credentials = await requireCredentials(ctx, ctx.deps, 'reseller');
+  if (!credentials || !ctx.from) return undefined;
+  let amount: number;
+  try {
+    amount = await ctx.deps.providers.reseller(credentials).balance();
+  } catch (error) {
+    await replyProviderError(ctx, ctx.deps, error);
+    return undefined;
+  }
+  const label = ctx.deps.store.credentials.info(ctx.from.id, 'reseller')?.label ?? '-';
+  const text = ctx.t('balance-shown', {
+    service: ctx.t('service-reseller'),
+    amount: formatRupiah(amount),
+    label: escapeHtml(label),
+    time: formatWib(ctx.deps.now()),
+  });
+  const keyboard = new InlineKeyboard().text(ctx.t('button-refresh'), balanceRefreshData.pack({ action: 'refresh' }));
+  return { text, keyboard };
+}
+
+balanceFeature.command(commandNames('balance'), async (ctx) => {
+  if (!(await requirePrivateChat(ctx))) return;
+  await ctx.replyWithChatAction('typing').catch(() => undefined);
+  const shown = await readBalance(ctx);
+  if (shown) await ctx.reply(shown.text, { parse_mode: 'HTML', reply_markup: shown.keyboard });
+});
+
+balanceFeature.callbackQuery(balanceRefreshData.filter(), async (ctx) => {
+  const shown = await readBalance(ctx);
+  // The provider may have been slow: an answer to an expired query is not worth an error.
+  if (!shown) {
+    await ctx.answerCallbackQuery().catch(() => undefined);
+    return;
+  }
+  try {
+    await ctx.editMessageText(shown.text, { parse_mode: 'HTML', reply_markup: shown.keyboard });
+    await ctx.answerCallbackQuery({ text: ctx.t('balance-refreshed') }).catch(() => undefined);
+  } catch (error) {
+    // Same balance within the same minute: Telegram refuses an edit that changes nothing.
+    if (!(error instanceof GrammyError && error.description.includes('message is not modified'))) throw error;
+    await ctx.answerCallbackQuery({ text: ctx.t('balance-unchanged') }).catch(() => undefined);
+  }
+});

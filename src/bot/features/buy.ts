@@ -1,5 +1,63 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { requireCredentials, requirePrivateChat } from '../guards.ts';
+import { conversationIds } from '../conversations/ids.ts';
+import { nothingToBuyText, type BuyConversationArgs } from '../conversations/buy.ts';
+import { buyData, readBuyData } from '../callback-data/buy.ts';
+import { maxQuickBuyLines, parseBuyCommand, parseQuickBuy, type QuickBuyParse } from '../../services/targets.ts';
 
-/** STUB: replaced by the buy feature. */
+/**
+ * Buying, the entry points of the buy conversation:
+ * - `/buy` (`/beli`): without arguments the conversation asks for the code; `/beli CODE` asks
+ *   for the target; `/beli CODE TARGET`, `/beli CODE.TARGET` or several CODE.TARGET lines go
+ *   straight to the summary.
+ * - Quick-buy: a plain private message of CODE.TARGET lines (up to 20), one summary for all.
+ * - Buttons of summaries whose conversation is over (double taps, re-sent callbacks, old
+ *   messages) are answered here: they never buy anything.
+ * Mounted last before the fallback, so only text nobody else wanted is read as quick-buy.
+ */
 export const buyFeature = new Composer<BotContext>();
+
+/** Checks the request, then enters the buy conversation with it. */
+async function startBuying(ctx: BotContext, parsed: QuickBuyParse): Promise<void> {
+  if (parsed.count > maxQuickBuyLines) {
+    await ctx.reply(ctx.t('buy-too-many-lines', { max: maxQuickBuyLines, count: parsed.count }));
+    return;
+  }
+  if (parsed.lines.length === 0 && parsed.problems.length > 0) {
+    const problems = parsed.problems.map((p) => ({ type: 'format' as const, line: p.line, text: p.text }));
+    await ctx.reply(nothingToBuyText(ctx.t, problems), { parse_mode: 'HTML' });
+    return;
+  }
+  const args: BuyConversationArgs = { lines: parsed.lines, skipped: parsed.problems };
+  // A new purchase replaces whatever flow was still open in this chat.
+  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
+  await ctx.conversation.enter(conversationIds.buy, args);
+}
+
+buyFeature.command(commandNames('buy'), async (ctx) => {
+  if (!(await requirePrivateChat(ctx))) return;
+  if (!(await requireCredentials(ctx, ctx.deps, 'reseller'))) return;
+  await startBuying(ctx, parseBuyCommand(ctx.match));
+});
+
+buyFeature.chatType('private').on('message:text', async (ctx, next) => {
+  const parsed = parseQuickBuy(ctx.message.text);
+  if (!parsed) return next();
+  if (!(await requireCredentials(ctx, ctx.deps, 'reseller'))) return;
+  await startBuying(ctx, parsed);
+});
+
+buyFeature.callbackQuery(buyData.filter(), async (ctx) => {
+  const data = readBuyData(ctx.callbackQuery.data);
+  const refIds = data ? ctx.deps.store.transactions.confirmation(data.id) : undefined;
+  let done = false;
+  if (refIds && data?.action !== 'no') {
+    const mine = await Promise.all(refIds.map((refId) => ctx.deps.store.transactions.findForUser(ctx.from.id, refId)));
+    done = mine.some((tx) => tx !== undefined);
+  }
+  await ctx.answerCallbackQuery({ text: ctx.t(done ? 'buy-already-done' : 'buy-expired') }).catch(() => undefined);
+  // The buttons of a summary that is over should not invite another tap.
+  await ctx.editMessageReplyMarkup().catch(() => undefined);
+});

@@ -1,5 +1,127 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
+import type { ServiceName } from '../../providers/factory.ts';
+import { commandNames } from '../commands.ts';
+import { requirePrivateChat } from '../guards.ts';
+import { formatWib } from '../format.ts';
+import { conversationIds } from '../conversations/ids.ts';
+import { connectData, disconnectData } from '../callback-data/connect.ts';
+import {
+  createDisconnectConfirmKeyboard,
+  createDisconnectPickerKeyboard,
+  createReplaceKeyboard,
+  createServicePickerKeyboard,
+  parseServiceName,
+} from '../keyboards/connect.ts';
 
-/** STUB: replaced by the connect feature. */
+/**
+ * /connect (/hubungkan): pick a service, then the connect conversation asks for its credentials.
+ * An already connected service is only replaced after the user says so. /disconnect (/putuskan):
+ * pick a connected service and confirm; its credentials are deleted. Private chats only.
+ */
 export const connectFeature = new Composer<BotContext>();
+
+connectFeature.command(commandNames('connect'), async (ctx) => {
+  if (!(await requirePrivateChat(ctx))) return;
+  await ctx.reply(ctx.t('connect-choose'), { reply_markup: createServicePickerKeyboard(ctx.t) });
+});
+
+/** Leaves any other flow and starts the credential prompts for `service`. */
+async function startConnecting(ctx: BotContext, service: ServiceName): Promise<void> {
+  await ctx.answerCallbackQuery();
+  await ctx.editMessageText(ctx.t('connect-chosen', { service: ctx.t(`service-${service}`) })).catch(() => undefined);
+  // Any conversation still active saw this tap first and passed it on: the user moved on.
+  await ctx.conversation.exitAll();
+  await ctx.conversation.enter(conversationIds.connect, { service });
+}
+
+connectFeature.callbackQuery(connectData.filter({ action: 'pick' }), async (ctx) => {
+  const service = parseServiceName(connectData.unpack(ctx.callbackQuery.data).service);
+  if (!service || ctx.chat?.type !== 'private') {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  const info = ctx.deps.store.credentials.info(ctx.from.id, service);
+  if (info) {
+    await ctx.answerCallbackQuery();
+    const text = ctx.t('connect-already', { service: ctx.t(`service-${service}`), label: info.label ?? '-', since: formatWib(info.connectedAt) });
+    await ctx.editMessageText(text, { reply_markup: createReplaceKeyboard(ctx.t, service) });
+    return;
+  }
+  await startConnecting(ctx, service);
+});
+
+connectFeature.callbackQuery(connectData.filter({ action: 'replace' }), async (ctx) => {
+  const service = parseServiceName(connectData.unpack(ctx.callbackQuery.data).service);
+  if (!service || ctx.chat?.type !== 'private') {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  await startConnecting(ctx, service);
+});
+
+// Cancel on the picker, or on a prompt whose conversation already ended (timeout, restart).
+connectFeature.callbackQuery(connectData.filter({ action: 'cancel' }), async (ctx) => {
+  await ctx.answerCallbackQuery();
+  await ctx.editMessageReplyMarkup().catch(() => undefined);
+  await ctx.reply(ctx.t('connect-cancelled'));
+});
+
+connectFeature.command(commandNames('disconnect'), async (ctx) => {
+  if (!(await requirePrivateChat(ctx)) || !ctx.from) return;
+  const userId = ctx.from.id;
+  const connected = ctx.deps.services.credentials.connected(userId).map((service) => ({
+    service,
+    label: ctx.deps.store.credentials.info(userId, service)?.label ?? '-',
+  }));
+  if (connected.length === 0) {
+    await ctx.reply(ctx.t('disconnect-none'));
+    return;
+  }
+  await ctx.reply(ctx.t('disconnect-choose'), { reply_markup: createDisconnectPickerKeyboard(ctx.t, connected) });
+});
+
+connectFeature.callbackQuery(disconnectData.filter({ action: 'pick' }), async (ctx) => {
+  const service = parseServiceName(disconnectData.unpack(ctx.callbackQuery.data).service);
+  if (!service) {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  const info = ctx.deps.store.credentials.info(ctx.from.id, service);
+  const name = ctx.t(`service-${service}`);
+  if (!info) {
+    await ctx.editMessageText(ctx.t('disconnect-not-connected', { service: name }));
+    return;
+  }
+  await ctx.editMessageText(ctx.t('disconnect-confirm', { service: name, label: info.label ?? '-' }), {
+    reply_markup: createDisconnectConfirmKeyboard(ctx.t, service),
+  });
+});
+
+connectFeature.callbackQuery(disconnectData.filter({ action: 'confirm' }), async (ctx) => {
+  const service = parseServiceName(disconnectData.unpack(ctx.callbackQuery.data).service);
+  if (!service) {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  const userId = ctx.from.id;
+  const name = ctx.t(`service-${service}`);
+  if (!ctx.deps.services.credentials.has(userId, service)) {
+    await ctx.answerCallbackQuery();
+    await ctx.editMessageText(ctx.t('disconnect-not-connected', { service: name }));
+    return;
+  }
+  await ctx.deps.services.credentials.remove(userId, service);
+  if (service === 'reseller') ctx.deps.services.catalogue.forget(userId);
+  ctx.deps.logger.info('service disconnected', { userId, service });
+  await ctx.answerCallbackQuery();
+  await ctx.editMessageText(ctx.t('disconnect-done', { service: name }));
+});
+
+connectFeature.callbackQuery(disconnectData.filter({ action: 'keep' }), async (ctx) => {
+  const service = parseServiceName(disconnectData.unpack(ctx.callbackQuery.data).service);
+  await ctx.answerCallbackQuery();
+  if (service) await ctx.editMessageText(ctx.t('disconnect-kept', { service: ctx.t(`service-${service}`) }));
+  else await ctx.editMessageText(ctx.t('conversation-cancelled'));
+});

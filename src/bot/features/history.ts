@@ -1,5 +1,115 @@
-import { Composer } from 'grammy';
-import type { BotContext } from '../context.ts';
+import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
+import type { TranslateFunction } from '@grammyjs/i18n';
+import type { BotContext, BotDeps } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { requirePrivateChat } from '../guards.ts';
+import { escapeHtml, formatRupiah, formatWib } from '../format.ts';
+import { formatReceipt, statusIcon, statusWord } from '../receipt.ts';
+import { historyDetailData, historyPageData } from '../callback-data/history.ts';
+import { createHistoryKeyboard, createHistoryReceiptKeyboard } from '../keyboards/history.ts';
 
-/** STUB: replaced by the history feature. */
+/** Transactions per history page. */
+export const historyPageSize = 5;
+/** Pages beyond this are not offered (each page reads as many history months as it needs). */
+const maxPage = 1000;
+
+/**
+ * /history (/riwayat): the sender's transactions, newest first, five per page; paging edits the
+ * same message. Each transaction opens its receipt in place (SN as `<code>` and a copy button),
+ * with a button back to its page. Only the sender's own transactions are ever read.
+ */
 export const historyFeature = new Composer<BotContext>();
+
+historyFeature.command(commandNames('history'), async (ctx) => {
+  if (!(await requirePrivateChat(ctx))) return;
+  const userId = ctx.from?.id;
+  if (userId === undefined) return;
+  const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, userId, 0);
+  await ctx.reply(text, { parse_mode: 'HTML', ...(keyboard ? { reply_markup: keyboard } : {}) });
+});
+
+historyFeature.callbackQuery(historyPageData.filter(), async (ctx) => {
+  const page = readPage(() => historyPageData.unpack(ctx.callbackQuery.data).page);
+  if (page === undefined) {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, ctx.from.id, page);
+  await editInPlace(ctx, text, keyboard);
+});
+
+historyFeature.callbackQuery(historyDetailData.filter(), async (ctx) => {
+  let data: { page: number; ref: string };
+  try {
+    data = historyDetailData.unpack(ctx.callbackQuery.data);
+  } catch {
+    data = { page: Number.NaN, ref: '' };
+  }
+  const page = readPage(() => data.page);
+  if (page === undefined || data.ref === '' || data.ref.length > 100) {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  const tx = await ctx.deps.store.transactions.findForUser(ctx.from.id, data.ref);
+  if (!tx) {
+    await ctx.answerCallbackQuery({ text: ctx.t('history-not-found'), show_alert: true });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await editInPlace(ctx, formatReceipt(ctx.t, tx), createHistoryReceiptKeyboard(ctx.t, tx, page));
+});
+
+function readPage(read: () => number): number | undefined {
+  try {
+    const page = read();
+    return Number.isSafeInteger(page) && page >= 0 && page <= maxPage ? page : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A page of the user's history as text and buttons. A page past the end (the history is read
+ * afresh on every tap) falls back to the first page.
+ */
+async function renderHistoryPage(
+  t: TranslateFunction,
+  deps: BotDeps,
+  userId: number,
+  page: number,
+): Promise<{ text: string; keyboard?: InlineKeyboard }> {
+  let current = page;
+  let rows = await deps.store.transactions.listByUser(userId, { offset: current * historyPageSize, limit: historyPageSize + 1 });
+  if (rows.length === 0 && current > 0) {
+    current = 0;
+    rows = await deps.store.transactions.listByUser(userId, { offset: 0, limit: historyPageSize + 1 });
+  }
+  if (rows.length === 0) return { text: t('history-empty') };
+  const shown = rows.slice(0, historyPageSize);
+  const firstNumber = current * historyPageSize + 1;
+  const entries = shown.map((tx, index) =>
+    t('history-line', {
+      n: firstNumber + index,
+      icon: statusIcon(tx),
+      product: escapeHtml(tx.productName),
+      target: escapeHtml(tx.target),
+      price: formatRupiah(tx.price),
+      status: escapeHtml(statusWord(t, tx)),
+      time: formatWib(tx.createdAt),
+    }),
+  );
+  const text = [t('history-title', { page: current + 1 }), '', entries.join('\n\n'), '', t('history-footer')].join('\n');
+  const keyboard = createHistoryKeyboard(t, shown, { page: current, firstNumber, hasNext: rows.length > historyPageSize && current < maxPage });
+  return { text, keyboard };
+}
+
+/** Edits the tapped message; an edit that would change nothing is not an error. */
+async function editInPlace(ctx: BotContext, text: string, keyboard: InlineKeyboard | undefined): Promise<void> {
+  try {
+    await ctx.editMessageText(text, { parse_mode: 'HTML', ...(keyboard ? { reply_markup: keyboard } : {}) });
+  } catch (error) {
+    if (error instanceof GrammyError && error.description.includes('message is not modified')) return;
+    throw error;
+  }
+}

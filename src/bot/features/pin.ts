@@ -1,5 +1,20 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
+import { requirePrivateChat } from '../guards.ts';
+import { conversationIds } from '../conversations/ids.ts';
+import { pinData } from '../callback-data/pin.ts';
 
-/** STUB: replaced by the pin feature. */
+/** /pin: set, change or remove the purchase PIN (the pin conversation). Private chats only. */
 export const pinFeature = new Composer<BotContext>();
+
+pinFeature.command('pin', async (ctx) => {
+  if (!(await requirePrivateChat(ctx))) return;
+  await ctx.conversation.exitAll();
+  await ctx.conversation.enter(conversationIds.pin);
+});
+
+// A button of a /pin conversation that already ended (timeout, /cancel): say so and drop it.
+pinFeature.callbackQuery(pinData.filter(), async (ctx) => {
+  await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+  await ctx.editMessageReplyMarkup().catch(() => undefined);
+});

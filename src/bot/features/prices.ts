@@ -1,5 +1,193 @@
-import { Composer } from 'grammy';
+import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
+import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { replyProviderError, requireCredentials, requirePrivateChat } from '../guards.ts';
+import { escapeHtml, formatRupiah } from '../format.ts';
+import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
+import { priceProductData, priceViewData } from '../callback-data/prices.ts';
+import {
+  brandsPerPage,
+  createBackToBrandsKeyboard,
+  createBrandsKeyboard,
+  createProductsKeyboard,
+  productsPerPage,
+  type PriceView,
+} from '../keyboards/prices.ts';
+import { groupByBrand, searchProducts } from '../../services/catalogue.ts';
+import { isProductAvailable, type Product } from '../../providers/reseller/schemas.ts';
 
-/** STUB: replaced by the prices feature. */
+/** Longest search text kept (bytes): it travels in the callback data of the paging buttons. */
+const maxQueryBytes = 40;
+
+/**
+ * /prices (/harga): the reseller price list. Without words: brands → products of a brand, 10 per
+ * page; with words (`/harga telkomsel 10`): the matching products. Paging and refresh edit the
+ * same message; the list is cached per user by the catalogue service (refresh fetches anew).
+ * Tapping an available product starts the buy conversation; an unavailable one says its status.
+ */
 export const pricesFeature = new Composer<BotContext>();
+
+pricesFeature.command(commandNames('prices'), async (ctx) => {
+  if (!(await requirePrivateChat(ctx))) return;
+  if (!(await requireCredentials(ctx, ctx.deps, 'reseller'))) return;
+  const userId = ctx.from?.id;
+  if (userId === undefined) return;
+  const query = normaliseQuery(ctx.match);
+  const view: PriceView = query ? { kind: 's', brand: 0, page: 0, query } : { kind: 'b', brand: 0, page: 0, query: '' };
+  let products: Product[];
+  try {
+    products = await ctx.deps.services.catalogue.priceList(userId);
+  } catch (error) {
+    await replyProviderError(ctx, ctx.deps, error);
+    return;
+  }
+  const { text, keyboard } = renderPriceView(ctx.t, products, view);
+  await ctx.reply(text, { parse_mode: 'HTML', reply_markup: keyboard });
+});
+
+pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
+  const parsed = parseView(ctx.callbackQuery.data);
+  if (!parsed) {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  if (!ctx.deps.services.credentials.has(ctx.from.id, 'reseller')) {
+    await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: ctx.t('service-reseller') }), show_alert: true });
+    return;
+  }
+  let products: Product[];
+  try {
+    products = await ctx.deps.services.catalogue.priceList(ctx.from.id, { fresh: parsed.fresh });
+  } catch (error) {
+    await ctx.answerCallbackQuery();
+    await replyProviderError(ctx, ctx.deps, error);
+    return;
+  }
+  await ctx.answerCallbackQuery(parsed.fresh ? { text: ctx.t('prices-refreshed') } : undefined);
+  const { text, keyboard } = renderPriceView(ctx.t, products, parsed.view);
+  await editInPlace(ctx, text, keyboard);
+});
+
+pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
+  let code: string;
+  try {
+    code = priceProductData.unpack(ctx.callbackQuery.data).code;
+  } catch {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  if (!ctx.deps.services.credentials.has(ctx.from.id, 'reseller')) {
+    await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: ctx.t('service-reseller') }), show_alert: true });
+    return;
+  }
+  let products: Product[];
+  try {
+    products = await ctx.deps.services.catalogue.priceList(ctx.from.id);
+  } catch (error) {
+    await ctx.answerCallbackQuery();
+    await replyProviderError(ctx, ctx.deps, error);
+    return;
+  }
+  const product = code.startsWith('#') ? products[Number(code.slice(1))] : products.find((p) => p.code === code);
+  if (!product) {
+    await ctx.answerCallbackQuery({ text: ctx.t('prices-gone'), show_alert: true });
+    return;
+  }
+  if (!isProductAvailable(product)) {
+    await ctx.answerCallbackQuery({ text: toast(ctx.t('prices-unavailable', { name: product.product_name, status: product.status })), show_alert: true });
+    return;
+  }
+  await ctx.answerCallbackQuery({ text: toast(ctx.t('prices-buying', { name: product.product_name, price: formatRupiah(product.price) })) });
+  // A flow left half-way (one that let this tap through) gives way to the product just chosen.
+  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
+  const args: BuyArgs = { lines: [{ code: product.code }] };
+  await ctx.conversation.enter(conversationIds.buy, args);
+});
+
+/**
+ * Search words as they are matched and carried in callback data: lower case, single spaces, no
+ * `:` (the callback-data delimiter), at most `maxQueryBytes` bytes.
+ */
+export function normaliseQuery(text: string): string {
+  let query = text.toLowerCase().replace(/:/g, ' ').replace(/\s+/g, ' ').trim();
+  while (Buffer.byteLength(query, 'utf8') > maxQueryBytes) query = Array.from(query).slice(0, -1).join('');
+  return query.trim();
+}
+
+/** Callback answers hold at most 200 characters; provider texts inside them may be longer. */
+function toast(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+function parseView(data: string): { view: PriceView; fresh: boolean } | undefined {
+  try {
+    const { kind, brand, page, query, fresh } = priceViewData.unpack(data);
+    if (kind !== 'b' && kind !== 'p' && kind !== 's') return undefined;
+    if (!Number.isSafeInteger(brand) || !Number.isSafeInteger(page) || brand < 0 || page < 0) return undefined;
+    return { view: { kind, brand, page, query: normaliseQuery(query) }, fresh };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The text and keyboard of a price-list view. Pages past the end show the last page; a brand
+ * index that no longer exists (the list changed) shows the brands.
+ */
+export function renderPriceView(t: TranslateFunction, products: readonly Product[], view: PriceView): { text: string; keyboard: InlineKeyboard } {
+  const groups = groupByBrand(products);
+  if (view.kind === 'p' && groups[view.brand]) {
+    const group = groups[view.brand]!;
+    return renderProducts(t, products, group.products, view, (page, pages) =>
+      t('prices-brand-title', { brand: escapeHtml(group.brand), count: group.products.length, page, pages }),
+    );
+  }
+  if (view.kind === 's' && view.query) {
+    const matches = searchProducts(products, view.query);
+    const query = escapeHtml(view.query);
+    if (matches.length === 0) {
+      return { text: t('prices-search-empty', { query }), keyboard: createBackToBrandsKeyboard(t) };
+    }
+    return renderProducts(t, products, matches, view, (page, pages) => t('prices-search-title', { query, count: matches.length, page, pages }));
+  }
+  const pages = Math.max(1, Math.ceil(groups.length / brandsPerPage));
+  const brandsView: PriceView = { kind: 'b', brand: 0, page: Math.min(view.kind === 'b' ? view.page : 0, pages - 1), query: '' };
+  if (products.length === 0) return { text: t('prices-empty'), keyboard: createBrandsKeyboard(t, [], brandsView, 1) };
+  const unavailable = products.filter((p) => !isProductAvailable(p)).length;
+  const lines = [t('prices-brands', { products: products.length, brands: groups.length, unavailable })];
+  if (pages > 1) lines.push(t('prices-page', { page: brandsView.page + 1, pages }));
+  return { text: lines.join('\n'), keyboard: createBrandsKeyboard(t, groups, brandsView, pages) };
+}
+
+function renderProducts(
+  t: TranslateFunction,
+  all: readonly Product[],
+  list: readonly Product[],
+  view: PriceView,
+  title: (page: number, pages: number) => string,
+): { text: string; keyboard: InlineKeyboard } {
+  const pages = Math.max(1, Math.ceil(list.length / productsPerPage));
+  const page = Math.min(view.page, pages - 1);
+  const shown = list.slice(page * productsPerPage, (page + 1) * productsPerPage);
+  const lines = shown.map((product) => {
+    const values = { code: escapeHtml(product.code), name: escapeHtml(product.product_name) };
+    return isProductAvailable(product)
+      ? t('prices-line-available', { ...values, price: formatRupiah(product.price) })
+      : t('prices-line-unavailable', { ...values, status: escapeHtml(product.status) });
+  });
+  const text = [title(page + 1, pages), '', ...lines, '', t('prices-footer')].join('\n');
+  const index = new Map(all.map((product, i) => [product, i]));
+  const keyboard = createProductsKeyboard(t, shown, (product) => index.get(product) ?? 0, { ...view, page }, pages);
+  return { text, keyboard };
+}
+
+/** Edits the tapped message; an edit that would change nothing is not an error. */
+async function editInPlace(ctx: BotContext, text: string, keyboard: InlineKeyboard): Promise<void> {
+  try {
+    await ctx.editMessageText(text, { parse_mode: 'HTML', reply_markup: keyboard });
+  } catch (error) {
+    if (error instanceof GrammyError && error.description.includes('message is not modified')) return;
+    throw error;
+  }
+}

@@ -1,5 +1,152 @@
-import { Composer } from 'grammy';
-import type { BotContext } from '../context.ts';
+import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
+import type { TranslateFunction } from '@grammyjs/i18n';
+import type { BotContext, BotDeps } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { requirePrivateChat } from '../guards.ts';
+import { escapeHtml, formatWib } from '../format.ts';
+import { formatReceipt, statusIcon, statusWord } from '../receipt.ts';
+import { statusCheckData, statusListData } from '../callback-data/status.ts';
+import { createPendingListKeyboard, createStatusReceiptKeyboard } from '../keyboards/status.ts';
+import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
 
-/** STUB: replaced by the status feature. */
+/** Most open transactions listed by a bare /status. */
+const pendingListLimit = 20;
+/** A ref id longer than this is not one of ours: answered "not found" without a lookup. */
+const maxRefLength = 100;
+
+/**
+ * /status REF (/cek REF): the sender's transaction with that ref id, re-checked with the provider
+ * (same ref id, code and target) while it is open, shown as a receipt; a settled one is shown from
+ * the store without a provider call. Another user's ref id gets the same "not found" as an
+ * unknown one. Without a ref id: the sender's open transactions, each a button that checks it.
+ */
 export const statusFeature = new Composer<BotContext>();
+
+statusFeature.command(commandNames('status'), async (ctx) => {
+  if (!(await requirePrivateChat(ctx))) return;
+  const userId = ctx.from?.id;
+  if (userId === undefined) return;
+  const ref = parseRef(ctx.match);
+  if (ref === undefined) {
+    const { text, keyboard } = renderPendingList(ctx.t, ctx.deps, userId);
+    await ctx.reply(text, { parse_mode: 'HTML', ...(keyboard ? { reply_markup: keyboard } : {}) });
+    return;
+  }
+  const tx = await findOwn(ctx.deps, userId, ref);
+  if (!tx) {
+    await ctx.reply(ctx.t('status-not-found', { refId: escapeHtml(ref) }), { parse_mode: 'HTML' });
+    return;
+  }
+  const { current, note } = await refresh(ctx.t, ctx.deps, tx);
+  await ctx.reply(receiptText(ctx.t, current, note), {
+    parse_mode: 'HTML',
+    reply_markup: createStatusReceiptKeyboard(ctx.t, current, { backToList: false }),
+  });
+});
+
+statusFeature.callbackQuery(statusCheckData.filter(), async (ctx) => {
+  let ref: string;
+  try {
+    ref = statusCheckData.unpack(ctx.callbackQuery.data).ref;
+  } catch {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  const tx = ref.length > maxRefLength ? undefined : await findOwn(ctx.deps, ctx.from.id, ref);
+  if (!tx) {
+    await ctx.answerCallbackQuery({ text: ctx.t('status-not-found-short'), show_alert: true });
+    return;
+  }
+  const { current, note } = await refresh(ctx.t, ctx.deps, tx);
+  await ctx.answerCallbackQuery({ text: `${statusIcon(current)} ${statusWord(ctx.t, current)}` });
+  await editInPlace(ctx, receiptText(ctx.t, current, note), createStatusReceiptKeyboard(ctx.t, current, { backToList: true }));
+});
+
+statusFeature.callbackQuery(statusListData.filter(), async (ctx) => {
+  await ctx.answerCallbackQuery();
+  const { text, keyboard } = renderPendingList(ctx.t, ctx.deps, ctx.from.id);
+  await editInPlace(ctx, text, keyboard);
+});
+
+/** The ref id typed after the command: the first word, without quotes or brackets around it. */
+function parseRef(match: string): string | undefined {
+  const word = match.trim().split(/\s+/)[0] ?? '';
+  const ref = word.replace(/^[`'"<([]+|[`'">)\].,;]+$/g, '');
+  return ref === '' ? undefined : ref;
+}
+
+/** The sender's transaction by ref id (ULIDs are case-insensitive, so a lower-case copy is found too). */
+async function findOwn(deps: BotDeps, userId: number, ref: string): Promise<TransactionRecord | undefined> {
+  if (ref.length > maxRefLength) return undefined;
+  const found = await deps.store.transactions.findForUser(userId, ref);
+  if (found || ref.toUpperCase() === ref) return found;
+  return deps.store.transactions.findForUser(userId, ref.toUpperCase());
+}
+
+/**
+ * A settled transaction as stored; an open one after a status check with the provider. When the
+ * check could not reach a verdict (provider down, credentials refused, disconnected) the note
+ * says why; the transaction stays open and the settlement watcher keeps checking it.
+ */
+async function refresh(t: TranslateFunction, deps: BotDeps, tx: TransactionRecord): Promise<{ current: TransactionRecord; note?: string }> {
+  if (isFinalStatus(tx.status)) return { current: tx };
+  const current = await deps.services.purchases.check(tx.refId);
+  if (isFinalStatus(current.status)) return { current };
+  const note = checkProblem(t, current.message, deps.settings.publicIp);
+  return note === undefined ? { current } : { current, note };
+}
+
+function checkProblem(t: TranslateFunction, message: string | undefined, publicIp: string | undefined): string | undefined {
+  const service = t('service-reseller');
+  switch (message) {
+    case 'not-connected':
+      return t('error-not-connected', { service });
+    case 'credentials':
+      return t('provider-error-credentials', { service });
+    case 'ip_blocked':
+      return publicIp ? t('provider-error-ip-blocked', { service, ip: publicIp }) : t('provider-error-ip-blocked-unknown', { service });
+    case 'unknown_outcome':
+      return t('provider-error-unknown', { service });
+    case 'malformed':
+      return t('provider-error-malformed', { service });
+    default:
+      return undefined;
+  }
+}
+
+function receiptText(t: TranslateFunction, tx: TransactionRecord, note: string | undefined): string {
+  const receipt = formatReceipt(t, tx);
+  return note === undefined ? receipt : `⚠️ ${escapeHtml(note)}\n\n${receipt}`;
+}
+
+/** The sender's open transactions, newest first, as text and buttons (no keyboard when there are none). */
+function renderPendingList(t: TranslateFunction, deps: BotDeps, userId: number): { text: string; keyboard?: InlineKeyboard } {
+  const open = deps.store.transactions
+    .listOpen()
+    .filter((tx) => tx.userId === userId)
+    .reverse();
+  if (open.length === 0) return { text: t('status-pending-none') };
+  const shown = open.slice(0, pendingListLimit);
+  const lines = shown.map((tx, index) =>
+    t('status-pending-line', {
+      n: index + 1,
+      product: escapeHtml(tx.productName),
+      target: escapeHtml(tx.target),
+      status: escapeHtml(statusWord(t, tx)),
+      time: formatWib(tx.createdAt),
+    }),
+  );
+  const parts = [t('status-pending-title', { count: open.length }), '', ...lines];
+  if (open.length > shown.length) parts.push('', t('status-pending-more', { count: open.length - shown.length }));
+  return { text: parts.join('\n'), keyboard: createPendingListKeyboard(t, shown) };
+}
+
+/** Edits the tapped message; an edit that would change nothing is not an error. */
+async function editInPlace(ctx: BotContext, text: string, keyboard: InlineKeyboard | undefined): Promise<void> {
+  try {
+    await ctx.editMessageText(text, { parse_mode: 'HTML', ...(keyboard ? { reply_markup: keyboard } : {}) });
+  } catch (error) {
+    if (error instanceof GrammyError && error.description.includes('message is not modified')) return;
+    throw error;
+  }
+}

@@ -18,6 +18,7 @@ export function attachAccount(deps: BotDeps): MiddlewareFn<BotContext> {
       const { user } = await deps.store.users.upsert({ id: from.id, firstName: from.first_name, username: from.username });
       ctx.account = user;
       deps.logger.info('new user', { userId: from.id });
+      await deps.enqueue(deps.notices.operator('operator-new-user', { name: from.first_name, userId: from.id }));
     } else {
       if (!existing.active || existing.firstName !== from.first_name || existing.username !== from.username) {
         await deps.store.users.update(from.id, { active: true, firstName: from.first_name, username: from.username });

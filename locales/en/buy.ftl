@@ -1,0 +1,87 @@
+## Buy: /buy, quick-buy CODE.TARGET, summary, confirmation, PIN and results
+
+buy-ask-code = Send the code of the product to buy (for example <code>TSEL10</code>). The codes are in /prices. Send /cancel to stop.
+buy-unknown-code = Code <code>{ $code }</code> is not in your price list. Send another code, or see /prices.
+buy-unavailable-code = { $product } (<code>{ $code }</code>) is unavailable right now: { $status }. Send another code, or see /prices.
+buy-code-format = That is not a product code. Send just the code (for example <code>TSEL10</code>), or CODE.TARGET.
+buy-send-text = Send your answer as text, or /cancel to stop.
+buy-ask-target-phone = { $product } (<code>{ $code }</code>) — { $price }
+    Send the destination phone number (for example 081234567890).
+buy-ask-target-verbatim = { $product } (<code>{ $code }</code>) — { $price }
+    Send the destination id exactly as it must be sent (game id, PLN meter/customer number, ...).
+buy-ask-target-auto = { $product } (<code>{ $code }</code>) — { $price }
+    Send the destination (phone number, game id or meter number).
+buy-target-retry = { $problem }. Send the destination again, or /cancel to stop.
+
+buy-problem-format = "{ $text }" is not in the CODE.TARGET format
+buy-problem-unknown = code <code>{ $code }</code> is not in the price list (see /prices)
+buy-problem-unavailable = { $product } (<code>{ $code }</code>) is unavailable right now: { $status }
+buy-problem-target-phone = "{ $target }" is not a valid phone number (it must start with 08, +62 or 62 and have 10–13 digits)
+buy-problem-target-empty = the destination is empty
+buy-problem-target-too-long = the destination is too long (at most { $max } characters)
+buy-problem-target-characters = the destination contains characters that are not allowed
+buy-problem-line = Line { $line }: { $problem }
+
+buy-too-many-lines = At most { $max } lines per message, you sent { $count }. Nothing was bought; send them in several messages.
+buy-nothing-to-buy = Nothing can be bought:
+buy-nothing-to-buy-hint = The format is CODE.TARGET, one per line (for example <code>TSEL10.081234567890</code>). The codes are in /prices.
+
+buy-summary-title = 🛒 <b>Purchase summary</b>
+buy-summary-title-bulk = 🛒 <b>Purchase summary</b> ({ $count } transactions)
+buy-summary-product = Product: { $product } (<code>{ $code }</code>)
+buy-summary-target = Destination: <code>{ $target }</code>
+buy-summary-price = Price: <b>{ $price }</b>
+buy-summary-line = { $n }. { $product } (<code>{ $code }</code>) → <code>{ $target }</code> — { $price }
+buy-summary-total = Total: <b>{ $total }</b>
+buy-summary-balance = Your balance: { $balance }
+buy-summary-balance-unknown = Your balance: cannot be checked right now
+buy-summary-balance-short = ⚠️ Your balance is below the total; the provider will refuse what it does not cover.
+buy-summary-skipped = ⚠️ Not included:
+buy-summary-question = Go ahead?
+buy-summary-confirmed = ✅ Confirmed.
+buy-summary-cancelled = ❌ Cancelled.
+buy-summary-abandoned = (This summary is no longer valid.)
+
+buy-button-confirm = ✅ Confirm
+buy-button-cancel = ❌ Cancel
+buy-button-again = ✅ Yes, buy again
+
+buy-use-buttons = Tap ✅ Confirm or ❌ Cancel under the summary, or send /cancel.
+buy-answer-question = First answer the question above (Yes, buy again / Cancel), or send /cancel.
+buy-cancelled = Purchase cancelled. Nothing was bought.
+buy-expired = This summary is no longer valid. Send /buy to start again.
+buy-already-done = This purchase was confirmed once already and is not bought again. See the result in /history.
+buy-in-progress = Processing…
+
+buy-repeat-title = ⚠️ <b>The same purchase was just made</b>
+buy-repeat-recent = • { $product } → <code>{ $target }</code>, { $seconds } seconds ago
+buy-repeat-batch = • { $product } → <code>{ $target }</code>, more than once in this message
+buy-repeat-question = Are you sure you want to buy it again?
+
+buy-pin-ask = 🔐 Send your transaction PIN. I delete the message with the PIN right away.
+buy-pin-format = A PIN is 4–6 digits. Send your PIN again, or /cancel.
+buy-pin-wrong = Wrong PIN. Tries left: { $left }. Send your PIN again, or /cancel.
+buy-pin-locked = 🔒 Too many wrong PINs, purchases are locked until { $until }. Nothing was bought.
+buy-pin-first = Send your PIN first.
+
+buy-processing = ⏳ Sending the purchase to the provider…
+buy-not-recorded = The purchase could not be recorded, so nothing was sent to the provider. Try again in a moment.
+
+buy-result-success = ✅ <b>Success</b>
+buy-result-failed = ❌ <b>Failed</b> — the provider reports this transaction failed.
+buy-result-rejected = ⛔ <b>Refused by the provider</b> — nothing was bought.
+buy-result-pending = ⏳ <b>Being processed</b> — I will message you as soon as this transaction completes.
+buy-result-product = Product: { $product } (<code>{ $code }</code>)
+buy-result-target = Destination: <code>{ $target }</code>
+buy-result-price = Price: { $price }
+buy-result-sn = SN: <code>{ $sn }</code>
+buy-result-ref = Ref: <code>{ $ref }</code>
+buy-result-bulk-title = 🧾 <b>Results of { $count } transactions</b>
+buy-result-bulk-line = { $n }. { $icon } { $product } → <code>{ $target }</code>: { $status }
+buy-result-bulk-sn = { "   " }SN: <code>{ $sn }</code>
+buy-result-bulk-reason = { "   " }{ $reason }
+buy-result-bulk-pending = ⏳ I will message you about those still being processed as soon as they complete.
+buy-status-success = Success
+buy-status-failed = Failed
+buy-status-rejected = Refused
+buy-status-pending = Processing

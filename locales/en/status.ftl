@@ -1,0 +1,12 @@
+## Status: /status, one transaction re-checked with the provider
+
+status-not-found = No transaction with Ref ID <code>{ $refId }</code> was found in your account. Check the Ref ID (it is on the receipt), or see /history.
+status-not-found-short = This transaction was not found in your account.
+status-pending-none = You have no transactions still pending. All your transactions are in /history; check one with /status REF_ID.
+status-pending-title = ⏳ <b>Transactions still in process</b> ({ $count }). Tap one to check its status with the provider:
+status-pending-line = { $n }. <b>{ $product }</b> → <code>{ $target }</code> · { $status } · { $time }
+status-pending-more = …and { $count } more. Check them one by one with /status REF_ID.
+
+status-button-item = { $n }. { $code } → { $target }
+status-button-again = 🔄 Check again
+status-button-list = « Pending list

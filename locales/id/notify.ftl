@@ -1,0 +1,15 @@
+## Notices sent by the bot on its own
+
+notify-settled-success = ✅ <b>Transaksi sukses</b> — { $product } { $target }
+notify-settled-failed = ❌ <b>Transaksi gagal</b> — { $product } { $target }. Saldo dikembalikan oleh provider.
+notify-settled-rejected = ⛔ <b>Transaksi ditolak provider</b> — { $product } { $target }
+notify-settled-unresolved = ⚠️ <b>Status belum pasti</b> — { $product } { $target }. Provider terlalu lama tidak memberi kepastian; hubungi provider dengan ref ID di bawah. Transaksi ini tidak dicek lagi.
+notify-paused-credentials = ⚠️ Provider menolak kredensial Anda saat mengecek transaksi Pending. Pengecekan dihentikan sementara; hubungkan ulang dengan /connect dan saya lanjutkan.
+notify-paused-ip = ⚠️ Provider memblokir IP server bot saat mengecek transaksi Pending. Masukkan IP server ke whitelist lalu hubungkan ulang dengan /connect; saya lanjutkan setelahnya.
+notify-paused-disconnected = ⚠️ Ada transaksi Pending, tetapi akun top-up Anda tidak terhubung. Hubungkan lagi dengan /connect supaya saya bisa mengeceknya.
+
+operator-new-user = 👤 Pengguna baru: { $name } (id { $userId })
+operator-transaction-failed = ❌ Transaksi gagal: { $refId } ({ $code }) milik pengguna { $userId }
+operator-transaction-unresolved = ⚠️ Transaksi tak terselesaikan: { $refId } ({ $code }) milik pengguna { $userId }
+operator-account-problem = 🔑 Masalah akun provider pengguna { $userId }: { $reason }
+operator-bot-error = 🐞 Kesalahan bot: { $summary }

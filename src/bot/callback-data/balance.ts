@@ -1,0 +1,4 @@
+import { createCallbackData } from 'callback-data';
+
+/** The refresh button under a /balance answer. */
+export const balanceRefreshData = createCallbackData('balance', { action: String });

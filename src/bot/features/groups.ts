@@ -1,0 +1,89 @@
+import { Composer } from 'grammy';
+import type { BotContext } from '../context.ts';
+import { commandNames } from '../commands.ts';
+
+/**
+ * Group notifications: `/linkgroup` in a group where the sender is an admin makes the group
+ * receive their settlement notices (targets masked, no balance); `/unlinkgroup` stops it; the
+ * bot being removed from the group, or the group becoming a supergroup, is followed.
+ */
+export const groupsFeature = new Composer<BotContext>();
+
+const adminStatuses = new Set(['creator', 'administrator']);
+
+async function isGroupAdmin(ctx: BotContext): Promise<boolean> {
+  if (!ctx.chat || !ctx.from) return false;
+  try {
+    const member = await ctx.api.getChatMember(ctx.chat.id, ctx.from.id);
+    return adminStatuses.has(member.status);
+  } catch (error) {
+    ctx.deps.logger.warn('could not read a group member', { chatId: ctx.chat.id, error });
+    return false;
+  }
+}
+
+groupsFeature.chatType('private').command(commandNames('linkgroup'), async (ctx) => {
+  await ctx.reply(ctx.t('groups-link-in-group'));
+});
+groupsFeature.chatType('private').command(commandNames('unlinkgroup'), async (ctx) => {
+  await ctx.reply(ctx.t('groups-link-in-group'));
+});
+
+const inGroups = groupsFeature.chatType(['group', 'supergroup']);
+
+inGroups.command(commandNames('linkgroup'), async (ctx) => {
+  const { store } = ctx.deps;
+  if (!store.credentials.has(ctx.from.id, 'reseller')) {
+    await ctx.reply(ctx.t('groups-link-not-connected'));
+    return;
+  }
+  if (!(await isGroupAdmin(ctx))) {
+    await ctx.reply(ctx.t('groups-link-not-admin'));
+    return;
+  }
+  await store.groups.link({ chatId: ctx.chat.id, ownerId: ctx.from.id, title: ctx.chat.title });
+  ctx.deps.logger.info('group linked', { chatId: ctx.chat.id, ownerId: ctx.from.id });
+  await ctx.reply(ctx.t('groups-linked', { name: ctx.from.first_name }));
+});
+
+inGroups.command(commandNames('unlinkgroup'), async (ctx) => {
+  const { store } = ctx.deps;
+  const link = store.groups.get(ctx.chat.id);
+  if (!link) {
+    await ctx.reply(ctx.t('groups-not-linked'));
+    return;
+  }
+  if (link.ownerId !== ctx.from.id && !(await isGroupAdmin(ctx))) {
+    await ctx.reply(ctx.t('groups-unlink-not-allowed'));
+    return;
+  }
+  await store.groups.unlink(ctx.chat.id);
+  await ctx.reply(ctx.t('groups-unlinked'));
+});
+
+// The bot was removed or kicked: the group no longer receives anything.
+groupsFeature.on('my_chat_member', async (ctx, next) => {
+  const status = ctx.myChatMember.new_chat_member.status;
+  const chatId = ctx.myChatMember.chat.id;
+  if ((status === 'left' || status === 'kicked') && ctx.deps.store.groups.get(chatId)) {
+    await ctx.deps.store.groups.unlink(chatId);
+    ctx.deps.logger.info('group unlinked: the bot was removed', { chatId });
+  }
+  if (ctx.chat?.type === 'private' && status === 'kicked' && ctx.from) {
+    await ctx.deps.store.users.setActive(ctx.from.id, false);
+  }
+  await next();
+});
+
+// A group that became a supergroup keeps its link under the new id.
+groupsFeature.on('message:migrate_to_chat_id', async (ctx) => {
+  await followMigration(ctx.deps.store, ctx.chat.id, ctx.message.migrate_to_chat_id);
+});
+
+/** Moves a group link from `oldId` to `newId` (a group upgraded to a supergroup). */
+export async function followMigration(store: BotContext['deps']['store'], oldId: number, newId: number): Promise<void> {
+  const link = store.groups.get(oldId);
+  if (!link) return;
+  await store.groups.link({ chatId: newId, ownerId: link.ownerId, ...(link.title ? { title: link.title } : {}) });
+  await store.groups.unlink(oldId);
+}

@@ -1,0 +1,41 @@
+import { InlineKeyboard } from 'grammy';
+import type { TranslateFunction } from '@grammyjs/i18n';
+import type { TransactionRecord } from '../../store/schema.ts';
+import { historyDetailData, historyPageData } from '../callback-data/history.ts';
+import { addCopySnButton } from '../receipt.ts';
+
+/** Callback data opening `refId`'s receipt, or undefined when it cannot be packed (not a bot-minted id). */
+function packDetail(page: number, refId: string): string | undefined {
+  if (refId.includes(':')) return undefined;
+  const data = `hd:${page}:${refId}`;
+  return Buffer.byteLength(data, 'utf8') <= 64 ? historyDetailData.pack({ page, ref: refId }) : undefined;
+}
+
+/** One button per transaction of the page (numbered like the text), then previous/next. */
+export function createHistoryKeyboard(
+  t: TranslateFunction,
+  transactions: readonly TransactionRecord[],
+  options: { page: number; firstNumber: number; hasNext: boolean },
+): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  transactions.forEach((tx, index) => {
+    const data = packDetail(options.page, tx.refId);
+    if (data) keyboard.text(t('history-button-item', { n: options.firstNumber + index, code: tx.code, target: tx.target }), data).row();
+  });
+  if (options.page > 0) keyboard.text(t('button-prev'), historyPageData.pack({ page: options.page - 1 }));
+  if (options.hasNext) keyboard.text(t('button-next'), historyPageData.pack({ page: options.page + 1 }));
+  return withoutEmptyRows(keyboard);
+}
+
+/** Under a receipt opened from the history: copy SN (when there is one) and back to the page. */
+export function createHistoryReceiptKeyboard(t: TranslateFunction, tx: TransactionRecord, page: number): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  if (addCopySnButton(keyboard, t, tx)) keyboard.row();
+  keyboard.text(t('history-button-back'), historyPageData.pack({ page }));
+  return withoutEmptyRows(keyboard);
+}
+
+/** The keyboard without empty rows (left by `.row()` after the last button of a section). */
+function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
+  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
+}

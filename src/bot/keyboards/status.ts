@@ -1,0 +1,39 @@
+import { InlineKeyboard } from 'grammy';
+import type { TranslateFunction } from '@grammyjs/i18n';
+import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
+import { statusCheckData, statusListData } from '../callback-data/status.ts';
+import { addCopySnButton } from '../receipt.ts';
+
+/** Callback data that checks `refId`, or undefined when it cannot be packed (not a bot-minted id). */
+export function packStatusCheck(refId: string): string | undefined {
+  if (refId.includes(':') || Buffer.byteLength(`st:${refId}`, 'utf8') > 64) return undefined;
+  return statusCheckData.pack({ ref: refId });
+}
+
+/** One button per open transaction: tapping it checks that one with the provider. */
+export function createPendingListKeyboard(t: TranslateFunction, transactions: readonly TransactionRecord[]): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  transactions.forEach((tx, index) => {
+    const data = packStatusCheck(tx.refId);
+    if (data) keyboard.text(t('status-button-item', { n: index + 1, code: tx.code, target: tx.target }), data).row();
+  });
+  return withoutEmptyRows(keyboard);
+}
+
+/**
+ * Under a receipt: copy SN (when there is one), check again (while still open), and back to the
+ * Pending list (`backToList`, when the receipt replaced that list).
+ */
+export function createStatusReceiptKeyboard(t: TranslateFunction, tx: TransactionRecord, options: { backToList: boolean }): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  if (addCopySnButton(keyboard, t, tx)) keyboard.row();
+  const again = isFinalStatus(tx.status) ? undefined : packStatusCheck(tx.refId);
+  if (again) keyboard.text(t('status-button-again'), again);
+  if (options.backToList) keyboard.text(t('status-button-list'), statusListData.pack({}));
+  return withoutEmptyRows(keyboard);
+}
+
+/** The keyboard without empty rows (left by `.row()` after the last button of a section). */
+function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
+  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
+}

@@ -1,0 +1,101 @@
+/**
+ * The transaction receipt: one HTML text shown by /status, /history and (later) the settlement
+ * notices. Pure functions of a translate function and a transaction, so the outbox can format a
+ * receipt without a chat context.
+ */
+import type { InlineKeyboard } from 'grammy';
+import type { TransactionRecord } from '../store/schema.ts';
+import { escapeHtml, formatRupiah, formatWib, maskTarget } from './format.ts';
+
+/** A translate function: `ctx.t`, or `(key, vars) => i18n.t(locale, key, vars)` outside a chat. */
+export type ReceiptTranslate = (key: string, variables?: Record<string, string | number>) => string;
+
+/** Statuses with a word of their own in the locales (`receipt-status-<suffix>`). */
+const statusKeys: Record<string, string> = {
+  Sukses: 'success',
+  Gagal: 'failed',
+  Pending: 'pending',
+  Created: 'created',
+  Rejected: 'rejected',
+  Unresolved: 'unresolved',
+};
+
+const statusIcons: Record<string, string> = {
+  Sukses: '✅',
+  Gagal: '❌',
+  Rejected: '⛔',
+  Unresolved: '❔',
+};
+
+/** Telegram's limit for the text a `copy_text` button copies. */
+const copyTextLimit = 256;
+
+/**
+ * The transaction's status in the reader's words: Sukses/Gagal/Pending/Diproses/Ditolak/Tidak
+ * terselesaikan (English: Success/Failed/…). A status the provider reported that the spec does
+ * not name is shown verbatim, also while it is stored as Pending.
+ */
+export function statusWord(t: ReceiptTranslate, tx: Pick<TransactionRecord, 'status' | 'providerStatus'>): string {
+  const verbatim = tx.providerStatus;
+  if (tx.status === 'Pending' && verbatim !== undefined && verbatim !== '' && statusKeys[verbatim] === undefined) return verbatim;
+  const key = statusKeys[tx.status];
+  return key ? t(`receipt-status-${key}`) : tx.status;
+}
+
+/** An emoji for the status: ✅ Sukses, ❌ Gagal, ⛔ Ditolak, ❔ unresolved, ⏳ anything still open. */
+export function statusIcon(tx: Pick<TransactionRecord, 'status'>): string {
+  return statusIcons[tx.status] ?? '⏳';
+}
+
+/**
+ * Formats a transaction receipt as HTML (parse_mode HTML): product and code, target, price,
+ * status in words, SN as copyable `<code>`, ref id, provider trx id, time in WIB, and a short
+ * note on what happens next for open, refused and unresolved transactions. `maskTarget` hides
+ * the middle of the target (for group posts). Every value is HTML-escaped.
+ */
+export function formatReceipt(t: ReceiptTranslate, tx: TransactionRecord, options: { maskTarget?: boolean } = {}): string {
+  const code = (value: string) => `<code>${escapeHtml(value)}</code>`;
+  const lines = [
+    t('receipt-title'),
+    '',
+    t('receipt-product', { product: escapeHtml(tx.productName), code: code(tx.code) }),
+    t('receipt-target', { target: options.maskTarget ? escapeHtml(maskTarget(tx.target)) : code(tx.target) }),
+    t('receipt-price', { price: formatRupiah(tx.price) }),
+    t('receipt-status', { status: `${statusIcon(tx)} ${escapeHtml(statusWord(t, tx))}` }),
+  ];
+  if (tx.sn !== undefined && tx.sn !== '') lines.push(t('receipt-sn', { sn: code(tx.sn) }));
+  lines.push(t('receipt-ref', { refId: code(tx.refId) }));
+  if (tx.trxId !== undefined && tx.trxId !== '') lines.push(t('receipt-trx', { trxId: code(tx.trxId) }));
+  lines.push(t('receipt-time', { time: formatWib(tx.createdAt) }));
+  if (tx.settledAt !== undefined) lines.push(t('receipt-settled', { time: formatWib(tx.settledAt) }));
+
+  const note = receiptNote(t, tx);
+  if (note !== undefined) lines.push('', note);
+  return lines.join('\n');
+}
+
+function receiptNote(t: ReceiptTranslate, tx: TransactionRecord): string | undefined {
+  switch (tx.status) {
+    case 'Sukses':
+    case 'Gagal':
+      return undefined;
+    case 'Rejected':
+      return t('receipt-note-rejected', { reason: escapeHtml(tx.providerStatus ?? tx.message ?? '-') });
+    case 'Unresolved':
+      return t('receipt-note-unresolved');
+    default:
+      return t('receipt-note-pending', { refId: escapeHtml(tx.refId) });
+  }
+}
+
+/**
+ * Adds a "copy SN" button (Bot API 7.11 `copy_text`) when the transaction has an SN short
+ * enough to copy; returns whether it did. Clients without the feature show the SN as `<code>`,
+ * which copies on tap, so nothing is lost.
+ */
+export function addCopySnButton(keyboard: InlineKeyboard, t: ReceiptTranslate, tx: Pick<TransactionRecord, 'sn'>): boolean {
+  const sn = tx.sn;
+  if (sn === undefined || sn === '' || sn.length > copyTextLimit) return false;
+  keyboard.copyText(t('receipt-button-copy-sn'), sn);
+  return true;
+}

@@ -1,0 +1,485 @@
+/**
+ * The outbox: the one way the bot sends messages on its own (settlement notices, alerts, group
+ * posts, reminders, broadcasts). Producers put items in the store (`store.outbox.enqueue`, or
+ * `transactions.settle(..., { notify })` in the same write as a settlement) and call `kick()`;
+ * the outbox delivers them in order per chat within Telegram's limits and removes each item only
+ * after Telegram accepted it.
+ *
+ * Delivery guarantees
+ * - Nothing is lost: an item leaves the store only when Telegram accepted it, or when it can never
+ *   succeed (recipient blocked the bot, Telegram refused it as malformed, the payload is invalid,
+ *   or it kept failing on the network / with 5xx for `retry.giveUpAfterMs`, 24 h by default) -
+ *   each of those is logged.
+ * - At least once, and in practice once: within a process an item is never sent twice. A crash in
+ *   the few milliseconds between Telegram's answer and the removal reaching the disk, or a request
+ *   whose answer never arrives (timeout) although Telegram delivered it, re-sends that one item
+ *   after the restart. Recording "sent" before removing would not narrow that window: it is itself
+ *   a write, as long as the removal; Telegram offers no idempotency key to close it.
+ * - Order: per chat, items go out one at a time in the order they were queued. An item waiting
+ *   out a 429 or a back-off holds back the later items of its chat (also across a restart). An
+ *   item scheduled for later (`notBefore`, no failed attempt) does not hold anything back.
+ *
+ * Pacing (Telegram's limits, counted from Telegram's answers so network jitter cannot squeeze two
+ * messages into one window): one message per chat per `perChatMs`, `perGroupPerMinute` per group
+ * per `groupWindowMs`, `globalPerSecond` over all chats per `globalWindowMs`. The global default
+ * is 25/s, below Telegram's ~30/s, to leave room for the bot's replies to users.
+ *
+ * Errors: 429 waits `retry_after` for that chat (every outbox call names a chat, and the outbox's
+ * own pacing keeps the bot under the global limit), then retries the same item - never dropped.
+ * 403 (blocked, deactivated, kicked) marks a user inactive or calls `onBlocked` for a group, and
+ * drops the item. 400 with `migrate_to_chat_id` moves every item of the chat to the supergroup and
+ * calls `onMigrated`. An edit of a message that is gone, too old or already up to date is dropped
+ * (or sent as a new message with `sendIfGone`). Any other 400 is logged and dropped. Network
+ * errors, timeouts, 5xx and anything else are retried with exponential back-off (2 s doubling up
+ * to 10 min, also pausing the whole outbox for a while) and given up after 24 h with an error log.
+ */
+import { GrammyError, HttpError, type Api } from 'grammy';
+import type { InlineKeyboardMarkup } from 'grammy/types';
+import type { Logger } from '../logger.ts';
+import type { OutboxEntry } from '../store/outbox.ts';
+import type { OutboxItem } from '../store/schema.ts';
+import type { Store } from '../store/store.ts';
+import { outboxPayloadSchema, type OutboxPayload, type SendPayload } from './payload.ts';
+
+/** Telegram's limits as the outbox applies them. Tests shorten the windows. */
+export interface OutboxLimits {
+  /** Pause between two messages to one chat, counted from Telegram's answer to the previous one. Default 1000. */
+  perChatMs?: number;
+  /** Messages to one group (chat id < 0) per `groupWindowMs`. Default 20. */
+  perGroupPerMinute?: number;
+  /** Default 60 000. */
+  groupWindowMs?: number;
+  /** Messages over all chats per `globalWindowMs`. Default 25 (Telegram allows about 30; replies need some room). */
+  globalPerSecond?: number;
+  /** Default 1000. */
+  globalWindowMs?: number;
+}
+
+/** Retrying after network errors, timeouts and 5xx. */
+export interface OutboxRetry {
+  /** First back-off; it doubles with every failed attempt. Default 2000. */
+  baseMs?: number;
+  /** Longest back-off. Default 10 minutes. */
+  maxMs?: number;
+  /** An item failing for this long is dropped with an error log. Default 24 hours. */
+  giveUpAfterMs?: number;
+  /** A Telegram request without an answer after this long is aborted and retried. Default 30 000. */
+  requestTimeoutMs?: number;
+}
+
+export interface OutboxOptions {
+  /**
+   * The Bot API client. It must NOT have the auto-retry transformer (or any retrying transformer):
+   * the outbox handles 429 and retries itself, per chat and persistently. Pass a fresh
+   * `new Api(token, { apiRoot })`, not `bot.api`.
+   */
+  api: Api;
+  store: Store;
+  logger: Logger;
+  /** Clock for the timestamps stored on items (`notBefore`, `failingSince`). Pacing uses the monotonic clock. */
+  now?: () => Date;
+  limits?: OutboxLimits;
+  retry?: OutboxRetry;
+  /** How often the queue is re-read without a `kick()`. Default 5000. */
+  pollMs?: number;
+  /** A group (chat id < 0) refused the bot (403): remove its link. Users are marked inactive by the outbox itself. */
+  onBlocked?: (chatId: number) => void | Promise<void>;
+  /** A group became a supergroup; its queued items already moved to `newId`. */
+  onMigrated?: (oldId: number, newId: number) => void | Promise<void>;
+}
+
+export interface Outbox {
+  /** Starts delivering (resumes whatever the store holds). Idempotent. */
+  start(): void;
+  /** Stops scheduling and resolves once the calls in flight are answered and recorded. Items stay queued. */
+  stop(): Promise<void>;
+  /** Wakes the outbox now (call after queueing). Cheap; many kicks in a row cost one pass. */
+  kick(): void;
+  /**
+   * Resolves when nothing is in flight and no item is due or waiting for a retry (items scheduled
+   * for later may remain). Rejects if the outbox stops first or after `timeoutMs`. For tests and
+   * benchmarks.
+   */
+  drain(options?: { timeoutMs?: number }): Promise<void>;
+}
+
+const defaults = {
+  perChatMs: 1000,
+  perGroupPerMinute: 20,
+  groupWindowMs: 60_000,
+  globalPerSecond: 25,
+  globalWindowMs: 1000,
+  baseMs: 2000,
+  maxMs: 10 * 60_000,
+  giveUpAfterMs: 24 * 3600_000,
+  requestTimeoutMs: 30_000,
+  pollMs: 5000,
+} as const;
+
+type ApiSignal = Parameters<Api['sendMessage']>[3];
+
+/** Seconds to wait when a 429 carries no retry_after (it always does in practice). */
+const fallbackRetryAfterSeconds = 5;
+
+/** Telegram's answers to an edit that can never succeed: the message is gone, not editable, or already shows this. */
+const uneditable = /message to edit not found|message can't be edited|MESSAGE_ID_INVALID|there is no text in the message to edit|message is not modified/i;
+
+/**
+ * Creates the outbox over `store.outbox`. Nothing is sent before `start()`.
+ *
+ * @example
+ * const outbox = createOutbox({ api: new Api(token, { apiRoot }), store, logger });
+ * outbox.start();
+ * await store.outbox.enqueue({ chatId, kind: 'alert', payload: { type: 'send', text } satisfies OutboxPayload });
+ * outbox.kick();
+ */
+export function createOutbox(options: OutboxOptions): Outbox {
+  const { api, store } = options;
+  const log = options.logger.child({ component: 'outbox' });
+  const now = options.now ?? (() => new Date());
+  const limits = { ...defaults, ...definedOnly(options.limits), ...definedOnly(options.retry) };
+  const pollMs = options.pollMs ?? defaults.pollMs;
+  const mono = () => performance.now();
+
+  if (api.config.installedTransformers.length > 0) {
+    log.warn('the outbox Api has transformers installed; it must not retry on its own (no auto-retry), or 429s are waited out twice and items may be sent twice');
+  }
+
+  let running = false;
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  /** Deliveries in progress by item id: from the request until its outcome is recorded in the store. */
+  const sending = new Map<string, Promise<void>>();
+  const busyChats = new Set<number>();
+  /** Requests whose answer has not arrived yet (they count against the global window). */
+  let requestsInFlight = 0;
+  /** Monotonic times of Telegram's answers, over all chats. */
+  const globalAnswers: number[] = [];
+  /** Monotonic times of delivered messages per group. */
+  const groupDeliveries = new Map<number, number[]>();
+  /** Per chat: earliest monotonic time of the next request (pacing gap, or a 429 wait). */
+  const chatReadyAt = new Map<number, number>();
+  /** Per item: monotonic time of its retry (the in-process view of its stored notBefore). */
+  const retryAt = new Map<string, number>();
+  let globalPausedUntil = 0;
+  let consecutiveFailures = 0;
+  const drainWaiters = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
+
+  const schedulePump = () => {
+    if (!running || immediate) return;
+    immediate = setImmediate(() => {
+      immediate = undefined;
+      pump();
+    });
+  };
+
+  const setTimer = (delayMs: number) => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        pump();
+      },
+      Math.max(0, Math.ceil(delayMs)),
+    );
+    timer.unref();
+  };
+
+  /** One scheduling pass: starts every delivery the limits allow now and sets the timer for the next. */
+  function pump(): void {
+    if (!running) return;
+    let wakeAt = mono() + pollMs;
+    try {
+      const t = mono();
+      const wall = now().getTime();
+      prune(t);
+      // Per chat, the oldest item that is due or waiting for a retry; it holds back the rest of its chat.
+      const heads = new Map<number, { entry: OutboxEntry; dueAt: number }>();
+      for (const entry of store.outbox.entries()) {
+        if (busyChats.has(entry.chatId)) continue;
+        const dueAt = retryAt.get(entry.id) ?? (entry.notBefore === undefined ? t : t + (Date.parse(entry.notBefore) - wall));
+        if (dueAt > t && entry.attempts === 0) {
+          // Scheduled for later: holds nothing back; wake up when it is due.
+          wakeAt = Math.min(wakeAt, dueAt);
+          continue;
+        }
+        const head = heads.get(entry.chatId);
+        if (!head || queuedBefore(entry, head.entry)) heads.set(entry.chatId, { entry, dueAt });
+      }
+      const ready: OutboxEntry[] = [];
+      for (const [chatId, { entry, dueAt }] of heads) {
+        const readyAt = Math.max(dueAt, chatReadyAt.get(chatId) ?? 0, groupFreeAt(chatId, t), globalPausedUntil);
+        if (readyAt <= t) ready.push(entry);
+        else wakeAt = Math.min(wakeAt, readyAt);
+      }
+      ready.sort((a, b) => (queuedBefore(a, b) ? -1 : 1));
+      for (const entry of ready) {
+        const freeAt = globalFreeAt(t);
+        if (freeAt > t) {
+          // Full: a completion or the window's end frees a slot.
+          if (Number.isFinite(freeAt)) wakeAt = Math.min(wakeAt, freeAt);
+          break;
+        }
+        deliver(entry);
+      }
+      if (heads.size === 0 && sending.size === 0) settleDrains();
+    } catch (error) {
+      log.error('outbox pass failed; trying again shortly', { error });
+      wakeAt = Math.min(wakeAt, mono() + 1000);
+    }
+    setTimer(wakeAt - mono());
+  }
+
+  function prune(t: number): void {
+    while (globalAnswers.length > 0 && globalAnswers[0]! <= t - limits.globalWindowMs) globalAnswers.shift();
+    for (const [chatId, times] of groupDeliveries) {
+      while (times.length > 0 && times[0]! <= t - limits.groupWindowMs) times.shift();
+      if (times.length === 0) groupDeliveries.delete(chatId);
+    }
+    for (const [chatId, at] of chatReadyAt) if (at <= t && !busyChats.has(chatId)) chatReadyAt.delete(chatId);
+  }
+
+  /** When one more message to the group fits its window (0 for private chats and groups under the limit). */
+  function groupFreeAt(chatId: number, t: number): number {
+    if (chatId >= 0) return 0;
+    const times = groupDeliveries.get(chatId)?.filter((at) => at > t - limits.groupWindowMs) ?? [];
+    if (times.length < limits.perGroupPerMinute) return 0;
+    return times[times.length - limits.perGroupPerMinute]! + limits.groupWindowMs;
+  }
+
+  /** When one more request fits the global window; Infinity when only a completion can free a slot. */
+  function globalFreeAt(t: number): number {
+    const answers = globalAnswers.filter((at) => at > t - limits.globalWindowMs);
+    const used = answers.length + requestsInFlight;
+    if (used < limits.globalPerSecond) return 0;
+    const index = used - limits.globalPerSecond;
+    return index < answers.length ? answers[index]! + limits.globalWindowMs : Infinity;
+  }
+
+  function deliver(entry: OutboxEntry): void {
+    busyChats.add(entry.chatId);
+    requestsInFlight += 1;
+    let released = false;
+    /** Frees the global slot; `answered` records Telegram's answer for pacing. */
+    const release = (answered: boolean) => {
+      if (released) return;
+      released = true;
+      requestsInFlight -= 1;
+      if (!answered) return;
+      const t = mono();
+      globalAnswers.push(t);
+      chatReadyAt.set(entry.chatId, Math.max(chatReadyAt.get(entry.chatId) ?? 0, t + limits.perChatMs));
+    };
+    const run = (async () => {
+      const item = store.outbox.get(entry.id);
+      if (!item) return;
+      const parsed = outboxPayloadSchema.safeParse(item.payload);
+      if (!parsed.success) {
+        log.error('dropping a notification with an invalid payload (a bug in its producer)', {
+          ...describe(item),
+          problems: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`),
+        });
+        await drop(item);
+        return;
+      }
+      let messageId: number;
+      try {
+        messageId = await call(item.chatId, parsed.data);
+      } catch (error) {
+        release(true);
+        await failed(item, parsed.data, error);
+        return;
+      }
+      release(true);
+      consecutiveFailures = 0;
+      retryAt.delete(item.id);
+      if (item.chatId < 0 && parsed.data.type === 'send') {
+        const times = groupDeliveries.get(item.chatId) ?? [];
+        times.push(mono());
+        groupDeliveries.set(item.chatId, times);
+      }
+      log.debug('notification delivered', { ...describe(item), messageId, attempts: item.attempts + 1 });
+      await drop(item);
+    })()
+      .catch((error: unknown) => log.error('recording a notification outcome failed', { ...describe(entry), error }))
+      .finally(() => {
+        release(false);
+        sending.delete(entry.id);
+        busyChats.delete(entry.chatId);
+        schedulePump();
+      });
+    sending.set(entry.id, run);
+  }
+
+  async function call(chatId: number, payload: OutboxPayload): Promise<number> {
+    // grammY types its signal with the abort-controller shim; Node's own AbortSignal is what it uses at run time.
+    const signal = AbortSignal.timeout(limits.requestTimeoutMs) as unknown as ApiSignal;
+    const common = {
+      ...(payload.parseMode ? { parse_mode: payload.parseMode } : {}),
+      ...(payload.replyMarkup ? { reply_markup: payload.replyMarkup as unknown as InlineKeyboardMarkup } : {}),
+    };
+    const preview = payload.linkPreview === false ? { link_preview_options: { is_disabled: true } } : {};
+    if (payload.type === 'edit') {
+      const edited = await api.editMessageText(chatId, payload.messageId, payload.text, { ...common, ...preview }, signal);
+      return edited === true ? payload.messageId : edited.message_id;
+    }
+    const silent = payload.silent ? { disable_notification: true } : {};
+    if (payload.photo !== undefined) {
+      return (await api.sendPhoto(chatId, payload.photo, { caption: payload.text, ...common, ...silent }, signal)).message_id;
+    }
+    return (await api.sendMessage(chatId, payload.text, { ...common, ...preview, ...silent }, signal)).message_id;
+  }
+
+  /** Decides what a failed delivery means for the item (see the module comment). */
+  async function failed(item: OutboxItem, payload: OutboxPayload, error: unknown): Promise<void> {
+    const where = describe(item);
+    if (error instanceof GrammyError) {
+      const { error_code: code, description, parameters } = error;
+      if (code === 429) {
+        const waitMs = (parameters.retry_after ?? fallbackRetryAfterSeconds) * 1000;
+        const until = mono() + waitMs;
+        chatReadyAt.set(item.chatId, Math.max(chatReadyAt.get(item.chatId) ?? 0, until));
+        retryAt.set(item.id, until);
+        log.warn('Telegram asked to slow down; waiting before sending to this chat again', { ...where, retryAfterMs: waitMs });
+        await store.outbox.update(item.id, { attempts: item.attempts + 1, notBefore: new Date(now().getTime() + waitMs).toISOString() });
+        return;
+      }
+      const newChatId = parameters.migrate_to_chat_id;
+      if (newChatId !== undefined) {
+        const moved = await store.outbox.retarget(item.chatId, newChatId);
+        log.info('group became a supergroup; its notifications follow it', { ...where, newChatId, moved });
+        await hook('onMigrated', () => options.onMigrated?.(item.chatId, newChatId));
+        return;
+      }
+      if (code === 403) {
+        log.info('recipient cannot be messaged (blocked the bot, deactivated or removed it); dropping the notification', { ...where, description });
+        if (item.chatId > 0) {
+          if (store.users.get(item.chatId)?.active) await store.users.setActive(item.chatId, false);
+        } else {
+          await hook('onBlocked', () => options.onBlocked?.(item.chatId));
+        }
+        await drop(item);
+        return;
+      }
+      if (code === 400) {
+        if (payload.type === 'edit' && uneditable.test(description)) {
+          if (payload.sendIfGone && !/not modified/i.test(description)) {
+            log.info('the message to edit is gone; sending the notification as a new message', { ...where, description });
+            await store.outbox.update(item.id, { payload: asSend(payload) });
+            return;
+          }
+          log.info('edit not applied (message gone, too old or unchanged); dropping it', { ...where, description });
+          await drop(item);
+          return;
+        }
+        log.warn('Telegram refused a notification; it cannot succeed, dropping it', { ...where, description });
+        await drop(item);
+        return;
+      }
+    }
+    // Network errors, timeouts, 5xx, a wrong token or API root (401/404), anything unexpected: retry.
+    const failingSince = item.failingSince ?? now().toISOString();
+    const failingForMs = now().getTime() - Date.parse(failingSince);
+    const reason = errorSummary(error);
+    if (failingForMs >= limits.giveUpAfterMs) {
+      log.error('giving up on a notification that kept failing', { ...where, attempts: item.attempts + 1, failingSince, reason });
+      await drop(item);
+      return;
+    }
+    const attempts = item.attempts + 1;
+    const backoffMs = Math.min(limits.baseMs * 2 ** (attempts - 1), limits.maxMs);
+    consecutiveFailures += 1;
+    // Telegram unreachable or failing usually affects every chat: slow down everything, not just this item.
+    globalPausedUntil = Math.max(globalPausedUntil, mono() + Math.min(limits.baseMs * 2 ** (consecutiveFailures - 1), limits.maxMs));
+    retryAt.set(item.id, mono() + backoffMs);
+    const level = error instanceof HttpError || (error instanceof GrammyError && error.error_code >= 500) ? 'warn' : 'error';
+    log[level]('sending a notification failed; retrying later', { ...where, attempts, retryInMs: backoffMs, reason });
+    await store.outbox.update(item.id, { attempts, failingSince, notBefore: new Date(now().getTime() + backoffMs).toISOString() });
+  }
+
+  async function drop(item: OutboxItem): Promise<void> {
+    retryAt.delete(item.id);
+    await store.outbox.remove(item.id);
+  }
+
+  async function hook(name: string, run: () => void | Promise<void> | undefined): Promise<void> {
+    try {
+      await run();
+    } catch (error) {
+      log.error(`${name} failed`, { error });
+    }
+  }
+
+  function settleDrains(): void {
+    for (const waiter of drainWaiters) waiter.resolve();
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      log.info('outbox started', { queued: store.outbox.size() });
+      schedulePump();
+    },
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      if (immediate) clearImmediate(immediate);
+      timer = undefined;
+      immediate = undefined;
+      for (const waiter of drainWaiters) waiter.reject(new Error('The outbox stopped before it drained.'));
+      await Promise.allSettled([...sending.values()]);
+    },
+    kick: schedulePump,
+    drain({ timeoutMs } = {}) {
+      if (!running) return Promise.reject(new Error('The outbox is not running; call start() before drain().'));
+      return new Promise<void>((resolve, reject) => {
+        let timeout: NodeJS.Timeout | undefined;
+        const waiter = {
+          resolve: () => finish(),
+          reject: (error: Error) => finish(error),
+        };
+        const finish = (error?: Error) => {
+          drainWaiters.delete(waiter);
+          if (timeout) clearTimeout(timeout);
+          if (error) reject(error);
+          else resolve();
+        };
+        if (timeoutMs !== undefined) {
+          timeout = setTimeout(
+            () => finish(new Error(`The outbox did not drain within ${timeoutMs} ms (${store.outbox.size()} items queued, ${sending.size} in flight).`)),
+            timeoutMs,
+          );
+        }
+        drainWaiters.add(waiter);
+        schedulePump();
+      });
+    },
+  };
+}
+
+/** Whether `a` was queued before `b` (createdAt, then the time-ordered id). */
+function queuedBefore(a: OutboxEntry, b: OutboxEntry): boolean {
+  const byTime = Date.parse(a.createdAt) - Date.parse(b.createdAt);
+  return byTime < 0 || (byTime === 0 && a.id < b.id);
+}
+
+function asSend(payload: OutboxPayload): SendPayload {
+  const { text, parseMode, replyMarkup, linkPreview } = payload;
+  return { type: 'send', text, ...(parseMode ? { parseMode } : {}), ...(replyMarkup ? { replyMarkup } : {}), ...(linkPreview !== undefined ? { linkPreview } : {}) };
+}
+
+/** Log fields naming an item without its text (which may hold a customer's number). */
+function describe(item: Pick<OutboxItem, 'id' | 'chatId'> & Partial<Pick<OutboxItem, 'kind'>>): Record<string, unknown> {
+  return { itemId: item.id, chatId: item.chatId, ...(item.kind ? { kind: item.kind } : {}) };
+}
+
+function errorSummary(error: unknown): string {
+  if (error instanceof GrammyError) return `${error.error_code} ${error.description}`;
+  if (error instanceof HttpError) return `network: ${error.message}`;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

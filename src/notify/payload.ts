@@ -1,0 +1,58 @@
+/**
+ * What an outbox item asks Telegram to do. Items are stored as plain JSON and validated with
+ * these schemas when the outbox reads them, so a malformed item is logged and dropped instead of
+ * being retried forever.
+ */
+import { z } from 'zod';
+
+const inlineButtonSchema = z
+  .object({ text: z.string().min(1) })
+  .catchall(z.unknown())
+  .refine((button) => Object.keys(button).length > 1, { message: 'an inline button needs an action (callback_data, url, ...)' });
+
+/** An inline keyboard in Telegram's own shape (`{ inline_keyboard: [[{ text, callback_data }]] }`). */
+export const inlineKeyboardSchema = z.object({ inline_keyboard: z.array(z.array(inlineButtonSchema)) });
+
+const formatting = {
+  /** Message text; the caption when `photo` is set. */
+  text: z.string().min(1).max(4096),
+  /** Omit for plain text. */
+  parseMode: z.literal('HTML').optional(),
+  replyMarkup: inlineKeyboardSchema.optional(),
+  /** `false` hides the link preview. */
+  linkPreview: z.boolean().optional(),
+};
+
+/** A new message. */
+export const sendPayloadSchema = z
+  .object({
+    type: z.literal('send'),
+    ...formatting,
+    /** A photo (file_id or HTTPS URL) sent with `text` as its caption (at most 1024 characters). */
+    photo: z.string().min(1).optional(),
+    /** Deliver without a notification sound. */
+    silent: z.boolean().optional(),
+  })
+  .refine((payload) => payload.photo === undefined || payload.text.length <= 1024, {
+    message: 'a photo caption holds at most 1024 characters',
+    path: ['text'],
+  });
+
+/**
+ * An edit of a text message the bot sent earlier in the same chat (e.g. the "Pending" message the
+ * user saw). If that message is gone, too old to edit or already shows this text, the edit is
+ * dropped - unless `sendIfGone` is set, then the text is sent as a new message instead.
+ */
+export const editPayloadSchema = z.object({
+  type: z.literal('edit'),
+  messageId: z.number().int().positive(),
+  ...formatting,
+  sendIfGone: z.boolean().optional(),
+});
+
+export const outboxPayloadSchema = z.discriminatedUnion('type', [sendPayloadSchema, editPayloadSchema]);
+
+export type SendPayload = z.infer<typeof sendPayloadSchema>;
+export type EditPayload = z.infer<typeof editPayloadSchema>;
+/** The payload of an outbox item (`NewOutboxItem.payload`); build one with `satisfies OutboxPayload`. */
+export type OutboxPayload = z.infer<typeof outboxPayloadSchema>;

@@ -1,0 +1,72 @@
+import type { Store } from '../store/store.ts';
+import type { Providers } from '../providers/factory.ts';
+import type { NewOutboxItem } from '../store/outbox.ts';
+import type { Logger } from '../logger.ts';
+import type { CredentialService } from './credentials.ts';
+
+export interface AlertService {
+  /**
+   * Reads the user's balance and compares it with their threshold. Below it while armed: queues
+   * one alert and disarms. At or above it: re-arms. So each crossing is announced once, however
+   * often this runs. Provider errors are logged and ignored (the next check tries again).
+   */
+  check(userId: number): Promise<void>;
+  /** Checks every user with a threshold (the periodic job). */
+  checkAll(): Promise<void>;
+}
+
+export interface AlertServiceDeps {
+  store: Store;
+  providers: Providers;
+  credentials: CredentialService;
+  logger: Logger;
+  /** Builds the alert message for the outbox. */
+  lowBalanceNotice: (userId: number, balance: number, threshold: number) => NewOutboxItem;
+  /** Wakes the outbox after something was queued. */
+  onQueued?: () => void;
+}
+
+export function createAlertService(deps: AlertServiceDeps): AlertService {
+  const { store, logger } = deps;
+  const running = new Map<number, Promise<void>>();
+
+  async function checkNow(userId: number): Promise<void> {
+    const user = store.users.get(userId);
+    if (!user || user.alertThreshold === undefined || !user.active) return;
+    const credentials = deps.credentials.load(userId, 'reseller');
+    if (!credentials) return;
+    let balance: number;
+    try {
+      balance = await deps.providers.reseller(credentials).balance();
+    } catch (error) {
+      logger.warn('balance alert check failed', { userId, error });
+      return;
+    }
+    const threshold = user.alertThreshold;
+    const armed = user.alertArmed !== false;
+    if (balance < threshold && armed) {
+      await store.outbox.enqueue(deps.lowBalanceNotice(userId, balance, threshold));
+      await store.users.update(userId, { alertArmed: false });
+      deps.onQueued?.();
+    } else if (balance >= threshold && !armed) {
+      await store.users.update(userId, { alertArmed: true });
+    }
+  }
+
+  return {
+    check(userId) {
+      // One check per user at a time: two purchases finishing together must not alert twice.
+      const previous = running.get(userId) ?? Promise.resolve();
+      const next = previous.then(() => checkNow(userId));
+      running.set(userId, next);
+      return next.finally(() => {
+        if (running.get(userId) === next) running.delete(userId);
+      });
+    },
+    async checkAll() {
+      for (const user of store.users.list({ active: true })) {
+        if (user.alertThreshold !== undefined) await this.check(user.id);
+      }
+    },
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Purchase targets and quick-buy lines: what a reseller types, turned into what the provider must
+ * receive. Pure functions, no I/O.
+ *
+ * - A phone number is normalised: separators dropped, `+62` / `62` become `0`, and it must then be
+ *   `08…` with 10 to 13 digits.
+ * - Any other target (game id, PLN meter / customer number, …) is sent as typed, only trimmed.
+ * - Which rule applies depends on the product (`targetKindOf`): phone products (pulsa, data,
+ *   e-wallets) always normalise, PLN and game products never do, and for a product we cannot
+ *   classify a target is normalised only when it is unmistakably a phone number.
+ */
+
+/** How a product's target is read. */
+export type TargetKind = 'phone' | 'verbatim' | 'auto';
+
+/** Why a target was refused. */
+export type TargetProblem = 'empty' | 'phone' | 'too-long' | 'characters';
+
+export type TargetCheck = { ok: true; target: string } | { ok: false; problem: TargetProblem };
+
+/** Longest target accepted (game ids with a zone, meter numbers and phone numbers are far shorter). */
+export const maxTargetLength = 40;
+
+/** Most CODE.TARGET lines accepted in one message. */
+export const maxQuickBuyLines = 20;
+
+const phoneCodePrefix = /^(TSEL|TELKOMSEL|SIMPATI|ISAT|INDOSAT|IM3|XL|AXIS|TRI|THREE|SMART|SMARTFREN|BYU|DANA|OVO|GOPAY|GOJEK|SHOPEE|SPAY|LINKAJA)/i;
+const phoneNameWords =
+  /\b(telkomsel|simpati|indosat|im3|ooredoo|xl|axis|tri|three|smartfren|by\.?u|pulsa|dana|ovo|go-?pay|shopee ?pay|linkaja)\b/i;
+const verbatimCodePrefix = /^(PLN|TOKEN)/i;
+const verbatimNameWords =
+  /\b(pln|token listrik|listrik|diamonds?|uc|genesis|crystals?|mobile legends|free ?fire|pubg|genshin|valorant|welkin|weekly diamond|voucher game|game)\b/i;
+
+/**
+ * Decides how a product's target is read, from its code and name: `verbatim` for PLN and game
+ * products (meter numbers and game ids are sent as typed), `phone` for pulsa, data and e-wallet
+ * products, `auto` when neither is recognisable.
+ */
+export function targetKindOf(product: { code: string; product_name: string }): TargetKind {
+  if (verbatimCodePrefix.test(product.code) || verbatimNameWords.test(product.product_name)) return 'verbatim';
+  if (phoneCodePrefix.test(product.code) || phoneNameWords.test(product.product_name)) return 'phone';
+  return 'auto';
+}
+
+/**
+ * A phone number in its local form (`08…`, digits only, 10–13 digits), or undefined when `raw`
+ * is not one. Accepts `+62 812-3456-7890`, `62812…`, `0812 3456 7890`, `(0812) 345…`.
+ */
+export function normalisePhone(raw: string): string | undefined {
+  const compact = raw.trim().replace(/[\s().-]/g, '');
+  if (!/^\+?\d+$/.test(compact)) return undefined;
+  let digits = compact.replace(/^\+/, '');
+  if (digits.startsWith('62')) digits = `0${digits.slice(2)}`;
+  else if (compact.startsWith('+')) return undefined; // another country
+  return /^08\d{8,11}$/.test(digits) ? digits : undefined;
+}
+
+/**
+ * Checks and normalises a target for a product of `kind` (see `targetKindOf`). Returns the value
+ * to send to the provider, or why it cannot be used.
+ */
+export function normaliseTarget(raw: string, kind: TargetKind = 'auto'): TargetCheck {
+  const trimmed = raw.trim();
+  if (trimmed === '') return { ok: false, problem: 'empty' };
+  if (kind === 'phone') {
+    const phone = normalisePhone(trimmed);
+    return phone ? { ok: true, target: phone } : { ok: false, problem: 'phone' };
+  }
+  if (kind === 'auto' && looksLikePhone(trimmed)) {
+    const phone = normalisePhone(trimmed);
+    // `+62…` can only be a phone number; `08…`/`62…` that fail the check may be a meter number.
+    if (phone) return { ok: true, target: phone };
+    if (trimmed.startsWith('+')) return { ok: false, problem: 'phone' };
+  }
+  if (trimmed.length > maxTargetLength) return { ok: false, problem: 'too-long' };
+  // Control characters and line breaks never belong in a target.
+  if (/\p{Cc}/u.test(trimmed)) return { ok: false, problem: 'characters' };
+  return { ok: true, target: trimmed };
+}
+
+/** `+…`, `08…` or `628…` made of digits and the usual separators. */
+function looksLikePhone(text: string): boolean {
+  if (!/^\+?[\d\s().-]+$/.test(text)) return false;
+  const digits = text.replace(/\D/g, '');
+  return text.startsWith('+') || digits.startsWith('08') || digits.startsWith('628');
+}
+
+/** One line of a quick-buy message: a product code and the target as typed (trimmed). */
+export interface QuickBuyLine {
+  /** 1-based line number in the message (counting only non-empty lines). */
+  line: number;
+  /** Upper case. */
+  code: string;
+  /** Absent only for a bare `/beli CODE`: the conversation then asks for it. */
+  target?: string;
+}
+
+/** A line that is not CODE.TARGET, with its text (trimmed, shortened) for the error list. */
+export interface QuickBuyFormatProblem {
+  line: number;
+  text: string;
+}
+
+export interface QuickBuyParse {
+  lines: QuickBuyLine[];
+  problems: QuickBuyFormatProblem[];
+  /** Non-empty lines in the message; more than `maxQuickBuyLines` means the message is refused. */
+  count: number;
+}
+
+/** A product code: letters, digits, `_` or `-`, with at least one letter (`12345678.1234` is a game id, not CODE.TARGET). */
+const codePattern = '(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_-]{0,29}';
+const dottedLine = new RegExp(`^(${codePattern})\\s*\\.\\s*(.+)$`);
+const spacedLine = new RegExp(`^(${codePattern})\\s+(.+)$`);
+const codeOnly = new RegExp(`^(${codePattern})$`);
+
+/** A product code as the provider spells codes: upper case. */
+export function normaliseCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+function nonEmptyLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+function shorten(text: string, max = 30): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * Reads a plain message as quick-buy lines (`CODE.TARGET`, one per line). Returns undefined when
+ * the message does not look like quick-buy at all (no line is CODE.TARGET with a target that
+ * carries at least four digits), so ordinary chatter falls through to the help answer. Lines that
+ * are not in the format are reported in `problems`.
+ */
+export function parseQuickBuy(text: string): QuickBuyParse | undefined {
+  if (text.trim().startsWith('/')) return undefined;
+  const lines: QuickBuyLine[] = [];
+  const problems: QuickBuyFormatProblem[] = [];
+  const all = nonEmptyLines(text);
+  all.forEach((raw, index) => {
+    const match = dottedLine.exec(raw);
+    const target = match?.[2]?.trim();
+    if (match?.[1] && target && countDigits(target) >= 4) lines.push({ line: index + 1, code: normaliseCode(match[1]), target });
+    else problems.push({ line: index + 1, text: shorten(raw) });
+  });
+  if (lines.length === 0) return undefined;
+  return { lines, problems, count: all.length };
+}
+
+/**
+ * Reads the argument of `/beli` (`/buy`): nothing (the conversation asks), `CODE`,
+ * `CODE TARGET`, `CODE.TARGET`, or several `CODE.TARGET` lines. A target may contain spaces
+ * (`ML86 12345678 1234`).
+ */
+export function parseBuyCommand(argument: string): QuickBuyParse {
+  const all = nonEmptyLines(argument);
+  const lines: QuickBuyLine[] = [];
+  const problems: QuickBuyFormatProblem[] = [];
+  all.forEach((raw, index) => {
+    const line = index + 1;
+    const dotted = dottedLine.exec(raw);
+    const spaced = dotted ? undefined : spacedLine.exec(raw);
+    const match = dotted ?? spaced;
+    if (match?.[1] && match[2]) {
+      lines.push({ line, code: normaliseCode(match[1]), target: match[2].trim() });
+      return;
+    }
+    const code = codeOnly.exec(raw);
+    // A bare code is only meaningful alone: the conversation then asks for the target.
+    if (code?.[1] && all.length === 1) lines.push({ line, code: normaliseCode(code[1]) });
+    else problems.push({ line, text: shorten(raw) });
+  });
+  return { lines, problems, count: all.length };
+}
+
+function countDigits(text: string): number {
+  return text.replace(/\D/g, '').length;
+}

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
+import { connectReseller } from '../helpers/connect.ts';
+import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
+import type { EmulatedUser } from '../../src/playground/bot-api.ts';
+
+const main = resellerDemoAccounts.main;
+
+describe('/balance', () => {
+  let world: TestWorld;
+  let budi: EmulatedUser;
+  const start = async (options?: TestWorldOptions) => {
+    world = await startWorld(options);
+    budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+  };
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  /** Stores credentials without the /connect flow (for accounts the provider would refuse). */
+  const seedReseller = (account: { apiId: string; apiKey: string }) => world.app.store.credentials.save(budi.id, 'reseller', { apiId: account.apiId, apiKey: account.apiKey }, 'seeded');
+
+  it('says how to connect when nothing is connected', async () => {
+    await start();
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
+    expect(reply.text).toContain('belum terhubung');
+    expect(reply.text).toContain('/connect');
+  });
+
+  it('shows the balance in rupiah with the time in WIB and refreshes it in place', async () => {
+    await start();
+    await connectReseller(world, budi);
+    const shown = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
+    expect(shown.text).toContain('Saldo Top-up reseller: Rp 1.000.000');
+    expect(shown.text).toContain('DEMO…LER');
+    expect(shown.text).toMatch(/Per \d{2} \w{3} \d{4} \d{2}\.\d{2} WIB/);
+    expect(shown.buttons.flat()).toEqual(['🔄 Muat ulang']);
+
+    world.sandbox.reseller.setBalance(main.apiId, 987_500);
+    const query = budi.tap(shown, '🔄 Muat ulang');
+    await world.telegram.waitFor(() => shown.text?.includes('Rp 987.500'));
+    expect((await world.telegram.waitForCallbackAnswer(query)).text).toBe('Saldo diperbarui.');
+
+    // Nothing changed within the same minute: Telegram refuses the edit, the user is told.
+    const again = budi.tap(shown, '🔄 Muat ulang');
+    expect((await world.telegram.waitForCallbackAnswer(again)).text).toBe('Saldo masih sama.');
+  });
+
+  it('answers in English for an English user', async () => {
+    await start();
+    const jane = world.telegram.createUser({ firstName: 'Jane', languageCode: 'en' });
+    await connectReseller(world, jane);
+    const shown = await world.telegram.waitForBotMessage(jane, { after: jane.send('/balance') });
+    expect(shown.text).toContain('Reseller top-up balance: Rp 1.000.000');
+    expect(shown.text).toContain('As of');
+  });
+
+  it('says to try later when the provider does not answer', async () => {
+    await start({ env: { PROVIDER_TIMEOUT_MS: '1000' } });
+    await connectReseller(world, budi);
+    world.sandbox.inject({ service: 'reseller', path: '/cek-saldo', times: 3, fault: { kind: 'timeout-before' } });
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), timeoutMs: 6000 });
+    expect(reply.text).toContain('tidak menjawab tepat waktu');
+    expect(reply.text).toContain('Coba lagi');
+  });
+
+  it('tells which IP to whitelist when the provider blocks the server', async () => {
+    await start();
+    await seedReseller(resellerDemoAccounts.blocked);
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
+    expect(reply.text).toContain('203.0.113.7');
+  });
+
+  it('offers to reconnect when the provider no longer accepts the key', async () => {
+    await start();
+    await seedReseller({ apiId: main.apiId, apiKey: 'a-key-that-was-replaced' });
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
+    expect(reply.text).toContain('menolak kredensial');
+    expect(reply.text).toContain('/connect');
+  });
+
+  it('answers in groups that the balance is private', async () => {
+    await start();
+    const group = world.telegram.createGroup({ title: 'Toko Budi', members: [budi] });
+    const reply = await world.telegram.waitForBotMessage(group, { after: budi.send('/saldo', { chat: group }) });
+    expect(reply.text).toContain('chat pribadi');
+  });
+});

@@ -1,0 +1,160 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { seedConnectedUser } from '../helpers/seed-transactions.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
+
+/** A user whose reseller account is connected (seeded through the service: connecting is not the subject here). */
+const connectedUser = (world: TestWorld, firstName: string, languageCode = 'id'): Promise<EmulatedUser> =>
+  seedConnectedUser(world, firstName, { languageCode });
+
+/** Product buttons of a price-list message: `CODE · Rp …` (available) or `⛔ CODE · status`. */
+function productButtons(message: EmulatedMessage): string[] {
+  return message.buttons.flat().filter((text) => /· Rp /.test(text) || text.startsWith('⛔'));
+}
+
+function codesShown(message: EmulatedMessage): string[] {
+  return productButtons(message).map((text) => text.replace(/^⛔ /, '').split(' · ')[0] ?? '');
+}
+
+const priceListRequests = (world: TestWorld) =>
+  world.sandbox.received.filter((request) => request.service === 'reseller' && request.path === '/price-list').length;
+
+describe('/harga: the price list', () => {
+  let world: TestWorld;
+  beforeEach(async () => {
+    world = await startWorld();
+  });
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  it('browses brands, then pages through a brand 10 at a time by editing the same message', async () => {
+    const budi = await connectedUser(world, 'Budi');
+    const sent = budi.send('/harga');
+    const list = await world.telegram.waitForBotMessage(budi, { after: sent, textIncludes: 'Daftar harga' });
+    expect(list.text).toContain('123 produk');
+    expect(list.buttons.flat()).toEqual(expect.arrayContaining(['Telkomsel (15)', 'Mobile Legends (13)', 'PLN (6)', 'Genshin Impact (5)']));
+
+    budi.tap(list, 'Telkomsel (15)');
+    await world.telegram.waitFor(() => list.text?.includes('Telkomsel — 15 produk, halaman 1/2'));
+    expect(productButtons(list)).toHaveLength(10);
+    expect(codesShown(list)[0]).toBe('TSEL5');
+    expect(list.buttons.flat()).toContain('TSEL10 · Rp 10.450');
+    expect(list.text).toContain('TSEL10 Telkomsel 10.000 — Rp 10.450');
+    expect(list.buttons.flat()).not.toContain('‹ Sebelumnya');
+
+    budi.tap(list, 'Berikutnya ›');
+    await world.telegram.waitFor(() => list.text?.includes('halaman 2/2'));
+    expect(codesShown(list)).toEqual(['TSELD1GB', 'TSELD3GB', 'TSELD5GB', 'TSELD10GB', 'TSELD25GB']);
+    expect(list.buttons.flat()).not.toContain('Berikutnya ›');
+
+    budi.tap(list, '‹ Sebelumnya');
+    await world.telegram.waitFor(() => list.text?.includes('halaman 1/2'));
+    expect(codesShown(list)).toHaveLength(10);
+
+    budi.tap(list, '« Semua brand');
+    await world.telegram.waitFor(() => list.text?.includes('Pilih brand'));
+
+    // Every step edited the one message: no new bot messages, and at most one price-list request.
+    expect(world.telegram.botMessages(budi)).toHaveLength(1);
+    expect(list.history.length).toBeGreaterThanOrEqual(4);
+    expect(priceListRequests(world)).toBe(1);
+  });
+
+  it('/harga telkomsel shows only matching products; words that match nothing say so', async () => {
+    const budi = await connectedUser(world, 'Budi');
+    const found = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga telkomsel') });
+    expect(found.text).toContain('Hasil pencarian "telkomsel" — 15 produk, halaman 1/2');
+    expect(codesShown(found)).toHaveLength(10);
+    expect(codesShown(found).every((code) => code.startsWith('TSEL'))).toBe(true);
+    budi.tap(found, 'Berikutnya ›');
+    await world.telegram.waitFor(() => found.text?.includes('halaman 2/2'));
+    expect(codesShown(found).every((code) => code.startsWith('TSEL'))).toBe(true);
+
+    const narrow = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga ml 86') });
+    expect(codesShown(narrow)).toEqual(['ML86']);
+
+    const none = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga zzzz') });
+    expect(none.text).toContain('Tidak ada produk yang cocok dengan "zzzz"');
+    expect(none.buttons.flat()).toEqual(['« Semua brand']);
+  });
+
+  it('shows an unavailable product with its status verbatim and answers a tap on it with that status', async () => {
+    world.sandbox.reseller.setProductStatus('TSEL10', 'gangguan');
+    const budi = await connectedUser(world, 'Budi');
+    const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga telkomsel') });
+    expect(list.text).toContain('⛔ TSEL10 Telkomsel 10.000 — tidak tersedia (gangguan)');
+    expect(list.buttons.flat()).toContain('⛔ TSEL10 · gangguan');
+
+    const query = budi.tap(list, '⛔ TSEL10 · gangguan');
+    const answer = await world.telegram.waitForCallbackAnswer(query);
+    expect(answer.text).toContain('gangguan');
+    expect(answer.showAlert).toBe(true);
+    await world.telegram.waitForIdle();
+    expect(world.telegram.botMessages(budi)).toHaveLength(1);
+  });
+
+  it('caches the list per user for a few minutes; the refresh button fetches it anew', async () => {
+    const budi = await connectedUser(world, 'Budi');
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga') });
+    const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga telkomsel') });
+    expect(priceListRequests(world)).toBe(1);
+
+    world.sandbox.reseller.setProductStatus('TSEL5', 'kosong');
+    const query = budi.tap(list, '🔄 Muat ulang');
+    const answer = await world.telegram.waitForCallbackAnswer(query);
+    expect(answer.text).toBe('Daftar harga diperbarui.');
+    await world.telegram.waitFor(() => list.text?.includes('TSEL5 Telkomsel 5.000 — tidak tersedia (kosong)'));
+    expect(priceListRequests(world)).toBe(2);
+    expect(list.text).toContain('halaman 1/2');
+
+    // Another user has a list of their own.
+    const siti = await connectedUser(world, 'Siti');
+    await world.telegram.waitForBotMessage(siti, { after: siti.send('/harga') });
+    expect(priceListRequests(world)).toBe(3);
+  });
+
+  it('starts buying when an available product is tapped', async () => {
+    const budi = await connectedUser(world, 'Budi');
+    const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga telkomsel') });
+    const query = budi.tap(list, 'TSEL10 · Rp 10.450');
+    const answer = await world.telegram.waitForCallbackAnswer(query);
+    expect(answer.text).toBe('Telkomsel 10.000 — Rp 10.450');
+    const next = await world.telegram.waitForBotMessage(budi, { after: list, where: (m) => /TSEL10|Telkomsel 10\.000/.test(m.text ?? '') });
+    expect(next.deleted).toBe(false);
+  });
+
+  it('asks to connect first, and keeps the list out of groups', async () => {
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga') });
+    expect(reply.text).toContain('/connect');
+    expect(priceListRequests(world)).toBe(0);
+
+    const group = world.telegram.createGroup({ title: 'Konter', members: [budi] });
+    const sent = budi.send('/harga', { chat: group });
+    const inGroup = await world.telegram.waitForBotMessage(group, { after: sent });
+    expect(inGroup.text).toContain('chat pribadi');
+  });
+
+  it('answers a provider failure with what to do, also on a refresh tap', async () => {
+    const budi = await connectedUser(world, 'Budi');
+    world.sandbox.inject({ service: 'reseller', path: '/price-list', fault: { kind: 'status', status: 401, body: { error: 'Signature tidak valid' } } });
+    const refused = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga') });
+    expect(refused.text).toContain('menolak kredensial');
+    expect(refused.text).toContain('/connect');
+
+    const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga') });
+    world.sandbox.inject({ service: 'reseller', path: '/price-list', fault: { kind: 'malformed' } });
+    budi.tap(list, '🔄 Muat ulang');
+    const broken = await world.telegram.waitForBotMessage(budi, { after: list });
+    expect(broken.text).toContain('tidak bisa dibaca');
+    expect(list.text).toContain('Daftar harga');
+  });
+
+  it('speaks English to an English client', async () => {
+    const jane = await connectedUser(world, 'Jane', 'en');
+    const list = await world.telegram.waitForBotMessage(jane, { after: jane.send('/prices xl') });
+    expect(list.text).toContain('Results for "xl" — 12 products, page 1/2');
+    expect(list.buttons.flat()).toContain('Next ›');
+  });
+});

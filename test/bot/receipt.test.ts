@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { I18n } from '@grammyjs/i18n';
+import { InlineKeyboard } from 'grammy';
+import { localesDirectory } from '../../src/bot/i18n.ts';
+import { addCopySnButton, formatReceipt, statusWord, type ReceiptTranslate } from '../../src/bot/receipt.ts';
+import type { TransactionRecord } from '../../src/store/schema.ts';
+
+const i18n = new I18n({ defaultLocale: 'id', directory: localesDirectory, useSession: false, fluentBundleOptions: { useIsolating: false } });
+const inIndonesian: ReceiptTranslate = (key, variables) => i18n.t('id', key, variables);
+const inEnglish: ReceiptTranslate = (key, variables) => i18n.t('en', key, variables);
+
+/** A Sukses transaction created 22 Nov 2026 07:05 UTC (14.05 WIB). */
+const settled: TransactionRecord = {
+  refId: '01KAMZ0000AAAABBBBCCCCDDDD',
+  userId: 700000001,
+  chatId: 700000001,
+  code: 'TSEL10',
+  productName: 'Telkomsel 10.000',
+  target: '081234567890',
+  price: 10500,
+  status: 'Sukses',
+  providerStatus: 'Sukses',
+  trxId: 'TRX-77',
+  sn: '0123456789012345',
+  createdAt: '2026-11-22T07:05:00.000Z',
+  updatedAt: '2026-11-22T07:06:00.000Z',
+  settledAt: '2026-11-22T07:06:30.000Z',
+  checks: 1,
+};
+
+/** Strips tags and unescapes, to read the receipt as a user would. */
+const plain = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+describe('formatReceipt', () => {
+  it('lists product, target, price, status, SN as code, ref id, trx id and WIB times', () => {
+    const html = formatReceipt(inIndonesian, settled);
+    expect(html).toContain('SN: <code>0123456789012345</code>');
+    expect(html).toContain('Tujuan: <code>081234567890</code>');
+    expect(plain(html).split('\n')).toEqual([
+      '🧾 Struk transaksi',
+      '',
+      'Produk: Telkomsel 10.000 (TSEL10)',
+      'Tujuan: 081234567890',
+      'Harga: Rp 10.500',
+      'Status: ✅ Sukses',
+      'SN: 0123456789012345',
+      'Ref ID: 01KAMZ0000AAAABBBBCCCCDDDD',
+      'Trx ID: TRX-77',
+      'Waktu: 22 Nov 2026 14.05 WIB',
+      'Selesai: 22 Nov 2026 14.06 WIB',
+    ]);
+  });
+
+  it('masks the target for group posts', () => {
+    const html = formatReceipt(inIndonesian, settled, { maskTarget: true });
+    expect(html).toContain('Tujuan: 0812****7890');
+    expect(html).not.toContain('081234567890');
+  });
+
+  it('names every status in both languages and keeps unknown provider statuses verbatim', () => {
+    const word = (t: ReceiptTranslate, status: string, providerStatus?: string) => statusWord(t, { status, providerStatus });
+    expect(['Sukses', 'Gagal', 'Pending', 'Created', 'Rejected', 'Unresolved'].map((s) => word(inIndonesian, s))).toEqual([
+      'Sukses',
+      'Gagal',
+      'Pending',
+      'Diproses',
+      'Ditolak',
+      'Tidak terselesaikan',
+    ]);
+    expect(['Sukses', 'Gagal', 'Pending', 'Created', 'Rejected', 'Unresolved'].map((s) => word(inEnglish, s))).toEqual([
+      'Success',
+      'Failed',
+      'Pending',
+      'Processing',
+      'Rejected',
+      'Unresolved',
+    ]);
+    // The provider said something the spec does not name: stored as Pending, shown verbatim.
+    expect(word(inEnglish, 'Pending', 'Menunggu operator')).toBe('Menunggu operator');
+    expect(word(inIndonesian, 'Sedang antri')).toBe('Sedang antri');
+    expect(plain(formatReceipt(inEnglish, { ...settled, status: 'Gagal', sn: undefined }))).toContain('Status: ❌ Failed');
+  });
+
+  it('says what happens next for open, refused and unresolved transactions', () => {
+    const open = formatReceipt(inIndonesian, { ...settled, status: 'Pending', sn: undefined, settledAt: undefined });
+    expect(plain(open)).toContain('Status: ⏳ Pending');
+    expect(plain(open)).toContain(`/cek ${settled.refId}`);
+    expect(open).not.toContain('SN:');
+    expect(open).not.toContain('Selesai:');
+    const refused = formatReceipt(inEnglish, { ...settled, status: 'Rejected', providerStatus: 'Produk <nonaktif>', sn: undefined, trxId: undefined });
+    expect(refused).toContain('Reason: Produk &lt;nonaktif&gt;');
+    expect(refused).not.toContain('Trx ID');
+    expect(plain(formatReceipt(inEnglish, { ...settled, status: 'Unresolved', sn: undefined }))).toContain('Status: ❔ Unresolved');
+  });
+
+  it('escapes HTML in every value taken from users or providers', () => {
+    const html = formatReceipt(inIndonesian, { ...settled, productName: 'A <b>&</b>', target: '<x>', sn: 'a<b>' });
+    expect(html).toContain('A &lt;b&gt;&amp;&lt;/b&gt;');
+    expect(html).toContain('<code>&lt;x&gt;</code>');
+    expect(html).toContain('<code>a&lt;b&gt;</code>');
+  });
+});
+
+describe('addCopySnButton', () => {
+  it('adds a copy_text button with the SN, and none without an SN', () => {
+    const keyboard = new InlineKeyboard();
+    expect(addCopySnButton(keyboard, inIndonesian, settled)).toBe(true);
+    expect(keyboard.inline_keyboard.flat()).toEqual([{ text: '📋 Salin SN', copy_text: { text: '0123456789012345' } }]);
+    expect(addCopySnButton(new InlineKeyboard(), inEnglish, { sn: undefined })).toBe(false);
+    expect(addCopySnButton(new InlineKeyboard(), inEnglish, { sn: 'x'.repeat(300) })).toBe(false);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Helpers of the buy tests: a connected user, the summary of a purchase and its result.
+ */
+import type { TestWorld } from './app.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
+import { resellerDemoAccounts, type ResellerSimAccount } from '../../src/sandbox/reseller.ts';
+
+/**
+ * A new user (Indonesian unless told) who has written to the bot once, with their reseller
+ * account connected. Credentials are seeded through the credential service: the subject of these
+ * tests is buying, not connecting.
+ */
+export async function buyer(
+  world: TestWorld,
+  firstName = 'Budi',
+  options: { languageCode?: string; account?: ResellerSimAccount } = {},
+): Promise<EmulatedUser> {
+  const user = world.telegram.createUser({ firstName, languageCode: options.languageCode ?? 'id' });
+  await world.telegram.waitForBotMessage(user, { after: user.send('/start') });
+  const { apiId, apiKey } = options.account ?? resellerDemoAccounts.main;
+  await world.app.services.credentials.verifyAndSave(user.id, 'reseller', { apiId, apiKey });
+  return user;
+}
+
+/** The purchase summary (the bot message with the Confirm button) sent after `after`. */
+export function waitForSummary(world: TestWorld, user: EmulatedUser, after: EmulatedMessage): Promise<EmulatedMessage> {
+  return world.telegram.waitForBotMessage(user, {
+    after,
+    where: (message) => message.buttons.flat().some((text) => text.includes('Konfirmasi') || text.includes('Confirm')),
+  });
+}
+
+/** The final result of a purchase (the "sending…" message once edited), after `after`. */
+export function waitForResult(world: TestWorld, user: EmulatedUser, after: EmulatedMessage, textIncludes: string | RegExp): Promise<EmulatedMessage> {
+  return world.telegram.waitForBotMessage(user, { after, textIncludes });
+}
+
+/** Transactions the reseller sandbox received for this account. */
+export function sandboxTransactions(world: TestWorld, apiId: string = resellerDemoAccounts.main.apiId) {
+  return world.sandbox.reseller.transactions().filter((tx) => tx.apiId === apiId);
+}
+
+/** Text of every `code` entity of a message (what Telegram shows as tap-to-copy). */
+export function codeTexts(message: EmulatedMessage): string[] {
+  const text = message.message.text ?? '';
+  return (message.message.entities ?? []).filter((e) => e.type === 'code').map((e) => text.slice(e.offset, e.offset + e.length));
+}
+
+/**
+ * Resolves once `condition` holds, checking every few milliseconds (for state the emulator does
+ * not see change, such as the store); fails after `timeoutMs`.
+ */
+export async function eventually(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`eventually: condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import {
+  maxQuickBuyLines,
+  normaliseCode,
+  normalisePhone,
+  normaliseTarget,
+  parseBuyCommand,
+  parseQuickBuy,
+  targetKindOf,
+} from '../../src/services/targets.ts';
+
+const product = (code: string, product_name: string) => ({ code, product_name });
+
+describe('normalisePhone', () => {
+  it.each([
+    ['081234567890', '081234567890'],
+    ['+6281234567890', '081234567890'],
+    ['6281234567890', '081234567890'],
+    ['+62 812-3456-7890', '081234567890'],
+    ['0812 3456 7890', '081234567890'],
+    ['(0812) 3456.7890', '081234567890'],
+    ['  0881234567  ', '0881234567'],
+    ['0812345678901', '0812345678901'],
+  ])('%s → %s', (raw, expected) => {
+    expect(normalisePhone(raw)).toBe(expected);
+  });
+
+  it.each([
+    ['08123456', 'too short'],
+    ['08123456789012', 'too long (14 digits)'],
+    ['0212345678', 'a landline, not 08'],
+    ['+6581234567', 'another country'],
+    ['0812abc4567', 'letters'],
+    ['', 'empty'],
+  ])('refuses %s (%s)', (raw) => {
+    expect(normalisePhone(raw)).toBeUndefined();
+  });
+});
+
+describe('targetKindOf', () => {
+  it.each([
+    [product('TSEL10', 'Telkomsel 10.000'), 'phone'],
+    [product('TSELD1GB', 'Telkomsel Data 1GB 7 Hari'), 'phone'],
+    [product('XL25', 'XL 25.000'), 'phone'],
+    [product('DANA10', 'DANA 10.000'), 'phone'],
+    [product('GOPAY20', 'GoPay 20.000'), 'phone'],
+    [product('PLN20', 'PLN Token 20.000'), 'verbatim'],
+    [product('ML86', 'Mobile Legends 86 Diamonds'), 'verbatim'],
+    [product('FF70', 'Free Fire 70 Diamonds'), 'verbatim'],
+    [product('PUBG60', 'PUBG Mobile 60 UC'), 'verbatim'],
+    [product('GIWELKIN', 'Genshin Impact Blessing of the Welkin Moon'), 'verbatim'],
+    [product('ABC1', 'Something Else'), 'auto'],
+  ] as const)('%o → %s', (p, kind) => {
+    expect(targetKindOf(p)).toBe(kind);
+  });
+});
+
+describe('normaliseTarget', () => {
+  it('normalises phone numbers for phone products and refuses implausible ones', () => {
+    expect(normaliseTarget('+62 812 3456 7890', 'phone')).toEqual({ ok: true, target: '081234567890' });
+    expect(normaliseTarget('62812345678', 'phone')).toEqual({ ok: true, target: '0812345678' });
+    expect(normaliseTarget('12345', 'phone')).toEqual({ ok: false, problem: 'phone' });
+    expect(normaliseTarget('   ', 'phone')).toEqual({ ok: false, problem: 'empty' });
+  });
+
+  it('takes game ids and meter numbers as typed, only trimmed', () => {
+    expect(normaliseTarget('  12345678 (1234) ', 'verbatim')).toEqual({ ok: true, target: '12345678 (1234)' });
+    expect(normaliseTarget('6281234567890', 'verbatim')).toEqual({ ok: true, target: '6281234567890' });
+    expect(normaliseTarget('532110987654', 'verbatim')).toEqual({ ok: true, target: '532110987654' });
+  });
+
+  it('refuses empty, overlong and control-character targets', () => {
+    expect(normaliseTarget('', 'verbatim')).toEqual({ ok: false, problem: 'empty' });
+    expect(normaliseTarget('9'.repeat(41), 'verbatim')).toEqual({ ok: false, problem: 'too-long' });
+    expect(normaliseTarget('123\u0000456', 'verbatim')).toEqual({ ok: false, problem: 'characters' });
+  });
+
+  it('for unclassified products, normalises only what is unmistakably a phone number', () => {
+    expect(normaliseTarget('+6281234567890', 'auto')).toEqual({ ok: true, target: '081234567890' });
+    expect(normaliseTarget('0812-3456-7890', 'auto')).toEqual({ ok: true, target: '081234567890' });
+    expect(normaliseTarget('+65 1234', 'auto')).toEqual({ ok: false, problem: 'phone' });
+    // Not plausible as a phone number: taken as typed (it may be a meter number).
+    expect(normaliseTarget('0812', 'auto')).toEqual({ ok: true, target: '0812' });
+    expect(normaliseTarget('532110987654', 'auto')).toEqual({ ok: true, target: '532110987654' });
+  });
+});
+
+describe('parseQuickBuy', () => {
+  it('reads one CODE.TARGET line, upper-casing the code', () => {
+    expect(parseQuickBuy('tsel10.081234567890')).toEqual({ lines: [{ line: 1, code: 'TSEL10', target: '081234567890' }], problems: [], count: 1 });
+  });
+
+  it('reads several lines, skips blank ones and reports lines not in the format', () => {
+    const parsed = parseQuickBuy('TSEL10.081234567890\n\nXL10 . 081398765432\nhalo\nML86.12345678 (1234)');
+    expect(parsed?.lines).toEqual([
+      { line: 1, code: 'TSEL10', target: '081234567890' },
+      { line: 2, code: 'XL10', target: '081398765432' },
+      { line: 4, code: 'ML86', target: '12345678 (1234)' },
+    ]);
+    expect(parsed?.problems).toEqual([{ line: 3, text: 'halo' }]);
+    expect(parsed?.count).toBe(4);
+  });
+
+  it('leaves ordinary chatter and commands alone', () => {
+    expect(parseQuickBuy('halo bot, apa kabar?')).toBeUndefined();
+    expect(parseQuickBuy('ok. makasih')).toBeUndefined();
+    expect(parseQuickBuy('jam 10.30 ya')).toBeUndefined();
+    expect(parseQuickBuy('/beli TSEL10.081234567890')).toBeUndefined();
+    // A code has a letter: this is a game id with its zone.
+    expect(parseQuickBuy('12345678.1234')).toBeUndefined();
+  });
+
+  it('counts every line so the caller can refuse more than the limit', () => {
+    const text = Array.from({ length: maxQuickBuyLines + 1 }, (_, i) => `TSEL10.0812345678${String(i).padStart(2, '0')}`).join('\n');
+    expect(parseQuickBuy(text)?.count).toBe(maxQuickBuyLines + 1);
+  });
+});
+
+describe('parseBuyCommand', () => {
+  it('accepts nothing, a code, CODE TARGET and CODE.TARGET', () => {
+    expect(parseBuyCommand('')).toEqual({ lines: [], problems: [], count: 0 });
+    expect(parseBuyCommand(' tsel10 ')).toEqual({ lines: [{ line: 1, code: 'TSEL10' }], problems: [], count: 1 });
+    expect(parseBuyCommand('TSEL10 0812 3456 7890').lines).toEqual([{ line: 1, code: 'TSEL10', target: '0812 3456 7890' }]);
+    expect(parseBuyCommand('TSEL10.081234567890').lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890' }]);
+  });
+
+  it('reads several lines; a bare code among them is a problem', () => {
+    const parsed = parseBuyCommand('TSEL10.081234567890\nXL10\nML86 12345678 1234');
+    expect(parsed.lines).toEqual([
+      { line: 1, code: 'TSEL10', target: '081234567890' },
+      { line: 3, code: 'ML86', target: '12345678 1234' },
+    ]);
+    expect(parsed.problems).toEqual([{ line: 2, text: 'XL10' }]);
+  });
+});
+
+describe('normaliseCode', () => {
+  it('trims and upper-cases', () => {
+    expect(normaliseCode('  ml86 ')).toBe('ML86');
+  });
+});
