@@ -100,6 +100,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       publicIp: config.publicIp,
       defaultLocale: config.defaultLocale,
       conversationTimeoutMs: options.conversationTimeoutMs ?? 15 * 60_000,
+      gameshopCataloguePath: config.gameshopCataloguePath,
     },
     logger,
     store,

@@ -19,6 +19,8 @@ export interface BotSettings {
   defaultLocale: 'id' | 'en';
   /** How long a conversation waits for the user's next message before it ends (ms). */
   conversationTimeoutMs: number;
+  /** Path of the operator's game shop catalogue file (GAMESHOP_CATALOGUE), if any. */
+  gameshopCataloguePath: string | undefined;
 }
 
 /** Everything the bot needs from the outside, injected by the composition root. */

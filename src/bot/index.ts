@@ -25,6 +25,9 @@ import { conversationIds } from './conversations/ids.ts';
 import { createConnectConversation } from './conversations/connect.ts';
 import { createBuyConversation } from './conversations/buy.ts';
 import { createPinConversation } from './conversations/pin.ts';
+import { createOrderConversation } from './conversations/order.ts';
+import { marketplaceFeature } from './features/marketplace.ts';
+import { gameshopFeature } from './features/gameshop.ts';
 
 /** Flood limit per user: more than this many updates within the window get one "slow down". */
 const floodLimit = { updates: 8, windowMs: 3000 };
@@ -73,6 +76,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(createConversation(createConnectConversation(deps), { id: conversationIds.connect, ...wait }));
   bot.use(createConversation(createBuyConversation(deps), { id: conversationIds.buy, ...wait }));
   bot.use(createConversation(createPinConversation(deps), { id: conversationIds.pin, ...wait }));
+  bot.use(createConversation(createOrderConversation(deps), { id: conversationIds.order, ...wait }));
 
   bot.use(startFeature);
   bot.use(languageFeature);
@@ -83,6 +87,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(historyFeature);
   bot.use(pinFeature);
   bot.use(groupsFeature);
+  bot.use(marketplaceFeature);
+  bot.use(gameshopFeature);
   bot.use(alertFeature);
   // Last before the fallback: quick-buy reads plain CODE.TARGET text.
   bot.use(buyFeature);

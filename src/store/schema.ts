@@ -14,7 +14,7 @@ import { StoreVersionError } from './errors.ts';
  */
 
 /** Current data version of the hot file. */
-export const hotFileVersion = 2;
+export const hotFileVersion = 3;
 /** Current data version of history files. */
 export const historyFileVersion = 1;
 
@@ -74,6 +74,31 @@ export type TransactionStatus = 'Created' | 'Pending' | (typeof finalStatuses)[n
 export function isFinalStatus(status: string): boolean {
   return (finalStatuses as readonly string[]).includes(status);
 }
+
+/** A game shop order as the bot keeps it: what the user sees in /orders and the reminder needs. */
+export const gameOrderSchema = z.object({
+  orderId: z.string().min(1),
+  userId: z.number().int(),
+  chatId: z.number().int(),
+  game: z.string(),
+  gameTitle: z.string().optional(),
+  productId: z.number().int(),
+  productName: z.string().optional(),
+  paymentMethodId: z.number().int(),
+  paymentName: z.string().optional(),
+  quantity: z.number().int().positive(),
+  totalPrice: z.number(),
+  paymentStatus: z.string(),
+  buyStatus: z.string().optional(),
+  paymentUrl: z.string().optional(),
+  paymentCode: z.string().optional(),
+  qrUrl: z.string().nullable().optional(),
+  expiredAt: z.string(),
+  createdAt: isoDate,
+  /** True once the expiry reminder is queued in the outbox (so it is queued once). */
+  reminderQueued: z.boolean().optional(),
+});
+export type GameOrderRecord = z.infer<typeof gameOrderSchema>;
 
 export const transactionSchema = z.object({
   refId: z.string().min(1),
@@ -152,6 +177,8 @@ export const hotFileSchema = z
     conversations: z.record(z.string(), z.string()),
     /** Linked groups by chat id (as a string). */
     groups: z.record(z.string(), groupSchema),
+    /** The users' game shop orders by order id (kept; they are small and few). */
+    gameOrders: z.record(z.string(), gameOrderSchema),
     /** Purchase confirmations already turned into transactions: confirmation id → ref ids. */
     confirmations: z.record(z.string(), z.object({ refIds: z.array(z.string()), at: isoDate })),
     meta: metaSchema,
@@ -200,6 +227,7 @@ export function emptyHotData(now: Date): HotData {
     conversations: {},
     groups: {},
     confirmations: {},
+    gameOrders: {},
     meta: { createdAt: now.toISOString() },
   };
 }
@@ -231,6 +259,12 @@ export const hotFileMigrations: readonly Migration[] = [
       confirmations: isObject(data.confirmations) ? data.confirmations : {},
       transactions: mapValues(data.transactions, 'transactions', (tx) => ({ checks: 0, ...tx })),
     }),
+  },
+  {
+    from: 2,
+    to: 3,
+    description: 'keep the users’ game shop orders',
+    up: (data) => ({ ...data, gameOrders: isObject(data.gameOrders) ? data.gameOrders : {} }),
   },
 ];
 

@@ -3,6 +3,7 @@ import { createConversationsRepo, type ConversationsRepo } from './conversations
 import { createCredentialsRepo, type CredentialsRepo } from './credentials.ts';
 import { DurableFile, ensureDir, type WriteEvent } from './durable-file.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
+import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
 import { openHistory } from './history.ts';
 import { acquireDirLock } from './lock.ts';
 import { createOutboxRepo, type OutboxRepo } from './outbox.ts';
@@ -41,6 +42,7 @@ export interface Store {
   outbox: OutboxRepo;
   conversations: ConversationsRepo;
   groups: GroupsRepo;
+  gameOrders: GameOrdersRepo;
   /** Resolves when every change made so far is on disk. */
   flush(): Promise<void>;
   /** Flushes, refuses further changes and releases the data directory. Safe to call twice. */
@@ -83,6 +85,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       outbox: createOutboxRepo(context),
       conversations: createConversationsRepo(context),
       groups: createGroupsRepo(context),
+      gameOrders: createGameOrdersRepo(context),
       async flush() {
         await Promise.all([hot.flush(), history.flush()]);
       },

@@ -52,6 +52,8 @@ describe('/connect and /disconnect', () => {
     expect(done.text).toContain('/saldo');
     expect(done.text).toContain('/harga');
     expect(world.app.services.credentials.load(budi.id, 'reseller')).toEqual({ apiId: main.apiId, apiKey: main.apiKey });
+    // The conversation ended with the save: no state (and so no key) is kept for this chat.
+    await world.telegram.waitFor(() => world.app.store.conversations.read(`${budi.id}:${budi.id}`) === undefined);
 
     const balance = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
     expect(balance.text).toContain('Rp 1.000.000');

@@ -69,6 +69,22 @@ describe('/pin', () => {
     expect(await world.app.services.pin.verify(budi.id, pin)).toEqual({ ok: true });
   });
 
+  it('asks the user to delete a PIN message Telegram refuses to delete, once', async () => {
+    const intro = await say('/pin', 'belum punya PIN');
+    await world.telegram.waitForBotMessage(budi, { after: intro, textIncludes: 'PIN baru' });
+    world.telegram.injectError({ method: 'deleteMessage', errorCode: 400, description: "Bad Request: message can't be deleted" });
+    const first = budi.send(pin);
+    await world.telegram.waitForBotMessage(budi, { after: first, textIncludes: 'sekali lagi' });
+    const second = budi.send(pin);
+    await world.telegram.waitForBotMessage(budi, { after: second, textIncludes: '✅ PIN disimpan' });
+    expect(first.deleted).toBe(false);
+    expect(second.deleted).toBe(true);
+    const warnings = world.telegram.botMessages(budi).filter((m) => m.text?.includes('Hapus pesan itu sendiri'));
+    expect(warnings).toHaveLength(1);
+    expect(world.logs.filter((line) => line.includes('could not delete a message that carried a secret'))).toHaveLength(1);
+    expect(world.telegram.callsTo('deleteMessage')).toHaveLength(2);
+  });
+
   it('refuses a malformed or guessable PIN and a confirmation that differs', async () => {
     const intro = await say('/pin', 'belum punya PIN');
     await world.telegram.waitForBotMessage(budi, { after: intro, textIncludes: 'PIN baru' });

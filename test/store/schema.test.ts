@@ -45,7 +45,7 @@ describe('hot file migrations', () => {
   it('refuse a file from a newer kiosbot with a clear error', () => {
     const newer = { ...emptyHotData(at), version: hotFileVersion + 1 };
     expect(() => decodeHotFile(newer, '/data/kiosbot.json')).toThrow(StoreVersionError);
-    expect(() => decodeHotFile(newer, '/data/kiosbot.json')).toThrow(/version 3.*only understands up to version 2.*newer kiosbot/);
+    expect(() => decodeHotFile(newer, '/data/kiosbot.json')).toThrow(new RegExp(`version ${hotFileVersion + 1}.*only understands up to version ${hotFileVersion}.*newer kiosbot`));
   });
 
   it('refuse a file without a version number', () => {
@@ -81,5 +81,17 @@ describe('isFinalStatus', () => {
   it('is true for Sukses, Gagal and Unresolved only', () => {
     expect(['Sukses', 'Gagal', 'Unresolved'].every(isFinalStatus)).toBe(true);
     expect(['Created', 'Pending', 'Diproses', 'sukses'].some(isFinalStatus)).toBe(false);
+  });
+});
+
+describe('migration to v3', () => {
+  it('adds an empty set of game orders to a v2 file and keeps everything else', () => {
+    const v2 = { ...emptyHotData(at), version: 2 } as Record<string, unknown>;
+    delete v2.gameOrders;
+    v2.users = { '7': { id: 7, firstName: 'Sari', active: true, createdAt: at.toISOString() } };
+    const upgraded = decodeHotFile(v2, 'kiosbot.json');
+    expect(upgraded.data.gameOrders).toEqual({});
+    expect(upgraded.data.users['7']?.firstName).toBe('Sari');
+    expect(upgraded.data.version).toBe(hotFileVersion);
   });
 });

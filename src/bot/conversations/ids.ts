@@ -6,7 +6,13 @@ export const conversationIds = {
   connect: 'connect',
   buy: 'buy',
   pin: 'pin',
+  order: 'order',
 } as const;
+
+/** Arguments of the game order conversation: the game slug when chosen from /games. */
+export interface OrderArgs {
+  game?: string;
+}
 
 /** One wanted purchase: a product code and, when already known, the target. */
 export interface BuyRequest {

@@ -1,0 +1,42 @@
+import { copy, validated, type RepoContext } from './context.ts';
+import { gameOrderSchema, type GameOrderRecord } from './schema.ts';
+import { buildOutboxItem, insertOutboxItem, type NewOutboxItem } from './outbox.ts';
+
+/** Game shop orders created through the bot. */
+export interface GameOrdersRepo {
+  /**
+   * Stores an order, and in the same write queues `notify` (e.g. the expiry reminder, with its
+   * `notBefore`), so a crash cannot keep one without the other.
+   */
+  save(order: GameOrderRecord, options?: { notify?: NewOutboxItem[] }): Promise<GameOrderRecord>;
+  get(orderId: string): GameOrderRecord | undefined;
+  /** The user's orders, newest first. */
+  listByUser(userId: number, options?: { limit?: number; offset?: number }): GameOrderRecord[];
+}
+
+export function createGameOrdersRepo({ hot, now }: RepoContext): GameOrdersRepo {
+  return {
+    async save(order, options = {}) {
+      const record = validated(gameOrderSchema, order, 'game order');
+      const items = (options.notify ?? []).map((item) => buildOutboxItem(item, now()));
+      await hot.update((data) => {
+        data.gameOrders[record.orderId] = { ...record, ...(items.length > 0 ? { reminderQueued: true } : {}) };
+        for (const item of items) insertOutboxItem(data, item);
+      });
+      return copy(hot.data.gameOrders[record.orderId] ?? record);
+    },
+    get(orderId) {
+      const record = hot.data.gameOrders[orderId];
+      return record ? copy(record) : undefined;
+    },
+    listByUser(userId, options = {}) {
+      const offset = Math.max(0, options.offset ?? 0);
+      const limit = Math.max(0, options.limit ?? 10);
+      return Object.values(hot.data.gameOrders)
+        .filter((order) => order.userId === userId)
+        .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.orderId < b.orderId ? 1 : -1))
+        .slice(offset, offset + limit)
+        .map(copy);
+    },
+  };
+}
