@@ -66,9 +66,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   // The outbox paces itself and waits out 429s, so its Api has no auto-retry transformer.
   const outboxApi = new Api(config.botToken, { apiRoot: config.telegramApiRoot });
-  let outbox: Outbox | undefined;
-  const services = createServices({ store, providers, logger, now, notices, formatMoney: formatRupiah, onQueued: () => outbox?.kick() });
-  outbox = createOutbox({
+  const outbox = createOutbox({
     api: outboxApi,
     store,
     logger,
@@ -79,6 +77,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     onMigrated: (oldId, newId) => followMigration(store, oldId, newId),
   });
+  const services = createServices({ store, providers, logger, now, notices, formatMoney: formatRupiah, onQueued: () => outbox.kick() });
   const watcher = createSettlementWatcher({
     store,
     purchases: services.purchases,
@@ -88,7 +87,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ...(options.watcherTickMs ? { tickMs: options.watcherTickMs } : {}),
     onAccountPaused: async (userId, reason) => {
       for (const item of notices.accountPaused(userId, reason)) await store.outbox.enqueue(item);
-      outbox?.kick();
+      outbox.kick();
     },
   });
   let alertTimer: NodeJS.Timeout | undefined;
@@ -109,7 +108,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     notices,
     enqueue: async (items) => {
       for (const item of items) await store.outbox.enqueue(item);
-      if (items.length > 0) outbox?.kick();
+      if (items.length > 0) outbox.kick();
     },
     now,
   };

@@ -54,6 +54,8 @@ async function stop(signal: string): Promise<void> {
   stopping = true;
   logger.info('stopping', { signal });
   if (runner.isRunning()) await runner.stop();
+  // Let the updates being handled finish (they may be writing conversation state or a purchase).
+  for (let waited = 0; runner.size() > 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
   await started.close();
   logger.info('stopped');
   process.exit(0);

@@ -11,7 +11,7 @@ connect-already =
 connect-cancelled = Cancelled. Nothing was saved.
 
 connect-ask-api-id =
-    Step 1/2: send the <b>API ID</b> of your { $service } account (on the provider's API settings page).
+    Step 1/2: send the <b>API ID</b> of your { $service } account (on the provider's API settings page). I delete messages with credentials from the chat at once.
     Send /cancel to stop.
 connect-ask-api-key =
     Step 2/2: send the <b>API key</b> of your { $service } account.
@@ -20,12 +20,13 @@ connect-ask-key-only =
     Send the <b>API key</b> of your { $service } account (on its API/account settings page).
     I delete the message with the key from the chat at once; the key is stored encrypted. Send /cancel to stop.
 connect-text-only = Send it as a plain text message, or send /cancel to stop.
-connect-delete-failed = ⚠️ I could not delete the message with your API key. Delete it yourself now so nobody else can see the key.
+connect-delete-failed = ⚠️ I could not delete the message with your credentials. Delete it yourself now so nobody else can see them.
 connect-checking = ⏳ Checking the credentials with { $service }…
 
 connect-done = ✅ { $service } connected: { $label }. The credentials are stored encrypted.
 connect-next-reseller = Next: check your balance with /balance, see the price list with /prices, then buy with /buy.
-connect-next-other = Send /help to see what you can do next.
+connect-next-marketplace = Next: see your account with /account, your items with /items, and check a buyer's purchase code with /verify.
+connect-next-gameshop = Next: see the games with /games, place an order with /order, and follow your orders with /orders.
 connect-rejected =
     ❌ { $service } rejected these credentials. Check them again on the provider's API settings page (copy them without spaces), then try again.
     Nothing was saved.

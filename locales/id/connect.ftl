@@ -11,7 +11,7 @@ connect-already =
 connect-cancelled = Dibatalkan. Tidak ada yang disimpan.
 
 connect-ask-api-id =
-    Langkah 1/2: kirim <b>API ID</b> akun { $service } Anda (ada di halaman pengaturan API provider).
+    Langkah 1/2: kirim <b>API ID</b> akun { $service } Anda (ada di halaman pengaturan API provider). Pesan berisi kredensial langsung saya hapus dari chat.
     Ketik /batal untuk berhenti.
 connect-ask-api-key =
     Langkah 2/2: kirim <b>API key</b> akun { $service } Anda.
@@ -20,12 +20,13 @@ connect-ask-key-only =
     Kirim <b>API key</b> akun { $service } Anda (ada di halaman pengaturan API/akun).
     Pesan berisi key langsung saya hapus dari chat; key disimpan terenkripsi. Ketik /batal untuk berhenti.
 connect-text-only = Kirim sebagai pesan teks biasa, atau ketik /batal untuk berhenti.
-connect-delete-failed = ⚠️ Saya tidak bisa menghapus pesan berisi API key Anda. Hapus pesan itu sendiri sekarang supaya key tidak terlihat orang lain.
+connect-delete-failed = ⚠️ Saya tidak bisa menghapus pesan berisi kredensial Anda. Hapus pesan itu sendiri sekarang supaya tidak terlihat orang lain.
 connect-checking = ⏳ Memeriksa kredensial ke { $service }…
 
 connect-done = ✅ { $service } terhubung: { $label }. Kredensial disimpan terenkripsi.
 connect-next-reseller = Langkah berikutnya: cek saldo dengan /saldo, lihat daftar harga dengan /harga, lalu beli dengan /beli.
-connect-next-other = Ketik /help untuk melihat apa yang bisa dilakukan selanjutnya.
+connect-next-marketplace = Langkah berikutnya: lihat akun dengan /akun, produk Anda dengan /produk, dan periksa kode pembelian pembeli dengan /validasi.
+connect-next-gameshop = Langkah berikutnya: lihat daftar game dengan /game, buat pesanan dengan /pesan, dan pantau pesanan dengan /pesanan.
 connect-rejected =
     ❌ { $service } menolak kredensial ini. Periksa lagi di halaman pengaturan API provider (salin tanpa spasi), lalu coba lagi.
     Tidak ada yang disimpan.

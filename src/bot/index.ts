@@ -42,7 +42,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   const conversationI18n = createI18n<ConversationContext>({ defaultLocale: deps.settings.defaultLocale, store: deps.store });
 
   // Replies wait out a 429 instead of failing (unsolicited messages go through the outbox).
-  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30 }));
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
 
   // Updates of one chat are handled in order, also under @grammyjs/runner's concurrency.
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
@@ -64,7 +64,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
     conversations<BotContext, ConversationContext>({
       storage: createConversationStorage(deps.store),
       plugins: [conversationI18n, async (ctx, next) => {
-        ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30 }));
+        ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
         await next();
       }],
     }),

@@ -50,6 +50,11 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
   /** Accounts whose checks are paused, with the time of the pause; resumed by a reconnect. */
   const paused = new Map<number, number>();
   let timer: NodeJS.Timeout | undefined;
+  /**
+   * Transactions still `Created` when this process started: whoever was about to send them died
+   * with the previous process, so they are due at once, whatever hold their nextCheckAt carries.
+   */
+  const orphaned = new Set(store.transactions.listOpen().filter((tx) => tx.status === 'Created').map((tx) => tx.refId));
 
   const isPaused = (userId: number): boolean => {
     const since = paused.get(userId);
@@ -63,7 +68,8 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
     return true;
   };
 
-  const due = (tx: TransactionRecord, now: number): boolean => Date.parse(tx.nextCheckAt ?? tx.createdAt) <= now;
+  const due = (tx: TransactionRecord, now: number): boolean =>
+    (tx.status === 'Created' && orphaned.has(tx.refId)) || Date.parse(tx.nextCheckAt ?? tx.createdAt) <= now;
 
   async function handle(tx: TransactionRecord): Promise<void> {
     const now = options.now().getTime();

@@ -97,6 +97,8 @@ export const gameOrderSchema = z.object({
   createdAt: isoDate,
   /** True once the expiry reminder is queued in the outbox (so it is queued once). */
   reminderQueued: z.boolean().optional(),
+  /** The order summary's confirmation id: one confirmation creates at most one order. */
+  confirmationId: z.string().min(1).optional(),
 });
 export type GameOrderRecord = z.infer<typeof gameOrderSchema>;
 

@@ -18,7 +18,7 @@ describe('buy conversation (/beli)', () => {
 
   it('asks for the code and the target, normalises +62, shows a summary and buys once with the SN to copy', async () => {
     await start();
-    const budi = await buyer(world);
+    const budi = await buyer(world, 'Budi', { via: 'connect' });
     const askCode = await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli'), textIncludes: 'kode produk' });
     expect(askCode.text).toContain('/harga');
 

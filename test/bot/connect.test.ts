@@ -48,6 +48,7 @@ describe('/connect and /disconnect', () => {
     const done = await world.telegram.waitForBotMessage(budi, { after: keyPrompt, textIncludes: '✅' });
 
     expect(keyMessage.deleted).toBe(true);
+    expect(idMessage.deleted).toBe(true);
     expect(done.text).toContain('Top-up reseller terhubung: DEMO…LER');
     expect(done.text).toContain('/saldo');
     expect(done.text).toContain('/harga');
@@ -106,8 +107,10 @@ describe('/connect and /disconnect', () => {
   it('connects the marketplace and the game shop with their demo keys', async () => {
     const market = await connectService(world, budi, 'marketplace', { apiKey: marketplaceDemoAccounts.main.apiKey });
     expect(market.text).toContain(`Marketplace terhubung: ${marketplaceDemoAccounts.main.username}`);
+    expect(market.text).toContain('/produk');
     const shop = await connectService(world, budi, 'gameshop', { apiKey: gameshopDemoKeys.main });
     expect(shop.text).toMatch(/Toko game terhubung: \d+ games/);
+    expect(shop.text).toContain('/pesan');
     expect(world.app.services.credentials.connected(budi.id).sort()).toEqual(['gameshop', 'marketplace']);
     expect(world.app.services.credentials.load(budi.id, 'gameshop')).toEqual({ apiKey: gameshopDemoKeys.main });
     const keyMessages = world.telegram.messages(budi).filter((m) => !m.fromBot && (m.text === gameshopDemoKeys.main || m.text === marketplaceDemoAccounts.main.apiKey));
@@ -186,6 +189,7 @@ describe('/connect and /disconnect', () => {
     world.telegram.injectError({ method: 'deleteMessage', errorCode: 400, description: "Bad Request: message can't be deleted" });
     const keyMessage = budi.send(main.apiKey);
     const warning = await world.telegram.waitForBotMessage(budi, { after: keyMessage, textIncludes: '⚠️' });
+    expect(world.logs.filter((line) => line.includes('could not delete a message that carried a secret'))).toHaveLength(1);
     expect(warning.text).toContain('Hapus pesan itu sendiri');
     await world.telegram.waitForBotMessage(budi, { after: keyMessage, textIncludes: '✅' });
     expect(keyMessage.deleted).toBe(false);

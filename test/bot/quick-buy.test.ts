@@ -13,7 +13,7 @@ describe('quick-buy and the once-only confirm', () => {
   });
 
   it('/beli CODE TARGET goes straight to the summary', async () => {
-    const budi = await buyer(world);
+    const budi = await buyer(world, 'Budi', { via: 'connect' });
     const summary = await waitForSummary(world, budi, budi.send('/beli TSEL10 081234567890'));
     expect(summary.text).toContain('TSEL10');
     expect(summary.text).toContain('081234567890');

@@ -4,20 +4,27 @@
 import type { TestWorld } from './app.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
 import { resellerDemoAccounts, type ResellerSimAccount } from '../../src/sandbox/reseller.ts';
+import { connectReseller } from './connect.ts';
 
 /**
- * A new user (Indonesian unless told) who has written to the bot once, with their reseller
- * account connected. Credentials are seeded through the credential service: the subject of these
- * tests is buying, not connecting.
+ * A new user (Indonesian unless told) with their reseller account connected. With `via:
+ * 'connect'` the user connects through /connect like a real reseller; otherwise (the default) the
+ * user writes /start once and the credentials are seeded through the credential service — the
+ * subject of most buy tests is buying, and the four /connect updates would eat into the per-user
+ * flood limit (8 updates in 3 s) that a multi-step purchase test needs.
  */
 export async function buyer(
   world: TestWorld,
   firstName = 'Budi',
-  options: { languageCode?: string; account?: ResellerSimAccount } = {},
+  options: { languageCode?: string; account?: ResellerSimAccount; via?: 'seed' | 'connect' } = {},
 ): Promise<EmulatedUser> {
   const user = world.telegram.createUser({ firstName, languageCode: options.languageCode ?? 'id' });
-  await world.telegram.waitForBotMessage(user, { after: user.send('/start') });
   const { apiId, apiKey } = options.account ?? resellerDemoAccounts.main;
+  if (options.via === 'connect') {
+    await connectReseller(world, user, { apiId, apiKey });
+    return user;
+  }
+  await world.telegram.waitForBotMessage(user, { after: user.send('/start') });
   await world.app.services.credentials.verifyAndSave(user.id, 'reseller', { apiId, apiKey });
   return user;
 }

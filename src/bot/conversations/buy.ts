@@ -616,12 +616,12 @@ export function createBuyConversation(deps: BotDeps) {
       return found;
     });
     if (repeats.length > 0) {
-      const lines = repeats.map(({ index, seconds }) => {
+      const repeatLines = repeats.map(({ index, seconds }) => {
         const item = items[index];
         const vars = { product: escapeHtml(item?.productName ?? ''), target: escapeHtml(item?.target ?? '') };
         return seconds === undefined ? t('buy-repeat-batch', vars) : t('buy-repeat-recent', { ...vars, seconds });
       });
-      const question = [t('buy-repeat-title'), '', ...lines, '', t('buy-repeat-question')].join('\n');
+      const question = [t('buy-repeat-title'), '', ...repeatLines, '', t('buy-repeat-question')].join('\n');
       const asked = await ctx.reply(question, { ...html, reply_markup: createBuyAgainKeyboard(t, confirmationId) });
       const closeQuestion = (line: string) => quietly(ctx.api.editMessageText(chatId, asked.message_id, `${question}\n\n${line}`, html));
       for (;;) {

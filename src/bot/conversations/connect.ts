@@ -65,8 +65,8 @@ export async function deleteSecretMessage(conversation: BotConversation, deps: B
  *
  * Entered with `{ service }` (from the /connect picker, its "replace" or "try again" buttons):
  * for the reseller it waits for the API ID, then the API key; for the marketplace and the game
- * shop for the API key. Each prompt has a Cancel button (and /cancel works). The message with the
- * key is deleted at once; if Telegram refuses, the user is told to delete it. The credentials are
+ * shop for the API key. Each prompt has a Cancel button (and /cancel works). Every message with a
+ * credential is deleted at once; if Telegram refuses, the user is told to delete it. The credentials are
  * then checked with one real provider call and, only when accepted, stored encrypted
  * (`services.credentials.verifyAndSave`); a reconnected reseller also drops the cached price list.
  * Refused credentials get a clear message and a "try again" button, and nothing is stored.
@@ -123,6 +123,8 @@ export function createConnectConversation(deps: BotDeps) {
       const id = await ask(ctx.t('connect-ask-api-id', { service: serviceName }));
       if (!id) return;
       apiId = id.text;
+      // Not a secret in itself, but users paste the ID and the key together often enough.
+      if (!(await deleteSecretMessage(conversation, deps, id.ctx))) await ctx.reply(ctx.t('connect-delete-failed'));
       keyPrompt = ctx.t('connect-ask-api-key', { service: serviceName });
     } else {
       keyPrompt = ctx.t('connect-ask-key-only', { service: serviceName });
@@ -155,7 +157,7 @@ export function createConnectConversation(deps: BotDeps) {
     let text: string;
     let keyboard: InlineKeyboard | undefined;
     if (outcome.ok) {
-      const next = ctx.t(service === 'reseller' ? 'connect-next-reseller' : 'connect-next-other');
+      const next = ctx.t(`connect-next-${service}`);
       text = `${ctx.t('connect-done', { service: serviceName, label: outcome.label })}\n\n${next}`;
     } else {
       keyboard = createConnectRetryKeyboard(ctx.t, service);

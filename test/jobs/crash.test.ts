@@ -1,0 +1,172 @@
+/**
+ * Crash safety with a real child process: the bot (`src/main.ts`, exactly as `npm start` runs it)
+ * is killed with SIGKILL at the worst moments of a purchase, then started again on the same data.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../../src/playground/bot-api.ts';
+import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
+import { openStore } from '../../src/store/store.ts';
+import { createVault } from '../../src/store/vault.ts';
+import { testEncryptionKey } from '../helpers/app.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * A provider front that forwards everything to the sandbox except purchase requests, which it
+ * swallows: they never reach the provider, as if the bot had died just before sending them.
+ */
+async function startSwallowingProxy(target: string): Promise<{ url: string; swallowed: () => number; close(): Promise<void> }> {
+  let swallowed = 0;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url?.endsWith('/transaction')) {
+        swallowed += 1;
+        return; // never forwarded, never answered
+      }
+      void fetch(target + (req.url ?? ''), { method: req.method, headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
+        .then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(await answer.text());
+        })
+        .catch(() => res.destroy());
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    swallowed: () => swallowed,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('crash safety (kill -9 of the bot process)', () => {
+  let sandbox: Sandbox;
+  let telegram: BotApiEmulator;
+  let dataDir: string;
+  let child: ChildProcess | undefined;
+  let output = '';
+
+  beforeEach(async () => {
+    sandbox = await startSandbox({ reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } });
+    telegram = await startBotApi();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-crash-'));
+    output = '';
+  });
+  afterEach(async () => {
+    child?.kill('SIGKILL');
+    await telegram.close();
+    await sandbox.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** Stores the user and their reseller credentials as /connect would, before the bot starts. */
+  async function seedUser(user: EmulatedUser): Promise<void> {
+    const store = await openStore({ dataDir, vault: createVault({ key: Buffer.from(testEncryptionKey, 'base64') }) });
+    await store.users.upsert({ id: user.id, firstName: user.user.first_name });
+    await store.credentials.save(user.id, 'reseller', { apiId: resellerDemoAccounts.main.apiId, apiKey: resellerDemoAccounts.main.apiKey }, 'DEMO');
+    await store.close();
+  }
+
+  /** Starts `src/main.ts` in a child process and resolves once it polls Telegram. */
+  async function startBot(resellerUrl = sandbox.urls.reseller): Promise<void> {
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH,
+        BOT_TOKEN: telegram.token,
+        TELEGRAM_API_ROOT: telegram.apiRoot,
+        RESELLER_API_URL: resellerUrl,
+        MARKETPLACE_API_URL: sandbox.urls.marketplace,
+        GAMESHOP_API_URL: sandbox.urls.gameshop,
+        ENCRYPTION_KEY: testEncryptionKey,
+        DATA_DIR: dataDir,
+        PROVIDER_TIMEOUT_MS: '10000',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await telegram.waitFor(() => telegram.polling && output.includes('bot ready'), { timeoutMs: 20_000, message: `the bot did not start polling:\n${output}` });
+  }
+
+  async function kill(): Promise<void> {
+    const running = child;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await exited;
+  }
+
+  async function confirmPurchase(user: EmulatedUser): Promise<void> {
+    const summary = await telegram.waitForBotMessage(user, {
+      after: user.send('/beli TSEL10 081234567890'),
+      where: (m) => m.buttons.flat().includes('✅ Konfirmasi'),
+      timeoutMs: 15_000,
+    });
+    user.tap(summary, '✅ Konfirmasi');
+  }
+
+  const successNotices = (user: EmulatedUser) => telegram.botMessages(user).filter((m) => /sukses/i.test(m.text ?? '') && /TSEL10/.test(m.text ?? ''));
+
+  it('killed while the provider is still working on the create: one transaction, one final notice', async () => {
+    const budi = telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    await seedUser(budi);
+    await startBot();
+    // The provider takes 3 s to answer the create: the bot dies before the answer arrives.
+    sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'latency', ms: 3000 } });
+    await confirmPurchase(budi);
+    await telegram.waitFor(() => sandbox.received.some((r) => r.path === '/transaction'), { timeoutMs: 15_000, message: 'the create never reached the provider' });
+    await kill();
+    // The provider finishes the request it received.
+    await telegram.waitFor(() => sandbox.reseller.transactions().length === 1, { timeoutMs: 10_000 });
+
+    await startBot();
+    await telegram.waitFor(() => successNotices(budi).length >= 1, { timeoutMs: 20_000, message: `no final notice after the restart\n${output}` });
+    expect(sandbox.reseller.transactions()).toHaveLength(1);
+    expect(sandbox.reseller.transactions()[0]).toMatchObject({ code: 'TSEL10', target: '081234567890', status: 'Sukses' });
+    // Every request carried the same ref id.
+    const refIds = new Set(sandbox.received.filter((r) => r.path === '/transaction').map((r) => (r.body as { ref_id: string }).ref_id));
+    expect(refIds.size).toBe(1);
+    expect(successNotices(budi)).toHaveLength(1);
+    await kill();
+  }, 60_000);
+
+  it('killed after the ref id was stored but before the request reached the provider: sent once after the restart', async () => {
+    const budi = telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    await seedUser(budi);
+    const proxy = await startSwallowingProxy(sandbox.url);
+    await startBot(proxy.url + '/reseller/api/v1');
+    await confirmPurchase(budi);
+    await telegram.waitFor(() => proxy.swallowed() === 1, { timeoutMs: 15_000, message: 'the bot never tried to send the purchase' });
+    await kill();
+    await proxy.close();
+    expect(sandbox.reseller.transactions()).toHaveLength(0);
+
+    await startBot();
+    await telegram.waitFor(() => successNotices(budi).length >= 1, { timeoutMs: 25_000, message: `no final notice after the restart\n${output}` });
+    expect(sandbox.reseller.transactions()).toHaveLength(1);
+    expect(successNotices(budi)).toHaveLength(1);
+    await kill();
+  }, 60_000);
+});
