@@ -1058,6 +1058,8 @@ export class World {
 
   /** Pushes any update, e.g. `{ message: {...} }`; update_id is assigned when absent. */
   pushUpdate(update: Omit<Update, 'update_id'> & { update_id?: number }): Update {
+    // A pushed callback query can be answered like one made by tap().
+    if (update.callback_query) this.callbackQueries.set(update.callback_query.id, { query: update.callback_query, at: this.now(), answered: false });
     return this.enqueue(update);
   }
 }

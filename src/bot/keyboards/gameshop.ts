@@ -1,0 +1,133 @@
+import { InlineKeyboard } from 'grammy';
+import type { TranslateFunction } from '@grammyjs/i18n';
+import { gamesData, orderConfirmData, orderStepData, ordersPageData, packIfFits } from '../callback-data/gameshop.ts';
+
+/** A game as the /games keyboards need it. */
+export interface GameButton {
+  id: number;
+  slug: string;
+  title: string;
+}
+
+/** Callback data ordering `game`: by slug, or by id when the slug does not fit 64 bytes. */
+function gameButtonData(game: GameButton): string | undefined {
+  return packIfFits(() => gamesData.pack({ action: 'game', value: game.slug })) ?? packIfFits(() => gamesData.pack({ action: 'gid', value: String(game.id) }));
+}
+
+/** Buttons in rows of `columns`. */
+function grid(keyboard: InlineKeyboard, buttons: Array<{ text: string; data: string }>, columns: number): InlineKeyboard {
+  buttons.forEach((button, index) => {
+    keyboard.text(button.text, button.data);
+    if ((index + 1) % columns === 0 || index === buttons.length - 1) keyboard.row();
+  });
+  return keyboard;
+}
+
+/** /games overview: the popular games (tap to order), then one button per category. */
+export function createGamesKeyboard(
+  t: TranslateFunction,
+  popular: readonly GameButton[],
+  categories: ReadonlyArray<{ id: number; title: string; count: number }>,
+): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  const gameButtons = popular.flatMap((game) => {
+    const data = gameButtonData(game);
+    return data ? [{ text: `🔥 ${game.title}`, data }] : [];
+  });
+  grid(keyboard, gameButtons, 2);
+  const categoryButtons = categories.flatMap((category) => {
+    const data = packIfFits(() => gamesData.pack({ action: 'cat', value: String(category.id) }));
+    return data ? [{ text: t('games-button-category', { category: category.title, count: category.count }), data }] : [];
+  });
+  grid(keyboard, categoryButtons, 2);
+  return withoutEmptyRows(keyboard);
+}
+
+/** One category of /games: its games (tap to order) and a way back. */
+export function createCategoryKeyboard(t: TranslateFunction, games: readonly GameButton[]): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  const buttons = games.flatMap((game) => {
+    const data = gameButtonData(game);
+    return data ? [{ text: game.title, data }] : [];
+  });
+  grid(keyboard, buttons, 2);
+  keyboard.text(t('button-back'), gamesData.pack({ action: 'home', value: '-' }));
+  return withoutEmptyRows(keyboard);
+}
+
+/** A choice offered by a question of the order conversation. */
+export interface OrderChoice {
+  label: string;
+  value: string;
+}
+
+/**
+ * The buttons of one question of the order conversation (`flow`, `step`): the choices in rows of
+ * `columns`, then "Skip" when the answer is optional. Undefined when there is nothing to tap.
+ */
+export function createOrderChoiceKeyboard(
+  t: TranslateFunction,
+  flow: string,
+  step: number,
+  choices: readonly OrderChoice[],
+  options: { columns?: number; skip?: boolean } = {},
+): InlineKeyboard | undefined {
+  const keyboard = new InlineKeyboard();
+  const buttons = choices.flatMap((choice) => {
+    const data = packIfFits(() => orderStepData.pack({ flow, step, value: choice.value }));
+    return data ? [{ text: choice.label, data }] : [];
+  });
+  grid(keyboard, buttons, options.columns ?? 1);
+  if (options.skip) keyboard.text(t('order-button-skip'), orderStepData.pack({ flow, step, value: 'skip' })).row();
+  const rows = keyboard.inline_keyboard.filter((row) => row.length > 0);
+  return rows.length > 0 ? new InlineKeyboard(rows) : undefined;
+}
+
+/** Order now / Cancel under the order summary. */
+export function createOrderSummaryKeyboard(t: TranslateFunction, confirmationId: string): InlineKeyboard {
+  return new InlineKeyboard()
+    .text(t('order-button-confirm'), orderConfirmData.pack({ action: 'ok', id: confirmationId }))
+    .text(t('button-cancel'), orderConfirmData.pack({ action: 'no', id: confirmationId }));
+}
+
+/** Under "the promo code is not valid": order without it, try another code, or cancel. */
+export function createPromoInvalidKeyboard(t: TranslateFunction, confirmationId: string): InlineKeyboard {
+  return new InlineKeyboard()
+    .text(t('order-button-without-promo'), orderConfirmData.pack({ action: 'nopromo', id: confirmationId }))
+    .row()
+    .text(t('order-button-other-promo'), orderConfirmData.pack({ action: 'promo', id: confirmationId }))
+    .text(t('button-cancel'), orderConfirmData.pack({ action: 'no', id: confirmationId }));
+}
+
+/** True for a URL Telegram accepts on a button. */
+export function isButtonUrl(url: string | null | undefined): url is string {
+  return typeof url === 'string' && /^https?:\/\/\S+$/i.test(url);
+}
+
+/** The "Pay" button opening the shop's payment page, or undefined when the URL is unusable. */
+export function createPayKeyboard(t: TranslateFunction, paymentUrl: string | undefined): InlineKeyboard | undefined {
+  return isButtonUrl(paymentUrl) ? new InlineKeyboard().url(t('order-button-pay'), paymentUrl) : undefined;
+}
+
+/** /orders: a Pay button per listed order that can still be paid, then previous/next page. */
+export function createOrdersKeyboard(
+  t: TranslateFunction,
+  payable: ReadonlyArray<{ n: number; url: string }>,
+  options: { page: number; hasNext: boolean },
+): InlineKeyboard | undefined {
+  const keyboard = new InlineKeyboard();
+  payable.forEach(({ n, url }, index) => {
+    if (!isButtonUrl(url)) return;
+    keyboard.url(t('orders-button-pay', { n }), url);
+    if (index % 2 === 1) keyboard.row();
+  });
+  keyboard.row();
+  if (options.page > 0) keyboard.text(t('button-prev'), ordersPageData.pack({ page: options.page - 1 }));
+  if (options.hasNext) keyboard.text(t('button-next'), ordersPageData.pack({ page: options.page + 1 }));
+  const rows = keyboard.inline_keyboard.filter((row) => row.length > 0);
+  return rows.length > 0 ? new InlineKeyboard(rows) : undefined;
+}
+
+function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
+  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
+}

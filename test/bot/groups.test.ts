@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { buyer } from '../helpers/buy.ts';
+import { publishCommands } from '../../src/bot/commands.ts';
+import { createI18n } from '../../src/bot/i18n.ts';
+
+describe('group links, the operator feed and start-up cosmetics', () => {
+  let world: TestWorld;
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  it('only a connected group admin links a group; /unlinkgroup and removing the bot unlink it', async () => {
+    world = await startWorld();
+    const budi = await buyer(world);
+    const sari = world.telegram.createUser({ firstName: 'Sari', languageCode: 'id' });
+    const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi, sari], admins: [budi] });
+
+    const notAdmin = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(sari, '/linkgroup', { chat: group }) });
+    expect(notAdmin.text).toMatch(/Hubungkan akun top-up|Hanya admin/);
+    expect(world.app.store.groups.get(group.id)).toBeUndefined();
+
+    await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
+    expect(world.app.store.groups.get(group.id)?.ownerId).toBe(budi.id);
+
+    const refused = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(sari, '/unlinkgroup', { chat: group }) });
+    expect(refused.text).toContain('Hanya pemilik');
+    expect(world.app.store.groups.get(group.id)).toBeDefined();
+
+    await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/unlinkgroup', { chat: group }), textIncludes: 'tidak lagi' });
+    expect(world.app.store.groups.get(group.id)).toBeUndefined();
+
+    await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
+    world.telegram.removeBotFromGroup(group, { by: budi });
+    await world.telegram.waitFor(() => world.app.store.groups.get(group.id) === undefined);
+  });
+
+  it('/linkgroup in a private chat says where to run it', async () => {
+    world = await startWorld();
+    const budi = await buyer(world);
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/linkgroup') });
+    expect(reply.text).toContain('grup');
+  });
+
+  it('ADMIN_CHAT_ID receives new users and failed purchases', async () => {
+    world = await startWorld({ env: { ADMIN_CHAT_ID: '-100777' }, jobs: true, app: { outboxLimits: { perChatMs: 10 } }, sandbox: { reseller: { instant: true } } });
+    const ops = world.telegram.createGroup({ id: -100777, title: 'Operator', type: 'supergroup', members: [] });
+    const budi = await buyer(world);
+    await world.telegram.waitForBotMessage(ops, { textIncludes: 'Pengguna baru: Budi' });
+    const summary = await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli TSEL10 081200000000'), where: (m) => m.buttons.flat().includes('✅ Konfirmasi') });
+    budi.tap(summary, '✅ Konfirmasi');
+    await world.telegram.waitForBotMessage(ops, { textIncludes: 'Transaksi gagal' });
+  });
+
+  it('a failing setMyCommands is logged and the bot keeps answering', async () => {
+    world = await startWorld();
+    world.telegram.injectError({ method: 'setMyCommands', times: Infinity, errorCode: 400, description: 'Bad Request: BOT_COMMAND_INVALID' });
+    const i18n = createI18n({ defaultLocale: 'id', store: world.app.store });
+    await publishCommands(world.app.bot.api, i18n, world.app.logger, 'id');
+    expect(world.logs.some((line) => line.includes('could not publish the command menu'))).toBe(true);
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
+    expect(reply.text).toContain('Halo Budi');
+  });
+
+  it('a stray button press gets a short answer, and a flood of messages gets one "slow down"', async () => {
+    world = await startWorld();
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const start = await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
+    // A button of a bot message whose data no feature knows (an old release's, say).
+    const stray = { id: 'stray-1', from: budi.user, chat_instance: '1', data: 'nothing:here', message: start.message };
+    world.telegram.pushUpdate({ callback_query: stray });
+    const answer = await world.telegram.waitForCallbackAnswer('stray-1');
+    expect(answer.text).toContain('tidak berlaku');
+
+    for (let i = 0; i < 12; i += 1) budi.send(`halo ${i}`);
+    await world.telegram.waitFor(() => world.telegram.botMessages(budi).some((m) => m.text?.includes('Pelan-pelan')));
+    await world.telegram.waitFor(() => world.logs.some((line) => line.includes('flood limit reached')));
+    expect(world.telegram.botMessages(budi).filter((m) => m.text?.includes('Pelan-pelan'))).toHaveLength(1);
+  });
+});
