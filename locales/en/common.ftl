@@ -30,4 +30,5 @@ conversation-nothing-to-cancel = Nothing is in progress.
 conversation-timed-out = Time is up, the previous step was cancelled. Please start again.
 
 unhandled-text = I did not understand that. Send /help for the commands, or send CODE.TARGET (for example TSEL10.081234567890) to buy quickly.
+unhandled-secret = I deleted your message because it looks like an API key or a PIN and nothing was waiting for one (perhaps the step timed out). Start again with /connect or /pin.
 unhandled-callback = This button is no longer valid. Start again from its command.

@@ -30,4 +30,5 @@ conversation-nothing-to-cancel = Tidak ada proses yang sedang berjalan.
 conversation-timed-out = Waktu habis, proses sebelumnya dibatalkan. Silakan mulai lagi.
 
 unhandled-text = Saya tidak mengerti pesan itu. Ketik /help untuk daftar perintah, atau kirim KODE.TUJUAN (misalnya TSEL10.081234567890) untuk beli cepat.
+unhandled-secret = Pesan Anda saya hapus karena tampak seperti API key atau PIN, dan tidak ada proses yang sedang menunggunya (mungkin waktunya sudah habis). Mulai lagi dengan /connect atau /pin.
 unhandled-callback = Tombol ini sudah tidak berlaku. Mulai lagi dari perintahnya.

@@ -237,6 +237,18 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     expect(foreign.text).toContain('tidak valid');
   });
 
+  it('in a group linked by someone without a marketplace account, says the seller must connect it', async () => {
+    await start();
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const baiq = await seller('Baiq', marketplaceDemoAccounts.second.apiKey);
+    const group = world.telegram.createGroup({ title: 'Reseller Pulsa', members: [budi, baiq] });
+    await world.app.store.groups.link({ chatId: group.id, ownerId: budi.id });
+    // Baiq's own account is not used: the group belongs to Budi.
+    const answer = await world.telegram.waitForBotMessage(group, { after: baiq.send(`/verify ${codes.secondSeller}`, { chat: group }) });
+    expect(answer.text).toContain('belum menghubungkan akun marketplace');
+    expect(validations()).toBe(0);
+  });
+
   it('in an unlinked group a member with their own marketplace account checks with it', async () => {
     await start();
     const baiq = await seller('Baiq', marketplaceDemoAccounts.second.apiKey);

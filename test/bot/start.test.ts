@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { connectData } from '../../src/bot/callback-data/connect.ts';
 
 describe('start, help and language', () => {
   let world: TestWorld;
@@ -40,5 +41,24 @@ describe('start, help and language', () => {
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('halo bot, apa kabar?') });
     expect(reply.text).toContain('/help');
+  });
+});
+
+describe('a secret typed after its step timed out', () => {
+  it('is deleted and the user is told why', async () => {
+    const world = await startWorld({ app: { conversationTimeoutMs: 200 } });
+    try {
+      const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+      const picker = await world.telegram.waitForBotMessage(budi, { after: budi.send('/connect'), where: (m) => m.buttons.length > 0 });
+      budi.tap(picker, connectData.pack({ action: 'pick', service: 'marketplace' }));
+      await world.telegram.waitForBotMessage(budi, { after: picker });
+      await new Promise((resolve) => setTimeout(resolve, 400)); // the step times out (200 ms)
+      const sent = budi.send('mk_demo_5c8e2f1a9b7d4036');
+      const reply = await world.telegram.waitForBotMessage(budi, { after: sent, textIncludes: 'saya hapus' });
+      expect(reply.text).toContain('/connect');
+      expect(sent.deleted).toBe(true);
+    } finally {
+      await world.stop();
+    }
   });
 });

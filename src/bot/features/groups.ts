@@ -33,7 +33,8 @@ const inGroups = groupsFeature.chatType(['group', 'supergroup']);
 
 inGroups.command(commandNames('linkgroup'), async (ctx) => {
   const { store } = ctx.deps;
-  if (!store.credentials.has(ctx.from.id, 'reseller')) {
+  // A top-up reseller links for settlement notices; a marketplace seller for /verify in their support group.
+  if (!store.credentials.has(ctx.from.id, 'reseller') && !store.credentials.has(ctx.from.id, 'marketplace')) {
     await ctx.reply(ctx.t('groups-link-not-connected'));
     return;
   }

@@ -7,8 +7,29 @@ import type { BotContext } from '../context.ts';
  */
 export const unhandledFeature = new Composer<BotContext>();
 
+/**
+ * Text that looks like a credential or a PIN: one long run of letters and digits, or 4-6 digits
+ * alone. It arrives here when a user answers a connect or PIN step after the conversation timed
+ * out; it must not stay visible in the chat.
+ */
+export function looksLikeSecret(text: string): boolean {
+  const value = text.trim();
+  if (/^\d{4,6}$/.test(value)) return true;
+  return /^[A-Za-z0-9_\-:+/=]{16,}$/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value);
+}
+
 unhandledFeature.on('callback_query', async (ctx) => {
   await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback'), show_alert: false });
+});
+
+unhandledFeature.chatType('private').on('message:text', async (ctx, next) => {
+  if (!looksLikeSecret(ctx.message.text)) return next();
+  try {
+    await ctx.deleteMessage();
+  } catch (error) {
+    ctx.deps.logger.warn('could not delete a message that looks like a secret', { userId: ctx.from.id, error });
+  }
+  await ctx.reply(ctx.t('unhandled-secret'));
 });
 
 unhandledFeature.chatType('private').on('message', async (ctx) => {
