@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGameshopClient, GameshopError, type GameshopClient } from '../../../src/providers/gameshop/client.ts';
 import type { OrderInput } from '../../../src/providers/gameshop/schemas.ts';
 import { gameshopDemoKeys } from '../../../src/sandbox/gameshop.ts';
-import { serveGameshop, type ServedGameshop } from '../../helpers/serve-gameshop.ts';
+import { startSandbox, type FaultRule, type Sandbox } from '../../../src/sandbox/server.ts';
 
 const apiKey = gameshopDemoKeys.main;
 const now = Date.parse('2025-01-31T06:00:00Z'); // 13:00 WIB
@@ -17,11 +17,27 @@ const mlOrder: OrderInput = {
   whatsapp: '081234567890',
 };
 
-let shop: ServedGameshop;
+let sandbox: Sandbox;
+let shop: {
+  url: string;
+  received: Sandbox['received'];
+  sim: Sandbox['gameshop'];
+  inject(rule: Omit<FaultRule, 'service'>): void;
+  clearFaults(): void;
+  close(): Promise<void>;
+};
 let client: GameshopClient;
 
 beforeAll(async () => {
-  shop = await serveGameshop({ now: () => now, seed: 42 });
+  sandbox = await startSandbox({ gameshop: { now: () => now, seed: 42 } });
+  shop = {
+    url: sandbox.urls.gameshop,
+    received: sandbox.received,
+    sim: sandbox.gameshop,
+    inject: (rule) => void sandbox.inject({ ...rule, service: 'gameshop' }),
+    clearFaults: () => sandbox.clearFaults(),
+    close: () => sandbox.close(),
+  };
   client = createGameshopClient({ baseURL: shop.url, apiKey });
 });
 afterAll(() => shop.close());
