@@ -1,8 +1,8 @@
-import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
+import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireCredentials, requirePrivateChat } from '../guards.ts';
+import { replyProviderError, requireCredentials, requirePrivateChat, editInPlace } from '../guards.ts';
 import { escapeHtml, formatRupiah } from '../format.ts';
 import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
 import { priceProductData, priceViewData } from '../callback-data/prices.ts';
@@ -182,12 +182,3 @@ function renderProducts(
   return { text, keyboard };
 }
 
-/** Edits the tapped message; an edit that would change nothing is not an error. */
-async function editInPlace(ctx: BotContext, text: string, keyboard: InlineKeyboard): Promise<void> {
-  try {
-    await ctx.editMessageText(text, { parse_mode: 'HTML', reply_markup: keyboard });
-  } catch (error) {
-    if (error instanceof GrammyError && error.description.includes('message is not modified')) return;
-    throw error;
-  }
-}

@@ -1,8 +1,8 @@
-import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
+import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { requirePrivateChat } from '../guards.ts';
+import { requirePrivateChat, editInPlace } from '../guards.ts';
 import { escapeHtml, formatWib } from '../format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
@@ -141,12 +141,3 @@ function renderPendingList(t: TranslateFunction, deps: BotDeps, userId: number):
   return { text: parts.join('\n'), keyboard: createPendingListKeyboard(t, shown) };
 }
 
-/** Edits the tapped message; an edit that would change nothing is not an error. */
-async function editInPlace(ctx: BotContext, text: string, keyboard: InlineKeyboard | undefined): Promise<void> {
-  try {
-    await ctx.editMessageText(text, { parse_mode: 'HTML', ...(keyboard ? { reply_markup: keyboard } : {}) });
-  } catch (error) {
-    if (error instanceof GrammyError && error.description.includes('message is not modified')) return;
-    throw error;
-  }
-}
