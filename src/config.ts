@@ -85,7 +85,7 @@ const schema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9_-]{16,256}$/, { error: 'must be 16-256 characters of A-Z, a-z, 0-9, _ and -' })
     .optional(),
-  PORT: integerText('the HTTP port for the webhook and health endpoint', 1, 65535).default(3000),
+  PORT: integerText('the HTTP port for the webhook and health endpoint; 0 picks a free one', 0, 65535).default(3000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' }).default('info'),
   DEFAULT_LOCALE: z.enum(['id', 'en'], { error: 'must be id or en' }).default('id'),
   PROVIDER_TIMEOUT_MS: integerText('milliseconds to wait for a provider', 1000, 120000).default(15000),

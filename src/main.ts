@@ -8,6 +8,7 @@ import { ConfigError, createConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { publishCommands } from './bot/commands.ts';
 import { createI18n } from './bot/i18n.ts';
+import { startHttpServer, type HttpServer } from './server/http.ts';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -42,9 +43,27 @@ try {
 logger.info('bot ready', { username: bot.botInfo.username });
 void publishCommands(bot.api, createI18n({ defaultLocale: config.defaultLocale, store }), logger, config.defaultLocale);
 
-const runner: RunnerHandle = run(bot, {
-  runner: { fetch: { allowed_updates: ['message', 'edited_message', 'callback_query', 'my_chat_member', 'chat_member'] } },
-});
+const allowedUpdates = ['message', 'edited_message', 'callback_query', 'my_chat_member', 'chat_member'] as const;
+let runner: RunnerHandle | undefined;
+let server: HttpServer;
+try {
+  if (config.webhook) {
+    // Webhook mode: Telegram posts updates to WEBHOOK_URL, which must reach PORT on this machine.
+    const path = new URL(config.webhook.url).pathname;
+    server = await startHttpServer({ port: config.port, logger, store, webhook: { bot, path, secret: config.webhook.secret } });
+    await bot.api.setWebhook(config.webhook.url, { secret_token: config.webhook.secret, allowed_updates: [...allowedUpdates] });
+    logger.info('webhook mode', { port: config.port, path });
+  } else {
+    server = await startHttpServer({ port: config.port, logger, store });
+    await bot.api.deleteWebhook();
+    runner = run(bot, { runner: { fetch: { allowed_updates: [...allowedUpdates] } } });
+    logger.info('long polling', { healthPort: config.port });
+  }
+} catch (error) {
+  logger.error(`cannot start receiving updates (is PORT ${config.port} free? is WEBHOOK_URL reachable?)`, { error });
+  await started.close();
+  process.exit(1);
+}
 
 started.startJobs();
 
@@ -53,9 +72,10 @@ async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info('stopping', { signal });
-  if (runner.isRunning()) await runner.stop();
+  await server.close();
+  if (runner?.isRunning()) await runner.stop();
   // Let the updates being handled finish (they may be writing conversation state or a purchase).
-  for (let waited = 0; runner.size() > 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let waited = 0; runner && runner.size() > 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
   await started.close();
   logger.info('stopped');
   process.exit(0);

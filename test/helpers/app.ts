@@ -37,6 +37,8 @@ export interface TestWorldOptions {
   app?: AppOptions;
   /** Start the outbox, settlement watcher and alert jobs like main.ts does. Default false. */
   jobs?: boolean;
+  /** Receive updates by long polling (default). False for webhook tests. */
+  polling?: boolean;
 }
 
 export async function startWorld(options: TestWorldOptions = {}): Promise<TestWorld> {
@@ -59,16 +61,16 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line), secrets: [config.botToken] });
 
   let app: App;
-  let runner: RunnerHandle;
+  let runner: RunnerHandle | undefined;
   const boot = async () => {
     app = await createApp(config, { logger, botConfig: { botInfo: telegram.botInfo }, ...options.app });
-    runner = run(app.bot, { runner: { fetch: { timeout: 1 } } });
+    runner = options.polling === false ? undefined : run(app.bot, { runner: { fetch: { timeout: 1 } } });
     if (options.jobs) app.startJobs();
   };
   const halt = async () => {
-    if (runner.isRunning()) await runner.stop();
+    if (runner?.isRunning()) await runner.stop();
     // Let the updates being handled finish (they may be writing conversation state or a purchase).
-    for (let waited = 0; runner.size() > 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; runner && runner.size() > 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     await app.close();
   };
   await boot();

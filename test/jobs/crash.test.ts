@@ -102,6 +102,7 @@ describe('crash safety (kill -9 of the bot process)', () => {
         DATA_DIR: dataDir,
         PROVIDER_TIMEOUT_MS: '10000',
         LOG_LEVEL: 'info',
+        PORT: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
