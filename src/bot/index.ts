@@ -21,6 +21,7 @@ import { historyFeature } from './features/history.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
 import { alertFeature } from './features/alert.ts';
+import { adminFeature } from './features/admin.ts';
 import { conversationIds } from './conversations/ids.ts';
 import { createConnectConversation } from './conversations/connect.ts';
 import { createBuyConversation } from './conversations/buy.ts';
@@ -90,6 +91,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(marketplaceFeature);
   bot.use(gameshopFeature);
   bot.use(alertFeature);
+  bot.use(adminFeature);
   // Last before the fallback: quick-buy reads plain CODE.TARGET text.
   bot.use(buyFeature);
 

@@ -1,0 +1,69 @@
+import { Composer, InlineKeyboard } from 'grammy';
+import { createCallbackData } from 'callback-data';
+import type { BotContext } from '../context.ts';
+import { escapeHtml } from '../format.ts';
+
+/** Confirm/cancel of a broadcast; the text itself waits in the admin's message being replied to. */
+const broadcastData = createCallbackData('bcast', { action: String });
+
+const isAdmin = (ctx: BotContext): boolean => ctx.from !== undefined && ctx.deps.settings.adminIds.includes(ctx.from.id);
+
+/**
+ * Admin commands, answered for ADMIN_IDS only; anyone else gets the same answer as for an unknown
+ * command, so the commands are not even revealed.
+ * - `/broadcast <text>`: after a confirmation, queues the text in the outbox for every active user.
+ * - `/stats`: users, active users, open purchases, queued notices.
+ */
+export const adminFeature = new Composer<BotContext>();
+const admins = adminFeature.chatType('private');
+
+/** Broadcast texts waiting for their confirmation, by admin id (kept in memory: a restart asks again). */
+const drafts = new WeakMap<object, Map<number, string>>();
+const draftsOf = (ctx: BotContext) => {
+  let map = drafts.get(ctx.deps);
+  if (!map) drafts.set(ctx.deps, (map = new Map()));
+  return map;
+};
+
+admins.command('broadcast', async (ctx) => {
+  if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
+  const text = ctx.match.trim();
+  if (text === '') return void (await ctx.reply(ctx.t('admin-broadcast-usage')));
+  draftsOf(ctx).set(ctx.from.id, text);
+  const audience = ctx.deps.store.users.count({ active: true });
+  await ctx.reply(ctx.t('admin-broadcast-confirm', { count: audience, text: escapeHtml(text) }), {
+    parse_mode: 'HTML',
+    reply_markup: new InlineKeyboard()
+      .text(ctx.t('admin-broadcast-send'), broadcastData.pack({ action: 'send' }))
+      .text(ctx.t('button-cancel'), broadcastData.pack({ action: 'cancel' })),
+  });
+});
+
+adminFeature.callbackQuery(broadcastData.filter(), async (ctx) => {
+  if (!isAdmin(ctx)) return void (await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') }));
+  const { action } = broadcastData.unpack(ctx.callbackQuery.data);
+  const text = draftsOf(ctx).get(ctx.from.id);
+  draftsOf(ctx).delete(ctx.from.id);
+  await ctx.answerCallbackQuery();
+  if (action !== 'send' || text === undefined) {
+    await ctx.editMessageText(ctx.t(text === undefined ? 'unhandled-callback' : 'admin-broadcast-cancelled'));
+    return;
+  }
+  const recipients = ctx.deps.store.users.list({ active: true });
+  await ctx.deps.enqueue(recipients.map((user) => ({ chatId: user.id, kind: 'broadcast', payload: { type: 'send', text } })));
+  ctx.deps.logger.info('broadcast queued', { adminId: ctx.from.id, recipients: recipients.length });
+  await ctx.editMessageText(ctx.t('admin-broadcast-queued', { count: recipients.length }));
+});
+
+admins.command('stats', async (ctx) => {
+  if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
+  const { store } = ctx.deps;
+  await ctx.reply(
+    ctx.t('admin-stats', {
+      users: store.users.count(),
+      active: store.users.count({ active: true }),
+      open: store.transactions.listOpen().length,
+      queued: store.outbox.size(),
+    }),
+  );
+});
