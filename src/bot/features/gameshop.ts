@@ -1,5 +1,256 @@
-import { Composer } from 'grammy';
-import type { BotContext } from '../context.ts';
+import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
+import type { TranslateFunction } from '@grammyjs/i18n';
+import type { BotContext, BotDeps } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { replyProviderError, requireCredentials, requirePrivateChat } from '../guards.ts';
+import { escapeHtml, formatRupiah, formatWib } from '../format.ts';
+import { conversationIds, type OrderArgs } from '../conversations/ids.ts';
+import {
+  gamesData,
+  orderConfirmData,
+  orderStepData,
+  ordersPageData,
+  readGamesData,
+  readOrderConfirmData,
+  readOrdersPage,
+} from '../callback-data/gameshop.ts';
+import { createCategoryKeyboard, createGamesKeyboard, createOrdersKeyboard, isButtonUrl, type GameButton } from '../keyboards/gameshop.ts';
+import type { Game } from '../../providers/gameshop/schemas.ts';
+import type { GameOrderRecord } from '../../store/schema.ts';
 
-/** STUB: replaced by the gameshop feature. */
+/** Orders per /orders page. */
+export const ordersPageSize = 10;
+/** Above this length the /games overview lists categories with their counts instead of every game. */
+const maxOverviewLength = 3500;
+
+const html = { parse_mode: 'HTML' } as const;
+
+/**
+ * The game shop:
+ * - `/games` (`/game`): the shop's popular games first (tap one to order it), then the games by
+ *   category (a button per category opens it, with a way back).
+ * - `/order` (`/pesan`) [game]: the order conversation, with the game when one is named.
+ * - `/orders` (`/pesanan`): the sender's game orders, newest first, ten per page, with a Pay
+ *   button for each one that can still be paid.
+ * - Buttons of order conversations that are over (double taps, old summaries) are answered here
+ *   from the stored orders: they never order anything.
+ */
 export const gameshopFeature = new Composer<BotContext>();
+
+/** A game's category, for grouping (games of `populerGames` carry none). */
+interface Category {
+  id: number;
+  title: string;
+  games: Game[];
+}
+
+/** The active games grouped by category, in the shop's sort order (categories by their first game). */
+function groupByCategory(games: readonly Game[]): Category[] {
+  const byId = new Map<number, Category>();
+  for (const game of [...games].filter((g) => g.status).sort((a, b) => a.sort - b.sort)) {
+    const id = game.category?.id ?? game.category_id;
+    const category = byId.get(id) ?? { id, title: game.category?.title || '—', games: [] };
+    category.games.push(game);
+    byId.set(id, category);
+  }
+  return [...byId.values()];
+}
+
+const toButton = (game: Game): GameButton => ({ id: game.id, slug: game.slug, title: game.title });
+
+/** The /games overview: popular first, then each category with its games (or only counts when long). */
+export function renderGamesOverview(t: TranslateFunction, games: readonly Game[], popular: readonly Game[]): { text: string; keyboard: InlineKeyboard } {
+  const active = new Set(games.filter((g) => g.status).map((g) => g.slug));
+  const hot = [...popular].filter((game) => game.status && active.has(game.slug)).sort((a, b) => a.sort - b.sort);
+  const categories = groupByCategory(games);
+  const head = [t('games-title'), ''];
+  if (hot.length > 0) head.push(t('games-popular'), ...hot.map((game) => `• ${escapeHtml(game.title)}`), '');
+  const full = categories.flatMap((category) => [
+    t('games-category', { category: escapeHtml(category.title) }),
+    ...category.games.map((game) => `• ${escapeHtml(game.title)}`),
+    '',
+  ]);
+  const compact = categories.map((category) => t('games-category-count', { category: escapeHtml(category.title), count: category.games.length }));
+  const tail = ['', t('games-hint')];
+  let text = [...head, ...full, ...tail].join('\n');
+  if (text.length > maxOverviewLength) text = [...head, ...compact, ...tail].join('\n');
+  if (games.length === 0) text = t('games-none');
+  const keyboard = createGamesKeyboard(
+    t,
+    hot.map(toButton),
+    categories.map((category) => ({ id: category.id, title: category.title, count: category.games.length })),
+  );
+  return { text, keyboard };
+}
+
+/** One category of /games. Undefined when the shop no longer lists it. */
+function renderCategory(t: TranslateFunction, games: readonly Game[], categoryId: number): { text: string; keyboard: InlineKeyboard } | undefined {
+  const category = groupByCategory(games).find((c) => c.id === categoryId);
+  if (!category) return undefined;
+  const text = [
+    t('games-category', { category: escapeHtml(category.title) }),
+    ...category.games.map((game) => `• ${escapeHtml(game.title)}`),
+    '',
+    t('games-category-hint'),
+  ].join('\n');
+  return { text, keyboard: createCategoryKeyboard(t, category.games.map(toButton)) };
+}
+
+/** The sender's games, or undefined after telling them what went wrong (not connected, provider error). */
+async function fetchGames(ctx: BotContext): Promise<{ games: Game[]; popular: Game[] } | undefined> {
+  const credentials = await requireCredentials(ctx, ctx.deps, 'gameshop');
+  if (!credentials) return undefined;
+  try {
+    return await ctx.deps.providers.gameshop(credentials).games();
+  } catch (error) {
+    await replyProviderError(ctx, ctx.deps, error);
+    return undefined;
+  }
+}
+
+/** Enters the order conversation, ending whatever flow was still open in this chat. */
+async function startOrder(ctx: BotContext, args: OrderArgs): Promise<void> {
+  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
+  await ctx.conversation.enter(conversationIds.order, args);
+}
+
+gameshopFeature.command(commandNames('games'), async (ctx) => {
+  if (!(await requirePrivateChat(ctx))) return;
+  const list = await fetchGames(ctx);
+  if (!list) return;
+  const { text, keyboard } = renderGamesOverview(ctx.t, list.games, list.popular);
+  await ctx.reply(text, { ...html, reply_markup: keyboard });
+});
+
+gameshopFeature.command(commandNames('order'), async (ctx) => {
+  if (!(await requirePrivateChat(ctx))) return;
+  if (!(await requireCredentials(ctx, ctx.deps, 'gameshop'))) return;
+  const game = ctx.match.trim();
+  await startOrder(ctx, game === '' ? {} : { game: game.slice(0, 100) });
+});
+
+gameshopFeature.command(commandNames('orders'), async (ctx) => {
+  if (!(await requirePrivateChat(ctx))) return;
+  const userId = ctx.from?.id;
+  if (userId === undefined) return;
+  const { text, keyboard } = renderOrdersPage(ctx.t, ctx.deps, userId, 0);
+  await ctx.reply(text, { ...html, link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) });
+});
+
+gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
+  const data = readGamesData(ctx.callbackQuery.data);
+  if (!data) {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  if (data.action === 'game') {
+    await ctx.answerCallbackQuery();
+    await startOrder(ctx, { game: data.value });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  const list = await fetchGames(ctx);
+  if (!list) return;
+  if (data.action === 'gid') {
+    const game = list.games.find((g) => String(g.id) === data.value);
+    if (!game) {
+      await ctx.reply(ctx.t('games-gone'));
+      return;
+    }
+    await startOrder(ctx, { game: game.slug });
+    return;
+  }
+  const view = data.action === 'cat' ? renderCategory(ctx.t, list.games, Number(data.value)) : undefined;
+  const { text, keyboard } = view ?? renderGamesOverview(ctx.t, list.games, list.popular);
+  await editInPlace(ctx, text, keyboard);
+});
+
+gameshopFeature.callbackQuery(ordersPageData.filter(), async (ctx) => {
+  const page = readOrdersPage(ctx.callbackQuery.data);
+  if (page === undefined) {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  const { text, keyboard } = renderOrdersPage(ctx.t, ctx.deps, ctx.from.id, page);
+  await editInPlace(ctx, text, keyboard);
+});
+
+// A confirmation button whose conversation is over: say whether it already ordered, never order again.
+gameshopFeature.callbackQuery(orderConfirmData.filter(), async (ctx) => {
+  const data = readOrderConfirmData(ctx.callbackQuery.data);
+  const order = data ? findByConfirmation(ctx.deps, ctx.from.id, data.id) : undefined;
+  await ctx
+    .answerCallbackQuery(
+      order ? { text: ctx.t('order-already-created', { orderId: order.orderId }), show_alert: true } : { text: ctx.t('order-summary-expired') },
+    )
+    .catch(() => undefined);
+  await ctx.editMessageReplyMarkup().catch(() => undefined);
+});
+
+// A question of an order conversation that is over.
+gameshopFeature.callbackQuery(orderStepData.filter(), async (ctx) => {
+  await ctx.answerCallbackQuery({ text: ctx.t('order-question-expired') }).catch(() => undefined);
+  await ctx.editMessageReplyMarkup().catch(() => undefined);
+});
+
+/** The order a confirmation created, among the user's own orders only. */
+function findByConfirmation(deps: BotDeps, userId: number, confirmationId: string): GameOrderRecord | undefined {
+  return deps.store.gameOrders.listByUser(userId, { limit: 500 }).find((order) => order.confirmationId === confirmationId);
+}
+
+/** A page of the user's game orders as text and buttons; a page past the end falls back to the first. */
+export function renderOrdersPage(
+  t: TranslateFunction,
+  deps: BotDeps,
+  userId: number,
+  requestedPage: number,
+): { text: string; keyboard: InlineKeyboard | undefined } {
+  let page = requestedPage;
+  let orders = deps.store.gameOrders.listByUser(userId, { offset: page * ordersPageSize, limit: ordersPageSize + 1 });
+  if (orders.length === 0 && page > 0) {
+    page = 0;
+    orders = deps.store.gameOrders.listByUser(userId, { offset: 0, limit: ordersPageSize + 1 });
+  }
+  if (orders.length === 0) return { text: t('orders-empty'), keyboard: undefined };
+  const hasNext = orders.length > ordersPageSize;
+  const shown = orders.slice(0, ordersPageSize);
+  const now = deps.now().getTime();
+  const firstNumber = page * ordersPageSize + 1;
+  const payable: Array<{ n: number; url: string }> = [];
+  const lines = [t('orders-title', { page: page + 1 }), ''];
+  shown.forEach((order, index) => {
+    const n = firstNumber + index;
+    const expired = Date.parse(order.expiredAt) <= now;
+    const unpaid = order.paymentStatus.toUpperCase() === 'UNPAID';
+    if (unpaid && !expired && isButtonUrl(order.paymentUrl)) payable.push({ n, url: order.paymentUrl });
+    lines.push(
+      t('orders-line', {
+        n,
+        orderId: escapeHtml(order.orderId),
+        game: escapeHtml(order.gameTitle ?? order.game),
+        product: escapeHtml(order.productName ?? `ID ${order.productId}`),
+        quantity: order.quantity,
+        total: formatRupiah(order.totalPrice),
+        method: escapeHtml(order.paymentName ?? `ID ${order.paymentMethodId}`),
+        status: escapeHtml(order.paymentStatus),
+        created: formatWib(order.createdAt),
+      }),
+      unpaid ? t(expired ? 'orders-expired' : 'orders-pay-before', { at: formatWib(order.expiredAt) }) : '',
+      '',
+    );
+  });
+  lines.push(t('orders-footer'));
+  const text = lines.filter((line, index, all) => !(line === '' && all[index - 1] === '')).join('\n');
+  return { text, keyboard: createOrdersKeyboard(t, payable, { page, hasNext }) };
+}
+
+/** Edits the message the button sits under; an unchanged page is not an error. */
+async function editInPlace(ctx: BotContext, text: string, keyboard: InlineKeyboard | undefined): Promise<void> {
+  try {
+    await ctx.editMessageText(text, { ...html, link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) });
+  } catch (error) {
+    if (error instanceof GrammyError && /message is not modified/i.test(error.description)) return;
+    throw error;
+  }
+}
