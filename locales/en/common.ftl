@@ -27,7 +27,14 @@ button-refresh = 🔄 Refresh
 
 conversation-cancelled = Cancelled. Send /help to see what I can do.
 conversation-nothing-to-cancel = Nothing is in progress.
-conversation-timed-out = Time is up, the previous step was cancelled. Please start again.
+# The command that starts conversation $id again.
+conversation-restart = { $id ->
+        [buy] /buy
+        [order] /order
+        [pin] /pin
+       *[connect] /connect
+    }
+conversation-expired = That step had already ended because there was no reply for { $minutes } min, so I did not pass your message on. Start again with { $command }.
 
 unhandled-text = I did not understand that. Send /help for the commands, or send CODE.TARGET (for example TSEL10.081234567890) to buy quickly.
 unhandled-secret = I deleted your message because it looks like an API key or a PIN and nothing was waiting for one (perhaps the step timed out). Start again with /connect or /pin.

@@ -27,7 +27,14 @@ button-refresh = 🔄 Muat ulang
 
 conversation-cancelled = Dibatalkan. Ketik /help untuk melihat apa yang bisa saya lakukan.
 conversation-nothing-to-cancel = Tidak ada proses yang sedang berjalan.
-conversation-timed-out = Waktu habis, proses sebelumnya dibatalkan. Silakan mulai lagi.
+# The command that starts conversation $id again.
+conversation-restart = { $id ->
+        [buy] /beli
+        [order] /pesan
+        [pin] /pin
+       *[connect] /connect
+    }
+conversation-expired = Langkah tadi sudah berakhir karena tidak ada balasan selama { $minutes } menit, jadi pesan ini tidak saya teruskan. Mulai lagi dengan { $command }.
 
 unhandled-text = Saya tidak mengerti pesan itu. Ketik /help untuk daftar perintah, atau kirim KODE.TUJUAN (misalnya TSEL10.081234567890) untuk beli cepat.
 unhandled-secret = Pesan Anda saya hapus karena tampak seperti API key atau PIN, dan tidak ada proses yang sedang menunggunya (mungkin waktunya sudah habis). Mulai lagi dengan /connect atau /pin.

@@ -42,6 +42,11 @@ interface Extras {
   deps: BotDeps;
   /** The sender's stored record (created on first contact); undefined for updates without a sender. */
   account: UserRecord | undefined;
+  /**
+   * Set when this update arrived after a conversation's timeout ended it (not by a command): the
+   * fallback answers then say which step expired instead of "I did not understand".
+   */
+  expiredConversation?: string;
 }
 
 /** Context of ordinary middleware. */

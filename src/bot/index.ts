@@ -30,6 +30,8 @@ import { createOrderConversation } from './conversations/order.ts';
 import { marketplaceFeature } from './features/marketplace.ts';
 import { gameshopFeature } from './features/gameshop.ts';
 
+const isCommand = (ctx: BotContext): boolean => (ctx.message?.text ?? '').trimStart().startsWith('/');
+
 /** Flood limit per user: more than this many updates within the window get one "slow down". */
 const floodLimit = { updates: 8, windowMs: 3000 };
 
@@ -64,6 +66,11 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(
     conversations<BotContext, ConversationContext>({
       storage: createConversationStorage(deps.store),
+      // A conversation ends from outside for a /command (cancel, or a halt on a command typed
+      // mid-flow) or because its wait timed out. Only the latter leaves a non-command update.
+      onExit: (id, ctx) => {
+        if (!isCommand(ctx)) ctx.expiredConversation = id;
+      },
       plugins: [conversationI18n, async (ctx, next) => {
         ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
         await next();

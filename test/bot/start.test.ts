@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buyer, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { connectData } from '../../src/bot/callback-data/connect.ts';
 
@@ -60,5 +61,36 @@ describe('a secret typed after its step timed out', () => {
     } finally {
       await world.stop();
     }
+  });
+});
+
+describe('an answer typed after its conversation timed out', () => {
+  let world: TestWorld;
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  it('says which step ended and how to start again, and buys nothing', async () => {
+    world = await startWorld({ app: { conversationTimeoutMs: 200 } });
+    const budi = await buyer(world);
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli'), textIncludes: 'kode produk' });
+    await new Promise((resolve) => setTimeout(resolve, 400)); // the step times out (200 ms)
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('tsel10') });
+    expect(reply.text).toContain('sudah berakhir');
+    expect(reply.text).toContain('Mulai lagi dengan /beli');
+    expect(reply.text).not.toContain('nomor HP');
+  });
+
+  it('leaves a confirm button of the timed-out summary without effect', async () => {
+    world = await startWorld({ app: { conversationTimeoutMs: 200 }, sandbox: { reseller: { instant: true } } });
+    const budi = await buyer(world, 'Jane', { languageCode: 'en' });
+    const summary = await waitForSummary(world, budi, budi.send('/buy TSEL10 081234567890'));
+    await new Promise((resolve) => setTimeout(resolve, 400)); // the summary waited too long
+    const answer = await world.telegram.waitForCallbackAnswer(budi.tap(summary, '✅ Confirm'));
+    expect(answer.text).toContain('no longer valid');
+    await world.telegram.waitFor(() => summary.buttons.length === 0);
+    const late = await world.telegram.waitForBotMessage(budi, { after: budi.send('hello?') });
+    expect(late.text).toContain('I did not understand'); // the expiry was told once, on the button
+    expect(sandboxTransactions(world)).toHaveLength(0);
   });
 });

@@ -18,6 +18,17 @@ export function looksLikeSecret(text: string): boolean {
   return /^[A-Za-z0-9_\-:+/=]{16,}$/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value);
 }
 
+/**
+ * The answer for a message that reached no handler because the conversation waiting for it had
+ * timed out (its buttons have handlers of their own in the features): which step ended, after how long, and the command that starts it again.
+ */
+function expiredText(ctx: BotContext): string | undefined {
+  const id = ctx.expiredConversation;
+  if (id === undefined) return undefined;
+  const minutes = Math.max(1, Math.round(ctx.deps.settings.conversationTimeoutMs / 60_000));
+  return ctx.t('conversation-expired', { minutes, command: ctx.t('conversation-restart', { id }) });
+}
+
 unhandledFeature.on('callback_query', async (ctx) => {
   await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback'), show_alert: false });
 });
@@ -33,5 +44,5 @@ unhandledFeature.chatType('private').on('message:text', async (ctx, next) => {
 });
 
 unhandledFeature.chatType('private').on('message', async (ctx) => {
-  await ctx.reply(ctx.t('unhandled-text'));
+  await ctx.reply(expiredText(ctx) ?? ctx.t('unhandled-text'));
 });
