@@ -31,7 +31,7 @@ export interface SettlementWatcher {
   runOnce(): Promise<void>;
 }
 
-const accountProblems = new Set(['credentials', 'ip_blocked', 'not-connected']);
+const accountProblems = ['credentials', 'ip_blocked', 'not-connected'] as const;
 
 /**
  * Re-checks every transaction whose outcome is not final — Pending, an unknown outcome after a
@@ -47,8 +47,14 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
   const overall = options.concurrency ?? 8;
   const inFlight = new Map<string, Promise<void>>();
   const perUser = new Map<number, number>();
-  /** Accounts whose checks are paused, with the time of the pause; resumed by a reconnect. */
+  /**
+   * Accounts whose checks are paused, with the time of the pause; resumed by a reconnect. Kept on
+   * the user record too, so a restart neither re-checks a refused account nor tells its user again.
+   */
   const paused = new Map<number, number>();
+  for (const user of store.users.list()) if (user.recheckPause) paused.set(user.id, Date.parse(user.recheckPause.since));
+  /** Accounts whose pause is being announced and stored right now. */
+  const pausing = new Set<number>();
   let timer: NodeJS.Timeout | undefined;
   /**
    * Transactions still `Created` when this process started: whoever was about to send them died
@@ -63,6 +69,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
     if (connectedAt && Date.parse(connectedAt) > since) {
       paused.delete(userId);
       logger.info('re-checks resumed after reconnect', { userId });
+      store.users.update(userId, { recheckPause: undefined }).catch((error: unknown) => logger.error('could not store a resumed account', { userId, error }));
       return false;
     }
     return true;
@@ -79,10 +86,18 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
       return;
     }
     const result = tx.status === 'Created' ? await purchases.submit(tx.refId, { notifyOwner: true }) : await purchases.check(tx.refId, { notifyOwner: true });
-    if (result.message && accountProblems.has(result.message) && !paused.has(tx.userId)) {
-      paused.set(tx.userId, now);
-      logger.warn('re-checks paused for an account', { userId: tx.userId, reason: result.message });
-      await options.onAccountPaused?.(tx.userId, result.message);
+    const reason = accountProblems.find((problem) => problem === result.message);
+    if (reason && !paused.has(tx.userId) && !pausing.has(tx.userId)) {
+      pausing.add(tx.userId);
+      try {
+        logger.warn('re-checks paused for an account', { userId: tx.userId, reason });
+        // Told first, stored second: a crash in between tells the user twice rather than never.
+        await options.onAccountPaused?.(tx.userId, reason);
+        await store.users.update(tx.userId, { recheckPause: { reason, since: new Date(now).toISOString() } });
+        paused.set(tx.userId, now);
+      } finally {
+        pausing.delete(tx.userId);
+      }
     }
   }
 
@@ -91,7 +106,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
     const now = options.now().getTime();
     for (const tx of store.transactions.listOpen()) {
       if (inFlight.size >= overall) break;
-      if (inFlight.has(tx.refId) || !due(tx, now) || isPaused(tx.userId)) continue;
+      if (inFlight.has(tx.refId) || !due(tx, now) || pausing.has(tx.userId) || isPaused(tx.userId)) continue;
       const running = perUser.get(tx.userId) ?? 0;
       if (running >= perAccount) continue;
       perUser.set(tx.userId, running + 1);

@@ -45,6 +45,12 @@ export const userSchema = z.object({
   alertArmed: z.boolean().optional(),
   linkedGroupId: z.number().int().optional(),
   isAdmin: z.boolean().optional(),
+  /**
+   * Set when the reseller provider refused this account on a re-check (401/403) or it was
+   * disconnected: the settlement watcher leaves its transactions alone until the user connects
+   * again, and the user was told once. Optional, so data files without it need no migration.
+   */
+  recheckPause: z.object({ reason: z.enum(['credentials', 'ip_blocked', 'not-connected']), since: isoDate }).optional(),
 });
 export type UserRecord = z.infer<typeof userSchema>;
 

@@ -128,7 +128,7 @@ describe('settlement watcher and notifications', () => {
     await start();
     const budi = await buyer(world);
     const pending = await buyPending(budi, 'TSEL10', '081234567890');
-    world.sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'status', status: 401, body: { success: false, message: 'Signature tidak valid' } } });
+    const refused = world.sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'status', status: 401, body: { success: false, message: 'Signature tidak valid' } } });
     await recheck(3);
     const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'kredensial' });
     expect(notice.text).toContain('/connect');
@@ -136,7 +136,23 @@ describe('settlement watcher and notifications', () => {
     await recheck(3);
     expect(world.sandbox.received.length).toBe(received);
     await world.app.outbox.drain();
-    expect(world.telegram.botMessages(budi).filter((m) => m.text?.includes('kredensial'))).toHaveLength(1);
+    const told = () => world.telegram.botMessages(budi).filter((m) => m.text?.includes('kredensial'));
+    expect(told()).toHaveLength(1);
+
+    // The pause outlives a restart: no re-check, no second notice.
+    await world.restart();
+    await recheck(3);
+    await world.app.outbox.drain();
+    expect(world.sandbox.received.length).toBe(received);
+    expect(told()).toHaveLength(1);
+
+    // Connecting again resumes the checks, and the purchase settles with one notice.
+    refused();
+    clock.advance(60_000);
+    await world.app.services.credentials.verifyAndSave(budi.id, 'reseller', { apiId: resellerDemoAccounts.main.apiId, apiKey: resellerDemoAccounts.main.apiKey });
+    await recheck(3);
+    await world.telegram.waitForBotMessage(budi, { after: notice, textIncludes: 'Transaksi sukses' });
+    expect(world.app.store.users.get(budi.id)?.recheckPause).toBeUndefined();
   });
 
   it('the low-balance alert fires once per crossing', async () => {
