@@ -5,7 +5,7 @@ prices-brands = 📋 <b>Price list</b>
         [0] {""}
        *[other] {" "}({ $unavailable } unavailable right now)
     }. Pick a brand below.
-    Search directly: <code>/prices telkomsel</code> or <code>/prices ml 86</code>
+    Search: just type the product (for example <code>telkomsel 10</code>), or <code>/prices ml 86</code>
 prices-page = Page { $page }/{ $pages }
 prices-empty = The provider's price list is empty. Try refreshing later.
 prices-brand-title = 📋 <b>{ $brand }</b> — { $count } products, page { $page }/{ $pages }
@@ -18,9 +18,12 @@ prices-footer = Tap a product to buy it. ⛔ = cannot be bought right now.
 prices-button-brand = { $brand } ({ $count })
 prices-button-product = { $code } · { $price }
 prices-button-unavailable = ⛔ { $code } · { $status }
+prices-button-search = 🔍 Search
 prices-button-brands = « All brands
 
 prices-refreshed = Price list refreshed.
 prices-unavailable = { $name } is unavailable right now (status: { $status }). Pick another product or try again later.
 prices-gone = This product is no longer in the price list. Tap 🔄 Refresh for the latest list.
 prices-buying = { $name } — { $price }
+prices-search-prompt = 🔍 Type the product, operator or code to look for (for example: telkomsel 10, ml 86):
+prices-search-placeholder = telkomsel 10

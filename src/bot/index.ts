@@ -14,7 +14,7 @@ import { languageFeature } from './features/language.ts';
 import { unhandledFeature } from './features/unhandled.ts';
 import { connectFeature } from './features/connect.ts';
 import { balanceFeature } from './features/balance.ts';
-import { pricesFeature } from './features/prices.ts';
+import { priceSearchFeature, pricesFeature } from './features/prices.ts';
 import { buyFeature } from './features/buy.ts';
 import { statusFeature } from './features/status.ts';
 import { historyFeature } from './features/history.ts';
@@ -101,6 +101,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(adminFeature);
   // Last before the fallback: quick-buy reads plain CODE.TARGET text.
   bot.use(buyFeature);
+  // Typed words search the price list (after quick-buy, which reads CODE.TARGET).
+  bot.use(priceSearchFeature);
 
   bot.use(unhandledFeature);
   bot.catch(handleBotError);

@@ -76,7 +76,36 @@ describe('/harga: the price list', () => {
 
     const none = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga zzzz') });
     expect(none.text).toContain('Tidak ada produk yang cocok dengan "zzzz"');
-    expect(none.buttons.flat()).toEqual(['« Semua brand']);
+    expect(none.buttons.flat()).toEqual(['« Semua brand', '🔍 Cari']);
+  });
+
+  it('searches for words typed as a plain message, and asks for them from the 🔍 button', async () => {
+    const budi = await connectedUser(world, 'Budi');
+    const typed = await world.telegram.waitForBotMessage(budi, { after: budi.send('Telkomsel 10') });
+    expect(typed.text).toContain('Hasil pencarian "telkomsel 10"');
+    expect(codesShown(typed)).toContain('TSEL10');
+
+    // Chatter that matches no product gets the ordinary answer, not an empty search.
+    const chatter = await world.telegram.waitForBotMessage(budi, { after: budi.send('halo apa kabar') });
+    expect(chatter.text).toContain('/help');
+
+    const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga') });
+    budi.tap(list, '🔍 Cari');
+    const prompt = await world.telegram.waitForBotMessage(budi, { after: list, textIncludes: 'Ketik nama produk' });
+    // The client answers a forced reply as a reply to the prompt: there, even no match is answered.
+    const sent = budi.send('zzzz');
+    expect(sent.message.reply_to_message?.message_id).toBe(prompt.messageId);
+    const none = await world.telegram.waitForBotMessage(budi, { after: sent });
+    expect(none.text).toContain('Tidak ada produk yang cocok dengan "zzzz"');
+    const found = await world.telegram.waitForBotMessage(budi, { after: budi.send('mobile legends 86') });
+    expect(codesShown(found)).toEqual(['ML86']);
+  });
+
+  it('does not search for a user without a reseller account', async () => {
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('telkomsel') });
+    expect(reply.text).toContain('/help');
+    expect(priceListRequests(world)).toBe(0);
   });
 
   it('shows an unavailable product with its status verbatim and answers a tap on it with that status', async () => {

@@ -9,3 +9,6 @@ export const priceViewData = createCallbackData('pv', { kind: String, brand: Num
 
 /** A product button: its code, or `#<index in the price list>` when the code does not fit. */
 export const priceProductData = createCallbackData('pbuy', { code: String });
+
+/** The search button: asks for the words to search the price list for. */
+export const priceSearchData = createCallbackData('psearch', {});

@@ -5,7 +5,8 @@ import { commandNames } from '../commands.ts';
 import { replyProviderError, requireCredentials, requirePrivateChat, editInPlace } from '../guards.ts';
 import { escapeHtml, formatRupiah } from '../format.ts';
 import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
-import { priceProductData, priceViewData } from '../callback-data/prices.ts';
+import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
+import { looksLikeSecret } from './unhandled.ts';
 import {
   brandsPerPage,
   createBackToBrandsKeyboard,
@@ -31,19 +32,16 @@ export const pricesFeature = new Composer<BotContext>();
 pricesFeature.command(commandNames('prices'), async (ctx) => {
   if (!(await requirePrivateChat(ctx))) return;
   if (!(await requireCredentials(ctx, ctx.deps, 'reseller'))) return;
-  const userId = ctx.from?.id;
-  if (userId === undefined) return;
   const query = normaliseQuery(ctx.match);
-  const view: PriceView = query ? { kind: 's', brand: 0, page: 0, query } : { kind: 'b', brand: 0, page: 0, query: '' };
-  let products: Product[];
-  try {
-    products = await ctx.deps.services.catalogue.priceList(userId);
-  } catch (error) {
-    await replyProviderError(ctx, ctx.deps, error);
-    return;
-  }
-  const { text, keyboard } = renderPriceView(ctx.t, products, view);
-  await ctx.reply(text, { parse_mode: 'HTML', reply_markup: keyboard });
+  await replyPriceView(ctx, query ? { kind: 's', brand: 0, page: 0, query } : { kind: 'b', brand: 0, page: 0, query: '' });
+});
+
+// 🔍 Search: asks for the words with a forced reply; the answer is read by `priceSearchFeature`.
+pricesFeature.callbackQuery(priceSearchData.filter(), async (ctx) => {
+  await ctx.answerCallbackQuery();
+  await ctx.reply(ctx.t('prices-search-prompt'), {
+    reply_markup: { force_reply: true, input_field_placeholder: ctx.t('prices-search-placeholder') },
+  });
 });
 
 pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
@@ -104,6 +102,52 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
   const args: BuyArgs = { lines: [{ code: product.code }] };
   await ctx.conversation.enter(conversationIds.buy, args);
 });
+
+/**
+ * Typed text as a price search, installed after quick-buy and before the fallback answer. A reply
+ * to the 🔍 prompt is always a search. Other plain text of a user with a reseller account is
+ * searched too, but answered only when something matches (otherwise the fallback answers), and
+ * never when it looks like a secret (the fallback deletes it) or answers a timed-out step.
+ */
+export const priceSearchFeature = new Composer<BotContext>();
+
+priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
+  const text = ctx.message.text;
+  const reply = ctx.message.reply_to_message;
+  const answersPrompt = reply?.from?.id === ctx.me.id && reply.text === ctx.t('prices-search-prompt');
+  const query = normaliseQuery(text);
+  if (!answersPrompt && (ctx.expiredConversation !== undefined || text.includes('\n') || looksLikeSecret(text))) return next();
+  if (query === '' || text.trimStart().startsWith('/') || !ctx.deps.services.credentials.has(ctx.from.id, 'reseller')) return next();
+  const view: PriceView = { kind: 's', brand: 0, page: 0, query };
+  if (answersPrompt) {
+    await replyPriceView(ctx, view);
+    return;
+  }
+  let products: Product[];
+  try {
+    products = await ctx.deps.services.catalogue.priceList(ctx.from.id);
+  } catch {
+    return next();
+  }
+  if (searchProducts(products, query).length === 0) return next();
+  const { text: answer, keyboard } = renderPriceView(ctx.t, products, view);
+  await ctx.reply(answer, { parse_mode: 'HTML', reply_markup: keyboard });
+});
+
+/** Fetches the user's (cached) price list and replies with `view` of it, or the provider's error. */
+async function replyPriceView(ctx: BotContext, view: PriceView): Promise<void> {
+  const userId = ctx.from?.id;
+  if (userId === undefined) return;
+  let products: Product[];
+  try {
+    products = await ctx.deps.services.catalogue.priceList(userId);
+  } catch (error) {
+    await replyProviderError(ctx, ctx.deps, error);
+    return;
+  }
+  const { text, keyboard } = renderPriceView(ctx.t, products, view);
+  await ctx.reply(text, { parse_mode: 'HTML', reply_markup: keyboard });
+}
 
 /**
  * Search words as they are matched and carried in callback data: lower case, single spaces, no

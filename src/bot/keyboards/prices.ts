@@ -3,7 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { Product } from '../../providers/reseller/schemas.ts';
 import { isProductAvailable } from '../../providers/reseller/schemas.ts';
 import type { BrandGroup } from '../../services/catalogue.ts';
-import { priceProductData, priceViewData } from '../callback-data/prices.ts';
+import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
 import { formatRupiah } from '../format.ts';
 
 /** What a price-list message shows; packed into every button of it. */
@@ -52,6 +52,7 @@ export function createBrandsKeyboard(t: TranslateFunction, groups: readonly Bran
   });
   keyboard.row();
   addNavigation(keyboard, t, view, pages);
+  keyboard.text(t('prices-button-search'), priceSearchData.pack({}));
   keyboard.text(t('button-refresh'), packPriceView(view, true));
   return withoutEmptyRows(keyboard);
 }
@@ -77,13 +78,16 @@ export function createProductsKeyboard(
   }
   addNavigation(keyboard, t, view, pages);
   keyboard.text(t('prices-button-brands'), packPriceView({ kind: 'b', brand: 0, page: 0, query: '' }));
+  keyboard.text(t('prices-button-search'), priceSearchData.pack({}));
   keyboard.text(t('button-refresh'), packPriceView(view, true));
   return withoutEmptyRows(keyboard);
 }
 
-/** A single button back to the brands (after a search found nothing). */
+/** Back to the brands, or search again (after a search found nothing). */
 export function createBackToBrandsKeyboard(t: TranslateFunction): InlineKeyboard {
-  return new InlineKeyboard().text(t('prices-button-brands'), packPriceView({ kind: 'b', brand: 0, page: 0, query: '' }));
+  return new InlineKeyboard()
+    .text(t('prices-button-brands'), packPriceView({ kind: 'b', brand: 0, page: 0, query: '' }))
+    .text(t('prices-button-search'), priceSearchData.pack({}));
 }
 
 /** The keyboard without empty rows (left by `.row()` after the last button of a section). */
