@@ -3,7 +3,9 @@ import type { Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openStore, type Store } from './store/store.ts';
 import { createVault } from './store/vault.ts';
-import { createProviders, type Providers } from './providers/factory.ts';
+import { createProviders, type AccountProblem, type Providers } from './providers/factory.ts';
+import type { NewOutboxItem } from './store/outbox.ts';
+import { createAccountProblemReporter } from './notify/account-problems.ts';
 import { createServices, type Services } from './services/services.ts';
 import { createBot } from './bot/index.ts';
 import type { BotContext, BotDeps } from './bot/context.ts';
@@ -55,7 +57,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const now = options.now ?? (() => new Date());
   const store = await openStore({ dataDir: config.dataDir, vault: createVault({ key: config.encryptionKey }), now });
   if (store.migratedFrom !== undefined) logger.info('data file upgraded', { from: store.migratedFrom });
-  const providers = createProviders(config.providers);
+  // Set once the outbox exists; a provider call can only happen after createApp returns.
+  let reportAccountProblem: (problem: AccountProblem) => void = () => undefined;
+  const providers = createProviders(config.providers, { onAccountProblem: (problem) => reportAccountProblem(problem) });
   const i18n = createI18n({ defaultLocale: config.defaultLocale, store });
   const notices = createNotices({
     store,
@@ -77,6 +81,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     onMigrated: (oldId, newId) => followMigration(store, oldId, newId),
   });
+  /** Queues messages the bot sends on its own and wakes the outbox. */
+  const enqueue = async (items: NewOutboxItem[]): Promise<void> => {
+    for (const item of items) await store.outbox.enqueue(item);
+    if (items.length > 0) outbox.kick();
+  };
+  reportAccountProblem = createAccountProblemReporter({
+    operatorItems: (problem) => notices.accountProblem(problem, config.publicIp),
+    enqueue,
+    logger,
+    now,
+  });
   const services = createServices({ store, providers, logger, now, notices, formatMoney: formatRupiah, onQueued: () => outbox.kick() });
   const watcher = createSettlementWatcher({
     store,
@@ -85,10 +100,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     now,
     horizonMs: config.pendingHorizonMs,
     ...(options.watcherTickMs ? { tickMs: options.watcherTickMs } : {}),
-    onAccountPaused: async (userId, reason) => {
-      for (const item of notices.accountPaused(userId, reason)) await store.outbox.enqueue(item);
-      outbox.kick();
-    },
+    onAccountPaused: (userId, reason) => enqueue(notices.accountPaused(userId, reason)),
   });
   let alertTimer: NodeJS.Timeout | undefined;
   const deps: BotDeps = {
@@ -106,10 +118,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     providers,
     services,
     notices,
-    enqueue: async (items) => {
-      for (const item of items) await store.outbox.enqueue(item);
-      if (items.length > 0) outbox.kick();
-    },
+    enqueue,
     now,
   };
   const botConfig: BotConfig<BotContext> = { ...options.botConfig, client: { apiRoot: config.telegramApiRoot, ...options.botConfig?.client } };

@@ -17,6 +17,7 @@ provider-error-not-found = { $service } says: { $message }
 provider-error-rejected = { $service } rejected the request: { $message }
 provider-error-validation = { $service } rejected some fields:
 provider-error-unknown = { $service } did not answer in time (network or server trouble). Try again in a moment.
+provider-said = { $service } said: "{ $message }"
 provider-error-malformed = { $service } sent an answer that cannot be read. Try again later; if it keeps happening, tell the admin.
 
 button-cancel = ❌ Cancel
@@ -38,4 +39,5 @@ conversation-expired = That step had already ended because there was no reply fo
 
 unhandled-text = I did not understand that. Send /help for the commands, or send CODE.TARGET (for example TSEL10.081234567890) to buy quickly.
 unhandled-secret = I deleted your message because it looks like an API key or a PIN and nothing was waiting for one (perhaps the step timed out). Start again with /connect or /pin.
+unhandled-secret-expired = I deleted your message because it looks like an API key or a PIN. That step had already ended because there was no reply for { $minutes } min, so nothing was saved. Start again with { $command }.
 unhandled-callback = This button is no longer valid. Start again from its command.

@@ -11,5 +11,8 @@ notify-paused-disconnected = ⚠️ A transaction is Pending but your top-up acc
 operator-new-user = 👤 New user: { $name } (id { $userId })
 operator-transaction-failed = ❌ Transaction failed: { $refId } ({ $code }) of user { $userId }
 operator-transaction-unresolved = ⚠️ Transaction unresolved: { $refId } ({ $code }) of user { $userId }
-operator-account-problem = 🔑 Provider account problem of user { $userId }: { $reason }
+operator-account-problem = 🔑 { $service } refused the account of user { $userId }: { $reason ->
+        [ip_blocked] the server's IP is blocked; ask the provider to whitelist { $ip }.
+       *[credentials] credentials refused; the user needs to /connect again.
+    }
 operator-bot-error = 🐞 Bot error: { $summary }

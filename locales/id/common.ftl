@@ -17,6 +17,7 @@ provider-error-not-found = { $service } menjawab: { $message }
 provider-error-rejected = { $service } menolak permintaan: { $message }
 provider-error-validation = { $service } menolak beberapa isian:
 provider-error-unknown = { $service } tidak menjawab tepat waktu (gangguan jaringan atau server). Coba lagi sebentar lagi.
+provider-said = Jawaban { $service }: "{ $message }"
 provider-error-malformed = { $service } mengirim jawaban yang tidak bisa dibaca. Coba lagi nanti; kalau terus terjadi, beri tahu admin.
 
 button-cancel = ❌ Batal
@@ -38,4 +39,5 @@ conversation-expired = Langkah tadi sudah berakhir karena tidak ada balasan sela
 
 unhandled-text = Saya tidak mengerti pesan itu. Ketik /help untuk daftar perintah, atau kirim KODE.TUJUAN (misalnya TSEL10.081234567890) untuk beli cepat.
 unhandled-secret = Pesan Anda saya hapus karena tampak seperti API key atau PIN, dan tidak ada proses yang sedang menunggunya (mungkin waktunya sudah habis). Mulai lagi dengan /connect atau /pin.
+unhandled-secret-expired = Pesan Anda saya hapus karena tampak seperti API key atau PIN. Langkah tadi sudah berakhir karena tidak ada balasan selama { $minutes } menit, jadi tidak ada yang disimpan. Mulai lagi dengan { $command }.
 unhandled-callback = Tombol ini sudah tidak berlaku. Mulai lagi dari perintahnya.

@@ -11,5 +11,8 @@ notify-paused-disconnected = ⚠️ Ada transaksi Pending, tetapi akun top-up An
 operator-new-user = 👤 Pengguna baru: { $name } (id { $userId })
 operator-transaction-failed = ❌ Transaksi gagal: { $refId } ({ $code }) milik pengguna { $userId }
 operator-transaction-unresolved = ⚠️ Transaksi tak terselesaikan: { $refId } ({ $code }) milik pengguna { $userId }
-operator-account-problem = 🔑 Masalah akun provider pengguna { $userId }: { $reason }
+operator-account-problem = 🔑 { $service } menolak akun pengguna { $userId }: { $reason ->
+        [ip_blocked] IP server diblokir; minta provider mem-whitelist IP { $ip }.
+       *[credentials] kredensial ditolak; pengguna perlu /connect ulang.
+    }
 operator-bot-error = 🐞 Kesalahan bot: { $summary }

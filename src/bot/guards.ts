@@ -1,7 +1,7 @@
 import { GrammyError, type Context, type InlineKeyboard } from 'grammy';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { BotDeps } from './context.ts';
-import type { ServiceCredentials, ServiceName } from '../providers/factory.ts';
+import type { AccountRef, Providers, ServiceCredentials, ServiceName } from '../providers/factory.ts';
 import { describeProviderError } from './provider-errors.ts';
 
 type AnyContext = Context & I18nFlavor;
@@ -19,6 +19,18 @@ export async function requireCredentials<S extends ServiceName>(
   const credentials = userId === undefined ? undefined : deps.services.credentials.load(userId, service);
   if (!credentials) await ctx.reply(ctx.t('error-not-connected', { service: ctx.t(`service-${service}`) }));
   return credentials;
+}
+
+/**
+ * A provider client for the sender's stored account of `service` (so a 401/403 it meets reaches
+ * the operator feed), or undefined after telling them how to connect.
+ */
+export async function requireClient<S extends ServiceName>(ctx: AnyContext, deps: BotDeps, service: S): Promise<ReturnType<Providers[S]> | undefined> {
+  const credentials = await requireCredentials(ctx, deps, service);
+  const userId = ctx.from?.id;
+  if (!credentials || userId === undefined) return undefined;
+  const make = deps.providers[service] as (credentials: ServiceCredentials[S], account: AccountRef) => ReturnType<Providers[S]>;
+  return make(credentials, { userId });
 }
 
 /** True in a private chat; otherwise tells the user to open one and returns false. */

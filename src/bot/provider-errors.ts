@@ -7,6 +7,15 @@ import type { TranslateFunction } from '@grammyjs/i18n';
  */
 export function describeProviderError(t: TranslateFunction, error: unknown, publicIp: string | undefined): string | undefined {
   if (!isProviderError(error)) return undefined;
+  const advice = adviceFor(t, error, publicIp);
+  // Where the advice does not quote the provider, its own words follow (the marketplace's `msg`
+  // of any `status:'error'`, whatever the HTTP status), so nothing the provider said is hidden.
+  const quoted = ['not_found', 'rejected', 'validation'].includes(error.kind);
+  const said = error.providerMessage?.trim();
+  return said && !quoted ? `${advice}\n${t('provider-said', { service: t(`service-${error.service}`), message: said })}` : advice;
+}
+
+function adviceFor(t: TranslateFunction, error: ProviderError, publicIp: string | undefined): string {
   const service = t(`service-${error.service}`);
   const message = error.providerMessage ?? '-';
   switch (error.kind) {

@@ -1,6 +1,7 @@
 import type { Store } from '../store/store.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { TransactionRecord } from '../store/schema.ts';
+import type { AccountProblem } from '../providers/factory.ts';
 import { escapeHtml } from '../bot/format.ts';
 
 /** Translates outside a chat context (jobs, outbox): `translate(locale, key, vars)`. */
@@ -33,6 +34,8 @@ export interface Notices {
   lowBalance(userId: number, balance: number, threshold: number, formatted: { balance: string; threshold: string }): NewOutboxItem;
   /** The account's re-checks are paused (credentials refused, IP blocked, disconnected). */
   accountPaused(userId: number, reason: string): NewOutboxItem[];
+  /** The operator-feed line for a provider refusing a stored account (401/403). */
+  accountProblem(problem: AccountProblem, publicIp: string | undefined): NewOutboxItem[];
   /** A line for the operator feed, or nothing when no ADMIN_CHAT_ID is set. */
   operator(key: string, variables?: Record<string, string | number>, dedupeKey?: string): NewOutboxItem[];
 }
@@ -49,7 +52,8 @@ export function createNotices(deps: NoticesDeps): Notices {
 
   const operator: Notices['operator'] = (key, variables, dedupeKey) => {
     if (deps.adminChatId === undefined) return [];
-    const safe = Object.fromEntries(Object.entries(variables ?? {}).map(([k, v]) => [k, typeof v === 'string' ? escapeHtml(v) : v]));
+    // Operator lines carry ids, not amounts: numbers as plain text (Fluent would group 700000001).
+    const safe = Object.fromEntries(Object.entries(variables ?? {}).map(([k, v]) => [k, escapeHtml(String(v))]));
     return [text(deps.adminChatId, 'operator', tFor(deps.defaultLocale)(key, safe), dedupeKey)];
   };
 
@@ -84,10 +88,12 @@ export function createNotices(deps: NoticesDeps): Notices {
     },
     accountPaused(userId, reason) {
       const t = tFor(localeOf(userId));
-      return [
-        text(userId, 'account-paused', t(`notify-paused-${reason === 'ip_blocked' ? 'ip' : reason === 'credentials' ? 'credentials' : 'disconnected'}`), `paused:${userId}`),
-        ...operator('operator-account-problem', { userId, reason }, `operator-paused:${userId}`),
-      ];
+      // The operator hears of a refused account from the provider hook (accountProblem), once.
+      return [text(userId, 'account-paused', t(`notify-paused-${reason === 'ip_blocked' ? 'ip' : reason === 'credentials' ? 'credentials' : 'disconnected'}`), `paused:${userId}`)];
+    },
+    accountProblem(problem, publicIp) {
+      const service = tFor(deps.defaultLocale)(`service-${problem.service}`);
+      return operator('operator-account-problem', { userId: problem.userId, service, reason: problem.kind, ip: publicIp ?? '-' });
     },
     operator,
   };

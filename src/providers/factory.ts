@@ -1,6 +1,7 @@
 import { createResellerClient, type ResellerClient } from './reseller/client.ts';
 import { createMarketplaceClient, type MarketplaceClient } from './marketplace/client.ts';
 import { createGameshopClient, type GameshopClient } from './gameshop/client.ts';
+import { isProviderError } from './provider-error.ts';
 
 export interface ProviderSettings {
   resellerUrl: string;
@@ -19,19 +20,63 @@ export interface ServiceCredentials {
 export type ServiceName = keyof ServiceCredentials;
 export const serviceNames: readonly ServiceName[] = ['reseller', 'marketplace', 'gameshop'];
 
-/** Builds a client for one user's credentials. Clients are cheap; make one per use. */
-export interface Providers {
-  reseller(credentials: ServiceCredentials['reseller']): ResellerClient;
-  marketplace(credentials: ServiceCredentials['marketplace']): MarketplaceClient;
-  gameshop(credentials: ServiceCredentials['gameshop']): GameshopClient;
+/** The stored account a client is made for; absent when checking credentials a user just typed. */
+export interface AccountRef {
+  userId: number;
 }
 
-export function createProviders(settings: ProviderSettings): Providers {
+/** A provider refused a stored account: its credentials (401) or the server's IP (403). */
+export interface AccountProblem {
+  userId: number;
+  service: ServiceName;
+  kind: 'credentials' | 'ip_blocked';
+}
+
+/** Builds a client for one user's credentials. Clients are cheap; make one per use. */
+export interface Providers {
+  reseller(credentials: ServiceCredentials['reseller'], account?: AccountRef): ResellerClient;
+  marketplace(credentials: ServiceCredentials['marketplace'], account?: AccountRef): MarketplaceClient;
+  gameshop(credentials: ServiceCredentials['gameshop'], account?: AccountRef): GameshopClient;
+}
+
+export interface ProviderHooks {
+  /**
+   * Told each time a client made for a stored account (`account` given) fails with 401/403, from
+   * whichever feature or job made the call; the error is thrown on as usual. Credentials being
+   * checked before they are saved have no account and are never reported.
+   */
+  onAccountProblem?: (problem: AccountProblem) => void;
+}
+
+export function createProviders(settings: ProviderSettings, hooks: ProviderHooks = {}): Providers {
+  const watch = <T extends object>(client: T, service: ServiceName, account: AccountRef | undefined): T =>
+    account && hooks.onAccountProblem ? reportingAccountProblems(client, (kind) => hooks.onAccountProblem?.({ userId: account.userId, service, kind })) : client;
   return {
-    reseller: ({ apiId, apiKey }) =>
-      createResellerClient({ baseURL: settings.resellerUrl, apiId, apiKey, timeoutMs: settings.timeoutMs }),
-    marketplace: ({ apiKey }) =>
-      createMarketplaceClient({ baseURL: settings.marketplaceUrl, apiKey, timeoutMs: settings.timeoutMs }),
-    gameshop: ({ apiKey }) => createGameshopClient({ baseURL: settings.gameshopUrl, apiKey, timeoutMs: settings.timeoutMs }),
+    reseller: ({ apiId, apiKey }, account) =>
+      watch(createResellerClient({ baseURL: settings.resellerUrl, apiId, apiKey, timeoutMs: settings.timeoutMs }), 'reseller', account),
+    marketplace: ({ apiKey }, account) =>
+      watch(createMarketplaceClient({ baseURL: settings.marketplaceUrl, apiKey, timeoutMs: settings.timeoutMs }), 'marketplace', account),
+    gameshop: ({ apiKey }, account) =>
+      watch(createGameshopClient({ baseURL: settings.gameshopUrl, apiKey, timeoutMs: settings.timeoutMs }), 'gameshop', account),
   };
+}
+
+/** The client with every method passing 401/403 provider errors to `report` before rethrowing them. */
+function reportingAccountProblems<T extends object>(client: T, report: (kind: AccountProblem['kind']) => void): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(client)) {
+    if (typeof member !== 'function') {
+      wrapped[name] = member;
+      continue;
+    }
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (member as (...a: unknown[]) => Promise<unknown>).apply(client, args);
+      } catch (error) {
+        if (isProviderError(error) && (error.kind === 'credentials' || error.kind === 'ip_blocked')) report(error.kind);
+        throw error;
+      }
+    };
+  }
+  return wrapped as T;
 }

@@ -37,7 +37,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     if (!credentials) return;
     let balance: number;
     try {
-      balance = await deps.providers.reseller(credentials).balance();
+      balance = await deps.providers.reseller(credentials, { userId }).balance();
     } catch (error) {
       logger.warn('balance alert check failed', { userId, error });
       return;

@@ -92,7 +92,7 @@ export function createCatalogueService(deps: { providers: Providers; credentials
       if (cached && !options?.fresh && now - cached.at < priceListTtlMs) return cached.products;
       const credentials = deps.credentials.load(userId, 'reseller');
       if (!credentials) throw new Error('reseller not connected');
-      const products = await deps.providers.reseller(credentials).priceList();
+      const products = await deps.providers.reseller(credentials, { userId }).priceList();
       cache.set(userId, { at: now, products });
       return products;
     },

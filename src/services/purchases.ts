@@ -110,7 +110,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       // Disconnected while the purchase was open: keep it open; the watcher reports it.
       return record(tx, { message: 'not-connected' }, options);
     }
-    const client = deps.providers.reseller(credentials);
+    const client = deps.providers.reseller(credentials, { userId: tx.userId });
     const firstSend = tx.sentAt === undefined;
     if (firstSend) await store.transactions.update(refId, { sentAt: iso() });
     const request = { refId: tx.refId, code: tx.code, target: tx.target };

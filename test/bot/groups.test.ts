@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer } from '../helpers/buy.ts';
+import { connectReseller } from '../helpers/connect.ts';
 import { publishCommands } from '../../src/bot/commands.ts';
 import { createI18n } from '../../src/bot/i18n.ts';
 
@@ -50,6 +51,27 @@ describe('group links, the operator feed and start-up cosmetics', () => {
     const summary = await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli TSEL10 081200000000'), where: (m) => m.buttons.flat().includes('✅ Konfirmasi') });
     budi.tap(summary, '✅ Konfirmasi');
     await world.telegram.waitForBotMessage(ops, { textIncludes: 'Transaksi gagal' });
+  });
+
+  it('ADMIN_CHAT_ID hears once when a provider refuses a stored account, never for credentials being tried', async () => {
+    world = await startWorld({ env: { ADMIN_CHAT_ID: '-100777', PUBLIC_IP: '203.0.113.7' }, jobs: true, app: { outboxLimits: { perChatMs: 10 } } });
+    const ops = world.telegram.createGroup({ id: -100777, title: 'Operator', type: 'supergroup', members: [] });
+    const budi = await buyer(world);
+    await world.telegram.waitForBotMessage(ops, { textIncludes: 'Pengguna baru: Budi' });
+    world.sandbox.inject({ service: 'reseller', path: '/cek-saldo', times: 2, fault: { kind: 'status', status: 403, body: { success: false, message: 'IP tidak terdaftar' } } });
+    const first = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
+    expect(first.text).toContain('203.0.113.7');
+    expect(first.text).toContain('"IP tidak terdaftar"');
+    const line = await world.telegram.waitForBotMessage(ops, { textIncludes: 'menolak akun pengguna' });
+    expect(line.text).toContain(String(budi.id));
+    expect(line.text).toContain('whitelist IP 203.0.113.7');
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), textIncludes: '203.0.113.7' });
+
+    // Someone typing wrong credentials into /connect is not an operator matter.
+    const siti = world.telegram.createUser({ firstName: 'Siti', languageCode: 'id' });
+    await expect(connectReseller(world, siti, { apiId: 'NOPE', apiKey: 'wrong-key-123' })).rejects.toThrow(/❌/);
+    await world.app.outbox.drain();
+    expect(world.telegram.botMessages(ops).filter((m) => m.text?.includes('menolak akun'))).toHaveLength(1);
   });
 
   it('a failing setMyCommands is logged and the bot keeps answering', async () => {

@@ -211,6 +211,7 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     world.sandbox.inject({ service: 'marketplace', path: '/api/purchases/validation', fault: { kind: 'status', status: 200, body: { status: 'error', msg: 'Invalid request' } } });
     const credentials = await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/validasi ${codes.expired}`) });
     expect(credentials.text).toContain('/connect');
+    expect(credentials.text).toContain('Marketplace: "Invalid request"');
   });
 
   it('works in a seller\'s support group: a member without an account is answered with the seller\'s', async () => {
@@ -299,6 +300,8 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     world.sandbox.inject({ service: 'marketplace', path: '/api/purchases/validation', times: 3, fault: { kind: 'status', status: 503, body: { status: 'error', msg: `Upstream failed for ${codes.audio}` } } });
     const failed = await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/validasi ${codes.audio}`) });
     expect(failed.text).toContain('tidak menjawab tepat waktu');
+    // The marketplace's own words are shown to the one who asked (never logged, see below).
+    expect(failed.text).toContain(`Upstream failed for ${codes.audio}`);
     await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/validasi ${unknownCode}`) });
     await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/validasi ${codes.supported}`) });
     expect(world.logs.some((line) => line.includes('marketplace purchase check failed'))).toBe(true);

@@ -563,7 +563,7 @@ export function createBuyConversation(deps: BotDeps) {
     const prepared = await conversation.external(async () => {
       const confirmationId = randomBytes(12).toString('base64url');
       const credentials = deps.services.credentials.load(userId, 'reseller');
-      const balance = credentials ? await within(deps.providers.reseller(credentials).balance(), balanceDeadlineMs) : undefined;
+      const balance = credentials ? await within(deps.providers.reseller(credentials, { userId }).balance(), balanceDeadlineMs) : undefined;
       return balance === undefined ? { confirmationId } : { confirmationId, balance };
     });
     const { confirmationId } = prepared;

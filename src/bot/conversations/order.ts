@@ -381,7 +381,7 @@ export function createOrderConversation(deps: BotDeps) {
 
     let created;
     try {
-      created = await deps.providers.gameshop(credentials).createOrder(input);
+      created = await deps.providers.gameshop(credentials, { userId }).createOrder(input);
     } catch (error) {
       if (error instanceof GameshopError) {
         deps.logger.warn('game order not created', { userId, confirmationId, error });
@@ -484,7 +484,7 @@ export function createOrderConversation(deps: BotDeps) {
       const credentials = deps.services.credentials.load(userId, 'gameshop');
       if (!credentials) return { ok: false, notConnected: true };
       try {
-        const { games, popular } = await deps.providers.gameshop(credentials).games();
+        const { games, popular } = await deps.providers.gameshop(credentials, { userId }).games();
         const popularSlugs = new Set(popular.map((game) => game.slug));
         const listed = games.filter((game) => game.status);
         return {

@@ -1,7 +1,7 @@
 import { Composer, GrammyError, InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireCredentials, requirePrivateChat } from '../guards.ts';
+import { replyProviderError, requireClient, requirePrivateChat } from '../guards.ts';
 import { escapeHtml, formatRupiah, formatWib } from '../format.ts';
 import { balanceRefreshData } from '../callback-data/balance.ts';
 
@@ -13,11 +13,11 @@ export const balanceFeature = new Composer<BotContext>();
 
 /** The balance text (HTML) and its refresh button, or undefined after answering the problem. */
 async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: InlineKeyboard } | undefined> {
-  const credentials = await requireCredentials(ctx, ctx.deps, 'reseller');
-  if (!credentials || !ctx.from) return undefined;
+  const client = await requireClient(ctx, ctx.deps, 'reseller');
+  if (!client || !ctx.from) return undefined;
   let amount: number;
   try {
-    amount = await ctx.deps.providers.reseller(credentials).balance();
+    amount = await client.balance();
   } catch (error) {
     await replyProviderError(ctx, ctx.deps, error);
     return undefined;

@@ -2,7 +2,7 @@ import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireCredentials, requirePrivateChat } from '../guards.ts';
+import { replyProviderError, requireClient, requireCredentials, requirePrivateChat } from '../guards.ts';
 import { escapeHtml, formatRupiah, formatWib } from '../format.ts';
 import { conversationIds, type OrderArgs } from '../conversations/ids.ts';
 import {
@@ -98,10 +98,10 @@ function renderCategory(t: TranslateFunction, games: readonly Game[], categoryId
 
 /** The sender's games, or undefined after telling them what went wrong (not connected, provider error). */
 async function fetchGames(ctx: BotContext): Promise<{ games: Game[]; popular: Game[] } | undefined> {
-  const credentials = await requireCredentials(ctx, ctx.deps, 'gameshop');
-  if (!credentials) return undefined;
+  const client = await requireClient(ctx, ctx.deps, 'gameshop');
+  if (!client) return undefined;
   try {
-    return await ctx.deps.providers.gameshop(credentials).games();
+    return await client.games();
   } catch (error) {
     await replyProviderError(ctx, ctx.deps, error);
     return undefined;

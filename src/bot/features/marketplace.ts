@@ -3,7 +3,7 @@ import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireCredentials, requirePrivateChat } from '../guards.ts';
+import { replyProviderError, requireClient, requireCredentials, requirePrivateChat } from '../guards.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { escapeHtml, formatMoney, formatWib } from '../format.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
@@ -51,12 +51,12 @@ export const marketplaceFeature = new Composer<BotContext>();
 
 marketplaceFeature.command(commandNames('account'), async (ctx) => {
   if (!(await requirePrivateChat(ctx))) return;
-  const credentials = await requireCredentials(ctx, ctx.deps, 'marketplace');
-  if (!credentials) return;
+  const client = await requireClient(ctx, ctx.deps, 'marketplace');
+  if (!client) return;
   await ctx.replyWithChatAction('typing').catch(noop);
   let account: Account;
   try {
-    account = await ctx.deps.providers.marketplace(credentials).accountDetails();
+    account = await client.accountDetails();
   } catch (error) {
     await replyProviderError(ctx, ctx.deps, error);
     return;
@@ -88,12 +88,12 @@ function renderAccount(t: TranslateFunction, account: Account): string {
 
 marketplaceFeature.command(commandNames('items'), async (ctx) => {
   if (!(await requirePrivateChat(ctx))) return;
-  const credentials = await requireCredentials(ctx, ctx.deps, 'marketplace');
-  if (!credentials) return;
+  const client = await requireClient(ctx, ctx.deps, 'marketplace');
+  if (!client) return;
   await ctx.replyWithChatAction('typing').catch(noop);
   let items: Item[];
   try {
-    items = await ctx.deps.providers.marketplace(credentials).items();
+    items = await client.items();
   } catch (error) {
     await replyProviderError(ctx, ctx.deps, error);
     return;
@@ -112,7 +112,7 @@ marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) 
   if (!credentials) return;
   let items: Item[];
   try {
-    items = await ctx.deps.providers.marketplace(credentials).items();
+    items = await ctx.deps.providers.marketplace(credentials, { userId: ctx.from.id }).items();
   } catch (error) {
     await ctx.answerCallbackQuery().catch(noop);
     await replyProviderError(ctx, ctx.deps, error);
@@ -139,7 +139,7 @@ marketplaceFeature.callbackQuery(marketplaceItemData.filter(), async (ctx) => {
   if (!credentials) return;
   let item: Item;
   try {
-    item = await ctx.deps.providers.marketplace(credentials).item(id);
+    item = await ctx.deps.providers.marketplace(credentials, { userId: ctx.from.id }).item(id);
   } catch (error) {
     await ctx.answerCallbackQuery().catch(noop);
     await replyProviderError(ctx, ctx.deps, error);
@@ -319,7 +319,7 @@ marketplaceFeature.command(commandNames('verify'), async (ctx) => {
   } else {
     await ctx.replyWithChatAction('typing').catch(noop);
     try {
-      outcome = { valid: true, purchase: await deps.providers.marketplace(seller.credentials).validatePurchase(code) };
+      outcome = { valid: true, purchase: await deps.providers.marketplace(seller.credentials, { userId: seller.userId }).validatePurchase(code) };
     } catch (error) {
       if (!isProviderError(error)) throw error;
       // Only the kind: the marketplace's message could quote the code, which must never be logged.

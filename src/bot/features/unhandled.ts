@@ -19,14 +19,15 @@ export function looksLikeSecret(text: string): boolean {
 }
 
 /**
- * The answer for a message that reached no handler because the conversation waiting for it had
- * timed out (its buttons have handlers of their own in the features): which step ended, after how long, and the command that starts it again.
+ * For a message that reached no handler because the conversation waiting for it had timed out
+ * (its buttons have handlers of their own in the features): how long it waited and the command
+ * that starts it again.
  */
-function expiredText(ctx: BotContext): string | undefined {
+function expiry(ctx: BotContext): { minutes: number; command: string } | undefined {
   const id = ctx.expiredConversation;
   if (id === undefined) return undefined;
   const minutes = Math.max(1, Math.round(ctx.deps.settings.conversationTimeoutMs / 60_000));
-  return ctx.t('conversation-expired', { minutes, command: ctx.t('conversation-restart', { id }) });
+  return { minutes, command: ctx.t('conversation-restart', { id }) };
 }
 
 unhandledFeature.on('callback_query', async (ctx) => {
@@ -40,9 +41,11 @@ unhandledFeature.chatType('private').on('message:text', async (ctx, next) => {
   } catch (error) {
     ctx.deps.logger.warn('could not delete a message that looks like a secret', { userId: ctx.from.id, error });
   }
-  await ctx.reply(ctx.t('unhandled-secret'));
+  const expired = expiry(ctx);
+  await ctx.reply(expired ? ctx.t('unhandled-secret-expired', expired) : ctx.t('unhandled-secret'));
 });
 
 unhandledFeature.chatType('private').on('message', async (ctx) => {
-  await ctx.reply(expiredText(ctx) ?? ctx.t('unhandled-text'));
+  const expired = expiry(ctx);
+  await ctx.reply(expired ? ctx.t('conversation-expired', expired) : ctx.t('unhandled-text'));
 });

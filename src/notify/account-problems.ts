@@ -1,0 +1,32 @@
+import type { AccountProblem } from '../providers/factory.ts';
+import type { NewOutboxItem } from '../store/outbox.ts';
+import type { Logger } from '../logger.ts';
+
+export interface AccountProblemReporterOptions {
+  /** The operator-feed items for a problem (none without ADMIN_CHAT_ID). */
+  operatorItems: (problem: AccountProblem) => NewOutboxItem[];
+  enqueue: (items: NewOutboxItem[]) => Promise<void>;
+  logger: Logger;
+  now: () => Date;
+  /** The same user, service and kind is reported at most once per this window. Default 1 h. */
+  windowMs?: number;
+}
+
+/**
+ * Tells the operator feed when a provider refuses a stored account (401/403), whichever feature
+ * or job met it, at most once per user, service and kind per window, so a reseller tapping
+ * /saldo ten times or fifty Pending re-checks make one line. The window lives in memory: after a
+ * restart the next refusal is reported again, which an operator reads as "still broken".
+ */
+export function createAccountProblemReporter(options: AccountProblemReporterOptions): (problem: AccountProblem) => void {
+  const windowMs = options.windowMs ?? 60 * 60_000;
+  const lastReported = new Map<string, number>();
+  return (problem) => {
+    const key = `${problem.userId}:${problem.service}:${problem.kind}`;
+    const now = options.now().getTime();
+    if (now - (lastReported.get(key) ?? -Infinity) < windowMs) return;
+    lastReported.set(key, now);
+    options.logger.warn('provider refused a stored account', { ...problem });
+    options.enqueue(options.operatorItems(problem)).catch((error: unknown) => options.logger.error('could not queue an account problem for the operator', { error }));
+  };
+}
