@@ -94,3 +94,26 @@ describe('an answer typed after its conversation timed out', () => {
     expect(sandboxTransactions(world)).toHaveLength(0);
   });
 });
+
+describe('order of updates', () => {
+  let world: TestWorld;
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  it("answers one chat's messages in the order sent, while other chats go on meanwhile", async () => {
+    world = await startWorld();
+    const budi = await buyer(world);
+    const siti = world.telegram.createUser({ firstName: 'Siti', languageCode: 'id' });
+    world.sandbox.inject({ service: 'reseller', path: '/cek-saldo', fault: { kind: 'latency', ms: 700 } });
+    const slow = budi.send('/saldo');
+    const quick = budi.send('halo');
+    const other = siti.send('/start');
+    const balance = await world.telegram.waitForBotMessage(budi, { after: slow, textIncludes: 'Rp' });
+    const chatter = await world.telegram.waitForBotMessage(budi, { after: quick, textIncludes: '/help' });
+    const welcome = await world.telegram.waitForBotMessage(siti, { after: other });
+    expect(chatter.messageId).toBeGreaterThan(balance.messageId);
+    // Siti was not held up behind Budi's slow provider call.
+    expect(welcome.sentAt).toBeLessThan(balance.sentAt);
+  });
+});
