@@ -14,7 +14,7 @@ function setup() {
     now: () => new Date(clock),
     windowMs: 60 * 60_000,
   });
-  const texts = () => queued.map((item) => (item.payload.type === 'send' ? item.payload.text : ''));
+  const texts = () => queued.map((item) => (item.payload as { text: string }).text);
   return { report, texts, advance: (ms: number) => void (clock += ms) };
 }
 
