@@ -47,13 +47,13 @@ describe('start, help and language', () => {
 
 describe('a secret typed after its step timed out', () => {
   it('is deleted and the user is told why', async () => {
-    const world = await startWorld({ app: { conversationTimeoutMs: 200 } });
+    const world = await startWorld({ app: { conversationTimeoutMs: 1000 } });
     try {
       const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
       const picker = await world.telegram.waitForBotMessage(budi, { after: budi.send('/connect'), where: (m) => m.buttons.length > 0 });
       budi.tap(picker, connectData.pack({ action: 'pick', service: 'marketplace' }));
       await world.telegram.waitForBotMessage(budi, { after: picker });
-      await new Promise((resolve) => setTimeout(resolve, 400)); // the step times out (200 ms)
+      await new Promise((resolve) => setTimeout(resolve, 1300)); // the step times out (1 s)
       const sent = budi.send('mk_demo_5c8e2f1a9b7d4036');
       const reply = await world.telegram.waitForBotMessage(budi, { after: sent, textIncludes: 'saya hapus' });
       expect(reply.text).toContain('/connect');
@@ -71,10 +71,10 @@ describe('an answer typed after its conversation timed out', () => {
   });
 
   it('says which step ended and how to start again, and buys nothing', async () => {
-    world = await startWorld({ app: { conversationTimeoutMs: 200 } });
+    world = await startWorld({ app: { conversationTimeoutMs: 1000 } });
     const budi = await buyer(world);
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli'), textIncludes: 'kode produk' });
-    await new Promise((resolve) => setTimeout(resolve, 400)); // the step times out (200 ms)
+    await new Promise((resolve) => setTimeout(resolve, 1300)); // the step times out (1 s)
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('tsel10') });
     expect(reply.text).toContain('sudah berakhir');
     expect(reply.text).toContain('Mulai lagi dengan /beli');
@@ -82,10 +82,10 @@ describe('an answer typed after its conversation timed out', () => {
   });
 
   it('leaves a confirm button of the timed-out summary without effect', async () => {
-    world = await startWorld({ app: { conversationTimeoutMs: 200 }, sandbox: { reseller: { instant: true } } });
+    world = await startWorld({ app: { conversationTimeoutMs: 1000 }, sandbox: { reseller: { instant: true } } });
     const budi = await buyer(world, 'Jane', { languageCode: 'en' });
     const summary = await waitForSummary(world, budi, budi.send('/buy TSEL10 081234567890'));
-    await new Promise((resolve) => setTimeout(resolve, 400)); // the summary waited too long
+    await new Promise((resolve) => setTimeout(resolve, 1300)); // the summary waited too long
     const answer = await world.telegram.waitForCallbackAnswer(budi.tap(summary, '✅ Confirm'));
     expect(answer.text).toContain('no longer valid');
     await world.telegram.waitFor(() => summary.buttons.length === 0);
