@@ -101,6 +101,19 @@ describe('/harga: the price list', () => {
     expect(codesShown(found)).toEqual(['ML86']);
   });
 
+  it('deletes an API key pasted into the search prompt, never searching for or echoing it', async () => {
+    const budi = await connectedUser(world, 'Budi');
+    const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga') });
+    budi.tap(list, '🔍 Cari');
+    const again = await world.telegram.waitForBotMessage(budi, { after: list, textIncludes: 'Ketik nama produk' });
+    const secret = budi.send('rs_live_9f8e7d6c5b4a3210');
+    expect(secret.message.reply_to_message?.message_id).toBe(again.messageId);
+    const warned = await world.telegram.waitForBotMessage(budi, { after: secret });
+    expect(warned.text).toContain('saya hapus');
+    expect(warned.text).not.toContain('rs_live_9f8e7d6c5b4a3210');
+    expect(secret.deleted).toBe(true);
+  });
+
   it('does not search for a user without a reseller account', async () => {
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('telkomsel') });

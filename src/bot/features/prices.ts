@@ -107,7 +107,8 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
  * Typed text as a price search, installed after quick-buy and before the fallback answer. A reply
  * to the 🔍 prompt is always a search. Other plain text of a user with a reseller account is
  * searched too, but answered only when something matches (otherwise the fallback answers), and
- * never when it looks like a secret (the fallback deletes it) or answers a timed-out step.
+ * not when it answers a timed-out step. Text that looks like a secret is never searched (nor
+ * echoed): the fallback deletes it.
  */
 export const priceSearchFeature = new Composer<BotContext>();
 
@@ -116,7 +117,9 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
   const reply = ctx.message.reply_to_message;
   const answersPrompt = reply?.from?.id === ctx.me.id && reply.text === ctx.t('prices-search-prompt');
   const query = normaliseQuery(text);
-  if (!answersPrompt && (ctx.expiredConversation !== undefined || text.includes('\n') || looksLikeSecret(text))) return next();
+  // Secret-looking text goes on to the fallback, which deletes it, even as an answer to the prompt.
+  if (looksLikeSecret(text)) return next();
+  if (!answersPrompt && (ctx.expiredConversation !== undefined || text.includes('\n'))) return next();
   if (query === '' || text.trimStart().startsWith('/') || !ctx.deps.services.credentials.has(ctx.from.id, 'reseller')) return next();
   const view: PriceView = { kind: 's', brand: 0, page: 0, query };
   if (answersPrompt) {
