@@ -1,0 +1,180 @@
+/**
+ * Edges of group notifications and the operator feed, end to end: a linked group upgraded to a
+ * supergroup keeps receiving settlement notices (whether the bot hears of the upgrade first or the
+ * outbox meets it first), /linkgroup needs a group admin even from a connected user, and
+ * ADMIN_CHAT_ID hears of unresolved transactions, account pauses and bot errors.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
+import { buyer, eventually, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
+import { seedConnectedUser, seedPurchase, transactionRequests } from '../helpers/seed-transactions.ts';
+import type { EmulatedUser } from '../../src/playground/bot-api.ts';
+
+function testClock() {
+  let offset = 0;
+  return { now: () => new Date(Date.now() + offset), advance: (ms: number) => void (offset += ms) };
+}
+
+const fastOutbox = { perChatMs: 20, perGroupPerMinute: 600, globalPerSecond: 200 };
+const opsChatId = -100777;
+
+describe('group notification and operator feed edges', () => {
+  let world: TestWorld;
+  let clock: ReturnType<typeof testClock>;
+  const start = async (options: TestWorldOptions = {}) => {
+    clock = testClock();
+    world = await startWorld({
+      jobs: true,
+      sandbox: { reseller: { settleAfterChecks: 2, settleAfterMs: 3_600_000 } },
+      ...options,
+      app: { now: clock.now, outboxLimits: fastOutbox, watcherTickMs: 50, ...options.app },
+    });
+    return world;
+  };
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  async function buyPending(user: EmulatedUser, code: string, target: string) {
+    const summary = await waitForSummary(world, user, user.send(`/beli ${code} ${target}`));
+    user.tap(summary, '✅ Konfirmasi');
+    return world.telegram.waitForBotMessage(user, { after: summary, textIncludes: 'Sedang diproses' });
+  }
+
+  async function recheck(times = 1) {
+    for (let i = 0; i < times; i += 1) {
+      clock.advance(6 * 60_000);
+      await world.app.watcher.runOnce();
+    }
+  }
+
+  const successPosts = (chat: { readonly id: number }) => world.telegram.botMessages(chat).filter((m) => m.text?.includes('Transaksi sukses'));
+
+  it('a linked group upgraded to a supergroup: the link follows and the next settlement notice reaches the supergroup', async () => {
+    await start();
+    const budi = await buyer(world);
+    const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
+    await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
+    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+
+    const supergroup = world.telegram.migrateGroup(group);
+    expect(supergroup.id).not.toBe(group.id);
+    await eventually(() => world.app.store.groups.get(supergroup.id)?.ownerId === budi.id);
+    expect(world.app.store.groups.get(group.id)).toBeUndefined();
+
+    await recheck(3);
+    await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
+    const post = await world.telegram.waitForBotMessage(supergroup, { textIncludes: 'Transaksi sukses' });
+    expect(post.text).toContain('0812****7890');
+    await recheck(2);
+    await world.app.outbox.drain();
+    expect(successPosts(supergroup)).toHaveLength(1);
+    expect(successPosts(group)).toHaveLength(0);
+  });
+
+  it('a notice queued for the group before the upgrade is delivered to the supergroup once', async () => {
+    await start();
+    const budi = await buyer(world);
+    const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
+    await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
+    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+
+    // The settlement is stored (its notices queued for the old group id) while the outbox is stopped.
+    await world.app.outbox.stop();
+    await recheck(3);
+    expect(sandboxTransactions(world)[0]?.status).toBe('Sukses');
+    expect(world.app.store.outbox.entries().some((entry) => entry.chatId === group.id)).toBe(true);
+
+    const supergroup = world.telegram.migrateGroup(group);
+    world.app.outbox.start();
+    const post = await world.telegram.waitForBotMessage(supergroup, { textIncludes: 'Transaksi sukses' });
+    expect(post.text).toContain('0812****7890');
+    await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
+    await world.app.outbox.drain();
+    expect(successPosts(supergroup)).toHaveLength(1);
+    expect(successPosts(group)).toHaveLength(0);
+    expect(world.app.store.groups.get(supergroup.id)?.ownerId).toBe(budi.id);
+    expect(world.app.store.groups.get(group.id)).toBeUndefined();
+  });
+
+  it('the outbox alone follows an upgrade it meets first: the notice reaches the supergroup and the link moves there', async () => {
+    // No polling: the bot never sees the migration message, only the outbox's 400 migrate_to_chat_id.
+    await start({ polling: false });
+    const budi = await seedConnectedUser(world, 'Budi');
+    const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
+    await world.app.store.groups.link({ chatId: group.id, ownerId: budi.id, title: 'Konter Budi' });
+    await seedPurchase(world, budi);
+    const supergroup = world.telegram.migrateGroup(group);
+
+    await recheck(3);
+    const post = await world.telegram.waitForBotMessage(supergroup, { textIncludes: 'Transaksi sukses' });
+    expect(post.text).toContain('0812****7890');
+    await eventually(() => world.app.store.groups.get(supergroup.id)?.ownerId === budi.id);
+    expect(world.app.store.groups.get(group.id)).toBeUndefined();
+    await world.app.outbox.drain();
+    expect(successPosts(supergroup)).toHaveLength(1);
+  });
+
+  it('/linkgroup from a connected member who is not a group admin is refused; a connected admin links it', async () => {
+    await start();
+    const ani = world.telegram.createUser({ firstName: 'Ani', languageCode: 'id' });
+    const sari = await buyer(world, 'Sari');
+    const budi = await buyer(world, 'Budi');
+    // Ani owns the group; Budi is an administrator; Sari a plain member with a connected account.
+    const group = world.telegram.createGroup({ title: 'Konter', owner: ani, members: [ani, sari, budi], admins: [ani, budi] });
+
+    const refused = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(sari, '/linkgroup', { chat: group }) });
+    expect(refused.text).toContain('Hanya admin grup');
+    expect(world.app.store.groups.get(group.id)).toBeUndefined();
+    expect(world.app.store.groups.byOwner(sari.id)).toHaveLength(0);
+
+    const linked = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }) });
+    expect(linked.text).toContain('menerima notifikasi');
+    expect(world.app.store.groups.get(group.id)?.ownerId).toBe(budi.id);
+  });
+
+  it('ADMIN_CHAT_ID hears of a transaction left unresolved past the horizon', async () => {
+    await start({ env: { ADMIN_CHAT_ID: String(opsChatId), PENDING_HORIZON_HOURS: '1' } });
+    const ops = world.telegram.createGroup({ id: opsChatId, title: 'Operator', type: 'supergroup', members: [] });
+    const budi = await buyer(world);
+    const pending = await buyPending(budi, 'TSEL10', '081299999999');
+    const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
+    clock.advance(2 * 3600_000);
+    await world.app.watcher.runOnce();
+    await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Status belum pasti' });
+    const line = await world.telegram.waitForBotMessage(ops, { textIncludes: 'Transaksi tak terselesaikan' });
+    expect(line.text).toContain(refId);
+    expect(line.text).toContain(String(budi.id));
+  });
+
+  it('ADMIN_CHAT_ID hears once when a re-check pauses an account (IP blocked)', async () => {
+    await start({ env: { ADMIN_CHAT_ID: String(opsChatId), PUBLIC_IP: '203.0.113.7' } });
+    const ops = world.telegram.createGroup({ id: opsChatId, title: 'Operator', type: 'supergroup', members: [] });
+    const budi = await buyer(world);
+    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+    const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
+    world.sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'status', status: 403, body: { success: false, message: 'IP tidak terdaftar' } } });
+    await recheck(3);
+    await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'memblokir IP' });
+    const line = await world.telegram.waitForBotMessage(ops, { textIncludes: 'menolak akun pengguna' });
+    expect(line.text).toContain(String(budi.id));
+    expect(line.text).toContain('IP server diblokir');
+    expect(line.text).toContain('203.0.113.7');
+    await recheck(3);
+    await world.app.outbox.drain();
+    expect(transactionRequests(world, refId)).toBe(2);
+    expect(world.telegram.botMessages(ops).filter((m) => m.text?.includes('menolak akun pengguna'))).toHaveLength(1);
+  });
+
+  it('ADMIN_CHAT_ID hears of a bot error, and the user is told something went wrong', async () => {
+    await start({ env: { ADMIN_CHAT_ID: String(opsChatId) } });
+    const ops = world.telegram.createGroup({ id: opsChatId, title: 'Operator', type: 'supergroup', members: [] });
+    const budi = await buyer(world);
+    // Telegram refuses the bot's answer to /bantuan once: the update handler fails.
+    world.telegram.injectError({ method: 'sendMessage', chatId: budi.id, times: 1, errorCode: 400, description: 'Bad Request: injected refusal' });
+    const told = await world.telegram.waitForBotMessage(budi, { after: budi.send('/bantuan') });
+    expect(told.text).toContain('Maaf');
+    const line = await world.telegram.waitForBotMessage(ops, { textIncludes: 'Kesalahan bot' });
+    expect(line.text).toContain('injected refusal');
+  });
+});
