@@ -62,4 +62,16 @@ describe('buying: the repeat guard and the price list', () => {
     await waitForResult(world, budi, summary, 'Sukses');
     expect(sandboxTransactions(world).map((tx) => [tx.code, tx.target])).toEqual([['TSEL10', '081234567890']]);
   });
+
+  it('bulk lines: one without a clear provider answer is shown as not certain, with the advice not to buy it again', async () => {
+    world = await startWorld({ sandbox: { reseller: { instant: true } } });
+    const budi = await buyer(world);
+    const summary = await waitForSummary(world, budi, budi.send('TSEL10.081234567890\nXL10.081398765432'));
+    world.sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'status', status: 502, body: { message: 'Bad Gateway' } } });
+    budi.tap(summary, '✅ Konfirmasi');
+    const result = await waitForResult(world, budi, summary, 'Hasil 2 transaksi');
+    expect(result.text?.match(/Sukses/g)).toHaveLength(1);
+    expect(result.text).toContain('Jangan beli ulang');
+    expect(world.app.store.transactions.listOpen().map((tx) => tx.message)).toEqual(['unknown_outcome']);
+  });
 });

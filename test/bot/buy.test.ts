@@ -145,8 +145,10 @@ describe('buy conversation (/beli)', () => {
     const summary = await waitForSummary(world, budi, budi.send('/beli TSEL10 081234567890'));
     world.sandbox.inject({ service: 'reseller', path: '/transaction', fault: { kind: 'timeout' } });
     budi.tap(summary, '✅ Konfirmasi');
-    const result = await waitForResult(world, budi, summary, 'Sedang diproses');
+    const result = await waitForResult(world, budi, summary, 'Belum pasti');
     expect(result.text).not.toContain('Gagal');
+    expect(result.text).toContain('tidak akan terbeli dua kali');
+    expect(result.text).toContain('Jangan beli ulang');
     const sims = sandboxTransactions(world);
     expect(sims).toHaveLength(1);
     const stored = world.app.store.transactions.get(sims[0]?.refId ?? '');

@@ -45,7 +45,8 @@ describe('settlement watcher edges', () => {
   async function buyPending(user: EmulatedUser, code: string, target: string) {
     const summary = await waitForSummary(world, user, user.send(`/beli ${code} ${target}`));
     user.tap(summary, '✅ Konfirmasi');
-    return world.telegram.waitForBotMessage(user, { after: summary, textIncludes: 'Sedang diproses' });
+    // "Sedang diproses" for a Pending answer, "Belum pasti" when the provider gave no clear answer.
+    return world.telegram.waitForBotMessage(user, { after: summary, textIncludes: /Sedang diproses|Belum pasti/ });
   }
 
   /** Moves time past the next re-check and lets the watcher run, `times` times. */
@@ -126,6 +127,7 @@ describe('settlement watcher edges', () => {
     world.sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'status', status: 502, body: { message: 'Bad Gateway' } } });
     const pending = await buyPending(budi, 'TSEL10', '081234567890');
     expect(pending.text).not.toMatch(/Gagal|Ditolak/);
+    expect(pending.text).toContain('Belum pasti');
     const [open] = world.app.store.transactions.listOpen();
     expect(open?.status).toBe('Pending');
     expect(open?.message).toBe('unknown_outcome');

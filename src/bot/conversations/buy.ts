@@ -256,8 +256,10 @@ function resultText(t: TranslateFunction, results: ResultJson[], publicIp: strin
   const [only] = results;
   if (results.length === 1 && only) {
     const kind = resultKind(only.status);
+    // No clear answer to the create (timeout, 5xx): it may or may not exist; say so, and not to buy again.
+    const unclear = kind === 'pending' && only.message === 'unknown_outcome';
     const parts = [
-      t(`buy-result-${kind}`),
+      t(unclear ? 'buy-result-unclear' : `buy-result-${kind}`),
       '',
       t('buy-result-product', { product: escapeHtml(only.productName), code: escapeHtml(only.code) }),
       t('buy-result-target', { target: escapeHtml(only.target) }),
@@ -289,6 +291,7 @@ function resultText(t: TranslateFunction, results: ResultJson[], publicIp: strin
     if (reasons.size > 0) parts.push('', ...[...reasons].map((reason) => `⛔ ${reason}`));
   }
   if (results.some((result) => resultKind(result.status) === 'pending')) parts.push('', t('buy-result-bulk-pending'));
+  if (results.some((result) => result.message === 'unknown_outcome' && resultKind(result.status) === 'pending')) parts.push(t('buy-result-bulk-unclear'));
   return parts.join('\n');
 }
 
