@@ -2,12 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer, sandboxTransactions, waitForResult, waitForSummary } from '../helpers/buy.ts';
 import { seedConnectedUser } from '../helpers/seed-transactions.ts';
-
-/** A clock the test moves forward, used by the app (and nothing else). */
-function testClock() {
-  let offset = 0;
-  return { now: () => new Date(Date.now() + offset), advance: (ms: number) => void (offset += ms) };
-}
+import { testClock } from '../helpers/settlement.ts';
 
 describe('buying: the repeat guard and the price list', () => {
   let world: TestWorld;

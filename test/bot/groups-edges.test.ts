@@ -5,48 +5,26 @@
  * ADMIN_CHAT_ID hears of unresolved transactions, account pauses and bot errors.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
-import { buyer, eventually, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
+import type { TestWorld, TestWorldOptions } from '../helpers/app.ts';
+import { buyPending, recheck, startSettlementWorld, testClock, type TestClock } from '../helpers/settlement.ts';
+import { buyer, eventually, sandboxTransactions } from '../helpers/buy.ts';
 import { seedConnectedUser, seedPurchase, transactionRequests } from '../helpers/seed-transactions.ts';
-import type { EmulatedUser } from '../../src/playground/bot-api.ts';
 
-function testClock() {
-  let offset = 0;
-  return { now: () => new Date(Date.now() + offset), advance: (ms: number) => void (offset += ms) };
-}
-
-const fastOutbox = { perChatMs: 20, perGroupPerMinute: 600, globalPerSecond: 200 };
 const opsChatId = -100777;
 
 describe('group notification and operator feed edges', () => {
   let world: TestWorld;
-  let clock: ReturnType<typeof testClock>;
+  let clock: TestClock;
   const start = async (options: TestWorldOptions = {}) => {
     clock = testClock();
-    world = await startWorld({
-      jobs: true,
-      sandbox: { reseller: { settleAfterChecks: 2, settleAfterMs: 3_600_000 } },
-      ...options,
-      app: { now: clock.now, outboxLimits: fastOutbox, watcherTickMs: 50, ...options.app },
-    });
+    world = await startSettlementWorld(clock, options);
     return world;
   };
   afterEach(async () => {
     await world.stop();
   });
 
-  async function buyPending(user: EmulatedUser, code: string, target: string) {
-    const summary = await waitForSummary(world, user, user.send(`/beli ${code} ${target}`));
-    user.tap(summary, '✅ Konfirmasi');
-    return world.telegram.waitForBotMessage(user, { after: summary, textIncludes: 'Sedang diproses' });
-  }
 
-  async function recheck(times = 1) {
-    for (let i = 0; i < times; i += 1) {
-      clock.advance(6 * 60_000);
-      await world.app.watcher.runOnce();
-    }
-  }
 
   const successPosts = (chat: { readonly id: number }) => world.telegram.botMessages(chat).filter((m) => m.text?.includes('Transaksi sukses'));
 
@@ -55,18 +33,18 @@ describe('group notification and operator feed edges', () => {
     const budi = await buyer(world);
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
     await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
-    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+    const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
 
     const supergroup = world.telegram.migrateGroup(group);
     expect(supergroup.id).not.toBe(group.id);
     await eventually(() => world.app.store.groups.get(supergroup.id)?.ownerId === budi.id);
     expect(world.app.store.groups.get(group.id)).toBeUndefined();
 
-    await recheck(3);
+    await recheck(world, clock, 3);
     await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
     const post = await world.telegram.waitForBotMessage(supergroup, { textIncludes: 'Transaksi sukses' });
     expect(post.text).toContain('0812****7890');
-    await recheck(2);
+    await recheck(world, clock, 2);
     await world.app.outbox.drain();
     expect(successPosts(supergroup)).toHaveLength(1);
     expect(successPosts(group)).toHaveLength(0);
@@ -77,11 +55,11 @@ describe('group notification and operator feed edges', () => {
     const budi = await buyer(world);
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
     await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
-    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+    const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
 
     // The settlement is stored (its notices queued for the old group id) while the outbox is stopped.
     await world.app.outbox.stop();
-    await recheck(3);
+    await recheck(world, clock, 3);
     expect(sandboxTransactions(world)[0]?.status).toBe('Sukses');
     expect(world.app.store.outbox.entries().some((entry) => entry.chatId === group.id)).toBe(true);
 
@@ -106,7 +84,7 @@ describe('group notification and operator feed edges', () => {
     await seedPurchase(world, budi);
     const supergroup = world.telegram.migrateGroup(group);
 
-    await recheck(3);
+    await recheck(world, clock, 3);
     const post = await world.telegram.waitForBotMessage(supergroup, { textIncludes: 'Transaksi sukses' });
     expect(post.text).toContain('0812****7890');
     await eventually(() => world.app.store.groups.get(supergroup.id)?.ownerId === budi.id);
@@ -137,7 +115,7 @@ describe('group notification and operator feed edges', () => {
     await start({ env: { ADMIN_CHAT_ID: String(opsChatId), PENDING_HORIZON_HOURS: '1' } });
     const ops = world.telegram.createGroup({ id: opsChatId, title: 'Operator', type: 'supergroup', members: [] });
     const budi = await buyer(world);
-    const pending = await buyPending(budi, 'TSEL10', '081299999999');
+    const pending = await buyPending(world, budi, 'TSEL10', '081299999999');
     const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
     clock.advance(2 * 3600_000);
     await world.app.watcher.runOnce();
@@ -151,16 +129,16 @@ describe('group notification and operator feed edges', () => {
     await start({ env: { ADMIN_CHAT_ID: String(opsChatId), PUBLIC_IP: '203.0.113.7' } });
     const ops = world.telegram.createGroup({ id: opsChatId, title: 'Operator', type: 'supergroup', members: [] });
     const budi = await buyer(world);
-    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+    const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
     world.sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'status', status: 403, body: { success: false, message: 'IP tidak terdaftar' } } });
-    await recheck(3);
+    await recheck(world, clock, 3);
     await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'memblokir IP' });
     const line = await world.telegram.waitForBotMessage(ops, { textIncludes: 'menolak akun pengguna' });
     expect(line.text).toContain(String(budi.id));
     expect(line.text).toContain('IP server diblokir');
     expect(line.text).toContain('203.0.113.7');
-    await recheck(3);
+    await recheck(world, clock, 3);
     await world.app.outbox.drain();
     expect(transactionRequests(world, refId)).toBe(2);
     expect(world.telegram.botMessages(ops).filter((m) => m.text?.includes('menolak akun pengguna'))).toHaveLength(1);

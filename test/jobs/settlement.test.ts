@@ -1,47 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
+import type { TestWorld, TestWorldOptions } from '../helpers/app.ts';
+import { buyPending, recheck, startSettlementWorld, testClock } from '../helpers/settlement.ts';
 import { buyer, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
 import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
-import type { EmulatedUser } from '../../src/playground/bot-api.ts';
 
-/** A clock the test moves forward, shared by the app (back-off, horizon) and nothing else. */
-function testClock() {
-  let offset = 0;
-  return { now: () => new Date(Date.now() + offset), advance: (ms: number) => void (offset += ms) };
-}
-
-const fastOutbox = { perChatMs: 20, perGroupPerMinute: 600, globalPerSecond: 200 };
 
 describe('settlement watcher and notifications', () => {
   let world: TestWorld;
   const clock = testClock();
   const start = async (options: TestWorldOptions = {}) => {
-    world = await startWorld({
-      jobs: true,
-      sandbox: { reseller: { settleAfterChecks: 2, settleAfterMs: 3_600_000 } },
-      app: { now: clock.now, outboxLimits: fastOutbox, watcherTickMs: 50 },
-      ...options,
-    });
+    world = await startSettlementWorld(clock, options);
     return world;
   };
   afterEach(async () => {
     await world.stop();
   });
 
-  /** Buys CODE TARGET through the bot and returns the "in process" message the user saw. */
-  async function buyPending(user: EmulatedUser, code: string, target: string) {
-    const summary = await waitForSummary(world, user, user.send(`/beli ${code} ${target}`));
-    user.tap(summary, '✅ Konfirmasi');
-    return world.telegram.waitForBotMessage(user, { after: summary, textIncludes: 'Sedang diproses' });
-  }
 
-  /** Moves time past the next re-check and lets the watcher run, `times` times. */
-  async function recheck(times = 1) {
-    for (let i = 0; i < times; i += 1) {
-      clock.advance(6 * 60_000);
-      await world.app.watcher.runOnce();
-    }
-  }
 
   it('a Pending purchase settles to Sukses: one notice with the SN, the original message edited, the group told with the target masked', async () => {
     await start();
@@ -49,11 +24,11 @@ describe('settlement watcher and notifications', () => {
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
     await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
 
-    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+    const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     const [tx] = sandboxTransactions(world);
     expect(tx?.status).toBe('Pending');
 
-    await recheck(3);
+    await recheck(world, clock, 3);
     const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
     const settled = sandboxTransactions(world)[0];
     expect(settled?.status).toBe('Sukses');
@@ -66,7 +41,7 @@ describe('settlement watcher and notifications', () => {
     expect(groupPost.text).not.toMatch(/saldo/i);
 
     // More passes change nothing: exactly one final notice.
-    await recheck(3);
+    await recheck(world, clock, 3);
     await world.app.outbox.drain();
     expect(world.telegram.botMessages(budi).filter((m) => m.text?.includes('Transaksi sukses') && m.messageId !== pending.messageId)).toHaveLength(1);
     expect(world.telegram.botMessages(group).filter((m) => m.text?.includes('Transaksi sukses'))).toHaveLength(1);
@@ -76,13 +51,13 @@ describe('settlement watcher and notifications', () => {
     await start();
     const budi = await buyer(world);
     const before = world.sandbox.reseller.balanceOf(resellerDemoAccounts.main.apiId);
-    const pending = await buyPending(budi, 'TSEL10', '081200000000');
+    const pending = await buyPending(world, budi, 'TSEL10', '081200000000');
     expect(world.sandbox.reseller.balanceOf(resellerDemoAccounts.main.apiId)).toBeLessThan(before);
-    await recheck(3);
+    await recheck(world, clock, 3);
     const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi gagal' });
     expect(notice.text).toContain('TSEL10');
     expect(world.sandbox.reseller.balanceOf(resellerDemoAccounts.main.apiId)).toBe(before);
-    await recheck(2);
+    await recheck(world, clock, 2);
     await world.app.outbox.drain();
     expect(world.telegram.botMessages(budi).filter((m) => m.text?.includes('Transaksi gagal') && m.messageId !== pending.messageId)).toHaveLength(1);
   });
@@ -90,14 +65,14 @@ describe('settlement watcher and notifications', () => {
   it('past the horizon a Pending transaction becomes unresolved, the user is told once, and it is never checked again', async () => {
     await start({ env: { PENDING_HORIZON_HOURS: '1' } });
     const budi = await buyer(world);
-    const pending = await buyPending(budi, 'TSEL10', '081299999999');
+    const pending = await buyPending(world, budi, 'TSEL10', '081299999999');
     const refId = sandboxTransactions(world)[0]?.refId ?? '';
     clock.advance(2 * 3600_000);
     await world.app.watcher.runOnce();
     const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Status belum pasti' });
     expect(notice.text).toContain(refId);
     const checks = world.sandbox.received.filter((r) => (r.body as { ref_id?: string } | undefined)?.ref_id === refId).length;
-    await recheck(3);
+    await recheck(world, clock, 3);
     expect(world.sandbox.received.filter((r) => (r.body as { ref_id?: string } | undefined)?.ref_id === refId)).toHaveLength(checks);
     expect((await world.app.store.transactions.find(refId))?.status).toBe('Unresolved');
   });
@@ -113,13 +88,13 @@ describe('settlement watcher and notifications', () => {
     expect(world.app.store.transactions.listOpen()).toHaveLength(50);
     await world.restart();
     // The watcher runs at most 8 provider calls at once (2 per account), so it takes a few passes.
-    for (let pass = 0; pass < 40 && world.app.store.transactions.listOpen().length > 0; pass += 1) await recheck();
+    for (let pass = 0; pass < 40 && world.app.store.transactions.listOpen().length > 0; pass += 1) await recheck(world, clock);
     await world.app.outbox.drain();
     for (const user of users) {
       await world.telegram.waitFor(() => world.telegram.botMessages(user).filter((m) => m.text?.includes('Transaksi sukses')).length === 10);
     }
     expect(world.app.store.transactions.listOpen()).toHaveLength(0);
-    await recheck(2);
+    await recheck(world, clock, 2);
     await world.app.outbox.drain();
     for (const user of users) expect(world.telegram.botMessages(user).filter((m) => m.text?.includes('Transaksi sukses'))).toHaveLength(10);
   });
@@ -127,13 +102,13 @@ describe('settlement watcher and notifications', () => {
   it('a 401 on a re-check pauses that account and tells the user once', async () => {
     await start();
     const budi = await buyer(world);
-    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+    const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     const refused = world.sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'status', status: 401, body: { success: false, message: 'Signature tidak valid' } } });
-    await recheck(3);
+    await recheck(world, clock, 3);
     const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'kredensial' });
     expect(notice.text).toContain('/connect');
     const received = world.sandbox.received.length;
-    await recheck(3);
+    await recheck(world, clock, 3);
     expect(world.sandbox.received.length).toBe(received);
     await world.app.outbox.drain();
     const told = () => world.telegram.botMessages(budi).filter((m) => m.text?.includes('kredensial'));
@@ -141,7 +116,7 @@ describe('settlement watcher and notifications', () => {
 
     // The pause outlives a restart: no re-check, no second notice.
     await world.restart();
-    await recheck(3);
+    await recheck(world, clock, 3);
     await world.app.outbox.drain();
     expect(world.sandbox.received.length).toBe(received);
     expect(told()).toHaveLength(1);
@@ -150,7 +125,7 @@ describe('settlement watcher and notifications', () => {
     refused();
     clock.advance(60_000);
     await world.app.services.credentials.verifyAndSave(budi.id, 'reseller', { apiId: resellerDemoAccounts.main.apiId, apiKey: resellerDemoAccounts.main.apiKey });
-    await recheck(3);
+    await recheck(world, clock, 3);
     await world.telegram.waitForBotMessage(budi, { after: notice, textIncludes: 'Transaksi sukses' });
     expect(world.app.store.users.get(budi.id)?.recheckPause).toBeUndefined();
   });

@@ -5,20 +5,14 @@
  * in flight, `/alert off` and the periodic alert job.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
+import type { TestWorld, TestWorldOptions } from '../helpers/app.ts';
+import { buyPending, recheck, startSettlementWorld, testClock, type TestClock } from '../helpers/settlement.ts';
 import { buyer, eventually, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
 import { seedConnectedUser, seedPurchase, transactionRequests } from '../helpers/seed-transactions.ts';
 import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
 import type { EmulatedUser } from '../../src/playground/bot-api.ts';
 import type { ReceivedRequest } from '../../src/sandbox/server.ts';
 
-/** A clock the test moves forward, shared by the app (back-off, horizon) and nothing else. */
-function testClock() {
-  let offset = 0;
-  return { now: () => new Date(Date.now() + offset), advance: (ms: number) => void (offset += ms) };
-}
-
-const fastOutbox = { perChatMs: 20, perGroupPerMinute: 600, globalPerSecond: 200 };
 const finalNotice = /Transaksi sukses|Transaksi gagal|Status belum pasti|Transaksi ditolak/;
 
 const refOf = (request: ReceivedRequest): string | undefined => (request.body as { ref_id?: string } | undefined)?.ref_id;
@@ -26,36 +20,17 @@ const apiIdOf = (request: ReceivedRequest): string | undefined => (request.body 
 
 describe('settlement watcher edges', () => {
   let world: TestWorld;
-  let clock: ReturnType<typeof testClock>;
+  let clock: TestClock;
   const start = async (options: TestWorldOptions = {}) => {
     clock = testClock();
-    world = await startWorld({
-      jobs: true,
-      sandbox: { reseller: { settleAfterChecks: 2, settleAfterMs: 3_600_000 } },
-      ...options,
-      app: { now: clock.now, outboxLimits: fastOutbox, watcherTickMs: 50, ...options.app },
-    });
+    world = await startSettlementWorld(clock, options);
     return world;
   };
   afterEach(async () => {
     await world.stop();
   });
 
-  /** Buys CODE TARGET through the bot and returns the "in process" message the user saw. */
-  async function buyPending(user: EmulatedUser, code: string, target: string) {
-    const summary = await waitForSummary(world, user, user.send(`/beli ${code} ${target}`));
-    user.tap(summary, '✅ Konfirmasi');
-    // "Sedang diproses" for a Pending answer, "Belum pasti" when the provider gave no clear answer.
-    return world.telegram.waitForBotMessage(user, { after: summary, textIncludes: /Sedang diproses|Belum pasti/ });
-  }
 
-  /** Moves time past the next re-check and lets the watcher run, `times` times. */
-  async function recheck(times = 1) {
-    for (let i = 0; i < times; i += 1) {
-      clock.advance(6 * 60_000);
-      await world.app.watcher.runOnce();
-    }
-  }
 
   /** Bot messages to `user` other than `except` whose text matches. */
   const messagesMatching = (user: EmulatedUser, pattern: string | RegExp, except?: number) =>
@@ -64,12 +39,12 @@ describe('settlement watcher edges', () => {
   it('a 403 (IP blocked) on a re-check pauses the account: one notice about the IP whitelist, no more re-checks, the purchase stays open', async () => {
     await start();
     const budi = await buyer(world);
-    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+    const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     const [sent] = sandboxTransactions(world);
     const refId = sent?.refId ?? 'missing';
     world.sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'status', status: 403, body: { success: false, message: 'IP tidak terdaftar' } } });
 
-    await recheck(3);
+    await recheck(world, clock, 3);
     const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'memblokir IP' });
     expect(notice.text).toContain('whitelist');
     expect(notice.text).toContain('/connect');
@@ -77,7 +52,7 @@ describe('settlement watcher edges', () => {
     // The first refused re-check paused the account: the later passes sent nothing.
     expect(checks).toBe(2);
 
-    await recheck(5);
+    await recheck(world, clock, 5);
     await world.app.outbox.drain();
     expect(transactionRequests(world, refId)).toBe(checks);
     expect(messagesMatching(budi, 'memblokir IP')).toHaveLength(1);
@@ -90,17 +65,17 @@ describe('settlement watcher edges', () => {
   it('an unknown provider status on a re-check keeps the purchase open; a later normal answer settles it with one notice', async () => {
     await start();
     const budi = await buyer(world);
-    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+    const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
     // The spec's status-check body, `{ status }`, with statuses the spec does not list.
     world.sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'status', status: 200, body: { status: 'Diproses' } } });
     world.sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'status', status: 200, body: { status: 'Waiting' } } });
 
-    await recheck(1);
+    await recheck(world, clock, 1);
     let stored = await world.app.store.transactions.find(refId);
     expect(stored?.status).toBe('Pending');
     expect(stored?.providerStatus).toBe('Diproses');
-    await recheck(1);
+    await recheck(world, clock, 1);
     stored = await world.app.store.transactions.find(refId);
     expect(stored?.status).toBe('Pending');
     expect(stored?.providerStatus).toBe('Waiting');
@@ -111,11 +86,11 @@ describe('settlement watcher edges', () => {
     expect(world.app.store.users.get(budi.id)?.recheckPause).toBeUndefined();
 
     // The provider answers normally again: Pending, then Sukses on its second real check.
-    await recheck(3);
+    await recheck(world, clock, 3);
     const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
     expect(notice.text).toContain(sandboxTransactions(world)[0]?.sn ?? 'missing sn');
     await world.telegram.waitFor(() => pending.text?.includes('Transaksi sukses') === true);
-    await recheck(2);
+    await recheck(world, clock, 2);
     await world.app.outbox.drain();
     expect(messagesMatching(budi, 'Transaksi sukses', pending.messageId)).toHaveLength(1);
     expect(sandboxTransactions(world)).toHaveLength(1);
@@ -125,7 +100,7 @@ describe('settlement watcher edges', () => {
     await start();
     const budi = await buyer(world);
     world.sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'status', status: 502, body: { message: 'Bad Gateway' } } });
-    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+    const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     expect(pending.text).not.toMatch(/Gagal|Ditolak/);
     expect(pending.text).toContain('Belum pasti');
     const [open] = world.app.store.transactions.listOpen();
@@ -134,11 +109,11 @@ describe('settlement watcher edges', () => {
     const refId = open?.refId ?? 'missing';
     expect(sandboxTransactions(world)).toHaveLength(0);
 
-    await recheck(4);
+    await recheck(world, clock, 4);
     const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
     expect(notice.text).toContain(refId);
     await world.telegram.waitFor(() => pending.text?.includes('Transaksi sukses') === true);
-    await recheck(2);
+    await recheck(world, clock, 2);
     await world.app.outbox.drain();
     expect(messagesMatching(budi, 'Transaksi sukses', pending.messageId)).toHaveLength(1);
     expect(sandboxTransactions(world).filter((tx) => tx.refId === refId)).toHaveLength(1);
@@ -161,14 +136,14 @@ describe('settlement watcher edges', () => {
       return answer;
     };
     const before = sim.balanceOf(resellerDemoAccounts.main.apiId);
-    const pending = await buyPending(budi, 'TSEL10', '081234567890');
+    const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     expect(sandboxTransactions(world)).toHaveLength(1);
     const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
     expect((await world.app.store.transactions.find(refId))?.message).toBe('unknown_outcome');
 
-    await recheck(4);
+    await recheck(world, clock, 4);
     await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
-    await recheck(2);
+    await recheck(world, clock, 2);
     await world.app.outbox.drain();
     expect(messagesMatching(budi, 'Transaksi sukses', pending.messageId)).toHaveLength(1);
     expect(sandboxTransactions(world)).toHaveLength(1);
