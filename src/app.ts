@@ -115,7 +115,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     logger,
     store,
-    providers,
     services,
     notices,
     enqueue,

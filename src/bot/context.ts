@@ -4,7 +4,6 @@ import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/store.ts';
 import type { UserRecord } from '../store/schema.ts';
-import type { Providers } from '../providers/factory.ts';
 import type { Services } from '../services/services.ts';
 import type { Notices } from '../notify/notices.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
@@ -28,7 +27,6 @@ export interface BotDeps {
   settings: BotSettings;
   logger: Logger;
   store: Store;
-  providers: Providers;
   services: Services;
   /** Builds the messages the bot sends on its own (operator feed, notices). */
   notices: Notices;

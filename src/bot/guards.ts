@@ -1,24 +1,17 @@
 import { GrammyError, type Context, type InlineKeyboard } from 'grammy';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { BotDeps } from './context.ts';
-import type { AccountRef, Providers, ServiceCredentials, ServiceName } from '../providers/factory.ts';
+import type { Providers, ServiceName } from '../providers/factory.ts';
 import { describeProviderError } from './provider-errors.ts';
 
 type AnyContext = Context & I18nFlavor;
 
-/**
- * The sender's credentials for `service`, or undefined after telling them how to connect. Use
- * at the top of every handler that talks to a provider.
- */
-export async function requireCredentials<S extends ServiceName>(
-  ctx: AnyContext,
-  deps: BotDeps,
-  service: S,
-): Promise<ServiceCredentials[S] | undefined> {
+/** True when the sender has connected `service`; otherwise tells them how to connect. */
+export async function requireConnected(ctx: AnyContext, deps: BotDeps, service: ServiceName): Promise<boolean> {
   const userId = ctx.from?.id;
-  const credentials = userId === undefined ? undefined : deps.services.credentials.load(userId, service);
-  if (!credentials) await ctx.reply(ctx.t('error-not-connected', { service: ctx.t(`service-${service}`) }));
-  return credentials;
+  if (userId !== undefined && deps.services.credentials.has(userId, service)) return true;
+  await ctx.reply(notConnected(ctx, service));
+  return false;
 }
 
 /**
@@ -26,12 +19,13 @@ export async function requireCredentials<S extends ServiceName>(
  * the operator feed), or undefined after telling them how to connect.
  */
 export async function requireClient<S extends ServiceName>(ctx: AnyContext, deps: BotDeps, service: S): Promise<ReturnType<Providers[S]> | undefined> {
-  const credentials = await requireCredentials(ctx, deps, service);
   const userId = ctx.from?.id;
-  if (!credentials || userId === undefined) return undefined;
-  const make = deps.providers[service] as (credentials: ServiceCredentials[S], account: AccountRef) => ReturnType<Providers[S]>;
-  return make(credentials, { userId });
+  const client = userId === undefined ? undefined : deps.services.credentials.client(userId, service);
+  if (!client) await ctx.reply(notConnected(ctx, service));
+  return client;
 }
+
+const notConnected = (ctx: AnyContext, service: ServiceName): string => ctx.t('error-not-connected', { service: ctx.t(`service-${service}`) });
 
 /** True in a private chat; otherwise tells the user to open one and returns false. */
 export async function requirePrivateChat(ctx: AnyContext): Promise<boolean> {

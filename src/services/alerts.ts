@@ -1,5 +1,4 @@
 import type { Store } from '../store/store.ts';
-import type { Providers } from '../providers/factory.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
@@ -17,7 +16,6 @@ export interface AlertService {
 
 export interface AlertServiceDeps {
   store: Store;
-  providers: Providers;
   credentials: CredentialService;
   logger: Logger;
   /** Builds the alert message for the outbox. */
@@ -33,11 +31,11 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
   async function checkNow(userId: number): Promise<void> {
     const user = store.users.get(userId);
     if (!user || user.alertThreshold === undefined || !user.active) return;
-    const credentials = deps.credentials.load(userId, 'reseller');
-    if (!credentials) return;
+    const client = deps.credentials.client(userId, 'reseller');
+    if (!client) return;
     let balance: number;
     try {
-      balance = await deps.providers.reseller(credentials, { userId }).balance();
+      balance = await client.balance();
     } catch (error) {
       logger.warn('balance alert check failed', { userId, error });
       return;

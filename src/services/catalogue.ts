@@ -1,4 +1,3 @@
-import type { Providers } from '../providers/factory.ts';
 import type { Product } from '../providers/reseller/schemas.ts';
 import type { CredentialService } from './credentials.ts';
 
@@ -83,16 +82,16 @@ export function searchProducts(products: readonly Product[], query: string): Pro
   });
 }
 
-export function createCatalogueService(deps: { providers: Providers; credentials: CredentialService; now: () => Date }): CatalogueService {
+export function createCatalogueService(deps: { credentials: CredentialService; now: () => Date }): CatalogueService {
   const cache = new Map<number, { at: number; products: Product[] }>();
   const service: CatalogueService = {
     async priceList(userId, options) {
       const cached = cache.get(userId);
       const now = deps.now().getTime();
       if (cached && !options?.fresh && now - cached.at < priceListTtlMs) return cached.products;
-      const credentials = deps.credentials.load(userId, 'reseller');
-      if (!credentials) throw new Error('reseller not connected');
-      const products = await deps.providers.reseller(credentials, { userId }).priceList();
+      const client = deps.credentials.client(userId, 'reseller');
+      if (!client) throw new Error('reseller not connected');
+      const products = await client.priceList();
       cache.set(userId, { at: now, products });
       return products;
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Store } from '../store/store.ts';
-import type { Providers, ServiceCredentials, ServiceName } from '../providers/factory.ts';
+import type { AccountRef, Providers, ServiceCredentials, ServiceName } from '../providers/factory.ts';
 
 const credentialSchemas = {
   reseller: z.object({ apiId: z.string().min(1), apiKey: z.string().min(1) }),
@@ -24,6 +24,12 @@ export interface CredentialService {
   verifyAndSave<S extends ServiceName>(userId: number, service: S, credentials: ServiceCredentials[S]): Promise<string>;
   /** The user's decrypted credentials for a service, or undefined when not connected. */
   load<S extends ServiceName>(userId: number, service: S): ServiceCredentials[S] | undefined;
+  /**
+   * A provider client for the user's stored account of `service`, or undefined when not
+   * connected. Made for the account, so a 401/403 it meets is reported (see ProviderHooks):
+   * every call with stored credentials goes through here.
+   */
+  client<S extends ServiceName>(userId: number, service: S): ReturnType<Providers[S]> | undefined;
   has(userId: number, service: ServiceName): boolean;
   remove(userId: number, service: ServiceName): Promise<void>;
   connected(userId: number): ServiceName[];
@@ -33,7 +39,7 @@ export function createCredentialService(store: Store, providers: Providers): Cre
   const trim = <T extends Record<string, string>>(value: T): T =>
     Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.trim()])) as T;
 
-  return {
+  const api: CredentialService = {
     async verifyAndSave(userId, service, raw) {
       const credentials = trim(raw);
       let label: string;
@@ -58,10 +64,17 @@ export function createCredentialService(store: Store, providers: Providers): Cre
       const parsed = credentialSchemas[service].safeParse(stored);
       return parsed.success ? (parsed.data as ServiceCredentials[typeof service]) : undefined;
     },
+    client(userId, service) {
+      const credentials = api.load(userId, service);
+      if (!credentials) return undefined;
+      const make = providers[service] as (credentials: ServiceCredentials[typeof service], account: AccountRef) => ReturnType<Providers[typeof service]>;
+      return make(credentials, { userId });
+    },
     has: (userId, service) => store.credentials.has(userId, service),
     remove: async (userId, service) => {
       await store.credentials.remove(userId, service);
     },
     connected: (userId) => store.credentials.listServices(userId) as ServiceName[],
   };
+  return api;
 }

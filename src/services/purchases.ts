@@ -1,6 +1,5 @@
 import type { Store } from '../store/store.ts';
 import { isFinalStatus as isFinal, type TransactionRecord } from '../store/schema.ts';
-import type { Providers } from '../providers/factory.ts';
 import type { CredentialService } from './credentials.ts';
 import type { Logger } from '../logger.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
@@ -57,7 +56,6 @@ export interface CallOptions {
 
 export interface PurchaseServiceDeps {
   store: Store;
-  providers: Providers;
   credentials: CredentialService;
   logger: Logger;
   now: () => Date;
@@ -105,12 +103,11 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     const tx = store.transactions.get(refId) ?? (await store.transactions.find(refId));
     if (!tx) throw new Error(`transaction ${refId} is unknown`);
     if (isFinal(tx.status)) return tx;
-    const credentials = deps.credentials.load(tx.userId, 'reseller');
-    if (!credentials) {
+    const client = deps.credentials.client(tx.userId, 'reseller');
+    if (!client) {
       // Disconnected while the purchase was open: keep it open; the watcher reports it.
       return record(tx, { message: 'not-connected' }, options);
     }
-    const client = deps.providers.reseller(credentials, { userId: tx.userId });
     const firstSend = tx.sentAt === undefined;
     if (firstSend) await store.transactions.update(refId, { sentAt: iso() });
     const request = { refId: tx.refId, code: tx.code, target: tx.target };

@@ -50,7 +50,7 @@ export function createServices(deps: ServicesDeps): Services {
         if (tx.status === 'Sukses') void alerts.check(tx.userId);
       },
     }),
-    catalogue: createCatalogueService({ providers: deps.providers, credentials, now: deps.now }),
+    catalogue: createCatalogueService({ credentials, now: deps.now }),
     pin: createPinService({ store: deps.store, now: deps.now }),
   };
 }

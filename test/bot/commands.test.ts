@@ -1,19 +1,15 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startWorld, testEncryptionKey, type TestWorld } from '../helpers/app.ts';
+import { loopbackEnv, startWorld, type TestWorld } from '../helpers/app.ts';
+import { spawnBot } from '../helpers/bot-process.ts';
 import { startBotApi } from '../../src/playground/bot-api.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { publishCommands } from '../../src/bot/commands.ts';
 import { createI18n } from '../../src/bot/i18n.ts';
 import { connectData } from '../../src/bot/callback-data/connect.ts';
 import type { EmulatedMessage } from '../../src/playground/bot-api.ts';
-
-const repoRoot = path.resolve(import.meta.dirname, '../..');
-const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 
 /** Every command of the private-chat menu (README "Commands"), in menu order. */
 const privateCommands = [
@@ -33,26 +29,7 @@ describe('the command menu', () => {
     const sandbox = await startSandbox();
     const dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-main-'));
     // A directory without .env, so only the variables below configure the bot.
-    const child = spawn(process.execPath, ['--import', tsxLoader, path.join(repoRoot, 'src/main.ts')], {
-      cwd: dataDir,
-      env: {
-        PATH: process.env.PATH,
-        BOT_TOKEN: telegram.token,
-        TELEGRAM_API_ROOT: telegram.apiRoot,
-        RESELLER_API_URL: sandbox.urls.reseller,
-        MARKETPLACE_API_URL: sandbox.urls.marketplace,
-        GAMESHOP_API_URL: sandbox.urls.gameshop,
-        ENCRYPTION_KEY: testEncryptionKey,
-        DATA_DIR: path.join(dataDir, 'data'),
-        PORT: '0',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const bot = spawnBot({ ...loopbackEnv(telegram, sandbox, path.join(dataDir, 'data')), PORT: '0', LOG_LEVEL: 'warn' }, dataDir);
     try {
       // Two scopes (private, group) × three lists (default, id, en).
       await telegram.waitFor(() => telegram.callsTo('setMyCommands').filter((c) => c.status === 200).length >= 6, {
@@ -60,10 +37,9 @@ describe('the command menu', () => {
         message: 'the bot did not publish its commands',
       });
     } catch (error) {
-      throw new Error(`${String(error)}\nbot output:\n${output}`);
+      throw new Error(`${String(error)}\nbot output:\n${bot.output}`);
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      await bot.stop();
       await telegram.close();
       await sandbox.close();
       await rm(dataDir, { recursive: true, force: true });

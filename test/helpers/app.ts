@@ -41,11 +41,9 @@ export interface TestWorldOptions {
   polling?: boolean;
 }
 
-export async function startWorld(options: TestWorldOptions = {}): Promise<TestWorld> {
-  const sandbox = await startSandbox({ reseller: { settleAfterChecks: 1000, settleAfterMs: 3_600_000 }, ...options.sandbox });
-  const telegram = await startBotApi(options.telegram);
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-e2e-'));
-  const config = createConfig({
+/** The variables that point the bot at the emulator and the sandbox, with the test key and `dataDir`. */
+export function loopbackEnv(telegram: BotApiEmulator, sandbox: Sandbox, dataDir: string): Record<string, string> {
+  return {
     BOT_TOKEN: telegram.token,
     TELEGRAM_API_ROOT: telegram.apiRoot,
     RESELLER_API_URL: sandbox.urls.reseller,
@@ -53,6 +51,15 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
     GAMESHOP_API_URL: sandbox.urls.gameshop,
     ENCRYPTION_KEY: testEncryptionKey,
     DATA_DIR: dataDir,
+  };
+}
+
+export async function startWorld(options: TestWorldOptions = {}): Promise<TestWorld> {
+  const sandbox = await startSandbox({ reseller: { settleAfterChecks: 1000, settleAfterMs: 3_600_000 }, ...options.sandbox });
+  const telegram = await startBotApi(options.telegram);
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-e2e-'));
+  const config = createConfig({
+    ...loopbackEnv(telegram, sandbox, dataDir),
     PROVIDER_TIMEOUT_MS: '2000',
     PUBLIC_IP: '203.0.113.7',
     ...options.env,

@@ -2,7 +2,6 @@
  * Crash safety with a real child process: the bot (`src/main.ts`, exactly as `npm start` runs it)
  * is killed with SIGKILL at the worst moments of a purchase, then started again on the same data.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -14,9 +13,8 @@ import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../../src/p
 import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
 import { openStore } from '../../src/store/store.ts';
 import { createVault } from '../../src/store/vault.ts';
-import { testEncryptionKey } from '../helpers/app.ts';
-
-const repoRoot = path.resolve(import.meta.dirname, '../..');
+import { loopbackEnv, testEncryptionKey } from '../helpers/app.ts';
+import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
 
 /**
  * A provider front that forwards everything to the sandbox except purchase requests, which it
@@ -63,17 +61,17 @@ describe('crash safety (kill -9 of the bot process)', () => {
   let sandbox: Sandbox;
   let telegram: BotApiEmulator;
   let dataDir: string;
-  let child: ChildProcess | undefined;
-  let output = '';
+  let bot: BotProcess | undefined;
+  const output = () => bot?.output ?? '';
 
   beforeEach(async () => {
     sandbox = await startSandbox({ reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } });
     telegram = await startBotApi();
     dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-crash-'));
-    output = '';
+    bot = undefined;
   });
   afterEach(async () => {
-    child?.kill('SIGKILL');
+    await bot?.stop('SIGKILL');
     await telegram.close();
     await sandbox.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -89,34 +87,12 @@ describe('crash safety (kill -9 of the bot process)', () => {
 
   /** Starts `src/main.ts` in a child process and resolves once it polls Telegram. */
   async function startBot(resellerUrl = sandbox.urls.reseller): Promise<void> {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: repoRoot,
-      env: {
-        PATH: process.env.PATH,
-        BOT_TOKEN: telegram.token,
-        TELEGRAM_API_ROOT: telegram.apiRoot,
-        RESELLER_API_URL: resellerUrl,
-        MARKETPLACE_API_URL: sandbox.urls.marketplace,
-        GAMESHOP_API_URL: sandbox.urls.gameshop,
-        ENCRYPTION_KEY: testEncryptionKey,
-        DATA_DIR: dataDir,
-        PROVIDER_TIMEOUT_MS: '10000',
-        LOG_LEVEL: 'info',
-        PORT: '0',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await telegram.waitFor(() => telegram.polling && output.includes('bot ready'), { timeoutMs: 20_000, message: `the bot did not start polling:\n${output}` });
+    bot = spawnBot({ ...loopbackEnv(telegram, sandbox, dataDir), RESELLER_API_URL: resellerUrl, PROVIDER_TIMEOUT_MS: '10000', LOG_LEVEL: 'info', PORT: '0' }, dataDir);
+    await telegram.waitFor(() => telegram.polling && output().includes('bot ready'), { timeoutMs: 20_000, message: `the bot did not start polling:\n${output()}` });
   }
 
   async function kill(): Promise<void> {
-    const running = child;
-    if (!running || running.exitCode !== null) return;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGKILL');
-    await exited;
+    await bot?.stop('SIGKILL');
   }
 
   async function confirmPurchase(user: EmulatedUser): Promise<void> {
@@ -143,7 +119,7 @@ describe('crash safety (kill -9 of the bot process)', () => {
     await telegram.waitFor(() => sandbox.reseller.transactions().length === 1, { timeoutMs: 10_000 });
 
     await startBot();
-    await telegram.waitFor(() => successNotices(budi).length >= 1, { timeoutMs: 20_000, message: `no final notice after the restart\n${output}` });
+    await telegram.waitFor(() => successNotices(budi).length >= 1, { timeoutMs: 20_000, message: `no final notice after the restart\n${output()}` });
     expect(sandbox.reseller.transactions()).toHaveLength(1);
     expect(sandbox.reseller.transactions()[0]).toMatchObject({ code: 'TSEL10', target: '081234567890', status: 'Sukses' });
     // Every request carried the same ref id.
@@ -165,7 +141,7 @@ describe('crash safety (kill -9 of the bot process)', () => {
     expect(sandbox.reseller.transactions()).toHaveLength(0);
 
     await startBot();
-    await telegram.waitFor(() => successNotices(budi).length >= 1, { timeoutMs: 25_000, message: `no final notice after the restart\n${output}` });
+    await telegram.waitFor(() => successNotices(budi).length >= 1, { timeoutMs: 25_000, message: `no final notice after the restart\n${output()}` });
     expect(sandbox.reseller.transactions()).toHaveLength(1);
     expect(successNotices(budi)).toHaveLength(1);
     await kill();

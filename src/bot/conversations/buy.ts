@@ -565,8 +565,8 @@ export function createBuyConversation(deps: BotDeps) {
     // --- 2. Summary: the confirmation id is minted (and stored) before it is shown -------------
     const prepared = await conversation.external(async () => {
       const confirmationId = randomBytes(12).toString('base64url');
-      const credentials = deps.services.credentials.load(userId, 'reseller');
-      const balance = credentials ? await within(deps.providers.reseller(credentials, { userId }).balance(), balanceDeadlineMs) : undefined;
+      const client = deps.services.credentials.client(userId, 'reseller');
+      const balance = client ? await within(client.balance(), balanceDeadlineMs) : undefined;
       return balance === undefined ? { confirmationId } : { confirmationId, balance };
     });
     const { confirmationId } = prepared;

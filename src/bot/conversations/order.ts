@@ -362,8 +362,8 @@ export function createOrderConversation(deps: BotDeps) {
       if (stored.paymentCode !== undefined) order.paymentCode = stored.paymentCode;
       return { ok: true, order };
     }
-    const credentials = deps.services.credentials.load(userId, 'gameshop');
-    if (!credentials) return { ok: false, error: { kind: 'not_connected', endpoint: '/order' } };
+    const client = deps.services.credentials.client(userId, 'gameshop');
+    if (!client) return { ok: false, error: { kind: 'not_connected', endpoint: '/order' } };
     if (!draft.product || !draft.method) return { ok: false, error: { kind: 'validation', endpoint: '/order', fieldErrors: {} } };
 
     const input: OrderInput = {
@@ -381,7 +381,7 @@ export function createOrderConversation(deps: BotDeps) {
 
     let created;
     try {
-      created = await deps.providers.gameshop(credentials, { userId }).createOrder(input);
+      created = await client.createOrder(input);
     } catch (error) {
       if (error instanceof GameshopError) {
         deps.logger.warn('game order not created', { userId, confirmationId, error });
@@ -481,10 +481,10 @@ export function createOrderConversation(deps: BotDeps) {
 
     // --- 0. Connected? The shop's games, and a flow id for this run's buttons ------------------
     const start = await conversation.external(async (): Promise<StartJson> => {
-      const credentials = deps.services.credentials.load(userId, 'gameshop');
-      if (!credentials) return { ok: false, notConnected: true };
+      const client = deps.services.credentials.client(userId, 'gameshop');
+      if (!client) return { ok: false, notConnected: true };
       try {
-        const { games, popular } = await deps.providers.gameshop(credentials, { userId }).games();
+        const { games, popular } = await client.games();
         const popularSlugs = new Set(popular.map((game) => game.slug));
         const listed = games.filter((game) => game.status);
         return {

@@ -1,7 +1,7 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { requireCredentials, requirePrivateChat } from '../guards.ts';
+import { requireConnected, requirePrivateChat } from '../guards.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import { nothingToBuyText, type BuyConversationArgs } from '../conversations/buy.ts';
 import { buyData, readBuyData } from '../callback-data/buy.ts';
@@ -38,14 +38,14 @@ async function startBuying(ctx: BotContext, parsed: QuickBuyParse): Promise<void
 
 buyFeature.command(commandNames('buy'), async (ctx) => {
   if (!(await requirePrivateChat(ctx))) return;
-  if (!(await requireCredentials(ctx, ctx.deps, 'reseller'))) return;
+  if (!(await requireConnected(ctx, ctx.deps, 'reseller'))) return;
   await startBuying(ctx, parseBuyCommand(ctx.match));
 });
 
 buyFeature.chatType('private').on('message:text', async (ctx, next) => {
   const parsed = parseQuickBuy(ctx.message.text);
   if (!parsed) return next();
-  if (!(await requireCredentials(ctx, ctx.deps, 'reseller'))) return;
+  if (!(await requireConnected(ctx, ctx.deps, 'reseller'))) return;
   await startBuying(ctx, parsed);
 });
 

@@ -2,7 +2,7 @@ import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireClient, requireCredentials, requirePrivateChat } from '../guards.ts';
+import { replyProviderError, requireClient, requireConnected, requirePrivateChat } from '../guards.ts';
 import { escapeHtml, formatRupiah, formatWib } from '../format.ts';
 import { conversationIds, type OrderArgs } from '../conversations/ids.ts';
 import {
@@ -124,7 +124,7 @@ gameshopFeature.command(commandNames('games'), async (ctx) => {
 
 gameshopFeature.command(commandNames('order'), async (ctx) => {
   if (!(await requirePrivateChat(ctx))) return;
-  if (!(await requireCredentials(ctx, ctx.deps, 'gameshop'))) return;
+  if (!(await requireConnected(ctx, ctx.deps, 'gameshop'))) return;
   const game = ctx.match.trim();
   await startOrder(ctx, game === '' ? {} : { game: game.slice(0, 100) });
 });

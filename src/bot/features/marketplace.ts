@@ -3,14 +3,14 @@ import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireClient, requireCredentials, requirePrivateChat } from '../guards.ts';
+import { replyProviderError, requireClient, requirePrivateChat } from '../guards.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { escapeHtml, formatMoney, formatWib } from '../format.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
 import { createItemDetailsKeyboard, createItemsKeyboard, isButtonUrl, shorten } from '../keyboards/marketplace.ts';
 import { supportStateOf, type Account, type Item, type Purchase } from '../../providers/marketplace/schemas.ts';
 import { isProviderError } from '../../providers/provider-error.ts';
-import type { ServiceCredentials } from '../../providers/factory.ts';
+import type { MarketplaceClient } from '../../providers/marketplace/client.ts';
 
 /** Items per /items page. */
 export const marketplaceItemsPerPage = 5;
@@ -108,11 +108,11 @@ marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) 
     await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
     return;
   }
-  const credentials = await callbackCredentials(ctx);
-  if (!credentials) return;
+  const client = await callbackClient(ctx);
+  if (!client) return;
   let items: Item[];
   try {
-    items = await ctx.deps.providers.marketplace(credentials, { userId: ctx.from.id }).items();
+    items = await client.items();
   } catch (error) {
     await ctx.answerCallbackQuery().catch(noop);
     await replyProviderError(ctx, ctx.deps, error);
@@ -135,11 +135,11 @@ marketplaceFeature.callbackQuery(marketplaceItemData.filter(), async (ctx) => {
     await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
     return;
   }
-  const credentials = await callbackCredentials(ctx);
-  if (!credentials) return;
+  const client = await callbackClient(ctx);
+  if (!client) return;
   let item: Item;
   try {
-    item = await ctx.deps.providers.marketplace(credentials, { userId: ctx.from.id }).item(id);
+    item = await client.item(id);
   } catch (error) {
     await ctx.answerCallbackQuery().catch(noop);
     await replyProviderError(ctx, ctx.deps, error);
@@ -149,13 +149,13 @@ marketplaceFeature.callbackQuery(marketplaceItemData.filter(), async (ctx) => {
   await sendItemDetails(ctx, item);
 });
 
-/** The tapper's marketplace credentials, or undefined after telling them to connect (as an alert). */
-async function callbackCredentials(ctx: BotContext): Promise<ServiceCredentials['marketplace'] | undefined> {
-  const credentials = ctx.from ? ctx.deps.services.credentials.load(ctx.from.id, 'marketplace') : undefined;
-  if (!credentials) {
+/** A client for the tapper's marketplace account, or undefined after telling them to connect (as an alert). */
+async function callbackClient(ctx: BotContext): Promise<MarketplaceClient | undefined> {
+  const client = ctx.from ? ctx.deps.services.credentials.client(ctx.from.id, 'marketplace') : undefined;
+  if (!client) {
     await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: ctx.t('service-marketplace') }), show_alert: true });
   }
-  return credentials;
+  return client;
 }
 
 /** A page of /items (HTML) with its buttons; a page past the end shows the last one. */
@@ -283,7 +283,7 @@ function verifyStateOf(deps: BotDeps): VerifyState {
 
 /** Whose marketplace account answers a /verify, and whether that is the sender's own. */
 interface Seller {
-  credentials: ServiceCredentials['marketplace'];
+  client: MarketplaceClient;
   userId: number;
   own: boolean;
 }
@@ -311,7 +311,7 @@ marketplaceFeature.command(commandNames('verify'), async (ctx) => {
     return;
   }
 
-  const key = answerKey(seller.credentials.apiKey, code);
+  const key = answerKey(seller.userId, deps.store.credentials.info(seller.userId, 'marketplace')?.connectedAt ?? '', code);
   const remembered = recentAnswer(state, key, now);
   let outcome: VerifyOutcome;
   if (remembered) {
@@ -319,7 +319,7 @@ marketplaceFeature.command(commandNames('verify'), async (ctx) => {
   } else {
     await ctx.replyWithChatAction('typing').catch(noop);
     try {
-      outcome = { valid: true, purchase: await deps.providers.marketplace(seller.credentials, { userId: seller.userId }).validatePurchase(code) };
+      outcome = { valid: true, purchase: await seller.client.validatePurchase(code) };
     } catch (error) {
       if (!isProviderError(error)) throw error;
       // Only the kind: the marketplace's message could quote the code, which must never be logged.
@@ -351,24 +351,24 @@ async function resolveSeller(ctx: BotContext & { chat: NonNullable<BotContext['c
   const { deps } = ctx;
   const senderId = ctx.from?.id;
   if (ctx.chat.type === 'private') {
-    const credentials = await requireCredentials(ctx, deps, 'marketplace');
-    return credentials && senderId !== undefined ? { credentials, userId: senderId, own: true } : undefined;
+    const client = await requireClient(ctx, deps, 'marketplace');
+    return client && senderId !== undefined ? { client, userId: senderId, own: true } : undefined;
   }
   const link = deps.store.groups.get(ctx.chat.id);
   if (link) {
-    const credentials = deps.services.credentials.load(link.ownerId, 'marketplace');
-    if (!credentials) {
+    const client = deps.services.credentials.client(link.ownerId, 'marketplace');
+    if (!client) {
       await ctx.reply(ctx.t('marketplace-verify-owner-not-connected'));
       return undefined;
     }
-    return { credentials, userId: link.ownerId, own: link.ownerId === senderId };
+    return { client, userId: link.ownerId, own: link.ownerId === senderId };
   }
-  const credentials = senderId === undefined ? undefined : deps.services.credentials.load(senderId, 'marketplace');
-  if (!credentials || senderId === undefined) {
+  const client = senderId === undefined ? undefined : deps.services.credentials.client(senderId, 'marketplace');
+  if (!client || senderId === undefined) {
     await ctx.reply(ctx.t('marketplace-verify-group-not-connected'));
     return undefined;
   }
-  return { credentials, userId: senderId, own: true };
+  return { client, userId: senderId, own: true };
 }
 
 /**
@@ -392,9 +392,9 @@ function takeCheck(state: VerifyState, chatId: number, now: number): number {
   return 0;
 }
 
-/** The account and code as one opaque key: neither is kept in plain text as a key. */
-function answerKey(apiKey: string, code: string): string {
-  return createHash('sha256').update(apiKey.trim()).update('\u0000').update(code).digest('base64url');
+/** The seller's account (as connected: a reconnect starts afresh) and the code as one opaque key; the code is not kept in plain text. */
+function answerKey(sellerId: number, connectedAt: string, code: string): string {
+  return createHash('sha256').update(`${sellerId}\u0000${connectedAt}\u0000`).update(code).digest('base64url');
 }
 
 function recentAnswer(state: VerifyState, key: string, now: number): VerifyOutcome | undefined {

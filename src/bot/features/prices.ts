@@ -2,7 +2,7 @@ import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireCredentials, requirePrivateChat, editInPlace } from '../guards.ts';
+import { replyProviderError, requireConnected, requirePrivateChat, editInPlace } from '../guards.ts';
 import { escapeHtml, formatRupiah } from '../format.ts';
 import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
 import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
@@ -31,7 +31,7 @@ export const pricesFeature = new Composer<BotContext>();
 
 pricesFeature.command(commandNames('prices'), async (ctx) => {
   if (!(await requirePrivateChat(ctx))) return;
-  if (!(await requireCredentials(ctx, ctx.deps, 'reseller'))) return;
+  if (!(await requireConnected(ctx, ctx.deps, 'reseller'))) return;
   const query = normaliseQuery(ctx.match);
   await replyPriceView(ctx, query ? { kind: 's', brand: 0, page: 0, query } : { kind: 'b', brand: 0, page: 0, query: '' });
 });

@@ -1,0 +1,42 @@
+/**
+ * The bot as `npm start` runs it: `src/main.ts` in a child process (through tsx), for tests of
+ * what only a real process shows — kill -9 mid-purchase, start-up calls to Telegram.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+
+export interface BotProcess {
+  /** Everything the process wrote to stdout and stderr so far. */
+  readonly output: string;
+  /** Sends `signal` (default SIGTERM) and resolves once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Starts the bot with exactly `env` (and PATH) as its environment. It runs in `cwd`, which should
+ * hold no `.env`, so a developer's own `.env` cannot leak into the test.
+ */
+export function spawnBot(env: Record<string, string>, cwd: string): BotProcess {
+  const child = spawn(process.execPath, ['--import', tsxLoader, path.join(repoRoot, 'src/main.ts')], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    get output() {
+      return output;
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
