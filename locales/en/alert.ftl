@@ -5,5 +5,5 @@ alert-none = No balance alert is set. Example: /alert 50000 — I will tell you 
 alert-current = I will tell you as soon as your balance drops below { $amount }. /alert off to turn it off.
 alert-set = Okay! I will tell you as soon as your deposit balance drops below { $amount }.
 alert-removed = Balance alert turned off.
-alert-invalid = Write the threshold in rupiah without dots, for example /alert 50000, or /alert off to turn it off.
+alert-invalid = Write the threshold as a whole rupiah amount, for example /alert 50000 or /alert 50.000, or /alert off to turn it off.
 alert-low-balance = ⚠️ Your deposit balance is down to { $balance }, below your threshold of { $threshold }. Top up so purchases do not fail.

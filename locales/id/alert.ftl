@@ -5,5 +5,5 @@ alert-none = Peringatan saldo belum diatur. Contoh: /alert 50000 — saya kabari
 alert-current = Saya akan mengabari Anda begitu saldo di bawah { $amount }. /alert off untuk mematikan.
 alert-set = Oke! Saya kabari begitu saldo deposit di bawah { $amount }.
 alert-removed = Peringatan saldo dimatikan.
-alert-invalid = Tulis batasnya dalam rupiah tanpa titik, misalnya /alert 50000, atau /alert off untuk mematikan.
+alert-invalid = Tulis batasnya dalam rupiah bulat, misalnya /alert 50000 atau /alert 50.000, atau /alert off untuk mematikan.
 alert-low-balance = ⚠️ Saldo deposit Anda tinggal { $balance }, di bawah batas { $threshold }. Isi deposit supaya transaksi tidak gagal.

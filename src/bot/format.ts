@@ -42,3 +42,13 @@ export function maskTarget(target: string): string {
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
+
+/**
+ * User input quoted back in a reply (an unknown ref id, a search word): cut to `max` characters
+ * with an ellipsis and HTML-escaped. A reply that echoes a 4,000-character word whole would break
+ * Telegram's 4,096-character limit, and nobody reads more than the start of it anyway.
+ */
+export function echoInput(text: string, max = 64): string {
+  const chars = [...text];
+  return escapeHtml(chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text);
+}

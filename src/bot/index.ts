@@ -6,6 +6,7 @@ import { sequentialize } from '@grammyjs/runner';
 import type { BotContext, BotDeps, ConversationContext } from './context.ts';
 import { createI18n } from './i18n.ts';
 import { attachAccount } from './middlewares/account.ts';
+import { lowerCaseCommands } from './middlewares/command-case.ts';
 import { createConversationStorage } from './conversation-storage.ts';
 import { handleBotError } from './errors.ts';
 import { cancelFeature } from './features/cancel.ts';
@@ -47,6 +48,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   // Replies wait out a 429 instead of failing (unsolicited messages go through the outbox).
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
 
+  bot.use(lowerCaseCommands);
   // Updates of one chat are handled in order, also under @grammyjs/runner's concurrency.
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
   bot.use(attachAccount(deps));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Store } from '../store/store.ts';
+import { withoutFormatChars } from './targets.ts';
 import type { AccountRef, Providers, ServiceCredentials, ServiceName } from '../providers/factory.ts';
 
 const credentialSchemas = {
@@ -37,7 +38,7 @@ export interface CredentialService {
 
 export function createCredentialService(store: Store, providers: Providers): CredentialService {
   const trim = <T extends Record<string, string>>(value: T): T =>
-    Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.trim()])) as T;
+    Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutFormatChars(v).trim()])) as T;
 
   const api: CredentialService = {
     async verifyAndSave(userId, service, raw) {

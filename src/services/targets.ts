@@ -13,6 +13,16 @@
 /** How a product's target is read. */
 export type TargetKind = 'phone' | 'verbatim' | 'auto';
 
+/**
+ * Drops Unicode format characters (category Cf: zero-width spaces, joiners, soft hyphens, the
+ * byte-order mark, bidi overrides and isolates). They are invisible or reorder what is shown, so
+ * a target holding one would be sent differently from how the summary displays it. Every code,
+ * target and id a user types passes through here before anything reads it.
+ */
+export function withoutFormatChars(text: string): string {
+  return text.replace(/\p{Cf}/gu, '');
+}
+
 /** Why a target was refused. */
 export type TargetProblem = 'empty' | 'phone' | 'too-long' | 'characters';
 
@@ -60,7 +70,7 @@ export function normalisePhone(raw: string): string | undefined {
  * to send to the provider, or why it cannot be used.
  */
 export function normaliseTarget(raw: string, kind: TargetKind = 'auto'): TargetCheck {
-  const trimmed = raw.trim();
+  const trimmed = withoutFormatChars(raw).trim();
   if (trimmed === '') return { ok: false, problem: 'empty' };
   if (kind === 'phone') {
     const phone = normalisePhone(trimmed);
@@ -110,17 +120,24 @@ export interface QuickBuyParse {
 
 /** A product code: letters, digits, `_` or `-`, with at least one letter (`12345678.1234` is a game id, not CODE.TARGET). */
 const codePattern = '(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9_-]{0,29}';
-const dottedLine = new RegExp(`^(${codePattern})\\s*\\.\\s*(.+)$`);
+/** `CODE.TARGET` or `CODE:TARGET`. */
+const dottedLine = new RegExp(`^(${codePattern})\\s*[.:]\\s*(.+)$`);
 const spacedLine = new RegExp(`^(${codePattern})\\s+(.+)$`);
+/**
+ * `CODE TARGET` in a plain message: only when the code has a digit (TSEL10, ML86) and the target
+ * is a number of six digits or more, so a price search such as `telkomsel 10` or
+ * `token pln 50000` is not taken for a purchase.
+ */
+const spacedNumberLine = new RegExp(`^((?=[A-Za-z0-9_-]*\\d)${codePattern})\\s+(\\+?[\\d\\s().-]+)$`);
 const codeOnly = new RegExp(`^(${codePattern})$`);
 
 /** A product code as the provider spells codes: upper case. */
 export function normaliseCode(code: string): string {
-  return code.trim().toUpperCase();
+  return withoutFormatChars(code).trim().toUpperCase();
 }
 
 function nonEmptyLines(text: string): string[] {
-  return text
+  return withoutFormatChars(text)
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '');
@@ -131,7 +148,8 @@ function shorten(text: string, max = 30): string {
 }
 
 /**
- * Reads a plain message as quick-buy lines (`CODE.TARGET`, one per line). Returns undefined when
+ * Reads a plain message as quick-buy lines (`CODE.TARGET`, `CODE:TARGET`, or `CODE TARGET` with a
+ * numeric target; one per line). Returns undefined when
  * the message does not look like quick-buy at all (no line is CODE.TARGET with a target that
  * carries at least four digits), so ordinary chatter falls through to the help answer. Lines that
  * are not in the format are reported in `problems`.
@@ -142,7 +160,9 @@ export function parseQuickBuy(text: string): QuickBuyParse | undefined {
   const problems: QuickBuyFormatProblem[] = [];
   const all = nonEmptyLines(text);
   all.forEach((raw, index) => {
-    const match = dottedLine.exec(raw);
+    const dotted = dottedLine.exec(raw);
+    const spaced = dotted ? undefined : spacedNumberLine.exec(raw);
+    const match = dotted ?? (spaced?.[2] && countDigits(spaced[2]) >= 6 ? spaced : undefined);
     const target = match?.[2]?.trim();
     if (match?.[1] && target && countDigits(target) >= 4) lines.push({ line: index + 1, code: normaliseCode(match[1]), target });
     else problems.push({ line: index + 1, text: shorten(raw) });

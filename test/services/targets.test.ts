@@ -139,3 +139,47 @@ describe('normaliseCode', () => {
     expect(normaliseCode('  ml86 ')).toBe('ML86');
   });
 });
+
+describe('invisible and direction-changing characters (Unicode Cf)', () => {
+  // What the user confirms must be exactly what is sent: a zero-width space or a right-to-left
+  // override would make the summary show one target while the provider gets another.
+  const zwsp = '\u200B';
+  const rlo = '\u202E';
+  const isolate = '\u2066';
+
+  it('are dropped from quick-buy codes and targets before anything else reads them', () => {
+    expect(parseQuickBuy(`PLN20.1234${zwsp}5678901`)?.lines).toEqual([{ line: 1, code: 'PLN20', target: '12345678901' }]);
+    expect(parseQuickBuy(`TS${zwsp}EL10.${rlo}081234567890`)?.lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890' }]);
+    expect(parseBuyCommand(`TSEL10 ${isolate}0812345678${'\u2069'}90`).lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890' }]);
+  });
+
+  it('are dropped from a target typed in a step of its own, and from codes', () => {
+    expect(normaliseTarget(`1234${zwsp}5678901`, 'verbatim')).toEqual({ ok: true, target: '12345678901' });
+    expect(normaliseTarget(`${rlo}12345678 (1234)`, 'verbatim')).toEqual({ ok: true, target: '12345678 (1234)' });
+    expect(normaliseTarget(`0812${'\uFEFF'}34567890`, 'phone')).toEqual({ ok: true, target: '081234567890' });
+    expect(normaliseTarget(`${zwsp}${rlo}`, 'verbatim')).toEqual({ ok: false, problem: 'empty' });
+    expect(normaliseCode(`ml${'\u00AD'}86`)).toBe('ML86');
+  });
+});
+
+describe('quick-buy separators', () => {
+  it('accepts CODE:TARGET like CODE.TARGET', () => {
+    expect(parseQuickBuy('TSEL10:081234567890')?.lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890' }]);
+    expect(parseBuyCommand('TSEL10:081234567890').lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890' }]);
+  });
+
+  it('accepts CODE TARGET in a plain message when the target is a number', () => {
+    expect(parseQuickBuy('TSEL10 081234567890')?.lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890' }]);
+    expect(parseQuickBuy('tsel10 0812-3456-7890\nXL10 081398765432')?.lines).toEqual([
+      { line: 1, code: 'TSEL10', target: '0812-3456-7890' },
+      { line: 2, code: 'XL10', target: '081398765432' },
+    ]);
+  });
+
+  it('still leaves a price search and chatter with numbers alone', () => {
+    expect(parseQuickBuy('telkomsel 10')).toBeUndefined();
+    expect(parseQuickBuy('token pln 50000')).toBeUndefined();
+    expect(parseQuickBuy('telkomsel 081234567890')).toBeUndefined();
+    expect(parseQuickBuy('jam 10:30 ya')).toBeUndefined();
+  });
+});

@@ -22,6 +22,7 @@ import { findCatalogueGame, gameCatalogueFor } from '../../services/game-catalog
 import type { GameOrderRecord } from '../../store/schema.ts';
 import type { NewOutboxItem } from '../../store/outbox.ts';
 import type { OutboxPayload } from '../../notify/payload.ts';
+import { withoutFormatChars } from '../../services/targets.ts';
 
 /** The payment reminder goes out this long before `expired_at`. */
 export const reminderLeadMs = 10 * 60_000;
@@ -700,7 +701,7 @@ export function createOrderConversation(deps: BotDeps) {
       let prompt = `${intro}${t('order-ask-player', { label, game: escapeHtml(info.title) })}${serverHint}`;
       for (;;) {
         const answer = await question(prompt);
-        const value = answer.kind === 'text' ? answer.text.trim() : '';
+        const value = answer.kind === 'text' ? withoutFormatChars(answer.text).trim() : '';
         if (value === '' || value.includes('\n')) {
           prompt = t('order-player-invalid', { label });
           continue;
@@ -745,7 +746,7 @@ export function createOrderConversation(deps: BotDeps) {
           }
           continue;
         }
-        const value = answer.text.trim();
+        const value = withoutFormatChars(answer.text).trim();
         if (value === '' || value.length > maxServerLength || value.includes('\n')) {
           prompt = t('order-server-invalid', { label, max: maxServerLength });
           continue;
@@ -793,7 +794,7 @@ export function createOrderConversation(deps: BotDeps) {
           delete draft[key];
           return;
         }
-        const value = answer.text.trim();
+        const value = withoutFormatChars(answer.text).trim();
         if (value === '' || value.length > max || value.includes('\n') || !valid(value)) {
           text = invalid;
           continue;

@@ -7,6 +7,17 @@ import { formatRupiah } from '../format.ts';
 const maxThreshold = 1_000_000_000;
 
 /**
+ * A whole rupiah amount as a reseller writes it: `50000`, `50.000`, `Rp 50.000`, `1,000,000`.
+ * Separators must group thousands (`50,5` and `50.5` are refused, not read as 505).
+ */
+export function parseRupiah(text: string): number | undefined {
+  const compact = text.replace(/^rp\.?\s*/i, '').replace(/\s/g, '');
+  if (/^\d+$/.test(compact)) return Number(compact);
+  const grouped = /^\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*$/.exec(compact);
+  return grouped ? Number(compact.replace(/[.,]/g, '')) : undefined;
+}
+
+/**
  * `/alert 50000` sets a low-balance threshold; `/alert off` removes it; `/alert` shows it. The
  * balance is checked after purchases and periodically, and each crossing is announced once.
  */
@@ -14,18 +25,19 @@ export const alertFeature = new Composer<BotContext>();
 
 alertFeature.chatType('private').command(commandNames('alert'), async (ctx) => {
   const { store } = ctx.deps;
-  const argument = ctx.match.trim().toLowerCase().replace(/^rp\.?\s*/, '').replace(/[.,\s]/g, '');
+  const argument = ctx.match.trim().toLowerCase();
   if (argument === '') {
     const threshold = ctx.account?.alertThreshold;
     await ctx.reply(threshold === undefined ? ctx.t('alert-none') : ctx.t('alert-current', { amount: formatRupiah(threshold) }));
     return;
   }
-  if (argument === 'off' || argument === 'mati' || argument === '0') {
+  const amount = parseRupiah(argument);
+  if (argument === 'off' || argument === 'mati' || amount === 0) {
     await store.users.update(ctx.from.id, { alertThreshold: undefined, alertArmed: undefined });
     await ctx.reply(ctx.t('alert-removed'));
     return;
   }
-  if (!/^\d+$/.test(argument) || Number(argument) > maxThreshold) {
+  if (amount === undefined || amount > maxThreshold) {
     await ctx.reply(ctx.t('alert-invalid'));
     return;
   }
@@ -33,7 +45,7 @@ alertFeature.chatType('private').command(commandNames('alert'), async (ctx) => {
     await ctx.reply(ctx.t('error-not-connected', { service: ctx.t('service-reseller') }));
     return;
   }
-  const threshold = Number(argument);
+  const threshold = amount;
   await store.users.update(ctx.from.id, { alertThreshold: threshold, alertArmed: true });
   await ctx.reply(ctx.t('alert-set', { amount: formatRupiah(threshold) }));
   await ctx.deps.services.alerts.check(ctx.from.id);

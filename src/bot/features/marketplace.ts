@@ -10,6 +10,7 @@ import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/
 import { createItemDetailsKeyboard, createItemsKeyboard, isButtonUrl, shorten } from '../keyboards/marketplace.ts';
 import { supportStateOf, type Account, type Item, type Purchase } from '../../providers/marketplace/schemas.ts';
 import { isProviderError } from '../../providers/provider-error.ts';
+import { withoutFormatChars } from '../../services/targets.ts';
 import type { MarketplaceClient } from '../../providers/marketplace/client.ts';
 
 /** Items per /items page. */
@@ -291,7 +292,7 @@ interface Seller {
 marketplaceFeature.command(commandNames('verify'), async (ctx) => {
   const { deps } = ctx;
   const replyTo = { reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true } };
-  const code = ctx.match.trim().split(/\s+/)[0] ?? '';
+  const code = withoutFormatChars(ctx.match).trim().split(/\s+/)[0] ?? '';
   if (code === '' || code.length > maxCodeLength) {
     await ctx.reply(ctx.t('marketplace-verify-usage'), { parse_mode: 'HTML', ...replyTo });
     return;

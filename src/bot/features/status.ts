@@ -3,11 +3,12 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { requirePrivateChat, editInPlace } from '../guards.ts';
-import { escapeHtml, formatWib } from '../format.ts';
+import { echoInput, escapeHtml, formatWib } from '../format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { createPendingListKeyboard, createStatusReceiptKeyboard } from '../keyboards/status.ts';
 import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
+import { withoutFormatChars } from '../../services/targets.ts';
 
 /** Most open transactions listed by a bare /status. */
 const pendingListLimit = 20;
@@ -34,7 +35,7 @@ statusFeature.command(commandNames('status'), async (ctx) => {
   }
   const tx = await findOwn(ctx.deps, userId, ref);
   if (!tx) {
-    await ctx.reply(ctx.t('status-not-found', { refId: escapeHtml(ref) }), { parse_mode: 'HTML' });
+    await ctx.reply(ctx.t('status-not-found', { refId: echoInput(ref, 40) }), { parse_mode: 'HTML' });
     return;
   }
   const { current, note } = await refresh(ctx.t, ctx.deps, tx);
@@ -70,7 +71,7 @@ statusFeature.callbackQuery(statusListData.filter(), async (ctx) => {
 
 /** The ref id typed after the command: the first word, without quotes or brackets around it. */
 function parseRef(match: string): string | undefined {
-  const word = match.trim().split(/\s+/)[0] ?? '';
+  const word = withoutFormatChars(match).trim().split(/\s+/)[0] ?? '';
   const ref = word.replace(/^[`'"<([]+|[`'">)\].,;]+$/g, '');
   return ref === '' ? undefined : ref;
 }
