@@ -9,8 +9,13 @@ import { createApp } from './app.ts';
 import { publishCommands } from './bot/commands.ts';
 import { createI18n } from './bot/i18n.ts';
 import { startHttpServer, type HttpServer } from './server/http.ts';
+import { installOutputGuard, logPollingErrors, outputSecrets } from './output-guard.ts';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
+
+// Output guard: nothing this process prints (our logs, a library's console.error, a crash trace)
+// may contain the bot token or the encryption key, in any form.
+installOutputGuard(outputSecrets(process.env));
 
 let config;
 try {
@@ -56,7 +61,9 @@ try {
   } else {
     server = await startHttpServer({ port: config.port, logger, store });
     await bot.api.deleteWebhook();
-    runner = run(bot, { runner: { fetch: { allowed_updates: [...allowedUpdates] } } });
+    // The runner prints polling errors raw (their URL holds the token): they go through the logger instead.
+    logPollingErrors(bot.api, logger);
+    runner = run(bot, { runner: { fetch: { allowed_updates: [...allowedUpdates] }, silent: true } });
     logger.info('long polling', { healthPort: config.port });
   }
 } catch (error) {
