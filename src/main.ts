@@ -55,16 +55,16 @@ try {
   if (config.webhook) {
     // Webhook mode: Telegram posts updates to WEBHOOK_URL, which must reach PORT on this machine.
     const path = new URL(config.webhook.url).pathname;
-    server = await startHttpServer({ port: config.port, logger, store, webhook: { bot, path, secret: config.webhook.secret } });
+    server = await startHttpServer({ port: config.port, host: config.healthHost, healthToken: config.healthToken, logger, store, webhook: { bot, path, secret: config.webhook.secret } });
     await bot.api.setWebhook(config.webhook.url, { secret_token: config.webhook.secret, allowed_updates: [...allowedUpdates] });
-    logger.info('webhook mode', { port: config.port, path });
+    logger.info('webhook mode', { port: config.port, host: server.host, path });
   } else {
-    server = await startHttpServer({ port: config.port, logger, store });
+    server = await startHttpServer({ port: config.port, host: config.healthHost, healthToken: config.healthToken, logger, store });
     await bot.api.deleteWebhook();
     // The runner prints polling errors raw (their URL holds the token): they go through the logger instead.
     logPollingErrors(bot.api, logger);
     runner = run(bot, { runner: { fetch: { allowed_updates: [...allowedUpdates] }, silent: true } });
-    logger.info('long polling', { healthPort: config.port });
+    logger.info('long polling', { healthUrl: `${server.url}/health` });
   }
 } catch (error) {
   logger.error(`cannot start receiving updates (is PORT ${config.port} free? is WEBHOOK_URL reachable?)`, { error });

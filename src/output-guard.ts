@@ -1,8 +1,9 @@
 /**
  * The last line of defence for secrets in the process output: whatever is written to stdout or
  * stderr (our logger, a library's own `console.error`, a crash trace) passes through `mask`, which
- * replaces the bot token (also its secret part after the colon, and URL-encoded) and the
- * encryption key (as configured, and as base64, base64url and hex) with `[redacted]`, and any
+ * replaces the bot token (also its secret part after the colon, and URL-encoded), the webhook
+ * secret, the health token and the encryption key (as configured, and as base64, base64url and
+ * hex) with `[redacted]`, and any
  * Telegram bot URL (`/bot123:abc`) with `/bot[redacted]`. main.ts installs it first thing.
  */
 import type { Api } from 'grammy';
@@ -22,8 +23,8 @@ export interface WritableLike {
 
 /**
  * Every form in which the secrets of `env` could show up in text: the bot token, its part after
- * the colon and its URL-encoded form; the encryption key as written and, if it is a valid key, its
- * base64, base64url and hex forms.
+ * the colon and its URL-encoded form; WEBHOOK_SECRET and HEALTH_TOKEN; the encryption key as
+ * written and, if it is a valid key, its base64, base64url and hex forms.
  */
 export function outputSecrets(env: Record<string, string | undefined>): string[] {
   const forms = new Set<string>();
@@ -33,6 +34,10 @@ export function outputSecrets(env: Record<string, string | undefined>): string[]
     forms.add(encodeURIComponent(token));
     const colon = token.indexOf(':');
     if (colon >= 0) forms.add(token.slice(colon + 1));
+  }
+  for (const name of ['WEBHOOK_SECRET', 'HEALTH_TOKEN']) {
+    const value = env[name]?.trim();
+    if (value) forms.add(value);
   }
   const keyText = env.ENCRYPTION_KEY?.trim();
   if (keyText) {
