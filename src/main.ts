@@ -9,13 +9,15 @@ import { createApp } from './app.ts';
 import { publishCommands } from './bot/commands.ts';
 import { createI18n } from './bot/i18n.ts';
 import { startHttpServer, type HttpServer } from './server/http.ts';
-import { installOutputGuard, logPollingErrors, outputSecrets } from './output-guard.ts';
+import { installOutputGuard, logPollingErrors, outputSecrets, printCrashesMasked } from './output-guard.ts';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
 // Output guard: nothing this process prints (our logs, a library's console.error, a crash trace)
 // may contain the bot token or the encryption key, in any form.
-installOutputGuard(outputSecrets(process.env));
+const outputSecretForms = outputSecrets(process.env);
+installOutputGuard(outputSecretForms);
+printCrashesMasked(outputSecretForms);
 
 let config;
 try {

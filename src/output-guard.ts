@@ -6,6 +6,7 @@
  * hex) with `[redacted]`, and any
  * Telegram bot URL (`/bot123:abc`) with `/bot[redacted]`. main.ts installs it first thing.
  */
+import { inspect } from 'node:util';
 import type { Api } from 'grammy';
 import type { Logger } from './logger.ts';
 import { parseEncryptionKey } from './store/vault.ts';
@@ -65,6 +66,8 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
  * Wraps the `write` of each stream (default stdout and stderr) so nothing written through it can
  * contain one of `secrets`. Strings and byte chunks (decoded as UTF-8) are masked; the encoding
  * and callback arguments pass through. Returns a function that restores the original writes.
+ * (Node prints a crash - an uncaught exception - without going through these streams: see
+ * `printCrashesMasked`.)
  */
 export function installOutputGuard(secrets: readonly string[], streams: WritableLike[] = [process.stdout, process.stderr]): () => void {
   const restores = streams.map((stream) => {
@@ -101,5 +104,17 @@ export function logPollingErrors(api: Api, logger: Logger): void {
       }
       throw error;
     }
+  });
+}
+
+/**
+ * Node prints an uncaught exception (and an unhandled rejection, which becomes one) straight to
+ * file descriptor 2, past the guarded stderr stream. This prints it through stderr instead, masked,
+ * and exits with code 1 as Node would.
+ */
+export function printCrashesMasked(secrets: readonly string[]): void {
+  process.on('uncaughtException', (error, origin) => {
+    process.stderr.write(`${maskSecrets(`kiosbot crashed (${origin}): ${inspect(error)}`, secrets)}\n`);
+    process.exit(1);
   });
 }

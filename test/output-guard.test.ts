@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { installOutputGuard, maskSecrets, outputSecrets, type WritableLike } from '../src/output-guard.ts';
 
@@ -52,4 +55,21 @@ describe('output guard', () => {
     stream.write(`raw ${token}` as never);
     expect(stream.written.at(-1)!.chunk).toBe(`raw ${token}`);
   });
+
+  it('a crash (uncaught exception, unhandled rejection) is printed masked, and the process still exits 1', () => {
+    const guard = pathToFileURL(path.resolve(import.meta.dirname, '../src/output-guard.ts')).href;
+    const loader = pathToFileURL(path.resolve(import.meta.dirname, '../node_modules/tsx/dist/loader.mjs')).href;
+    for (const crash of [`throw new Error('request to /x/${token.slice(10)} failed')`, `void Promise.reject(new Error('token ${token} rejected'))`]) {
+      const script = `import { installOutputGuard, outputSecrets, printCrashesMasked } from '${guard}';
+        const secrets = outputSecrets({ BOT_TOKEN: '${token}' });
+        installOutputGuard(secrets);
+        printCrashesMasked(secrets);
+        setTimeout(() => { ${crash}; }, 0);`;
+      const child = spawnSync(process.execPath, ['--import', loader, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+      expect(child.status, child.stderr).toBe(1);
+      expect(child.stderr).toContain('kiosbot crashed');
+      expect(child.stderr).toContain('[redacted]');
+      expect(child.stderr + child.stdout).not.toContain(token.slice(10));
+    }
+  }, 60_000);
 });
