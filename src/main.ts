@@ -59,7 +59,12 @@ try {
     const path = new URL(config.webhook.url).pathname;
     server = await startHttpServer({ port: config.port, host: config.healthHost, healthToken: config.healthToken, logger, store, webhook: { bot, path, secret: config.webhook.secret } });
     await bot.api.setWebhook(config.webhook.url, { secret_token: config.webhook.secret, allowed_updates: [...allowedUpdates] });
-    logger.info('webhook mode', { port: config.port, host: server.host, path });
+    logger.info('webhook mode', {
+      port: config.port,
+      host: server.host,
+      path,
+      ...(server.host === '127.0.0.1' || server.host === '::1' ? { hint: 'listening on loopback only: a reverse proxy on this machine must forward WEBHOOK_URL to PORT (or set HEALTH_HOST=0.0.0.0)' } : {}),
+    });
   } else {
     server = await startHttpServer({ port: config.port, host: config.healthHost, healthToken: config.healthToken, logger, store });
     await bot.api.deleteWebhook();
