@@ -6,6 +6,9 @@
  *   approach but never exceed the global limit, with at most one message per chat per second;
  * - `large-queue`: a broadcast of thousands under the real limits: the rate reached and how busy
  *   the event loop is meanwhile (the outbox makes one scheduling pass over the queue per send).
+ * - `paced-rtt`: as `paced`, with every Telegram call delayed (`rttMs`) like a real round trip to
+ *   Telegram: the outbox keeps at most `maxUnrecordedDeliveries` sends unrecorded (the crash bound),
+ *   so this shows whether that bound still lets it reach the global limit.
  * Prints one JSON line per figure. Run: npx tsx bench/outbox.ts [--quick]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Api } from 'grammy';
 import { createLogger } from '../src/logger.ts';
-import { createOutbox, type OutboxLimits } from '../src/notify/outbox.ts';
+import { createOutbox, maxUnrecordedDeliveries, type OutboxLimits } from '../src/notify/outbox.ts';
 import { startBotApi } from '../src/playground/bot-api.ts';
 import { openStore, type Store } from '../src/store/store.ts';
 import { createVault } from '../src/store/vault.ts';
@@ -49,8 +52,10 @@ async function enqueueBroadcast(store: Store, userIds: number[], perUser: number
   await Promise.all(writes);
 }
 
-async function run(scenario: string, users: number, perUser: number, limits: OutboxLimits): Promise<void> {
+async function run(scenario: string, users: number, perUser: number, limits: OutboxLimits, rttMs = 0): Promise<void> {
   await withWorld(async ({ store, api, telegram }) => {
+    // A real round trip to Telegram, added before each call (the emulator answers at once).
+    if (rttMs > 0) api.config.use(async (prev, method, payload, signal) => (await new Promise((resolve) => setTimeout(resolve, rttMs)), prev(method, payload, signal)));
     const ids = Array.from({ length: users }, (_, i) => telegram.createUser({ firstName: `User ${i}` }).id);
     await enqueueBroadcast(store, ids, perUser);
     const outbox = createOutbox({ api, store, logger, limits });
@@ -71,6 +76,8 @@ async function run(scenario: string, users: number, perUser: number, limits: Out
       messagesPerSecond: round(messages / seconds),
       maxGlobalPerSecond: telegram.maxSendsInWindow('all', 1000),
       maxPerChatPerSecond: perChatMax,
+      ...(rttMs > 0 ? { rttMs } : {}),
+      maxUnrecorded: maxUnrecordedDeliveries,
       limits,
     });
   });
@@ -110,4 +117,6 @@ async function largeQueue(queued: number, seconds: number): Promise<void> {
 const lifted: OutboxLimits = { perChatMs: 0, perGroupPerMinute: 1_000_000, globalPerSecond: 1_000_000 };
 await run('unpaced', 50, quick ? 4 : 20, lifted);
 await run('paced', quick ? 60 : 150, 1, {});
+await run('paced-rtt', quick ? 60 : 150, 1, {}, 200);
+await run('paced-rtt', quick ? 60 : 150, 1, {}, 300);
 await largeQueue(quick ? 2_000 : 10_000, quick ? 2 : 4);

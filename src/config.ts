@@ -86,6 +86,18 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_-]{16,256}$/, { error: 'must be 16-256 characters of A-Z, a-z, 0-9, _ and -' })
     .optional(),
   PORT: integerText('the HTTP port for the webhook and health endpoint; 0 picks a free one', 0, 65535).default(3000),
+  HEALTH_HOST: z
+    .string()
+    .trim()
+    .refine((value) => z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success, {
+      error: 'must be the IP address the HTTP server (health, webhook) listens on: 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface)',
+    })
+    .default('127.0.0.1'),
+  HEALTH_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^[\x21-\x7e]{24,256}$/, { error: 'must be 24-256 characters without spaces; generate one with `openssl rand -hex 24`' })
+    .optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' }).default('info'),
   DEFAULT_LOCALE: z.enum(['id', 'en'], { error: 'must be id or en' }).default('id'),
   PROVIDER_TIMEOUT_MS: integerText('milliseconds to wait for a provider', 1000, 120000).default(15000),
@@ -106,6 +118,10 @@ export interface Config {
   publicIp: string | undefined;
   webhook: { url: string; secret: string } | undefined;
   port: number;
+  /** Interface the HTTP server (health, webhook) listens on. */
+  healthHost: string;
+  /** Bearer token that unlocks the counts on GET /health; without it /health shows liveness only. */
+  healthToken: string | undefined;
   logLevel: Parsed['LOG_LEVEL'];
   defaultLocale: Parsed['DEFAULT_LOCALE'];
   pendingHorizonMs: number;
@@ -113,7 +129,7 @@ export interface Config {
 }
 
 /** Variables whose values must never be echoed in an error. */
-const secretVariables = new Set(['BOT_TOKEN', 'ENCRYPTION_KEY', 'WEBHOOK_SECRET']);
+const secretVariables = new Set(['BOT_TOKEN', 'ENCRYPTION_KEY', 'WEBHOOK_SECRET', 'HEALTH_TOKEN']);
 
 /**
  * Parses the environment into a typed config. Pure: reads only `env`. Throws one ConfigError that
@@ -154,6 +170,8 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     publicIp: data.PUBLIC_IP,
     webhook: data.WEBHOOK_URL && data.WEBHOOK_SECRET ? { url: data.WEBHOOK_URL, secret: data.WEBHOOK_SECRET } : undefined,
     port: data.PORT,
+    healthHost: data.HEALTH_HOST,
+    healthToken: data.HEALTH_TOKEN,
     logLevel: data.LOG_LEVEL,
     defaultLocale: data.DEFAULT_LOCALE,
     pendingHorizonMs: data.PENDING_HORIZON_HOURS * 3600_000,

@@ -28,6 +28,14 @@ export interface LoggerOptions {
 }
 
 const REDACTED = '[redacted]';
+/** A bot token: its part after the colon is the secret, masked on its own too (it outlives a split or URL-encoding). */
+const botTokenShape = /^\d+:([\w-]{20,})$/;
+
+/** The values to mask for one secret: itself and, for a bot token, its secret part. */
+function secretForms(value: string): string[] {
+  const part = botTokenShape.exec(value)?.[1];
+  return (part ? [value, part] : [value]).filter((form) => form.length >= 6);
+}
 
 /**
  * Creates the logger. Every line is one JSON object: time, level, msg and the fields. Fields named
@@ -35,7 +43,7 @@ const REDACTED = '[redacted]';
  * Telegram URL (`/bot123:abc/`) is masked, and Errors are reduced to name, message and a stack.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const secrets = new Set((options.secrets ?? []).filter((s) => s.length >= 6));
+  const secrets = new Set((options.secrets ?? []).flatMap(secretForms));
   const min = levelRank[options.level ?? 'info'];
   const now = options.now ?? (() => new Date());
   const write =
@@ -82,7 +90,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       error: (m, f) => log('error', m, f),
       child: (more) => make({ ...bindings, ...more }),
       addSecret: (value) => {
-        if (value.length >= 6) secrets.add(value);
+        for (const form of secretForms(value)) secrets.add(form);
       },
     };
   };

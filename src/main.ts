@@ -9,8 +9,15 @@ import { createApp } from './app.ts';
 import { publishCommands } from './bot/commands.ts';
 import { createI18n } from './bot/i18n.ts';
 import { startHttpServer, type HttpServer } from './server/http.ts';
+import { installOutputGuard, logPollingErrors, outputSecrets, printCrashesMasked } from './output-guard.ts';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
+
+// Output guard: nothing this process prints (our logs, a library's console.error, a crash trace)
+// may contain the bot token or the encryption key, in any form.
+const outputSecretForms = outputSecrets(process.env);
+installOutputGuard(outputSecretForms);
+printCrashesMasked(outputSecretForms);
 
 let config;
 try {
@@ -50,14 +57,21 @@ try {
   if (config.webhook) {
     // Webhook mode: Telegram posts updates to WEBHOOK_URL, which must reach PORT on this machine.
     const path = new URL(config.webhook.url).pathname;
-    server = await startHttpServer({ port: config.port, logger, store, webhook: { bot, path, secret: config.webhook.secret } });
+    server = await startHttpServer({ port: config.port, host: config.healthHost, healthToken: config.healthToken, logger, store, webhook: { bot, path, secret: config.webhook.secret } });
     await bot.api.setWebhook(config.webhook.url, { secret_token: config.webhook.secret, allowed_updates: [...allowedUpdates] });
-    logger.info('webhook mode', { port: config.port, path });
+    logger.info('webhook mode', {
+      port: config.port,
+      host: server.host,
+      path,
+      ...(server.host === '127.0.0.1' || server.host === '::1' ? { hint: 'listening on loopback only: a reverse proxy on this machine must forward WEBHOOK_URL to PORT (or set HEALTH_HOST=0.0.0.0)' } : {}),
+    });
   } else {
-    server = await startHttpServer({ port: config.port, logger, store });
+    server = await startHttpServer({ port: config.port, host: config.healthHost, healthToken: config.healthToken, logger, store });
     await bot.api.deleteWebhook();
-    runner = run(bot, { runner: { fetch: { allowed_updates: [...allowedUpdates] } } });
-    logger.info('long polling', { healthPort: config.port });
+    // The runner prints polling errors raw (their URL holds the token): they go through the logger instead.
+    logPollingErrors(bot.api, logger);
+    runner = run(bot, { runner: { fetch: { allowed_updates: [...allowedUpdates] }, silent: true } });
+    logger.info('long polling', { healthUrl: `${server.url}/health` });
   }
 } catch (error) {
   logger.error(`cannot start receiving updates (is PORT ${config.port} free? is WEBHOOK_URL reachable?)`, { error });

@@ -111,4 +111,30 @@ describe('createConfig', () => {
     const error = problemsOf({ ...goodEnv, WEBHOOK_URL: 'https://bot.example.com/telegram' });
     expect(error.problems).toEqual([{ variable: 'WEBHOOK_SECRET', problem: expect.stringContaining('required when WEBHOOK_URL') }]);
   });
+
+  it('health: listens on loopback without a token by default; HEALTH_HOST and HEALTH_TOKEN are read', () => {
+    const defaults = createConfig(goodEnv);
+    expect(defaults.healthHost).toBe('127.0.0.1');
+    expect(defaults.healthToken).toBeUndefined();
+    const token = 'health-token-0123456789abcdef';
+    expect(createConfig({ ...goodEnv, HEALTH_HOST: '0.0.0.0', HEALTH_TOKEN: ` ${token} ` })).toMatchObject({ healthHost: '0.0.0.0', healthToken: token });
+    expect(createConfig({ ...goodEnv, HEALTH_HOST: '::' }).healthHost).toBe('::');
+  });
+
+  it.each([
+    ['HEALTH_HOST', 'every-interface'],
+    ['HEALTH_HOST', '300.1.1.1'],
+    ['HEALTH_TOKEN', 'short-token'],
+    ['HEALTH_TOKEN', 'has spaces in it which are not allowed ok'],
+  ])('names %s when it is bad (%s)', (variable, value) => {
+    const error = problemsOf({ ...goodEnv, [variable]: value });
+    expect(error.problems.map((p) => p.variable)).toEqual([variable]);
+  });
+
+  it('never echoes a bad HEALTH_TOKEN', () => {
+    const error = problemsOf({ ...goodEnv, HEALTH_TOKEN: 'tooShortSecret42' });
+    expect(error.message).toContain('HEALTH_TOKEN');
+    expect(error.message).toContain('24');
+    expect(error.message).not.toContain('tooShortSecret42');
+  });
 });

@@ -37,4 +37,11 @@ describe('logger', () => {
     }
     expect(line).toContain('[redacted]');
   });
+
+  it('masks the secret part of a registered bot token on its own (e.g. in a URL-encoded or split text)', () => {
+    const { logger, lines } = capture({ secrets: ['123456789:AAEsecretpartofthetoken_x'] });
+    logger.warn('odd text', { detail: 'token part AAEsecretpartofthetoken_x and 123456789%3AAAEsecretpartofthetoken_x' });
+    expect(lines[0]).not.toContain('AAEsecretpartofthetoken_x');
+    expect(lines[0]).toContain('[redacted]');
+  });
 });

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhookCallback, type Bot } from 'grammy';
@@ -7,7 +8,10 @@ import type { Store } from '../store/store.ts';
 
 export interface HttpServerOptions {
   port: number;
+  /** Interface to listen on (HEALTH_HOST). Default 127.0.0.1: reachable from this machine only. */
   host?: string;
+  /** HEALTH_TOKEN: a request with `Authorization: Bearer <token>` gets the counts; without it, liveness only. */
+  healthToken?: string;
   logger: Logger;
   store: Store;
   /** In webhook mode: the bot, the path Telegram posts to and the secret it sends. */
@@ -17,14 +21,19 @@ export interface HttpServerOptions {
 export interface HttpServer {
   /** Base URL it listens on, e.g. `http://127.0.0.1:3000`. */
   url: string;
+  /** The address it is bound to, e.g. `127.0.0.1`, `0.0.0.0` or `::`. */
+  host: string;
   close(): Promise<void>;
 }
 
 /**
- * The bot's HTTP endpoint: `GET /health` (for a load balancer or uptime check: users, open
- * purchases and queued notices, never anything personal) and, in webhook mode, `POST <path>`
- * for Telegram, which must carry the `X-Telegram-Bot-Api-Secret-Token` header (grammY answers 401
- * otherwise).
+ * The bot's HTTP endpoint, on loopback unless `host` says otherwise:
+ * - `GET /health` for an uptime check: `{ ok: true }` (liveness) to anyone; with a configured
+ *   `healthToken` sent as `Authorization: Bearer <token>` also the counts /stats shows admins
+ *   (active users, open purchases, queued notices; never anything personal). A request that sends
+ *   an Authorization header with the wrong token gets 401, so a misconfigured monitor notices.
+ * - in webhook mode, `POST <path>` for Telegram, which must carry the
+ *   `X-Telegram-Bot-Api-Secret-Token` header (grammY answers 401 otherwise).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const handleUpdate = options.webhook
@@ -34,12 +43,21 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://local').pathname;
     if (req.method === 'GET' && path === '/health') {
-      const body = JSON.stringify({
-        ok: true,
-        users: options.store.users.count({ active: true }),
-        openPurchases: options.store.transactions.listOpen().length,
-        queuedNotices: options.store.outbox.size(),
-      });
+      const access = healthAccess(req.headers.authorization, options.healthToken);
+      if (access === 'refused') {
+        res.writeHead(401, { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Bearer' }).end(JSON.stringify({ ok: false, error: 'unauthorized' }));
+        return;
+      }
+      const body = JSON.stringify(
+        access === 'counts'
+          ? {
+              ok: true,
+              users: options.store.users.count({ active: true }),
+              openPurchases: options.store.transactions.listOpen().length,
+              queuedNotices: options.store.outbox.size(),
+            }
+          : { ok: true },
+      );
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
       return;
     }
@@ -55,12 +73,26 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`,
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${address.port}`,
+    host: address.address,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * What a /health request may see: the counts with the right bearer token, liveness without any
+ * Authorization header (or when no token is configured), refused with a wrong one. The tokens are
+ * compared by their SHA-256 digests in constant time, so timing reveals neither content nor length.
+ */
+function healthAccess(authorization: string | undefined, token: string | undefined): 'counts' | 'liveness' | 'refused' {
+  if (token === undefined || authorization === undefined) return 'liveness';
+  const match = /^Bearer (.+)$/i.exec(authorization.trim());
+  if (!match) return 'refused';
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  return timingSafeEqual(digest(match[1]!.trim()), digest(token)) ? 'counts' : 'refused';
 }

@@ -2,13 +2,15 @@
  * The outbox against the Bot API emulator over loopback, with a real store in a temp directory:
  * delivery once and in order, Telegram's limits, 429/403/migration/edit errors, back-off, restart.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Api } from 'grammy';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { createOutbox, type Outbox, type OutboxOptions } from '../../src/notify/outbox.ts';
 import type { OutboxPayload } from '../../src/notify/payload.ts';
 import { startBotApi, type BotApiEmulator, type BotApiOptions, type ChatRef } from '../../src/playground/bot-api.ts';
-import type { Store } from '../../src/store/store.ts';
+import { hotFileName, type Store } from '../../src/store/store.ts';
 import { createTempDirs, openTestStore } from '../store/helpers.ts';
 
 /** Short windows so a test of the pacing runs in about a second. */
@@ -400,6 +402,37 @@ describe('outbox failures and restarts', () => {
     expect(budiCalls[2]!.at - budiCalls[1]!.at).toBeGreaterThanOrEqual(1000);
     expect(budiCalls[2]!.at).toBeGreaterThanOrEqual(stoppedAt);
     expect(store.outbox.size()).toBe(0);
+  });
+
+  it('never has more than maxUnrecorded sends whose removal is not on disk (what a kill -9 could repeat)', async () => {
+    const s = await setup();
+    const users = Array.from({ length: 30 }, (_, i) => s.telegram.createUser({ firstName: `User ${i}` }));
+    for (const user of users) await s.store.outbox.enqueue({ chatId: user.id, kind: 'test', payload: send(`hai ${user.id}`) });
+    const bound = 3;
+    // Before each request: the chats already sent to whose item is still in the file on disk, plus this one.
+    const started = new Set<number>();
+    const unrecordedAtEachSend: number[] = [];
+    const api = new Api(s.telegram.token, { apiRoot: s.telegram.apiRoot });
+    api.config.use(async (prev, method, payload, signal) => {
+      if (method === 'sendMessage') {
+        const chatId = Number((payload as { chat_id: number }).chat_id);
+        const onDisk = JSON.parse(readFileSync(path.join(s.dataDir, hotFileName), 'utf8')) as { outbox: Record<string, { chatId: number }> };
+        const pending = new Set(Object.values(onDisk.outbox).map((item) => item.chatId));
+        started.add(chatId);
+        unrecordedAtEachSend.push([...started].filter((id) => pending.has(id)).length);
+      }
+      return prev(method, payload, signal);
+    });
+    const lifted = { perChatMs: 0, perGroupPerMinute: 1000, globalPerSecond: 1000 };
+    const outbox = s.outbox({ api, limits: lifted, maxUnrecorded: bound });
+    outbox.start();
+    await outbox.drain({ timeoutMs: 10_000 });
+
+    for (const user of users) expect(botTexts(s.telegram, user)).toEqual([`hai ${user.id}`]);
+    expect(unrecordedAtEachSend).toHaveLength(30);
+    expect(Math.max(...unrecordedAtEachSend)).toBeLessThanOrEqual(bound);
+    // The bound was actually reached (sends overlap), so the check above is not vacuous.
+    expect(Math.max(...unrecordedAtEachSend)).toBe(bound);
   });
 
   it('stop() waits for the call in flight and leaves the rest queued', async () => {

@@ -1,0 +1,120 @@
+/**
+ * The last line of defence for secrets in the process output: whatever is written to stdout or
+ * stderr (our logger, a library's own `console.error`, a crash trace) passes through `mask`, which
+ * replaces the bot token (also its secret part after the colon, and URL-encoded), the webhook
+ * secret, the health token and the encryption key (as configured, and as base64, base64url and
+ * hex) with `[redacted]`, and any
+ * Telegram bot URL (`/bot123:abc`) with `/bot[redacted]`. main.ts installs it first thing.
+ */
+import { inspect } from 'node:util';
+import type { Api } from 'grammy';
+import type { Logger } from './logger.ts';
+import { parseEncryptionKey } from './store/vault.ts';
+
+const REDACTED = '[redacted]';
+/** Shorter values are not masked: they would match ordinary text. */
+const minSecretLength = 6;
+/** A bot token inside a Bot API URL, whichever token it is. */
+const botUrlToken = /\/bot\d+:[\w-]+/g;
+
+/** A stream whose `write` can be wrapped (process.stdout, process.stderr, or a test double). */
+export interface WritableLike {
+  write: (...args: never[]) => boolean;
+}
+
+/**
+ * Every form in which the secrets of `env` could show up in text: the bot token, its part after
+ * the colon and its URL-encoded form; WEBHOOK_SECRET and HEALTH_TOKEN; the encryption key as
+ * written and, if it is a valid key, its base64, base64url and hex forms.
+ */
+export function outputSecrets(env: Record<string, string | undefined>): string[] {
+  const forms = new Set<string>();
+  const token = env.BOT_TOKEN?.trim();
+  if (token) {
+    forms.add(token);
+    forms.add(encodeURIComponent(token));
+    const colon = token.indexOf(':');
+    if (colon >= 0) forms.add(token.slice(colon + 1));
+  }
+  for (const name of ['WEBHOOK_SECRET', 'HEALTH_TOKEN']) {
+    const value = env[name]?.trim();
+    if (value) forms.add(value);
+  }
+  const keyText = env.ENCRYPTION_KEY?.trim();
+  if (keyText) {
+    forms.add(keyText);
+    try {
+      const key = parseEncryptionKey(keyText);
+      for (const form of [key.toString('base64'), key.toString('base64url'), key.toString('hex'), key.toString('hex').toUpperCase()]) forms.add(form);
+    } catch {
+      // Not a valid key: config validation stops the process; its text is masked as written.
+    }
+  }
+  return [...forms].filter((form) => form.length >= minSecretLength);
+}
+
+/** Replaces every secret in `text` (longest first, so a token goes before its own secret part). */
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let out = text.replace(botUrlToken, '/bot' + REDACTED);
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
+
+/**
+ * Wraps the `write` of each stream (default stdout and stderr) so nothing written through it can
+ * contain one of `secrets`. Strings and byte chunks (decoded as UTF-8) are masked; the encoding
+ * and callback arguments pass through. Returns a function that restores the original writes.
+ * (Node prints a crash - an uncaught exception - without going through these streams: see
+ * `printCrashesMasked`.)
+ */
+export function installOutputGuard(secrets: readonly string[], streams: WritableLike[] = [process.stdout, process.stderr]): () => void {
+  const restores = streams.map((stream) => {
+    const original = stream.write;
+    const guarded = function (this: unknown, chunk: unknown, ...rest: unknown[]): boolean {
+      const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : undefined;
+      // A byte chunk becomes a string: drop an encoding argument meant for the original chunk.
+      const args = text !== undefined && typeof chunk !== 'string' && typeof rest[0] === 'string' ? rest.slice(1) : rest;
+      const masked = text === undefined ? chunk : maskSecrets(text, secrets);
+      return (original as (...args: unknown[]) => boolean).call(stream, masked, ...args);
+    };
+    stream.write = guarded as unknown as WritableLike['write'];
+    return () => {
+      stream.write = original;
+    };
+  });
+  return () => {
+    for (const restore of restores) restore();
+  };
+}
+
+/**
+ * Reports failed `getUpdates` calls through the logger (which masks secrets) - for the runner,
+ * started with `silent: true` so it does not print the raw error (whose URL holds the token)
+ * itself. The runner retries on its own; an aborted poll (stopping) is not reported.
+ */
+export function logPollingErrors(api: Api, logger: Logger): void {
+  api.config.use(async (prev, method, payload, signal) => {
+    try {
+      return await prev(method, payload, signal);
+    } catch (error) {
+      if (method === 'getUpdates' && !(signal as AbortSignal | undefined)?.aborted) {
+        logger.warn('fetching updates from Telegram failed; retrying (check the network and TELEGRAM_API_ROOT)', { error });
+      }
+      throw error;
+    }
+  });
+}
+
+/**
+ * Node prints an uncaught exception (and an unhandled rejection, which becomes one) straight to
+ * file descriptor 2, past the guarded stderr stream. This prints it through stderr instead, masked,
+ * and exits with code 1 as Node would.
+ */
+export function printCrashesMasked(secrets: readonly string[]): void {
+  process.on('uncaughtException', (error, origin) => {
+    process.stderr.write(`${maskSecrets(`kiosbot crashed (${origin}): ${inspect(error)}`, secrets)}\n`);
+    process.exit(1);
+  });
+}

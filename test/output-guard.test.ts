@@ -1,0 +1,75 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { installOutputGuard, maskSecrets, outputSecrets, type WritableLike } from '../src/output-guard.ts';
+
+const token = '123456789:AAEsecretpartofthetoken_x';
+const key = Buffer.alloc(32, 42);
+
+/** A stand-in for process.stderr that records what reaches it. */
+function fakeStream(): WritableLike & { written: Array<{ chunk: unknown; rest: unknown[] }> } {
+  const written: Array<{ chunk: unknown; rest: unknown[] }> = [];
+  return {
+    written,
+    write: ((chunk: unknown, ...rest: unknown[]) => {
+      written.push({ chunk, rest });
+      return true;
+    }) as unknown as WritableLike['write'],
+  };
+}
+
+describe('output guard', () => {
+  const secrets = outputSecrets({ BOT_TOKEN: ` ${token} `, ENCRYPTION_KEY: key.toString('base64') });
+
+  it('lists the token, its secret part, its URL form and every form of the encryption key', () => {
+    for (const form of [token, 'AAEsecretpartofthetoken_x', encodeURIComponent(token), key.toString('base64'), key.toString('base64url'), key.toString('hex')]) {
+      expect(secrets).toContain(form);
+    }
+    expect(outputSecrets({})).toEqual([]);
+  });
+
+  it('masks every form, and any bot token in a Bot API URL', () => {
+    const text = `request to http://127.0.0.1:1/bot${token}/getUpdates failed; part AAEsecretpartofthetoken_x; url ${encodeURIComponent(token)}; key ${key.toString('hex')} ${key.toString('base64url')}; other http://x/bot987:zzzzzzzzzz/getMe`;
+    const masked = maskSecrets(text, secrets);
+    for (const form of [...secrets, '987:zzzzzzzzzz']) expect(masked).not.toContain(form);
+    expect(masked).toContain('request to http://127.0.0.1:1/bot[redacted]/getUpdates failed');
+    expect(masked).toContain('[redacted]');
+  });
+
+  it('wraps write: strings and byte chunks are masked, callbacks pass through, and it can be removed', () => {
+    const stream = fakeStream();
+    const restore = installOutputGuard(secrets, [stream]);
+    const callback = () => {};
+    stream.write(`[grammY runner] FetchError: request to http://h/bot${token}/getUpdates failed\n` as never, callback as never);
+    stream.write(Buffer.from(`key=${key.toString('base64')}\n`) as never, 'buffer' as never, callback as never);
+    stream.write('harmless\n' as never);
+    expect(stream.written.map((w) => w.chunk)).toEqual([
+      '[grammY runner] FetchError: request to http://h/bot[redacted]/getUpdates failed\n',
+      'key=[redacted]\n',
+      'harmless\n',
+    ]);
+    expect(stream.written[0]!.rest).toEqual([callback]);
+    expect(stream.written[1]!.rest).toEqual([callback]);
+    restore();
+    stream.write(`raw ${token}` as never);
+    expect(stream.written.at(-1)!.chunk).toBe(`raw ${token}`);
+  });
+
+  it('a crash (uncaught exception, unhandled rejection) is printed masked, and the process still exits 1', () => {
+    const guard = pathToFileURL(path.resolve(import.meta.dirname, '../src/output-guard.ts')).href;
+    const loader = pathToFileURL(path.resolve(import.meta.dirname, '../node_modules/tsx/dist/loader.mjs')).href;
+    for (const crash of [`throw new Error('request to /x/${token.slice(10)} failed')`, `void Promise.reject(new Error('token ${token} rejected'))`]) {
+      const script = `import { installOutputGuard, outputSecrets, printCrashesMasked } from '${guard}';
+        const secrets = outputSecrets({ BOT_TOKEN: '${token}' });
+        installOutputGuard(secrets);
+        printCrashesMasked(secrets);
+        setTimeout(() => { ${crash}; }, 0);`;
+      const child = spawnSync(process.execPath, ['--import', loader, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+      expect(child.status, child.stderr).toBe(1);
+      expect(child.stderr).toContain('kiosbot crashed');
+      expect(child.stderr).toContain('[redacted]');
+      expect(child.stderr + child.stdout).not.toContain(token.slice(10));
+    }
+  }, 60_000);
+});
