@@ -33,8 +33,6 @@ export interface SendClaim {
  */
 export interface SendClaims {
   withClaim<T>(refId: string, task: (claim: SendClaim) => Promise<T>): Promise<T>;
-  /** Whether some caller holds (or waits for) `refId`'s claim right now (for logs and tests). */
-  isClaimed(refId: string): boolean;
 }
 
 /**
@@ -59,6 +57,5 @@ export function createInProcessSendClaims(): SendClaims {
         if (tails.get(refId) === mine) tails.delete(refId);
       }
     },
-    isClaimed: (refId) => tails.has(refId),
   };
 }
