@@ -11,6 +11,7 @@ notify-paused-disconnected = ⚠️ A transaction is Pending but your top-up acc
 operator-new-user = 👤 New user: { $name } (id { $userId })
 operator-transaction-failed = ❌ Transaction failed: { $refId } ({ $code }) of user { $userId }
 operator-transaction-unresolved = ⚠️ Transaction unresolved: { $refId } ({ $code }) of user { $userId }
+operator-transaction-review = 🔎 Needs review: transaction { $refId } (trx { $trxId }, { $code }) of user { $userId } was acknowledged by the provider, but { $count } checks in a row were refused: { $reason }. It stays open and keeps being checked; the user was not told "not charged". Check at the provider whether the balance was debited.
 operator-account-problem = 🔑 { $service } refused the account of user { $userId }: { $reason ->
         [ip_blocked] the server's IP is blocked; ask the provider to whitelist { $ip }.
        *[credentials] credentials refused; the user needs to /connect again.

@@ -10,3 +10,6 @@ status-pending-more = …and { $count } more. Check them one by one with /status
 status-button-item = { $n }. { $code } → { $target }
 status-button-again = 🔄 Check again
 status-button-list = « Pending list
+
+status-recheck-refused = The provider gave an unexpected answer when this transaction was re-checked. It is not final: I keep checking it automatically and will tell you when it settles. Do not buy it again.
+status-recheck-review = The provider keeps giving unexpected answers when this transaction is re-checked. It is not final: I keep checking it automatically, and the operator has been told to look into it. Do not buy it again.

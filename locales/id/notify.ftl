@@ -11,6 +11,7 @@ notify-paused-disconnected = ⚠️ Ada transaksi Pending, tetapi akun top-up An
 operator-new-user = 👤 Pengguna baru: { $name } (id { $userId })
 operator-transaction-failed = ❌ Transaksi gagal: { $refId } ({ $code }) milik pengguna { $userId }
 operator-transaction-unresolved = ⚠️ Transaksi tak terselesaikan: { $refId } ({ $code }) milik pengguna { $userId }
+operator-transaction-review = 🔎 Perlu diperiksa: transaksi { $refId } (trx { $trxId }, { $code }) milik pengguna { $userId } sudah diterima provider, tetapi { $count } pengecekan berturut-turut ditolak: { $reason }. Transaksi tetap terbuka dan terus dicek; pengguna tidak diberi tahu "tidak terpotong". Periksa di sisi provider apakah saldo terpotong.
 operator-account-problem = 🔑 { $service } menolak akun pengguna { $userId }: { $reason ->
         [ip_blocked] IP server diblokir; minta provider mem-whitelist IP { $ip }.
        *[credentials] kredensial ditolak; pengguna perlu /connect ulang.

@@ -10,3 +10,6 @@ status-pending-more = …dan { $count } lainnya. Cek satu per satu dengan /cek R
 status-button-item = { $n }. { $code } → { $target }
 status-button-again = 🔄 Cek lagi
 status-button-list = « Daftar Pending
+
+status-recheck-refused = Provider menjawab tidak biasa saat transaksi ini dicek ulang. Transaksi ini belum final dan tetap dicek otomatis; saya kabari begitu selesai. Jangan beli ulang.
+status-recheck-review = Provider berkali-kali menjawab tidak biasa saat transaksi ini dicek ulang. Transaksi ini belum final dan tetap dicek otomatis, dan operator sudah diberi tahu untuk memeriksanya. Jangan beli ulang.

@@ -39,6 +39,13 @@ const accountProblems = ['credentials', 'ip_blocked', 'not-connected'] as const;
  * code and target when its stored `nextCheckAt` is due (back-off and jitter are set by the
  * purchase service, so a restart continues where it left off). Past the horizon it marks the
  * transaction Unresolved. Settlement notices are queued by the purchase service in the same write.
+ *
+ * A refusal (400/402/404) of a re-check finalises nothing: the purchase service keeps the
+ * transaction Pending on the normal schedule and asks the operator once to review it when
+ * refusals repeat (DESIGN invariant 8). One sender per ref: when a due transaction is being sent
+ * by someone else right now (the conversation whose hold ran out mid-send, a user's /cek), the
+ * purchase service makes this check wait for that send and take its answer; it never sends the
+ * same ref a second time at once.
  */
 export function createSettlementWatcher(options: SettlementWatcherOptions): SettlementWatcher {
   const { store, purchases, logger } = options;

@@ -34,6 +34,12 @@ export interface Notices {
   lowBalance(userId: number, balance: number, threshold: number, formatted: { balance: string; threshold: string }): NewOutboxItem;
   /** The account's re-checks are paused (credentials refused, IP blocked, disconnected). */
   accountPaused(userId: number, reason: string): NewOutboxItem[];
+  /**
+   * The operator-feed line asking to review an open transaction the provider had acknowledged but
+   * keeps refusing on re-checks (400/402/404): it may hold the money, so nobody tells the user
+   * "not charged"; the operator looks at the provider's side. Deduplicated per ref id.
+   */
+  transactionReview(tx: TransactionRecord, details: { refusals: number; reason: string }): NewOutboxItem[];
   /** The operator-feed line for a provider refusing a stored account (401/403). */
   accountProblem(problem: AccountProblem, publicIp: string | undefined): NewOutboxItem[];
   /** A line for the operator feed, or nothing when no ADMIN_CHAT_ID is set. */
@@ -90,6 +96,13 @@ export function createNotices(deps: NoticesDeps): Notices {
       const t = tFor(localeOf(userId));
       // The operator hears of a refused account from the provider hook (accountProblem), once.
       return [text(userId, 'account-paused', t(`notify-paused-${reason === 'ip_blocked' ? 'ip' : reason === 'credentials' ? 'credentials' : 'disconnected'}`), `paused:${userId}`)];
+    },
+    transactionReview(tx, { refusals, reason }) {
+      return operator(
+        'operator-transaction-review',
+        { refId: tx.refId, trxId: tx.trxId ?? '-', code: tx.code, userId: tx.userId, count: refusals, reason },
+        `review:${tx.refId}`,
+      );
     },
     accountProblem(problem, publicIp) {
       const service = tFor(deps.defaultLocale)(`service-${problem.service}`);

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import { isProviderError, type ProviderErrorKind } from '../providers/provider-error.ts';
 import { mintRefId } from './refs.ts';
+import { createInProcessSendClaims, type SendClaims } from './send-claims.ts';
 
 /** One line of a purchase: a product bought for one target, at the price the user confirmed. */
 export interface PurchaseLine {
@@ -31,13 +32,23 @@ export interface PurchaseService {
    */
   confirm(input: { confirmationId: string; userId: number; chatId: number; lines: PurchaseLine[]; holdMs?: number }): Promise<TransactionRecord[]>;
   /**
-   * Sends a transaction to the provider with its stored ref id, code and target, and records the
-   * answer. Sending again is safe: the provider treats a repeated ref id as a status check. A
-   * timeout, network error, 5xx or unreadable answer leaves it Pending (outcome unknown), never
-   * failed; only a definite refusal (401/402/403/404/400) marks it Rejected.
+   * Sends a `Created` transaction to the provider with its stored ref id, code and target, and
+   * records the answer. A timeout, network error, 5xx or unreadable answer leaves it Pending
+   * (outcome unknown), never failed. Only a refusal (401/402/403/404/400) of the FIRST send marks
+   * it Rejected ("not created"); once a send was attempted, refusals are handled as on a re-check.
+   * One sender per ref: a submit that finds another call for the ref in flight waits for it and
+   * returns its answer; a transaction already sent and answered is returned as stored (its
+   * re-sends are the watcher's checks), so a replayed submit never asks the provider again.
    */
   submit(refId: string, options?: CallOptions): Promise<TransactionRecord>;
-  /** Re-checks a transaction (same ref id, code and target) and records the answer. */
+  /**
+   * Re-checks a transaction (same ref id, code and target) and records the answer. A check that
+   * finds another call for the ref in flight waits for it and returns its answer instead of
+   * asking the provider a second time. A refusal (400/402/404) of a transaction the provider had
+   * acknowledged never finalises it (DESIGN invariant 8): it stays Pending with the message
+   * `recheck_refused`, is checked again on the normal schedule, and after
+   * {@link reviewAfterRefusals} refusals in a row the operator is asked once to review it.
+   */
   check(refId: string, options?: CallOptions): Promise<TransactionRecord>;
   /**
    * Gives up on a transaction past the re-check horizon: it becomes Unresolved (final) and its
@@ -68,19 +79,45 @@ export interface PurchaseServiceDeps {
   onSettled?: (tx: TransactionRecord) => void;
   /** Random source for the re-check jitter (tests pass a fixed one). */
   random?: () => number;
+  /**
+   * The operator-feed items asking to review an acknowledged transaction whose re-checks the
+   * provider keeps refusing; queued in the same store write as the transaction's update.
+   */
+  reviewNotices?: (tx: TransactionRecord, details: { refusals: number; reason: string }) => NewOutboxItem[];
+  /** Called after something was queued outside a settlement (wakes the outbox). */
+  onQueued?: () => void;
+  /**
+   * Who may talk to the provider about a ref right now. Default: claims in this process's memory,
+   * right for the lowdb store; a multi-process store passes claims it can honour across processes.
+   */
+  claims?: SendClaims;
 }
 
-/** Answers that mean the provider has no such transaction and will not make it. */
+/**
+ * Refusals in a row on re-checks of an acknowledged transaction after which the operator is asked
+ * to review it (once). One refusal may be a provider hiccup; three in a row (about 30 s apart at
+ * first) are not.
+ */
+export const reviewAfterRefusals = 3;
+
+/**
+ * Answers that, on the first send, mean the provider has no such transaction and will not make
+ * it. On a later send (the provider may have acknowledged it) they mean nothing definite.
+ */
 const refusalKinds: ReadonlySet<ProviderErrorKind> = new Set(['insufficient_balance', 'not_found', 'rejected', 'validation']);
 /** Account-level refusals: definite for a first send; on a re-check they say nothing about the transaction. */
 const accountKinds: ReadonlySet<ProviderErrorKind> = new Set(['credentials', 'ip_blocked']);
 
 export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseService {
   const { store, logger } = deps;
+  const claims = deps.claims ?? createInProcessSendClaims();
   const iso = () => deps.now().toISOString();
 
-  /** Stores an answer: final statuses move the transaction to history, others schedule a re-check. */
-  async function record(tx: TransactionRecord, patch: Partial<TransactionRecord>, options: CallOptions = {}): Promise<TransactionRecord> {
+  /**
+   * Stores an answer: final statuses move the transaction to history, others schedule a re-check.
+   * `queue` (operator items about an open transaction) goes in the same write as the update.
+   */
+  async function record(tx: TransactionRecord, patch: Partial<TransactionRecord>, options: CallOptions = {}, queue: NewOutboxItem[] = []): Promise<TransactionRecord> {
     const status = patch.status ?? tx.status;
     const now = deps.now();
     if (isFinal(status)) {
@@ -95,14 +132,28 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     // ±20 % jitter spreads the re-checks of a burst of purchases.
     const jitter = 0.8 + 0.4 * (deps.random ?? Math.random)();
     const nextCheckAt = new Date(now.getTime() + Math.round(nextCheckDelayMs(age) * jitter)).toISOString();
-    const updated = await store.transactions.update(tx.refId, { ...patch, status, nextCheckAt });
+    const updated = await store.transactions.update(tx.refId, { ...patch, status, nextCheckAt }, queue.length > 0 ? { notify: queue } : {});
+    if (updated && queue.length > 0) deps.onQueued?.();
     return updated ?? (await store.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
   }
 
-  async function call(refId: string, mode: 'create' | 'check', options: CallOptions = {}): Promise<TransactionRecord> {
-    const tx = store.transactions.get(refId) ?? (await store.transactions.find(refId));
-    if (!tx) throw new Error(`transaction ${refId} is unknown`);
-    if (isFinal(tx.status)) return tx;
+  /** One provider call for a ref, as its only sender: a caller that had to wait takes the answer just stored. */
+  function call(refId: string, mode: 'create' | 'check', options: CallOptions = {}): Promise<TransactionRecord> {
+    return claims.withClaim(refId, async ({ waited }) => {
+      const tx = store.transactions.get(refId) ?? (await store.transactions.find(refId));
+      if (!tx) throw new Error(`transaction ${refId} is unknown`);
+      if (isFinal(tx.status)) return tx;
+      // Another sender (the conversation, the watcher, a /cek) just asked the provider about this
+      // ref and stored the answer: asking again right away would learn nothing new.
+      if (waited) return tx;
+      // Sent and answered already: re-sending it is the watcher's job, on its schedule.
+      if (mode === 'create' && tx.status !== 'Created') return tx;
+      return send(tx, mode, options);
+    });
+  }
+
+  async function send(tx: TransactionRecord, mode: 'create' | 'check', options: CallOptions): Promise<TransactionRecord> {
+    const refId = tx.refId;
     const client = deps.credentials.client(tx.userId, 'reseller');
     if (!client) {
       // Disconnected while the purchase was open: keep it open; the watcher reports it.
@@ -121,14 +172,19 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
         sn: result.sn !== undefined && result.sn !== '' ? result.sn : tx.sn,
         checks: tx.checks + (mode === 'check' ? 1 : 0),
         message: undefined,
+        // A status answer ends a run of refusals (the review, if asked, stays asked).
+        refusals: undefined,
       }, options);
     } catch (error) {
       if (!isProviderError(error)) throw error;
-      // A definite refusal means the provider has no transaction under this ref id.
-      if (refusalKinds.has(error.kind) || (firstSend && accountKinds.has(error.kind))) {
+      // A refusal of the very first send: the provider has no transaction under this ref id.
+      if (firstSend && (refusalKinds.has(error.kind) || accountKinds.has(error.kind))) {
         logger.info('purchase refused by the provider', { refId, kind: error.kind });
         return record(tx, { status: 'Rejected', message: error.kind, providerStatus: error.providerMessage }, options);
       }
+      // A send was attempted before (Pending, a trx id, or an unknown outcome): the provider may
+      // hold the transaction and the money, so a refusal now finalises nothing.
+      if (refusalKinds.has(error.kind)) return refusedRecheck(tx, error.kind, error.providerMessage, mode, options);
       logger.warn('purchase outcome unknown for now; it stays Pending', { refId, kind: error.kind, mode });
       return record(tx, {
         status: 'Pending',
@@ -136,6 +192,26 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
         checks: tx.checks + (mode === 'check' ? 1 : 0),
       }, options);
     }
+  }
+
+  /**
+   * Records a refusal of a re-send: the transaction stays open (Pending) and is checked again on
+   * the normal schedule; the operator is asked once to review it when refusals repeat. The user is
+   * never told "not charged" for it; past the horizon it becomes Unresolved like any other.
+   */
+  async function refusedRecheck(tx: TransactionRecord, kind: ProviderErrorKind, providerMessage: string | undefined, mode: 'create' | 'check', options: CallOptions): Promise<TransactionRecord> {
+    const refusals = (tx.refusals ?? 0) + 1;
+    const review = refusals >= reviewAfterRefusals && tx.reviewRequestedAt === undefined;
+    logger.warn('provider refused a re-send of an acknowledged transaction; it stays open', { refId: tx.refId, kind, refusals, review });
+    const patch: Partial<TransactionRecord> = {
+      status: 'Pending',
+      message: 'recheck_refused',
+      refusals,
+      checks: tx.checks + (mode === 'check' ? 1 : 0),
+      ...(review ? { reviewRequestedAt: iso() } : {}),
+    };
+    const queue = review ? (deps.reviewNotices?.({ ...tx, ...patch, status: 'Pending' }, { refusals, reason: providerMessage ?? kind }) ?? []) : [];
+    return record(tx, patch, options, queue);
   }
 
   async function loadAll(refIds: string[]): Promise<TransactionRecord[]> {

@@ -138,6 +138,13 @@ export const transactionSchema = z.object({
   pendingMessage: z.object({ chatId: z.number().int(), messageId: z.number().int() }).optional(),
   /** Whether the final notification has been queued. */
   notified: z.boolean().optional(),
+  /**
+   * Refusals (400/402/404) in a row on re-checks of a transaction the provider had acknowledged;
+   * cleared by the next status answer. They never finalise it (DESIGN invariant 8).
+   */
+  refusals: z.number().int().nonnegative().optional(),
+  /** When the operator was asked to review it after repeated refusals (asked once per transaction). */
+  reviewRequestedAt: isoDate.optional(),
 });
 export type TransactionRecord = z.output<typeof transactionSchema>;
 

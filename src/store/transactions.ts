@@ -40,10 +40,11 @@ export interface TransactionsRepo {
   /** An open transaction (or one being moved to history right now). */
   get(refId: string): TransactionRecord | undefined;
   /**
-   * Changes an open transaction; resolves undefined (nothing written) if it is not open. A final
-   * status is refused: use `settle`.
+   * Changes an open transaction; resolves undefined (nothing written, nothing queued) if it is not
+   * open. A final status is refused: use `settle`. `notify` is queued in the same write as the
+   * change (an operator request to review it, say), so it is queued exactly once.
    */
-  update(refId: string, patch: TransactionPatch): Promise<TransactionRecord | undefined>;
+  update(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
   /** Open transactions, oldest first. */
   listOpen(): TransactionRecord[];
   /** A user's transactions, open and settled, newest first. Reads only as many history months as needed. */
@@ -180,14 +181,21 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
       const tx = hot.data.transactions[refId];
       return tx ? copy(tx) : undefined;
     },
-    async update(refId, patch) {
+    async update(refId, patch, options = {}) {
       const existing = hot.data.transactions[refId];
       if (!existing || moving.has(refId) || isFinalStatus(existing.status)) return undefined;
-      const next = validated(transactionSchema, withPatch(existing, { ...stripKeys(patch), updatedAt: now().toISOString() }), 'transaction');
+      const at = now();
+      const next = validated(transactionSchema, withPatch(existing, { ...stripKeys(patch), updatedAt: at.toISOString() }), 'transaction');
       if (isFinalStatus(next.status)) {
         throw new StoreError('invalid', `Use transactions.settle to give ${refId} the final status ${next.status}.`);
       }
-      return copy(await hot.update((data) => (data.transactions[refId] = next)));
+      const items = (options.notify ?? []).map((item) => buildOutboxItem(item, at));
+      return copy(
+        await hot.update((data) => {
+          for (const item of items) insertOutboxItem(data, item);
+          return (data.transactions[refId] = next);
+        }),
+      );
     },
     listOpen: () =>
       Object.values(hot.data.transactions)

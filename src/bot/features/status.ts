@@ -86,20 +86,24 @@ async function findOwn(deps: BotDeps, userId: number, ref: string): Promise<Tran
 
 /**
  * A settled transaction as stored; an open one after a status check with the provider. When the
- * check could not reach a verdict (provider down, credentials refused, disconnected) the note
- * says why; the transaction stays open and the settlement watcher keeps checking it.
+ * check could not reach a verdict (provider down, credentials refused, disconnected, or a refusal
+ * of a transaction the provider had acknowledged) the note says why; the transaction stays open
+ * and the settlement watcher keeps checking it.
  */
 async function refresh(t: TranslateFunction, deps: BotDeps, tx: TransactionRecord): Promise<{ current: TransactionRecord; note?: string }> {
   if (isFinalStatus(tx.status)) return { current: tx };
   const current = await deps.services.purchases.check(tx.refId);
   if (isFinalStatus(current.status)) return { current };
-  const note = checkProblem(t, current.message, deps.settings.publicIp);
+  const note = checkProblem(t, current, deps.settings.publicIp);
   return note === undefined ? { current } : { current, note };
 }
 
-function checkProblem(t: TranslateFunction, message: string | undefined, publicIp: string | undefined): string | undefined {
+function checkProblem(t: TranslateFunction, tx: TransactionRecord, publicIp: string | undefined): string | undefined {
   const service = t('service-reseller');
-  switch (message) {
+  switch (tx.message) {
+    case 'recheck_refused':
+      // Acknowledged earlier, refused now: still being checked, never "not charged".
+      return t(tx.reviewRequestedAt === undefined ? 'status-recheck-refused' : 'status-recheck-review');
     case 'not-connected':
       return t('error-not-connected', { service });
     case 'credentials':

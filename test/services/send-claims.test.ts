@@ -1,0 +1,55 @@
+/**
+ * The in-process send claims behind "one sender per ref at a time": callers of one ref run one
+ * after the other and a waiter is told it waited; other refs are never held up; a task that
+ * throws still releases the ref.
+ */
+import { describe, expect, it } from 'vitest';
+import { createInProcessSendClaims } from '../../src/services/send-claims.ts';
+
+/** A promise the test settles by hand. */
+function deferred() {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe('in-process send claims', () => {
+  it('runs the callers of one ref one at a time, in call order; the later ones know they waited', async () => {
+    const claims = createInProcessSendClaims();
+    const events: string[] = [];
+    const first = deferred();
+    const a = claims.withClaim('REF1', async ({ waited }) => {
+      events.push(`a start waited=${waited}`);
+      await first.promise;
+      events.push('a end');
+      return 'a';
+    });
+    const b = claims.withClaim('REF1', async ({ waited }) => {
+      events.push(`b start waited=${waited}`);
+      return 'b';
+    });
+    const c = claims.withClaim('REF1', async ({ waited }) => {
+      events.push(`c start waited=${waited}`);
+      return 'c';
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(['a start waited=false']);
+    first.resolve();
+    expect(await Promise.all([a, b, c])).toEqual(['a', 'b', 'c']);
+    expect(events).toEqual(['a start waited=false', 'a end', 'b start waited=true', 'c start waited=true']);
+    // Free again: the next caller does not wait.
+    expect(await claims.withClaim('REF1', async ({ waited }) => waited)).toBe(false);
+  });
+
+  it('never holds up another ref, and a task that throws still releases its ref', async () => {
+    const claims = createInProcessSendClaims();
+    const held = deferred();
+    const slow = claims.withClaim('REF1', async () => held.promise);
+    expect(await claims.withClaim('REF2', async ({ waited }) => waited)).toBe(false);
+    held.resolve();
+    await slow;
+
+    await expect(claims.withClaim('REF3', async () => Promise.reject(new Error('provider exploded')))).rejects.toThrow('provider exploded');
+    expect(await claims.withClaim('REF3', async ({ waited }) => waited)).toBe(false);
+  });
+});
