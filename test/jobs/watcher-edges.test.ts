@@ -157,10 +157,12 @@ describe('settlement watcher edges', () => {
     const refId = await seedPurchase(world, budi, { target: '081299999999' });
     // Old enough for the 5-minute step: its next check is 4–6 minutes away.
     clock.advance(11 * 60_000);
+    // Measured from before the check, so time the machine takes afterwards cannot shrink it.
+    const checkedFrom = clock.now().getTime();
     await world.app.watcher.runOnce();
     expect(transactionRequests(world, refId)).toBe(2);
     const nextCheckAt = (await world.app.store.transactions.find(refId))?.nextCheckAt ?? '';
-    const waitMs = Date.parse(nextCheckAt) - clock.now().getTime();
+    const waitMs = Date.parse(nextCheckAt) - checkedFrom;
     expect(waitMs).toBeGreaterThanOrEqual(4 * 60_000 - 1000);
 
     await world.restart();
