@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createConversationsRepo, type ConversationsRepo } from './conversations.ts';
 import { createCredentialsRepo, type CredentialsRepo } from './credentials.ts';
-import { DurableFile, ensureDir, type WriteEvent } from './durable-file.ts';
+import { DurableFile, ensureDir, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
 import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
 import { openHistory } from './history.ts';
@@ -26,6 +26,8 @@ export interface StoreOptions {
   now?: () => Date;
   /** Called after every completed file write (tests and benchmarks count writes with it). */
   onWrite?: (event: WriteEvent) => void;
+  /** Writes each data file; default the real atomic writer (tests simulate a full disk with it). */
+  writeFile?: AtomicWriter;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const dataDir = path.resolve(options.dataDir);
   await ensureDir(dataDir);
   const lock = await acquireDirLock(dataDir);
-  const onWrite = options.onWrite ? { onWrite: options.onWrite } : {};
+  const onWrite = { ...(options.onWrite ? { onWrite: options.onWrite } : {}), ...(options.writeFile ? { writeFile: options.writeFile } : {}) };
   try {
     const hot = await DurableFile.open<HotData>({
       path: path.join(dataDir, hotFileName),
