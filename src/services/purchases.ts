@@ -147,10 +147,18 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
    * rejects if the write carrying it fails.
    */
   async function recordedConfirmation(confirmationId: string): Promise<TransactionRecord[] | undefined> {
-    if (!store.transactions.confirmation(confirmationId)) return undefined;
-    await store.flush();
-    const refIds = store.transactions.confirmation(confirmationId);
-    return refIds ? loadAll(refIds) : undefined;
+    for (;;) {
+      if (!store.transactions.confirmation(confirmationId)) return undefined;
+      const failure = await store.flush().then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      const refIds = store.transactions.confirmation(confirmationId);
+      if (!failure) return refIds ? loadAll(refIds) : undefined;
+      // A failed write undoes its changes: if this confirmation is gone, it never reached the disk.
+      if (!refIds) throw failure.error;
+      // Still there: the failed write was another one (a history file); make sure of it again.
+    }
   }
 
   async function loadAll(refIds: string[]): Promise<TransactionRecord[]> {

@@ -48,7 +48,10 @@ export interface Store {
   conversations: ConversationsRepo;
   groups: GroupsRepo;
   gameOrders: GameOrdersRepo;
-  /** Resolves when every change made so far is on disk. */
+  /**
+   * Resolves when every change made so far is on disk. Rejects (once every file's write settled)
+   * if a write failed: those changes are then undone in memory too.
+   */
   flush(): Promise<void>;
   /** Flushes, refuses further changes and releases the data directory. Safe to call twice. */
   close(): Promise<void>;
@@ -102,7 +105,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       groups: createGroupsRepo(context),
       gameOrders: createGameOrdersRepo(context),
       async flush() {
-        await Promise.all([hot.flush(), history.flush()]);
+        // Both settle before this does, so that after a rejection each file's memory is what is on disk.
+        const results = await Promise.allSettled([hot.flush(), history.flush()]);
+        for (const result of results) if (result.status === 'rejected') throw result.reason;
       },
       close() {
         closing ??= (async () => {
