@@ -1,7 +1,7 @@
 import type { BotConfig } from 'grammy';
 import type { Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { openStore, type Store } from './store/store.ts';
+import { openStore, type Store, type StoreOptions } from './store/store.ts';
 import { createVault } from './store/vault.ts';
 import { createProviders, type AccountProblem, type Providers } from './providers/factory.ts';
 import type { NewOutboxItem } from './store/outbox.ts';
@@ -46,6 +46,8 @@ export interface AppOptions {
   watcherTickMs?: number;
   /** How often every balance alert is checked (ms). Default 10 minutes. */
   alertIntervalMs?: number;
+  /** Replaces the store's file writer (tests simulate a full disk). */
+  storeWriteFile?: StoreOptions['writeFile'];
 }
 
 /**
@@ -55,7 +57,12 @@ export interface AppOptions {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: [config.botToken, config.encryptionKey.toString('base64'), config.encryptionKey.toString('hex')] });
   const now = options.now ?? (() => new Date());
-  const store = await openStore({ dataDir: config.dataDir, vault: createVault({ key: config.encryptionKey }), now });
+  const store = await openStore({
+    dataDir: config.dataDir,
+    vault: createVault({ key: config.encryptionKey }),
+    now,
+    ...(options.storeWriteFile ? { writeFile: options.storeWriteFile } : {}),
+  });
   if (store.migratedFrom !== undefined) logger.info('data file upgraded', { from: store.migratedFrom });
   // Set once the outbox exists; a provider call can only happen after createApp returns.
   let reportAccountProblem: (problem: AccountProblem) => void = () => undefined;

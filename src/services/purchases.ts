@@ -160,6 +160,9 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       return record(tx, { message: 'not-connected' }, options);
     }
     const firstSend = tx.sentAt === undefined;
+    // Nothing reaches the provider before it is on disk: this write carries the transaction itself
+    // if its creation is still being written, and a failed write (disk full) throws here, so the
+    // request below is never made for a purchase the store has undone.
     if (firstSend) await store.transactions.update(refId, { sentAt: iso() });
     const request = { refId: tx.refId, code: tx.code, target: tx.target };
     try {
@@ -214,6 +217,26 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     return record(tx, patch, options, queue);
   }
 
+  /**
+   * The transactions of a confirmation that is already recorded, once that record is on disk
+   * (a concurrent confirm's write may still be running, and may fail). Undefined if there is none;
+   * rejects if the write carrying it fails.
+   */
+  async function recordedConfirmation(confirmationId: string): Promise<TransactionRecord[] | undefined> {
+    for (;;) {
+      if (!store.transactions.confirmation(confirmationId)) return undefined;
+      const failure = await store.flush().then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      const refIds = store.transactions.confirmation(confirmationId);
+      if (!failure) return refIds ? loadAll(refIds) : undefined;
+      // A failed write undoes its changes: if this confirmation is gone, it never reached the disk.
+      if (!refIds) throw failure.error;
+      // Still there: the failed write was another one (a history file); make sure of it again.
+    }
+  }
+
   async function loadAll(refIds: string[]): Promise<TransactionRecord[]> {
     const found = await Promise.all(refIds.map((refId) => store.transactions.find(refId)));
     return found.filter((tx): tx is TransactionRecord => tx !== undefined);
@@ -221,8 +244,8 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
 
   return {
     async confirm({ confirmationId, userId, chatId, lines, holdMs }) {
-      const existing = store.transactions.confirmation(confirmationId);
-      if (existing) return loadAll(existing);
+      const existing = await recordedConfirmation(confirmationId);
+      if (existing) return existing;
       const now = deps.now();
       const hold = holdMs !== undefined && holdMs > 0 ? { nextCheckAt: new Date(now.getTime() + holdMs).toISOString() } : {};
       const records = lines.map((line) => ({
@@ -240,9 +263,10 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       try {
         return await store.transactions.createMany(records, { confirmationId });
       } catch (error) {
-        // A concurrent confirm of the same id won the race: return its transactions.
-        const raced = store.transactions.confirmation(confirmationId);
-        if (raced) return loadAll(raced);
+        // A concurrent confirm of the same id won the race: return its transactions, once on disk.
+        // (A failed write is undone in memory, so this never finds a confirmation that is lost.)
+        const raced = await recordedConfirmation(confirmationId).catch(() => undefined);
+        if (raced) return raced;
         throw error;
       }
     },

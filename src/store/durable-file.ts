@@ -25,6 +25,12 @@ export interface Decoded<T> {
   migratedFrom?: number;
 }
 
+/**
+ * Writes a whole file atomically and durably; `writeFileAtomic` is the real one. Tests pass a
+ * wrapper that fails like a full disk (ENOSPC) to prove that a failed write loses nothing silently.
+ */
+export type AtomicWriter = (file: string, content: string | Buffer, options: { backup: boolean }) => Promise<void>;
+
 export interface DurableFileOptions<T> {
   /** Absolute or relative path of the JSON file. Its directory is created (0700) if missing. */
   path: string;
@@ -37,6 +43,13 @@ export interface DurableFileOptions<T> {
   defaultData: () => T;
   /** Called after every completed write. */
   onWrite?: (event: WriteEvent) => void;
+  /** The file writer; default `writeFileAtomic`. */
+  writeFile?: AtomicWriter;
+  /**
+   * Checks the data just read before anything is written (e.g. that the encryption key fits it).
+   * Throwing stops the open with that error; the file, its backup and any migration stay untouched.
+   */
+  verify?: (data: T) => void;
 }
 
 /**
@@ -55,6 +68,8 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
   originalBytes: Buffer | undefined;
   /** Whether the file existed at the last read. */
   existed = false;
+  /** The JSON text on disk now (from the last read or successful write); undefined: no file yet. */
+  private diskText: string | undefined;
   private unreadable = false;
   private readonly options: DurableFileOptions<T>;
 
@@ -86,7 +101,9 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
     let raw: unknown;
     try {
       if (bytes.length === 0) throw new Error('the file is empty');
-      raw = JSON.parse(bytes.toString('utf8'));
+      const text = bytes.toString('utf8');
+      raw = JSON.parse(text);
+      this.diskText = text;
     } catch (error) {
       throw await this.corrupt(jsonProblem(error));
     }
@@ -109,12 +126,22 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
     if (this.unreadable) throw new StoreError('corrupt', `Refusing to overwrite ${file}: it could not be read.`);
     const startedAt = performance.now();
     const text = JSON.stringify(data);
-    await writeFileAtomic(file, text, { backup: true });
+    await (this.options.writeFile ?? writeFileAtomic)(file, text, { backup: true });
+    this.diskText = text;
     try {
       this.options.onWrite?.({ file, bytes: Buffer.byteLength(text), startedAt, durationMs: performance.now() - startedAt });
     } catch {
       // An observer's bug must not turn a completed write into a failed one.
     }
+  }
+
+  /**
+   * A fresh copy of the data as it is on disk now (the default data if the file was never
+   * written), decoded like a read. Used to undo changes whose write failed.
+   */
+  onDisk(): T {
+    if (this.diskText === undefined) return this.options.defaultData();
+    return this.options.decode(JSON.parse(this.diskText), this.options.path).data;
   }
 
   private async corrupt(reason: string): Promise<StoreCorruptError> {
@@ -132,12 +159,37 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
   }
 }
 
+/** The callers waiting for one file write: resolved together when it is on disk, or rejected together. */
+interface Batch {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Every caller gets a promise derived from this one; a batch nobody waits for must not be an unhandled rejection.
+  promise.catch(noop);
+  return { promise, resolve, reject };
+}
+
 /**
  * One JSON file held in memory and written back durably. `update` changes `data` synchronously
  * and resolves once that change is on disk. Writes are coalesced and serialised: at most one
  * write runs at a time; everything changed while it runs goes into the next single write, and all
  * their callers resolve together when that write is done. Changes made in the same synchronous
  * run always land in the same write (so they are atomic together).
+ *
+ * Memory never stays ahead of the disk after a failure: when a write fails (disk full, I/O error)
+ * the data goes back to exactly what the last successful write (or the read at open) put on disk,
+ * and every caller whose change is thereby lost is rejected with the write's error: the callers of
+ * the failed write, and those whose changes were waiting for the next write (they were made on
+ * top of the lost ones). Nothing is retried behind a caller's back.
  */
 export class DurableFile<T> {
   readonly path: string;
@@ -146,22 +198,26 @@ export class DurableFile<T> {
   /** Whether the file existed when opened. */
   readonly existed: boolean;
   private readonly low: Low<T>;
-  private dirty = false;
+  private readonly adapter: AtomicJsonAdapter<T>;
   private closed = false;
-  private inFlight: Promise<void> | undefined;
-  private queued: Promise<void> | undefined;
+  /** The write running now. */
+  private writing: Batch | undefined;
+  /** Changes made since `writing` started (or since the last write): the next write. */
+  private pending: Batch | undefined;
 
   private constructor(low: Low<T>, filePath: string, adapter: AtomicJsonAdapter<T>) {
     this.low = low;
     this.path = filePath;
+    this.adapter = adapter;
     this.migratedFrom = adapter.migratedFrom;
     this.existed = adapter.existed;
   }
 
   /**
    * Opens (reads and validates) the file. Throws StoreCorruptError or StoreVersionError without
-   * touching the file. A file upgraded from an older format is first copied to
-   * `<file>.v<old>.bak`, then written in the new format.
+   * touching the file. `verify` (if given) then checks the decoded data; if it throws, the open
+   * fails with that error and nothing is written. A file upgraded from an older format is then
+   * copied to `<file>.v<old>.bak` and written in the new format.
    */
   static async open<T>(options: DurableFileOptions<T>): Promise<DurableFile<T>> {
     const dir = path.dirname(options.path);
@@ -170,13 +226,13 @@ export class DurableFile<T> {
     const adapter = new AtomicJsonAdapter(options);
     const low = new Low<T>(adapter, options.defaultData());
     await low.read();
+    options.verify?.(low.data);
     const file = new DurableFile(low, options.path, adapter);
     if (adapter.existed) await tightenMode(options.path, fileMode);
     if (adapter.migratedFrom !== undefined && adapter.originalBytes) {
-      await writeFileAtomic(`${options.path}.v${adapter.migratedFrom}.bak`, adapter.originalBytes, { backup: false });
+      await (options.writeFile ?? writeFileAtomic)(`${options.path}.v${adapter.migratedFrom}.bak`, adapter.originalBytes, { backup: false });
       adapter.originalBytes = undefined;
-      file.dirty = true;
-      await file.flush();
+      await file.join();
     }
     return file;
   }
@@ -189,7 +245,8 @@ export class DurableFile<T> {
   /**
    * Runs `mutator` on the data right away (synchronously), then resolves with its result once the
    * change is on disk. The mutator must be synchronous and must validate before it changes
-   * anything: if it throws, nothing is written and the error is passed on.
+   * anything: if it throws, nothing is written and the error is passed on. If the write fails,
+   * the change is undone in memory and the returned promise rejects with the write's error.
    */
   update<R>(mutator: (data: T) => R): Promise<R> {
     if (this.closed) return Promise.reject(new StoreError('closed', `${this.path} is closed; no more changes are accepted.`));
@@ -199,21 +256,19 @@ export class DurableFile<T> {
     } catch (error) {
       return Promise.reject(error);
     }
-    this.dirty = true;
+    const written = this.join();
     if (isThenable(result)) {
       return Promise.reject(new TypeError('DurableFile.update: the mutator must be synchronous (it returned a promise).'));
     }
-    return this.flush().then(() => result);
+    return written.then(() => result);
   }
 
-  /** Resolves when every change made so far is on disk. */
+  /**
+   * Resolves when every change made so far is on disk; rejects if the write that carries any of
+   * them fails (those changes are then gone from memory too).
+   */
   flush(): Promise<void> {
-    if (this.queued) return this.queued;
-    if (!this.dirty) return this.inFlight ?? Promise.resolve();
-    const previous = this.inFlight ?? Promise.resolve();
-    const run: Promise<void> = previous.then(noop, noop).then(() => this.writeNow(run));
-    this.queued = run;
-    return run;
+    return (this.pending ?? this.writing)?.promise ?? Promise.resolve();
   }
 
   /** Flushes, then refuses further changes. */
@@ -222,19 +277,45 @@ export class DurableFile<T> {
     await this.flush();
   }
 
-  private async writeNow(run: Promise<void>): Promise<void> {
-    // From here on, new changes belong to the next write.
-    this.queued = undefined;
-    this.inFlight = run;
-    this.dirty = false;
-    try {
-      await this.low.write();
-    } catch (error) {
-      this.dirty = true;
-      throw error;
-    } finally {
-      if (this.inFlight === run) this.inFlight = undefined;
+  /** Puts the changes just made into the next write, starting it once the current run is over. */
+  private join(): Promise<void> {
+    if (!this.pending) {
+      this.pending = newBatch();
+      // After the current synchronous run, so that all its changes land in this one write.
+      if (!this.writing) queueMicrotask(() => void this.writeNext());
     }
+    return this.pending.promise;
+  }
+
+  private async writeNext(): Promise<void> {
+    const batch = this.pending;
+    if (!batch || this.writing) return;
+    // From here on, new changes belong to the next write.
+    this.pending = undefined;
+    this.writing = batch;
+    try {
+      // The JSON text is taken synchronously here: exactly the changes made so far.
+      await this.low.write();
+      this.writing = undefined;
+      batch.resolve();
+    } catch (error) {
+      // Back to what is on disk. That drops this write's changes and those made while it ran
+      // (they belong to the next write and sit on top of the lost ones): reject both.
+      try {
+        this.low.data = this.adapter.onDisk();
+      } catch {
+        // Cannot happen for text this process wrote itself; if it does, accept no more changes
+        // rather than let memory stay ahead of the disk.
+        this.closed = true;
+      }
+      const next = this.pending as Batch | undefined;
+      this.pending = undefined;
+      this.writing = undefined;
+      batch.reject(error);
+      next?.reject(error);
+      return;
+    }
+    if (this.pending) await this.writeNext();
   }
 }
 

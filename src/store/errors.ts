@@ -1,5 +1,5 @@
 /** Why a store operation failed, for callers that branch on it. */
-export type StoreErrorCode = 'corrupt' | 'version' | 'locked' | 'closed' | 'duplicate' | 'invalid';
+export type StoreErrorCode = 'corrupt' | 'version' | 'locked' | 'closed' | 'duplicate' | 'invalid' | 'key';
 
 /** Base class of every error the store throws on purpose. Messages never contain secrets. */
 export class StoreError extends Error {
@@ -59,5 +59,23 @@ export class StoreLockedError extends StoreError {
     this.name = 'StoreLockedError';
     this.lockFile = lockFile;
     this.pid = pid;
+  }
+}
+
+/**
+ * ENCRYPTION_KEY does not open the data: it is not the key the data was sealed with. Start-up
+ * stops before anything is written, so no secret is ever sealed with the wrong key.
+ */
+export class StoreKeyError extends StoreError {
+  readonly file: string;
+  constructor(file: string, reason: string) {
+    super(
+      'key',
+      `ENCRYPTION_KEY is not the key the data in ${file} was encrypted with: ${reason}. kiosbot has not changed anything. ` +
+        'Set ENCRYPTION_KEY back to the key this data directory was created with, then start kiosbot again. ' +
+        'Without that key the stored provider credentials cannot be read; do not delete the data to get past this: it also holds the open purchases.',
+    );
+    this.name = 'StoreKeyError';
+    this.file = file;
   }
 }

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { DurableFile, ensureDir, type WriteEvent } from './durable-file.ts';
+import { DurableFile, ensureDir, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { StoreError } from './errors.ts';
 import { decodeHistoryFile, emptyHistoryData, type HistoryData } from './schema.ts';
 
@@ -28,7 +28,7 @@ export function monthOf(iso: string): string {
 }
 
 /** Lists the history directory (creating it, 0700) without reading any file yet. */
-export async function openHistory(options: { dir: string; onWrite?: (event: WriteEvent) => void }): Promise<HistoryArchive> {
+export async function openHistory(options: { dir: string; onWrite?: (event: WriteEvent) => void; writeFile?: AtomicWriter }): Promise<HistoryArchive> {
   await ensureDir(options.dir);
   const known = new Set<string>();
   for (const name of await fs.readdir(options.dir)) {
@@ -48,6 +48,7 @@ export async function openHistory(options: { dir: string; onWrite?: (event: Writ
         decode: decodeHistoryFile,
         defaultData: () => emptyHistoryData(month),
         ...(options.onWrite ? { onWrite: options.onWrite } : {}),
+        ...(options.writeFile ? { writeFile: options.writeFile } : {}),
       });
       // A file that failed to open is retried (and fails again, loudly) on the next request.
       opening.catch(() => files.delete(month));

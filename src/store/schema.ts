@@ -197,6 +197,13 @@ export const hotFileSchema = z
     /** Purchase confirmations already turned into transactions: confirmation id → ref ids. */
     confirmations: z.record(z.string(), z.object({ refIds: z.array(z.string()), at: isoDate })),
     meta: metaSchema,
+    /**
+     * Proof of the encryption key: a known text sealed with the vault (see vault.ts keyCheck), so
+     * a wrong ENCRYPTION_KEY is refused at open, before anything is written. Optional, so files
+     * from before it need no migration: the store verifies the key against a stored secret and
+     * adds it on open.
+     */
+    keyCheck: z.object({ keyId: z.string().min(1), sealed: z.string().min(1), at: isoDate }).optional(),
   })
   .superRefine((data, ctx) => {
     for (const [key, user] of Object.entries(data.users)) {

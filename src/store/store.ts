@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createConversationsRepo, type ConversationsRepo } from './conversations.ts';
 import { createCredentialsRepo, type CredentialsRepo } from './credentials.ts';
-import { DurableFile, ensureDir, type WriteEvent } from './durable-file.ts';
+import { DurableFile, ensureDir, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
 import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
 import { openHistory } from './history.ts';
@@ -10,7 +10,10 @@ import { createOutboxRepo, type OutboxRepo } from './outbox.ts';
 import { decodeHotFile, emptyHotData, type HotData } from './schema.ts';
 import { createTransactionsRepo, type TransactionsRepo } from './transactions.ts';
 import { createUsersRepo, type UsersRepo } from './users.ts';
-import type { Vault } from './vault.ts';
+import { sealKeyCheck, verifyKeyCheck, type Vault } from './vault.ts';
+import { StoreKeyError } from './errors.ts';
+import { credentialsAad } from './credentials.ts';
+import { conversationAad } from './conversations.ts';
 
 /** Name of the hot file inside the data directory. */
 export const hotFileName = 'kiosbot.json';
@@ -26,6 +29,8 @@ export interface StoreOptions {
   now?: () => Date;
   /** Called after every completed file write (tests and benchmarks count writes with it). */
   onWrite?: (event: WriteEvent) => void;
+  /** Writes each data file; default the real atomic writer (tests simulate a full disk with it). */
+  writeFile?: AtomicWriter;
 }
 
 /**
@@ -43,7 +48,10 @@ export interface Store {
   conversations: ConversationsRepo;
   groups: GroupsRepo;
   gameOrders: GameOrdersRepo;
-  /** Resolves when every change made so far is on disk. */
+  /**
+   * Resolves when every change made so far is on disk. Rejects (once every file's write settled)
+   * if a write failed: those changes are then undone in memory too.
+   */
   flush(): Promise<void>;
   /** Flushes, refuses further changes and releases the data directory. Safe to call twice. */
   close(): Promise<void>;
@@ -60,16 +68,26 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const dataDir = path.resolve(options.dataDir);
   await ensureDir(dataDir);
   const lock = await acquireDirLock(dataDir);
-  const onWrite = options.onWrite ? { onWrite: options.onWrite } : {};
+  const onWrite = { ...(options.onWrite ? { onWrite: options.onWrite } : {}), ...(options.writeFile ? { writeFile: options.writeFile } : {}) };
   try {
+    const hotPath = path.join(dataDir, hotFileName);
     const hot = await DurableFile.open<HotData>({
-      path: path.join(dataDir, hotFileName),
+      path: hotPath,
       decode: (raw, file) => decodeHotFile(raw, file, now()),
       defaultData: () => emptyHotData(now()),
+      // Before anything is written (no migration, no backup rotation): a wrong key stops here.
+      verify: (data) => checkKey(data, options.vault, hotPath),
       ...onWrite,
     });
-    // Write a new file right away, so an unwritable directory fails at start-up, not at the first purchase.
-    if (!hot.existed) await hot.update(() => undefined);
+    // A new file is written right away, so an unwritable directory fails at start-up, not at the
+    // first purchase; it carries the key check value, which an older file gets here too (the key
+    // was just verified against one of its secrets) and which follows a key rotation.
+    const keyCheck = hot.data.keyCheck;
+    if (!hot.existed || !keyCheck || !options.vault.isCurrent(keyCheck.sealed)) {
+      await hot.update((data) => {
+        data.keyCheck = { ...sealKeyCheck(options.vault), at: now().toISOString() };
+      });
+    }
     const history = await openHistory({ dir: path.join(dataDir, historyDirName), ...onWrite });
     const context = { hot, vault: options.vault, now };
     const transactions = createTransactionsRepo(context, history);
@@ -87,7 +105,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       groups: createGroupsRepo(context),
       gameOrders: createGameOrdersRepo(context),
       async flush() {
-        await Promise.all([hot.flush(), history.flush()]);
+        // Both settle before this does, so that after a rejection each file's memory is what is on disk.
+        const results = await Promise.allSettled([hot.flush(), history.flush()]);
+        for (const result of results) if (result.status === 'rejected') throw result.reason;
       },
       close() {
         closing ??= (async () => {
@@ -104,4 +124,40 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await lock.release();
     throw error;
   }
+}
+
+/**
+ * Refuses a vault whose key does not fit the data, before anything is written. The key check
+ * value must open; a file from before the check value must open its oldest stored secret (the
+ * one sealed first, so with the key the data was created with), if it has any.
+ */
+function checkKey(data: HotData, vault: Vault, file: string): void {
+  if (data.keyCheck) {
+    const problem = verifyKeyCheck(vault, data.keyCheck.sealed);
+    if (problem) throw new StoreKeyError(file, problem);
+    return;
+  }
+  const secret = oldestSecret(data);
+  if (!secret) return;
+  try {
+    vault.decrypt(secret.sealed, secret.aad);
+  } catch {
+    throw new StoreKeyError(file, `it cannot open ${secret.what}`);
+  }
+}
+
+/** The stored secret sealed first: the oldest credentials, else a conversation state. */
+function oldestSecret(data: HotData): { sealed: string; aad: string; what: string } | undefined {
+  const credentials = Object.entries(data.credentials).sort(
+    ([ka, a], [kb, b]) => Date.parse(a.connectedAt) - Date.parse(b.connectedAt) || (ka < kb ? -1 : ka > kb ? 1 : 0),
+  );
+  const [first] = credentials;
+  if (first) {
+    const [key, record] = first;
+    const userId = Number(key.slice(0, key.indexOf(':')));
+    return { sealed: record.sealed, aad: credentialsAad(userId, record.service), what: `the stored ${record.service} credentials of user ${userId}` };
+  }
+  const [conversation] = Object.entries(data.conversations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (conversation) return { sealed: conversation[1], aad: conversationAad(conversation[0]), what: 'the stored conversation state' };
+  return undefined;
 }

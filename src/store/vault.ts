@@ -155,3 +155,25 @@ function checkKey(key: Buffer, id: string): Buffer {
   }
   return Buffer.from(key);
 }
+
+/** Vault AAD of the key check value; nothing else is sealed under it. */
+export const keyCheckAad = 'kiosbot:key-check';
+const keyCheckText = 'kiosbot encryption key check v1';
+
+/** A key check value: a known text sealed with the vault's current key (see verifyKeyCheck). */
+export function sealKeyCheck(vault: Vault): { keyId: string; sealed: string } {
+  return { keyId: vault.keyId, sealed: vault.encrypt(keyCheckText, keyCheckAad) };
+}
+
+/**
+ * Whether `sealed` (from sealKeyCheck) opens with this vault's keys. Returns a short reason when
+ * it does not (never any key material), or undefined when the key fits.
+ */
+export function verifyKeyCheck(vault: Vault, sealed: string): string | undefined {
+  try {
+    return vault.decrypt(sealed, keyCheckAad) === keyCheckText ? undefined : 'its key check value holds the wrong text';
+  } catch (error) {
+    if (error instanceof VaultError && error.code === 'unknown-key') return 'its key check value was sealed with a key id this kiosbot does not have';
+    return 'its key check value does not open with this key';
+  }
+}

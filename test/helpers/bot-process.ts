@@ -12,6 +12,8 @@ const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loade
 export interface BotProcess {
   /** Everything the process wrote to stdout and stderr so far. */
   readonly output: string;
+  /** Resolves with the exit code once the process has exited (null if a signal ended it). */
+  readonly exited: Promise<number | null>;
   /** Sends `signal` (default SIGTERM) and resolves once the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -29,8 +31,9 @@ export function spawnBot(env: Record<string, string>, cwd: string): BotProcess {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
+    exited,
     get output() {
       return output;
     },

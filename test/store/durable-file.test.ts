@@ -156,16 +156,18 @@ describe('DurableFile', () => {
     expect(readdirSync(dir)).toEqual(['list.json']);
   });
 
-  it('rejects the waiting callers when a write fails, and writes their changes with the next one', async () => {
+  it('rejects the waiting callers when a write fails and drops their changes; the next write works', async () => {
     const dir = path.join(dirs.make(), 'data');
     const file = path.join(dir, 'list.json');
     const list = await openList(file);
     await list.update((data) => data.items.push(1));
     rmSync(dir, { recursive: true });
     await expect(list.update((data) => data.items.push(2))).rejects.toThrow();
+    // A change that did not reach the disk is not kept in memory (nor written later behind the caller's back).
+    expect(list.data.items).toEqual([1]);
     mkdirSync(dir);
     await list.update((data) => data.items.push(3));
-    expect(onDisk(file)).toEqual([1, 2, 3]);
+    expect(onDisk(file)).toEqual([1, 3]);
   });
 
   describe('an unreadable file', () => {

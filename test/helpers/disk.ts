@@ -1,0 +1,98 @@
+/**
+ * A disk the test controls, plugged into the store as its file writer (`StoreOptions.writeFile`,
+ * `AppOptions.storeWriteFile`): it can be full (every write fails with ENOSPC, as a real full disk
+ * does), fail the next few writes only, or hold writes in flight until the test releases them.
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { writeFileAtomic, type AtomicWriter } from '../../src/store/durable-file.ts';
+
+export interface TestDisk {
+  /** The writer to give the store. */
+  write: AtomicWriter;
+  /** While full, every write fails with ENOSPC. */
+  setFull(full: boolean): void;
+  /** The next `count` writes fail with ENOSPC, then the disk works again. */
+  failNext(count: number): void;
+  /** From now on writes wait (in flight) until `release`. */
+  hold(): void;
+  /** Lets the held writes go on (and stops holding new ones). */
+  release(): void;
+  /** How many writes are held right now. */
+  held(): number;
+  /** Files whose write failed, in order. */
+  readonly failed: string[];
+}
+
+/** The error Node gives when the disk is full. */
+export function enospc(file: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ENOSPC: no space left on device, write '${file}'`), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+}
+
+export function createTestDisk(): TestDisk {
+  let full = false;
+  let failures = 0;
+  let holding = false;
+  const waiting: Array<() => void> = [];
+  const failed: string[] = [];
+  return {
+    async write(file, content, options) {
+      if (holding) await new Promise<void>((resolve) => waiting.push(resolve));
+      if (full || failures > 0) {
+        if (failures > 0) failures -= 1;
+        failed.push(file);
+        throw enospc(file);
+      }
+      await writeFileAtomic(file, content, options);
+    },
+    setFull: (value) => void (full = value),
+    failNext: (count) => void (failures = count),
+    hold: () => void (holding = true),
+    release() {
+      holding = false;
+      for (const resume of waiting.splice(0)) resume();
+    },
+    held: () => waiting.length,
+    failed,
+  };
+}
+
+/** A real, tiny tmpfs mounted for one test, or why there is none. */
+export type TinyDisk = { dir: string; fill(): void; unfill(): void; unmount(): void } | { reason: string };
+
+/**
+ * Mounts a `size`-byte tmpfs on a fresh directory (needs root, or CAP_SYS_ADMIN, on Linux).
+ * `fill()` takes all its free space with a filler file, so the next write fails with a real
+ * ENOSPC; `unfill()` frees it again.
+ */
+export function mountTinyTmpfs(size = 64 * 1024): TinyDisk {
+  if (process.platform !== 'linux') return { reason: `tmpfs needs Linux (this is ${process.platform})` };
+  const dir = mkdtempSync(path.join(tmpdir(), 'kiosbot-tmpfs-'));
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', dir], { encoding: 'utf8' });
+  if (mounted.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    return { reason: `cannot mount a tmpfs (${(mounted.stderr || mounted.error?.message || `exit ${mounted.status}`).trim()})` };
+  }
+  const filler = path.join(dir, 'filler');
+  return {
+    dir,
+    fill() {
+      const fd = openSync(filler, 'a');
+      const chunk = Buffer.alloc(4096, 1);
+      try {
+        for (;;) writeSync(fd, chunk);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+      } finally {
+        closeSync(fd);
+      }
+    },
+    unfill: () => rmSync(filler, { force: true }),
+    unmount() {
+      spawnSync('umount', [dir]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
