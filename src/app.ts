@@ -16,7 +16,6 @@ import { formatRupiah } from './bot/format.ts';
 import { createNotices, type Notices } from './notify/notices.ts';
 import { createOutbox, type Outbox } from './notify/outbox.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
-import { followMigration } from './bot/features/groups.ts';
 
 export interface App {
   bot: ReturnType<typeof createBot>;
@@ -79,7 +78,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onBlocked: async (chatId) => {
       if (chatId < 0 && store.groups.get(chatId)) await store.groups.unlink(chatId);
     },
-    onMigrated: (oldId, newId) => followMigration(store, oldId, newId),
+    onMigrated: async (oldId, newId) => {
+      await store.groups.migrate(oldId, newId);
+    },
   });
   /** Queues messages the bot sends on its own and wakes the outbox. */
   const enqueue = async (items: NewOutboxItem[]): Promise<void> => {
