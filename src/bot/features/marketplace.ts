@@ -4,7 +4,7 @@ import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient, requirePrivateChat } from '../guards.ts';
 import { describeProviderError } from '../provider-errors.ts';
-import { escapeHtml, formatMoney, formatWib } from '../format.ts';
+import { escapeHtml, formatMoney, formatWib, formatWibDate } from '../../text/format.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
 import { createItemDetailsKeyboard, createItemsKeyboard, isButtonUrl, shorten } from '../keyboards/marketplace.ts';
 import { supportStateOf, type Account, type Item } from '../../providers/marketplace/schemas.ts';
@@ -320,14 +320,6 @@ function renderVerifyOutcome(t: TranslateFunction, outcome: VerifyOutcome, optio
 // ---------------------------------------------------------------------------------------------
 // helpers
 // ---------------------------------------------------------------------------------------------
-
-const wibDate = new Intl.DateTimeFormat('id-ID', { timeZone: 'Asia/Jakarta', day: '2-digit', month: 'short', year: 'numeric' });
-
-/** A date as it is in Western Indonesian Time, without the hour: `11 Apr 2019`. */
-function formatWibDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? escapeHtml(value) : wibDate.format(date);
-}
 
 /** `Category › Sub-category`, or just the category. */
 function categoryOf(item: Item): string {
