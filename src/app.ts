@@ -11,12 +11,11 @@ import { createBot } from './bot/index.ts';
 import type { BotContext, BotDeps } from './bot/context.ts';
 import { Api } from 'grammy';
 import { createI18n } from './bot/i18n.ts';
-import { formatReceipt } from './bot/receipt.ts';
-import { formatRupiah } from './bot/format.ts';
+import { formatReceipt } from './text/receipt.ts';
+import { formatRupiah } from './text/format.ts';
 import { createNotices, type Notices } from './notify/notices.ts';
 import { createOutbox, type Outbox } from './notify/outbox.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
-import { followMigration } from './bot/features/groups.ts';
 
 export interface App {
   bot: ReturnType<typeof createBot>;
@@ -86,7 +85,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onBlocked: async (chatId) => {
       if (chatId < 0 && store.groups.get(chatId)) await store.groups.unlink(chatId);
     },
-    onMigrated: (oldId, newId) => followMigration(store, oldId, newId),
+    onMigrated: async (oldId, newId) => {
+      await store.groups.migrate(oldId, newId);
+    },
   });
   /** Queues messages the bot sends on its own and wakes the outbox. */
   const enqueue = async (items: NewOutboxItem[]): Promise<void> => {

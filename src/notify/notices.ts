@@ -2,7 +2,7 @@ import type { Store } from '../store/store.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { TransactionRecord } from '../store/schema.ts';
 import type { AccountProblem } from '../providers/factory.ts';
-import { escapeHtml } from '../bot/format.ts';
+import { escapeHtml } from '../text/format.ts';
 
 /** Translates outside a chat context (jobs, outbox): `translate(locale, key, vars)`. */
 export type Translate = (locale: string, key: string, variables?: Record<string, string | number>) => string;

@@ -6,6 +6,7 @@ import { createPurchaseService, type PurchaseService } from './purchases.ts';
 import { createCatalogueService, type CatalogueService } from './catalogue.ts';
 import { createPinService, type PinService } from './pin.ts';
 import { createAlertService, type AlertService } from './alerts.ts';
+import { createVerificationService, type VerificationService } from './verification.ts';
 import type { Notices } from '../notify/notices.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
@@ -15,6 +16,8 @@ export interface Services {
   catalogue: CatalogueService;
   pin: PinService;
   alerts: AlertService;
+  /** Marketplace purchase-code checks (/verify): who answers, cache, rate limit. */
+  verification: VerificationService;
 }
 
 export interface ServicesDeps {
@@ -54,5 +57,6 @@ export function createServices(deps: ServicesDeps): Services {
     }),
     catalogue: createCatalogueService({ credentials, now: deps.now }),
     pin: createPinService({ store: deps.store, now: deps.now }),
+    verification: createVerificationService({ store: deps.store, credentials, logger: deps.logger, now: deps.now }),
   };
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
 import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes as codes } from '../../src/sandbox/marketplace.ts';
-import { formatWib } from '../../src/bot/format.ts';
+import { formatWib } from '../../src/text/format.ts';
 
 /** A purchase code no seller has sold. */
 const unknownCode = '00000000-dead-4bee-8f00-000000000000';

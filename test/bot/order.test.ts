@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { answerOrder, codeTexts, freeFire, inWorld, indonesian, startOrder, urlButtons, withCatalogue } from '../helpers/gameshop.ts';
-import { formatRupiah, formatWib } from '../../src/bot/format.ts';
+import { formatRupiah, formatWib } from '../../src/text/format.ts';
 
 /*
  * The order conversation through the real bot against the sandbox shop. Tests run concurrently,

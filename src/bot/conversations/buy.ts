@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { BuyArgs, BuyRequest } from './ids.ts';
-import { escapeHtml, formatRupiah, formatWib } from '../format.ts';
+import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';

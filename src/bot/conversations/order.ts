@@ -4,7 +4,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { OrderArgs } from './ids.ts';
-import { escapeHtml, formatRupiah, formatWib } from '../format.ts';
+import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import {
   createOrderChoiceKeyboard,

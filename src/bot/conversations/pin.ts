@@ -1,7 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import { isValidPin } from '../../services/pin.ts';
-import { formatWib } from '../format.ts';
+import { formatWib } from '../../text/format.ts';
 import { pinData } from '../callback-data/pin.ts';
 import { deleteSecretMessage } from './connect.ts';
 

@@ -1,7 +1,7 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { createCallbackData } from 'callback-data';
 import type { BotContext } from '../context.ts';
-import { escapeHtml } from '../format.ts';
+import { escapeHtml } from '../../text/format.ts';
 
 /** Confirm/cancel of a broadcast; the text itself waits in the admin's message being replied to. */
 const broadcastData = createCallbackData('bcast', { action: String });

@@ -1,7 +1,7 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { formatRupiah } from '../format.ts';
+import { formatRupiah } from '../../text/format.ts';
 
 /** Largest threshold accepted (Rp 1 billion): anything above is a typo. */
 const maxThreshold = 1_000_000_000;

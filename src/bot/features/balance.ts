@@ -2,7 +2,7 @@ import { Composer, GrammyError, InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient, requirePrivateChat } from '../guards.ts';
-import { escapeHtml, formatRupiah, formatWib } from '../format.ts';
+import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { balanceRefreshData } from '../callback-data/balance.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { BotContext } from '../context.ts';
 import type { ServiceName } from '../../providers/factory.ts';
 import { commandNames } from '../commands.ts';
 import { requirePrivateChat } from '../guards.ts';
-import { formatWib } from '../format.ts';
+import { formatWib } from '../../text/format.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import { connectData, disconnectData } from '../callback-data/connect.ts';
 import {

@@ -3,7 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient, requireConnected, requirePrivateChat } from '../guards.ts';
-import { escapeHtml, formatRupiah, formatWib } from '../format.ts';
+import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { conversationIds, type OrderArgs } from '../conversations/ids.ts';
 import {
   gamesData,

@@ -78,13 +78,5 @@ groupsFeature.on('my_chat_member', async (ctx, next) => {
 
 // A group that became a supergroup keeps its link under the new id.
 groupsFeature.on('message:migrate_to_chat_id', async (ctx) => {
-  await followMigration(ctx.deps.store, ctx.chat.id, ctx.message.migrate_to_chat_id);
+  await ctx.deps.store.groups.migrate(ctx.chat.id, ctx.message.migrate_to_chat_id);
 });
-
-/** Moves a group link from `oldId` to `newId` (a group upgraded to a supergroup). */
-export async function followMigration(store: BotContext['deps']['store'], oldId: number, newId: number): Promise<void> {
-  const link = store.groups.get(oldId);
-  if (!link) return;
-  await store.groups.link({ chatId: newId, ownerId: link.ownerId, ...(link.title ? { title: link.title } : {}) });
-  await store.groups.unlink(oldId);
-}

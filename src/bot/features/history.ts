@@ -3,8 +3,8 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { requirePrivateChat, editInPlace } from '../guards.ts';
-import { escapeHtml, formatRupiah, formatWib } from '../format.ts';
-import { formatReceipt, statusIcon, statusWord } from '../receipt.ts';
+import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
+import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { createHistoryKeyboard, createHistoryReceiptKeyboard } from '../keyboards/history.ts';
 

@@ -1,33 +1,22 @@
-import { createHash } from 'node:crypto';
 import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import type { BotContext, BotDeps } from '../context.ts';
+import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient, requirePrivateChat } from '../guards.ts';
 import { describeProviderError } from '../provider-errors.ts';
-import { escapeHtml, formatMoney, formatWib } from '../format.ts';
+import { escapeHtml, formatMoney, formatWib, formatWibDate } from '../../text/format.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
 import { createItemDetailsKeyboard, createItemsKeyboard, isButtonUrl, shorten } from '../keyboards/marketplace.ts';
-import { supportStateOf, type Account, type Item, type Purchase } from '../../providers/marketplace/schemas.ts';
-import { isProviderError } from '../../providers/provider-error.ts';
+import { supportStateOf, type Account, type Item } from '../../providers/marketplace/schemas.ts';
 import { withoutFormatChars } from '../../services/targets.ts';
 import type { MarketplaceClient } from '../../providers/marketplace/client.ts';
+import type { VerifyOutcome } from '../../services/verification.ts';
 
 /** Items per /items page. */
 export const marketplaceItemsPerPage = 5;
 
-/** How long a purchase-code answer is reused for the same account and code (ms). */
-export const verifyCacheMs = 60_000;
-
-/** At most this many /verify checks per chat within the window; more get "wait". */
-export const verifyRateLimit = { checks: 5, windowMs: 60_000 } as const;
-
-/** Real purchase codes are UUIDs (36 characters); anything much longer is not one. */
-const maxCodeLength = 100;
 /** Telegram's caption limit (characters after entity parsing). */
 const captionLimit = 1024;
-/** Cap on remembered purchase answers per bot, whatever their age. */
-const maxCacheEntries = 5000;
 
 const noop = (): undefined => undefined;
 
@@ -42,7 +31,8 @@ const noop = (): undefined => undefined;
  *   price, purchase date, support state and whether it was downloaded. Also in groups, where it
  *   answers with the marketplace account of whoever linked the group (/linkgroup), else the
  *   sender's own. The same code for the same account is answered from memory for a minute, each
- *   chat gets at most five checks a minute, and a purchase code never reaches the log.
+ *   chat gets at most five checks a minute, and a purchase code never reaches the log (all of
+ *   which is the verification service's business: this feature reads the command and renders).
  */
 export const marketplaceFeature = new Composer<BotContext>();
 
@@ -257,165 +247,46 @@ function renderItemDetails(t: TranslateFunction, item: Item, limits: { descripti
 // /verify
 // ---------------------------------------------------------------------------------------------
 
-/** What a purchase-code check found: the purchase, or the marketplace's refusal. */
-type VerifyOutcome = { valid: true; purchase: Purchase } | { valid: false; message: string };
-
-/** Per-bot memory of /verify: recent answers and recent checks per chat. */
-interface VerifyState {
-  /** By hash of (api key, code): the outcome and when it was fetched (ms). */
-  answers: Map<string, { at: number; outcome: VerifyOutcome }>;
-  /** By chat id: times (ms) of the checks within the rate-limit window, oldest first. */
-  checks: Map<number, number[]>;
-  /** By group chat id: when the "too many checks" notice was last sent (said once per window). */
-  warned: Map<number, number>;
-}
-
-/** Keyed by the bot's dependencies, so two bots in one process (tests) never share answers. */
-const verifyStates = new WeakMap<BotDeps, VerifyState>();
-
-function verifyStateOf(deps: BotDeps): VerifyState {
-  let state = verifyStates.get(deps);
-  if (!state) {
-    state = { answers: new Map(), checks: new Map(), warned: new Map() };
-    verifyStates.set(deps, state);
-  }
-  return state;
-}
-
-/** Whose marketplace account answers a /verify, and whether that is the sender's own. */
-interface Seller {
-  client: MarketplaceClient;
-  userId: number;
-  own: boolean;
-}
-
 marketplaceFeature.command(commandNames('verify'), async (ctx) => {
   const { deps } = ctx;
   const replyTo = { reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true } };
   const code = withoutFormatChars(ctx.match).trim().split(/\s+/)[0] ?? '';
-  if (code === '' || code.length > maxCodeLength) {
-    await ctx.reply(ctx.t('marketplace-verify-usage'), { parse_mode: 'HTML', ...replyTo });
-    return;
-  }
-  const seller = await resolveSeller(ctx);
-  if (!seller) return;
-
-  const state = verifyStateOf(deps);
-  const now = deps.now().getTime();
-  const waitMs = takeCheck(state, ctx.chat.id, now);
-  if (waitMs > 0) {
-    const isGroup = ctx.chat.type !== 'private';
-    // In a group the notice is said once per window, so a burst of checks is not met by a burst of notices.
-    if (isGroup && (state.warned.get(ctx.chat.id) ?? -Infinity) > now - verifyRateLimit.windowMs) return;
-    if (isGroup) state.warned.set(ctx.chat.id, now);
-    await ctx.reply(ctx.t('marketplace-verify-too-many', { seconds: Math.max(1, Math.ceil(waitMs / 1000)) }), replyTo);
-    return;
-  }
-
-  const key = answerKey(seller.userId, deps.store.credentials.info(seller.userId, 'marketplace')?.connectedAt ?? '', code);
-  const remembered = recentAnswer(state, key, now);
-  let outcome: VerifyOutcome;
-  if (remembered) {
-    outcome = remembered;
-  } else {
-    await ctx.replyWithChatAction('typing').catch(noop);
-    try {
-      outcome = { valid: true, purchase: await seller.client.validatePurchase(code) };
-    } catch (error) {
-      if (!isProviderError(error)) throw error;
-      // Only the kind: the marketplace's message could quote the code, which must never be logged.
-      deps.logger.warn('marketplace purchase check failed', { chatId: ctx.chat.id, userId: ctx.from?.id, kind: error.kind, httpStatus: error.httpStatus });
-      if (error.kind === 'not_found') {
-        outcome = { valid: false, message: error.providerMessage ?? '-' };
-      } else {
-        const text =
-          error.kind === 'credentials' && !seller.own
-            ? ctx.t('marketplace-verify-owner-credentials')
-            : (describeProviderError(ctx.t, error, deps.settings.publicIp) ?? ctx.t('error-generic'));
-        await ctx.reply(text, replyTo);
-        return;
-      }
+  const result = await deps.services.verification.verify(
+    { chatId: ctx.chat.id, isPrivate: ctx.chat.type === 'private', senderId: ctx.from?.id, code },
+    { beforeAsking: () => ctx.replyWithChatAction('typing').then(noop, noop) },
+  );
+  switch (result.kind) {
+    case 'bad-code':
+      await ctx.reply(ctx.t('marketplace-verify-usage'), { parse_mode: 'HTML', ...replyTo });
+      return;
+    case 'not-connected':
+      await ctx.reply(notConnectedText(ctx.t, result.who));
+      return;
+    case 'too-many':
+      if (result.tell) await ctx.reply(ctx.t('marketplace-verify-too-many', { seconds: Math.max(1, Math.ceil(result.waitMs / 1000)) }), replyTo);
+      return;
+    case 'failed': {
+      const { error } = result;
+      const text =
+        error.kind === 'credentials' && !result.ownAccount
+          ? ctx.t('marketplace-verify-owner-credentials')
+          : (describeProviderError(ctx.t, error, deps.settings.publicIp) ?? ctx.t('error-generic'));
+      await ctx.reply(text, replyTo);
+      return;
     }
-    remember(state, key, outcome, now);
+    case 'answered': {
+      const text = renderVerifyOutcome(ctx.t, result.outcome, { now: deps.now().getTime(), account: result.account, cached: result.cached });
+      await ctx.reply(text, { parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...replyTo });
+      return;
+    }
   }
-  const account = deps.store.credentials.info(seller.userId, 'marketplace')?.label;
-  const text = renderVerifyOutcome(ctx.t, outcome, { now, account, cached: remembered !== undefined });
-  await ctx.reply(text, { parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...replyTo });
 });
 
-/**
- * The marketplace account that answers a /verify here, or undefined after saying why there is
- * none. Private chat: the sender's. Group: the account of whoever linked the group, else the
- * sender's when they have one.
- */
-async function resolveSeller(ctx: BotContext & { chat: NonNullable<BotContext['chat']> }): Promise<Seller | undefined> {
-  const { deps } = ctx;
-  const senderId = ctx.from?.id;
-  if (ctx.chat.type === 'private') {
-    const client = await requireClient(ctx, deps, 'marketplace');
-    return client && senderId !== undefined ? { client, userId: senderId, own: true } : undefined;
-  }
-  const link = deps.store.groups.get(ctx.chat.id);
-  if (link) {
-    const client = deps.services.credentials.client(link.ownerId, 'marketplace');
-    if (!client) {
-      await ctx.reply(ctx.t('marketplace-verify-owner-not-connected'));
-      return undefined;
-    }
-    return { client, userId: link.ownerId, own: link.ownerId === senderId };
-  }
-  const client = senderId === undefined ? undefined : deps.services.credentials.client(senderId, 'marketplace');
-  if (!client || senderId === undefined) {
-    await ctx.reply(ctx.t('marketplace-verify-group-not-connected'));
-    return undefined;
-  }
-  return { client, userId: senderId, own: true };
-}
-
-/**
- * Counts a check in `chatId` at `now`. Returns 0 when it is allowed, else how long (ms) until the
- * oldest check in the window expires.
- */
-function takeCheck(state: VerifyState, chatId: number, now: number): number {
-  const since = now - verifyRateLimit.windowMs;
-  const recent = (state.checks.get(chatId) ?? []).filter((at) => at > since);
-  if (recent.length >= verifyRateLimit.checks) {
-    state.checks.set(chatId, recent);
-    return recent[0]! + verifyRateLimit.windowMs - now;
-  }
-  recent.push(now);
-  state.checks.set(chatId, recent);
-  // Forget quiet chats now and then so the map does not grow with every chat ever seen.
-  if (state.checks.size > 1000) {
-    for (const [id, times] of state.checks) if (times.every((at) => at <= since)) state.checks.delete(id);
-    for (const [id, at] of state.warned) if (at <= since) state.warned.delete(id);
-  }
-  return 0;
-}
-
-/** The seller's account (as connected: a reconnect starts afresh) and the code as one opaque key; the code is not kept in plain text. */
-function answerKey(sellerId: number, connectedAt: string, code: string): string {
-  return createHash('sha256').update(`${sellerId}\u0000${connectedAt}\u0000`).update(code).digest('base64url');
-}
-
-function recentAnswer(state: VerifyState, key: string, now: number): VerifyOutcome | undefined {
-  const entry = state.answers.get(key);
-  if (!entry) return undefined;
-  if (now - entry.at < verifyCacheMs && now >= entry.at) return entry.outcome;
-  state.answers.delete(key);
-  return undefined;
-}
-
-function remember(state: VerifyState, key: string, outcome: VerifyOutcome, now: number): void {
-  for (const [other, entry] of state.answers) if (now - entry.at >= verifyCacheMs) state.answers.delete(other);
-  state.answers.delete(key);
-  state.answers.set(key, { at: now, outcome });
-  // Map order is insertion order: the oldest go first when a flood of distinct codes arrives.
-  while (state.answers.size > maxCacheEntries) {
-    const oldest = state.answers.keys().next().value;
-    if (oldest === undefined) break;
-    state.answers.delete(oldest);
-  }
+/** Why no marketplace account can answer a /verify here, and what to do. */
+function notConnectedText(t: TranslateFunction, who: 'sender' | 'group-owner' | 'group'): string {
+  if (who === 'group-owner') return t('marketplace-verify-owner-not-connected');
+  if (who === 'group') return t('marketplace-verify-group-not-connected');
+  return t('error-not-connected', { service: t('service-marketplace') });
 }
 
 /** The answer to a /verify (HTML). The code itself is not repeated: the answer replies to it. */
@@ -449,14 +320,6 @@ function renderVerifyOutcome(t: TranslateFunction, outcome: VerifyOutcome, optio
 // ---------------------------------------------------------------------------------------------
 // helpers
 // ---------------------------------------------------------------------------------------------
-
-const wibDate = new Intl.DateTimeFormat('id-ID', { timeZone: 'Asia/Jakarta', day: '2-digit', month: 'short', year: 'numeric' });
-
-/** A date as it is in Western Indonesian Time, without the hour: `11 Apr 2019`. */
-function formatWibDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? escapeHtml(value) : wibDate.format(date);
-}
 
 /** `Category › Sub-category`, or just the category. */
 function categoryOf(item: Item): string {

@@ -3,7 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireConnected, requirePrivateChat, editInPlace } from '../guards.ts';
-import { escapeHtml, formatRupiah } from '../format.ts';
+import { escapeHtml, formatRupiah } from '../../text/format.ts';
 import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
 import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
 import { looksLikeSecret } from './unhandled.ts';

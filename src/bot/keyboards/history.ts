@@ -2,7 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { TransactionRecord } from '../../store/schema.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
-import { addCopySnButton } from '../receipt.ts';
+import { addCopySnButton } from './receipt.ts';
 
 /** Callback data opening `refId`'s receipt, or undefined when it cannot be packed (not a bot-minted id). */
 function packDetail(page: number, refId: string): string | undefined {

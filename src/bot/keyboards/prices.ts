@@ -4,7 +4,7 @@ import type { Product } from '../../providers/reseller/schemas.ts';
 import { isProductAvailable } from '../../providers/reseller/schemas.ts';
 import type { BrandGroup } from '../../services/catalogue.ts';
 import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
-import { formatRupiah } from '../format.ts';
+import { formatRupiah } from '../../text/format.ts';
 
 /** What a price-list message shows; packed into every button of it. */
 export interface PriceView {

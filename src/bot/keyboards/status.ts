@@ -2,7 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
-import { addCopySnButton } from '../receipt.ts';
+import { addCopySnButton } from './receipt.ts';
 
 /** Callback data that checks `refId`, or undefined when it cannot be packed (not a bot-minted id). */
 export function packStatusCheck(refId: string): string | undefined {

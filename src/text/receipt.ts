@@ -1,9 +1,8 @@
 /**
- * The transaction receipt: one HTML text shown by /status, /history and (later) the settlement
- * notices. Pure functions of a translate function and a transaction, so the outbox can format a
- * receipt without a chat context.
+ * The transaction receipt: one HTML text shown by /status, /history and the settlement notices.
+ * Pure functions of a translate function and a transaction, so the outbox can format a receipt
+ * without a chat context (the "copy SN" button is in bot/keyboards/receipt.ts).
  */
-import type { InlineKeyboard } from 'grammy';
 import type { TransactionRecord } from '../store/schema.ts';
 import { escapeHtml, formatRupiah, formatWib, maskTarget } from './format.ts';
 
@@ -26,9 +25,6 @@ const statusIcons: Record<string, string> = {
   Rejected: '⛔',
   Unresolved: '❔',
 };
-
-/** Telegram's limit for the text a `copy_text` button copies. */
-const copyTextLimit = 256;
 
 /**
  * The transaction's status in the reader's words: Sukses/Gagal/Pending/Diproses/Ditolak/Tidak
@@ -86,16 +82,4 @@ function receiptNote(t: ReceiptTranslate, tx: TransactionRecord): string | undef
     default:
       return t('receipt-note-pending', { refId: escapeHtml(tx.refId) });
   }
-}
-
-/**
- * Adds a "copy SN" button (Bot API 7.11 `copy_text`) when the transaction has an SN short
- * enough to copy; returns whether it did. Clients without the feature show the SN as `<code>`,
- * which copies on tap, so nothing is lost.
- */
-export function addCopySnButton(keyboard: InlineKeyboard, t: ReceiptTranslate, tx: Pick<TransactionRecord, 'sn'>): boolean {
-  const sn = tx.sn;
-  if (sn === undefined || sn === '' || sn.length > copyTextLimit) return false;
-  keyboard.copyText(t('receipt-button-copy-sn'), sn);
-  return true;
 }

@@ -1,4 +1,4 @@
-/** Formatting shared by every feature: money, time, masking. */
+/** Pure text formatting shared by the bot, the notices and the jobs: money, time, masking, escaping. */
 
 const rupiahFormat = new Intl.NumberFormat('id-ID', { maximumFractionDigits: 0 });
 
@@ -29,6 +29,14 @@ export function formatWib(date: Date | string): string {
   const value = typeof date === 'string' ? new Date(date) : date;
   if (Number.isNaN(value.getTime())) return String(date);
   return `${wibFormat.format(value).replace(/,/g, '')} WIB`;
+}
+
+const wibDateFormat = new Intl.DateTimeFormat('id-ID', { timeZone: 'Asia/Jakarta', day: '2-digit', month: 'short', year: 'numeric' });
+
+/** A date as it is in Western Indonesian Time, without the hour: `11 Apr 2019`; an unreadable date is shown as given (HTML-escaped). */
+export function formatWibDate(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? escapeHtml(value) : wibDateFormat.format(date);
 }
 
 /** Hides the middle of a target for group posts: `081234567890` → `0812****7890`. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { I18n } from '@grammyjs/i18n';
 import { InlineKeyboard } from 'grammy';
 import { localesDirectory } from '../../src/bot/i18n.ts';
-import { addCopySnButton, formatReceipt, statusWord, type ReceiptTranslate } from '../../src/bot/receipt.ts';
+import { formatReceipt, statusWord, type ReceiptTranslate } from '../../src/text/receipt.ts';
+import { addCopySnButton } from '../../src/bot/keyboards/receipt.ts';
 import type { TransactionRecord } from '../../src/store/schema.ts';
 
 const i18n = new I18n({ defaultLocale: 'id', directory: localesDirectory, useSession: false, fluentBundleOptions: { useIsolating: false } });
