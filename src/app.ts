@@ -8,7 +8,7 @@ import type { NewOutboxItem } from './store/outbox.ts';
 import { createAccountProblemReporter } from './notify/account-problems.ts';
 import { createServices, type Services } from './services/services.ts';
 import { createBot } from './bot/index.ts';
-import type { BotContext, BotDeps } from './bot/context.ts';
+import type { BotContext, BotDeps, FloodLimit } from './bot/context.ts';
 import { Api } from 'grammy';
 import { createI18n } from './bot/i18n.ts';
 import { formatReceipt } from './bot/receipt.ts';
@@ -46,6 +46,8 @@ export interface AppOptions {
   watcherTickMs?: number;
   /** How often every balance alert is checked (ms). Default 10 minutes. */
   alertIntervalMs?: number;
+  /** Per-user flood limit of the bot. Default 8 updates in 3 s (tests of long flows loosen it). */
+  floodLimit?: FloodLimit;
 }
 
 /**
@@ -112,6 +114,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       defaultLocale: config.defaultLocale,
       conversationTimeoutMs: options.conversationTimeoutMs ?? 15 * 60_000,
       gameshopCataloguePath: config.gameshopCataloguePath,
+      ...(options.floodLimit ? { floodLimit: options.floodLimit } : {}),
     },
     logger,
     store,
