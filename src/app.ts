@@ -94,7 +94,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     logger,
     now,
   });
-  const services = createServices({ store, providers, logger, now, notices, formatMoney: formatRupiah, onQueued: () => outbox.kick() });
+  const services = createServices({ store, providers, logger, now, notices, formatMoney: formatRupiah, onQueued: () => outbox.kick(), gameshopCataloguePath: config.gameshopCataloguePath });
   const watcher = createSettlementWatcher({
     store,
     purchases: services.purchases,

@@ -6,6 +6,7 @@ import { createPurchaseService, type PurchaseService } from './purchases.ts';
 import { createCatalogueService, type CatalogueService } from './catalogue.ts';
 import { createPinService, type PinService } from './pin.ts';
 import { createAlertService, type AlertService } from './alerts.ts';
+import { createGameOrderService, type GameOrderService } from './game-orders.ts';
 import type { Notices } from '../notify/notices.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
@@ -15,6 +16,7 @@ export interface Services {
   catalogue: CatalogueService;
   pin: PinService;
   alerts: AlertService;
+  gameOrders: GameOrderService;
 }
 
 export interface ServicesDeps {
@@ -28,6 +30,8 @@ export interface ServicesDeps {
   formatMoney: (amount: number) => string;
   /** Wakes the outbox after something was queued outside a settlement. */
   onQueued?: () => void;
+  /** Path of the operator's game shop catalogue (GAMESHOP_CATALOGUE), if any. */
+  gameshopCataloguePath?: string | undefined;
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -52,5 +56,6 @@ export function createServices(deps: ServicesDeps): Services {
     }),
     catalogue: createCatalogueService({ credentials, now: deps.now }),
     pin: createPinService({ store: deps.store, now: deps.now }),
+    gameOrders: createGameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),
   };
 }
