@@ -8,7 +8,7 @@ import type { NewOutboxItem } from './store/outbox.ts';
 import { createAccountProblemReporter } from './notify/account-problems.ts';
 import { createServices, type Services } from './services/services.ts';
 import { createBot } from './bot/index.ts';
-import type { BotContext, BotDeps } from './bot/context.ts';
+import type { BotContext, BotDeps, FloodLimit } from './bot/context.ts';
 import { Api } from 'grammy';
 import { createI18n } from './bot/i18n.ts';
 import { formatReceipt } from './text/receipt.ts';
@@ -47,6 +47,8 @@ export interface AppOptions {
   alertIntervalMs?: number;
   /** Replaces the store's file writer (tests simulate a full disk). */
   storeWriteFile?: StoreOptions['writeFile'];
+  /** Per-user flood limit of the bot. Default 8 updates in 3 s (tests of long flows loosen it). */
+  floodLimit?: FloodLimit;
 }
 
 /**
@@ -100,7 +102,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     logger,
     now,
   });
-  const services = createServices({ store, providers, logger, now, notices, formatMoney: formatRupiah, onQueued: () => outbox.kick() });
+  const services = createServices({ store, providers, logger, now, notices, formatMoney: formatRupiah, onQueued: () => outbox.kick(), gameshopCataloguePath: config.gameshopCataloguePath });
   const watcher = createSettlementWatcher({
     store,
     purchases: services.purchases,
@@ -120,6 +122,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       defaultLocale: config.defaultLocale,
       conversationTimeoutMs: options.conversationTimeoutMs ?? 15 * 60_000,
       gameshopCataloguePath: config.gameshopCataloguePath,
+      ...(options.floodLimit ? { floodLimit: options.floodLimit } : {}),
     },
     logger,
     store,

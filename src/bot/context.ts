@@ -20,6 +20,14 @@ export interface BotSettings {
   conversationTimeoutMs: number;
   /** Path of the operator's game shop catalogue file (GAMESHOP_CATALOGUE), if any. */
   gameshopCataloguePath: string | undefined;
+  /** Per-user flood limit; default `defaultFloodLimit` (8 updates in 3 s). Tests of long flows loosen it. */
+  floodLimit?: FloodLimit;
+}
+
+/** More than `updates` updates from one user within `windowMs` get one "slow down" answer and are dropped. */
+export interface FloodLimit {
+  updates: number;
+  windowMs: number;
 }
 
 /** Everything the bot needs from the outside, injected by the composition root. */

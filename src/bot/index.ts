@@ -3,7 +3,7 @@ import { conversations, createConversation } from '@grammyjs/conversations';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { limit } from '@grammyjs/ratelimiter';
 import { sequentialize } from '@grammyjs/runner';
-import type { BotContext, BotDeps, ConversationContext } from './context.ts';
+import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './context.ts';
 import { createI18n } from './i18n.ts';
 import { attachAccount } from './middlewares/account.ts';
 import { lowerCaseCommands } from './middlewares/command-case.ts';
@@ -34,7 +34,7 @@ import { gameshopFeature } from './features/gameshop.ts';
 const isCommand = (ctx: BotContext): boolean => (ctx.message?.text ?? '').trimStart().startsWith('/');
 
 /** Flood limit per user: more than this many updates within the window get one "slow down". */
-const floodLimit = { updates: 8, windowMs: 3000 };
+export const defaultFloodLimit: FloodLimit = { updates: 8, windowMs: 3000 };
 
 /**
  * Assembles the bot: the only place middleware is put together. Everything it needs is injected,
@@ -53,6 +53,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
   bot.use(attachAccount(deps));
   bot.use(i18n);
+  const floodLimit = deps.settings.floodLimit ?? defaultFloodLimit;
   bot.use(
     limit<BotContext, never>({
       timeFrame: floodLimit.windowMs,

@@ -7,6 +7,7 @@ import { createCatalogueService, type CatalogueService } from './catalogue.ts';
 import { createPinService, type PinService } from './pin.ts';
 import { createAlertService, type AlertService } from './alerts.ts';
 import { createVerificationService, type VerificationService } from './verification.ts';
+import { createGameOrderService, type GameOrderService } from './game-orders.ts';
 import type { Notices } from '../notify/notices.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
@@ -18,6 +19,7 @@ export interface Services {
   alerts: AlertService;
   /** Marketplace purchase-code checks (/verify): who answers, cache, rate limit. */
   verification: VerificationService;
+  gameOrders: GameOrderService;
 }
 
 export interface ServicesDeps {
@@ -31,6 +33,8 @@ export interface ServicesDeps {
   formatMoney: (amount: number) => string;
   /** Wakes the outbox after something was queued outside a settlement. */
   onQueued?: () => void;
+  /** Path of the operator's game shop catalogue (GAMESHOP_CATALOGUE), if any. */
+  gameshopCataloguePath?: string | undefined;
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -58,5 +62,6 @@ export function createServices(deps: ServicesDeps): Services {
     catalogue: createCatalogueService({ credentials, now: deps.now }),
     pin: createPinService({ store: deps.store, now: deps.now }),
     verification: createVerificationService({ store: deps.store, credentials, logger: deps.logger, now: deps.now }),
+    gameOrders: createGameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),
   };
 }

@@ -6,7 +6,7 @@ import type { GameOrderRecord } from '../../src/store/schema.ts';
 /*
  * /games, /pesanan and the order scenarios that are about what happens around an order (500,
  * double tap, payment reminder, English, the QR fallback). Tests run concurrently, each in a world
- * of its own: the flood limit makes every full order wait about three seconds.
+ * of its own.
  */
 
 /** A stored order of `userId`, created `minutesAgo` before 2025-01-31 13:00 WIB. */
@@ -38,7 +38,7 @@ const reminderText = 'Pengingat pembayaran';
 const reminders = (world: TestWorld, user: { id: number }) => world.telegram.botMessages(user.id).filter((m) => m.text?.includes(reminderText));
 
 describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => {
-  // --- full orders first: they wait for the flood limit, the short tests run meanwhile ---------
+  // --- full orders ---------------------------------------------------------------------------------
 
   it('reminds once ten minutes before the payment expires, also across restarts', ({ expect }) => {
     let clock = Date.parse('2025-01-31T06:00:00Z');
@@ -103,8 +103,6 @@ describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => 
     inWorld(withCatalogue, async (world) => {
       const { driver, first } = await startOrder(world);
       const summary = await answerOrder(driver, first, freeFire);
-      await driver.pace();
-      await driver.pace();
       const firstTap = driver.user.tap(summary, '✅ Pesan sekarang');
       const secondTap = driver.user.tap(summary, '✅ Pesan sekarang');
       await world.telegram.waitForBotMessage(driver.user, { after: summary, textIncludes: 'Pesanan dibuat' });

@@ -4,8 +4,7 @@ import { formatRupiah, formatWib } from '../../src/text/format.ts';
 
 /*
  * The order conversation through the real bot against the sandbox shop. Tests run concurrently,
- * each in a world of its own: the bot's flood limit (8 updates per user in 3 s) makes every full
- * order wait about three seconds. More order scenarios (500, double tap, reminder, English) are in
+ * each in a world of its own. More order scenarios (500, double tap, reminder, English) are in
  * gameshop.test.ts, to keep each file short.
  */
 

@@ -1,9 +1,11 @@
 /**
  * Helpers of the game shop tests: a user with the game shop connected, and a driver that walks the
- * order conversation at a pace the bot's flood limit allows.
+ * order conversation. The worlds these helpers start loosen the bot's flood limit (its real
+ * default is tested in test/bot/groups.test.ts), so an order runs as fast as the bot answers.
  */
 import path from 'node:path';
 import { startWorld, type TestWorld, type TestWorldOptions } from './app.ts';
+import type { FloodLimit } from '../../src/bot/context.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
 import { gameshopDemoKeys } from '../../src/sandbox/gameshop.ts';
 
@@ -12,8 +14,7 @@ export const sampleCataloguePath = path.resolve(import.meta.dirname, '../../cata
 
 /**
  * A new user (Indonesian unless told) with the game shop connected. The key is seeded through the
- * credential service (one real GET /games), not /connect: connecting is someone else's subject,
- * and its updates would eat into the flood limit an order needs.
+ * credential service (one real GET /games), not /connect: connecting is someone else's subject.
  */
 export async function shopper(world: TestWorld, firstName = 'Budi', languageCode = 'id'): Promise<EmulatedUser> {
   const user = world.telegram.createUser({ firstName, languageCode });
@@ -40,17 +41,11 @@ export function codeTexts(message: EmulatedMessage): string[] {
   return entities.filter((e) => e.type === 'code').map((e) => text.slice(e.offset, e.offset + e.length));
 }
 
-/** The bot's flood limit is 8 updates per user in 3 s; the driver keeps under it with a margin. */
-const paceUpdates = 7;
-const paceWindowMs = 3300;
+/** A flood limit no order test reaches: the game shop tests are not about flooding. */
+export const looseFloodLimit: FloodLimit = { updates: 10_000, windowMs: 1000 };
 
-/**
- * Drives one user's chat: each action waits until the flood limit allows another update, sends
- * it, and resolves with the next bot message (optionally one that contains `expect`).
- */
+/** Drives one user's chat: each action sends an update and resolves with the next bot message (optionally one that contains `expect`). */
 export class ChatDriver {
-  private readonly sentAt: number[] = [];
-
   constructor(
     readonly world: TestWorld,
     readonly user: EmulatedUser,
@@ -61,20 +56,8 @@ export class ChatDriver {
     return this.world.telegram.messages(this.user).reduce((max, m) => Math.max(max, m.messageId), 0);
   }
 
-  /** Waits until one more update keeps the user under the flood limit. */
-  async pace(): Promise<void> {
-    for (;;) {
-      const now = Date.now();
-      const recent = this.sentAt.filter((at) => at > now - paceWindowMs);
-      if (recent.length < paceUpdates) break;
-      await new Promise((resolve) => setTimeout(resolve, (recent[0] ?? now) + paceWindowMs - now + 5));
-    }
-    this.sentAt.push(Date.now());
-  }
-
   /** Sends text and resolves with the next bot message (containing `expect`, when given). */
   async send(text: string, expect?: string | RegExp): Promise<EmulatedMessage> {
-    await this.pace();
     const after = this.lastId();
     this.user.send(text);
     return this.world.telegram.waitForBotMessage(this.user, { after, ...(expect === undefined ? {} : { textIncludes: expect }) });
@@ -82,16 +65,14 @@ export class ChatDriver {
 
   /** Taps the button of `message` whose text contains `part`; resolves with the next bot message (containing `expect`). */
   async tap(message: EmulatedMessage, part: string, expect?: string | RegExp): Promise<EmulatedMessage> {
-    await this.pace();
     const after = this.lastId();
     this.user.tap(message, buttonWith(message, part));
     return this.world.telegram.waitForBotMessage(this.user, { after, ...(expect === undefined ? {} : { textIncludes: expect }) });
   }
 
   /** Taps without waiting for a message; resolves with the callback query id. */
-  async tapOnly(message: EmulatedMessage, part: string): Promise<string> {
-    await this.pace();
-    return this.user.tap(message, buttonWith(message, part)).id;
+  tapOnly(message: EmulatedMessage, part: string): Promise<string> {
+    return Promise.resolve(this.user.tap(message, buttonWith(message, part)).id);
   }
 }
 
@@ -150,9 +131,9 @@ export const freeFire: OrderAnswers = {
   whatsapp: '081234567890',
 };
 
-/** Runs `test` in a world of its own (for concurrent tests), stopping it afterwards. */
+/** Runs `test` in a world of its own (for concurrent tests, with the loose flood limit), stopping it afterwards. */
 export async function inWorld(options: TestWorldOptions, test: (world: TestWorld) => Promise<void>): Promise<void> {
-  const world = await startWorld(options);
+  const world = await startWorld({ ...options, app: { floodLimit: looseFloodLimit, ...options.app } });
   try {
     await test(world);
   } finally {

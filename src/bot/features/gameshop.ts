@@ -16,7 +16,6 @@ import {
 } from '../callback-data/gameshop.ts';
 import { createCategoryKeyboard, createGamesKeyboard, createOrdersKeyboard, isButtonUrl, type GameButton } from '../keyboards/gameshop.ts';
 import type { Game } from '../../providers/gameshop/schemas.ts';
-import type { GameOrderRecord } from '../../store/schema.ts';
 
 /** Orders per /orders page. */
 export const ordersPageSize = 10;
@@ -179,7 +178,7 @@ gameshopFeature.callbackQuery(ordersPageData.filter(), async (ctx) => {
 // A confirmation button whose conversation is over: say whether it already ordered, never order again.
 gameshopFeature.callbackQuery(orderConfirmData.filter(), async (ctx) => {
   const data = readOrderConfirmData(ctx.callbackQuery.data);
-  const order = data ? findByConfirmation(ctx.deps, ctx.from.id, data.id) : undefined;
+  const order = data ? ctx.deps.services.gameOrders.findByConfirmation(ctx.from.id, data.id) : undefined;
   await ctx
     .answerCallbackQuery(
       order ? { text: ctx.t('order-already-created', { orderId: order.orderId }), show_alert: true } : { text: ctx.t('order-summary-expired') },
@@ -194,11 +193,6 @@ gameshopFeature.callbackQuery(orderStepData.filter(), async (ctx) => {
   await ctx.editMessageReplyMarkup().catch(() => undefined);
 });
 
-/** The order a confirmation created, among the user's own orders only. */
-function findByConfirmation(deps: BotDeps, userId: number, confirmationId: string): GameOrderRecord | undefined {
-  return deps.store.gameOrders.listByUser(userId, { limit: 500 }).find((order) => order.confirmationId === confirmationId);
-}
-
 /** A page of the user's game orders as text and buttons; a page past the end falls back to the first. */
 export function renderOrdersPage(
   t: TranslateFunction,
@@ -206,15 +200,8 @@ export function renderOrdersPage(
   userId: number,
   requestedPage: number,
 ): { text: string; keyboard: InlineKeyboard | undefined } {
-  let page = requestedPage;
-  let orders = deps.store.gameOrders.listByUser(userId, { offset: page * ordersPageSize, limit: ordersPageSize + 1 });
-  if (orders.length === 0 && page > 0) {
-    page = 0;
-    orders = deps.store.gameOrders.listByUser(userId, { offset: 0, limit: ordersPageSize + 1 });
-  }
-  if (orders.length === 0) return { text: t('orders-empty'), keyboard: undefined };
-  const hasNext = orders.length > ordersPageSize;
-  const shown = orders.slice(0, ordersPageSize);
+  const { page, orders: shown, hasNext } = deps.services.gameOrders.ordersPage(userId, requestedPage, ordersPageSize);
+  if (shown.length === 0) return { text: t('orders-empty'), keyboard: undefined };
   const now = deps.now().getTime();
   const firstNumber = page * ordersPageSize + 1;
   const payable: Array<{ n: number; url: string }> = [];

@@ -1,0 +1,327 @@
+/**
+ * The questions of the game order conversation: each asks through `question` (one message, its
+ * buttons, one answer), checks the answer, asks again with the reason when it is unusable, and
+ * writes it into the draft. Built anew on every replay of the conversation.
+ */
+import { z } from 'zod';
+import type { TranslateFunction } from '@grammyjs/i18n';
+import { escapeHtml, formatRupiah } from '../../text/format.ts';
+import type { OrderChoice } from '../keyboards/gameshop.ts';
+import { orderFields } from '../renderers/game-order.ts';
+import { normaliseWhatsapp } from '../../providers/gameshop/schemas.ts';
+import { withoutFormatChars } from '../../services/targets.ts';
+import type { GameInfo, GameOrderDraft, ListedGame } from '../../services/game-orders.ts';
+
+/** Game buttons offered when the game is asked for; above this only the popular ones are offered. */
+const maxGameButtons = 30;
+/** Product / payment-method buttons offered; the rest can be typed by id. */
+const maxChoiceButtons = 60;
+const maxPlayerIdLength = 64;
+const maxServerLength = 32;
+const maxNicknameLength = 100;
+const maxEmailLength = 255;
+const maxPromoLength = 50;
+const maxQuantity = 1000;
+
+const emailSchema = z.email();
+
+/** A typed answer, or the value of a tapped choice (`skip` for "Skip"). */
+export type Answer = { kind: 'text'; text: string } | { kind: 'choice'; value: string };
+
+/** Asks one question (with `choices` as buttons, and "Skip" when optional) and resolves with the answer. */
+export type AskQuestion = (text: string, choices?: OrderChoice[], options?: { columns?: number; skip?: boolean }) => Promise<Answer>;
+
+/** Games whose slug or title matches typed text: exact matches first, else every word contained. */
+export function matchGames<G extends { slug: string; title: string }>(games: readonly G[], typed: string): G[] {
+  const query = typed.trim().toLowerCase();
+  if (query === '') return [];
+  const exact = games.filter((game) => game.slug === query || game.title.toLowerCase() === query);
+  if (exact.length > 0) return exact;
+  const words = query.split(/\s+/);
+  return games.filter((game) => {
+    const haystack = `${game.slug} ${game.slug.replace(/[-_]/g, ' ')} ${game.title.toLowerCase()}`;
+    return words.every((word) => haystack.includes(word));
+  });
+}
+
+/** A positive whole number typed by the user (digits only, separators allowed), or undefined. */
+function parseId(text: string): number | undefined {
+  const compact = text.trim().replace(/[\s.]/g, '');
+  if (!/^\d{1,12}$/.test(compact)) return undefined;
+  const value = Number(compact);
+  return value > 0 ? value : undefined;
+}
+
+/** The id of the catalogue entry whose name is exactly `typed` (ignoring case), if there is one. */
+function byName(entries: ReadonlyArray<{ id: number; name?: string }> | undefined, typed: string): number | undefined {
+  const wanted = typed.trim().toLowerCase();
+  return entries?.find((entry) => entry.name?.toLowerCase() === wanted)?.id;
+}
+
+/** Asks for the game: buttons (popular first; only the popular ones when there are many) or a typed name. */
+export async function askGame(env: { t: TranslateFunction; question: AskQuestion; games: readonly ListedGame[] }): Promise<ListedGame> {
+  const { t, question, games } = env;
+  const ordered = [...games.filter((game) => game.popular), ...games.filter((game) => !game.popular).sort((a, b) => a.category.localeCompare(b.category))];
+  let offered = games.length <= maxGameButtons ? ordered : ordered.filter((game) => game.popular).slice(0, maxGameButtons);
+  let prompt = t('order-ask-game');
+  for (;;) {
+    const answer = await question(
+      prompt,
+      offered.map((game) => ({ label: game.popular ? `🔥 ${game.title}` : game.title, value: String(games.indexOf(game)) })),
+      { columns: 2 },
+    );
+    if (answer.kind === 'choice') {
+      const chosen = games[Number(answer.value)];
+      if (chosen) return chosen;
+      continue;
+    }
+    const matches = matchGames(games, answer.text);
+    const [only] = matches;
+    if (matches.length === 1 && only) return only;
+    if (matches.length === 0) {
+      prompt = t('order-game-unknown', { text: escapeHtml(answer.text.trim().slice(0, 50)) });
+      continue;
+    }
+    offered = matches.slice(0, 10);
+    prompt = t('order-game-several');
+  }
+}
+
+export interface OrderQuestionsEnv {
+  t: TranslateFunction;
+  question: AskQuestion;
+  /** The answers so far; each question writes its own. */
+  draft: GameOrderDraft;
+  /** The chosen game and what the flow knows of it (a new game replaces both). */
+  state: { game: ListedGame; info: GameInfo };
+  /** The shop's active games. */
+  games: readonly ListedGame[];
+  /** What an order for `game` asks (an `external` step). */
+  loadInfo: (game: ListedGame) => Promise<GameInfo>;
+}
+
+/** The questions after the game; each takes an `intro` said before the question (why it is asked again). */
+export function createOrderQuestions(env: OrderQuestionsEnv) {
+  const { t, question, draft, state } = env;
+
+  let catalogueNoticeShown = false;
+  /** Said once, the first time a numeric id is asked: the operator gave no (usable) catalogue, or it lacks this game. */
+  const catalogueNotice = (): string => {
+    if (catalogueNoticeShown) return '';
+    catalogueNoticeShown = true;
+    if (state.info.catalogue !== 'ok') return `${t('order-no-catalogue')}\n\n`;
+    return state.info.catalogued ? '' : `${t('order-game-not-in-catalogue', { game: escapeHtml(state.info.title) })}\n\n`;
+  };
+
+  const askProduct = async (intro = ''): Promise<void> => {
+    const { products, title } = state.info;
+    let prompt = products ? `${intro}${t('order-ask-product', { game: escapeHtml(title) })}` : `${intro}${catalogueNotice()}${t('order-ask-product-id', { game: escapeHtml(title) })}`;
+    const choices = (products ?? []).slice(0, maxChoiceButtons).map((product) => ({
+      label: product.price === undefined ? (product.name ?? `ID ${product.id}`) : `${product.name ?? `ID ${product.id}`} — ${formatRupiah(product.price)}`,
+      value: String(product.id),
+    }));
+    for (;;) {
+      const answer = await question(prompt, choices);
+      const id = answer.kind === 'choice' ? Number(answer.value) : (parseId(answer.text) ?? byName(products, answer.text));
+      if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
+        prompt = t(products ? 'order-product-invalid' : 'order-product-id-invalid');
+        continue;
+      }
+      draft.product = products?.find((product) => product.id === id) ?? { id };
+      return;
+    }
+  };
+
+  const askMethod = async (intro = ''): Promise<void> => {
+    const methods = state.info.methods;
+    let prompt = methods ? `${intro}${t('order-ask-method')}` : `${intro}${catalogueNotice()}${t('order-ask-method-id')}`;
+    const choices = (methods ?? []).slice(0, maxChoiceButtons).map((method) => ({ label: method.name ?? `ID ${method.id}`, value: String(method.id) }));
+    for (;;) {
+      const answer = await question(prompt, choices, { columns: 2 });
+      const id = answer.kind === 'choice' ? Number(answer.value) : (parseId(answer.text) ?? byName(methods, answer.text));
+      if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
+        prompt = t(methods ? 'order-method-invalid' : 'order-method-id-invalid');
+        continue;
+      }
+      draft.method = methods?.find((method) => method.id === id) ?? { id };
+      return;
+    }
+  };
+
+  const askPlayerId = async (intro = ''): Promise<void> => {
+    const { info } = state;
+    const label = escapeHtml(info.idLabel ?? t('order-field-id'));
+    const serverHint = info.server.kind === 'required' ? `\n${t('order-server-next', { server: escapeHtml(info.server.label) })}` : '';
+    let prompt = `${intro}${t('order-ask-player', { label, game: escapeHtml(info.title) })}${serverHint}`;
+    for (;;) {
+      const answer = await question(prompt);
+      const value = answer.kind === 'text' ? withoutFormatChars(answer.text).trim() : '';
+      if (value === '' || value.includes('\n')) {
+        prompt = t('order-player-invalid', { label });
+        continue;
+      }
+      if (value.length > maxPlayerIdLength) {
+        prompt = t('order-too-long', { label, max: maxPlayerIdLength });
+        continue;
+      }
+      // "12345678 (1234)": the zone glued to the id. The shop wants them apart.
+      if (info.server.kind === 'required' && /^\S+\s*\(\s*\S+\s*\)$|^\d+\s+\d+$/.test(value)) {
+        prompt = t('order-player-with-server', { label, server: escapeHtml(info.server.label) });
+        continue;
+      }
+      draft.playerId = value;
+      return;
+    }
+  };
+
+  /** Asks for the server; `required` after the shop asked for one. Skipped when the catalogue says the game has none. */
+  const askServer = async (required: boolean, intro = ''): Promise<void> => {
+    const rule = state.info.server;
+    if (rule.kind === 'none' && !required) {
+      delete draft.server;
+      return;
+    }
+    const servers = rule.kind === 'required' ? rule.servers : undefined;
+    const label = escapeHtml(rule.kind === 'required' ? rule.label : t('order-field-server'));
+    const optional = !required && rule.kind !== 'required';
+    let prompt = `${intro}${optional ? t('order-ask-server-optional') : servers ? t('order-ask-server-choice', { label }) : t('order-ask-server', { label })}`;
+    const choices = (servers ?? []).map((server, index) => ({ label: server, value: String(index) }));
+    for (;;) {
+      const answer = await question(prompt, choices, { columns: 2, skip: optional });
+      if (answer.kind === 'choice') {
+        if (answer.value === 'skip') {
+          delete draft.server;
+          return;
+        }
+        const chosen = servers?.[Number(answer.value)];
+        if (chosen !== undefined) {
+          draft.server = chosen;
+          return;
+        }
+        continue;
+      }
+      const value = withoutFormatChars(answer.text).trim();
+      if (value === '' || value.length > maxServerLength || value.includes('\n')) {
+        prompt = t('order-server-invalid', { label, max: maxServerLength });
+        continue;
+      }
+      const listed = servers ? servers.find((server) => server.toLowerCase() === value.toLowerCase()) : value;
+      if (listed === undefined) {
+        prompt = t('order-server-not-listed', { label });
+        continue;
+      }
+      draft.server = listed;
+      return;
+    }
+  };
+
+  const askWhatsapp = async (intro = ''): Promise<void> => {
+    let prompt = `${intro}${t('order-ask-whatsapp')}`;
+    for (;;) {
+      const answer = await question(prompt);
+      const number = answer.kind === 'text' ? normaliseWhatsapp(answer.text) : undefined;
+      if (number === undefined) {
+        prompt = t('order-whatsapp-invalid');
+        continue;
+      }
+      draft.whatsapp = number;
+      return;
+    }
+  };
+
+  /** An optional text answer ("Skip" clears it), up to `max` characters, checked by `valid`. */
+  const askOptional = async (key: 'nickname' | 'email' | 'promo', prompt: string, max: number, invalid: string, valid: (value: string) => boolean = () => true): Promise<void> => {
+    let text = prompt;
+    for (;;) {
+      const answer = await question(text, [], { skip: true });
+      if (answer.kind === 'choice') {
+        delete draft[key];
+        return;
+      }
+      const value = withoutFormatChars(answer.text).trim();
+      if (value === '' || value.length > max || value.includes('\n') || !valid(value)) {
+        text = invalid;
+        continue;
+      }
+      draft[key] = value;
+      return;
+    }
+  };
+  const askNickname = (intro = '') =>
+    askOptional('nickname', `${intro}${t('order-ask-nickname')}`, maxNicknameLength, t('order-too-long', { label: t('order-field-nickname'), max: maxNicknameLength }));
+  const askEmail = (intro = '') => askOptional('email', `${intro}${t('order-ask-email')}`, maxEmailLength, t('order-email-invalid'), (value) => emailSchema.safeParse(value).success);
+  const askPromo = (intro = '') =>
+    askOptional('promo', `${intro}${t('order-ask-promo')}`, maxPromoLength, t('order-promo-invalid-format', { max: maxPromoLength }), (value) => !/\s/.test(value));
+
+  const askQuantity = async (intro = ''): Promise<void> => {
+    let prompt = `${intro}${t('order-ask-quantity')}`;
+    const choices = [1, 2, 3, 5, 10].map((n) => ({ label: String(n), value: String(n) }));
+    for (;;) {
+      const answer = await question(prompt, choices, { columns: 5 });
+      const value = answer.kind === 'choice' ? Number(answer.value) : parseId(answer.text);
+      if (value === undefined || !Number.isSafeInteger(value) || value < 1 || value > maxQuantity) {
+        prompt = t('order-quantity-invalid', { max: maxQuantity });
+        continue;
+      }
+      draft.quantity = value;
+      return;
+    }
+  };
+
+  /** Every question after the game, in order. */
+  const askAll = async (): Promise<void> => {
+    await askProduct();
+    await askMethod();
+    await askPlayerId();
+    await askServer(false);
+    await askWhatsapp();
+    await askNickname();
+    await askEmail();
+    await askPromo();
+    await askQuantity();
+  };
+
+  /** Asks again for the fields the shop refused, in question order. */
+  const askFields = async (fields: string[]): Promise<void> => {
+    const wanted = orderFields.filter((field) => fields.includes(field));
+    for (const field of wanted) {
+      switch (field) {
+        case 'game':
+          state.game = await askGame(env);
+          state.info = await env.loadInfo(state.game);
+          await askProduct();
+          if (state.info.server.kind !== 'unknown') await askServer(false);
+          break;
+        case 'product_id':
+          if (!wanted.includes('game')) await askProduct();
+          break;
+        case 'payment_method_id':
+          await askMethod();
+          break;
+        case 'id':
+          await askPlayerId();
+          break;
+        case 'server':
+          if (!wanted.includes('game')) await askServer(true);
+          break;
+        case 'whatsapp':
+          await askWhatsapp();
+          break;
+        case 'nickname':
+          await askNickname();
+          break;
+        case 'email':
+          await askEmail();
+          break;
+        case 'promo_code':
+          await askPromo();
+          break;
+        case 'quantity':
+          await askQuantity();
+          break;
+      }
+    }
+  };
+
+  return { askProduct, askMethod, askPromo, askAll, askFields };
+}

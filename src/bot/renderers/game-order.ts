@@ -1,0 +1,132 @@
+/**
+ * Pure renderers of the game order flow (HTML): the summary before confirming, the created order
+ * with its price breakdown, the payment reminder, and the explanation of a failed step.
+ */
+import type { TranslateFunction } from '@grammyjs/i18n';
+import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
+import { describeProviderError } from '../provider-errors.ts';
+import { isButtonUrl } from '../keyboards/gameshop.ts';
+import { providerErrorFromJson } from '../../providers/provider-error-json.ts';
+import type { OutboxPayload } from '../../notify/payload.ts';
+import type { GameOrderRecord } from '../../store/schema.ts';
+import type { CreatedGameOrder, GameInfo, GameOrderDraft, GameOrderFailure, OrderMethod, OrderProduct } from '../../services/game-orders.ts';
+
+/** API field names in the order the questions are asked (for re-asking after a 422). */
+export const orderFields = ['game', 'product_id', 'payment_method_id', 'id', 'server', 'whatsapp', 'nickname', 'email', 'promo_code', 'quantity'] as const;
+export type OrderField = (typeof orderFields)[number];
+export const isOrderField = (field: string): field is OrderField => (orderFields as readonly string[]).includes(field);
+
+export function productText(product: OrderProduct): string {
+  return product.name === undefined ? `ID ${product.id}` : `${escapeHtml(product.name)} (ID ${product.id})`;
+}
+
+function methodText(method: OrderMethod): string {
+  return method.name === undefined ? `ID ${method.id}` : `${escapeHtml(method.name)} (ID ${method.id})`;
+}
+
+/** The field's name as the user knows it (the game's own label for the player id and server). */
+export function fieldLabel(t: TranslateFunction, field: string, info: GameInfo): string {
+  if (field === 'id') return info.idLabel ?? t('order-field-id');
+  if (field === 'server' && info.server.kind === 'required') return info.server.label;
+  return isOrderField(field) ? t(`order-field-${field.replace(/_/g, '-')}`) : field;
+}
+
+/** The order summary shown before confirming. */
+export function renderOrderSummary(t: TranslateFunction, info: GameInfo, draft: GameOrderDraft): string {
+  const none = t('order-summary-none');
+  const serverLabel = info.server.kind === 'required' ? info.server.label : t('order-field-server');
+  const lines = [
+    t('order-summary-title'),
+    '',
+    t('order-summary-game', { game: escapeHtml(info.title) }),
+    t('order-summary-product', { product: draft.product ? productText(draft.product) : none }),
+    t('order-summary-quantity', { quantity: draft.quantity }),
+    t('order-summary-method', { method: draft.method ? methodText(draft.method) : none }),
+    t('order-summary-player', { label: escapeHtml(info.idLabel ?? t('order-field-id')), value: escapeHtml(draft.playerId ?? '') }),
+  ];
+  if (draft.server !== undefined) lines.push(t('order-summary-server', { label: escapeHtml(serverLabel), value: escapeHtml(draft.server) }));
+  lines.push(
+    t('order-summary-whatsapp', { value: escapeHtml(draft.whatsapp ?? '') }),
+    t('order-summary-nickname', { value: draft.nickname === undefined ? none : escapeHtml(draft.nickname) }),
+    t('order-summary-email', { value: draft.email === undefined ? none : escapeHtml(draft.email) }),
+    t('order-summary-promo', { value: draft.promo === undefined ? none : `<code>${escapeHtml(draft.promo)}</code>` }),
+  );
+  if (draft.product?.price !== undefined) {
+    lines.push('', t('order-summary-estimate', { amount: formatRupiah(draft.product.price * draft.quantity) }));
+  }
+  lines.push('', t('order-summary-question'));
+  return lines.join('\n');
+}
+
+/** The created order with its payment details and price breakdown. */
+export function renderCreatedOrder(t: TranslateFunction, info: GameInfo, draft: GameOrderDraft, order: CreatedGameOrder): string {
+  const lines = [
+    order.replayed ? t('order-created-already') : t('order-created-title'),
+    '',
+    t('order-created-id', { orderId: escapeHtml(order.orderId) }),
+    t('order-created-item', {
+      game: escapeHtml(info.title),
+      product: escapeHtml(draft.product?.name ?? `ID ${draft.product?.id ?? '?'}`),
+      quantity: order.quantity,
+    }),
+  ];
+  if (draft.method) lines.push(t('order-created-method', { method: escapeHtml(draft.method.name ?? `ID ${draft.method.id}`) }));
+  lines.push(t('order-created-status', { status: escapeHtml(order.paymentStatus) }));
+  const pricing = order.pricing;
+  if (pricing) {
+    lines.push(
+      '',
+      t('order-price-title'),
+      t('order-price-unit', {
+        unit: formatRupiah(pricing.unit_price_before_promo),
+        quantity: pricing.quantity,
+        subtotal: formatRupiah(pricing.subtotal_before_promo),
+      }),
+    );
+    if (pricing.has_promo || pricing.promo_discount > 0) {
+      lines.push(t('order-price-promo', { code: escapeHtml(pricing.promo_code || draft.promo || '-'), amount: formatRupiah(pricing.promo_discount) }));
+    }
+    lines.push(
+      t('order-price-fee', { amount: formatRupiah(pricing.payment_fee) }),
+      t('order-price-unique', { amount: formatRupiah(pricing.unique_code) }),
+    );
+  }
+  lines.push(t('order-price-total', { amount: formatRupiah(order.totalPrice) }), '');
+  if (order.paymentCode) lines.push(t('order-created-code', { code: escapeHtml(order.paymentCode) }));
+  lines.push(t('order-created-expires', { at: formatWib(order.expiredAt) }));
+  if (order.reminder === 'queued') lines.push(t('order-created-reminder'));
+  if (order.reminder === 'late') lines.push(t('order-created-no-reminder'));
+  if (!order.saved) lines.push('', t('order-created-not-saved'));
+  return lines.join('\n');
+}
+
+/** The payment reminder of a stored order, sent ten minutes before it expires (with a Pay button). */
+export function renderOrderReminder(t: TranslateFunction, order: GameOrderRecord): OutboxPayload {
+  const pay = isButtonUrl(order.paymentUrl) ? [[{ text: t('order-button-pay'), url: order.paymentUrl }]] : undefined;
+  const item = `${order.gameTitle ?? order.game} — ${order.productName ?? `ID ${order.productId}`} × ${order.quantity}`;
+  return {
+    type: 'send',
+    text: t('order-reminder', {
+      orderId: escapeHtml(order.orderId),
+      item: escapeHtml(item),
+      at: formatWib(order.expiredAt),
+      total: formatRupiah(order.totalPrice),
+    }),
+    parseMode: 'HTML',
+    ...(pay ? { replyMarkup: { inline_keyboard: pay } } : {}),
+  };
+}
+
+/** What went wrong, in the provider-error wording (plain text: escape it for HTML). */
+export function describeOrderFailure(t: TranslateFunction, error: GameOrderFailure, publicIp: string | undefined): string {
+  if (error.kind === 'not_connected') return t('error-not-connected', { service: t('service-gameshop') });
+  return describeProviderError(t, providerErrorFromJson(error), publicIp) ?? t('error-generic');
+}
+
+/** A 422 field by field, and whether the flow can ask for any of the refused fields again. */
+export function renderRefusedFields(t: TranslateFunction, info: GameInfo, fields: Record<string, string[]>, providerMessage: string | undefined): { text: string; fixable: boolean } {
+  const lines = Object.entries(fields).map(([field, messages]) => `• <b>${escapeHtml(fieldLabel(t, field, info))}</b>: ${escapeHtml(messages.join(' '))}`);
+  if (lines.length === 0 && providerMessage) lines.push(`• ${escapeHtml(providerMessage)}`);
+  const fixable = orderFields.some((field) => field in fields);
+  return { text: [t('order-fields-refused'), ...lines, '', t(fixable ? 'order-fields-ask-again' : 'order-fields-cannot-fix')].join('\n'), fixable };
+}
