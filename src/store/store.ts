@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createConversationsRepo, type ConversationsRepo } from './conversations.ts';
 import { createCredentialsRepo, type CredentialsRepo } from './credentials.ts';
 import { DurableFile, ensureDir, type WriteEvent } from './durable-file.ts';
+import { inboxFileName, openInbox, type Inbox } from './inbox.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
 import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
 import { openHistory } from './history.ts';
@@ -43,6 +44,8 @@ export interface Store {
   conversations: ConversationsRepo;
   groups: GroupsRepo;
   gameOrders: GameOrdersRepo;
+  /** Updates that may move money, stored before Telegram is told they arrived (`inbox.json`). */
+  inbox: Inbox;
   /** Resolves when every change made so far is on disk. */
   flush(): Promise<void>;
   /** Flushes, refuses further changes and releases the data directory. Safe to call twice. */
@@ -71,6 +74,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // Write a new file right away, so an unwritable directory fails at start-up, not at the first purchase.
     if (!hot.existed) await hot.update(() => undefined);
     const history = await openHistory({ dir: path.join(dataDir, historyDirName), ...onWrite });
+    const inbox = await openInbox({ path: path.join(dataDir, inboxFileName), vault: options.vault, now, ...onWrite });
     const context = { hot, vault: options.vault, now };
     const transactions = createTransactionsRepo(context, history);
     await transactions.archiveSettled();
@@ -86,13 +90,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       conversations: createConversationsRepo(context),
       groups: createGroupsRepo(context),
       gameOrders: createGameOrdersRepo(context),
+      inbox,
       async flush() {
-        await Promise.all([hot.flush(), history.flush()]);
+        await Promise.all([hot.flush(), history.flush(), inbox.flush()]);
       },
       close() {
         closing ??= (async () => {
           try {
-            await Promise.all([hot.close(), history.close()]);
+            await Promise.all([hot.close(), history.close(), inbox.close()]);
           } finally {
             await lock.release();
           }
