@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { BuyArgs, BuyRequest } from './ids.ts';
@@ -326,6 +326,19 @@ function requestedLines(args: BuyConversationArgs | undefined): Array<{ line: nu
 }
 
 /**
+ * The confirmation id of a conversation's summary, derived from the update that started the
+ * conversation (a conversation shows one summary). If a crash interrupts that update after the
+ * summary was sent, the start replays it (update inbox) and shows a summary with the SAME id, so
+ * the user's tap on the first one still counts, and a purchase recorded under it is found again
+ * instead of bought twice. Never shared by two purchases: a message id is unique within its chat
+ * and a callback query id is unique.
+ */
+function confirmationIdOf(ctx: ConversationContext): string {
+  const origin = ctx.callbackQuery ? `callback:${ctx.callbackQuery.id}` : `message:${ctx.chat?.id}:${ctx.msg?.message_id ?? `update-${ctx.update.update_id}`}`;
+  return createHash('sha256').update(`kiosbot-confirmation:${origin}`).digest('base64url').slice(0, 16);
+}
+
+/**
  * Creates the buy conversation (`conversationIds.buy`), the one way anything is bought.
  *
  * Entered with `BuyConversationArgs`: no lines (`/beli`: it asks for a product code, then the
@@ -340,11 +353,14 @@ function requestedLines(args: BuyConversationArgs | undefined): Array<{ line: nu
  * command, another feature's button or a new CODE.TARGET message ends it (the command then runs).
  *
  * What it persists, through the conversation state (encrypted): the replies above and the results
- * of its `external` steps — the price-list lookup, and the confirmation id, minted together with
- * the balance BEFORE the summary is shown so that every replay and restart sees the same id. After
- * the tap, `purchases.confirm` (idempotent per confirmation id: ref ids minted and stored as
- * `Created` before any provider call) and `purchases.submit` run inside one `external`, so a
- * double tap, a re-sent callback, a replayed update or a restart never buys twice.
+ * of its `external` steps — the price-list lookup, and the confirmation id (derived from the
+ * update that started the conversation, see `confirmationIdOf`), fixed together with the balance
+ * BEFORE the summary is shown so that every replay and restart sees the same id. After the tap the
+ * summary only says it is being checked; `purchases.confirm` (idempotent per confirmation id: ref
+ * ids minted and stored as `Created` before any provider call) runs in one `external`, and only
+ * once it resolved (on disk) does the summary say "confirmed"; then `purchases.submit` sends the
+ * lines in another. A double tap, a re-sent callback, a replayed update or a restart never buys
+ * twice; a replay that finds the confirmation already recorded says so above the result.
  *
  * It returns nothing; it ends after showing the result (Sukses with the SN, Gagal, Rejected with
  * the provider's reason, or Pending: "I will message you"), or after a cancel, a refusal or a lock.
@@ -564,7 +580,7 @@ export function createBuyConversation(deps: BotDeps) {
 
     // --- 2. Summary: the confirmation id is minted (and stored) before it is shown -------------
     const prepared = await conversation.external(async () => {
-      const confirmationId = randomBytes(12).toString('base64url');
+      const confirmationId = confirmationIdOf(ctx);
       const client = deps.services.credentials.client(userId, 'reseller');
       const balance = client ? await within(client.balance(), balanceDeadlineMs) : undefined;
       return balance === undefined ? { confirmationId } : { confirmationId, balance };
