@@ -207,6 +207,10 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
     },
 
     pruneDone(limits) {
+      const oldest = now().getTime() - limits.maxAgeMs;
+      const done = file.data.entries.filter((entry) => entry.done || doneSoon.has(entry.id));
+      // Nothing to forget: no write for it.
+      if (done.length <= limits.maxCount && done.every((entry) => Date.parse(entry.receivedAt) >= oldest)) return;
       pruneLimits = limits;
       void schedule();
     },

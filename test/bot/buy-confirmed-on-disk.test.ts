@@ -39,10 +39,11 @@ describe('buy: the confirmation is on disk before the user is told "confirmed"',
     const held = holdConfirmWrite(world);
 
     budi.tap(summary, '✅ Konfirmasi');
-    await world.telegram.waitFor(() => held.state.called && (summary.text ?? '').includes('Sedang diperiksa'), { message: 'the tap was not handled' });
-    // The buttons are gone, but nothing says confirmed and nothing was sent.
-    expect(summary.buttons).toEqual([]);
+    await world.telegram.waitFor(() => held.state.called, { message: 'the confirmation was never recorded' });
+    // The write is under way: the buttons are gone, but nothing says confirmed and nothing was sent.
     expect(summary.text).not.toContain('Dikonfirmasi');
+    expect(summary.text).toContain('Sedang diperiksa');
+    expect(summary.buttons).toEqual([]);
     expect(world.telegram.botMessages(budi).some((m) => (m.text ?? '').includes('Mengirim'))).toBe(false);
     expect(sandboxTransactions(world)).toHaveLength(0);
 
