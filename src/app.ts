@@ -16,6 +16,7 @@ import { formatRupiah } from './text/format.ts';
 import { createNotices, type Notices } from './notify/notices.ts';
 import { createOutbox, type Outbox } from './notify/outbox.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
+import { inboxGetUpdatesTransformer, markDoneAfterHandling, replayInbox } from './server/update-inbox.ts';
 
 export interface App {
   bot: ReturnType<typeof createBot>;
@@ -29,6 +30,12 @@ export interface App {
   watcher: SettlementWatcher;
   /** Starts the background jobs: outbox, settlement watcher, periodic balance alerts. */
   startJobs(): void;
+  /**
+   * Handles the inbox updates a crash left unhandled (see src/server/update-inbox.ts). Call it
+   * after `bot.init()` and before updates are received (polling or webhook); resolves with how
+   * many were replayed.
+   */
+  replayInbox(): Promise<number>;
   /** Stops the jobs (waiting for calls in flight), then flushes and closes the store. */
   close(): Promise<void>;
 }
@@ -133,6 +140,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   const botConfig: BotConfig<BotContext> = { ...options.botConfig, client: { apiRoot: config.telegramApiRoot, ...options.botConfig?.client } };
   const bot = createBot(deps, botConfig);
+  // Updates that may move money are stored before Telegram is told they arrived, marked done once handled.
+  bot.api.config.use(inboxGetUpdatesTransformer(store.inbox));
+  markDoneAfterHandling(bot, store.inbox);
   const jobs = outbox;
   return {
     bot,
@@ -144,6 +154,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     notices,
     outbox: jobs,
     watcher,
+    replayInbox: () => replayInbox(bot, store.inbox, logger),
     startJobs() {
       jobs.start();
       watcher.start();

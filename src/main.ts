@@ -47,6 +47,15 @@ try {
   await store.close();
   process.exit(1);
 }
+// --- Update inbox: before any new update is received, handle those a crash interrupted. ---
+try {
+  await started.replayInbox();
+} catch (error) {
+  logger.error('cannot replay the stored updates', { error });
+  await started.close();
+  process.exit(1);
+}
+// --- end of the update inbox block ---
 logger.info('bot ready', { username: bot.botInfo.username });
 void publishCommands(bot.api, createI18n({ defaultLocale: config.defaultLocale, store }), logger, config.defaultLocale);
 

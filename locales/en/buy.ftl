@@ -38,6 +38,8 @@ buy-summary-balance-unknown = Your balance: cannot be checked right now
 buy-summary-balance-short = ⚠️ Your balance is below the total; the provider will refuse what it does not cover.
 buy-summary-skipped = ⚠️ Not included:
 buy-summary-question = Go ahead?
+buy-summary-checking = ⏳ Being checked — not bought yet.
+buy-summary-not-bought = ❌ Not bought.
 buy-summary-confirmed = ✅ Confirmed.
 buy-summary-cancelled = ❌ Cancelled.
 buy-summary-abandoned = (This summary is no longer valid.)
@@ -65,6 +67,7 @@ buy-pin-locked = 🔒 Too many wrong PINs, purchases are locked until { $until }
 buy-pin-first = Send your PIN first.
 
 buy-processing = ⏳ Sending the purchase to the provider…
+buy-processing-again = ⏳ This purchase had already been recorded when the bot restarted. Checking it with the provider under the same ref (nothing is bought twice)…
 buy-not-recorded = The purchase could not be recorded, so nothing was sent to the provider. Try again in a moment.
 
 buy-result-success = ✅ <b>Success</b>

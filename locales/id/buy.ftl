@@ -38,6 +38,8 @@ buy-summary-balance-unknown = Saldo Anda: tidak bisa dicek saat ini
 buy-summary-balance-short = ⚠️ Saldo Anda kurang dari total; provider akan menolak yang tidak tertutup saldo.
 buy-summary-skipped = ⚠️ Tidak ikut dibeli:
 buy-summary-question = Lanjutkan?
+buy-summary-checking = ⏳ Sedang diperiksa — belum dibeli.
+buy-summary-not-bought = ❌ Tidak dibeli.
 buy-summary-confirmed = ✅ Dikonfirmasi.
 buy-summary-cancelled = ❌ Dibatalkan.
 buy-summary-abandoned = (Ringkasan ini tidak berlaku lagi.)
@@ -65,6 +67,7 @@ buy-pin-locked = 🔒 Terlalu banyak PIN salah, pembelian dikunci sampai { $unti
 buy-pin-first = Kirim PIN Anda dulu.
 
 buy-processing = ⏳ Mengirim pembelian ke provider…
+buy-processing-again = ⏳ Pembelian ini sudah tercatat saat bot dimulai ulang. Saya cek ke provider dengan ref yang sama (tidak ada yang dibeli dua kali)…
 buy-not-recorded = Pembelian tidak bisa dicatat, jadi tidak ada yang dikirim ke provider. Coba lagi sebentar lagi.
 
 buy-result-success = ✅ <b>Sukses</b>

@@ -2,6 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhookCallback, type Bot } from 'grammy';
+import type { Update } from 'grammy/types';
+import { mayMoveMoney } from './update-inbox.ts';
 import type { BotContext } from '../bot/context.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/store.ts';
@@ -37,7 +39,7 @@ export interface HttpServer {
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const handleUpdate = options.webhook
-    ? webhookCallback(options.webhook.bot, 'http', { secretToken: options.webhook.secret, onTimeout: 'return', timeoutMilliseconds: 9_000 })
+    ? webhookCallback(options.webhook.bot, 'callback', { secretToken: options.webhook.secret, onTimeout: 'return', timeoutMilliseconds: 9_000 })
     : undefined;
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -62,7 +64,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       return;
     }
     if (handleUpdate && options.webhook && req.method === 'POST' && path === options.webhook.path) {
-      handleUpdate(req, res).catch((error: unknown) => {
+      void receiveWebhookUpdate(req, res, options.webhook.secret, options.store, handleUpdate).catch((error: unknown) => {
         options.logger.error('webhook update failed', { error });
         if (!res.headersSent) res.writeHead(500).end();
       });
@@ -95,4 +97,50 @@ function healthAccess(authorization: string | undefined, token: string | undefin
   if (!match) return 'refused';
   const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
   return timingSafeEqual(digest(match[1]!.trim()), digest(token)) ? 'counts' : 'refused';
+}
+
+/** How long done inbox entries are kept in webhook mode to recognise a re-delivery, and how many at most. */
+export const webhookInboxRetention = { maxAgeMs: 60 * 60_000, maxCount: 200 };
+
+type WebhookHandler = (update: Update, respond: (json: string) => unknown, header: string | undefined, unauthorized: () => unknown) => Promise<unknown>;
+
+/**
+ * One webhook POST: the secret is checked first (401 otherwise, nothing stored), then an update
+ * that may move money is written to the inbox BEFORE grammY handles it, so a crash before the end
+ * of its handling is replayed at the next start. Telegram re-sends an update it got no 200 for: one
+ * the inbox holds already is answered 200 and not handled again. A failed inbox write answers 500,
+ * so Telegram delivers it again later.
+ */
+async function receiveWebhookUpdate(req: IncomingMessage, res: ServerResponse, secret: string, store: Store, handle: WebhookHandler): Promise<void> {
+  const header = req.headers['x-telegram-bot-api-secret-token'];
+  const given = Buffer.from(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
+  const expected = Buffer.from(secret);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    req.resume();
+    res.writeHead(401).end('secret token is wrong');
+    return;
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let update: Update;
+  try {
+    update = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Update;
+    if (typeof update?.update_id !== 'number') throw new Error('no update_id');
+  } catch {
+    res.writeHead(400).end('not an update');
+    return;
+  }
+  if (store.inbox.has(update.update_id)) {
+    res.writeHead(200).end();
+    return;
+  }
+  if (mayMoveMoney(update)) await store.inbox.add([update]);
+  await handle(
+    update,
+    (json) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(json),
+    secret,
+    () => res.writeHead(401).end('secret token is wrong'),
+  );
+  if (!res.headersSent) res.writeHead(200).end();
+  store.inbox.pruneDone(webhookInboxRetention);
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createConversationsRepo, type ConversationsRepo } from './conversations.ts';
 import { createCredentialsRepo, type CredentialsRepo } from './credentials.ts';
 import { DurableFile, ensureDir, type AtomicWriter, type WriteEvent } from './durable-file.ts';
+import { inboxFileName, openInbox, type Inbox } from './inbox.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
 import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
 import { openHistory } from './history.ts';
@@ -48,6 +49,8 @@ export interface Store {
   conversations: ConversationsRepo;
   groups: GroupsRepo;
   gameOrders: GameOrdersRepo;
+  /** Updates that may move money, stored before Telegram is told they arrived (`inbox.json`). */
+  inbox: Inbox;
   /**
    * Resolves when every change made so far is on disk. Rejects (once every file's write settled)
    * if a write failed: those changes are then undone in memory too.
@@ -89,6 +92,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       });
     }
     const history = await openHistory({ dir: path.join(dataDir, historyDirName), ...onWrite });
+    const inbox = await openInbox({ path: path.join(dataDir, inboxFileName), vault: options.vault, now, ...onWrite });
     const context = { hot, vault: options.vault, now };
     const transactions = createTransactionsRepo(context, history);
     await transactions.archiveSettled();
@@ -104,15 +108,16 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       conversations: createConversationsRepo(context),
       groups: createGroupsRepo(context),
       gameOrders: createGameOrdersRepo(context),
+      inbox,
       async flush() {
-        // Both settle before this does, so that after a rejection each file's memory is what is on disk.
-        const results = await Promise.allSettled([hot.flush(), history.flush()]);
+        // All settle before this does, so that after a rejection each file's memory is what is on disk.
+        const results = await Promise.allSettled([hot.flush(), history.flush(), inbox.flush()]);
         for (const result of results) if (result.status === 'rejected') throw result.reason;
       },
       close() {
         closing ??= (async () => {
           try {
-            await Promise.all([hot.close(), history.close()]);
+            await Promise.all([hot.close(), history.close(), inbox.close()]);
           } finally {
             await lock.release();
           }

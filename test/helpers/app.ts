@@ -71,6 +71,8 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
   let runner: RunnerHandle | undefined;
   const boot = async () => {
     app = await createApp(config, { logger, botConfig: { botInfo: telegram.botInfo }, ...options.app });
+    // Like main.ts: what a crash left unhandled in the inbox is handled before new updates arrive.
+    await app.replayInbox();
     runner = options.polling === false ? undefined : run(app.bot, { runner: { fetch: { timeout: 1 } } });
     if (options.jobs) app.startJobs();
   };

@@ -20,10 +20,11 @@ export interface BotProcess {
 
 /**
  * Starts the bot with exactly `env` (and PATH) as its environment. It runs in `cwd`, which should
- * hold no `.env`, so a developer's own `.env` cannot leak into the test.
+ * hold no `.env`, so a developer's own `.env` cannot leak into the test. `nodeArgs` is what node
+ * runs: `src/main.ts` through tsx unless told otherwise (a bundle, see bundled-bot.ts).
  */
-export function spawnBot(env: Record<string, string>, cwd: string): BotProcess {
-  const child = spawn(process.execPath, ['--import', tsxLoader, path.join(repoRoot, 'src/main.ts')], {
+export function spawnBot(env: Record<string, string>, cwd: string, nodeArgs = ['--import', tsxLoader, path.join(repoRoot, 'src/main.ts')]): BotProcess {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { BuyArgs, BuyRequest } from './ids.ts';
@@ -326,6 +326,19 @@ function requestedLines(args: BuyConversationArgs | undefined): Array<{ line: nu
 }
 
 /**
+ * The confirmation id of a conversation's summary, derived from the update that started the
+ * conversation (a conversation shows one summary). If a crash interrupts that update after the
+ * summary was sent, the start replays it (update inbox) and shows a summary with the SAME id, so
+ * the user's tap on the first one still counts, and a purchase recorded under it is found again
+ * instead of bought twice. Never shared by two purchases: a message id is unique within its chat
+ * and a callback query id is unique.
+ */
+function confirmationIdOf(ctx: ConversationContext): string {
+  const origin = ctx.callbackQuery ? `callback:${ctx.callbackQuery.id}` : `message:${ctx.chat?.id}:${ctx.msg?.message_id ?? `update-${ctx.update.update_id}`}`;
+  return createHash('sha256').update(`kiosbot-confirmation:${origin}`).digest('base64url').slice(0, 16);
+}
+
+/**
  * Creates the buy conversation (`conversationIds.buy`), the one way anything is bought.
  *
  * Entered with `BuyConversationArgs`: no lines (`/beli`: it asks for a product code, then the
@@ -340,11 +353,14 @@ function requestedLines(args: BuyConversationArgs | undefined): Array<{ line: nu
  * command, another feature's button or a new CODE.TARGET message ends it (the command then runs).
  *
  * What it persists, through the conversation state (encrypted): the replies above and the results
- * of its `external` steps — the price-list lookup, and the confirmation id, minted together with
- * the balance BEFORE the summary is shown so that every replay and restart sees the same id. After
- * the tap, `purchases.confirm` (idempotent per confirmation id: ref ids minted and stored as
- * `Created` before any provider call) and `purchases.submit` run inside one `external`, so a
- * double tap, a re-sent callback, a replayed update or a restart never buys twice.
+ * of its `external` steps — the price-list lookup, and the confirmation id (derived from the
+ * update that started the conversation, see `confirmationIdOf`), fixed together with the balance
+ * BEFORE the summary is shown so that every replay and restart sees the same id. After the tap the
+ * summary only says it is being checked; `purchases.confirm` (idempotent per confirmation id: ref
+ * ids minted and stored as `Created` before any provider call) runs in one `external`, and only
+ * once it resolved (on disk) does the summary say "confirmed"; then `purchases.submit` sends the
+ * lines in another. A double tap, a re-sent callback, a replayed update or a restart never buys
+ * twice; a replay that finds the confirmation already recorded says so above the result.
  *
  * It returns nothing; it ends after showing the result (Sukses with the SN, Gagal, Rejected with
  * the provider's reason, or Pending: "I will message you"), or after a cancel, a refusal or a lock.
@@ -564,7 +580,7 @@ export function createBuyConversation(deps: BotDeps) {
 
     // --- 2. Summary: the confirmation id is minted (and stored) before it is shown -------------
     const prepared = await conversation.external(async () => {
-      const confirmationId = randomBytes(12).toString('base64url');
+      const confirmationId = confirmationIdOf(ctx);
       const client = deps.services.credentials.client(userId, 'reseller');
       const balance = client ? await within(client.balance(), balanceDeadlineMs) : undefined;
       return balance === undefined ? { confirmationId } : { confirmationId, balance };
@@ -591,12 +607,21 @@ export function createBuyConversation(deps: BotDeps) {
         return;
       }
       if (got.action === 'ok') {
+        // Not "confirmed" yet: that is said once the confirmation is on disk (step 5).
         await quietly(got.ctx.answerCallbackQuery({ text: t('buy-in-progress') }));
-        await closeSummary(t('buy-summary-confirmed'));
+        await closeSummary(t('buy-summary-checking'));
         break;
       }
       await quietly(got.ctx.answerCallbackQuery());
     }
+
+    /** Closes the summary and the repeat question (if any) with the same line. */
+    const closeBoth = async (line: string) => {
+      await closeSummary(line);
+      await closeQuestion?.(line);
+    };
+    /** Closes the repeat question, when one was asked. */
+    let closeQuestion: ((line: string) => Promise<void>) | undefined;
 
     // --- 3. The same purchase less than a minute ago? ------------------------------------------
     const repeats = await conversation.external(async () => {
@@ -626,24 +651,26 @@ export function createBuyConversation(deps: BotDeps) {
       });
       const question = [t('buy-repeat-title'), '', ...repeatLines, '', t('buy-repeat-question')].join('\n');
       const asked = await ctx.reply(question, { ...html, reply_markup: createBuyAgainKeyboard(t, confirmationId) });
-      const closeQuestion = (line: string) => quietly(ctx.api.editMessageText(chatId, asked.message_id, `${question}\n\n${line}`, html));
+      const closeThisQuestion = (line: string) => quietly(ctx.api.editMessageText(chatId, asked.message_id, `${question}\n\n${line}`, html));
+      closeQuestion = closeThisQuestion;
       for (;;) {
         const got = await receive({
           confirmationId,
           text: false,
           hint: t('buy-answer-question'),
-          leave: () => closeQuestion(t('buy-summary-abandoned')),
+          leave: () => closeThisQuestion(t('buy-summary-abandoned')),
         });
         if (got.kind !== 'button') continue;
         if (got.action === 'no') {
           await quietly(got.ctx.answerCallbackQuery());
-          await closeQuestion(t('buy-summary-cancelled'));
+          await closeThisQuestion(t('buy-summary-cancelled'));
+          await closeSummary(t('buy-summary-cancelled'));
           await ctx.reply(t('buy-cancelled'));
           return;
         }
         if (got.action === 'again') {
           await quietly(got.ctx.answerCallbackQuery({ text: t('buy-in-progress') }));
-          await closeQuestion(t('buy-summary-confirmed'));
+          await closeThisQuestion(t('buy-summary-checking'));
           break;
         }
         // A second tap on the summary's Confirm: the question above decides.
@@ -657,13 +684,14 @@ export function createBuyConversation(deps: BotDeps) {
       lockedUntil: deps.services.pin.lockedUntil(userId)?.toISOString(),
     }));
     if (pin.lockedUntil !== undefined) {
+      await closeBoth(t('buy-summary-not-bought'));
       await ctx.reply(t('buy-pin-locked', { until: formatWib(pin.lockedUntil) }));
       return;
     }
     if (pin.required) {
       await ctx.reply(t('buy-pin-ask'));
       for (;;) {
-        const got = await receive({ confirmationId, text: true, hint: t('buy-pin-ask') });
+        const got = await receive({ confirmationId, text: true, hint: t('buy-pin-ask'), leave: () => closeBoth(t('buy-summary-abandoned')) });
         if (got.kind === 'button') {
           await quietly(got.ctx.answerCallbackQuery({ text: t('buy-pin-first') }));
           continue;
@@ -682,6 +710,7 @@ export function createBuyConversation(deps: BotDeps) {
         });
         if (check.ok) break;
         if (check.until !== undefined) {
+          await closeBoth(t('buy-summary-not-bought'));
           await ctx.reply(t('buy-pin-locked', { until: formatWib(check.until) }));
           return;
         }
@@ -689,37 +718,46 @@ export function createBuyConversation(deps: BotDeps) {
       }
     }
 
-    // --- 5. Buy: ref ids stored first, then sent ---------------------------------------------------
-    const processing = await ctx.reply(t('buy-processing'));
-    const outcome = await conversation.external(async (): Promise<{ recorded: false } | { recorded: true; results: ResultJson[] }> => {
-      let transactions;
+    // --- 5. Buy: ref ids stored first ("confirmed" only once that is on disk), then sent --------
+    const recorded = await conversation.external(async (): Promise<{ ok: false } | { ok: true; again: boolean; refIds: string[] }> => {
+      // Already recorded before this run: a crash interrupted this update after the write, and it is replayed.
+      const again = deps.store.transactions.confirmation(confirmationId) !== undefined;
       try {
-        transactions = await deps.services.purchases.confirm({
+        const transactions = await deps.services.purchases.confirm({
           confirmationId,
           userId,
           chatId,
           lines: items.map((item) => ({ code: item.code, productName: item.productName, target: item.target, price: item.price })),
           holdMs: submitHoldMs,
         });
+        return { ok: true, again, refIds: transactions.map((tx) => tx.refId) };
       } catch (error) {
         deps.logger.error('purchase could not be recorded; nothing was sent', { userId, error });
-        return { recorded: false };
+        return { ok: false };
       }
-      const results = await mapLimit(transactions, submitConcurrency, async (tx) => {
+    });
+    if (!recorded.ok) {
+      await closeBoth(t('buy-summary-not-bought'));
+      await ctx.reply(t('buy-not-recorded'));
+      return;
+    }
+    await closeBoth(t('buy-summary-confirmed'));
+    const processing = await ctx.reply(t(recorded.again ? 'buy-processing-again' : 'buy-processing'));
+    const outcome = await conversation.external(async (): Promise<{ results: ResultJson[] }> => {
+      const results = await mapLimit(recorded.refIds, submitConcurrency, async (refId) => {
         try {
-          return toResult(await deps.services.purchases.submit(tx.refId));
+          // Sending again is safe: the provider answers a repeated ref id with its status; a settled one is not sent.
+          return toResult(await deps.services.purchases.submit(refId));
         } catch (error) {
           // Stored before sending: the watcher sends it (same ref id) once the hold is over.
-          deps.logger.error('purchase not sent for now; it stays open', { refId: tx.refId, error });
+          deps.logger.error('purchase not sent for now; it stays open', { refId, error });
+          const tx = deps.store.transactions.get(refId) ?? (await deps.store.transactions.find(refId));
+          if (!tx) throw error;
           return toResult({ ...tx, status: 'Pending' });
         }
       });
-      return { recorded: true, results };
+      return { results };
     });
-    if (!outcome.recorded) {
-      await quietly(ctx.api.editMessageText(chatId, processing.message_id, t('buy-not-recorded')));
-      return;
-    }
     const text = fit((compact) => resultText(t, outcome.results, publicIp, compact));
     let resultMessageId = processing.message_id;
     try {

@@ -1,0 +1,257 @@
+import type { Update } from 'grammy/types';
+import { z } from 'zod';
+import { DurableFile, type WriteEvent } from './durable-file.ts';
+import { StoreVersionError } from './errors.ts';
+import type { Vault } from './vault.ts';
+
+/** Name of the inbox file inside the data directory. */
+export const inboxFileName = 'inbox.json';
+/** Current data version of the inbox file. */
+export const inboxFileVersion = 1;
+
+const entrySchema = z.object({
+  /** Telegram's update_id. */
+  id: z.number().int(),
+  /** The update as JSON, sealed with the vault (AAD `inbox:<id>`): a message may hold a PIN or an API key. */
+  sealed: z.string(),
+  receivedAt: z.string(),
+  /** Its handling finished (successfully or with a handled error). */
+  done: z.literal(true).optional(),
+  /** How many times a start replayed it (a crash loop on one update gives up after a few). */
+  attempts: z.number().int().nonnegative().optional(),
+});
+const inboxFileSchema = z.object({ version: z.literal(inboxFileVersion), entries: z.array(entrySchema) });
+
+export type InboxEntry = z.infer<typeof entrySchema>;
+export type InboxData = z.infer<typeof inboxFileSchema>;
+
+function decodeInboxFile(raw: unknown, file: string): { data: InboxData } {
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > inboxFileVersion) throw new StoreVersionError(file, version, inboxFileVersion);
+  return { data: inboxFileSchema.parse(raw) };
+}
+
+/** The vault AAD of one stored update. */
+export function inboxAad(updateId: number): string {
+  return `inbox:${updateId}`;
+}
+
+/**
+ * The update inbox: Telegram updates that may move money, stored durably BEFORE Telegram is told
+ * they arrived (long polling: before the next getUpdates offset; webhook: before the 200 answer),
+ * so that a crash between that acknowledgement and the end of their handling loses nothing — the
+ * next start replays what is not marked done. Entries are kept by update id, which also makes it
+ * the de-duplication record (an update already held is never handled twice from Telegram).
+ */
+export interface Inbox {
+  /** Whether an update with this id is held (done or not). */
+  has(updateId: number): boolean;
+  /**
+   * Stores the given updates that are not held yet (sealed with the vault) and resolves, once
+   * they are on disk, with those new ones; the others were duplicates. If the write fails they are
+   * taken out again (so they are not mistaken for duplicates later) and the error is passed on.
+   */
+  add(updates: readonly Update[]): Promise<Update[]>;
+  /**
+   * The update's handling finished. The mark is written together with the next write, at the
+   * latest after `doneDelayMs` (many marks, one write); resolves once it is on disk.
+   */
+  markDone(updateId: number): Promise<void>;
+  /** Telegram will not send updates below `offset` again: their done entries are forgotten (lazily). */
+  acknowledgedBelow(offset: number): void;
+  /** Forgets done entries received more than `maxAgeMs` ago and all but the newest `maxCount` done ones (lazily). */
+  pruneDone(limits: { maxAgeMs: number; maxCount: number }): void;
+  /**
+   * The entries not done, lowest update id first, opened for a replay. Each call counts one
+   * attempt per entry (on disk before it resolves); an entry already replayed `maxAttempts` times
+   * (each start crashed on it) is marked done instead and its id returned in `givenUp`. An entry
+   * that cannot be opened (its key was retired) is given up too.
+   */
+  takeForReplay(maxAttempts: number): Promise<{ updates: Update[]; givenUp: number[] }>;
+  /** Ids of the entries not done (for logs and tests). */
+  pendingIds(): number[];
+  /** Writes what is waiting (done marks, forgotten entries) now; resolves once on disk. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface InboxOptions {
+  path: string;
+  vault: Vault;
+  now?: () => Date;
+  /** How long a done mark may wait for another write to join (ms). Default 200. */
+  doneDelayMs?: number;
+  onWrite?: (event: WriteEvent) => void;
+}
+
+/** Opens (or creates) the inbox file. */
+export async function openInbox(options: InboxOptions): Promise<Inbox> {
+  const now = options.now ?? (() => new Date());
+  const doneDelayMs = options.doneDelayMs ?? 200;
+  const file = await DurableFile.open<InboxData>({
+    path: options.path,
+    decode: decodeInboxFile,
+    defaultData: () => ({ version: inboxFileVersion, entries: [] }),
+    ...(options.onWrite ? { onWrite: options.onWrite } : {}),
+  });
+  const held = new Set(file.data.entries.map((entry) => entry.id));
+
+  // Changes that need no write of their own: applied by the next write, or by the timer.
+  const doneSoon = new Set<number>();
+  let forgetBelow = -Infinity;
+  let pruneLimits: { maxAgeMs: number; maxCount: number } | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let waiting: Promise<void> | undefined;
+  let settleWaiting: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+  let closed = false;
+
+  /** Applies the lazy changes; called inside a `file.update` mutator. */
+  const applyLazy = (data: InboxData) => {
+    if (doneSoon.size > 0) {
+      for (const entry of data.entries) if (doneSoon.has(entry.id)) entry.done = true;
+      doneSoon.clear();
+    }
+    const keep = (entry: InboxEntry) => !(entry.done && entry.id < forgetBelow);
+    let entries = data.entries.filter(keep);
+    if (pruneLimits) {
+      const oldest = now().getTime() - pruneLimits.maxAgeMs;
+      const done = entries.filter((entry) => entry.done);
+      const excess = new Set(done.slice(0, Math.max(0, done.length - pruneLimits.maxCount)).map((entry) => entry.id));
+      entries = entries.filter((entry) => !entry.done || (!excess.has(entry.id) && Date.parse(entry.receivedAt) >= oldest));
+      pruneLimits = undefined;
+    }
+    if (entries.length !== data.entries.length) {
+      const kept = new Set(entries.map((entry) => entry.id));
+      for (const entry of data.entries) if (!kept.has(entry.id)) held.delete(entry.id);
+      data.entries = entries;
+    }
+  };
+
+  const hasLazyWork = () =>
+    doneSoon.size > 0 || pruneLimits !== undefined || file.data.entries.some((entry) => entry.done && entry.id < forgetBelow);
+
+  /** Writes the lazy changes now (one write for all of them) and settles whoever waited for them. */
+  const writeLazy = (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const waiters = settleWaiting;
+    waiting = undefined;
+    settleWaiting = undefined;
+    const written = closed || !hasLazyWork() ? file.flush() : file.update(applyLazy);
+    written.then(
+      () => waiters?.resolve(),
+      (error: unknown) => waiters?.reject(error),
+    );
+    return written;
+  };
+
+  const schedule = (): Promise<void> => {
+    if (!waiting) {
+      waiting = new Promise<void>((resolve, reject) => {
+        settleWaiting = { resolve, reject };
+      });
+      // A failed lazy write is retried by the next write; nobody must get an unhandled rejection for it.
+      waiting.catch(() => undefined);
+      timer = setTimeout(() => void writeLazy().catch(() => undefined), doneDelayMs);
+      timer.unref?.();
+    }
+    return waiting;
+  };
+
+  return {
+    has: (updateId) => held.has(updateId),
+
+    async add(updates) {
+      const fresh: Update[] = [];
+      const seen = new Set<number>();
+      for (const update of updates) {
+        if (held.has(update.update_id) || seen.has(update.update_id)) continue;
+        seen.add(update.update_id);
+        fresh.push(update);
+      }
+      if (fresh.length === 0) return [];
+      const receivedAt = now().toISOString();
+      const entries = fresh.map((update) => ({
+        id: update.update_id,
+        sealed: options.vault.encrypt(JSON.stringify(update), inboxAad(update.update_id)),
+        receivedAt,
+      }));
+      for (const entry of entries) held.add(entry.id);
+      try {
+        await file.update((data) => {
+          applyLazy(data);
+          data.entries.push(...entries);
+          data.entries.sort((a, b) => a.id - b.id);
+        });
+      } catch (error) {
+        // Not on disk: not held either, so Telegram's next delivery of them is stored again.
+        const ids = new Set(entries.map((entry) => entry.id));
+        for (const id of ids) held.delete(id);
+        file.data.entries = file.data.entries.filter((entry) => !ids.has(entry.id));
+        throw error;
+      }
+      // The done marks that were waiting went out with this write; their timer then finds nothing to write.
+      return fresh;
+    },
+
+    markDone(updateId) {
+      if (!held.has(updateId)) return Promise.resolve();
+      doneSoon.add(updateId);
+      return schedule();
+    },
+
+    acknowledgedBelow(offset) {
+      if (offset <= forgetBelow) return;
+      forgetBelow = offset;
+      if (file.data.entries.some((entry) => entry.done && entry.id < offset)) void schedule();
+    },
+
+    pruneDone(limits) {
+      const oldest = now().getTime() - limits.maxAgeMs;
+      const done = file.data.entries.filter((entry) => entry.done || doneSoon.has(entry.id));
+      // Nothing to forget: no write for it.
+      if (done.length <= limits.maxCount && done.every((entry) => Date.parse(entry.receivedAt) >= oldest)) return;
+      pruneLimits = limits;
+      void schedule();
+    },
+
+    async takeForReplay(maxAttempts) {
+      const updates: Update[] = [];
+      const givenUp: number[] = [];
+      const open = file.data.entries.filter((entry) => !entry.done && !doneSoon.has(entry.id));
+      for (const entry of open) {
+        let update: Update | undefined;
+        if ((entry.attempts ?? 0) < maxAttempts) {
+          try {
+            update = JSON.parse(options.vault.decrypt(entry.sealed, inboxAad(entry.id))) as Update;
+          } catch {
+            update = undefined;
+          }
+        }
+        if (update) updates.push(update);
+        else givenUp.push(entry.id);
+      }
+      if (open.length === 0) return { updates, givenUp };
+      const replayed = new Set(updates.map((update) => update.update_id));
+      const abandoned = new Set(givenUp);
+      await file.update((data) => {
+        applyLazy(data);
+        for (const entry of data.entries) {
+          if (replayed.has(entry.id)) entry.attempts = (entry.attempts ?? 0) + 1;
+          if (abandoned.has(entry.id)) entry.done = true;
+        }
+      });
+      return { updates, givenUp };
+    },
+
+    pendingIds: () => file.data.entries.filter((entry) => !entry.done && !doneSoon.has(entry.id)).map((entry) => entry.id),
+
+    flush: () => writeLazy(),
+
+    async close() {
+      await writeLazy();
+      closed = true;
+      await file.close();
+    },
+  };
+}

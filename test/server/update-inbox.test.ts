@@ -1,0 +1,181 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Update } from 'grammy/types';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openInbox, type Inbox } from '../../src/store/inbox.ts';
+import { createVault } from '../../src/store/vault.ts';
+import { inboxGetUpdatesTransformer, mayMoveMoney } from '../../src/server/update-inbox.ts';
+import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { buyer, waitForSummary } from '../helpers/buy.ts';
+import { startHttpServer, type HttpServer } from '../../src/server/http.ts';
+
+const vault = createVault({ key: Buffer.alloc(32, 9) });
+const privateText = (id: number, text = 'hi'): Update => ({
+  update_id: id,
+  message: { message_id: id, date: 0, chat: { id: 5, type: 'private', first_name: 'A' }, from: { id: 5, is_bot: false, first_name: 'A' }, text },
+});
+const groupText = (id: number): Update => ({
+  update_id: id,
+  message: { message_id: id, date: 0, chat: { id: -9, type: 'group', title: 'G' }, from: { id: 5, is_bot: false, first_name: 'A' }, text: 'hello' },
+});
+const tap = (id: number): Update => ({
+  update_id: id,
+  callback_query: { id: `q${id}`, chat_instance: 'c', from: { id: 5, is_bot: false, first_name: 'A' }, data: 'buy:ok:x' },
+});
+
+describe('getUpdates transformer of the inbox', () => {
+  let dir: string;
+  let inbox: Inbox;
+  /** What the fake Telegram answers next, and every payload it was called with. */
+  let answers: Update[][];
+  let payloads: Array<Record<string, unknown>>;
+  const prev = async (method: string, payload: Record<string, unknown>) => {
+    payloads.push({ method, ...payload });
+    return { ok: true as const, result: method === 'getUpdates' ? (answers.shift() ?? []) : true };
+  };
+  const call = (transformer: ReturnType<typeof inboxGetUpdatesTransformer>, method: string, payload: Record<string, unknown>) =>
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the transformer's generic signature
+    transformer(prev as any, method as any, payload as any) as Promise<{ ok: true; result: Update[] }>;
+  const idsOnDisk = async () =>
+    (JSON.parse(await readFile(path.join(dir, 'inbox.json'), 'utf8')) as { entries: Array<{ id: number }> }).entries.map((e) => e.id);
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'kiosbot-inbox-tf-'));
+    inbox = await openInbox({ path: path.join(dir, 'inbox.json'), vault });
+    answers = [];
+    payloads = [];
+  });
+  afterEach(async () => {
+    await inbox.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps callback queries and private messages, not group messages', () => {
+    expect([mayMoveMoney(privateText(1)), mayMoveMoney(tap(2)), mayMoveMoney(groupText(3))]).toEqual([true, true, false]);
+  });
+
+  it('writes the updates that may move money to disk before the runner gets them', async () => {
+    const transformer = inboxGetUpdatesTransformer(inbox);
+    answers.push([privateText(100, 'PIN'), groupText(101), tap(102)]);
+    const answer = await call(transformer, 'getUpdates', { offset: 0, timeout: 30 });
+    expect(answer.result.map((u) => u.update_id)).toEqual([100, 101, 102]);
+    // Already on disk when the answer reaches the runner (which acknowledges it with its next call).
+    expect(await idsOnDisk()).toEqual([100, 102]);
+  });
+
+  it('drops updates the inbox already holds and still moves the offset past them', async () => {
+    await inbox.add([privateText(200), tap(201)]);
+    const transformer = inboxGetUpdatesTransformer(inbox);
+    // After a restart Telegram re-sends what was not acknowledged; the start replayed it already.
+    answers.push([privateText(200), tap(201)], [privateText(202)]);
+    const first = await call(transformer, 'getUpdates', { offset: 0 });
+    expect(first.result).toEqual([]);
+    // The runner saw nothing, so it asks with offset 0 again: the transformer acknowledges 200 and 201.
+    const second = await call(transformer, 'getUpdates', { offset: 0 });
+    expect(payloads[1]).toMatchObject({ method: 'getUpdates', offset: 202 });
+    expect(second.result.map((u) => u.update_id)).toEqual([202]);
+  });
+
+  it('forgets done entries below the offset of a later call', async () => {
+    const transformer = inboxGetUpdatesTransformer(inbox);
+    answers.push([privateText(300), privateText(301)], []);
+    await call(transformer, 'getUpdates', { offset: 0 });
+    void inbox.markDone(300);
+    void inbox.markDone(301);
+    await inbox.flush();
+    await call(transformer, 'getUpdates', { offset: 302 });
+    await inbox.flush();
+    expect(await idsOnDisk()).toEqual([]);
+  });
+
+  it('when the inbox cannot be written, the call fails and nothing is acknowledged', async () => {
+    const broken: Inbox = { ...inbox, has: () => false, add: () => Promise.reject(new Error('disk full')) };
+    const transformer = inboxGetUpdatesTransformer(broken);
+    answers.push([tap(400)], [tap(400)]);
+    await expect(call(transformer, 'getUpdates', { offset: 0 })).rejects.toThrow('disk full');
+    await expect(call(transformer, 'getUpdates', { offset: 0 })).rejects.toThrow('disk full');
+    // The retry asked again from the same offset: update 400 stays with Telegram.
+    expect(payloads.map((p) => p.offset)).toEqual([0, 0]);
+  });
+
+  it('leaves other methods alone', async () => {
+    const transformer = inboxGetUpdatesTransformer(inbox);
+    await call(transformer, 'sendMessage', { chat_id: 1, text: 'x' });
+    expect(payloads).toEqual([{ method: 'sendMessage', chat_id: 1, text: 'x' }]);
+  });
+});
+
+describe('inbox with the real bot', () => {
+  let world: TestWorld;
+  let server: HttpServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    await world.stop();
+  });
+
+  it('a quick-buy stored but not handled before a crash is handled at the next start, in order, and marked done', async () => {
+    world = await startWorld({ polling: false, sandbox: { reseller: { instant: true } } });
+    await world.app.bot.init();
+    const user = world.telegram.createUser({ firstName: 'Sari', languageCode: 'id' });
+    await world.app.services.credentials.verifyAndSave(user.id, 'reseller', { apiId: 'DEMO-RESELLER', apiKey: 'demo-key-7f3a91c2e8b54d06' });
+    const chat = { id: user.id, type: 'private' as const, first_name: 'Sari' };
+    const message = (id: number, text: string): Update => ({
+      update_id: id,
+      message: { message_id: id, date: 0, chat, from: user.user, text, ...(text.startsWith('/') ? { entities: [{ type: 'bot_command' as const, offset: 0, length: text.length }] } : {}) },
+    });
+    // Stored out of order; the replay goes by update id.
+    await world.app.store.inbox.add([message(9002, 'TSEL10.081234567890'), message(9001, '/saldo')]);
+
+    expect(await world.app.replayInbox()).toBe(2);
+    const [balance, summary] = world.telegram.botMessages(user).slice(-2);
+    expect(balance?.text).toContain('Rp');
+    expect(summary?.buttons.flat()).toContain('✅ Konfirmasi');
+    expect(world.app.store.inbox.pendingIds()).toEqual([]);
+    // Nothing left for the next start.
+    expect(await world.app.replayInbox()).toBe(0);
+  });
+
+  it('webhook: the update is in the inbox before it is handled; a re-delivery is answered 200 and not handled again', async () => {
+    world = await startWorld({ polling: false });
+    await world.app.bot.init();
+    const secret = 'test-webhook-secret-1234';
+    const heldWhenHandled: boolean[] = [];
+    const handle = world.app.bot.handleUpdate.bind(world.app.bot);
+    world.app.bot.handleUpdate = (update, envelope) => {
+      heldWhenHandled.push(world.app.store.inbox.has(update.update_id));
+      return handle(update, envelope);
+    };
+    server = await startHttpServer({ port: 0, host: '127.0.0.1', logger: world.app.logger, store: world.app.store, webhook: { bot: world.app.bot, path: '/telegram', secret } });
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const update = { update_id: 777, message: { message_id: 1, date: 0, chat: { id: budi.id, type: 'private', first_name: 'Budi' }, from: budi.user, text: '/start' } };
+    const post = (secretToken: string) =>
+      fetch(`${server!.url}/telegram`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secretToken }, body: JSON.stringify(update) });
+
+    expect((await post('wrong-secret-000000000')).status).toBe(401);
+    expect(world.app.store.inbox.has(777)).toBe(false);
+
+    expect((await post(secret)).status).toBe(200);
+    expect(heldWhenHandled).toEqual([true]);
+    expect(world.telegram.botMessages(budi)).toHaveLength(1);
+
+    // Telegram did not get the 200 (say) and delivers it again.
+    expect((await post(secret)).status).toBe(200);
+    expect(heldWhenHandled).toEqual([true]);
+    expect(world.telegram.botMessages(budi)).toHaveLength(1);
+  });
+
+  it('long polling through the runner: a tap is in the inbox, then marked done once handled', async () => {
+    world = await startWorld({ sandbox: { reseller: { instant: true } } });
+    const budi = await buyer(world);
+    const summary = await waitForSummary(world, budi, budi.send('TSEL10.081234567890'));
+    const query = budi.tap(summary, '✅ Konfirmasi');
+    await world.telegram.waitForBotMessage(budi, { after: summary, textIncludes: 'Sukses' });
+    const id = world.telegram.updates.find((u) => u.callback_query?.id === query.id)?.update_id ?? -1;
+    expect(world.app.store.inbox.has(id)).toBe(true);
+    await world.telegram.waitFor(() => !world.app.store.inbox.pendingIds().includes(id), { timeoutMs: 3000 }).catch(() => undefined);
+    await world.app.store.inbox.flush();
+    expect(world.app.store.inbox.pendingIds()).not.toContain(id);
+  });
+});
