@@ -13,4 +13,22 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Product code never depends on the development tools (sandbox providers, playground):
+    // they are demo and test fixtures, not something the bot may run in production.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)tools(/|$)',
+              message: 'src/ must not import from tools/ (sandbox and playground are tools, not product).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { Api } from 'grammy';
 import { createLogger } from '../src/logger.ts';
 import { createOutbox, maxUnrecordedDeliveries, type OutboxLimits } from '../src/notify/outbox.ts';
-import { startBotApi } from '../src/playground/bot-api.ts';
+import { startBotApi } from '../tools/playground/bot-api.ts';
 import { openStore, type Store } from '../src/store/store.ts';
 import { createVault } from '../src/store/vault.ts';
 

@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startBotApi, type BotApiEmulator } from '../src/playground/bot-api.ts';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.ts';
+import { startBotApi, type BotApiEmulator } from '../tools/playground/bot-api.ts';
+import { startSandbox, type Sandbox } from '../tools/sandbox/server.ts';
 import { loopbackEnv, testEncryptionKey } from './helpers/app.ts';
 import { spawnBot, type BotProcess } from './helpers/bot-process.ts';
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
 import { connectReseller } from '../helpers/connect.ts';
-import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
-import type { EmulatedUser } from '../../src/playground/bot-api.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 const main = resellerDemoAccounts.main;
 

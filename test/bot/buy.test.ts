@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
 import { buyer, codeTexts, eventually, sandboxTransactions, waitForResult, waitForSummary } from '../helpers/buy.ts';
-import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 
 /** Purchases settle at creation: Sukses with an SN, `…0000` Gagal, `…9999` stays Pending. */
 const instant: TestWorldOptions = { sandbox: { reseller: { instant: true } } };

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loopbackEnv, startWorld, type TestWorld } from '../helpers/app.ts';
 import { spawnBot } from '../helpers/bot-process.ts';
-import { startBotApi } from '../../src/playground/bot-api.ts';
-import { startSandbox } from '../../src/sandbox/server.ts';
+import { startBotApi } from '../../tools/playground/bot-api.ts';
+import { startSandbox } from '../../tools/sandbox/server.ts';
 import { publishCommands } from '../../src/bot/commands.ts';
 import { createI18n } from '../../src/bot/i18n.ts';
 import { connectData } from '../../src/bot/callback-data/connect.ts';
-import type { EmulatedMessage } from '../../src/playground/bot-api.ts';
+import type { EmulatedMessage } from '../../tools/playground/bot-api.ts';
 
 /** Every command of the private-chat menu (README "Commands"), in menu order. */
 const privateCommands = [

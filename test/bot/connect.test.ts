@@ -3,12 +3,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { connectReseller, connectService } from '../helpers/connect.ts';
-import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
-import { marketplaceDemoAccounts } from '../../src/sandbox/marketplace.ts';
-import { gameshopDemoKeys } from '../../src/sandbox/gameshop.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { marketplaceDemoAccounts } from '../../tools/sandbox/marketplace.ts';
+import { gameshopDemoKeys } from '../../tools/sandbox/gameshop.ts';
 import { signBalance } from '../../src/providers/reseller/sign.ts';
 import { connectData, disconnectData } from '../../src/bot/callback-data/connect.ts';
-import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 const main = resellerDemoAccounts.main;
 const pickReseller = connectData.pack({ action: 'pick', service: 'reseller' });

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { seedConnectedUser, seedPurchase } from '../helpers/seed-transactions.ts';
-import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
-import type { EmulatedMessage } from '../../src/playground/bot-api.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import type { EmulatedMessage } from '../../tools/playground/bot-api.ts';
 
 /** The transaction buttons of a history page: `n. CODE → target`. */
 const itemButtons = (message: EmulatedMessage) => message.buttons.flat().filter((text) => /^\d+\. /.test(text));

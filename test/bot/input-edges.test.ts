@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer, sandboxTransactions, waitForResult, waitForSummary } from '../helpers/buy.ts';
-import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
-import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes } from '../../src/sandbox/marketplace.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes } from '../../tools/sandbox/marketplace.ts';
 
 describe('what a reseller types, read exactly', () => {
   let world: TestWorld;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
-import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
-import { marketplaceDemoAccounts } from '../../src/sandbox/marketplace.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { marketplaceDemoAccounts } from '../../tools/sandbox/marketplace.ts';
 
 /** The item buttons of an /items page: `n. name`. */
 const itemButtons = (message: EmulatedMessage) => message.buttons.flat().filter((text) => /^\d+\. /.test(text));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
-import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
-import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes as codes } from '../../src/sandbox/marketplace.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes as codes } from '../../tools/sandbox/marketplace.ts';
 import { formatWib } from '../../src/text/format.ts';
 
 /** A purchase code no seller has sold. */

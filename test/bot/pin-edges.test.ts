@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
-import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 const pin = '482915';
 const newPin = '7305';

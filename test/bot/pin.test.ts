@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
-import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { isGuessablePin } from '../../src/bot/conversations/pin.ts';
 
 const pin = '482915';

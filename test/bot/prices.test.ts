@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { seedConnectedUser } from '../helpers/seed-transactions.ts';
-import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 /** A user whose reseller account is connected (seeded through the service: connecting is not the subject here). */
 const connectedUser = (world: TestWorld, firstName: string, languageCode = 'id'): Promise<EmulatedUser> =>

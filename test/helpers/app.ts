@@ -10,9 +10,9 @@ import { run, type RunnerHandle } from '@grammyjs/runner';
 import { createConfig, type Config } from '../../src/config.ts';
 import { createApp, type App, type AppOptions } from '../../src/app.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
-import { startBotApi, type BotApiEmulator, type BotApiOptions } from '../../src/playground/bot-api.ts';
-import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../tools/sandbox/server.ts';
+import { startBotApi, type BotApiEmulator, type BotApiOptions } from '../../tools/playground/bot-api.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 
 export const testEncryptionKey = Buffer.alloc(32, 42).toString('base64');
 

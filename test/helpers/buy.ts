@@ -2,8 +2,8 @@
  * Helpers of the buy tests: a connected user, the summary of a purchase and its result.
  */
 import type { TestWorld } from './app.ts';
-import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
-import { resellerDemoAccounts, type ResellerSimAccount } from '../../src/sandbox/reseller.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { resellerDemoAccounts, type ResellerSimAccount } from '../../tools/sandbox/reseller.ts';
 import { connectReseller } from './connect.ts';
 
 /**

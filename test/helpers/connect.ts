@@ -3,9 +3,9 @@
  * Other tests use `connectReseller` when the connection itself is part of what they prove.
  */
 import type { TestWorld } from './app.ts';
-import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 import type { ServiceCredentials, ServiceName } from '../../src/providers/factory.ts';
-import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { connectData } from '../../src/bot/callback-data/connect.ts';
 
 /** Success answers of the connect conversation start with ✅, failures with ❌. */

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { startWorld, type TestWorld, type TestWorldOptions } from './app.ts';
 import type { FloodLimit } from '../../src/bot/context.ts';
-import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
-import { gameshopDemoKeys } from '../../src/sandbox/gameshop.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { gameshopDemoKeys } from '../../tools/sandbox/gameshop.ts';
 
 /** The sample catalogue at the repository root (it describes the sandbox shop). */
 export const sampleCataloguePath = path.resolve(import.meta.dirname, '../../catalogue.sample.json');

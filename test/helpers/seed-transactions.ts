@@ -4,8 +4,8 @@
  * exactly as the buy flow records and sends them.
  */
 import type { TestWorld } from './app.ts';
-import type { EmulatedUser } from '../../src/playground/bot-api.ts';
-import { resellerDemoAccounts, type ResellerSimAccount } from '../../src/sandbox/reseller.ts';
+import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { resellerDemoAccounts, type ResellerSimAccount } from '../../tools/sandbox/reseller.ts';
 
 /** A new emulated user whose reseller account is connected. */
 export async function seedConnectedUser(

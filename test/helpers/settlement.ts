@@ -4,7 +4,7 @@
  */
 import { startWorld, type TestWorld, type TestWorldOptions } from './app.ts';
 import { waitForSummary } from './buy.ts';
-import type { EmulatedMessage, EmulatedUser } from '../../src/playground/bot-api.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 export interface TestClock {
   now: () => Date;

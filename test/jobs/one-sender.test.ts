@@ -12,7 +12,7 @@ import type { TestWorld } from '../helpers/app.ts';
 import { startSettlementWorld, testClock, type TestClock } from '../helpers/settlement.ts';
 import { buyer, eventually, sandboxTransactions, waitForResult, waitForSummary } from '../helpers/buy.ts';
 import { seedConnectedUser, transactionRequests } from '../helpers/seed-transactions.ts';
-import type { SandboxRequest } from '../../src/sandbox/types.ts';
+import type { SandboxRequest } from '../../tools/sandbox/types.ts';
 
 const refOf = (request: SandboxRequest): string | undefined => (request.body as { ref_id?: string } | undefined)?.ref_id;
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TestWorld, TestWorldOptions } from '../helpers/app.ts';
 import { buyPending, recheck, startSettlementWorld, testClock } from '../helpers/settlement.ts';
 import { buyer, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
-import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 
 
 describe('settlement watcher and notifications', () => {

@@ -9,9 +9,9 @@ import type { TestWorld, TestWorldOptions } from '../helpers/app.ts';
 import { buyPending, recheck, startSettlementWorld, testClock, type TestClock } from '../helpers/settlement.ts';
 import { buyer, eventually, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
 import { seedConnectedUser, seedPurchase, transactionRequests } from '../helpers/seed-transactions.ts';
-import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
-import type { EmulatedUser } from '../../src/playground/bot-api.ts';
-import type { ReceivedRequest } from '../../src/sandbox/server.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
+import type { ReceivedRequest } from '../../tools/sandbox/server.ts';
 
 const finalNotice = /Transaksi sukses|Transaksi gagal|Status belum pasti|Transaksi ditolak/;
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { createOutbox, type Outbox, type OutboxOptions } from '../../src/notify/outbox.ts';
 import type { OutboxPayload } from '../../src/notify/payload.ts';
-import { startBotApi, type BotApiEmulator, type BotApiOptions, type ChatRef } from '../../src/playground/bot-api.ts';
+import { startBotApi, type BotApiEmulator, type BotApiOptions, type ChatRef } from '../../tools/playground/bot-api.ts';
 import { hotFileName, type Store } from '../../src/store/store.ts';
 import { createTempDirs, openTestStore } from '../store/helpers.ts';
 

@@ -5,8 +5,8 @@ import { Bot, GrammyError, InlineKeyboard, InputFile, webhookCallback, type BotE
 import { conversations, createConversation, type Conversation, type ConversationFlavor } from '@grammyjs/conversations';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { run } from '@grammyjs/runner';
-import { startBotApi, type BotApiEmulator } from '../../src/playground/bot-api.ts';
-import type { BotApiOptions } from '../../src/playground/types.ts';
+import { startBotApi, type BotApiEmulator } from '../../tools/playground/bot-api.ts';
+import type { BotApiOptions } from '../../tools/playground/types.ts';
 
 // ---------------------------------------------------------------- fixtures
 

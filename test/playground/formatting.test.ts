@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyParseMode } from '../../src/playground/formatting.ts';
-import { BotApiError } from '../../src/playground/params.ts';
+import { applyParseMode } from '../../tools/playground/formatting.ts';
+import { BotApiError } from '../../tools/playground/params.ts';
 
 /** The description of the BotApiError a call throws. */
 function errorOf(fn: () => unknown): string {

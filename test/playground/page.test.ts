@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Bot, InlineKeyboard } from 'grammy';
-import { startBotApi, type BotApiEmulator } from '../../src/playground/bot-api.ts';
+import { startBotApi, type BotApiEmulator } from '../../tools/playground/bot-api.ts';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {

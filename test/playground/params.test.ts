@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseParams } from '../../src/playground/params.ts';
+import { parseParams } from '../../tools/playground/params.ts';
 
 describe('parseParams', () => {
   it('reads curl/browser-style multipart with files and JSON-valued fields', () => {

@@ -6,8 +6,8 @@ import {
   type GameshopSim,
   type GameshopSimOptions,
   type GameshopSimOrderData,
-} from '../../src/sandbox/gameshop.ts';
-import type { SandboxRequest, SandboxResponse } from '../../src/sandbox/types.ts';
+} from '../../tools/sandbox/gameshop.ts';
+import type { SandboxRequest, SandboxResponse } from '../../tools/sandbox/types.ts';
 
 const now = Date.parse('2025-01-31T06:00:00Z'); // 13:00 WIB
 

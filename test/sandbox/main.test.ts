@@ -4,15 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { createResellerClient } from '../../src/providers/reseller/client.ts';
 import { createMarketplaceClient } from '../../src/providers/marketplace/client.ts';
 import { createGameshopClient } from '../../src/providers/gameshop/client.ts';
-import { resellerDemoAccounts } from '../../src/sandbox/reseller.ts';
-import { marketplaceDemoAccounts } from '../../src/sandbox/marketplace.ts';
-import { gameshopDemoKeys } from '../../src/sandbox/gameshop.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { marketplaceDemoAccounts } from '../../tools/sandbox/marketplace.ts';
+import { gameshopDemoKeys } from '../../tools/sandbox/gameshop.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 describe('npm run sandbox', () => {
   it('serves the three providers and prints their URLs and the demo credentials', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/sandbox/main.ts'], {
       cwd: repoRoot,
       env: { PATH: process.env.PATH, SANDBOX_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,8 +6,8 @@ import {
   type MarketplaceSim,
   type MarketplaceSimItem,
   type MarketplaceSimPurchase,
-} from '../../src/sandbox/marketplace.ts';
-import type { SandboxRequest, SandboxResponse } from '../../src/sandbox/types.ts';
+} from '../../tools/sandbox/marketplace.ts';
+import type { SandboxRequest, SandboxResponse } from '../../tools/sandbox/types.ts';
 
 const now = Date.parse('2025-01-31T06:00:00Z');
 const { main, second, empty } = marketplaceDemoAccounts;

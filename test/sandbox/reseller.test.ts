@@ -6,8 +6,8 @@ import {
   resellerDemoProducts,
   type ResellerSim,
   type ResellerSimOptions,
-} from '../../src/sandbox/reseller.ts';
-import type { SandboxRequest, SandboxResponse } from '../../src/sandbox/types.ts';
+} from '../../tools/sandbox/reseller.ts';
+import type { SandboxRequest, SandboxResponse } from '../../tools/sandbox/types.ts';
 
 const { main, second, poor, blocked } = resellerDemoAccounts;
 const start = Date.parse('2025-01-31T06:00:00Z'); // 13:00 WIB

@@ -11,7 +11,7 @@ import type { TestWorld } from '../helpers/app.ts';
 import { buyer } from '../helpers/buy.ts';
 import { createTestDisk, type TestDisk } from '../helpers/disk.ts';
 import { startSettlementWorld, testClock, type TestClock } from '../helpers/settlement.ts';
-import type { EmulatedUser } from '../../src/playground/bot-api.ts';
+import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 describe('confirming a purchase with the disk full', () => {
   let world: TestWorld;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCatalogueGame, gameCatalogueFor, loadGameCatalogue, parseGameCatalogue } from '../../src/services/game-catalogue.ts';
-import { gameshopDemoCatalogue } from '../../src/sandbox/gameshop.ts';
+import { gameshopDemoCatalogue } from '../../tools/sandbox/gameshop.ts';
 import { sampleCataloguePath } from '../helpers/gameshop.ts';
 
 /** A minimal valid catalogue. */

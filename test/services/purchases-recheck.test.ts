@@ -10,7 +10,7 @@ import type { TestWorld, TestWorldOptions } from '../helpers/app.ts';
 import { buyPending, recheck, startSettlementWorld, testClock, type TestClock } from '../helpers/settlement.ts';
 import { buyer, sandboxTransactions } from '../helpers/buy.ts';
 import { seedConnectedUser, seedPurchase, transactionRequests } from '../helpers/seed-transactions.ts';
-import type { EmulatedUser } from '../../src/playground/bot-api.ts';
+import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 const opsChatId = -1009876543210;
 /** What the user must never read about a purchase the provider acknowledged. */

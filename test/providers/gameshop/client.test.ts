@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGameshopClient, GameshopError, type GameshopClient } from '../../../src/providers/gameshop/client.ts';
 import type { OrderInput } from '../../../src/providers/gameshop/schemas.ts';
-import { gameshopDemoKeys } from '../../../src/sandbox/gameshop.ts';
-import { startSandbox, type FaultRule, type Sandbox } from '../../../src/sandbox/server.ts';
+import { gameshopDemoKeys } from '../../../tools/sandbox/gameshop.ts';
+import { startSandbox, type FaultRule, type Sandbox } from '../../../tools/sandbox/server.ts';
 
 const apiKey = gameshopDemoKeys.main;
 const now = Date.parse('2025-01-31T06:00:00Z'); // 13:00 WIB

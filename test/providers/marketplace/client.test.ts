@@ -3,8 +3,8 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMarketplaceClient, MarketplaceError, type MarketplaceClient } from '../../../src/providers/marketplace/client.ts';
 import { supportStateOf } from '../../../src/providers/marketplace/schemas.ts';
-import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes } from '../../../src/sandbox/marketplace.ts';
-import { startSandbox, type FaultRule, type Sandbox } from '../../../src/sandbox/server.ts';
+import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes } from '../../../tools/sandbox/marketplace.ts';
+import { startSandbox, type FaultRule, type Sandbox } from '../../../tools/sandbox/server.ts';
 
 const now = Date.parse('2025-01-31T06:00:00Z');
 const { main, empty } = marketplaceDemoAccounts;

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createResellerClient, ResellerError, type ResellerClient } from '../../../src/providers/reseller/client.ts';
 import { isFinalStatus, isProductAvailable } from '../../../src/providers/reseller/schemas.ts';
 import { signBalance, signTransaction } from '../../../src/providers/reseller/sign.ts';
-import { resellerDemoAccounts } from '../../../src/sandbox/reseller.ts';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/server.ts';
+import { resellerDemoAccounts } from '../../../tools/sandbox/reseller.ts';
+import { startSandbox, type Sandbox } from '../../../tools/sandbox/server.ts';
 
 const { main, poor, blocked } = resellerDemoAccounts;
 

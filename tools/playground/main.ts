@@ -1,5 +1,5 @@
 /**
- * `npx tsx src/playground/main.ts`: runs the Telegram Bot API emulator with its browser chat page,
+ * `npx tsx tools/playground/main.ts`: runs the Telegram Bot API emulator with its browser chat page,
  * so the bot can be tried locally without Telegram. Start the bot against it with
  * TELEGRAM_API_ROOT pointing here and the same BOT_TOKEN.
  *

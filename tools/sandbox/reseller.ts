@@ -23,10 +23,12 @@
  * - a status check answers `{ status, trx_id, sn }` (`minimalStatusCheck` for the bare `{ status }`).
  */
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { checkUnique, commentField, loadDemoData } from './data.ts';
 import type { SandboxRequest, SandboxResponse, SimulatedService } from './types.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Demo data
+// Demo data (tools/sandbox/data/reseller.json)
 // ---------------------------------------------------------------------------------------------
 
 export interface ResellerSimAccount {
@@ -37,18 +39,6 @@ export interface ResellerSimAccount {
   /** Every request of this account is answered 403 'IP Blocked'. */
   ipBlocked?: boolean;
 }
-
-/** Accounts the simulator knows by default (sandbox only; these keys are not secrets). */
-export const resellerDemoAccounts = {
-  /** The everyday demo account: Rp 1.000.000. */
-  main: { apiId: 'DEMO-RESELLER', apiKey: 'demo-key-7f3a91c2e8b54d06', balance: 1_000_000 },
-  /** A second ordinary account (another user of the same bot): Rp 250.000. */
-  second: { apiId: 'DEMO-RESELLER-2', apiKey: 'demo-key-second-4b8e2d71a6c3', balance: 250_000 },
-  /** Almost empty: Rp 5.000, enough for a small game top-up (FF5, ML5) but for no pulsa (TSEL5 costs more). */
-  poor: { apiId: 'DEMO-SALDO-TIPIS', apiKey: 'demo-key-poor-9c1d5e3f7a20', balance: 5_000 },
-  /** Its whitelist does not contain this server's IP: every request gets 403. */
-  blocked: { apiId: 'DEMO-IP-BLOCKED', apiKey: 'demo-key-blocked-2e6f0a8c4d19', balance: 500_000, ipBlocked: true },
-} as const satisfies Record<string, ResellerSimAccount>;
 
 export type ResellerProductCategory = 'pulsa' | 'data' | 'pln' | 'game' | 'ewallet';
 
@@ -66,111 +56,50 @@ export interface ResellerSimProduct {
   nominal?: number;
 }
 
-/** Rounds up to a multiple of 25 rupiah, as price lists usually are. */
-const round25 = (value: number) => Math.ceil(value / 25) * 25;
+const rupiah = z.number().int().nonnegative();
 
-function pulsa(brand: string, prefix: string, thousands: number[], rate: number, fee: number): ResellerSimProduct[] {
-  return thousands.map((k) => ({
-    code: `${prefix}${k}`,
-    name: `${brand} ${(k * 1000).toLocaleString('id-ID')}`,
-    price: round25(k * 1000 * rate + fee),
-    status: 'active',
-    brand,
-    category: 'pulsa',
-    nominal: k * 1000,
-  }));
-}
+const accountSchema = z.strictObject({
+  apiId: z.string().min(1),
+  apiKey: z.string().min(1),
+  balance: rupiah,
+  ipBlocked: z.boolean().optional(),
+}) satisfies z.ZodType<ResellerSimAccount>;
 
-function data(brand: string, prefix: string, packages: Array<[quota: string, days: number, price: number]>): ResellerSimProduct[] {
-  return packages.map(([quota, days, price]) => ({
-    code: `${prefix}D${quota}`,
-    name: `${brand} Data ${quota} ${days} Hari`,
-    price,
-    status: 'active',
-    brand,
-    category: 'data',
-  }));
-}
+const productSchema = z.strictObject({
+  code: z.string().min(1),
+  name: z.string().min(1),
+  price: rupiah,
+  status: z.string().min(1),
+  brand: z.string().min(1),
+  category: z.enum(['pulsa', 'data', 'pln', 'game', 'ewallet']),
+  nominal: rupiah.optional(),
+}) satisfies z.ZodType<ResellerSimProduct>;
 
-function game(brand: string, prefix: string, unit: string, items: Array<[amount: number | string, price: number, name?: string]>): ResellerSimProduct[] {
-  return items.map(([amount, price, name]) => ({
-    code: `${prefix}${amount}`,
-    name: name ?? `${brand} ${amount} ${unit}`,
-    price,
-    status: 'active',
-    brand,
-    category: 'game',
-  }));
-}
+/** The shape of `data/reseller.json`; the named accounts are the ones tests and the README use. */
+export const resellerDemoDataSchema = z
+  .strictObject({
+    ...commentField,
+    accounts: z.strictObject({ main: accountSchema, second: accountSchema, poor: accountSchema, blocked: accountSchema }),
+    products: z.array(productSchema).min(1),
+  })
+  .superRefine((data, context) => {
+    checkUnique(context, Object.values(data.accounts).map((a) => a.apiId), () => ['accounts'], 'apiId');
+    checkUnique(context, data.products.map((p) => p.code), (i) => ['products', i, 'code'], 'product code');
+  });
 
-function wallet(brand: string, prefix: string, thousands: number[], fee: number): ResellerSimProduct[] {
-  return thousands.map((k) => ({
-    code: `${prefix}${k}`,
-    name: `${brand} ${(k * 1000).toLocaleString('id-ID')}`,
-    price: k * 1000 + fee,
-    status: 'active',
-    brand,
-    category: 'ewallet',
-    nominal: k * 1000,
-  }));
-}
+const resellerDemoData = loadDemoData('reseller.json', resellerDemoDataSchema);
 
-/** Products that cannot be bought right now, and why (their `status`). */
-const unavailableProducts: Record<string, string> = {
-  TSEL150: 'gangguan',
-  ISAT150: 'kosong',
-  AXIS200: 'nonaktif',
-  TRID12GB: 'gangguan',
-  SMART150: 'kosong',
-  PLN1000: 'gangguan',
-  FF1450: 'kosong',
-  GI2240: 'nonaktif',
-  OVO100: 'gangguan',
-};
+/**
+ * Accounts the simulator knows by default (sandbox only; these keys are not secrets):
+ * - `main`: the everyday demo account, Rp 1.000.000;
+ * - `second`: a second ordinary account (another user of the same bot), Rp 250.000;
+ * - `poor`: almost empty, Rp 5.000: enough for a small game top-up (FF5, ML5) but for no pulsa;
+ * - `blocked`: its whitelist does not contain this server's IP, every request gets 403.
+ */
+export const resellerDemoAccounts = resellerDemoData.accounts;
 
 /** The simulated price list (123 products, 9 of them unavailable), in the order /price-list answers it. */
-export const resellerDemoProducts: readonly ResellerSimProduct[] = [
-  ...pulsa('Telkomsel', 'TSEL', [5, 10, 15, 20, 25, 50, 75, 100, 150, 200], 1, 450),
-  ...pulsa('Indosat', 'ISAT', [5, 10, 15, 20, 25, 50, 100, 150], 0.985, 350),
-  ...pulsa('XL', 'XL', [5, 10, 15, 25, 50, 100, 200], 0.99, 300),
-  ...pulsa('Axis', 'AXIS', [5, 10, 15, 25, 50, 100, 200], 0.99, 300),
-  ...pulsa('Tri', 'TRI', [5, 10, 20, 25, 50, 100], 0.98, 250),
-  ...pulsa('Smartfren', 'SMART', [5, 10, 20, 25, 50, 100, 150], 0.975, 300),
-  ...data('Telkomsel', 'TSEL', [['1GB', 7, 13_500], ['3GB', 30, 32_000], ['5GB', 30, 47_500], ['10GB', 30, 78_000], ['25GB', 30, 125_000]]),
-  ...data('Indosat', 'ISAT', [['2GB', 7, 12_750], ['5GB', 30, 27_500], ['10GB', 30, 45_000], ['20GB', 30, 72_500]]),
-  ...data('XL', 'XL', [['1GB', 7, 10_500], ['3GB', 30, 22_000], ['5GB', 30, 30_500], ['10GB', 30, 52_000], ['15GB', 30, 68_000]]),
-  ...data('Axis', 'AXIS', [['2GB', 7, 11_250], ['5GB', 30, 24_500], ['8GB', 30, 36_000]]),
-  ...data('Tri', 'TRI', [['3GB', 30, 17_500], ['6GB', 30, 29_000], ['12GB', 30, 48_500]]),
-  ...data('Smartfren', 'SMART', [['6GB', 28, 25_000], ['12GB', 28, 42_500]]),
-  ...[20, 50, 100, 200, 500, 1000].map(
-    (k): ResellerSimProduct => ({
-      code: `PLN${k}`,
-      name: `PLN Token ${(k * 1000).toLocaleString('id-ID')}`,
-      price: k * 1000 + 200,
-      status: 'active',
-      brand: 'PLN',
-      category: 'pln',
-      nominal: k * 1000,
-    }),
-  ),
-  ...game('Mobile Legends', 'ML', 'Diamonds', [
-    [5, 1_450], [12, 3_400], [28, 7_900], [44, 12_100], [86, 21_800], [172, 43_500], [257, 64_900],
-    [344, 86_500], [429, 108_000], [514, 129_500], [706, 172_000], [878, 215_000],
-    ['WDP', 27_500, 'Mobile Legends Weekly Diamond Pass'],
-  ]),
-  ...game('Free Fire', 'FF', 'Diamonds', [
-    [5, 1_000], [12, 2_000], [50, 7_400], [70, 9_700], [140, 19_300], [355, 48_000], [720, 96_000], [1450, 191_000],
-  ]),
-  ...game('PUBG Mobile', 'PUBG', 'UC', [[60, 14_500], [325, 72_000], [660, 143_000], [1800, 360_000], [3850, 715_000]]),
-  ...game('Genshin Impact', 'GI', 'Genesis Crystals', [
-    [60, 15_000], [330, 74_000], [1090, 235_000], [2240, 470_000],
-    ['WELKIN', 72_000, 'Genshin Impact Blessing of the Welkin Moon'],
-  ]),
-  ...wallet('DANA', 'DANA', [10, 20, 25, 50, 100, 200], 150),
-  ...wallet('OVO', 'OVO', [10, 20, 50, 100], 250),
-  ...wallet('GoPay', 'GOPAY', [10, 20, 25, 50, 100, 200], 175),
-  ...wallet('ShopeePay', 'SHOPEE', [20, 50, 100], 250),
-].map((product) => ({ ...product, status: unavailableProducts[product.code] ?? product.status }));
+export const resellerDemoProducts: readonly ResellerSimProduct[] = resellerDemoData.products;
 
 // ---------------------------------------------------------------------------------------------
 // Simulator

@@ -20,6 +20,8 @@
  *   the seeded purchases are set relative to `now()` when the simulator is created.
  * - All URLs point at example.com / example.org / example.net.
  */
+import { z } from 'zod';
+import { checkUnique, commentField, loadDemoData } from './data.ts';
 import type { SandboxRequest, SandboxResponse, SimulatedService } from './types.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -76,36 +78,8 @@ export interface MarketplaceSimPurchase {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Demo data
+// Demo data (tools/sandbox/data/marketplace.json)
 // ---------------------------------------------------------------------------------------------
-
-/**
- * Seller accounts the simulator knows (sandbox only; these keys are not secrets).
- * - `main`: a seller with 13 items (themes, plugins, site templates, stock audio, video templates);
- * - `second`: another seller with two items and one sale (its code is invalid for `main`);
- * - `empty`: a seller who has not published anything yet (`No Items Found`).
- */
-export const marketplaceDemoAccounts = {
-  main: { apiKey: 'mk_demo_5c8e2f1a9b7d4036', username: 'nusantara-studio' },
-  second: { apiKey: 'mk_demo_second_e41b7a0c93d2', username: 'lombok-audio' },
-  empty: { apiKey: 'mk_demo_empty_07f3c9d1a2b8', username: 'baru-mulai' },
-} as const;
-
-/**
- * Purchase codes seeded for the `main` seller (plus one of `second`):
- * - `supported`: Regular licence, support active (about five months left), downloaded;
- * - `expired`: Regular licence, support ended a month ago, downloaded;
- * - `unsupported`: Extended licence without support (`supported_until` omitted), not downloaded;
- * - `audio`: an audio item (no `preview_image`), support active, not downloaded;
- * - `secondSeller`: a valid sale of the `second` seller — invalid when validated with `main`'s key.
- */
-export const marketplaceDemoPurchaseCodes = {
-  supported: '8f2c1a3e-5b7d-4e91-a6c0-2d4f8b9e1c37',
-  expired: '3d9e7b21-0c4a-4f68-9b15-e7a2c6d08f54',
-  unsupported: 'b61f04c8-2e9a-47d3-8c5b-91a3e0d7f2c6',
-  audio: 'e0a4c7f9-6d31-4b2e-a8f7-5c19b3e26d80',
-  secondSeller: '7c3b9e05-a1d8-4f26-b4e3-0f6d2a8c91b7',
-} as const;
 
 const site = 'https://market.example.com';
 const cdn = 'https://cdn.example.com';
@@ -128,20 +102,119 @@ function itemUrl(item: MarketplaceSimItem): string {
   return `${site}/item/${slug(item.name)}/${item.id}`;
 }
 
-interface ItemSeed {
-  id: number;
-  name: string;
-  description: string;
-  category: string;
-  sub_category: string;
-  options: string[];
-  version: string;
-  tags: string[];
-  kind: 'regular' | 'video' | 'audio';
-  screenshots: number;
-  price: { regular: number; extended: number };
-  published_at: string;
-}
+const isoTimestamp = z.iso.datetime();
+
+const accountSeedSchema = z.strictObject({
+  name: z.strictObject({ firstname: z.string(), lastname: z.string(), full_name: z.string() }),
+  username: z.string().min(1),
+  email: z.string().min(1),
+  balance: z.number().nonnegative(),
+  currency: z.string().min(1),
+  profile: z.strictObject({
+    heading: z.string(),
+    description: z.string(),
+    contact: z.strictObject({ email: z.string() }),
+    social_links: z.record(z.string(), z.string()),
+    media: z.strictObject({ avatar: z.string(), cover: z.string() }),
+  }),
+  /** A fixed timestamp, or `{ daysAgo }` before the simulator's start. */
+  registered_at: z.union([isoTimestamp, z.strictObject({ daysAgo: z.number().nonnegative() })]),
+});
+
+/** An item as written in the data file; media URLs are derived from `id`, `kind` and `screenshots`. */
+const itemSeedSchema = z.strictObject({
+  id: z.number().int().positive(),
+  name: z.string().min(1),
+  description: z.string(),
+  category: z.string().min(1),
+  sub_category: z.string(),
+  options: z.array(z.string()),
+  version: z.string().min(1),
+  tags: z.array(z.string()),
+  /** `video` adds a preview video; `audio` has a preview audio and no preview image. */
+  kind: z.enum(['regular', 'video', 'audio']),
+  /** How many screenshot URLs the item lists. */
+  screenshots: z.number().int().nonnegative(),
+  price: z.strictObject({ regular: z.number().nonnegative(), extended: z.number().nonnegative() }),
+  published_at: isoTimestamp,
+});
+type ItemSeed = z.output<typeof itemSeedSchema>;
+
+const sellerSchema = z.strictObject({
+  apiKey: z.string().min(1),
+  account: accountSeedSchema,
+  items: z.array(itemSeedSchema),
+});
+
+const sellerNames = ['main', 'second', 'empty'] as const;
+
+/** A sale as written in the data file; its dates are relative to the simulator's start. */
+const purchaseSeedSchema = z.strictObject({
+  code: z.string().min(1),
+  seller: z.enum(sellerNames),
+  itemId: z.number().int().positive(),
+  /** `Extended` sells at the item's extended price, anything else at its regular price. */
+  licenseType: z.string().min(1),
+  /** Support ends this many days after the start (negative: it has ended); omitted: no support. */
+  supportDays: z.number().optional(),
+  downloaded: z.boolean(),
+  soldDaysAgo: z.number().nonnegative(),
+});
+
+/** The shape of `data/marketplace.json`; the named sellers and codes are the ones tests and the README use. */
+export const marketplaceDemoDataSchema = z
+  .strictObject({
+    ...commentField,
+    sellers: z.strictObject({ main: sellerSchema, second: sellerSchema, empty: sellerSchema }),
+    purchases: z.strictObject({
+      supported: purchaseSeedSchema,
+      expired: purchaseSeedSchema,
+      unsupported: purchaseSeedSchema,
+      audio: purchaseSeedSchema,
+      secondSeller: purchaseSeedSchema,
+    }),
+  })
+  .superRefine((data, context) => {
+    const sellers = sellerNames.map((name) => data.sellers[name]);
+    checkUnique(context, sellers.map((s) => s.apiKey), () => ['sellers'], 'apiKey');
+    checkUnique(context, sellers.flatMap((s) => s.items.map((i) => i.id)), () => ['sellers'], 'item id');
+    checkUnique(context, Object.values(data.purchases).map((p) => p.code), () => ['purchases'], 'purchase code');
+    for (const [name, purchase] of Object.entries(data.purchases)) {
+      if (!data.sellers[purchase.seller].items.some((item) => item.id === purchase.itemId)) {
+        context.addIssue({ code: 'custom', path: ['purchases', name, 'itemId'], message: `seller ${purchase.seller} has no item ${purchase.itemId}` });
+      }
+    }
+  });
+
+const marketplaceDemoData = loadDemoData('marketplace.json', marketplaceDemoDataSchema);
+
+/**
+ * Seller accounts the simulator knows (sandbox only; these keys are not secrets).
+ * - `main`: a seller with 13 items (themes, plugins, site templates, stock audio, video templates);
+ * - `second`: another seller with two items and one sale (its code is invalid for `main`);
+ * - `empty`: a seller who has not published anything yet (`No Items Found`).
+ */
+export const marketplaceDemoAccounts = {
+  main: { apiKey: marketplaceDemoData.sellers.main.apiKey, username: marketplaceDemoData.sellers.main.account.username },
+  second: { apiKey: marketplaceDemoData.sellers.second.apiKey, username: marketplaceDemoData.sellers.second.account.username },
+  empty: { apiKey: marketplaceDemoData.sellers.empty.apiKey, username: marketplaceDemoData.sellers.empty.account.username },
+} as const;
+
+/**
+ * Purchase codes seeded for the `main` seller (plus one of `second`):
+ * - `supported`: Regular licence, support active (about five months left), downloaded;
+ * - `expired`: Regular licence, support ended a month ago, downloaded;
+ * - `unsupported`: Extended licence without support (`supported_until` omitted), not downloaded;
+ * - `audio`: an audio item (no `preview_image`), support active, not downloaded;
+ * - `secondSeller`: a valid sale of the `second` seller — invalid when validated with `main`'s key.
+ */
+export const marketplaceDemoPurchaseCodes = {
+  supported: marketplaceDemoData.purchases.supported.code,
+  expired: marketplaceDemoData.purchases.expired.code,
+  unsupported: marketplaceDemoData.purchases.unsupported.code,
+  audio: marketplaceDemoData.purchases.audio.code,
+  secondSeller: marketplaceDemoData.purchases.secondSeller.code,
+} as const;
 
 function itemFromSeed(seed: ItemSeed): MarketplaceSimItem {
   const base = `${cdn}/items/${seed.id}`;
@@ -156,232 +229,16 @@ function itemFromSeed(seed: ItemSeed): MarketplaceSimItem {
     description: seed.description,
     category: seed.category,
     sub_category: seed.sub_category,
-    options: seed.options,
+    options: [...seed.options],
     version: seed.version,
     demo_link: `https://demo.example.org/${slug(seed.name).split('-')[0]}/`,
-    tags: seed.tags,
+    tags: [...seed.tags],
     media,
-    price: seed.price,
+    price: { ...seed.price },
     currency: 'USD',
     published_at: seed.published_at,
   };
 }
-
-const mainItems: ItemSeed[] = [
-  {
-    id: 48201,
-    name: 'Kopi - Coffee Shop & Cafe WordPress Theme',
-    description: 'A warm, fast theme for coffee shops and cafes: menu builder, table reservations and online ordering with WooCommerce.',
-    category: 'WordPress',
-    sub_category: 'Restaurants & Cafes',
-    options: ['Gutenberg Ready', 'WooCommerce Ready', 'RTL Support', 'Translation Ready'],
-    version: '2.4.1',
-    tags: ['coffee', 'cafe', 'restaurant', 'menu', 'reservation', 'woocommerce'],
-    kind: 'regular',
-    screenshots: 4,
-    price: { regular: 59, extended: 2950 },
-    published_at: '2022-08-14T03:21:09Z',
-  },
-  {
-    id: 48202,
-    name: 'Batik - Multipurpose WooCommerce Theme',
-    description: 'Twenty-four ready shop demos for fashion, electronics and handmade goods, with a visual header builder.',
-    category: 'WordPress',
-    sub_category: 'eCommerce',
-    options: ['Elementor', 'WooCommerce Ready', 'Retina Ready', 'One-click Demo Import'],
-    version: '5.12.0',
-    tags: ['woocommerce', 'shop', 'fashion', 'multipurpose', 'elementor'],
-    kind: 'regular',
-    screenshots: 6,
-    price: { regular: 69, extended: 3450 },
-    published_at: '2021-02-03T09:45:30Z',
-  },
-  {
-    id: 48203,
-    name: 'Lumbung - WooCommerce Inventory Manager',
-    description: 'Stock levels, purchase orders and low-stock alerts for WooCommerce stores, with barcode scanning.',
-    category: 'Plugins',
-    sub_category: 'WooCommerce',
-    options: ['WooCommerce 8.x', 'REST API', 'Multisite'],
-    version: '3.1.7',
-    tags: ['inventory', 'stock', 'barcode', 'woocommerce', 'warehouse'],
-    kind: 'regular',
-    screenshots: 3,
-    price: { regular: 39, extended: 195 },
-    published_at: '2023-01-19T11:02:47Z',
-  },
-  {
-    id: 48204,
-    name: 'FormKit Pro - Drag & Drop Form Builder',
-    description: 'Build contact, booking and payment forms visually; conditional logic, file uploads and Stripe payments.',
-    category: 'Plugins',
-    sub_category: 'Forms',
-    options: ['Gutenberg Block', 'Elementor Widget', 'GDPR Ready'],
-    version: '1.9.3',
-    tags: ['form', 'contact form', 'builder', 'booking', 'stripe'],
-    kind: 'regular',
-    screenshots: 5,
-    price: { regular: 29, extended: 145 },
-    published_at: '2023-06-02T07:30:00Z',
-  },
-  {
-    id: 48205,
-    name: 'SEO Pilot - Schema & Sitemap Toolkit',
-    description: 'Structured data, XML sitemaps and redirect manager in one lightweight plugin.',
-    category: 'Plugins',
-    sub_category: 'SEO',
-    options: ['Multisite', 'WPML Compatible'],
-    version: '4.0.2',
-    tags: ['seo', 'schema', 'sitemap', 'redirects'],
-    kind: 'regular',
-    screenshots: 0,
-    price: { regular: 24, extended: 120 },
-    published_at: '2022-11-28T14:10:05Z',
-  },
-  {
-    id: 48206,
-    name: 'Rinjani - Addons for Elementor',
-    description: 'Sixty widgets and a theme builder for Elementor: mega menus, sliders, pricing tables and more.',
-    category: 'Plugins',
-    sub_category: 'Add-ons',
-    options: ['Elementor', 'Elementor Pro', 'Translation Ready'],
-    version: '2.0.0',
-    tags: ['elementor', 'addons', 'widgets', 'mega menu'],
-    kind: 'regular',
-    screenshots: 4,
-    price: { regular: 26, extended: 130 },
-    published_at: '2024-02-11T05:55:12Z',
-  },
-  {
-    id: 48207,
-    name: 'Lensa - Photography Portfolio Theme',
-    description: 'Full-screen galleries, client proofing and print sales for photographers.',
-    category: 'WordPress',
-    sub_category: 'Portfolio',
-    options: ['Gutenberg Ready', 'Retina Ready', 'Translation Ready'],
-    version: '1.6.4',
-    tags: ['photography', 'portfolio', 'gallery', 'proofing'],
-    kind: 'regular',
-    screenshots: 3,
-    price: { regular: 49, extended: 2450 },
-    published_at: '2023-09-07T02:48:33Z',
-  },
-  {
-    id: 48208,
-    name: 'Pasar - Landing Page HTML Template',
-    description: 'Bootstrap 5 landing pages for apps and SaaS, with twelve sections and a dark mode.',
-    category: 'Site Templates',
-    sub_category: 'Marketing',
-    options: ['Bootstrap 5', 'Sass', 'Dark Mode'],
-    version: '1.2.0',
-    tags: ['landing page', 'saas', 'app', 'bootstrap', 'html5'],
-    kind: 'regular',
-    screenshots: 2,
-    price: { regular: 17, extended: 85 },
-    published_at: '2024-04-22T08:00:00Z',
-  },
-  {
-    id: 48209,
-    name: 'Dasbor - Admin Dashboard Template',
-    description: 'React and Tailwind admin dashboard: charts, data tables, kanban and invoice pages.',
-    category: 'Site Templates',
-    sub_category: 'Admin Templates',
-    options: ['React 18', 'Tailwind CSS', 'TypeScript', 'Figma File'],
-    version: '3.3.0',
-    tags: ['admin', 'dashboard', 'react', 'tailwind', 'typescript'],
-    kind: 'regular',
-    screenshots: 6,
-    price: { regular: 28, extended: 450 },
-    published_at: '2022-05-16T12:34:56Z',
-  },
-  {
-    id: 48210,
-    name: 'Gamelan Dreams - Ambient Loop',
-    description: 'A calm, looping ambient bed with gamelan bells and soft pads; 2:45 with a 0:60 edit.',
-    category: 'Music',
-    sub_category: 'Ambient',
-    options: ['WAV', 'MP3', 'Loopable'],
-    version: '1.0.0',
-    tags: ['ambient', 'gamelan', 'calm', 'meditation', 'loop'],
-    kind: 'audio',
-    screenshots: 0,
-    price: { regular: 19, extended: 95 },
-    published_at: '2023-03-30T04:15:20Z',
-  },
-  {
-    id: 48211,
-    name: 'Upbeat Corporate Motivation',
-    description: 'Bright ukulele and claps for presentations and explainer videos; full track and three cut-downs.',
-    category: 'Music',
-    sub_category: 'Corporate',
-    options: ['WAV', 'MP3'],
-    version: '1.1.0',
-    tags: ['corporate', 'upbeat', 'ukulele', 'presentation'],
-    kind: 'audio',
-    screenshots: 0,
-    price: { regular: 15, extended: 75 },
-    published_at: '2023-10-05T10:20:30Z',
-  },
-  {
-    id: 48212,
-    name: 'Dynamic Slideshow Opener',
-    description: 'Fast-paced opener with 24 media placeholders and 12 text layers; no plugins required.',
-    category: 'Video Templates',
-    sub_category: 'After Effects',
-    options: ['After Effects CC 2020+', '4K', 'No Plugins'],
-    version: '1.3.0',
-    tags: ['opener', 'slideshow', 'promo', 'dynamic', 'after effects'],
-    kind: 'video',
-    screenshots: 3,
-    price: { regular: 21, extended: 105 },
-    published_at: '2022-12-09T16:45:00Z',
-  },
-  {
-    id: 48213,
-    name: 'Minimal Logo Reveal',
-    description: 'Clean logo reveal in Premiere Pro and After Effects versions, with a sound effect included.',
-    category: 'Video Templates',
-    sub_category: 'Premiere Pro',
-    options: ['Premiere Pro 2022+', 'After Effects CC 2020+', 'Full HD'],
-    version: '2.0.1',
-    tags: ['logo', 'reveal', 'intro', 'minimal'],
-    kind: 'video',
-    screenshots: 0,
-    price: { regular: 14, extended: 70 },
-    published_at: '2024-01-27T09:09:09Z',
-  },
-];
-
-const secondItems: ItemSeed[] = [
-  {
-    id: 51801,
-    name: 'Senggigi Sunset - Acoustic Guitar',
-    description: 'Warm fingerstyle guitar for travel vlogs and weddings.',
-    category: 'Music',
-    sub_category: 'Acoustic',
-    options: ['WAV', 'MP3'],
-    version: '1.0.0',
-    tags: ['acoustic', 'guitar', 'travel', 'wedding'],
-    kind: 'audio',
-    screenshots: 0,
-    price: { regular: 17, extended: 85 },
-    published_at: '2023-07-12T06:00:00Z',
-  },
-  {
-    id: 51802,
-    name: 'Cinematic Whoosh Pack',
-    description: 'Forty whooshes, risers and hits for trailers and transitions.',
-    category: 'Sound Effects',
-    sub_category: 'Transitions',
-    options: ['WAV', '24-bit'],
-    version: '1.2.0',
-    tags: ['whoosh', 'transition', 'cinematic', 'sfx'],
-    kind: 'audio',
-    screenshots: 0,
-    price: { regular: 9, extended: 45 },
-    published_at: '2024-03-03T03:03:03Z',
-  },
-];
 
 interface AccountState {
   apiKey: string;
@@ -391,86 +248,38 @@ interface AccountState {
   purchases: Map<string, MarketplaceSimPurchase>;
 }
 
+/** Fresh, mutable state for every seller of the data file, with its sales dated relative to `now`. */
 function seedAccounts(now: number): AccountState[] {
-  const main: AccountState = {
-    apiKey: marketplaceDemoAccounts.main.apiKey,
-    account: {
-      name: { firstname: 'Rizky', lastname: 'Pratama', full_name: 'Rizky Pratama' },
-      username: marketplaceDemoAccounts.main.username,
-      email: 'rizky.pratama@example.com',
-      balance: 1284.5,
-      currency: 'USD',
-      profile: {
-        heading: 'WordPress themes, plugins and media from Bandung',
-        description: 'A small studio making fast, accessible WordPress themes and plugins, plus stock music and video templates.',
-        contact: { email: 'support@nusantara-studio.example.com' },
-        social_links: {
-          facebook: 'https://facebook.example.com/nusantarastudio',
-          twitter: 'https://x.example.com/nusantarastudio',
-          instagram: 'https://instagram.example.com/nusantara.studio',
-          github: 'https://github.example.com/nusantara-studio',
-          dribbble: 'https://dribbble.example.com/nusantara',
+  const states = new Map(
+    sellerNames.map((name): [string, AccountState] => {
+      const seller = marketplaceDemoData.sellers[name];
+      const { registered_at, ...account } = structuredClone(seller.account);
+      return [
+        name,
+        {
+          apiKey: seller.apiKey,
+          account: { ...account, registered_at: typeof registered_at === 'string' ? registered_at : iso(now - registered_at.daysAgo * day) },
+          items: seller.items.map(itemFromSeed),
+          purchases: new Map(),
         },
-        media: { avatar: `${cdn}/users/nusantara-studio/avatar.png`, cover: `${cdn}/users/nusantara-studio/cover.jpg` },
-      },
-      registered_at: '2019-04-11T02:37:15Z',
-    },
-    items: mainItems.map(itemFromSeed),
-    purchases: new Map(),
-  };
-  const second: AccountState = {
-    apiKey: marketplaceDemoAccounts.second.apiKey,
-    account: {
-      name: { firstname: 'Baiq', lastname: 'Nuraini', full_name: 'Baiq Nuraini' },
-      username: marketplaceDemoAccounts.second.username,
-      email: 'baiq.nuraini@example.org',
-      balance: 86.25,
-      currency: 'USD',
-      profile: {
-        heading: 'Acoustic music and sound effects',
-        description: 'Royalty-free tracks recorded in Mataram.',
-        contact: { email: 'hello@lombok-audio.example.org' },
-        social_links: { soundcloud: 'https://soundcloud.example.com/lombok-audio' },
-        media: { avatar: `${cdn}/users/lombok-audio/avatar.png`, cover: `${cdn}/users/lombok-audio/cover.jpg` },
-      },
-      registered_at: '2021-09-30T13:05:42Z',
-    },
-    items: secondItems.map(itemFromSeed),
-    purchases: new Map(),
-  };
-  const empty: AccountState = {
-    apiKey: marketplaceDemoAccounts.empty.apiKey,
-    account: {
-      name: { firstname: 'Dewi', lastname: 'Lestari', full_name: 'Dewi Lestari' },
-      username: marketplaceDemoAccounts.empty.username,
-      email: 'dewi.lestari@example.net',
-      balance: 0,
-      currency: 'USD',
-      profile: {
-        heading: '',
-        description: '',
-        contact: { email: 'dewi.lestari@example.net' },
-        social_links: {},
-        media: { avatar: `${cdn}/users/default/avatar.png`, cover: `${cdn}/users/default/cover.jpg` },
-      },
-      registered_at: iso(now - 3 * day),
-    },
-    items: [],
-    purchases: new Map(),
-  };
-
-  const sale = (state: AccountState, code: string, itemId: number, sale: Omit<MarketplaceSimPurchase, 'purchase_code' | 'item' | 'currency' | 'price'>, extended = false) => {
-    const item = state.items.find((i) => i.id === itemId)!;
-    state.purchases.set(code, purchaseOf(item, code, { ...sale, price: extended ? item.price.extended : item.price.regular }));
-  };
-  const codes = marketplaceDemoPurchaseCodes;
-  sale(main, codes.supported, 48201, { license_type: 'Regular', supported_until: iso(now + 150 * day), downloaded: true, date: iso(now - 30 * day) });
-  sale(main, codes.expired, 48203, { license_type: 'Regular', supported_until: iso(now - 31 * day), downloaded: true, date: iso(now - 396 * day) });
-  sale(main, codes.unsupported, 48209, { license_type: 'Extended', downloaded: false, date: iso(now - 12 * day) }, true);
-  sale(main, codes.audio, 48210, { license_type: 'Regular', supported_until: iso(now + 170 * day), downloaded: false, date: iso(now - 10 * day) });
-  sale(second, codes.secondSeller, 51801, { license_type: 'Regular', supported_until: iso(now + 90 * day), downloaded: true, date: iso(now - 90 * day) });
-
-  return [main, second, empty];
+      ];
+    }),
+  );
+  for (const sale of Object.values(marketplaceDemoData.purchases)) {
+    const state = states.get(sale.seller)!;
+    const item = state.items.find((i) => i.id === sale.itemId)!;
+    state.purchases.set(
+      sale.code,
+      purchaseOf(item, sale.code, {
+        license_type: sale.licenseType,
+        price: sale.licenseType === 'Extended' ? item.price.extended : item.price.regular,
+        ...(sale.supportDays === undefined ? {} : { supported_until: iso(now + sale.supportDays * day) }),
+        downloaded: sale.downloaded,
+        date: iso(now - sale.soldDaysAgo * day),
+      }),
+    );
+  }
+  return [...states.values()];
 }
 
 function purchaseOf(

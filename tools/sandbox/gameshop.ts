@@ -16,17 +16,13 @@
  *   e-wallets (they pay through `payment_url`); only QRIS has a `qr_url`;
  * - URLs point at `publicUrl` (default `https://gameshop.sandbox.test`, a name that never resolves).
  */
+import { z } from 'zod';
+import { checkUnique, commentField, loadDemoData } from './data.ts';
 import type { SandboxRequest, SandboxResponse, SimulatedService } from './types.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Demo data
+// Demo data (tools/sandbox/data/gameshop.json)
 // ---------------------------------------------------------------------------------------------
-
-/** API keys the simulator accepts by default (sandbox only; not secrets). */
-export const gameshopDemoKeys = {
-  main: 'gs-demo-3f9c1a7b52e84d06',
-  second: 'gs-demo-second-8b21e6d4c0f7',
-} as const;
 
 export interface GameshopDemoProduct {
   id: number;
@@ -70,225 +66,6 @@ export interface GameshopDemoCatalogue {
   paymentMethods: GameshopDemoPaymentMethod[];
 }
 
-/**
- * The simulator's catalogue: categories, games with their products, and payment methods. The API
- * itself only lists games; products and payment methods are what an operator's catalogue file
- * would describe (DESIGN.md), so a sample file can be generated from this object.
- */
-export const gameshopDemoCatalogue: GameshopDemoCatalogue = {
-  categories: [
-    { id: 1, title: 'MOBA' },
-    { id: 2, title: 'Battle Royale' },
-    { id: 3, title: 'RPG' },
-    { id: 4, title: 'FPS' },
-    { id: 5, title: 'Voucher' },
-  ],
-  games: [
-    {
-      id: 1,
-      slug: 'mobile-legends',
-      title: 'Mobile Legends: Bang Bang',
-      developers: 'Moonton',
-      brand: 'Moonton',
-      category_id: 1,
-      description: 'Top up Diamond Mobile Legends: masukkan User ID dan Zone ID (angka di dalam kurung).',
-      status: true,
-      populer: true,
-      sort: 1,
-      idLabel: 'User ID',
-      server: { label: 'Zone ID' },
-      products: [
-        { id: 101, name: '5 Diamonds', price: 1_500 },
-        { id: 102, name: '12 Diamonds', price: 3_500 },
-        { id: 103, name: '28 Diamonds', price: 8_000 },
-        { id: 104, name: '86 Diamonds', price: 22_000 },
-        { id: 105, name: '172 Diamonds', price: 44_000 },
-        { id: 106, name: '257 Diamonds', price: 65_000 },
-        { id: 107, name: '344 Diamonds', price: 87_000 },
-        { id: 108, name: 'Weekly Diamond Pass', price: 27_500 },
-        { id: 109, name: 'Twilight Pass', price: 145_000 },
-      ],
-    },
-    {
-      id: 2,
-      slug: 'free-fire',
-      title: 'Free Fire',
-      developers: 'Garena',
-      brand: 'Garena',
-      category_id: 2,
-      description: 'Top up Diamond Free Fire cukup dengan Player ID.',
-      status: true,
-      populer: true,
-      sort: 2,
-      idLabel: 'Player ID',
-      products: [
-        { id: 201, name: '70 Diamonds', price: 9_500 },
-        { id: 202, name: '140 Diamonds', price: 19_000 },
-        { id: 203, name: '355 Diamonds', price: 47_500 },
-        { id: 204, name: '720 Diamonds', price: 95_000 },
-        { id: 205, name: 'Membership Mingguan', price: 29_000 },
-      ],
-    },
-    {
-      id: 3,
-      slug: 'pubg-mobile',
-      title: 'PUBG Mobile',
-      developers: 'Tencent Games',
-      brand: 'Krafton',
-      category_id: 2,
-      description: 'Unknown Cash (UC) PUBG Mobile Indonesia, masuk otomatis ke Character ID.',
-      status: true,
-      populer: true,
-      sort: 3,
-      idLabel: 'Character ID',
-      products: [
-        { id: 301, name: '60 UC', price: 14_500 },
-        { id: 302, name: '325 UC', price: 72_000 },
-        { id: 303, name: '660 UC', price: 145_000 },
-        { id: 304, name: '1800 UC', price: 360_000 },
-      ],
-    },
-    {
-      id: 4,
-      slug: 'genshin-impact',
-      title: 'Genshin Impact',
-      developers: 'HoYoverse',
-      brand: 'HoYoverse',
-      category_id: 3,
-      description: 'Genesis Crystal dan Blessing of the Welkin Moon. Pilih server akun kamu.',
-      status: true,
-      populer: false,
-      sort: 4,
-      idLabel: 'UID',
-      server: { label: 'Server', servers: ['os_asia', 'os_usa', 'os_euro', 'os_cht'] },
-      products: [
-        { id: 401, name: '60 Genesis Crystals', price: 15_000 },
-        { id: 402, name: '330 Genesis Crystals', price: 75_000 },
-        { id: 403, name: '1090 Genesis Crystals', price: 229_000 },
-        { id: 404, name: 'Blessing of the Welkin Moon', price: 75_000 },
-      ],
-    },
-    {
-      id: 5,
-      slug: 'valorant',
-      title: 'Valorant',
-      developers: 'Riot Games',
-      brand: 'Riot Games',
-      category_id: 4,
-      description: 'Valorant Points untuk akun Riot region Indonesia; masukkan Riot ID lengkap dengan #tag.',
-      status: true,
-      populer: false,
-      sort: 5,
-      idLabel: 'Riot ID',
-      products: [
-        { id: 501, name: '125 VP', price: 15_000 },
-        { id: 502, name: '420 VP', price: 49_000 },
-        { id: 503, name: '700 VP', price: 79_000 },
-        { id: 504, name: '1375 VP', price: 150_000 },
-      ],
-    },
-    {
-      id: 6,
-      slug: 'honor-of-kings',
-      title: 'Honor of Kings',
-      developers: 'TiMi Studio Group',
-      brand: 'Level Infinite',
-      category_id: 1,
-      description: 'Token Honor of Kings, cukup dengan Player ID.',
-      status: true,
-      populer: true,
-      sort: 6,
-      idLabel: 'Player ID',
-      products: [
-        { id: 601, name: '16 Tokens', price: 3_000 },
-        { id: 602, name: '80 Tokens', price: 15_000 },
-        { id: 603, name: '240 Tokens', price: 45_000 },
-        { id: 604, name: '400 Tokens', price: 75_000 },
-      ],
-    },
-    {
-      id: 7,
-      slug: 'call-of-duty-mobile',
-      title: 'Call of Duty Mobile',
-      developers: 'TiMi Studio Group',
-      brand: 'Activision',
-      category_id: 4,
-      description: 'CP Call of Duty Mobile (Garena) dengan Open ID.',
-      status: true,
-      populer: false,
-      sort: 7,
-      idLabel: 'Open ID',
-      products: [
-        { id: 701, name: '31 CP', price: 5_000 },
-        { id: 702, name: '63 CP', price: 10_000 },
-        { id: 703, name: '128 CP', price: 20_000 },
-        { id: 704, name: '321 CP', price: 50_000 },
-        { id: 705, name: '645 CP', price: 100_000 },
-      ],
-    },
-    {
-      id: 8,
-      slug: 'honkai-star-rail',
-      title: 'Honkai: Star Rail',
-      developers: 'HoYoverse',
-      brand: 'HoYoverse',
-      category_id: 3,
-      description: 'Oneiric Shard dan Express Supply Pass. Pilih server akun kamu.',
-      status: true,
-      populer: false,
-      sort: 8,
-      idLabel: 'UID',
-      server: { label: 'Server', servers: ['prod_official_asia', 'prod_official_usa', 'prod_official_eur', 'prod_official_cht'] },
-      products: [
-        { id: 801, name: '60 Oneiric Shards', price: 16_000 },
-        { id: 802, name: '300 Oneiric Shards', price: 79_000 },
-        { id: 803, name: 'Express Supply Pass', price: 79_000 },
-      ],
-    },
-    {
-      id: 9,
-      slug: 'garena-shells',
-      title: 'Garena Shells',
-      developers: 'Garena',
-      brand: 'Garena',
-      category_id: 5,
-      description: 'Voucher Shell Garena, dikirim ke username akun Garena.',
-      status: true,
-      populer: false,
-      sort: 9,
-      idLabel: 'Username Garena',
-      products: [
-        { id: 901, name: '33 Shells', price: 10_000 },
-        { id: 902, name: '66 Shells', price: 20_000 },
-        { id: 903, name: '165 Shells', price: 50_000 },
-      ],
-    },
-    {
-      id: 10,
-      slug: 'arena-of-valor',
-      title: 'Arena of Valor',
-      developers: 'TiMi Studio Group',
-      brand: 'Garena',
-      category_id: 1,
-      description: 'Layanan top up Arena of Valor sudah dihentikan.',
-      status: false,
-      populer: false,
-      sort: 10,
-      idLabel: 'Player ID',
-      products: [{ id: 1001, name: '40 Vouchers', price: 10_000 }],
-    },
-  ],
-  paymentMethods: [
-    { id: 1, name: 'QRIS', kind: 'qris', fee: { flat: 750, percent: 0.7 } },
-    { id: 2, name: 'BCA Virtual Account', kind: 'virtual_account', fee: { flat: 5_500, percent: 0 } },
-    { id: 3, name: 'BRI Virtual Account', kind: 'virtual_account', fee: { flat: 4_250, percent: 0 } },
-    { id: 4, name: 'Mandiri Virtual Account', kind: 'virtual_account', fee: { flat: 4_250, percent: 0 } },
-    { id: 5, name: 'BNI Virtual Account', kind: 'virtual_account', fee: { flat: 4_250, percent: 0 } },
-    { id: 6, name: 'DANA', kind: 'ewallet', fee: { flat: 0, percent: 1.5 } },
-    { id: 7, name: 'OVO', kind: 'ewallet', fee: { flat: 0, percent: 3 } },
-  ],
-};
-
 export interface GameshopDemoPromo {
   code: string;
   /** Per-unit discount: a percentage of the unit price (capped by `maxUnitDiscount`) or a flat amount. */
@@ -299,12 +76,86 @@ export interface GameshopDemoPromo {
   validUntil?: string;
 }
 
+const rupiah = z.number().int().nonnegative();
+
+const gameSchema = z.strictObject({
+  id: z.number().int().positive(),
+  slug: z.string().regex(/^[a-z0-9-]+$/, 'a lowercase slug (a-z, 0-9, -)'),
+  title: z.string().min(1),
+  developers: z.string(),
+  brand: z.string(),
+  category_id: z.number().int(),
+  description: z.string(),
+  status: z.boolean(),
+  populer: z.boolean(),
+  sort: z.number().int(),
+  idLabel: z.string().min(1),
+  server: z.strictObject({ label: z.string().min(1), servers: z.array(z.string().min(1)).min(1).optional() }).optional(),
+  products: z.array(z.strictObject({ id: z.number().int().positive(), name: z.string().min(1), price: rupiah })).min(1),
+}) satisfies z.ZodType<GameshopDemoGame>;
+
+const catalogueSchema = z.strictObject({
+  categories: z.array(z.strictObject({ id: z.number().int(), title: z.string().min(1) })),
+  games: z.array(gameSchema).min(1),
+  paymentMethods: z
+    .array(
+      z.strictObject({
+        id: z.number().int().positive(),
+        name: z.string().min(1),
+        kind: z.enum(['qris', 'virtual_account', 'ewallet']),
+        fee: z.strictObject({ flat: rupiah, percent: z.number().nonnegative() }),
+      }),
+    )
+    .min(1),
+}) satisfies z.ZodType<GameshopDemoCatalogue>;
+
+const promoSchema = z.strictObject({
+  code: z.string().min(1),
+  discount: z.union([
+    z.strictObject({ percent: z.number().positive().max(100), maxUnitDiscount: rupiah.optional() }),
+    z.strictObject({ flat: rupiah }),
+  ]),
+  minUnitPrice: rupiah.optional(),
+  validUntil: z.iso.datetime({ offset: true }).optional(),
+}) satisfies z.ZodType<GameshopDemoPromo>;
+
+/** The shape of `data/gameshop.json`; the named keys are the ones tests and the README use. */
+export const gameshopDemoDataSchema = z
+  .strictObject({
+    ...commentField,
+    keys: z.strictObject({ main: z.string().min(1), second: z.string().min(1) }),
+    catalogue: catalogueSchema,
+    promos: z.array(promoSchema),
+  })
+  .superRefine((data, context) => {
+    const { categories, games, paymentMethods } = data.catalogue;
+    checkUnique(context, categories.map((c) => c.id), (i) => ['catalogue', 'categories', i, 'id'], 'category id');
+    checkUnique(context, games.map((g) => g.id), (i) => ['catalogue', 'games', i, 'id'], 'game id');
+    checkUnique(context, games.map((g) => g.slug), (i) => ['catalogue', 'games', i, 'slug'], 'game slug');
+    checkUnique(context, games.flatMap((g) => g.products.map((p) => p.id)), () => ['catalogue', 'games'], 'product id');
+    checkUnique(context, paymentMethods.map((m) => m.id), (i) => ['catalogue', 'paymentMethods', i, 'id'], 'payment method id');
+    checkUnique(context, data.promos.map((p) => p.code.toUpperCase()), (i) => ['promos', i, 'code'], 'promo code');
+    games.forEach((game, i) => {
+      if (!categories.some((c) => c.id === game.category_id)) {
+        context.addIssue({ code: 'custom', path: ['catalogue', 'games', i, 'category_id'], message: `no category has id ${game.category_id}` });
+      }
+    });
+  });
+
+const gameshopDemoData = loadDemoData('gameshop.json', gameshopDemoDataSchema);
+
+/** API keys the simulator accepts by default (sandbox only; not secrets). */
+export const gameshopDemoKeys = gameshopDemoData.keys;
+
+/**
+ * The simulator's catalogue: categories, games with their products, and payment methods. The API
+ * itself only lists games; products and payment methods are what an operator's catalogue file
+ * would describe (DESIGN.md), so a sample file can be generated from this object.
+ */
+export const gameshopDemoCatalogue: GameshopDemoCatalogue = gameshopDemoData.catalogue;
+
 /** Promo codes the simulator knows (matched case-insensitively). `LEBARAN2024` has expired. */
-export const gameshopDemoPromos: GameshopDemoPromo[] = [
-  { code: 'HEMAT10', discount: { percent: 10, maxUnitDiscount: 10_000 } },
-  { code: 'DISKON5K', discount: { flat: 5_000 }, minUnitPrice: 20_000 },
-  { code: 'LEBARAN2024', discount: { percent: 20 }, validUntil: '2024-04-30T23:59:59+07:00' },
-];
+export const gameshopDemoPromos: GameshopDemoPromo[] = gameshopDemoData.promos;
 
 // ---------------------------------------------------------------------------------------------
 // Simulator

@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The sandbox providers and the playground are development tools (tools/), not product: the bot in
+ * src/ must run without them. ESLint's no-restricted-imports catches static imports; this test also
+ * catches dynamic `import()`, `require()` and re-exports, by resolving every relative module
+ * specifier found in src/ and checking where it lands.
+ */
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const srcDir = join(root, 'src');
+const toolsDir = join(root, 'tools');
+
+/** Every .ts file under a folder, recursively. */
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return tsFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Module specifiers of `from '…'`, `import('…')`, `require('…')` and bare `import '…'`. */
+function specifiers(source: string): string[] {
+  const found: string[] = [];
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"`])([^'"`]+)\1/g;
+  for (const match of source.matchAll(pattern)) {
+    const specifier = match[2];
+    if (specifier !== undefined) found.push(specifier);
+  }
+  return found;
+}
+
+/** The src/ files (relative to the repo) that reach into tools/, with the offending specifier. */
+function importsOfTools(files: string[]): string[] {
+  const offending: string[] = [];
+  for (const file of files) {
+    for (const specifier of specifiers(readFileSync(file, 'utf8'))) {
+      if (!specifier.startsWith('.') && !specifier.startsWith('/')) continue;
+      const target = resolve(dirname(file), specifier);
+      if (target === toolsDir || target.startsWith(toolsDir + sep)) {
+        offending.push(`${relative(root, file)} → ${specifier}`);
+      }
+    }
+  }
+  return offending;
+}
+
+describe('product code and tools', () => {
+  it('finds the product source files (the scan is not vacuous)', () => {
+    const files = tsFiles(srcDir);
+    expect(files.length).toBeGreaterThan(20);
+    expect(files.some((file) => file.endsWith(join('src', 'main.ts')))).toBe(true);
+  });
+
+  it('src/ never imports anything from tools/ (sandbox, playground)', () => {
+    expect(importsOfTools(tsFiles(srcDir))).toEqual([]);
+  });
+});
