@@ -1,6 +1,7 @@
 import { describe, it } from 'vitest';
 import type { TestWorld } from '../helpers/app.ts';
 import { answerOrder, freeFire, inWorld, indonesian, startOrder, withCatalogue } from '../helpers/gameshop.ts';
+import { advanceWallClock } from '../helpers/wall-clock.ts';
 
 /*
  * Order conversation edges through the real bot against the sandbox shop: 404s from the shop, the
@@ -62,13 +63,14 @@ describe.concurrent('order conversation (/pesan): 404s and the e-mail', () => {
 
 describe('order conversation (/pesan): a late answer', () => {
   it('after the step timed out is not acted on: the bot says the step ended and to start again with /pesan', ({ expect }) =>
-    inWorld({ ...withCatalogue, app: { conversationTimeoutMs: 1000 } }, async (world) => {
+    inWorld(withCatalogue, async (world) => {
       const { driver, first } = await startOrder(world);
       let question = await driver.tap(first, 'Free Fire');
       question = await driver.tap(question, '70 Diamonds');
       question = await driver.tap(question, 'QRIS');
       expect(question.text).toContain('Kirim');
-      await new Promise((resolve) => setTimeout(resolve, 1300)); // the step times out (1 s)
+      await world.idle();
+    advanceWallClock(16 * 60_000); // the step times out (15 minutes)
 
       const reply = await driver.send('98765432');
       expect(reply.text).toContain('sudah berakhir');

@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { advanceWallClock } from '../helpers/wall-clock.ts';
 
 const pin = '482915';
 const newPin = '7305';
@@ -58,11 +59,12 @@ describe('/pin: /batal and timeouts', () => {
   });
 
   it('a PIN typed after the step timed out is deleted, sets nothing, and the bot says to start again with /pin', async () => {
-    world = await startWorld({ app: { conversationTimeoutMs: 1000 } });
+    world = await startWorld();
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     const intro = await say(world, budi, '/pin', 'belum punya PIN');
     await world.telegram.waitForBotMessage(budi, { after: intro, textIncludes: 'PIN baru' });
-    await new Promise((resolve) => setTimeout(resolve, 1300)); // the step times out (1 s)
+    await world.idle();
+    advanceWallClock(16 * 60_000); // the step times out (15 minutes)
 
     const late = budi.send(pin);
     const reply = await world.telegram.waitForBotMessage(budi, { after: late });
@@ -73,11 +75,12 @@ describe('/pin: /batal and timeouts', () => {
   });
 
   it('a non-PIN answer after the step timed out names /pin as the way back', async () => {
-    world = await startWorld({ app: { conversationTimeoutMs: 1000 } });
+    world = await startWorld();
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     const intro = await say(world, budi, '/pin', 'belum punya PIN');
     await world.telegram.waitForBotMessage(budi, { after: intro, textIncludes: 'PIN baru' });
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    await world.idle();
+    advanceWallClock(16 * 60_000); // the step times out (15 minutes)
 
     const reply = await say(world, budi, 'pin saya 12ab');
     expect(reply.text).toContain('sudah berakhir');

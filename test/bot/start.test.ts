@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buyer, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { advanceWallClock } from '../helpers/wall-clock.ts';
 import { connectData } from '../../src/bot/callback-data/connect.ts';
 
 describe('start, help and language', () => {
@@ -47,13 +48,14 @@ describe('start, help and language', () => {
 
 describe('a secret typed after its step timed out', () => {
   it('is deleted and the user is told why', async () => {
-    const world = await startWorld({ app: { conversationTimeoutMs: 1000 } });
+    const world = await startWorld();
     try {
       const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
       const picker = await world.telegram.waitForBotMessage(budi, { after: budi.send('/connect'), where: (m) => m.buttons.length > 0 });
       budi.tap(picker, connectData.pack({ action: 'pick', service: 'marketplace' }));
       await world.telegram.waitForBotMessage(budi, { after: picker });
-      await new Promise((resolve) => setTimeout(resolve, 1300)); // the step times out (1 s)
+      await world.idle();
+      advanceWallClock(16 * 60_000); // the step times out (15 minutes)
       const sent = budi.send('mk_demo_5c8e2f1a9b7d4036');
       const reply = await world.telegram.waitForBotMessage(budi, { after: sent, textIncludes: 'saya hapus' });
       expect(reply.text).toContain('/connect');
@@ -71,10 +73,11 @@ describe('an answer typed after its conversation timed out', () => {
   });
 
   it('says which step ended and how to start again, and buys nothing', async () => {
-    world = await startWorld({ app: { conversationTimeoutMs: 1000 } });
+    world = await startWorld();
     const budi = await buyer(world);
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli'), textIncludes: 'kode produk' });
-    await new Promise((resolve) => setTimeout(resolve, 1300)); // the step times out (1 s)
+    await world.idle();
+    advanceWallClock(16 * 60_000); // the step times out (15 minutes)
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('tsel10') });
     expect(reply.text).toContain('sudah berakhir');
     expect(reply.text).toContain('Mulai lagi dengan /beli');
@@ -82,10 +85,11 @@ describe('an answer typed after its conversation timed out', () => {
   });
 
   it('leaves a confirm button of the timed-out summary without effect', async () => {
-    world = await startWorld({ app: { conversationTimeoutMs: 1000 }, sandbox: { reseller: { instant: true } } });
+    world = await startWorld({ sandbox: { reseller: { instant: true } } });
     const budi = await buyer(world, 'Jane', { languageCode: 'en' });
     const summary = await waitForSummary(world, budi, budi.send('/buy TSEL10 081234567890'));
-    await new Promise((resolve) => setTimeout(resolve, 1300)); // the summary waited too long
+    await world.idle();
+    advanceWallClock(16 * 60_000); // the summary waited too long (15 minutes)
     const answer = await world.telegram.waitForCallbackAnswer(budi.tap(summary, '✅ Confirm'));
     expect(answer.text).toContain('no longer valid');
     await world.telegram.waitFor(() => summary.buttons.length === 0);

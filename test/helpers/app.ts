@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run, type RunnerHandle } from '@grammyjs/runner';
+import { restoreWallClock } from './wall-clock.ts';
 import { createConfig, type Config } from '../../src/config.ts';
 import { createApp, type App, type AppOptions } from '../../src/app.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -26,6 +27,11 @@ export interface TestWorld {
   logs: string[];
   /** Stops the bot and closes the store, then builds and starts a new app on the same data. */
   restart(): Promise<void>;
+  /**
+   * Resolves once every update sent so far has been fetched and completely handled (conversation
+   * state written), e.g. before a test moves the clock past a conversation's timeout.
+   */
+  idle(): Promise<void>;
   /** Stops everything and removes the data directory. */
   stop(): Promise<void>;
 }
@@ -97,7 +103,17 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
       await halt();
       await boot();
     },
+    async idle() {
+      await telegram.waitForIdle();
+      // The runner handles fetched updates concurrently: wait until none is in flight.
+      for (let waited = 0; (runner?.size() ?? 0) > 0; waited += 10) {
+        if (waited > 10_000) throw new Error('idle: an update is still being handled after 10 s');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
     async stop() {
+      // A test that moved the wall clock (advanceWallClock) gets the real one back.
+      restoreWallClock();
       await halt();
       await telegram.close();
       await sandbox.close();
