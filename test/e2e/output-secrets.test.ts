@@ -6,10 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startBotApi, type BotApiEmulator } from '../tools/playground/bot-api.ts';
-import { startSandbox, type Sandbox } from '../tools/sandbox/server.ts';
-import { loopbackEnv, testEncryptionKey } from './helpers/app.ts';
-import { spawnBot, type BotProcess } from './helpers/bot-process.ts';
+import { startBotApi, type BotApiEmulator } from '../../tools/playground/bot-api.ts';
+import { startSandbox, type Sandbox } from '../../tools/sandbox/server.ts';
+import { loopbackEnv, testEncryptionKey } from '../helpers/app.ts';
+import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
 
 /** Polls `predicate` until it holds (the emulator's own waitFor ends when it is closed). */
 async function until(predicate: () => boolean, timeoutMs: number, message: () => string): Promise<void> {
