@@ -6,7 +6,9 @@ import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
-import { isProviderError, ProviderError, type ProviderErrorKind, type ProviderService } from '../../providers/provider-error.ts';
+import { isProviderError, type ProviderErrorKind } from '../../providers/provider-error.ts';
+import { providerErrorFromJson, providerErrorToJson, type ProviderErrorJson } from '../../providers/provider-error-json.ts';
+import { editOrReply, quietly, waitForAnswer } from './ask.ts';
 import { isProductAvailable } from '../../providers/reseller/schemas.ts';
 import { isValidPin } from '../../services/pin.ts';
 import {
@@ -59,15 +61,6 @@ interface Selection {
   problems: BuyProblem[];
 }
 
-/** A provider error as plain JSON (conversation state holds JSON only). */
-interface ProviderErrorJson {
-  service: ProviderService;
-  kind: ProviderErrorKind;
-  endpoint: string;
-  providerMessage?: string;
-  httpStatus?: number;
-}
-
 interface ProductJson {
   code: string;
   product_name: string;
@@ -102,25 +95,9 @@ const knownErrorKinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
   'malformed',
 ]);
 
-/** Swallows a failed Telegram call whose failure changes nothing for the user (an answer to an old query, an edit). */
-async function quietly(call: Promise<unknown>): Promise<void> {
-  try {
-    await call;
-  } catch {
-    // Nothing to do: the message is already as it should be, or the query expired.
-  }
-}
-
-function toErrorJson(error: ProviderError): ProviderErrorJson {
-  const json: ProviderErrorJson = { service: error.service, kind: error.kind, endpoint: error.endpoint };
-  if (error.providerMessage !== undefined) json.providerMessage = error.providerMessage;
-  if (error.httpStatus !== undefined) json.httpStatus = error.httpStatus;
-  return json;
-}
-
 /** The user-facing explanation of a provider error, HTML-escaped. */
 function explainError(t: TranslateFunction, error: ProviderErrorJson, publicIp: string | undefined): string {
-  const text = describeProviderError(t, new ProviderError(error.service, error), publicIp) ?? t('error-generic');
+  const text = describeProviderError(t, providerErrorFromJson(error), publicIp) ?? t('error-generic');
   return escapeHtml(text);
 }
 
@@ -385,45 +362,30 @@ export function createBuyConversation(deps: BotDeps) {
     };
 
     /**
-     * Waits for text or a tap on one of this summary's buttons. A command, another feature's
-     * button or (when `quickBuyLeaves`) a new CODE.TARGET message ends the conversation after
-     * `leave` and is passed on; other content gets `hint` and the wait goes on.
+     * Waits for text (when `text`) or a tap on one of this summary's buttons (`confirmationId`). A
+     * command, another feature's button or (when `quickBuyLeaves`) a new CODE.TARGET message ends
+     * the conversation after `leave` and is passed on; an older summary's button is answered as
+     * such, other content gets `hint`, and the wait goes on.
      */
-    const receive = async (options: {
+    const receive = (options: {
       confirmationId?: string;
       text: boolean;
       hint: string;
       quickBuyLeaves?: boolean;
       leave?: () => Promise<void>;
-    }): Promise<Received> => {
-      for (;;) {
-        const next = await conversation.wait();
-        const text = next.message?.text;
-        if (next.callbackQuery) {
-          const data = readBuyData(next.callbackQuery.data);
-          if (!data) {
-            await options.leave?.();
-            return conversation.halt({ next: true });
-          }
-          if (data.id !== options.confirmationId) {
-            await answerStaleButton(next, data.id);
-            continue;
-          }
-          return { kind: 'button', ctx: next, action: data.action };
-        }
-        if (!next.message) return conversation.skip({ next: true });
-        if (text !== undefined && text.trim().startsWith('/')) {
-          await options.leave?.();
-          return conversation.halt({ next: true });
-        }
-        if (text !== undefined && options.quickBuyLeaves && parseQuickBuy(text)) {
-          await options.leave?.();
-          return conversation.halt({ next: true });
-        }
-        if (text !== undefined && options.text) return { kind: 'text', ctx: next, text };
-        await next.reply(options.hint, html);
-      }
-    };
+    }): Promise<Received> =>
+      waitForAnswer(conversation, {
+        ownsButton: (data) => readBuyData(data) !== undefined,
+        alsoLeaves: options.quickBuyLeaves ? (next) => next.message?.text !== undefined && parseQuickBuy(next.message.text) !== undefined : undefined,
+        accept: (next): Received | undefined => {
+          const data = readBuyData(next.callbackQuery?.data);
+          if (data) return data.id === options.confirmationId ? { kind: 'button', ctx: next, action: data.action } : undefined;
+          const text = next.message?.text;
+          return text !== undefined && options.text ? { kind: 'text', ctx: next, text } : undefined;
+        },
+        otherwise: (next) => (next.callbackQuery ? answerStaleButton(next, readBuyData(next.callbackQuery.data)?.id) : next.reply(options.hint, html)),
+        leave: options.leave,
+      });
 
     const receiveText = async (): Promise<string> => {
       const got = await receive({ text: true, hint: t('buy-send-text') });
@@ -446,7 +408,7 @@ export function createBuyConversation(deps: BotDeps) {
         } catch (error) {
           if (!isProviderError(error)) throw error;
           deps.logger.warn('price list unavailable for a purchase', { userId, error });
-          return { ok: false, error: toErrorJson(error) };
+          return { ok: false, error: providerErrorToJson(error) };
         }
       });
 
@@ -759,12 +721,7 @@ export function createBuyConversation(deps: BotDeps) {
       return { results };
     });
     const text = fit((compact) => resultText(t, outcome.results, publicIp, compact));
-    let resultMessageId = processing.message_id;
-    try {
-      await ctx.api.editMessageText(chatId, processing.message_id, text, html);
-    } catch {
-      resultMessageId = (await ctx.reply(text, html)).message_id;
-    }
+    const resultMessageId = await editOrReply(ctx, processing.message_id, text, html);
 
     // A single Pending purchase: its message is edited to the final state when it settles.
     const [single] = outcome.results;
