@@ -22,8 +22,6 @@ import {
 import { isValidPin } from '../../services/pin.ts';
 import { maxQuickBuyLines, parseQuickBuy } from '../../services/targets.ts';
 
-/** A purchase of the same code and target within this window needs a second confirmation. */
-export const repeatWindowMs = 60_000;
 /** The settlement watcher leaves a just-confirmed purchase this long to the conversation that sends it. */
 const submitHoldMs = 2 * 60_000;
 /** Provider calls in flight at once while a bulk purchase is sent. */
@@ -266,25 +264,13 @@ export function createBuyConversation(deps: BotDeps) {
     let closeQuestion: ((line: string) => Promise<void>) | undefined;
 
     // --- 3. The same purchase less than a minute ago? ------------------------------------------
-    const repeats = await conversation.external(async () => {
-      const now = deps.now().getTime();
-      const recent = (await deps.store.transactions.listByUser(userId, { limit: 50 })).filter(
-        (tx) =>
-          now - Date.parse(tx.createdAt) < repeatWindowMs &&
-          tx.batchId !== confirmationId &&
-          tx.status !== 'Rejected' &&
-          tx.status !== 'Gagal',
-      );
-      const same = (a: { code: string; target: string }, b: { code: string; target: string }) =>
-        a.code.toUpperCase() === b.code.toUpperCase() && a.target === b.target;
-      const found: Array<{ index: number; seconds?: number }> = [];
-      items.forEach((item, index) => {
-        const earlier = recent.find((tx) => same(tx, item));
-        if (earlier) found.push({ index, seconds: Math.max(1, Math.round((now - Date.parse(earlier.createdAt)) / 1000)) });
-        else if (items.slice(0, index).some((other) => same(other, item))) found.push({ index });
-      });
-      return found;
-    });
+    const repeats = await conversation.external(() =>
+      deps.services.purchases.recentRepeats(
+        userId,
+        items.map(({ code, target }) => ({ code, target })),
+        confirmationId,
+      ),
+    );
     if (repeats.length > 0) {
       const question = renderRepeatQuestion(t, items, repeats);
       const asked = await ctx.reply(question, { ...html, reply_markup: createBuyAgainKeyboard(t, confirmationId) });
