@@ -15,6 +15,19 @@ export interface PurchaseLine {
   price: number;
 }
 
+/** A purchase of the same code and target within this window needs a second confirmation. */
+export const repeatWindowMs = 60_000;
+
+/**
+ * A line of a new purchase that repeats another: `index` is its place in the lines asked about;
+ * `seconds` (at least 1) says how long ago the same code and target were bought, and is absent when
+ * the line repeats an earlier line of the same request.
+ */
+export interface RecentRepeat {
+  index: number;
+  seconds?: number;
+}
+
 /** Back-off schedule of re-checks, by the age of the transaction. */
 export function nextCheckDelayMs(ageMs: number): number {
   if (ageMs < 2 * 60_000) return 10_000;
@@ -55,6 +68,14 @@ export interface PurchaseService {
    * owner is told to ask the provider. Never re-checked afterwards.
    */
   markUnresolved(refId: string): Promise<TransactionRecord | undefined>;
+  /**
+   * The lines of a purchase about to be confirmed that look like a mistaken repeat: the same code
+   * (any case) and target bought by `userId` less than {@link repeatWindowMs} ago, or an earlier
+   * line of the same request. Purchases that failed (Gagal) or were refused (Rejected) do not
+   * count, nor those of `confirmationId` itself (a replay after it was recorded). Reads the store
+   * and the clock only; in line order.
+   */
+  recentRepeats(userId: number, lines: ReadonlyArray<Pick<PurchaseLine, 'code' | 'target'>>, confirmationId: string): Promise<RecentRepeat[]>;
 }
 
 export interface CallOptions {
@@ -272,6 +293,21 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     },
     submit: (refId, options) => call(refId, 'create', options),
     check: (refId, options) => call(refId, 'check', options),
+    async recentRepeats(userId, lines, confirmationId) {
+      const now = deps.now().getTime();
+      // Fifty is far more than anyone buys in a minute.
+      const recent = (await store.transactions.listByUser(userId, { limit: 50 })).filter(
+        (tx) => now - Date.parse(tx.createdAt) < repeatWindowMs && tx.batchId !== confirmationId && tx.status !== 'Rejected' && tx.status !== 'Gagal',
+      );
+      const same = (a: { code: string; target: string }, b: { code: string; target: string }) => a.code.toUpperCase() === b.code.toUpperCase() && a.target === b.target;
+      const found: RecentRepeat[] = [];
+      lines.forEach((line, index) => {
+        const earlier = recent.find((tx) => same(tx, line));
+        if (earlier) found.push({ index, seconds: Math.max(1, Math.round((now - Date.parse(earlier.createdAt)) / 1000)) });
+        else if (lines.slice(0, index).some((other) => same(other, line))) found.push({ index });
+      });
+      return found;
+    },
     async markUnresolved(refId) {
       const tx = store.transactions.get(refId);
       if (!tx || isFinal(tx.status)) return undefined;

@@ -195,6 +195,36 @@ describe('buy conversation (/beli)', () => {
     expect(sandboxTransactions(world)).toHaveLength(1);
   });
 
+  it('survives restarts at the repeat question and at the PIN; what was answered before each restart still counts, and it buys once', async () => {
+    // A loose flood limit: this test sends more updates in a row than a person would.
+    await start({ ...instant, app: { floodLimit: { updates: 100, windowMs: 3000 } } });
+    const budi = await buyer(world);
+    await world.app.services.pin.set(budi.id, '1234');
+    const summary = await waitForSummary(world, budi, budi.send('TSEL10.081234567890\nTSEL10.081234567890'));
+    budi.tap(summary, '✅ Konfirmasi');
+    const question = await world.telegram.waitForBotMessage(budi, { after: summary, textIncludes: 'lebih dari sekali' });
+    // Not an answer: a hint, and the question still waits (also after the restart).
+    const hint = await world.telegram.waitForBotMessage(budi, { after: budi.send('halo'), textIncludes: 'Jawab dulu' });
+    await world.restart();
+
+    const yes = budi.tap(question, '✅ Ya, beli lagi');
+    const askPin = await world.telegram.waitForBotMessage(budi, { after: hint, textIncludes: 'Kirim PIN' });
+    // The same tap delivered again while the PIN is asked: "send the PIN first".
+    const answered = world.telegram.callsTo('answerCallbackQuery').length;
+    world.telegram.pushUpdate({ callback_query: yes });
+    await world.telegram.waitFor(() => world.telegram.callsTo('answerCallbackQuery').length > answered);
+    expect(world.telegram.callsTo('answerCallbackQuery').at(-1)?.params.text).toBe('Kirim PIN Anda dulu.');
+    await world.restart();
+    expect(sandboxTransactions(world)).toHaveLength(0);
+
+    const pin = budi.send('1234');
+    await waitForResult(world, budi, askPin, 'Sukses');
+    expect(world.telegram.message(budi, pin.messageId)?.deleted).toBe(true);
+    expect(sandboxTransactions(world)).toHaveLength(2);
+    expect(await world.app.store.transactions.listByUser(budi.id)).toHaveLength(2);
+    expect(summary.text).toContain('Dikonfirmasi');
+  });
+
   describe('PIN', () => {
     it('asks for the PIN, deletes the message carrying it and buys on the right PIN', async () => {
       await start();

@@ -1,27 +1,27 @@
 import { createHash } from 'node:crypto';
-import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { BuyArgs, BuyRequest } from './ids.ts';
-import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
-import { describeProviderError } from '../provider-errors.ts';
+import { formatWib } from '../../text/format.ts';
 import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
-import { isProviderError, ProviderError, type ProviderErrorKind, type ProviderService } from '../../providers/provider-error.ts';
-import { isProductAvailable } from '../../providers/reseller/schemas.ts';
-import { isValidPin } from '../../services/pin.ts';
+import { isProviderError } from '../../providers/provider-error.ts';
+import { providerErrorToJson, type ProviderErrorJson } from '../../providers/provider-error-json.ts';
+import { editOrReply, quietly, waitForAnswer } from './ask.ts';
+import { createBuyQuestions, requestedLines, type PriceLookup } from './buy-questions.ts';
 import {
-  maxQuickBuyLines,
-  maxTargetLength,
-  normaliseCode,
-  normaliseTarget,
-  parseBuyCommand,
-  parseQuickBuy,
-  targetKindOf,
-  type TargetProblem,
-} from '../../services/targets.ts';
+  explainProviderError,
+  fit,
+  nothingToBuyText,
+  renderPurchaseResults,
+  renderPurchaseSummary,
+  renderRepeatQuestion,
+  resultKind,
+  toPurchaseResult,
+  type PurchaseResult,
+} from '../renderers/purchase.ts';
+import { isValidPin } from '../../services/pin.ts';
+import { maxQuickBuyLines, parseQuickBuy } from '../../services/targets.ts';
 
-/** A purchase of the same code and target within this window needs a second confirmation. */
-export const repeatWindowMs = 60_000;
 /** The settlement watcher leaves a just-confirmed purchase this long to the conversation that sends it. */
 const submitHoldMs = 2 * 60_000;
 /** Provider calls in flight at once while a bulk purchase is sent. */
@@ -39,135 +39,9 @@ export interface BuyConversationArgs extends BuyArgs {
   skipped?: Array<{ line: number; text: string }>;
 }
 
-/** Why a requested line cannot be bought; rendered by `describeBuyProblem`. */
-export type BuyProblem =
-  | { type: 'format'; line: number; text: string }
-  | { type: 'unknown'; line: number; code: string }
-  | { type: 'unavailable'; line: number; code: string; product: string; status: string }
-  | { type: 'target'; line: number; problem: TargetProblem; target: string };
-
-/** One line ready to buy: the product as listed when the summary was made and the normalised target. */
-interface BuyItem {
-  code: string;
-  productName: string;
-  price: number;
-  target: string;
-}
-
-interface Selection {
-  items: BuyItem[];
-  problems: BuyProblem[];
-}
-
-/** A provider error as plain JSON (conversation state holds JSON only). */
-interface ProviderErrorJson {
-  service: ProviderService;
-  kind: ProviderErrorKind;
-  endpoint: string;
-  providerMessage?: string;
-  httpStatus?: number;
-}
-
-interface ProductJson {
-  code: string;
-  product_name: string;
-  price: number;
-  status: string;
-}
-
-/** What the user sees of one sent transaction. */
-interface ResultJson {
-  refId: string;
-  code: string;
-  productName: string;
-  target: string;
-  price: number;
-  status: string;
-  sn?: string;
-  message?: string;
-  providerStatus?: string;
-}
-
 type Received = { kind: 'text'; ctx: ConversationContext; text: string } | { kind: 'button'; ctx: ConversationContext; action: BuyAction };
 
 const html = { parse_mode: 'HTML' } as const;
-const knownErrorKinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
-  'credentials',
-  'insufficient_balance',
-  'ip_blocked',
-  'not_found',
-  'validation',
-  'rejected',
-  'unknown_outcome',
-  'malformed',
-]);
-
-/** Swallows a failed Telegram call whose failure changes nothing for the user (an answer to an old query, an edit). */
-async function quietly(call: Promise<unknown>): Promise<void> {
-  try {
-    await call;
-  } catch {
-    // Nothing to do: the message is already as it should be, or the query expired.
-  }
-}
-
-function toErrorJson(error: ProviderError): ProviderErrorJson {
-  const json: ProviderErrorJson = { service: error.service, kind: error.kind, endpoint: error.endpoint };
-  if (error.providerMessage !== undefined) json.providerMessage = error.providerMessage;
-  if (error.httpStatus !== undefined) json.httpStatus = error.httpStatus;
-  return json;
-}
-
-/** The user-facing explanation of a provider error, HTML-escaped. */
-function explainError(t: TranslateFunction, error: ProviderErrorJson, publicIp: string | undefined): string {
-  const text = describeProviderError(t, new ProviderError(error.service, error), publicIp) ?? t('error-generic');
-  return escapeHtml(text);
-}
-
-/** Why the provider refused a transaction (Rejected), in the provider-error wording, HTML-escaped. */
-function rejectionReason(t: TranslateFunction, result: ResultJson, publicIp: string | undefined): string {
-  const kind = result.message;
-  if (kind !== undefined && knownErrorKinds.has(kind)) {
-    const error: ProviderErrorJson = { service: 'reseller', kind: kind as ProviderErrorKind, endpoint: '/transaction' };
-    if (result.providerStatus !== undefined) error.providerMessage = result.providerStatus;
-    return explainError(t, error, publicIp);
-  }
-  return escapeHtml(t('provider-error-rejected', { service: t('service-reseller'), message: result.providerStatus ?? result.message ?? '-' }));
-}
-
-/** One problem line (HTML): `Line 3: code XYZ is not in the price list`, or without the line number. */
-export function describeBuyProblem(t: TranslateFunction, problem: BuyProblem, withLine: boolean): string {
-  let text: string;
-  switch (problem.type) {
-    case 'format':
-      text = t('buy-problem-format', { text: escapeHtml(problem.text) });
-      break;
-    case 'unknown':
-      text = t('buy-problem-unknown', { code: escapeHtml(problem.code) });
-      break;
-    case 'unavailable':
-      text = t('buy-problem-unavailable', { product: escapeHtml(problem.product), code: escapeHtml(problem.code), status: escapeHtml(problem.status) });
-      break;
-    case 'target':
-      text = targetProblemText(t, problem.problem, problem.target);
-      break;
-  }
-  return withLine ? t('buy-problem-line', { line: problem.line, problem: text }) : capitalise(text);
-}
-
-function targetProblemText(t: TranslateFunction, problem: TargetProblem, target: string): string {
-  return t(`buy-problem-target-${problem}`, { target: escapeHtml(target.slice(0, maxTargetLength)), max: maxTargetLength });
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** The reply for a request in which nothing can be bought (HTML). */
-export function nothingToBuyText(t: TranslateFunction, problems: BuyProblem[]): string {
-  const single = problems.length === 1;
-  return [t('buy-nothing-to-buy'), ...problems.map((p) => `• ${describeBuyProblem(t, p, !single)}`), '', t('buy-nothing-to-buy-hint')].join('\n');
-}
 
 /** Runs `task` over `items` with at most `limit` at once, keeping the order of the results. */
 async function mapLimit<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
@@ -192,137 +66,6 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
     timer.unref?.();
   });
   return Promise.race([settled, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Telegram's limit is 4096 characters; a little room is kept for the closing line added on edit. */
-const maxMessageLength = 3900;
-
-/** The full text, or (for a long bulk message) the compact one that names products by code only. */
-function fit(build: (compact: boolean) => string): string {
-  const full = build(false);
-  return full.length <= maxMessageLength ? full : build(true);
-}
-
-function summaryText(t: TranslateFunction, selection: Selection, balance: number | undefined, compact = false): string {
-  const { items, problems } = selection;
-  const total = items.reduce((sum, item) => sum + item.price, 0);
-  const parts: string[] = [];
-  const [only] = items;
-  if (items.length === 1 && only) {
-    parts.push(
-      t('buy-summary-title'),
-      '',
-      t('buy-summary-product', { product: escapeHtml(only.productName), code: escapeHtml(only.code) }),
-      t('buy-summary-target', { target: escapeHtml(only.target) }),
-      t('buy-summary-price', { price: formatRupiah(only.price) }),
-    );
-  } else {
-    parts.push(t('buy-summary-title-bulk', { count: items.length }), '');
-    items.forEach((item, index) => {
-      parts.push(
-        t('buy-summary-line', {
-          n: index + 1,
-          product: escapeHtml(compact ? item.code : item.productName),
-          code: escapeHtml(item.code),
-          target: escapeHtml(item.target),
-          price: formatRupiah(item.price),
-        }),
-      );
-    });
-    parts.push('', t('buy-summary-total', { total: formatRupiah(total) }));
-  }
-  parts.push(balance === undefined ? t('buy-summary-balance-unknown') : t('buy-summary-balance', { balance: formatRupiah(balance) }));
-  if (balance !== undefined && balance < total) parts.push(t('buy-summary-balance-short'));
-  if (problems.length > 0) {
-    parts.push('', t('buy-summary-skipped'), ...problems.map((p) => `• ${describeBuyProblem(t, p, true)}`));
-  }
-  parts.push('', t('buy-summary-question'));
-  return parts.join('\n');
-}
-
-type ResultKind = 'success' | 'failed' | 'rejected' | 'pending';
-
-function resultKind(status: string): ResultKind {
-  if (status === 'Sukses') return 'success';
-  if (status === 'Gagal') return 'failed';
-  if (status === 'Rejected') return 'rejected';
-  // Created, Pending, an unknown outcome, or a status the provider made up: still in process.
-  return 'pending';
-}
-
-const resultIcons: Record<ResultKind, string> = { success: '✅', failed: '❌', rejected: '⛔', pending: '⏳' };
-
-function resultText(t: TranslateFunction, results: ResultJson[], publicIp: string | undefined, compact = false): string {
-  const [only] = results;
-  if (results.length === 1 && only) {
-    const kind = resultKind(only.status);
-    // No clear answer to the create (timeout, 5xx): it may or may not exist; say so, and not to buy again.
-    const unclear = kind === 'pending' && only.message === 'unknown_outcome';
-    const parts = [
-      t(unclear ? 'buy-result-unclear' : `buy-result-${kind}`),
-      '',
-      t('buy-result-product', { product: escapeHtml(only.productName), code: escapeHtml(only.code) }),
-      t('buy-result-target', { target: escapeHtml(only.target) }),
-      t('buy-result-price', { price: formatRupiah(only.price) }),
-    ];
-    if (kind === 'success' && only.sn) parts.push(t('buy-result-sn', { sn: escapeHtml(only.sn) }));
-    parts.push(t('buy-result-ref', { ref: escapeHtml(only.refId) }));
-    if (kind === 'rejected') parts.push('', rejectionReason(t, only, publicIp));
-    return parts.join('\n');
-  }
-  const parts = [t('buy-result-bulk-title', { count: results.length }), ''];
-  results.forEach((result, index) => {
-    const kind = resultKind(result.status);
-    parts.push(
-      t('buy-result-bulk-line', {
-        n: index + 1,
-        icon: resultIcons[kind],
-        product: escapeHtml(compact ? result.code : result.productName),
-        target: escapeHtml(result.target),
-        status: t(`buy-status-${kind}`),
-      }),
-    );
-    if (kind === 'success' && result.sn) parts.push(t('buy-result-bulk-sn', { sn: escapeHtml(result.sn) }));
-    if (kind === 'rejected' && !compact) parts.push(t('buy-result-bulk-reason', { reason: rejectionReason(t, result, publicIp) }));
-  });
-  if (compact) {
-    // Each distinct reason once, at the end.
-    const reasons = new Set(results.filter((r) => resultKind(r.status) === 'rejected').map((r) => rejectionReason(t, r, publicIp)));
-    if (reasons.size > 0) parts.push('', ...[...reasons].map((reason) => `⛔ ${reason}`));
-  }
-  if (results.some((result) => resultKind(result.status) === 'pending')) parts.push('', t('buy-result-bulk-pending'));
-  if (results.some((result) => result.message === 'unknown_outcome' && resultKind(result.status) === 'pending')) parts.push(t('buy-result-bulk-unclear'));
-  return parts.join('\n');
-}
-
-function toResult(tx: ResultJson): ResultJson {
-  const result: ResultJson = {
-    refId: tx.refId,
-    code: tx.code,
-    productName: tx.productName,
-    target: tx.target,
-    price: tx.price,
-    status: tx.status,
-  };
-  if (tx.sn !== undefined) result.sn = tx.sn;
-  if (tx.message !== undefined) result.message = tx.message;
-  if (tx.providerStatus !== undefined) result.providerStatus = tx.providerStatus;
-  return result;
-}
-
-/** The lines of the arguments, checked (they come from storage as JSON). */
-function requestedLines(args: BuyConversationArgs | undefined): Array<{ line: number; code: string; target?: string }> {
-  const lines = Array.isArray(args?.lines) ? args.lines : [];
-  return lines
-    .filter((request) => typeof request?.code === 'string' && request.code.trim() !== '')
-    .map((request, index) => {
-      const line: { line: number; code: string; target?: string } = {
-        line: typeof request.line === 'number' ? request.line : index + 1,
-        code: normaliseCode(request.code),
-      };
-      if (typeof request.target === 'string') line.target = request.target;
-      return line;
-    });
 }
 
 /**
@@ -385,55 +128,34 @@ export function createBuyConversation(deps: BotDeps) {
     };
 
     /**
-     * Waits for text or a tap on one of this summary's buttons. A command, another feature's
-     * button or (when `quickBuyLeaves`) a new CODE.TARGET message ends the conversation after
-     * `leave` and is passed on; other content gets `hint` and the wait goes on.
+     * Waits for text (when `text`) or a tap on one of this summary's buttons (`confirmationId`). A
+     * command, another feature's button or (when `quickBuyLeaves`) a new CODE.TARGET message ends
+     * the conversation after `leave` and is passed on; an older summary's button is answered as
+     * such, other content gets `hint`, and the wait goes on.
      */
-    const receive = async (options: {
+    const receive = (options: {
       confirmationId?: string;
       text: boolean;
       hint: string;
       quickBuyLeaves?: boolean;
       leave?: () => Promise<void>;
-    }): Promise<Received> => {
-      for (;;) {
-        const next = await conversation.wait();
-        const text = next.message?.text;
-        if (next.callbackQuery) {
-          const data = readBuyData(next.callbackQuery.data);
-          if (!data) {
-            await options.leave?.();
-            return conversation.halt({ next: true });
-          }
-          if (data.id !== options.confirmationId) {
-            await answerStaleButton(next, data.id);
-            continue;
-          }
-          return { kind: 'button', ctx: next, action: data.action };
-        }
-        if (!next.message) return conversation.skip({ next: true });
-        if (text !== undefined && text.trim().startsWith('/')) {
-          await options.leave?.();
-          return conversation.halt({ next: true });
-        }
-        if (text !== undefined && options.quickBuyLeaves && parseQuickBuy(text)) {
-          await options.leave?.();
-          return conversation.halt({ next: true });
-        }
-        if (text !== undefined && options.text) return { kind: 'text', ctx: next, text };
-        await next.reply(options.hint, html);
-      }
-    };
-
-    const receiveText = async (): Promise<string> => {
-      const got = await receive({ text: true, hint: t('buy-send-text') });
-      // Without a confirmation id, no button reaches here; keep the compiler sure of it.
-      return got.kind === 'text' ? got.text : '';
-    };
+    }): Promise<Received> =>
+      waitForAnswer(conversation, {
+        ownsButton: (data) => readBuyData(data) !== undefined,
+        alsoLeaves: options.quickBuyLeaves ? (next) => next.message?.text !== undefined && parseQuickBuy(next.message.text) !== undefined : undefined,
+        accept: (next): Received | undefined => {
+          const data = readBuyData(next.callbackQuery?.data);
+          if (data) return data.id === options.confirmationId ? { kind: 'button', ctx: next, action: data.action } : undefined;
+          const text = next.message?.text;
+          return text !== undefined && options.text ? { kind: 'text', ctx: next, text } : undefined;
+        },
+        otherwise: (next) => (next.callbackQuery ? answerStaleButton(next, readBuyData(next.callbackQuery.data)?.id) : next.reply(options.hint, html)),
+        leave: options.leave,
+      });
 
     /** Looks codes up in the user's (cached) price list. */
     const lookup = (codes: string[]) =>
-      conversation.external(async (): Promise<{ ok: true; products: Array<ProductJson | null> } | { ok: false; error?: ProviderErrorJson }> => {
+      conversation.external(async (): Promise<PriceLookup> => {
         // Disconnected in the middle of the flow.
         if (!deps.services.credentials.has(userId, 'reseller')) return { ok: false };
         try {
@@ -446,106 +168,24 @@ export function createBuyConversation(deps: BotDeps) {
         } catch (error) {
           if (!isProviderError(error)) throw error;
           deps.logger.warn('price list unavailable for a purchase', { userId, error });
-          return { ok: false, error: toErrorJson(error) };
+          return { ok: false, error: providerErrorToJson(error) };
         }
       });
 
-    const replyLookupFailure = async (error: ProviderErrorJson | undefined) => {
-      if (error) await ctx.reply(explainError(t, error, publicIp), html);
-      else await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
-    };
-
-    /** Resolves quick-buy lines against the price list: what can be bought, and what not. */
-    const resolveLines = async (
-      lines: Array<{ line: number; code: string; target?: string }>,
-      skipped: Array<{ line: number; text: string }>,
-    ): Promise<Selection | undefined> => {
-      const found = await lookup([...new Set(lines.map((l) => l.code))]);
-      if (!found.ok) {
-        await replyLookupFailure(found.error);
-        return undefined;
-      }
-      const codes = [...new Set(lines.map((l) => l.code))];
-      const byCode = new Map(codes.map((code, index) => [code, found.products[index] ?? null]));
-      const items: Array<BuyItem & { line: number }> = [];
-      const problems: BuyProblem[] = skipped.map((s) => ({ type: 'format', line: s.line, text: s.text }));
-      for (const request of lines) {
-        const product = byCode.get(request.code);
-        if (!product) {
-          problems.push({ type: 'unknown', line: request.line, code: request.code });
-          continue;
-        }
-        if (!isProductAvailable(product)) {
-          problems.push({ type: 'unavailable', line: request.line, code: product.code, product: product.product_name, status: product.status });
-          continue;
-        }
-        const raw = request.target ?? '';
-        const check = normaliseTarget(raw, targetKindOf(product));
-        if (!check.ok) {
-          problems.push({ type: 'target', line: request.line, problem: check.problem, target: raw.trim() });
-          continue;
-        }
-        items.push({ line: request.line, code: product.code, productName: product.product_name, price: product.price, target: check.target });
-      }
-      problems.sort((a, b) => a.line - b.line);
-      return { items: items.map(({ line: _line, ...item }) => item), problems };
-    };
-
-    /** The guided path: asks for the code (unless given) until it is a buyable product, then for the target. */
-    const askOne = async (initialCode: string | undefined): Promise<Selection | undefined> => {
-      let code = initialCode;
-      let prompt = t('buy-ask-code');
-      for (;;) {
-        if (code === undefined) {
-          await ctx.reply(prompt, html);
-          const answer = await receiveText();
-          const parsed = parseBuyCommand(answer);
-          if (parsed.count > maxQuickBuyLines) {
-            prompt = t('buy-too-many-lines', { max: maxQuickBuyLines, count: parsed.count });
-            continue;
-          }
-          const [first] = parsed.lines;
-          if (!first) {
-            prompt = t('buy-code-format');
-            continue;
-          }
-          // The user answered with CODE.TARGET line(s): quick-buy from here.
-          if (parsed.lines.length > 1 || first.target !== undefined) return resolveLines(parsed.lines, parsed.problems);
-          code = first.code;
-        }
-        const found = await lookup([code]);
-        if (!found.ok) {
-          await replyLookupFailure(found.error);
-          return undefined;
-        }
-        const product = found.products[0];
-        if (!product) {
-          prompt = t('buy-unknown-code', { code: escapeHtml(code) });
-          code = undefined;
-          continue;
-        }
-        if (!isProductAvailable(product)) {
-          prompt = t('buy-unavailable-code', { product: escapeHtml(product.product_name), code: escapeHtml(product.code), status: escapeHtml(product.status) });
-          code = undefined;
-          continue;
-        }
-        const kind = targetKindOf(product);
-        let targetPrompt = t(`buy-ask-target-${kind}`, {
-          product: escapeHtml(product.product_name),
-          code: escapeHtml(product.code),
-          price: formatRupiah(product.price),
-        });
-        for (;;) {
-          await ctx.reply(targetPrompt, html);
-          const answer = await receiveText();
-          const check = normaliseTarget(answer, kind);
-          if (check.ok) {
-            return { items: [{ code: product.code, productName: product.product_name, price: product.price, target: check.target }], problems: [] };
-          }
-          targetPrompt = t('buy-target-retry', { problem: capitalise(targetProblemText(t, check.problem, answer.trim())) });
-        }
-      }
-    };
+    const questions = createBuyQuestions({
+      t,
+      askText: async (prompt) => {
+        await ctx.reply(prompt, html);
+        const got = await receive({ text: true, hint: t('buy-send-text') });
+        // Without a confirmation id, no button reaches here; keep the compiler sure of it.
+        return got.kind === 'text' ? got.text : '';
+      },
+      lookup,
+      lookupFailed: async (error: ProviderErrorJson | undefined) => {
+        if (error) await ctx.reply(explainProviderError(t, error, publicIp), html);
+        else await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
+      },
+    });
 
     // --- 0. May this user buy at all? -----------------------------------------------------
     const gate = await conversation.external(() => ({
@@ -570,7 +210,7 @@ export function createBuyConversation(deps: BotDeps) {
     }
     const [firstLine] = lines;
     const guided = lines.length === 0 || (lines.length === 1 && firstLine?.target === undefined && skipped.length === 0);
-    const selection = guided ? await askOne(firstLine?.code) : await resolveLines(lines, skipped);
+    const selection = guided ? await questions.askOne(firstLine?.code) : await questions.resolveLines(lines, skipped);
     if (!selection) return;
     if (selection.items.length === 0) {
       await ctx.reply(nothingToBuyText(t, selection.problems), html);
@@ -586,7 +226,7 @@ export function createBuyConversation(deps: BotDeps) {
       return balance === undefined ? { confirmationId } : { confirmationId, balance };
     });
     const { confirmationId } = prepared;
-    const summary = fit((compact) => summaryText(t, selection, prepared.balance, compact));
+    const summary = fit((compact) => renderPurchaseSummary(t, selection, prepared.balance, compact));
     const summaryMessage = await ctx.reply(summary, { ...html, reply_markup: createBuySummaryKeyboard(t, confirmationId) });
     /** Replaces the summary's buttons by a closing line (editing the text drops the keyboard). */
     const closeSummary = (line: string) => quietly(ctx.api.editMessageText(chatId, summaryMessage.message_id, `${summary}\n\n${line}`, html));
@@ -624,32 +264,15 @@ export function createBuyConversation(deps: BotDeps) {
     let closeQuestion: ((line: string) => Promise<void>) | undefined;
 
     // --- 3. The same purchase less than a minute ago? ------------------------------------------
-    const repeats = await conversation.external(async () => {
-      const now = deps.now().getTime();
-      const recent = (await deps.store.transactions.listByUser(userId, { limit: 50 })).filter(
-        (tx) =>
-          now - Date.parse(tx.createdAt) < repeatWindowMs &&
-          tx.batchId !== confirmationId &&
-          tx.status !== 'Rejected' &&
-          tx.status !== 'Gagal',
-      );
-      const same = (a: { code: string; target: string }, b: { code: string; target: string }) =>
-        a.code.toUpperCase() === b.code.toUpperCase() && a.target === b.target;
-      const found: Array<{ index: number; seconds?: number }> = [];
-      items.forEach((item, index) => {
-        const earlier = recent.find((tx) => same(tx, item));
-        if (earlier) found.push({ index, seconds: Math.max(1, Math.round((now - Date.parse(earlier.createdAt)) / 1000)) });
-        else if (items.slice(0, index).some((other) => same(other, item))) found.push({ index });
-      });
-      return found;
-    });
+    const repeats = await conversation.external(() =>
+      deps.services.purchases.recentRepeats(
+        userId,
+        items.map(({ code, target }) => ({ code, target })),
+        confirmationId,
+      ),
+    );
     if (repeats.length > 0) {
-      const repeatLines = repeats.map(({ index, seconds }) => {
-        const item = items[index];
-        const vars = { product: escapeHtml(item?.productName ?? ''), target: escapeHtml(item?.target ?? '') };
-        return seconds === undefined ? t('buy-repeat-batch', vars) : t('buy-repeat-recent', { ...vars, seconds });
-      });
-      const question = [t('buy-repeat-title'), '', ...repeatLines, '', t('buy-repeat-question')].join('\n');
+      const question = renderRepeatQuestion(t, items, repeats);
       const asked = await ctx.reply(question, { ...html, reply_markup: createBuyAgainKeyboard(t, confirmationId) });
       const closeThisQuestion = (line: string) => quietly(ctx.api.editMessageText(chatId, asked.message_id, `${question}\n\n${line}`, html));
       closeQuestion = closeThisQuestion;
@@ -743,28 +366,23 @@ export function createBuyConversation(deps: BotDeps) {
     }
     await closeBoth(t('buy-summary-confirmed'));
     const processing = await ctx.reply(t(recorded.again ? 'buy-processing-again' : 'buy-processing'));
-    const outcome = await conversation.external(async (): Promise<{ results: ResultJson[] }> => {
+    const outcome = await conversation.external(async (): Promise<{ results: PurchaseResult[] }> => {
       const results = await mapLimit(recorded.refIds, submitConcurrency, async (refId) => {
         try {
           // Sending again is safe: the provider answers a repeated ref id with its status; a settled one is not sent.
-          return toResult(await deps.services.purchases.submit(refId));
+          return toPurchaseResult(await deps.services.purchases.submit(refId));
         } catch (error) {
           // Stored before sending: the watcher sends it (same ref id) once the hold is over.
           deps.logger.error('purchase not sent for now; it stays open', { refId, error });
           const tx = deps.store.transactions.get(refId) ?? (await deps.store.transactions.find(refId));
           if (!tx) throw error;
-          return toResult({ ...tx, status: 'Pending' });
+          return toPurchaseResult({ ...tx, status: 'Pending' });
         }
       });
       return { results };
     });
-    const text = fit((compact) => resultText(t, outcome.results, publicIp, compact));
-    let resultMessageId = processing.message_id;
-    try {
-      await ctx.api.editMessageText(chatId, processing.message_id, text, html);
-    } catch {
-      resultMessageId = (await ctx.reply(text, html)).message_id;
-    }
+    const text = fit((compact) => renderPurchaseResults(t, outcome.results, publicIp, compact));
+    const resultMessageId = await editOrReply(ctx, processing.message_id, text, html);
 
     // A single Pending purchase: its message is edited to the final state when it settles.
     const [single] = outcome.results;

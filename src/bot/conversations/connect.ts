@@ -2,63 +2,21 @@ import type { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { ConnectArgs } from './ids.ts';
 import type { ServiceCredentials, ServiceName } from '../../providers/factory.ts';
-import { isProviderError, ProviderError, type ProviderErrorKind, type ProviderService } from '../../providers/provider-error.ts';
+import { isProviderError } from '../../providers/provider-error.ts';
+import { providerErrorFromJson, providerErrorToJson, type ProviderErrorJson } from '../../providers/provider-error-json.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { connectData } from '../callback-data/connect.ts';
 import { createConnectCancelKeyboard, createConnectRetryKeyboard, createServicePickerKeyboard } from '../keyboards/connect.ts';
-
-/** A provider error as plain JSON (conversation state holds JSON only). */
-interface ProviderErrorJson {
-  service: ProviderService;
-  kind: ProviderErrorKind;
-  endpoint: string;
-  providerMessage?: string;
-  httpStatus?: number;
-  fieldErrors?: Record<string, string[]>;
-}
+import { deleteSecretMessage, editOrReply, quietly, waitForAnswer } from './ask.ts';
 
 /** The check-and-save step's result: the stored label, the provider's refusal, or a bug (logged). */
 type ConnectOutcome = { ok: true; label: string } | { ok: false; error: ProviderErrorJson } | { ok: false; error?: undefined };
 
-/** Text the user sent at a prompt, trimmed, with the id of the message that carried it. */
-interface Answer {
-  text: string;
-  ctx: ConversationContext;
-}
+/** What a prompt got: the text the user sent (trimmed) with its message, or a tap on Cancel. */
+type Answer = { kind: 'text'; text: string; ctx: ConversationContext } | { kind: 'cancel'; ctx: ConversationContext };
 
-function toErrorJson(error: ProviderError): ProviderErrorJson {
-  const json: ProviderErrorJson = { service: error.service, kind: error.kind, endpoint: error.endpoint };
-  if (error.providerMessage !== undefined) json.providerMessage = error.providerMessage;
-  if (error.httpStatus !== undefined) json.httpStatus = error.httpStatus;
-  if (error.fieldErrors !== undefined) json.fieldErrors = error.fieldErrors;
-  return json;
-}
-
-/** Swallows a failed Telegram call whose failure changes nothing for the user (an old query, an edit). */
-async function quietly(call: Promise<unknown>): Promise<void> {
-  try {
-    await call;
-  } catch {
-    // The query expired or the message is already as it should be.
-  }
-}
-
-/**
- * Deletes the message that carried a secret (an API key, a PIN) and resolves true; when Telegram
- * refuses, logs why (once, through `external`) and resolves false, so the caller tells the user to
- * delete it themselves. `message` is the conversation context of that message.
- */
-export async function deleteSecretMessage(conversation: BotConversation, deps: BotDeps, message: ConversationContext): Promise<boolean> {
-  try {
-    await message.deleteMessage();
-    return true;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    const ids = { chatId: message.chat?.id, messageId: message.msg?.message_id };
-    await conversation.external(() => deps.logger.warn('could not delete a message that carried a secret; the user was asked to delete it', { ...ids, reason }));
-    return false;
-  }
-}
+/** The flow's only button is Cancel; every other button (the picker's too) leaves it. */
+const isCancel = (data: string | undefined): boolean => data !== undefined && connectData.filter({ action: 'cancel' }).test(data);
 
 /**
  * Builds the connect conversation.
@@ -92,29 +50,22 @@ export function createConnectConversation(deps: BotDeps) {
      * Sends `prompt` and waits for text. Undefined when the user taps Cancel. A command or another
      * button ends the conversation and goes on to the rest of the bot.
      */
-    const ask = async (prompt: string): Promise<Answer | undefined> => {
+    const ask = async (prompt: string): Promise<{ text: string; ctx: ConversationContext } | undefined> => {
       await ctx.reply(prompt, { parse_mode: 'HTML', reply_markup: createConnectCancelKeyboard(ctx.t) });
-      for (;;) {
-        const next = await conversation.wait();
-        const data = next.callbackQuery?.data;
-        if (next.callbackQuery) {
-          if (data !== undefined && connectData.filter({ action: 'cancel' }).test(data)) {
-            await quietly(next.answerCallbackQuery());
-            await quietly(next.editMessageReplyMarkup());
-            await next.reply(next.t('connect-cancelled'));
-            return undefined;
-          }
-          return conversation.halt({ next: true });
-        }
-        if (!next.message) return conversation.skip({ next: true });
-        const text = next.message.text?.trim();
-        if (text?.startsWith('/')) return conversation.halt({ next: true });
-        if (!text) {
-          await next.reply(next.t('connect-text-only'));
-          continue;
-        }
-        return { text, ctx: next };
-      }
+      const got = await waitForAnswer(conversation, {
+        ownsButton: isCancel,
+        accept: (next): Answer | undefined => {
+          if (next.callbackQuery) return { kind: 'cancel', ctx: next };
+          const text = next.message?.text?.trim();
+          return text ? { kind: 'text', text, ctx: next } : undefined;
+        },
+        otherwise: (next) => next.reply(next.t('connect-text-only')),
+      });
+      if (got.kind === 'text') return got;
+      await quietly(got.ctx.answerCallbackQuery());
+      await quietly(got.ctx.editMessageReplyMarkup());
+      await got.ctx.reply(got.ctx.t('connect-cancelled'));
+      return undefined;
     };
 
     let keyPrompt: string;
@@ -147,7 +98,7 @@ export function createConnectConversation(deps: BotDeps) {
       } catch (error) {
         if (isProviderError(error)) {
           deps.logger.warn('credentials not accepted; nothing stored', { userId, service, error });
-          return { ok: false, error: toErrorJson(error) };
+          return { ok: false, error: providerErrorToJson(error) };
         }
         deps.logger.error('could not check or store credentials', { userId, service, error });
         return { ok: false };
@@ -164,16 +115,12 @@ export function createConnectConversation(deps: BotDeps) {
       if (outcome.error?.kind === 'credentials') {
         text = ctx.t('connect-rejected', { service: serviceName });
       } else if (outcome.error) {
-        const problem = describeProviderError(ctx.t, new ProviderError(outcome.error.service, outcome.error), deps.settings.publicIp);
+        const problem = describeProviderError(ctx.t, providerErrorFromJson(outcome.error), deps.settings.publicIp);
         text = problem === undefined ? ctx.t('connect-failed-generic') : ctx.t('connect-failed', { problem });
       } else {
         text = ctx.t('connect-failed-generic');
       }
     }
-    try {
-      await ctx.api.editMessageText(chatId, checking.message_id, text, keyboard ? { reply_markup: keyboard } : {});
-    } catch {
-      await ctx.reply(text, keyboard ? { reply_markup: keyboard } : {});
-    }
+    await editOrReply(ctx, checking.message_id, text, keyboard ? { reply_markup: keyboard } : {});
   };
 }

@@ -3,13 +3,16 @@ import type { BotConversation, BotDeps, ConversationContext } from '../context.t
 import { isValidPin } from '../../services/pin.ts';
 import { formatWib } from '../../text/format.ts';
 import { pinData } from '../callback-data/pin.ts';
-import { deleteSecretMessage } from './connect.ts';
+import { deleteSecretMessage, quietly, waitForAnswer } from './ask.ts';
 
 /** What arrived while the conversation waited: text (with its message id) or one of its buttons. */
 type Received = { kind: 'text'; text: string; ctx: ConversationContext } | { kind: 'button'; action: string; ctx: ConversationContext };
 
 /** Result of checking the current PIN, as plain JSON. */
 type CheckJson = { ok: true } | { ok: false; left: number } | { ok: false; until: string };
+
+/** True for callback data of the /pin buttons (Change, Remove, Cancel). */
+const isPinButton = (data: string | undefined): boolean => data !== undefined && pinData.filter().test(data);
 
 /**
  * True for PINs anyone would try first: one digit repeated (`0000`) or a run up or down
@@ -20,15 +23,6 @@ export function isGuessablePin(pin: string): boolean {
   if (digits.every((d) => d === digits[0])) return true;
   const steps = digits.slice(1).map((d, i) => d - (digits[i] ?? 0));
   return steps.every((s) => s === 1) || steps.every((s) => s === -1);
-}
-
-/** Swallows a failed Telegram call whose failure changes nothing for the user (an old query, an edit). */
-async function quietly(call: Promise<unknown>): Promise<void> {
-  try {
-    await call;
-  } catch {
-    // The query expired or the message is already as it should be.
-  }
 }
 
 /**
@@ -52,25 +46,21 @@ export function createPinConversation(deps: BotDeps) {
     const t = ctx.t;
     const cancelKeyboard = new InlineKeyboard().text(t('pin-button-cancel'), pinData.pack({ action: 'cancel' }));
 
-    /** Waits for text or a tap on one of this conversation's buttons; anything else leaves. */
-    const receive = async (): Promise<Received> => {
-      for (;;) {
-        const next = await conversation.wait();
-        const data = next.callbackQuery?.data;
-        if (next.callbackQuery) {
-          if (data !== undefined && pinData.filter().test(data)) return { kind: 'button', action: pinData.unpack(data).action, ctx: next };
-          return conversation.halt({ next: true });
-        }
-        if (!next.message) return conversation.skip({ next: true });
-        const text = next.message.text?.trim();
-        if (text?.startsWith('/')) return conversation.halt({ next: true });
-        if (text === undefined) {
-          await next.reply(t('pin-text-only'));
-          continue;
-        }
-        return { kind: 'text', text, ctx: next };
-      }
-    };
+    /**
+     * Waits for text (trimmed) or a tap on one of this conversation's buttons; a command or
+     * another feature's button leaves, anything else (a photo, a sticker) gets a hint.
+     */
+    const receive = (): Promise<Received> =>
+      waitForAnswer(conversation, {
+        ownsButton: isPinButton,
+        accept: (next): Received | undefined => {
+          const data = next.callbackQuery?.data;
+          if (data !== undefined) return { kind: 'button', action: pinData.unpack(data).action, ctx: next };
+          const text = next.message?.text?.trim();
+          return text === undefined ? undefined : { kind: 'text', text, ctx: next };
+        },
+        otherwise: (next) => next.reply(t('pin-text-only')),
+      });
 
     /** Ends the conversation after a Cancel tap. */
     const cancelled = async (button: ConversationContext): Promise<void> => {

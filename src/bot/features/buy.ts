@@ -3,8 +3,10 @@ import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { requireConnected, requirePrivateChat } from '../guards.ts';
 import { conversationIds } from '../conversations/ids.ts';
-import { nothingToBuyText, type BuyConversationArgs } from '../conversations/buy.ts';
+import type { BuyConversationArgs } from '../conversations/buy.ts';
+import { nothingToBuyText } from '../renderers/purchase.ts';
 import { buyData, readBuyData } from '../callback-data/buy.ts';
+import { quietly } from '../conversations/ask.ts';
 import { maxQuickBuyLines, parseBuyCommand, parseQuickBuy, type QuickBuyParse } from '../../services/targets.ts';
 
 /**
@@ -57,7 +59,7 @@ buyFeature.callbackQuery(buyData.filter(), async (ctx) => {
     const mine = await Promise.all(refIds.map((refId) => ctx.deps.store.transactions.findForUser(ctx.from.id, refId)));
     done = mine.some((tx) => tx !== undefined);
   }
-  await ctx.answerCallbackQuery({ text: ctx.t(done ? 'buy-already-done' : 'buy-expired') }).catch(() => undefined);
+  await quietly(ctx.answerCallbackQuery({ text: ctx.t(done ? 'buy-already-done' : 'buy-expired') }));
   // The buttons of a summary that is over should not invite another tap.
-  await ctx.editMessageReplyMarkup().catch(() => undefined);
+  await quietly(ctx.editMessageReplyMarkup());
 });

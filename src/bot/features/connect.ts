@@ -6,6 +6,7 @@ import { requirePrivateChat } from '../guards.ts';
 import { formatWib } from '../../text/format.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import { connectData, disconnectData } from '../callback-data/connect.ts';
+import { quietly } from '../conversations/ask.ts';
 import {
   createDisconnectConfirmKeyboard,
   createDisconnectPickerKeyboard,
@@ -29,7 +30,7 @@ connectFeature.command(commandNames('connect'), async (ctx) => {
 /** Leaves any other flow and starts the credential prompts for `service`. */
 async function startConnecting(ctx: BotContext, service: ServiceName): Promise<void> {
   await ctx.answerCallbackQuery();
-  await ctx.editMessageText(ctx.t('connect-chosen', { service: ctx.t(`service-${service}`) })).catch(() => undefined);
+  await quietly(ctx.editMessageText(ctx.t('connect-chosen', { service: ctx.t(`service-${service}`) })));
   // Any conversation still active saw this tap first and passed it on: the user moved on.
   await ctx.conversation.exitAll();
   await ctx.conversation.enter(conversationIds.connect, { service });
@@ -63,7 +64,7 @@ connectFeature.callbackQuery(connectData.filter({ action: 'replace' }), async (c
 // Cancel on the picker, or on a prompt whose conversation already ended (timeout, restart).
 connectFeature.callbackQuery(connectData.filter({ action: 'cancel' }), async (ctx) => {
   await ctx.answerCallbackQuery();
-  await ctx.editMessageReplyMarkup().catch(() => undefined);
+  await quietly(ctx.editMessageReplyMarkup());
   await ctx.reply(ctx.t('connect-cancelled'));
 });
 

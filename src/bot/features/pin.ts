@@ -3,6 +3,7 @@ import type { BotContext } from '../context.ts';
 import { requirePrivateChat } from '../guards.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import { pinData } from '../callback-data/pin.ts';
+import { quietly } from '../conversations/ask.ts';
 
 /** /pin: set, change or remove the purchase PIN (the pin conversation). Private chats only. */
 export const pinFeature = new Composer<BotContext>();
@@ -16,5 +17,5 @@ pinFeature.command('pin', async (ctx) => {
 // A button of a /pin conversation that already ended (timeout, /cancel): say so and drop it.
 pinFeature.callbackQuery(pinData.filter(), async (ctx) => {
   await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-  await ctx.editMessageReplyMarkup().catch(() => undefined);
+  await quietly(ctx.editMessageReplyMarkup());
 });

@@ -1,0 +1,151 @@
+/**
+ * The questions of the buy conversation: what to buy. Either the lines of a quick-buy message
+ * (resolved against the price list in one go: what can be bought, and why the rest cannot), or
+ * the guided path (the product code, asked again until it is a buyable product, then the target,
+ * asked again until it is usable). Built anew on every replay of the conversation; the price-list
+ * lookup is the conversation's `external` step, passed in.
+ */
+import type { TranslateFunction } from '@grammyjs/i18n';
+import type { BuyConversationArgs } from './buy.ts';
+import type { ProviderErrorJson } from '../../providers/provider-error-json.ts';
+import { escapeHtml, formatRupiah } from '../../text/format.ts';
+import { capitalise, targetProblemText, type BuyItem, type BuyProblem, type Selection } from '../renderers/purchase.ts';
+import { isProductAvailable } from '../../providers/reseller/schemas.ts';
+import { maxQuickBuyLines, normaliseCode, normaliseTarget, parseBuyCommand, targetKindOf } from '../../services/targets.ts';
+
+/** A price-list entry as plain JSON. */
+export interface ProductJson {
+  code: string;
+  product_name: string;
+  price: number;
+  status: string;
+}
+
+/** The products of some codes (null: not listed), or why the price list could not be read (no error: not connected). */
+export type PriceLookup = { ok: true; products: Array<ProductJson | null> } | { ok: false; error?: ProviderErrorJson };
+
+/** A requested line: its number in the message, the code, and the target when given. */
+export interface RequestedLine {
+  line: number;
+  code: string;
+  target?: string;
+}
+
+/** The lines of the arguments, checked (they come from storage as JSON). */
+export function requestedLines(args: BuyConversationArgs | undefined): RequestedLine[] {
+  const lines = Array.isArray(args?.lines) ? args.lines : [];
+  return lines
+    .filter((request) => typeof request?.code === 'string' && request.code.trim() !== '')
+    .map((request, index) => {
+      const line: RequestedLine = {
+        line: typeof request.line === 'number' ? request.line : index + 1,
+        code: normaliseCode(request.code),
+      };
+      if (typeof request.target === 'string') line.target = request.target;
+      return line;
+    });
+}
+
+export interface BuyQuestionsEnv {
+  t: TranslateFunction;
+  /** Sends `prompt` (HTML) and resolves with the text typed in answer. */
+  askText: (prompt: string) => Promise<string>;
+  /** Looks codes up in the user's price list (an `external` step). */
+  lookup: (codes: string[]) => Promise<PriceLookup>;
+  /** Tells the user the price list could not be read; the flow then ends. */
+  lookupFailed: (error: ProviderErrorJson | undefined) => Promise<void>;
+}
+
+/** The buy conversation's questions. Undefined from either: the lookup failed and the user was told. */
+export function createBuyQuestions(env: BuyQuestionsEnv) {
+  const { t, askText, lookup, lookupFailed } = env;
+
+  /** Resolves quick-buy lines against the price list: what can be bought, and what not. */
+  const resolveLines = async (lines: RequestedLine[], skipped: Array<{ line: number; text: string }>): Promise<Selection | undefined> => {
+    const codes = [...new Set(lines.map((l) => l.code))];
+    const found = await lookup(codes);
+    if (!found.ok) {
+      await lookupFailed(found.error);
+      return undefined;
+    }
+    const byCode = new Map(codes.map((code, index) => [code, found.products[index] ?? null]));
+    const items: Array<BuyItem & { line: number }> = [];
+    const problems: BuyProblem[] = skipped.map((s) => ({ type: 'format', line: s.line, text: s.text }));
+    for (const request of lines) {
+      const product = byCode.get(request.code);
+      if (!product) {
+        problems.push({ type: 'unknown', line: request.line, code: request.code });
+        continue;
+      }
+      if (!isProductAvailable(product)) {
+        problems.push({ type: 'unavailable', line: request.line, code: product.code, product: product.product_name, status: product.status });
+        continue;
+      }
+      const raw = request.target ?? '';
+      const check = normaliseTarget(raw, targetKindOf(product));
+      if (!check.ok) {
+        problems.push({ type: 'target', line: request.line, problem: check.problem, target: raw.trim() });
+        continue;
+      }
+      items.push({ line: request.line, code: product.code, productName: product.product_name, price: product.price, target: check.target });
+    }
+    problems.sort((a, b) => a.line - b.line);
+    return { items: items.map(({ line: _line, ...item }) => item), problems };
+  };
+
+  /** The guided path: asks for the code (unless given) until it is a buyable product, then for the target. */
+  const askOne = async (initialCode: string | undefined): Promise<Selection | undefined> => {
+    let code = initialCode;
+    let prompt = t('buy-ask-code');
+    for (;;) {
+      if (code === undefined) {
+        const answer = await askText(prompt);
+        const parsed = parseBuyCommand(answer);
+        if (parsed.count > maxQuickBuyLines) {
+          prompt = t('buy-too-many-lines', { max: maxQuickBuyLines, count: parsed.count });
+          continue;
+        }
+        const [first] = parsed.lines;
+        if (!first) {
+          prompt = t('buy-code-format');
+          continue;
+        }
+        // The user answered with CODE.TARGET line(s): quick-buy from here.
+        if (parsed.lines.length > 1 || first.target !== undefined) return resolveLines(parsed.lines, parsed.problems);
+        code = first.code;
+      }
+      const found = await lookup([code]);
+      if (!found.ok) {
+        await lookupFailed(found.error);
+        return undefined;
+      }
+      const product = found.products[0];
+      if (!product) {
+        prompt = t('buy-unknown-code', { code: escapeHtml(code) });
+        code = undefined;
+        continue;
+      }
+      if (!isProductAvailable(product)) {
+        prompt = t('buy-unavailable-code', { product: escapeHtml(product.product_name), code: escapeHtml(product.code), status: escapeHtml(product.status) });
+        code = undefined;
+        continue;
+      }
+      const kind = targetKindOf(product);
+      let targetPrompt = t(`buy-ask-target-${kind}`, {
+        product: escapeHtml(product.product_name),
+        code: escapeHtml(product.code),
+        price: formatRupiah(product.price),
+      });
+      for (;;) {
+        const answer = await askText(targetPrompt);
+        const check = normaliseTarget(answer, kind);
+        if (check.ok) {
+          return { items: [{ code: product.code, productName: product.product_name, price: product.price, target: check.target }], problems: [] };
+        }
+        targetPrompt = t('buy-target-retry', { problem: capitalise(targetProblemText(t, check.problem, answer.trim())) });
+      }
+    }
+  };
+
+  return { resolveLines, askOne };
+}

@@ -1,0 +1,242 @@
+/**
+ * Pure renderers of the buy flow (HTML): the problems of requested lines, the summary before
+ * confirming, the repeat-purchase question, and the result of the sent transactions. They read
+ * plain JSON values (what the conversation stores) and the translate function, nothing else.
+ */
+import type { TranslateFunction } from '@grammyjs/i18n';
+import { escapeHtml, formatRupiah } from '../../text/format.ts';
+import { describeProviderError } from '../provider-errors.ts';
+import type { ProviderErrorKind } from '../../providers/provider-error.ts';
+import { providerErrorFromJson, type ProviderErrorJson } from '../../providers/provider-error-json.ts';
+import { maxTargetLength, type TargetProblem } from '../../services/targets.ts';
+
+/** Why a requested line cannot be bought; rendered by `describeBuyProblem`. */
+export type BuyProblem =
+  | { type: 'format'; line: number; text: string }
+  | { type: 'unknown'; line: number; code: string }
+  | { type: 'unavailable'; line: number; code: string; product: string; status: string }
+  | { type: 'target'; line: number; problem: TargetProblem; target: string };
+
+/** One line ready to buy: the product as listed when the summary was made and the normalised target. */
+export interface BuyItem {
+  code: string;
+  productName: string;
+  price: number;
+  target: string;
+}
+
+/** What a request resolved to: the lines that can be bought, and why the others cannot. */
+export interface Selection {
+  items: BuyItem[];
+  problems: BuyProblem[];
+}
+
+/** What the user sees of one sent transaction (plain JSON). */
+export interface PurchaseResult {
+  refId: string;
+  code: string;
+  productName: string;
+  target: string;
+  price: number;
+  status: string;
+  sn?: string;
+  message?: string;
+  providerStatus?: string;
+}
+
+const knownErrorKinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
+  'credentials',
+  'insufficient_balance',
+  'ip_blocked',
+  'not_found',
+  'validation',
+  'rejected',
+  'unknown_outcome',
+  'malformed',
+]);
+
+/** The user-facing explanation of a provider error, HTML-escaped. */
+export function explainProviderError(t: TranslateFunction, error: ProviderErrorJson, publicIp: string | undefined): string {
+  const text = describeProviderError(t, providerErrorFromJson(error), publicIp) ?? t('error-generic');
+  return escapeHtml(text);
+}
+
+/** Why the provider refused a transaction (Rejected), in the provider-error wording, HTML-escaped. */
+function rejectionReason(t: TranslateFunction, result: PurchaseResult, publicIp: string | undefined): string {
+  const kind = result.message;
+  if (kind !== undefined && knownErrorKinds.has(kind)) {
+    const error: ProviderErrorJson = { service: 'reseller', kind: kind as ProviderErrorKind, endpoint: '/transaction' };
+    if (result.providerStatus !== undefined) error.providerMessage = result.providerStatus;
+    return explainProviderError(t, error, publicIp);
+  }
+  return escapeHtml(t('provider-error-rejected', { service: t('service-reseller'), message: result.providerStatus ?? result.message ?? '-' }));
+}
+
+/** One problem line (HTML): `Line 3: code XYZ is not in the price list`, or without the line number. */
+export function describeBuyProblem(t: TranslateFunction, problem: BuyProblem, withLine: boolean): string {
+  let text: string;
+  switch (problem.type) {
+    case 'format':
+      text = t('buy-problem-format', { text: escapeHtml(problem.text) });
+      break;
+    case 'unknown':
+      text = t('buy-problem-unknown', { code: escapeHtml(problem.code) });
+      break;
+    case 'unavailable':
+      text = t('buy-problem-unavailable', { product: escapeHtml(problem.product), code: escapeHtml(problem.code), status: escapeHtml(problem.status) });
+      break;
+    case 'target':
+      text = targetProblemText(t, problem.problem, problem.target);
+      break;
+  }
+  return withLine ? t('buy-problem-line', { line: problem.line, problem: text }) : capitalise(text);
+}
+
+/** Why a typed target is not usable (HTML), e.g. "nomor 0812 terlalu pendek". */
+export function targetProblemText(t: TranslateFunction, problem: TargetProblem, target: string): string {
+  return t(`buy-problem-target-${problem}`, { target: escapeHtml(target.slice(0, maxTargetLength)), max: maxTargetLength });
+}
+
+/** `text` with its first letter in upper case. */
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The reply for a request in which nothing can be bought (HTML). */
+export function nothingToBuyText(t: TranslateFunction, problems: BuyProblem[]): string {
+  const single = problems.length === 1;
+  return [t('buy-nothing-to-buy'), ...problems.map((p) => `• ${describeBuyProblem(t, p, !single)}`), '', t('buy-nothing-to-buy-hint')].join('\n');
+}
+
+/** Telegram's limit is 4096 characters; a little room is kept for the closing line added on edit. */
+const maxMessageLength = 3900;
+
+/** The full text, or (for a long bulk message) the compact one that names products by code only. */
+export function fit(build: (compact: boolean) => string): string {
+  const full = build(false);
+  return full.length <= maxMessageLength ? full : build(true);
+}
+
+/** The summary shown before confirming: the line(s), the total, the balance (when known) and what was skipped. */
+export function renderPurchaseSummary(t: TranslateFunction, selection: Selection, balance: number | undefined, compact = false): string {
+  const { items, problems } = selection;
+  const total = items.reduce((sum, item) => sum + item.price, 0);
+  const parts: string[] = [];
+  const [only] = items;
+  if (items.length === 1 && only) {
+    parts.push(
+      t('buy-summary-title'),
+      '',
+      t('buy-summary-product', { product: escapeHtml(only.productName), code: escapeHtml(only.code) }),
+      t('buy-summary-target', { target: escapeHtml(only.target) }),
+      t('buy-summary-price', { price: formatRupiah(only.price) }),
+    );
+  } else {
+    parts.push(t('buy-summary-title-bulk', { count: items.length }), '');
+    items.forEach((item, index) => {
+      parts.push(
+        t('buy-summary-line', {
+          n: index + 1,
+          product: escapeHtml(compact ? item.code : item.productName),
+          code: escapeHtml(item.code),
+          target: escapeHtml(item.target),
+          price: formatRupiah(item.price),
+        }),
+      );
+    });
+    parts.push('', t('buy-summary-total', { total: formatRupiah(total) }));
+  }
+  parts.push(balance === undefined ? t('buy-summary-balance-unknown') : t('buy-summary-balance', { balance: formatRupiah(balance) }));
+  if (balance !== undefined && balance < total) parts.push(t('buy-summary-balance-short'));
+  if (problems.length > 0) {
+    parts.push('', t('buy-summary-skipped'), ...problems.map((p) => `• ${describeBuyProblem(t, p, true)}`));
+  }
+  parts.push('', t('buy-summary-question'));
+  return parts.join('\n');
+}
+
+/**
+ * The question asked when lines repeat a purchase of less than a minute ago (`seconds` ago), or
+ * an earlier line of the same message (no `seconds`). `index` is the line's place in `items`.
+ */
+export function renderRepeatQuestion(t: TranslateFunction, items: readonly BuyItem[], repeats: ReadonlyArray<{ index: number; seconds?: number }>): string {
+  const lines = repeats.map(({ index, seconds }) => {
+    const item = items[index];
+    const vars = { product: escapeHtml(item?.productName ?? ''), target: escapeHtml(item?.target ?? '') };
+    return seconds === undefined ? t('buy-repeat-batch', vars) : t('buy-repeat-recent', { ...vars, seconds });
+  });
+  return [t('buy-repeat-title'), '', ...lines, '', t('buy-repeat-question')].join('\n');
+}
+
+/** How a transaction's status reads to the user. */
+export type ResultKind = 'success' | 'failed' | 'rejected' | 'pending';
+
+export function resultKind(status: string): ResultKind {
+  if (status === 'Sukses') return 'success';
+  if (status === 'Gagal') return 'failed';
+  if (status === 'Rejected') return 'rejected';
+  // Created, Pending, an unknown outcome, or a status the provider made up: still in process.
+  return 'pending';
+}
+
+const resultIcons: Record<ResultKind, string> = { success: '✅', failed: '❌', rejected: '⛔', pending: '⏳' };
+
+/** The result of the sent transactions: one in full (SN, ref id, reason), several as one line each. */
+export function renderPurchaseResults(t: TranslateFunction, results: PurchaseResult[], publicIp: string | undefined, compact = false): string {
+  const [only] = results;
+  if (results.length === 1 && only) {
+    const kind = resultKind(only.status);
+    // No clear answer to the create (timeout, 5xx): it may or may not exist; say so, and not to buy again.
+    const unclear = kind === 'pending' && only.message === 'unknown_outcome';
+    const parts = [
+      t(unclear ? 'buy-result-unclear' : `buy-result-${kind}`),
+      '',
+      t('buy-result-product', { product: escapeHtml(only.productName), code: escapeHtml(only.code) }),
+      t('buy-result-target', { target: escapeHtml(only.target) }),
+      t('buy-result-price', { price: formatRupiah(only.price) }),
+    ];
+    if (kind === 'success' && only.sn) parts.push(t('buy-result-sn', { sn: escapeHtml(only.sn) }));
+    parts.push(t('buy-result-ref', { ref: escapeHtml(only.refId) }));
+    if (kind === 'rejected') parts.push('', rejectionReason(t, only, publicIp));
+    return parts.join('\n');
+  }
+  const parts = [t('buy-result-bulk-title', { count: results.length }), ''];
+  results.forEach((result, index) => {
+    const kind = resultKind(result.status);
+    parts.push(
+      t('buy-result-bulk-line', {
+        n: index + 1,
+        icon: resultIcons[kind],
+        product: escapeHtml(compact ? result.code : result.productName),
+        target: escapeHtml(result.target),
+        status: t(`buy-status-${kind}`),
+      }),
+    );
+    if (kind === 'success' && result.sn) parts.push(t('buy-result-bulk-sn', { sn: escapeHtml(result.sn) }));
+    if (kind === 'rejected' && !compact) parts.push(t('buy-result-bulk-reason', { reason: rejectionReason(t, result, publicIp) }));
+  });
+  if (compact) {
+    // Each distinct reason once, at the end.
+    const reasons = new Set(results.filter((r) => resultKind(r.status) === 'rejected').map((r) => rejectionReason(t, r, publicIp)));
+    if (reasons.size > 0) parts.push('', ...[...reasons].map((reason) => `⛔ ${reason}`));
+  }
+  if (results.some((result) => resultKind(result.status) === 'pending')) parts.push('', t('buy-result-bulk-pending'));
+  if (results.some((result) => result.message === 'unknown_outcome' && resultKind(result.status) === 'pending')) parts.push(t('buy-result-bulk-unclear'));
+  return parts.join('\n');
+}
+
+/** The user-visible part of a transaction, as plain JSON (what the conversation stores). */
+export function toPurchaseResult(tx: PurchaseResult): PurchaseResult {
+  const result: PurchaseResult = {
+    refId: tx.refId,
+    code: tx.code,
+    productName: tx.productName,
+    target: tx.target,
+    price: tx.price,
+    status: tx.status,
+  };
+  if (tx.sn !== undefined) result.sn = tx.sn;
+  if (tx.message !== undefined) result.message = tx.message;
+  if (tx.providerStatus !== undefined) result.providerStatus = tx.providerStatus;
+  return result;
+}
