@@ -16,6 +16,7 @@ import { createVault } from '../../src/store/vault.ts';
 import { loopbackEnv, testEncryptionKey } from '../helpers/app.ts';
 import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
 import { bundleBot, type BundledBot } from '../helpers/bundled-bot.ts';
+import { eventually } from '../helpers/buy.ts';
 
 /**
  * A provider front that forwards everything to the sandbox except purchase requests, which it
@@ -114,10 +115,11 @@ describe('crash safety (kill -9 of the bot process)', () => {
     // The provider takes 3 s to answer the create: the bot dies before the answer arrives.
     sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'latency', ms: 3000 } });
     await confirmPurchase(budi);
-    await telegram.waitFor(() => sandbox.received.some((r) => r.path === '/transaction'), { timeoutMs: 15_000, message: 'the create never reached the provider' });
+    // Polled: the emulator's waitFor re-checks only on Telegram-side changes, not the sandbox's.
+    await eventually(() => sandbox.received.some((r) => r.path === '/transaction'), 15_000);
     await kill();
     // The provider finishes the request it received.
-    await telegram.waitFor(() => sandbox.reseller.transactions().length === 1, { timeoutMs: 10_000 });
+    await eventually(() => sandbox.reseller.transactions().length === 1, 10_000);
 
     await startBot();
     await telegram.waitFor(() => successNotices(budi).length >= 1, { timeoutMs: 20_000, message: `no final notice after the restart\n${output()}` });
@@ -136,7 +138,7 @@ describe('crash safety (kill -9 of the bot process)', () => {
     const proxy = await startSwallowingProxy(sandbox.url);
     await startBot(proxy.url + '/reseller/api/v1');
     await confirmPurchase(budi);
-    await telegram.waitFor(() => proxy.swallowed() === 1, { timeoutMs: 15_000, message: 'the bot never tried to send the purchase' });
+    await eventually(() => proxy.swallowed() === 1, 15_000);
     await kill();
     await proxy.close();
     expect(sandbox.reseller.transactions()).toHaveLength(0);
