@@ -3,51 +3,25 @@
  * a broadcast interrupted mid-way reaches every user after the restart, and re-sends at most
  * `maxUnrecordedDeliveries` messages (those Telegram accepted whose removal was not on disk yet).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { maxUnrecordedDeliveries } from '../../src/notify/outbox.ts';
-import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../../tools/playground/bot-api.ts';
-import { startSandbox, type Sandbox } from '../../tools/sandbox/server.ts';
+import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { openStore } from '../../src/store/store.ts';
 import { createVault } from '../../src/store/vault.ts';
-import { loopbackEnv, testEncryptionKey } from '../helpers/app.ts';
-import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
+import { testEncryptionKey } from '../helpers/app.ts';
+import { processTest } from './fixture.ts';
 
 const adminId = 990001;
 const users = 100;
 const text = 'Server provider perawatan pukul 23.00 WIB';
 
 describe('outbox crash safety (kill -9 during a broadcast)', () => {
-  let sandbox: Sandbox;
-  let telegram: BotApiEmulator;
-  let dataDir: string;
-  let bot: BotProcess | undefined;
-  const output = () => bot?.output ?? '';
-
-  beforeEach(async () => {
-    sandbox = await startSandbox();
-    telegram = await startBotApi();
-    dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-outbox-crash-'));
-    bot = undefined;
-  });
-  afterEach(async () => {
-    await bot?.stop('SIGKILL');
-    await telegram.close();
-    await sandbox.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
-
-  async function startBot(): Promise<void> {
-    bot = spawnBot({ ...loopbackEnv(telegram, sandbox, dataDir), ADMIN_IDS: String(adminId), LOG_LEVEL: 'info', PORT: '0' }, dataDir);
-    await telegram.waitFor(() => telegram.polling && output().includes('bot ready'), { timeoutMs: 30_000, message: `the bot did not start polling:\n${output()}` });
-  }
-
-  /** Copies of the broadcast each user received. */
-  const received = (user: EmulatedUser) => telegram.botMessages(user).filter((m) => m.text === text).length;
-
-  it('a broadcast to 100 users interrupted by kill -9 reaches everyone after the restart, with at most the stated number of duplicates', async () => {
+  processTest('a broadcast to 100 users interrupted by kill -9 reaches everyone after the restart, with at most the stated number of duplicates', async ({ lab }) => {
+    const { telegram, dataDir } = lab;
+    const startBot = () => lab.start({ ADMIN_IDS: String(adminId) });
+    const output = () => lab.bot?.output ?? '';
+    /** Copies of the broadcast each user received. */
+    const received = (user: EmulatedUser) => telegram.botMessages(user).filter((m) => m.text === text).length;
     const admin = telegram.createUser({ firstName: 'Admin', languageCode: 'id', id: adminId });
     const audience = Array.from({ length: users }, (_, i) => telegram.createUser({ firstName: `Pengguna ${i}`, languageCode: 'id' }));
     // The users are already known to the bot (as after their /start), seeded before it starts.
@@ -64,7 +38,7 @@ describe('outbox crash safety (kill -9 during a broadcast)', () => {
       const sent = telegram.callsTo('sendMessage').filter((call) => (call.params as { text?: unknown }).text === text).length;
       return sent >= 10 ? sent : undefined;
     }, { timeoutMs: 30_000, message: `the broadcast never started\n${output()}` });
-    await bot?.stop('SIGKILL');
+    await lab.bot?.stop('SIGKILL');
     const deliveredBeforeKill = [admin, ...audience].filter((user) => received(user) > 0).length;
     expect(deliveredBeforeKill, 'the kill must interrupt the broadcast').toBeLessThan(users + 1);
     expect(sentBeforeKill).toBeGreaterThanOrEqual(10);
