@@ -49,10 +49,10 @@ export function createCredentialService(store: Store, providers: Providers): Cre
         await providers.reseller(c).balance();
         label = maskIdentifier(c.apiId);
       } else if (service === 'marketplace') {
-        const account = await providers.marketplace(credentials as ServiceCredentials['marketplace']).accountDetails();
+        const account = await providers.marketplace(credentials).accountDetails();
         label = account.username;
       } else {
-        const { games } = await providers.gameshop(credentials as ServiceCredentials['gameshop']).games();
+        const { games } = await providers.gameshop(credentials).games();
         // No part of a key is ever kept in plain text; the label only says what the key unlocks.
         label = `${games.length} games`;
       }
@@ -75,7 +75,7 @@ export function createCredentialService(store: Store, providers: Providers): Cre
     remove: async (userId, service) => {
       await store.credentials.remove(userId, service);
     },
-    connected: (userId) => store.credentials.listServices(userId) as ServiceName[],
+    connected: (userId) => store.credentials.listServices(userId),
   };
   return api;
 }
