@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Store } from '../store/store.ts';
 import { withoutFormatChars } from './targets.ts';
-import type { AccountRef, Providers, ServiceCredentials, ServiceName } from '../providers/factory.ts';
+import type { ServiceName } from '../domain.ts';
+import type { AccountRef, Providers, ServiceCredentials } from '../providers/factory.ts';
 
 const credentialSchemas = {
   reseller: z.object({ apiId: z.string().min(1), apiKey: z.string().min(1) }),
@@ -16,6 +17,7 @@ export function maskIdentifier(value: string): string {
   return `${text.slice(0, 4)}…${text.slice(-3)}`;
 }
 
+/** The credentials use case: each user's provider accounts, checked, stored encrypted and turned into clients. */
 export interface CredentialService {
   /**
    * Checks credentials with one real call (balance / account details / games), and only when the

@@ -6,7 +6,8 @@ import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
-import { isProviderError, ProviderError, type ProviderErrorKind, type ProviderService } from '../../providers/provider-error.ts';
+import { isProviderError, ProviderError, type ProviderErrorKind } from '../../providers/provider-error.ts';
+import type { ServiceName as ProviderService } from '../../domain.ts';
 import { isProductAvailable } from '../../providers/reseller/schemas.ts';
 import { isValidPin } from '../../services/pin.ts';
 import {

@@ -1,8 +1,9 @@
 import type { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { ConnectArgs } from './ids.ts';
-import type { ServiceCredentials, ServiceName } from '../../providers/factory.ts';
-import { isProviderError, ProviderError, type ProviderErrorKind, type ProviderService } from '../../providers/provider-error.ts';
+import type { ServiceName, ServiceName as ProviderService } from '../../domain.ts';
+import type { ServiceCredentials } from '../../providers/factory.ts';
+import { isProviderError, ProviderError, type ProviderErrorKind } from '../../providers/provider-error.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { connectData } from '../callback-data/connect.ts';
 import { createConnectCancelKeyboard, createConnectRetryKeyboard, createServicePickerKeyboard } from '../keyboards/connect.ts';
