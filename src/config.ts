@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { supportedLocales, type Locale } from './domain.ts';
 import { parseEncryptionKey } from './store/vault.ts';
 
 /** Thrown when the environment is unusable; its message lists every offending variable. */
@@ -99,7 +100,7 @@ const schema = z.object({
     .regex(/^[\x21-\x7e]{24,256}$/, { error: 'must be 24-256 characters without spaces; generate one with `openssl rand -hex 24`' })
     .optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error'], { error: 'must be one of debug, info, warn, error' }).default('info'),
-  DEFAULT_LOCALE: z.enum(['id', 'en'], { error: 'must be id or en' }).default('id'),
+  DEFAULT_LOCALE: z.enum(supportedLocales, { error: 'must be id or en' }).default('id'),
   PROVIDER_TIMEOUT_MS: integerText('milliseconds to wait for a provider', 1000, 120000).default(15000),
   PENDING_HORIZON_HOURS: integerText('hours to keep re-checking a Pending transaction', 1, 24 * 14).default(24),
   GAMESHOP_CATALOGUE: z.string().trim().min(1).optional(),
@@ -123,7 +124,7 @@ export interface Config {
   /** Bearer token that unlocks the counts on GET /health; without it /health shows liveness only. */
   healthToken: string | undefined;
   logLevel: Parsed['LOG_LEVEL'];
-  defaultLocale: Parsed['DEFAULT_LOCALE'];
+  defaultLocale: Locale;
   pendingHorizonMs: number;
   gameshopCataloguePath: string | undefined;
 }

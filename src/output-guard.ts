@@ -71,15 +71,16 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
  */
 export function installOutputGuard(secrets: readonly string[], streams: WritableLike[] = [process.stdout, process.stderr]): () => void {
   const restores = streams.map((stream) => {
-    const original = stream.write;
+    // The stream's own write, called with whatever arguments the caller passed (masked).
+    const original = stream.write as (...args: unknown[]) => boolean;
     const guarded = function (this: unknown, chunk: unknown, ...rest: unknown[]): boolean {
       const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : undefined;
       // A byte chunk becomes a string: drop an encoding argument meant for the original chunk.
       const args = text !== undefined && typeof chunk !== 'string' && typeof rest[0] === 'string' ? rest.slice(1) : rest;
       const masked = text === undefined ? chunk : maskSecrets(text, secrets);
-      return (original as (...args: unknown[]) => boolean).call(stream, masked, ...args);
+      return original.call(stream, masked, ...args);
     };
-    stream.write = guarded as unknown as WritableLike['write'];
+    stream.write = guarded;
     return () => {
       stream.write = original;
     };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, createConfig } from '../src/config.ts';
+import { stringContaining } from './helpers/matchers.ts';
 
 const goodKeyBase64 = Buffer.alloc(32, 7).toString('base64');
 const goodEnv = {
@@ -109,7 +110,7 @@ describe('createConfig', () => {
 
   it('requires WEBHOOK_SECRET with WEBHOOK_URL', () => {
     const error = problemsOf({ ...goodEnv, WEBHOOK_URL: 'https://bot.example.com/telegram' });
-    expect(error.problems).toEqual([{ variable: 'WEBHOOK_SECRET', problem: expect.stringContaining('required when WEBHOOK_URL') }]);
+    expect(error.problems).toEqual([{ variable: 'WEBHOOK_SECRET', problem: stringContaining('required when WEBHOOK_URL') }]);
   });
 
   it('health: listens on loopback without a token by default; HEALTH_HOST and HEALTH_TOKEN are read', () => {

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commands } from '../src/bot/commands.ts';
-import { localesDirectory, supportedLocales } from '../src/bot/i18n.ts';
+import { supportedLocales } from '../src/domain.ts';
+import { localesDirectory } from '../src/bot/i18n.ts';
 
 /** Message ids defined in a locale's Fluent files (terms and attributes aside). */
 function keysOf(locale: string): Map<string, string> {

@@ -11,7 +11,7 @@ describe('logger', () => {
   it('writes one JSON object per line with level, message and fields', () => {
     const { logger, lines } = capture();
     logger.child({ userId: 5 }).info('balance shown', { balance: 1000 });
-    const record = JSON.parse(lines[0]!);
+    const record: unknown = JSON.parse(lines[0]!);
     expect(record).toMatchObject({ level: 'info', msg: 'balance shown', userId: 5, balance: 1000 });
   });
 

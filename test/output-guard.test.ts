@@ -12,10 +12,10 @@ function fakeStream(): WritableLike & { written: Array<{ chunk: unknown; rest: u
   const written: Array<{ chunk: unknown; rest: unknown[] }> = [];
   return {
     written,
-    write: ((chunk: unknown, ...rest: unknown[]) => {
+    write: (chunk: unknown, ...rest: unknown[]) => {
       written.push({ chunk, rest });
       return true;
-    }) as unknown as WritableLike['write'],
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import type { Api } from 'grammy';
 import type { BotCommand } from 'grammy/types';
 import type { I18n } from '@grammyjs/i18n';
 import type { Logger } from '../logger.ts';
-import { supportedLocales, type Locale } from './i18n.ts';
+import { supportedLocales, type Locale } from '../domain.ts';
 
 /**
  * Every command the bot understands, with its Indonesian aliases. Descriptions come from the

@@ -1,6 +1,7 @@
 import type { Context } from 'grammy';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
+import type { Locale } from '../domain.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/store.ts';
 import type { UserRecord } from '../store/schema.ts';
@@ -15,7 +16,7 @@ export interface BotSettings {
   adminChatId: number | undefined;
   /** The server IP a provider must whitelist, shown when a provider answers 403. */
   publicIp: string | undefined;
-  defaultLocale: 'id' | 'en';
+  defaultLocale: Locale;
   /** How long a conversation waits for the user's next message before it ends (ms). */
   conversationTimeoutMs: number;
   /** Path of the operator's game shop catalogue file (GAMESHOP_CATALOGUE), if any. */

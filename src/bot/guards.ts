@@ -1,7 +1,8 @@
 import { GrammyError, type Context, type InlineKeyboard } from 'grammy';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { BotDeps } from './context.ts';
-import type { Providers, ServiceName } from '../providers/factory.ts';
+import type { ServiceName } from '../domain.ts';
+import type { Providers } from '../providers/factory.ts';
 import { describeProviderError } from './provider-errors.ts';
 
 type AnyContext = Context & I18nFlavor;

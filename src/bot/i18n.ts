@@ -1,10 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { I18n } from '@grammyjs/i18n';
 import type { Context } from 'grammy';
+import type { Locale } from '../domain.ts';
 import type { Store } from '../store/store.ts';
-
-export const supportedLocales = ['id', 'en'] as const;
-export type Locale = (typeof supportedLocales)[number];
 
 export const localesDirectory = fileURLToPath(new URL('../../locales', import.meta.url));
 
@@ -15,10 +13,6 @@ export function localeFromTelegram(languageCode: string | undefined): Locale | u
   if (base === 'id' || base === 'in' || base === 'ms' || base === 'jv' || base === 'su') return 'id';
   if (base === 'en') return 'en';
   return undefined;
-}
-
-export function isLocale(value: unknown): value is Locale {
-  return typeof value === 'string' && (supportedLocales as readonly string[]).includes(value);
 }
 
 /**

@@ -59,6 +59,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
       timeFrame: floodLimit.windowMs,
       limit: floodLimit.updates,
       keyGenerator: (ctx) => ctx.from?.id.toString(),
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- typed `=> void`, but the plugin returns this promise from its middleware, so grammY awaits it.
       onLimitExceeded: async (ctx) => {
         deps.logger.warn('flood limit reached', { userId: ctx.from?.id });
         if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: ctx.t('error-too-fast') }).catch(() => undefined);

@@ -1,3 +1,4 @@
+import type { Locale } from '../domain.ts';
 import type { Store } from '../store/store.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { TransactionRecord } from '../store/schema.ts';
@@ -14,7 +15,7 @@ export interface NoticesDeps {
   store: Store;
   translate: Translate;
   formatReceipt: ReceiptFormatter;
-  defaultLocale: string;
+  defaultLocale: Locale;
   /** Chat of the operator feed (ADMIN_CHAT_ID), if any. */
   adminChatId: number | undefined;
 }

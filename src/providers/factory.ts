@@ -2,6 +2,7 @@ import { createResellerClient, type ResellerClient } from './reseller/client.ts'
 import { createMarketplaceClient, type MarketplaceClient } from './marketplace/client.ts';
 import { createGameshopClient, type GameshopClient } from './gameshop/client.ts';
 import { isProviderError } from './provider-error.ts';
+import type { ServiceName } from '../domain.ts';
 
 export interface ProviderSettings {
   resellerUrl: string;
@@ -16,9 +17,6 @@ export interface ServiceCredentials {
   marketplace: { apiKey: string };
   gameshop: { apiKey: string };
 }
-
-export type ServiceName = keyof ServiceCredentials;
-export const serviceNames: readonly ServiceName[] = ['reseller', 'marketplace', 'gameshop'];
 
 /** The stored account a client is made for; absent when checking credentials a user just typed. */
 export interface AccountRef {

@@ -65,15 +65,16 @@ export async function send(http: HttpOptions, options: SendOptions): Promise<Raw
 }
 
 async function sendOnce(http: HttpOptions, options: SendOptions): Promise<RawAnswer> {
-  const isForm = options.body instanceof URLSearchParams;
+  const { body } = options;
+  const isForm = body instanceof URLSearchParams;
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  if (options.body !== undefined) headers['Content-Type'] = isForm ? 'application/x-www-form-urlencoded' : 'application/json';
+  if (body !== undefined) headers['Content-Type'] = isForm ? 'application/x-www-form-urlencoded' : 'application/json';
   const response = await ofetch.raw(options.path, {
     baseURL: http.baseURL,
     method: options.method,
     query: options.query,
     headers,
-    body: isForm ? options.body!.toString() : options.body === undefined ? undefined : JSON.stringify(options.body),
+    body: body instanceof URLSearchParams ? body.toString() : body === undefined ? undefined : JSON.stringify(body),
     timeout: http.timeoutMs,
     retry: 0,
     ignoreResponseError: true,

@@ -6,12 +6,13 @@
  * Use it either by returning `providerErrorToJson(error)` inside a result object, or by letting a
  * task throw and passing `providerErrorExternal` to `conversation.external({ task, ...providerErrorExternal })`.
  */
-import { ProviderError, isProviderError, type ProviderErrorKind, type ProviderService } from './provider-error.ts';
+import type { ServiceName } from '../domain.ts';
+import { ProviderError, isProviderError, type ProviderErrorKind } from './provider-error.ts';
 import { GameshopError, type GameshopRejectReason } from './gameshop/client.ts';
 
 /** What a provider error says, as JSON: enough to explain it to the user again after a replay. */
 export interface ProviderErrorJson {
-  service: ProviderService;
+  service: ServiceName;
   kind: ProviderErrorKind;
   endpoint: string;
   providerMessage?: string;

@@ -1,3 +1,5 @@
+import type { ServiceName } from '../domain.ts';
+
 /**
  * What went wrong when talking to a provider, in terms the bot can act on.
  *
@@ -20,8 +22,6 @@ export type ProviderErrorKind =
   | 'rejected'
   | 'unknown_outcome'
   | 'malformed';
-
-export type ProviderService = 'reseller' | 'marketplace' | 'gameshop';
 
 export interface ProviderErrorInit {
   kind: ProviderErrorKind;
@@ -47,14 +47,14 @@ const explanations: Record<ProviderErrorKind, string> = {
 
 /** Base class of the per-service errors. `kind` is what callers switch on. */
 export class ProviderError extends Error {
-  readonly service: ProviderService;
+  readonly service: ServiceName;
   readonly kind: ProviderErrorKind;
   readonly endpoint: string;
   readonly providerMessage: string | undefined;
   readonly httpStatus: number | undefined;
   readonly fieldErrors: Record<string, string[]> | undefined;
 
-  constructor(service: ProviderService, init: ProviderErrorInit) {
+  constructor(service: ServiceName, init: ProviderErrorInit) {
     const detail = init.providerMessage ? ` (provider said: ${init.providerMessage})` : '';
     const status = init.httpStatus ? ` [HTTP ${init.httpStatus}]` : '';
     super(`${service} ${init.endpoint}: ${explanations[init.kind]}${detail}${status}`, { cause: init.cause });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Store } from '../store/store.ts';
 import { withoutFormatChars } from './targets.ts';
-import type { AccountRef, Providers, ServiceCredentials, ServiceName } from '../providers/factory.ts';
+import type { ServiceName } from '../domain.ts';
+import type { AccountRef, Providers, ServiceCredentials } from '../providers/factory.ts';
 
 const credentialSchemas = {
   reseller: z.object({ apiId: z.string().min(1), apiKey: z.string().min(1) }),
@@ -16,6 +17,7 @@ export function maskIdentifier(value: string): string {
   return `${text.slice(0, 4)}…${text.slice(-3)}`;
 }
 
+/** The credentials use case: each user's provider accounts, checked, stored encrypted and turned into clients. */
 export interface CredentialService {
   /**
    * Checks credentials with one real call (balance / account details / games), and only when the
@@ -49,10 +51,10 @@ export function createCredentialService(store: Store, providers: Providers): Cre
         await providers.reseller(c).balance();
         label = maskIdentifier(c.apiId);
       } else if (service === 'marketplace') {
-        const account = await providers.marketplace(credentials as ServiceCredentials['marketplace']).accountDetails();
+        const account = await providers.marketplace(credentials).accountDetails();
         label = account.username;
       } else {
-        const { games } = await providers.gameshop(credentials as ServiceCredentials['gameshop']).games();
+        const { games } = await providers.gameshop(credentials).games();
         // No part of a key is ever kept in plain text; the label only says what the key unlocks.
         label = `${games.length} games`;
       }
@@ -75,7 +77,7 @@ export function createCredentialService(store: Store, providers: Providers): Cre
     remove: async (userId, service) => {
       await store.credentials.remove(userId, service);
     },
-    connected: (userId) => store.credentials.listServices(userId) as ServiceName[],
+    connected: (userId) => store.credentials.listServices(userId),
   };
   return api;
 }

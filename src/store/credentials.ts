@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { validated, type RepoContext } from './context.ts';
 import { StoreError } from './errors.ts';
-import { credentialSchema, serviceSchema, type CredentialService } from './schema.ts';
+import { serviceNameSchema, type ServiceName } from '../domain.ts';
+import { credentialSchema } from './schema.ts';
 
 /** The non-secret part of stored credentials, for display. */
 export interface CredentialInfo {
-  service: CredentialService;
+  service: ServiceName;
   label?: string;
   connectedAt: string;
 }
@@ -17,27 +18,27 @@ export interface CredentialInfo {
  */
 export interface CredentialsRepo {
   /** Seals and stores `secret` (replacing any earlier one); `label` is non-secret display text. */
-  save(userId: number, service: CredentialService, secret: Record<string, string>, label?: string): Promise<void>;
+  save(userId: number, service: ServiceName, secret: Record<string, string>, label?: string): Promise<void>;
   /** The decrypted secret fields, or undefined if not connected. Throws VaultError if they cannot be opened. */
-  load(userId: number, service: CredentialService): Record<string, string> | undefined;
-  has(userId: number, service: CredentialService): boolean;
+  load(userId: number, service: ServiceName): Record<string, string> | undefined;
+  has(userId: number, service: ServiceName): boolean;
   /** Label and connection time, without the secret. */
-  info(userId: number, service: CredentialService): CredentialInfo | undefined;
+  info(userId: number, service: ServiceName): CredentialInfo | undefined;
   /** Forgets the credentials; resolves true if there were any. */
-  remove(userId: number, service: CredentialService): Promise<boolean>;
+  remove(userId: number, service: ServiceName): Promise<boolean>;
   /** Services the user has connected. */
-  listServices(userId: number): CredentialService[];
+  listServices(userId: number): ServiceName[];
 }
 
 const secretSchema = z.record(z.string(), z.string());
 
 /** The vault AAD for a user's credentials of one service. */
-export function credentialsAad(userId: number, service: CredentialService): string {
+export function credentialsAad(userId: number, service: ServiceName): string {
   return `user:${userId}:credentials:${service}`;
 }
 
 export function createCredentialsRepo({ hot, vault, now }: RepoContext): CredentialsRepo {
-  const keyOf = (userId: number, service: CredentialService) => `${userId}:${validated(serviceSchema, service, 'service')}`;
+  const keyOf = (userId: number, service: ServiceName) => `${userId}:${validated(serviceNameSchema, service, 'service')}`;
 
   return {
     async save(userId, service, secret, label) {

@@ -248,19 +248,17 @@ export class DurableFile<T> {
    * anything: if it throws, nothing is written and the error is passed on. If the write fails,
    * the change is undone in memory and the returned promise rejects with the write's error.
    */
-  update<R>(mutator: (data: T) => R): Promise<R> {
-    if (this.closed) return Promise.reject(new StoreError('closed', `${this.path} is closed; no more changes are accepted.`));
-    let result: R;
-    try {
-      result = mutator(this.low.data);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  async update<R>(mutator: (data: T) => R): Promise<R> {
+    // Everything up to the first await runs synchronously at the call, the mutator included; a
+    // throw here becomes the returned promise's rejection.
+    if (this.closed) throw new StoreError('closed', `${this.path} is closed; no more changes are accepted.`);
+    const result = mutator(this.low.data);
     const written = this.join();
     if (isThenable(result)) {
-      return Promise.reject(new TypeError('DurableFile.update: the mutator must be synchronous (it returned a promise).'));
+      throw new TypeError('DurableFile.update: the mutator must be synchronous (it returned a promise).');
     }
-    return written.then(() => result);
+    await written;
+    return result;
   }
 
   /**

@@ -58,7 +58,9 @@ export async function openHistory(options: { dir: string; onWrite?: (event: Writ
     return opening;
   };
 
-  const all = async () => Promise.all([...files.values()].map((opening) => opening.catch(() => undefined)));
+  // Every file opened so far; one that failed to open is left out (it holds nothing to flush).
+  const opened = async () =>
+    (await Promise.all([...files.values()].map((opening) => opening.catch(() => undefined)))).filter((f) => f !== undefined);
 
   return {
     months: () => [...known].sort().reverse(),
@@ -68,11 +70,11 @@ export async function openHistory(options: { dir: string; onWrite?: (event: Writ
     },
     file,
     async flush() {
-      await Promise.all((await all()).map((f) => f?.flush()));
+      await Promise.all((await opened()).map((f) => f.flush()));
     },
     async close() {
       closed = true;
-      await Promise.all((await all()).map((f) => f?.close()));
+      await Promise.all((await opened()).map((f) => f.close()));
     },
   };
 }

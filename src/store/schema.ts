@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { localeSchema, serviceNameSchema } from '../domain.ts';
 import type { Decoded } from './durable-file.ts';
 import { StoreVersionError } from './errors.ts';
 
@@ -19,9 +20,6 @@ export const hotFileVersion = 3;
 export const historyFileVersion = 1;
 
 const isoDate = z.iso.datetime({ offset: true });
-
-export const localeSchema = z.enum(['id', 'en']);
-export type Locale = z.infer<typeof localeSchema>;
 
 export const userSchema = z.object({
   id: z.number().int(),
@@ -54,12 +52,8 @@ export const userSchema = z.object({
 });
 export type UserRecord = z.infer<typeof userSchema>;
 
-export const serviceSchema = z.enum(['reseller', 'marketplace', 'gameshop']);
-/** A service a user connects with their own credentials. */
-export type CredentialService = z.infer<typeof serviceSchema>;
-
 export const credentialSchema = z.object({
-  service: serviceSchema,
+  service: serviceNameSchema,
   /** Vault token of the JSON of the secret fields. */
   sealed: z.string().min(1),
   /** Non-secret text to show, e.g. a masked api_id. */

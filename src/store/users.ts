@@ -1,5 +1,6 @@
 import { copy, validated, withPatch, type RepoContext } from './context.ts';
-import { userSchema, type Locale, type UserRecord } from './schema.ts';
+import type { Locale } from '../domain.ts';
+import { userSchema, type UserRecord } from './schema.ts';
 
 /** What Telegram tells us about a user on first contact. */
 export interface NewUser {

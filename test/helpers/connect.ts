@@ -4,7 +4,8 @@
  */
 import type { TestWorld } from './app.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
-import type { ServiceCredentials, ServiceName } from '../../src/providers/factory.ts';
+import type { ServiceName } from '../../src/domain.ts';
+import type { ServiceCredentials } from '../../src/providers/factory.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { connectData } from '../../src/bot/callback-data/connect.ts';
 

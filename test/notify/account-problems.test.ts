@@ -9,7 +9,10 @@ function setup() {
   const queued: NewOutboxItem[] = [];
   const report = createAccountProblemReporter({
     operatorItems: (problem) => [{ chatId: -100, kind: 'operator', payload: { type: 'send', text: `${problem.service}:${problem.userId}:${problem.kind}` } }],
-    enqueue: async (items) => void queued.push(...items),
+    enqueue: (items) => {
+      queued.push(...items);
+      return Promise.resolve();
+    },
     logger: createLogger({ write: () => undefined }),
     now: () => new Date(clock),
     windowMs: 60 * 60_000,

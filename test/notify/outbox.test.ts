@@ -12,6 +12,7 @@ import type { OutboxPayload } from '../../src/notify/payload.ts';
 import { startBotApi, type BotApiEmulator, type BotApiOptions, type ChatRef } from '../../tools/playground/bot-api.ts';
 import { hotFileName, type Store } from '../../src/store/store.ts';
 import { createTempDirs, openTestStore } from '../store/helpers.ts';
+import { stringContaining } from '../helpers/matchers.ts';
 
 /** Short windows so a test of the pacing runs in about a second. */
 const fastLimits = { perChatMs: 25, perGroupPerMinute: 8, groupWindowMs: 300, globalPerSecond: 10, globalWindowMs: 100 };
@@ -349,7 +350,7 @@ describe('outbox failures and restarts', () => {
     expect(botTexts(s.telegram, budi)).toEqual(['fine']);
     expect(s.store.outbox.size()).toBe(0);
     expect(s.logs.find((line) => line.kind === 'bad')).toMatchObject({ level: 'error' });
-    expect(s.logs.find((line) => line.kind === 'bad-html')).toMatchObject({ level: 'warn', description: expect.stringContaining("can't parse entities") });
+    expect(s.logs.find((line) => line.kind === 'bad-html')).toMatchObject({ level: 'warn', description: stringContaining("can't parse entities") });
   });
 
   it('sends an item scheduled for later when it is due, without holding up the chat', async () => {

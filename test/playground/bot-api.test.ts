@@ -467,7 +467,7 @@ describe('validation', () => {
     expect(photo.caption_entities).toEqual([{ type: 'italic', offset: 10, length: 3 }]);
     expect(photo.photo?.at(-1)?.file_size).toBe(png.length);
     // The file_id can be sent again; a URL is accepted without being fetched.
-    await expect(bot.api.sendPhoto(user.id, photo.photo!.at(-1)!.file_id)).resolves.toBeTruthy();
+    await expect(bot.api.sendPhoto(user.id, photo.photo.at(-1)!.file_id)).resolves.toBeTruthy();
     await expect(bot.api.sendDocument(user.id, 'https://example.com/invoice.pdf')).resolves.toMatchObject({ document: { file_name: 'invoice.pdf' } });
     const badFile = await grammyError(bot.api.sendPhoto(user.id, 'not-a-file-id'));
     expect(badFile.description).toBe('Bad Request: wrong file identifier/HTTP URL specified');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { parseDemoData } from '../../tools/sandbox/data.ts';
 import { resellerDemoAccounts, resellerDemoDataSchema, resellerDemoProducts } from '../../tools/sandbox/reseller.ts';
 import { marketplaceDemoAccounts, marketplaceDemoDataSchema, marketplaceDemoPurchaseCodes } from '../../tools/sandbox/marketplace.ts';
@@ -14,48 +15,62 @@ import { gameshopDemoDataSchema, gameshopDemoKeys, gameshopDemoPromos } from '..
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const dataFile = (name: string) => readFileSync(path.join(repoRoot, 'tools/sandbox/data', name), 'utf8');
 
-/** The data file as parsed JSON, changed by `edit`, back to text. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the edits deliberately write shapes the types forbid
-function edited(name: string, edit: (data: any) => void): string {
-  const data: unknown = JSON.parse(dataFile(name));
+/**
+ * The shipped data file read through its own schema (so an edit sees typed records), changed by
+ * `edit`, back to text. The schemas have no transforms, so the text round-trips.
+ */
+function edited<Schema extends z.ZodType>(name: string, schema: Schema, edit: (data: z.output<Schema>) => void): string {
+  const data = parseDemoData(name, schema, dataFile(name));
   edit(data);
   return JSON.stringify(data);
 }
 
+/** Item `index` of a list the shipped file is known to have. */
+function nth<T>(list: readonly T[], index: number): T {
+  const item = list[index];
+  if (item === undefined) throw new Error(`the shipped data has no item ${index}`);
+  return item;
+}
+
+// The edits below break the files on purpose, writing what the record types forbid.
+const put = (record: object, field: string, value: unknown): void => void Reflect.set(record, field, value);
+const drop = (record: object, field: string): void => void Reflect.deleteProperty(record, field);
+
 describe('sandbox demo data files', () => {
   it('a misspelt field of a reseller product is reported with the file and the product', () => {
-    const text = edited('reseller.json', (data) => {
-      data.products[3].pirce = data.products[3].price;
-      delete data.products[3].price;
+    const text = edited('reseller.json', resellerDemoDataSchema, (data) => {
+      const product = nth(data.products, 3);
+      put(product, 'pirce', product.price);
+      drop(product, 'price');
     });
     expect(() => parseDemoData('reseller.json', resellerDemoDataSchema, text)).toThrow(/reseller\.json[\s\S]*products\[3\]/);
     expect(() => parseDemoData('reseller.json', resellerDemoDataSchema, text)).toThrow(/pirce/);
   });
 
   it('a balance that is not a whole number of rupiah is refused', () => {
-    const text = edited('reseller.json', (data) => {
-      data.accounts.main.balance = '1.000.000';
+    const text = edited('reseller.json', resellerDemoDataSchema, (data) => {
+      put(data.accounts.main, 'balance', '1.000.000');
     });
     expect(() => parseDemoData('reseller.json', resellerDemoDataSchema, text)).toThrow(/accounts\.main\.balance/);
   });
 
   it('a missing named account (one the tests and README rely on) is refused', () => {
-    const text = edited('reseller.json', (data) => {
-      data.accounts.poorr = data.accounts.poor;
-      delete data.accounts.poor;
+    const text = edited('reseller.json', resellerDemoDataSchema, (data) => {
+      put(data.accounts, 'poorr', data.accounts.poor);
+      drop(data.accounts, 'poor');
     });
     expect(() => parseDemoData('reseller.json', resellerDemoDataSchema, text)).toThrow(/accounts\.poor/);
   });
 
   it('duplicate product codes are refused', () => {
-    const text = edited('reseller.json', (data) => {
-      data.products[1].code = data.products[0].code;
+    const text = edited('reseller.json', resellerDemoDataSchema, (data) => {
+      nth(data.products, 1).code = nth(data.products, 0).code;
     });
     expect(() => parseDemoData('reseller.json', resellerDemoDataSchema, text)).toThrow(/duplicate product code "TSEL5"/);
   });
 
   it('a marketplace sale of an item its seller does not have is refused', () => {
-    const text = edited('marketplace.json', (data) => {
+    const text = edited('marketplace.json', marketplaceDemoDataSchema, (data) => {
       data.purchases.secondSeller.itemId = 48201;
     });
     const parse = () => parseDemoData('marketplace.json', marketplaceDemoDataSchema, text);
@@ -63,9 +78,9 @@ describe('sandbox demo data files', () => {
   });
 
   it('a game in an unknown category and a bad promo date are refused', () => {
-    const text = edited('gameshop.json', (data) => {
-      data.catalogue.games[0].category_id = 42;
-      data.promos[2].validUntil = '30 April 2024';
+    const text = edited('gameshop.json', gameshopDemoDataSchema, (data) => {
+      nth(data.catalogue.games, 0).category_id = 42;
+      nth(data.promos, 2).validUntil = '30 April 2024';
     });
     const parse = () => parseDemoData('gameshop.json', gameshopDemoDataSchema, text);
     expect(parse).toThrow(/no category has id 42\s+→ at catalogue\.games\[0\]\.category_id/);

@@ -8,6 +8,7 @@ import {
   type GameshopSimOrderData,
 } from '../../tools/sandbox/gameshop.ts';
 import type { SandboxRequest, SandboxResponse } from '../../tools/sandbox/types.ts';
+import { stringContaining, stringMatching } from '../helpers/matchers.ts';
 
 const now = Date.parse('2025-01-31T06:00:00Z'); // 13:00 WIB
 
@@ -221,7 +222,7 @@ describe('gameshop sim: created orders', () => {
     const shop = sim();
     const response = await order(shop, mlOrder);
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ success: true, message: 'Order created', orderId: expect.stringMatching(/^INV-20250131-0001[A-Z0-9]{4}$/) });
+    expect(response.body).toMatchObject({ success: true, message: 'Order created', orderId: stringMatching(/^INV-20250131-0001[A-Z0-9]{4}$/) });
     const data = response.body.data as GameshopSimOrderData;
     expect(data).toMatchObject({ order_id: response.body.orderId, payment_status: 'UNPAID', buy_status: 'Pending', expired_at: '2025-01-31T14:00:00+07:00' });
     expect(Date.parse(data.expired_at)).toBe(now + 60 * 60 * 1000);
@@ -236,9 +237,9 @@ describe('gameshop sim: created orders', () => {
     expect(qris.payment_code).toMatch(/^000201.*5802ID.*6304[0-9A-F]{4}$/);
     expect(qris.payment_code).toContain(`54${String(qris.total_price).length.toString().padStart(2, '0')}${qris.total_price}`);
     const va = await created(shop, { ...mlOrder, payment_method_id: 2 });
-    expect(va).toMatchObject({ qr_url: null, payment_code: expect.stringMatching(/^70012\d{11}$/) });
+    expect(va).toMatchObject({ qr_url: null, payment_code: stringMatching(/^70012\d{11}$/) });
     const ovo = await created(shop, { ...mlOrder, payment_method_id: 7 });
-    expect(ovo).toMatchObject({ qr_url: null, payment_code: '', payment_url: expect.stringContaining('/checkout/ovo/') });
+    expect(ovo).toMatchObject({ qr_url: null, payment_code: '', payment_url: stringContaining('/checkout/ovo/') });
     for (const data of [qris, va, ovo]) {
       expect(data.payment_url).toMatch(/^https:\/\//);
       expect(data.payment_reference).not.toBe('');

@@ -8,6 +8,7 @@ import {
   type ResellerSimOptions,
 } from '../../tools/sandbox/reseller.ts';
 import type { SandboxRequest, SandboxResponse } from '../../tools/sandbox/types.ts';
+import { anyString, objectContaining, stringContaining, stringMatching } from '../helpers/matchers.ts';
 
 const { main, second, poor, blocked } = resellerDemoAccounts;
 const start = Date.parse('2025-01-31T06:00:00Z'); // 13:00 WIB
@@ -120,17 +121,17 @@ describe('request format', () => {
   it('answers another method with 405 in the endpoint body shape', async () => {
     const { sim } = setup();
     const balance = await call(sim, request('/cek-saldo', undefined, { method: 'GET', contentType: '' }));
-    expect(balance).toMatchObject({ status: 405, body: { error: expect.any(String) }, headers: { Allow: 'POST' } });
+    expect(balance).toMatchObject({ status: 405, body: { error: anyString() }, headers: { Allow: 'POST' } });
     const transaction = await call(sim, request('/transaction', undefined, { method: 'GET', contentType: '' }));
-    expect(transaction).toMatchObject({ status: 405, body: { success: false, message: expect.any(String) } });
+    expect(transaction).toMatchObject({ status: 405, body: { success: false, message: anyString() } });
   });
 
   it('answers a form body, invalid JSON or a JSON array with 400', async () => {
     const { sim } = setup();
     const form = { ...request('/cek-saldo', account()), contentType: 'application/x-www-form-urlencoded' };
-    expect(await call(sim, form)).toMatchObject({ status: 400, body: { error: expect.stringContaining('application/json') } });
+    expect(await call(sim, form)).toMatchObject({ status: 400, body: { error: stringContaining('application/json') } });
     const broken = { ...request('/transaction', undefined), rawBody: '{"api_id": ' };
-    expect(await call(sim, broken)).toMatchObject({ status: 400, body: { success: false, message: expect.any(String) } });
+    expect(await call(sim, broken)).toMatchObject({ status: 400, body: { success: false, message: anyString() } });
     expect((await call(sim, request('/cek-saldo', [account()]))).status).toBe(400);
   });
 
@@ -156,7 +157,7 @@ describe('transactions', () => {
     expect(answer).toEqual({ status: 200, body: { success: true, trx_id: 'TRX20250131000001', status: 'Pending', sn: '' } });
     expect(sim.balanceOf(main.apiId)).toBe(main.balance - priceOf('TSEL10'));
     expect(sim.transactions()).toEqual([
-      expect.objectContaining({ refId: 'R1', apiId: main.apiId, code: 'TSEL10', target: '081234567890', price: priceOf('TSEL10'), status: 'Pending', checks: 0, createdAt: start }),
+      objectContaining({ refId: 'R1', apiId: main.apiId, code: 'TSEL10', target: '081234567890', price: priceOf('TSEL10'), status: 'Pending', checks: 0, createdAt: start }),
     ]);
   });
 
@@ -179,7 +180,7 @@ describe('transactions', () => {
   it('refuses a repeated ref_id with another code or target', async () => {
     const { sim, buy } = setup();
     await buy('R1', 'TSEL10', '081234567890');
-    expect(await buy('R1', 'TSEL10', '081299990000')).toMatchObject({ status: 400, body: { success: false, message: expect.stringContaining('ref_id') } });
+    expect(await buy('R1', 'TSEL10', '081299990000')).toMatchObject({ status: 400, body: { success: false, message: stringContaining('ref_id') } });
     expect(await buy('R1', 'TSEL20', '081234567890')).toMatchObject({ status: 400 });
     expect(sim.transactions()).toHaveLength(1);
   });
@@ -195,7 +196,7 @@ describe('transactions', () => {
     const { sim, buy } = setup();
     expect(await buy('R1', 'NOPE', '081234567890')).toEqual({ status: 404, body: { success: false, message: 'Produk tidak ditemukan' } });
     const unavailable = await buy('R2', 'TSEL150', '081234567890');
-    expect(unavailable).toMatchObject({ status: 400, body: { success: false, message: expect.stringMatching(/tidak tersedia: gangguan$/) } });
+    expect(unavailable).toMatchObject({ status: 400, body: { success: false, message: stringMatching(/tidak tersedia: gangguan$/) } });
     expect(await buy('R3', 'TSEL10', '081234567890', poor)).toEqual({ status: 402, body: { success: false, message: 'Saldo tidak mencukupi' } });
     expect(await buy('R4', 'FF5', '123456789', poor)).toMatchObject({ status: 200 }); // Rp 5.000 covers small game top-ups
     expect(sim.transactions().map((tx) => tx.refId)).toEqual(['R4']);
@@ -209,7 +210,7 @@ describe('transactions', () => {
     await buy('R1', 'ML86', '12345678');
     expect((await buy('R1', 'ML86', '12345678')).body.status).toBe('Pending');
     const settled = await buy('R1', 'ML86', '12345678');
-    expect(settled.body).toEqual({ status: 'Sukses', trx_id: 'TRX20250131000001', sn: expect.stringMatching(/^\d{20}$/) });
+    expect(settled.body).toEqual({ status: 'Sukses', trx_id: 'TRX20250131000001', sn: stringMatching(/^\d{20}$/) });
     expect(sim.transactions()[0]).toMatchObject({ status: 'Sukses', checks: 2, settledAt: start });
     expect(sim.balanceOf(main.apiId)).toBe(main.balance - priceOf('ML86'));
   });
@@ -220,7 +221,7 @@ describe('transactions', () => {
     advance(4999);
     expect(sim.transactions()[0]!.status).toBe('Pending');
     advance(1);
-    expect(sim.transactions()[0]).toMatchObject({ status: 'Sukses', sn: expect.stringMatching(/^\d{4}(-\d{4}){4}\/.+\/R1\/1300VA\/13\.8$/) });
+    expect(sim.transactions()[0]).toMatchObject({ status: 'Sukses', sn: stringMatching(/^\d{4}(-\d{4}){4}\/.+\/R1\/1300VA\/13\.8$/) });
     expect((await buy('R1', 'PLN20', '532100112233')).body.status).toBe('Sukses');
   });
 
@@ -255,7 +256,7 @@ describe('transactions', () => {
 
   it('answers the outcome right away when instant, and honours a custom outcome verbatim', async () => {
     const instant = setup({ instant: true });
-    expect((await instant.buy('R1', 'DANA10', '081234567890')).body).toMatchObject({ status: 'Sukses', sn: expect.stringMatching(/^\d{20}$/) });
+    expect((await instant.buy('R1', 'DANA10', '081234567890')).body).toMatchObject({ status: 'Sukses', sn: stringMatching(/^\d{20}$/) });
     expect((await instant.buy('R2', 'DANA10', '081200000000')).body).toMatchObject({ status: 'Gagal' });
     expect(instant.sim.balanceOf(main.apiId)).toBe(main.balance - priceOf('DANA10'));
 

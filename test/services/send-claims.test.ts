@@ -24,13 +24,13 @@ describe('in-process send claims', () => {
       events.push('a end');
       return 'a';
     });
-    const b = claims.withClaim('REF1', async ({ waited }) => {
+    const b = claims.withClaim('REF1', ({ waited }) => {
       events.push(`b start waited=${waited}`);
-      return 'b';
+      return Promise.resolve('b');
     });
-    const c = claims.withClaim('REF1', async ({ waited }) => {
+    const c = claims.withClaim('REF1', ({ waited }) => {
       events.push(`c start waited=${waited}`);
-      return 'c';
+      return Promise.resolve('c');
     });
     await new Promise((resolve) => setImmediate(resolve));
     expect(events).toEqual(['a start waited=false']);
@@ -38,18 +38,18 @@ describe('in-process send claims', () => {
     expect(await Promise.all([a, b, c])).toEqual(['a', 'b', 'c']);
     expect(events).toEqual(['a start waited=false', 'a end', 'b start waited=true', 'c start waited=true']);
     // Free again: the next caller does not wait.
-    expect(await claims.withClaim('REF1', async ({ waited }) => waited)).toBe(false);
+    expect(await claims.withClaim('REF1', ({ waited }) => Promise.resolve(waited))).toBe(false);
   });
 
   it('never holds up another ref, and a task that throws still releases its ref', async () => {
     const claims = createInProcessSendClaims();
     const held = deferred();
     const slow = claims.withClaim('REF1', async () => held.promise);
-    expect(await claims.withClaim('REF2', async ({ waited }) => waited)).toBe(false);
+    expect(await claims.withClaim('REF2', ({ waited }) => Promise.resolve(waited))).toBe(false);
     held.resolve();
     await slow;
 
     await expect(claims.withClaim('REF3', async () => Promise.reject(new Error('provider exploded')))).rejects.toThrow('provider exploded');
-    expect(await claims.withClaim('REF3', async ({ waited }) => waited)).toBe(false);
+    expect(await claims.withClaim('REF3', ({ waited }) => Promise.resolve(waited))).toBe(false);
   });
 });

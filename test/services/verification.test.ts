@@ -48,11 +48,11 @@ function fakeMarketplace(sales: Record<string, string[]>) {
     accountDetails: notUsed,
     items: notUsed,
     item: notUsed,
-    async validatePurchase(code) {
+    validatePurchase(code) {
       asked.push({ apiKey, code });
-      if (failure) throw failure;
-      if (sales[apiKey]?.includes(code)) return purchase(code);
-      throw new MarketplaceError({ kind: 'not_found', endpoint: '/api/purchases/validation', providerMessage: 'Invalid purchase code', httpStatus: 404 });
+      if (failure) return Promise.reject(failure);
+      if (sales[apiKey]?.includes(code)) return Promise.resolve(purchase(code));
+      return Promise.reject(new MarketplaceError({ kind: 'not_found', endpoint: '/api/purchases/validation', providerMessage: 'Invalid purchase code', httpStatus: 404 }));
     },
   });
   const providers: Providers = { reseller: notUsed, gameshop: notUsed, marketplace: ({ apiKey }) => client(apiKey) };
@@ -121,7 +121,12 @@ describe('purchase-code verification', () => {
   it('remembers a refused code too, but never an outage; and says "typing" only when it asks the marketplace', async () => {
     const { marketplace, service } = await setup();
     let asking = 0;
-    const hooks = { beforeAsking: async () => void (asking += 1) };
+    const hooks = {
+      beforeAsking: () => {
+        asking += 1;
+        return Promise.resolve();
+      },
+    };
     const refused = answered(await service.verify(privateCheck(seller, unknownCode), hooks));
     expect(refused.outcome).toEqual({ valid: false, message: 'Invalid purchase code' });
     expect(answered(await service.verify(privateCheck(seller, unknownCode), hooks)).cached).toBe(true);

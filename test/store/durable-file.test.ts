@@ -115,7 +115,7 @@ describe('DurableFile', () => {
       }),
     ).rejects.toThrow('refused');
     expect(writes).toHaveLength(0);
-    await expect(list.update(async () => undefined)).rejects.toThrow(/synchronous/);
+    await expect(list.update(() => Promise.resolve(undefined))).rejects.toThrow(/synchronous/);
   });
 
   it('keeps the previous version as .bak and leaves no temp files', async () => {

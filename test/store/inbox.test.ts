@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Update } from 'grammy/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openInbox, type Inbox } from '../../src/store/inbox.ts';
+import { openInbox, type Inbox, type InboxData } from '../../src/store/inbox.ts';
 import { createVault } from '../../src/store/vault.ts';
 import type { WriteEvent } from '../../src/store/durable-file.ts';
 
@@ -44,7 +44,7 @@ describe('update inbox (inbox.json)', () => {
     const fresh = await box.add([privateMessage(10, 'PIN 123456'), privateMessage(11, 'TSEL10.081234567890')]);
     expect(fresh.map((u) => u.update_id)).toEqual([10, 11]);
     const onDisk = await readFile(file, 'utf8');
-    expect(JSON.parse(onDisk).entries.map((e: { id: number }) => e.id)).toEqual([10, 11]);
+    expect((JSON.parse(onDisk) as InboxData).entries.map((e) => e.id)).toEqual([10, 11]);
     // What a user typed (a PIN, an API key) is never on disk in plain text.
     expect(onDisk).not.toContain('123456');
     expect(onDisk).not.toContain('TSEL10');

@@ -155,7 +155,7 @@ export function parseHtml(source: string): FormattedText {
     } else if (name === 'blockquote') {
       entity = { type: 'expandable' in attributes ? 'expandable_blockquote' : 'blockquote' };
     } else if (htmlTypes[name]) {
-      entity = { type: htmlTypes[name] } as OpenTag['entity'];
+      entity = { type: htmlTypes[name] };
     } else {
       throw parseError(`Unsupported start tag "${name}" at byte offset ${byteOffset(source, i)}`);
     }
@@ -279,7 +279,7 @@ export function parseMarkdownV2(source: string): FormattedText {
       entities.push(
         (mention
           ? { type: 'text_mention', offset: open.start, length: text.length - open.start, user: { id: Number(mention[1]), is_bot: false, first_name: '' } }
-          : { type: 'text_link', offset: open.start, length: text.length - open.start, url }) as MessageEntity,
+          : { type: 'text_link', offset: open.start, length: text.length - open.start, url }),
       );
       i = j + 1;
       continue;
@@ -347,7 +347,7 @@ export function parseMarkdown(source: string): FormattedText {
     }
     text += inner;
     const type: MessageEntity['type'] = marker === '*' ? 'bold' : marker === '_' ? 'italic' : marker === '`' ? 'code' : 'pre';
-    entities.push((language ? { type, offset: start, length: inner.length, language } : { type, offset: start, length: inner.length }) as MessageEntity);
+    entities.push(language ? { type, offset: start, length: inner.length, language } : { type, offset: start, length: inner.length });
     i = end + marker.length;
   }
   return finish(text, entities);

@@ -54,6 +54,9 @@ interface ParsedMarkup {
   forceReply: ForceReply | undefined;
 }
 
+/** A parameter value as it appears in an error message: strings as they are, anything else as JSON. */
+const jsonText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
 /** Validates reply_markup like Telegram (button data size, button kinds, shape). */
 export function parseReplyMarkup(value: unknown): ParsedMarkup {
   const none: ParsedMarkup = { inline: undefined, reply: undefined, remove: undefined, forceReply: undefined };
@@ -70,11 +73,12 @@ export function parseReplyMarkup(value: unknown): ParsedMarkup {
       const actions = buttonActions.filter((key) => b[key] !== undefined);
       if (actions.length === 0) throw badRequest('text buttons are unallowed in the inline keyboard');
       if (b.callback_data !== undefined) {
-        const size = Buffer.byteLength(String(b.callback_data), 'utf8');
-        if (typeof b.callback_data !== 'string' || size < 1 || size > 64) throw badRequest('BUTTON_DATA_INVALID');
+        const data = b.callback_data;
+        const size = typeof data === 'string' ? Buffer.byteLength(data, 'utf8') : 0;
+        if (size < 1 || size > 64) throw badRequest('BUTTON_DATA_INVALID');
       }
-      if (b.url !== undefined && !/^(https?|tg):\/\/\S+$/i.test(String(b.url))) {
-        throw badRequest(`inline keyboard button URL '${String(b.url)}' is invalid: Wrong HTTP URL`);
+      if (b.url !== undefined && (typeof b.url !== 'string' || !/^(https?|tg):\/\/\S+$/i.test(b.url))) {
+        throw badRequest(`inline keyboard button URL '${jsonText(b.url)}' is invalid: Wrong HTTP URL`);
       }
     }
     const inline = rows.length && (rows as unknown[][]).some((row) => row.length) ? { inline_keyboard: rows as InlineKeyboardButton[][] } : undefined;
@@ -92,6 +96,8 @@ export function parseReplyMarkup(value: unknown): ParsedMarkup {
 /** Registers the Bot API method table on the world. */
 export function installMethods(world: World): void {
   const now = () => world.now();
+  /** The chat a `chat_id` parameter names (an id or an @username); anything else names none. */
+  const findChatOf = (ref: unknown) => (typeof ref === 'number' || typeof ref === 'string' ? world.findChat(ref) : undefined);
 
   // ---------------------------------------------------------------- chats
 
@@ -165,7 +171,7 @@ export function installMethods(world: World): void {
     const allowWithout = parameters?.allow_sending_without_reply === true || p.bool('allow_sending_without_reply');
     let source = chat;
     if (parameters?.chat_id !== undefined) {
-      const other = world.findChat(typeof parameters.chat_id === 'number' ? parameters.chat_id : String(parameters.chat_id));
+      const other = findChatOf(parameters.chat_id);
       if (!other) throw badRequest('chat not found');
       source = other;
     }
@@ -250,7 +256,7 @@ export function installMethods(world: World): void {
   /** Applies an edit unless nothing changes (Telegram's "message is not modified"). */
   const applyEdit = (stored: StoredMessage, changes: Partial<Message>): Message => {
     const at = now();
-    const next = compact({ ...stored.message, ...changes }) as Message;
+    const next = compact<Message>({ ...stored.message, ...changes });
     const before = compact({ ...stored.message });
     delete before.edit_date;
     const after = { ...next };
@@ -272,7 +278,7 @@ export function installMethods(world: World): void {
   const commandsKey = (p: Params): string => {
     const scope = (p.json('scope') as Record<string, unknown> | undefined) ?? { type: 'default' };
     if (typeof scope !== 'object' || typeof scope.type !== 'string') throw badRequest("can't parse BotCommandScope JSON object");
-    if (scope.chat_id !== undefined && !world.findChat(typeof scope.chat_id === 'number' ? scope.chat_id : String(scope.chat_id))) throw badRequest('chat not found');
+    if (scope.chat_id !== undefined && !findChatOf(scope.chat_id)) throw badRequest('chat not found');
     const language = p.str('language_code') ?? '';
     if (language !== '' && !/^[a-z]{2}$/.test(language)) throw badRequest('invalid language code specified');
     return `${stableJson(scope)}|${language}`;

@@ -596,7 +596,7 @@ export class World {
     const old = memberObject(this.botUser, chat.botStatus);
     chat.botStatus = options.admin ? 'administrator' : 'member';
     this.enqueue({ my_chat_member: this.memberUpdate(chat, by, old, memberObject(this.botUser, chat.botStatus)) });
-    const service = this.storeMessage(chat, { from: by, new_chat_members: [this.botUser] } as Partial<Message>, false, undefined);
+    const service = this.storeMessage(chat, { from: by, new_chat_members: [this.botUser] }, false, undefined);
     this.enqueue({ message: clone(service.message) } as Omit<Update, 'update_id'>);
   }
 
@@ -607,7 +607,7 @@ export class World {
     const by = this.actor(chat, options.by);
     const old = memberObject(this.botUser, chat.botStatus);
     chat.botStatus = 'kicked';
-    this.storeMessage(chat, { from: by, left_chat_member: this.botUser } as Partial<Message>, false, undefined);
+    this.storeMessage(chat, { from: by, left_chat_member: this.botUser }, false, undefined);
     this.enqueue({ my_chat_member: this.memberUpdate(chat, by, old, memberObject(this.botUser, 'kicked')) });
   }
 
@@ -625,8 +625,8 @@ export class World {
     old.migratedTo = id;
     const by = this.actor(old, undefined);
     const botIn = old.botStatus === 'member' || old.botStatus === 'administrator';
-    const fromOld = this.storeMessage(old, { from: by, migrate_to_chat_id: id } as Partial<Message>, false, undefined);
-    const inNew = this.storeMessage(next, { from: by, migrate_from_chat_id: old.id } as Partial<Message>, false, undefined);
+    const fromOld = this.storeMessage(old, { from: by, migrate_to_chat_id: id }, false, undefined);
+    const inNew = this.storeMessage(next, { from: by, migrate_from_chat_id: old.id }, false, undefined);
     if (botIn) {
       this.enqueue({ message: clone(fromOld.message) } as Omit<Update, 'update_id'>);
       this.enqueue({ message: clone(inNew.message) } as Omit<Update, 'update_id'>);
@@ -674,7 +674,7 @@ export class World {
 
   /** Queues an update (update_id assigned unless given) and wakes a waiting getUpdates. */
   enqueue(update: Omit<Update, 'update_id'> & { update_id?: number }): Update {
-    const full = { ...update, update_id: update.update_id ?? this.nextUpdateId } as Update;
+    const full = { ...update, update_id: update.update_id ?? this.nextUpdateId };
     this.nextUpdateId = Math.max(this.nextUpdateId, full.update_id) + 1;
     this.queue.push(full);
     this.updates.push(full);
@@ -974,7 +974,7 @@ export class World {
           const value = predicate();
           if (value) {
             finish();
-            resolve(value as NonNullable<T>);
+            resolve(value);
             return true;
           }
         } catch (error) {

@@ -1,7 +1,8 @@
 import type { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { ConnectArgs } from './ids.ts';
-import type { ServiceCredentials, ServiceName } from '../../providers/factory.ts';
+import type { ServiceName } from '../../domain.ts';
+import type { ServiceCredentials } from '../../providers/factory.ts';
 import { isProviderError } from '../../providers/provider-error.ts';
 import { providerErrorFromJson, providerErrorToJson, type ProviderErrorJson } from '../../providers/provider-error-json.ts';
 import { describeProviderError } from '../provider-errors.ts';

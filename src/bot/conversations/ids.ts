@@ -2,6 +2,8 @@
  * Conversation ids (string constants) and the arguments each accepts. Arguments are stored as
  * JSON by the conversations plugin, so keep them plain.
  */
+import type { ServiceName } from '../../domain.ts';
+
 export const conversationIds = {
   connect: 'connect',
   buy: 'buy',
@@ -27,5 +29,5 @@ export interface BuyArgs {
 
 /** Arguments of the connect conversation: the service, when the user already chose it. */
 export interface ConnectArgs {
-  service?: 'reseller' | 'marketplace' | 'gameshop';
+  service?: ServiceName;
 }

@@ -21,7 +21,7 @@ const admins = adminFeature.chatType('private');
 const drafts = new WeakMap<object, Map<number, string>>();
 const draftsOf = (ctx: BotContext) => {
   let map = drafts.get(ctx.deps);
-  if (!map) drafts.set(ctx.deps, (map = new Map()));
+  if (!map) drafts.set(ctx.deps, (map = new Map<number, string>()));
   return map;
 };
 

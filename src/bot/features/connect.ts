@@ -1,6 +1,6 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
-import type { ServiceName } from '../../providers/factory.ts';
+import type { ServiceName } from '../../domain.ts';
 import { commandNames } from '../commands.ts';
 import { requirePrivateChat } from '../guards.ts';
 import { formatWib } from '../../text/format.ts';

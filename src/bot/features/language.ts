@@ -1,10 +1,10 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { isLocale, supportedLocales } from '../i18n.ts';
+import { isLocale, supportedLocales, type Locale } from '../../domain.ts';
 import { languageData } from '../callback-data/language.ts';
 
-const languageNames: Record<(typeof supportedLocales)[number], string> = { id: '🇮🇩 Bahasa Indonesia', en: '🇬🇧 English' };
+const languageNames: Record<Locale, string> = { id: '🇮🇩 Bahasa Indonesia', en: '🇬🇧 English' };
 
 /** /language (/bahasa): pick Indonesian or English; the choice is remembered. */
 export const languageFeature = new Composer<BotContext>();

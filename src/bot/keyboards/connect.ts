@@ -1,6 +1,6 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { serviceNames, type ServiceName } from '../../providers/factory.ts';
+import { serviceNames, type ServiceName } from '../../domain.ts';
 import { connectData, disconnectData } from '../callback-data/connect.ts';
 
 /** The service picker of /connect: one button per service, then Cancel. */

@@ -5,6 +5,7 @@ import { createMarketplaceClient, MarketplaceError, type MarketplaceClient } fro
 import { supportStateOf } from '../../../src/providers/marketplace/schemas.ts';
 import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes } from '../../../tools/sandbox/marketplace.ts';
 import { startSandbox, type FaultRule, type Sandbox } from '../../../tools/sandbox/server.ts';
+import { anyString, stringContaining, stringMatching } from '../../helpers/matchers.ts';
 
 const now = Date.parse('2025-01-31T06:00:00Z');
 const { main, empty } = marketplaceDemoAccounts;
@@ -63,7 +64,7 @@ describe('accountDetails()', () => {
       username: main.username,
       balance: 1284.5,
       currency: 'USD',
-      profile: { social_links: { github: expect.stringMatching(/^https:/) }, media: { avatar: expect.any(String) } },
+      profile: { social_links: { github: stringMatching(/^https:/) }, media: { avatar: anyString() } },
     });
     expect(Number.isNaN(Date.parse(account.registered_at))).toBe(false);
   });
@@ -88,7 +89,7 @@ describe('items() and item()', () => {
     const items = await client.items();
     expect(items.length).toBeGreaterThanOrEqual(12);
     const video = items.find((i) => i.media.preview_video !== undefined)!;
-    expect(video.media.preview_image).toEqual(expect.any(String));
+    expect(video.media.preview_image).toEqual(anyString());
     const audio = items.find((i) => i.media.preview_audio !== undefined)!;
     expect(audio.media.preview_image).toBeUndefined();
     expect(audio.media.screenshots).toEqual([]);
@@ -102,7 +103,7 @@ describe('items() and item()', () => {
 
   it('fetches one item, sending api_key and item_id in the query', async () => {
     const item = await client.item(48212);
-    expect(item).toMatchObject({ id: 48212, category: 'Video Templates', media: { preview_video: expect.any(String) } });
+    expect(item).toMatchObject({ id: 48212, category: 'Video Templates', media: { preview_video: anyString() } });
     const [request] = market.received;
     expect(Object.fromEntries(request!.query)).toEqual({ api_key: main.apiKey, item_id: '48212' });
   });
@@ -117,7 +118,7 @@ describe('items() and item()', () => {
   it('refuses an id that cannot exist without sending anything', async () => {
     for (const id of [0, -3, 1.5, Number.NaN]) {
       const error = await failure(client.item(id));
-      expect(error).toMatchObject({ kind: 'validation', rejectedBeforeSending: true, fieldErrors: { item_id: [expect.any(String)] } });
+      expect(error).toMatchObject({ kind: 'validation', rejectedBeforeSending: true, fieldErrors: { item_id: [anyString()] } });
     }
     expect(market.received).toHaveLength(0);
   });
@@ -131,7 +132,7 @@ describe('validatePurchase()', () => {
       license_type: 'Regular',
       price: 59,
       currency: 'USD',
-      item: { id: 48201, name: expect.stringContaining('Kopi'), url: expect.any(String), media: { preview_image: expect.any(String) } },
+      item: { id: 48201, name: stringContaining('Kopi'), url: anyString(), media: { preview_image: anyString() } },
       downloaded: true,
     });
     expect(supportStateOf(purchase, now)).toBe('active');

@@ -5,6 +5,7 @@ import { isFinalStatus, isProductAvailable } from '../../../src/providers/resell
 import { signBalance, signTransaction } from '../../../src/providers/reseller/sign.ts';
 import { resellerDemoAccounts } from '../../../tools/sandbox/reseller.ts';
 import { startSandbox, type Sandbox } from '../../../tools/sandbox/server.ts';
+import { anyNumber, stringContaining, stringMatching } from '../../helpers/matchers.ts';
 
 const { main, poor, blocked } = resellerDemoAccounts;
 
@@ -90,7 +91,7 @@ describe('priceList()', () => {
   it('returns every product with integer prices, keeping statuses verbatim', async () => {
     const products = await client.priceList();
     expect(products.length).toBeGreaterThanOrEqual(100);
-    expect(products.find((p) => p.code === 'TSEL10')).toEqual({ product_name: 'Telkomsel 10.000', code: 'TSEL10', price: expect.any(Number), status: 'active' });
+    expect(products.find((p) => p.code === 'TSEL10')).toEqual({ product_name: 'Telkomsel 10.000', code: 'TSEL10', price: anyNumber(), status: 'active' });
     for (const product of products) expect(Number.isInteger(product.price)).toBe(true);
     const unavailable = products.filter((p) => !isProductAvailable(p));
     expect(new Set(unavailable.map((p) => p.status))).toEqual(new Set(['gangguan', 'kosong', 'nonaktif']));
@@ -117,7 +118,7 @@ describe('createTransaction()', () => {
     const before = sandbox.reseller.balanceOf(main.apiId);
     const refId = newRef();
     const result = await client.createTransaction({ refId, code: 'TSEL10', target: '081234567890' });
-    expect(result).toEqual({ status: 'Pending', trxId: expect.stringMatching(/^TRX\d{14}$/) });
+    expect(result).toEqual({ status: 'Pending', trxId: stringMatching(/^TRX\d{14}$/) });
     expect(isFinalStatus(result.status)).toBe(false);
     const price = sandbox.reseller.products().find((p) => p.code === 'TSEL10')!.price;
     expect(sandbox.reseller.balanceOf(main.apiId)).toBe(before - price);
@@ -161,7 +162,7 @@ describe('createTransaction()', () => {
     const refId = newRef();
     await client.createTransaction({ refId, code: 'TSEL5', target: '081234567890' });
     const error = await failure(client.createTransaction({ refId, code: 'TSEL5', target: '081299999990' }));
-    expect(error).toMatchObject({ kind: 'rejected', httpStatus: 400, providerMessage: expect.stringContaining('ref_id') });
+    expect(error).toMatchObject({ kind: 'rejected', httpStatus: 400, providerMessage: stringContaining('ref_id') });
   });
 
   it('reads a 200 with success:false as a rejection, not a success', async () => {
@@ -231,7 +232,7 @@ describe('checkTransaction()', () => {
     const first = await client.checkTransaction(request);
     expect(first).toEqual({ status: 'Pending', trxId: created.trxId });
     const second = await client.checkTransaction(request);
-    expect(second).toEqual({ status: 'Sukses', trxId: created.trxId, sn: expect.stringMatching(/^\d{20}$/) });
+    expect(second).toEqual({ status: 'Sukses', trxId: created.trxId, sn: stringMatching(/^\d{20}$/) });
     expect(isFinalStatus(second.status)).toBe(true);
     expect(sandbox.reseller.balanceOf(main.apiId)).toBe(afterCreate);
   });
