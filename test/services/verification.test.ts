@@ -1,6 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
-import type { Store } from '../../src/store/store.ts';
 import type { Providers } from '../../src/providers/factory.ts';
 import { MarketplaceError, type MarketplaceClient } from '../../src/providers/marketplace/client.ts';
 import type { Purchase } from '../../src/providers/marketplace/schemas.ts';
@@ -13,7 +12,7 @@ import {
   type VerifyRequest,
   type VerifyResult,
 } from '../../src/services/verification.ts';
-import { createClock, createTempDirs, openTestStore } from '../store/helpers.ts';
+import { createClock, storeTest, type StoreKit } from '../store/helpers.ts';
 
 // Fixtures: two sellers' marketplace keys, a buyer with none, a group, and codes.
 const sellerKey = 'market-key-seller-one';
@@ -65,17 +64,9 @@ function fakeMarketplace(sales: Record<string, string[]>) {
   };
 }
 
-const dirs = createTempDirs();
-const open: Store[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((store) => store.close()));
-  dirs.cleanup();
-});
-
-async function setup() {
+async function setup(stores: StoreKit) {
   const clock = createClock('2025-03-01T03:00:00Z');
-  const { store } = await openTestStore(dirs.make(), { now: clock.now });
-  open.push(store);
+  const { store } = await stores.open(stores.dir(), { now: clock.now });
   const marketplace = fakeMarketplace({ [sellerKey]: [goodCode], [otherKey]: [otherCode] });
   const lines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => void lines.push(line) });
@@ -102,8 +93,8 @@ async function checkMany(service: VerificationService, request: VerifyRequest, t
 }
 
 describe('purchase-code verification', () => {
-  it('answers the same code for the same account from memory within the window, and asks again when it expires', async () => {
-    const { clock, marketplace, service } = await setup();
+  storeTest('answers the same code for the same account from memory within the window, and asks again when it expires', async ({ stores }) => {
+    const { clock, marketplace, service } = await setup(stores);
     const first = answered(await service.verify(privateCheck(seller, goodCode)));
     expect(first).toMatchObject({ cached: false, account: 'nusantara-studio', outcome: { valid: true, purchase: { purchase_code: goodCode } } });
 
@@ -118,8 +109,8 @@ describe('purchase-code verification', () => {
     expect(marketplace.asked).toHaveLength(2);
   });
 
-  it('remembers a refused code too, but never an outage; and says "typing" only when it asks the marketplace', async () => {
-    const { marketplace, service } = await setup();
+  storeTest('remembers a refused code too, but never an outage; and says "typing" only when it asks the marketplace', async ({ stores }) => {
+    const { marketplace, service } = await setup(stores);
     let asking = 0;
     const hooks = {
       beforeAsking: () => {
@@ -139,8 +130,8 @@ describe('purchase-code verification', () => {
     expect(asking).toBe(3);
   });
 
-  it('limits each chat to its checks per window, counting cached answers, without touching other chats', async () => {
-    const { clock, marketplace, service } = await setup();
+  storeTest('limits each chat to its checks per window, counting cached answers, without touching other chats', async ({ stores }) => {
+    const { clock, marketplace, service } = await setup(stores);
     const allowed = await checkMany(service, privateCheck(seller, goodCode), verifyRateLimit.checks);
     expect(allowed.map((result) => result.kind)).toEqual(Array(verifyRateLimit.checks).fill('answered'));
 
@@ -154,8 +145,8 @@ describe('purchase-code verification', () => {
     expect(marketplace.asked.map((request) => request.apiKey)).toEqual([sellerKey, otherKey, sellerKey]);
   });
 
-  it('tells a group it checks too much once per window, and a private chat every time', async () => {
-    const { clock, store, service } = await setup();
+  storeTest('tells a group it checks too much once per window, and a private chat every time', async ({ stores }) => {
+    const { clock, store, service } = await setup(stores);
     await store.groups.link({ chatId: group, ownerId: seller });
     await checkMany(service, groupCheck(buyer, goodCode), verifyRateLimit.checks);
     expect(await service.verify(groupCheck(buyer, goodCode))).toMatchObject({ kind: 'too-many', tell: true });
@@ -170,8 +161,8 @@ describe('purchase-code verification', () => {
     expect(await service.verify(groupCheck(buyer, goodCode))).toMatchObject({ kind: 'too-many', tell: true });
   });
 
-  it('forgets the answers of an account that was reconnected', async () => {
-    const { clock, store, marketplace, service } = await setup();
+  storeTest('forgets the answers of an account that was reconnected', async ({ stores }) => {
+    const { clock, store, marketplace, service } = await setup(stores);
     answered(await service.verify(privateCheck(seller, goodCode)));
     clock.advance(1000);
     await store.credentials.save(seller, 'marketplace', { apiKey: sellerKey }, 'nusantara-studio');
@@ -179,8 +170,8 @@ describe('purchase-code verification', () => {
     expect(marketplace.asked).toHaveLength(2);
   });
 
-  it('answers with the sender\'s account in private, the linker\'s in a linked group, else the sender\'s', async () => {
-    const { store, marketplace, service } = await setup();
+  storeTest('answers with the sender\'s account in private, the linker\'s in a linked group, else the sender\'s', async ({ stores }) => {
+    const { store, marketplace, service } = await setup(stores);
     expect(await service.verify(privateCheck(buyer, goodCode))).toEqual({ kind: 'not-connected', who: 'sender' });
     expect(await service.verify(groupCheck(buyer, goodCode))).toEqual({ kind: 'not-connected', who: 'group' });
     expect(await service.verify(groupCheck(undefined, goodCode))).toEqual({ kind: 'not-connected', who: 'group' });
@@ -205,8 +196,8 @@ describe('purchase-code verification', () => {
     expect(marketplace.asked).toHaveLength(5);
   });
 
-  it('refuses an empty or overlong code without asking or counting it', async () => {
-    const { marketplace, service } = await setup();
+  storeTest('refuses an empty or overlong code without asking or counting it', async ({ stores }) => {
+    const { marketplace, service } = await setup(stores);
     for (let i = 0; i < verifyRateLimit.checks + 1; i += 1) {
       expect(await service.verify(privateCheck(seller, '  '))).toEqual({ kind: 'bad-code' });
       expect(await service.verify(privateCheck(seller, 'x'.repeat(101)))).toEqual({ kind: 'bad-code' });
@@ -215,8 +206,8 @@ describe('purchase-code verification', () => {
     expect((await service.verify(privateCheck(seller, goodCode))).kind).toBe('answered');
   });
 
-  it('never logs a purchase code', async () => {
-    const { marketplace, lines, service } = await setup();
+  storeTest('never logs a purchase code', async ({ stores }) => {
+    const { marketplace, lines, service } = await setup(stores);
     await service.verify(privateCheck(seller, unknownCode));
     marketplace.failWith(new MarketplaceError({ kind: 'rejected', endpoint: '/api/purchases/validation', providerMessage: `No such code ${goodCode}`, httpStatus: 400 }));
     await service.verify(privateCheck(seller, goodCode));

@@ -1,30 +1,22 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { credentialsAad } from '../../src/store/credentials.ts';
 import { StoreError } from '../../src/store/errors.ts';
 import type { HotData } from '../../src/store/schema.ts';
-import { hotFileName, type Store } from '../../src/store/store.ts';
+import { hotFileName } from '../../src/store/store.ts';
 import { VaultError } from '../../src/store/vault.ts';
-import { createTempDirs, openTestStore, readJson } from './helpers.ts';
+import { type StoreKit, readJson, storeTest } from './helpers.ts';
 
-const dirs = createTempDirs();
-const open: Store[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((store) => store.close()));
-  dirs.cleanup();
-});
-
-async function setup() {
-  const dataDir = dirs.make();
-  const { store } = await openTestStore(dataDir, { now: () => new Date('2025-01-31T06:00:00Z') });
-  open.push(store);
+async function setup(stores: StoreKit) {
+  const dataDir = stores.dir();
+  const { store } = await stores.open(dataDir, { now: () => new Date('2025-01-31T06:00:00Z') });
   return { store, dataDir };
 }
 
 describe('credentials', () => {
-  it('seals secrets per user and service, and opens them again', async () => {
-    const { store, dataDir } = await setup();
+  storeTest('seals secrets per user and service, and opens them again', async ({ stores }) => {
+    const { store, dataDir } = await setup(stores);
     await store.credentials.save(1, 'reseller', { apiId: 'RS-1', apiKey: 'SECRET-abc123' }, 'RS-*');
     const record = (readJson(path.join(dataDir, hotFileName)) as HotData).credentials['1:reseller'];
     expect(record).toMatchObject({ service: 'reseller', label: 'RS-*', connectedAt: '2025-01-31T06:00:00.000Z' });
@@ -37,8 +29,8 @@ describe('credentials', () => {
     expect(store.credentials.load(2, 'reseller')).toBeUndefined();
   });
 
-  it('lists and removes services per user', async () => {
-    const { store } = await setup();
+  storeTest('lists and removes services per user', async ({ stores }) => {
+    const { store } = await setup(stores);
     await store.credentials.save(1, 'reseller', { apiId: 'a', apiKey: 'b' });
     await store.credentials.save(1, 'gameshop', { apiKey: 'c' });
     await store.credentials.save(12, 'marketplace', { apiKey: 'd' });
@@ -49,8 +41,8 @@ describe('credentials', () => {
     expect(store.credentials.listServices(1)).toEqual(['gameshop']);
   });
 
-  it('does not open sealed credentials moved to another user or service', async () => {
-    const { store, dataDir } = await setup();
+  storeTest('does not open sealed credentials moved to another user or service', async ({ stores }) => {
+    const { store, dataDir } = await setup(stores);
     await store.credentials.save(1, 'gameshop', { apiKey: 'SECRET-abc123' });
     await store.close();
     const file = path.join(dataDir, hotFileName);
@@ -59,16 +51,15 @@ describe('credentials', () => {
     hot.credentials['2:gameshop'] = sealed;
     hot.credentials['1:marketplace'] = { ...sealed, service: 'marketplace' };
     writeFileSync(file, JSON.stringify(hot));
-    const again = (await openTestStore(dataDir)).store;
-    open.push(again);
+    const again = (await stores.open(dataDir)).store;
     expect(() => again.credentials.load(2, 'gameshop')).toThrow(VaultError);
     expect(() => again.credentials.load(1, 'marketplace')).toThrow(/another owner or field/);
     expect(again.credentials.load(1, 'gameshop')).toEqual({ apiKey: 'SECRET-abc123' });
     expect(credentialsAad(2, 'gameshop')).toBe('user:2:credentials:gameshop');
   });
 
-  it('refuses empty or non-text secrets', async () => {
-    const { store } = await setup();
+  storeTest('refuses empty or non-text secrets', async ({ stores }) => {
+    const { store } = await setup(stores);
     await expect(store.credentials.save(1, 'gameshop', {})).rejects.toThrow(StoreError);
     await expect(store.credentials.save(1, 'gameshop', { apiKey: 5 as never })).rejects.toThrow(StoreError);
     await expect(store.credentials.save(1, 'other' as never, { apiKey: 'x' })).rejects.toThrow(/invalid service/);

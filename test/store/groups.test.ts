@@ -1,25 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/store.ts';
-import { createTempDirs, openTestStore } from './helpers.ts';
+import { describe, expect } from 'vitest';
+import { type StoreKit, storeTest } from './helpers.ts';
 
-const dirs = createTempDirs();
-const open: Store[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((store) => store.close()));
-  dirs.cleanup();
-});
-
-async function setup() {
-  const { store } = await openTestStore(dirs.make(), { now: () => new Date('2025-01-31T06:00:00Z') });
-  open.push(store);
+async function setup(stores: StoreKit) {
+  const { store } = await stores.open(stores.dir(), { now: () => new Date('2025-01-31T06:00:00Z') });
   await store.users.upsert({ id: 1, firstName: 'Siti' });
   await store.users.upsert({ id: 2, firstName: 'Budi' });
   return store;
 }
 
 describe('groups', () => {
-  it('links a group to its owner and records it on the user', async () => {
-    const store = await setup();
+  storeTest('links a group to its owner and records it on the user', async ({ stores }) => {
+    const store = await setup(stores);
     expect(await store.groups.link({ chatId: -100, ownerId: 1, title: 'Toko' })).toEqual({
       chatId: -100,
       ownerId: 1,
@@ -31,8 +22,8 @@ describe('groups', () => {
     expect(store.groups.get(-100)?.ownerId).toBe(1);
   });
 
-  it('keeps one group per owner and one owner per group', async () => {
-    const store = await setup();
+  storeTest('keeps one group per owner and one owner per group', async ({ stores }) => {
+    const store = await setup(stores);
     await store.groups.link({ chatId: -100, ownerId: 1 });
     await store.groups.link({ chatId: -200, ownerId: 1 });
     expect(store.groups.get(-100)).toBeUndefined();
@@ -43,8 +34,8 @@ describe('groups', () => {
     expect(store.groups.byOwner(1)).toEqual([]);
   });
 
-  it('unlinks and clears the owner', async () => {
-    const store = await setup();
+  storeTest('unlinks and clears the owner', async ({ stores }) => {
+    const store = await setup(stores);
     await store.groups.link({ chatId: -100, ownerId: 1 });
     expect(await store.groups.unlink(-100)).toBe(true);
     expect(await store.groups.unlink(-100)).toBe(false);
@@ -52,8 +43,8 @@ describe('groups', () => {
     expect(store.groups.get(-100)).toBeUndefined();
   });
 
-  it('moves a link to the supergroup a group became, keeping owner and title; a group never linked stays unlinked', async () => {
-    const store = await setup();
+  storeTest('moves a link to the supergroup a group became, keeping owner and title; a group never linked stays unlinked', async ({ stores }) => {
+    const store = await setup(stores);
     await store.groups.link({ chatId: -100, ownerId: 1, title: 'Toko' });
     // Budi had linked the supergroup meanwhile: the migrated link takes it over.
     await store.groups.link({ chatId: -1001, ownerId: 2 });

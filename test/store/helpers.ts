@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { test } from 'vitest';
 import path from 'node:path';
 import type { WriteEvent } from '../../src/store/durable-file.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
@@ -66,3 +67,30 @@ export function readJson(file: string): unknown {
 export function modeOf(file: string): number {
   return statSync(file).mode & 0o777;
 }
+
+/** What a store test is given: fresh directories and stores, all closed and removed after it. */
+export interface StoreKit {
+  /** A fresh temporary data directory. */
+  dir(): string;
+  /** Opens a store in `dataDir` that records every file write (see `openTestStore`), closed after the test. */
+  open(dataDir: string, options?: { now?: () => Date; vault?: Vault }): Promise<{ store: Store; writes: WriteEvent[] }>;
+}
+
+/** `it` with a `stores` fixture: every store it opens is closed and every directory removed afterwards. */
+export const storeTest = test.extend<{ stores: StoreKit }>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads the fixture's dependencies from this pattern
+  stores: async ({}, use) => {
+    const dirs = createTempDirs();
+    const opened: Store[] = [];
+    await use({
+      dir: () => dirs.make(),
+      async open(dataDir, options) {
+        const result = await openTestStore(dataDir, options);
+        opened.push(result.store);
+        return result;
+      },
+    });
+    await Promise.all(opened.map((store) => store.close()));
+    dirs.cleanup();
+  },
+});

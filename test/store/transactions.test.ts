@@ -1,11 +1,11 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { StoreCorruptError, StoreError } from '../../src/store/errors.ts';
 import type { HistoryData, HotData, TransactionRecord } from '../../src/store/schema.ts';
-import { hotFileName, type Store } from '../../src/store/store.ts';
+import { hotFileName } from '../../src/store/store.ts';
 import type { NewTransaction } from '../../src/store/transactions.ts';
-import { createClock, createTempDirs, modeOf, openTestStore, readJson } from './helpers.ts';
+import { type StoreKit, createClock, modeOf, readJson, storeTest } from './helpers.ts';
 
 /** A purchase as the bot records it before calling the provider. */
 const purchase = (refId: string, overrides: Partial<NewTransaction> = {}): NewTransaction => ({
@@ -19,22 +19,13 @@ const purchase = (refId: string, overrides: Partial<NewTransaction> = {}): NewTr
   ...overrides,
 });
 
-const dirs = createTempDirs();
-const open: Store[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((store) => store.close()));
-  dirs.cleanup();
-});
-
-async function setup(start = '2025-01-31T06:00:00Z') {
-  const dataDir = dirs.make();
+async function setup(stores: StoreKit, start = '2025-01-31T06:00:00Z') {
+  const dataDir = stores.dir();
   const clock = createClock(start);
-  const { store, writes } = await openTestStore(dataDir, { now: clock.now });
-  open.push(store);
+  const { store, writes } = await stores.open(dataDir, { now: clock.now });
   const reopen = async () => {
     await store.close();
-    const again = (await openTestStore(dataDir, { now: clock.now })).store;
-    open.push(again);
+    const again = (await stores.open(dataDir, { now: clock.now })).store;
     return again;
   };
   return { dataDir, clock, store, writes, reopen };
@@ -44,15 +35,15 @@ const hotOnDisk = (dataDir: string) => readJson(path.join(dataDir, hotFileName))
 const historyOnDisk = (dataDir: string, month: string) => readJson(path.join(dataDir, 'history', `${month}.json`)) as HistoryData;
 
 describe('transactions', () => {
-  it('stores a new purchase as Created, on disk before create resolves', async () => {
-    const { store, dataDir } = await setup();
+  storeTest('stores a new purchase as Created, on disk before create resolves', async ({ stores }) => {
+    const { store, dataDir } = await setup(stores);
     const tx = await store.transactions.create(purchase('ref-1'));
     expect(tx).toMatchObject({ refId: 'ref-1', status: 'Created', checks: 0, createdAt: '2025-01-31T06:00:00.000Z' });
     expect(hotOnDisk(dataDir).transactions['ref-1']).toEqual(tx);
   });
 
-  it('refuses a second transaction with the same refId, open or settled', async () => {
-    const { store } = await setup();
+  storeTest('refuses a second transaction with the same refId, open or settled', async ({ stores }) => {
+    const { store } = await setup(stores);
     await store.transactions.create(purchase('ref-1'));
     const [a, b] = await Promise.allSettled([store.transactions.create(purchase('ref-2')), store.transactions.create(purchase('ref-2'))]);
     expect(a.status).toBe('fulfilled');
@@ -62,8 +53,8 @@ describe('transactions', () => {
     await expect(store.transactions.create(purchase('ref-1'))).rejects.toThrow(/exists already/);
   });
 
-  it('creates a batch in one write, or nothing at all', async () => {
-    const { store, writes } = await setup();
+  storeTest('creates a batch in one write, or nothing at all', async ({ stores }) => {
+    const { store, writes } = await setup(stores);
     const before = writes.length;
     await store.transactions.createMany([purchase('b-1', { batchId: 'c1' }), purchase('b-2', { batchId: 'c1' })]);
     expect(writes.length - before).toBe(1);
@@ -71,15 +62,15 @@ describe('transactions', () => {
     expect(store.transactions.get('b-3')).toBeUndefined();
   });
 
-  it('refuses invalid records without storing anything', async () => {
-    const { store } = await setup();
+  storeTest('refuses invalid records without storing anything', async ({ stores }) => {
+    const { store } = await setup(stores);
     await expect(store.transactions.create(purchase('bad', { price: 10.5 }))).rejects.toThrow(/invalid transaction: price/);
     await expect(store.transactions.create(purchase('bad', { status: 'Sukses' }))).rejects.toThrow(StoreError);
     expect(store.transactions.listOpen()).toEqual([]);
   });
 
-  it('updates open transactions, keeps unknown statuses verbatim, and refuses a final status outside settle', async () => {
-    const { store, clock } = await setup();
+  storeTest('updates open transactions, keeps unknown statuses verbatim, and refuses a final status outside settle', async ({ stores }) => {
+    const { store, clock } = await setup(stores);
     await store.transactions.create(purchase('ref-1'));
     clock.advance(5000);
     const updated = await store.transactions.update('ref-1', { status: 'Diproses', providerStatus: 'Diproses', checks: 1, refId: 'other' } as never);
@@ -89,8 +80,8 @@ describe('transactions', () => {
     expect(await store.transactions.update('nope', { checks: 2 })).toBeUndefined();
   });
 
-  it('settles: final status and notification in one write, then moves the transaction to history (0600)', async () => {
-    const { store, dataDir, clock } = await setup();
+  storeTest('settles: final status and notification in one write, then moves the transaction to history (0600)', async ({ stores }) => {
+    const { store, dataDir, clock } = await setup(stores);
     await store.transactions.create(purchase('ref-1', { status: 'Pending' }));
     clock.advance(60_000);
     const settled = await store.transactions.settle(
@@ -113,15 +104,15 @@ describe('transactions', () => {
     await expect(store.transactions.settle('nope', { status: 'Sukses' })).resolves.toBeUndefined();
   });
 
-  it('refuses to settle with a status that is not final', async () => {
-    const { store } = await setup();
+  storeTest('refuses to settle with a status that is not final', async ({ stores }) => {
+    const { store } = await setup(stores);
     await store.transactions.create(purchase('ref-1'));
     await expect(store.transactions.settle('ref-1', { status: 'Pending' })).rejects.toThrow(/final status/);
     expect(store.transactions.get('ref-1')?.status).toBe('Created');
   });
 
-  it('lists a user’s transactions newest first across the hot file and history months, page by page', async () => {
-    const { store, clock, reopen } = await setup('2024-11-15T00:00:00Z');
+  storeTest('lists a user’s transactions newest first across the hot file and history months, page by page', async ({ stores }) => {
+    const { store, clock, reopen } = await setup(stores, '2024-11-15T00:00:00Z');
     const made: string[] = [];
     for (const [i, month] of ['2024-11', '2024-12', '2025-01'].entries()) {
       clock.set(`${month}-10T00:00:00Z`);
@@ -144,8 +135,8 @@ describe('transactions', () => {
     expect(await again.transactions.listByUser(99)).toEqual([]);
   });
 
-  it('reads only the history months a page needs', async () => {
-    const { store, dataDir, clock, reopen } = await setup();
+  storeTest('reads only the history months a page needs', async ({ stores }) => {
+    const { store, dataDir, clock, reopen } = await setup(stores);
     await store.transactions.create(purchase('recent'));
     await store.transactions.settle('recent', { status: 'Sukses' });
     clock.advance(1000);
@@ -157,8 +148,8 @@ describe('transactions', () => {
     await expect(again.transactions.listByUser(42, { limit: 3 })).rejects.toThrow(StoreCorruptError);
   });
 
-  it('finds a transaction only for its owner, open or settled', async () => {
-    const { store } = await setup();
+  storeTest('finds a transaction only for its owner, open or settled', async ({ stores }) => {
+    const { store } = await setup(stores);
     await store.transactions.create(purchase('01JJWDXE00AAAAAAAAAAAAAAAA'));
     await store.transactions.create(purchase('01JJWDXE00BBBBBBBBBBBBBBBB'));
     await store.transactions.settle('01JJWDXE00BBBBBBBBBBBBBBBB', { status: 'Gagal' });
@@ -170,8 +161,8 @@ describe('transactions', () => {
     expect(await store.transactions.find('01JJWDXE00BBBBBBBBBBBBBBBB')).toMatchObject({ userId: 42 });
   });
 
-  it('hands out copies: changing a returned record changes nothing stored', async () => {
-    const { store } = await setup();
+  storeTest('hands out copies: changing a returned record changes nothing stored', async ({ stores }) => {
+    const { store } = await setup(stores);
     const tx = await store.transactions.create(purchase('ref-1'));
     tx.status = 'Sukses';
     (store.transactions.get('ref-1') as TransactionRecord).price = 1;
@@ -180,8 +171,8 @@ describe('transactions', () => {
 
   describe('after a crash during settle', () => {
     /** Builds the state a crash leaves: `hot` status in the hot file, the final record in history. */
-    async function crashState(hotStatus: 'Sukses' | 'Pending') {
-      const { store, dataDir, clock } = await setup();
+    async function crashState(stores: StoreKit, hotStatus: 'Sukses' | 'Pending') {
+      const { store, dataDir, clock } = await setup(stores);
       await store.transactions.create(purchase('ref-1', { status: 'Pending' }));
       const settled = await store.transactions.settle('ref-1', { status: 'Sukses', sn: 'SN-9' });
       await store.close();
@@ -189,21 +180,20 @@ describe('transactions', () => {
       const hot = hotOnDisk(dataDir);
       hot.transactions['ref-1'] = { ...settled!, status: hotStatus, ...(hotStatus === 'Pending' ? { sn: undefined, settledAt: undefined } : {}) };
       writeFileSync(path.join(dataDir, hotFileName), JSON.stringify(hot));
-      const again = (await openTestStore(dataDir, { now: clock.now })).store;
-      open.push(again);
+      const again = (await stores.open(dataDir, { now: clock.now })).store;
       return { store: again, dataDir };
     }
 
-    it('(history written, final transaction still in the hot file) reopens with exactly one copy', async () => {
-      const { store, dataDir } = await crashState('Sukses');
+    storeTest('(history written, final transaction still in the hot file) reopens with exactly one copy', async ({ stores }) => {
+      const { store, dataDir } = await crashState(stores, 'Sukses');
       expect(hotOnDisk(dataDir).transactions).toEqual({});
       expect(Object.keys(historyOnDisk(dataDir, '2025-01').transactions)).toEqual(['ref-1']);
       expect((await store.transactions.listByUser(42)).map((tx) => [tx.refId, tx.status])).toEqual([['ref-1', 'Sukses']]);
       expect(store.transactions.listOpen()).toEqual([]);
     });
 
-    it('(history written, hot copy still open) lists one copy and keeps it open for the watcher', async () => {
-      const { store } = await crashState('Pending');
+    storeTest('(history written, hot copy still open) lists one copy and keeps it open for the watcher', async ({ stores }) => {
+      const { store } = await crashState(stores, 'Pending');
       expect((await store.transactions.listByUser(42)).map((tx) => [tx.refId, tx.status])).toEqual([['ref-1', 'Pending']]);
       expect(store.transactions.listOpen().map((tx) => tx.refId)).toEqual(['ref-1']);
       // Settling again replaces the history copy instead of adding one.
@@ -211,16 +201,15 @@ describe('transactions', () => {
       expect((await store.transactions.listByUser(42)).map((tx) => [tx.refId, tx.status])).toEqual([['ref-1', 'Sukses']]);
     });
 
-    it('(final status stored, history not yet written) finishes the move on open', async () => {
-      const { store, dataDir, clock } = await setup();
+    storeTest('(final status stored, history not yet written) finishes the move on open', async ({ stores }) => {
+      const { store, dataDir, clock } = await setup(stores);
       await store.transactions.create(purchase('ref-1', { status: 'Pending' }));
       await store.close();
       const hot = hotOnDisk(dataDir);
       hot.transactions['ref-1'] = { ...hot.transactions['ref-1']!, status: 'Gagal', settledAt: '2025-01-31T06:00:00.000Z' };
       writeFileSync(path.join(dataDir, hotFileName), JSON.stringify(hot));
       expect(readdirSync(path.join(dataDir, 'history'))).toEqual([]);
-      const again = (await openTestStore(dataDir, { now: clock.now })).store;
-      open.push(again);
+      await stores.open(dataDir, { now: clock.now });
       expect(hotOnDisk(dataDir).transactions).toEqual({});
       expect(historyOnDisk(dataDir, '2025-01').transactions['ref-1']?.status).toBe('Gagal');
     });

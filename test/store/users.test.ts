@@ -1,25 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { StoreError } from '../../src/store/errors.ts';
-import type { Store } from '../../src/store/store.ts';
-import { createClock, createTempDirs, openTestStore } from './helpers.ts';
+import { createClock, storeTest, type StoreKit } from './helpers.ts';
 
-const dirs = createTempDirs();
-const open: Store[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((store) => store.close()));
-  dirs.cleanup();
-});
-
-async function setup() {
+async function setup(stores: StoreKit) {
   const clock = createClock('2025-01-31T06:00:00Z');
-  const { store, writes } = await openTestStore(dirs.make(), { now: clock.now });
-  open.push(store);
+  const { store, writes } = await stores.open(stores.dir(), { now: clock.now });
   return { store, writes, clock };
 }
 
 describe('users', () => {
-  it('creates an active user on first contact and refreshes names later', async () => {
-    const { store, clock } = await setup();
+  storeTest('creates an active user on first contact and refreshes names later', async ({ stores }) => {
+    const { store, clock } = await setup(stores);
     const first = await store.users.upsert({ id: 5, firstName: 'Siti', username: 'siti' });
     expect(first).toEqual({ created: true, user: { id: 5, firstName: 'Siti', username: 'siti', active: true, createdAt: '2025-01-31T06:00:00.000Z' } });
     clock.advance(1000);
@@ -29,8 +20,8 @@ describe('users', () => {
     expect(again.user).toEqual({ id: 5, firstName: 'Siti A', locale: 'en', active: true, createdAt: '2025-01-31T06:00:00.000Z' });
   });
 
-  it('applies patches, removing fields set to undefined, and skips writes that change nothing', async () => {
-    const { store, writes } = await setup();
+  storeTest('applies patches, removing fields set to undefined, and skips writes that change nothing', async ({ stores }) => {
+    const { store, writes } = await setup(stores);
     await store.users.upsert({ id: 5, firstName: 'Siti' });
     await store.users.update(5, { pin: { hash: 'h', salt: 's', failedAttempts: 2, lockedUntil: '2025-01-31T07:00:00.000Z' }, alertThreshold: 50000 });
     expect(store.users.get(5)?.pin?.failedAttempts).toBe(2);
@@ -43,16 +34,16 @@ describe('users', () => {
     expect(await store.users.update(404, { firstName: 'x' })).toBeUndefined();
   });
 
-  it('refuses invalid values and keeps the user as it was', async () => {
-    const { store } = await setup();
+  storeTest('refuses invalid values and keeps the user as it was', async ({ stores }) => {
+    const { store } = await setup(stores);
     await store.users.upsert({ id: 5, firstName: 'Siti' });
     await expect(store.users.update(5, { locale: 'fr' as never })).rejects.toThrow(StoreError);
     await expect(store.users.upsert({ id: 1.5, firstName: 'x' })).rejects.toThrow(/invalid user: id/);
     expect(store.users.get(5)?.locale).toBeUndefined();
   });
 
-  it('marks users inactive and active, and lists and counts them', async () => {
-    const { store } = await setup();
+  storeTest('marks users inactive and active, and lists and counts them', async ({ stores }) => {
+    const { store } = await setup(stores);
     await Promise.all([1, 2, 3].map((id) => store.users.upsert({ id, firstName: `U${id}` })));
     await store.users.setActive(2, false);
     expect(store.users.count()).toBe(3);
@@ -63,8 +54,8 @@ describe('users', () => {
     expect(store.users.count({ active: false })).toBe(0);
   });
 
-  it('hands out copies', async () => {
-    const { store } = await setup();
+  storeTest('hands out copies', async ({ stores }) => {
+    const { store } = await setup(stores);
     const { user } = await store.users.upsert({ id: 5, firstName: 'Siti' });
     user.firstName = 'changed';
     store.users.get(5)!.active = false;
