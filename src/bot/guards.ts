@@ -1,4 +1,4 @@
-import { GrammyError, type Context, type InlineKeyboard } from 'grammy';
+import type { Context } from 'grammy';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { BotDeps } from './context.ts';
 import type { Providers, ServiceName } from '../providers/factory.ts';
@@ -43,14 +43,4 @@ export async function replyProviderError(ctx: AnyContext, deps: BotDeps, error: 
   if (text === undefined) throw error;
   deps.logger.warn('provider call failed', { userId: ctx.from?.id, error });
   await ctx.reply(text);
-}
-
-/** Edits the tapped message (HTML); an edit that would change nothing is not an error. */
-export async function editInPlace(ctx: AnyContext, text: string, keyboard: InlineKeyboard | undefined): Promise<void> {
-  try {
-    await ctx.editMessageText(text, { parse_mode: 'HTML', ...(keyboard ? { reply_markup: keyboard } : {}) });
-  } catch (error) {
-    if (error instanceof GrammyError && error.description.includes('message is not modified')) return;
-    throw error;
-  }
 }

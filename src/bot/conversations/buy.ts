@@ -6,7 +6,8 @@ import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/b
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
 import { isProviderError } from '../../providers/provider-error.ts';
 import { providerErrorToJson, type ProviderErrorJson } from '../../providers/provider-error-json.ts';
-import { editOrReply, quietly, waitForAnswer } from './ask.ts';
+import { waitForAnswer } from './ask.ts';
+import { editOrReply, quietly } from '../edits.ts';
 import { createBuyQuestions, requestedLines, type PriceLookup } from './buy-questions.ts';
 import {
   explainProviderError,

@@ -7,7 +7,8 @@ import { providerErrorFromJson, providerErrorToJson, type ProviderErrorJson } fr
 import { describeProviderError } from '../provider-errors.ts';
 import { connectData } from '../callback-data/connect.ts';
 import { createConnectCancelKeyboard, createConnectRetryKeyboard, createServicePickerKeyboard } from '../keyboards/connect.ts';
-import { deleteSecretMessage, editOrReply, quietly, waitForAnswer } from './ask.ts';
+import { deleteSecretMessage, waitForAnswer } from './ask.ts';
+import { editOrReply, quietly } from '../edits.ts';
 
 /** The check-and-save step's result: the stored label, the provider's refusal, or a bug (logged). */
 type ConnectOutcome = { ok: true; label: string } | { ok: false; error: ProviderErrorJson } | { ok: false; error?: undefined };

@@ -1,7 +1,8 @@
-import { Composer, GrammyError, InlineKeyboard } from 'grammy';
+import { Composer, InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient, requirePrivateChat } from '../guards.ts';
+import { editInPlace } from '../edits.ts';
 import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { balanceRefreshData } from '../callback-data/balance.ts';
 
@@ -47,12 +48,7 @@ balanceFeature.callbackQuery(balanceRefreshData.filter(), async (ctx) => {
     await ctx.answerCallbackQuery().catch(() => undefined);
     return;
   }
-  try {
-    await ctx.editMessageText(shown.text, { parse_mode: 'HTML', reply_markup: shown.keyboard });
-    await ctx.answerCallbackQuery({ text: ctx.t('balance-refreshed') }).catch(() => undefined);
-  } catch (error) {
-    // Same balance within the same minute: Telegram refuses an edit that changes nothing.
-    if (!(error instanceof GrammyError && error.description.includes('message is not modified'))) throw error;
-    await ctx.answerCallbackQuery({ text: ctx.t('balance-unchanged') }).catch(() => undefined);
-  }
+  // Same balance within the same minute: the message already reads so, and the answer says it.
+  const changed = await editInPlace(ctx, shown.text, shown.keyboard);
+  await ctx.answerCallbackQuery({ text: ctx.t(changed ? 'balance-refreshed' : 'balance-unchanged') }).catch(() => undefined);
 });

@@ -6,7 +6,7 @@ import { conversationIds } from '../conversations/ids.ts';
 import type { BuyConversationArgs } from '../conversations/buy.ts';
 import { nothingToBuyText } from '../renderers/purchase.ts';
 import { buyData, readBuyData } from '../callback-data/buy.ts';
-import { quietly } from '../conversations/ask.ts';
+import { quietly } from '../edits.ts';
 import { maxQuickBuyLines, parseBuyCommand, parseQuickBuy, type QuickBuyParse } from '../../services/targets.ts';
 
 /**

@@ -6,7 +6,7 @@ import { requirePrivateChat } from '../guards.ts';
 import { formatWib } from '../../text/format.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import { connectData, disconnectData } from '../callback-data/connect.ts';
-import { quietly } from '../conversations/ask.ts';
+import { quietly } from '../edits.ts';
 import {
   createDisconnectConfirmKeyboard,
   createDisconnectPickerKeyboard,

@@ -1,8 +1,9 @@
-import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
+import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient, requireConnected, requirePrivateChat } from '../guards.ts';
+import { editInPlace } from '../edits.ts';
 import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { conversationIds, type OrderArgs } from '../conversations/ids.ts';
 import {
@@ -23,6 +24,7 @@ export const ordersPageSize = 10;
 const maxOverviewLength = 3500;
 
 const html = { parse_mode: 'HTML' } as const;
+const noPreview = { link_preview_options: { is_disabled: true } };
 
 /**
  * The game shop:
@@ -161,7 +163,7 @@ gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
   }
   const view = data.action === 'cat' ? renderCategory(ctx.t, list.games, Number(data.value)) : undefined;
   const { text, keyboard } = view ?? renderGamesOverview(ctx.t, list.games, list.popular);
-  await editInPlace(ctx, text, keyboard);
+  await editInPlace(ctx, text, keyboard, noPreview);
 });
 
 gameshopFeature.callbackQuery(ordersPageData.filter(), async (ctx) => {
@@ -172,7 +174,7 @@ gameshopFeature.callbackQuery(ordersPageData.filter(), async (ctx) => {
   }
   await ctx.answerCallbackQuery();
   const { text, keyboard } = renderOrdersPage(ctx.t, ctx.deps, ctx.from.id, page);
-  await editInPlace(ctx, text, keyboard);
+  await editInPlace(ctx, text, keyboard, noPreview);
 });
 
 // A confirmation button whose conversation is over: say whether it already ordered, never order again.
@@ -230,14 +232,4 @@ export function renderOrdersPage(
   lines.push(t('orders-footer'));
   const text = lines.filter((line, index, all) => !(line === '' && all[index - 1] === '')).join('\n');
   return { text, keyboard: createOrdersKeyboard(t, payable, { page, hasNext }) };
-}
-
-/** Edits the message the button sits under; an unchanged page is not an error. */
-async function editInPlace(ctx: BotContext, text: string, keyboard: InlineKeyboard | undefined): Promise<void> {
-  try {
-    await ctx.editMessageText(text, { ...html, link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) });
-  } catch (error) {
-    if (error instanceof GrammyError && /message is not modified/i.test(error.description)) return;
-    throw error;
-  }
 }

@@ -3,6 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient, requirePrivateChat } from '../guards.ts';
+import { editInPlace } from '../edits.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { escapeHtml, formatMoney, formatWib, formatWibDate } from '../../text/format.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
@@ -112,12 +113,7 @@ marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) 
   // The provider may have been slow: an answer to an expired query is not worth an error.
   await ctx.answerCallbackQuery().catch(noop);
   const { text, keyboard } = renderItemsPage(ctx.t, items, page);
-  try {
-    await ctx.editMessageText(text, { parse_mode: 'HTML', reply_markup: keyboard, link_preview_options: { is_disabled: true } });
-  } catch (error) {
-    if (error instanceof GrammyError && error.description.includes('message is not modified')) return;
-    throw error;
-  }
+  await editInPlace(ctx, text, keyboard, { link_preview_options: { is_disabled: true } });
 });
 
 marketplaceFeature.callbackQuery(marketplaceItemData.filter(), async (ctx) => {

@@ -3,7 +3,7 @@ import type { BotContext } from '../context.ts';
 import { requirePrivateChat } from '../guards.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import { pinData } from '../callback-data/pin.ts';
-import { quietly } from '../conversations/ask.ts';
+import { quietly } from '../edits.ts';
 
 /** /pin: set, change or remove the purchase PIN (the pin conversation). Private chats only. */
 export const pinFeature = new Composer<BotContext>();

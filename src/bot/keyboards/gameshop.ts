@@ -1,6 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { gamesData, orderConfirmData, orderStepData, ordersPageData, packIfFits } from '../callback-data/gameshop.ts';
+import { withoutEmptyRows } from './rows.ts';
 
 /** A game as the /games keyboards need it. */
 export interface GameButton {
@@ -79,8 +80,8 @@ export function createOrderChoiceKeyboard(
   });
   grid(keyboard, buttons, options.columns ?? 1);
   if (options.skip) keyboard.text(t('order-button-skip'), orderStepData.pack({ flow, step, value: 'skip' })).row();
-  const rows = keyboard.inline_keyboard.filter((row) => row.length > 0);
-  return rows.length > 0 ? new InlineKeyboard(rows) : undefined;
+  const rows = withoutEmptyRows(keyboard);
+  return rows.inline_keyboard.length > 0 ? rows : undefined;
 }
 
 /** Order now / Cancel under the order summary. */
@@ -124,10 +125,6 @@ export function createOrdersKeyboard(
   keyboard.row();
   if (options.page > 0) keyboard.text(t('button-prev'), ordersPageData.pack({ page: options.page - 1 }));
   if (options.hasNext) keyboard.text(t('button-next'), ordersPageData.pack({ page: options.page + 1 }));
-  const rows = keyboard.inline_keyboard.filter((row) => row.length > 0);
-  return rows.length > 0 ? new InlineKeyboard(rows) : undefined;
-}
-
-function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
-  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
+  const rows = withoutEmptyRows(keyboard);
+  return rows.inline_keyboard.length > 0 ? rows : undefined;
 }

@@ -3,6 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { TransactionRecord } from '../../store/schema.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { addCopySnButton } from './receipt.ts';
+import { withoutEmptyRows } from './rows.ts';
 
 /** Callback data opening `refId`'s receipt, or undefined when it cannot be packed (not a bot-minted id). */
 function packDetail(page: number, refId: string): string | undefined {
@@ -33,9 +34,4 @@ export function createHistoryReceiptKeyboard(t: TranslateFunction, tx: Transacti
   if (addCopySnButton(keyboard, t, tx)) keyboard.row();
   keyboard.text(t('history-button-back'), historyPageData.pack({ page }));
   return withoutEmptyRows(keyboard);
-}
-
-/** The keyboard without empty rows (left by `.row()` after the last button of a section). */
-function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
-  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
 }

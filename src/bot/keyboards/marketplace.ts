@@ -2,6 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { Item } from '../../providers/marketplace/schemas.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
+import { withoutEmptyRows } from './rows.ts';
 
 /** Longest item name on a button (characters); Telegram cuts long buttons anyway. */
 const maxButtonName = 40;
@@ -56,9 +57,4 @@ export function createItemDetailsKeyboard(t: TranslateFunction, item: Item): Inl
   if (isButtonUrl(item.media.preview_audio)) keyboard.url(t('marketplace-item-button-audio'), item.media.preview_audio).row();
   const rows = withoutEmptyRows(keyboard);
   return rows.inline_keyboard.length > 0 ? rows : undefined;
-}
-
-/** The keyboard without empty rows (left by `.row()` after the last button of a section). */
-function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
-  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
 }

@@ -5,6 +5,7 @@ import { isProductAvailable } from '../../providers/reseller/schemas.ts';
 import type { BrandGroup } from '../../services/catalogue.ts';
 import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
 import { formatRupiah } from '../../text/format.ts';
+import { withoutEmptyRows } from './rows.ts';
 
 /** What a price-list message shows; packed into every button of it. */
 export interface PriceView {
@@ -88,9 +89,4 @@ export function createBackToBrandsKeyboard(t: TranslateFunction): InlineKeyboard
   return new InlineKeyboard()
     .text(t('prices-button-brands'), packPriceView({ kind: 'b', brand: 0, page: 0, query: '' }))
     .text(t('prices-button-search'), priceSearchData.pack({}));
-}
-
-/** The keyboard without empty rows (left by `.row()` after the last button of a section). */
-function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
-  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
 }
