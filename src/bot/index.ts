@@ -22,7 +22,7 @@ import { historyFeature } from './features/history.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
 import { alertFeature } from './features/alert.ts';
-import { adminFeature } from './features/admin.ts';
+import { createAdminFeature } from './features/admin.ts';
 import { conversationIds } from './conversations/ids.ts';
 import { createConnectConversation } from './conversations/connect.ts';
 import { createBuyConversation } from './conversations/buy.ts';
@@ -101,7 +101,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(marketplaceFeature);
   bot.use(gameshopFeature);
   bot.use(alertFeature);
-  bot.use(adminFeature);
+  bot.use(createAdminFeature());
   // Last before the fallback: quick-buy reads plain CODE.TARGET text.
   bot.use(buyFeature);
   // Typed words search the price list (after quick-buy, which reads CODE.TARGET).

@@ -16,7 +16,7 @@ import {
   productsPerPage,
   type PriceView,
 } from '../keyboards/prices.ts';
-import { groupByBrand, searchProducts } from '../../services/catalogue.ts';
+import { searchProducts, type BrandGroup } from '../../services/catalogue.ts';
 import { isProductAvailable, type Product } from '../../providers/reseller/schemas.ts';
 
 /** Longest search text kept (bytes): it travels in the callback data of the paging buttons. */
@@ -64,7 +64,7 @@ pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
     return;
   }
   await ctx.answerCallbackQuery(parsed.fresh ? { text: ctx.t('prices-refreshed') } : undefined);
-  const { text, keyboard } = renderPriceView(ctx.t, products, parsed.view);
+  const { text, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), parsed.view);
   await editInPlace(ctx, text, keyboard);
 });
 
@@ -134,7 +134,7 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
     return next();
   }
   if (searchProducts(products, query).length === 0) return next();
-  const { text: answer, keyboard } = renderPriceView(ctx.t, products, view);
+  const { text: answer, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view);
   await ctx.reply(answer, { parse_mode: 'HTML', reply_markup: keyboard });
 });
 
@@ -149,7 +149,7 @@ async function replyPriceView(ctx: BotContext, view: PriceView): Promise<void> {
     await replyProviderError(ctx, ctx.deps, error);
     return;
   }
-  const { text, keyboard } = renderPriceView(ctx.t, products, view);
+  const { text, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view);
   await ctx.reply(text, { parse_mode: 'HTML', reply_markup: keyboard });
 }
 
@@ -181,10 +181,15 @@ function parseView(data: string): { view: PriceView; fresh: boolean } | undefine
 
 /**
  * The text and keyboard of a price-list view. Pages past the end show the last page; a brand
- * index that no longer exists (the list changed) shows the brands.
+ * index that no longer exists (the list changed) shows the brands. `groups` is the list grouped
+ * by brand (`catalogue.brands(products)`).
  */
-export function renderPriceView(t: TranslateFunction, products: readonly Product[], view: PriceView): { text: string; keyboard: InlineKeyboard } {
-  const groups = groupByBrand(products);
+export function renderPriceView(
+  t: TranslateFunction,
+  products: readonly Product[],
+  groups: readonly BrandGroup[],
+  view: PriceView,
+): { text: string; keyboard: InlineKeyboard } {
   if (view.kind === 'p' && groups[view.brand]) {
     const group = groups[view.brand]!;
     return renderProducts(t, products, group.products, view, (page, pages) =>
