@@ -9,6 +9,7 @@ import { attachAccount } from './middlewares/account.ts';
 import { lowerCaseCommands } from './middlewares/command-case.ts';
 import { createConversationStorage } from './conversation-storage.ts';
 import { handleBotError } from './errors.ts';
+import { privateOnlyAnswer } from './guards.ts';
 import { cancelFeature } from './features/cancel.ts';
 import { startFeature } from './features/start.ts';
 import { languageFeature } from './features/language.ts';
@@ -89,6 +90,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(createConversation(createPinConversation(deps), { id: conversationIds.pin, ...wait }));
   bot.use(createConversation(createOrderConversation(deps), { id: conversationIds.order, ...wait }));
 
+  // Private-only commands used in a group get their one answer here, before any feature.
+  bot.use(privateOnlyAnswer);
   bot.use(startFeature);
   bot.use(languageFeature);
   bot.use(connectFeature);

@@ -1,7 +1,7 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireClient, requirePrivateChat } from '../guards.ts';
+import { replyProviderError, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { balanceRefreshData } from '../callback-data/balance.ts';
@@ -11,6 +11,7 @@ import { balanceRefreshData } from '../callback-data/balance.ts';
  * a refresh button that updates the same message. Provider problems are answered with what to do.
  */
 export const balanceFeature = new Composer<BotContext>();
+const privateChat = balanceFeature.chatType('private');
 
 /** The balance text (HTML) and its refresh button, or undefined after answering the problem. */
 async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: InlineKeyboard } | undefined> {
@@ -34,8 +35,7 @@ async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: I
   return { text, keyboard };
 }
 
-balanceFeature.command(commandNames('balance'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('balance'), async (ctx) => {
   await ctx.replyWithChatAction('typing').catch(() => undefined);
   const shown = await readBalance(ctx);
   if (shown) await ctx.reply(shown.text, { parse_mode: 'HTML', reply_markup: shown.keyboard });

@@ -2,7 +2,7 @@ import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireClient, requireConnected, requirePrivateChat } from '../guards.ts';
+import { connectedTo, replyProviderError, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { conversationIds, type OrderArgs } from '../conversations/ids.ts';
@@ -37,6 +37,7 @@ const noPreview = { link_preview_options: { is_disabled: true } };
  *   from the stored orders: they never order anything.
  */
 export const gameshopFeature = new Composer<BotContext>();
+const privateChat = gameshopFeature.chatType('private');
 
 /** A game's category, for grouping (games of `populerGames` carry none). */
 interface Category {
@@ -115,23 +116,19 @@ async function startOrder(ctx: BotContext, args: OrderArgs): Promise<void> {
   await ctx.conversation.enter(conversationIds.order, args);
 }
 
-gameshopFeature.command(commandNames('games'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('games'), async (ctx) => {
   const list = await fetchGames(ctx);
   if (!list) return;
   const { text, keyboard } = renderGamesOverview(ctx.t, list.games, list.popular);
   await ctx.reply(text, { ...html, reply_markup: keyboard });
 });
 
-gameshopFeature.command(commandNames('order'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
-  if (!(await requireConnected(ctx, ctx.deps, 'gameshop'))) return;
+privateChat.command(commandNames('order'), connectedTo('gameshop'), async (ctx) => {
   const game = ctx.match.trim();
   await startOrder(ctx, game === '' ? {} : { game: game.slice(0, 100) });
 });
 
-gameshopFeature.command(commandNames('orders'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('orders'), async (ctx) => {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
   const { text, keyboard } = renderOrdersPage(ctx.t, ctx.deps, userId, 0);

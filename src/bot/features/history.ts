@@ -2,7 +2,6 @@ import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { requirePrivateChat } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
@@ -20,9 +19,9 @@ const maxPage = 1000;
  * with a button back to its page. Only the sender's own transactions are ever read.
  */
 export const historyFeature = new Composer<BotContext>();
+const privateChat = historyFeature.chatType('private');
 
-historyFeature.command(commandNames('history'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('history'), async (ctx) => {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
   const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, userId, 0);

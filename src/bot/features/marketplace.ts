@@ -2,7 +2,7 @@ import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireClient, requirePrivateChat } from '../guards.ts';
+import { replyProviderError, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { escapeHtml, formatMoney, formatWib, formatWibDate } from '../../text/format.ts';
@@ -36,13 +36,13 @@ const noop = (): undefined => undefined;
  *   which is the verification service's business: this feature reads the command and renders).
  */
 export const marketplaceFeature = new Composer<BotContext>();
+const privateChat = marketplaceFeature.chatType('private');
 
 // ---------------------------------------------------------------------------------------------
 // /account
 // ---------------------------------------------------------------------------------------------
 
-marketplaceFeature.command(commandNames('account'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('account'), async (ctx) => {
   const client = await requireClient(ctx, ctx.deps, 'marketplace');
   if (!client) return;
   await ctx.replyWithChatAction('typing').catch(noop);
@@ -78,8 +78,7 @@ function renderAccount(t: TranslateFunction, account: Account): string {
 // /items and item details
 // ---------------------------------------------------------------------------------------------
 
-marketplaceFeature.command(commandNames('items'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('items'), async (ctx) => {
   const client = await requireClient(ctx, ctx.deps, 'marketplace');
   if (!client) return;
   await ctx.replyWithChatAction('typing').catch(noop);

@@ -2,7 +2,7 @@ import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireConnected, requirePrivateChat } from '../guards.ts';
+import { connectedTo, replyProviderError } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { escapeHtml, formatRupiah } from '../../text/format.ts';
 import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
@@ -29,10 +29,9 @@ const maxQueryBytes = 40;
  * Tapping an available product starts the buy conversation; an unavailable one says its status.
  */
 export const pricesFeature = new Composer<BotContext>();
+const privateChat = pricesFeature.chatType('private');
 
-pricesFeature.command(commandNames('prices'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
-  if (!(await requireConnected(ctx, ctx.deps, 'reseller'))) return;
+privateChat.command(commandNames('prices'), connectedTo('reseller'), async (ctx) => {
   const query = normaliseQuery(ctx.match);
   await replyPriceView(ctx, query ? { kind: 's', brand: 0, page: 0, query } : { kind: 'b', brand: 0, page: 0, query: '' });
 });

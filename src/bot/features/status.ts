@@ -2,7 +2,6 @@ import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { requirePrivateChat } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { echoInput, escapeHtml, formatWib } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
@@ -23,9 +22,9 @@ const maxRefLength = 100;
  * unknown one. Without a ref id: the sender's open transactions, each a button that checks it.
  */
 export const statusFeature = new Composer<BotContext>();
+const privateChat = statusFeature.chatType('private');
 
-statusFeature.command(commandNames('status'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('status'), async (ctx) => {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
   const ref = parseRef(ctx.match);
