@@ -5,7 +5,7 @@
  * an edit that falls back to a new message. Used by features and conversations alike.
  */
 import { GrammyError, type Context, type InlineKeyboard } from 'grammy';
-import type { InlineKeyboardMarkup, LinkPreviewOptions, ParseMode } from 'grammy/types';
+import type { InlineKeyboardMarkup, LinkPreviewOptions } from 'grammy/types';
 
 /** True when Telegram refused an edit because the message already reads exactly so. */
 export function isNotModified(error: unknown): boolean {
@@ -22,7 +22,7 @@ export async function quietly(call: Promise<unknown>): Promise<void> {
 }
 
 /**
- * Edits the tapped message (HTML) to `text` with `keyboard` under it. Resolves true when the
+ * Edits the tapped message to `text` with `keyboard` under it. Resolves true when the
  * message changed, false when it already read exactly so (not an error: a refresh that found
  * nothing new). Any other refusal is thrown.
  */
@@ -33,7 +33,7 @@ export async function editInPlace(
   other: { link_preview_options?: LinkPreviewOptions } = {},
 ): Promise<boolean> {
   try {
-    await ctx.editMessageText(text, { parse_mode: 'HTML', ...other, ...(keyboard ? { reply_markup: keyboard } : {}) });
+    await ctx.editMessageText(text, { ...other, ...(keyboard ? { reply_markup: keyboard } : {}) });
     return true;
   } catch (error) {
     if (isNotModified(error)) return false;
@@ -50,7 +50,7 @@ export async function editOrReply(
   ctx: Context,
   messageId: number,
   text: string,
-  other: { parse_mode?: ParseMode; reply_markup?: InlineKeyboardMarkup } = {},
+  other: { reply_markup?: InlineKeyboardMarkup } = {},
 ): Promise<number> {
   const chatId = ctx.chat?.id;
   if (chatId === undefined) return (await ctx.reply(text, other)).message_id;

@@ -9,6 +9,7 @@ import { attachAccount } from './middlewares/account.ts';
 import { lowerCaseCommands } from './middlewares/command-case.ts';
 import { createConversationStorage } from './conversation-storage.ts';
 import { handleBotError } from './errors.ts';
+import { htmlParseMode } from '../text/html.ts';
 import { privateOnlyAnswer } from './guards.ts';
 import { cancelFeature } from './features/cancel.ts';
 import { startFeature } from './features/start.ts';
@@ -48,6 +49,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
 
   // Replies wait out a 429 instead of failing (unsolicited messages go through the outbox).
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
+  // Every text is HTML (src/text/html.ts); the translate function escapes the variables.
+  bot.api.config.use(htmlParseMode);
 
   bot.use(lowerCaseCommands);
   // Updates of one chat are handled in order, also under @grammyjs/runner's concurrency.
@@ -76,7 +79,9 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
         if (!isCommand(ctx)) ctx.expiredConversation = id;
       },
       plugins: [conversationI18n, async (ctx, next) => {
+        // A conversation's context has a fresh Api: it gets the same transformers as bot.api.
         ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
+        ctx.api.config.use(htmlParseMode);
         await next();
       }],
     }),

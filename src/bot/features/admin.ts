@@ -28,8 +28,7 @@ export function createAdminFeature(): Composer<BotContext> {
     if (text === '') return void (await ctx.reply(ctx.t('admin-broadcast-usage')));
     drafts.set(ctx.from.id, text);
     const audience = ctx.deps.store.users.count({ active: true });
-    await ctx.reply(ctx.t('admin-broadcast-confirm', { count: audience, text: escapeHtml(text) }), {
-      parse_mode: 'HTML',
+    await ctx.reply(ctx.t('admin-broadcast-confirm', { count: audience, text: text }), {
       reply_markup: new InlineKeyboard()
         .text(ctx.t('admin-broadcast-send'), broadcastData.pack({ action: 'send' }))
         .text(ctx.t('button-cancel'), broadcastData.pack({ action: 'cancel' })),
@@ -47,7 +46,8 @@ export function createAdminFeature(): Composer<BotContext> {
       return;
     }
     const recipients = ctx.deps.store.users.list({ active: true });
-    await ctx.deps.enqueue(recipients.map((user) => ({ chatId: user.id, kind: 'broadcast', payload: { type: 'send', text } })));
+    // The admin's words are sent as they typed them: the outbox sends HTML, so they are escaped.
+    await ctx.deps.enqueue(recipients.map((user) => ({ chatId: user.id, kind: 'broadcast', payload: { type: 'send', text: escapeHtml(text) } })));
     ctx.deps.logger.info('broadcast queued', { adminId: ctx.from.id, recipients: recipients.length });
     await ctx.editMessageText(ctx.t('admin-broadcast-queued', { count: recipients.length }));
   });

@@ -3,7 +3,7 @@ import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
-import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
+import { formatRupiah, formatWib } from '../../text/format.ts';
 import { balanceRefreshData } from '../callback-data/balance.ts';
 
 /**
@@ -28,7 +28,7 @@ async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: I
   const text = ctx.t('balance-shown', {
     service: ctx.t('service-reseller'),
     amount: formatRupiah(amount),
-    label: escapeHtml(label),
+    label: label,
     time: formatWib(ctx.deps.now()),
   });
   const keyboard = new InlineKeyboard().text(ctx.t('button-refresh'), balanceRefreshData.pack({ action: 'refresh' }));
@@ -38,7 +38,7 @@ async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: I
 privateChat.command(commandNames('balance'), async (ctx) => {
   await ctx.replyWithChatAction('typing').catch(() => undefined);
   const shown = await readBalance(ctx);
-  if (shown) await ctx.reply(shown.text, { parse_mode: 'HTML', reply_markup: shown.keyboard });
+  if (shown) await ctx.reply(shown.text, { reply_markup: shown.keyboard });
 });
 
 balanceFeature.callbackQuery(balanceRefreshData.filter(), async (ctx) => {

@@ -30,7 +30,7 @@ async function startBuying(ctx: BotContext, parsed: QuickBuyParse): Promise<void
   }
   if (parsed.lines.length === 0 && parsed.problems.length > 0) {
     const problems = parsed.problems.map((p) => ({ type: 'format' as const, line: p.line, text: p.text }));
-    await ctx.reply(nothingToBuyText(ctx.t, problems), { parse_mode: 'HTML' });
+    await ctx.reply(nothingToBuyText(ctx.t, problems));
     return;
   }
   const args: BuyConversationArgs = { lines: parsed.lines, skipped: parsed.problems };

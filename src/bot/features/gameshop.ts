@@ -17,13 +17,13 @@ import {
 } from '../callback-data/gameshop.ts';
 import { createCategoryKeyboard, createGamesKeyboard, createOrdersKeyboard, isButtonUrl, type GameButton } from '../keyboards/gameshop.ts';
 import type { Game } from '../../providers/gameshop/schemas.ts';
+import { raw } from '../../text/html.ts';
 
 /** Orders per /orders page. */
 export const ordersPageSize = 10;
 /** Above this length the /games overview lists categories with their counts instead of every game. */
 const maxOverviewLength = 3500;
 
-const html = { parse_mode: 'HTML' } as const;
 const noPreview = { link_preview_options: { is_disabled: true } };
 
 /**
@@ -68,11 +68,11 @@ export function renderGamesOverview(t: TranslateFunction, games: readonly Game[]
   const head = [t('games-title'), ''];
   if (hot.length > 0) head.push(t('games-popular'), ...hot.map((game) => `• ${escapeHtml(game.title)}`), '');
   const full = categories.flatMap((category) => [
-    t('games-category', { category: escapeHtml(category.title) }),
+    t('games-category', { category: category.title }),
     ...category.games.map((game) => `• ${escapeHtml(game.title)}`),
     '',
   ]);
-  const compact = categories.map((category) => t('games-category-count', { category: escapeHtml(category.title), count: category.games.length }));
+  const compact = categories.map((category) => t('games-category-count', { category: category.title, count: category.games.length }));
   const tail = ['', t('games-hint')];
   let text = [...head, ...full, ...tail].join('\n');
   if (text.length > maxOverviewLength) text = [...head, ...compact, ...tail].join('\n');
@@ -90,7 +90,7 @@ function renderCategory(t: TranslateFunction, games: readonly Game[], categoryId
   const category = groupByCategory(games).find((c) => c.id === categoryId);
   if (!category) return undefined;
   const text = [
-    t('games-category', { category: escapeHtml(category.title) }),
+    t('games-category', { category: category.title }),
     ...category.games.map((game) => `• ${escapeHtml(game.title)}`),
     '',
     t('games-category-hint'),
@@ -120,7 +120,7 @@ privateChat.command(commandNames('games'), async (ctx) => {
   const list = await fetchGames(ctx);
   if (!list) return;
   const { text, keyboard } = renderGamesOverview(ctx.t, list.games, list.popular);
-  await ctx.reply(text, { ...html, reply_markup: keyboard });
+  await ctx.reply(text, { reply_markup: keyboard });
 });
 
 privateChat.command(commandNames('order'), connectedTo('gameshop'), async (ctx) => {
@@ -132,7 +132,7 @@ privateChat.command(commandNames('orders'), async (ctx) => {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
   const { text, keyboard } = renderOrdersPage(ctx.t, ctx.deps, userId, 0);
-  await ctx.reply(text, { ...html, link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) });
+  await ctx.reply(text, { link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) });
 });
 
 gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
@@ -180,7 +180,7 @@ gameshopFeature.callbackQuery(orderConfirmData.filter(), async (ctx) => {
   const order = data ? ctx.deps.services.gameOrders.findByConfirmation(ctx.from.id, data.id) : undefined;
   await ctx
     .answerCallbackQuery(
-      order ? { text: ctx.t('order-already-created', { orderId: order.orderId }), show_alert: true } : { text: ctx.t('order-summary-expired') },
+      order ? { text: ctx.t('order-already-created', { orderId: raw(order.orderId) }), show_alert: true } : { text: ctx.t('order-summary-expired') },
     )
     .catch(() => undefined);
   await ctx.editMessageReplyMarkup().catch(() => undefined);
@@ -213,13 +213,13 @@ export function renderOrdersPage(
     lines.push(
       t('orders-line', {
         n,
-        orderId: escapeHtml(order.orderId),
-        game: escapeHtml(order.gameTitle ?? order.game),
-        product: escapeHtml(order.productName ?? `ID ${order.productId}`),
+        orderId: order.orderId,
+        game: order.gameTitle ?? order.game,
+        product: order.productName ?? `ID ${order.productId}`,
         quantity: order.quantity,
         total: formatRupiah(order.totalPrice),
-        method: escapeHtml(order.paymentName ?? `ID ${order.paymentMethodId}`),
-        status: escapeHtml(order.paymentStatus),
+        method: order.paymentName ?? `ID ${order.paymentMethodId}`,
+        status: order.paymentStatus,
         created: formatWib(order.createdAt),
       }),
       unpaid ? t(expired ? 'orders-expired' : 'orders-pay-before', { at: formatWib(order.expiredAt) }) : '',

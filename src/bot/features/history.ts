@@ -3,7 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
-import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
+import { formatRupiah, formatWib } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { createHistoryKeyboard, createHistoryReceiptKeyboard } from '../keyboards/history.ts';
@@ -25,7 +25,7 @@ privateChat.command(commandNames('history'), async (ctx) => {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
   const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, userId, 0);
-  await ctx.reply(text, { parse_mode: 'HTML', ...(keyboard ? { reply_markup: keyboard } : {}) });
+  await ctx.reply(text, { ...(keyboard ? { reply_markup: keyboard } : {}) });
 });
 
 historyFeature.callbackQuery(historyPageData.filter(), async (ctx) => {
@@ -92,10 +92,10 @@ async function renderHistoryPage(
     t('history-line', {
       n: firstNumber + index,
       icon: statusIcon(tx),
-      product: escapeHtml(tx.productName),
-      target: escapeHtml(tx.target),
+      product: tx.productName,
+      target: tx.target,
       price: formatRupiah(tx.price),
-      status: escapeHtml(statusWord(t, tx)),
+      status: statusWord(t, tx),
       time: formatWib(tx.createdAt),
     }),
   );

@@ -2,6 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { gamesData, orderConfirmData, orderStepData, ordersPageData, packIfFits } from '../callback-data/gameshop.ts';
 import { withoutEmptyRows } from './rows.ts';
+import { raw } from '../../text/html.ts';
 
 /** A game as the /games keyboards need it. */
 export interface GameButton {
@@ -38,7 +39,7 @@ export function createGamesKeyboard(
   grid(keyboard, gameButtons, 2);
   const categoryButtons = categories.flatMap((category) => {
     const data = packIfFits(() => gamesData.pack({ action: 'cat', value: String(category.id) }));
-    return data ? [{ text: t('games-button-category', { category: category.title, count: category.count }), data }] : [];
+    return data ? [{ text: t('games-button-category', { category: raw(category.title), count: category.count }), data }] : [];
   });
   grid(keyboard, categoryButtons, 2);
   return withoutEmptyRows(keyboard);

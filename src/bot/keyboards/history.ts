@@ -4,6 +4,7 @@ import type { TransactionRecord } from '../../store/schema.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { addCopySnButton } from './receipt.ts';
 import { withoutEmptyRows } from './rows.ts';
+import { raw } from '../../text/html.ts';
 
 /** Callback data opening `refId`'s receipt, or undefined when it cannot be packed (not a bot-minted id). */
 function packDetail(page: number, refId: string): string | undefined {
@@ -21,7 +22,7 @@ export function createHistoryKeyboard(
   const keyboard = new InlineKeyboard();
   transactions.forEach((tx, index) => {
     const data = packDetail(options.page, tx.refId);
-    if (data) keyboard.text(t('history-button-item', { n: options.firstNumber + index, code: tx.code, target: tx.target }), data).row();
+    if (data) keyboard.text(t('history-button-item', { n: options.firstNumber + index, code: raw(tx.code), target: raw(tx.target) }), data).row();
   });
   if (options.page > 0) keyboard.text(t('button-prev'), historyPageData.pack({ page: options.page - 1 }));
   if (options.hasNext) keyboard.text(t('button-next'), historyPageData.pack({ page: options.page + 1 }));

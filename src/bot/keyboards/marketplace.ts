@@ -3,6 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { Item } from '../../providers/marketplace/schemas.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
 import { withoutEmptyRows } from './rows.ts';
+import { raw } from '../../text/html.ts';
 
 /** Longest item name on a button (characters); Telegram cuts long buttons anyway. */
 const maxButtonName = 40;
@@ -38,7 +39,7 @@ export function createItemsKeyboard(
 ): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   items.forEach((item, index) => {
-    const label = t('marketplace-items-button', { n: options.firstNumber + index, name: shorten(item.name, maxButtonName) });
+    const label = t('marketplace-items-button', { n: options.firstNumber + index, name: raw(shorten(item.name, maxButtonName)) });
     keyboard.text(label, marketplaceItemData.pack({ id: item.id })).row();
   });
   if (options.page > 0) keyboard.text(t('button-prev'), marketplaceItemsPageData.pack({ page: options.page - 1 }));

@@ -4,6 +4,7 @@ import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { addCopySnButton } from './receipt.ts';
 import { withoutEmptyRows } from './rows.ts';
+import { raw } from '../../text/html.ts';
 
 /** Callback data that checks `refId`, or undefined when it cannot be packed (not a bot-minted id). */
 export function packStatusCheck(refId: string): string | undefined {
@@ -16,7 +17,7 @@ export function createPendingListKeyboard(t: TranslateFunction, transactions: re
   const keyboard = new InlineKeyboard();
   transactions.forEach((tx, index) => {
     const data = packStatusCheck(tx.refId);
-    if (data) keyboard.text(t('status-button-item', { n: index + 1, code: tx.code, target: tx.target }), data).row();
+    if (data) keyboard.text(t('status-button-item', { n: index + 1, code: raw(tx.code), target: raw(tx.target) }), data).row();
   });
   return withoutEmptyRows(keyboard);
 }
