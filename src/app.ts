@@ -11,6 +11,7 @@ import { createBot } from './bot/index.ts';
 import type { BotContext, BotDeps, FloodLimit } from './bot/context.ts';
 import { Api } from 'grammy';
 import { createI18n } from './bot/i18n.ts';
+import { htmlParseMode } from './text/html.ts';
 import { formatReceipt } from './text/receipt.ts';
 import { formatRupiah } from './text/format.ts';
 import { createNotices, type Notices } from './notify/notices.ts';
@@ -85,6 +86,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   // The outbox paces itself and waits out 429s, so its Api has no auto-retry transformer.
   const outboxApi = new Api(config.botToken, { apiRoot: config.telegramApiRoot });
+  // Notifications are HTML like every other message (src/text/html.ts); this transformer never retries.
+  outboxApi.config.use(htmlParseMode);
   const outbox = createOutbox({
     api: outboxApi,
     store,

@@ -1,6 +1,7 @@
-import { GrammyError, type Context, type InlineKeyboard } from 'grammy';
+import { Composer, type Context, type MiddlewareFn } from 'grammy';
 import type { I18nFlavor } from '@grammyjs/i18n';
-import type { BotDeps } from './context.ts';
+import type { BotContext, BotDeps } from './context.ts';
+import { commandNames, type CommandName } from './commands.ts';
 import type { ServiceName } from '../domain.ts';
 import type { Providers } from '../providers/factory.ts';
 import { describeProviderError } from './provider-errors.ts';
@@ -28,11 +29,49 @@ export async function requireClient<S extends ServiceName>(ctx: AnyContext, deps
 
 const notConnected = (ctx: AnyContext, service: ServiceName): string => ctx.t('error-not-connected', { service: ctx.t(`service-${service}`) });
 
-/** True in a private chat; otherwise tells the user to open one and returns false. */
-export async function requirePrivateChat(ctx: AnyContext): Promise<boolean> {
-  if (ctx.chat?.type === 'private') return true;
-  await ctx.reply(ctx.t('error-private-only'));
-  return false;
+/**
+ * Commands that only work in a private chat with the bot: they show or move a user's own money,
+ * orders and accounts. Their features mount them on `chatType('private')`; `privateOnlyAnswer`
+ * answers them everywhere else.
+ */
+export const privateOnlyCommands = [
+  'connect',
+  'disconnect',
+  'balance',
+  'prices',
+  'buy',
+  'status',
+  'history',
+  'pin',
+  'account',
+  'items',
+  'games',
+  'order',
+  'orders',
+] as const satisfies readonly CommandName[];
+
+/**
+ * The one answer to a private-only command used in a group (or channel): open a private chat
+ * with the bot. Installed before the features, so none of them sees the command there.
+ */
+export const privateOnlyAnswer = new Composer<BotContext>();
+privateOnlyAnswer
+  .drop((ctx) => ctx.chat?.type === 'private')
+  .command(
+    privateOnlyCommands.flatMap((name) => commandNames(name)),
+    async (ctx) => {
+      await ctx.reply(ctx.t('error-private-only'));
+    },
+  );
+
+/**
+ * Middleware that lets the update through only when the sender has connected `service`;
+ * otherwise it tells them how to connect and stops there.
+ */
+export function connectedTo(service: ServiceName): MiddlewareFn<BotContext> {
+  return async (ctx, next) => {
+    if (await requireConnected(ctx, ctx.deps, service)) await next();
+  };
 }
 
 /**
@@ -44,14 +83,4 @@ export async function replyProviderError(ctx: AnyContext, deps: BotDeps, error: 
   if (text === undefined) throw error;
   deps.logger.warn('provider call failed', { userId: ctx.from?.id, error });
   await ctx.reply(text);
-}
-
-/** Edits the tapped message (HTML); an edit that would change nothing is not an error. */
-export async function editInPlace(ctx: AnyContext, text: string, keyboard: InlineKeyboard | undefined): Promise<void> {
-  try {
-    await ctx.editMessageText(text, { parse_mode: 'HTML', ...(keyboard ? { reply_markup: keyboard } : {}) });
-  } catch (error) {
-    if (error instanceof GrammyError && error.description.includes('message is not modified')) return;
-    throw error;
-  }
 }

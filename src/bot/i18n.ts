@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { I18n } from '@grammyjs/i18n';
-import type { Context } from 'grammy';
+import { I18n, type I18nFlavor, type LocaleId, type TranslateFunction, type TranslationVariables } from '@grammyjs/i18n';
+import type { Context, MiddlewareFn } from 'grammy';
 import type { Locale } from '../domain.ts';
 import type { Store } from '../store/store.ts';
+import { escapeVariables } from '../text/html.ts';
 
 export const localesDirectory = fileURLToPath(new URL('../../locales', import.meta.url));
 
@@ -16,12 +17,35 @@ export function localeFromTelegram(languageCode: string | undefined): Locale | u
 }
 
 /**
+ * The i18n plugin whose translate functions (`ctx.t` and the out-of-context `i18n.t`) HTML-escape
+ * every variable (see src/text/html.ts): every message is sent as HTML, so a variable is text
+ * unless it is wrapped in `raw(...)`.
+ */
+class HtmlI18n<C extends Context> extends I18n<C> {
+  override translate<K extends string>(locale: LocaleId, key: string, variables?: TranslationVariables<K>): string {
+    return super.translate(locale, key, escapeVariables(variables));
+  }
+
+  override middleware(): MiddlewareFn<C & I18nFlavor> {
+    const plugin = super.middleware();
+    return (ctx, next) =>
+      plugin(ctx, async () => {
+        const translate = ctx.translate;
+        const escaping: TranslateFunction = (key, variables) => translate(key, escapeVariables(variables));
+        ctx.translate = escaping;
+        ctx.t = escaping;
+        await next();
+      });
+  }
+}
+
+/**
  * Creates the i18n plugin. The locale is the one the user chose with /language, else the one of
  * their Telegram app when we speak it, else the default. Fluent files live in `locales/<locale>/`,
- * one file per feature.
+ * one file per feature. Variables are HTML-escaped by the translate functions.
  */
 export function createI18n<C extends Context>(options: { defaultLocale: Locale; store: Store }): I18n<C> {
-  return new I18n<C>({
+  return new HtmlI18n<C>({
     defaultLocale: options.defaultLocale,
     directory: localesDirectory,
     useSession: false,

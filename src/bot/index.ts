@@ -9,6 +9,8 @@ import { attachAccount } from './middlewares/account.ts';
 import { lowerCaseCommands } from './middlewares/command-case.ts';
 import { createConversationStorage } from './conversation-storage.ts';
 import { handleBotError } from './errors.ts';
+import { htmlParseMode } from '../text/html.ts';
+import { privateOnlyAnswer } from './guards.ts';
 import { cancelFeature } from './features/cancel.ts';
 import { startFeature } from './features/start.ts';
 import { languageFeature } from './features/language.ts';
@@ -22,7 +24,7 @@ import { historyFeature } from './features/history.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
 import { alertFeature } from './features/alert.ts';
-import { adminFeature } from './features/admin.ts';
+import { createAdminFeature } from './features/admin.ts';
 import { conversationIds } from './conversations/ids.ts';
 import { createConnectConversation } from './conversations/connect.ts';
 import { createBuyConversation } from './conversations/buy.ts';
@@ -47,6 +49,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
 
   // Replies wait out a 429 instead of failing (unsolicited messages go through the outbox).
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
+  // Every text is HTML (src/text/html.ts); the translate function escapes the variables.
+  bot.api.config.use(htmlParseMode);
 
   bot.use(lowerCaseCommands);
   // Updates of one chat are handled in order, also under @grammyjs/runner's concurrency.
@@ -76,7 +80,9 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
         if (!isCommand(ctx)) ctx.expiredConversation = id;
       },
       plugins: [conversationI18n, async (ctx, next) => {
+        // A conversation's context has a fresh Api: it gets the same transformers as bot.api.
         ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
+        ctx.api.config.use(htmlParseMode);
         await next();
       }],
     }),
@@ -90,6 +96,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(createConversation(createPinConversation(deps), { id: conversationIds.pin, ...wait }));
   bot.use(createConversation(createOrderConversation(deps), { id: conversationIds.order, ...wait }));
 
+  // Private-only commands used in a group get their one answer here, before any feature.
+  bot.use(privateOnlyAnswer);
   bot.use(startFeature);
   bot.use(languageFeature);
   bot.use(connectFeature);
@@ -102,7 +110,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(marketplaceFeature);
   bot.use(gameshopFeature);
   bot.use(alertFeature);
-  bot.use(adminFeature);
+  bot.use(createAdminFeature());
   // Last before the fallback: quick-buy reads plain CODE.TARGET text.
   bot.use(buyFeature);
   // Typed words search the price list (after quick-buy, which reads CODE.TARGET).

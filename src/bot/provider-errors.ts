@@ -1,8 +1,9 @@
 import { isProviderError, type ProviderError } from '../providers/provider-error.ts';
 import type { TranslateFunction } from '@grammyjs/i18n';
+import { escapeHtml } from '../text/format.ts';
 
 /**
- * Turns a provider error into the message a user reads: what happened and what to do next.
+ * Turns a provider error into the message a user reads (HTML): what happened and what to do next.
  * Returns undefined for errors that are not provider errors (the caller treats those as bugs).
  */
 export function describeProviderError(t: TranslateFunction, error: unknown, publicIp: string | undefined): string | undefined {
@@ -40,6 +41,6 @@ function adviceFor(t: TranslateFunction, error: ProviderError, publicIp: string 
 
 function formatFieldErrors(error: ProviderError): string[] {
   const fields = error.fieldErrors ?? {};
-  const lines = Object.entries(fields).map(([field, messages]) => `• ${field}: ${messages.join(' ')}`);
-  return lines.length > 0 ? lines : [`• ${error.providerMessage ?? '-'}`];
+  const lines = Object.entries(fields).map(([field, messages]) => `• ${escapeHtml(field)}: ${escapeHtml(messages.join(' '))}`);
+  return lines.length > 0 ? lines : [`• ${escapeHtml(error.providerMessage ?? '-')}`];
 }

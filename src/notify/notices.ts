@@ -3,13 +3,13 @@ import type { Store } from '../store/store.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { TransactionRecord } from '../store/schema.ts';
 import type { AccountProblem } from '../providers/factory.ts';
-import { escapeHtml } from '../text/format.ts';
+import type { TextVariable } from '../text/html.ts';
 
-/** Translates outside a chat context (jobs, outbox): `translate(locale, key, vars)`. */
-export type Translate = (locale: string, key: string, variables?: Record<string, string | number>) => string;
+/** Translates outside a chat context (jobs, outbox): `translate(locale, key, vars)`; it HTML-escapes the variables like `ctx.t`. */
+export type Translate = (locale: string, key: string, variables?: Record<string, TextVariable>) => string;
 
 /** Formats a transaction receipt as HTML with a context-free translate function. */
-export type ReceiptFormatter = (t: (key: string, variables?: Record<string, string | number>) => string, tx: TransactionRecord, options?: { maskTarget?: boolean }) => string;
+export type ReceiptFormatter = (t: (key: string, variables?: Record<string, TextVariable>) => string, tx: TransactionRecord, options?: { maskTarget?: boolean }) => string;
 
 export interface NoticesDeps {
   store: Store;
@@ -49,7 +49,7 @@ export interface Notices {
 
 export function createNotices(deps: NoticesDeps): Notices {
   const localeOf = (userId: number) => deps.store.users.get(userId)?.locale ?? deps.defaultLocale;
-  const tFor = (locale: string) => (key: string, variables?: Record<string, string | number>) => deps.translate(locale, key, variables);
+  const tFor = (locale: string) => (key: string, variables?: Record<string, TextVariable>) => deps.translate(locale, key, variables);
   const text = (chatId: number, kind: string, body: string, dedupeKey?: string): NewOutboxItem => ({
     chatId,
     kind,
@@ -60,14 +60,14 @@ export function createNotices(deps: NoticesDeps): Notices {
   const operator: Notices['operator'] = (key, variables, dedupeKey) => {
     if (deps.adminChatId === undefined) return [];
     // Operator lines carry ids, not amounts: numbers as plain text (Fluent would group 700000001).
-    const safe = Object.fromEntries(Object.entries(variables ?? {}).map(([k, v]) => [k, escapeHtml(String(v))]));
+    const safe = Object.fromEntries(Object.entries(variables ?? {}).map(([k, v]) => [k, String(v)]));
     return [text(deps.adminChatId, 'operator', tFor(deps.defaultLocale)(key, safe), dedupeKey)];
   };
 
   return {
     settlement(tx, { notifyOwner }) {
       const t = tFor(localeOf(tx.userId));
-      const headline = t(`notify-settled-${headlineKey(tx.status)}`, { product: escapeHtml(tx.productName), target: escapeHtml(tx.target) });
+      const headline = t(`notify-settled-${headlineKey(tx.status)}`, { product: tx.productName, target: tx.target });
       const receipt = deps.formatReceipt(t, tx);
       const items: NewOutboxItem[] = [];
       if (tx.pendingMessage) {
@@ -83,7 +83,7 @@ export function createNotices(deps: NoticesDeps): Notices {
       if (group) {
         const groupT = tFor(deps.defaultLocale);
         const masked = deps.formatReceipt(groupT, tx, { maskTarget: true });
-        items.push(text(group.chatId, 'group-settlement', `${groupT(`notify-settled-${headlineKey(tx.status)}`, { product: escapeHtml(tx.productName), target: '' })}\n\n${masked}`, `group:${tx.refId}`));
+        items.push(text(group.chatId, 'group-settlement', `${groupT(`notify-settled-${headlineKey(tx.status)}`, { product: tx.productName, target: '' })}\n\n${masked}`, `group:${tx.refId}`));
       }
       if (tx.status === 'Gagal' || tx.status === 'Unresolved') {
         items.push(...operator(`operator-transaction-${tx.status === 'Gagal' ? 'failed' : 'unresolved'}`, { refId: tx.refId, userId: tx.userId, code: tx.code }));

@@ -47,6 +47,7 @@ import type { OutboxEntry } from '../store/outbox.ts';
 import type { OutboxItem } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
 import { outboxPayloadSchema, type OutboxPayload, type SendPayload } from './payload.ts';
+import { htmlParseMode } from '../text/html.ts';
 
 /** Telegram's limits as the outbox applies them. Tests shorten the windows. */
 export interface OutboxLimits {
@@ -78,7 +79,7 @@ export interface OutboxOptions {
   /**
    * The Bot API client. It must NOT have the auto-retry transformer (or any retrying transformer):
    * the outbox handles 429 and retries itself, per chat and persistently. Pass a fresh
-   * `new Api(token, { apiRoot })`, not `bot.api`.
+   * `new Api(token, { apiRoot })`, not `bot.api`, with only `htmlParseMode` installed.
    */
   api: Api;
   store: Store;
@@ -161,7 +162,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const maxUnrecorded = Math.max(1, options.maxUnrecorded ?? maxUnrecordedDeliveries);
   const mono = () => performance.now();
 
-  if (api.config.installedTransformers.length > 0) {
+  // `htmlParseMode` only adds a field; any other transformer may retry on its own (auto-retry).
+  if (api.config.installedTransformers().some((transformer) => transformer !== htmlParseMode)) {
     log.warn('the outbox Api has transformers installed; it must not retry on its own (no auto-retry), or 429s are waited out twice and items may be sent twice');
   }
 

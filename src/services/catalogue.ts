@@ -11,6 +11,11 @@ export interface CatalogueService {
   product(userId: number, code: string): Promise<Product | undefined>;
   /** Drops the user's cached list (after a reconnect). */
   forget(userId: number): void;
+  /**
+   * `groupByBrand(products)`, memoised for a list this service handed out (the same array while
+   * it is cached), so paging through brands does not regroup the list on every tap.
+   */
+  brands(products: readonly Product[]): BrandGroup[];
 }
 
 /** Words that describe the kind of product rather than its brand ("Telkomsel Data 1GB", "PLN Token 20.000"). */
@@ -41,17 +46,12 @@ export interface BrandGroup {
   products: Product[];
 }
 
-const groupsCache = new WeakMap<readonly Product[], BrandGroup[]>();
-
 /**
  * The price list grouped by brand, brands in order of first appearance. A product whose brand
  * starts with a shorter brand's words joins that brand ("Genshin Impact Blessing…" → "Genshin
- * Impact"); brands are compared case-insensitively. Memoised per list (the catalogue hands out
- * the same array while it is cached).
+ * Impact"); brands are compared case-insensitively. `CatalogueService.brands` memoises it.
  */
 export function groupByBrand(products: readonly Product[]): BrandGroup[] {
-  const cached = groupsCache.get(products);
-  if (cached) return cached;
   const candidates = products.map((product) => brandOf(product));
   const keys = [...new Set(candidates.map((brand) => brand.toLowerCase()))].sort((a, b) => a.length - b.length);
   const groups = new Map<string, BrandGroup>();
@@ -63,9 +63,7 @@ export function groupByBrand(products: readonly Product[]): BrandGroup[] {
     group.products.push(product);
     groups.set(key, group);
   });
-  const result = [...groups.values()];
-  groupsCache.set(products, result);
-  return result;
+  return [...groups.values()];
 }
 
 /**
@@ -84,6 +82,8 @@ export function searchProducts(products: readonly Product[], query: string): Pro
 
 export function createCatalogueService(deps: { credentials: CredentialService; now: () => Date }): CatalogueService {
   const cache = new Map<number, { at: number; products: Product[] }>();
+  /** Brand groups of the lists handed out; an array no longer cached is forgotten with it. */
+  const groupsOf = new WeakMap<readonly Product[], BrandGroup[]>();
   const service: CatalogueService = {
     async priceList(userId, options) {
       const cached = cache.get(userId);
@@ -101,6 +101,11 @@ export function createCatalogueService(deps: { credentials: CredentialService; n
       return products.find((p) => p.code.toUpperCase() === wanted);
     },
     forget: (userId) => void cache.delete(userId),
+    brands(products) {
+      let groups = groupsOf.get(products);
+      if (!groups) groupsOf.set(products, (groups = groupByBrand(products)));
+      return groups;
+    },
   };
   return service;
 }

@@ -149,43 +149,41 @@ export async function loadGameCatalogue(file: string): Promise<GameCatalogueStat
   return parsed.ok ? { kind: 'ok', file: resolved, catalogue: parsed.catalogue } : { kind: 'invalid', file: resolved, problem: parsed.problem };
 }
 
-interface CatalogueOwner {
-  settings: { gameshopCataloguePath: string | undefined };
+interface CatalogueLoaderOptions {
+  /** The operator's catalogue file (GAMESHOP_CATALOGUE), if any. */
+  path: string | undefined;
   logger: { info(message: string, fields?: Record<string, unknown>): void; error(message: string, fields?: Record<string, unknown>): void };
 }
 
-const loaded = new WeakMap<object, Promise<GameCatalogueState>>();
-
 /**
- * The catalogue configured in `owner.settings` (the bot's deps), loaded and validated once per
- * owner object and then reused. The outcome is logged once: an unusable file is an error naming
- * the file and the reason, and says that the order flow asks for numeric ids meanwhile.
+ * A loader of the configured catalogue: the first call reads and validates the file, every later
+ * call of the same loader reuses that outcome (one loader per game order service, so per process).
+ * The outcome is logged once: an unusable file is an error naming the file and the reason, and
+ * says that the order flow asks for numeric ids meanwhile.
  */
-export function gameCatalogueFor(owner: CatalogueOwner): Promise<GameCatalogueState> {
-  const cached = loaded.get(owner);
-  if (cached) return cached;
-  const file = owner.settings.gameshopCataloguePath;
-  const state: Promise<GameCatalogueState> = (file === undefined ? Promise.resolve<GameCatalogueState>({ kind: 'none' }) : loadGameCatalogue(file)).then(
-    (result) => {
-      if (result.kind === 'ok') {
-        owner.logger.info('game shop catalogue loaded', {
-          file: result.file,
-          games: result.catalogue.games.length,
-          paymentMethods: result.catalogue.paymentMethods.length,
-        });
-      } else if (result.kind === 'invalid') {
-        owner.logger.error(
-          `game shop catalogue ${result.file} cannot be used: ${result.problem}. Orders still work: the bot asks users for numeric product and payment method ids until the file is fixed and the bot restarted (see catalogue.sample.json)`,
-          { file: result.file, problem: result.problem },
-        );
-      } else {
-        owner.logger.info('no game shop catalogue configured (GAMESHOP_CATALOGUE); orders ask for numeric product and payment method ids');
-      }
-      return result;
-    },
-  );
-  loaded.set(owner, state);
-  return state;
+export function createGameCatalogueLoader(options: CatalogueLoaderOptions): () => Promise<GameCatalogueState> {
+  const { logger } = options;
+  let state: Promise<GameCatalogueState> | undefined;
+  const load = async (): Promise<GameCatalogueState> => {
+    const file = options.path;
+    const result: GameCatalogueState = file === undefined ? { kind: 'none' } : await loadGameCatalogue(file);
+    if (result.kind === 'ok') {
+      logger.info('game shop catalogue loaded', {
+        file: result.file,
+        games: result.catalogue.games.length,
+        paymentMethods: result.catalogue.paymentMethods.length,
+      });
+    } else if (result.kind === 'invalid') {
+      logger.error(
+        `game shop catalogue ${result.file} cannot be used: ${result.problem}. Orders still work: the bot asks users for numeric product and payment method ids until the file is fixed and the bot restarted (see catalogue.sample.json)`,
+        { file: result.file, problem: result.problem },
+      );
+    } else {
+      logger.info('no game shop catalogue configured (GAMESHOP_CATALOGUE); orders ask for numeric product and payment method ids');
+    }
+    return result;
+  };
+  return () => (state ??= load());
 }
 
 /** The catalogue's entry for a game slug, if it has one. */

@@ -16,7 +16,7 @@ import type { CredentialService } from './credentials.ts';
 import type { OrderInput, Pricing } from '../providers/gameshop/schemas.ts';
 import { GameshopError } from '../providers/gameshop/client.ts';
 import { providerErrorToJson, type ProviderErrorJson } from '../providers/provider-error-json.ts';
-import { findCatalogueGame, gameCatalogueFor } from './game-catalogue.ts';
+import { createGameCatalogueLoader, findCatalogueGame } from './game-catalogue.ts';
 
 /** The payment reminder goes out this long before `expired_at`. */
 export const reminderLeadMs = 10 * 60_000;
@@ -196,8 +196,8 @@ function replayedOrder(stored: GameOrderRecord): CreatedGameOrder {
 
 export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderService {
   const { store, credentials, logger } = deps;
-  // One owner object per service, so the catalogue is loaded (and its state logged) once.
-  const catalogueOwner = { settings: { gameshopCataloguePath: deps.gameshopCataloguePath }, logger };
+  // One loader per service, so the catalogue is loaded (and its state logged) once.
+  const gameCatalogue = createGameCatalogueLoader({ path: deps.gameshopCataloguePath, logger });
   /** Orders in progress or done in this process, by confirmation id. */
   const attempts = new Map<string, Promise<CreateGameOrderOutcome>>();
 
@@ -310,7 +310,7 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
     },
 
     async gameInfo(game) {
-      const state = await gameCatalogueFor(catalogueOwner);
+      const state = await gameCatalogue();
       if (state.kind !== 'ok') return { slug: game.slug, title: game.title, catalogue: state.kind, catalogued: false, server: { kind: 'unknown' } };
       const methods = state.catalogue.paymentMethods.map((method) => ({ id: method.id, name: method.name }));
       const entry = findCatalogueGame(state.catalogue, game.slug);

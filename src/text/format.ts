@@ -33,10 +33,10 @@ export function formatWib(date: Date | string): string {
 
 const wibDateFormat = new Intl.DateTimeFormat('id-ID', { timeZone: 'Asia/Jakarta', day: '2-digit', month: 'short', year: 'numeric' });
 
-/** A date as it is in Western Indonesian Time, without the hour: `11 Apr 2019`; an unreadable date is shown as given (HTML-escaped). */
+/** A date as it is in Western Indonesian Time, without the hour: `11 Apr 2019`; an unreadable date is shown as given. */
 export function formatWibDate(value: string): string {
   const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? escapeHtml(value) : wibDateFormat.format(date);
+  return Number.isNaN(date.getTime()) ? value : wibDateFormat.format(date);
 }
 
 /** Hides the middle of a target for group posts: `081234567890` → `0812****7890`. */
@@ -53,10 +53,10 @@ export function escapeHtml(text: string): string {
 
 /**
  * User input quoted back in a reply (an unknown ref id, a search word): cut to `max` characters
- * with an ellipsis and HTML-escaped. A reply that echoes a 4,000-character word whole would break
+ * with an ellipsis (the translate function escapes it). A reply that echoes a 4,000-character word whole would break
  * Telegram's 4,096-character limit, and nobody reads more than the start of it anyway.
  */
 export function echoInput(text: string, max = 64): string {
   const chars = [...text];
-  return escapeHtml(chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text);
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
 }

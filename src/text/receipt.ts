@@ -5,9 +5,10 @@
  */
 import type { TransactionRecord } from '../store/schema.ts';
 import { escapeHtml, formatRupiah, formatWib, maskTarget } from './format.ts';
+import { raw, type TextVariable } from './html.ts';
 
 /** A translate function: `ctx.t`, or `(key, vars) => i18n.t(locale, key, vars)` outside a chat. */
-export type ReceiptTranslate = (key: string, variables?: Record<string, string | number>) => string;
+export type ReceiptTranslate = (key: string, variables?: Record<string, TextVariable>) => string;
 
 /** Statuses with a word of their own in the locales (`receipt-status-<suffix>`). */
 const statusKeys: Record<string, string> = {
@@ -44,20 +45,20 @@ export function statusIcon(tx: Pick<TransactionRecord, 'status'>): string {
 }
 
 /**
- * Formats a transaction receipt as HTML (parse_mode HTML): product and code, target, price,
+ * Formats a transaction receipt as HTML: product and code, target, price,
  * status in words, SN as copyable `<code>`, ref id, provider trx id, time in WIB, and a short
  * note on what happens next for open, refused and unresolved transactions. `maskTarget` hides
- * the middle of the target (for group posts). Every value is HTML-escaped.
+ * the middle of the target (for group posts). `t` escapes every value (src/text/html.ts).
  */
 export function formatReceipt(t: ReceiptTranslate, tx: TransactionRecord, options: { maskTarget?: boolean } = {}): string {
-  const code = (value: string) => `<code>${escapeHtml(value)}</code>`;
+  const code = (value: string) => raw(`<code>${escapeHtml(value)}</code>`);
   const lines = [
     t('receipt-title'),
     '',
-    t('receipt-product', { product: escapeHtml(tx.productName), code: code(tx.code) }),
-    t('receipt-target', { target: options.maskTarget ? escapeHtml(maskTarget(tx.target)) : code(tx.target) }),
+    t('receipt-product', { product: tx.productName, code: code(tx.code) }),
+    t('receipt-target', { target: options.maskTarget ? maskTarget(tx.target) : code(tx.target) }),
     t('receipt-price', { price: formatRupiah(tx.price) }),
-    t('receipt-status', { status: `${statusIcon(tx)} ${escapeHtml(statusWord(t, tx))}` }),
+    t('receipt-status', { status: `${statusIcon(tx)} ${statusWord(t, tx)}` }),
   ];
   if (tx.sn !== undefined && tx.sn !== '') lines.push(t('receipt-sn', { sn: code(tx.sn) }));
   lines.push(t('receipt-ref', { refId: code(tx.refId) }));
@@ -76,10 +77,10 @@ function receiptNote(t: ReceiptTranslate, tx: TransactionRecord): string | undef
     case 'Gagal':
       return undefined;
     case 'Rejected':
-      return t('receipt-note-rejected', { reason: escapeHtml(tx.providerStatus ?? tx.message ?? '-') });
+      return t('receipt-note-rejected', { reason: tx.providerStatus ?? tx.message ?? '-' });
     case 'Unresolved':
       return t('receipt-note-unresolved');
     default:
-      return t('receipt-note-pending', { refId: escapeHtml(tx.refId) });
+      return t('receipt-note-pending', { refId: tx.refId });
   }
 }

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer } from '../helpers/buy.ts';
 import { connectReseller } from '../helpers/connect.ts';
-import { publishCommands } from '../../src/bot/commands.ts';
+import { commandNames, publishCommands } from '../../src/bot/commands.ts';
+import { privateOnlyCommands } from '../../src/bot/guards.ts';
 import { createI18n } from '../../src/bot/i18n.ts';
 
 describe('group links, the operator feed and start-up cosmetics', () => {
@@ -41,6 +42,17 @@ describe('group links, the operator feed and start-up cosmetics', () => {
     const budi = await buyer(world);
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/linkgroup') });
     expect(reply.text).toContain('grup');
+  });
+
+  it('every private-only command, and its alias, used in a group gets one answer: open a private chat', async () => {
+    world = await startWorld({ app: { floodLimit: { updates: 100, windowMs: 3000 } } });
+    const budi = await buyer(world);
+    const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
+    for (const name of privateOnlyCommands.flatMap((command) => commandNames(command))) {
+      const answer = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, `/${name}`, { chat: group }) });
+      expect(answer.text, `/${name}`).toBe('Perintah ini hanya bisa dipakai di chat pribadi dengan bot, supaya data Anda aman. Buka chat pribadi dengan saya lalu coba lagi.');
+    }
+    expect(world.telegram.botMessages(group)).toHaveLength(privateOnlyCommands.flatMap((command) => commandNames(command)).length);
   });
 
   it('ADMIN_CHAT_ID receives new users and failed purchases', async () => {

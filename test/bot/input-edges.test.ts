@@ -17,6 +17,16 @@ describe('what a reseller types, read exactly', () => {
     await world.stop();
   });
 
+  it('HTML characters a user typed (<b>&) show literally: in their name, a target and a search word', async () => {
+    const budi = await buyer(world, 'Budi <b>&');
+    const welcome = await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
+    expect(welcome.text).toContain('Budi <b>&');
+    const target = await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli TSEL10 0812<b>&amp;') });
+    expect(target.text).toContain('0812<b>&amp;');
+    const search = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga <b>&zzz') });
+    expect(search.text).toContain('<b>&zzz');
+  });
+
   it('TSEL10:081234567890 and TSEL10 081234567890 buy like TSEL10.081234567890, and the message is not deleted', async () => {
     const budi = await buyer(world);
     for (const text of ['TSEL10:081234567890', 'TSEL10 081298765432']) {

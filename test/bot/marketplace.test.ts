@@ -88,6 +88,9 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     expect(list.text).toContain('1. Kopi - Coffee Shop & Cafe WordPress Theme\nWordPress › Restaurants & Cafes · v2.4.1\nHarga: USD 59.00 (reguler) / USD 2,950.00 (extended)');
     expect(itemButtons(list)).toHaveLength(5);
     expect(itemButtons(list)[0]).toMatch(/^1\. Kopi - Coffee Shop/);
+    // Button labels are plain text: an item name's "&" shows as typed, never as "&amp;".
+    expect(itemButtons(list).filter((label) => label.includes(' & '))).not.toHaveLength(0);
+    expect(itemButtons(list).join('\n')).not.toContain('&amp;');
     expect(list.buttons.flat()).toContain('Berikutnya ›');
     expect(list.buttons.flat()).not.toContain('‹ Sebelumnya');
 

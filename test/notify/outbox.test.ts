@@ -5,8 +5,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Api } from 'grammy';
+import { autoRetry } from '@grammyjs/auto-retry';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
+import { htmlParseMode } from '../../src/text/html.ts';
 import { createOutbox, type Outbox, type OutboxOptions } from '../../src/notify/outbox.ts';
 import type { OutboxPayload } from '../../src/notify/payload.ts';
 import { startBotApi, type BotApiEmulator, type BotApiOptions, type ChatRef } from '../../tools/playground/bot-api.ts';
@@ -285,6 +287,19 @@ describe('outbox edits', () => {
 });
 
 describe('outbox failures and restarts', () => {
+  it('warns when its Api has a retrying transformer (auto-retry would wait out 429s twice), not for the HTML parse-mode transformer', async () => {
+    const s = await setup();
+    const warnings = () => s.logs.filter((line) => line.level === 'warn' && line.msg.includes('transformers'));
+    const html = new Api(s.telegram.token, { apiRoot: s.telegram.apiRoot });
+    html.config.use(htmlParseMode);
+    s.outbox({ api: html });
+    expect(warnings()).toHaveLength(0);
+    const retrying = new Api(s.telegram.token, { apiRoot: s.telegram.apiRoot });
+    retrying.config.use(htmlParseMode, autoRetry());
+    s.outbox({ api: retrying });
+    expect(warnings()).toHaveLength(1);
+  });
+
   it('retries network-side failures (5xx) with back-off and delivers once', async () => {
     const s = await setup();
     const budi = s.telegram.createUser({ firstName: 'Budi' });

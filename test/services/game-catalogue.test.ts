@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findCatalogueGame, gameCatalogueFor, loadGameCatalogue, parseGameCatalogue } from '../../src/services/game-catalogue.ts';
+import { createGameCatalogueLoader, findCatalogueGame, loadGameCatalogue, parseGameCatalogue } from '../../src/services/game-catalogue.ts';
 import { gameshopDemoCatalogue } from '../../tools/sandbox/gameshop.ts';
 import { sampleCataloguePath } from '../helpers/gameshop.ts';
 
@@ -101,14 +101,14 @@ describe('loadGameCatalogue', () => {
   });
 });
 
-describe('gameCatalogueFor', () => {
-  it('loads once per owner and logs the outcome once', async () => {
+describe('createGameCatalogueLoader', () => {
+  it('loads once per loader and logs the outcome once', async () => {
     const good = await file('good.json', JSON.stringify(minimal));
     const logger = silentLogger();
-    const owner = { settings: { gameshopCataloguePath: good }, logger };
-    const first = await gameCatalogueFor(owner);
+    const catalogue = createGameCatalogueLoader({ path: good, logger });
+    const first = await catalogue();
     await writeFile(good, 'no longer json');
-    const second = await gameCatalogueFor(owner);
+    const second = await catalogue();
     expect(first).toBe(second);
     expect(first.kind).toBe('ok');
     expect(logger.lines).toEqual([expect.objectContaining({ level: 'info', message: 'game shop catalogue loaded' })]);
@@ -117,9 +117,9 @@ describe('gameCatalogueFor', () => {
   it('logs an unusable file as an error naming it, once', async () => {
     const missing = path.join(dir, 'nowhere.json');
     const logger = silentLogger();
-    const owner = { settings: { gameshopCataloguePath: missing }, logger };
-    expect((await gameCatalogueFor(owner)).kind).toBe('invalid');
-    expect((await gameCatalogueFor(owner)).kind).toBe('invalid');
+    const catalogue = createGameCatalogueLoader({ path: missing, logger });
+    expect((await catalogue()).kind).toBe('invalid');
+    expect((await catalogue()).kind).toBe('invalid');
     expect(logger.lines).toHaveLength(1);
     expect(logger.lines[0]?.level).toBe('error');
     expect(logger.lines[0]?.message).toContain(missing);
@@ -128,6 +128,6 @@ describe('gameCatalogueFor', () => {
 
   it('is `none` without a configured file', async () => {
     const logger = silentLogger();
-    expect(await gameCatalogueFor({ settings: { gameshopCataloguePath: undefined }, logger })).toEqual({ kind: 'none' });
+    expect(await createGameCatalogueLoader({ path: undefined, logger })()).toEqual({ kind: 'none' });
   });
 });

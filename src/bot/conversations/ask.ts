@@ -1,50 +1,12 @@
 /**
  * Asking inside a conversation: one way to wait for an answer, one rule for what leaves a flow,
- * and the small Telegram helpers every flow needs (a call whose failure changes nothing, an edit
- * that falls back to a new message, deleting a message that carried a secret). Used by the buy,
- * connect, pin and game order conversations.
+ * and deleting a message that carried a secret. Used by the buy, connect, pin and game order
+ * conversations. Telegram calls whose failure changes nothing (`quietly`, `editOrReply`) live in
+ * `../edits.ts`.
  */
-import { GrammyError, type Context } from 'grammy';
-import type { InlineKeyboardMarkup, ParseMode } from 'grammy/types';
+import type { Context } from 'grammy';
 import type { Conversation } from '@grammyjs/conversations';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
-
-/** Swallows a failed Telegram call whose failure changes nothing for the user (an answer to an old query, an edit). */
-export async function quietly(call: Promise<unknown>): Promise<void> {
-  try {
-    await call;
-  } catch {
-    // Nothing to do: the message is already as it should be, or the query expired.
-  }
-}
-
-/** True when Telegram refused an edit because the message already reads exactly so. */
-export function isNotModified(error: unknown): boolean {
-  return error instanceof GrammyError && /message is not modified/i.test(error.description);
-}
-
-/**
- * Shows `text` in place of message `messageId` of the chat (a "checking…" or "processing…"
- * message); when Telegram refuses the edit (the message is gone, too old), sends `text` as a new
- * message instead. Resolves with the id of the message that shows the text.
- */
-export async function editOrReply(
-  ctx: Context,
-  messageId: number,
-  text: string,
-  other: { parse_mode?: ParseMode; reply_markup?: InlineKeyboardMarkup } = {},
-): Promise<number> {
-  const chatId = ctx.chat?.id;
-  if (chatId === undefined) return (await ctx.reply(text, other)).message_id;
-  try {
-    await ctx.api.editMessageText(chatId, messageId, text, other);
-    return messageId;
-  } catch (error) {
-    // Already showing this very text: sending it again would only repeat it.
-    if (isNotModified(error)) return messageId;
-    return (await ctx.reply(text, other)).message_id;
-  }
-}
 
 /**
  * Deletes the message that carried a secret (an API key, a PIN) and resolves true; when Telegram

@@ -8,10 +8,11 @@
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BuyConversationArgs } from './buy.ts';
 import type { ProviderErrorJson } from '../../providers/provider-error-json.ts';
-import { escapeHtml, formatRupiah } from '../../text/format.ts';
+import { formatRupiah } from '../../text/format.ts';
 import { capitalise, targetProblemText, type BuyItem, type BuyProblem, type Selection } from '../renderers/purchase.ts';
 import { isProductAvailable } from '../../providers/reseller/schemas.ts';
 import { maxQuickBuyLines, normaliseCode, normaliseTarget, parseBuyCommand, targetKindOf } from '../../services/targets.ts';
+import { raw } from '../../text/html.ts';
 
 /** A price-list entry as plain JSON. */
 export interface ProductJson {
@@ -121,19 +122,19 @@ export function createBuyQuestions(env: BuyQuestionsEnv) {
       }
       const product = found.products[0];
       if (!product) {
-        prompt = t('buy-unknown-code', { code: escapeHtml(code) });
+        prompt = t('buy-unknown-code', { code: code });
         code = undefined;
         continue;
       }
       if (!isProductAvailable(product)) {
-        prompt = t('buy-unavailable-code', { product: escapeHtml(product.product_name), code: escapeHtml(product.code), status: escapeHtml(product.status) });
+        prompt = t('buy-unavailable-code', { product: product.product_name, code: product.code, status: product.status });
         code = undefined;
         continue;
       }
       const kind = targetKindOf(product);
       let targetPrompt = t(`buy-ask-target-${kind}`, {
-        product: escapeHtml(product.product_name),
-        code: escapeHtml(product.code),
+        product: product.product_name,
+        code: product.code,
         price: formatRupiah(product.price),
       });
       for (;;) {
@@ -142,7 +143,7 @@ export function createBuyQuestions(env: BuyQuestionsEnv) {
         if (check.ok) {
           return { items: [{ code: product.code, productName: product.product_name, price: product.price, target: check.target }], problems: [] };
         }
-        targetPrompt = t('buy-target-retry', { problem: capitalise(targetProblemText(t, check.problem, answer.trim())) });
+        targetPrompt = t('buy-target-retry', { problem: raw(capitalise(targetProblemText(t, check.problem, answer.trim()))) });
       }
     }
   };

@@ -6,7 +6,8 @@ import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/b
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
 import { isProviderError } from '../../providers/provider-error.ts';
 import { providerErrorToJson, type ProviderErrorJson } from '../../providers/provider-error-json.ts';
-import { editOrReply, quietly, waitForAnswer } from './ask.ts';
+import { waitForAnswer } from './ask.ts';
+import { editOrReply, quietly } from '../edits.ts';
 import { createBuyQuestions, requestedLines, type PriceLookup } from './buy-questions.ts';
 import {
   explainProviderError,
@@ -40,8 +41,6 @@ export interface BuyConversationArgs extends BuyArgs {
 }
 
 type Received = { kind: 'text'; ctx: ConversationContext; text: string } | { kind: 'button'; ctx: ConversationContext; action: BuyAction };
-
-const html = { parse_mode: 'HTML' } as const;
 
 /** Runs `task` over `items` with at most `limit` at once, keeping the order of the results. */
 async function mapLimit<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
@@ -149,7 +148,7 @@ export function createBuyConversation(deps: BotDeps) {
           const text = next.message?.text;
           return text !== undefined && options.text ? { kind: 'text', ctx: next, text } : undefined;
         },
-        otherwise: (next) => (next.callbackQuery ? answerStaleButton(next, readBuyData(next.callbackQuery.data)?.id) : next.reply(options.hint, html)),
+        otherwise: (next) => (next.callbackQuery ? answerStaleButton(next, readBuyData(next.callbackQuery.data)?.id) : next.reply(options.hint)),
         leave: options.leave,
       });
 
@@ -175,14 +174,14 @@ export function createBuyConversation(deps: BotDeps) {
     const questions = createBuyQuestions({
       t,
       askText: async (prompt) => {
-        await ctx.reply(prompt, html);
+        await ctx.reply(prompt);
         const got = await receive({ text: true, hint: t('buy-send-text') });
         // Without a confirmation id, no button reaches here; keep the compiler sure of it.
         return got.kind === 'text' ? got.text : '';
       },
       lookup,
       lookupFailed: async (error: ProviderErrorJson | undefined) => {
-        if (error) await ctx.reply(explainProviderError(t, error, publicIp), html);
+        if (error) await ctx.reply(explainProviderError(t, error, publicIp));
         else await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
       },
     });
@@ -213,7 +212,7 @@ export function createBuyConversation(deps: BotDeps) {
     const selection = guided ? await questions.askOne(firstLine?.code) : await questions.resolveLines(lines, skipped);
     if (!selection) return;
     if (selection.items.length === 0) {
-      await ctx.reply(nothingToBuyText(t, selection.problems), html);
+      await ctx.reply(nothingToBuyText(t, selection.problems));
       return;
     }
     const { items } = selection;
@@ -227,9 +226,9 @@ export function createBuyConversation(deps: BotDeps) {
     });
     const { confirmationId } = prepared;
     const summary = fit((compact) => renderPurchaseSummary(t, selection, prepared.balance, compact));
-    const summaryMessage = await ctx.reply(summary, { ...html, reply_markup: createBuySummaryKeyboard(t, confirmationId) });
+    const summaryMessage = await ctx.reply(summary, { reply_markup: createBuySummaryKeyboard(t, confirmationId) });
     /** Replaces the summary's buttons by a closing line (editing the text drops the keyboard). */
-    const closeSummary = (line: string) => quietly(ctx.api.editMessageText(chatId, summaryMessage.message_id, `${summary}\n\n${line}`, html));
+    const closeSummary = (line: string) => quietly(ctx.api.editMessageText(chatId, summaryMessage.message_id, `${summary}\n\n${line}`));
 
     for (;;) {
       const got = await receive({
@@ -273,8 +272,8 @@ export function createBuyConversation(deps: BotDeps) {
     );
     if (repeats.length > 0) {
       const question = renderRepeatQuestion(t, items, repeats);
-      const asked = await ctx.reply(question, { ...html, reply_markup: createBuyAgainKeyboard(t, confirmationId) });
-      const closeThisQuestion = (line: string) => quietly(ctx.api.editMessageText(chatId, asked.message_id, `${question}\n\n${line}`, html));
+      const asked = await ctx.reply(question, { reply_markup: createBuyAgainKeyboard(t, confirmationId) });
+      const closeThisQuestion = (line: string) => quietly(ctx.api.editMessageText(chatId, asked.message_id, `${question}\n\n${line}`));
       closeQuestion = closeThisQuestion;
       for (;;) {
         const got = await receive({
@@ -382,7 +381,7 @@ export function createBuyConversation(deps: BotDeps) {
       return { results };
     });
     const text = fit((compact) => renderPurchaseResults(t, outcome.results, publicIp, compact));
-    const resultMessageId = await editOrReply(ctx, processing.message_id, text, html);
+    const resultMessageId = await editOrReply(ctx, processing.message_id, text);
 
     // A single Pending purchase: its message is edited to the final state when it settles.
     const [single] = outcome.results;

@@ -8,7 +8,9 @@ import { providerErrorFromJson, providerErrorToJson, type ProviderErrorJson } fr
 import { describeProviderError } from '../provider-errors.ts';
 import { connectData } from '../callback-data/connect.ts';
 import { createConnectCancelKeyboard, createConnectRetryKeyboard, createServicePickerKeyboard } from '../keyboards/connect.ts';
-import { deleteSecretMessage, editOrReply, quietly, waitForAnswer } from './ask.ts';
+import { deleteSecretMessage, waitForAnswer } from './ask.ts';
+import { editOrReply, quietly } from '../edits.ts';
+import { raw } from '../../text/html.ts';
 
 /** The check-and-save step's result: the stored label, the provider's refusal, or a bug (logged). */
 type ConnectOutcome = { ok: true; label: string } | { ok: false; error: ProviderErrorJson } | { ok: false; error?: undefined };
@@ -52,7 +54,7 @@ export function createConnectConversation(deps: BotDeps) {
      * button ends the conversation and goes on to the rest of the bot.
      */
     const ask = async (prompt: string): Promise<{ text: string; ctx: ConversationContext } | undefined> => {
-      await ctx.reply(prompt, { parse_mode: 'HTML', reply_markup: createConnectCancelKeyboard(ctx.t) });
+      await ctx.reply(prompt, { reply_markup: createConnectCancelKeyboard(ctx.t) });
       const got = await waitForAnswer(conversation, {
         ownsButton: isCancel,
         accept: (next): Answer | undefined => {
@@ -117,7 +119,7 @@ export function createConnectConversation(deps: BotDeps) {
         text = ctx.t('connect-rejected', { service: serviceName });
       } else if (outcome.error) {
         const problem = describeProviderError(ctx.t, providerErrorFromJson(outcome.error), deps.settings.publicIp);
-        text = problem === undefined ? ctx.t('connect-failed-generic') : ctx.t('connect-failed', { problem });
+        text = problem === undefined ? ctx.t('connect-failed-generic') : ctx.t('connect-failed', { problem: raw(problem) });
       } else {
         text = ctx.t('connect-failed-generic');
       }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { escapeHtml, formatRupiah } from '../../text/format.ts';
+import { formatRupiah } from '../../text/format.ts';
 import type { OrderChoice } from '../keyboards/gameshop.ts';
 import { orderFields } from '../renderers/game-order.ts';
 import { normaliseWhatsapp } from '../../providers/gameshop/schemas.ts';
@@ -79,7 +79,7 @@ export async function askGame(env: { t: TranslateFunction; question: AskQuestion
     const [only] = matches;
     if (matches.length === 1 && only) return only;
     if (matches.length === 0) {
-      prompt = t('order-game-unknown', { text: escapeHtml(answer.text.trim().slice(0, 50)) });
+      prompt = t('order-game-unknown', { text: answer.text.trim().slice(0, 50) });
       continue;
     }
     offered = matches.slice(0, 10);
@@ -110,12 +110,12 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
     if (catalogueNoticeShown) return '';
     catalogueNoticeShown = true;
     if (state.info.catalogue !== 'ok') return `${t('order-no-catalogue')}\n\n`;
-    return state.info.catalogued ? '' : `${t('order-game-not-in-catalogue', { game: escapeHtml(state.info.title) })}\n\n`;
+    return state.info.catalogued ? '' : `${t('order-game-not-in-catalogue', { game: state.info.title })}\n\n`;
   };
 
   const askProduct = async (intro = ''): Promise<void> => {
     const { products, title } = state.info;
-    let prompt = products ? `${intro}${t('order-ask-product', { game: escapeHtml(title) })}` : `${intro}${catalogueNotice()}${t('order-ask-product-id', { game: escapeHtml(title) })}`;
+    let prompt = products ? `${intro}${t('order-ask-product', { game: title })}` : `${intro}${catalogueNotice()}${t('order-ask-product-id', { game: title })}`;
     const choices = (products ?? []).slice(0, maxChoiceButtons).map((product) => ({
       label: product.price === undefined ? (product.name ?? `ID ${product.id}`) : `${product.name ?? `ID ${product.id}`} — ${formatRupiah(product.price)}`,
       value: String(product.id),
@@ -150,9 +150,9 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
 
   const askPlayerId = async (intro = ''): Promise<void> => {
     const { info } = state;
-    const label = escapeHtml(info.idLabel ?? t('order-field-id'));
-    const serverHint = info.server.kind === 'required' ? `\n${t('order-server-next', { server: escapeHtml(info.server.label) })}` : '';
-    let prompt = `${intro}${t('order-ask-player', { label, game: escapeHtml(info.title) })}${serverHint}`;
+    const label = info.idLabel ?? t('order-field-id');
+    const serverHint = info.server.kind === 'required' ? `\n${t('order-server-next', { server: info.server.label })}` : '';
+    let prompt = `${intro}${t('order-ask-player', { label, game: info.title })}${serverHint}`;
     for (;;) {
       const answer = await question(prompt);
       const value = answer.kind === 'text' ? withoutFormatChars(answer.text).trim() : '';
@@ -166,7 +166,7 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
       }
       // "12345678 (1234)": the zone glued to the id. The shop wants them apart.
       if (info.server.kind === 'required' && /^\S+\s*\(\s*\S+\s*\)$|^\d+\s+\d+$/.test(value)) {
-        prompt = t('order-player-with-server', { label, server: escapeHtml(info.server.label) });
+        prompt = t('order-player-with-server', { label, server: info.server.label });
         continue;
       }
       draft.playerId = value;
@@ -182,7 +182,7 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
       return;
     }
     const servers = rule.kind === 'required' ? rule.servers : undefined;
-    const label = escapeHtml(rule.kind === 'required' ? rule.label : t('order-field-server'));
+    const label = rule.kind === 'required' ? rule.label : t('order-field-server');
     const optional = !required && rule.kind !== 'required';
     let prompt = `${intro}${optional ? t('order-ask-server-optional') : servers ? t('order-ask-server-choice', { label }) : t('order-ask-server', { label })}`;
     const choices = (servers ?? []).map((server, index) => ({ label: server, value: String(index) }));

@@ -3,7 +3,8 @@ import type { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { OrderArgs } from './ids.ts';
 import { escapeHtml, formatRupiah } from '../../text/format.ts';
-import { quietly, waitForAnswer } from './ask.ts';
+import { waitForAnswer } from './ask.ts';
+import { quietly } from '../edits.ts';
 import { askGame, createOrderQuestions, matchGames, type Answer, type AskQuestion } from './order-questions.ts';
 import { createOrderChoiceKeyboard, createOrderSummaryKeyboard, createPayKeyboard, createPromoInvalidKeyboard, isButtonUrl } from '../keyboards/gameshop.ts';
 import { readOrderConfirmData, readOrderStepData, type OrderConfirmAction } from '../callback-data/gameshop.ts';
@@ -16,8 +17,7 @@ import {
   renderRefusedFields,
 } from '../renderers/game-order.ts';
 import type { CreatedGameOrder, GameInfo, GameOrderDraft, GameOrderFailure, ListedGame } from '../../services/game-orders.ts';
-
-const html = { parse_mode: 'HTML' } as const;
+import { raw } from '../../text/html.ts';
 
 /** What a wait of this flow may take: a typed text, the current question's button, the current confirmation's button. */
 type Received = Answer | { kind: 'confirm'; action: OrderConfirmAction; ctx: ConversationContext };
@@ -97,7 +97,7 @@ export function createOrderConversation(deps: BotDeps) {
       }
       const orderId = await conversation.external(() => gameOrders.findByConfirmation(userId, confirm.id)?.orderId ?? null);
       await quietly(
-        button.answerCallbackQuery({ text: orderId === null ? t('order-summary-expired') : t('order-already-created', { orderId }), show_alert: orderId !== null }),
+        button.answerCallbackQuery({ text: orderId === null ? t('order-summary-expired') : t('order-already-created', { orderId: raw(orderId) }), show_alert: orderId !== null }),
       );
       await quietly(button.editMessageReplyMarkup());
     };
@@ -115,7 +115,7 @@ export function createOrderConversation(deps: BotDeps) {
           const text = next.message?.text;
           return text !== undefined && expect.text ? { kind: 'text', text } : undefined;
         },
-        otherwise: (next) => (next.callbackQuery ? answerOldButton(next) : next.reply(expect.hint, html)),
+        otherwise: (next) => (next.callbackQuery ? answerOldButton(next) : next.reply(expect.hint)),
       });
 
     let step = 0;
@@ -127,11 +127,11 @@ export function createOrderConversation(deps: BotDeps) {
       step += 1;
       const current = step;
       const keyboard = createOrderChoiceKeyboard(t, flow, current, choices, options);
-      const asked = await ctx.reply(text, { ...html, ...(keyboard ? { reply_markup: keyboard } : {}) });
+      const asked = await ctx.reply(text, { ...(keyboard ? { reply_markup: keyboard } : {}) });
       const got = await receive({ step: current, text: true, hint: t('order-answer-hint') });
       if (got.kind === 'choice') {
         const label = got.value === 'skip' ? t('order-skipped') : (choices.find((c) => c.value === got.value)?.label ?? got.value);
-        await quietly(ctx.api.editMessageText(chatId, asked.message_id, `${text}\n\n👉 <b>${escapeHtml(label)}</b>`, html));
+        await quietly(ctx.api.editMessageText(chatId, asked.message_id, `${text}\n\n👉 <b>${escapeHtml(label)}</b>`));
         return got;
       }
       if (keyboard) await quietly(ctx.api.editMessageReplyMarkup(chatId, asked.message_id));
@@ -143,7 +143,7 @@ export function createOrderConversation(deps: BotDeps) {
     const requested = typeof args?.game === 'string' ? args.game.trim().slice(0, 100) : '';
     const requestedMatches = requested === '' ? [] : matchGames(games, requested);
     const named = requestedMatches.length === 1 ? requestedMatches[0] : undefined;
-    if (requested !== '' && !named) await ctx.reply(t('order-game-not-listed', { game: escapeHtml(requested) }), html);
+    if (requested !== '' && !named) await ctx.reply(t('order-game-not-listed', { game: requested }));
 
     const game = named ?? (await askGame({ t, question, games }));
     const state = { game, info: await loadInfo(game) };
@@ -162,8 +162,8 @@ export function createOrderConversation(deps: BotDeps) {
      */
     const offer = async (text: string, keyboard: (confirmationId: string) => InlineKeyboard, actions: readonly OrderConfirmAction[]) => {
       const confirmationId = await mintConfirmation();
-      const shown = await ctx.reply(text, { ...html, reply_markup: keyboard(confirmationId) });
-      const close = (line: string) => quietly(ctx.api.editMessageText(chatId, shown.message_id, `${text}\n\n${line}`, html));
+      const shown = await ctx.reply(text, { reply_markup: keyboard(confirmationId) });
+      const close = (line: string) => quietly(ctx.api.editMessageText(chatId, shown.message_id, `${text}\n\n${line}`));
       for (;;) {
         const got = await receive({ confirmationId, text: false, hint: t('order-use-buttons') });
         if (got.kind !== 'confirm') continue;
@@ -193,7 +193,7 @@ export function createOrderConversation(deps: BotDeps) {
 
     /** After "promo code not valid": order without it, ask for another code, or cancel. */
     const promoRefused = async (promo: string, message: string | undefined): Promise<NextMove> => {
-      const text = t('order-promo-refused', { code: escapeHtml(promo), message: escapeHtml(message ?? '-') });
+      const text = t('order-promo-refused', { code: promo, message: message ?? '-' });
       const tapped = await offer(text, (id) => createPromoInvalidKeyboard(t, id), ['nopromo', 'promo', 'no']);
       await quietly(tapped.button.answerCallbackQuery(tapped.action === 'nopromo' ? { text: t('order-in-progress') } : {}));
       if (tapped.action === 'nopromo') {
@@ -214,21 +214,21 @@ export function createOrderConversation(deps: BotDeps) {
     const showOrder = async (order: CreatedGameOrder): Promise<void> => {
       const text = renderCreatedOrder(t, state.info, draft, order);
       const keyboard = createPayKeyboard(t, order.paymentUrl);
-      const noPreview = { ...html, link_preview_options: { is_disabled: true } };
+      const noPreview = { link_preview_options: { is_disabled: true } };
       try {
         await ctx.reply(text, { ...noPreview, ...(keyboard ? { reply_markup: keyboard } : {}) });
       } catch (error) {
         // Most likely Telegram refused the button's URL: the same text with the link written out.
         await conversation.external(() => deps.logger.warn('order message refused; sending it without the Pay button', { userId, orderId: order.orderId, error }));
-        const link = order.paymentUrl ? `\n\n${t('order-pay-link', { url: escapeHtml(order.paymentUrl) })}` : '';
+        const link = order.paymentUrl ? `\n\n${t('order-pay-link', { url: order.paymentUrl })}` : '';
         await quietly(ctx.reply(`${text}${link}`, noPreview));
       }
       if (!isButtonUrl(order.qrUrl)) return;
       try {
-        await ctx.replyWithPhoto(order.qrUrl, { caption: t('order-qr-caption', { orderId: escapeHtml(order.orderId), total: formatRupiah(order.totalPrice) }), ...html });
+        await ctx.replyWithPhoto(order.qrUrl, { caption: t('order-qr-caption', { orderId: order.orderId, total: formatRupiah(order.totalPrice) }) });
       } catch (error) {
         await conversation.external(() => deps.logger.warn('QR photo could not be sent; sending its link instead', { userId, orderId: order.orderId, error }));
-        await quietly(ctx.reply(t('order-qr-failed', { url: escapeHtml(order.qrUrl ?? '') }), noPreview));
+        await quietly(ctx.reply(t('order-qr-failed', { url: order.qrUrl ?? '' }), noPreview));
       }
     };
 
@@ -236,7 +236,7 @@ export function createOrderConversation(deps: BotDeps) {
     const handleFailure = async (error: GameOrderFailure): Promise<NextMove> => {
       if (error.kind === 'validation') {
         const refused = renderRefusedFields(t, state.info, error.fieldErrors ?? {}, error.providerMessage);
-        await ctx.reply(refused.text, html);
+        await ctx.reply(refused.text);
         if (!refused.fixable) return { to: 'end' };
         await questions.askFields(Object.keys(error.fieldErrors ?? {}));
         return { to: 'summary' };
@@ -244,8 +244,8 @@ export function createOrderConversation(deps: BotDeps) {
       if (error.kind === 'rejected' && error.reason === 'product_mismatch') {
         const intro = t('order-product-mismatch', {
           product: draft.product ? productText(draft.product) : '-',
-          game: escapeHtml(state.info.title),
-          message: escapeHtml(error.providerMessage ?? '-'),
+          game: state.info.title,
+          message: error.providerMessage ?? '-',
         });
         await questions.askProduct(`${intro}\n\n`);
         return { to: 'summary' };
@@ -254,16 +254,16 @@ export function createOrderConversation(deps: BotDeps) {
       if (error.kind === 'not_found') {
         const message = error.providerMessage ?? '';
         const what = /produk|product/i.test(message) ? 'product' : /pembayaran|payment/i.test(message) ? 'method' : 'game';
-        const explained = t(`order-not-found-${what}`, { message: escapeHtml(message || '-'), game: escapeHtml(state.info.title) });
+        const explained = t(`order-not-found-${what}`, { message: message || '-', game: state.info.title });
         if (what === 'game') {
-          await ctx.reply(explained, html);
+          await ctx.reply(explained);
           return { to: 'end' };
         }
         await (what === 'product' ? questions.askProduct(`${explained}\n\n`) : questions.askMethod(`${explained}\n\n`));
         return { to: 'summary' };
       }
-      if (error.kind === 'unknown_outcome' || error.kind === 'malformed') await ctx.reply(t('order-unknown-outcome'), html);
-      else await ctx.reply(escapeHtml(describe(error)), html);
+      if (error.kind === 'unknown_outcome' || error.kind === 'malformed') await ctx.reply(t('order-unknown-outcome'));
+      else await ctx.reply(describe(error));
       return { to: 'end' };
     };
 

@@ -3,7 +3,8 @@ import type { BotConversation, BotDeps, ConversationContext } from '../context.t
 import { isValidPin } from '../../services/pin.ts';
 import { formatWib } from '../../text/format.ts';
 import { pinData } from '../callback-data/pin.ts';
-import { deleteSecretMessage, quietly, waitForAnswer } from './ask.ts';
+import { deleteSecretMessage, waitForAnswer } from './ask.ts';
+import { quietly } from '../edits.ts';
 
 /** What arrived while the conversation waited: text (with its message id) or one of its buttons. */
 type Received = { kind: 'text'; text: string; ctx: ConversationContext } | { kind: 'button'; action: string; ctx: ConversationContext };

@@ -13,57 +13,57 @@ const isAdmin = (ctx: BotContext): boolean => ctx.from !== undefined && ctx.deps
  * command, so the commands are not even revealed.
  * - `/broadcast <text>`: after a confirmation, queues the text in the outbox for every active user.
  * - `/stats`: users, active users, open purchases, queued notices.
+ *
+ * Broadcast texts waiting for their confirmation are kept by this feature, per admin id, in memory
+ * (a restart asks again).
  */
-export const adminFeature = new Composer<BotContext>();
-const admins = adminFeature.chatType('private');
+export function createAdminFeature(): Composer<BotContext> {
+  const feature = new Composer<BotContext>();
+  const admins = feature.chatType('private');
+  const drafts = new Map<number, string>();
 
-/** Broadcast texts waiting for their confirmation, by admin id (kept in memory: a restart asks again). */
-const drafts = new WeakMap<object, Map<number, string>>();
-const draftsOf = (ctx: BotContext) => {
-  let map = drafts.get(ctx.deps);
-  if (!map) drafts.set(ctx.deps, (map = new Map<number, string>()));
-  return map;
-};
-
-admins.command('broadcast', async (ctx) => {
-  if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
-  const text = ctx.match.trim();
-  if (text === '') return void (await ctx.reply(ctx.t('admin-broadcast-usage')));
-  draftsOf(ctx).set(ctx.from.id, text);
-  const audience = ctx.deps.store.users.count({ active: true });
-  await ctx.reply(ctx.t('admin-broadcast-confirm', { count: audience, text: escapeHtml(text) }), {
-    parse_mode: 'HTML',
-    reply_markup: new InlineKeyboard()
-      .text(ctx.t('admin-broadcast-send'), broadcastData.pack({ action: 'send' }))
-      .text(ctx.t('button-cancel'), broadcastData.pack({ action: 'cancel' })),
+  admins.command('broadcast', async (ctx) => {
+    if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
+    const text = ctx.match.trim();
+    if (text === '') return void (await ctx.reply(ctx.t('admin-broadcast-usage')));
+    drafts.set(ctx.from.id, text);
+    const audience = ctx.deps.store.users.count({ active: true });
+    await ctx.reply(ctx.t('admin-broadcast-confirm', { count: audience, text: text }), {
+      reply_markup: new InlineKeyboard()
+        .text(ctx.t('admin-broadcast-send'), broadcastData.pack({ action: 'send' }))
+        .text(ctx.t('button-cancel'), broadcastData.pack({ action: 'cancel' })),
+    });
   });
-});
 
-adminFeature.callbackQuery(broadcastData.filter(), async (ctx) => {
-  if (!isAdmin(ctx)) return void (await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') }));
-  const { action } = broadcastData.unpack(ctx.callbackQuery.data);
-  const text = draftsOf(ctx).get(ctx.from.id);
-  draftsOf(ctx).delete(ctx.from.id);
-  await ctx.answerCallbackQuery();
-  if (action !== 'send' || text === undefined) {
-    await ctx.editMessageText(ctx.t(text === undefined ? 'unhandled-callback' : 'admin-broadcast-cancelled'));
-    return;
-  }
-  const recipients = ctx.deps.store.users.list({ active: true });
-  await ctx.deps.enqueue(recipients.map((user) => ({ chatId: user.id, kind: 'broadcast', payload: { type: 'send', text } })));
-  ctx.deps.logger.info('broadcast queued', { adminId: ctx.from.id, recipients: recipients.length });
-  await ctx.editMessageText(ctx.t('admin-broadcast-queued', { count: recipients.length }));
-});
+  feature.callbackQuery(broadcastData.filter(), async (ctx) => {
+    if (!isAdmin(ctx)) return void (await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') }));
+    const { action } = broadcastData.unpack(ctx.callbackQuery.data);
+    const text = drafts.get(ctx.from.id);
+    drafts.delete(ctx.from.id);
+    await ctx.answerCallbackQuery();
+    if (action !== 'send' || text === undefined) {
+      await ctx.editMessageText(ctx.t(text === undefined ? 'unhandled-callback' : 'admin-broadcast-cancelled'));
+      return;
+    }
+    const recipients = ctx.deps.store.users.list({ active: true });
+    // The admin's words are sent as they typed them: the outbox sends HTML, so they are escaped.
+    await ctx.deps.enqueue(recipients.map((user) => ({ chatId: user.id, kind: 'broadcast', payload: { type: 'send', text: escapeHtml(text) } })));
+    ctx.deps.logger.info('broadcast queued', { adminId: ctx.from.id, recipients: recipients.length });
+    await ctx.editMessageText(ctx.t('admin-broadcast-queued', { count: recipients.length }));
+  });
 
-admins.command('stats', async (ctx) => {
-  if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
-  const { store } = ctx.deps;
-  await ctx.reply(
-    ctx.t('admin-stats', {
-      users: store.users.count(),
-      active: store.users.count({ active: true }),
-      open: store.transactions.listOpen().length,
-      queued: store.outbox.size(),
-    }),
-  );
-});
+  admins.command('stats', async (ctx) => {
+    if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
+    const { store } = ctx.deps;
+    await ctx.reply(
+      ctx.t('admin-stats', {
+        users: store.users.count(),
+        active: store.users.count({ active: true }),
+        open: store.transactions.listOpen().length,
+        queued: store.outbox.size(),
+      }),
+    );
+  });
+
+  return feature;
+}

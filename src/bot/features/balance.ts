@@ -1,8 +1,9 @@
-import { Composer, GrammyError, InlineKeyboard } from 'grammy';
+import { Composer, InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireClient, requirePrivateChat } from '../guards.ts';
-import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
+import { replyProviderError, requireClient } from '../guards.ts';
+import { editInPlace } from '../edits.ts';
+import { formatRupiah, formatWib } from '../../text/format.ts';
 import { balanceRefreshData } from '../callback-data/balance.ts';
 
 /**
@@ -10,6 +11,7 @@ import { balanceRefreshData } from '../callback-data/balance.ts';
  * a refresh button that updates the same message. Provider problems are answered with what to do.
  */
 export const balanceFeature = new Composer<BotContext>();
+const privateChat = balanceFeature.chatType('private');
 
 /** The balance text (HTML) and its refresh button, or undefined after answering the problem. */
 async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: InlineKeyboard } | undefined> {
@@ -26,18 +28,17 @@ async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: I
   const text = ctx.t('balance-shown', {
     service: ctx.t('service-reseller'),
     amount: formatRupiah(amount),
-    label: escapeHtml(label),
+    label: label,
     time: formatWib(ctx.deps.now()),
   });
   const keyboard = new InlineKeyboard().text(ctx.t('button-refresh'), balanceRefreshData.pack({ action: 'refresh' }));
   return { text, keyboard };
 }
 
-balanceFeature.command(commandNames('balance'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('balance'), async (ctx) => {
   await ctx.replyWithChatAction('typing').catch(() => undefined);
   const shown = await readBalance(ctx);
-  if (shown) await ctx.reply(shown.text, { parse_mode: 'HTML', reply_markup: shown.keyboard });
+  if (shown) await ctx.reply(shown.text, { reply_markup: shown.keyboard });
 });
 
 balanceFeature.callbackQuery(balanceRefreshData.filter(), async (ctx) => {
@@ -47,12 +48,7 @@ balanceFeature.callbackQuery(balanceRefreshData.filter(), async (ctx) => {
     await ctx.answerCallbackQuery().catch(() => undefined);
     return;
   }
-  try {
-    await ctx.editMessageText(shown.text, { parse_mode: 'HTML', reply_markup: shown.keyboard });
-    await ctx.answerCallbackQuery({ text: ctx.t('balance-refreshed') }).catch(() => undefined);
-  } catch (error) {
-    // Same balance within the same minute: Telegram refuses an edit that changes nothing.
-    if (!(error instanceof GrammyError && error.description.includes('message is not modified'))) throw error;
-    await ctx.answerCallbackQuery({ text: ctx.t('balance-unchanged') }).catch(() => undefined);
-  }
+  // Same balance within the same minute: the message already reads so, and the answer says it.
+  const changed = await editInPlace(ctx, shown.text, shown.keyboard);
+  await ctx.answerCallbackQuery({ text: ctx.t(changed ? 'balance-refreshed' : 'balance-unchanged') }).catch(() => undefined);
 });

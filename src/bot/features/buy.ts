@@ -1,12 +1,12 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { requireConnected, requirePrivateChat } from '../guards.ts';
+import { connectedTo, requireConnected } from '../guards.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import type { BuyConversationArgs } from '../conversations/buy.ts';
 import { nothingToBuyText } from '../renderers/purchase.ts';
 import { buyData, readBuyData } from '../callback-data/buy.ts';
-import { quietly } from '../conversations/ask.ts';
+import { quietly } from '../edits.ts';
 import { maxQuickBuyLines, parseBuyCommand, parseQuickBuy, type QuickBuyParse } from '../../services/targets.ts';
 
 /**
@@ -20,6 +20,7 @@ import { maxQuickBuyLines, parseBuyCommand, parseQuickBuy, type QuickBuyParse } 
  * Mounted last before the fallback, so only text nobody else wanted is read as quick-buy.
  */
 export const buyFeature = new Composer<BotContext>();
+const privateChat = buyFeature.chatType('private');
 
 /** Checks the request, then enters the buy conversation with it. */
 async function startBuying(ctx: BotContext, parsed: QuickBuyParse): Promise<void> {
@@ -29,7 +30,7 @@ async function startBuying(ctx: BotContext, parsed: QuickBuyParse): Promise<void
   }
   if (parsed.lines.length === 0 && parsed.problems.length > 0) {
     const problems = parsed.problems.map((p) => ({ type: 'format' as const, line: p.line, text: p.text }));
-    await ctx.reply(nothingToBuyText(ctx.t, problems), { parse_mode: 'HTML' });
+    await ctx.reply(nothingToBuyText(ctx.t, problems));
     return;
   }
   const args: BuyConversationArgs = { lines: parsed.lines, skipped: parsed.problems };
@@ -38,13 +39,11 @@ async function startBuying(ctx: BotContext, parsed: QuickBuyParse): Promise<void
   await ctx.conversation.enter(conversationIds.buy, args);
 }
 
-buyFeature.command(commandNames('buy'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
-  if (!(await requireConnected(ctx, ctx.deps, 'reseller'))) return;
+privateChat.command(commandNames('buy'), connectedTo('reseller'), async (ctx) => {
   await startBuying(ctx, parseBuyCommand(ctx.match));
 });
 
-buyFeature.chatType('private').on('message:text', async (ctx, next) => {
+privateChat.on('message:text', async (ctx, next) => {
   const parsed = parseQuickBuy(ctx.message.text);
   if (!parsed) return next();
   if (!(await requireConnected(ctx, ctx.deps, 'reseller'))) return;

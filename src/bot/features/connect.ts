@@ -2,11 +2,10 @@ import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import type { ServiceName } from '../../domain.ts';
 import { commandNames } from '../commands.ts';
-import { requirePrivateChat } from '../guards.ts';
 import { formatWib } from '../../text/format.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import { connectData, disconnectData } from '../callback-data/connect.ts';
-import { quietly } from '../conversations/ask.ts';
+import { quietly } from '../edits.ts';
 import {
   createDisconnectConfirmKeyboard,
   createDisconnectPickerKeyboard,
@@ -21,9 +20,9 @@ import {
  * pick a connected service and confirm; its credentials are deleted. Private chats only.
  */
 export const connectFeature = new Composer<BotContext>();
+const privateChat = connectFeature.chatType('private');
 
-connectFeature.command(commandNames('connect'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('connect'), async (ctx) => {
   await ctx.reply(ctx.t('connect-choose'), { reply_markup: createServicePickerKeyboard(ctx.t) });
 });
 
@@ -68,8 +67,7 @@ connectFeature.callbackQuery(connectData.filter({ action: 'cancel' }), async (ct
   await ctx.reply(ctx.t('connect-cancelled'));
 });
 
-connectFeature.command(commandNames('disconnect'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx)) || !ctx.from) return;
+privateChat.command(commandNames('disconnect'), async (ctx) => {
   const userId = ctx.from.id;
   const connected = ctx.deps.services.credentials.connected(userId).map((service) => ({
     service,

@@ -1,8 +1,9 @@
-import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
+import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireClient, requireConnected, requirePrivateChat } from '../guards.ts';
+import { connectedTo, replyProviderError, requireClient } from '../guards.ts';
+import { editInPlace } from '../edits.ts';
 import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { conversationIds, type OrderArgs } from '../conversations/ids.ts';
 import {
@@ -16,13 +17,14 @@ import {
 } from '../callback-data/gameshop.ts';
 import { createCategoryKeyboard, createGamesKeyboard, createOrdersKeyboard, isButtonUrl, type GameButton } from '../keyboards/gameshop.ts';
 import type { Game } from '../../providers/gameshop/schemas.ts';
+import { raw } from '../../text/html.ts';
 
 /** Orders per /orders page. */
 export const ordersPageSize = 10;
 /** Above this length the /games overview lists categories with their counts instead of every game. */
 const maxOverviewLength = 3500;
 
-const html = { parse_mode: 'HTML' } as const;
+const noPreview = { link_preview_options: { is_disabled: true } };
 
 /**
  * The game shop:
@@ -35,6 +37,7 @@ const html = { parse_mode: 'HTML' } as const;
  *   from the stored orders: they never order anything.
  */
 export const gameshopFeature = new Composer<BotContext>();
+const privateChat = gameshopFeature.chatType('private');
 
 /** A game's category, for grouping (games of `populerGames` carry none). */
 interface Category {
@@ -65,11 +68,11 @@ export function renderGamesOverview(t: TranslateFunction, games: readonly Game[]
   const head = [t('games-title'), ''];
   if (hot.length > 0) head.push(t('games-popular'), ...hot.map((game) => `• ${escapeHtml(game.title)}`), '');
   const full = categories.flatMap((category) => [
-    t('games-category', { category: escapeHtml(category.title) }),
+    t('games-category', { category: category.title }),
     ...category.games.map((game) => `• ${escapeHtml(game.title)}`),
     '',
   ]);
-  const compact = categories.map((category) => t('games-category-count', { category: escapeHtml(category.title), count: category.games.length }));
+  const compact = categories.map((category) => t('games-category-count', { category: category.title, count: category.games.length }));
   const tail = ['', t('games-hint')];
   let text = [...head, ...full, ...tail].join('\n');
   if (text.length > maxOverviewLength) text = [...head, ...compact, ...tail].join('\n');
@@ -87,7 +90,7 @@ function renderCategory(t: TranslateFunction, games: readonly Game[], categoryId
   const category = groupByCategory(games).find((c) => c.id === categoryId);
   if (!category) return undefined;
   const text = [
-    t('games-category', { category: escapeHtml(category.title) }),
+    t('games-category', { category: category.title }),
     ...category.games.map((game) => `• ${escapeHtml(game.title)}`),
     '',
     t('games-category-hint'),
@@ -113,27 +116,23 @@ async function startOrder(ctx: BotContext, args: OrderArgs): Promise<void> {
   await ctx.conversation.enter(conversationIds.order, args);
 }
 
-gameshopFeature.command(commandNames('games'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('games'), async (ctx) => {
   const list = await fetchGames(ctx);
   if (!list) return;
   const { text, keyboard } = renderGamesOverview(ctx.t, list.games, list.popular);
-  await ctx.reply(text, { ...html, reply_markup: keyboard });
+  await ctx.reply(text, { reply_markup: keyboard });
 });
 
-gameshopFeature.command(commandNames('order'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
-  if (!(await requireConnected(ctx, ctx.deps, 'gameshop'))) return;
+privateChat.command(commandNames('order'), connectedTo('gameshop'), async (ctx) => {
   const game = ctx.match.trim();
   await startOrder(ctx, game === '' ? {} : { game: game.slice(0, 100) });
 });
 
-gameshopFeature.command(commandNames('orders'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('orders'), async (ctx) => {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
   const { text, keyboard } = renderOrdersPage(ctx.t, ctx.deps, userId, 0);
-  await ctx.reply(text, { ...html, link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) });
+  await ctx.reply(text, { link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) });
 });
 
 gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
@@ -161,7 +160,7 @@ gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
   }
   const view = data.action === 'cat' ? renderCategory(ctx.t, list.games, Number(data.value)) : undefined;
   const { text, keyboard } = view ?? renderGamesOverview(ctx.t, list.games, list.popular);
-  await editInPlace(ctx, text, keyboard);
+  await editInPlace(ctx, text, keyboard, noPreview);
 });
 
 gameshopFeature.callbackQuery(ordersPageData.filter(), async (ctx) => {
@@ -172,7 +171,7 @@ gameshopFeature.callbackQuery(ordersPageData.filter(), async (ctx) => {
   }
   await ctx.answerCallbackQuery();
   const { text, keyboard } = renderOrdersPage(ctx.t, ctx.deps, ctx.from.id, page);
-  await editInPlace(ctx, text, keyboard);
+  await editInPlace(ctx, text, keyboard, noPreview);
 });
 
 // A confirmation button whose conversation is over: say whether it already ordered, never order again.
@@ -181,7 +180,7 @@ gameshopFeature.callbackQuery(orderConfirmData.filter(), async (ctx) => {
   const order = data ? ctx.deps.services.gameOrders.findByConfirmation(ctx.from.id, data.id) : undefined;
   await ctx
     .answerCallbackQuery(
-      order ? { text: ctx.t('order-already-created', { orderId: order.orderId }), show_alert: true } : { text: ctx.t('order-summary-expired') },
+      order ? { text: ctx.t('order-already-created', { orderId: raw(order.orderId) }), show_alert: true } : { text: ctx.t('order-summary-expired') },
     )
     .catch(() => undefined);
   await ctx.editMessageReplyMarkup().catch(() => undefined);
@@ -214,13 +213,13 @@ export function renderOrdersPage(
     lines.push(
       t('orders-line', {
         n,
-        orderId: escapeHtml(order.orderId),
-        game: escapeHtml(order.gameTitle ?? order.game),
-        product: escapeHtml(order.productName ?? `ID ${order.productId}`),
+        orderId: order.orderId,
+        game: order.gameTitle ?? order.game,
+        product: order.productName ?? `ID ${order.productId}`,
         quantity: order.quantity,
         total: formatRupiah(order.totalPrice),
-        method: escapeHtml(order.paymentName ?? `ID ${order.paymentMethodId}`),
-        status: escapeHtml(order.paymentStatus),
+        method: order.paymentName ?? `ID ${order.paymentMethodId}`,
+        status: order.paymentStatus,
         created: formatWib(order.createdAt),
       }),
       unpaid ? t(expired ? 'orders-expired' : 'orders-pay-before', { at: formatWib(order.expiredAt) }) : '',
@@ -230,14 +229,4 @@ export function renderOrdersPage(
   lines.push(t('orders-footer'));
   const text = lines.filter((line, index, all) => !(line === '' && all[index - 1] === '')).join('\n');
   return { text, keyboard: createOrdersKeyboard(t, payable, { page, hasNext }) };
-}
-
-/** Edits the message the button sits under; an unchanged page is not an error. */
-async function editInPlace(ctx: BotContext, text: string, keyboard: InlineKeyboard | undefined): Promise<void> {
-  try {
-    await ctx.editMessageText(text, { ...html, link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) });
-  } catch (error) {
-    if (error instanceof GrammyError && /message is not modified/i.test(error.description)) return;
-    throw error;
-  }
 }

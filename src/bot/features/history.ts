@@ -2,8 +2,8 @@ import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { requirePrivateChat, editInPlace } from '../guards.ts';
-import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
+import { editInPlace } from '../edits.ts';
+import { formatRupiah, formatWib } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { createHistoryKeyboard, createHistoryReceiptKeyboard } from '../keyboards/history.ts';
@@ -19,13 +19,13 @@ const maxPage = 1000;
  * with a button back to its page. Only the sender's own transactions are ever read.
  */
 export const historyFeature = new Composer<BotContext>();
+const privateChat = historyFeature.chatType('private');
 
-historyFeature.command(commandNames('history'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('history'), async (ctx) => {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
   const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, userId, 0);
-  await ctx.reply(text, { parse_mode: 'HTML', ...(keyboard ? { reply_markup: keyboard } : {}) });
+  await ctx.reply(text, { ...(keyboard ? { reply_markup: keyboard } : {}) });
 });
 
 historyFeature.callbackQuery(historyPageData.filter(), async (ctx) => {
@@ -92,10 +92,10 @@ async function renderHistoryPage(
     t('history-line', {
       n: firstNumber + index,
       icon: statusIcon(tx),
-      product: escapeHtml(tx.productName),
-      target: escapeHtml(tx.target),
+      product: tx.productName,
+      target: tx.target,
       price: formatRupiah(tx.price),
-      status: escapeHtml(statusWord(t, tx)),
+      status: statusWord(t, tx),
       time: formatWib(tx.createdAt),
     }),
   );

@@ -2,7 +2,8 @@ import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireClient, requirePrivateChat } from '../guards.ts';
+import { replyProviderError, requireClient } from '../guards.ts';
+import { editInPlace } from '../edits.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { escapeHtml, formatMoney, formatWib, formatWibDate } from '../../text/format.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
@@ -11,6 +12,7 @@ import { supportStateOf, type Account, type Item } from '../../providers/marketp
 import { withoutFormatChars } from '../../services/targets.ts';
 import type { MarketplaceClient } from '../../providers/marketplace/client.ts';
 import type { VerifyOutcome } from '../../services/verification.ts';
+import { raw } from '../../text/html.ts';
 
 /** Items per /items page. */
 export const marketplaceItemsPerPage = 5;
@@ -35,13 +37,13 @@ const noop = (): undefined => undefined;
  *   which is the verification service's business: this feature reads the command and renders).
  */
 export const marketplaceFeature = new Composer<BotContext>();
+const privateChat = marketplaceFeature.chatType('private');
 
 // ---------------------------------------------------------------------------------------------
 // /account
 // ---------------------------------------------------------------------------------------------
 
-marketplaceFeature.command(commandNames('account'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('account'), async (ctx) => {
   const client = await requireClient(ctx, ctx.deps, 'marketplace');
   if (!client) return;
   await ctx.replyWithChatAction('typing').catch(noop);
@@ -52,7 +54,7 @@ marketplaceFeature.command(commandNames('account'), async (ctx) => {
     await replyProviderError(ctx, ctx.deps, error);
     return;
   }
-  await ctx.reply(renderAccount(ctx.t, account), { parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
+  await ctx.reply(renderAccount(ctx.t, account), { link_preview_options: { is_disabled: true } });
 });
 
 /** The /account text (HTML): name, username, profile heading when set, balance, registration date. */
@@ -61,13 +63,13 @@ function renderAccount(t: TranslateFunction, account: Account): string {
   const lines = [
     t('marketplace-account-title'),
     '',
-    t('marketplace-account-name', { name: escapeHtml(shorten(fullName, 100)) }),
-    t('marketplace-account-username', { username: escapeHtml(shorten(account.username, 100)) }),
+    t('marketplace-account-name', { name: shorten(fullName, 100) }),
+    t('marketplace-account-username', { username: shorten(account.username, 100) }),
   ];
   const heading = account.profile.heading.trim();
-  if (heading !== '') lines.push(t('marketplace-account-heading', { heading: escapeHtml(shorten(heading, 200)) }));
+  if (heading !== '') lines.push(t('marketplace-account-heading', { heading: shorten(heading, 200) }));
   lines.push(
-    t('marketplace-account-balance', { balance: escapeHtml(formatMoney(account.balance, account.currency)) }),
+    t('marketplace-account-balance', { balance: formatMoney(account.balance, account.currency) }),
     t('marketplace-account-registered', { date: formatWibDate(account.registered_at) }),
   );
   return lines.join('\n');
@@ -77,8 +79,7 @@ function renderAccount(t: TranslateFunction, account: Account): string {
 // /items and item details
 // ---------------------------------------------------------------------------------------------
 
-marketplaceFeature.command(commandNames('items'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('items'), async (ctx) => {
   const client = await requireClient(ctx, ctx.deps, 'marketplace');
   if (!client) return;
   await ctx.replyWithChatAction('typing').catch(noop);
@@ -90,7 +91,7 @@ marketplaceFeature.command(commandNames('items'), async (ctx) => {
     return;
   }
   const { text, keyboard } = renderItemsPage(ctx.t, items, 0);
-  await ctx.reply(text, { parse_mode: 'HTML', reply_markup: keyboard, link_preview_options: { is_disabled: true } });
+  await ctx.reply(text, { reply_markup: keyboard, link_preview_options: { is_disabled: true } });
 });
 
 marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) => {
@@ -112,12 +113,7 @@ marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) 
   // The provider may have been slow: an answer to an expired query is not worth an error.
   await ctx.answerCallbackQuery().catch(noop);
   const { text, keyboard } = renderItemsPage(ctx.t, items, page);
-  try {
-    await ctx.editMessageText(text, { parse_mode: 'HTML', reply_markup: keyboard, link_preview_options: { is_disabled: true } });
-  } catch (error) {
-    if (error instanceof GrammyError && error.description.includes('message is not modified')) return;
-    throw error;
-  }
+  await editInPlace(ctx, text, keyboard, { link_preview_options: { is_disabled: true } });
 });
 
 marketplaceFeature.callbackQuery(marketplaceItemData.filter(), async (ctx) => {
@@ -144,7 +140,7 @@ marketplaceFeature.callbackQuery(marketplaceItemData.filter(), async (ctx) => {
 async function callbackClient(ctx: BotContext): Promise<MarketplaceClient | undefined> {
   const client = ctx.from ? ctx.deps.services.credentials.client(ctx.from.id, 'marketplace') : undefined;
   if (!client) {
-    await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: ctx.t('service-marketplace') }), show_alert: true });
+    await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-marketplace')) }), show_alert: true });
   }
   return client;
 }
@@ -159,11 +155,11 @@ function renderItemsPage(t: TranslateFunction, items: readonly Item[], requested
   const lines = shown.map((item, index) =>
     t('marketplace-items-line', {
       n: first + index + 1,
-      name: escapeHtml(shorten(item.name, 100)),
-      category: escapeHtml(categoryOf(item)),
-      version: escapeHtml(shorten(item.version, 30)),
-      regular: escapeHtml(formatMoney(item.price.regular, item.currency)),
-      extended: escapeHtml(formatMoney(item.price.extended, item.currency)),
+      name: shorten(item.name, 100),
+      category: categoryOf(item),
+      version: shorten(item.version, 30),
+      regular: formatMoney(item.price.regular, item.currency),
+      extended: formatMoney(item.price.extended, item.currency),
     }),
   );
   const title = t('marketplace-items-title', { count: items.length, page: page + 1, pages });
@@ -183,7 +179,7 @@ async function sendItemDetails(ctx: BotContext, item: Item): Promise<void> {
     const caption = captionFor(ctx.t, item);
     if (caption !== undefined) {
       try {
-        await ctx.replyWithPhoto(imageUrl, { caption, parse_mode: 'HTML', reply_markup: keyboard });
+        await ctx.replyWithPhoto(imageUrl, { caption, reply_markup: keyboard });
         return;
       } catch (error) {
         if (!(error instanceof GrammyError)) throw error;
@@ -197,7 +193,7 @@ async function sendItemDetails(ctx: BotContext, item: Item): Promise<void> {
   }
   const imageLinks = [item.media.preview_image, item.media.thumbnail].filter((url): url is string => url !== undefined && url.trim() !== '');
   const text = renderItemDetails(ctx.t, item, { description: 600, tags: 30, image: imageLinks[0] });
-  await ctx.reply(text, { parse_mode: 'HTML', reply_markup: keyboard });
+  await ctx.reply(text, { reply_markup: keyboard });
 }
 
 /** The details shortened until they fit a photo caption; undefined when even the shortest does not. */
@@ -220,25 +216,25 @@ function captionFor(t: TranslateFunction, item: Item): string | undefined {
  */
 function renderItemDetails(t: TranslateFunction, item: Item, limits: { description: number; tags: number; image?: string | undefined }): string {
   const lines = [
-    t('marketplace-item-title', { name: escapeHtml(shorten(item.name, 200)) }),
-    t('marketplace-item-meta', { category: escapeHtml(categoryOf(item)), version: escapeHtml(shorten(item.version, 30)) }),
+    t('marketplace-item-title', { name: shorten(item.name, 200) }),
+    t('marketplace-item-meta', { category: categoryOf(item), version: shorten(item.version, 30) }),
     t('marketplace-item-price', {
-      regular: escapeHtml(formatMoney(item.price.regular, item.currency)),
-      extended: escapeHtml(formatMoney(item.price.extended, item.currency)),
+      regular: formatMoney(item.price.regular, item.currency),
+      extended: formatMoney(item.price.extended, item.currency),
     }),
   ];
   const description = plainText(item.description);
   if (limits.description > 0 && description !== '') lines.push('', escapeHtml(shorten(description, limits.description)));
   const tags = item.tags.map((tag) => tag.trim()).filter((tag) => tag !== '');
   if (limits.tags > 0 && tags.length > 0) {
-    const shown = tags.slice(0, limits.tags).map((tag) => escapeHtml(shorten(tag, 40)));
+    const shown = tags.slice(0, limits.tags).map((tag) => shorten(tag, 40));
     lines.push('', t('marketplace-item-tags', { tags: shown.join(', ') + (tags.length > limits.tags ? ', …' : '') }));
   }
   const links: string[] = [];
-  if (item.demo_link.trim() !== '') links.push(t('marketplace-item-demo', { url: escapeHtml(item.demo_link.trim()) }));
-  if (item.media.preview_video) links.push(t('marketplace-item-video', { url: escapeHtml(item.media.preview_video) }));
-  if (item.media.preview_audio) links.push(t('marketplace-item-audio', { url: escapeHtml(item.media.preview_audio) }));
-  if (limits.image) links.push(t('marketplace-item-image', { url: escapeHtml(limits.image) }));
+  if (item.demo_link.trim() !== '') links.push(t('marketplace-item-demo', { url: item.demo_link.trim() }));
+  if (item.media.preview_video) links.push(t('marketplace-item-video', { url: item.media.preview_video }));
+  if (item.media.preview_audio) links.push(t('marketplace-item-audio', { url: item.media.preview_audio }));
+  if (limits.image) links.push(t('marketplace-item-image', { url: limits.image }));
   if (links.length > 0) lines.push('', ...links);
   return lines.join('\n');
 }
@@ -257,7 +253,7 @@ marketplaceFeature.command(commandNames('verify'), async (ctx) => {
   );
   switch (result.kind) {
     case 'bad-code':
-      await ctx.reply(ctx.t('marketplace-verify-usage'), { parse_mode: 'HTML', ...replyTo });
+      await ctx.reply(ctx.t('marketplace-verify-usage'), { ...replyTo });
       return;
     case 'not-connected':
       await ctx.reply(notConnectedText(ctx.t, result.who));
@@ -276,7 +272,7 @@ marketplaceFeature.command(commandNames('verify'), async (ctx) => {
     }
     case 'answered': {
       const text = renderVerifyOutcome(ctx.t, result.outcome, { now: deps.now().getTime(), account: result.account, cached: result.cached });
-      await ctx.reply(text, { parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...replyTo });
+      await ctx.reply(text, { link_preview_options: { is_disabled: true }, ...replyTo });
       return;
     }
   }
@@ -293,7 +289,7 @@ function notConnectedText(t: TranslateFunction, who: 'sender' | 'group-owner' | 
 function renderVerifyOutcome(t: TranslateFunction, outcome: VerifyOutcome, options: { now: number; account: string | undefined; cached: boolean }): string {
   const lines: string[] = [];
   if (!outcome.valid) {
-    lines.push(t('marketplace-verify-invalid', { message: escapeHtml(shorten(outcome.message, 300)) }));
+    lines.push(t('marketplace-verify-invalid', { message: shorten(outcome.message, 300) }));
   } else {
     const purchase = outcome.purchase;
     const name = escapeHtml(shorten(purchase.item.name, 200));
@@ -301,9 +297,9 @@ function renderVerifyOutcome(t: TranslateFunction, outcome: VerifyOutcome, optio
     lines.push(
       t('marketplace-verify-valid'),
       '',
-      t('marketplace-verify-item', { item }),
-      t('marketplace-verify-license', { license: escapeHtml(shorten(purchase.license_type, 50)) }),
-      t('marketplace-verify-price', { price: escapeHtml(formatMoney(purchase.price, purchase.currency)) }),
+      t('marketplace-verify-item', { item: raw(item) }),
+      t('marketplace-verify-license', { license: shorten(purchase.license_type, 50) }),
+      t('marketplace-verify-price', { price: formatMoney(purchase.price, purchase.currency) }),
       t('marketplace-verify-date', { date: formatWib(purchase.date) }),
     );
     const support = supportStateOf(purchase, options.now);
@@ -312,7 +308,7 @@ function renderVerifyOutcome(t: TranslateFunction, outcome: VerifyOutcome, optio
     else lines.push(t('marketplace-verify-support-none'));
     lines.push(t(purchase.downloaded ? 'marketplace-verify-downloaded-yes' : 'marketplace-verify-downloaded-no'));
   }
-  if (options.account) lines.push('', t('marketplace-verify-account', { account: escapeHtml(options.account) }));
+  if (options.account) lines.push('', t('marketplace-verify-account', { account: options.account }));
   if (options.cached) lines.push(t('marketplace-verify-cached'));
   return lines.join('\n');
 }

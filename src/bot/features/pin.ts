@@ -1,15 +1,14 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
-import { requirePrivateChat } from '../guards.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import { pinData } from '../callback-data/pin.ts';
-import { quietly } from '../conversations/ask.ts';
+import { quietly } from '../edits.ts';
 
 /** /pin: set, change or remove the purchase PIN (the pin conversation). Private chats only. */
 export const pinFeature = new Composer<BotContext>();
+const privateChat = pinFeature.chatType('private');
 
-pinFeature.command('pin', async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command('pin', async (ctx) => {
   await ctx.conversation.exitAll();
   await ctx.conversation.enter(conversationIds.pin);
 });

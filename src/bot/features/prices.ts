@@ -2,8 +2,9 @@ import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireConnected, requirePrivateChat, editInPlace } from '../guards.ts';
-import { escapeHtml, formatRupiah } from '../../text/format.ts';
+import { connectedTo, replyProviderError } from '../guards.ts';
+import { editInPlace } from '../edits.ts';
+import { formatRupiah } from '../../text/format.ts';
 import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
 import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
 import { looksLikeSecret } from './unhandled.ts';
@@ -15,8 +16,9 @@ import {
   productsPerPage,
   type PriceView,
 } from '../keyboards/prices.ts';
-import { groupByBrand, searchProducts } from '../../services/catalogue.ts';
+import { searchProducts, type BrandGroup } from '../../services/catalogue.ts';
 import { isProductAvailable, type Product } from '../../providers/reseller/schemas.ts';
+import { raw } from '../../text/html.ts';
 
 /** Longest search text kept (bytes): it travels in the callback data of the paging buttons. */
 const maxQueryBytes = 40;
@@ -28,10 +30,9 @@ const maxQueryBytes = 40;
  * Tapping an available product starts the buy conversation; an unavailable one says its status.
  */
 export const pricesFeature = new Composer<BotContext>();
+const privateChat = pricesFeature.chatType('private');
 
-pricesFeature.command(commandNames('prices'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
-  if (!(await requireConnected(ctx, ctx.deps, 'reseller'))) return;
+privateChat.command(commandNames('prices'), connectedTo('reseller'), async (ctx) => {
   const query = normaliseQuery(ctx.match);
   await replyPriceView(ctx, query ? { kind: 's', brand: 0, page: 0, query } : { kind: 'b', brand: 0, page: 0, query: '' });
 });
@@ -51,7 +52,7 @@ pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
     return;
   }
   if (!ctx.deps.services.credentials.has(ctx.from.id, 'reseller')) {
-    await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: ctx.t('service-reseller') }), show_alert: true });
+    await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-reseller')) }), show_alert: true });
     return;
   }
   let products: Product[];
@@ -63,7 +64,7 @@ pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
     return;
   }
   await ctx.answerCallbackQuery(parsed.fresh ? { text: ctx.t('prices-refreshed') } : undefined);
-  const { text, keyboard } = renderPriceView(ctx.t, products, parsed.view);
+  const { text, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), parsed.view);
   await editInPlace(ctx, text, keyboard);
 });
 
@@ -76,7 +77,7 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
     return;
   }
   if (!ctx.deps.services.credentials.has(ctx.from.id, 'reseller')) {
-    await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: ctx.t('service-reseller') }), show_alert: true });
+    await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-reseller')) }), show_alert: true });
     return;
   }
   let products: Product[];
@@ -93,10 +94,10 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
     return;
   }
   if (!isProductAvailable(product)) {
-    await ctx.answerCallbackQuery({ text: toast(ctx.t('prices-unavailable', { name: product.product_name, status: product.status })), show_alert: true });
+    await ctx.answerCallbackQuery({ text: toast(ctx.t('prices-unavailable', { name: raw(product.product_name), status: raw(product.status) })), show_alert: true });
     return;
   }
-  await ctx.answerCallbackQuery({ text: toast(ctx.t('prices-buying', { name: product.product_name, price: formatRupiah(product.price) })) });
+  await ctx.answerCallbackQuery({ text: toast(ctx.t('prices-buying', { name: raw(product.product_name), price: formatRupiah(product.price) })) });
   // A flow left half-way (one that let this tap through) gives way to the product just chosen.
   if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
   const args: BuyArgs = { lines: [{ code: product.code }] };
@@ -133,8 +134,8 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
     return next();
   }
   if (searchProducts(products, query).length === 0) return next();
-  const { text: answer, keyboard } = renderPriceView(ctx.t, products, view);
-  await ctx.reply(answer, { parse_mode: 'HTML', reply_markup: keyboard });
+  const { text: answer, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view);
+  await ctx.reply(answer, { reply_markup: keyboard });
 });
 
 /** Fetches the user's (cached) price list and replies with `view` of it, or the provider's error. */
@@ -148,8 +149,8 @@ async function replyPriceView(ctx: BotContext, view: PriceView): Promise<void> {
     await replyProviderError(ctx, ctx.deps, error);
     return;
   }
-  const { text, keyboard } = renderPriceView(ctx.t, products, view);
-  await ctx.reply(text, { parse_mode: 'HTML', reply_markup: keyboard });
+  const { text, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view);
+  await ctx.reply(text, { reply_markup: keyboard });
 }
 
 /**
@@ -180,19 +181,24 @@ function parseView(data: string): { view: PriceView; fresh: boolean } | undefine
 
 /**
  * The text and keyboard of a price-list view. Pages past the end show the last page; a brand
- * index that no longer exists (the list changed) shows the brands.
+ * index that no longer exists (the list changed) shows the brands. `groups` is the list grouped
+ * by brand (`catalogue.brands(products)`).
  */
-export function renderPriceView(t: TranslateFunction, products: readonly Product[], view: PriceView): { text: string; keyboard: InlineKeyboard } {
-  const groups = groupByBrand(products);
+export function renderPriceView(
+  t: TranslateFunction,
+  products: readonly Product[],
+  groups: readonly BrandGroup[],
+  view: PriceView,
+): { text: string; keyboard: InlineKeyboard } {
   if (view.kind === 'p' && groups[view.brand]) {
     const group = groups[view.brand]!;
     return renderProducts(t, products, group.products, view, (page, pages) =>
-      t('prices-brand-title', { brand: escapeHtml(group.brand), count: group.products.length, page, pages }),
+      t('prices-brand-title', { brand: group.brand, count: group.products.length, page, pages }),
     );
   }
   if (view.kind === 's' && view.query) {
     const matches = searchProducts(products, view.query);
-    const query = escapeHtml(view.query);
+    const query = view.query;
     if (matches.length === 0) {
       return { text: t('prices-search-empty', { query }), keyboard: createBackToBrandsKeyboard(t) };
     }
@@ -218,10 +224,10 @@ function renderProducts(
   const page = Math.min(view.page, pages - 1);
   const shown = list.slice(page * productsPerPage, (page + 1) * productsPerPage);
   const lines = shown.map((product) => {
-    const values = { code: escapeHtml(product.code), name: escapeHtml(product.product_name) };
+    const values = { code: product.code, name: product.product_name };
     return isProductAvailable(product)
       ? t('prices-line-available', { ...values, price: formatRupiah(product.price) })
-      : t('prices-line-unavailable', { ...values, status: escapeHtml(product.status) });
+      : t('prices-line-unavailable', { ...values, status: product.status });
   });
   const text = [title(page + 1, pages), '', ...lines, '', t('prices-footer')].join('\n');
   const index = new Map(all.map((product, i) => [product, i]));

@@ -16,5 +16,5 @@ startFeature.command('start', async (ctx) => {
 });
 
 startFeature.command(commandNames('help'), async (ctx) => {
-  await ctx.reply(ctx.t('help-text'), { parse_mode: 'HTML', link_preview_options: { is_disabled: true } });
+  await ctx.reply(ctx.t('help-text'), { link_preview_options: { is_disabled: true } });
 });

@@ -2,8 +2,8 @@ import { Composer, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { requirePrivateChat, editInPlace } from '../guards.ts';
-import { echoInput, escapeHtml, formatWib } from '../../text/format.ts';
+import { editInPlace } from '../edits.ts';
+import { echoInput, formatWib } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { createPendingListKeyboard, createStatusReceiptKeyboard } from '../keyboards/status.ts';
@@ -22,25 +22,24 @@ const maxRefLength = 100;
  * unknown one. Without a ref id: the sender's open transactions, each a button that checks it.
  */
 export const statusFeature = new Composer<BotContext>();
+const privateChat = statusFeature.chatType('private');
 
-statusFeature.command(commandNames('status'), async (ctx) => {
-  if (!(await requirePrivateChat(ctx))) return;
+privateChat.command(commandNames('status'), async (ctx) => {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
   const ref = parseRef(ctx.match);
   if (ref === undefined) {
     const { text, keyboard } = renderPendingList(ctx.t, ctx.deps, userId);
-    await ctx.reply(text, { parse_mode: 'HTML', ...(keyboard ? { reply_markup: keyboard } : {}) });
+    await ctx.reply(text, { ...(keyboard ? { reply_markup: keyboard } : {}) });
     return;
   }
   const tx = await findOwn(ctx.deps, userId, ref);
   if (!tx) {
-    await ctx.reply(ctx.t('status-not-found', { refId: echoInput(ref, 40) }), { parse_mode: 'HTML' });
+    await ctx.reply(ctx.t('status-not-found', { refId: echoInput(ref, 40) }));
     return;
   }
   const { current, note } = await refresh(ctx.t, ctx.deps, tx);
   await ctx.reply(receiptText(ctx.t, current, note), {
-    parse_mode: 'HTML',
     reply_markup: createStatusReceiptKeyboard(ctx.t, current, { backToList: false }),
   });
 });
@@ -121,7 +120,7 @@ function checkProblem(t: TranslateFunction, tx: TransactionRecord, publicIp: str
 
 function receiptText(t: TranslateFunction, tx: TransactionRecord, note: string | undefined): string {
   const receipt = formatReceipt(t, tx);
-  return note === undefined ? receipt : `⚠️ ${escapeHtml(note)}\n\n${receipt}`;
+  return note === undefined ? receipt : `⚠️ ${note}\n\n${receipt}`;
 }
 
 /** The sender's open transactions, newest first, as text and buttons (no keyboard when there are none). */
@@ -135,9 +134,9 @@ function renderPendingList(t: TranslateFunction, deps: BotDeps, userId: number):
   const lines = shown.map((tx, index) =>
     t('status-pending-line', {
       n: index + 1,
-      product: escapeHtml(tx.productName),
-      target: escapeHtml(tx.target),
-      status: escapeHtml(statusWord(t, tx)),
+      product: tx.productName,
+      target: tx.target,
+      status: statusWord(t, tx),
       time: formatWib(tx.createdAt),
     }),
   );

@@ -2,12 +2,13 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { serviceNames, type ServiceName } from '../../domain.ts';
 import { connectData, disconnectData } from '../callback-data/connect.ts';
+import { raw } from '../../text/html.ts';
 
 /** The service picker of /connect: one button per service, then Cancel. */
 export function createServicePickerKeyboard(t: TranslateFunction): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   for (const service of serviceNames) {
-    keyboard.text(t('connect-button-service', { service: t(`service-${service}`) }), connectData.pack({ action: 'pick', service })).row();
+    keyboard.text(t('connect-button-service', { service: raw(t(`service-${service}`)) }), connectData.pack({ action: 'pick', service })).row();
   }
   return keyboard.text(t('button-cancel'), connectData.pack({ action: 'cancel', service: '-' }));
 }
@@ -33,7 +34,7 @@ export function createConnectRetryKeyboard(t: TranslateFunction, service: Servic
 export function createDisconnectPickerKeyboard(t: TranslateFunction, connected: ReadonlyArray<{ service: ServiceName; label: string }>): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   for (const { service, label } of connected) {
-    keyboard.text(t('disconnect-button-service', { service: t(`service-${service}`), label }), disconnectData.pack({ action: 'pick', service })).row();
+    keyboard.text(t('disconnect-button-service', { service: raw(t(`service-${service}`)), label: raw(label) }), disconnectData.pack({ action: 'pick', service })).row();
   }
   return keyboard.text(t('button-cancel'), disconnectData.pack({ action: 'keep', service: '-' }));
 }

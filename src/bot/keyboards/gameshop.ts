@@ -1,6 +1,8 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { gamesData, orderConfirmData, orderStepData, ordersPageData, packIfFits } from '../callback-data/gameshop.ts';
+import { withoutEmptyRows } from './rows.ts';
+import { raw } from '../../text/html.ts';
 
 /** A game as the /games keyboards need it. */
 export interface GameButton {
@@ -37,7 +39,7 @@ export function createGamesKeyboard(
   grid(keyboard, gameButtons, 2);
   const categoryButtons = categories.flatMap((category) => {
     const data = packIfFits(() => gamesData.pack({ action: 'cat', value: String(category.id) }));
-    return data ? [{ text: t('games-button-category', { category: category.title, count: category.count }), data }] : [];
+    return data ? [{ text: t('games-button-category', { category: raw(category.title), count: category.count }), data }] : [];
   });
   grid(keyboard, categoryButtons, 2);
   return withoutEmptyRows(keyboard);
@@ -79,8 +81,8 @@ export function createOrderChoiceKeyboard(
   });
   grid(keyboard, buttons, options.columns ?? 1);
   if (options.skip) keyboard.text(t('order-button-skip'), orderStepData.pack({ flow, step, value: 'skip' })).row();
-  const rows = keyboard.inline_keyboard.filter((row) => row.length > 0);
-  return rows.length > 0 ? new InlineKeyboard(rows) : undefined;
+  const rows = withoutEmptyRows(keyboard);
+  return rows.inline_keyboard.length > 0 ? rows : undefined;
 }
 
 /** Order now / Cancel under the order summary. */
@@ -124,10 +126,6 @@ export function createOrdersKeyboard(
   keyboard.row();
   if (options.page > 0) keyboard.text(t('button-prev'), ordersPageData.pack({ page: options.page - 1 }));
   if (options.hasNext) keyboard.text(t('button-next'), ordersPageData.pack({ page: options.page + 1 }));
-  const rows = keyboard.inline_keyboard.filter((row) => row.length > 0);
-  return rows.length > 0 ? new InlineKeyboard(rows) : undefined;
-}
-
-function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
-  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
+  const rows = withoutEmptyRows(keyboard);
+  return rows.inline_keyboard.length > 0 ? rows : undefined;
 }

@@ -3,6 +3,8 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { TransactionRecord } from '../../store/schema.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { addCopySnButton } from './receipt.ts';
+import { withoutEmptyRows } from './rows.ts';
+import { raw } from '../../text/html.ts';
 
 /** Callback data opening `refId`'s receipt, or undefined when it cannot be packed (not a bot-minted id). */
 function packDetail(page: number, refId: string): string | undefined {
@@ -20,7 +22,7 @@ export function createHistoryKeyboard(
   const keyboard = new InlineKeyboard();
   transactions.forEach((tx, index) => {
     const data = packDetail(options.page, tx.refId);
-    if (data) keyboard.text(t('history-button-item', { n: options.firstNumber + index, code: tx.code, target: tx.target }), data).row();
+    if (data) keyboard.text(t('history-button-item', { n: options.firstNumber + index, code: raw(tx.code), target: raw(tx.target) }), data).row();
   });
   if (options.page > 0) keyboard.text(t('button-prev'), historyPageData.pack({ page: options.page - 1 }));
   if (options.hasNext) keyboard.text(t('button-next'), historyPageData.pack({ page: options.page + 1 }));
@@ -33,9 +35,4 @@ export function createHistoryReceiptKeyboard(t: TranslateFunction, tx: Transacti
   if (addCopySnButton(keyboard, t, tx)) keyboard.row();
   keyboard.text(t('history-button-back'), historyPageData.pack({ page }));
   return withoutEmptyRows(keyboard);
-}
-
-/** The keyboard without empty rows (left by `.row()` after the last button of a section). */
-function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
-  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
 }

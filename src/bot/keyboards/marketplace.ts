@@ -2,6 +2,8 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { Item } from '../../providers/marketplace/schemas.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
+import { withoutEmptyRows } from './rows.ts';
+import { raw } from '../../text/html.ts';
 
 /** Longest item name on a button (characters); Telegram cuts long buttons anyway. */
 const maxButtonName = 40;
@@ -37,7 +39,7 @@ export function createItemsKeyboard(
 ): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   items.forEach((item, index) => {
-    const label = t('marketplace-items-button', { n: options.firstNumber + index, name: shorten(item.name, maxButtonName) });
+    const label = t('marketplace-items-button', { n: options.firstNumber + index, name: raw(shorten(item.name, maxButtonName)) });
     keyboard.text(label, marketplaceItemData.pack({ id: item.id })).row();
   });
   if (options.page > 0) keyboard.text(t('button-prev'), marketplaceItemsPageData.pack({ page: options.page - 1 }));
@@ -56,9 +58,4 @@ export function createItemDetailsKeyboard(t: TranslateFunction, item: Item): Inl
   if (isButtonUrl(item.media.preview_audio)) keyboard.url(t('marketplace-item-button-audio'), item.media.preview_audio).row();
   const rows = withoutEmptyRows(keyboard);
   return rows.inline_keyboard.length > 0 ? rows : undefined;
-}
-
-/** The keyboard without empty rows (left by `.row()` after the last button of a section). */
-function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
-  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
 }

@@ -5,6 +5,8 @@ import { isProductAvailable } from '../../providers/reseller/schemas.ts';
 import type { BrandGroup } from '../../services/catalogue.ts';
 import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
 import { formatRupiah } from '../../text/format.ts';
+import { withoutEmptyRows } from './rows.ts';
+import { raw } from '../../text/html.ts';
 
 /** What a price-list message shows; packed into every button of it. */
 export interface PriceView {
@@ -46,7 +48,7 @@ export function createBrandsKeyboard(t: TranslateFunction, groups: readonly Bran
   const keyboard = new InlineKeyboard();
   const start = view.page * brandsPerPage;
   groups.slice(start, start + brandsPerPage).forEach((group, offset) => {
-    const label = t('prices-button-brand', { brand: group.brand, count: group.products.length });
+    const label = t('prices-button-brand', { brand: raw(group.brand), count: group.products.length });
     keyboard.text(label, packPriceView({ kind: 'p', brand: start + offset, page: 0, query: '' }));
     if ((offset + 1) % brandsPerRow === 0) keyboard.row();
   });
@@ -72,8 +74,8 @@ export function createProductsKeyboard(
   const keyboard = new InlineKeyboard();
   for (const product of page) {
     const label = isProductAvailable(product)
-      ? t('prices-button-product', { code: product.code, price: formatRupiah(product.price) })
-      : t('prices-button-unavailable', { code: product.code, status: product.status });
+      ? t('prices-button-product', { code: raw(product.code), price: formatRupiah(product.price) })
+      : t('prices-button-unavailable', { code: raw(product.code), status: raw(product.status) });
     keyboard.text(label, packProduct(product, indexOf(product))).row();
   }
   addNavigation(keyboard, t, view, pages);
@@ -88,9 +90,4 @@ export function createBackToBrandsKeyboard(t: TranslateFunction): InlineKeyboard
   return new InlineKeyboard()
     .text(t('prices-button-brands'), packPriceView({ kind: 'b', brand: 0, page: 0, query: '' }))
     .text(t('prices-button-search'), priceSearchData.pack({}));
-}
-
-/** The keyboard without empty rows (left by `.row()` after the last button of a section). */
-function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
-  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
 }

@@ -3,6 +3,8 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { addCopySnButton } from './receipt.ts';
+import { withoutEmptyRows } from './rows.ts';
+import { raw } from '../../text/html.ts';
 
 /** Callback data that checks `refId`, or undefined when it cannot be packed (not a bot-minted id). */
 export function packStatusCheck(refId: string): string | undefined {
@@ -15,7 +17,7 @@ export function createPendingListKeyboard(t: TranslateFunction, transactions: re
   const keyboard = new InlineKeyboard();
   transactions.forEach((tx, index) => {
     const data = packStatusCheck(tx.refId);
-    if (data) keyboard.text(t('status-button-item', { n: index + 1, code: tx.code, target: tx.target }), data).row();
+    if (data) keyboard.text(t('status-button-item', { n: index + 1, code: raw(tx.code), target: raw(tx.target) }), data).row();
   });
   return withoutEmptyRows(keyboard);
 }
@@ -31,9 +33,4 @@ export function createStatusReceiptKeyboard(t: TranslateFunction, tx: Transactio
   if (again) keyboard.text(t('status-button-again'), again);
   if (options.backToList) keyboard.text(t('status-button-list'), statusListData.pack({}));
   return withoutEmptyRows(keyboard);
-}
-
-/** The keyboard without empty rows (left by `.row()` after the last button of a section). */
-function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
-  return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
 }

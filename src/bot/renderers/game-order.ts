@@ -10,6 +10,7 @@ import { providerErrorFromJson } from '../../providers/provider-error-json.ts';
 import type { OutboxPayload } from '../../notify/payload.ts';
 import type { GameOrderRecord } from '../../store/schema.ts';
 import type { CreatedGameOrder, GameInfo, GameOrderDraft, GameOrderFailure, OrderMethod, OrderProduct } from '../../services/game-orders.ts';
+import { raw } from '../../text/html.ts';
 
 /** API field names in the order the questions are asked (for re-asking after a 422). */
 export const orderFields = ['game', 'product_id', 'payment_method_id', 'id', 'server', 'whatsapp', 'nickname', 'email', 'promo_code', 'quantity'] as const;
@@ -17,11 +18,11 @@ export type OrderField = (typeof orderFields)[number];
 export const isOrderField = (field: string): field is OrderField => (orderFields as readonly string[]).includes(field);
 
 export function productText(product: OrderProduct): string {
-  return product.name === undefined ? `ID ${product.id}` : `${escapeHtml(product.name)} (ID ${product.id})`;
+  return product.name === undefined ? `ID ${product.id}` : `${product.name} (ID ${product.id})`;
 }
 
 function methodText(method: OrderMethod): string {
-  return method.name === undefined ? `ID ${method.id}` : `${escapeHtml(method.name)} (ID ${method.id})`;
+  return method.name === undefined ? `ID ${method.id}` : `${method.name} (ID ${method.id})`;
 }
 
 /** The field's name as the user knows it (the game's own label for the player id and server). */
@@ -33,23 +34,23 @@ export function fieldLabel(t: TranslateFunction, field: string, info: GameInfo):
 
 /** The order summary shown before confirming. */
 export function renderOrderSummary(t: TranslateFunction, info: GameInfo, draft: GameOrderDraft): string {
-  const none = t('order-summary-none');
+  const none = raw(t('order-summary-none'));
   const serverLabel = info.server.kind === 'required' ? info.server.label : t('order-field-server');
   const lines = [
     t('order-summary-title'),
     '',
-    t('order-summary-game', { game: escapeHtml(info.title) }),
+    t('order-summary-game', { game: info.title }),
     t('order-summary-product', { product: draft.product ? productText(draft.product) : none }),
     t('order-summary-quantity', { quantity: draft.quantity }),
     t('order-summary-method', { method: draft.method ? methodText(draft.method) : none }),
-    t('order-summary-player', { label: escapeHtml(info.idLabel ?? t('order-field-id')), value: escapeHtml(draft.playerId ?? '') }),
+    t('order-summary-player', { label: info.idLabel ?? t('order-field-id'), value: draft.playerId ?? '' }),
   ];
-  if (draft.server !== undefined) lines.push(t('order-summary-server', { label: escapeHtml(serverLabel), value: escapeHtml(draft.server) }));
+  if (draft.server !== undefined) lines.push(t('order-summary-server', { label: serverLabel, value: draft.server }));
   lines.push(
-    t('order-summary-whatsapp', { value: escapeHtml(draft.whatsapp ?? '') }),
-    t('order-summary-nickname', { value: draft.nickname === undefined ? none : escapeHtml(draft.nickname) }),
-    t('order-summary-email', { value: draft.email === undefined ? none : escapeHtml(draft.email) }),
-    t('order-summary-promo', { value: draft.promo === undefined ? none : `<code>${escapeHtml(draft.promo)}</code>` }),
+    t('order-summary-whatsapp', { value: draft.whatsapp ?? '' }),
+    t('order-summary-nickname', { value: draft.nickname === undefined ? none : draft.nickname }),
+    t('order-summary-email', { value: draft.email === undefined ? none : draft.email }),
+    t('order-summary-promo', { value: draft.promo === undefined ? none : raw(`<code>${escapeHtml(draft.promo)}</code>`) }),
   );
   if (draft.product?.price !== undefined) {
     lines.push('', t('order-summary-estimate', { amount: formatRupiah(draft.product.price * draft.quantity) }));
@@ -63,15 +64,15 @@ export function renderCreatedOrder(t: TranslateFunction, info: GameInfo, draft: 
   const lines = [
     order.replayed ? t('order-created-already') : t('order-created-title'),
     '',
-    t('order-created-id', { orderId: escapeHtml(order.orderId) }),
+    t('order-created-id', { orderId: order.orderId }),
     t('order-created-item', {
-      game: escapeHtml(info.title),
-      product: escapeHtml(draft.product?.name ?? `ID ${draft.product?.id ?? '?'}`),
+      game: info.title,
+      product: draft.product?.name ?? `ID ${draft.product?.id ?? '?'}`,
       quantity: order.quantity,
     }),
   ];
-  if (draft.method) lines.push(t('order-created-method', { method: escapeHtml(draft.method.name ?? `ID ${draft.method.id}`) }));
-  lines.push(t('order-created-status', { status: escapeHtml(order.paymentStatus) }));
+  if (draft.method) lines.push(t('order-created-method', { method: draft.method.name ?? `ID ${draft.method.id}` }));
+  lines.push(t('order-created-status', { status: order.paymentStatus }));
   const pricing = order.pricing;
   if (pricing) {
     lines.push(
@@ -84,7 +85,7 @@ export function renderCreatedOrder(t: TranslateFunction, info: GameInfo, draft: 
       }),
     );
     if (pricing.has_promo || pricing.promo_discount > 0) {
-      lines.push(t('order-price-promo', { code: escapeHtml(pricing.promo_code || draft.promo || '-'), amount: formatRupiah(pricing.promo_discount) }));
+      lines.push(t('order-price-promo', { code: pricing.promo_code || draft.promo || '-', amount: formatRupiah(pricing.promo_discount) }));
     }
     lines.push(
       t('order-price-fee', { amount: formatRupiah(pricing.payment_fee) }),
@@ -92,7 +93,7 @@ export function renderCreatedOrder(t: TranslateFunction, info: GameInfo, draft: 
     );
   }
   lines.push(t('order-price-total', { amount: formatRupiah(order.totalPrice) }), '');
-  if (order.paymentCode) lines.push(t('order-created-code', { code: escapeHtml(order.paymentCode) }));
+  if (order.paymentCode) lines.push(t('order-created-code', { code: order.paymentCode }));
   lines.push(t('order-created-expires', { at: formatWib(order.expiredAt) }));
   if (order.reminder === 'queued') lines.push(t('order-created-reminder'));
   if (order.reminder === 'late') lines.push(t('order-created-no-reminder'));
@@ -107,8 +108,8 @@ export function renderOrderReminder(t: TranslateFunction, order: GameOrderRecord
   return {
     type: 'send',
     text: t('order-reminder', {
-      orderId: escapeHtml(order.orderId),
-      item: escapeHtml(item),
+      orderId: order.orderId,
+      item: item,
       at: formatWib(order.expiredAt),
       total: formatRupiah(order.totalPrice),
     }),
@@ -117,7 +118,7 @@ export function renderOrderReminder(t: TranslateFunction, order: GameOrderRecord
   };
 }
 
-/** What went wrong, in the provider-error wording (plain text: escape it for HTML). */
+/** What went wrong, in the provider-error wording (HTML). */
 export function describeOrderFailure(t: TranslateFunction, error: GameOrderFailure, publicIp: string | undefined): string {
   if (error.kind === 'not_connected') return t('error-not-connected', { service: t('service-gameshop') });
   return describeProviderError(t, providerErrorFromJson(error), publicIp) ?? t('error-generic');

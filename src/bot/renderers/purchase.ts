@@ -4,11 +4,12 @@
  * plain JSON values (what the conversation stores) and the translate function, nothing else.
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { escapeHtml, formatRupiah } from '../../text/format.ts';
+import { formatRupiah } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import type { ProviderErrorKind } from '../../providers/provider-error.ts';
 import { providerErrorFromJson, type ProviderErrorJson } from '../../providers/provider-error-json.ts';
 import { maxTargetLength, type TargetProblem } from '../../services/targets.ts';
+import { raw } from '../../text/html.ts';
 
 /** Why a requested line cannot be bought; rendered by `describeBuyProblem`. */
 export type BuyProblem =
@@ -55,13 +56,12 @@ const knownErrorKinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
   'malformed',
 ]);
 
-/** The user-facing explanation of a provider error, HTML-escaped. */
+/** The user-facing explanation of a provider error (HTML). */
 export function explainProviderError(t: TranslateFunction, error: ProviderErrorJson, publicIp: string | undefined): string {
-  const text = describeProviderError(t, providerErrorFromJson(error), publicIp) ?? t('error-generic');
-  return escapeHtml(text);
+  return describeProviderError(t, providerErrorFromJson(error), publicIp) ?? t('error-generic');
 }
 
-/** Why the provider refused a transaction (Rejected), in the provider-error wording, HTML-escaped. */
+/** Why the provider refused a transaction (Rejected), in the provider-error wording (HTML). */
 function rejectionReason(t: TranslateFunction, result: PurchaseResult, publicIp: string | undefined): string {
   const kind = result.message;
   if (kind !== undefined && knownErrorKinds.has(kind)) {
@@ -69,7 +69,7 @@ function rejectionReason(t: TranslateFunction, result: PurchaseResult, publicIp:
     if (result.providerStatus !== undefined) error.providerMessage = result.providerStatus;
     return explainProviderError(t, error, publicIp);
   }
-  return escapeHtml(t('provider-error-rejected', { service: t('service-reseller'), message: result.providerStatus ?? result.message ?? '-' }));
+  return t('provider-error-rejected', { service: t('service-reseller'), message: result.providerStatus ?? result.message ?? '-' });
 }
 
 /** One problem line (HTML): `Line 3: code XYZ is not in the price list`, or without the line number. */
@@ -77,24 +77,24 @@ export function describeBuyProblem(t: TranslateFunction, problem: BuyProblem, wi
   let text: string;
   switch (problem.type) {
     case 'format':
-      text = t('buy-problem-format', { text: escapeHtml(problem.text) });
+      text = t('buy-problem-format', { text: problem.text });
       break;
     case 'unknown':
-      text = t('buy-problem-unknown', { code: escapeHtml(problem.code) });
+      text = t('buy-problem-unknown', { code: problem.code });
       break;
     case 'unavailable':
-      text = t('buy-problem-unavailable', { product: escapeHtml(problem.product), code: escapeHtml(problem.code), status: escapeHtml(problem.status) });
+      text = t('buy-problem-unavailable', { product: problem.product, code: problem.code, status: problem.status });
       break;
     case 'target':
       text = targetProblemText(t, problem.problem, problem.target);
       break;
   }
-  return withLine ? t('buy-problem-line', { line: problem.line, problem: text }) : capitalise(text);
+  return withLine ? t('buy-problem-line', { line: problem.line, problem: raw(text) }) : capitalise(text);
 }
 
 /** Why a typed target is not usable (HTML), e.g. "nomor 0812 terlalu pendek". */
 export function targetProblemText(t: TranslateFunction, problem: TargetProblem, target: string): string {
-  return t(`buy-problem-target-${problem}`, { target: escapeHtml(target.slice(0, maxTargetLength)), max: maxTargetLength });
+  return t(`buy-problem-target-${problem}`, { target: target.slice(0, maxTargetLength), max: maxTargetLength });
 }
 
 /** `text` with its first letter in upper case. */
@@ -127,8 +127,8 @@ export function renderPurchaseSummary(t: TranslateFunction, selection: Selection
     parts.push(
       t('buy-summary-title'),
       '',
-      t('buy-summary-product', { product: escapeHtml(only.productName), code: escapeHtml(only.code) }),
-      t('buy-summary-target', { target: escapeHtml(only.target) }),
+      t('buy-summary-product', { product: only.productName, code: only.code }),
+      t('buy-summary-target', { target: only.target }),
       t('buy-summary-price', { price: formatRupiah(only.price) }),
     );
   } else {
@@ -137,9 +137,9 @@ export function renderPurchaseSummary(t: TranslateFunction, selection: Selection
       parts.push(
         t('buy-summary-line', {
           n: index + 1,
-          product: escapeHtml(compact ? item.code : item.productName),
-          code: escapeHtml(item.code),
-          target: escapeHtml(item.target),
+          product: compact ? item.code : item.productName,
+          code: item.code,
+          target: item.target,
           price: formatRupiah(item.price),
         }),
       );
@@ -162,7 +162,7 @@ export function renderPurchaseSummary(t: TranslateFunction, selection: Selection
 export function renderRepeatQuestion(t: TranslateFunction, items: readonly BuyItem[], repeats: ReadonlyArray<{ index: number; seconds?: number }>): string {
   const lines = repeats.map(({ index, seconds }) => {
     const item = items[index];
-    const vars = { product: escapeHtml(item?.productName ?? ''), target: escapeHtml(item?.target ?? '') };
+    const vars = { product: item?.productName ?? '', target: item?.target ?? '' };
     return seconds === undefined ? t('buy-repeat-batch', vars) : t('buy-repeat-recent', { ...vars, seconds });
   });
   return [t('buy-repeat-title'), '', ...lines, '', t('buy-repeat-question')].join('\n');
@@ -191,12 +191,12 @@ export function renderPurchaseResults(t: TranslateFunction, results: PurchaseRes
     const parts = [
       t(unclear ? 'buy-result-unclear' : `buy-result-${kind}`),
       '',
-      t('buy-result-product', { product: escapeHtml(only.productName), code: escapeHtml(only.code) }),
-      t('buy-result-target', { target: escapeHtml(only.target) }),
+      t('buy-result-product', { product: only.productName, code: only.code }),
+      t('buy-result-target', { target: only.target }),
       t('buy-result-price', { price: formatRupiah(only.price) }),
     ];
-    if (kind === 'success' && only.sn) parts.push(t('buy-result-sn', { sn: escapeHtml(only.sn) }));
-    parts.push(t('buy-result-ref', { ref: escapeHtml(only.refId) }));
+    if (kind === 'success' && only.sn) parts.push(t('buy-result-sn', { sn: only.sn }));
+    parts.push(t('buy-result-ref', { ref: only.refId }));
     if (kind === 'rejected') parts.push('', rejectionReason(t, only, publicIp));
     return parts.join('\n');
   }
@@ -207,13 +207,13 @@ export function renderPurchaseResults(t: TranslateFunction, results: PurchaseRes
       t('buy-result-bulk-line', {
         n: index + 1,
         icon: resultIcons[kind],
-        product: escapeHtml(compact ? result.code : result.productName),
-        target: escapeHtml(result.target),
+        product: compact ? result.code : result.productName,
+        target: result.target,
         status: t(`buy-status-${kind}`),
       }),
     );
-    if (kind === 'success' && result.sn) parts.push(t('buy-result-bulk-sn', { sn: escapeHtml(result.sn) }));
-    if (kind === 'rejected' && !compact) parts.push(t('buy-result-bulk-reason', { reason: rejectionReason(t, result, publicIp) }));
+    if (kind === 'success' && result.sn) parts.push(t('buy-result-bulk-sn', { sn: result.sn }));
+    if (kind === 'rejected' && !compact) parts.push(t('buy-result-bulk-reason', { reason: raw(rejectionReason(t, result, publicIp)) }));
   });
   if (compact) {
     // Each distinct reason once, at the end.
