@@ -31,7 +31,9 @@ function emit(figures: Record<string, unknown>): void {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-async function withWorld<T>(run: (world: { store: Store; api: Api; telegram: Awaited<ReturnType<typeof startBotApi>> }) => Promise<T>): Promise<T> {
+async function withWorld<T>(
+  run: (world: { store: Store; api: Api; telegram: Awaited<ReturnType<typeof startBotApi>> }) => Promise<T>,
+): Promise<T> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kiosbot-bench-outbox-'));
   const telegram = await startBotApi();
   const store = await openStore({ dataDir, vault });
@@ -47,7 +49,8 @@ async function withWorld<T>(run: (world: { store: Store; api: Api; telegram: Awa
 async function enqueueBroadcast(store: Store, userIds: number[], perUser: number): Promise<void> {
   const writes: Array<Promise<unknown>> = [];
   for (let round = 0; round < perUser; round++) {
-    for (const chatId of userIds) writes.push(store.outbox.enqueue({ chatId, kind: 'bench', payload: { type: 'send', text: `Pengumuman ${round + 1}` } }));
+    for (const chatId of userIds)
+      writes.push(store.outbox.enqueue({ chatId, kind: 'bench', payload: { type: 'send', text: `Pengumuman ${round + 1}` } }));
   }
   await Promise.all(writes);
 }
@@ -55,7 +58,13 @@ async function enqueueBroadcast(store: Store, userIds: number[], perUser: number
 async function run(scenario: string, users: number, perUser: number, limits: OutboxLimits, rttMs = 0): Promise<void> {
   await withWorld(async ({ store, api, telegram }) => {
     // A real round trip to Telegram, added before each call (the emulator answers at once).
-    if (rttMs > 0) api.config.use(async (prev, method, payload, signal) => (await new Promise((resolve) => setTimeout(resolve, rttMs)), prev(method, payload, signal)));
+    if (rttMs > 0)
+      api.config.use(
+        async (prev, method, payload, signal) => (
+          await new Promise((resolve) => setTimeout(resolve, rttMs)),
+          prev(method, payload, signal)
+        ),
+      );
     const ids = Array.from({ length: users }, (_, i) => telegram.createUser({ firstName: `User ${i}` }).id);
     await enqueueBroadcast(store, ids, perUser);
     const outbox = createOutbox({ api, store, logger, limits });

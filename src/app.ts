@@ -64,7 +64,12 @@ export interface AppOptions {
  * → services → bot. Nothing here starts polling; the caller decides how updates arrive.
  */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: [config.botToken, config.encryptionKey.toString('base64'), config.encryptionKey.toString('hex')] });
+  const logger =
+    options.logger ??
+    createLogger({
+      level: config.logLevel,
+      secrets: [config.botToken, config.encryptionKey.toString('base64'), config.encryptionKey.toString('hex')],
+    });
   const now = options.now ?? (() => new Date());
   const store = await openStore({
     dataDir: config.dataDir,
@@ -112,7 +117,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     logger,
     now,
   });
-  const services = createServices({ store, providers, logger, now, notices, formatMoney: formatRupiah, onQueued: () => outbox.kick(), gameshopCataloguePath: config.gameshopCataloguePath });
+  const services = createServices({
+    store,
+    providers,
+    logger,
+    now,
+    notices,
+    formatMoney: formatRupiah,
+    onQueued: () => outbox.kick(),
+    gameshopCataloguePath: config.gameshopCataloguePath,
+  });
   const watcher = createSettlementWatcher({
     store,
     purchases: services.purchases,
@@ -141,7 +155,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     enqueue,
     now,
   };
-  const botConfig: BotConfig<BotContext> = { ...options.botConfig, client: { apiRoot: config.telegramApiRoot, ...options.botConfig?.client } };
+  const botConfig: BotConfig<BotContext> = {
+    ...options.botConfig,
+    client: { apiRoot: config.telegramApiRoot, ...options.botConfig?.client },
+  };
   const bot = createBot(deps, botConfig);
   // Updates that may move money are stored before Telegram is told they arrived, marked done once handled.
   bot.api.config.use(inboxGetUpdatesTransformer(store.inbox));

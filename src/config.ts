@@ -58,7 +58,10 @@ const schema = z.object({
     .string()
     .default('')
     .transform((value, ctx) => {
-      const parts = value.split(',').map((part) => part.trim()).filter(Boolean);
+      const parts = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean);
       const bad = parts.filter((part) => !/^\d{1,15}$/.test(part));
       if (bad.length > 0) {
         ctx.addIssue({ code: 'custom', message: 'must be Telegram user ids separated by commas, like 12345,67890' });
@@ -91,7 +94,8 @@ const schema = z.object({
     .string()
     .trim()
     .refine((value) => z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success, {
-      error: 'must be the IP address the HTTP server (health, webhook) listens on: 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface)',
+      error:
+        'must be the IP address the HTTP server (health, webhook) listens on: 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface)',
     })
     .default('127.0.0.1'),
   HEALTH_TOKEN: z

@@ -66,13 +66,24 @@ try {
   if (config.webhook) {
     // Webhook mode: Telegram posts updates to WEBHOOK_URL, which must reach PORT on this machine.
     const path = new URL(config.webhook.url).pathname;
-    server = await startHttpServer({ port: config.port, host: config.healthHost, healthToken: config.healthToken, logger, store, webhook: { bot, path, secret: config.webhook.secret } });
+    server = await startHttpServer({
+      port: config.port,
+      host: config.healthHost,
+      healthToken: config.healthToken,
+      logger,
+      store,
+      webhook: { bot, path, secret: config.webhook.secret },
+    });
     await bot.api.setWebhook(config.webhook.url, { secret_token: config.webhook.secret, allowed_updates: [...allowedUpdates] });
     logger.info('webhook mode', {
       port: config.port,
       host: server.host,
       path,
-      ...(server.host === '127.0.0.1' || server.host === '::1' ? { hint: 'listening on loopback only: a reverse proxy on this machine must forward WEBHOOK_URL to PORT (or set HEALTH_HOST=0.0.0.0)' } : {}),
+      ...(server.host === '127.0.0.1' || server.host === '::1'
+        ? {
+            hint: 'listening on loopback only: a reverse proxy on this machine must forward WEBHOOK_URL to PORT (or set HEALTH_HOST=0.0.0.0)',
+          }
+        : {}),
     });
   } else {
     server = await startHttpServer({ port: config.port, host: config.healthHost, healthToken: config.healthToken, logger, store });
@@ -98,7 +109,8 @@ async function stop(signal: string): Promise<void> {
   await server.close();
   if (runner?.isRunning()) await runner.stop();
   // Let the updates being handled finish (they may be writing conversation state or a purchase).
-  for (let waited = 0; runner && runner.size() > 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let waited = 0; runner && runner.size() > 0 && waited < 10_000; waited += 50)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   await started.close();
   logger.info('stopped');
   process.exit(0);

@@ -45,7 +45,8 @@ export function outputSecrets(env: Record<string, string | undefined>): string[]
     forms.add(keyText);
     try {
       const key = parseEncryptionKey(keyText);
-      for (const form of [key.toString('base64'), key.toString('base64url'), key.toString('hex'), key.toString('hex').toUpperCase()]) forms.add(form);
+      for (const form of [key.toString('base64'), key.toString('base64url'), key.toString('hex'), key.toString('hex').toUpperCase()])
+        forms.add(form);
     } catch {
       // Not a valid key: config validation stops the process; its text is masked as written.
     }

@@ -101,7 +101,13 @@ describe('createConfig', () => {
   it('never echoes a secret value', () => {
     const badToken = 'SECRET-TOKEN-VALUE-123';
     const badKey = 'my-secret-passphrase-not-a-key';
-    const error = problemsOf({ ...goodEnv, BOT_TOKEN: badToken, ENCRYPTION_KEY: badKey, WEBHOOK_URL: 'https://x.example.com/hook', WEBHOOK_SECRET: 'short!' });
+    const error = problemsOf({
+      ...goodEnv,
+      BOT_TOKEN: badToken,
+      ENCRYPTION_KEY: badKey,
+      WEBHOOK_URL: 'https://x.example.com/hook',
+      WEBHOOK_SECRET: 'short!',
+    });
     expect(error.message).not.toContain(badToken);
     expect(error.message).not.toContain(badKey);
     expect(error.message).not.toContain('short!');
@@ -118,7 +124,10 @@ describe('createConfig', () => {
     expect(defaults.healthHost).toBe('127.0.0.1');
     expect(defaults.healthToken).toBeUndefined();
     const token = 'health-token-0123456789abcdef';
-    expect(createConfig({ ...goodEnv, HEALTH_HOST: '0.0.0.0', HEALTH_TOKEN: ` ${token} ` })).toMatchObject({ healthHost: '0.0.0.0', healthToken: token });
+    expect(createConfig({ ...goodEnv, HEALTH_HOST: '0.0.0.0', HEALTH_TOKEN: ` ${token} ` })).toMatchObject({
+      healthHost: '0.0.0.0',
+      healthToken: token,
+    });
     expect(createConfig({ ...goodEnv, HEALTH_HOST: '::' }).healthHost).toBe('::');
   });
 

@@ -23,7 +23,14 @@ describe('output guard', () => {
   const secrets = outputSecrets({ BOT_TOKEN: ` ${token} `, ENCRYPTION_KEY: key.toString('base64') });
 
   it('lists the token, its secret part, its URL form and every form of the encryption key', () => {
-    for (const form of [token, 'AAEsecretpartofthetoken_x', encodeURIComponent(token), key.toString('base64'), key.toString('base64url'), key.toString('hex')]) {
+    for (const form of [
+      token,
+      'AAEsecretpartofthetoken_x',
+      encodeURIComponent(token),
+      key.toString('base64'),
+      key.toString('base64url'),
+      key.toString('hex'),
+    ]) {
       expect(secrets).toContain(form);
     }
     expect(outputSecrets({})).toEqual([]);
@@ -59,13 +66,19 @@ describe('output guard', () => {
   it('a crash (uncaught exception, unhandled rejection) is printed masked, and the process still exits 1', () => {
     const guard = pathToFileURL(path.resolve(import.meta.dirname, '../src/output-guard.ts')).href;
     const loader = pathToFileURL(path.resolve(import.meta.dirname, '../node_modules/tsx/dist/loader.mjs')).href;
-    for (const crash of [`throw new Error('request to /x/${token.slice(10)} failed')`, `void Promise.reject(new Error('token ${token} rejected'))`]) {
+    for (const crash of [
+      `throw new Error('request to /x/${token.slice(10)} failed')`,
+      `void Promise.reject(new Error('token ${token} rejected'))`,
+    ]) {
       const script = `import { installOutputGuard, outputSecrets, printCrashesMasked } from '${guard}';
         const secrets = outputSecrets({ BOT_TOKEN: '${token}' });
         installOutputGuard(secrets);
         printCrashesMasked(secrets);
         setTimeout(() => { ${crash}; }, 0);`;
-      const child = spawnSync(process.execPath, ['--import', loader, '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+      const child = spawnSync(process.execPath, ['--import', loader, '--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       expect(child.status, child.stderr).toBe(1);
       expect(child.stderr).toContain('kiosbot crashed');
       expect(child.stderr).toContain('[redacted]');

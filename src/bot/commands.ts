@@ -52,9 +52,7 @@ export async function publishCommands(api: Api, i18n: I18n, logger: Logger, defa
   ];
   for (const { locale, languageCode } of targets) {
     const list = (groupsOnly: boolean): BotCommand[] =>
-      commands
-        .filter((c) => !groupsOnly || c.groups)
-        .map((c) => ({ command: c.name, description: i18n.t(locale, `command-${c.name}`) }));
+      commands.filter((c) => !groupsOnly || c.groups).map((c) => ({ command: c.name, description: i18n.t(locale, `command-${c.name}`) }));
     const scopes = [
       { scope: { type: 'all_private_chats' as const }, list: list(false) },
       { scope: { type: 'all_group_chats' as const }, list: list(true) },

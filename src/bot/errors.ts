@@ -15,7 +15,8 @@ export async function handleBotError(error: BotError<BotContext>): Promise<void>
     console.error('kiosbot: error before dependencies were attached', cause instanceof Error ? cause.message : cause);
     return;
   }
-  if (cause instanceof GrammyError) deps.logger.error('Telegram refused a request', { ...fields, method: cause.method, description: cause.description });
+  if (cause instanceof GrammyError)
+    deps.logger.error('Telegram refused a request', { ...fields, method: cause.method, description: cause.description });
   else if (cause instanceof HttpError) deps.logger.error('could not reach Telegram', fields);
   else deps.logger.error('unhandled error while processing an update', fields);
   const summary = cause instanceof Error ? `${cause.name}: ${cause.message}`.slice(0, 300) : 'unknown error';

@@ -20,14 +20,19 @@ export async function requireConnected(ctx: AnyContext, deps: BotDeps, service: 
  * A provider client for the sender's stored account of `service` (so a 401/403 it meets reaches
  * the operator feed), or undefined after telling them how to connect.
  */
-export async function requireClient<S extends ServiceName>(ctx: AnyContext, deps: BotDeps, service: S): Promise<ReturnType<Providers[S]> | undefined> {
+export async function requireClient<S extends ServiceName>(
+  ctx: AnyContext,
+  deps: BotDeps,
+  service: S,
+): Promise<ReturnType<Providers[S]> | undefined> {
   const userId = ctx.from?.id;
   const client = userId === undefined ? undefined : deps.services.credentials.client(userId, service);
   if (!client) await ctx.reply(notConnected(ctx, service));
   return client;
 }
 
-const notConnected = (ctx: AnyContext, service: ServiceName): string => ctx.t('error-not-connected', { service: ctx.t(`service-${service}`) });
+const notConnected = (ctx: AnyContext, service: ServiceName): string =>
+  ctx.t('error-not-connected', { service: ctx.t(`service-${service}`) });
 
 /**
  * Commands that only work in a private chat with the bot: they show or move a user's own money,

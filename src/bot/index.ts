@@ -79,12 +79,15 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
       onExit: (id, ctx) => {
         if (!isCommand(ctx)) ctx.expiredConversation = id;
       },
-      plugins: [conversationI18n, async (ctx, next) => {
-        // A conversation's context has a fresh Api: it gets the same transformers as bot.api.
-        ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
-        ctx.api.config.use(htmlParseMode);
-        await next();
-      }],
+      plugins: [
+        conversationI18n,
+        async (ctx, next) => {
+          // A conversation's context has a fresh Api: it gets the same transformers as bot.api.
+          ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
+          ctx.api.config.use(htmlParseMode);
+          await next();
+        },
+      ],
     }),
   );
   bot.use(cancelFeature);
@@ -120,4 +123,3 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.catch(handleBotError);
   return bot;
 }
-

@@ -67,7 +67,12 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
    * Transactions still `Created` when this process started: whoever was about to send them died
    * with the previous process, so they are due at once, whatever hold their nextCheckAt carries.
    */
-  const orphaned = new Set(store.transactions.listOpen().filter((tx) => tx.status === 'Created').map((tx) => tx.refId));
+  const orphaned = new Set(
+    store.transactions
+      .listOpen()
+      .filter((tx) => tx.status === 'Created')
+      .map((tx) => tx.refId),
+  );
 
   const isPaused = (userId: number): boolean => {
     const since = paused.get(userId);
@@ -76,7 +81,9 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
     if (connectedAt && Date.parse(connectedAt) > since) {
       paused.delete(userId);
       logger.info('re-checks resumed after reconnect', { userId });
-      store.users.update(userId, { recheckPause: undefined }).catch((error: unknown) => logger.error('could not store a resumed account', { userId, error }));
+      store.users
+        .update(userId, { recheckPause: undefined })
+        .catch((error: unknown) => logger.error('could not store a resumed account', { userId, error }));
       return false;
     }
     return true;
@@ -92,7 +99,10 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
       await purchases.markUnresolved(tx.refId);
       return;
     }
-    const result = tx.status === 'Created' ? await purchases.submit(tx.refId, { notifyOwner: true }) : await purchases.check(tx.refId, { notifyOwner: true });
+    const result =
+      tx.status === 'Created'
+        ? await purchases.submit(tx.refId, { notifyOwner: true })
+        : await purchases.check(tx.refId, { notifyOwner: true });
     const reason = accountProblems.find((problem) => problem === result.message);
     if (reason && !paused.has(tx.userId) && !pausing.has(tx.userId)) {
       pausing.add(tx.userId);

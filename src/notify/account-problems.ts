@@ -27,6 +27,8 @@ export function createAccountProblemReporter(options: AccountProblemReporterOpti
     if (now - (lastReported.get(key) ?? -Infinity) < windowMs) return;
     lastReported.set(key, now);
     options.logger.warn('provider refused a stored account', { ...problem });
-    options.enqueue(options.operatorItems(problem)).catch((error: unknown) => options.logger.error('could not queue an account problem for the operator', { error }));
+    options
+      .enqueue(options.operatorItems(problem))
+      .catch((error: unknown) => options.logger.error('could not queue an account problem for the operator', { error }));
   };
 }

@@ -9,7 +9,11 @@ import type { TextVariable } from '../text/html.ts';
 export type Translate = (locale: string, key: string, variables?: Record<string, TextVariable>) => string;
 
 /** Formats a transaction receipt as HTML with a context-free translate function. */
-export type ReceiptFormatter = (t: (key: string, variables?: Record<string, TextVariable>) => string, tx: TransactionRecord, options?: { maskTarget?: boolean }) => string;
+export type ReceiptFormatter = (
+  t: (key: string, variables?: Record<string, TextVariable>) => string,
+  tx: TransactionRecord,
+  options?: { maskTarget?: boolean },
+) => string;
 
 export interface NoticesDeps {
   store: Store;
@@ -83,10 +87,23 @@ export function createNotices(deps: NoticesDeps): Notices {
       if (group) {
         const groupT = tFor(deps.defaultLocale);
         const masked = deps.formatReceipt(groupT, tx, { maskTarget: true });
-        items.push(text(group.chatId, 'group-settlement', `${groupT(`notify-settled-${headlineKey(tx.status)}`, { product: tx.productName, target: '' })}\n\n${masked}`, `group:${tx.refId}`));
+        items.push(
+          text(
+            group.chatId,
+            'group-settlement',
+            `${groupT(`notify-settled-${headlineKey(tx.status)}`, { product: tx.productName, target: '' })}\n\n${masked}`,
+            `group:${tx.refId}`,
+          ),
+        );
       }
       if (tx.status === 'Gagal' || tx.status === 'Unresolved') {
-        items.push(...operator(`operator-transaction-${tx.status === 'Gagal' ? 'failed' : 'unresolved'}`, { refId: tx.refId, userId: tx.userId, code: tx.code }));
+        items.push(
+          ...operator(`operator-transaction-${tx.status === 'Gagal' ? 'failed' : 'unresolved'}`, {
+            refId: tx.refId,
+            userId: tx.userId,
+            code: tx.code,
+          }),
+        );
       }
       return items;
     },
@@ -96,7 +113,14 @@ export function createNotices(deps: NoticesDeps): Notices {
     accountPaused(userId, reason) {
       const t = tFor(localeOf(userId));
       // The operator hears of a refused account from the provider hook (accountProblem), once.
-      return [text(userId, 'account-paused', t(`notify-paused-${reason === 'ip_blocked' ? 'ip' : reason === 'credentials' ? 'credentials' : 'disconnected'}`), `paused:${userId}`)];
+      return [
+        text(
+          userId,
+          'account-paused',
+          t(`notify-paused-${reason === 'ip_blocked' ? 'ip' : reason === 'credentials' ? 'credentials' : 'disconnected'}`),
+          `paused:${userId}`,
+        ),
+      ];
     },
     transactionReview(tx, { refusals, reason }) {
       return operator(

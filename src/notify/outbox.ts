@@ -142,7 +142,8 @@ type ApiSignal = Parameters<Api['sendMessage']>[3];
 const fallbackRetryAfterSeconds = 5;
 
 /** Telegram's answers to an edit that can never succeed: the message is gone, not editable, or already shows this. */
-const uneditable = /message to edit not found|message can't be edited|MESSAGE_ID_INVALID|there is no text in the message to edit|message is not modified/i;
+const uneditable =
+  /message to edit not found|message can't be edited|MESSAGE_ID_INVALID|there is no text in the message to edit|message is not modified/i;
 
 /**
  * Creates the outbox over `store.outbox`. Nothing is sent before `start()`.
@@ -164,7 +165,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   // `htmlParseMode` only adds a field; any other transformer may retry on its own (auto-retry).
   if (api.config.installedTransformers().some((transformer) => transformer !== htmlParseMode)) {
-    log.warn('the outbox Api has transformers installed; it must not retry on its own (no auto-retry), or 429s are waited out twice and items may be sent twice');
+    log.warn(
+      'the outbox Api has transformers installed; it must not retry on its own (no auto-retry), or 429s are waited out twice and items may be sent twice',
+    );
   }
 
   let running = false;
@@ -376,7 +379,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
         return;
       }
       if (code === 403) {
-        log.info('recipient cannot be messaged (blocked the bot, deactivated or removed it); dropping the notification', { ...where, description });
+        log.info('recipient cannot be messaged (blocked the bot, deactivated or removed it); dropping the notification', {
+          ...where,
+          description,
+        });
         if (item.chatId > 0) {
           if (store.users.get(item.chatId)?.active) await store.users.setActive(item.chatId, false);
         } else {
@@ -471,7 +477,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
         };
         if (timeoutMs !== undefined) {
           timeout = setTimeout(
-            () => finish(new Error(`The outbox did not drain within ${timeoutMs} ms (${store.outbox.size()} items queued, ${sending.size} in flight).`)),
+            () =>
+              finish(
+                new Error(
+                  `The outbox did not drain within ${timeoutMs} ms (${store.outbox.size()} items queued, ${sending.size} in flight).`,
+                ),
+              ),
             timeoutMs,
           );
         }
@@ -490,7 +501,13 @@ function queuedBefore(a: OutboxEntry, b: OutboxEntry): boolean {
 
 function asSend(payload: OutboxPayload): SendPayload {
   const { text, parseMode, replyMarkup, linkPreview } = payload;
-  return { type: 'send', text, ...(parseMode ? { parseMode } : {}), ...(replyMarkup ? { replyMarkup } : {}), ...(linkPreview !== undefined ? { linkPreview } : {}) };
+  return {
+    type: 'send',
+    text,
+    ...(parseMode ? { parseMode } : {}),
+    ...(replyMarkup ? { replyMarkup } : {}),
+    ...(linkPreview !== undefined ? { linkPreview } : {}),
+  };
 }
 
 /** Log fields naming an item without its text (which may hold a customer's number). */

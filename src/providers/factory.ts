@@ -48,7 +48,9 @@ export interface ProviderHooks {
 
 export function createProviders(settings: ProviderSettings, hooks: ProviderHooks = {}): Providers {
   const watch = <T extends object>(client: T, service: ServiceName, account: AccountRef | undefined): T =>
-    account && hooks.onAccountProblem ? reportingAccountProblems(client, (kind) => hooks.onAccountProblem?.({ userId: account.userId, service, kind })) : client;
+    account && hooks.onAccountProblem
+      ? reportingAccountProblems(client, (kind) => hooks.onAccountProblem?.({ userId: account.userId, service, kind }))
+      : client;
   return {
     reseller: ({ apiId, apiKey }, account) =>
       watch(createResellerClient({ baseURL: settings.resellerUrl, apiId, apiKey, timeoutMs: settings.timeoutMs }), 'reseller', account),

@@ -14,14 +14,7 @@ import type { ServiceName } from '../domain.ts';
  * - `malformed`: the body was not JSON, or JSON that breaks the documented schema.
  */
 export type ProviderErrorKind =
-  | 'credentials'
-  | 'insufficient_balance'
-  | 'ip_blocked'
-  | 'not_found'
-  | 'validation'
-  | 'rejected'
-  | 'unknown_outcome'
-  | 'malformed';
+  'credentials' | 'insufficient_balance' | 'ip_blocked' | 'not_found' | 'validation' | 'rejected' | 'unknown_outcome' | 'malformed';
 
 export interface ProviderErrorInit {
   kind: ProviderErrorKind;

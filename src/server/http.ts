@@ -39,7 +39,11 @@ export interface HttpServer {
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const handleUpdate = options.webhook
-    ? webhookCallback(options.webhook.bot, 'callback', { secretToken: options.webhook.secret, onTimeout: 'return', timeoutMilliseconds: 9_000 })
+    ? webhookCallback(options.webhook.bot, 'callback', {
+        secretToken: options.webhook.secret,
+        onTimeout: 'return',
+        timeoutMilliseconds: 9_000,
+      })
     : undefined;
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -47,7 +51,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     if (req.method === 'GET' && path === '/health') {
       const access = healthAccess(req.headers.authorization, options.healthToken);
       if (access === 'refused') {
-        res.writeHead(401, { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Bearer' }).end(JSON.stringify({ ok: false, error: 'unauthorized' }));
+        res
+          .writeHead(401, { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Bearer' })
+          .end(JSON.stringify({ ok: false, error: 'unauthorized' }));
         return;
       }
       const body = JSON.stringify(
@@ -102,7 +108,12 @@ function healthAccess(authorization: string | undefined, token: string | undefin
 /** How long done inbox entries are kept in webhook mode to recognise a re-delivery, and how many at most. */
 export const webhookInboxRetention = { maxAgeMs: 60 * 60_000, maxCount: 200 };
 
-type WebhookHandler = (update: Update, respond: (json: string) => unknown, header: string | undefined, unauthorized: () => unknown) => Promise<unknown>;
+type WebhookHandler = (
+  update: Update,
+  respond: (json: string) => unknown,
+  header: string | undefined,
+  unauthorized: () => unknown,
+) => Promise<unknown>;
 
 /**
  * One webhook POST: the secret is checked first (401 otherwise, nothing stored), then an update
@@ -111,7 +122,13 @@ type WebhookHandler = (update: Update, respond: (json: string) => unknown, heade
  * the inbox holds already is answered 200 and not handled again. A failed inbox write answers 500,
  * so Telegram delivers it again later.
  */
-async function receiveWebhookUpdate(req: IncomingMessage, res: ServerResponse, secret: string, store: Store, handle: WebhookHandler): Promise<void> {
+async function receiveWebhookUpdate(
+  req: IncomingMessage,
+  res: ServerResponse,
+  secret: string,
+  store: Store,
+  handle: WebhookHandler,
+): Promise<void> {
   const header = req.headers['x-telegram-bot-api-secret-token'];
   const given = Buffer.from(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
   const expected = Buffer.from(secret);

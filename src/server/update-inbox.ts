@@ -77,7 +77,8 @@ export function markDoneAfterHandling(bot: Bot<BotContext>, inbox: Inbox): void 
  */
 export async function replayInbox(bot: Bot<BotContext>, inbox: Inbox, logger: Logger): Promise<number> {
   const { updates, givenUp } = await inbox.takeForReplay(maxReplayAttempts);
-  if (givenUp.length > 0) logger.error('updates not replayed: each start crashed on them, or they cannot be opened', { updateIds: givenUp });
+  if (givenUp.length > 0)
+    logger.error('updates not replayed: each start crashed on them, or they cannot be opened', { updateIds: givenUp });
   if (updates.length === 0) return 0;
   logger.warn('replaying updates a crash interrupted', { count: updates.length, updateIds: updates.map((u) => u.update_id) });
   const chains = new Map<string, Update[]>();

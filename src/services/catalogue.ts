@@ -19,7 +19,21 @@ export interface CatalogueService {
 }
 
 /** Words that describe the kind of product rather than its brand ("Telkomsel Data 1GB", "PLN Token 20.000"). */
-const genericWords = new Set(['data', 'token', 'pulsa', 'voucher', 'paket', 'internet', 'reguler', 'promo', 'topup', 'top', 'up', 'isi', 'saldo']);
+const genericWords = new Set([
+  'data',
+  'token',
+  'pulsa',
+  'voucher',
+  'paket',
+  'internet',
+  'reguler',
+  'promo',
+  'topup',
+  'top',
+  'up',
+  'isi',
+  'saldo',
+]);
 
 /**
  * Brand of a product, from the leading words of its name up to the first word with a digit (at

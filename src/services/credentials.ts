@@ -70,7 +70,10 @@ export function createCredentialService(store: Store, providers: Providers): Cre
     client(userId, service) {
       const credentials = api.load(userId, service);
       if (!credentials) return undefined;
-      const make = providers[service] as (credentials: ServiceCredentials[typeof service], account: AccountRef) => ReturnType<Providers[typeof service]>;
+      const make = providers[service] as (
+        credentials: ServiceCredentials[typeof service],
+        account: AccountRef,
+      ) => ReturnType<Providers[typeof service]>;
       return make(credentials, { userId });
     },
     has: (userId, service) => store.credentials.has(userId, service),

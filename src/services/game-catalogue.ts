@@ -72,12 +72,17 @@ export const gameCatalogueSchema = z
   .superRefine((catalogue, ctx) => {
     const seenSlugs = new Set<string>();
     catalogue.games.forEach((game, index) => {
-      if (seenSlugs.has(game.slug)) ctx.addIssue({ code: 'custom', path: ['games', index, 'slug'], message: `slug ${game.slug} is listed twice` });
+      if (seenSlugs.has(game.slug))
+        ctx.addIssue({ code: 'custom', path: ['games', index, 'slug'], message: `slug ${game.slug} is listed twice` });
       seenSlugs.add(game.slug);
       const seenProducts = new Set<number>();
       game.products.forEach((product, p) => {
         if (seenProducts.has(product.id)) {
-          ctx.addIssue({ code: 'custom', path: ['games', index, 'products', p, 'id'], message: `product id ${product.id} is listed twice for ${game.slug}` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['games', index, 'products', p, 'id'],
+            message: `product id ${product.id} is listed twice for ${game.slug}`,
+          });
         }
         seenProducts.add(product.id);
       });
@@ -88,7 +93,8 @@ export const gameCatalogueSchema = z
     });
     const seenMethods = new Set<number>();
     catalogue.paymentMethods.forEach((method, index) => {
-      if (seenMethods.has(method.id)) ctx.addIssue({ code: 'custom', path: ['paymentMethods', index, 'id'], message: `payment method id ${method.id} is listed twice` });
+      if (seenMethods.has(method.id))
+        ctx.addIssue({ code: 'custom', path: ['paymentMethods', index, 'id'], message: `payment method id ${method.id} is listed twice` });
       seenMethods.add(method.id);
     });
   });
@@ -104,9 +110,7 @@ export type CataloguePaymentMethod = z.infer<typeof cataloguePaymentMethodSchema
  * words an operator can act on).
  */
 export type GameCatalogueState =
-  | { kind: 'none' }
-  | { kind: 'ok'; file: string; catalogue: GameCatalogue }
-  | { kind: 'invalid'; file: string; problem: string };
+  { kind: 'none' } | { kind: 'ok'; file: string; catalogue: GameCatalogue } | { kind: 'invalid'; file: string; problem: string };
 
 /** Validates parsed JSON as a catalogue; `problem` lists where it breaks the schema (at most 8 issues). */
 export function parseGameCatalogue(json: unknown): { ok: true; catalogue: GameCatalogue } | { ok: false; problem: string } {
@@ -146,7 +150,9 @@ export async function loadGameCatalogue(file: string): Promise<GameCatalogueStat
     return { kind: 'invalid', file: resolved, problem: `it is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
   }
   const parsed = parseGameCatalogue(json);
-  return parsed.ok ? { kind: 'ok', file: resolved, catalogue: parsed.catalogue } : { kind: 'invalid', file: resolved, problem: parsed.problem };
+  return parsed.ok
+    ? { kind: 'ok', file: resolved, catalogue: parsed.catalogue }
+    : { kind: 'invalid', file: resolved, problem: parsed.problem };
 }
 
 interface CatalogueLoaderOptions {

@@ -300,7 +300,12 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
         const popularSlugs = new Set(popular.map((game) => game.slug));
         const listed = games
           .filter((game) => game.status)
-          .map((game) => ({ slug: game.slug, title: game.title, popular: popularSlugs.has(game.slug) || game.populer, category: game.category?.title ?? '' }));
+          .map((game) => ({
+            slug: game.slug,
+            title: game.title,
+            popular: popularSlugs.has(game.slug) || game.populer,
+            category: game.category?.title ?? '',
+          }));
         return { ok: true, games: listed };
       } catch (error) {
         if (!(error instanceof GameshopError)) throw error;
@@ -311,7 +316,8 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
 
     async gameInfo(game) {
       const state = await gameCatalogue();
-      if (state.kind !== 'ok') return { slug: game.slug, title: game.title, catalogue: state.kind, catalogued: false, server: { kind: 'unknown' } };
+      if (state.kind !== 'ok')
+        return { slug: game.slug, title: game.title, catalogue: state.kind, catalogued: false, server: { kind: 'unknown' } };
       const methods = state.catalogue.paymentMethods.map((method) => ({ id: method.id, name: method.name }));
       const entry = findCatalogueGame(state.catalogue, game.slug);
       if (!entry) return { slug: game.slug, title: game.title, catalogue: 'ok', catalogued: false, server: { kind: 'unknown' }, methods };
@@ -323,7 +329,11 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
         server: entry.server
           ? { kind: 'required', label: entry.server.label, ...(entry.server.servers ? { servers: entry.server.servers } : {}) }
           : { kind: 'none' },
-        products: entry.products.map((product) => ({ id: product.id, name: product.name, ...(product.price === undefined ? {} : { price: product.price }) })),
+        products: entry.products.map((product) => ({
+          id: product.id,
+          name: product.name,
+          ...(product.price === undefined ? {} : { price: product.price }),
+        })),
         methods,
       };
       if (entry.idLabel !== undefined) info.idLabel = entry.idLabel;

@@ -63,7 +63,8 @@ export function createPinService(deps: { store: Store; now: () => Date }): PinSe
       const actual = await derive(pin.trim(), Buffer.from(stored.salt, 'base64'));
       const expected = Buffer.from(stored.hash, 'base64');
       if (actual.length === expected.length && timingSafeEqual(actual, expected)) {
-        if (stored.failedAttempts > 0 || stored.lockedUntil) await store.users.update(userId, { pin: { ...stored, failedAttempts: 0, lockedUntil: undefined } });
+        if (stored.failedAttempts > 0 || stored.lockedUntil)
+          await store.users.update(userId, { pin: { ...stored, failedAttempts: 0, lockedUntil: undefined } });
         return { ok: true };
       }
       const failedAttempts = stored.failedAttempts + 1;

@@ -43,7 +43,13 @@ export interface PurchaseService {
    * `holdMs`: the caller submits them itself right away, so the settlement watcher leaves them
    * alone for that long (it sends them only if the caller crashed before submitting).
    */
-  confirm(input: { confirmationId: string; userId: number; chatId: number; lines: PurchaseLine[]; holdMs?: number }): Promise<TransactionRecord[]>;
+  confirm(input: {
+    confirmationId: string;
+    userId: number;
+    chatId: number;
+    lines: PurchaseLine[];
+    holdMs?: number;
+  }): Promise<TransactionRecord[]>;
   /**
    * Sends a `Created` transaction to the provider with its stored ref id, code and target, and
    * records the answer. A timeout, network error, 5xx or unreadable answer leaves it Pending
@@ -75,7 +81,11 @@ export interface PurchaseService {
    * count, nor those of `confirmationId` itself (a replay after it was recorded). Reads the store
    * and the clock only; in line order.
    */
-  recentRepeats(userId: number, lines: ReadonlyArray<Pick<PurchaseLine, 'code' | 'target'>>, confirmationId: string): Promise<RecentRepeat[]>;
+  recentRepeats(
+    userId: number,
+    lines: ReadonlyArray<Pick<PurchaseLine, 'code' | 'target'>>,
+    confirmationId: string,
+  ): Promise<RecentRepeat[]>;
 }
 
 export interface CallOptions {
@@ -138,7 +148,12 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
    * Stores an answer: final statuses move the transaction to history, others schedule a re-check.
    * `queue` (operator items about an open transaction) goes in the same write as the update.
    */
-  async function record(tx: TransactionRecord, patch: Partial<TransactionRecord>, options: CallOptions = {}, queue: NewOutboxItem[] = []): Promise<TransactionRecord> {
+  async function record(
+    tx: TransactionRecord,
+    patch: Partial<TransactionRecord>,
+    options: CallOptions = {},
+    queue: NewOutboxItem[] = [],
+  ): Promise<TransactionRecord> {
     const status = patch.status ?? tx.status;
     const now = deps.now();
     if (isFinal(status)) {
@@ -189,16 +204,20 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     try {
       const result = mode === 'create' ? await client.createTransaction(request) : await client.checkTransaction(request);
       const status = result.status === 'Sukses' || result.status === 'Gagal' ? result.status : 'Pending';
-      return record(tx, {
-        status,
-        providerStatus: result.status,
-        trxId: result.trxId ?? tx.trxId,
-        sn: result.sn !== undefined && result.sn !== '' ? result.sn : tx.sn,
-        checks: tx.checks + (mode === 'check' ? 1 : 0),
-        message: undefined,
-        // A status answer ends a run of refusals (the review, if asked, stays asked).
-        refusals: undefined,
-      }, options);
+      return record(
+        tx,
+        {
+          status,
+          providerStatus: result.status,
+          trxId: result.trxId ?? tx.trxId,
+          sn: result.sn !== undefined && result.sn !== '' ? result.sn : tx.sn,
+          checks: tx.checks + (mode === 'check' ? 1 : 0),
+          message: undefined,
+          // A status answer ends a run of refusals (the review, if asked, stays asked).
+          refusals: undefined,
+        },
+        options,
+      );
     } catch (error) {
       if (!isProviderError(error)) throw error;
       // A refusal of the very first send: the provider has no transaction under this ref id.
@@ -210,11 +229,15 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       // hold the transaction and the money, so a refusal now finalises nothing.
       if (refusalKinds.has(error.kind)) return refusedRecheck(tx, error.kind, error.providerMessage, mode, options);
       logger.warn('purchase outcome unknown for now; it stays Pending', { refId, kind: error.kind, mode });
-      return record(tx, {
-        status: 'Pending',
-        message: error.kind,
-        checks: tx.checks + (mode === 'check' ? 1 : 0),
-      }, options);
+      return record(
+        tx,
+        {
+          status: 'Pending',
+          message: error.kind,
+          checks: tx.checks + (mode === 'check' ? 1 : 0),
+        },
+        options,
+      );
     }
   }
 
@@ -223,7 +246,13 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
    * the normal schedule; the operator is asked once to review it when refusals repeat. The user is
    * never told "not charged" for it; past the horizon it becomes Unresolved like any other.
    */
-  async function refusedRecheck(tx: TransactionRecord, kind: ProviderErrorKind, providerMessage: string | undefined, mode: 'create' | 'check', options: CallOptions): Promise<TransactionRecord> {
+  async function refusedRecheck(
+    tx: TransactionRecord,
+    kind: ProviderErrorKind,
+    providerMessage: string | undefined,
+    mode: 'create' | 'check',
+    options: CallOptions,
+  ): Promise<TransactionRecord> {
     const refusals = (tx.refusals ?? 0) + 1;
     const review = refusals >= reviewAfterRefusals && tx.reviewRequestedAt === undefined;
     logger.warn('provider refused a re-send of an acknowledged transaction; it stays open', { refId: tx.refId, kind, refusals, review });
@@ -234,7 +263,9 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       checks: tx.checks + (mode === 'check' ? 1 : 0),
       ...(review ? { reviewRequestedAt: iso() } : {}),
     };
-    const queue = review ? (deps.reviewNotices?.({ ...tx, ...patch, status: 'Pending' }, { refusals, reason: providerMessage ?? kind }) ?? []) : [];
+    const queue = review
+      ? (deps.reviewNotices?.({ ...tx, ...patch, status: 'Pending' }, { refusals, reason: providerMessage ?? kind }) ?? [])
+      : [];
     return record(tx, patch, options, queue);
   }
 
@@ -297,9 +328,14 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       const now = deps.now().getTime();
       // Fifty is far more than anyone buys in a minute.
       const recent = (await store.transactions.listByUser(userId, { limit: 50 })).filter(
-        (tx) => now - Date.parse(tx.createdAt) < repeatWindowMs && tx.batchId !== confirmationId && tx.status !== 'Rejected' && tx.status !== 'Gagal',
+        (tx) =>
+          now - Date.parse(tx.createdAt) < repeatWindowMs &&
+          tx.batchId !== confirmationId &&
+          tx.status !== 'Rejected' &&
+          tx.status !== 'Gagal',
       );
-      const same = (a: { code: string; target: string }, b: { code: string; target: string }) => a.code.toUpperCase() === b.code.toUpperCase() && a.target === b.target;
+      const same = (a: { code: string; target: string }, b: { code: string; target: string }) =>
+        a.code.toUpperCase() === b.code.toUpperCase() && a.target === b.target;
       const found: RecentRepeat[] = [];
       lines.forEach((line, index) => {
         const earlier = recent.find((tx) => same(tx, line));

@@ -34,7 +34,8 @@ export const maxTargetLength = 40;
 /** Most CODE.TARGET lines accepted in one message. */
 export const maxQuickBuyLines = 20;
 
-const phoneCodePrefix = /^(TSEL|TELKOMSEL|SIMPATI|ISAT|INDOSAT|IM3|XL|AXIS|TRI|THREE|SMART|SMARTFREN|BYU|DANA|OVO|GOPAY|GOJEK|SHOPEE|SPAY|LINKAJA)/i;
+const phoneCodePrefix =
+  /^(TSEL|TELKOMSEL|SIMPATI|ISAT|INDOSAT|IM3|XL|AXIS|TRI|THREE|SMART|SMARTFREN|BYU|DANA|OVO|GOPAY|GOJEK|SHOPEE|SPAY|LINKAJA)/i;
 const phoneNameWords =
   /\b(telkomsel|simpati|indosat|im3|ooredoo|xl|axis|tri|three|smartfren|by\.?u|pulsa|dana|ovo|go-?pay|shopee ?pay|linkaja)\b/i;
 const verbatimCodePrefix = /^(PLN|TOKEN)/i;

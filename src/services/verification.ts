@@ -178,7 +178,12 @@ export function createVerificationService({ store, credentials, logger, now }: V
       } catch (error) {
         if (!isProviderError(error)) throw error;
         // Only the kind: the marketplace's message could quote the code, which must never be logged.
-        logger.warn('marketplace purchase check failed', { chatId: request.chatId, userId: request.senderId, kind: error.kind, httpStatus: error.httpStatus });
+        logger.warn('marketplace purchase check failed', {
+          chatId: request.chatId,
+          userId: request.senderId,
+          kind: error.kind,
+          httpStatus: error.httpStatus,
+        });
         if (error.kind !== 'not_found') return { kind: 'failed', error, ownAccount: seller.own };
         outcome = { valid: false, message: error.providerMessage ?? '-' };
       }

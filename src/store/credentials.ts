@@ -64,7 +64,8 @@ export function createCredentialsRepo({ hot, vault, now }: RepoContext): Credent
       if (!record) return undefined;
       const opened: unknown = JSON.parse(vault.decrypt(record.sealed, credentialsAad(userId, service)));
       const parsed = secretSchema.safeParse(opened);
-      if (!parsed.success) throw new StoreError('invalid', `Stored credentials for ${service} of user ${userId} are not a set of text fields.`);
+      if (!parsed.success)
+        throw new StoreError('invalid', `Stored credentials for ${service} of user ${userId} are not a set of text fields.`);
       return parsed.data;
     },
     has: (userId, service) => hot.data.credentials[keyOf(userId, service)] !== undefined,

@@ -230,7 +230,9 @@ export class DurableFile<T> {
     const file = new DurableFile(low, options.path, adapter);
     if (adapter.existed) await tightenMode(options.path, fileMode);
     if (adapter.migratedFrom !== undefined && adapter.originalBytes) {
-      await (options.writeFile ?? writeFileAtomic)(`${options.path}.v${adapter.migratedFrom}.bak`, adapter.originalBytes, { backup: false });
+      await (options.writeFile ?? writeFileAtomic)(`${options.path}.v${adapter.migratedFrom}.bak`, adapter.originalBytes, {
+        backup: false,
+      });
       adapter.originalBytes = undefined;
       await file.join();
     }

@@ -28,7 +28,11 @@ export function monthOf(iso: string): string {
 }
 
 /** Lists the history directory (creating it, 0700) without reading any file yet. */
-export async function openHistory(options: { dir: string; onWrite?: (event: WriteEvent) => void; writeFile?: AtomicWriter }): Promise<HistoryArchive> {
+export async function openHistory(options: {
+  dir: string;
+  onWrite?: (event: WriteEvent) => void;
+  writeFile?: AtomicWriter;
+}): Promise<HistoryArchive> {
   await ensureDir(options.dir);
   const known = new Set<string>();
   for (const name of await fs.readdir(options.dir)) {

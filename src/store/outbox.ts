@@ -119,7 +119,8 @@ export function createOutboxRepo({ hot, now }: RepoContext): OutboxRepo {
         notBefore === undefined ? { id, chatId, createdAt, attempts } : { id, chatId, createdAt, attempts, notBefore },
       ),
     async retarget(fromChatId, toChatId) {
-      if (!Number.isInteger(toChatId)) throw new StoreError('invalid', `Refusing to move notifications to chat ${toChatId}: not an integer id.`);
+      if (!Number.isInteger(toChatId))
+        throw new StoreError('invalid', `Refusing to move notifications to chat ${toChatId}: not an integer id.`);
       const ids = Object.values(hot.data.outbox)
         .filter((item) => item.chatId === fromChatId)
         .map((item) => item.id);

@@ -288,12 +288,7 @@ export const hotFileMigrations: readonly Migration[] = [
  * Brings raw JSON of any known version up to `latest` by running `migrations` in order. Throws
  * StoreVersionError for a version newer than `latest`, and an Error for a file without a version.
  */
-export function migrate(
-  raw: unknown,
-  file: string,
-  migrations: readonly Migration[],
-  latest: number,
-): { value: Json; from: number } {
+export function migrate(raw: unknown, file: string, migrations: readonly Migration[], latest: number): { value: Json; from: number } {
   if (!isObject(raw)) throw new Error('the top level is not a JSON object');
   const from = raw.version;
   if (typeof from !== 'number' || !Number.isInteger(from) || from < 1) throw new Error('it has no valid "version" number');

@@ -71,7 +71,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const dataDir = path.resolve(options.dataDir);
   await ensureDir(dataDir);
   const lock = await acquireDirLock(dataDir);
-  const onWrite = { ...(options.onWrite ? { onWrite: options.onWrite } : {}), ...(options.writeFile ? { writeFile: options.writeFile } : {}) };
+  const onWrite = {
+    ...(options.onWrite ? { onWrite: options.onWrite } : {}),
+    ...(options.writeFile ? { writeFile: options.writeFile } : {}),
+  };
   try {
     const hotPath = path.join(dataDir, hotFileName);
     const hot = await DurableFile.open<HotData>({
@@ -160,7 +163,11 @@ function oldestSecret(data: HotData): { sealed: string; aad: string; what: strin
   if (first) {
     const [key, record] = first;
     const userId = Number(key.slice(0, key.indexOf(':')));
-    return { sealed: record.sealed, aad: credentialsAad(userId, record.service), what: `the stored ${record.service} credentials of user ${userId}` };
+    return {
+      sealed: record.sealed,
+      aad: credentialsAad(userId, record.service),
+      what: `the stored ${record.service} credentials of user ${userId}`,
+    };
   }
   const [conversation] = Object.entries(data.conversations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (conversation) return { sealed: conversation[1], aad: conversationAad(conversation[0]), what: 'the stored conversation state' };

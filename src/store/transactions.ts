@@ -73,7 +73,8 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
   /** Settlements in progress (between the final status and the removal from the hot file). */
   const moving = new Set<string>();
   const time = (tx: TransactionRecord) => Date.parse(tx.createdAt);
-  const newestFirst = (a: TransactionRecord, b: TransactionRecord) => time(b) - time(a) || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
+  const newestFirst = (a: TransactionRecord, b: TransactionRecord) =>
+    time(b) - time(a) || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
 
   /** History months that may hold `refId`: its createdAt month and its ULID time's month (and neighbours). */
   const likelyMonths = (refId: string, createdAt?: string): string[] => {
@@ -219,7 +220,10 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
           if (tx.userId === userId && !found.has(tx.refId)) found.set(tx.refId, tx);
         }
       }
-      return [...found.values()].sort(newestFirst).slice(offset, offset + limit).map(copy);
+      return [...found.values()]
+        .sort(newestFirst)
+        .slice(offset, offset + limit)
+        .map(copy);
     },
     find: (refId) => find(refId).then((tx) => (tx ? copy(tx) : undefined)),
     async findForUser(userId, refId) {

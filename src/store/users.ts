@@ -67,10 +67,13 @@ export function createUsersRepo({ hot, now }: RepoContext): UsersRepo {
       }
       const user = validated(
         userSchema,
-        withPatch({ id: input.id, firstName: input.firstName, active: true, createdAt: now().toISOString() }, {
-          username: input.username,
-          locale: input.locale,
-        }),
+        withPatch(
+          { id: input.id, firstName: input.firstName, active: true, createdAt: now().toISOString() },
+          {
+            username: input.username,
+            locale: input.locale,
+          },
+        ),
         'user',
       );
       const stored = await hot.update((data) => {
@@ -84,7 +87,10 @@ export function createUsersRepo({ hot, now }: RepoContext): UsersRepo {
     },
     update,
     setActive: (id, active) => update(id, { active }),
-    list: (filter) => Object.values(hot.data.users).filter((user) => matches(user, filter)).map(copy),
+    list: (filter) =>
+      Object.values(hot.data.users)
+        .filter((user) => matches(user, filter))
+        .map(copy),
     count: (filter) => {
       if (filter?.active === undefined) return Object.keys(hot.data.users).length;
       let n = 0;

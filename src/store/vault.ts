@@ -56,7 +56,10 @@ export function createVault(options: VaultOptions): Vault {
   const current = checkKey(options.key, checkKeyId(keyId));
   const previous = keys.get(keyId);
   if (previous && !previous.equals(current)) {
-    throw new VaultError('bad-key', `Key id "${keyId}" is used for the current key and a different previous key; give the new key a new id.`);
+    throw new VaultError(
+      'bad-key',
+      `Key id "${keyId}" is used for the current key and a different previous key; give the new key a new id.`,
+    );
   }
   keys.set(keyId, current);
 
@@ -173,7 +176,8 @@ export function verifyKeyCheck(vault: Vault, sealed: string): string | undefined
   try {
     return vault.decrypt(sealed, keyCheckAad) === keyCheckText ? undefined : 'its key check value holds the wrong text';
   } catch (error) {
-    if (error instanceof VaultError && error.code === 'unknown-key') return 'its key check value was sealed with a key id this kiosbot does not have';
+    if (error instanceof VaultError && error.code === 'unknown-key')
+      return 'its key check value was sealed with a key id this kiosbot does not have';
     return 'its key check value does not open with this key';
   }
 }

@@ -19,7 +19,9 @@ describe('admin commands', () => {
     const stats = await world.telegram.waitForBotMessage(a, { after: a.send('/stats') });
     expect(stats.text).not.toContain('Pengguna:');
 
-    const confirm = await world.telegram.waitForBotMessage(boss, { after: boss.send('/broadcast Server provider perawatan pukul 23.00 <b>& lainnya') });
+    const confirm = await world.telegram.waitForBotMessage(boss, {
+      after: boss.send('/broadcast Server provider perawatan pukul 23.00 <b>& lainnya'),
+    });
     expect(confirm.text).toContain('3 pengguna aktif');
     expect(confirm.text).toContain('pukul 23.00 <b>& lainnya');
     boss.tap(confirm, '📣 Kirim');

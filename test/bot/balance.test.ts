@@ -18,7 +18,8 @@ describe('/balance', () => {
   });
 
   /** Stores credentials without the /connect flow (for accounts the provider would refuse). */
-  const seedReseller = (account: { apiId: string; apiKey: string }) => world.app.store.credentials.save(budi.id, 'reseller', { apiId: account.apiId, apiKey: account.apiKey }, 'seeded');
+  const seedReseller = (account: { apiId: string; apiKey: string }) =>
+    world.app.store.credentials.save(budi.id, 'reseller', { apiId: account.apiId, apiKey: account.apiKey }, 'seeded');
 
   it('says how to connect when nothing is connected', async () => {
     await start();

@@ -48,7 +48,9 @@ describe('buy: the confirmation is on disk before the user is told "confirmed"',
     expect(sandboxTransactions(world)).toHaveLength(0);
 
     // The moment the summary first says "Dikonfirmasi", the write must have been reported done.
-    const confirmedSeen = world.telegram.waitFor(() => ((summary.text ?? '').includes('Dikonfirmasi') ? { written: held.state.written } : undefined));
+    const confirmedSeen = world.telegram.waitFor(() =>
+      (summary.text ?? '').includes('Dikonfirmasi') ? { written: held.state.written } : undefined,
+    );
     held.release();
     expect(await confirmedSeen).toEqual({ written: true });
     await waitForResult(world, budi, summary, 'Hasil 3 transaksi');
@@ -82,7 +84,9 @@ describe('buy: the confirmation is on disk before the user is told "confirmed"',
     expect(second?.text).toContain('Hasil 2 transaksi');
     // Same two transactions on the provider; any request sent again reused their ref ids.
     expect(sandboxTransactions(world)).toHaveLength(2);
-    const refIds = new Set(world.sandbox.received.filter((r) => r.path === '/transaction').map((r) => (r.body as { ref_id: string }).ref_id));
+    const refIds = new Set(
+      world.sandbox.received.filter((r) => r.path === '/transaction').map((r) => (r.body as { ref_id: string }).ref_id),
+    );
     expect(refIds.size).toBe(2);
     expect(world.sandbox.received.filter((r) => r.path === '/transaction').length).toBeGreaterThanOrEqual(debits);
     expect(second?.text).toContain('Sukses');

@@ -62,7 +62,12 @@ describe('buying: the repeat guard and the price list', () => {
     world = await startWorld({ sandbox: { reseller: { instant: true } } });
     const budi = await buyer(world);
     const summary = await waitForSummary(world, budi, budi.send('TSEL10.081234567890\nXL10.081398765432'));
-    world.sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'status', status: 502, body: { message: 'Bad Gateway' } } });
+    world.sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      times: 1,
+      fault: { kind: 'status', status: 502, body: { message: 'Bad Gateway' } },
+    });
     budi.tap(summary, '✅ Konfirmasi');
     const result = await waitForResult(world, budi, summary, 'Hasil 2 transaksi');
     expect(result.text?.match(/Sukses/g)).toHaveLength(1);

@@ -67,7 +67,10 @@ describe('buy conversation (/beli)', () => {
     expect(refused.text).toContain('gangguan');
     world.sandbox.reseller.setProductStatus('XL10', 'Sedang Gangguan Pusat');
     world.app.services.catalogue.forget(budi.id);
-    const quick = await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli XL10 081234567890'), textIncludes: 'tidak tersedia' });
+    const quick = await world.telegram.waitForBotMessage(budi, {
+      after: budi.send('/beli XL10 081234567890'),
+      textIncludes: 'tidak tersedia',
+    });
     expect(quick.text).toContain('Sedang Gangguan Pusat');
     expect(sandboxTransactions(world)).toHaveLength(0);
   });
@@ -105,7 +108,10 @@ describe('buy conversation (/beli)', () => {
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
     // The provider refuses even the check, so the credentials are stored as they would have been before the block.
     await world.app.store.credentials.save(budi.id, 'reseller', { apiId: blocked.apiId, apiKey: blocked.apiKey });
-    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli TSEL10 081234567890'), textIncludes: '203.0.113.7' });
+    const reply = await world.telegram.waitForBotMessage(budi, {
+      after: budi.send('/beli TSEL10 081234567890'),
+      textIncludes: '203.0.113.7',
+    });
     expect(reply.text).toContain('whitelist');
   });
 
@@ -136,7 +142,11 @@ describe('buy conversation (/beli)', () => {
     // The result message is remembered, so that it can be edited when the transaction settles.
     await eventually(() => world.app.store.transactions.get(sim?.refId ?? '')?.pendingMessage !== undefined);
     const stored = world.app.store.transactions.get(sim?.refId ?? '');
-    expect(stored).toMatchObject({ status: 'Pending', target: '081234569999', pendingMessage: { chatId: budi.id, messageId: result.messageId } });
+    expect(stored).toMatchObject({
+      status: 'Pending',
+      target: '081234569999',
+      pendingMessage: { chatId: budi.id, messageId: result.messageId },
+    });
   });
 
   it('a create that times out is "being processed", never failed, and keeps its ref id', async () => {
@@ -258,7 +268,10 @@ describe('buy conversation (/beli)', () => {
       expect(locked.text).toMatch(/WIB/);
       expect(locked.text).toContain('Tidak ada yang dibeli');
       // While locked, a new purchase is refused right away.
-      const again = await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli TSEL10 081234567890'), textIncludes: 'dikunci sampai' });
+      const again = await world.telegram.waitForBotMessage(budi, {
+        after: budi.send('/beli TSEL10 081234567890'),
+        textIncludes: 'dikunci sampai',
+      });
       expect(again.buttons).toEqual([]);
       expect(sandboxTransactions(world)).toHaveLength(0);
       expect(await world.app.store.transactions.listByUser(budi.id)).toHaveLength(0);

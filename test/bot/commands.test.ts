@@ -13,8 +13,27 @@ import type { EmulatedMessage } from '../../tools/playground/bot-api.ts';
 
 /** Every command of the private-chat menu (README "Commands"), in menu order. */
 const privateCommands = [
-  'start', 'help', 'connect', 'disconnect', 'balance', 'prices', 'buy', 'status', 'history', 'pin', 'language',
-  'account', 'items', 'verify', 'games', 'order', 'orders', 'linkgroup', 'unlinkgroup', 'alert', 'cancel',
+  'start',
+  'help',
+  'connect',
+  'disconnect',
+  'balance',
+  'prices',
+  'buy',
+  'status',
+  'history',
+  'pin',
+  'language',
+  'account',
+  'items',
+  'verify',
+  'games',
+  'order',
+  'orders',
+  'linkgroup',
+  'unlinkgroup',
+  'alert',
+  'cancel',
 ];
 /** The commands that make sense in a group. */
 const groupCommands = ['help', 'language', 'verify', 'linkgroup', 'unlinkgroup'];
@@ -139,10 +158,25 @@ describe('Indonesian aliases', () => {
   it('every alias answers exactly like its English command', async () => {
     world = await startWorld();
     const pairs: Array<[string, string]> = [
-      ['help', 'bantuan'], ['connect', 'hubungkan'], ['disconnect', 'putuskan'], ['balance', 'saldo'], ['prices', 'harga'],
-      ['buy', 'beli'], ['status', 'cek'], ['history', 'riwayat'], ['language', 'bahasa'], ['account', 'akun'],
-      ['items', 'produk'], ['verify', 'validasi'], ['games', 'game'], ['order', 'pesan'], ['orders', 'pesanan'],
-      ['linkgroup', 'tautkangrup'], ['unlinkgroup', 'lepasgrup'], ['alert', 'peringatan'], ['cancel', 'batal'],
+      ['help', 'bantuan'],
+      ['connect', 'hubungkan'],
+      ['disconnect', 'putuskan'],
+      ['balance', 'saldo'],
+      ['prices', 'harga'],
+      ['buy', 'beli'],
+      ['status', 'cek'],
+      ['history', 'riwayat'],
+      ['language', 'bahasa'],
+      ['account', 'akun'],
+      ['items', 'produk'],
+      ['verify', 'validasi'],
+      ['games', 'game'],
+      ['order', 'pesan'],
+      ['orders', 'pesanan'],
+      ['linkgroup', 'tautkangrup'],
+      ['unlinkgroup', 'lepasgrup'],
+      ['alert', 'peringatan'],
+      ['cancel', 'batal'],
     ];
     // A fresh user per message keeps everyone far below the flood limit and in the same state.
     const firstAnswer = async (command: string): Promise<string> => {
@@ -150,7 +184,9 @@ describe('Indonesian aliases', () => {
       const reply = await world.telegram.waitForBotMessage(user, { after: user.send(`/${command}`) });
       return reply.text ?? '';
     };
-    const answers = await Promise.all(pairs.map(async ([name, alias]) => ({ name, alias, english: await firstAnswer(name), indonesian: await firstAnswer(alias) })));
+    const answers = await Promise.all(
+      pairs.map(async ([name, alias]) => ({ name, alias, english: await firstAnswer(name), indonesian: await firstAnswer(alias) })),
+    );
     const unknown = await firstAnswer('tidakada');
     expect(unknown).toContain('tidak mengerti');
     for (const { name, alias, english, indonesian } of answers) {

@@ -113,7 +113,9 @@ describe('/connect and /disconnect', () => {
     expect(shop.text).toContain('/pesan');
     expect(world.app.services.credentials.connected(budi.id).sort()).toEqual(['gameshop', 'marketplace']);
     expect(world.app.services.credentials.load(budi.id, 'gameshop')).toEqual({ apiKey: gameshopDemoKeys.main });
-    const keyMessages = world.telegram.messages(budi).filter((m) => !m.fromBot && (m.text === gameshopDemoKeys.main || m.text === marketplaceDemoAccounts.main.apiKey));
+    const keyMessages = world.telegram
+      .messages(budi)
+      .filter((m) => !m.fromBot && (m.text === gameshopDemoKeys.main || m.text === marketplaceDemoAccounts.main.apiKey));
     expect(keyMessages.map((m) => m.deleted)).toEqual([true, true]);
   });
 
@@ -214,7 +216,11 @@ describe('/connect and /disconnect', () => {
     await connectReseller(world, budi);
     await world.app.services.credentials.verifyAndSave(budi.id, 'marketplace', { apiKey: marketplaceDemoAccounts.main.apiKey });
     const picker = await world.telegram.waitForBotMessage(budi, { after: budi.send('/putuskan') });
-    expect(picker.buttons.flat()).toEqual(['Top-up reseller (DEMO…LER)', `Marketplace (${marketplaceDemoAccounts.main.username})`, '❌ Batal']);
+    expect(picker.buttons.flat()).toEqual([
+      'Top-up reseller (DEMO…LER)',
+      `Marketplace (${marketplaceDemoAccounts.main.username})`,
+      '❌ Batal',
+    ]);
     budi.tap(picker, disconnectData.pack({ action: 'pick', service: 'reseller' }));
     await world.telegram.waitFor(() => picker.text?.includes('Putuskan Top-up reseller'));
     expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);

@@ -1,6 +1,17 @@
 import { describe, it } from 'vitest';
 import type { TestWorld } from '../helpers/app.ts';
-import { ChatDriver, answerOrder, english, freeFire, inWorld, indonesian, shopper, startOrder, urlButtons, withCatalogue } from '../helpers/gameshop.ts';
+import {
+  ChatDriver,
+  answerOrder,
+  english,
+  freeFire,
+  inWorld,
+  indonesian,
+  shopper,
+  startOrder,
+  urlButtons,
+  withCatalogue,
+} from '../helpers/gameshop.ts';
 import type { GameOrderRecord } from '../../src/store/schema.ts';
 
 /*
@@ -35,7 +46,8 @@ function storedOrder(userId: number, n: number, minutesAgo: number): GameOrderRe
 }
 
 const reminderText = 'Pengingat pembayaran';
-const reminders = (world: TestWorld, user: { id: number }) => world.telegram.botMessages(user.id).filter((m) => m.text?.includes(reminderText));
+const reminders = (world: TestWorld, user: { id: number }) =>
+  world.telegram.botMessages(user.id).filter((m) => m.text?.includes(reminderText));
 
 describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => {
   // --- full orders ---------------------------------------------------------------------------------
@@ -87,7 +99,11 @@ describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => 
 
   it('says a 500 leaves the outcome unknown, does not retry and records nothing', ({ expect }) =>
     inWorld(withCatalogue, async (world) => {
-      world.sandbox.inject({ service: 'gameshop', path: '/order', fault: { kind: 'status', status: 500, body: { success: false, message: 'Server Error' } } });
+      world.sandbox.inject({
+        service: 'gameshop',
+        path: '/order',
+        fault: { kind: 'status', status: 500, body: { success: false, message: 'Server Error' } },
+      });
       const { driver, first } = await startOrder(world);
       const summary = await answerOrder(driver, first, freeFire);
       const answer = await driver.tap(summary, indonesian.confirm, 'tidak diketahui');
@@ -118,7 +134,11 @@ describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => 
 
   it('speaks English, and gives the QR link when Telegram cannot fetch the QR image', ({ expect }) =>
     inWorld(withCatalogue, async (world) => {
-      world.telegram.injectError({ method: 'sendPhoto', errorCode: 400, description: 'Bad Request: wrong file identifier/HTTP URL specified' });
+      world.telegram.injectError({
+        method: 'sendPhoto',
+        errorCode: 400,
+        description: 'Bad Request: wrong file identifier/HTTP URL specified',
+      });
       const { driver, first } = await startOrder(world, '/order', 'en');
       expect(first.text).toContain('Which game');
       const summary = await answerOrder(driver, first, { ...freeFire, promo: 'HEMAT10' }, english);
@@ -144,7 +164,8 @@ describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => 
       const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/games') });
       const text = list.text ?? '';
       expect(text).toContain('Populer');
-      for (const category of ['MOBA', 'Battle Royale', 'RPG', 'FPS', 'Voucher']) expect(text.indexOf(category)).toBeGreaterThan(text.indexOf('Populer'));
+      for (const category of ['MOBA', 'Battle Royale', 'RPG', 'FPS', 'Voucher'])
+        expect(text.indexOf(category)).toBeGreaterThan(text.indexOf('Populer'));
       expect(text.indexOf('Mobile Legends')).toBeLessThan(text.indexOf('MOBA'));
       expect(text).toContain('Genshin Impact');
       expect(text).not.toContain('Arena of Valor');

@@ -24,15 +24,17 @@ describe('group notification and operator feed edges', () => {
     await world.stop();
   });
 
-
-
-  const successPosts = (chat: { readonly id: number }) => world.telegram.botMessages(chat).filter((m) => m.text?.includes('Transaksi sukses'));
+  const successPosts = (chat: { readonly id: number }) =>
+    world.telegram.botMessages(chat).filter((m) => m.text?.includes('Transaksi sukses'));
 
   it('a linked group upgraded to a supergroup: the link follows and the next settlement notice reaches the supergroup', async () => {
     await start();
     const budi = await buyer(world);
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
-    await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
+    await world.telegram.waitForBotMessage(group, {
+      after: world.telegram.sendText(budi, '/linkgroup', { chat: group }),
+      textIncludes: 'menerima notifikasi',
+    });
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
 
     const supergroup = world.telegram.migrateGroup(group);
@@ -54,7 +56,10 @@ describe('group notification and operator feed edges', () => {
     await start();
     const budi = await buyer(world);
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
-    await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
+    await world.telegram.waitForBotMessage(group, {
+      after: world.telegram.sendText(budi, '/linkgroup', { chat: group }),
+      textIncludes: 'menerima notifikasi',
+    });
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
 
     // The settlement is stored (its notices queued for the old group id) while the outbox is stopped.
@@ -131,7 +136,12 @@ describe('group notification and operator feed edges', () => {
     const budi = await buyer(world);
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
-    world.sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'status', status: 403, body: { success: false, message: 'IP tidak terdaftar' } } });
+    world.sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      times: Infinity,
+      fault: { kind: 'status', status: 403, body: { success: false, message: 'IP tidak terdaftar' } },
+    });
     await recheck(world, clock, 3);
     await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'memblokir IP' });
     const line = await world.telegram.waitForBotMessage(ops, { textIncludes: 'menolak akun pengguna' });
@@ -149,7 +159,13 @@ describe('group notification and operator feed edges', () => {
     const ops = world.telegram.createGroup({ id: opsChatId, title: 'Operator', type: 'supergroup', members: [] });
     const budi = await buyer(world);
     // Telegram refuses the bot's answer to /bantuan once: the update handler fails.
-    world.telegram.injectError({ method: 'sendMessage', chatId: budi.id, times: 1, errorCode: 400, description: 'Bad Request: injected refusal' });
+    world.telegram.injectError({
+      method: 'sendMessage',
+      chatId: budi.id,
+      times: 1,
+      errorCode: 400,
+      description: 'Bad Request: injected refusal',
+    });
     const told = await world.telegram.waitForBotMessage(budi, { after: budi.send('/bantuan') });
     expect(told.text).toContain('Maaf');
     const line = await world.telegram.waitForBotMessage(ops, { textIncludes: 'Kesalahan bot' });

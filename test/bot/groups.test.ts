@@ -22,17 +22,28 @@ describe('group links, the operator feed and start-up cosmetics', () => {
     expect(notAdmin.text).toMatch(/Hubungkan akun top-up|Hanya admin/);
     expect(world.app.store.groups.get(group.id)).toBeUndefined();
 
-    await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
+    await world.telegram.waitForBotMessage(group, {
+      after: world.telegram.sendText(budi, '/linkgroup', { chat: group }),
+      textIncludes: 'menerima notifikasi',
+    });
     expect(world.app.store.groups.get(group.id)?.ownerId).toBe(budi.id);
 
-    const refused = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(sari, '/unlinkgroup', { chat: group }) });
+    const refused = await world.telegram.waitForBotMessage(group, {
+      after: world.telegram.sendText(sari, '/unlinkgroup', { chat: group }),
+    });
     expect(refused.text).toContain('Hanya pemilik');
     expect(world.app.store.groups.get(group.id)).toBeDefined();
 
-    await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/unlinkgroup', { chat: group }), textIncludes: 'tidak lagi' });
+    await world.telegram.waitForBotMessage(group, {
+      after: world.telegram.sendText(budi, '/unlinkgroup', { chat: group }),
+      textIncludes: 'tidak lagi',
+    });
     expect(world.app.store.groups.get(group.id)).toBeUndefined();
 
-    await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
+    await world.telegram.waitForBotMessage(group, {
+      after: world.telegram.sendText(budi, '/linkgroup', { chat: group }),
+      textIncludes: 'menerima notifikasi',
+    });
     world.telegram.removeBotFromGroup(group, { by: budi });
     await world.telegram.waitFor(() => world.app.store.groups.get(group.id) === undefined);
   });
@@ -50,27 +61,46 @@ describe('group links, the operator feed and start-up cosmetics', () => {
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
     for (const name of privateOnlyCommands.flatMap((command) => commandNames(command))) {
       const answer = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, `/${name}`, { chat: group }) });
-      expect(answer.text, `/${name}`).toBe('Perintah ini hanya bisa dipakai di chat pribadi dengan bot, supaya data Anda aman. Buka chat pribadi dengan saya lalu coba lagi.');
+      expect(answer.text, `/${name}`).toBe(
+        'Perintah ini hanya bisa dipakai di chat pribadi dengan bot, supaya data Anda aman. Buka chat pribadi dengan saya lalu coba lagi.',
+      );
     }
     expect(world.telegram.botMessages(group)).toHaveLength(privateOnlyCommands.flatMap((command) => commandNames(command)).length);
   });
 
   it('ADMIN_CHAT_ID receives new users and failed purchases', async () => {
-    world = await startWorld({ env: { ADMIN_CHAT_ID: '-100777' }, jobs: true, app: { outboxLimits: { perChatMs: 10 } }, sandbox: { reseller: { instant: true } } });
+    world = await startWorld({
+      env: { ADMIN_CHAT_ID: '-100777' },
+      jobs: true,
+      app: { outboxLimits: { perChatMs: 10 } },
+      sandbox: { reseller: { instant: true } },
+    });
     const ops = world.telegram.createGroup({ id: -100777, title: 'Operator', type: 'supergroup', members: [] });
     const budi = await buyer(world);
     await world.telegram.waitForBotMessage(ops, { textIncludes: 'Pengguna baru: Budi' });
-    const summary = await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli TSEL10 081200000000'), where: (m) => m.buttons.flat().includes('✅ Konfirmasi') });
+    const summary = await world.telegram.waitForBotMessage(budi, {
+      after: budi.send('/beli TSEL10 081200000000'),
+      where: (m) => m.buttons.flat().includes('✅ Konfirmasi'),
+    });
     budi.tap(summary, '✅ Konfirmasi');
     await world.telegram.waitForBotMessage(ops, { textIncludes: 'Transaksi gagal' });
   });
 
   it('ADMIN_CHAT_ID hears once when a provider refuses a stored account, never for credentials being tried', async () => {
-    world = await startWorld({ env: { ADMIN_CHAT_ID: '-100777', PUBLIC_IP: '203.0.113.7' }, jobs: true, app: { outboxLimits: { perChatMs: 10 } } });
+    world = await startWorld({
+      env: { ADMIN_CHAT_ID: '-100777', PUBLIC_IP: '203.0.113.7' },
+      jobs: true,
+      app: { outboxLimits: { perChatMs: 10 } },
+    });
     const ops = world.telegram.createGroup({ id: -100777, title: 'Operator', type: 'supergroup', members: [] });
     const budi = await buyer(world);
     await world.telegram.waitForBotMessage(ops, { textIncludes: 'Pengguna baru: Budi' });
-    world.sandbox.inject({ service: 'reseller', path: '/cek-saldo', times: 2, fault: { kind: 'status', status: 403, body: { success: false, message: 'IP tidak terdaftar' } } });
+    world.sandbox.inject({
+      service: 'reseller',
+      path: '/cek-saldo',
+      times: 2,
+      fault: { kind: 'status', status: 403, body: { success: false, message: 'IP tidak terdaftar' } },
+    });
     const first = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
     expect(first.text).toContain('203.0.113.7');
     expect(first.text).toContain('"IP tidak terdaftar"');
@@ -88,7 +118,12 @@ describe('group links, the operator feed and start-up cosmetics', () => {
 
   it('a failing setMyCommands is logged and the bot keeps answering', async () => {
     world = await startWorld();
-    world.telegram.injectError({ method: 'setMyCommands', times: Infinity, errorCode: 400, description: 'Bad Request: BOT_COMMAND_INVALID' });
+    world.telegram.injectError({
+      method: 'setMyCommands',
+      times: Infinity,
+      errorCode: 400,
+      description: 'Bad Request: BOT_COMMAND_INVALID',
+    });
     const i18n = createI18n({ defaultLocale: 'id', store: world.app.store });
     await publishCommands(world.app.bot.api, i18n, world.app.logger, 'id');
     expect(world.logs.some((line) => line.includes('could not publish the command menu'))).toBe(true);

@@ -37,7 +37,11 @@ describe('what a reseller types, read exactly', () => {
       budi.tap(summary, '✅ Konfirmasi');
       await waitForResult(world, budi, summary, 'Sukses');
     }
-    expect(sandboxTransactions(world).map((tx) => tx.target).sort()).toEqual(['081234567890', '081298765432']);
+    expect(
+      sandboxTransactions(world)
+        .map((tx) => tx.target)
+        .sort(),
+    ).toEqual(['081234567890', '081298765432']);
   });
 
   it('a zero-width space or a right-to-left override never reaches the provider: the summary shows what is sent', async () => {
@@ -52,7 +56,11 @@ describe('what a reseller types, read exactly', () => {
     expect(reversed.text).not.toMatch(/\p{Cf}/u);
     budi.tap(reversed, '✅ Konfirmasi');
     await waitForResult(world, budi, reversed, 'Sukses');
-    expect(sandboxTransactions(world).map((tx) => tx.target).sort()).toEqual(['081234567890', '12345678901']);
+    expect(
+      sandboxTransactions(world)
+        .map((tx) => tx.target)
+        .sort(),
+    ).toEqual(['081234567890', '12345678901']);
   });
 
   it('commands are understood in any case: /SALDO, /Cek', async () => {
@@ -115,7 +123,9 @@ describe('invisible characters in pasted keys and codes', () => {
 
     await world.app.services.credentials.verifyAndSave(rizky.id, 'marketplace', { apiKey: marketplaceDemoAccounts.main.apiKey });
     const code = marketplaceDemoPurchaseCodes.supported;
-    const answer = await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/validasi ${code.slice(0, 8)}\u200B${code.slice(8)}`) });
+    const answer = await world.telegram.waitForBotMessage(rizky, {
+      after: rizky.send(`/validasi ${code.slice(0, 8)}\u200B${code.slice(8)}`),
+    });
     expect(answer.text).toContain('Kode pembelian valid');
   });
 });

@@ -59,7 +59,10 @@ describe('marketplace item details: video preview', () => {
     await world.telegram.waitFor(() => list.text?.includes('page 2/'));
     rizky.tap(list, 'Next ›');
     await world.telegram.waitFor(() => list.text?.includes('page 3/'));
-    rizky.tap(list, itemButtons(list).find((text) => text.includes('Minimal Logo Reveal'))!);
+    rizky.tap(
+      list,
+      itemButtons(list).find((text) => text.includes('Minimal Logo Reveal'))!,
+    );
     const details = await world.telegram.waitForBotMessage(rizky, { after: list });
     expect(details.text).toContain('Video preview: https://cdn.example.com/items/48213/preview.mp4');
     expect(urlButtons(details)['🎬 Watch preview']).toBe('https://cdn.example.com/items/48213/preview.mp4');

@@ -27,13 +27,18 @@ describe('marketplace: /akun, /produk, /validasi', () => {
   });
 
   /** A new user whose marketplace account (default: the main demo seller) is connected. */
-  async function seller(firstName = 'Rizky', apiKey: string = marketplaceDemoAccounts.main.apiKey, languageCode = 'id'): Promise<EmulatedUser> {
+  async function seller(
+    firstName = 'Rizky',
+    apiKey: string = marketplaceDemoAccounts.main.apiKey,
+    languageCode = 'id',
+  ): Promise<EmulatedUser> {
     const user = world.telegram.createUser({ firstName, languageCode });
     await world.app.services.credentials.verifyAndSave(user.id, 'marketplace', { apiKey });
     return user;
   }
 
-  const validations = () => world.sandbox.received.filter((request) => request.service === 'marketplace' && request.path === '/api/purchases/validation').length;
+  const validations = () =>
+    world.sandbox.received.filter((request) => request.service === 'marketplace' && request.path === '/api/purchases/validation').length;
 
   /** The supported_until the sandbox returns for a code of the main seller (read directly, not through the bot). */
   const supportedUntil = async (code: string) =>
@@ -85,7 +90,9 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     const rizky = await seller();
     const list = await world.telegram.waitForBotMessage(rizky, { after: rizky.send('/produk') });
     expect(list.text).toContain('Produk Anda (13) — halaman 1/3');
-    expect(list.text).toContain('1. Kopi - Coffee Shop & Cafe WordPress Theme\nWordPress › Restaurants & Cafes · v2.4.1\nHarga: USD 59.00 (reguler) / USD 2,950.00 (extended)');
+    expect(list.text).toContain(
+      '1. Kopi - Coffee Shop & Cafe WordPress Theme\nWordPress › Restaurants & Cafes · v2.4.1\nHarga: USD 59.00 (reguler) / USD 2,950.00 (extended)',
+    );
     expect(itemButtons(list)).toHaveLength(5);
     expect(itemButtons(list)[0]).toMatch(/^1\. Kopi - Coffee Shop/);
     // Button labels are plain text: an item name's "&" shows as typed, never as "&amp;".
@@ -133,7 +140,10 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     const list = await world.telegram.waitForBotMessage(rizky, { after: rizky.send('/produk') });
     rizky.tap(list, 'Berikutnya ›');
     await world.telegram.waitFor(() => list.text?.includes('halaman 2/3'));
-    rizky.tap(list, itemButtons(list).find((text) => text.includes('Gamelan Dreams'))!);
+    rizky.tap(
+      list,
+      itemButtons(list).find((text) => text.includes('Gamelan Dreams'))!,
+    );
     const details = await world.telegram.waitForBotMessage(rizky, { after: list });
     expect(world.telegram.callsTo('sendPhoto').at(-1)?.params.photo).toBe('https://cdn.example.com/items/48210/thumbnail.jpg');
     expect(details.text).toContain('Pratinjau audio: https://cdn.example.com/items/48210/preview.mp3');
@@ -144,7 +154,11 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     await start();
     const rizky = await seller();
     const list = await world.telegram.waitForBotMessage(rizky, { after: rizky.send('/produk') });
-    world.telegram.injectError({ method: 'sendPhoto', errorCode: 400, description: 'Bad Request: wrong file identifier/HTTP URL specified' });
+    world.telegram.injectError({
+      method: 'sendPhoto',
+      errorCode: 400,
+      description: 'Bad Request: wrong file identifier/HTTP URL specified',
+    });
     rizky.tap(list, itemButtons(list)[1]!);
     const details = await world.telegram.waitForBotMessage(rizky, { after: list, where: (m) => m.method === 'sendMessage' });
     expect(details.text).toContain('Batik - Multipurpose WooCommerce Theme');
@@ -188,7 +202,7 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     expect(unsupported.text).toContain('Sudah diunduh: belum');
   });
 
-  it('/validasi says when a code is not valid (unknown, or another seller\'s), and how to use it', async () => {
+  it("/validasi says when a code is not valid (unknown, or another seller's), and how to use it", async () => {
     await start();
     const rizky = await seller();
     const usage = await world.telegram.waitForBotMessage(rizky, { after: rizky.send('/validasi') });
@@ -207,17 +221,25 @@ describe('marketplace: /akun, /produk, /validasi', () => {
   it('shows any other marketplace refusal with its message, and a reconnect hint for rejected credentials', async () => {
     await start();
     const rizky = await seller();
-    world.sandbox.inject({ service: 'marketplace', path: '/api/purchases/validation', fault: { kind: 'status', status: 429, body: { status: 'error', msg: 'Rate limit exceeded, slow down' } } });
+    world.sandbox.inject({
+      service: 'marketplace',
+      path: '/api/purchases/validation',
+      fault: { kind: 'status', status: 429, body: { status: 'error', msg: 'Rate limit exceeded, slow down' } },
+    });
     const refused = await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/validasi ${codes.supported}`) });
     expect(refused.text).toContain('Rate limit exceeded, slow down');
 
-    world.sandbox.inject({ service: 'marketplace', path: '/api/purchases/validation', fault: { kind: 'status', status: 200, body: { status: 'error', msg: 'Invalid request' } } });
+    world.sandbox.inject({
+      service: 'marketplace',
+      path: '/api/purchases/validation',
+      fault: { kind: 'status', status: 200, body: { status: 'error', msg: 'Invalid request' } },
+    });
     const credentials = await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/validasi ${codes.expired}`) });
     expect(credentials.text).toContain('/connect');
     expect(credentials.text).toContain('Marketplace: "Invalid request"');
   });
 
-  it('works in a seller\'s support group: a member without an account is answered with the seller\'s', async () => {
+  it("works in a seller's support group: a member without an account is answered with the seller's", async () => {
     await start();
     const rizky = await seller();
     const ani = world.telegram.createUser({ firstName: 'Ani', languageCode: 'id' });
@@ -300,7 +322,12 @@ describe('marketplace: /akun, /produk, /validasi', () => {
   it('never writes a purchase code to the log, also when the marketplace fails', async () => {
     await start();
     const rizky = await seller();
-    world.sandbox.inject({ service: 'marketplace', path: '/api/purchases/validation', times: 3, fault: { kind: 'status', status: 503, body: { status: 'error', msg: `Upstream failed for ${codes.audio}` } } });
+    world.sandbox.inject({
+      service: 'marketplace',
+      path: '/api/purchases/validation',
+      times: 3,
+      fault: { kind: 'status', status: 503, body: { status: 'error', msg: `Upstream failed for ${codes.audio}` } },
+    });
     const failed = await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/validasi ${codes.audio}`) });
     expect(failed.text).toContain('tidak menjawab tepat waktu');
     // The marketplace's own words are shown to the one who asked (never logged, see below).

@@ -12,7 +12,11 @@ import { advanceWallClock } from '../helpers/wall-clock.ts';
 const orderRequests = (world: TestWorld) =>
   world.sandbox.received.filter((r) => r.service === 'gameshop' && r.path === '/order').map((r) => r.body as Record<string, unknown>);
 
-const notFound = (message: string) => ({ kind: 'status' as const, status: 404, body: { success: false, message, error_code: 'NOT_FOUND', errors: {} } });
+const notFound = (message: string) => ({
+  kind: 'status' as const,
+  status: 404,
+  body: { success: false, message, error_code: 'NOT_FOUND', errors: {} },
+});
 
 describe.concurrent('order conversation (/pesan): 404s and the e-mail', () => {
   it('a 404 for the game ends with a clear message and orders nothing', ({ expect }) =>
@@ -70,7 +74,7 @@ describe('order conversation (/pesan): a late answer', () => {
       question = await driver.tap(question, 'QRIS');
       expect(question.text).toContain('Kirim');
       await world.idle();
-    advanceWallClock(16 * 60_000); // the step times out (15 minutes)
+      advanceWallClock(16 * 60_000); // the step times out (15 minutes)
 
       const reply = await driver.send('98765432');
       expect(reply.text).toContain('sudah berakhir');

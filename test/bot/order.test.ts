@@ -27,7 +27,15 @@ describe.concurrent('order conversation (/pesan)', () => {
       const created = await driver.tap(summary, indonesian.confirm, 'Pesanan dibuat');
       const [order] = world.sandbox.gameshop.orders();
       expect(world.sandbox.gameshop.orders()).toHaveLength(1);
-      expect(order?.request).toMatchObject({ game: 'free-fire', product_id: 201, payment_method_id: 1, id: '98765432', promo_code: 'HEMAT10', nickname: 'BudiGG', quantity: 1 });
+      expect(order?.request).toMatchObject({
+        game: 'free-fire',
+        product_id: 201,
+        payment_method_id: 1,
+        id: '98765432',
+        promo_code: 'HEMAT10',
+        nickname: 'BudiGG',
+        quantity: 1,
+      });
       const data = order!.data;
       expect(data.pricing.promo_discount).toBe(950);
       expect(codeTexts(created)).toContain(data.order_id);
@@ -48,7 +56,13 @@ describe.concurrent('order conversation (/pesan)', () => {
       expect(photo.text).toContain(data.order_id);
       // Stored for /pesanan, with its reminder queued in the same write.
       const stored = world.app.store.gameOrders.get(data.order_id);
-      expect(stored).toMatchObject({ userId: driver.user.id, game: 'free-fire', productName: '70 Diamonds', paymentName: 'QRIS', totalPrice: data.total_price });
+      expect(stored).toMatchObject({
+        userId: driver.user.id,
+        game: 'free-fire',
+        productName: '70 Diamonds',
+        paymentName: 'QRIS',
+        totalPrice: data.total_price,
+      });
       expect(world.app.store.outbox.list().filter((item) => item.dedupeKey === `order-reminder:${data.order_id}`)).toHaveLength(1);
     }));
 
@@ -74,7 +88,15 @@ describe.concurrent('order conversation (/pesan)', () => {
       expect(summary.text).toContain(`Perkiraan subtotal: ${formatRupiah(44_000)}`);
       await driver.tap(summary, indonesian.confirm, 'Pesanan dibuat');
       const [order] = world.sandbox.gameshop.orders();
-      expect(order?.request).toMatchObject({ id: '12345678', server: '2345', game: 'mobile-legends', product_id: 104, payment_method_id: 2, quantity: 2, whatsapp: '081234567890' });
+      expect(order?.request).toMatchObject({
+        id: '12345678',
+        server: '2345',
+        game: 'mobile-legends',
+        product_id: 104,
+        payment_method_id: 2,
+        quantity: 2,
+        whatsapp: '081234567890',
+      });
       // A virtual account has no QR.
       expect(world.telegram.callsTo('sendPhoto')).toHaveLength(0);
     }));
@@ -84,7 +106,11 @@ describe.concurrent('order conversation (/pesan)', () => {
       world.sandbox.inject({
         service: 'gameshop',
         path: '/order',
-        fault: { kind: 'status', status: 422, body: { message: 'The whatsapp field is invalid.', errors: { whatsapp: ['The whatsapp format is invalid.'] } } },
+        fault: {
+          kind: 'status',
+          status: 422,
+          body: { message: 'The whatsapp field is invalid.', errors: { whatsapp: ['The whatsapp format is invalid.'] } },
+        },
       });
       const { driver, first } = await startOrder(world);
       const summary = await answerOrder(driver, first, freeFire);
@@ -95,7 +121,9 @@ describe.concurrent('order conversation (/pesan)', () => {
       const again = await driver.send('0857 1111 2222', 'Ringkasan pesanan');
       expect(again.text).toContain('085711112222');
       // Only the WhatsApp question came between the refusal and the new summary.
-      const between = world.telegram.botMessages(driver.user).filter((m) => m.messageId > refused.messageId && m.messageId < again.messageId);
+      const between = world.telegram
+        .botMessages(driver.user)
+        .filter((m) => m.messageId > refused.messageId && m.messageId < again.messageId);
       expect(between.map((m) => m.messageId)).toEqual([ask.messageId]);
       await driver.tap(again, indonesian.confirm, 'Pesanan dibuat');
       expect(world.sandbox.gameshop.orders()).toHaveLength(1);
@@ -110,13 +138,22 @@ describe.concurrent('order conversation (/pesan)', () => {
       expect(productQuestion.text).toContain('ID produk');
       expect(productQuestion.buttons).toEqual([]);
       // 101 is a Mobile Legends product.
-      const summary = await answerOrder(driver, productQuestion, { ...freeFire, game: undefined, catalogue: false, product: '101', method: '1', server: 'skip' });
+      const summary = await answerOrder(driver, productQuestion, {
+        ...freeFire,
+        game: undefined,
+        catalogue: false,
+        product: '101',
+        method: '1',
+        server: 'skip',
+      });
       expect(summary.text).toContain('ID 101');
       const explained = await driver.tap(summary, indonesian.confirm, 'bukan produk Free Fire');
       expect(explained.text).toContain('ID produk');
       const again = await driver.send('201', 'Ringkasan pesanan');
       await driver.tap(again, indonesian.confirm, 'Pesanan dibuat');
-      expect(world.sandbox.gameshop.orders().map((o) => o.request)).toEqual([expect.objectContaining({ game: 'free-fire', product_id: 201 })]);
+      expect(world.sandbox.gameshop.orders().map((o) => o.request)).toEqual([
+        expect.objectContaining({ game: 'free-fire', product_id: 201 }),
+      ]);
       // The optional server was skipped, so it was not sent.
       expect(world.sandbox.gameshop.orders()[0]?.request).not.toHaveProperty('server');
     }));

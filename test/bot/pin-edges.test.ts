@@ -126,8 +126,16 @@ describe('/pin: how the PIN is stored', () => {
       const fast: Buffer[] = [];
       for (const algorithm of ['md5', 'sha1', 'sha256', 'sha512']) {
         fast.push(createHash(algorithm).update(pin).digest());
-        fast.push(createHash(algorithm).update(Buffer.concat([salt, Buffer.from(pin)])).digest());
-        fast.push(createHash(algorithm).update(Buffer.concat([Buffer.from(pin), salt])).digest());
+        fast.push(
+          createHash(algorithm)
+            .update(Buffer.concat([salt, Buffer.from(pin)]))
+            .digest(),
+        );
+        fast.push(
+          createHash(algorithm)
+            .update(Buffer.concat([Buffer.from(pin), salt]))
+            .digest(),
+        );
         fast.push(createHmac(algorithm, salt).update(pin).digest());
         fast.push(createHmac(algorithm, pin).update(salt).digest());
       }

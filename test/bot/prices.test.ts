@@ -180,7 +180,11 @@ describe('/harga: the price list', () => {
 
   it('answers a provider failure with what to do, also on a refresh tap', async () => {
     const budi = await connectedUser(world, 'Budi');
-    world.sandbox.inject({ service: 'reseller', path: '/price-list', fault: { kind: 'status', status: 401, body: { error: 'Signature tidak valid' } } });
+    world.sandbox.inject({
+      service: 'reseller',
+      path: '/price-list',
+      fault: { kind: 'status', status: 401, body: { error: 'Signature tidak valid' } },
+    });
     const refused = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga') });
     expect(refused.text).toContain('menolak kredensial');
     expect(refused.text).toContain('/connect');

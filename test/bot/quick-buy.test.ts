@@ -41,7 +41,11 @@ describe('quick-buy and the once-only confirm', () => {
     budi.tap(summary, '✅ Konfirmasi');
     const result = await waitForResult(world, budi, summary, 'Hasil 3 transaksi');
     expect(result.text?.match(/Sukses/g)).toHaveLength(3);
-    expect(sandboxTransactions(world).map((tx) => tx.target).sort()).toEqual(['081234567890', '081398765432', '12345678 (1234)']);
+    expect(
+      sandboxTransactions(world)
+        .map((tx) => tx.target)
+        .sort(),
+    ).toEqual(['081234567890', '081398765432', '12345678 (1234)']);
     expect(world.telegram.botMessages(budi).filter((m) => m.buttons.flat().includes('✅ Konfirmasi'))).toHaveLength(0);
   });
 

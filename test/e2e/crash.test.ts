@@ -33,7 +33,11 @@ async function startSwallowingProxy(target: string): Promise<{ url: string; swal
         swallowed += 1;
         return; // never forwarded, never answered
       }
-      void fetch(target + (req.url ?? ''), { method: req.method, headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
+      void fetch(target + (req.url ?? ''), {
+        method: req.method,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.concat(chunks),
+      })
         .then(async (answer) => {
           res.writeHead(answer.status, { 'content-type': 'application/json' });
           res.end(await answer.text());
@@ -83,14 +87,31 @@ describe('crash safety (kill -9 of the bot process)', () => {
   async function seedUser(user: EmulatedUser): Promise<void> {
     const store = await openStore({ dataDir, vault: createVault({ key: Buffer.from(testEncryptionKey, 'base64') }) });
     await store.users.upsert({ id: user.id, firstName: user.user.first_name });
-    await store.credentials.save(user.id, 'reseller', { apiId: resellerDemoAccounts.main.apiId, apiKey: resellerDemoAccounts.main.apiKey }, 'DEMO');
+    await store.credentials.save(
+      user.id,
+      'reseller',
+      { apiId: resellerDemoAccounts.main.apiId, apiKey: resellerDemoAccounts.main.apiKey },
+      'DEMO',
+    );
     await store.close();
   }
 
   /** Starts `src/main.ts` in a child process and resolves once it polls Telegram. */
   async function startBot(resellerUrl = sandbox.urls.reseller): Promise<void> {
-    bot = spawnBot({ ...loopbackEnv(telegram, sandbox, dataDir), RESELLER_API_URL: resellerUrl, PROVIDER_TIMEOUT_MS: '10000', LOG_LEVEL: 'info', PORT: '0' }, dataDir);
-    await telegram.waitFor(() => telegram.polling && output().includes('bot ready'), { timeoutMs: 20_000, message: `the bot did not start polling:\n${output()}` });
+    bot = spawnBot(
+      {
+        ...loopbackEnv(telegram, sandbox, dataDir),
+        RESELLER_API_URL: resellerUrl,
+        PROVIDER_TIMEOUT_MS: '10000',
+        LOG_LEVEL: 'info',
+        PORT: '0',
+      },
+      dataDir,
+    );
+    await telegram.waitFor(() => telegram.polling && output().includes('bot ready'), {
+      timeoutMs: 20_000,
+      message: `the bot did not start polling:\n${output()}`,
+    });
   }
 
   async function kill(): Promise<void> {
@@ -106,7 +127,8 @@ describe('crash safety (kill -9 of the bot process)', () => {
     user.tap(summary, '✅ Konfirmasi');
   }
 
-  const successNotices = (user: EmulatedUser) => telegram.botMessages(user).filter((m) => /sukses/i.test(m.text ?? '') && /TSEL10/.test(m.text ?? ''));
+  const successNotices = (user: EmulatedUser) =>
+    telegram.botMessages(user).filter((m) => /sukses/i.test(m.text ?? '') && /TSEL10/.test(m.text ?? ''));
 
   it('killed while the provider is still working on the create: one transaction, one final notice', async () => {
     const budi = telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
@@ -122,7 +144,10 @@ describe('crash safety (kill -9 of the bot process)', () => {
     await eventually(() => sandbox.reseller.transactions().length === 1, 10_000);
 
     await startBot();
-    await telegram.waitFor(() => successNotices(budi).length >= 1, { timeoutMs: 20_000, message: `no final notice after the restart\n${output()}` });
+    await telegram.waitFor(() => successNotices(budi).length >= 1, {
+      timeoutMs: 20_000,
+      message: `no final notice after the restart\n${output()}`,
+    });
     expect(sandbox.reseller.transactions()).toHaveLength(1);
     expect(sandbox.reseller.transactions()[0]).toMatchObject({ code: 'TSEL10', target: '081234567890', status: 'Sukses' });
     // Every request carried the same ref id.
@@ -144,7 +169,10 @@ describe('crash safety (kill -9 of the bot process)', () => {
     expect(sandbox.reseller.transactions()).toHaveLength(0);
 
     await startBot();
-    await telegram.waitFor(() => successNotices(budi).length >= 1, { timeoutMs: 25_000, message: `no final notice after the restart\n${output()}` });
+    await telegram.waitFor(() => successNotices(budi).length >= 1, {
+      timeoutMs: 25_000,
+      message: `no final notice after the restart\n${output()}`,
+    });
     expect(sandbox.reseller.transactions()).toHaveLength(1);
     expect(successNotices(budi)).toHaveLength(1);
     await kill();
@@ -261,7 +289,12 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
       const store = await openStore({ dataDir: lane.dataDir, vault: createVault({ key: Buffer.from(testEncryptionKey, 'base64') }) });
       for (const user of users.values()) {
         await store.users.upsert({ id: user.id, firstName: user.user.first_name });
-        await store.credentials.save(user.id, 'reseller', { apiId: resellerDemoAccounts.main.apiId, apiKey: resellerDemoAccounts.main.apiKey }, 'DEMO');
+        await store.credentials.save(
+          user.id,
+          'reseller',
+          { apiId: resellerDemoAccounts.main.apiId, apiKey: resellerDemoAccounts.main.apiKey },
+          'DEMO',
+        );
       }
       await store.close();
       const output = () => lane.bot?.output ?? '';
@@ -274,9 +307,11 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
       };
       const startBot = async () => {
         lane.bot = bundle.spawn(env, lane.dataDir);
-        await telegram.waitFor(() => telegram.polling && output().includes('bot ready'), { timeoutMs: 30_000 }).catch(() => {
-          throw new Error(`the bot did not start polling (CRASH_SEED=${seed}):\n${output()}`);
-        });
+        await telegram
+          .waitFor(() => telegram.polling && output().includes('bot ready'), { timeoutMs: 30_000 })
+          .catch(() => {
+            throw new Error(`the bot did not start polling (CRASH_SEED=${seed}):\n${output()}`);
+          });
       };
       const summaries = new Map<number, { text: string | undefined; history: readonly { text?: string }[] }>();
 
@@ -285,7 +320,11 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
       for (const run of laneRuns) {
         const user = users.get(run)!;
         const summary = await telegram.waitForBotMessage(user, {
-          after: user.send(targetsOf(run).map((target) => `TSEL10.${target}`).join('\n')),
+          after: user.send(
+            targetsOf(run)
+              .map((target) => `TSEL10.${target}`)
+              .join('\n'),
+          ),
           where: (m) => m.buttons.flat().includes('✅ Konfirmasi'),
           timeoutMs: 20_000,
         });
@@ -326,14 +365,24 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
           continue;
         }
         for (const target of targetsOf(run)) {
-          expect(txs.filter((tx) => tx.target === target), `${report(run)}: line ${target} on the provider\n${chat()}`).toHaveLength(1);
+          expect(
+            txs.filter((tx) => tx.target === target),
+            `${report(run)}: line ${target} on the provider\n${chat()}`,
+          ).toHaveLength(1);
           expect(toldSuccess(run, target).length, `${report(run)}: the user told ${target} succeeded\n${chat()}`).toBeGreaterThanOrEqual(1);
         }
       }
       // The tap was made and stored before it was acknowledged: no purchase is lost.
       const lost = laneRuns.filter((run) => onProvider(run).length === 0);
-      const dump = (run: number) => telegram.botMessages(users.get(run)!).map((m) => `bot #${m.messageId}: ${m.text ?? ''} [${m.buttons.flat().join(', ')}]`).join('\n');
-      expect(lost.map((run) => `${report(run)}\n${dump(run)}`), 'Confirm taps lost by a crash').toEqual([]);
+      const dump = (run: number) =>
+        telegram
+          .botMessages(users.get(run)!)
+          .map((m) => `bot #${m.messageId}: ${m.text ?? ''} [${m.buttons.flat().join(', ')}]`)
+          .join('\n');
+      expect(
+        lost.map((run) => `${report(run)}\n${dump(run)}`),
+        'Confirm taps lost by a crash',
+      ).toEqual([]);
     };
 
     for (let index = 0; index < laneCount; index++) {
@@ -346,7 +395,14 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
       });
     }
     const runIds = Array.from({ length: runs }, (_, run) => run);
-    await Promise.all(lanes.map((lane, index) => runLane(lane, runIds.filter((run) => run % laneCount === index))));
+    await Promise.all(
+      lanes.map((lane, index) =>
+        runLane(
+          lane,
+          runIds.filter((run) => run % laneCount === index),
+        ),
+      ),
+    );
     console.log(`crash test: ${runs} kills in ${laneCount} lanes (CRASH_SEED=${seed}) in ${Math.round((Date.now() - started) / 1000)} s`);
   }, 240_000);
 });

@@ -33,7 +33,10 @@ describe('npm start with the wrong ENCRYPTION_KEY', () => {
     await store.users.upsert({ id: 1, firstName: 'Budi' });
     await store.credentials.save(1, 'reseller', { apiId: 'RS-1', apiKey: 'secret-key-1' });
     await store.close();
-    const hash = (name: string) => createHash('sha256').update(readFileSync(path.join(dataDir, name))).digest('hex');
+    const hash = (name: string) =>
+      createHash('sha256')
+        .update(readFileSync(path.join(dataDir, name)))
+        .digest('hex');
     const before = [hash('kiosbot.json'), hash('kiosbot.json.bak')];
 
     bot = spawnBot(

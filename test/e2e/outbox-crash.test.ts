@@ -16,40 +16,47 @@ const users = 100;
 const text = 'Server provider perawatan pukul 23.00 WIB';
 
 describe('outbox crash safety (kill -9 during a broadcast)', () => {
-  processTest('a broadcast to 100 users interrupted by kill -9 reaches everyone after the restart, with at most the stated number of duplicates', async ({ lab }) => {
-    const { telegram, dataDir } = lab;
-    const startBot = () => lab.start({ ADMIN_IDS: String(adminId) });
-    const output = () => lab.bot?.output ?? '';
-    /** Copies of the broadcast each user received. */
-    const received = (user: EmulatedUser) => telegram.botMessages(user).filter((m) => m.text === text).length;
-    const admin = telegram.createUser({ firstName: 'Admin', languageCode: 'id', id: adminId });
-    const audience = Array.from({ length: users }, (_, i) => telegram.createUser({ firstName: `Pengguna ${i}`, languageCode: 'id' }));
-    // The users are already known to the bot (as after their /start), seeded before it starts.
-    const store = await openStore({ dataDir, vault: createVault({ key: Buffer.from(testEncryptionKey, 'base64') }) });
-    for (const user of [admin, ...audience]) await store.users.upsert({ id: user.id, firstName: user.user.first_name });
-    await store.close();
+  processTest(
+    'a broadcast to 100 users interrupted by kill -9 reaches everyone after the restart, with at most the stated number of duplicates',
+    async ({ lab }) => {
+      const { telegram, dataDir } = lab;
+      const startBot = () => lab.start({ ADMIN_IDS: String(adminId) });
+      const output = () => lab.bot?.output ?? '';
+      /** Copies of the broadcast each user received. */
+      const received = (user: EmulatedUser) => telegram.botMessages(user).filter((m) => m.text === text).length;
+      const admin = telegram.createUser({ firstName: 'Admin', languageCode: 'id', id: adminId });
+      const audience = Array.from({ length: users }, (_, i) => telegram.createUser({ firstName: `Pengguna ${i}`, languageCode: 'id' }));
+      // The users are already known to the bot (as after their /start), seeded before it starts.
+      const store = await openStore({ dataDir, vault: createVault({ key: Buffer.from(testEncryptionKey, 'base64') }) });
+      for (const user of [admin, ...audience]) await store.users.upsert({ id: user.id, firstName: user.user.first_name });
+      await store.close();
 
-    await startBot();
-    const confirm = await telegram.waitForBotMessage(admin, { after: admin.send(`/broadcast ${text}`), timeoutMs: 20_000 });
-    expect(confirm.text).toContain(`${users + 1} pengguna aktif`);
-    admin.tap(confirm, '📣 Kirim');
-    // Killed right after the first burst of deliveries, while most of the broadcast is still queued.
-    const sentBeforeKill = await telegram.waitFor(() => {
-      const sent = telegram.callsTo('sendMessage').filter((call) => (call.params as { text?: unknown }).text === text).length;
-      return sent >= 10 ? sent : undefined;
-    }, { timeoutMs: 30_000, message: `the broadcast never started\n${output()}` });
-    await lab.bot?.stop('SIGKILL');
-    const deliveredBeforeKill = [admin, ...audience].filter((user) => received(user) > 0).length;
-    expect(deliveredBeforeKill, 'the kill must interrupt the broadcast').toBeLessThan(users + 1);
-    expect(sentBeforeKill).toBeGreaterThanOrEqual(10);
+      await startBot();
+      const confirm = await telegram.waitForBotMessage(admin, { after: admin.send(`/broadcast ${text}`), timeoutMs: 20_000 });
+      expect(confirm.text).toContain(`${users + 1} pengguna aktif`);
+      admin.tap(confirm, '📣 Kirim');
+      // Killed right after the first burst of deliveries, while most of the broadcast is still queued.
+      const sentBeforeKill = await telegram.waitFor(
+        () => {
+          const sent = telegram.callsTo('sendMessage').filter((call) => (call.params as { text?: unknown }).text === text).length;
+          return sent >= 10 ? sent : undefined;
+        },
+        { timeoutMs: 30_000, message: `the broadcast never started\n${output()}` },
+      );
+      await lab.bot?.stop('SIGKILL');
+      const deliveredBeforeKill = [admin, ...audience].filter((user) => received(user) > 0).length;
+      expect(deliveredBeforeKill, 'the kill must interrupt the broadcast').toBeLessThan(users + 1);
+      expect(sentBeforeKill).toBeGreaterThanOrEqual(10);
 
-    await startBot();
-    await telegram.waitFor(() => [admin, ...audience].every((user) => received(user) >= 1), {
-      timeoutMs: 60_000,
-      message: `not every user got the broadcast after the restart\n${output()}`,
-    });
-    const copies = [admin, ...audience].reduce((sum, user) => sum + received(user), 0);
-    const duplicates = copies - (users + 1);
-    expect(duplicates).toBeLessThanOrEqual(maxUnrecordedDeliveries);
-  }, 120_000);
+      await startBot();
+      await telegram.waitFor(() => [admin, ...audience].every((user) => received(user) >= 1), {
+        timeoutMs: 60_000,
+        message: `not every user got the broadcast after the restart\n${output()}`,
+      });
+      const copies = [admin, ...audience].reduce((sum, user) => sum + received(user), 0);
+      const duplicates = copies - (users + 1);
+      expect(duplicates).toBeLessThanOrEqual(maxUnrecordedDeliveries);
+    },
+    120_000,
+  );
 });

@@ -85,7 +85,8 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
   const halt = async () => {
     if (runner?.isRunning()) await runner.stop();
     // Let the updates being handled finish (they may be writing conversation state or a purchase).
-    for (let waited = 0; runner && runner.size() > 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; runner && runner.size() > 0 && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     await app.close();
   };
   await boot();

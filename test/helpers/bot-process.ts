@@ -23,7 +23,11 @@ export interface BotProcess {
  * hold no `.env`, so a developer's own `.env` cannot leak into the test. `nodeArgs` is what node
  * runs: `src/main.ts` through tsx unless told otherwise (a bundle, see bundled-bot.ts).
  */
-export function spawnBot(env: Record<string, string>, cwd: string, nodeArgs = ['--import', tsxLoader, path.join(repoRoot, 'src/main.ts')]): BotProcess {
+export function spawnBot(
+  env: Record<string, string>,
+  cwd: string,
+  nodeArgs = ['--import', tsxLoader, path.join(repoRoot, 'src/main.ts')],
+): BotProcess {
   const child = spawn(process.execPath, nodeArgs, {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },

@@ -38,7 +38,12 @@ export function waitForSummary(world: TestWorld, user: EmulatedUser, after: Emul
 }
 
 /** The final result of a purchase (the "sending…" message once edited), after `after`. */
-export function waitForResult(world: TestWorld, user: EmulatedUser, after: EmulatedMessage, textIncludes: string | RegExp): Promise<EmulatedMessage> {
+export function waitForResult(
+  world: TestWorld,
+  user: EmulatedUser,
+  after: EmulatedMessage,
+  textIncludes: string | RegExp,
+): Promise<EmulatedMessage> {
   return world.telegram.waitForBotMessage(user, { after, textIncludes });
 }
 

@@ -13,7 +13,9 @@ import { connectData } from '../../src/bot/callback-data/connect.ts';
 const resultPattern = /^(✅|❌)/u;
 
 function hasButton(message: EmulatedMessage, data: string): boolean {
-  return (message.inlineKeyboard?.inline_keyboard ?? []).flat().some((button) => 'callback_data' in button && button.callback_data === data);
+  return (message.inlineKeyboard?.inline_keyboard ?? [])
+    .flat()
+    .some((button) => 'callback_data' in button && button.callback_data === data);
 }
 
 /**
@@ -33,7 +35,10 @@ export async function connectService<S extends ServiceName>(
   credentials: ServiceCredentials[S],
 ): Promise<EmulatedMessage> {
   const { telegram } = world;
-  const picker = await telegram.waitForBotMessage(user, { after: user.send('/connect'), where: (m) => hasButton(m, connectData.pack({ action: 'pick', service })) });
+  const picker = await telegram.waitForBotMessage(user, {
+    after: user.send('/connect'),
+    where: (m) => hasButton(m, connectData.pack({ action: 'pick', service })),
+  });
   user.tap(picker, connectData.pack({ action: 'pick', service }));
   const replace = connectData.pack({ action: 'replace', service });
   const next = await telegram.waitFor(
@@ -48,7 +53,8 @@ export async function connectService<S extends ServiceName>(
     prompt = next;
   }
 
-  const secrets = service === 'reseller' ? [(credentials as ServiceCredentials['reseller']).apiId, credentials.apiKey] : [credentials.apiKey];
+  const secrets =
+    service === 'reseller' ? [(credentials as ServiceCredentials['reseller']).apiId, credentials.apiKey] : [credentials.apiKey];
   let last: EmulatedMessage = prompt;
   for (const [index, secret] of secrets.entries()) {
     const sent = user.send(secret);

@@ -25,13 +25,16 @@ export async function shopper(world: TestWorld, firstName = 'Budi', languageCode
 /** The full text of the first button of `message` whose text contains `part`. */
 export function buttonWith(message: EmulatedMessage, part: string): string {
   const found = message.buttons.flat().find((text) => text.includes(part));
-  if (found === undefined) throw new Error(`no button containing "${part}" under: ${message.text ?? '(no text)'}; buttons: ${JSON.stringify(message.buttons)}`);
+  if (found === undefined)
+    throw new Error(`no button containing "${part}" under: ${message.text ?? '(no text)'}; buttons: ${JSON.stringify(message.buttons)}`);
   return found;
 }
 
 /** The URL buttons of a message as `{ text, url }`. */
 export function urlButtons(message: EmulatedMessage): Array<{ text: string; url: string }> {
-  return (message.inlineKeyboard?.inline_keyboard ?? []).flat().flatMap((button) => ('url' in button && button.url ? [{ text: button.text, url: button.url }] : []));
+  return (message.inlineKeyboard?.inline_keyboard ?? [])
+    .flat()
+    .flatMap((button) => ('url' in button && button.url ? [{ text: button.text, url: button.url }] : []));
 }
 
 /** Text of every `code` entity of a message (what Telegram shows as tap-to-copy). */
@@ -100,7 +103,12 @@ export interface OrderAnswers {
  * Answers the order questions from the product on (or from the game question when `first` asks
  * for the game) and resolves with the summary. `first` is the bot's first question.
  */
-export async function answerOrder(driver: ChatDriver, first: EmulatedMessage, answers: OrderAnswers, words = indonesian): Promise<EmulatedMessage> {
+export async function answerOrder(
+  driver: ChatDriver,
+  first: EmulatedMessage,
+  answers: OrderAnswers,
+  words = indonesian,
+): Promise<EmulatedMessage> {
   let question = first;
   if (answers.game !== undefined) question = await driver.tap(question, answers.game);
   question = answers.catalogue ? await driver.tap(question, answers.product) : await driver.send(answers.product);

@@ -34,7 +34,14 @@ export async function seedPurchase(
     confirmationId: `seed-${++confirmations}`,
     userId: user.id,
     chatId: user.id,
-    lines: [{ code: line.code ?? 'TSEL10', productName: line.productName ?? 'Telkomsel 10.000', target: line.target ?? '081234567890', price: line.price ?? 10500 }],
+    lines: [
+      {
+        code: line.code ?? 'TSEL10',
+        productName: line.productName ?? 'Telkomsel 10.000',
+        target: line.target ?? '081234567890',
+        price: line.price ?? 10500,
+      },
+    ],
   });
   if (!tx) throw new Error('seedPurchase: the purchase service recorded nothing');
   await world.app.services.purchases.submit(tx.refId);
@@ -44,6 +51,9 @@ export async function seedPurchase(
 /** Requests the sandbox received for one ref id (creates and status checks alike). */
 export function transactionRequests(world: TestWorld, refId: string): number {
   return world.sandbox.received.filter(
-    (request) => request.service === 'reseller' && request.path === '/transaction' && (request.body as { ref_id?: unknown } | undefined)?.ref_id === refId,
+    (request) =>
+      request.service === 'reseller' &&
+      request.path === '/transaction' &&
+      (request.body as { ref_id?: unknown } | undefined)?.ref_id === refId,
   ).length;
 }

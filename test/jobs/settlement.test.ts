@@ -4,7 +4,6 @@ import { buyPending, recheck, startSettlementWorld, testClock } from '../helpers
 import { buyer, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 
-
 describe('settlement watcher and notifications', () => {
   let world: TestWorld;
   const clock = testClock();
@@ -16,13 +15,14 @@ describe('settlement watcher and notifications', () => {
     await world.stop();
   });
 
-
-
   it('a Pending purchase settles to Sukses: one notice with the SN, the original message edited, the group told with the target masked', async () => {
     await start();
     const budi = await buyer(world);
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
-    await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }), textIncludes: 'menerima notifikasi' });
+    await world.telegram.waitForBotMessage(group, {
+      after: world.telegram.sendText(budi, '/linkgroup', { chat: group }),
+      textIncludes: 'menerima notifikasi',
+    });
 
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     const [tx] = sandboxTransactions(world);
@@ -43,7 +43,9 @@ describe('settlement watcher and notifications', () => {
     // More passes change nothing: exactly one final notice.
     await recheck(world, clock, 3);
     await world.app.outbox.drain();
-    expect(world.telegram.botMessages(budi).filter((m) => m.text?.includes('Transaksi sukses') && m.messageId !== pending.messageId)).toHaveLength(1);
+    expect(
+      world.telegram.botMessages(budi).filter((m) => m.text?.includes('Transaksi sukses') && m.messageId !== pending.messageId),
+    ).toHaveLength(1);
     expect(world.telegram.botMessages(group).filter((m) => m.text?.includes('Transaksi sukses'))).toHaveLength(1);
   });
 
@@ -59,7 +61,9 @@ describe('settlement watcher and notifications', () => {
     expect(world.sandbox.reseller.balanceOf(resellerDemoAccounts.main.apiId)).toBe(before);
     await recheck(world, clock, 2);
     await world.app.outbox.drain();
-    expect(world.telegram.botMessages(budi).filter((m) => m.text?.includes('Transaksi gagal') && m.messageId !== pending.messageId)).toHaveLength(1);
+    expect(
+      world.telegram.botMessages(budi).filter((m) => m.text?.includes('Transaksi gagal') && m.messageId !== pending.messageId),
+    ).toHaveLength(1);
   });
 
   it('past the horizon a Pending transaction becomes unresolved, the user is told once, and it is never checked again', async () => {
@@ -81,7 +85,12 @@ describe('settlement watcher and notifications', () => {
     await start();
     const users = await Promise.all(['Ani', 'Budi', 'Cici', 'Dodi', 'Euis'].map((name) => buyer(world, name)));
     for (const [u, user] of users.entries()) {
-      const lines = Array.from({ length: 10 }, (_, i) => ({ code: 'TSEL5', productName: 'Telkomsel 5.000', target: `0812000${u}${String(i).padStart(4, '1')}`, price: 5450 }));
+      const lines = Array.from({ length: 10 }, (_, i) => ({
+        code: 'TSEL5',
+        productName: 'Telkomsel 5.000',
+        target: `0812000${u}${String(i).padStart(4, '1')}`,
+        price: 5450,
+      }));
       const txs = await world.app.services.purchases.confirm({ confirmationId: `bulk-${u}`, userId: user.id, chatId: user.chatId, lines });
       for (const tx of txs) await world.app.services.purchases.submit(tx.refId);
     }
@@ -91,7 +100,9 @@ describe('settlement watcher and notifications', () => {
     for (let pass = 0; pass < 40 && world.app.store.transactions.listOpen().length > 0; pass += 1) await recheck(world, clock);
     await world.app.outbox.drain();
     for (const user of users) {
-      await world.telegram.waitFor(() => world.telegram.botMessages(user).filter((m) => m.text?.includes('Transaksi sukses')).length === 10);
+      await world.telegram.waitFor(
+        () => world.telegram.botMessages(user).filter((m) => m.text?.includes('Transaksi sukses')).length === 10,
+      );
     }
     expect(world.app.store.transactions.listOpen()).toHaveLength(0);
     await recheck(world, clock, 2);
@@ -103,7 +114,12 @@ describe('settlement watcher and notifications', () => {
     await start();
     const budi = await buyer(world);
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
-    const refused = world.sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'status', status: 401, body: { success: false, message: 'Signature tidak valid' } } });
+    const refused = world.sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      times: Infinity,
+      fault: { kind: 'status', status: 401, body: { success: false, message: 'Signature tidak valid' } },
+    });
     await recheck(world, clock, 3);
     const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'kredensial' });
     expect(notice.text).toContain('/connect');
@@ -124,7 +140,10 @@ describe('settlement watcher and notifications', () => {
     // Connecting again resumes the checks, and the purchase settles with one notice.
     refused();
     clock.advance(60_000);
-    await world.app.services.credentials.verifyAndSave(budi.id, 'reseller', { apiId: resellerDemoAccounts.main.apiId, apiKey: resellerDemoAccounts.main.apiKey });
+    await world.app.services.credentials.verifyAndSave(budi.id, 'reseller', {
+      apiId: resellerDemoAccounts.main.apiId,
+      apiKey: resellerDemoAccounts.main.apiKey,
+    });
     await recheck(world, clock, 3);
     await world.telegram.waitForBotMessage(budi, { after: notice, textIncludes: 'Transaksi sukses' });
     expect(world.app.store.users.get(budi.id)?.recheckPause).toBeUndefined();

@@ -30,11 +30,11 @@ describe('settlement watcher edges', () => {
     await world.stop();
   });
 
-
-
   /** Bot messages to `user` other than `except` whose text matches. */
   const messagesMatching = (user: EmulatedUser, pattern: string | RegExp, except?: number) =>
-    world.telegram.botMessages(user).filter((m) => m.messageId !== except && (typeof pattern === 'string' ? m.text?.includes(pattern) : pattern.test(m.text ?? '')));
+    world.telegram
+      .botMessages(user)
+      .filter((m) => m.messageId !== except && (typeof pattern === 'string' ? m.text?.includes(pattern) : pattern.test(m.text ?? '')));
 
   it('a 403 (IP blocked) on a re-check pauses the account: one notice about the IP whitelist, no more re-checks, the purchase stays open', async () => {
     await start();
@@ -42,7 +42,12 @@ describe('settlement watcher edges', () => {
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     const [sent] = sandboxTransactions(world);
     const refId = sent?.refId ?? 'missing';
-    world.sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'status', status: 403, body: { success: false, message: 'IP tidak terdaftar' } } });
+    world.sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      times: Infinity,
+      fault: { kind: 'status', status: 403, body: { success: false, message: 'IP tidak terdaftar' } },
+    });
 
     await recheck(world, clock, 3);
     const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'memblokir IP' });
@@ -68,8 +73,18 @@ describe('settlement watcher edges', () => {
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
     // The spec's status-check body, `{ status }`, with statuses the spec does not list.
-    world.sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'status', status: 200, body: { status: 'Diproses' } } });
-    world.sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'status', status: 200, body: { status: 'Waiting' } } });
+    world.sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      times: 1,
+      fault: { kind: 'status', status: 200, body: { status: 'Diproses' } },
+    });
+    world.sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      times: 1,
+      fault: { kind: 'status', status: 200, body: { status: 'Waiting' } },
+    });
 
     await recheck(world, clock, 1);
     let stored = await world.app.store.transactions.find(refId);
@@ -99,7 +114,12 @@ describe('settlement watcher edges', () => {
   it('a 5xx on create: stored as an open unknown outcome, shown as in process (never failed), settled later with one notice and one provider transaction', async () => {
     await start();
     const budi = await buyer(world);
-    world.sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'status', status: 502, body: { message: 'Bad Gateway' } } });
+    world.sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      times: 1,
+      fault: { kind: 'status', status: 502, body: { message: 'Bad Gateway' } },
+    });
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     expect(pending.text).not.toMatch(/Gagal|Ditolak/);
     expect(pending.text).toContain('Belum pasti');
@@ -201,7 +221,9 @@ describe('settlement watcher edges', () => {
     // A request that arrived less than `latencyMs` before another is still in flight when it arrives.
     const window = latencyMs - 20;
     const inFlightAt = (request: ReceivedRequest, sameAccount: boolean) =>
-      all.filter((other) => other.at <= request.at && other.at > request.at - window && (!sameAccount || apiIdOf(other) === apiIdOf(request))).length;
+      all.filter(
+        (other) => other.at <= request.at && other.at > request.at - window && (!sameAccount || apiIdOf(other) === apiIdOf(request)),
+      ).length;
     const perAccount = (apiId: string) => Math.max(...all.filter((r) => apiIdOf(r) === apiId).map((r) => inFlightAt(r, true)));
     expect(perAccount(resellerDemoAccounts.main.apiId)).toBe(2);
     expect(perAccount(resellerDemoAccounts.second.apiId)).toBe(2);

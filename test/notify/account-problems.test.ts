@@ -8,7 +8,9 @@ function setup() {
   let clock = Date.parse('2026-11-23T03:00:00Z');
   const queued: NewOutboxItem[] = [];
   const report = createAccountProblemReporter({
-    operatorItems: (problem) => [{ chatId: -100, kind: 'operator', payload: { type: 'send', text: `${problem.service}:${problem.userId}:${problem.kind}` } }],
+    operatorItems: (problem) => [
+      { chatId: -100, kind: 'operator', payload: { type: 'send', text: `${problem.service}:${problem.userId}:${problem.kind}` } },
+    ],
     enqueue: (items) => {
       queued.push(...items);
       return Promise.resolve();

@@ -73,7 +73,11 @@ async function setup(telegramOptions: BotApiOptions = {}): Promise<Setup> {
   };
 }
 
-const send = (text: string, extra: Partial<Extract<OutboxPayload, { type: 'send' }>> = {}): OutboxPayload => ({ type: 'send', text, ...extra });
+const send = (text: string, extra: Partial<Extract<OutboxPayload, { type: 'send' }>> = {}): OutboxPayload => ({
+  type: 'send',
+  text,
+  ...extra,
+});
 
 async function enqueueTexts(store: Store, chatId: number, texts: string[], kind = 'test'): Promise<void> {
   for (const text of texts) await store.outbox.enqueue({ chatId, kind, payload: send(text) });
@@ -94,7 +98,9 @@ describe('outbox delivery', () => {
     // Interleaved, as settlements of many users would arrive.
     const writes: Array<Promise<unknown>> = [];
     for (let i = 1; i <= 30; i++) {
-      if (i <= 10) for (const user of users) writes.push(s.store.outbox.enqueue({ chatId: user.id, kind: 'test', payload: send(`${user.user.first_name} #${i}`) }));
+      if (i <= 10)
+        for (const user of users)
+          writes.push(s.store.outbox.enqueue({ chatId: user.id, kind: 'test', payload: send(`${user.user.first_name} #${i}`) }));
       writes.push(s.store.outbox.enqueue({ chatId: group.id, kind: 'group', payload: send(`group #${i}`) }));
     }
     await Promise.all(writes);
@@ -139,8 +145,16 @@ describe('outbox delivery', () => {
     const s = await setup();
     const budi = s.telegram.createUser({ firstName: 'Budi' });
     const keyboard = { inline_keyboard: [[{ text: 'Cek status', callback_data: 'status:1' }]] };
-    await s.store.outbox.enqueue({ chatId: budi.id, kind: 'promo', payload: send('<b>Promo</b>', { parseMode: 'HTML', photo: 'https://example.com/promo.png', replyMarkup: keyboard }) });
-    await s.store.outbox.enqueue({ chatId: budi.id, kind: 'note', payload: send('Lihat https://example.com', { linkPreview: false, silent: true }) });
+    await s.store.outbox.enqueue({
+      chatId: budi.id,
+      kind: 'promo',
+      payload: send('<b>Promo</b>', { parseMode: 'HTML', photo: 'https://example.com/promo.png', replyMarkup: keyboard }),
+    });
+    await s.store.outbox.enqueue({
+      chatId: budi.id,
+      kind: 'note',
+      payload: send('Lihat https://example.com', { linkPreview: false, silent: true }),
+    });
     const outbox = s.outbox();
     outbox.start();
     await outbox.drain({ timeoutMs: 3000 });
@@ -241,7 +255,11 @@ describe('outbox edits', () => {
     const s = await setup();
     const budi = s.telegram.createUser({ firstName: 'Budi' });
     const pending = await s.api.sendMessage(budi.id, '⏳ Pending');
-    await s.store.outbox.enqueue({ chatId: budi.id, kind: 'settlement-edit', payload: { type: 'edit', messageId: pending.message_id, text: '✅ <b>Sukses</b>', parseMode: 'HTML' } });
+    await s.store.outbox.enqueue({
+      chatId: budi.id,
+      kind: 'settlement-edit',
+      payload: { type: 'edit', messageId: pending.message_id, text: '✅ <b>Sukses</b>', parseMode: 'HTML' },
+    });
     const outbox = s.outbox();
     outbox.start();
     await outbox.drain({ timeoutMs: 3000 });
@@ -260,14 +278,27 @@ describe('outbox edits', () => {
     const second = await s.api.sendMessage(budi.id, '⏳ Pending 2');
     await s.api.deleteMessage(budi.id, first.message_id);
     await s.api.deleteMessage(budi.id, second.message_id);
-    await s.store.outbox.enqueue({ chatId: budi.id, kind: 'edit', payload: { type: 'edit', messageId: first.message_id, text: 'Sukses 1' } });
-    await s.store.outbox.enqueue({ chatId: budi.id, kind: 'edit', payload: { type: 'edit', messageId: second.message_id, text: 'Sukses 2', sendIfGone: true } });
+    await s.store.outbox.enqueue({
+      chatId: budi.id,
+      kind: 'edit',
+      payload: { type: 'edit', messageId: first.message_id, text: 'Sukses 1' },
+    });
+    await s.store.outbox.enqueue({
+      chatId: budi.id,
+      kind: 'edit',
+      payload: { type: 'edit', messageId: second.message_id, text: 'Sukses 2', sendIfGone: true },
+    });
     await enqueueTexts(s.store, budi.id, ['after']);
     const outbox = s.outbox();
     outbox.start();
     await outbox.drain({ timeoutMs: 3000 });
 
-    expect(s.telegram.botMessages(budi).filter((m) => !m.deleted).map((m) => m.text)).toEqual(['Sukses 2', 'after']);
+    expect(
+      s.telegram
+        .botMessages(budi)
+        .filter((m) => !m.deleted)
+        .map((m) => m.text),
+    ).toEqual(['Sukses 2', 'after']);
     expect(s.telegram.callsTo('editMessageText').map((c) => c.status)).toEqual([400, 400]);
     expect(s.store.outbox.size()).toBe(0);
     expect(s.logs.some((line) => line.msg.startsWith('edit not applied'))).toBe(true);
@@ -277,7 +308,11 @@ describe('outbox edits', () => {
     const s = await setup();
     const budi = s.telegram.createUser({ firstName: 'Budi' });
     const message = await s.api.sendMessage(budi.id, 'Sukses');
-    await s.store.outbox.enqueue({ chatId: budi.id, kind: 'edit', payload: { type: 'edit', messageId: message.message_id, text: 'Sukses' } });
+    await s.store.outbox.enqueue({
+      chatId: budi.id,
+      kind: 'edit',
+      payload: { type: 'edit', messageId: message.message_id, text: 'Sukses' },
+    });
     const outbox = s.outbox();
     outbox.start();
     await outbox.drain({ timeoutMs: 3000 });
@@ -319,7 +354,10 @@ describe('outbox failures and restarts', () => {
     const budi = s.telegram.createUser({ firstName: 'Budi' });
     await enqueueTexts(s.store, budi.id, ['budi #1']);
     // Nothing listens on port 9 of loopback: every request fails on the network.
-    const outbox = s.outbox({ api: new Api(s.telegram.token, { apiRoot: 'http://127.0.0.1:9' }), retry: { ...fastRetry, giveUpAfterMs: 60_000 } });
+    const outbox = s.outbox({
+      api: new Api(s.telegram.token, { apiRoot: 'http://127.0.0.1:9' }),
+      retry: { ...fastRetry, giveUpAfterMs: 60_000 },
+    });
     outbox.start();
     await vi.waitFor(() => expect(s.store.outbox.list()[0]?.attempts).toBeGreaterThanOrEqual(2));
     await outbox.stop();
@@ -365,14 +403,22 @@ describe('outbox failures and restarts', () => {
     expect(botTexts(s.telegram, budi)).toEqual(['fine']);
     expect(s.store.outbox.size()).toBe(0);
     expect(s.logs.find((line) => line.kind === 'bad')).toMatchObject({ level: 'error' });
-    expect(s.logs.find((line) => line.kind === 'bad-html')).toMatchObject({ level: 'warn', description: stringContaining("can't parse entities") });
+    expect(s.logs.find((line) => line.kind === 'bad-html')).toMatchObject({
+      level: 'warn',
+      description: stringContaining("can't parse entities"),
+    });
   });
 
   it('sends an item scheduled for later when it is due, without holding up the chat', async () => {
     const s = await setup();
     const budi = s.telegram.createUser({ firstName: 'Budi' });
     const dueAt = Date.now() + 400;
-    await s.store.outbox.enqueue({ chatId: budi.id, kind: 'reminder', payload: send('reminder'), notBefore: new Date(dueAt).toISOString() });
+    await s.store.outbox.enqueue({
+      chatId: budi.id,
+      kind: 'reminder',
+      payload: send('reminder'),
+      notBefore: new Date(dueAt).toISOString(),
+    });
     await enqueueTexts(s.store, budi.id, ['now']);
     const outbox = s.outbox();
     outbox.start();
@@ -432,7 +478,9 @@ describe('outbox failures and restarts', () => {
     api.config.use(async (prev, method, payload, signal) => {
       if (method === 'sendMessage') {
         const chatId = Number((payload as { chat_id: number }).chat_id);
-        const onDisk = JSON.parse(readFileSync(path.join(s.dataDir, hotFileName), 'utf8')) as { outbox: Record<string, { chatId: number }> };
+        const onDisk = JSON.parse(readFileSync(path.join(s.dataDir, hotFileName), 'utf8')) as {
+          outbox: Record<string, { chatId: number }>;
+        };
         const pending = new Set(Object.values(onDisk.outbox).map((item) => item.chatId));
         started.add(chatId);
         unrecordedAtEachSend.push([...started].filter((id) => pending.has(id)).length);

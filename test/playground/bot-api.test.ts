@@ -39,7 +39,12 @@ function botFor(api: BotApiEmulator): { bot: Bot<BotCtx>; errors: BotError<BotCt
 }
 
 /** Calls a method over raw HTTP and returns Telegram's envelope. */
-async function raw(api: BotApiEmulator, method: string, body?: unknown, init: RequestInit = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+async function raw(
+  api: BotApiEmulator,
+  method: string,
+  body?: unknown,
+  init: RequestInit = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await fetch(`${api.apiRoot}/bot${api.token}/${method}`, {
     method: 'POST',
     headers: body === undefined ? undefined : { 'content-type': 'application/json' },
@@ -117,7 +122,11 @@ describe('grammY bot against the emulator (long polling)', () => {
   it('taps an inline button: callback query answered, message edited (keyboard dropped unless resent)', async () => {
     const api = await emulator();
     const { bot, errors, start } = botFor(api);
-    bot.command('menu', (ctx) => ctx.reply('Pilih menu', { reply_markup: new InlineKeyboard().text('💰 Saldo', 'menu:balance').url('Bantuan', 'https://example.com/help') }));
+    bot.command('menu', (ctx) =>
+      ctx.reply('Pilih menu', {
+        reply_markup: new InlineKeyboard().text('💰 Saldo', 'menu:balance').url('Bantuan', 'https://example.com/help'),
+      }),
+    );
     bot.callbackQuery('menu:balance', async (ctx) => {
       await ctx.answerCallbackQuery({ text: 'Memuat saldo…' });
       await ctx.editMessageText('Saldo: <b>Rp 10.000</b>', { parse_mode: 'HTML' });
@@ -214,8 +223,14 @@ describe('grammY bot against the emulator (long polling)', () => {
     expect(migrations).toEqual([supergroup.id]);
 
     const error = await grammyError(bot.api.sendMessage(group.id, 'Notifikasi'));
-    expect(error).toMatchObject({ error_code: 400, description: 'Bad Request: group chat was upgraded to a supergroup chat', parameters: { migrate_to_chat_id: supergroup.id } });
-    await expect(bot.api.sendMessage(supergroup.id, 'Notifikasi')).resolves.toMatchObject({ chat: { id: supergroup.id, type: 'supergroup' } });
+    expect(error).toMatchObject({
+      error_code: 400,
+      description: 'Bad Request: group chat was upgraded to a supergroup chat',
+      parameters: { migrate_to_chat_id: supergroup.id },
+    });
+    await expect(bot.api.sendMessage(supergroup.id, 'Notifikasi')).resolves.toMatchObject({
+      chat: { id: supergroup.id, type: 'supergroup' },
+    });
   });
 
   it('groups: privacy mode hides plain text, commands arrive as /cmd@bot, adding the bot sends my_chat_member', async () => {
@@ -415,11 +430,27 @@ describe('validation', () => {
       [bot.api.sendMessage(user.id, ''), 400, 'Bad Request: message text is empty'],
       [bot.api.sendMessage(user.id, '   \n'), 400, 'Bad Request: message text is empty'],
       [bot.api.sendMessage(user.id, 'x'.repeat(4097)), 400, 'Bad Request: message is too long'],
-      [bot.api.sendMessage(user.id, 'ok', { reply_markup: new InlineKeyboard().text('Beli', 'x'.repeat(65)) }), 400, 'Bad Request: BUTTON_DATA_INVALID'],
-      [bot.api.sendMessage(user.id, 'ok', { reply_markup: { inline_keyboard: [[{ text: 'no action' } as never]] } }), 400, 'Bad Request: text buttons are unallowed in the inline keyboard'],
+      [
+        bot.api.sendMessage(user.id, 'ok', { reply_markup: new InlineKeyboard().text('Beli', 'x'.repeat(65)) }),
+        400,
+        'Bad Request: BUTTON_DATA_INVALID',
+      ],
+      [
+        bot.api.sendMessage(user.id, 'ok', { reply_markup: { inline_keyboard: [[{ text: 'no action' } as never]] } }),
+        400,
+        'Bad Request: text buttons are unallowed in the inline keyboard',
+      ],
       [bot.api.sendMessage(123, 'x'), 400, 'Bad Request: chat not found'],
-      [bot.api.sendMessage(user.id, 'a <b>b', { parse_mode: 'HTML' }), 400, `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "b"`],
-      [bot.api.sendMessage(user.id, 'Saldo Rp 10.000', { parse_mode: 'MarkdownV2' }), 400, `Bad Request: can't parse entities: Character '.' is reserved and must be escaped with the preceding '\\'`],
+      [
+        bot.api.sendMessage(user.id, 'a <b>b', { parse_mode: 'HTML' }),
+        400,
+        `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "b"`,
+      ],
+      [
+        bot.api.sendMessage(user.id, 'Saldo Rp 10.000', { parse_mode: 'MarkdownV2' }),
+        400,
+        `Bad Request: can't parse entities: Character '.' is reserved and must be escaped with the preceding '\\'`,
+      ],
       [bot.api.editMessageText(user.id, 42, 'x'), 400, 'Bad Request: message to edit not found'],
       [bot.api.answerCallbackQuery('123'), 400, 'Bad Request: query is too old and response timeout expired or query ID is invalid'],
     ];
@@ -429,7 +460,9 @@ describe('validation', () => {
     }
     // 4096 characters are fine; 64 bytes of callback data too.
     await expect(bot.api.sendMessage(user.id, 'x'.repeat(4096))).resolves.toBeTruthy();
-    await expect(bot.api.sendMessage(user.id, 'ok', { reply_markup: new InlineKeyboard().text('Beli', 'x'.repeat(64)) })).resolves.toBeTruthy();
+    await expect(
+      bot.api.sendMessage(user.id, 'ok', { reply_markup: new InlineKeyboard().text('Beli', 'x'.repeat(64)) }),
+    ).resolves.toBeTruthy();
     await expect(bot.api.sendMessage(user.id, 'Saldo Rp 10\\.000 *ok*', { parse_mode: 'MarkdownV2' })).resolves.toMatchObject({
       text: 'Saldo Rp 10.000 ok',
       entities: [{ type: 'bold', offset: 16, length: 2 }],
@@ -438,7 +471,9 @@ describe('validation', () => {
     const stranger = api.createUser({ firstName: 'S', startedBot: false });
     const cannot = await grammyError(bot.api.sendMessage(stranger.id, 'promo'));
     expect(cannot).toMatchObject({ error_code: 403, description: "Forbidden: bot can't initiate conversation with a user" });
-    await expect(api.waitForBotMessage(stranger, { timeoutMs: 30 })).rejects.toThrow(/no bot message in chat \d+ within 30 ms\. Pending updates: 0\. Last calls:\n {2}[\s\S]*-> 403 Forbidden: bot can't initiate/);
+    await expect(api.waitForBotMessage(stranger, { timeoutMs: 30 })).rejects.toThrow(
+      /no bot message in chat \d+ within 30 ms\. Pending updates: 0\. Last calls:\n {2}[\s\S]*-> 403 Forbidden: bot can't initiate/,
+    );
 
     const unknown = await raw(api, 'sendTelepathy', { chat_id: user.id });
     expect(unknown).toEqual({ status: 404, json: { ok: false, error_code: 404, description: 'Not Found: method not found' } });
@@ -457,8 +492,15 @@ describe('validation', () => {
       protect_content: 'true',
     });
     const response = await raw(api, 'sendMessage', undefined, { body: form });
-    expect(response.json).toMatchObject({ ok: true, result: { text: 'form', has_protected_content: true, reply_markup: { inline_keyboard: [[{ text: 'Ya' }]] } } });
-    expect(api.calls.at(-1)?.params).toMatchObject({ chat_id: user.id, protect_content: true, reply_markup: { inline_keyboard: [[{ callback_data: 'yes' }]] } });
+    expect(response.json).toMatchObject({
+      ok: true,
+      result: { text: 'form', has_protected_content: true, reply_markup: { inline_keyboard: [[{ text: 'Ya' }]] } },
+    });
+    expect(api.calls.at(-1)?.params).toMatchObject({
+      chat_id: user.id,
+      protect_content: true,
+      reply_markup: { inline_keyboard: [[{ callback_data: 'yes' }]] },
+    });
 
     const bot = new Bot(api.token, { botInfo: api.botInfo, client: { apiRoot: api.apiRoot } });
     const png = Buffer.from('89504e470d0a1a0a', 'hex');
@@ -468,7 +510,9 @@ describe('validation', () => {
     expect(photo.photo?.at(-1)?.file_size).toBe(png.length);
     // The file_id can be sent again; a URL is accepted without being fetched.
     await expect(bot.api.sendPhoto(user.id, photo.photo.at(-1)!.file_id)).resolves.toBeTruthy();
-    await expect(bot.api.sendDocument(user.id, 'https://example.com/invoice.pdf')).resolves.toMatchObject({ document: { file_name: 'invoice.pdf' } });
+    await expect(bot.api.sendDocument(user.id, 'https://example.com/invoice.pdf')).resolves.toMatchObject({
+      document: { file_name: 'invoice.pdf' },
+    });
     const badFile = await grammyError(bot.api.sendPhoto(user.id, 'not-a-file-id'));
     expect(badFile.description).toBe('Bad Request: wrong file identifier/HTTP URL specified');
   });
@@ -484,14 +528,19 @@ describe('validation', () => {
     expect(await bot.api.getMyCommands()).toEqual([{ command: 'saldo', description: 'Cek saldo' }]);
     expect(await bot.api.getMyCommands({ language_code: 'en' })).toEqual([{ command: 'balance', description: 'Check balance' }]);
     expect(api.myCommands({ type: 'chat', chat_id: user.id })).toEqual([{ command: 'broadcast', description: 'Siarkan' }]);
-    expect((await grammyError(bot.api.setMyCommands([{ command: 'Bad Command', description: 'x' }]))).description).toBe('Bad Request: BOT_COMMAND_INVALID');
+    expect((await grammyError(bot.api.setMyCommands([{ command: 'Bad Command', description: 'x' }]))).description).toBe(
+      'Bad Request: BOT_COMMAND_INVALID',
+    );
     await bot.api.deleteMyCommands({ language_code: 'en' });
     expect(await bot.api.getMyCommands({ language_code: 'en' })).toEqual([]);
     await expect(bot.api.setChatMenuButton({ menu_button: { type: 'commands' } })).resolves.toBe(true);
 
     const original = await bot.api.sendMessage(user.id, 'Struk #1', { entities: [{ type: 'bold', offset: 0, length: 5 }] });
     const copy = await bot.api.copyMessage(user.id, user.id, original.message_id);
-    expect(api.message(user, copy.message_id)?.message).toMatchObject({ text: 'Struk #1', entities: [{ type: 'bold', offset: 0, length: 5 }] });
+    expect(api.message(user, copy.message_id)?.message).toMatchObject({
+      text: 'Struk #1',
+      entities: [{ type: 'bold', offset: 0, length: 5 }],
+    });
     await bot.api.setMessageReaction(user.id, original.message_id, [{ type: 'emoji', emoji: '👍' }]);
     expect(api.message(user, original.message_id)?.botReactions).toEqual([{ type: 'emoji', emoji: '👍' }]);
     await expect(bot.api.sendChatAction(user.id, 'typing')).resolves.toBe(true);
@@ -529,7 +578,8 @@ describe('getUpdates', () => {
 
     // allowed_updates filters (and drops) other types.
     api.blockBot(user);
-    const filtered = (await raw(api, 'getUpdates', { offset: third[0]!.update_id + 1, allowed_updates: ['message'] })).json.result as unknown[];
+    const filtered = (await raw(api, 'getUpdates', { offset: third[0]!.update_id + 1, allowed_updates: ['message'] })).json
+      .result as unknown[];
     expect(filtered).toEqual([]);
 
     // A pending long poll ends promptly (empty) when the emulator closes.

@@ -22,7 +22,12 @@ describe('HTML parse mode', () => {
         { type: 'code', offset: 10, length: 9 },
       ],
     });
-    expect(applyParseMode('<pre><code class="language-json">{}</code></pre><a href="https://x.id">x</a><tg-spoiler>s</tg-spoiler><blockquote expandable>q</blockquote>', 'HTML').entities).toEqual([
+    expect(
+      applyParseMode(
+        '<pre><code class="language-json">{}</code></pre><a href="https://x.id">x</a><tg-spoiler>s</tg-spoiler><blockquote expandable>q</blockquote>',
+        'HTML',
+      ).entities,
+    ).toEqual([
       { type: 'pre', offset: 0, length: 2, language: 'json' },
       { type: 'text_link', offset: 2, length: 1, url: 'https://x.id' },
       { type: 'spoiler', offset: 3, length: 1 },
@@ -31,9 +36,15 @@ describe('HTML parse mode', () => {
   });
 
   it("rejects malformed markup with Telegram's messages", () => {
-    expect(errorOf(() => applyParseMode('a <foo>b</foo>', 'HTML'))).toBe(`Bad Request: can't parse entities: Unsupported start tag "foo" at byte offset 2`);
-    expect(errorOf(() => applyParseMode('<b>a</i>', 'HTML'))).toBe(`Bad Request: can't parse entities: Unmatched end tag at byte offset 4, expected "</b>", found "</i>"`);
-    expect(errorOf(() => applyParseMode('<b>a', 'HTML'))).toBe(`Bad Request: can't parse entities: Can't find end tag corresponding to start tag "b"`);
+    expect(errorOf(() => applyParseMode('a <foo>b</foo>', 'HTML'))).toBe(
+      `Bad Request: can't parse entities: Unsupported start tag "foo" at byte offset 2`,
+    );
+    expect(errorOf(() => applyParseMode('<b>a</i>', 'HTML'))).toBe(
+      `Bad Request: can't parse entities: Unmatched end tag at byte offset 4, expected "</b>", found "</i>"`,
+    );
+    expect(errorOf(() => applyParseMode('<b>a', 'HTML'))).toBe(
+      `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "b"`,
+    );
     expect(errorOf(() => applyParseMode('x', 'Fancy'))).toBe('Bad Request: unsupported parse_mode');
   });
 });
@@ -53,12 +64,19 @@ describe('MarkdownV2 parse mode', () => {
       ],
     });
     expect(applyParseMode('```js\nx = 1;\n```', 'MarkdownV2').entities).toEqual([{ type: 'pre', offset: 0, length: 7, language: 'js' }]);
-    expect(applyParseMode('>kutipan\n>dua\nbiasa', 'MarkdownV2')).toEqual({ text: 'kutipan\ndua\nbiasa', entities: [{ type: 'blockquote', offset: 0, length: 11 }] });
+    expect(applyParseMode('>kutipan\n>dua\nbiasa', 'MarkdownV2')).toEqual({
+      text: 'kutipan\ndua\nbiasa',
+      entities: [{ type: 'blockquote', offset: 0, length: 11 }],
+    });
   });
 
   it('rejects unescaped reserved characters and unclosed entities', () => {
-    expect(errorOf(() => applyParseMode('Harga: 5-10', 'MarkdownV2'))).toBe(`Bad Request: can't parse entities: Character '-' is reserved and must be escaped with the preceding '\\'`);
-    expect(errorOf(() => applyParseMode('*tebal', 'MarkdownV2'))).toBe(`Bad Request: can't parse entities: Can't find end of bold entity at byte offset 0`);
+    expect(errorOf(() => applyParseMode('Harga: 5-10', 'MarkdownV2'))).toBe(
+      `Bad Request: can't parse entities: Character '-' is reserved and must be escaped with the preceding '\\'`,
+    );
+    expect(errorOf(() => applyParseMode('*tebal', 'MarkdownV2'))).toBe(
+      `Bad Request: can't parse entities: Can't find end of bold entity at byte offset 0`,
+    );
   });
 });
 
@@ -73,6 +91,8 @@ describe('Markdown (legacy) parse mode', () => {
         { type: 'text_link', offset: 6, length: 1, url: 'https://x.id' },
       ],
     });
-    expect(errorOf(() => applyParseMode('snake_case', 'Markdown'))).toBe(`Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5`);
+    expect(errorOf(() => applyParseMode('snake_case', 'Markdown'))).toBe(
+      `Bad Request: can't parse entities: Can't find end of the entity starting at byte offset 5`,
+    );
   });
 });

@@ -14,7 +14,11 @@ async function emulator(): Promise<BotApiEmulator> {
 }
 
 async function post(api: BotApiEmulator, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`${api.url}/playground/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${api.url}/playground/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
 }
 
@@ -48,12 +52,17 @@ describe('chat page', () => {
     const menu = await api.waitForBotMessage(userId, { textIncludes: 'Menu' });
 
     const stateUrl = `${api.url}/playground/state?user=${userId}&chat=${userId}`;
-    const state = (await (await fetch(stateUrl)).json()) as { version: number; chat: { messages: Array<{ id: number; text: string; buttons: unknown; edited: boolean }> } };
+    const state = (await (await fetch(stateUrl)).json()) as {
+      version: number;
+      chat: { messages: Array<{ id: number; text: string; buttons: unknown; edited: boolean }> };
+    };
     expect(state.chat.messages.map((m) => m.text)).toEqual(['/start', 'Menu']);
     expect(state.chat.messages[1]!.buttons).toEqual([[{ text: 'Saldo', data: 'bal' }]]);
 
     // The page long-polls with its version and is answered when something changes.
-    const next = fetch(`${stateUrl}&version=${api.version}`).then((r) => r.json() as Promise<typeof state & { answers: Array<{ text: string }> }>);
+    const next = fetch(`${stateUrl}&version=${api.version}`).then(
+      (r) => r.json() as Promise<typeof state & { answers: Array<{ text: string }> }>,
+    );
     expect((await post(api, 'tap', { userId, chatId: userId, messageId: menu.messageId, button: 'bal' })).status).toBe(200);
     await api.waitFor(() => menu.editedAt);
     await next;

@@ -30,11 +30,17 @@ describe('parseParams', () => {
   });
 
   it('merges the query string, keeps @usernames and text that looks like JSON', () => {
-    const { params } = parseParams('application/json', Buffer.from(JSON.stringify({ text: '[1,2]', disable_notification: 'true' })), new URLSearchParams({ chat_id: '@kios_grup' }));
+    const { params } = parseParams(
+      'application/json',
+      Buffer.from(JSON.stringify({ text: '[1,2]', disable_notification: 'true' })),
+      new URLSearchParams({ chat_id: '@kios_grup' }),
+    );
     expect(params).toEqual({ chat_id: '@kios_grup', text: '[1,2]', disable_notification: true });
   });
 
   it("answers Telegram's 400 for a broken JSON body", () => {
-    expect(() => parseParams('application/json', Buffer.from('{oops'), new URLSearchParams())).toThrow("can't parse JSON encoded request parameters");
+    expect(() => parseParams('application/json', Buffer.from('{oops'), new URLSearchParams())).toThrow(
+      "can't parse JSON encoded request parameters",
+    );
   });
 });

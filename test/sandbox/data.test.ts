@@ -113,7 +113,11 @@ describe("README's demo credentials", () => {
     for (const account of Object.values(marketplaceDemoAccounts)) expect(readme).toContain(account.apiKey);
     expect(readme).toContain(`seller \`${marketplaceDemoAccounts.main.username}\``);
     expect(readme).toContain(`seller \`${marketplaceDemoAccounts.second.username}\``);
-    for (const code of [marketplaceDemoPurchaseCodes.supported, marketplaceDemoPurchaseCodes.expired, marketplaceDemoPurchaseCodes.unsupported]) {
+    for (const code of [
+      marketplaceDemoPurchaseCodes.supported,
+      marketplaceDemoPurchaseCodes.expired,
+      marketplaceDemoPurchaseCodes.unsupported,
+    ]) {
       expect(readme).toContain(code);
     }
     for (const key of Object.values(gameshopDemoKeys)) expect(readme).toContain(key);

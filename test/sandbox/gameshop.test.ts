@@ -124,7 +124,9 @@ describe('gameshop sim: POST /order validation', () => {
       email: ['The email field must be a valid email address.'],
       quantity: ['The quantity field must be at least 1.'],
     });
-    expect((await order(sim(), { ...mlOrder, quantity: 101 })).body.errors).toEqual({ quantity: ['The quantity field must not be greater than 100.'] });
+    expect((await order(sim(), { ...mlOrder, quantity: 101 })).body.errors).toEqual({
+      quantity: ['The quantity field must not be greater than 100.'],
+    });
   });
 
   it('accepts 08 / 62 / +62 numbers and digit strings for integers', async () => {
@@ -139,7 +141,10 @@ describe('gameshop sim: POST /order validation', () => {
     const { server: _unused, ...noServer } = mlOrder;
     const missing = await order(shop, noServer);
     expect(missing.status).toBe(422);
-    expect(missing.body).toMatchObject({ error_code: 'VALIDATION_ERROR', errors: { server: ['The server field is required for Mobile Legends: Bang Bang.'] } });
+    expect(missing.body).toMatchObject({
+      error_code: 'VALIDATION_ERROR',
+      errors: { server: ['The server field is required for Mobile Legends: Bang Bang.'] },
+    });
 
     const genshin = { ...mlOrder, game: 'genshin-impact', product_id: 401 };
     expect((await order(shop, { ...genshin, server: 'asia' })).body.errors).toEqual({ server: ['The selected server is invalid.'] });
@@ -165,9 +170,15 @@ describe('gameshop sim: POST /order validation', () => {
 
   it('refuses a product of another game and an invalid promo with 422 and a message', async () => {
     const shop = sim();
-    expect(await order(shop, { ...mlOrder, product_id: 201 })).toEqual({ status: 422, body: { success: false, message: 'Produk tidak sesuai dengan game' } });
+    expect(await order(shop, { ...mlOrder, product_id: 201 })).toEqual({
+      status: 422,
+      body: { success: false, message: 'Produk tidak sesuai dengan game' },
+    });
     for (const promo_code of ['NOPE', 'LEBARAN2024']) {
-      expect(await order(shop, { ...mlOrder, promo_code })).toEqual({ status: 422, body: { success: false, message: 'Kode promo tidak valid' } });
+      expect(await order(shop, { ...mlOrder, promo_code })).toEqual({
+        status: 422,
+        body: { success: false, message: 'Kode promo tidak valid' },
+      });
     }
     // DISKON5K needs a unit price of at least Rp20.000; 28 Diamonds cost Rp8.000.
     expect((await order(shop, { ...mlOrder, product_id: 103, promo_code: 'DISKON5K' })).status).toBe(422);
@@ -215,16 +226,28 @@ describe('gameshop sim: created orders', () => {
     const shop = sim();
     expect((await created(shop, { ...mlOrder, promo_code: 'HEMAT10' })).pricing.unit_discount).toBe(2_200);
     expect((await created(shop, { ...mlOrder, product_id: 109, promo_code: 'hemat10' })).pricing.unit_discount).toBe(10_000);
-    expect((await created(shop, { ...mlOrder, promo_code: 'DISKON5K', quantity: 2 })).pricing).toMatchObject({ unit_discount: 5_000, promo_discount: 10_000 });
+    expect((await created(shop, { ...mlOrder, promo_code: 'DISKON5K', quantity: 2 })).pricing).toMatchObject({
+      unit_discount: 5_000,
+      promo_discount: 10_000,
+    });
   });
 
   it('answers 201 with an unpaid, pending order that expires an hour later in WIB', async () => {
     const shop = sim();
     const response = await order(shop, mlOrder);
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ success: true, message: 'Order created', orderId: stringMatching(/^INV-20250131-0001[A-Z0-9]{4}$/) });
+    expect(response.body).toMatchObject({
+      success: true,
+      message: 'Order created',
+      orderId: stringMatching(/^INV-20250131-0001[A-Z0-9]{4}$/),
+    });
     const data = response.body.data as GameshopSimOrderData;
-    expect(data).toMatchObject({ order_id: response.body.orderId, payment_status: 'UNPAID', buy_status: 'Pending', expired_at: '2025-01-31T14:00:00+07:00' });
+    expect(data).toMatchObject({
+      order_id: response.body.orderId,
+      payment_status: 'UNPAID',
+      buy_status: 'Pending',
+      expired_at: '2025-01-31T14:00:00+07:00',
+    });
     expect(Date.parse(data.expired_at)).toBe(now + 60 * 60 * 1000);
     const short = await created(sim({ expiresInMs: 15 * 60 * 1000 }), mlOrder);
     expect(short.expired_at).toBe('2025-01-31T13:15:00+07:00');

@@ -19,7 +19,16 @@ function sim(): MarketplaceSim {
 }
 
 function get(path: string, query: Record<string, string>): SandboxRequest {
-  return { method: 'GET', path, query: new URLSearchParams(query), headers: {}, contentType: '', rawBody: '', body: undefined, ip: '127.0.0.1' };
+  return {
+    method: 'GET',
+    path,
+    query: new URLSearchParams(query),
+    headers: {},
+    contentType: '',
+    rawBody: '',
+    body: undefined,
+    ip: '127.0.0.1',
+  };
 }
 
 /** A POST with a form body (as the client sends it), a JSON body, or only a query string. */
@@ -62,7 +71,8 @@ describe('authentication', () => {
     const market = sim();
     const queries: Array<Record<string, string>> = [{}, { api_key: '' }, { api_key: 'mk_not_a_key' }];
     for (const query of queries) {
-      const request = method === 'GET' ? get(path, { ...query, item_id: '48201' }) : post(path, { ...query, purchase_code: codes.supported });
+      const request =
+        method === 'GET' ? get(path, { ...query, item_id: '48201' }) : post(path, { ...query, purchase_code: codes.supported });
       expect(await answer(market, request)).toEqual({ status: 401, body: { status: 'error', msg: 'Invalid request' } });
     }
   });
@@ -89,8 +99,14 @@ describe('authentication', () => {
 
   it('answers 404 and 405 in the error envelope for unknown paths and wrong methods', async () => {
     const market = sim();
-    expect(await answer(market, get('/api/items/none', { api_key: main.apiKey }))).toMatchObject({ status: 404, body: { status: 'error' } });
-    expect(await answer(market, post('/api/items/all', { api_key: main.apiKey }))).toMatchObject({ status: 405, body: { status: 'error' } });
+    expect(await answer(market, get('/api/items/none', { api_key: main.apiKey }))).toMatchObject({
+      status: 404,
+      body: { status: 'error' },
+    });
+    expect(await answer(market, post('/api/items/all', { api_key: main.apiKey }))).toMatchObject({
+      status: 405,
+      body: { status: 'error' },
+    });
     expect(await answer(market, get('/api/purchases/validation', { api_key: main.apiKey }))).toMatchObject({ status: 405 });
   });
 });
@@ -235,7 +251,12 @@ describe('purchase validation', () => {
 
   it('addPurchase records a sale that then validates', async () => {
     const market = sim();
-    const added = market.addPurchase(main.apiKey, { itemId: 48212, licenseType: 'Extended', supportedUntil: '2025-07-31T06:00:00Z', downloaded: true });
+    const added = market.addPurchase(main.apiKey, {
+      itemId: 48212,
+      licenseType: 'Extended',
+      supportedUntil: '2025-07-31T06:00:00Z',
+      downloaded: true,
+    });
     expect(added.purchase_code).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
     expect(added).toMatchObject({ price: 105, item: { id: 48212 }, supported_until: '2025-07-31T06:00:00Z' });
     expect(purchaseOf(await validate(market, main.apiKey, added.purchase_code))).toEqual(added);

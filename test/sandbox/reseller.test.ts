@@ -68,7 +68,22 @@ describe('catalogue and accounts', () => {
     expect(new Set(data.map((p) => p.code)).size).toBe(data.length);
     expect(data.filter((p) => p.status !== 'active').length).toBeGreaterThanOrEqual(3);
     const brands = new Set(resellerDemoProducts.map((p) => p.brand));
-    for (const brand of ['Telkomsel', 'Indosat', 'XL', 'Axis', 'Tri', 'Smartfren', 'PLN', 'Mobile Legends', 'Free Fire', 'PUBG Mobile', 'Genshin Impact', 'DANA', 'OVO', 'GoPay']) {
+    for (const brand of [
+      'Telkomsel',
+      'Indosat',
+      'XL',
+      'Axis',
+      'Tri',
+      'Smartfren',
+      'PLN',
+      'Mobile Legends',
+      'Free Fire',
+      'PUBG Mobile',
+      'Genshin Impact',
+      'DANA',
+      'OVO',
+      'GoPay',
+    ]) {
       expect(brands.has(brand)).toBe(true);
     }
   });
@@ -95,7 +110,10 @@ describe('authentication', () => {
   it('answers a bad sign on /transaction with 401 { success:false, message }', async () => {
     const { sim } = setup();
     const body = { ...purchase('R1', 'TSEL10', '081234567890'), sign: md5(main.apiId + main.apiKey) }; // variant A where B is due
-    expect(await call(sim, request('/transaction', body))).toMatchObject({ status: 401, body: { success: false, message: 'Signature tidak valid' } });
+    expect(await call(sim, request('/transaction', body))).toMatchObject({
+      status: 401,
+      body: { success: false, message: 'Signature tidak valid' },
+    });
     expect(sim.transactions()).toHaveLength(0);
   });
 
@@ -138,10 +156,19 @@ describe('request format', () => {
   it('names a missing or mistyped field in a 400', async () => {
     const { sim } = setup();
     const { target: _target, ...noTarget } = purchase('R1', 'TSEL10', '081234567890');
-    expect(await call(sim, request('/transaction', noTarget))).toMatchObject({ status: 400, body: { success: false, message: 'Parameter target wajib diisi' } });
-    expect(await call(sim, request('/cek-saldo', { api_id: main.apiId }))).toMatchObject({ status: 400, body: { error: 'Parameter sign wajib diisi' } });
+    expect(await call(sim, request('/transaction', noTarget))).toMatchObject({
+      status: 400,
+      body: { success: false, message: 'Parameter target wajib diisi' },
+    });
+    expect(await call(sim, request('/cek-saldo', { api_id: main.apiId }))).toMatchObject({
+      status: 400,
+      body: { error: 'Parameter sign wajib diisi' },
+    });
     const numeric = { ...purchase('R1', 'TSEL10', '081234567890'), target: 81234567890 };
-    expect(await call(sim, request('/transaction', numeric))).toMatchObject({ status: 400, body: { message: 'Parameter target harus berupa string' } });
+    expect(await call(sim, request('/transaction', numeric))).toMatchObject({
+      status: 400,
+      body: { message: 'Parameter target harus berupa string' },
+    });
   });
 
   it('answers an unknown path with 404', async () => {
@@ -157,7 +184,16 @@ describe('transactions', () => {
     expect(answer).toEqual({ status: 200, body: { success: true, trx_id: 'TRX20250131000001', status: 'Pending', sn: '' } });
     expect(sim.balanceOf(main.apiId)).toBe(main.balance - priceOf('TSEL10'));
     expect(sim.transactions()).toEqual([
-      objectContaining({ refId: 'R1', apiId: main.apiId, code: 'TSEL10', target: '081234567890', price: priceOf('TSEL10'), status: 'Pending', checks: 0, createdAt: start }),
+      objectContaining({
+        refId: 'R1',
+        apiId: main.apiId,
+        code: 'TSEL10',
+        target: '081234567890',
+        price: priceOf('TSEL10'),
+        status: 'Pending',
+        checks: 0,
+        createdAt: start,
+      }),
     ]);
   });
 
@@ -180,7 +216,10 @@ describe('transactions', () => {
   it('refuses a repeated ref_id with another code or target', async () => {
     const { sim, buy } = setup();
     await buy('R1', 'TSEL10', '081234567890');
-    expect(await buy('R1', 'TSEL10', '081299990000')).toMatchObject({ status: 400, body: { success: false, message: stringContaining('ref_id') } });
+    expect(await buy('R1', 'TSEL10', '081299990000')).toMatchObject({
+      status: 400,
+      body: { success: false, message: stringContaining('ref_id') },
+    });
     expect(await buy('R1', 'TSEL20', '081234567890')).toMatchObject({ status: 400 });
     expect(sim.transactions()).toHaveLength(1);
   });
@@ -197,7 +236,10 @@ describe('transactions', () => {
     expect(await buy('R1', 'NOPE', '081234567890')).toEqual({ status: 404, body: { success: false, message: 'Produk tidak ditemukan' } });
     const unavailable = await buy('R2', 'TSEL150', '081234567890');
     expect(unavailable).toMatchObject({ status: 400, body: { success: false, message: stringMatching(/tidak tersedia: gangguan$/) } });
-    expect(await buy('R3', 'TSEL10', '081234567890', poor)).toEqual({ status: 402, body: { success: false, message: 'Saldo tidak mencukupi' } });
+    expect(await buy('R3', 'TSEL10', '081234567890', poor)).toEqual({
+      status: 402,
+      body: { success: false, message: 'Saldo tidak mencukupi' },
+    });
     expect(await buy('R4', 'FF5', '123456789', poor)).toMatchObject({ status: 200 }); // Rp 5.000 covers small game top-ups
     expect(sim.transactions().map((tx) => tx.refId)).toEqual(['R4']);
 

@@ -59,21 +59,30 @@ describe('HTTP server: health and webhook', () => {
   const external = Object.values(networkInterfaces())
     .flat()
     .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
-  it.skipIf(external === undefined)('is not reachable on the machine\'s other addresses by default, and is with HEALTH_HOST=0.0.0.0', async () => {
-    world = await startWorld();
-    server = await startHttpServer({ port: 0, logger: world.app.logger, store: world.app.store });
-    const port = new URL(server.url).port;
-    await expect(fetch(`http://${external}:${port}/health`)).rejects.toThrow();
-    await server.close();
-    server = await startHttpServer({ port: 0, host: '0.0.0.0', logger: world.app.logger, store: world.app.store });
-    expect((await fetch(`http://${external}:${new URL(server.url).port}/health`)).status).toBe(200);
-  });
+  it.skipIf(external === undefined)(
+    "is not reachable on the machine's other addresses by default, and is with HEALTH_HOST=0.0.0.0",
+    async () => {
+      world = await startWorld();
+      server = await startHttpServer({ port: 0, logger: world.app.logger, store: world.app.store });
+      const port = new URL(server.url).port;
+      await expect(fetch(`http://${external}:${port}/health`)).rejects.toThrow();
+      await server.close();
+      server = await startHttpServer({ port: 0, host: '0.0.0.0', logger: world.app.logger, store: world.app.store });
+      expect((await fetch(`http://${external}:${new URL(server.url).port}/health`)).status).toBe(200);
+    },
+  );
 
   it('webhook mode: Telegram posts updates with the secret and the bot answers; a wrong secret is refused', async () => {
     world = await startWorld({ polling: false });
     await world.app.bot.init();
     const secret = 'test-webhook-secret-1234';
-    server = await startHttpServer({ port: 0, host: '127.0.0.1', logger: world.app.logger, store: world.app.store, webhook: { bot: world.app.bot, path: '/telegram', secret } });
+    server = await startHttpServer({
+      port: 0,
+      host: '127.0.0.1',
+      logger: world.app.logger,
+      store: world.app.store,
+      webhook: { bot: world.app.bot, path: '/telegram', secret },
+    });
     world.telegram.deliverTo(`${server.url}/telegram`, secret);
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
@@ -82,7 +91,10 @@ describe('HTTP server: health and webhook', () => {
     const forged = await fetch(`${server.url}/telegram`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'wrong' },
-      body: JSON.stringify({ update_id: 999, message: { message_id: 1, date: 0, chat: { id: budi.id, type: 'private' }, from: budi.user, text: '/start' } }),
+      body: JSON.stringify({
+        update_id: 999,
+        message: { message_id: 1, date: 0, chat: { id: budi.id, type: 'private' }, from: budi.user, text: '/start' },
+      }),
     });
     expect(forged.status).toBe(401);
   });

@@ -14,11 +14,23 @@ import { startHttpServer, type HttpServer } from '../../src/server/http.ts';
 const vault = createVault({ key: Buffer.alloc(32, 9) });
 const privateText = (id: number, text = 'hi'): Update => ({
   update_id: id,
-  message: { message_id: id, date: 0, chat: { id: 5, type: 'private', first_name: 'A' }, from: { id: 5, is_bot: false, first_name: 'A' }, text },
+  message: {
+    message_id: id,
+    date: 0,
+    chat: { id: 5, type: 'private', first_name: 'A' },
+    from: { id: 5, is_bot: false, first_name: 'A' },
+    text,
+  },
 });
 const groupText = (id: number): Update => ({
   update_id: id,
-  message: { message_id: id, date: 0, chat: { id: -9, type: 'group', title: 'G' }, from: { id: 5, is_bot: false, first_name: 'A' }, text: 'hello' },
+  message: {
+    message_id: id,
+    date: 0,
+    chat: { id: -9, type: 'group', title: 'G' },
+    from: { id: 5, is_bot: false, first_name: 'A' },
+    text: 'hello',
+  },
 });
 const tap = (id: number): Update => ({
   update_id: id,
@@ -121,11 +133,21 @@ describe('inbox with the real bot', () => {
     world = await startWorld({ polling: false, sandbox: { reseller: { instant: true } } });
     await world.app.bot.init();
     const user = world.telegram.createUser({ firstName: 'Sari', languageCode: 'id' });
-    await world.app.services.credentials.verifyAndSave(user.id, 'reseller', { apiId: 'DEMO-RESELLER', apiKey: 'demo-key-7f3a91c2e8b54d06' });
+    await world.app.services.credentials.verifyAndSave(user.id, 'reseller', {
+      apiId: 'DEMO-RESELLER',
+      apiKey: 'demo-key-7f3a91c2e8b54d06',
+    });
     const chat = { id: user.id, type: 'private' as const, first_name: 'Sari' };
     const message = (id: number, text: string): Update => ({
       update_id: id,
-      message: { message_id: id, date: 0, chat, from: user.user, text, ...(text.startsWith('/') ? { entities: [{ type: 'bot_command' as const, offset: 0, length: text.length }] } : {}) },
+      message: {
+        message_id: id,
+        date: 0,
+        chat,
+        from: user.user,
+        text,
+        ...(text.startsWith('/') ? { entities: [{ type: 'bot_command' as const, offset: 0, length: text.length }] } : {}),
+      },
     });
     // Stored out of order; the replay goes by update id.
     await world.app.store.inbox.add([message(9002, 'TSEL10.081234567890'), message(9001, '/saldo')]);
@@ -149,11 +171,24 @@ describe('inbox with the real bot', () => {
       heldWhenHandled.push(world.app.store.inbox.has(update.update_id));
       return handle(update, envelope);
     };
-    server = await startHttpServer({ port: 0, host: '127.0.0.1', logger: world.app.logger, store: world.app.store, webhook: { bot: world.app.bot, path: '/telegram', secret } });
+    server = await startHttpServer({
+      port: 0,
+      host: '127.0.0.1',
+      logger: world.app.logger,
+      store: world.app.store,
+      webhook: { bot: world.app.bot, path: '/telegram', secret },
+    });
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
-    const update = { update_id: 777, message: { message_id: 1, date: 0, chat: { id: budi.id, type: 'private', first_name: 'Budi' }, from: budi.user, text: '/start' } };
+    const update = {
+      update_id: 777,
+      message: { message_id: 1, date: 0, chat: { id: budi.id, type: 'private', first_name: 'Budi' }, from: budi.user, text: '/start' },
+    };
     const post = (secretToken: string) =>
-      fetch(`${server!.url}/telegram`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secretToken }, body: JSON.stringify(update) });
+      fetch(`${server!.url}/telegram`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secretToken },
+        body: JSON.stringify(update),
+      });
 
     expect((await post('wrong-secret-000000000')).status).toBe(401);
     expect(world.app.store.inbox.has(777)).toBe(false);

@@ -31,10 +31,18 @@ describe('confirming a purchase with the disk full', () => {
   };
   const line = { code: 'TSEL10', productName: 'Telkomsel 10.000', target: '081234567890', price: 10_500 };
   const confirm = (user: EmulatedUser, confirmationId: string, holdMs?: number) =>
-    world.app.services.purchases.confirm({ confirmationId, userId: user.id, chatId: user.id, lines: [line], ...(holdMs === undefined ? {} : { holdMs }) });
+    world.app.services.purchases.confirm({
+      confirmationId,
+      userId: user.id,
+      chatId: user.id,
+      lines: [line],
+      ...(holdMs === undefined ? {} : { holdMs }),
+    });
   /** Purchase requests (create or check) the reseller sandbox received. */
-  const purchaseRequests = () => world.sandbox.received.filter((request) => request.service === 'reseller' && request.path === '/transaction');
-  const hotFile = () => JSON.parse(readFileSync(path.join(world.dataDir, 'kiosbot.json'), 'utf8')) as { transactions: object; confirmations: object };
+  const purchaseRequests = () =>
+    world.sandbox.received.filter((request) => request.service === 'reseller' && request.path === '/transaction');
+  const hotFile = () =>
+    JSON.parse(readFileSync(path.join(world.dataDir, 'kiosbot.json'), 'utf8')) as { transactions: object; confirmations: object };
   const writesHeld = async (count: number) => {
     for (let i = 0; i < 2000 && disk.held() < count; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(disk.held()).toBe(count);

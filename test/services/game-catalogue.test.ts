@@ -59,21 +59,50 @@ describe('parseGameCatalogue', () => {
     ['no games', { ...minimal, games: [] }, 'games: list at least one game'],
     ['no payment methods', { ...minimal, paymentMethods: [] }, 'paymentMethods: list at least one payment method'],
     ['a title instead of a slug', { ...minimal, games: [{ slug: 'Free Fire', products: [{ id: 1, name: 'x' }] }] }, 'games.0.slug'],
-    ['a game without products', { ...minimal, games: [{ slug: 'free-fire', products: [] }] }, 'games.0.products: a game needs at least one product'],
-    ['a text product id', { ...minimal, games: [{ slug: 'free-fire', products: [{ id: '201', name: 'x' }] }] }, 'games.0.products.0.id'],
-    ['a negative price', { ...minimal, games: [{ slug: 'free-fire', products: [{ id: 1, name: 'x', price: -5 }] }] }, 'games.0.products.0.price'],
     [
-      'a slug listed twice',
-      { ...minimal, games: [minimal.games[0], minimal.games[0]] },
-      'games.1.slug: slug free-fire is listed twice',
+      'a game without products',
+      { ...minimal, games: [{ slug: 'free-fire', products: [] }] },
+      'games.0.products: a game needs at least one product',
     ],
+    ['a text product id', { ...minimal, games: [{ slug: 'free-fire', products: [{ id: '201', name: 'x' }] }] }, 'games.0.products.0.id'],
+    [
+      'a negative price',
+      { ...minimal, games: [{ slug: 'free-fire', products: [{ id: 1, name: 'x', price: -5 }] }] },
+      'games.0.products.0.price',
+    ],
+    ['a slug listed twice', { ...minimal, games: [minimal.games[0], minimal.games[0]] }, 'games.1.slug: slug free-fire is listed twice'],
     [
       'a product id listed twice in a game',
-      { ...minimal, games: [{ slug: 'free-fire', products: [{ id: 1, name: 'a' }, { id: 1, name: 'b' }] }] },
+      {
+        ...minimal,
+        games: [
+          {
+            slug: 'free-fire',
+            products: [
+              { id: 1, name: 'a' },
+              { id: 1, name: 'b' },
+            ],
+          },
+        ],
+      },
       'product id 1 is listed twice for free-fire',
     ],
-    ['a payment method listed twice', { ...minimal, paymentMethods: [{ id: 1, name: 'a' }, { id: 1, name: 'b' }] }, 'payment method id 1 is listed twice'],
-    ['an empty server list', { ...minimal, games: [{ ...minimal.games[0], server: { label: 'Server', servers: [] } }] }, 'games.0.server.servers'],
+    [
+      'a payment method listed twice',
+      {
+        ...minimal,
+        paymentMethods: [
+          { id: 1, name: 'a' },
+          { id: 1, name: 'b' },
+        ],
+      },
+      'payment method id 1 is listed twice',
+    ],
+    [
+      'an empty server list',
+      { ...minimal, games: [{ ...minimal.games[0], server: { label: 'Server', servers: [] } }] },
+      'games.0.server.servers',
+    ],
     ['not an object', [1, 2, 3], '(top level)'],
   ])('refuses %s, saying where', (_name, input, where) => {
     const result = parseGameCatalogue(input);

@@ -1,5 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createGameOrderService, orderReminderKey, type CreateGameOrderRequest, type GameOrderServiceDeps } from '../../src/services/game-orders.ts';
+import {
+  createGameOrderService,
+  orderReminderKey,
+  type CreateGameOrderRequest,
+  type GameOrderServiceDeps,
+} from '../../src/services/game-orders.ts';
 import type { CredentialService } from '../../src/services/credentials.ts';
 import { createGameshopClient } from '../../src/providers/gameshop/client.ts';
 import { providerErrorExternal, providerErrorFromJson, providerErrorToJson } from '../../src/providers/provider-error-json.ts';
@@ -37,7 +42,9 @@ afterEach(() => {
 /** Only `client` is used by the service: user 1's key goes to the sandbox shop. */
 function credentialsFor(): CredentialService {
   const client = createGameshopClient({ baseURL: sandbox.urls.gameshop, apiKey: gameshopDemoKeys.main, timeoutMs: 2000 });
-  return { client: (userId: number, service: string) => (userId === connected && service === 'gameshop' ? client : undefined) } as unknown as CredentialService;
+  return {
+    client: (userId: number, service: string) => (userId === connected && service === 'gameshop' ? client : undefined),
+  } as unknown as CredentialService;
 }
 
 async function setup(options: { dataDir?: string; catalogue?: string; aheadMs?: number } = {}) {
@@ -65,8 +72,17 @@ function request(overrides: Partial<CreateGameOrderRequest> = {}): CreateGameOrd
     userId: connected,
     chatId: connected,
     game: { slug: 'free-fire', title: 'Free Fire' },
-    draft: { product: { id: 201, name: '70 Diamonds' }, method: { id: 1, name: 'QRIS' }, playerId: '98765432', whatsapp: '081234567890', quantity: 2 },
-    renderReminder: (order) => ({ type: 'send', text: `pay ${order.orderId}: ${order.gameTitle} — ${order.productName} × ${order.quantity}` }),
+    draft: {
+      product: { id: 201, name: '70 Diamonds' },
+      method: { id: 1, name: 'QRIS' },
+      playerId: '98765432',
+      whatsapp: '081234567890',
+      quantity: 2,
+    },
+    renderReminder: (order) => ({
+      type: 'send',
+      text: `pay ${order.orderId}: ${order.gameTitle} — ${order.productName} × ${order.quantity}`,
+    }),
     ...overrides,
   };
 }
@@ -78,12 +94,25 @@ describe('game order service: create', () => {
     const outcome = await service.create(request());
     if (!outcome.ok) throw new Error(`not created: ${JSON.stringify(outcome.error)}`);
     expect(orderRequests()).toHaveLength(before + 1);
-    expect(orderRequests().at(-1)?.body).toMatchObject({ game: 'free-fire', product_id: 201, payment_method_id: 1, id: '98765432', quantity: 2 });
+    expect(orderRequests().at(-1)?.body).toMatchObject({
+      game: 'free-fire',
+      product_id: 201,
+      payment_method_id: 1,
+      id: '98765432',
+      quantity: 2,
+    });
     expect(outcome.order).toMatchObject({ reminder: 'queued', saved: true, quantity: 2 });
     expect(outcome.order.replayed).toBeUndefined();
 
     const stored = store.gameOrders.get(outcome.order.orderId);
-    expect(stored).toMatchObject({ userId: connected, game: 'free-fire', gameTitle: 'Free Fire', productName: '70 Diamonds', paymentName: 'QRIS', reminderQueued: true });
+    expect(stored).toMatchObject({
+      userId: connected,
+      game: 'free-fire',
+      gameTitle: 'Free Fire',
+      productName: '70 Diamonds',
+      paymentName: 'QRIS',
+      reminderQueued: true,
+    });
     const reminders = store.outbox.list().filter((item) => item.dedupeKey === orderReminderKey(outcome.order.orderId));
     expect(reminders).toHaveLength(1);
     expect(reminders[0]?.notBefore).toBe('2025-01-31T06:50:00.000Z');
@@ -128,15 +157,30 @@ describe('game order service: create', () => {
     sandbox.inject({
       service: 'gameshop',
       path: '/order',
-      fault: { kind: 'status', status: 422, body: { message: 'The whatsapp field is invalid.', errors: { whatsapp: ['The whatsapp format is invalid.'] } } },
+      fault: {
+        kind: 'status',
+        status: 422,
+        body: { message: 'The whatsapp field is invalid.', errors: { whatsapp: ['The whatsapp format is invalid.'] } },
+      },
     });
     const refused = await service.create(request());
     expect(refused).toEqual({
       ok: false,
-      error: { service: 'gameshop', kind: 'validation', endpoint: '/order', httpStatus: 422, providerMessage: 'The whatsapp field is invalid.', fieldErrors: { whatsapp: ['The whatsapp format is invalid.'] } },
+      error: {
+        service: 'gameshop',
+        kind: 'validation',
+        endpoint: '/order',
+        httpStatus: 422,
+        providerMessage: 'The whatsapp field is invalid.',
+        fieldErrors: { whatsapp: ['The whatsapp format is invalid.'] },
+      },
     });
 
-    sandbox.inject({ service: 'gameshop', path: '/order', fault: { kind: 'status', status: 500, body: { success: false, message: 'Server Error' } } });
+    sandbox.inject({
+      service: 'gameshop',
+      path: '/order',
+      fault: { kind: 'status', status: 500, body: { success: false, message: 'Server Error' } },
+    });
     const before = orderRequests().length;
     const unknown = await service.create(request());
     expect(unknown).toMatchObject({ ok: false, error: { kind: 'unknown_outcome' } });
@@ -160,7 +204,12 @@ describe('game order service: games, catalogue, pages', () => {
     const { service } = await setup();
     const outcome = await service.games(connected);
     if (!outcome.ok) throw new Error('no games');
-    expect(outcome.games.find((game) => game.slug === 'free-fire')).toEqual({ slug: 'free-fire', title: 'Free Fire', popular: true, category: 'Battle Royale' });
+    expect(outcome.games.find((game) => game.slug === 'free-fire')).toEqual({
+      slug: 'free-fire',
+      title: 'Free Fire',
+      popular: true,
+      category: 'Battle Royale',
+    });
     expect(outcome.games.some((game) => game.slug === 'arena-of-valor')).toBe(false);
   });
 
@@ -213,20 +262,32 @@ describe('game order service: games, catalogue, pages', () => {
 
 describe('provider error JSON pair', () => {
   it('round-trips a game shop refusal, reason included, and a plain provider error', () => {
-    const error = new GameshopError({ kind: 'rejected', endpoint: '/order', providerMessage: 'Kode promo tidak valid', httpStatus: 400, reason: 'promo_invalid' });
+    const error = new GameshopError({
+      kind: 'rejected',
+      endpoint: '/order',
+      providerMessage: 'Kode promo tidak valid',
+      httpStatus: 400,
+      reason: 'promo_invalid',
+    });
     const json = providerErrorToJson(error);
     expect(JSON.parse(JSON.stringify(json))).toEqual(json);
     const back = providerErrorFromJson(json);
     expect(back).toBeInstanceOf(GameshopError);
     expect(back).toMatchObject({ kind: 'rejected', providerMessage: 'Kode promo tidak valid', httpStatus: 400, reason: 'promo_invalid' });
-    const reseller = providerErrorFromJson(providerErrorToJson(new ProviderError('reseller', { kind: 'insufficient_balance', endpoint: '/transaction', httpStatus: 402 })));
+    const reseller = providerErrorFromJson(
+      providerErrorToJson(new ProviderError('reseller', { kind: 'insufficient_balance', endpoint: '/transaction', httpStatus: 402 })),
+    );
     expect(reseller).toMatchObject({ service: 'reseller', kind: 'insufficient_balance', httpStatus: 402 });
   });
 
   it('stores a thrown error for external() and throws the same kind again on replay', () => {
-    const stored = JSON.parse(JSON.stringify(providerErrorExternal.beforeStoreError(new GameshopError({ kind: 'unknown_outcome', endpoint: '/order' })))) as unknown;
+    const stored = JSON.parse(
+      JSON.stringify(providerErrorExternal.beforeStoreError(new GameshopError({ kind: 'unknown_outcome', endpoint: '/order' }))),
+    ) as unknown;
     expect(providerErrorExternal.afterLoadError(stored)).toMatchObject({ service: 'gameshop', kind: 'unknown_outcome' });
-    const other = providerErrorExternal.afterLoadError(JSON.parse(JSON.stringify(providerErrorExternal.beforeStoreError(new TypeError('boom')))));
+    const other = providerErrorExternal.afterLoadError(
+      JSON.parse(JSON.stringify(providerErrorExternal.beforeStoreError(new TypeError('boom')))),
+    );
     expect(other).toBeInstanceOf(Error);
     expect((other as Error).message).toBe('boom');
   });

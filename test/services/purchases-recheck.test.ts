@@ -41,7 +41,12 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
 
   const userSaw = (user: EmulatedUser, pattern: RegExp) => world.telegram.botMessages(user).filter((m) => pattern.test(m.text ?? ''));
   const refuseOnce = (status: number, message: string, times = 1) =>
-    world.sandbox.inject({ service: 'reseller', path: '/transaction', times, fault: { kind: 'status', status, body: { success: false, message } } });
+    world.sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      times,
+      fault: { kind: 'status', status, body: { success: false, message } },
+    });
 
   /** Re-checks until the store holds a final status (at most `limit` passes); returns it. */
   const recheckUntilFinal = async (refId: string, limit = 10) => {
@@ -53,59 +58,65 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
     return world.app.store.transactions.find(refId);
   };
 
-  it.each(refusals)('/cek meets a $status: still Pending and re-checked, settles Sukses later, the user never reads "not charged"', async ({ status, message }) => {
-    await start();
-    const budi = await buyer(world);
-    const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
-    const [charged] = sandboxTransactions(world);
-    const refId = charged?.refId ?? 'missing';
-    expect(charged?.status).toBe('Pending');
+  it.each(refusals)(
+    '/cek meets a $status: still Pending and re-checked, settles Sukses later, the user never reads "not charged"',
+    async ({ status, message }) => {
+      await start();
+      const budi = await buyer(world);
+      const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
+      const [charged] = sandboxTransactions(world);
+      const refId = charged?.refId ?? 'missing';
+      expect(charged?.status).toBe('Pending');
 
-    refuseOnce(status, message);
-    const answer = await world.telegram.waitForBotMessage(budi, { after: budi.send(`/cek ${refId}`) });
-    expect(answer.text).toContain('Status: ⏳ Pending');
-    expect(answer.text).not.toMatch(notCharged);
-    expect(answer.text).toContain('tetap dicek');
-    expect(answer.buttons.flat()).toContain('🔄 Cek lagi');
-    const stored = await world.app.store.transactions.find(refId);
-    expect(stored?.status).toBe('Pending');
-    expect(world.app.store.transactions.listOpen().map((tx) => tx.refId)).toContain(refId);
+      refuseOnce(status, message);
+      const answer = await world.telegram.waitForBotMessage(budi, { after: budi.send(`/cek ${refId}`) });
+      expect(answer.text).toContain('Status: ⏳ Pending');
+      expect(answer.text).not.toMatch(notCharged);
+      expect(answer.text).toContain('tetap dicek');
+      expect(answer.buttons.flat()).toContain('🔄 Cek lagi');
+      const stored = await world.app.store.transactions.find(refId);
+      expect(stored?.status).toBe('Pending');
+      expect(world.app.store.transactions.listOpen().map((tx) => tx.refId)).toContain(refId);
 
-    // The watcher keeps checking the same ref; the provider settles it.
-    const before = transactionRequests(world, refId);
-    const final = await recheckUntilFinal(refId);
-    expect(final?.status).toBe('Sukses');
-    expect(transactionRequests(world, refId)).toBeGreaterThan(before);
-    const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
-    expect(notice.text).toContain(sandboxTransactions(world)[0]?.sn ?? 'missing sn');
-    await world.app.outbox.drain();
-    expect(userSaw(budi, notCharged)).toHaveLength(0);
-    expect(sandboxTransactions(world)).toHaveLength(1);
-  });
+      // The watcher keeps checking the same ref; the provider settles it.
+      const before = transactionRequests(world, refId);
+      const final = await recheckUntilFinal(refId);
+      expect(final?.status).toBe('Sukses');
+      expect(transactionRequests(world, refId)).toBeGreaterThan(before);
+      const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
+      expect(notice.text).toContain(sandboxTransactions(world)[0]?.sn ?? 'missing sn');
+      await world.app.outbox.drain();
+      expect(userSaw(budi, notCharged)).toHaveLength(0);
+      expect(sandboxTransactions(world)).toHaveLength(1);
+    },
+  );
 
-  it.each(refusals)('the watcher meets a $status: still open, checked again on schedule, settles Sukses with one notice', async ({ status, message }) => {
-    await start();
-    const budi = await buyer(world);
-    const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
-    const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
+  it.each(refusals)(
+    'the watcher meets a $status: still open, checked again on schedule, settles Sukses with one notice',
+    async ({ status, message }) => {
+      await start();
+      const budi = await buyer(world);
+      const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
+      const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
 
-    refuseOnce(status, message);
-    await recheck(world, clock);
-    const stored = await world.app.store.transactions.find(refId);
-    expect(stored?.status).toBe('Pending');
-    expect(stored?.nextCheckAt).toBeDefined();
-    expect(world.app.store.transactions.listOpen().map((tx) => tx.refId)).toContain(refId);
-    await world.app.outbox.drain();
-    expect(userSaw(budi, notCharged)).toHaveLength(0);
+      refuseOnce(status, message);
+      await recheck(world, clock);
+      const stored = await world.app.store.transactions.find(refId);
+      expect(stored?.status).toBe('Pending');
+      expect(stored?.nextCheckAt).toBeDefined();
+      expect(world.app.store.transactions.listOpen().map((tx) => tx.refId)).toContain(refId);
+      await world.app.outbox.drain();
+      expect(userSaw(budi, notCharged)).toHaveLength(0);
 
-    const final = await recheckUntilFinal(refId);
-    expect(final?.status).toBe('Sukses');
-    await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
-    await recheck(world, clock, 2);
-    await world.app.outbox.drain();
-    expect(userSaw(budi, /Transaksi sukses/).filter((m) => m.messageId !== pending.messageId)).toHaveLength(1);
-    expect(userSaw(budi, notCharged)).toHaveLength(0);
-  });
+      const final = await recheckUntilFinal(refId);
+      expect(final?.status).toBe('Sukses');
+      await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
+      await recheck(world, clock, 2);
+      await world.app.outbox.drain();
+      expect(userSaw(budi, /Transaksi sukses/).filter((m) => m.messageId !== pending.messageId)).toHaveLength(1);
+      expect(userSaw(budi, notCharged)).toHaveLength(0);
+    },
+  );
 
   it('repeated refusals: exactly one "needs review" line to the operator, the user is told it is still being checked, and it still settles', async () => {
     await start();

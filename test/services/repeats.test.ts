@@ -74,7 +74,7 @@ describe('recentRepeats', () => {
     expect(await purchases.recentRepeats(budi, [tsel], 'new')).toEqual([]);
   });
 
-  it('does not count purchases that failed or were refused, nor other users\' purchases', async () => {
+  it("does not count purchases that failed or were refused, nor other users' purchases", async () => {
     const { store, purchases, bought } = await setup();
     const [failed] = await bought(budi, tsel);
     const [refused] = await bought(budi, { code: 'XL5', target: '087712345678' });
@@ -101,7 +101,12 @@ describe('recentRepeats', () => {
 
   it('does not count the purchase of the same confirmation (a replay after it was recorded)', async () => {
     const { purchases } = await setup();
-    await purchases.confirm({ confirmationId: 'this-one', userId: budi, chatId: budi, lines: [{ ...tsel, productName: 'Telkomsel 10.000', price: 10_500 }] });
+    await purchases.confirm({
+      confirmationId: 'this-one',
+      userId: budi,
+      chatId: budi,
+      lines: [{ ...tsel, productName: 'Telkomsel 10.000', price: 10_500 }],
+    });
     clock.advance(1_000);
     expect(await purchases.recentRepeats(budi, [tsel], 'this-one')).toEqual([]);
     expect(await purchases.recentRepeats(budi, [tsel], 'another')).toEqual([{ index: 0, seconds: 1 }]);

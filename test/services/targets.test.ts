@@ -87,7 +87,11 @@ describe('normaliseTarget', () => {
 
 describe('parseQuickBuy', () => {
   it('reads one CODE.TARGET line, upper-casing the code', () => {
-    expect(parseQuickBuy('tsel10.081234567890')).toEqual({ lines: [{ line: 1, code: 'TSEL10', target: '081234567890' }], problems: [], count: 1 });
+    expect(parseQuickBuy('tsel10.081234567890')).toEqual({
+      lines: [{ line: 1, code: 'TSEL10', target: '081234567890' }],
+      problems: [],
+      count: 1,
+    });
   });
 
   it('reads several lines, skips blank ones and reports lines not in the format', () => {
@@ -150,7 +154,9 @@ describe('invisible and direction-changing characters (Unicode Cf)', () => {
   it('are dropped from quick-buy codes and targets before anything else reads them', () => {
     expect(parseQuickBuy(`PLN20.1234${zwsp}5678901`)?.lines).toEqual([{ line: 1, code: 'PLN20', target: '12345678901' }]);
     expect(parseQuickBuy(`TS${zwsp}EL10.${rlo}081234567890`)?.lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890' }]);
-    expect(parseBuyCommand(`TSEL10 ${isolate}0812345678${'\u2069'}90`).lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890' }]);
+    expect(parseBuyCommand(`TSEL10 ${isolate}0812345678${'\u2069'}90`).lines).toEqual([
+      { line: 1, code: 'TSEL10', target: '081234567890' },
+    ]);
   });
 
   it('are dropped from a target typed in a step of its own, and from codes', () => {

@@ -51,7 +51,14 @@ function fakeMarketplace(sales: Record<string, string[]>) {
       asked.push({ apiKey, code });
       if (failure) return Promise.reject(failure);
       if (sales[apiKey]?.includes(code)) return Promise.resolve(purchase(code));
-      return Promise.reject(new MarketplaceError({ kind: 'not_found', endpoint: '/api/purchases/validation', providerMessage: 'Invalid purchase code', httpStatus: 404 }));
+      return Promise.reject(
+        new MarketplaceError({
+          kind: 'not_found',
+          endpoint: '/api/purchases/validation',
+          providerMessage: 'Invalid purchase code',
+          httpStatus: 404,
+        }),
+      );
     },
   });
   const providers: Providers = { reseller: notUsed, gameshop: notUsed, marketplace: ({ apiKey }) => client(apiKey) };
@@ -93,42 +100,56 @@ async function checkMany(service: VerificationService, request: VerifyRequest, t
 }
 
 describe('purchase-code verification', () => {
-  storeTest('answers the same code for the same account from memory within the window, and asks again when it expires', async ({ stores }) => {
-    const { clock, marketplace, service } = await setup(stores);
-    const first = answered(await service.verify(privateCheck(seller, goodCode)));
-    expect(first).toMatchObject({ cached: false, account: 'nusantara-studio', outcome: { valid: true, purchase: { purchase_code: goodCode } } });
+  storeTest(
+    'answers the same code for the same account from memory within the window, and asks again when it expires',
+    async ({ stores }) => {
+      const { clock, marketplace, service } = await setup(stores);
+      const first = answered(await service.verify(privateCheck(seller, goodCode)));
+      expect(first).toMatchObject({
+        cached: false,
+        account: 'nusantara-studio',
+        outcome: { valid: true, purchase: { purchase_code: goodCode } },
+      });
 
-    clock.advance(verifyCacheMs - 1);
-    const second = answered(await service.verify(privateCheck(seller, ` ${goodCode} `)));
-    expect(second).toMatchObject({ cached: true, outcome: { valid: true } });
-    expect(marketplace.asked).toHaveLength(1);
+      clock.advance(verifyCacheMs - 1);
+      const second = answered(await service.verify(privateCheck(seller, ` ${goodCode} `)));
+      expect(second).toMatchObject({ cached: true, outcome: { valid: true } });
+      expect(marketplace.asked).toHaveLength(1);
 
-    clock.advance(1);
-    const third = answered(await service.verify(privateCheck(seller, goodCode)));
-    expect(third.cached).toBe(false);
-    expect(marketplace.asked).toHaveLength(2);
-  });
+      clock.advance(1);
+      const third = answered(await service.verify(privateCheck(seller, goodCode)));
+      expect(third.cached).toBe(false);
+      expect(marketplace.asked).toHaveLength(2);
+    },
+  );
 
-  storeTest('remembers a refused code too, but never an outage; and says "typing" only when it asks the marketplace', async ({ stores }) => {
-    const { marketplace, service } = await setup(stores);
-    let asking = 0;
-    const hooks = {
-      beforeAsking: () => {
-        asking += 1;
-        return Promise.resolve();
-      },
-    };
-    const refused = answered(await service.verify(privateCheck(seller, unknownCode), hooks));
-    expect(refused.outcome).toEqual({ valid: false, message: 'Invalid purchase code' });
-    expect(answered(await service.verify(privateCheck(seller, unknownCode), hooks)).cached).toBe(true);
-    expect(asking).toBe(1);
+  storeTest(
+    'remembers a refused code too, but never an outage; and says "typing" only when it asks the marketplace',
+    async ({ stores }) => {
+      const { marketplace, service } = await setup(stores);
+      let asking = 0;
+      const hooks = {
+        beforeAsking: () => {
+          asking += 1;
+          return Promise.resolve();
+        },
+      };
+      const refused = answered(await service.verify(privateCheck(seller, unknownCode), hooks));
+      expect(refused.outcome).toEqual({ valid: false, message: 'Invalid purchase code' });
+      expect(answered(await service.verify(privateCheck(seller, unknownCode), hooks)).cached).toBe(true);
+      expect(asking).toBe(1);
 
-    marketplace.failWith(new MarketplaceError({ kind: 'unknown_outcome', endpoint: '/api/purchases/validation', httpStatus: 503 }));
-    expect(await service.verify(privateCheck(seller, goodCode), hooks)).toMatchObject({ kind: 'failed', ownAccount: true, error: { kind: 'unknown_outcome' } });
-    marketplace.failWith(undefined);
-    expect(answered(await service.verify(privateCheck(seller, goodCode), hooks)).cached).toBe(false);
-    expect(asking).toBe(3);
-  });
+      marketplace.failWith(new MarketplaceError({ kind: 'unknown_outcome', endpoint: '/api/purchases/validation', httpStatus: 503 }));
+      expect(await service.verify(privateCheck(seller, goodCode), hooks)).toMatchObject({
+        kind: 'failed',
+        ownAccount: true,
+        error: { kind: 'unknown_outcome' },
+      });
+      marketplace.failWith(undefined);
+      expect(answered(await service.verify(privateCheck(seller, goodCode), hooks)).cached).toBe(false);
+      expect(asking).toBe(3);
+    },
+  );
 
   storeTest('limits each chat to its checks per window, counting cached answers, without touching other chats', async ({ stores }) => {
     const { clock, marketplace, service } = await setup(stores);
@@ -136,7 +157,11 @@ describe('purchase-code verification', () => {
     expect(allowed.map((result) => result.kind)).toEqual(Array(verifyRateLimit.checks).fill('answered'));
 
     clock.advance(10_000);
-    expect(await service.verify(privateCheck(seller, goodCode))).toEqual({ kind: 'too-many', waitMs: verifyRateLimit.windowMs - 10_000, tell: true });
+    expect(await service.verify(privateCheck(seller, goodCode))).toEqual({
+      kind: 'too-many',
+      waitMs: verifyRateLimit.windowMs - 10_000,
+      tell: true,
+    });
     // Another chat is not affected.
     expect((await service.verify(privateCheck(other, otherCode))).kind).toBe('answered');
 
@@ -170,7 +195,7 @@ describe('purchase-code verification', () => {
     expect(marketplace.asked).toHaveLength(2);
   });
 
-  storeTest('answers with the sender\'s account in private, the linker\'s in a linked group, else the sender\'s', async ({ stores }) => {
+  storeTest("answers with the sender's account in private, the linker's in a linked group, else the sender's", async ({ stores }) => {
     const { store, marketplace, service } = await setup(stores);
     expect(await service.verify(privateCheck(buyer, goodCode))).toEqual({ kind: 'not-connected', who: 'sender' });
     expect(await service.verify(groupCheck(buyer, goodCode))).toEqual({ kind: 'not-connected', who: 'group' });
@@ -181,12 +206,20 @@ describe('purchase-code verification', () => {
 
     // Linked group: the linker's account, whoever asks (even a member with an account of their own).
     await store.groups.link({ chatId: group, ownerId: seller });
-    expect(answered(await service.verify(groupCheck(buyer, goodCode)))).toMatchObject({ account: 'nusantara-studio', outcome: { valid: true } });
-    expect(answered(await service.verify(groupCheck(other, otherCode)))).toMatchObject({ account: 'nusantara-studio', outcome: { valid: false } });
+    expect(answered(await service.verify(groupCheck(buyer, goodCode)))).toMatchObject({
+      account: 'nusantara-studio',
+      outcome: { valid: true },
+    });
+    expect(answered(await service.verify(groupCheck(other, otherCode)))).toMatchObject({
+      account: 'nusantara-studio',
+      outcome: { valid: false },
+    });
     expect(marketplace.asked.map((request) => request.apiKey)).toEqual([otherKey, sellerKey, sellerKey]);
 
     // A credentials refusal says whether it was the asker's own account.
-    marketplace.failWith(new MarketplaceError({ kind: 'credentials', endpoint: '/api/purchases/validation', providerMessage: 'Invalid request' }));
+    marketplace.failWith(
+      new MarketplaceError({ kind: 'credentials', endpoint: '/api/purchases/validation', providerMessage: 'Invalid request' }),
+    );
     expect(await service.verify(groupCheck(buyer, unknownCode))).toMatchObject({ kind: 'failed', ownAccount: false });
     expect(await service.verify(groupCheck(seller, unknownCode))).toMatchObject({ kind: 'failed', ownAccount: true });
 
@@ -209,7 +242,14 @@ describe('purchase-code verification', () => {
   storeTest('never logs a purchase code', async ({ stores }) => {
     const { marketplace, lines, service } = await setup(stores);
     await service.verify(privateCheck(seller, unknownCode));
-    marketplace.failWith(new MarketplaceError({ kind: 'rejected', endpoint: '/api/purchases/validation', providerMessage: `No such code ${goodCode}`, httpStatus: 400 }));
+    marketplace.failWith(
+      new MarketplaceError({
+        kind: 'rejected',
+        endpoint: '/api/purchases/validation',
+        providerMessage: `No such code ${goodCode}`,
+        httpStatus: 400,
+      }),
+    );
     await service.verify(privateCheck(seller, goodCode));
     expect(lines.some((line) => line.includes('marketplace purchase check failed'))).toBe(true);
     expect(lines.filter((line) => line.includes(goodCode) || line.includes(unknownCode))).toEqual([]);

@@ -43,21 +43,24 @@ describe('groups', () => {
     expect(store.groups.get(-100)).toBeUndefined();
   });
 
-  storeTest('moves a link to the supergroup a group became, keeping owner and title; a group never linked stays unlinked', async ({ stores }) => {
-    const store = await setup(stores);
-    await store.groups.link({ chatId: -100, ownerId: 1, title: 'Toko' });
-    // Budi had linked the supergroup meanwhile: the migrated link takes it over.
-    await store.groups.link({ chatId: -1001, ownerId: 2 });
-    expect(await store.groups.migrate(-100, -1001)).toBe(true);
-    expect(store.groups.get(-100)).toBeUndefined();
-    expect(store.groups.get(-1001)).toMatchObject({ ownerId: 1, title: 'Toko' });
-    expect(store.users.get(1)?.linkedGroupId).toBe(-1001);
-    expect(store.users.get(2)?.linkedGroupId).toBeUndefined();
-    expect(store.groups.byOwner(1).map((g) => g.chatId)).toEqual([-1001]);
+  storeTest(
+    'moves a link to the supergroup a group became, keeping owner and title; a group never linked stays unlinked',
+    async ({ stores }) => {
+      const store = await setup(stores);
+      await store.groups.link({ chatId: -100, ownerId: 1, title: 'Toko' });
+      // Budi had linked the supergroup meanwhile: the migrated link takes it over.
+      await store.groups.link({ chatId: -1001, ownerId: 2 });
+      expect(await store.groups.migrate(-100, -1001)).toBe(true);
+      expect(store.groups.get(-100)).toBeUndefined();
+      expect(store.groups.get(-1001)).toMatchObject({ ownerId: 1, title: 'Toko' });
+      expect(store.users.get(1)?.linkedGroupId).toBe(-1001);
+      expect(store.users.get(2)?.linkedGroupId).toBeUndefined();
+      expect(store.groups.byOwner(1).map((g) => g.chatId)).toEqual([-1001]);
 
-    expect(await store.groups.migrate(-100, -1001)).toBe(false);
-    expect(await store.groups.migrate(-300, -1003)).toBe(false);
-    expect(store.groups.get(-1003)).toBeUndefined();
-    expect(store.groups.get(-1001)?.ownerId).toBe(1);
-  });
+      expect(await store.groups.migrate(-100, -1001)).toBe(false);
+      expect(await store.groups.migrate(-300, -1003)).toBe(false);
+      expect(store.groups.get(-1003)).toBeUndefined();
+      expect(store.groups.get(-1001)?.ownerId).toBe(1);
+    },
+  );
 });

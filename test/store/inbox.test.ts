@@ -12,7 +12,13 @@ const vault = createVault({ key: Buffer.alloc(32, 7) });
 function privateMessage(updateId: number, text: string): Update {
   return {
     update_id: updateId,
-    message: { message_id: updateId, date: 0, chat: { id: 42, type: 'private', first_name: 'Budi' }, from: { id: 42, is_bot: false, first_name: 'Budi' }, text },
+    message: {
+      message_id: updateId,
+      date: 0,
+      chat: { id: 42, type: 'private', first_name: 'Budi' },
+      from: { id: 42, is_bot: false, first_name: 'Budi' },
+      text,
+    },
   };
 }
 

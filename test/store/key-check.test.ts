@@ -23,7 +23,9 @@ function hashes(dataDir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of readdirSync(dataDir).sort()) {
     if (name === 'kiosbot.lock' || name === 'history') continue;
-    out[name] = createHash('sha256').update(readFileSync(path.join(dataDir, name))).digest('hex');
+    out[name] = createHash('sha256')
+      .update(readFileSync(path.join(dataDir, name)))
+      .digest('hex');
   }
   return out;
 }

@@ -12,7 +12,13 @@ describe('outbox', () => {
     const { store } = await setup(stores);
     const a = await store.outbox.enqueue({ chatId: 1, kind: 'text', payload: { at: new Date('2025-01-01T00:00:00Z'), n: 1 } });
     const b = await store.outbox.enqueue({ chatId: 2, kind: 'text', payload: undefined });
-    expect(a).toMatchObject({ chatId: 1, kind: 'text', attempts: 0, createdAt: '2025-01-31T06:00:00.000Z', payload: { at: '2025-01-01T00:00:00.000Z', n: 1 } });
+    expect(a).toMatchObject({
+      chatId: 1,
+      kind: 'text',
+      attempts: 0,
+      createdAt: '2025-01-31T06:00:00.000Z',
+      payload: { at: '2025-01-01T00:00:00.000Z', n: 1 },
+    });
     expect(b.payload).toBeNull();
     expect(a.id < b.id).toBe(true);
     expect(store.outbox.list().map((item) => item.id)).toEqual([a.id, b.id]);

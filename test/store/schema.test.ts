@@ -45,7 +45,9 @@ describe('hot file migrations', () => {
   it('refuse a file from a newer kiosbot with a clear error', () => {
     const newer = { ...emptyHotData(at), version: hotFileVersion + 1 };
     expect(() => decodeHotFile(newer, '/data/kiosbot.json')).toThrow(StoreVersionError);
-    expect(() => decodeHotFile(newer, '/data/kiosbot.json')).toThrow(new RegExp(`version ${hotFileVersion + 1}.*only understands up to version ${hotFileVersion}.*newer kiosbot`));
+    expect(() => decodeHotFile(newer, '/data/kiosbot.json')).toThrow(
+      new RegExp(`version ${hotFileVersion + 1}.*only understands up to version ${hotFileVersion}.*newer kiosbot`),
+    );
   });
 
   it('refuse a file without a version number', () => {
@@ -68,8 +70,17 @@ describe('hotFileSchema', () => {
       month: '2025-01',
       transactions: {
         r1: {
-          refId: 'r1', userId: 1, chatId: 1, code: 'X', productName: 'X', target: '1', price: 1, status: 'Diproses',
-          createdAt: at.toISOString(), updatedAt: at.toISOString(), checks: 2,
+          refId: 'r1',
+          userId: 1,
+          chatId: 1,
+          code: 'X',
+          productName: 'X',
+          target: '1',
+          price: 1,
+          status: 'Diproses',
+          createdAt: at.toISOString(),
+          updatedAt: at.toISOString(),
+          checks: 2,
         },
       },
     };

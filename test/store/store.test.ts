@@ -44,7 +44,15 @@ describe('openStore', () => {
     await store.credentials.save(42, 'gameshop', { apiKey: 'SECRET-game-456' });
     await store.conversations.write('42:42', { step: 'ask-key', typed: ['SECRET-conv-789'] });
     // Settle a transaction so that history and .bak files exist too.
-    await store.transactions.create({ refId: 'ref-1', userId: 42, chatId: 42, code: 'T10', productName: 'Pulsa 10k', target: '0812', price: 10250 });
+    await store.transactions.create({
+      refId: 'ref-1',
+      userId: 42,
+      chatId: 42,
+      code: 'T10',
+      productName: 'Pulsa 10k',
+      target: '0812',
+      price: 10250,
+    });
     await store.transactions.settle('ref-1', { status: 'Sukses', sn: 'SN-1' });
     await store.close();
 
@@ -69,7 +77,15 @@ describe('openStore', () => {
     const first = (await openTestStore(dataDir, { now: clock.now })).store;
     await first.users.upsert({ id: 1, firstName: 'Siti', username: 'siti', locale: 'en' });
     await first.credentials.save(1, 'marketplace', { apiKey: 'k-1' });
-    await first.transactions.create({ refId: 'open-1', userId: 1, chatId: 1, code: 'T5', productName: 'Pulsa 5k', target: '0812', price: 5500 });
+    await first.transactions.create({
+      refId: 'open-1',
+      userId: 1,
+      chatId: 1,
+      code: 'T5',
+      productName: 'Pulsa 5k',
+      target: '0812',
+      price: 5500,
+    });
     await first.outbox.enqueue({ chatId: 1, kind: 'text', payload: { key: 'hello' } });
     await first.conversations.write('1:1', { v: 1 });
     await first.groups.link({ chatId: -100123, ownerId: 1, title: 'Toko Siti' });

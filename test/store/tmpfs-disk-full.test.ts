@@ -56,7 +56,8 @@ describe('a real full disk (tmpfs)', () => {
 
     clock.advance(10 * 60_000);
     await world.app.watcher.runOnce();
-    const purchases = () => world?.sandbox.received.filter((request) => request.service === 'reseller' && request.path === '/transaction') ?? [];
+    const purchases = () =>
+      world?.sandbox.received.filter((request) => request.service === 'reseller' && request.path === '/transaction') ?? [];
     expect(purchases()).toEqual([]);
 
     // Space is back: a restart reads exactly what the bot believed, and buying works again.

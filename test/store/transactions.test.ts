@@ -73,7 +73,12 @@ describe('transactions', () => {
     const { store, clock } = await setup(stores);
     await store.transactions.create(purchase('ref-1'));
     clock.advance(5000);
-    const updated = await store.transactions.update('ref-1', { status: 'Diproses', providerStatus: 'Diproses', checks: 1, refId: 'other' } as never);
+    const updated = await store.transactions.update('ref-1', {
+      status: 'Diproses',
+      providerStatus: 'Diproses',
+      checks: 1,
+      refId: 'other',
+    } as never);
     expect(updated).toMatchObject({ refId: 'ref-1', status: 'Diproses', checks: 1, updatedAt: '2025-01-31T06:00:05.000Z' });
     expect(store.transactions.listOpen().map((tx) => tx.refId)).toEqual(['ref-1']);
     await expect(store.transactions.update('ref-1', { status: 'Sukses' })).rejects.toThrow(/settle/);
@@ -99,7 +104,9 @@ describe('transactions', () => {
     expect(modeOf(path.join(dataDir, 'history'))).toBe(0o700);
 
     // Settling again changes nothing and queues nothing.
-    expect(await store.transactions.settle('ref-1', { status: 'Gagal' }, { notify: [{ chatId: 42, kind: 'x', payload: null }] })).toBeUndefined();
+    expect(
+      await store.transactions.settle('ref-1', { status: 'Gagal' }, { notify: [{ chatId: 42, kind: 'x', payload: null }] }),
+    ).toBeUndefined();
     expect(store.outbox.size()).toBe(1);
     await expect(store.transactions.settle('nope', { status: 'Sukses' })).resolves.toBeUndefined();
   });
@@ -178,7 +185,11 @@ describe('transactions', () => {
       await store.close();
       // Put the transaction back into the hot file as it was before the removal.
       const hot = hotOnDisk(dataDir);
-      hot.transactions['ref-1'] = { ...settled!, status: hotStatus, ...(hotStatus === 'Pending' ? { sn: undefined, settledAt: undefined } : {}) };
+      hot.transactions['ref-1'] = {
+        ...settled!,
+        status: hotStatus,
+        ...(hotStatus === 'Pending' ? { sn: undefined, settledAt: undefined } : {}),
+      };
       writeFileSync(path.join(dataDir, hotFileName), JSON.stringify(hot));
       const again = (await stores.open(dataDir, { now: clock.now })).store;
       return { store: again, dataDir };

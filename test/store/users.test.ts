@@ -12,7 +12,10 @@ describe('users', () => {
   storeTest('creates an active user on first contact and refreshes names later', async ({ stores }) => {
     const { store, clock } = await setup(stores);
     const first = await store.users.upsert({ id: 5, firstName: 'Siti', username: 'siti' });
-    expect(first).toEqual({ created: true, user: { id: 5, firstName: 'Siti', username: 'siti', active: true, createdAt: '2025-01-31T06:00:00.000Z' } });
+    expect(first).toEqual({
+      created: true,
+      user: { id: 5, firstName: 'Siti', username: 'siti', active: true, createdAt: '2025-01-31T06:00:00.000Z' },
+    });
     clock.advance(1000);
     const again = await store.users.upsert({ id: 5, firstName: 'Siti A', locale: 'en' });
     expect(again.created).toBe(false);
@@ -23,7 +26,10 @@ describe('users', () => {
   storeTest('applies patches, removing fields set to undefined, and skips writes that change nothing', async ({ stores }) => {
     const { store, writes } = await setup(stores);
     await store.users.upsert({ id: 5, firstName: 'Siti' });
-    await store.users.update(5, { pin: { hash: 'h', salt: 's', failedAttempts: 2, lockedUntil: '2025-01-31T07:00:00.000Z' }, alertThreshold: 50000 });
+    await store.users.update(5, {
+      pin: { hash: 'h', salt: 's', failedAttempts: 2, lockedUntil: '2025-01-31T07:00:00.000Z' },
+      alertThreshold: 50000,
+    });
     expect(store.users.get(5)?.pin?.failedAttempts).toBe(2);
     const updated = await store.users.update(5, { pin: undefined, id: 9, createdAt: 'x' } as never);
     expect(updated?.pin).toBeUndefined();

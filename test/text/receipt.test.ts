@@ -31,7 +31,12 @@ const settled: TransactionRecord = {
 };
 
 /** Strips tags and unescapes, to read the receipt as a user would. */
-const plain = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const plain = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 describe('formatReceipt', () => {
   it('lists product, target, price, status, SN as code, ref id, trx id and WIB times', () => {
@@ -89,7 +94,13 @@ describe('formatReceipt', () => {
     expect(plain(open)).toContain(`/cek ${settled.refId}`);
     expect(open).not.toContain('SN:');
     expect(open).not.toContain('Selesai:');
-    const refused = formatReceipt(inEnglish, { ...settled, status: 'Rejected', providerStatus: 'Produk <nonaktif>', sn: undefined, trxId: undefined });
+    const refused = formatReceipt(inEnglish, {
+      ...settled,
+      status: 'Rejected',
+      providerStatus: 'Produk <nonaktif>',
+      sn: undefined,
+      trxId: undefined,
+    });
     expect(refused).toContain('Reason: Produk &lt;nonaktif&gt;');
     expect(refused).not.toContain('Trx ID');
     expect(plain(formatReceipt(inEnglish, { ...settled, status: 'Unresolved', sn: undefined }))).toContain('Status: ❔ Unresolved');

@@ -117,7 +117,9 @@ export interface BotApiEmulator {
   /** Matching calls answer 429 `Too Many Requests: retry after N`; returns an undo function. */
   inject429(options: FaultOptions & { retryAfter: number }): () => void;
   /** Matching calls answer any Telegram error; returns an undo function. */
-  injectError(options: FaultOptions & { errorCode: number; description: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } }): () => void;
+  injectError(
+    options: FaultOptions & { errorCode: number; description: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } },
+  ): () => void;
   clearFaults(): void;
   /** Turns enforcement of Telegram's send limits on/off at run time. */
   setEnforceLimits(limits: boolean | LimitOptions): void;
@@ -206,7 +208,9 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<BotApiEm
     deliverTo(target: string, secretToken?: string) {
       const parsedUrl = new URL(target);
       if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(parsedUrl.hostname)) {
-        throw new Error(`deliverTo: ${target} is not on loopback; the emulator only delivers to 127.0.0.1/localhost so tests stay off the internet.`);
+        throw new Error(
+          `deliverTo: ${target} is not on loopback; the emulator only delivers to 127.0.0.1/localhost so tests stay off the internet.`,
+        );
       }
       world.endPollers(new BotApiError(409, 'Conflict: terminated by setWebhook request'));
       world.webhook = {

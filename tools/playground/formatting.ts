@@ -84,7 +84,10 @@ function parseAttributes(source: string): Record<string, string> {
   const pattern = /([a-zA-Z_:-][\w:.-]*)\s*(?:=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
   for (let match = pattern.exec(source); match; match = pattern.exec(source)) {
     const raw = match[2] ?? match[3] ?? match[4] ?? '';
-    attributes[match[1]!.toLowerCase()] = raw.replace(/&(lt|gt|amp|quot);/g, (_, n: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"' })[n] ?? '');
+    attributes[match[1]!.toLowerCase()] = raw.replace(
+      /&(lt|gt|amp|quot);/g,
+      (_, n: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"' })[n] ?? '',
+    );
   }
   return attributes;
 }
@@ -116,7 +119,10 @@ export function parseHtml(source: string): FormattedText {
     const close = source.indexOf('>', i);
     if (close === -1) throw parseError(`Unclosed start tag at byte offset ${byteOffset(source, i)}`);
     if (source[i + 1] === '/') {
-      const name = source.slice(i + 2, close).trim().toLowerCase();
+      const name = source
+        .slice(i + 2, close)
+        .trim()
+        .toLowerCase();
       const top = stack.pop();
       if (!top) throw parseError(`Unexpected end tag at byte offset ${byteOffset(source, i)}`);
       if (top.tag !== name) {
@@ -277,9 +283,14 @@ export function parseMarkdownV2(source: string): FormattedText {
       if (j >= source.length) throw parseError(`Can't find end of a URL at byte offset ${byteOffset(source, i + 1)}`);
       const mention = /^tg:\/\/user\?id=(\d+)$/.exec(url);
       entities.push(
-        (mention
-          ? { type: 'text_mention', offset: open.start, length: text.length - open.start, user: { id: Number(mention[1]), is_bot: false, first_name: '' } }
-          : { type: 'text_link', offset: open.start, length: text.length - open.start, url }),
+        mention
+          ? {
+              type: 'text_mention',
+              offset: open.start,
+              length: text.length - open.start,
+              user: { id: Number(mention[1]), is_bot: false, first_name: '' },
+            }
+          : { type: 'text_link', offset: open.start, length: text.length - open.start, url },
       );
       i = j + 1;
       continue;

@@ -65,9 +65,11 @@ export function parseReplyMarkup(value: unknown): ParsedMarkup {
   const markup = value as Record<string, unknown>;
   if ('inline_keyboard' in markup) {
     const rows = markup.inline_keyboard;
-    if (!Array.isArray(rows) || !rows.every(Array.isArray)) throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
+    if (!Array.isArray(rows) || !rows.every(Array.isArray))
+      throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays');
     for (const button of rows.flat() as unknown[]) {
-      if (typeof button !== 'object' || button === null) throw badRequest("can't parse inline keyboard button: InlineKeyboardButton should be an Object");
+      if (typeof button !== 'object' || button === null)
+        throw badRequest("can't parse inline keyboard button: InlineKeyboardButton should be an Object");
       const b = button as Record<string, unknown>;
       if (typeof b.text !== 'string') throw badRequest(`can't parse inline keyboard button: Field "text" must be of type String`);
       const actions = buttonActions.filter((key) => b[key] !== undefined);
@@ -81,11 +83,13 @@ export function parseReplyMarkup(value: unknown): ParsedMarkup {
         throw badRequest(`inline keyboard button URL '${jsonText(b.url)}' is invalid: Wrong HTTP URL`);
       }
     }
-    const inline = rows.length && (rows as unknown[][]).some((row) => row.length) ? { inline_keyboard: rows as InlineKeyboardButton[][] } : undefined;
+    const inline =
+      rows.length && (rows as unknown[][]).some((row) => row.length) ? { inline_keyboard: rows as InlineKeyboardButton[][] } : undefined;
     return { ...none, inline };
   }
   if ('keyboard' in markup) {
-    if (!Array.isArray(markup.keyboard) || !markup.keyboard.every(Array.isArray)) throw badRequest('field "keyboard" of the ReplyKeyboardMarkup should be an Array of Arrays');
+    if (!Array.isArray(markup.keyboard) || !markup.keyboard.every(Array.isArray))
+      throw badRequest('field "keyboard" of the ReplyKeyboardMarkup should be an Array of Arrays');
     return { ...none, reply: markup as unknown as ReplyKeyboardMarkup };
   }
   if ('remove_keyboard' in markup) return { ...none, remove: markup as unknown as ReplyKeyboardRemove };
@@ -141,7 +145,13 @@ export function installMethods(world: World): void {
     if (entities !== undefined) {
       if (!Array.isArray(entities)) throw badRequest(`can't parse ${entitiesKey} JSON object`);
       for (const e of entities as MessageEntity[]) {
-        if (typeof e !== 'object' || e === null || typeof e.offset !== 'number' || typeof e.length !== 'number' || typeof e.type !== 'string') {
+        if (
+          typeof e !== 'object' ||
+          e === null ||
+          typeof e.offset !== 'number' ||
+          typeof e.length !== 'number' ||
+          typeof e.type !== 'string'
+        ) {
           throw badRequest(`can't parse ${entitiesKey} JSON object`);
         }
       }
@@ -165,7 +175,8 @@ export function installMethods(world: World): void {
   };
 
   const replyTarget = (chat: ChatState, p: Params): StoredMessage | undefined => {
-    const parameters = p.json('reply_parameters') as { message_id?: unknown; chat_id?: unknown; allow_sending_without_reply?: unknown } | undefined;
+    const parameters = p.json('reply_parameters') as
+      { message_id?: unknown; chat_id?: unknown; allow_sending_without_reply?: unknown } | undefined;
     const id = parameters?.message_id ?? p.int('reply_to_message_id');
     if (id === undefined) return undefined;
     const allowWithout = parameters?.allow_sending_without_reply === true || p.bool('allow_sending_without_reply');
@@ -231,17 +242,19 @@ export function installMethods(world: World): void {
     return known;
   };
 
-  const photoSizes = (file: StoredFile): PhotoSize[] => [
-    { file_id: file.fileId, file_unique_id: file.fileUniqueId, width: 320, height: 320, file_size: file.bytes?.length },
-    { file_id: file.fileId, file_unique_id: file.fileUniqueId, width: 800, height: 800, file_size: file.bytes?.length },
-  ].map(compact);
+  const photoSizes = (file: StoredFile): PhotoSize[] =>
+    [
+      { file_id: file.fileId, file_unique_id: file.fileUniqueId, width: 320, height: 320, file_size: file.bytes?.length },
+      { file_id: file.fileId, file_unique_id: file.fileUniqueId, width: 800, height: 800, file_size: file.bytes?.length },
+    ].map(compact);
 
   // ---------------------------------------------------------------- editing helpers
 
   const editable = (p: Params): { chat: ChatState; message: StoredMessage } => {
     if (p.has('inline_message_id')) throw badRequest('MESSAGE_ID_INVALID');
     const chat = knownChat(p);
-    if (chat.type === 'private' && world.requireUser(chat.userId ?? chat.id).blocked) throw new BotApiError(403, 'Forbidden: bot was blocked by the user');
+    if (chat.type === 'private' && world.requireUser(chat.userId ?? chat.id).blocked)
+      throw new BotApiError(403, 'Forbidden: bot was blocked by the user');
     const message = messageIn(chat, p, 'message to edit not found');
     if (!message.fromBot) throw badRequest("message can't be edited");
     return { chat, message };
@@ -288,7 +301,9 @@ export function installMethods(world: World): void {
     world.botSettings.set(`${name}|${p.str('language_code') ?? ''}`, p.str(key) ?? '');
     return true;
   };
-  const getting = (name: string, key: string) => (p: Params) => ({ [key]: world.botSettings.get(`${name}|${p.str('language_code') ?? ''}`) ?? '' });
+  const getting = (name: string, key: string) => (p: Params) => ({
+    [key]: world.botSettings.get(`${name}|${p.str('language_code') ?? ''}`) ?? '',
+  });
 
   // ---------------------------------------------------------------- the table
 
@@ -311,7 +326,8 @@ export function installMethods(world: World): void {
         throw badRequest('bad webhook: Failed to resolve host: Name or service not known');
       }
       const loopback = ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(parsed.hostname);
-      if (parsed.protocol !== 'https:' && !(loopback && parsed.protocol === 'http:')) throw badRequest('bad webhook: An HTTPS URL must be provided for webhook');
+      if (parsed.protocol !== 'https:' && !(loopback && parsed.protocol === 'http:'))
+        throw badRequest('bad webhook: An HTTPS URL must be provided for webhook');
       const secret = p.str('secret_token');
       if (secret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(secret)) throw badRequest('secret token contains unallowed characters');
       const allowed = p.json('allowed_updates');
@@ -349,9 +365,13 @@ export function installMethods(world: World): void {
       if (commands.length > 100) throw badRequest('too many commands');
       for (const c of commands as Array<{ command?: unknown; description?: unknown }>) {
         if (typeof c?.command !== 'string' || !/^[a-z0-9_]{1,32}$/.test(c.command)) throw badRequest('BOT_COMMAND_INVALID');
-        if (typeof c.description !== 'string' || c.description.length < 1 || c.description.length > 256) throw badRequest('command description is empty');
+        if (typeof c.description !== 'string' || c.description.length < 1 || c.description.length > 256)
+          throw badRequest('command description is empty');
       }
-      world.commands.set(commandsKey(p), commands.map((c: { command: string; description: string }) => ({ command: c.command, description: c.description })));
+      world.commands.set(
+        commandsKey(p),
+        commands.map((c: { command: string; description: string }) => ({ command: c.command, description: c.description })),
+      );
       return true;
     },
     getMyCommands: (p) => world.commands.get(commandsKey(p)) ?? [],
@@ -400,7 +420,8 @@ export function installMethods(world: World): void {
       const from = knownChat(p, 'from_chat_id');
       const source = messageIn(from, p, 'message to copy not found');
       const original = source.message;
-      if (original.text === undefined && original.photo === undefined && original.document === undefined) throw badRequest("message can't be copied");
+      if (original.text === undefined && original.photo === undefined && original.document === undefined)
+        throw badRequest("message can't be copied");
       const chat = sendableChat(p);
       let content: Partial<Message>;
       if (original.text !== undefined) content = { text: original.text, entities: original.entities };
@@ -434,9 +455,14 @@ export function installMethods(world: World): void {
     },
     editMessageCaption: (p) => {
       const { message } = editable(p);
-      if (message.message.photo === undefined && message.message.document === undefined) throw badRequest('there is no caption in the message to edit');
+      if (message.message.photo === undefined && message.message.document === undefined)
+        throw badRequest('there is no caption in the message to edit');
       const next = caption(p);
-      return applyEdit(message, { caption: next?.text, caption_entities: next?.entities.length ? next.entities : undefined, reply_markup: editMarkup(p) });
+      return applyEdit(message, {
+        caption: next?.text,
+        caption_entities: next?.entities.length ? next.entities : undefined,
+        reply_markup: editMarkup(p),
+      });
     },
     editMessageReplyMarkup: (p) => {
       const { message } = editable(p);
@@ -502,7 +528,8 @@ export function installMethods(world: World): void {
       const userId = p.int('user_id');
       if (userId === undefined) throw badRequest('user_id is empty');
       if (userId === world.botUser.id) {
-        if (chat.type === 'private') return memberObject(world.botUser, world.requireUser(chat.userId ?? chat.id).blocked ? 'kicked' : 'member');
+        if (chat.type === 'private')
+          return memberObject(world.botUser, world.requireUser(chat.userId ?? chat.id).blocked ? 'kicked' : 'member');
         return memberObject(world.botUser, chat.botStatus);
       }
       const user = world.users.get(userId);
@@ -531,7 +558,8 @@ export function installMethods(world: World): void {
     leaveChat: (p) => {
       const chat = knownChat(p);
       if (chat.type === 'private') throw badRequest("chat member status can't be changed in private chats");
-      if (chat.botStatus !== 'member' && chat.botStatus !== 'administrator') throw new BotApiError(403, `Forbidden: bot is not a member of the ${chat.type} chat`);
+      if (chat.botStatus !== 'member' && chat.botStatus !== 'administrator')
+        throw new BotApiError(403, `Forbidden: bot is not a member of the ${chat.type} chat`);
       const old = memberObject(world.botUser, chat.botStatus);
       chat.botStatus = 'left';
       world.enqueue({

@@ -63,15 +63,24 @@ function view(stored: StoredMessage): MessageView {
     service: serviceText(m),
     photo: photo?.file_id,
     document: m.document ? (m.document.file_name ?? 'document') : undefined,
-    replyTo: m.reply_to_message ? { id: m.reply_to_message.message_id, text: (m.reply_to_message.text ?? m.reply_to_message.caption ?? '').slice(0, 80) } : undefined,
+    replyTo: m.reply_to_message
+      ? { id: m.reply_to_message.message_id, text: (m.reply_to_message.text ?? m.reply_to_message.caption ?? '').slice(0, 80) }
+      : undefined,
     time: new Date(m.date * 1000).toISOString().slice(11, 16),
   };
 }
 
 function state(world: World, userId: number | undefined, chatId: number | undefined) {
-  const users = [...world.users.values()].map((u) => ({ id: u.user.id, name: nameOf(u.user), username: u.user.username, blocked: u.blocked }));
+  const users = [...world.users.values()].map((u) => ({
+    id: u.user.id,
+    name: nameOf(u.user),
+    username: u.user.username,
+    blocked: u.blocked,
+  }));
   const visible = (chat: ChatState) =>
-    chat.type === 'private' ? chat.userId === userId : userId !== undefined && ['creator', 'administrator', 'member'].includes(chat.members.get(userId) ?? '');
+    chat.type === 'private'
+      ? chat.userId === userId
+      : userId !== undefined && ['creator', 'administrator', 'member'].includes(chat.members.get(userId) ?? '');
   const chats = [...world.chats.values()].filter(visible).map((chat) => ({
     id: chat.id,
     type: chat.type,
@@ -87,7 +96,13 @@ function state(world: World, userId: number | undefined, chatId: number | undefi
   const calls = world.calls
     .filter((c) => c.method.toLowerCase() !== 'getupdates')
     .slice(-40)
-    .map((c) => ({ method: c.method, at: new Date(c.at).toISOString().slice(11, 23), ok: c.response.ok, status: c.status, detail: c.response.ok ? '' : c.response.description }));
+    .map((c) => ({
+      method: c.method,
+      at: new Date(c.at).toISOString().slice(11, 23),
+      ok: c.response.ok,
+      status: c.status,
+      detail: c.response.ok ? '' : c.response.description,
+    }));
   return {
     version: world.version,
     bot: { id: world.botInfo.id, username: world.botInfo.username, name: world.botInfo.first_name },
@@ -165,7 +180,12 @@ export async function handlePlaygroundRequest(world: World, req: IncomingMessage
       case '/playground/groups': {
         const ids = Array.isArray(body.memberIds) ? body.memberIds.filter((v): v is number => typeof v === 'number') : [];
         const members = ids.map((id) => world.userHandle(id));
-        const group = world.createGroup({ title: str('title').trim(), members, type: body.type === 'supergroup' ? 'supergroup' : 'group', bot: 'none' });
+        const group = world.createGroup({
+          title: str('title').trim(),
+          members,
+          type: body.type === 'supergroup' ? 'supergroup' : 'group',
+          bot: 'none',
+        });
         world.addBotToGroup(group, { by: members[0] });
         json(res, 200, { id: group.id });
         return true;

@@ -200,7 +200,10 @@ export function parseMultipart(body: Buffer, boundary: string): UploadedFile[] {
         const name = line.slice(0, colon).trim().toLowerCase();
         const value = line.slice(colon + 1).trim();
         if (name === 'content-disposition') {
-          field = /(?:^|;)\s*name=(?:"([^"]*)"|([^;]*))/i.exec(value)?.slice(1).find((v) => v !== undefined);
+          field = /(?:^|;)\s*name=(?:"([^"]*)"|([^;]*))/i
+            .exec(value)
+            ?.slice(1)
+            .find((v) => v !== undefined);
           const file = /(?:^|;)\s*filename=(?:"([^"]*)"|([^;]*))/i.exec(value);
           if (file) filename = (file[1] ?? file[2] ?? '').trim();
         } else if (name === 'content-type') {

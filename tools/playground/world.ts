@@ -487,12 +487,17 @@ export class World {
     chat.forceReplyTo = undefined;
     if (chat.replyKeyboard?.one_time_keyboard) chat.replyKeyboard = undefined;
 
-    const message = this.storeMessage(chat, {
-      from: state.user,
-      text: body,
-      entities: entities.length ? entities : undefined,
-      reply_to_message: replyTo ? this.replyCopy(replyTo) : undefined,
-    }, false, undefined);
+    const message = this.storeMessage(
+      chat,
+      {
+        from: state.user,
+        text: body,
+        entities: entities.length ? entities : undefined,
+        reply_to_message: replyTo ? this.replyCopy(replyTo) : undefined,
+      },
+      false,
+      undefined,
+    );
     const visible = chat.type === 'private' || this.botSeesInGroup(chat, body, replyTo);
     if (visible) this.enqueue({ message: clone(message.message) } as Omit<Update, 'update_id'>);
     else this.changed();
@@ -562,7 +567,8 @@ export class World {
     const chat = this.requireChat(stored.chatId);
     if (stored.deleted) throw new Error(`tap: message ${stored.messageId} in chat ${chat.id} was deleted; its buttons are gone.`);
     if (!stored.fromBot) throw new Error(`tap: message ${stored.messageId} was not sent by the bot.`);
-    if (chat.type === 'private' && chat.userId !== state.user.id) throw new Error(`tap: user ${state.user.id} cannot see the private chat of user ${chat.userId}.`);
+    if (chat.type === 'private' && chat.userId !== state.user.id)
+      throw new Error(`tap: user ${state.user.id} cannot see the private chat of user ${chat.userId}.`);
     if (chat.type !== 'private' && !['creator', 'administrator', 'member'].includes(chat.members.get(state.user.id) ?? 'left')) {
       throw new Error(`tap: user ${state.user.id} is not a member of group ${chat.id}.`);
     }
@@ -573,7 +579,11 @@ export class World {
       throw new Error(`tap: message ${stored.messageId} in chat ${chat.id} has no button "${button}". Buttons: ${available || 'none'}.`);
     }
     if (!('callback_data' in found) || found.callback_data === undefined) {
-      throw new Error(`tap: button "${found.text}" is not a callback button (${Object.keys(found).filter((k) => k !== 'text').join(', ')}); tapping it sends the bot nothing.`);
+      throw new Error(
+        `tap: button "${found.text}" is not a callback button (${Object.keys(found)
+          .filter((k) => k !== 'text')
+          .join(', ')}); tapping it sends the bot nothing.`,
+      );
     }
     const id = String(4_000_000_000_000_000 + this.nextQueryNumber++);
     const query: CallbackQuery = {
@@ -591,7 +601,8 @@ export class World {
   /** Adds the bot to a group: queues my_chat_member and the `new_chat_members` service message. */
   addBotToGroup(ref: ChatRef, options: { by?: EmulatedUser; admin?: boolean } = {}): void {
     const chat = this.requireGroup(ref);
-    if (chat.botStatus === 'member' || chat.botStatus === 'administrator') throw new Error(`addBotToGroup: the bot is already in group ${chat.id}.`);
+    if (chat.botStatus === 'member' || chat.botStatus === 'administrator')
+      throw new Error(`addBotToGroup: the bot is already in group ${chat.id}.`);
     const by = this.actor(chat, options.by);
     const old = memberObject(this.botUser, chat.botStatus);
     chat.botStatus = options.admin ? 'administrator' : 'member';
@@ -603,7 +614,8 @@ export class World {
   /** Removes (bans) the bot from a group: queues my_chat_member; later sends answer 403. */
   removeBotFromGroup(ref: ChatRef, options: { by?: EmulatedUser } = {}): void {
     const chat = this.requireGroup(ref);
-    if (chat.botStatus !== 'member' && chat.botStatus !== 'administrator') throw new Error(`removeBotFromGroup: the bot is not in group ${chat.id}.`);
+    if (chat.botStatus !== 'member' && chat.botStatus !== 'administrator')
+      throw new Error(`removeBotFromGroup: the bot is not in group ${chat.id}.`);
     const by = this.actor(chat, options.by);
     const old = memberObject(this.botUser, chat.botStatus);
     chat.botStatus = 'kicked';
@@ -620,7 +632,12 @@ export class World {
     if (old.type !== 'group') throw new Error(`migrateGroup: chat ${old.id} is already a supergroup.`);
     if (old.migratedTo !== undefined) throw new Error(`migrateGroup: group ${old.id} was already migrated to ${old.migratedTo}.`);
     const id = this.newGroupId('supergroup');
-    const next = this.newChat(id, 'supergroup', { title: old.title, members: new Map(old.members), botStatus: old.botStatus, migratedFrom: old.id });
+    const next = this.newChat(id, 'supergroup', {
+      title: old.title,
+      members: new Map(old.members),
+      botStatus: old.botStatus,
+      migratedFrom: old.id,
+    });
     this.chats.set(id, next);
     old.migratedTo = id;
     const by = this.actor(old, undefined);
@@ -719,14 +736,19 @@ export class World {
   /** getUpdates with real long polling; a newer call ends an older one with 409 like Telegram. */
   getUpdates(params: Params, signal: AbortSignal | undefined): Promise<Update[]> {
     if (this.webhook) {
-      throw new BotApiError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+      throw new BotApiError(
+        409,
+        "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+      );
     }
     const offset = params.int('offset') ?? 0;
     const limit = Math.min(100, Math.max(1, params.int('limit') ?? 100));
     const timeout = Math.max(0, params.int('timeout') ?? 0);
     const allowed = params.json('allowed_updates');
     if (Array.isArray(allowed)) this.allowedUpdates = allowed.map(String);
-    this.endPollers(new BotApiError(409, 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running'));
+    this.endPollers(
+      new BotApiError(409, 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running'),
+    );
     this.confirm(offset);
     const batch = this.takeBatch(limit);
     if (batch.length > 0 || timeout === 0 || this.closed) return Promise.resolve(batch);
@@ -795,12 +817,25 @@ export class World {
     } catch (error) {
       if (error instanceof BotApiError) {
         if (error instanceof LimitError) injected = 'limit';
-        response = compact({ ok: false as const, error_code: error.errorCode, description: error.description, parameters: error.parameters });
+        response = compact({
+          ok: false as const,
+          error_code: error.errorCode,
+          description: error.description,
+          parameters: error.parameters,
+        });
       } else {
         response = { ok: false, error_code: 500, description: `Internal Server Error: emulator bug: ${String(error)}` };
       }
     }
-    const record: ApiCall = compact({ method, params: params.raw, at, status: response.ok ? 200 : response.error_code, response, via, injected });
+    const record: ApiCall = compact({
+      method,
+      params: params.raw,
+      at,
+      status: response.ok ? 200 : response.error_code,
+      response,
+      via,
+      injected,
+    });
     this.calls.push(record);
     this.changed();
     return record;
@@ -887,7 +922,11 @@ export class World {
     const chatTimes = this.sendsByChat.get(chat.id) ?? [];
     check(chatTimes, this.limits.perChatPerSecond, 1000);
     if (chat.type !== 'private') check(chatTimes, this.limits.perGroupPerMinute, 60_000);
-    check(this.sendLog.slice(-this.limits.globalPerSecond).map((s) => s.at), this.limits.globalPerSecond, 1000);
+    check(
+      this.sendLog.slice(-this.limits.globalPerSecond).map((s) => s.at),
+      this.limits.globalPerSecond,
+      1000,
+    );
   }
 
   /** Records a successful send to `chatId` (for limits and `maxSendsInWindow`). */
@@ -922,7 +961,11 @@ export class World {
   /** Registers a file the bot sent and returns its ids. */
   storeFile(file: Omit<StoredFile, 'fileId' | 'fileUniqueId'>, prefix: string): StoredFile {
     const n = this.nextFileNumber++;
-    const stored: StoredFile = { ...file, fileId: `${prefix}${Buffer.from(`emulated-file-${n}`).toString('base64url')}`, fileUniqueId: `AQAD${n}` };
+    const stored: StoredFile = {
+      ...file,
+      fileId: `${prefix}${Buffer.from(`emulated-file-${n}`).toString('base64url')}`,
+      fileUniqueId: `AQAD${n}`,
+    };
     this.files.set(stored.fileId, stored);
     return stored;
   }
@@ -944,7 +987,9 @@ export class World {
 
   /** The bot's latest message in the chat that is not deleted. */
   lastBotMessage(chat: ChatRef): StoredMessage | undefined {
-    return this.botMessages(chat).filter((m) => !m.deleted).at(-1);
+    return this.botMessages(chat)
+      .filter((m) => !m.deleted)
+      .at(-1);
   }
 
   /** Calls of one method (case-insensitive). */
@@ -995,7 +1040,10 @@ export class World {
         const recent = this.calls
           .filter((c) => c.method.toLowerCase() !== 'getupdates')
           .slice(-8)
-          .map((c) => `  ${c.method} ${JSON.stringify(c.params).slice(0, 160)} -> ${c.response.ok ? 'ok' : `${c.response.error_code} ${c.response.description}`}`);
+          .map(
+            (c) =>
+              `  ${c.method} ${JSON.stringify(c.params).slice(0, 160)} -> ${c.response.ok ? 'ok' : `${c.response.error_code} ${c.response.description}`}`,
+          );
         failure.message = `${failure.message} within ${timeoutMs} ms. Pending updates: ${this.queue.length}. Last calls:\n${recent.join('\n') || '  (none)'}`;
         reject(failure);
       }, timeoutMs);
@@ -1011,7 +1059,8 @@ export class World {
   /** Waits for a bot message in `chat` (after a message id, with text, matching `where`). */
   waitForBotMessage(chat: ChatRef, options: WaitForBotMessageOptions = {}): Promise<StoredMessage> {
     const chatId = this.chatIdOf(chat);
-    const after = options.after === undefined ? 0 : typeof options.after === 'number' ? options.after : this.requireMessage(options.after).messageId;
+    const after =
+      options.after === undefined ? 0 : typeof options.after === 'number' ? options.after : this.requireMessage(options.after).messageId;
     const matches = (m: StoredMessage) => {
       if (!m.fromBot || m.messageId <= after) return false;
       const text = m.text ?? '';
@@ -1019,7 +1068,11 @@ export class World {
       if (options.textIncludes instanceof RegExp && !options.textIncludes.test(text)) return false;
       return options.where ? options.where(m) : true;
     };
-    const what = [`bot message in chat ${chatId}`, after ? `after #${after}` : '', options.textIncludes ? `with text ${String(options.textIncludes)}` : '']
+    const what = [
+      `bot message in chat ${chatId}`,
+      after ? `after #${after}` : '',
+      options.textIncludes ? `with text ${String(options.textIncludes)}` : '',
+    ]
       .filter(Boolean)
       .join(' ');
     return this.waitFor(() => this.chats.get(chatId) && this.botMessages(chatId).find(matches), {
@@ -1059,7 +1112,8 @@ export class World {
   /** Pushes any update, e.g. `{ message: {...} }`; update_id is assigned when absent. */
   pushUpdate(update: Omit<Update, 'update_id'> & { update_id?: number }): Update {
     // A pushed callback query can be answered like one made by tap().
-    if (update.callback_query) this.callbackQueries.set(update.callback_query.id, { query: update.callback_query, at: this.now(), answered: false });
+    if (update.callback_query)
+      this.callbackQueries.set(update.callback_query.id, { query: update.callback_query, at: this.now(), answered: false });
     return this.enqueue(update);
   }
 }

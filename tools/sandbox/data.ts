@@ -41,7 +41,12 @@ export function loadDemoData<Schema extends z.ZodType>(name: string, schema: Sch
 }
 
 /** Adds an issue at `path` for every value of `values` seen before (ids, codes that must be unique). */
-export function checkUnique(context: z.RefinementCtx, values: Array<string | number>, path: (index: number) => PropertyKey[], what: string): void {
+export function checkUnique(
+  context: z.RefinementCtx,
+  values: Array<string | number>,
+  path: (index: number) => PropertyKey[],
+  what: string,
+): void {
   const seen = new Set<string | number>();
   values.forEach((value, index) => {
     if (seen.has(value)) context.addIssue({ code: 'custom', path: path(index), message: `duplicate ${what} ${JSON.stringify(value)}` });

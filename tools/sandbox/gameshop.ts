@@ -129,15 +129,49 @@ export const gameshopDemoDataSchema = z
   })
   .superRefine((data, context) => {
     const { categories, games, paymentMethods } = data.catalogue;
-    checkUnique(context, categories.map((c) => c.id), (i) => ['catalogue', 'categories', i, 'id'], 'category id');
-    checkUnique(context, games.map((g) => g.id), (i) => ['catalogue', 'games', i, 'id'], 'game id');
-    checkUnique(context, games.map((g) => g.slug), (i) => ['catalogue', 'games', i, 'slug'], 'game slug');
-    checkUnique(context, games.flatMap((g) => g.products.map((p) => p.id)), () => ['catalogue', 'games'], 'product id');
-    checkUnique(context, paymentMethods.map((m) => m.id), (i) => ['catalogue', 'paymentMethods', i, 'id'], 'payment method id');
-    checkUnique(context, data.promos.map((p) => p.code.toUpperCase()), (i) => ['promos', i, 'code'], 'promo code');
+    checkUnique(
+      context,
+      categories.map((c) => c.id),
+      (i) => ['catalogue', 'categories', i, 'id'],
+      'category id',
+    );
+    checkUnique(
+      context,
+      games.map((g) => g.id),
+      (i) => ['catalogue', 'games', i, 'id'],
+      'game id',
+    );
+    checkUnique(
+      context,
+      games.map((g) => g.slug),
+      (i) => ['catalogue', 'games', i, 'slug'],
+      'game slug',
+    );
+    checkUnique(
+      context,
+      games.flatMap((g) => g.products.map((p) => p.id)),
+      () => ['catalogue', 'games'],
+      'product id',
+    );
+    checkUnique(
+      context,
+      paymentMethods.map((m) => m.id),
+      (i) => ['catalogue', 'paymentMethods', i, 'id'],
+      'payment method id',
+    );
+    checkUnique(
+      context,
+      data.promos.map((p) => p.code.toUpperCase()),
+      (i) => ['promos', i, 'code'],
+      'promo code',
+    );
     games.forEach((game, i) => {
       if (!categories.some((c) => c.id === game.category_id)) {
-        context.addIssue({ code: 'custom', path: ['catalogue', 'games', i, 'category_id'], message: `no category has id ${game.category_id}` });
+        context.addIssue({
+          code: 'custom',
+          path: ['catalogue', 'games', i, 'category_id'],
+          message: `no category has id ${game.category_id}`,
+        });
       }
     });
   });
@@ -427,7 +461,10 @@ function validationError(errors: Record<string, string[]>): SandboxResponse {
   const messages = Object.values(errors).flat();
   const others = messages.length - 1;
   const suffix = others > 0 ? ` (and ${others} more error${others === 1 ? '' : 's'})` : '';
-  return { status: 422, body: { success: false, message: `${messages[0] ?? 'The given data was invalid.'}${suffix}`, error_code: 'VALIDATION_ERROR', errors } };
+  return {
+    status: 422,
+    body: { success: false, message: `${messages[0] ?? 'The given data was invalid.'}${suffix}`, error_code: 'VALIDATION_ERROR', errors },
+  };
 }
 
 function notFound(message: string): SandboxResponse {
@@ -497,7 +534,11 @@ function paymentDetails(
     case 'qris':
       return { url: `${publicUrl}/invoice/${orderId}`, code: qrisPayload(reference, amount), qrUrl: `${publicUrl}/qr/${reference}.png` };
     case 'virtual_account':
-      return { url: `${publicUrl}/invoice/${orderId}`, code: `${vaPrefixes[method.id] ?? '77777'}${randomDigits(random, 11)}`, qrUrl: null };
+      return {
+        url: `${publicUrl}/invoice/${orderId}`,
+        code: `${vaPrefixes[method.id] ?? '77777'}${randomDigits(random, 11)}`,
+        qrUrl: null,
+      };
     case 'ewallet':
       return { url: `${publicUrl}/checkout/${method.name.toLowerCase()}/${reference}`, code: '', qrUrl: null };
   }

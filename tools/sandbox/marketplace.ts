@@ -176,12 +176,31 @@ export const marketplaceDemoDataSchema = z
   })
   .superRefine((data, context) => {
     const sellers = sellerNames.map((name) => data.sellers[name]);
-    checkUnique(context, sellers.map((s) => s.apiKey), () => ['sellers'], 'apiKey');
-    checkUnique(context, sellers.flatMap((s) => s.items.map((i) => i.id)), () => ['sellers'], 'item id');
-    checkUnique(context, Object.values(data.purchases).map((p) => p.code), () => ['purchases'], 'purchase code');
+    checkUnique(
+      context,
+      sellers.map((s) => s.apiKey),
+      () => ['sellers'],
+      'apiKey',
+    );
+    checkUnique(
+      context,
+      sellers.flatMap((s) => s.items.map((i) => i.id)),
+      () => ['sellers'],
+      'item id',
+    );
+    checkUnique(
+      context,
+      Object.values(data.purchases).map((p) => p.code),
+      () => ['purchases'],
+      'purchase code',
+    );
     for (const [name, purchase] of Object.entries(data.purchases)) {
       if (!data.sellers[purchase.seller].items.some((item) => item.id === purchase.itemId)) {
-        context.addIssue({ code: 'custom', path: ['purchases', name, 'itemId'], message: `seller ${purchase.seller} has no item ${purchase.itemId}` });
+        context.addIssue({
+          code: 'custom',
+          path: ['purchases', name, 'itemId'],
+          message: `seller ${purchase.seller} has no item ${purchase.itemId}`,
+        });
       }
     }
   });
@@ -258,7 +277,10 @@ function seedAccounts(now: number): AccountState[] {
         name,
         {
           apiKey: seller.apiKey,
-          account: { ...account, registered_at: typeof registered_at === 'string' ? registered_at : iso(now - registered_at.daysAgo * day) },
+          account: {
+            ...account,
+            registered_at: typeof registered_at === 'string' ? registered_at : iso(now - registered_at.daysAgo * day),
+          },
           items: seller.items.map(itemFromSeed),
           purchases: new Map(),
         },

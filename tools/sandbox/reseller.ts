@@ -83,8 +83,18 @@ export const resellerDemoDataSchema = z
     products: z.array(productSchema).min(1),
   })
   .superRefine((data, context) => {
-    checkUnique(context, Object.values(data.accounts).map((a) => a.apiId), () => ['accounts'], 'apiId');
-    checkUnique(context, data.products.map((p) => p.code), (i) => ['products', i, 'code'], 'product code');
+    checkUnique(
+      context,
+      Object.values(data.accounts).map((a) => a.apiId),
+      () => ['accounts'],
+      'apiId',
+    );
+    checkUnique(
+      context,
+      data.products.map((p) => p.code),
+      (i) => ['products', i, 'code'],
+      'product code',
+    );
   });
 
 const resellerDemoData = loadDemoData('reseller.json', resellerDemoDataSchema);
@@ -221,7 +231,12 @@ export function createResellerSim(options: ResellerSimOptions = {}): ResellerSim
 
   const accounts = new Map<string, Account>();
   const addAccount = (account: ResellerSimAccount) =>
-    accounts.set(account.apiId, { apiId: account.apiId, apiKey: account.apiKey, balance: account.balance, ipBlocked: account.ipBlocked ?? false });
+    accounts.set(account.apiId, {
+      apiId: account.apiId,
+      apiKey: account.apiKey,
+      balance: account.balance,
+      ipBlocked: account.ipBlocked ?? false,
+    });
   for (const account of options.accounts ?? Object.values(resellerDemoAccounts)) addAccount(account);
 
   const products = new Map<string, ResellerSimProduct>();

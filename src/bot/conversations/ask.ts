@@ -20,7 +20,9 @@ export async function deleteSecretMessage(conversation: BotConversation, deps: B
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const ids = { chatId: message.chat?.id, messageId: message.msg?.message_id };
-    await conversation.external(() => deps.logger.warn('could not delete a message that carried a secret; the user was asked to delete it', { ...ids, reason }));
+    await conversation.external(() =>
+      deps.logger.warn('could not delete a message that carried a secret; the user was asked to delete it', { ...ids, reason }),
+    );
     return false;
   }
 }
@@ -65,9 +67,12 @@ export async function waitForAnswer<OC extends Context, C extends Context, T>(
   options: WaitForAnswerOptions<C, T>,
 ): Promise<T> {
   const leaves = (ctx: C) => leavesFlow(ctx, options.ownsButton) || (options.alsoLeaves?.(ctx) ?? false);
-  const ctx = await conversation.waitUntil((next) => leaves(next) || (!next.message && !next.callbackQuery) || options.accept(next) !== undefined, {
-    otherwise: options.otherwise,
-  });
+  const ctx = await conversation.waitUntil(
+    (next) => leaves(next) || (!next.message && !next.callbackQuery) || options.accept(next) !== undefined,
+    {
+      otherwise: options.otherwise,
+    },
+  );
   if (leaves(ctx)) {
     await options.leave?.();
     return conversation.halt({ next: true });

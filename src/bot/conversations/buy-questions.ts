@@ -79,7 +79,13 @@ export function createBuyQuestions(env: BuyQuestionsEnv) {
         continue;
       }
       if (!isProductAvailable(product)) {
-        problems.push({ type: 'unavailable', line: request.line, code: product.code, product: product.product_name, status: product.status });
+        problems.push({
+          type: 'unavailable',
+          line: request.line,
+          code: product.code,
+          product: product.product_name,
+          status: product.status,
+        });
         continue;
       }
       const raw = request.target ?? '';
@@ -141,7 +147,10 @@ export function createBuyQuestions(env: BuyQuestionsEnv) {
         const answer = await askText(targetPrompt);
         const check = normaliseTarget(answer, kind);
         if (check.ok) {
-          return { items: [{ code: product.code, productName: product.product_name, price: product.price, target: check.target }], problems: [] };
+          return {
+            items: [{ code: product.code, productName: product.product_name, price: product.price, target: check.target }],
+            problems: [],
+          };
         }
         targetPrompt = t('buy-target-retry', { problem: raw(capitalise(targetProblemText(t, check.problem, answer.trim()))) });
       }

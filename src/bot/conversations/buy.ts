@@ -76,7 +76,9 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
  * and a callback query id is unique.
  */
 function confirmationIdOf(ctx: ConversationContext): string {
-  const origin = ctx.callbackQuery ? `callback:${ctx.callbackQuery.id}` : `message:${ctx.chat?.id}:${ctx.msg?.message_id ?? `update-${ctx.update.update_id}`}`;
+  const origin = ctx.callbackQuery
+    ? `callback:${ctx.callbackQuery.id}`
+    : `message:${ctx.chat?.id}:${ctx.msg?.message_id ?? `update-${ctx.update.update_id}`}`;
   return createHash('sha256').update(`kiosbot-confirmation:${origin}`).digest('base64url').slice(0, 16);
 }
 
@@ -110,7 +112,11 @@ function confirmationIdOf(ctx: ConversationContext): string {
 export function createBuyConversation(deps: BotDeps) {
   const publicIp = deps.settings.publicIp;
 
-  return async function buyConversation(conversation: BotConversation, ctx: ConversationContext, args?: BuyConversationArgs): Promise<void> {
+  return async function buyConversation(
+    conversation: BotConversation,
+    ctx: ConversationContext,
+    args?: BuyConversationArgs,
+  ): Promise<void> {
     const t = ctx.t;
     if (ctx.chat?.type !== 'private' || ctx.from === undefined) {
       await ctx.reply(t('error-private-only'));
@@ -141,14 +147,17 @@ export function createBuyConversation(deps: BotDeps) {
     }): Promise<Received> =>
       waitForAnswer(conversation, {
         ownsButton: (data) => readBuyData(data) !== undefined,
-        alsoLeaves: options.quickBuyLeaves ? (next) => next.message?.text !== undefined && parseQuickBuy(next.message.text) !== undefined : undefined,
+        alsoLeaves: options.quickBuyLeaves
+          ? (next) => next.message?.text !== undefined && parseQuickBuy(next.message.text) !== undefined
+          : undefined,
         accept: (next): Received | undefined => {
           const data = readBuyData(next.callbackQuery?.data);
           if (data) return data.id === options.confirmationId ? { kind: 'button', ctx: next, action: data.action } : undefined;
           const text = next.message?.text;
           return text !== undefined && options.text ? { kind: 'text', ctx: next, text } : undefined;
         },
-        otherwise: (next) => (next.callbackQuery ? answerStaleButton(next, readBuyData(next.callbackQuery.data)?.id) : next.reply(options.hint)),
+        otherwise: (next) =>
+          next.callbackQuery ? answerStaleButton(next, readBuyData(next.callbackQuery.data)?.id) : next.reply(options.hint),
         leave: options.leave,
       });
 
@@ -313,7 +322,12 @@ export function createBuyConversation(deps: BotDeps) {
     if (pin.required) {
       await ctx.reply(t('buy-pin-ask'));
       for (;;) {
-        const got = await receive({ confirmationId, text: true, hint: t('buy-pin-ask'), leave: () => closeBoth(t('buy-summary-abandoned')) });
+        const got = await receive({
+          confirmationId,
+          text: true,
+          hint: t('buy-pin-ask'),
+          leave: () => closeBoth(t('buy-summary-abandoned')),
+        });
         if (got.kind === 'button') {
           await quietly(got.ctx.answerCallbackQuery({ text: t('buy-pin-first') }));
           continue;

@@ -61,7 +61,10 @@ function byName(entries: ReadonlyArray<{ id: number; name?: string }> | undefine
 /** Asks for the game: buttons (popular first; only the popular ones when there are many) or a typed name. */
 export async function askGame(env: { t: TranslateFunction; question: AskQuestion; games: readonly ListedGame[] }): Promise<ListedGame> {
   const { t, question, games } = env;
-  const ordered = [...games.filter((game) => game.popular), ...games.filter((game) => !game.popular).sort((a, b) => a.category.localeCompare(b.category))];
+  const ordered = [
+    ...games.filter((game) => game.popular),
+    ...games.filter((game) => !game.popular).sort((a, b) => a.category.localeCompare(b.category)),
+  ];
   let offered = games.length <= maxGameButtons ? ordered : ordered.filter((game) => game.popular).slice(0, maxGameButtons);
   let prompt = t('order-ask-game');
   for (;;) {
@@ -115,9 +118,14 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
 
   const askProduct = async (intro = ''): Promise<void> => {
     const { products, title } = state.info;
-    let prompt = products ? `${intro}${t('order-ask-product', { game: title })}` : `${intro}${catalogueNotice()}${t('order-ask-product-id', { game: title })}`;
+    let prompt = products
+      ? `${intro}${t('order-ask-product', { game: title })}`
+      : `${intro}${catalogueNotice()}${t('order-ask-product-id', { game: title })}`;
     const choices = (products ?? []).slice(0, maxChoiceButtons).map((product) => ({
-      label: product.price === undefined ? (product.name ?? `ID ${product.id}`) : `${product.name ?? `ID ${product.id}`} — ${formatRupiah(product.price)}`,
+      label:
+        product.price === undefined
+          ? (product.name ?? `ID ${product.id}`)
+          : `${product.name ?? `ID ${product.id}`} — ${formatRupiah(product.price)}`,
       value: String(product.id),
     }));
     for (;;) {
@@ -135,7 +143,9 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
   const askMethod = async (intro = ''): Promise<void> => {
     const methods = state.info.methods;
     let prompt = methods ? `${intro}${t('order-ask-method')}` : `${intro}${catalogueNotice()}${t('order-ask-method-id')}`;
-    const choices = (methods ?? []).slice(0, maxChoiceButtons).map((method) => ({ label: method.name ?? `ID ${method.id}`, value: String(method.id) }));
+    const choices = (methods ?? [])
+      .slice(0, maxChoiceButtons)
+      .map((method) => ({ label: method.name ?? `ID ${method.id}`, value: String(method.id) }));
     for (;;) {
       const answer = await question(prompt, choices, { columns: 2 });
       const id = answer.kind === 'choice' ? Number(answer.value) : (parseId(answer.text) ?? byName(methods, answer.text));
@@ -230,7 +240,13 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
   };
 
   /** An optional text answer ("Skip" clears it), up to `max` characters, checked by `valid`. */
-  const askOptional = async (key: 'nickname' | 'email' | 'promo', prompt: string, max: number, invalid: string, valid: (value: string) => boolean = () => true): Promise<void> => {
+  const askOptional = async (
+    key: 'nickname' | 'email' | 'promo',
+    prompt: string,
+    max: number,
+    invalid: string,
+    valid: (value: string) => boolean = () => true,
+  ): Promise<void> => {
     let text = prompt;
     for (;;) {
       const answer = await question(text, [], { skip: true });
@@ -248,10 +264,28 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
     }
   };
   const askNickname = (intro = '') =>
-    askOptional('nickname', `${intro}${t('order-ask-nickname')}`, maxNicknameLength, t('order-too-long', { label: t('order-field-nickname'), max: maxNicknameLength }));
-  const askEmail = (intro = '') => askOptional('email', `${intro}${t('order-ask-email')}`, maxEmailLength, t('order-email-invalid'), (value) => emailSchema.safeParse(value).success);
+    askOptional(
+      'nickname',
+      `${intro}${t('order-ask-nickname')}`,
+      maxNicknameLength,
+      t('order-too-long', { label: t('order-field-nickname'), max: maxNicknameLength }),
+    );
+  const askEmail = (intro = '') =>
+    askOptional(
+      'email',
+      `${intro}${t('order-ask-email')}`,
+      maxEmailLength,
+      t('order-email-invalid'),
+      (value) => emailSchema.safeParse(value).success,
+    );
   const askPromo = (intro = '') =>
-    askOptional('promo', `${intro}${t('order-ask-promo')}`, maxPromoLength, t('order-promo-invalid-format', { max: maxPromoLength }), (value) => !/\s/.test(value));
+    askOptional(
+      'promo',
+      `${intro}${t('order-ask-promo')}`,
+      maxPromoLength,
+      t('order-promo-invalid-format', { max: maxPromoLength }),
+      (value) => !/\s/.test(value),
+    );
 
   const askQuantity = async (intro = ''): Promise<void> => {
     let prompt = `${intro}${t('order-ask-quantity')}`;

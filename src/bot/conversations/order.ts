@@ -6,7 +6,13 @@ import { escapeHtml, formatRupiah } from '../../text/format.ts';
 import { waitForAnswer } from './ask.ts';
 import { quietly } from '../edits.ts';
 import { askGame, createOrderQuestions, matchGames, type Answer, type AskQuestion } from './order-questions.ts';
-import { createOrderChoiceKeyboard, createOrderSummaryKeyboard, createPayKeyboard, createPromoInvalidKeyboard, isButtonUrl } from '../keyboards/gameshop.ts';
+import {
+  createOrderChoiceKeyboard,
+  createOrderSummaryKeyboard,
+  createPayKeyboard,
+  createPromoInvalidKeyboard,
+  isButtonUrl,
+} from '../keyboards/gameshop.ts';
 import { readOrderConfirmData, readOrderStepData, type OrderConfirmAction } from '../callback-data/gameshop.ts';
 import {
   describeOrderFailure,
@@ -97,7 +103,10 @@ export function createOrderConversation(deps: BotDeps) {
       }
       const orderId = await conversation.external(() => gameOrders.findByConfirmation(userId, confirm.id)?.orderId ?? null);
       await quietly(
-        button.answerCallbackQuery({ text: orderId === null ? t('order-summary-expired') : t('order-already-created', { orderId: raw(orderId) }), show_alert: orderId !== null }),
+        button.answerCallbackQuery({
+          text: orderId === null ? t('order-summary-expired') : t('order-already-created', { orderId: raw(orderId) }),
+          show_alert: orderId !== null,
+        }),
       );
       await quietly(button.editMessageReplyMarkup());
     };
@@ -219,15 +228,21 @@ export function createOrderConversation(deps: BotDeps) {
         await ctx.reply(text, { ...noPreview, ...(keyboard ? { reply_markup: keyboard } : {}) });
       } catch (error) {
         // Most likely Telegram refused the button's URL: the same text with the link written out.
-        await conversation.external(() => deps.logger.warn('order message refused; sending it without the Pay button', { userId, orderId: order.orderId, error }));
+        await conversation.external(() =>
+          deps.logger.warn('order message refused; sending it without the Pay button', { userId, orderId: order.orderId, error }),
+        );
         const link = order.paymentUrl ? `\n\n${t('order-pay-link', { url: order.paymentUrl })}` : '';
         await quietly(ctx.reply(`${text}${link}`, noPreview));
       }
       if (!isButtonUrl(order.qrUrl)) return;
       try {
-        await ctx.replyWithPhoto(order.qrUrl, { caption: t('order-qr-caption', { orderId: order.orderId, total: formatRupiah(order.totalPrice) }) });
+        await ctx.replyWithPhoto(order.qrUrl, {
+          caption: t('order-qr-caption', { orderId: order.orderId, total: formatRupiah(order.totalPrice) }),
+        });
       } catch (error) {
-        await conversation.external(() => deps.logger.warn('QR photo could not be sent; sending its link instead', { userId, orderId: order.orderId, error }));
+        await conversation.external(() =>
+          deps.logger.warn('QR photo could not be sent; sending its link instead', { userId, orderId: order.orderId, error }),
+        );
         await quietly(ctx.reply(t('order-qr-failed', { url: order.qrUrl ?? '' }), noPreview));
       }
     };
@@ -250,7 +265,8 @@ export function createOrderConversation(deps: BotDeps) {
         await questions.askProduct(`${intro}\n\n`);
         return { to: 'summary' };
       }
-      if (error.kind === 'rejected' && error.reason === 'promo_invalid' && draft.promo !== undefined) return promoRefused(draft.promo, error.providerMessage);
+      if (error.kind === 'rejected' && error.reason === 'promo_invalid' && draft.promo !== undefined)
+        return promoRefused(draft.promo, error.providerMessage);
       if (error.kind === 'not_found') {
         const message = error.providerMessage ?? '';
         const what = /produk|product/i.test(message) ? 'product' : /pembayaran|payment/i.test(message) ? 'method' : 'game';
@@ -273,7 +289,9 @@ export function createOrderConversation(deps: BotDeps) {
       ready = undefined;
       if (confirmationId === undefined) return;
       const request = { confirmationId, userId, chatId, game: { slug: state.info.slug, title: state.info.title }, draft: { ...draft } };
-      const outcome = await conversation.external(() => gameOrders.create({ ...request, renderReminder: (order) => renderOrderReminder(t, order) }));
+      const outcome = await conversation.external(() =>
+        gameOrders.create({ ...request, renderReminder: (order) => renderOrderReminder(t, order) }),
+      );
       if (outcome.ok) {
         await showOrder(outcome.order);
         return;

@@ -47,7 +47,9 @@ export function createAdminFeature(): Composer<BotContext> {
     }
     const recipients = ctx.deps.store.users.list({ active: true });
     // The admin's words are sent as they typed them: the outbox sends HTML, so they are escaped.
-    await ctx.deps.enqueue(recipients.map((user) => ({ chatId: user.id, kind: 'broadcast', payload: { type: 'send', text: escapeHtml(text) } })));
+    await ctx.deps.enqueue(
+      recipients.map((user) => ({ chatId: user.id, kind: 'broadcast', payload: { type: 'send', text: escapeHtml(text) } })),
+    );
     ctx.deps.logger.info('broadcast queued', { adminId: ctx.from.id, recipients: recipients.length });
     await ctx.editMessageText(ctx.t('admin-broadcast-queued', { count: recipients.length }));
   });

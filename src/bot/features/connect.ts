@@ -44,7 +44,11 @@ connectFeature.callbackQuery(connectData.filter({ action: 'pick' }), async (ctx)
   const info = ctx.deps.store.credentials.info(ctx.from.id, service);
   if (info) {
     await ctx.answerCallbackQuery();
-    const text = ctx.t('connect-already', { service: ctx.t(`service-${service}`), label: info.label ?? '-', since: formatWib(info.connectedAt) });
+    const text = ctx.t('connect-already', {
+      service: ctx.t(`service-${service}`),
+      label: info.label ?? '-',
+      since: formatWib(info.connectedAt),
+    });
     await ctx.editMessageText(text, { reply_markup: createReplaceKeyboard(ctx.t, service) });
     return;
   }

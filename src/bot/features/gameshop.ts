@@ -61,7 +61,11 @@ function groupByCategory(games: readonly Game[]): Category[] {
 const toButton = (game: Game): GameButton => ({ id: game.id, slug: game.slug, title: game.title });
 
 /** The /games overview: popular first, then each category with its games (or only counts when long). */
-export function renderGamesOverview(t: TranslateFunction, games: readonly Game[], popular: readonly Game[]): { text: string; keyboard: InlineKeyboard } {
+export function renderGamesOverview(
+  t: TranslateFunction,
+  games: readonly Game[],
+  popular: readonly Game[],
+): { text: string; keyboard: InlineKeyboard } {
   const active = new Set(games.filter((g) => g.status).map((g) => g.slug));
   const hot = [...popular].filter((game) => game.status && active.has(game.slug)).sort((a, b) => a.sort - b.sort);
   const categories = groupByCategory(games);
@@ -86,7 +90,11 @@ export function renderGamesOverview(t: TranslateFunction, games: readonly Game[]
 }
 
 /** One category of /games. Undefined when the shop no longer lists it. */
-function renderCategory(t: TranslateFunction, games: readonly Game[], categoryId: number): { text: string; keyboard: InlineKeyboard } | undefined {
+function renderCategory(
+  t: TranslateFunction,
+  games: readonly Game[],
+  categoryId: number,
+): { text: string; keyboard: InlineKeyboard } | undefined {
   const category = groupByCategory(games).find((c) => c.id === categoryId);
   if (!category) return undefined;
   const text = [
@@ -180,7 +188,9 @@ gameshopFeature.callbackQuery(orderConfirmData.filter(), async (ctx) => {
   const order = data ? ctx.deps.services.gameOrders.findByConfirmation(ctx.from.id, data.id) : undefined;
   await ctx
     .answerCallbackQuery(
-      order ? { text: ctx.t('order-already-created', { orderId: raw(order.orderId) }), show_alert: true } : { text: ctx.t('order-summary-expired') },
+      order
+        ? { text: ctx.t('order-already-created', { orderId: raw(order.orderId) }), show_alert: true }
+        : { text: ctx.t('order-summary-expired') },
     )
     .catch(() => undefined);
   await ctx.editMessageReplyMarkup().catch(() => undefined);

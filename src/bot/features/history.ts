@@ -100,7 +100,10 @@ async function renderHistoryPage(
     }),
   );
   const text = [t('history-title', { page: current + 1 }), '', entries.join('\n\n'), '', t('history-footer')].join('\n');
-  const keyboard = createHistoryKeyboard(t, shown, { page: current, firstNumber, hasNext: rows.length > historyPageSize && current < maxPage });
+  const keyboard = createHistoryKeyboard(t, shown, {
+    page: current,
+    firstNumber,
+    hasNext: rows.length > historyPageSize && current < maxPage,
+  });
   return { text, keyboard };
 }
-

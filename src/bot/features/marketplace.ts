@@ -146,7 +146,11 @@ async function callbackClient(ctx: BotContext): Promise<MarketplaceClient | unde
 }
 
 /** A page of /items (HTML) with its buttons; a page past the end shows the last one. */
-function renderItemsPage(t: TranslateFunction, items: readonly Item[], requestedPage: number): { text: string; keyboard: InlineKeyboard | undefined } {
+function renderItemsPage(
+  t: TranslateFunction,
+  items: readonly Item[],
+  requestedPage: number,
+): { text: string; keyboard: InlineKeyboard | undefined } {
   if (items.length === 0) return { text: t('marketplace-items-empty'), keyboard: undefined };
   const pages = Math.ceil(items.length / marketplaceItemsPerPage);
   const page = Math.min(requestedPage, pages - 1);
@@ -191,7 +195,9 @@ async function sendItemDetails(ctx: BotContext, item: Item): Promise<void> {
       }
     }
   }
-  const imageLinks = [item.media.preview_image, item.media.thumbnail].filter((url): url is string => url !== undefined && url.trim() !== '');
+  const imageLinks = [item.media.preview_image, item.media.thumbnail].filter(
+    (url): url is string => url !== undefined && url.trim() !== '',
+  );
   const text = renderItemDetails(ctx.t, item, { description: 600, tags: 30, image: imageLinks[0] });
   await ctx.reply(text, { reply_markup: keyboard });
 }
@@ -214,7 +220,11 @@ function captionFor(t: TranslateFunction, item: Item): string | undefined {
  * An item's details (HTML): name, category and version, prices, the description (shortened and
  * escaped), tags, and the links (demo, video/audio preview, and the image when it is not shown).
  */
-function renderItemDetails(t: TranslateFunction, item: Item, limits: { description: number; tags: number; image?: string | undefined }): string {
+function renderItemDetails(
+  t: TranslateFunction,
+  item: Item,
+  limits: { description: number; tags: number; image?: string | undefined },
+): string {
   const lines = [
     t('marketplace-item-title', { name: shorten(item.name, 200) }),
     t('marketplace-item-meta', { category: categoryOf(item), version: shorten(item.version, 30) }),
@@ -259,7 +269,8 @@ marketplaceFeature.command(commandNames('verify'), async (ctx) => {
       await ctx.reply(notConnectedText(ctx.t, result.who));
       return;
     case 'too-many':
-      if (result.tell) await ctx.reply(ctx.t('marketplace-verify-too-many', { seconds: Math.max(1, Math.ceil(result.waitMs / 1000)) }), replyTo);
+      if (result.tell)
+        await ctx.reply(ctx.t('marketplace-verify-too-many', { seconds: Math.max(1, Math.ceil(result.waitMs / 1000)) }), replyTo);
       return;
     case 'failed': {
       const { error } = result;
@@ -271,7 +282,11 @@ marketplaceFeature.command(commandNames('verify'), async (ctx) => {
       return;
     }
     case 'answered': {
-      const text = renderVerifyOutcome(ctx.t, result.outcome, { now: deps.now().getTime(), account: result.account, cached: result.cached });
+      const text = renderVerifyOutcome(ctx.t, result.outcome, {
+        now: deps.now().getTime(),
+        account: result.account,
+        cached: result.cached,
+      });
       await ctx.reply(text, { link_preview_options: { is_disabled: true }, ...replyTo });
       return;
     }
@@ -286,7 +301,11 @@ function notConnectedText(t: TranslateFunction, who: 'sender' | 'group-owner' | 
 }
 
 /** The answer to a /verify (HTML). The code itself is not repeated: the answer replies to it. */
-function renderVerifyOutcome(t: TranslateFunction, outcome: VerifyOutcome, options: { now: number; account: string | undefined; cached: boolean }): string {
+function renderVerifyOutcome(
+  t: TranslateFunction,
+  outcome: VerifyOutcome,
+  options: { now: number; account: string | undefined; cached: boolean },
+): string {
   const lines: string[] = [];
   if (!outcome.valid) {
     lines.push(t('marketplace-verify-invalid', { message: shorten(outcome.message, 300) }));

@@ -94,10 +94,15 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
     return;
   }
   if (!isProductAvailable(product)) {
-    await ctx.answerCallbackQuery({ text: toast(ctx.t('prices-unavailable', { name: raw(product.product_name), status: raw(product.status) })), show_alert: true });
+    await ctx.answerCallbackQuery({
+      text: toast(ctx.t('prices-unavailable', { name: raw(product.product_name), status: raw(product.status) })),
+      show_alert: true,
+    });
     return;
   }
-  await ctx.answerCallbackQuery({ text: toast(ctx.t('prices-buying', { name: raw(product.product_name), price: formatRupiah(product.price) })) });
+  await ctx.answerCallbackQuery({
+    text: toast(ctx.t('prices-buying', { name: raw(product.product_name), price: formatRupiah(product.price) })),
+  });
   // A flow left half-way (one that let this tap through) gives way to the product just chosen.
   if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
   const args: BuyArgs = { lines: [{ code: product.code }] };
@@ -202,7 +207,9 @@ export function renderPriceView(
     if (matches.length === 0) {
       return { text: t('prices-search-empty', { query }), keyboard: createBackToBrandsKeyboard(t) };
     }
-    return renderProducts(t, products, matches, view, (page, pages) => t('prices-search-title', { query, count: matches.length, page, pages }));
+    return renderProducts(t, products, matches, view, (page, pages) =>
+      t('prices-search-title', { query, count: matches.length, page, pages }),
+    );
   }
   const pages = Math.max(1, Math.ceil(groups.length / brandsPerPage));
   const brandsView: PriceView = { kind: 'b', brand: 0, page: Math.min(view.kind === 'b' ? view.page : 0, pages - 1), query: '' };
@@ -234,4 +241,3 @@ function renderProducts(
   const keyboard = createProductsKeyboard(t, shown, (product) => index.get(product) ?? 0, { ...view, page }, pages);
   return { text, keyboard };
 }
-

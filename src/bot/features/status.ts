@@ -144,4 +144,3 @@ function renderPendingList(t: TranslateFunction, deps: BotDeps, userId: number):
   if (open.length > shown.length) parts.push('', t('status-pending-more', { count: open.length - shown.length }));
   return { text: parts.join('\n'), keyboard: createPendingListKeyboard(t, shown) };
 }
-

@@ -8,7 +8,9 @@ import { raw } from '../../text/html.ts';
 export function createServicePickerKeyboard(t: TranslateFunction): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   for (const service of serviceNames) {
-    keyboard.text(t('connect-button-service', { service: raw(t(`service-${service}`)) }), connectData.pack({ action: 'pick', service })).row();
+    keyboard
+      .text(t('connect-button-service', { service: raw(t(`service-${service}`)) }), connectData.pack({ action: 'pick', service }))
+      .row();
   }
   return keyboard.text(t('button-cancel'), connectData.pack({ action: 'cancel', service: '-' }));
 }
@@ -31,10 +33,18 @@ export function createConnectRetryKeyboard(t: TranslateFunction, service: Servic
 }
 
 /** The /disconnect picker: one button per connected service (with its label), then Cancel. */
-export function createDisconnectPickerKeyboard(t: TranslateFunction, connected: ReadonlyArray<{ service: ServiceName; label: string }>): InlineKeyboard {
+export function createDisconnectPickerKeyboard(
+  t: TranslateFunction,
+  connected: ReadonlyArray<{ service: ServiceName; label: string }>,
+): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   for (const { service, label } of connected) {
-    keyboard.text(t('disconnect-button-service', { service: raw(t(`service-${service}`)), label: raw(label) }), disconnectData.pack({ action: 'pick', service })).row();
+    keyboard
+      .text(
+        t('disconnect-button-service', { service: raw(t(`service-${service}`)), label: raw(label) }),
+        disconnectData.pack({ action: 'pick', service }),
+      )
+      .row();
   }
   return keyboard.text(t('button-cancel'), disconnectData.pack({ action: 'keep', service: '-' }));
 }

@@ -13,7 +13,10 @@ export interface GameButton {
 
 /** Callback data ordering `game`: by slug, or by id when the slug does not fit 64 bytes. */
 function gameButtonData(game: GameButton): string | undefined {
-  return packIfFits(() => gamesData.pack({ action: 'game', value: game.slug })) ?? packIfFits(() => gamesData.pack({ action: 'gid', value: String(game.id) }));
+  return (
+    packIfFits(() => gamesData.pack({ action: 'game', value: game.slug })) ??
+    packIfFits(() => gamesData.pack({ action: 'gid', value: String(game.id) }))
+  );
 }
 
 /** Buttons in rows of `columns`. */

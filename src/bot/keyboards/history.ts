@@ -22,7 +22,8 @@ export function createHistoryKeyboard(
   const keyboard = new InlineKeyboard();
   transactions.forEach((tx, index) => {
     const data = packDetail(options.page, tx.refId);
-    if (data) keyboard.text(t('history-button-item', { n: options.firstNumber + index, code: raw(tx.code), target: raw(tx.target) }), data).row();
+    if (data)
+      keyboard.text(t('history-button-item', { n: options.firstNumber + index, code: raw(tx.code), target: raw(tx.target) }), data).row();
   });
   if (options.page > 0) keyboard.text(t('button-prev'), historyPageData.pack({ page: options.page - 1 }));
   if (options.hasNext) keyboard.text(t('button-next'), historyPageData.pack({ page: options.page + 1 }));

@@ -25,7 +25,12 @@ export function isButtonUrl(value: string | undefined): value is string {
 /** `text` cut to `max` characters (code points) with an ellipsis. */
 export function shorten(text: string, max: number): string {
   const chars = Array.from(text.replace(/\s+/g, ' ').trim());
-  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? chars.join('')
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 /**

@@ -9,11 +9,29 @@ import { isButtonUrl } from '../keyboards/gameshop.ts';
 import { providerErrorFromJson } from '../../providers/provider-error-json.ts';
 import type { OutboxPayload } from '../../notify/payload.ts';
 import type { GameOrderRecord } from '../../store/schema.ts';
-import type { CreatedGameOrder, GameInfo, GameOrderDraft, GameOrderFailure, OrderMethod, OrderProduct } from '../../services/game-orders.ts';
+import type {
+  CreatedGameOrder,
+  GameInfo,
+  GameOrderDraft,
+  GameOrderFailure,
+  OrderMethod,
+  OrderProduct,
+} from '../../services/game-orders.ts';
 import { raw } from '../../text/html.ts';
 
 /** API field names in the order the questions are asked (for re-asking after a 422). */
-export const orderFields = ['game', 'product_id', 'payment_method_id', 'id', 'server', 'whatsapp', 'nickname', 'email', 'promo_code', 'quantity'] as const;
+export const orderFields = [
+  'game',
+  'product_id',
+  'payment_method_id',
+  'id',
+  'server',
+  'whatsapp',
+  'nickname',
+  'email',
+  'promo_code',
+  'quantity',
+] as const;
 export type OrderField = (typeof orderFields)[number];
 export const isOrderField = (field: string): field is OrderField => (orderFields as readonly string[]).includes(field);
 
@@ -125,9 +143,19 @@ export function describeOrderFailure(t: TranslateFunction, error: GameOrderFailu
 }
 
 /** A 422 field by field, and whether the flow can ask for any of the refused fields again. */
-export function renderRefusedFields(t: TranslateFunction, info: GameInfo, fields: Record<string, string[]>, providerMessage: string | undefined): { text: string; fixable: boolean } {
-  const lines = Object.entries(fields).map(([field, messages]) => `• <b>${escapeHtml(fieldLabel(t, field, info))}</b>: ${escapeHtml(messages.join(' '))}`);
+export function renderRefusedFields(
+  t: TranslateFunction,
+  info: GameInfo,
+  fields: Record<string, string[]>,
+  providerMessage: string | undefined,
+): { text: string; fixable: boolean } {
+  const lines = Object.entries(fields).map(
+    ([field, messages]) => `• <b>${escapeHtml(fieldLabel(t, field, info))}</b>: ${escapeHtml(messages.join(' '))}`,
+  );
   if (lines.length === 0 && providerMessage) lines.push(`• ${escapeHtml(providerMessage)}`);
   const fixable = orderFields.some((field) => field in fields);
-  return { text: [t('order-fields-refused'), ...lines, '', t(fixable ? 'order-fields-ask-again' : 'order-fields-cannot-fix')].join('\n'), fixable };
+  return {
+    text: [t('order-fields-refused'), ...lines, '', t(fixable ? 'order-fields-ask-again' : 'order-fields-cannot-fix')].join('\n'),
+    fixable,
+  };
 }

@@ -105,7 +105,9 @@ export function capitalise(text: string): string {
 /** The reply for a request in which nothing can be bought (HTML). */
 export function nothingToBuyText(t: TranslateFunction, problems: BuyProblem[]): string {
   const single = problems.length === 1;
-  return [t('buy-nothing-to-buy'), ...problems.map((p) => `• ${describeBuyProblem(t, p, !single)}`), '', t('buy-nothing-to-buy-hint')].join('\n');
+  return [t('buy-nothing-to-buy'), ...problems.map((p) => `• ${describeBuyProblem(t, p, !single)}`), '', t('buy-nothing-to-buy-hint')].join(
+    '\n',
+  );
 }
 
 /** Telegram's limit is 4096 characters; a little room is kept for the closing line added on edit. */
@@ -159,7 +161,11 @@ export function renderPurchaseSummary(t: TranslateFunction, selection: Selection
  * The question asked when lines repeat a purchase of less than a minute ago (`seconds` ago), or
  * an earlier line of the same message (no `seconds`). `index` is the line's place in `items`.
  */
-export function renderRepeatQuestion(t: TranslateFunction, items: readonly BuyItem[], repeats: ReadonlyArray<{ index: number; seconds?: number }>): string {
+export function renderRepeatQuestion(
+  t: TranslateFunction,
+  items: readonly BuyItem[],
+  repeats: ReadonlyArray<{ index: number; seconds?: number }>,
+): string {
   const lines = repeats.map(({ index, seconds }) => {
     const item = items[index];
     const vars = { product: item?.productName ?? '', target: item?.target ?? '' };
@@ -182,7 +188,12 @@ export function resultKind(status: string): ResultKind {
 const resultIcons: Record<ResultKind, string> = { success: '✅', failed: '❌', rejected: '⛔', pending: '⏳' };
 
 /** The result of the sent transactions: one in full (SN, ref id, reason), several as one line each. */
-export function renderPurchaseResults(t: TranslateFunction, results: PurchaseResult[], publicIp: string | undefined, compact = false): string {
+export function renderPurchaseResults(
+  t: TranslateFunction,
+  results: PurchaseResult[],
+  publicIp: string | undefined,
+  compact = false,
+): string {
   const [only] = results;
   if (results.length === 1 && only) {
     const kind = resultKind(only.status);
@@ -221,7 +232,8 @@ export function renderPurchaseResults(t: TranslateFunction, results: PurchaseRes
     if (reasons.size > 0) parts.push('', ...[...reasons].map((reason) => `⛔ ${reason}`));
   }
   if (results.some((result) => resultKind(result.status) === 'pending')) parts.push('', t('buy-result-bulk-pending'));
-  if (results.some((result) => result.message === 'unknown_outcome' && resultKind(result.status) === 'pending')) parts.push(t('buy-result-bulk-unclear'));
+  if (results.some((result) => result.message === 'unknown_outcome' && resultKind(result.status) === 'pending'))
+    parts.push(t('buy-result-bulk-unclear'));
   return parts.join('\n');
 }
 

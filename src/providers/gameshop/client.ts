@@ -170,7 +170,10 @@ function readSuccess<T extends z.ZodType>(
 function normaliseFieldErrors(errors: Record<string, string[] | string> | undefined): Record<string, string[]> | undefined {
   if (!errors) return undefined;
   const entries = Object.entries(errors)
-    .map(([field, messages]): [string, string[]] => [field, (Array.isArray(messages) ? messages : [messages]).filter((m) => m.trim() !== '')])
+    .map(([field, messages]): [string, string[]] => [
+      field,
+      (Array.isArray(messages) ? messages : [messages]).filter((m) => m.trim() !== ''),
+    ])
     .filter(([, messages]) => messages.length > 0);
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }

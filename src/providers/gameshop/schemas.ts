@@ -115,7 +115,10 @@ export const orderResponseSchema = z.object({
 export const errorBodySchema = z.object({
   message: z.string().optional().catch(undefined),
   error_code: z.string().optional().catch(undefined),
-  errors: z.record(z.string(), z.union([z.array(z.string()), z.string()])).optional().catch(undefined),
+  errors: z
+    .record(z.string(), z.union([z.array(z.string()), z.string()]))
+    .optional()
+    .catch(undefined),
 });
 
 export type GameCategory = z.infer<typeof gameCategorySchema>;
@@ -133,7 +136,9 @@ const required = (field: string) => `The ${field} field is required.`;
 /** A required text field: trimmed, non-empty. */
 const requiredText = (field: string) =>
   z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? required(field) : `The ${field} field must be a string.`) })
+    .string({
+      error: (issue) => (issue.input === undefined || issue.input === null ? required(field) : `The ${field} field must be a string.`),
+    })
     .trim()
     .min(1, { error: required(field), abort: true });
 
@@ -147,7 +152,9 @@ const optionalText = (field: string) =>
 
 const positiveId = (field: string) =>
   z
-    .number({ error: (issue) => (issue.input === undefined || issue.input === null ? required(field) : `The ${field} field must be an integer.`) })
+    .number({
+      error: (issue) => (issue.input === undefined || issue.input === null ? required(field) : `The ${field} field must be an integer.`),
+    })
     .int({ error: `The ${field} field must be an integer.` })
     .positive({ error: `The ${field} field must be a positive integer.` });
 

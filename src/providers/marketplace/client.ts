@@ -36,7 +36,9 @@ export class MarketplaceError extends ProviderError {
     this.name = 'MarketplaceError';
     this.rejectedBeforeSending = init.rejectedBeforeSending ?? false;
     if (this.rejectedBeforeSending) {
-      const problems = Object.values(init.fieldErrors ?? {}).flat().join(' ');
+      const problems = Object.values(init.fieldErrors ?? {})
+        .flat()
+        .join(' ');
       this.message = `marketplace ${init.endpoint}: the request was not sent: ${problems}`;
     }
   }
@@ -101,7 +103,12 @@ export function createMarketplaceClient({ baseURL, apiKey, timeoutMs = 15000, re
     new MarketplaceError({
       ...init,
       providerMessage: init.providerMessage === undefined ? undefined : redact(init.providerMessage),
-      cause: init.cause instanceof Error ? new Error(redact(`${init.cause.message}`)) : init.cause === undefined ? undefined : new Error('transport error'),
+      cause:
+        init.cause instanceof Error
+          ? new Error(redact(`${init.cause.message}`))
+          : init.cause === undefined
+            ? undefined
+            : new Error('transport error'),
     });
 
   const get = (path: string, query: Record<string, string> = {}): Promise<RawAnswer> =>

@@ -25,14 +25,7 @@ const decimal = z.union([
 ]);
 
 /** An integer id: number, or a digit string such as `"48201"`. */
-const id = z.union([
-  z.number().int(),
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/)
-    .transform(Number),
-]);
+const id = z.union([z.number().int(), z.string().trim().regex(/^\d+$/).transform(Number)]);
 
 /** Spec says boolean; a backend without a cast sends 0/1, which mean the same. */
 const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((value) => value === true || value === 1);
@@ -127,7 +120,10 @@ export const purchaseSchema = z.object({
       .transform((value) => value ?? {}),
   }),
   /** Omitted when support is disabled or the purchase is not supported. */
-  supported_until: timestamp.nullish().transform((value) => value ?? undefined).optional(),
+  supported_until: timestamp
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .optional(),
   downloaded: flag,
   date: timestamp,
 });

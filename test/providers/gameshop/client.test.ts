@@ -89,7 +89,13 @@ describe('games()', () => {
   it('maps 401 to credentials', async () => {
     const stranger = createGameshopClient({ baseURL: shop.url, apiKey: 'gs-not-a-real-key' });
     const error = await failure(stranger.games());
-    expect(error).toMatchObject({ kind: 'credentials', httpStatus: 401, providerMessage: 'Unauthorized', endpoint: '/games', service: 'gameshop' });
+    expect(error).toMatchObject({
+      kind: 'credentials',
+      httpStatus: 401,
+      providerMessage: 'Unauthorized',
+      endpoint: '/games',
+      service: 'gameshop',
+    });
   });
 
   it('trims a pasted key', async () => {
@@ -114,7 +120,10 @@ describe('games()', () => {
   });
 
   it('reports JSON that breaks the schema as malformed', async () => {
-    shop.inject({ path: '/games', fault: { kind: 'status', status: 200, body: { success: true, games: [{ id: 'x' }], populerGames: [] } } });
+    shop.inject({
+      path: '/games',
+      fault: { kind: 'status', status: 200, body: { success: true, games: [{ id: 'x' }], populerGames: [] } },
+    });
     const error = await failure(client.games());
     expect(error.kind).toBe('malformed');
     expect(String(error.cause)).toContain('games.0');
@@ -129,7 +138,13 @@ describe('games()', () => {
 
 describe('createOrder()', () => {
   it('creates an order with a promo on QRIS and returns the full breakdown', async () => {
-    const result = await client.createOrder({ ...mlOrder, quantity: 2, promo_code: 'HEMAT10', whatsapp: '+62 812-3456-7890', email: ' budi@example.com ' });
+    const result = await client.createOrder({
+      ...mlOrder,
+      quantity: 2,
+      promo_code: 'HEMAT10',
+      whatsapp: '+62 812-3456-7890',
+      email: ' budi@example.com ',
+    });
     expect(result.message).toBe('Order created');
     expect(result.orderId).toMatch(/^INV-20250131-/);
     expect(result.order.order_id).toBe(result.orderId);
@@ -193,7 +208,13 @@ describe('createOrder()', () => {
   it('validates the input before sending anything', async () => {
     const { whatsapp: _unused, ...withoutWhatsapp } = mlOrder;
     const error = await failure(
-      client.createOrder({ ...(withoutWhatsapp as OrderInput), quantity: 0, product_id: 1.5, game: 'Mobile Legends', email: 'not-an-email' }),
+      client.createOrder({
+        ...(withoutWhatsapp as OrderInput),
+        quantity: 0,
+        product_id: 1.5,
+        game: 'Mobile Legends',
+        email: 'not-an-email',
+      }),
     );
     expect(error.kind).toBe('validation');
     expect(error.rejectedBeforeSending).toBe(true);
@@ -225,7 +246,12 @@ describe('createOrder()', () => {
 
   it('maps a product of another game and an invalid promo to rejected with the reason', async () => {
     const mismatch = await failure(client.createOrder({ ...mlOrder, product_id: 201 }));
-    expect(mismatch).toMatchObject({ kind: 'rejected', reason: 'product_mismatch', httpStatus: 422, providerMessage: 'Produk tidak sesuai dengan game' });
+    expect(mismatch).toMatchObject({
+      kind: 'rejected',
+      reason: 'product_mismatch',
+      httpStatus: 422,
+      providerMessage: 'Produk tidak sesuai dengan game',
+    });
     const promo = await failure(client.createOrder({ ...mlOrder, promo_code: 'LEBARAN2024' }));
     expect(promo).toMatchObject({ kind: 'rejected', reason: 'promo_invalid', providerMessage: 'Kode promo tidak valid' });
     expect(promo.fieldErrors).toBeUndefined();
@@ -239,7 +265,15 @@ describe('createOrder()', () => {
   });
 
   it('maps 500 to unknown_outcome and never retries an order', async () => {
-    shop.inject({ path: '/order', times: 5, fault: { kind: 'status', status: 500, body: { success: false, message: 'Gagal membuat transaksi pembayaran', error_code: 'SERVER_ERROR', errors: {} } } });
+    shop.inject({
+      path: '/order',
+      times: 5,
+      fault: {
+        kind: 'status',
+        status: 500,
+        body: { success: false, message: 'Gagal membuat transaksi pembayaran', error_code: 'SERVER_ERROR', errors: {} },
+      },
+    });
     const error = await failure(client.createOrder(mlOrder));
     expect(error).toMatchObject({ kind: 'unknown_outcome', httpStatus: 500, providerMessage: 'Gagal membuat transaksi pembayaran' });
     expect(orderRequests()).toHaveLength(1);
@@ -261,7 +295,14 @@ describe('createOrder()', () => {
     expect(notJson).toMatchObject({ kind: 'malformed', endpoint: '/order' });
     expect(notJson.message).toContain('/order');
 
-    shop.inject({ path: '/order', fault: { kind: 'status', status: 201, body: { success: true, message: 'Order created', orderId: 'INV-1', data: { order_id: 'INV-1' } } } });
+    shop.inject({
+      path: '/order',
+      fault: {
+        kind: 'status',
+        status: 201,
+        body: { success: true, message: 'Order created', orderId: 'INV-1', data: { order_id: 'INV-1' } },
+      },
+    });
     const incomplete = await failure(client.createOrder(mlOrder));
     expect(incomplete).toMatchObject({ kind: 'malformed', endpoint: '/order' });
     expect(String(incomplete.cause)).toContain('data.payment_status');
@@ -271,7 +312,10 @@ describe('createOrder()', () => {
     const errors: GameshopError[] = [];
     shop.inject({ path: '/games', fault: { kind: 'status', status: 401, body: { message: `Key ${apiKey} is revoked` } } });
     errors.push(await failure(client.games()));
-    shop.inject({ path: '/order', fault: { kind: 'status', status: 422, body: { message: 'bad', errors: { id: [`${apiKey} is not an id`] } } } });
+    shop.inject({
+      path: '/order',
+      fault: { kind: 'status', status: 422, body: { message: 'bad', errors: { id: [`${apiKey} is not an id`] } } },
+    });
     errors.push(await failure(client.createOrder(mlOrder)));
     shop.inject({ path: '/order', fault: { kind: 'status', status: 500, body: { message: `crash with ${apiKey}` } } });
     errors.push(await failure(client.createOrder(mlOrder)));
@@ -281,10 +325,25 @@ describe('createOrder()', () => {
     errors.push(await failure(client.createOrder({ ...mlOrder, quantity: 0 })));
     errors.push(await failure(createGameshopClient({ baseURL: shop.url, apiKey: 'gs-wrong-key' }).games()));
 
-    expect(errors.map((e) => e.kind)).toEqual(['credentials', 'validation', 'unknown_outcome', 'unknown_outcome', 'unknown_outcome', 'validation', 'credentials']);
+    expect(errors.map((e) => e.kind)).toEqual([
+      'credentials',
+      'validation',
+      'unknown_outcome',
+      'unknown_outcome',
+      'unknown_outcome',
+      'validation',
+      'credentials',
+    ]);
     expect(errors[0]!.providerMessage).toBe('Key *** is revoked');
     for (const error of errors) {
-      const texts = [error.message, String(error), error.stack ?? '', JSON.stringify(error), JSON.stringify(error.fieldErrors ?? {}), inspect(error.cause)];
+      const texts = [
+        error.message,
+        String(error),
+        error.stack ?? '',
+        JSON.stringify(error),
+        JSON.stringify(error.fieldErrors ?? {}),
+        inspect(error.cause),
+      ];
       for (const text of texts) {
         expect(text).not.toContain(apiKey);
         expect(text).not.toContain('gs-wrong-key');

@@ -50,7 +50,14 @@ async function failure(action: Promise<unknown>): Promise<MarketplaceError> {
 
 /** Every way the error could reach a log or a chat: none may contain `secret`. */
 function expectNoSecret(error: MarketplaceError, secret: string): void {
-  const texts = [String(error), error.message, JSON.stringify(error), inspect(error, { depth: 10 }), String(error.stack), String(error.cause)];
+  const texts = [
+    String(error),
+    error.message,
+    JSON.stringify(error),
+    inspect(error, { depth: 10 }),
+    String(error.stack),
+    String(error.cause),
+  ];
   for (const form of [secret, encodeURIComponent(secret)]) {
     for (const text of texts) expect(text).not.toContain(form);
   }
@@ -111,7 +118,12 @@ describe('items() and item()', () => {
   it('maps Item Not Found (also another seller’s item) to not_found', async () => {
     for (const id of [999999, 51801]) {
       const error = await failure(client.item(id));
-      expect(error).toMatchObject({ kind: 'not_found', providerMessage: 'Item Not Found', endpoint: '/api/items/item', service: 'marketplace' });
+      expect(error).toMatchObject({
+        kind: 'not_found',
+        providerMessage: 'Item Not Found',
+        endpoint: '/api/items/item',
+        service: 'marketplace',
+      });
     }
   });
 
@@ -194,13 +206,19 @@ describe('errors', () => {
   });
 
   it('reads status:"error" as a failure even with HTTP 200', async () => {
-    market.inject({ path: '/api/account/details', fault: { kind: 'status', status: 200, body: { status: 'error', msg: 'Invalid request' } } });
+    market.inject({
+      path: '/api/account/details',
+      fault: { kind: 'status', status: 200, body: { status: 'error', msg: 'Invalid request' } },
+    });
     expect(await failure(client.accountDetails())).toMatchObject({ kind: 'credentials', httpStatus: 200 });
     market.inject({ path: '/api/items/item', fault: { kind: 'status', status: 200, body: { status: 'error', msg: 'Item Not Found' } } });
     expect(await failure(client.item(48201))).toMatchObject({ kind: 'not_found', providerMessage: 'Item Not Found' });
     market.inject({ path: '/api/items/all', fault: { kind: 'status', status: 200, body: { status: 'error', msg: 'No Items Found' } } });
     expect(await client.items()).toEqual([]);
-    market.inject({ path: '/api/purchases/validation', fault: { kind: 'status', status: 200, body: { status: 'error', msg: 'Akun sedang ditinjau' } } });
+    market.inject({
+      path: '/api/purchases/validation',
+      fault: { kind: 'status', status: 200, body: { status: 'error', msg: 'Akun sedang ditinjau' } },
+    });
     const other = await failure(client.validatePurchase(codes.supported));
     expect(other).toMatchObject({ kind: 'rejected', providerMessage: 'Akun sedang ditinjau' });
     expect(other.message).toContain('Akun sedang ditinjau');
@@ -223,25 +241,39 @@ describe('errors', () => {
   });
 
   it('reports a body that breaks the schema as malformed, naming the endpoint and the field', async () => {
-    market.inject({ path: '/api/items/all', fault: { kind: 'status', status: 200, body: { status: 'success', items: [{ id: 'abc', name: 'x' }] } } });
+    market.inject({
+      path: '/api/items/all',
+      fault: { kind: 'status', status: 200, body: { status: 'success', items: [{ id: 'abc', name: 'x' }] } },
+    });
     const error = await failure(client.items());
     expect(error).toMatchObject({ kind: 'malformed', endpoint: '/api/items/all' });
     expect(error.message).toContain('/api/items/all');
     expect(String(error.cause)).toContain('items.0.');
     market.inject({ path: '/api/purchases/validation', fault: { kind: 'status', status: 200, body: { status: 'success', data: {} } } });
-    expect(await failure(client.validatePurchase(codes.supported))).toMatchObject({ kind: 'malformed', endpoint: '/api/purchases/validation' });
+    expect(await failure(client.validatePurchase(codes.supported))).toMatchObject({
+      kind: 'malformed',
+      endpoint: '/api/purchases/validation',
+    });
     market.inject({ path: '/api/account/details', fault: { kind: 'status', status: 200, body: { ok: true } } });
     expect(await failure(client.accountDetails())).toMatchObject({ kind: 'malformed' });
   });
 
   it('retries a GET after 5xx and succeeds', async () => {
-    market.inject({ path: '/api/items/all', times: 2, fault: { kind: 'status', status: 503, body: { status: 'error', msg: 'Maintenance' } } });
+    market.inject({
+      path: '/api/items/all',
+      times: 2,
+      fault: { kind: 'status', status: 503, body: { status: 'error', msg: 'Maintenance' } },
+    });
     expect((await client.items()).length).toBeGreaterThanOrEqual(12);
     expect(market.received.filter((r) => r.path === '/api/items/all')).toHaveLength(3);
   });
 
   it('gives up after three 5xx answers with unknown_outcome', async () => {
-    market.inject({ path: '/api/purchases/validation', times: Infinity, fault: { kind: 'status', status: 500, body: { status: 'error', msg: 'Server Error' } } });
+    market.inject({
+      path: '/api/purchases/validation',
+      times: Infinity,
+      fault: { kind: 'status', status: 500, body: { status: 'error', msg: 'Server Error' } },
+    });
     const error = await failure(client.validatePurchase(codes.supported));
     expect(error).toMatchObject({ kind: 'unknown_outcome', httpStatus: 500, endpoint: '/api/purchases/validation' });
     expect(market.received).toHaveLength(3);

@@ -62,7 +62,10 @@ describe('marketplace schemas', () => {
   });
 
   it('lets optional media be absent or null, screenshots defaulting to []', () => {
-    const parsed = itemSchema.parse({ ...item, media: { ...item.media, preview_image: null, preview_audio: 'https://cdn.example.com/a.mp3' } });
+    const parsed = itemSchema.parse({
+      ...item,
+      media: { ...item.media, preview_image: null, preview_audio: 'https://cdn.example.com/a.mp3' },
+    });
     expect(parsed.media).toEqual({ thumbnail: item.media.thumbnail, preview_audio: 'https://cdn.example.com/a.mp3', screenshots: [] });
   });
 

@@ -57,7 +57,13 @@ describe('balance()', () => {
 
   it('maps a wrong key to credentials with the provider message', async () => {
     const error = await failure(clientFor({ apiId: main.apiId, apiKey: 'not-the-key' }).balance());
-    expect(error).toMatchObject({ kind: 'credentials', httpStatus: 401, providerMessage: 'Signature tidak valid', endpoint: '/cek-saldo', service: 'reseller' });
+    expect(error).toMatchObject({
+      kind: 'credentials',
+      httpStatus: 401,
+      providerMessage: 'Signature tidak valid',
+      endpoint: '/cek-saldo',
+      service: 'reseller',
+    });
   });
 
   it('maps 403 to ip_blocked', async () => {
@@ -72,7 +78,11 @@ describe('balance()', () => {
   });
 
   it('reports a body that breaks the schema as malformed, naming the endpoint', async () => {
-    sandbox.inject({ service: 'reseller', path: '/cek-saldo', fault: { kind: 'status', status: 200, body: { data: { balance: '1.000.000' } } } });
+    sandbox.inject({
+      service: 'reseller',
+      path: '/cek-saldo',
+      fault: { kind: 'status', status: 200, body: { data: { balance: '1.000.000' } } },
+    });
     const error = await failure(client.balance());
     expect(error.kind).toBe('malformed');
     expect(error.endpoint).toBe('/cek-saldo');
@@ -81,7 +91,11 @@ describe('balance()', () => {
   });
 
   it('reads a 200 carrying an error as a rejection', async () => {
-    sandbox.inject({ service: 'reseller', path: '/cek-saldo', fault: { kind: 'status', status: 200, body: { error: 'Akun sedang dibekukan' } } });
+    sandbox.inject({
+      service: 'reseller',
+      path: '/cek-saldo',
+      fault: { kind: 'status', status: 200, body: { error: 'Akun sedang dibekukan' } },
+    });
     const error = await failure(client.balance());
     expect(error).toMatchObject({ kind: 'rejected', providerMessage: 'Akun sedang dibekukan' });
   });
@@ -91,7 +105,12 @@ describe('priceList()', () => {
   it('returns every product with integer prices, keeping statuses verbatim', async () => {
     const products = await client.priceList();
     expect(products.length).toBeGreaterThanOrEqual(100);
-    expect(products.find((p) => p.code === 'TSEL10')).toEqual({ product_name: 'Telkomsel 10.000', code: 'TSEL10', price: anyNumber(), status: 'active' });
+    expect(products.find((p) => p.code === 'TSEL10')).toEqual({
+      product_name: 'Telkomsel 10.000',
+      code: 'TSEL10',
+      price: anyNumber(),
+      status: 'active',
+    });
     for (const product of products) expect(Number.isInteger(product.price)).toBe(true);
     const unavailable = products.filter((p) => !isProductAvailable(p));
     expect(new Set(unavailable.map((p) => p.status))).toEqual(new Set(['gangguan', 'kosong', 'nonaktif']));
@@ -133,7 +152,12 @@ describe('createTransaction()', () => {
 
   it('maps 402 to insufficient_balance', async () => {
     const error = await failure(clientFor(poor).createTransaction({ refId: newRef(), code: 'TSEL25', target: '081234567890' }));
-    expect(error).toMatchObject({ kind: 'insufficient_balance', httpStatus: 402, providerMessage: 'Saldo tidak mencukupi', endpoint: '/transaction' });
+    expect(error).toMatchObject({
+      kind: 'insufficient_balance',
+      httpStatus: 402,
+      providerMessage: 'Saldo tidak mencukupi',
+      endpoint: '/transaction',
+    });
   });
 
   it('maps 403 to ip_blocked', async () => {
@@ -142,7 +166,9 @@ describe('createTransaction()', () => {
   });
 
   it('maps a wrong key to credentials', async () => {
-    const error = await failure(clientFor({ apiId: main.apiId, apiKey: 'nope' }).createTransaction({ refId: newRef(), code: 'TSEL10', target: '081234567890' }));
+    const error = await failure(
+      clientFor({ apiId: main.apiId, apiKey: 'nope' }).createTransaction({ refId: newRef(), code: 'TSEL10', target: '081234567890' }),
+    );
     expect(error).toMatchObject({ kind: 'credentials', httpStatus: 401, providerMessage: 'Signature tidak valid' });
   });
 
@@ -166,7 +192,11 @@ describe('createTransaction()', () => {
   });
 
   it('reads a 200 with success:false as a rejection, not a success', async () => {
-    sandbox.inject({ service: 'reseller', path: '/transaction', fault: { kind: 'status', status: 200, body: { success: false, message: 'Nomor tujuan tidak valid' } } });
+    sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      fault: { kind: 'status', status: 200, body: { success: false, message: 'Nomor tujuan tidak valid' } },
+    });
     const error = await failure(client.createTransaction({ refId: newRef(), code: 'TSEL10', target: '0812' }));
     expect(error).toMatchObject({ kind: 'rejected', httpStatus: 200, providerMessage: 'Nomor tujuan tidak valid' });
   });
@@ -191,7 +221,12 @@ describe('createTransaction()', () => {
   });
 
   it('does not retry after a 5xx, reporting unknown_outcome', async () => {
-    sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'status', status: 503, body: { message: 'Service Unavailable' } } });
+    sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      times: Infinity,
+      fault: { kind: 'status', status: 503, body: { message: 'Service Unavailable' } },
+    });
     const error = await failure(client.createTransaction({ refId: newRef(), code: 'TSEL10', target: '081234567890' }));
     expect(error).toMatchObject({ kind: 'unknown_outcome', httpStatus: 503 });
     expect(requestsTo('/transaction')).toHaveLength(1);
@@ -207,7 +242,11 @@ describe('createTransaction()', () => {
   });
 
   it('reports a create answer without a status as malformed', async () => {
-    sandbox.inject({ service: 'reseller', path: '/transaction', fault: { kind: 'status', status: 200, body: { success: true, trx_id: 'T1', sn: '' } } });
+    sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      fault: { kind: 'status', status: 200, body: { success: true, trx_id: 'T1', sn: '' } },
+    });
     const error = await failure(client.createTransaction({ refId: newRef(), code: 'TSEL10', target: '081234567890' }));
     expect(error).toMatchObject({ kind: 'malformed', endpoint: '/transaction' });
   });
@@ -278,7 +317,11 @@ describe('secrets', () => {
     errors.push(await failure(client.balance()));
     sandbox.inject({ service: 'reseller', path: '/transaction', fault: { kind: 'status', status: 500, body: { message: echoB } } });
     errors.push(await failure(client.createTransaction(transaction)));
-    sandbox.inject({ service: 'reseller', path: '/transaction', fault: { kind: 'status', status: 400, body: { success: false, message: echoB } } });
+    sandbox.inject({
+      service: 'reseller',
+      path: '/transaction',
+      fault: { kind: 'status', status: 400, body: { success: false, message: echoB } },
+    });
     errors.push(await failure(client.createTransaction(transaction)));
     sandbox.inject({ service: 'reseller', path: '/transaction', fault: { kind: 'timeout-before' } });
     errors.push(await failure(impatient.createTransaction(transaction)));
@@ -287,7 +330,14 @@ describe('secrets', () => {
     sandbox.inject({ service: 'reseller', path: '/price-list', fault: { kind: 'malformed', raw: `<html>${echoA}</html>` } });
     errors.push(await failure(client.priceList()));
 
-    expect(errors.map((e) => e.kind)).toEqual(['credentials', 'unknown_outcome', 'rejected', 'unknown_outcome', 'unknown_outcome', 'malformed']);
+    expect(errors.map((e) => e.kind)).toEqual([
+      'credentials',
+      'unknown_outcome',
+      'rejected',
+      'unknown_outcome',
+      'unknown_outcome',
+      'malformed',
+    ]);
     expect(errors[0]!.providerMessage).toBe('sign=*** key=***');
     expect(errors[2]!.providerMessage).toBe('key=*** SIGN=***');
     for (const error of errors) {
