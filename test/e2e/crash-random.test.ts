@@ -1,0 +1,246 @@
+/**
+ * Crash safety at random instants: the bot (`src/main.ts`, bundled once) is killed with SIGKILL
+ * 0–2,000 ms after a Confirm tap, again and again, and started again on the same data.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../tools/sandbox/server.ts';
+import { startBotApi, type BotApiEmulator } from '../../tools/playground/bot-api.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { openStore } from '../../src/store/store.ts';
+import { createVault } from '../../src/store/vault.ts';
+import { loopbackEnv, testEncryptionKey } from '../helpers/app.ts';
+import { type BotProcess } from '../helpers/bot-process.ts';
+import { bundleBot, type BundledBot } from '../helpers/bundled-bot.ts';
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same kill instants. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * A front for the emulated Telegram that adds a network round trip (`delayMs`) to the calls a
+ * purchase makes (answers, edits, sends), as from a server far from Telegram's; getUpdates goes
+ * straight through. A long poll whose client died is aborted upstream too, so the emulator never
+ * delivers to a dead bot.
+ */
+async function startSlowTelegram(apiRoot: string, delayMs: number): Promise<{ url: string; close(): Promise<void> }> {
+  const slow = new Set(['answerCallbackQuery', 'editMessageText', 'editMessageReplyMarkup', 'sendMessage']);
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const method = /\/([^/]+)\/?$/.exec(new URL(req.url ?? '/', 'http://local').pathname)?.[1] ?? '';
+      const abort = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) abort.abort();
+      });
+      const forward = async () => {
+        if (slow.has(method)) await new Promise((resolve) => setTimeout(resolve, delayMs));
+        const answer = await fetch(apiRoot + (req.url ?? ''), {
+          method: req.method ?? 'POST',
+          headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+          ...(req.method === 'GET' ? {} : { body: Buffer.concat(chunks) }),
+          signal: abort.signal,
+        });
+        const text = await answer.text();
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(text);
+      };
+      forward().catch(() => res.destroy());
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** One lane of the random-kill test: its own emulated Telegram, slow front, data directory and bot. */
+interface Lane {
+  telegram: BotApiEmulator;
+  slowTelegram: { url: string; close(): Promise<void> };
+  dataDir: string;
+  bot: BotProcess | undefined;
+}
+
+describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
+  const runs = Number(process.env.CRASH_RUNS ?? 30);
+  // Two bots side by side (each with its own Telegram and data) halve the time spent waiting for kill instants.
+  const laneCount = Number(process.env.CRASH_LANES ?? 2);
+  // CRASH_SEED=<seed> repeats a failed run's kill instants.
+  const seed = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
+  let sandbox: Sandbox | undefined;
+  let bundled: BundledBot | undefined;
+  const lanes: Lane[] = [];
+
+  afterEach(async () => {
+    for (const lane of lanes.splice(0)) {
+      await lane.bot?.stop('SIGKILL');
+      await lane.slowTelegram.close();
+      await lane.telegram.close();
+      await rm(lane.dataDir, { recursive: true, force: true });
+    }
+    await sandbox?.close();
+    await bundled?.remove();
+  });
+
+  it(`${runs} kills of a 3-line purchase between 0 and 2,000 ms after the tap: each bought once per line with its notices, never lost`, async () => {
+    const started = Date.now();
+    const random = seededRandom(seed);
+    const instants = Array.from({ length: runs }, () => Math.floor(random() * 2000));
+    const report = (run: number) => `run ${run} (CRASH_SEED=${seed}, kill ${instants[run]} ms after the tap)`;
+    const targetsOf = (run: number) => [1, 2, 3].map((line) => `0812${String(run).padStart(4, '0')}${line}01`);
+    bundled = await bundleBot();
+    const bundle = bundled;
+    // The re-check after the create settles the purchase (Sukses with an SN).
+    sandbox = await startSandbox({ reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } });
+    const provider = sandbox;
+    provider.reseller.setBalance(resellerDemoAccounts.main.apiId, 100_000_000);
+
+    const runLane = async (lane: Lane, laneRuns: number[]) => {
+      const { telegram } = lane;
+      // One user per run, so each chat holds exactly one run's purchase.
+      const users = new Map(laneRuns.map((run) => [run, telegram.createUser({ firstName: `Run${run}`, languageCode: 'id' })]));
+      const store = await openStore({ dataDir: lane.dataDir, vault: createVault({ key: Buffer.from(testEncryptionKey, 'base64') }) });
+      for (const user of users.values()) {
+        await store.users.upsert({ id: user.id, firstName: user.user.first_name });
+        await store.credentials.save(
+          user.id,
+          'reseller',
+          { apiId: resellerDemoAccounts.main.apiId, apiKey: resellerDemoAccounts.main.apiKey },
+          'DEMO',
+        );
+      }
+      await store.close();
+      const output = () => lane.bot?.output ?? '';
+      const env = {
+        ...loopbackEnv(telegram, provider, lane.dataDir),
+        TELEGRAM_API_ROOT: lane.slowTelegram.url,
+        PROVIDER_TIMEOUT_MS: '10000',
+        LOG_LEVEL: 'info',
+        PORT: '0',
+      };
+      const startBot = async () => {
+        lane.bot = bundle.spawn(env, lane.dataDir);
+        await telegram
+          .waitFor(() => telegram.polling && output().includes('bot ready'), { timeoutMs: 30_000 })
+          .catch(() => {
+            throw new Error(`the bot did not start polling (CRASH_SEED=${seed}):\n${output()}`);
+          });
+      };
+      const summaries = new Map<number, { text: string | undefined; history: readonly { text?: string }[] }>();
+
+      // Back to back: each restart recovers the previous purchase and serves the next one.
+      await startBot();
+      for (const run of laneRuns) {
+        const user = users.get(run)!;
+        const summary = await telegram.waitForBotMessage(user, {
+          after: user.send(
+            targetsOf(run)
+              .map((target) => `TSEL10.${target}`)
+              .join('\n'),
+          ),
+          where: (m) => m.buttons.flat().includes('✅ Konfirmasi'),
+          timeoutMs: 20_000,
+        });
+        summaries.set(run, summary);
+        user.tap(summary, '✅ Konfirmasi');
+        // The random instant of the crash (not a wait for something to happen).
+        await new Promise((resolve) => setTimeout(resolve, instants[run]));
+        await lane.bot?.stop('SIGKILL');
+        await startBot();
+      }
+
+      const onProvider = (run: number) => provider.reseller.transactions().filter((tx) => targetsOf(run).includes(tx.target));
+      // The user learns a line succeeded from a settlement notice, or from the result message of the purchase.
+      const toldSuccess = (run: number, target: string) =>
+        telegram.botMessages(users.get(run)!).filter((m) => {
+          const text = m.text ?? '';
+          return (text.includes('Transaksi sukses') && text.includes(target)) || text.includes(`${target}: Sukses`);
+        });
+      const settled = (run: number) => {
+        const txs = onProvider(run);
+        if (txs.length === 0) return true;
+        return txs.every((tx) => tx.status === 'Sukses') && targetsOf(run).every((target) => toldSuccess(run, target).length >= 1);
+      };
+      // The last purchases settle at their first re-check, about 10 s after they were sent.
+      await telegram.waitFor(() => laneRuns.every(settled), { timeoutMs: 60_000 }).catch(() => undefined);
+
+      const everConfirmed = (message: { text: string | undefined; history: readonly { text?: string }[] }) =>
+        [message.text, ...message.history.map((h) => h.text)].some((text) => (text ?? '').includes('Dikonfirmasi'));
+      for (const run of laneRuns) {
+        const txs = onProvider(run);
+        const chat = () =>
+          [
+            ...txs.map((tx) => `provider: ${tx.target} ${tx.status}`),
+            ...telegram.botMessages(users.get(run)!).map((m) => `bot #${m.messageId}: ${m.text ?? ''}`),
+          ].join('\n');
+        if (txs.length === 0) {
+          expect(everConfirmed(summaries.get(run)!), `${report(run)}: shown as confirmed but never bought\n${chat()}`).toBe(false);
+          continue;
+        }
+        for (const target of targetsOf(run)) {
+          expect(
+            txs.filter((tx) => tx.target === target),
+            `${report(run)}: line ${target} on the provider\n${chat()}`,
+          ).toHaveLength(1);
+          expect(toldSuccess(run, target).length, `${report(run)}: the user told ${target} succeeded\n${chat()}`).toBeGreaterThanOrEqual(1);
+        }
+      }
+      // The tap was made and stored before it was acknowledged: no purchase is lost.
+      const lost = laneRuns.filter((run) => onProvider(run).length === 0);
+      const dump = (run: number) =>
+        telegram
+          .botMessages(users.get(run)!)
+          .map((m) => `bot #${m.messageId}: ${m.text ?? ''} [${m.buttons.flat().join(', ')}]`)
+          .join('\n');
+      expect(
+        lost.map((run) => `${report(run)}\n${dump(run)}`),
+        'Confirm taps lost by a crash',
+      ).toEqual([]);
+    };
+
+    for (let index = 0; index < laneCount; index++) {
+      const telegram = await startBotApi();
+      lanes.push({
+        telegram,
+        slowTelegram: await startSlowTelegram(telegram.apiRoot, 150),
+        dataDir: await mkdtemp(path.join(tmpdir(), 'kiosbot-crash-random-')),
+        bot: undefined,
+      });
+    }
+    const runIds = Array.from({ length: runs }, (_, run) => run);
+    await Promise.all(
+      lanes.map((lane, index) =>
+        runLane(
+          lane,
+          runIds.filter((run) => run % laneCount === index),
+        ),
+      ),
+    );
+    console.log(`crash test: ${runs} kills in ${laneCount} lanes (CRASH_SEED=${seed}) in ${Math.round((Date.now() - started) / 1000)} s`);
+  }, 240_000);
+});
