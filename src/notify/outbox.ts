@@ -29,7 +29,7 @@
  * Pacing (Telegram's limits, counted from Telegram's answers so network jitter cannot squeeze two
  * messages into one window): one message per chat per `perChatMs`, `perGroupPerMinute` per group
  * per `groupWindowMs`, `globalPerSecond` over all chats per `globalWindowMs`. The global default
- * is 25/s, below Telegram's ~30/s, to leave room for the bot's replies to users.
+ * is 25/s, below Telegram's ~30/s, to leave room for the bot's replies to users. The bookkeeping lives in pacing.ts.
  *
  * Errors: 429 waits `retry_after` for that chat (every outbox call names a chat, and the outbox's
  * own pacing keeps the bot under the global limit), then retries the same item - never dropped.
@@ -48,20 +48,9 @@ import type { OutboxItem } from '../store/schema.ts';
 import type { Store } from '../store/store.ts';
 import { outboxPayloadSchema, type OutboxPayload, type SendPayload } from './payload.ts';
 import { htmlParseMode } from '../text/html.ts';
+import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
 
-/** Telegram's limits as the outbox applies them. Tests shorten the windows. */
-export interface OutboxLimits {
-  /** Pause between two messages to one chat, counted from Telegram's answer to the previous one. Default 1000. */
-  perChatMs?: number;
-  /** Messages to one group (chat id < 0) per `groupWindowMs`. Default 20. */
-  perGroupPerMinute?: number;
-  /** Default 60 000. */
-  groupWindowMs?: number;
-  /** Messages over all chats per `globalWindowMs`. Default 25 (Telegram allows about 30; replies need some room). */
-  globalPerSecond?: number;
-  /** Default 1000. */
-  globalWindowMs?: number;
-}
+export type { OutboxLimits } from './pacing.ts';
 
 /** Retrying after network errors, timeouts and 5xx. */
 export interface OutboxRetry {
@@ -117,11 +106,6 @@ export interface Outbox {
 }
 
 const defaults = {
-  perChatMs: 1000,
-  perGroupPerMinute: 20,
-  groupWindowMs: 60_000,
-  globalPerSecond: 25,
-  globalWindowMs: 1000,
   baseMs: 2000,
   maxMs: 10 * 60_000,
   giveUpAfterMs: 24 * 3600_000,
@@ -158,7 +142,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const { api, store } = options;
   const log = options.logger.child({ component: 'outbox' });
   const now = options.now ?? (() => new Date());
-  const limits = { ...defaults, ...definedOnly(options.limits), ...definedOnly(options.retry) };
+  const limits = { ...defaults, ...definedOnly(options.retry) };
+  const pacing = createPacing(options.limits);
   const pollMs = options.pollMs ?? defaults.pollMs;
   const maxUnrecorded = Math.max(1, options.maxUnrecorded ?? maxUnrecordedDeliveries);
   const mono = () => performance.now();
@@ -176,17 +161,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
   /** Deliveries in progress by item id: from the request until its outcome is recorded in the store. */
   const sending = new Map<string, Promise<void>>();
   const busyChats = new Set<number>();
-  /** Requests whose answer has not arrived yet (they count against the global window). */
-  let requestsInFlight = 0;
-  /** Monotonic times of Telegram's answers, over all chats. */
-  const globalAnswers: number[] = [];
-  /** Monotonic times of delivered messages per group. */
-  const groupDeliveries = new Map<number, number[]>();
-  /** Per chat: earliest monotonic time of the next request (pacing gap, or a 429 wait). */
-  const chatReadyAt = new Map<number, number>();
   /** Per item: monotonic time of its retry (the in-process view of its stored notBefore). */
   const retryAt = new Map<string, number>();
-  let globalPausedUntil = 0;
   let consecutiveFailures = 0;
   const drainWaiters = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
 
@@ -217,7 +193,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     try {
       const t = mono();
       const wall = now().getTime();
-      prune(t);
+      pacing.prune(t, (chatId) => busyChats.has(chatId));
       // Per chat, the oldest item that is due or waiting for a retry; it holds back the rest of its chat.
       const heads = new Map<number, { entry: OutboxEntry; dueAt: number }>();
       for (const entry of store.outbox.entries()) {
@@ -233,7 +209,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }
       const ready: OutboxEntry[] = [];
       for (const [chatId, { entry, dueAt }] of heads) {
-        const readyAt = Math.max(dueAt, chatReadyAt.get(chatId) ?? 0, groupFreeAt(chatId, t), globalPausedUntil);
+        const readyAt = Math.max(dueAt, pacing.chatReadyAt(chatId, t));
         if (readyAt <= t) ready.push(entry);
         else wakeAt = Math.min(wakeAt, readyAt);
       }
@@ -241,7 +217,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       for (const entry of ready) {
         // Crash bound: a delivery frees its slot only once its outcome is on disk (see the module comment).
         if (sending.size >= maxUnrecorded) break;
-        const freeAt = globalFreeAt(t);
+        const freeAt = pacing.globalFreeAt(t);
         if (freeAt > t) {
           // Full: a completion or the window's end frees a slot.
           if (Number.isFinite(freeAt)) wakeAt = Math.min(wakeAt, freeAt);
@@ -257,45 +233,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
     setTimer(wakeAt - mono());
   }
 
-  function prune(t: number): void {
-    while (globalAnswers.length > 0 && globalAnswers[0]! <= t - limits.globalWindowMs) globalAnswers.shift();
-    for (const [chatId, times] of groupDeliveries) {
-      while (times.length > 0 && times[0]! <= t - limits.groupWindowMs) times.shift();
-      if (times.length === 0) groupDeliveries.delete(chatId);
-    }
-    for (const [chatId, at] of chatReadyAt) if (at <= t && !busyChats.has(chatId)) chatReadyAt.delete(chatId);
-  }
-
-  /** When one more message to the group fits its window (0 for private chats and groups under the limit). */
-  function groupFreeAt(chatId: number, t: number): number {
-    if (chatId >= 0) return 0;
-    const times = groupDeliveries.get(chatId)?.filter((at) => at > t - limits.groupWindowMs) ?? [];
-    if (times.length < limits.perGroupPerMinute) return 0;
-    return times[times.length - limits.perGroupPerMinute]! + limits.groupWindowMs;
-  }
-
-  /** When one more request fits the global window; Infinity when only a completion can free a slot. */
-  function globalFreeAt(t: number): number {
-    const answers = globalAnswers.filter((at) => at > t - limits.globalWindowMs);
-    const used = answers.length + requestsInFlight;
-    if (used < limits.globalPerSecond) return 0;
-    const index = used - limits.globalPerSecond;
-    return index < answers.length ? answers[index]! + limits.globalWindowMs : Infinity;
-  }
-
   function deliver(entry: OutboxEntry): void {
     busyChats.add(entry.chatId);
-    requestsInFlight += 1;
+    pacing.requestStarted();
     let released = false;
     /** Frees the global slot; `answered` records Telegram's answer for pacing. */
     const release = (answered: boolean) => {
       if (released) return;
       released = true;
-      requestsInFlight -= 1;
-      if (!answered) return;
-      const t = mono();
-      globalAnswers.push(t);
-      chatReadyAt.set(entry.chatId, Math.max(chatReadyAt.get(entry.chatId) ?? 0, t + limits.perChatMs));
+      pacing.requestEnded(entry.chatId, answered, mono());
     };
     const run = (async () => {
       const item = store.outbox.get(entry.id);
@@ -320,11 +266,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       release(true);
       consecutiveFailures = 0;
       retryAt.delete(item.id);
-      if (item.chatId < 0 && parsed.data.type === 'send') {
-        const times = groupDeliveries.get(item.chatId) ?? [];
-        times.push(mono());
-        groupDeliveries.set(item.chatId, times);
-      }
+      if (parsed.data.type === 'send') pacing.delivered(item.chatId, mono());
       log.debug('notification delivered', { ...describe(item), messageId, attempts: item.attempts + 1 });
       await drop(item);
     })()
@@ -365,7 +307,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       if (code === 429) {
         const waitMs = (parameters.retry_after ?? fallbackRetryAfterSeconds) * 1000;
         const until = mono() + waitMs;
-        chatReadyAt.set(item.chatId, Math.max(chatReadyAt.get(item.chatId) ?? 0, until));
+        pacing.holdChat(item.chatId, until);
         retryAt.set(item.id, until);
         log.warn('Telegram asked to slow down; waiting before sending to this chat again', { ...where, retryAfterMs: waitMs });
         await store.outbox.update(item.id, { attempts: item.attempts + 1, notBefore: new Date(now().getTime() + waitMs).toISOString() });
@@ -420,7 +362,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     const backoffMs = Math.min(limits.baseMs * 2 ** (attempts - 1), limits.maxMs);
     consecutiveFailures += 1;
     // Telegram unreachable or failing usually affects every chat: slow down everything, not just this item.
-    globalPausedUntil = Math.max(globalPausedUntil, mono() + Math.min(limits.baseMs * 2 ** (consecutiveFailures - 1), limits.maxMs));
+    pacing.pauseAll(mono() + Math.min(limits.baseMs * 2 ** (consecutiveFailures - 1), limits.maxMs));
     retryAt.set(item.id, mono() + backoffMs);
     const level = error instanceof HttpError || (error instanceof GrammyError && error.error_code >= 500) ? 'warn' : 'error';
     log[level]('sending a notification failed; retrying later', { ...where, attempts, retryInMs: backoffMs, reason });
@@ -519,8 +461,4 @@ function errorSummary(error: unknown): string {
   if (error instanceof GrammyError) return `${error.error_code} ${error.description}`;
   if (error instanceof HttpError) return `network: ${error.message}`;
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-function definedOnly<T extends object>(value: T | undefined): Partial<T> {
-  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,0 +1,115 @@
+/**
+ * The outbox's pacing bookkeeping: Telegram's limits (one message per chat per `perChatMs`,
+ * `perGroupPerMinute` per group per `groupWindowMs`, `globalPerSecond` over all chats per
+ * `globalWindowMs`), counted from Telegram's answers so network jitter cannot squeeze two messages
+ * into one window. Also holds the per-chat waits a 429 asks for and the pause of the whole outbox
+ * after failures. Pure bookkeeping over monotonic times passed in: it sends and schedules nothing.
+ */
+
+/** Telegram's limits as the outbox applies them. Tests shorten the windows. */
+export interface OutboxLimits {
+  /** Pause between two messages to one chat, counted from Telegram's answer to the previous one. Default 1000. */
+  perChatMs?: number;
+  /** Messages to one group (chat id < 0) per `groupWindowMs`. Default 20. */
+  perGroupPerMinute?: number;
+  /** Default 60 000. */
+  groupWindowMs?: number;
+  /** Messages over all chats per `globalWindowMs`. Default 25 (Telegram allows about 30; replies need some room). */
+  globalPerSecond?: number;
+  /** Default 1000. */
+  globalWindowMs?: number;
+}
+
+export const pacingDefaults = {
+  perChatMs: 1000,
+  perGroupPerMinute: 20,
+  groupWindowMs: 60_000,
+  globalPerSecond: 25,
+  globalWindowMs: 1000,
+} as const satisfies Required<OutboxLimits>;
+
+export interface Pacing {
+  /** Forgets answers and waits that no longer matter at `t`; a busy chat keeps its wait. */
+  prune(t: number, isBusy: (chatId: number) => boolean): void;
+  /** Earliest time a request to the chat may start: its own gap or 429 wait, its group window, the global pause. */
+  chatReadyAt(chatId: number, t: number): number;
+  /** When one more request fits the global window; Infinity when only a request ending can free a slot. */
+  globalFreeAt(t: number): number;
+  /** A request started: it counts against the global window until `requestEnded`. */
+  requestStarted(): void;
+  /** A request ended; when Telegram `answered` (successfully or not), that answer starts the chat's gap and counts globally. */
+  requestEnded(chatId: number, answered: boolean, t: number): void;
+  /** A message was delivered to the chat; counts towards a group's window. */
+  delivered(chatId: number, t: number): void;
+  /** No request to the chat before `until` (a 429's retry_after). */
+  holdChat(chatId: number, until: number): void;
+  /** No request to any chat before `until` (Telegram failing or unreachable). */
+  pauseAll(until: number): void;
+}
+
+/** Creates empty pacing bookkeeping with `limits` over the defaults. */
+export function createPacing(options: OutboxLimits = {}): Pacing {
+  const limits = { ...pacingDefaults, ...definedOnly(options) };
+  /** Requests whose answer has not arrived yet (they count against the global window). */
+  let requestsInFlight = 0;
+  /** Monotonic times of Telegram's answers, over all chats. */
+  const globalAnswers: number[] = [];
+  /** Monotonic times of delivered messages per group. */
+  const groupDeliveries = new Map<number, number[]>();
+  /** Per chat: earliest monotonic time of the next request (pacing gap, or a 429 wait). */
+  const chatWaits = new Map<number, number>();
+  let globalPausedUntil = 0;
+
+  const holdChat = (chatId: number, until: number) => chatWaits.set(chatId, Math.max(chatWaits.get(chatId) ?? 0, until));
+
+  /** When one more message to the group fits its window (0 for private chats and groups under the limit). */
+  const groupFreeAt = (chatId: number, t: number): number => {
+    if (chatId >= 0) return 0;
+    const times = groupDeliveries.get(chatId)?.filter((at) => at > t - limits.groupWindowMs) ?? [];
+    if (times.length < limits.perGroupPerMinute) return 0;
+    return times[times.length - limits.perGroupPerMinute]! + limits.groupWindowMs;
+  };
+
+  return {
+    prune(t, isBusy) {
+      while (globalAnswers.length > 0 && globalAnswers[0]! <= t - limits.globalWindowMs) globalAnswers.shift();
+      for (const [chatId, times] of groupDeliveries) {
+        while (times.length > 0 && times[0]! <= t - limits.groupWindowMs) times.shift();
+        if (times.length === 0) groupDeliveries.delete(chatId);
+      }
+      for (const [chatId, at] of chatWaits) if (at <= t && !isBusy(chatId)) chatWaits.delete(chatId);
+    },
+    chatReadyAt: (chatId, t) => Math.max(chatWaits.get(chatId) ?? 0, groupFreeAt(chatId, t), globalPausedUntil),
+    globalFreeAt(t) {
+      const answers = globalAnswers.filter((at) => at > t - limits.globalWindowMs);
+      const used = answers.length + requestsInFlight;
+      if (used < limits.globalPerSecond) return 0;
+      const index = used - limits.globalPerSecond;
+      return index < answers.length ? answers[index]! + limits.globalWindowMs : Infinity;
+    },
+    requestStarted() {
+      requestsInFlight += 1;
+    },
+    requestEnded(chatId, answered, t) {
+      requestsInFlight -= 1;
+      if (!answered) return;
+      globalAnswers.push(t);
+      holdChat(chatId, t + limits.perChatMs);
+    },
+    delivered(chatId, t) {
+      if (chatId >= 0) return;
+      const times = groupDeliveries.get(chatId) ?? [];
+      times.push(t);
+      groupDeliveries.set(chatId, times);
+    },
+    holdChat,
+    pauseAll(until) {
+      globalPausedUntil = Math.max(globalPausedUntil, until);
+    },
+  };
+}
+
+/** `value` without its undefined fields, so they do not override defaults when spread. */
+export function definedOnly<T extends object>(value: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

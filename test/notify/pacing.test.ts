@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { createPacing } from '../../src/notify/pacing.ts';
+
+const notBusy = () => false;
+
+describe('outbox pacing', () => {
+  it('spaces messages to one chat from the answer to the previous one', () => {
+    const pacing = createPacing({ perChatMs: 1000 });
+    expect(pacing.chatReadyAt(7, 0)).toBe(0);
+    pacing.requestStarted();
+    pacing.requestEnded(7, true, 250);
+    expect(pacing.chatReadyAt(7, 300)).toBe(1250);
+    // Another chat is not held back.
+    expect(pacing.chatReadyAt(8, 300)).toBe(0);
+    pacing.prune(1250, notBusy);
+    expect(pacing.chatReadyAt(7, 1250)).toBe(0);
+  });
+
+  it('a request without an answer frees its global slot but starts no gap', () => {
+    const pacing = createPacing({ perChatMs: 1000, globalPerSecond: 1 });
+    pacing.requestStarted();
+    expect(pacing.globalFreeAt(0)).toBe(Infinity);
+    pacing.requestEnded(7, false, 100);
+    expect(pacing.globalFreeAt(100)).toBe(0);
+    expect(pacing.chatReadyAt(7, 100)).toBe(0);
+  });
+
+  it('counts requests in flight and answers against the global window', () => {
+    const pacing = createPacing({ globalPerSecond: 2, globalWindowMs: 1000, perChatMs: 0 });
+    pacing.requestStarted();
+    pacing.requestEnded(1, true, 100);
+    pacing.requestStarted();
+    // One answer in the window and one request in flight: full until the answer leaves the window.
+    expect(pacing.globalFreeAt(200)).toBe(1100);
+    pacing.requestEnded(2, true, 300);
+    expect(pacing.globalFreeAt(400)).toBe(1100);
+    expect(pacing.globalFreeAt(1100)).toBe(0);
+  });
+
+  it('limits messages per group per window, and leaves private chats alone', () => {
+    const pacing = createPacing({ perGroupPerMinute: 2, groupWindowMs: 60_000, perChatMs: 0 });
+    pacing.delivered(-100, 1000);
+    expect(pacing.chatReadyAt(-100, 1500)).toBe(0);
+    pacing.delivered(-100, 2000);
+    expect(pacing.chatReadyAt(-100, 2500)).toBe(61_000);
+    pacing.prune(61_000, notBusy);
+    expect(pacing.chatReadyAt(-100, 61_000)).toBe(0);
+    pacing.delivered(5, 1000);
+    pacing.delivered(5, 1001);
+    pacing.delivered(5, 1002);
+    expect(pacing.chatReadyAt(5, 1003)).toBe(0);
+  });
+
+  it('a 429 wait holds one chat, a pause holds every chat, the later time wins', () => {
+    const pacing = createPacing({ perChatMs: 1000 });
+    pacing.holdChat(7, 5000);
+    pacing.requestStarted();
+    pacing.requestEnded(7, true, 100);
+    expect(pacing.chatReadyAt(7, 200)).toBe(5000);
+    pacing.pauseAll(3000);
+    pacing.pauseAll(2000);
+    expect(pacing.chatReadyAt(8, 200)).toBe(3000);
+    expect(pacing.chatReadyAt(7, 200)).toBe(5000);
+  });
+
+  it('keeps the wait of a busy chat when pruning', () => {
+    const pacing = createPacing({ perChatMs: 1000 });
+    pacing.holdChat(7, 500);
+    pacing.prune(600, (chatId) => chatId === 7);
+    // Still recorded (and already past): the chat is ready, nothing was lost.
+    expect(pacing.chatReadyAt(7, 600)).toBe(500);
+    pacing.prune(600, notBusy);
+    expect(pacing.chatReadyAt(7, 600)).toBe(0);
+  });
+});
