@@ -1,5 +1,6 @@
 import { ofetch, FetchError } from 'ofetch';
-import type { ProviderErrorInit } from './provider-error.ts';
+import type { z } from 'zod';
+import type { ProviderErrorInit, ProviderErrorKind } from './provider-error.ts';
 
 /** A provider answer whose status line and body arrived; the body is parsed JSON, or `undefined` when it was not JSON. */
 export interface RawAnswer {
@@ -122,4 +123,67 @@ export function messageOf(json: unknown): string | undefined {
     if (typeof value === 'string' && value.trim() !== '') return value;
   }
   return undefined;
+}
+
+/** How one provider's spec reads an answer, where it differs from the common rules of `readSuccess`. */
+export interface AnswerRules {
+  /** Statuses with a meaning of their own whatever the body (the reseller's 402: insufficient balance). */
+  statusKinds?: Partial<Record<number, ProviderErrorKind>>;
+  /**
+   * A JSON answer the provider explains on its own (the game shop's 422 with field errors): the
+   * error to throw, or undefined to go on with the common rules. Called after 401/403/404.
+   */
+  explain?: (answer: RawAnswer, providerMessage: string | undefined) => Error | undefined;
+  /** Whether a 2xx body that breaks the schema is a refusal in the provider's words rather than a broken body. */
+  isRefusal: (body: Record<string, unknown>, providerMessage: string | undefined) => boolean;
+}
+
+/**
+ * Turns an answer into the documented success body, or throws the matching error (through
+ * `fail`). The status decides first (DESIGN.md's mapping: 401 credentials, 403 IP blocked, 404
+ * not found, plus the provider's own `rules`); the body supplies the provider's message. A body
+ * that is not JSON at all (an HTML error page, a proxy's text) means we are not talking to the
+ * documented API, e.g. a wrong base URL: that is said rather than guessed from the status.
+ * Anything else (400, 405, 409, 429, an unfollowed 3xx) is a refusal in the provider's own words.
+ */
+export function readSuccess<T extends z.ZodType>(
+  answer: RawAnswer,
+  endpoint: string,
+  schema: T,
+  fail: (init: ProviderErrorInit) => Error,
+  rules: AnswerRules,
+): z.output<T> {
+  const { status, json, notJson } = answer;
+  const httpStatus = status;
+  const providerMessage = messageOf(json);
+  const byStatus = (kind: ProviderErrorKind) => fail({ kind, endpoint, httpStatus, providerMessage });
+
+  if (status === 401) throw byStatus('credentials');
+  const own = rules.statusKinds?.[status];
+  if (own !== undefined) throw byStatus(own);
+  if (status === 403) throw byStatus('ip_blocked');
+  if (notJson) {
+    throw fail({ kind: 'malformed', endpoint, httpStatus, cause: new Error(`HTTP ${status} with a body that is not JSON`) });
+  }
+  if (status === 404) throw byStatus('not_found');
+  const explained = rules.explain?.(answer, providerMessage);
+  if (explained) throw explained;
+  if (status >= 200 && status < 300) {
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    if (isRecord(json) && rules.isRefusal(json, providerMessage)) throw byStatus('rejected');
+    throw fail({ kind: 'malformed', endpoint, httpStatus, cause: new Error(summariseIssues(parsed.error)) });
+  }
+  throw byStatus('rejected');
+}
+
+/** Where a body broke the schema, without any of its values (they could be personal data). */
+export function summariseIssues(error: z.ZodError): string {
+  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
+  const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : '';
+  return `body does not match the documented schema: ${lines.join('; ')}${more}`;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@
  * creation. Every request carries `Accept: application/json` and the user's `X-API-KEY`.
  */
 import type { z } from 'zod';
-import { send, messageOf, type RawAnswer } from '../http.ts';
+import { send, readSuccess, type AnswerRules } from '../http.ts';
 import { ProviderError, type ProviderErrorInit } from '../provider-error.ts';
 import {
   errorBodySchema,
@@ -107,7 +107,7 @@ export function createGameshopClient({ baseURL, apiKey, timeoutMs = 15000 }: Gam
   return {
     async games() {
       const answer = await send(http, { method: 'GET', path: gamesPath, headers, retries: 2, fail });
-      const body = readSuccess(answer, gamesPath, gamesResponseSchema, fail);
+      const body = readSuccess(answer, gamesPath, gamesResponseSchema, fail, gameshopRules(gamesPath, fail));
       return { games: body.games, popular: body.populerGames };
     },
 
@@ -118,52 +118,29 @@ export function createGameshopClient({ baseURL, apiKey, timeoutMs = 15000 }: Gam
       }
       const body: Record<string, unknown> = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined));
       const answer = await send(http, { method: 'POST', path: orderPath, headers, body, retries: 0, fail });
-      const created = readSuccess(answer, orderPath, orderResponseSchema, fail);
+      const created = readSuccess(answer, orderPath, orderResponseSchema, fail, gameshopRules(orderPath, fail));
       return { orderId: created.orderId, order: created.data, message: created.message };
     },
   };
 }
 
 /**
- * Turns an answer into the documented success body, or throws the matching error. Status
- * decides first (the spec ties meanings to statuses); the body supplies the message and fields.
+ * The game shop's departures from the common rules: a 422 carries per-field errors, or else a
+ * refusal whose reason may be told; a 2xx `success: false` with a message is a refusal.
  */
-function readSuccess<T extends z.ZodType>(
-  answer: RawAnswer,
-  endpoint: string,
-  schema: T,
-  fail: (init: GameshopErrorInit) => GameshopError,
-): z.output<T> {
-  const { status, json, notJson } = answer;
-  const httpStatus = status;
-  const providerMessage = messageOf(json);
-
-  if (status === 401) throw fail({ kind: 'credentials', endpoint, httpStatus, providerMessage });
-  if (status === 403) throw fail({ kind: 'ip_blocked', endpoint, httpStatus, providerMessage });
-  // A body that is not JSON at all (an HTML error page, a proxy's text) means we are not talking
-  // to the documented API, e.g. a wrong base URL: say so rather than guess from the status.
-  if (notJson) {
-    throw fail({ kind: 'malformed', endpoint, httpStatus, cause: new Error(`HTTP ${status} with a body that is not JSON`) });
-  }
-  if (status === 404) throw fail({ kind: 'not_found', endpoint, httpStatus, providerMessage });
-  if (status === 422) {
-    const error = errorBodySchema.safeParse(json);
-    const fieldErrors = error.success ? normaliseFieldErrors(error.data.errors) : undefined;
-    if (fieldErrors) throw fail({ kind: 'validation', endpoint, httpStatus, providerMessage, fieldErrors });
-    const errorCode = error.success ? error.data.error_code : undefined;
-    throw fail({ kind: 'rejected', endpoint, httpStatus, providerMessage, reason: rejectReasonOf(errorCode, providerMessage) });
-  }
-  if (status >= 200 && status < 300) {
-    const parsed = schema.safeParse(json);
-    if (parsed.success) return parsed.data;
-    // A 2xx that says `success: false` is a refusal with a message, not a broken body.
-    if (isRecord(json) && json.success === false && providerMessage !== undefined) {
-      throw fail({ kind: 'rejected', endpoint, httpStatus, providerMessage });
-    }
-    throw fail({ kind: 'malformed', endpoint, httpStatus, cause: new Error(summariseIssues(parsed.error)) });
-  }
-  // Anything else (400, 405, 409, 429, a 3xx that was not followed): the shop's own words.
-  throw fail({ kind: 'rejected', endpoint, httpStatus, providerMessage });
+function gameshopRules(endpoint: string, fail: (init: GameshopErrorInit) => GameshopError): AnswerRules {
+  return {
+    explain({ status, json }, providerMessage) {
+      if (status !== 422) return undefined;
+      const httpStatus = status;
+      const error = errorBodySchema.safeParse(json);
+      const fieldErrors = error.success ? normaliseFieldErrors(error.data.errors) : undefined;
+      if (fieldErrors) return fail({ kind: 'validation', endpoint, httpStatus, providerMessage, fieldErrors });
+      const errorCode = error.success ? error.data.error_code : undefined;
+      return fail({ kind: 'rejected', endpoint, httpStatus, providerMessage, reason: rejectReasonOf(errorCode, providerMessage) });
+    },
+    isRefusal: (body, providerMessage) => body.success === false && providerMessage !== undefined,
+  };
 }
 
 /** `{ field: [msg] }` (or `{ field: msg }`) → `{ field: [msg] }`; undefined when there is none. */
@@ -198,15 +175,4 @@ function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
     (fields[field] ??= []).push(issue.message);
   }
   return fields;
-}
-
-/** Where a body broke the schema, without any of its values (they could be personal data). */
-function summariseIssues(error: z.ZodError): string {
-  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-  const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : '';
-  return `body does not match the documented schema: ${lines.join('; ')}${more}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

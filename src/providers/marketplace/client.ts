@@ -8,7 +8,7 @@
  * HTTP code, and the marketplace's `msg` is kept as `providerMessage` for the user.
  */
 import type { z } from 'zod';
-import { send, messageOf, type RawAnswer } from '../http.ts';
+import { send, messageOf, isRecord, summariseIssues, type RawAnswer } from '../http.ts';
 import { ProviderError, type ProviderErrorInit } from '../provider-error.ts';
 import {
   accountDetailsResponseSchema,
@@ -228,15 +228,4 @@ function redactor(key: string): (text: string) => string {
   if (key === '') return (text) => text;
   const forms = [...new Set([key, encodeURIComponent(key), new URLSearchParams({ k: key }).toString().slice(2)])];
   return (text) => forms.reduce((result, form) => result.split(form).join('***'), text);
-}
-
-/** Where a body broke the schema, without any of its values (they could be personal data). */
-function summariseIssues(error: z.ZodError): string {
-  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-  const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : '';
-  return `body does not match the documented schema: ${lines.join('; ')}${more}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

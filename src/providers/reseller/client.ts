@@ -4,8 +4,7 @@
  * MD5 `sign`; the api key itself never leaves this module, and neither it nor a sign ever appears
  * in an error.
  */
-import type { z } from 'zod';
-import { send, messageOf, type RawAnswer } from '../http.ts';
+import { send, readSuccess, type AnswerRules } from '../http.ts';
 import { ProviderError, type ProviderErrorInit } from '../provider-error.ts';
 import { signBalance, signTransaction } from './sign.ts';
 import {
@@ -97,7 +96,7 @@ export function createResellerClient({ baseURL, apiId, apiKey, timeoutMs = 15000
     const fail = failWith(sign);
     const body = { api_id: id, sign, ref_id: request.refId, code: request.code, target: request.target };
     const answer = await send(http, { method: 'POST', path: transactionPath, body, retries, fail });
-    return readSuccess(answer, transactionPath, transactionResponseSchema, fail);
+    return readSuccess(answer, transactionPath, transactionResponseSchema, fail, resellerRules);
   }
 
   return {
@@ -105,14 +104,14 @@ export function createResellerClient({ baseURL, apiId, apiKey, timeoutMs = 15000
       const fail = failWith(balanceSign);
       const body = { api_id: id, sign: balanceSign };
       const answer = await send(http, { method: 'POST', path: balancePath, body, retries: safeRetries, fail });
-      return readSuccess(answer, balancePath, balanceResponseSchema, fail).data.balance;
+      return readSuccess(answer, balancePath, balanceResponseSchema, fail, resellerRules).data.balance;
     },
 
     async priceList() {
       const fail = failWith(balanceSign);
       const body = { api_id: id, sign: balanceSign };
       const answer = await send(http, { method: 'POST', path: priceListPath, body, retries: safeRetries, fail });
-      return readSuccess(answer, priceListPath, priceListResponseSchema, fail).data;
+      return readSuccess(answer, priceListPath, priceListResponseSchema, fail, resellerRules).data;
     },
 
     createTransaction: (request) => transact(request, 0),
@@ -120,41 +119,12 @@ export function createResellerClient({ baseURL, apiId, apiKey, timeoutMs = 15000
   };
 }
 
-/**
- * Turns an answer into the documented success body, or throws the matching error. The status
- * code decides (DESIGN.md's mapping); the body supplies the provider's message.
- */
-function readSuccess<T extends z.ZodType>(
-  answer: RawAnswer,
-  endpoint: string,
-  schema: T,
-  fail: (init: ProviderErrorInit) => ResellerError,
-): z.output<T> {
-  const { status, json, notJson } = answer;
-  const httpStatus = status;
-  const providerMessage = messageOf(json);
-
-  if (status === 401) throw fail({ kind: 'credentials', endpoint, httpStatus, providerMessage });
-  if (status === 402) throw fail({ kind: 'insufficient_balance', endpoint, httpStatus, providerMessage });
-  if (status === 403) throw fail({ kind: 'ip_blocked', endpoint, httpStatus, providerMessage });
-  // A body that is not JSON at all (an HTML error page, a proxy's text) means we are not talking
-  // to the documented API, e.g. a wrong base URL: say so rather than guess from the status.
-  if (notJson) {
-    throw fail({ kind: 'malformed', endpoint, httpStatus, cause: new Error(`HTTP ${status} with a body that is not JSON`) });
-  }
-  if (status === 404) throw fail({ kind: 'not_found', endpoint, httpStatus, providerMessage });
-  if (status >= 200 && status < 300) {
-    const parsed = schema.safeParse(json);
-    if (parsed.success) return parsed.data;
-    // A 2xx that says `success: false` or carries an `error` is a refusal, not a broken body.
-    if (isRecord(json) && (json.success === false || typeof json.error === 'string')) {
-      throw fail({ kind: 'rejected', endpoint, httpStatus, providerMessage });
-    }
-    throw fail({ kind: 'malformed', endpoint, httpStatus, cause: new Error(summariseIssues(parsed.error)) });
-  }
-  // 400 and anything else (405, 409, 429, an unfollowed 3xx): the provider's own words.
-  throw fail({ kind: 'rejected', endpoint, httpStatus, providerMessage });
-}
+/** The reseller's departures from the common rules: 402 is a purchase beyond the deposit. */
+const resellerRules: AnswerRules = {
+  statusKinds: { 402: 'insufficient_balance' },
+  // A 2xx that says `success: false` or carries an `error` is a refusal, not a broken body.
+  isRefusal: (body) => body.success === false || typeof body.error === 'string',
+};
 
 /** Replaces every occurrence of each secret (case-insensitively: a sign may be echoed in upper case). */
 function redact(text: string, secrets: string[]): string {
@@ -164,15 +134,4 @@ function redact(text: string, secrets: string[]): string {
     result = result.replace(new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '***');
   }
   return result;
-}
-
-/** Where a body broke the schema, without any of its values (they could be personal data). */
-function summariseIssues(error: z.ZodError): string {
-  const lines = error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-  const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : '';
-  return `body does not match the documented schema: ${lines.join('; ')}${more}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
