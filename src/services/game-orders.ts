@@ -13,7 +13,7 @@ import type { GameOrderRecord } from '../store/schema.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { OutboxPayload } from '../notify/payload.ts';
 import type { CredentialService } from './credentials.ts';
-import type { OrderInput, Pricing } from '../providers/gameshop/schemas.ts';
+import type { GameOrder, OrderInput, Pricing } from '../providers/gameshop/schemas.ts';
 import { GameshopError } from '../providers/gameshop/client.ts';
 import { providerErrorToJson, type ProviderErrorJson } from '../providers/provider-error-json.ts';
 import { createGameCatalogueLoader, findCatalogueGame } from './game-catalogue.ts';
@@ -177,6 +177,25 @@ function orderInput(slug: string, draft: GameOrderDraft, productId: number, meth
   return input;
 }
 
+/** The order as the shop reported it on creation: what is both stored and shown to the user. */
+function shopState(
+  order: GameOrder,
+): Pick<
+  GameOrderRecord & CreatedGameOrder,
+  'quantity' | 'totalPrice' | 'paymentStatus' | 'buyStatus' | 'paymentUrl' | 'paymentCode' | 'qrUrl' | 'expiredAt'
+> {
+  return {
+    quantity: order.quantity,
+    totalPrice: order.total_price,
+    paymentStatus: order.payment_status,
+    buyStatus: order.buy_status,
+    paymentUrl: order.payment_url,
+    paymentCode: order.payment_code,
+    qrUrl: order.qr_url,
+    expiredAt: order.expired_at,
+  };
+}
+
 /** A stored order shown again: what the record holds, marked as replayed. */
 function replayedOrder(stored: GameOrderRecord): CreatedGameOrder {
   const order: CreatedGameOrder = {
@@ -236,14 +255,7 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
       gameTitle: game.title,
       productId: product.id,
       paymentMethodId: method.id,
-      quantity: order.quantity,
-      totalPrice: order.total_price,
-      paymentStatus: order.payment_status,
-      buyStatus: order.buy_status,
-      paymentUrl: order.payment_url,
-      paymentCode: order.payment_code,
-      qrUrl: order.qr_url,
-      expiredAt: order.expired_at,
+      ...shopState(order),
       createdAt: now.toISOString(),
       confirmationId,
     };
@@ -276,14 +288,7 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
       ok: true,
       order: {
         orderId: created.orderId,
-        paymentStatus: order.payment_status,
-        buyStatus: order.buy_status,
-        paymentUrl: order.payment_url,
-        paymentCode: order.payment_code,
-        qrUrl: order.qr_url,
-        expiredAt: order.expired_at,
-        quantity: order.quantity,
-        totalPrice: order.total_price,
+        ...shopState(order),
         pricing: order.pricing,
         reminder: !saved ? 'none' : notify.length > 0 ? 'queued' : 'late',
         saved,
