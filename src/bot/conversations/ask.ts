@@ -9,6 +9,18 @@ import type { Conversation } from '@grammyjs/conversations';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 
 /**
+ * The opening of a flow that only runs in a private chat (buying, ordering): the user and chat
+ * ids, or undefined after telling the user the flow works only in a private chat.
+ */
+export async function privateChatOf(ctx: ConversationContext): Promise<{ userId: number; chatId: number } | undefined> {
+  if (ctx.chat?.type !== 'private' || ctx.from === undefined) {
+    await ctx.reply(ctx.t('error-private-only'));
+    return undefined;
+  }
+  return { userId: ctx.from.id, chatId: ctx.chat.id };
+}
+
+/**
  * Deletes the message that carried a secret (an API key, a PIN) and resolves true; when Telegram
  * refuses, logs why (once, through `external`) and resolves false, so the caller tells the user to
  * delete it themselves. `message` is the conversation context of that message.

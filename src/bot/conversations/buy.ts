@@ -6,7 +6,7 @@ import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/b
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
 import { isProviderError } from '../../providers/provider-error.ts';
 import { providerErrorToJson, type ProviderErrorJson } from '../../providers/provider-error-json.ts';
-import { waitForAnswer } from './ask.ts';
+import { privateChatOf, waitForAnswer } from './ask.ts';
 import { editOrReply, quietly } from '../edits.ts';
 import { createBuyQuestions, requestedLines, type PriceLookup } from './buy-questions.ts';
 import {
@@ -118,12 +118,9 @@ export function createBuyConversation(deps: BotDeps) {
     args?: BuyConversationArgs,
   ): Promise<void> {
     const t = ctx.t;
-    if (ctx.chat?.type !== 'private' || ctx.from === undefined) {
-      await ctx.reply(t('error-private-only'));
-      return;
-    }
-    const userId = ctx.from.id;
-    const chatId = ctx.chat.id;
+    const chat = await privateChatOf(ctx);
+    if (!chat) return;
+    const { userId, chatId } = chat;
 
     /** Answers a buy button that belongs to another (older) summary. */
     const answerStaleButton = async (button: ConversationContext, id: string | undefined) => {

@@ -3,7 +3,7 @@ import type { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { OrderArgs } from './ids.ts';
 import { escapeHtml, formatRupiah } from '../../text/format.ts';
-import { waitForAnswer } from './ask.ts';
+import { privateChatOf, waitForAnswer } from './ask.ts';
 import { quietly } from '../edits.ts';
 import { askGame, createOrderQuestions, matchGames, type Answer, type AskQuestion } from './order-questions.ts';
 import {
@@ -71,12 +71,9 @@ export function createOrderConversation(deps: BotDeps) {
 
   return async function orderConversation(conversation: BotConversation, ctx: ConversationContext, args?: OrderArgs): Promise<void> {
     const t = ctx.t;
-    if (ctx.chat?.type !== 'private' || ctx.from === undefined) {
-      await ctx.reply(t('error-private-only'));
-      return;
-    }
-    const userId = ctx.from.id;
-    const chatId = ctx.chat.id;
+    const chat = await privateChatOf(ctx);
+    if (!chat) return;
+    const { userId, chatId } = chat;
     const describe = (error: GameOrderFailure) => describeOrderFailure(t, error, publicIp);
 
     // --- 0. Connected? The shop's games, and a flow id for this run's buttons ------------------
