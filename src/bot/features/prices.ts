@@ -51,18 +51,8 @@ pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
     await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
     return;
   }
-  if (!ctx.deps.services.credentials.has(ctx.from.id, 'reseller')) {
-    await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-reseller')) }), show_alert: true });
-    return;
-  }
-  let products: Product[];
-  try {
-    products = await ctx.deps.services.catalogue.priceList(ctx.from.id, { fresh: parsed.fresh });
-  } catch (error) {
-    await ctx.answerCallbackQuery();
-    await replyProviderError(ctx, ctx.deps, error);
-    return;
-  }
+  const products = await priceListForButton(ctx, parsed.fresh);
+  if (!products) return;
   await ctx.answerCallbackQuery(parsed.fresh ? { text: ctx.t('prices-refreshed') } : undefined);
   const { text, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), parsed.view);
   await editInPlace(ctx, text, keyboard);
@@ -76,18 +66,8 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
     await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
     return;
   }
-  if (!ctx.deps.services.credentials.has(ctx.from.id, 'reseller')) {
-    await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-reseller')) }), show_alert: true });
-    return;
-  }
-  let products: Product[];
-  try {
-    products = await ctx.deps.services.catalogue.priceList(ctx.from.id);
-  } catch (error) {
-    await ctx.answerCallbackQuery();
-    await replyProviderError(ctx, ctx.deps, error);
-    return;
-  }
+  const products = await priceListForButton(ctx, false);
+  if (!products) return;
   const product = code.startsWith('#') ? products[Number(code.slice(1))] : products.find((p) => p.code === code);
   if (!product) {
     await ctx.answerCallbackQuery({ text: ctx.t('prices-gone'), show_alert: true });
@@ -108,6 +88,24 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
   const args: BuyArgs = { lines: [{ code: product.code }] };
   await ctx.conversation.enter(conversationIds.buy, args);
 });
+
+/**
+ * The price list behind a tapped price button, or undefined after answering the tap: with an
+ * alert when the user has no reseller account (any more), with the provider's error otherwise.
+ */
+async function priceListForButton(ctx: BotContext & { from: { id: number } }, fresh: boolean): Promise<Product[] | undefined> {
+  if (!ctx.deps.services.credentials.has(ctx.from.id, 'reseller')) {
+    await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-reseller')) }), show_alert: true });
+    return undefined;
+  }
+  try {
+    return await ctx.deps.services.catalogue.priceList(ctx.from.id, { fresh });
+  } catch (error) {
+    await ctx.answerCallbackQuery();
+    await replyProviderError(ctx, ctx.deps, error);
+    return undefined;
+  }
+}
 
 /**
  * Typed text as a price search, installed after quick-buy and before the fallback answer. A reply
