@@ -45,4 +45,26 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The bot reaches the providers only through the services (DESIGN.md); the types and pure
+    // helpers it needs are re-exported by src/services/providers.ts.
+    files: ['src/bot/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)tools(/|$)',
+              message: 'src/ must not import from tools/ (sandbox and playground are tools, not product).',
+            },
+            {
+              regex: '(^|/)providers/',
+              message: 'bot/ imports providers only through services (src/services/providers.ts re-exports what the bot needs).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

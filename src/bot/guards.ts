@@ -3,7 +3,7 @@ import type { I18nFlavor } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from './context.ts';
 import { commandNames, type CommandName } from './commands.ts';
 import type { ServiceName } from '../domain.ts';
-import type { Providers } from '../providers/factory.ts';
+import type { Providers } from '../services/providers.ts';
 import { describeProviderError } from './provider-errors.ts';
 
 type AnyContext = Context & I18nFlavor;

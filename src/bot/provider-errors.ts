@@ -1,4 +1,4 @@
-import { isProviderError, type ProviderError } from '../providers/provider-error.ts';
+import { isProviderError, type ProviderError } from '../services/providers.ts';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { escapeHtml } from '../text/format.ts';
 

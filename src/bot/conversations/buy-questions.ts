@@ -7,10 +7,9 @@
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BuyConversationArgs } from './buy.ts';
-import type { ProviderErrorJson } from '../../providers/provider-error-json.ts';
 import { formatRupiah } from '../../text/format.ts';
 import { capitalise, targetProblemText, type BuyItem, type BuyProblem, type Selection } from '../renderers/purchase.ts';
-import { isProductAvailable } from '../../providers/reseller/schemas.ts';
+import { isProductAvailable, type ProviderErrorJson } from '../../services/providers.ts';
 import { maxQuickBuyLines, normaliseCode, normaliseTarget, parseBuyCommand, targetKindOf } from '../../services/targets.ts';
 import { raw } from '../../text/html.ts';
 

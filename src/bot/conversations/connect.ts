@@ -2,9 +2,13 @@ import type { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { ConnectArgs } from './ids.ts';
 import type { ServiceName } from '../../domain.ts';
-import type { ServiceCredentials } from '../../providers/factory.ts';
-import { isProviderError } from '../../providers/provider-error.ts';
-import { providerErrorFromJson, providerErrorToJson, type ProviderErrorJson } from '../../providers/provider-error-json.ts';
+import {
+  isProviderError,
+  providerErrorFromJson,
+  providerErrorToJson,
+  type ProviderErrorJson,
+  type ServiceCredentials,
+} from '../../services/providers.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { connectData } from '../callback-data/connect.ts';
 import { createConnectCancelKeyboard, createConnectRetryKeyboard, createServicePickerKeyboard } from '../keyboards/connect.ts';

@@ -8,7 +8,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import { formatRupiah } from '../../text/format.ts';
 import type { OrderChoice } from '../keyboards/gameshop.ts';
 import { orderFields } from '../renderers/game-order.ts';
-import { normaliseWhatsapp } from '../../providers/gameshop/schemas.ts';
+import { normaliseWhatsapp } from '../../services/providers.ts';
 import { withoutFormatChars } from '../../services/targets.ts';
 import type { GameInfo, GameOrderDraft, ListedGame } from '../../services/game-orders.ts';
 

@@ -16,7 +16,7 @@ import {
   readOrdersPage,
 } from '../callback-data/gameshop.ts';
 import { createCategoryKeyboard, createGamesKeyboard, createOrdersKeyboard, isButtonUrl, type GameButton } from '../keyboards/gameshop.ts';
-import type { Game } from '../../providers/gameshop/schemas.ts';
+import type { Game } from '../../services/providers.ts';
 import { raw } from '../../text/html.ts';
 
 /** Orders per /orders page. */

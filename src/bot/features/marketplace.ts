@@ -8,9 +8,8 @@ import { describeProviderError } from '../provider-errors.ts';
 import { escapeHtml, formatMoney, formatWib, formatWibDate } from '../../text/format.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
 import { createItemDetailsKeyboard, createItemsKeyboard, isButtonUrl, shorten } from '../keyboards/marketplace.ts';
-import { supportStateOf, type Account, type Item } from '../../providers/marketplace/schemas.ts';
+import { supportStateOf, type Account, type Item, type MarketplaceClient } from '../../services/providers.ts';
 import { withoutFormatChars } from '../../services/targets.ts';
-import type { MarketplaceClient } from '../../providers/marketplace/client.ts';
 import type { VerifyOutcome } from '../../services/verification.ts';
 import { raw } from '../../text/html.ts';
 

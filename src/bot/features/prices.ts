@@ -17,7 +17,7 @@ import {
   type PriceView,
 } from '../keyboards/prices.ts';
 import { searchProducts, type BrandGroup } from '../../services/catalogue.ts';
-import { isProductAvailable, type Product } from '../../providers/reseller/schemas.ts';
+import { isProductAvailable, type Product } from '../../services/providers.ts';
 import { raw } from '../../text/html.ts';
 
 /** Longest search text kept (bytes): it travels in the callback data of the paging buttons. */

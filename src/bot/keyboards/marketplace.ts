@@ -1,6 +1,6 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import type { Item } from '../../providers/marketplace/schemas.ts';
+import type { Item } from '../../services/providers.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
 import { withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';

@@ -1,7 +1,6 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import type { Product } from '../../providers/reseller/schemas.ts';
-import { isProductAvailable } from '../../providers/reseller/schemas.ts';
+import { isProductAvailable, type Product } from '../../services/providers.ts';
 import type { BrandGroup } from '../../services/catalogue.ts';
 import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
 import { formatRupiah } from '../../text/format.ts';

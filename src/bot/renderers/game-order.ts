@@ -6,7 +6,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { isButtonUrl } from '../keyboards/gameshop.ts';
-import { providerErrorFromJson } from '../../providers/provider-error-json.ts';
+import { providerErrorFromJson } from '../../services/providers.ts';
 import type { OutboxPayload } from '../../notify/payload.ts';
 import type { GameOrderRecord } from '../../store/schema.ts';
 import type {

@@ -6,8 +6,7 @@
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { formatRupiah } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
-import type { ProviderErrorKind } from '../../providers/provider-error.ts';
-import { providerErrorFromJson, type ProviderErrorJson } from '../../providers/provider-error-json.ts';
+import { providerErrorFromJson, type ProviderErrorJson, type ProviderErrorKind } from '../../services/providers.ts';
 import { maxTargetLength, type TargetProblem } from '../../services/targets.ts';
 import { raw } from '../../text/html.ts';
 
