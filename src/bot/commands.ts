@@ -59,7 +59,7 @@ export async function publishCommands(api: Api, i18n: I18n, logger: Logger, defa
     ];
     for (const { scope, list: items } of scopes) {
       try {
-        await api.setMyCommands(items, { scope, ...(languageCode ? { language_code: languageCode } : {}) });
+        await api.setMyCommands(items, { scope, language_code: languageCode });
       } catch (error) {
         logger.warn('could not publish the command menu; the bot keeps running', { locale, scope: scope.type, error });
       }

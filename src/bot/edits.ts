@@ -33,7 +33,7 @@ export async function editInPlace(
   other: { link_preview_options?: LinkPreviewOptions } = {},
 ): Promise<boolean> {
   try {
-    await ctx.editMessageText(text, { ...other, ...(keyboard ? { reply_markup: keyboard } : {}) });
+    await ctx.editMessageText(text, { ...other, reply_markup: keyboard });
     return true;
   } catch (error) {
     if (isNotModified(error)) return false;

@@ -58,7 +58,7 @@ export function createNotices(deps: NoticesDeps): Notices {
     chatId,
     kind,
     payload: { type: 'send', text: body, parseMode: 'HTML' },
-    ...(dedupeKey ? { dedupeKey } : {}),
+    dedupeKey,
   });
 
   const operator: Notices['operator'] = (key, variables, dedupeKey) => {

@@ -283,10 +283,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   async function call(chatId: number, payload: OutboxPayload): Promise<number> {
     // grammY types its signal with the abort-controller shim; Node's own AbortSignal is what it uses at run time.
     const signal = AbortSignal.timeout(limits.requestTimeoutMs) as unknown as ApiSignal;
-    const common = {
-      ...(payload.parseMode ? { parse_mode: payload.parseMode } : {}),
-      ...(payload.replyMarkup ? { reply_markup: payload.replyMarkup as unknown as InlineKeyboardMarkup } : {}),
-    };
+    const common = { parse_mode: payload.parseMode, reply_markup: payload.replyMarkup as unknown as InlineKeyboardMarkup | undefined };
     const preview = payload.linkPreview === false ? { link_preview_options: { is_disabled: true } } : {};
     if (payload.type === 'edit') {
       const edited = await api.editMessageText(chatId, payload.messageId, payload.text, { ...common, ...preview }, signal);
@@ -443,18 +440,12 @@ function queuedBefore(a: OutboxEntry, b: OutboxEntry): boolean {
 
 function asSend(payload: OutboxPayload): SendPayload {
   const { text, parseMode, replyMarkup, linkPreview } = payload;
-  return {
-    type: 'send',
-    text,
-    ...(parseMode ? { parseMode } : {}),
-    ...(replyMarkup ? { replyMarkup } : {}),
-    ...(linkPreview !== undefined ? { linkPreview } : {}),
-  };
+  return { type: 'send', text, parseMode, replyMarkup, linkPreview };
 }
 
 /** Log fields naming an item without its text (which may hold a customer's number). */
 function describe(item: Pick<OutboxItem, 'id' | 'chatId'> & Partial<Pick<OutboxItem, 'kind'>>): Record<string, unknown> {
-  return { itemId: item.id, chatId: item.chatId, ...(item.kind ? { kind: item.kind } : {}) };
+  return { itemId: item.id, chatId: item.chatId, kind: item.kind };
 }
 
 function errorSummary(error: unknown): string {

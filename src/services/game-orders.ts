@@ -331,9 +331,7 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
         title: game.title,
         catalogue: 'ok',
         catalogued: true,
-        server: entry.server
-          ? { kind: 'required', label: entry.server.label, ...(entry.server.servers ? { servers: entry.server.servers } : {}) }
-          : { kind: 'none' },
+        server: entry.server ? { kind: 'required', label: entry.server.label, servers: entry.server.servers } : { kind: 'none' },
         products: entry.products.map((product) => ({
           id: product.id,
           name: product.name,

@@ -53,7 +53,6 @@ export function createServices(deps: ServicesDeps): Services {
       credentials,
       settlementNotices: (tx, options) => deps.notices.settlement(tx, options),
       reviewNotices: (tx, details) => deps.notices.transactionReview(tx, details),
-      ...(deps.onQueued ? { onQueued: deps.onQueued } : {}),
       onSettled: (tx) => {
         deps.onQueued?.();
         if (tx.status === 'Sukses') void alerts.check(tx.userId);

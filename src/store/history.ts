@@ -51,8 +51,8 @@ export async function openHistory(options: {
         path: path.join(options.dir, `${month}.json`),
         decode: decodeHistoryFile,
         defaultData: () => emptyHistoryData(month),
-        ...(options.onWrite ? { onWrite: options.onWrite } : {}),
-        ...(options.writeFile ? { writeFile: options.writeFile } : {}),
+        onWrite: options.onWrite,
+        writeFile: options.writeFile,
       });
       // A file that failed to open is retried (and fails again, loudly) on the next request.
       opening.catch(() => files.delete(month));

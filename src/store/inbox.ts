@@ -92,7 +92,7 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
     path: options.path,
     decode: decodeInboxFile,
     defaultData: () => ({ version: inboxFileVersion, entries: [] }),
-    ...(options.onWrite ? { onWrite: options.onWrite } : {}),
+    onWrite: options.onWrite,
   });
   const held = new Set(file.data.entries.map((entry) => entry.id));
 

@@ -71,10 +71,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const dataDir = path.resolve(options.dataDir);
   await ensureDir(dataDir);
   const lock = await acquireDirLock(dataDir);
-  const onWrite = {
-    ...(options.onWrite ? { onWrite: options.onWrite } : {}),
-    ...(options.writeFile ? { writeFile: options.writeFile } : {}),
-  };
+  const onWrite = { onWrite: options.onWrite, writeFile: options.writeFile };
   try {
     const hotPath = path.join(dataDir, hotFileName);
     const hot = await DurableFile.open<HotData>({

@@ -133,7 +133,7 @@ export function createOrderConversation(deps: BotDeps) {
       step += 1;
       const current = step;
       const keyboard = createOrderChoiceKeyboard(t, flow, current, choices, options);
-      const asked = await ctx.reply(text, { ...(keyboard ? { reply_markup: keyboard } : {}) });
+      const asked = await ctx.reply(text, { reply_markup: keyboard });
       const got = await receive({ step: current, text: true, hint: t('order-answer-hint') });
       if (got.kind === 'choice') {
         const label = got.value === 'skip' ? t('order-skipped') : (choices.find((c) => c.value === got.value)?.label ?? got.value);
@@ -222,7 +222,7 @@ export function createOrderConversation(deps: BotDeps) {
       const keyboard = createPayKeyboard(t, order.paymentUrl);
       const noPreview = { link_preview_options: { is_disabled: true } };
       try {
-        await ctx.reply(text, { ...noPreview, ...(keyboard ? { reply_markup: keyboard } : {}) });
+        await ctx.reply(text, { ...noPreview, reply_markup: keyboard });
       } catch (error) {
         // Most likely Telegram refused the button's URL: the same text with the link written out.
         await conversation.external(() =>

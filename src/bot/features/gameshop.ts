@@ -140,7 +140,7 @@ privateChat.command(commandNames('orders'), async (ctx) => {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
   const { text, keyboard } = renderOrdersPage(ctx.t, ctx.deps, userId, 0);
-  await ctx.reply(text, { link_preview_options: { is_disabled: true }, ...(keyboard ? { reply_markup: keyboard } : {}) });
+  await ctx.reply(text, { link_preview_options: { is_disabled: true }, reply_markup: keyboard });
 });
 
 gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {

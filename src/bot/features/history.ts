@@ -25,7 +25,7 @@ privateChat.command(commandNames('history'), async (ctx) => {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
   const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, userId, 0);
-  await ctx.reply(text, { ...(keyboard ? { reply_markup: keyboard } : {}) });
+  await ctx.reply(text, { reply_markup: keyboard });
 });
 
 historyFeature.callbackQuery(historyPageData.filter(), async (ctx) => {

@@ -30,7 +30,7 @@ privateChat.command(commandNames('status'), async (ctx) => {
   const ref = parseRef(ctx.match);
   if (ref === undefined) {
     const { text, keyboard } = renderPendingList(ctx.t, ctx.deps, userId);
-    await ctx.reply(text, { ...(keyboard ? { reply_markup: keyboard } : {}) });
+    await ctx.reply(text, { reply_markup: keyboard });
     return;
   }
   const tx = await findOwn(ctx.deps, userId, ref);
