@@ -3,7 +3,7 @@ import type { I18nFlavor } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from './context.ts';
 import { commandNames, type CommandName } from './commands.ts';
 import type { ServiceName } from '../domain.ts';
-import type { Providers } from '../services/providers.ts';
+import { providerFailureOf, type Providers } from '../services/providers.ts';
 import { describeProviderError } from './provider-errors.ts';
 
 type AnyContext = Context & I18nFlavor;
@@ -84,8 +84,8 @@ export function connectedTo(service: ServiceName): MiddlewareFn<BotContext> {
  * provider errors are re-thrown (they are bugs, for the error handler).
  */
 export async function replyProviderError(ctx: AnyContext, deps: BotDeps, error: unknown): Promise<void> {
-  const text = describeProviderError(ctx.t, error, deps.settings.publicIp);
-  if (text === undefined) throw error;
+  const failure = providerFailureOf(error);
+  if (failure === undefined) throw error;
   deps.logger.warn('provider call failed', { userId: ctx.from?.id, error });
-  await ctx.reply(text);
+  await ctx.reply(describeProviderError(ctx.t, failure, deps.settings.publicIp));
 }

@@ -1,13 +1,12 @@
-import { isProviderError, type ProviderError } from '../services/providers.ts';
+import type { ProviderErrorJson } from '../services/providers.ts';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { escapeHtml } from '../text/format.ts';
 
 /**
- * Turns a provider error into the message a user reads (HTML): what happened and what to do next.
- * Returns undefined for errors that are not provider errors (the caller treats those as bugs).
+ * Turns a provider failure (see `providerFailureOf`) into the message a user reads (HTML): what
+ * happened and what to do next.
  */
-export function describeProviderError(t: TranslateFunction, error: unknown, publicIp: string | undefined): string | undefined {
-  if (!isProviderError(error)) return undefined;
+export function describeProviderError(t: TranslateFunction, error: ProviderErrorJson, publicIp: string | undefined): string {
   const advice = adviceFor(t, error, publicIp);
   // Where the advice does not quote the provider, its own words follow (the marketplace's `msg`
   // of any `status:'error'`, whatever the HTTP status), so nothing the provider said is hidden.
@@ -16,7 +15,7 @@ export function describeProviderError(t: TranslateFunction, error: unknown, publ
   return said && !quoted ? `${advice}\n${t('provider-said', { service: t(`service-${error.service}`), message: said })}` : advice;
 }
 
-function adviceFor(t: TranslateFunction, error: ProviderError, publicIp: string | undefined): string {
+function adviceFor(t: TranslateFunction, error: ProviderErrorJson, publicIp: string | undefined): string {
   const service = t(`service-${error.service}`);
   const message = error.providerMessage ?? '-';
   switch (error.kind) {
@@ -39,7 +38,7 @@ function adviceFor(t: TranslateFunction, error: ProviderError, publicIp: string 
   }
 }
 
-function formatFieldErrors(error: ProviderError): string[] {
+function formatFieldErrors(error: ProviderErrorJson): string[] {
   const fields = error.fieldErrors ?? {};
   const lines = Object.entries(fields).map(([field, messages]) => `• ${escapeHtml(field)}: ${escapeHtml(messages.join(' '))}`);
   return lines.length > 0 ? lines : [`• ${escapeHtml(error.providerMessage ?? '-')}`];

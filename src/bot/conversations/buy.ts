@@ -4,7 +4,7 @@ import type { BuyArgs, BuyRequest } from './ids.ts';
 import { formatWib } from '../../text/format.ts';
 import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
-import { isProviderError, providerErrorToJson, type ProviderErrorJson } from '../../services/providers.ts';
+import { providerFailureOf, type ProviderErrorJson } from '../../services/providers.ts';
 import { privateChatOf, waitForAnswer } from './ask.ts';
 import { editOrReply, quietly } from '../edits.ts';
 import { createBuyQuestions, requestedLines, type PriceLookup } from './buy-questions.ts';
@@ -170,9 +170,10 @@ export function createBuyConversation(deps: BotDeps) {
           });
           return { ok: true, products };
         } catch (error) {
-          if (!isProviderError(error)) throw error;
+          const failure = providerFailureOf(error);
+          if (!failure) throw error;
           deps.logger.warn('price list unavailable for a purchase', { userId, error });
-          return { ok: false, error: providerErrorToJson(error) };
+          return { ok: false, error: failure };
         }
       });
 

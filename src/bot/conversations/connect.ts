@@ -2,13 +2,7 @@ import type { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { ConnectArgs } from './ids.ts';
 import type { ServiceName } from '../../domain.ts';
-import {
-  isProviderError,
-  providerErrorFromJson,
-  providerErrorToJson,
-  type ProviderErrorJson,
-  type ServiceCredentials,
-} from '../../services/providers.ts';
+import { providerFailureOf, type ProviderErrorJson, type ServiceCredentials } from '../../services/providers.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { connectData } from '../callback-data/connect.ts';
 import { createConnectCancelKeyboard, createConnectRetryKeyboard, createServicePickerKeyboard } from '../keyboards/connect.ts';
@@ -103,9 +97,10 @@ export function createConnectConversation(deps: BotDeps) {
         deps.logger.info('service connected', { userId, service });
         return { ok: true, label };
       } catch (error) {
-        if (isProviderError(error)) {
+        const failure = providerFailureOf(error);
+        if (failure) {
           deps.logger.warn('credentials not accepted; nothing stored', { userId, service, error });
-          return { ok: false, error: providerErrorToJson(error) };
+          return { ok: false, error: failure };
         }
         deps.logger.error('could not check or store credentials', { userId, service, error });
         return { ok: false };
@@ -122,8 +117,8 @@ export function createConnectConversation(deps: BotDeps) {
       if (outcome.error?.kind === 'credentials') {
         text = ctx.t('connect-rejected', { service: serviceName });
       } else if (outcome.error) {
-        const problem = describeProviderError(ctx.t, providerErrorFromJson(outcome.error), deps.settings.publicIp);
-        text = problem === undefined ? ctx.t('connect-failed-generic') : ctx.t('connect-failed', { problem: raw(problem) });
+        const problem = describeProviderError(ctx.t, outcome.error, deps.settings.publicIp);
+        text = ctx.t('connect-failed', { problem: raw(problem) });
       } else {
         text = ctx.t('connect-failed-generic');
       }

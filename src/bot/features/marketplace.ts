@@ -276,7 +276,7 @@ marketplaceFeature.command(commandNames('verify'), async (ctx) => {
       const text =
         error.kind === 'credentials' && !result.ownAccount
           ? ctx.t('marketplace-verify-owner-credentials')
-          : (describeProviderError(ctx.t, error, deps.settings.publicIp) ?? ctx.t('error-generic'));
+          : describeProviderError(ctx.t, error, deps.settings.publicIp);
       await ctx.reply(text, replyTo);
       return;
     }

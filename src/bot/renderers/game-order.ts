@@ -6,7 +6,6 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { isButtonUrl } from '../keyboards/gameshop.ts';
-import { providerErrorFromJson } from '../../services/providers.ts';
 import type { OutboxPayload } from '../../notify/payload.ts';
 import type { GameOrderRecord } from '../../store/schema.ts';
 import type {
@@ -139,7 +138,7 @@ export function renderOrderReminder(t: TranslateFunction, order: GameOrderRecord
 /** What went wrong, in the provider-error wording (HTML). */
 export function describeOrderFailure(t: TranslateFunction, error: GameOrderFailure, publicIp: string | undefined): string {
   if (error.kind === 'not_connected') return t('error-not-connected', { service: t('service-gameshop') });
-  return describeProviderError(t, providerErrorFromJson(error), publicIp) ?? t('error-generic');
+  return describeProviderError(t, error, publicIp);
 }
 
 /** A 422 field by field, and whether the flow can ask for any of the refused fields again. */

@@ -6,7 +6,7 @@
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { formatRupiah } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
-import { providerErrorFromJson, type ProviderErrorJson, type ProviderErrorKind } from '../../services/providers.ts';
+import type { ProviderErrorJson, ProviderErrorKind } from '../../services/providers.ts';
 import { maxTargetLength, type TargetProblem } from '../../services/targets.ts';
 import { raw } from '../../text/html.ts';
 
@@ -57,7 +57,7 @@ const knownErrorKinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
 
 /** The user-facing explanation of a provider error (HTML). */
 export function explainProviderError(t: TranslateFunction, error: ProviderErrorJson, publicIp: string | undefined): string {
-  return describeProviderError(t, providerErrorFromJson(error), publicIp) ?? t('error-generic');
+  return describeProviderError(t, error, publicIp);
 }
 
 /** Why the provider refused a transaction (Rejected), in the provider-error wording (HTML). */
