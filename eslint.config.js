@@ -2,6 +2,14 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Product code never depends on the development tools (sandbox providers, playground): they are
+// demo and test fixtures, not something the bot may run in production. (A later `files` block's
+// `no-restricted-imports` replaces an earlier one, so each block lists this pattern again.)
+const noTools = {
+  regex: '(^|/)tools(/|$)',
+  message: 'src/ must not import from tools/ (sandbox and playground are tools, not product).',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'coverage/'] },
   js.configs.recommended,
@@ -28,19 +36,12 @@ export default tseslint.config(
     },
   },
   {
-    // Product code never depends on the development tools (sandbox providers, playground):
-    // they are demo and test fixtures, not something the bot may run in production.
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              regex: '(^|/)tools(/|$)',
-              message: 'src/ must not import from tools/ (sandbox and playground are tools, not product).',
-            },
-          ],
+          patterns: [noTools],
         },
       ],
     },
@@ -54,10 +55,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            {
-              regex: '(^|/)tools(/|$)',
-              message: 'src/ must not import from tools/ (sandbox and playground are tools, not product).',
-            },
+            noTools,
             {
               regex: '(^|/)providers/',
               message: 'bot/ imports providers only through services (src/services/providers.ts re-exports what the bot needs).',
