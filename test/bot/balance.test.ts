@@ -58,7 +58,7 @@ describe('/balance', () => {
 
   it('says to try later when the provider does not answer', async () => {
     // Every balance call below is faulted, so the short timeout is only ever waited out (3 tries).
-    await start({ providerTimeoutMs: 150 });
+    await start({ providerTimeoutMs: 150, providerRetryDelayMs: 10 });
     await seedReseller(main);
     world.sandbox.inject({ service: 'reseller', path: '/cek-saldo', times: 3, fault: { kind: 'timeout-before' } });
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), timeoutMs: 6000 });

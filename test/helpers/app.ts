@@ -50,6 +50,8 @@ export interface TestWorldOptions {
    * provider that never answers, where every call is faulted and the timeout is only waited out.
    */
   providerTimeoutMs?: number;
+  /** Pause before the n-th retry of a provider call is n times this (default 300 ms, as in production). */
+  providerRetryDelayMs?: number;
 }
 
 /** The variables that point the bot at the emulator and the sandbox, with the test key and `dataDir`. */
@@ -75,8 +77,14 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
     PUBLIC_IP: '203.0.113.7',
     ...options.env,
   });
-  const timeoutMs = options.providerTimeoutMs;
-  const config: Config = timeoutMs === undefined ? parsed : { ...parsed, providers: { ...parsed.providers, timeoutMs } };
+  const config: Config = {
+    ...parsed,
+    providers: {
+      ...parsed.providers,
+      ...(options.providerTimeoutMs === undefined ? {} : { timeoutMs: options.providerTimeoutMs }),
+      ...(options.providerRetryDelayMs === undefined ? {} : { retryDelayMs: options.providerRetryDelayMs }),
+    },
+  };
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line), secrets: [config.botToken] });
 
