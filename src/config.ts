@@ -115,7 +115,8 @@ type Parsed = z.output<typeof schema>;
 export interface Config {
   botToken: string;
   telegramApiRoot: string;
-  providers: { resellerUrl: string; marketplaceUrl: string; gameshopUrl: string; timeoutMs: number };
+  /** `retryDelayMs` is never read from the environment (default 300 ms); the tests shorten it. */
+  providers: { resellerUrl: string; marketplaceUrl: string; gameshopUrl: string; timeoutMs: number; retryDelayMs?: number };
   encryptionKey: Buffer;
   dataDir: string;
   adminIds: number[];

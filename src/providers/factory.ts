@@ -9,6 +9,8 @@ export interface ProviderSettings {
   marketplaceUrl: string;
   gameshopUrl: string;
   timeoutMs: number;
+  /** Pause before the n-th retry of a provider call is n times this; default 300 ms (tests shorten it). */
+  retryDelayMs?: number;
 }
 
 /** Secret fields per service, as stored (encrypted) for each user. */
@@ -53,11 +55,34 @@ export function createProviders(settings: ProviderSettings, hooks: ProviderHooks
       : client;
   return {
     reseller: ({ apiId, apiKey }, account) =>
-      watch(createResellerClient({ baseURL: settings.resellerUrl, apiId, apiKey, timeoutMs: settings.timeoutMs }), 'reseller', account),
+      watch(
+        createResellerClient({
+          baseURL: settings.resellerUrl,
+          apiId,
+          apiKey,
+          timeoutMs: settings.timeoutMs,
+          retryDelayMs: settings.retryDelayMs,
+        }),
+        'reseller',
+        account,
+      ),
     marketplace: ({ apiKey }, account) =>
-      watch(createMarketplaceClient({ baseURL: settings.marketplaceUrl, apiKey, timeoutMs: settings.timeoutMs }), 'marketplace', account),
+      watch(
+        createMarketplaceClient({
+          baseURL: settings.marketplaceUrl,
+          apiKey,
+          timeoutMs: settings.timeoutMs,
+          retryDelayMs: settings.retryDelayMs,
+        }),
+        'marketplace',
+        account,
+      ),
     gameshop: ({ apiKey }, account) =>
-      watch(createGameshopClient({ baseURL: settings.gameshopUrl, apiKey, timeoutMs: settings.timeoutMs }), 'gameshop', account),
+      watch(
+        createGameshopClient({ baseURL: settings.gameshopUrl, apiKey, timeoutMs: settings.timeoutMs, retryDelayMs: settings.retryDelayMs }),
+        'gameshop',
+        account,
+      ),
   };
 }
 

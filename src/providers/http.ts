@@ -13,6 +13,8 @@ export interface RawAnswer {
 export interface HttpOptions {
   baseURL: string;
   timeoutMs: number;
+  /** Pause before the n-th retry is n times this; default 300 ms. */
+  retryDelayMs?: number;
 }
 
 export interface SendOptions {
@@ -29,7 +31,7 @@ export interface SendOptions {
   fail: (init: ProviderErrorInit) => Error;
 }
 
-const retryDelayMs = 300;
+const defaultRetryDelayMs = 300;
 
 /**
  * Sends one request and returns whatever status and body came back, so each client can read the
@@ -60,7 +62,7 @@ export async function send(http: HttpOptions, options: SendOptions): Promise<Raw
         throw error;
       }
       attempt += 1;
-      await new Promise((resolve) => setTimeout(resolve, retryDelayMs * attempt));
+      await new Promise((resolve) => setTimeout(resolve, (http.retryDelayMs ?? defaultRetryDelayMs) * attempt));
     }
   }
 }

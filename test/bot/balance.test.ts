@@ -57,10 +57,12 @@ describe('/balance', () => {
   });
 
   it('says to try later when the provider does not answer', async () => {
-    await start({ env: { PROVIDER_TIMEOUT_MS: '1000' } });
-    await connectReseller(world, budi);
+    // Every balance call below is faulted, so the short timeout is only ever waited out (3 tries).
+    await start({ providerTimeoutMs: 150, providerRetryDelayMs: 10 });
+    await seedReseller(main);
     world.sandbox.inject({ service: 'reseller', path: '/cek-saldo', times: 3, fault: { kind: 'timeout-before' } });
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), timeoutMs: 6000 });
+    expect(world.sandbox.received.filter((r) => r.path === '/cek-saldo')).toHaveLength(3);
     expect(reply.text).toContain('tidak menjawab tepat waktu');
     expect(reply.text).toContain('Coba lagi');
   });

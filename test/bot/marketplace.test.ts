@@ -320,7 +320,8 @@ describe('marketplace: /akun, /produk, /validasi', () => {
   });
 
   it('never writes a purchase code to the log, also when the marketplace fails', async () => {
-    await start();
+    // Three 503s in a row: retry after 10 ms instead of 300 + 600 ms.
+    await start({ providerRetryDelayMs: 10 });
     const rizky = await seller();
     world.sandbox.inject({
       service: 'marketplace',

@@ -45,6 +45,13 @@ export interface TestWorldOptions {
   jobs?: boolean;
   /** Receive updates by long polling (default). False for webhook tests. */
   polling?: boolean;
+  /**
+   * Provider timeout in ms, below the 1000 ms minimum PROVIDER_TIMEOUT_MS accepts: for tests of a
+   * provider that never answers, where every call is faulted and the timeout is only waited out.
+   */
+  providerTimeoutMs?: number;
+  /** Pause before the n-th retry of a provider call is n times this (default 300 ms, as in production). */
+  providerRetryDelayMs?: number;
 }
 
 /** The variables that point the bot at the emulator and the sandbox, with the test key and `dataDir`. */
@@ -64,12 +71,20 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
   const sandbox = await startSandbox({ reseller: { settleAfterChecks: 1000, settleAfterMs: 3_600_000 }, ...options.sandbox });
   const telegram = await startBotApi(options.telegram);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-e2e-'));
-  const config = createConfig({
+  const parsed = createConfig({
     ...loopbackEnv(telegram, sandbox, dataDir),
     PROVIDER_TIMEOUT_MS: '2000',
     PUBLIC_IP: '203.0.113.7',
     ...options.env,
   });
+  const config: Config = {
+    ...parsed,
+    providers: {
+      ...parsed.providers,
+      ...(options.providerTimeoutMs === undefined ? {} : { timeoutMs: options.providerTimeoutMs }),
+      ...(options.providerRetryDelayMs === undefined ? {} : { retryDelayMs: options.providerRetryDelayMs }),
+    },
+  };
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line), secrets: [config.botToken] });
 

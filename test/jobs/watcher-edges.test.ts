@@ -15,6 +15,16 @@ import type { ReceivedRequest } from '../../tools/sandbox/server.ts';
 
 const finalNotice = /Transaksi sukses|Transaksi gagal|Status belum pasti|Transaksi ditolak/;
 
+/**
+ * Resolves once the periodic alert job has completed at least `passes` more passes from now: each
+ * pass reads the balance, so `passes + 1` new /cek-saldo requests mean `passes` finished ones.
+ */
+async function balanceChecksAfter(world: TestWorld, passes: number): Promise<void> {
+  const from = world.sandbox.received.length;
+  const checks = () => world.sandbox.received.slice(from).filter((r) => r.service === 'reseller' && r.path === '/cek-saldo').length;
+  await eventually(() => checks() > passes, 5000);
+}
+
 const refOf = (request: ReceivedRequest): string | undefined => (request.body as { ref_id?: string } | undefined)?.ref_id;
 const apiIdOf = (request: ReceivedRequest): string | undefined => (request.body as { api_id?: string } | undefined)?.api_id;
 
@@ -243,7 +253,8 @@ describe('settlement watcher edges', () => {
     budi.tap(summary, '✅ Konfirmasi');
     await world.telegram.waitForBotMessage(budi, { after: summary, textIncludes: 'Sukses' });
     expect(world.sandbox.reseller.balanceOf(resellerDemoAccounts.main.apiId)).toBeLessThan(995_000);
-    // The after-purchase check and several periodic passes.
+    // The after-purchase check and several periodic passes. Without a threshold a pass reads
+    // nothing, so there is no condition to wait for: a few 50 ms intervals of real time.
     await world.app.services.alerts.check(budi.id);
     await new Promise((resolve) => setTimeout(resolve, 300));
     await world.app.outbox.drain();
@@ -254,7 +265,8 @@ describe('settlement watcher edges', () => {
     await start({ app: { alertIntervalMs: 50 } });
     const budi = await buyer(world);
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/alert 500000'), textIncludes: 'Rp 500.000' });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await balanceChecksAfter(world, 2);
+    await world.app.outbox.drain();
     expect(messagesMatching(budi, 'Saldo deposit Anda tinggal')).toHaveLength(0);
 
     // The balance drops outside the bot (another channel of the reseller's account).
@@ -262,7 +274,7 @@ describe('settlement watcher edges', () => {
     const alert = await world.telegram.waitForBotMessage(budi, { textIncludes: 'Saldo deposit Anda tinggal' });
     expect(alert.text).toContain('Rp 120.000');
     expect(alert.text).toContain('Rp 500.000');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await balanceChecksAfter(world, 3);
     await world.app.outbox.drain();
     expect(messagesMatching(budi, 'Saldo deposit Anda tinggal')).toHaveLength(1);
   });

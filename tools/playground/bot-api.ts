@@ -105,7 +105,7 @@ export interface BotApiEmulator {
   readonly queue: readonly Update[];
 
   // waiting (never sleep in tests)
-  /** Resolves with the first truthy predicate value, re-checked on every change. */
+  /** Resolves with the first truthy predicate value, re-checked on every change and every 10 ms. */
   waitFor<T>(predicate: () => T, options?: WaitOptions): Promise<NonNullable<T>>;
   /** Waits for a bot message in a chat (optionally after a message id and with some text). */
   waitForBotMessage(chat: ChatRef, options?: WaitForBotMessageOptions): Promise<EmulatedMessage>;

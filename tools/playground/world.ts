@@ -1006,11 +1006,12 @@ export class World {
   // ------------------------------------------------------------ waiting
 
   /**
-   * Resolves with the first truthy value of `predicate`, checked now and after every change.
-   * Rejects after `timeoutMs` (default 5000) with the recent calls in the message.
+   * Resolves with the first truthy value of `predicate`, checked now, after every change and
+   * every 10 ms (so a condition on the bot's own state is seen promptly). Rejects after `timeoutMs` (default 5000) with the recent calls in the message.
    */
   waitFor<T>(predicate: () => T, options: WaitOptions = {}): Promise<NonNullable<T>> {
     const timeoutMs = options.timeoutMs ?? 5000;
+    const pollMs = 10;
     const failure = new Error(options.message ?? 'waitFor: condition not met');
     return new Promise((resolve, reject) => {
       let off: () => void = () => undefined;
@@ -1037,6 +1038,7 @@ export class World {
       };
       const timer = setTimeout(() => {
         off();
+        clearInterval(poll);
         const recent = this.calls
           .filter((c) => c.method.toLowerCase() !== 'getupdates')
           .slice(-8)
@@ -1047,8 +1049,12 @@ export class World {
         failure.message = `${failure.message} within ${timeoutMs} ms. Pending updates: ${this.queue.length}. Last calls:\n${recent.join('\n') || '  (none)'}`;
         reject(failure);
       }, timeoutMs);
+      // Conditions may read state outside the emulator (the bot's store, the sandbox), which
+      // changes without an emulator event: re-check every few ms too, not only on changes.
+      const poll = setInterval(() => void check(), pollMs);
       const finish = () => {
         clearTimeout(timer);
+        clearInterval(poll);
         off();
       };
       if (check()) return;

@@ -56,6 +56,8 @@ export interface GameshopClientOptions {
   apiKey: string;
   /** Per-request timeout; default 15 s. */
   timeoutMs?: number;
+  /** Pause before the n-th retry is n times this; default 300 ms (tests shorten it). */
+  retryDelayMs?: number;
 }
 
 /** A created order: the id to quote to the user, the order with payment details, the shop's message. */
@@ -89,9 +91,9 @@ const orderPath = '/order';
  * Builds a game shop client for one API key. The key is trimmed (pasted keys often carry
  * whitespace), sent only as the `X-API-KEY` header, and scrubbed from every error text.
  */
-export function createGameshopClient({ baseURL, apiKey, timeoutMs = 15000 }: GameshopClientOptions): GameshopClient {
+export function createGameshopClient({ baseURL, apiKey, timeoutMs = 15000, retryDelayMs }: GameshopClientOptions): GameshopClient {
   const key = apiKey.trim();
-  const http = { baseURL, timeoutMs };
+  const http = { baseURL, timeoutMs, retryDelayMs };
   const headers = { Accept: 'application/json', 'X-API-KEY': key };
   const redact = (value: string): string => (key.length > 0 ? value.split(key).join('***') : value);
   const fail = (init: GameshopErrorInit): GameshopError =>

@@ -50,6 +50,8 @@ export interface MarketplaceClientOptions {
   apiKey: string;
   /** Per-request timeout; default 15 s. */
   timeoutMs?: number;
+  /** Pause before the n-th retry is n times this; default 300 ms (tests shorten it). */
+  retryDelayMs?: number;
   /** Extra attempts after a timeout, network error or 5xx; default 2 (every call here only reads). */
   retries?: number;
 }
@@ -95,9 +97,15 @@ const paths = {
  * whitespace) and scrubbed from every error text, message and cause alike — transport errors
  * would otherwise quote the request URL with the key in its query string.
  */
-export function createMarketplaceClient({ baseURL, apiKey, timeoutMs = 15000, retries = 2 }: MarketplaceClientOptions): MarketplaceClient {
+export function createMarketplaceClient({
+  baseURL,
+  apiKey,
+  timeoutMs = 15000,
+  retries = 2,
+  retryDelayMs,
+}: MarketplaceClientOptions): MarketplaceClient {
   const key = apiKey.trim();
-  const http = { baseURL, timeoutMs };
+  const http = { baseURL, timeoutMs, retryDelayMs };
   const redact = redactor(key);
   const fail = (init: MarketplaceErrorInit): MarketplaceError =>
     new MarketplaceError({

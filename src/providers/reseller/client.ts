@@ -30,6 +30,8 @@ export interface ResellerClientOptions {
   apiKey: string;
   /** Per-request timeout; default 15 s. */
   timeoutMs?: number;
+  /** Pause before the n-th retry is n times this; default 300 ms (tests shorten it). */
+  retryDelayMs?: number;
 }
 
 /** One purchase as sent on the wire. Resend exactly the same three values to check its status. */
@@ -76,10 +78,10 @@ const safeRetries = 2;
  * often carry whitespace). The key and every sign computed from it are scrubbed from any provider
  * message before it goes into an error, in case the provider echoes them back.
  */
-export function createResellerClient({ baseURL, apiId, apiKey, timeoutMs = 15000 }: ResellerClientOptions): ResellerClient {
+export function createResellerClient({ baseURL, apiId, apiKey, timeoutMs = 15000, retryDelayMs }: ResellerClientOptions): ResellerClient {
   const id = apiId.trim();
   const key = apiKey.trim();
-  const http = { baseURL, timeoutMs };
+  const http = { baseURL, timeoutMs, retryDelayMs };
   const balanceSign = signBalance(id, key);
 
   /** An error factory that scrubs this request's secrets from whatever the provider said. */

@@ -40,7 +40,7 @@ beforeAll(async () => {
     clearFaults: () => sandbox.clearFaults(),
     close: () => sandbox.close(),
   };
-  client = createGameshopClient({ baseURL: shop.url, apiKey });
+  client = createGameshopClient({ baseURL: shop.url, apiKey, retryDelayMs: 10 });
 });
 afterAll(() => shop.close());
 beforeEach(() => {
@@ -280,7 +280,7 @@ describe('createOrder()', () => {
   });
 
   it('maps a timeout to unknown_outcome, once: the order may exist', async () => {
-    const impatient = createGameshopClient({ baseURL: shop.url, apiKey, timeoutMs: 200 });
+    const impatient = createGameshopClient({ baseURL: shop.url, apiKey, timeoutMs: 200, retryDelayMs: 10 });
     const before = shop.sim.orders().length;
     shop.inject({ path: '/order', fault: { kind: 'timeout' } });
     const error = await failure(impatient.createOrder(mlOrder));

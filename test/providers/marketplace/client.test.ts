@@ -30,7 +30,7 @@ const market = {
 
 beforeAll(async () => {
   sandbox = await startSandbox({ marketplace: { now: () => now } });
-  client = createMarketplaceClient({ baseURL: market.url, apiKey: main.apiKey });
+  client = createMarketplaceClient({ baseURL: market.url, apiKey: main.apiKey, retryDelayMs: 10 });
 });
 afterAll(() => sandbox.close());
 beforeEach(() => {
@@ -280,7 +280,7 @@ describe('errors', () => {
   });
 
   it('maps a timeout to unknown_outcome, after retrying', async () => {
-    const impatient = createMarketplaceClient({ baseURL: market.url, apiKey: main.apiKey, timeoutMs: 100 });
+    const impatient = createMarketplaceClient({ baseURL: market.url, apiKey: main.apiKey, timeoutMs: 100, retryDelayMs: 10 });
     market.inject({ path: '/api/account/details', times: Infinity, fault: { kind: 'timeout' } });
     const error = await failure(impatient.accountDetails());
     expect(error).toMatchObject({ kind: 'unknown_outcome', endpoint: '/api/account/details' });

@@ -18,7 +18,7 @@ const newRef = () => `01JTESTREF${String(++refCounter).padStart(6, '0')}`;
 beforeAll(async () => {
   // Settle on the second status check only, so nothing depends on wall-clock time.
   sandbox = await startSandbox({ reseller: { settleAfterChecks: 2 } });
-  client = createResellerClient({ baseURL: sandbox.urls.reseller, apiId: main.apiId, apiKey: main.apiKey });
+  client = createResellerClient({ baseURL: sandbox.urls.reseller, apiId: main.apiId, apiKey: main.apiKey, retryDelayMs: 10 });
 });
 afterAll(() => sandbox.close());
 beforeEach(() => {
@@ -28,7 +28,7 @@ beforeEach(() => {
 
 const requestsTo = (path: string) => sandbox.received.filter((r) => r.service === 'reseller' && r.path === path);
 const clientFor = (account: { apiId: string; apiKey: string }, timeoutMs?: number) =>
-  createResellerClient({ baseURL: sandbox.urls.reseller, apiId: account.apiId, apiKey: account.apiKey, timeoutMs });
+  createResellerClient({ baseURL: sandbox.urls.reseller, apiId: account.apiId, apiKey: account.apiKey, timeoutMs, retryDelayMs: 10 });
 
 /** Runs `action`, expecting a ResellerError, and returns it. */
 async function failure(action: Promise<unknown>): Promise<ResellerError> {
