@@ -10,6 +10,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Both cores: most of the time is spent waiting (child processes starting, providers and
+    // Telegram answering), so two workers halve the wall time (about 65 s instead of 120 s).
+    maxWorkers: 2,
     projects: [
       // Not isolated: the fast files share one module graph per worker instead of importing src/,
       // grammY and the emulator again for each of ~75 files (import time went from ~27 s to ~3 s).
