@@ -75,7 +75,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     dataDir: config.dataDir,
     vault: createVault({ key: config.encryptionKey }),
     now,
-    ...(options.storeWriteFile ? { writeFile: options.storeWriteFile } : {}),
+    writeFile: options.storeWriteFile,
   });
   if (store.migratedFrom !== undefined) logger.info('data file upgraded', { from: store.migratedFrom });
   // Set once the outbox exists; a provider call can only happen after createApp returns.
@@ -98,7 +98,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     store,
     logger,
     now,
-    ...(options.outboxLimits ? { limits: options.outboxLimits } : {}),
+    limits: options.outboxLimits,
     onBlocked: async (chatId) => {
       if (chatId < 0 && store.groups.get(chatId)) await store.groups.unlink(chatId);
     },
@@ -133,7 +133,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     logger,
     now,
     horizonMs: config.pendingHorizonMs,
-    ...(options.watcherTickMs ? { tickMs: options.watcherTickMs } : {}),
+    tickMs: options.watcherTickMs,
     onAccountPaused: (userId, reason) => enqueue(notices.accountPaused(userId, reason)),
   });
   let alertTimer: NodeJS.Timeout | undefined;
@@ -146,7 +146,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       defaultLocale: config.defaultLocale,
       conversationTimeoutMs: options.conversationTimeoutMs ?? 15 * 60_000,
       gameshopCataloguePath: config.gameshopCataloguePath,
-      ...(options.floodLimit ? { floodLimit: options.floodLimit } : {}),
+      floodLimit: options.floodLimit,
     },
     logger,
     store,
