@@ -8,12 +8,12 @@ import { marketplaceDemoAccounts, marketplaceDemoDataSchema, marketplaceDemoPurc
 import { gameshopDemoDataSchema, gameshopDemoKeys, gameshopDemoPromos } from '../../tools/sandbox/gameshop.ts';
 
 /**
- * The sandbox's demo records live in tools/sandbox/data/*.json. A typo there must stop the sandbox
+ * The sandbox's demo records live in tools/sandbox/records/*.json. A typo there must stop the sandbox
  * with a message naming the file and the field, and the README's demo credentials must match them.
  */
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const dataFile = (name: string) => readFileSync(path.join(repoRoot, 'tools/sandbox/data', name), 'utf8');
+const dataFile = (name: string) => readFileSync(path.join(repoRoot, 'tools/sandbox/records', name), 'utf8');
 
 /**
  * The shipped data file read through its own schema (so an edit sees typed records), changed by

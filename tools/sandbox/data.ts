@@ -1,6 +1,6 @@
 /**
  * Loading the sandbox's demo records (accounts, products, items, purchase codes, game catalogue)
- * from the JSON files in `tools/sandbox/data/`. Each file is checked against a zod schema when it
+ * from the JSON files in `tools/sandbox/records/`. Each file is checked against a zod schema when it
  * is loaded, so a typo in a data file stops the sandbox (and the tests) with a message naming the
  * file and the field, instead of a simulator that quietly misbehaves.
  */
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /** The folder holding the demo data files. */
-export const demoDataDir = new URL('./data/', import.meta.url);
+export const demoDataDir = new URL('./records/', import.meta.url);
 
 /**
  * Every data file may carry a `$comment` explaining its fields (JSON has no comments). Strict
@@ -34,10 +34,10 @@ export function parseDemoData<Schema extends z.ZodType>(file: string, schema: Sc
   return result.data;
 }
 
-/** Reads `tools/sandbox/data/<name>` synchronously (at module load) and validates it; see `parseDemoData`. */
+/** Reads `tools/sandbox/records/<name>` synchronously (at module load) and validates it; see `parseDemoData`. */
 export function loadDemoData<Schema extends z.ZodType>(name: string, schema: Schema): z.output<Schema> {
   const text = readFileSync(new URL(name, demoDataDir), 'utf8');
-  return parseDemoData(`tools/sandbox/data/${name}`, schema, text);
+  return parseDemoData(`tools/sandbox/records/${name}`, schema, text);
 }
 
 /** Adds an issue at `path` for every value of `values` seen before (ids, codes that must be unique). */

@@ -21,7 +21,7 @@ import { checkUnique, commentField, loadDemoData } from './data.ts';
 import type { SandboxRequest, SandboxResponse, SimulatedService } from './types.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Demo data (tools/sandbox/data/gameshop.json)
+// Demo data (tools/sandbox/records/gameshop.json)
 // ---------------------------------------------------------------------------------------------
 
 export interface GameshopDemoProduct {

@@ -78,7 +78,7 @@ export interface MarketplaceSimPurchase {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Demo data (tools/sandbox/data/marketplace.json)
+// Demo data (tools/sandbox/records/marketplace.json)
 // ---------------------------------------------------------------------------------------------
 
 const site = 'https://market.example.com';

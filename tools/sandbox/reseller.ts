@@ -28,7 +28,7 @@ import { checkUnique, commentField, loadDemoData } from './data.ts';
 import type { SandboxRequest, SandboxResponse, SimulatedService } from './types.ts';
 
 // ---------------------------------------------------------------------------------------------
-// Demo data (tools/sandbox/data/reseller.json)
+// Demo data (tools/sandbox/records/reseller.json)
 // ---------------------------------------------------------------------------------------------
 
 export interface ResellerSimAccount {
