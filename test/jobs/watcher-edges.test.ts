@@ -200,8 +200,9 @@ describe('settlement watcher edges', () => {
     await world.app.watcher.runOnce();
     clock.advance(waitMs - 30_000);
     await world.app.watcher.runOnce();
-    // A few ticks of the restarted watcher's own timer too.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // More passes, as the restarted watcher's own timer would make them.
+    await world.app.watcher.runOnce();
+    await world.app.watcher.runOnce();
     expect(transactionRequests(world, refId)).toBe(2);
 
     clock.advance(31_000);
@@ -253,10 +254,10 @@ describe('settlement watcher edges', () => {
     budi.tap(summary, '✅ Konfirmasi');
     await world.telegram.waitForBotMessage(budi, { after: summary, textIncludes: 'Sukses' });
     expect(world.sandbox.reseller.balanceOf(resellerDemoAccounts.main.apiId)).toBeLessThan(995_000);
-    // The after-purchase check and several periodic passes. Without a threshold a pass reads
-    // nothing, so there is no condition to wait for: a few 50 ms intervals of real time.
+    // The after-purchase check and the periodic passes, made here rather than waited for.
     await world.app.services.alerts.check(budi.id);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await world.app.services.alerts.checkAll();
+    await world.app.services.alerts.checkAll();
     await world.app.outbox.drain();
     expect(messagesMatching(budi, 'Saldo deposit Anda tinggal')).toHaveLength(0);
   });
