@@ -36,6 +36,9 @@ marketplace-verify-usage =
     Send the purchase code after the command, for example:
     <code>/verify 8f2c1a3e-5b7d-4e91-a6c0-2d4f8b9e1c37</code>
     Buyers find their purchase code on the marketplace's download page.
+# Plain text (no HTML): a reply is recognised by this exact text.
+marketplace-verify-prompt = 🔑 Send the purchase code to validate as a reply to this message.
+marketplace-verify-placeholder = Purchase code
 marketplace-verify-valid = ✅ <b>Purchase code is valid</b>
 marketplace-verify-item = 📦 Item: { $item }
 marketplace-verify-license = 📄 License: { $license }

@@ -36,6 +36,9 @@ marketplace-verify-usage =
     Kirim kode pembelian setelah perintahnya, misalnya:
     <code>/validasi 8f2c1a3e-5b7d-4e91-a6c0-2d4f8b9e1c37</code>
     Pembeli menemukan kode pembelian di halaman unduhan marketplace.
+# Plain text (no HTML): a reply is recognised by this exact text.
+marketplace-verify-prompt = 🔑 Kirim kode pembelian yang mau divalidasi sebagai balasan pesan ini.
+marketplace-verify-placeholder = Kode pembelian
 marketplace-verify-valid = ✅ <b>Kode pembelian valid</b>
 marketplace-verify-item = 📦 Produk: { $item }
 marketplace-verify-license = 📄 Lisensi: { $license }

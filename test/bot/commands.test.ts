@@ -57,6 +57,20 @@ describe('Indonesian aliases', () => {
     expect(help.text).toContain('kiosbot commands');
   });
 
+  it('the language picker has no empty keyboard row, in either language', async () => {
+    world = await startWorld();
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const jane = world.telegram.createUser({ firstName: 'Jane', languageCode: 'en' });
+    const pickers = [
+      await world.telegram.waitForBotMessage(budi, { after: budi.send('/bahasa') }),
+      await world.telegram.waitForBotMessage(jane, { after: jane.send('/language') }),
+    ];
+    for (const picker of pickers) {
+      const rows = picker.inlineKeyboard?.inline_keyboard ?? [];
+      expect(rows.map((row) => row.length)).toEqual([1, 1]);
+    }
+  });
+
   it('/bantuan shows the help', async () => {
     world = await startWorld();
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });

@@ -163,6 +163,36 @@ describe('/connect and /disconnect', () => {
     expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(false);
   });
 
+  it('a prompt loses its Cancel button once answered', async () => {
+    const idPrompt = await startResellerConnect();
+    const keyPrompt = await world.telegram.waitForBotMessage(budi, { after: budi.send(main.apiId), textIncludes: 'API key' });
+    await world.telegram.waitFor(() => idPrompt.buttons.length === 0);
+    await world.telegram.waitForBotMessage(budi, { after: budi.send(main.apiKey), textIncludes: '✅' });
+    await world.telegram.waitFor(() => keyPrompt.buttons.length === 0);
+  });
+
+  it('a stale Cancel on an old prompt says the button is no longer valid and changes nothing', async () => {
+    const prompt = await startResellerConnect();
+    // Another command ends the flow; the account gets connected afterwards.
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
+    await world.app.services.credentials.verifyAndSave(budi.id, 'reseller', { apiId: main.apiId, apiKey: main.apiKey });
+    const before = world.telegram.botMessages(budi).length;
+
+    const query = budi.tap(prompt, '❌ Batal');
+    const answer = await world.telegram.waitForCallbackAnswer(query);
+    expect(answer.text).toContain('tidak berlaku');
+    // Nothing else is said (no "Dibatalkan") and the account stays connected.
+    const probe = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
+    expect(probe.text).toContain('Rp 1.000.000');
+    expect(
+      world.telegram
+        .botMessages(budi)
+        .slice(before)
+        .map((m) => m.text),
+    ).toEqual([probe.text]);
+    expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
+  });
+
   it('the Cancel button stops the flow too', async () => {
     const prompt = await startResellerConnect();
     budi.tap(prompt, '❌ Batal');

@@ -202,10 +202,26 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     expect(unsupported.text).toContain('Sudah diunduh: belum');
   });
 
+  it('/validasi without a code asks for it; the code sent as the answer is validated, not deleted as a secret', async () => {
+    await start();
+    const rizky = await seller();
+    const prompt = await world.telegram.waitForBotMessage(rizky, { after: rizky.send('/validasi') });
+    expect(prompt.text).toContain('kode pembelian');
+    const ask = world.telegram.calls.find((call) => call.method === 'sendMessage' && call.params.text === prompt.text);
+    expect(ask?.params.reply_markup).toEqual({ force_reply: true, selective: true, input_field_placeholder: 'Kode pembelian' });
+
+    // The client answers the forced reply with the code alone.
+    const sent = rizky.send(codes.supported);
+    const answer = await world.telegram.waitForBotMessage(rizky, { after: sent });
+    expect(answer.text).toContain('Kode pembelian valid');
+    expect(sent.deleted).toBe(false);
+    expect(world.sandbox.marketplace.validations().map((v) => v.valid)).toEqual([true]);
+  });
+
   it("/validasi says when a code is not valid (unknown, or another seller's), and how to use it", async () => {
     await start();
     const rizky = await seller();
-    const usage = await world.telegram.waitForBotMessage(rizky, { after: rizky.send('/validasi') });
+    const usage = await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/validasi ${'x'.repeat(200)}`) });
     expect(usage.text).toContain('Kirim kode pembelian setelah perintahnya');
 
     const unknown = await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/validasi ${unknownCode}`) });

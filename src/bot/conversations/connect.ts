@@ -24,7 +24,7 @@ const isCancel = (data: string | undefined): boolean => data !== undefined && co
  *
  * Entered with `{ service }` (from the /connect picker, its "replace" or "try again" buttons):
  * for the reseller it waits for the API ID, then the API key; for the marketplace and the game
- * shop for the API key. Each prompt has a Cancel button (and /cancel works). Every message with a
+ * shop for the API key. Each prompt has a Cancel button until it is answered (and /cancel works). Every message with a
  * credential is deleted at once; if Telegram refuses, the user is told to delete it. The credentials are
  * then checked with one real provider call and, only when accepted, stored encrypted
  * (`services.credentials.verifyAndSave`); a reconnected reseller also drops the cached price list.
@@ -52,7 +52,7 @@ export function createConnectConversation(deps: BotDeps) {
      * button ends the conversation and goes on to the rest of the bot.
      */
     const ask = async (prompt: string): Promise<{ text: string; ctx: ConversationContext } | undefined> => {
-      await ctx.reply(prompt, { reply_markup: createConnectCancelKeyboard(ctx.t) });
+      const sent = await ctx.reply(prompt, { reply_markup: createConnectCancelKeyboard(ctx.t, service) });
       const got = await waitForAnswer(conversation, {
         ownsButton: isCancel,
         accept: (next): Answer | undefined => {
@@ -62,7 +62,11 @@ export function createConnectConversation(deps: BotDeps) {
         },
         otherwise: (next) => next.reply(next.t('connect-text-only')),
       });
-      if (got.kind === 'text') return got;
+      if (got.kind === 'text') {
+        // The prompt is answered: its Cancel button would only mislead from now on.
+        await quietly(got.ctx.api.editMessageReplyMarkup(chatId, sent.message_id));
+        return got;
+      }
       await quietly(got.ctx.answerCallbackQuery());
       await quietly(got.ctx.editMessageReplyMarkup());
       await got.ctx.reply(got.ctx.t('connect-cancelled'));

@@ -64,8 +64,14 @@ connectFeature.callbackQuery(connectData.filter({ action: 'replace' }), async (c
   await startConnecting(ctx, service);
 });
 
-// Cancel on the picker, or on a prompt whose conversation already ended (timeout, restart).
+// Cancel on the picker (service `-`): nothing was started, so it ends here. Cancel on a
+// credential prompt (it names its service) only lands here when that prompt's conversation is
+// over (answered elsewhere, left by a command, timed out): the button is stale and changes nothing.
 connectFeature.callbackQuery(connectData.filter({ action: 'cancel' }), async (ctx) => {
+  if (connectData.unpack(ctx.callbackQuery.data).service !== '-') {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
   await ctx.answerCallbackQuery();
   await quietly(ctx.editMessageReplyMarkup());
   await ctx.reply(ctx.t('connect-cancelled'));

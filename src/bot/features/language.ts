@@ -3,6 +3,7 @@ import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { isLocale, supportedLocales, type Locale } from '../../domain.ts';
 import { languageData } from '../callback-data/language.ts';
+import { withoutEmptyRows } from '../keyboards/rows.ts';
 
 const languageNames: Record<Locale, string> = { id: '🇮🇩 Bahasa Indonesia', en: '🇬🇧 English' };
 
@@ -10,9 +11,10 @@ const languageNames: Record<Locale, string> = { id: '🇮🇩 Bahasa Indonesia',
 export const languageFeature = new Composer<BotContext>();
 
 languageFeature.command(commandNames('language'), async (ctx) => {
+  // One language per row; the row left open after the last one is dropped (Telegram shows it as a gap).
   const keyboard = new InlineKeyboard();
   for (const locale of supportedLocales) keyboard.text(languageNames[locale], languageData.pack({ locale })).row();
-  await ctx.reply(ctx.t('language-choose'), { reply_markup: keyboard });
+  await ctx.reply(ctx.t('language-choose'), { reply_markup: withoutEmptyRows(keyboard) });
 });
 
 languageFeature.callbackQuery(languageData.filter(), async (ctx) => {

@@ -29,7 +29,8 @@ const noop = (): undefined => undefined;
  *   paging edits the same message; tapping an item sends its details with its image (as a photo,
  *   or as a link when Telegram cannot fetch it) and demo/preview links. Private chat only.
  * - `/verify CODE` (`/validasi`): checks a buyer's purchase code and says which item, licence,
- *   price, purchase date, support state and whether it was downloaded. Also in groups, where it
+ *   price, purchase date, support state and whether it was downloaded. Without a code it asks for
+ *   one with a forced reply, and the reply is read as the code (never as a secret). Also in groups, where it
  *   answers with the marketplace account of whoever linked the group (/linkgroup), else the
  *   sender's own. The same code for the same account is answered from memory for a minute, each
  *   chat gets at most five checks a minute, and a purchase code never reaches the log (all of
@@ -253,9 +254,38 @@ function renderItemDetails(
 // ---------------------------------------------------------------------------------------------
 
 marketplaceFeature.command(commandNames('verify'), async (ctx) => {
+  const code = firstWord(ctx.match);
+  if (code === '') {
+    // No code yet: ask for it with a forced reply; the answer is read below, never taken for a secret.
+    await ctx.reply(ctx.t('marketplace-verify-prompt'), {
+      reply_markup: { force_reply: true, selective: true, input_field_placeholder: ctx.t('marketplace-verify-placeholder') },
+      // In a group the forced reply is selective: only the sender of the command is asked.
+      reply_parameters: ctx.chat.type === 'private' ? undefined : { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
+    });
+    return;
+  }
+  await answerVerify(ctx, code, ctx.msg.message_id);
+});
+
+// A reply to the /verify prompt is the purchase code (in groups too: the bot sees replies to itself).
+// It is handled here, before the fallback that deletes secret-looking text, which a code resembles.
+marketplaceFeature.on('message:text', async (ctx, next) => {
+  const reply = ctx.message.reply_to_message;
+  if (reply?.from?.id !== ctx.me.id || reply.text !== ctx.t('marketplace-verify-prompt')) return next();
+  if (ctx.message.text.trimStart().startsWith('/')) return next();
+  await answerVerify(ctx, firstWord(ctx.message.text), ctx.message.message_id);
+});
+
+/** The first word of `text`, without invisible formatting characters ('' when none). */
+function firstWord(text: string): string {
+  return withoutFormatChars(text).trim().split(/\s+/)[0] ?? '';
+}
+
+/** Checks `code` and answers with the outcome, as a reply to the message `messageId` that carried it. */
+async function answerVerify(ctx: BotContext, code: string, messageId: number): Promise<void> {
   const { deps } = ctx;
-  const replyTo = { reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true } };
-  const code = withoutFormatChars(ctx.match).trim().split(/\s+/)[0] ?? '';
+  if (!ctx.chat) return;
+  const replyTo = { reply_parameters: { message_id: messageId, allow_sending_without_reply: true } };
   const result = await deps.services.verification.verify(
     { chatId: ctx.chat.id, isPrivate: ctx.chat.type === 'private', senderId: ctx.from?.id, code },
     { beforeAsking: () => ctx.replyWithChatAction('typing').then(noop, noop) },
@@ -290,7 +320,7 @@ marketplaceFeature.command(commandNames('verify'), async (ctx) => {
       return;
     }
   }
-});
+}
 
 /** Why no marketplace account can answer a /verify here, and what to do. */
 function notConnectedText(t: TranslateFunction, who: 'sender' | 'group-owner' | 'group'): string {

@@ -22,9 +22,12 @@ export function createReplaceKeyboard(t: TranslateFunction, service: ServiceName
     .text(t('button-cancel'), connectData.pack({ action: 'cancel', service: '-' }));
 }
 
-/** Under a credential prompt: stop the flow. */
-export function createConnectCancelKeyboard(t: TranslateFunction): InlineKeyboard {
-  return new InlineKeyboard().text(t('button-cancel'), connectData.pack({ action: 'cancel', service: '-' }));
+/**
+ * Under a credential prompt: stop the flow. It names the service (the picker's Cancel does not),
+ * so a tap that reaches no conversation is known to come from a stale prompt.
+ */
+export function createConnectCancelKeyboard(t: TranslateFunction, service: ServiceName): InlineKeyboard {
+  return new InlineKeyboard().text(t('button-cancel'), connectData.pack({ action: 'cancel', service }));
 }
 
 /** Under a failed check: start over for the same service. */
