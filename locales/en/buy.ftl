@@ -24,6 +24,7 @@ buy-problem-line = Line { $line }: { $problem }
 
 buy-too-many-lines = At most { $max } lines per message, you sent { $count }. Nothing was bought; send them in several messages.
 buy-nothing-to-buy = Nothing can be bought:
+buy-nothing-to-buy-hint-spaced = The format is <code>/buy CODE TARGET</code> (for example <code>/buy TSEL10 081234567890</code>). The codes are in /prices.
 buy-nothing-to-buy-hint = The format is CODE.TARGET, one per line (for example <code>TSEL10.081234567890</code>). The codes are in /prices.
 
 buy-summary-title = 🛒 <b>Purchase summary</b>

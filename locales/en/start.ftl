@@ -24,24 +24,14 @@ start-welcome-connected =
 start-group =
     Hello everyone! I am kiosbot. In this group I can post the shop owner's transaction notices. Send /help for the commands.
 
-help-text =
-    <b>kiosbot commands</b>
-
-    <b>Account</b>
-    /connect — connect a provider account (top-up, marketplace, game shop)
-    /disconnect — disconnect a provider account
-    /balance — check your deposit balance
-    /pin — set, change or remove your purchase PIN
-    /language — change language (Indonesia / English)
-
-    <b>Selling</b>
-    /prices — price list by brand; /prices telkomsel to search
-    /buy — buy step by step; /buy TSEL10 081234567890 to buy directly
-    <code>TSEL10.081234567890</code> — quick buy; several lines at once (up to 20)
-    /status — your Pending transactions; /status REFID for one transaction
-    /history — transaction history and receipts
-
-    /cancel — cancel what is in progress
+help-title = kiosbot commands
+help-section-reseller = Reseller (airtime, data, PLN)
+help-section-marketplace = Marketplace
+help-section-gameshop = Game shop
+help-section-groups = Groups
+help-section-settings = Settings
+help-connect-first = (connect first)
+help-quick-buy = <code>TSEL10.081234567890</code> — quick buy; several lines at once (up to 20)
 
 ## Language
 

@@ -24,6 +24,7 @@ buy-problem-line = Baris { $line }: { $problem }
 
 buy-too-many-lines = Maksimal { $max } baris per pesan, Anda mengirim { $count }. Tidak ada yang dibeli; kirim dalam beberapa pesan.
 buy-nothing-to-buy = Tidak ada yang bisa dibeli:
+buy-nothing-to-buy-hint-spaced = Formatnya <code>/beli KODE TUJUAN</code> (misalnya <code>/beli TSEL10 081234567890</code>). Daftar kode ada di /harga.
 buy-nothing-to-buy-hint = Formatnya KODE.TUJUAN, satu per baris (misalnya <code>TSEL10.081234567890</code>). Daftar kode ada di /harga.
 
 buy-summary-title = 🛒 <b>Ringkasan pembelian</b>

@@ -24,24 +24,14 @@ start-welcome-connected =
 start-group =
     Halo semuanya! Saya kiosbot. Di grup ini saya bisa mengirim notifikasi transaksi pemilik toko. Ketik /help untuk daftar perintah.
 
-help-text =
-    <b>Perintah kiosbot</b>
-
-    <b>Akun</b>
-    /connect — hubungkan akun provider (top-up, marketplace, toko game)
-    /disconnect — putuskan akun provider
-    /saldo — cek saldo deposit
-    /pin — atur, ganti atau hapus PIN transaksi
-    /bahasa — ganti bahasa (Indonesia / English)
-
-    <b>Jualan</b>
-    /harga — daftar harga per brand; /harga telkomsel untuk mencari
-    /beli — beli langkah demi langkah; /beli TSEL10 081234567890 untuk langsung
-    <code>TSEL10.081234567890</code> — beli cepat; beberapa baris sekaligus (maks. 20)
-    /cek — transaksi yang masih Pending; /cek REFID untuk satu transaksi
-    /riwayat — riwayat transaksi dan struk
-
-    /batal — batalkan proses yang sedang berjalan
+help-title = Perintah kiosbot
+help-section-reseller = Reseller (pulsa, data, PLN)
+help-section-marketplace = Marketplace
+help-section-gameshop = Toko game
+help-section-groups = Grup
+help-section-settings = Pengaturan
+help-connect-first = (hubungkan dulu)
+help-quick-buy = <code>TSEL10.081234567890</code> — beli cepat; beberapa baris sekaligus (maks. 20)
 
 ## Language
 

@@ -1,12 +1,14 @@
 ## Status: /cek, one transaction re-checked with the provider
 
-status-not-found = Transaksi dengan Ref ID <code>{ $refId }</code> tidak ditemukan di akun Anda. Periksa lagi Ref ID-nya (ada di struk), atau lihat /riwayat.
+status-not-found = Transaksi <code>{ $query }</code> tidak ditemukan di akun Anda. Ketik Ref ID atau Trx ID (ada di struk), atau nomor tujuan; atau lihat /riwayat.
 status-not-found-short = Transaksi ini tidak ditemukan di akun Anda.
 status-pending-none = Tidak ada transaksi yang masih Pending. Semua transaksi Anda ada di /riwayat; cek satu transaksi dengan /cek REF_ID.
 status-pending-title = ⏳ <b>Transaksi yang masih diproses</b> ({ $count }). Ketuk salah satu untuk mengecek statusnya ke provider:
 status-pending-line = { $n }. <b>{ $product }</b> → <code>{ $target }</code> · { $status } · { $time }
 status-pending-more = …dan { $count } lainnya. Cek satu per satu dengan /cek REF_ID.
 
+status-matches-title = 🔎 <b>{ $count } transaksi ke nomor ini</b>, terbaru dulu. Ketuk salah satu untuk melihat struknya:
+status-matches-more = …dan yang lebih lama ada di /riwayat.
 status-button-item = { $n }. { $code } → { $target }
 status-button-again = 🔄 Cek lagi
 status-button-list = « Daftar Pending

@@ -104,6 +104,8 @@ export interface QuickBuyLine {
   code: string;
   /** Absent only for a bare `/beli CODE`: the conversation then asks for it. */
   target?: string;
+  /** Typed as `CODE TARGET` (a space) rather than `CODE.TARGET`: hints then show that form. */
+  spaced?: boolean;
 }
 
 /** A line that is not CODE.TARGET, with its text (trimmed, shortened) for the error list. */
@@ -165,8 +167,9 @@ export function parseQuickBuy(text: string): QuickBuyParse | undefined {
     const spaced = dotted ? undefined : spacedNumberLine.exec(raw);
     const match = dotted ?? (spaced?.[2] && countDigits(spaced[2]) >= 6 ? spaced : undefined);
     const target = match?.[2]?.trim();
-    if (match?.[1] && target && countDigits(target) >= 4) lines.push({ line: index + 1, code: normaliseCode(match[1]), target });
-    else problems.push({ line: index + 1, text: shorten(raw) });
+    if (match?.[1] && target && countDigits(target) >= 4) {
+      lines.push({ line: index + 1, code: normaliseCode(match[1]), target, ...(dotted ? {} : { spaced: true }) });
+    } else problems.push({ line: index + 1, text: shorten(raw) });
   });
   if (lines.length === 0) return undefined;
   return { lines, problems, count: all.length };
@@ -187,7 +190,7 @@ export function parseBuyCommand(argument: string): QuickBuyParse {
     const spaced = dotted ? undefined : spacedLine.exec(raw);
     const match = dotted ?? spaced;
     if (match?.[1] && match[2]) {
-      lines.push({ line, code: normaliseCode(match[1]), target: match[2].trim() });
+      lines.push({ line, code: normaliseCode(match[1]), target: match[2].trim(), ...(dotted ? {} : { spaced: true }) });
       return;
     }
     const code = codeOnly.exec(raw);

@@ -51,6 +51,13 @@ export interface TransactionsRepo {
   listByUser(userId: number, options?: ListOptions): Promise<TransactionRecord[]>;
   /** Any transaction by refId, open or settled (for internal use; user-facing code uses findForUser). */
   find(refId: string): Promise<TransactionRecord | undefined>;
+  /**
+   * The user's transaction with this provider trx id (the "Trx ID" of the receipt; case does not
+   * matter), open or settled; undefined if none, or if it is someone else's.
+   */
+  findByTrxId(userId: number, trxId: string): Promise<TransactionRecord | undefined>;
+  /** The user's transactions to exactly this target, open and settled, newest first (default limit 10). */
+  listByTarget(userId: number, target: string, options?: ListOptions): Promise<TransactionRecord[]>;
   /** The transaction if it exists and belongs to `userId` (open or settled); otherwise undefined. */
   findForUser(userId: number, refId: string): Promise<TransactionRecord | undefined>;
   /**
@@ -104,6 +111,20 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
   /** Looks in the hot file, then in the months the refId most likely belongs to, then in the rest. */
   const find = async (refId: string): Promise<TransactionRecord | undefined> =>
     hot.data.transactions[refId] ?? (await findInHistory(refId, [...new Set([...likelyMonths(refId), ...history.months()])]));
+
+  /**
+   * Every transaction of `userId` that `matches`, open and settled, newest first. Reads every
+   * history month: a trx id or a target says nothing about when the purchase was made.
+   */
+  const matchingForUser = async (userId: number, matches: (tx: TransactionRecord) => boolean): Promise<TransactionRecord[]> => {
+    const found = new Map<string, TransactionRecord>();
+    const consider = (tx: TransactionRecord) => {
+      if (tx.userId === userId && matches(tx) && !found.has(tx.refId)) found.set(tx.refId, tx);
+    };
+    Object.values(hot.data.transactions).forEach(consider);
+    for (const month of history.months()) Object.values((await history.read(month))?.transactions ?? {}).forEach(consider);
+    return [...found.values()].sort(newestFirst);
+  };
 
   /** Writes each record into its month's file, then removes those still final from the hot file. */
   const archive = async (records: TransactionRecord[]) => {
@@ -226,6 +247,17 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
         .map(copy);
     },
     find: (refId) => find(refId).then((tx) => (tx ? copy(tx) : undefined)),
+    async findByTrxId(userId, trxId) {
+      const wanted = trxId.toUpperCase();
+      const [tx] = await matchingForUser(userId, (candidate) => candidate.trxId !== undefined && candidate.trxId.toUpperCase() === wanted);
+      return tx ? copy(tx) : undefined;
+    },
+    async listByTarget(userId, target, options = {}) {
+      const offset = Math.max(0, options.offset ?? 0);
+      const limit = Math.max(0, options.limit ?? 10);
+      const txs = await matchingForUser(userId, (candidate) => candidate.target === target);
+      return txs.slice(offset, offset + limit).map(copy);
+    },
     async findForUser(userId, refId) {
       const tx = await find(refId);
       return tx && tx.userId === userId ? copy(tx) : undefined;

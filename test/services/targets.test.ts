@@ -124,7 +124,7 @@ describe('parseBuyCommand', () => {
   it('accepts nothing, a code, CODE TARGET and CODE.TARGET', () => {
     expect(parseBuyCommand('')).toEqual({ lines: [], problems: [], count: 0 });
     expect(parseBuyCommand(' tsel10 ')).toEqual({ lines: [{ line: 1, code: 'TSEL10' }], problems: [], count: 1 });
-    expect(parseBuyCommand('TSEL10 0812 3456 7890').lines).toEqual([{ line: 1, code: 'TSEL10', target: '0812 3456 7890' }]);
+    expect(parseBuyCommand('TSEL10 0812 3456 7890').lines).toEqual([{ line: 1, code: 'TSEL10', target: '0812 3456 7890', spaced: true }]);
     expect(parseBuyCommand('TSEL10.081234567890').lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890' }]);
   });
 
@@ -132,7 +132,7 @@ describe('parseBuyCommand', () => {
     const parsed = parseBuyCommand('TSEL10.081234567890\nXL10\nML86 12345678 1234');
     expect(parsed.lines).toEqual([
       { line: 1, code: 'TSEL10', target: '081234567890' },
-      { line: 3, code: 'ML86', target: '12345678 1234' },
+      { line: 3, code: 'ML86', target: '12345678 1234', spaced: true },
     ]);
     expect(parsed.problems).toEqual([{ line: 2, text: 'XL10' }]);
   });
@@ -155,7 +155,7 @@ describe('invisible and direction-changing characters (Unicode Cf)', () => {
     expect(parseQuickBuy(`PLN20.1234${zwsp}5678901`)?.lines).toEqual([{ line: 1, code: 'PLN20', target: '12345678901' }]);
     expect(parseQuickBuy(`TS${zwsp}EL10.${rlo}081234567890`)?.lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890' }]);
     expect(parseBuyCommand(`TSEL10 ${isolate}0812345678${'\u2069'}90`).lines).toEqual([
-      { line: 1, code: 'TSEL10', target: '081234567890' },
+      { line: 1, code: 'TSEL10', target: '081234567890', spaced: true },
     ]);
   });
 
@@ -175,10 +175,10 @@ describe('quick-buy separators', () => {
   });
 
   it('accepts CODE TARGET in a plain message when the target is a number', () => {
-    expect(parseQuickBuy('TSEL10 081234567890')?.lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890' }]);
+    expect(parseQuickBuy('TSEL10 081234567890')?.lines).toEqual([{ line: 1, code: 'TSEL10', target: '081234567890', spaced: true }]);
     expect(parseQuickBuy('tsel10 0812-3456-7890\nXL10 081398765432')?.lines).toEqual([
-      { line: 1, code: 'TSEL10', target: '0812-3456-7890' },
-      { line: 2, code: 'XL10', target: '081398765432' },
+      { line: 1, code: 'TSEL10', target: '0812-3456-7890', spaced: true },
+      { line: 2, code: 'XL10', target: '081398765432', spaced: true },
     ]);
   });
 

@@ -142,6 +142,26 @@ describe('transactions', () => {
     expect(await again.transactions.listByUser(99)).toEqual([]);
   });
 
+  storeTest('finds a user’s transaction by provider trx id and lists those to one target, across history months', async ({ stores }) => {
+    const { store, clock, reopen } = await setup(stores, '2024-12-10T00:00:00Z');
+    await store.transactions.create(purchase('dec', { trxId: 'TRX-DEC' }));
+    await store.transactions.settle('dec', { status: 'Sukses' });
+    clock.set('2025-01-10T00:00:00Z');
+    await store.transactions.create(purchase('jan', { trxId: 'TRX-JAN' }));
+    await store.transactions.create(purchase('jan-other-target', { target: '085700001111' }));
+    await store.transactions.create(purchase('siti', { userId: 7, chatId: 7, trxId: 'TRX-SITI' }));
+
+    const again = await reopen();
+    expect((await again.transactions.findByTrxId(42, 'trx-dec'))?.refId).toBe('dec');
+    expect((await again.transactions.findByTrxId(42, 'TRX-JAN'))?.refId).toBe('jan');
+    expect(await again.transactions.findByTrxId(42, 'TRX-SITI')).toBeUndefined();
+    expect(await again.transactions.findByTrxId(42, 'TRX-NONE')).toBeUndefined();
+    expect((await again.transactions.listByTarget(42, '081234567890')).map((tx) => tx.refId)).toEqual(['jan', 'dec']);
+    expect((await again.transactions.listByTarget(42, '081234567890', { limit: 1 })).map((tx) => tx.refId)).toEqual(['jan']);
+    expect((await again.transactions.listByTarget(7, '081234567890')).map((tx) => tx.refId)).toEqual(['siti']);
+    expect(await again.transactions.listByTarget(42, '089999999999')).toEqual([]);
+  });
+
   storeTest('reads only the history months a page needs', async ({ stores }) => {
     const { store, dataDir, clock, reopen } = await setup(stores);
     await store.transactions.create(purchase('recent'));

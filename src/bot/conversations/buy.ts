@@ -12,6 +12,7 @@ import {
   explainProviderError,
   fit,
   nothingToBuyText,
+  type PurchaseForm,
   renderPurchaseResults,
   renderPurchaseSummary,
   renderRepeatQuestion,
@@ -37,6 +38,8 @@ const balanceDeadlineMs = 4_000;
 export interface BuyConversationArgs extends BuyArgs {
   lines: Array<BuyRequest & { line?: number }>;
   skipped?: Array<{ line: number; text: string }>;
+  /** The form the user typed (`CODE TARGET` or `CODE.TARGET`): hints show the same one. Default dotted. */
+  form?: PurchaseForm;
 }
 
 type Received = { kind: 'text'; ctx: ConversationContext; text: string } | { kind: 'button'; ctx: ConversationContext; action: BuyAction };
@@ -218,7 +221,7 @@ export function createBuyConversation(deps: BotDeps) {
     const selection = guided ? await questions.askOne(firstLine?.code) : await questions.resolveLines(lines, skipped);
     if (!selection) return;
     if (selection.items.length === 0) {
-      await ctx.reply(nothingToBuyText(t, selection.problems));
+      await ctx.reply(nothingToBuyText(t, selection.problems, args?.form === 'spaced' ? 'spaced' : 'dotted'));
       return;
     }
     const { items } = selection;

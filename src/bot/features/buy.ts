@@ -33,7 +33,9 @@ async function startBuying(ctx: BotContext, parsed: QuickBuyParse): Promise<void
     await ctx.reply(nothingToBuyText(ctx.t, problems));
     return;
   }
-  const args: BuyConversationArgs = { lines: parsed.lines, skipped: parsed.problems };
+  // Hints follow the form the user typed: `CODE TARGET` only when every line was written so.
+  const spaced = parsed.lines.some((line) => line.target !== undefined) && parsed.lines.every((line) => line.spaced === true);
+  const args: BuyConversationArgs = { lines: parsed.lines, skipped: parsed.problems, form: spaced ? 'spaced' : 'dotted' };
   // A new purchase replaces whatever flow was still open in this chat.
   if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
   await ctx.conversation.enter(conversationIds.buy, args);

@@ -1,6 +1,7 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
-import { commandNames } from '../commands.ts';
+import { commandNames, commands, type CommandName } from '../commands.ts';
+import type { ServiceName } from '../../domain.ts';
 
 /** /start and /help: greet, say what to do next, list the commands. */
 export const startFeature = new Composer<BotContext>();
@@ -16,5 +17,38 @@ startFeature.command('start', async (ctx) => {
 });
 
 startFeature.command(commandNames('help'), async (ctx) => {
-  await ctx.reply(ctx.t('help-text'), { link_preview_options: { is_disabled: true } });
+  const connected = ctx.from ? ctx.deps.store.credentials.listServices(ctx.from.id) : [];
+  await ctx.reply(helpText(ctx, connected), { link_preview_options: { is_disabled: true } });
 });
+
+/**
+ * The sections of /help. A section tied to a service marks its commands while the user has not
+ * connected that service. A command left out of every section lands in the last one, so a new
+ * command in commands.ts always shows up in /help.
+ */
+const helpSections: ReadonlyArray<{ heading: string; service?: ServiceName; names: readonly CommandName[] }> = [
+  { heading: 'help-section-reseller', service: 'reseller', names: ['balance', 'prices', 'buy', 'status', 'history', 'pin', 'alert'] },
+  { heading: 'help-section-marketplace', service: 'marketplace', names: ['account', 'items', 'verify'] },
+  { heading: 'help-section-gameshop', service: 'gameshop', names: ['games', 'order', 'orders'] },
+  { heading: 'help-section-groups', names: ['linkgroup', 'unlinkgroup'] },
+  { heading: 'help-section-settings', names: ['start', 'help', 'connect', 'disconnect', 'language', 'cancel'] },
+];
+
+/** The /help message: every command with its alias and description, grouped by service. */
+function helpText(ctx: BotContext, connected: readonly ServiceName[]): string {
+  const listed = new Set(helpSections.flatMap((section) => section.names));
+  const leftovers = commands.map((c) => c.name).filter((name) => !listed.has(name));
+  const parts = [`<b>${ctx.t('help-title')}</b>`];
+  helpSections.forEach((section, index) => {
+    const names = index === helpSections.length - 1 ? [...section.names, ...leftovers] : section.names;
+    const mark = section.service && !connected.includes(section.service) ? ` ${ctx.t('help-connect-first')}` : '';
+    const lines = names.map((name) => {
+      const [command, ...aliases] = commandNames(name);
+      const label = aliases.length > 0 ? `/${command} (${aliases.map((a) => `/${a}`).join(', ')})` : `/${command}`;
+      return `${label} — ${ctx.t(`command-${name}`)}${mark}`;
+    });
+    if (section.service === 'reseller') lines.push(`${ctx.t('help-quick-buy')}${mark}`);
+    parts.push([`<b>${ctx.t(section.heading)}</b>`, ...lines].join('\n'));
+  });
+  return parts.join('\n\n');
+}

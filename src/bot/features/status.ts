@@ -8,7 +8,7 @@ import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { createPendingListKeyboard, createStatusReceiptKeyboard } from '../keyboards/status.ts';
 import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
-import { withoutFormatChars } from '../../services/targets.ts';
+import { normalisePhone, withoutFormatChars } from '../../services/targets.ts';
 
 /** Most open transactions listed by a bare /status. */
 const pendingListLimit = 20;
@@ -19,7 +19,9 @@ const maxRefLength = 100;
  * /status REF (/cek REF): the sender's transaction with that ref id, re-checked with the provider
  * (same ref id, code and target) while it is open, shown as a receipt; a settled one is shown from
  * the store without a provider call. Another user's ref id gets the same "not found" as an
- * unknown one. Without a ref id: the sender's open transactions, each a button that checks it.
+ * unknown one. Instead of a ref id the provider trx id of the receipt, or a target number, works
+ * too (several to one target: the list of them as buttons). Without a ref id: the sender's open
+ * transactions, each a button that checks it.
  */
 export const statusFeature = new Composer<BotContext>();
 const privateChat = statusFeature.chatType('private');
@@ -33,9 +35,15 @@ privateChat.command(commandNames('status'), async (ctx) => {
     await ctx.reply(text, { reply_markup: keyboard });
     return;
   }
-  const tx = await findOwn(ctx.deps, userId, ref);
+  const found = await lookUp(ctx.deps, userId, ref, ctx.match);
+  const [tx] = found;
   if (!tx) {
-    await ctx.reply(ctx.t('status-not-found', { refId: echoInput(ref, 40) }));
+    await ctx.reply(ctx.t('status-not-found', { query: echoInput(ref, 40) }));
+    return;
+  }
+  if (found.length > 1) {
+    const { text, keyboard } = renderMatches(ctx.t, found);
+    await ctx.reply(text, { reply_markup: keyboard });
     return;
   }
   const { current, note } = await refresh(ctx.t, ctx.deps, tx);
@@ -73,6 +81,37 @@ function parseRef(match: string): string | undefined {
   const word = withoutFormatChars(match).trim().split(/\s+/)[0] ?? '';
   const ref = word.replace(/^[`'"<([]+|[`'">)\].,;]+$/g, '');
   return ref === '' ? undefined : ref;
+}
+
+/**
+ * The sender's transactions that `query` names: the one with that ref id, else the one with that
+ * provider trx id, else those to that target number (newest first). Someone else's transaction
+ * is never among them, so it answers like an unknown one.
+ */
+async function lookUp(deps: BotDeps, userId: number, query: string, typed: string): Promise<TransactionRecord[]> {
+  if (query.length > maxRefLength) return [];
+  const byRef = (await findOwn(deps, userId, query)) ?? (await deps.store.transactions.findByTrxId(userId, query));
+  if (byRef) return [byRef];
+  // A phone number may be typed with spaces or dashes (`0812 3456 7890`): stored in the 08… form.
+  const target = normalisePhone(withoutFormatChars(typed)) ?? normalisePhone(query) ?? query;
+  return deps.store.transactions.listByTarget(userId, target, { limit: pendingListLimit + 1 });
+}
+
+/** Several transactions to one target, newest first, as text and one button each. */
+function renderMatches(t: TranslateFunction, found: readonly TransactionRecord[]): { text: string; keyboard: InlineKeyboard } {
+  const shown = found.slice(0, pendingListLimit);
+  const lines = shown.map((tx, index) =>
+    t('status-pending-line', {
+      n: index + 1,
+      product: tx.productName,
+      target: tx.target,
+      status: statusWord(t, tx),
+      time: formatWib(tx.createdAt),
+    }),
+  );
+  const parts = [t('status-matches-title', { count: shown.length }), '', ...lines];
+  if (found.length > shown.length) parts.push('', t('status-matches-more'));
+  return { text: parts.join('\n'), keyboard: createPendingListKeyboard(t, shown) };
 }
 
 /** The sender's transaction by ref id (ULIDs are case-insensitive, so a lower-case copy is found too). */

@@ -101,12 +101,14 @@ export function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The reply for a request in which nothing can be bought (HTML). */
-export function nothingToBuyText(t: TranslateFunction, problems: BuyProblem[]): string {
+/** How the user wrote a purchase: `CODE TARGET` after /beli (spaced) or `CODE.TARGET` (dotted). */
+export type PurchaseForm = 'spaced' | 'dotted';
+
+/** The reply for a request in which nothing can be bought (HTML); the hint shows the form the user typed. */
+export function nothingToBuyText(t: TranslateFunction, problems: BuyProblem[], form: PurchaseForm = 'dotted'): string {
   const single = problems.length === 1;
-  return [t('buy-nothing-to-buy'), ...problems.map((p) => `• ${describeBuyProblem(t, p, !single)}`), '', t('buy-nothing-to-buy-hint')].join(
-    '\n',
-  );
+  const hint = t(form === 'spaced' ? 'buy-nothing-to-buy-hint-spaced' : 'buy-nothing-to-buy-hint');
+  return [t('buy-nothing-to-buy'), ...problems.map((p) => `• ${describeBuyProblem(t, p, !single)}`), '', hint].join('\n');
 }
 
 /** Telegram's limit is 4096 characters; a little room is kept for the closing line added on edit. */
