@@ -4,16 +4,14 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../tools/sandbox/server.ts';
 import { startBotApi, type BotApiEmulator } from '../../tools/playground/bot-api.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
-import { openStore } from '../../src/store/store.ts';
-import { createVault } from '../../src/store/vault.ts';
-import { loopbackEnv, testEncryptionKey } from '../helpers/app.ts';
+import { loopbackEnv } from '../helpers/app.ts';
+import { seedUsers, serveOnLoopback } from './fixture.ts';
 import { type BotProcess } from '../helpers/bot-process.ts';
 import { bundleBot, type BundledBot } from '../helpers/bundled-bot.ts';
 
@@ -37,7 +35,6 @@ function seededRandom(seed: number): () => number {
  */
 async function startSlowTelegram(apiRoot: string, delayMs: number): Promise<{ url: string; close(): Promise<void> }> {
   const slow = new Set(['answerCallbackQuery', 'editMessageText', 'editMessageReplyMarkup', 'sendMessage']);
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -61,21 +58,7 @@ async function startSlowTelegram(apiRoot: string, delayMs: number): Promise<{ ur
       forward().catch(() => res.destroy());
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return serveOnLoopback(server);
 }
 
 /** One lane of the random-kill test: its own emulated Telegram, slow front, data directory and bot. */
@@ -124,17 +107,7 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
       const { telegram } = lane;
       // One user per run, so each chat holds exactly one run's purchase.
       const users = new Map(laneRuns.map((run) => [run, telegram.createUser({ firstName: `Run${run}`, languageCode: 'id' })]));
-      const store = await openStore({ dataDir: lane.dataDir, vault: createVault({ key: Buffer.from(testEncryptionKey, 'base64') }) });
-      for (const user of users.values()) {
-        await store.users.upsert({ id: user.id, firstName: user.user.first_name });
-        await store.credentials.save(
-          user.id,
-          'reseller',
-          { apiId: resellerDemoAccounts.main.apiId, apiKey: resellerDemoAccounts.main.apiKey },
-          'DEMO',
-        );
-      }
-      await store.close();
+      await seedUsers(lane.dataDir, [...users.values()], { reseller: true });
       const output = () => lane.bot?.output ?? '';
       const env = {
         ...loopbackEnv(telegram, provider, lane.dataDir),

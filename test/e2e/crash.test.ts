@@ -4,16 +4,13 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../tools/sandbox/server.ts';
 import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../../tools/playground/bot-api.ts';
-import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
-import { openStore } from '../../src/store/store.ts';
-import { createVault } from '../../src/store/vault.ts';
-import { loopbackEnv, testEncryptionKey } from '../helpers/app.ts';
+import { loopbackEnv } from '../helpers/app.ts';
+import { seedUsers, serveOnLoopback } from './fixture.ts';
 import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
 import { eventually } from '../helpers/buy.ts';
 
@@ -23,7 +20,6 @@ import { eventually } from '../helpers/buy.ts';
  */
 async function startSwallowingProxy(target: string): Promise<{ url: string; swallowed: () => number; close(): Promise<void> }> {
   let swallowed = 0;
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -44,22 +40,7 @@ async function startSwallowingProxy(target: string): Promise<{ url: string; swal
         .catch(() => res.destroy());
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    swallowed: () => swallowed,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await serveOnLoopback(server)), swallowed: () => swallowed };
 }
 
 describe('crash safety (kill -9 of the bot process)', () => {
@@ -83,17 +64,7 @@ describe('crash safety (kill -9 of the bot process)', () => {
   });
 
   /** Stores the user and their reseller credentials as /connect would, before the bot starts. */
-  async function seedUser(user: EmulatedUser): Promise<void> {
-    const store = await openStore({ dataDir, vault: createVault({ key: Buffer.from(testEncryptionKey, 'base64') }) });
-    await store.users.upsert({ id: user.id, firstName: user.user.first_name });
-    await store.credentials.save(
-      user.id,
-      'reseller',
-      { apiId: resellerDemoAccounts.main.apiId, apiKey: resellerDemoAccounts.main.apiKey },
-      'DEMO',
-    );
-    await store.close();
-  }
+  const seedUser = (user: EmulatedUser) => seedUsers(dataDir, [user], { reseller: true });
 
   /** Starts `src/main.ts` in a child process and resolves once it polls Telegram. */
   async function startBot(resellerUrl = sandbox.urls.reseller): Promise<void> {

@@ -6,10 +6,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { test } from 'vitest';
-import { startBotApi, type BotApiEmulator } from '../../tools/playground/bot-api.ts';
+import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { openStore } from '../../src/store/store.ts';
+import { createVault } from '../../src/store/vault.ts';
 import { startSandbox, type Sandbox } from '../../tools/sandbox/server.ts';
-import { loopbackEnv } from '../helpers/app.ts';
+import { loopbackEnv, testEncryptionKey } from '../helpers/app.ts';
 import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
 
 export interface ProcessLab {
@@ -72,3 +77,45 @@ export const processTest = test.extend<{ lab: ProcessLab }>({
     await rm(dataDir, { recursive: true, force: true });
   },
 });
+
+/**
+ * Listens on a free loopback port and tracks the server's sockets, so `close()` ends at once even
+ * with a request left hanging on purpose (a front that swallows or delays calls).
+ */
+export async function serveOnLoopback(server: Server): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Writes users (and, with `reseller`, the demo reseller account connected for each) into
+ * `dataDir` before the bot process starts, as /start and /connect would have.
+ */
+export async function seedUsers(dataDir: string, users: readonly EmulatedUser[], options: { reseller?: boolean } = {}): Promise<void> {
+  const store = await openStore({ dataDir, vault: createVault({ key: Buffer.from(testEncryptionKey, 'base64') }) });
+  try {
+    for (const user of users) {
+      await store.users.upsert({ id: user.id, firstName: user.user.first_name });
+      if (options.reseller) {
+        const { apiId, apiKey } = resellerDemoAccounts.main;
+        await store.credentials.save(user.id, 'reseller', { apiId, apiKey }, 'DEMO');
+      }
+    }
+  } finally {
+    await store.close();
+  }
+}

@@ -6,10 +6,7 @@
 import { describe, expect } from 'vitest';
 import { maxUnrecordedDeliveries } from '../../src/notify/outbox.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
-import { openStore } from '../../src/store/store.ts';
-import { createVault } from '../../src/store/vault.ts';
-import { testEncryptionKey } from '../helpers/app.ts';
-import { processTest } from './fixture.ts';
+import { processTest, seedUsers } from './fixture.ts';
 
 const adminId = 990001;
 const users = 100;
@@ -27,9 +24,7 @@ describe('outbox crash safety (kill -9 during a broadcast)', () => {
       const admin = telegram.createUser({ firstName: 'Admin', languageCode: 'id', id: adminId });
       const audience = Array.from({ length: users }, (_, i) => telegram.createUser({ firstName: `Pengguna ${i}`, languageCode: 'id' }));
       // The users are already known to the bot (as after their /start), seeded before it starts.
-      const store = await openStore({ dataDir, vault: createVault({ key: Buffer.from(testEncryptionKey, 'base64') }) });
-      for (const user of [admin, ...audience]) await store.users.upsert({ id: user.id, firstName: user.user.first_name });
-      await store.close();
+      await seedUsers(dataDir, [admin, ...audience]);
 
       await startBot();
       const confirm = await telegram.waitForBotMessage(admin, { after: admin.send(`/broadcast ${text}`), timeoutMs: 20_000 });

@@ -97,10 +97,9 @@ async function lookUp(deps: BotDeps, userId: number, query: string, typed: strin
   return deps.store.transactions.listByTarget(userId, target, { limit: pendingListLimit + 1 });
 }
 
-/** Several transactions to one target, newest first, as text and one button each. */
-function renderMatches(t: TranslateFunction, found: readonly TransactionRecord[]): { text: string; keyboard: InlineKeyboard } {
-  const shown = found.slice(0, pendingListLimit);
-  const lines = shown.map((tx, index) =>
+/** One numbered line per transaction (product, target, status, time), as both lists show them. */
+function numberedLines(t: TranslateFunction, shown: readonly TransactionRecord[]): string[] {
+  return shown.map((tx, index) =>
     t('status-pending-line', {
       n: index + 1,
       product: tx.productName,
@@ -109,6 +108,12 @@ function renderMatches(t: TranslateFunction, found: readonly TransactionRecord[]
       time: formatWib(tx.createdAt),
     }),
   );
+}
+
+/** Several transactions to one target, newest first, as text and one button each. */
+function renderMatches(t: TranslateFunction, found: readonly TransactionRecord[]): { text: string; keyboard: InlineKeyboard } {
+  const shown = found.slice(0, pendingListLimit);
+  const lines = numberedLines(t, shown);
   const parts = [t('status-matches-title', { count: shown.length }), '', ...lines];
   if (found.length > shown.length) parts.push('', t('status-matches-more'));
   return { text: parts.join('\n'), keyboard: createPendingListKeyboard(t, shown) };
@@ -170,15 +175,7 @@ function renderPendingList(t: TranslateFunction, deps: BotDeps, userId: number):
     .reverse();
   if (open.length === 0) return { text: t('status-pending-none') };
   const shown = open.slice(0, pendingListLimit);
-  const lines = shown.map((tx, index) =>
-    t('status-pending-line', {
-      n: index + 1,
-      product: tx.productName,
-      target: tx.target,
-      status: statusWord(t, tx),
-      time: formatWib(tx.createdAt),
-    }),
-  );
+  const lines = numberedLines(t, shown);
   const parts = [t('status-pending-title', { count: open.length }), '', ...lines];
   if (open.length > shown.length) parts.push('', t('status-pending-more', { count: open.length - shown.length }));
   return { text: parts.join('\n'), keyboard: createPendingListKeyboard(t, shown) };
