@@ -68,12 +68,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     options.logger ??
     createLogger({
       level: config.logLevel,
-      secrets: [config.botToken, config.encryptionKey.toString('base64'), config.encryptionKey.toString('hex')],
+      secrets: [
+        config.botToken,
+        ...[config.encryptionKey, ...config.previousKeys].flatMap((key) => [key.toString('base64'), key.toString('hex')]),
+      ],
     });
   const now = options.now ?? (() => new Date());
   const store = await openStore({
     dataDir: config.dataDir,
-    vault: createVault({ key: config.encryptionKey }),
+    vault: createVault({ key: config.encryptionKey, previousKeys: config.previousKeys }),
     now,
     writeFile: options.storeWriteFile,
   });

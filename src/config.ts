@@ -34,6 +34,38 @@ const integerText = (what: string, min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, { error: `must be between ${min} and ${max} (${what})` });
 
+/** ENCRYPTION_KEY: 32 bytes as base64 or hex (see parseEncryptionKey). */
+const encryptionKeyField = z
+  .string({ error: 'required: 32 random bytes as base64 or hex; generate one with `openssl rand -base64 32`' })
+  .transform((value, ctx) => {
+    try {
+      return parseEncryptionKey(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : 'invalid key' });
+      return z.NEVER;
+    }
+  });
+
+/** ENCRYPTION_KEY_PREVIOUS: during a key rotation, the old key(s), comma separated; read, never used to seal. */
+const previousKeysField = z
+  .string()
+  .default('')
+  .transform((value, ctx) => {
+    const keys: Buffer[] = [];
+    const parts = value.split(',').map((part) => part.trim());
+    for (const [index, part] of parts.entries()) {
+      if (part === '') continue;
+      try {
+        keys.push(parseEncryptionKey(part));
+      } catch (error) {
+        const which = parts.length > 1 ? `key #${index + 1}: ` : '';
+        ctx.addIssue({ code: 'custom', message: which + (error instanceof Error ? error.message : 'invalid key') });
+        return z.NEVER;
+      }
+    }
+    return keys;
+  });
+
 const schema = z.object({
   BOT_TOKEN: z
     .string({ error: 'required: the bot token from @BotFather, like 123456789:AAE...' })
@@ -43,16 +75,8 @@ const schema = z.object({
   RESELLER_API_URL: httpUrl('reseller top-up API, ending in /api/v1'),
   MARKETPLACE_API_URL: httpUrl('marketplace API'),
   GAMESHOP_API_URL: httpUrl('game shop API, ending in /api'),
-  ENCRYPTION_KEY: z
-    .string({ error: 'required: 32 random bytes as base64 or hex; generate one with `openssl rand -base64 32`' })
-    .transform((value, ctx) => {
-      try {
-        return parseEncryptionKey(value);
-      } catch (error) {
-        ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : 'invalid key' });
-        return z.NEVER;
-      }
-    }),
+  ENCRYPTION_KEY: encryptionKeyField,
+  ENCRYPTION_KEY_PREVIOUS: previousKeysField,
   DATA_DIR: z.string().trim().min(1).default('./data'),
   ADMIN_IDS: z
     .string()
@@ -118,6 +142,8 @@ export interface Config {
   /** `retryDelayMs` is never read from the environment (default 300 ms); the tests shorten it. */
   providers: { resellerUrl: string; marketplaceUrl: string; gameshopUrl: string; timeoutMs: number; retryDelayMs?: number };
   encryptionKey: Buffer;
+  /** Keys that may still open stored secrets during a key rotation (ENCRYPTION_KEY_PREVIOUS). */
+  previousKeys: Buffer[];
   dataDir: string;
   adminIds: number[];
   adminChatId: number | undefined;
@@ -135,7 +161,7 @@ export interface Config {
 }
 
 /** Variables whose values must never be echoed in an error. */
-const secretVariables = new Set(['BOT_TOKEN', 'ENCRYPTION_KEY', 'WEBHOOK_SECRET', 'HEALTH_TOKEN']);
+const secretVariables = new Set(['BOT_TOKEN', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS', 'WEBHOOK_SECRET', 'HEALTH_TOKEN']);
 
 /**
  * Parses the environment into a typed config. Pure: reads only `env`. Throws one ConfigError that
@@ -143,23 +169,12 @@ const secretVariables = new Set(['BOT_TOKEN', 'ENCRYPTION_KEY', 'WEBHOOK_SECRET'
  * quoted back.
  */
 export function createConfig(env: Record<string, string | undefined>): Config {
-  const input: Record<string, string | undefined> = {};
-  for (const key of Object.keys(schema.shape)) input[key] = optional(env[key]);
-  const result = schema.safeParse(input);
-  const problems: Array<{ variable: string; problem: string }> = [];
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      const variable = String(issue.path[0] ?? 'environment');
-      if (problems.some((p) => p.variable === variable)) continue;
-      const message = issue.code === 'invalid_type' && input[variable] === undefined ? requiredMessage(issue.message) : issue.message;
-      problems.push({ variable, problem: secretVariables.has(variable) ? scrubSecret(message, input[variable]) : message });
-    }
+  const data = parseEnvironment(schema, env);
+  if (data.WEBHOOK_URL && !data.WEBHOOK_SECRET) {
+    throw new ConfigError([
+      { variable: 'WEBHOOK_SECRET', problem: 'required when WEBHOOK_URL is set (16+ characters of A-Z, a-z, 0-9, _ and -)' },
+    ]);
   }
-  if (result.success && result.data.WEBHOOK_URL && !result.data.WEBHOOK_SECRET) {
-    problems.push({ variable: 'WEBHOOK_SECRET', problem: 'required when WEBHOOK_URL is set (16+ characters of A-Z, a-z, 0-9, _ and -)' });
-  }
-  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
-  const data = result.data;
   return {
     botToken: data.BOT_TOKEN,
     telegramApiRoot: data.TELEGRAM_API_ROOT,
@@ -170,6 +185,7 @@ export function createConfig(env: Record<string, string | undefined>): Config {
       timeoutMs: data.PROVIDER_TIMEOUT_MS,
     },
     encryptionKey: data.ENCRYPTION_KEY,
+    previousKeys: data.ENCRYPTION_KEY_PREVIOUS,
     dataDir: data.DATA_DIR,
     adminIds: data.ADMIN_IDS,
     adminChatId: data.ADMIN_CHAT_ID,
@@ -183,6 +199,35 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     pendingHorizonMs: data.PENDING_HORIZON_HOURS * 3600_000,
     gameshopCataloguePath: data.GAMESHOP_CATALOGUE,
   };
+}
+
+/** What the key tools (`npm run rotate-key`) need: the keys and the data directory. */
+export interface KeyConfig {
+  encryptionKey: Buffer;
+  previousKeys: Buffer[];
+  dataDir: string;
+}
+
+/** Parses ENCRYPTION_KEY, ENCRYPTION_KEY_PREVIOUS and DATA_DIR like createConfig does. Pure. */
+export function createKeyConfig(env: Record<string, string | undefined>): KeyConfig {
+  const data = parseEnvironment(schema.pick({ ENCRYPTION_KEY: true, ENCRYPTION_KEY_PREVIOUS: true, DATA_DIR: true }), env);
+  return { encryptionKey: data.ENCRYPTION_KEY, previousKeys: data.ENCRYPTION_KEY_PREVIOUS, dataDir: data.DATA_DIR };
+}
+
+/** Parses `env` with `shape`, or throws one ConfigError naming every bad variable (secrets never quoted). */
+function parseEnvironment<S extends z.ZodObject>(shape: S, env: Record<string, string | undefined>): z.output<S> {
+  const input: Record<string, string | undefined> = {};
+  for (const key of Object.keys(shape.shape)) input[key] = optional(env[key]);
+  const result = shape.safeParse(input);
+  if (result.success) return result.data;
+  const problems: Array<{ variable: string; problem: string }> = [];
+  for (const issue of result.error.issues) {
+    const variable = String(issue.path[0] ?? 'environment');
+    if (problems.some((p) => p.variable === variable)) continue;
+    const message = issue.code === 'invalid_type' && input[variable] === undefined ? requiredMessage(issue.message) : issue.message;
+    problems.push({ variable, problem: secretVariables.has(variable) ? scrubSecret(message, input[variable]) : message });
+  }
+  throw new ConfigError(problems);
 }
 
 function requiredMessage(message: string): string {

@@ -24,8 +24,8 @@ export interface WritableLike {
 
 /**
  * Every form in which the secrets of `env` could show up in text: the bot token, its part after
- * the colon and its URL-encoded form; WEBHOOK_SECRET and HEALTH_TOKEN; the encryption key as
- * written and, if it is a valid key, its base64, base64url and hex forms.
+ * the colon and its URL-encoded form; WEBHOOK_SECRET and HEALTH_TOKEN; the encryption key and the
+ * previous keys of a rotation as written and, if valid, their base64, base64url and hex forms.
  */
 export function outputSecrets(env: Record<string, string | undefined>): string[] {
   const forms = new Set<string>();
@@ -40,8 +40,8 @@ export function outputSecrets(env: Record<string, string | undefined>): string[]
     const value = env[name]?.trim();
     if (value) forms.add(value);
   }
-  const keyText = env.ENCRYPTION_KEY?.trim();
-  if (keyText) {
+  const keyTexts = [env.ENCRYPTION_KEY ?? '', ...(env.ENCRYPTION_KEY_PREVIOUS ?? '').split(',')].map((text) => text.trim());
+  for (const keyText of keyTexts.filter((text) => text !== '')) {
     forms.add(keyText);
     try {
       const key = parseEncryptionKey(keyText);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createConfig } from '../src/config.ts';
+import { ConfigError, createConfig, createKeyConfig } from '../src/config.ts';
 import { stringContaining } from './helpers/matchers.ts';
 
 const goodKeyBase64 = Buffer.alloc(32, 7).toString('base64');
@@ -20,6 +20,28 @@ function problemsOf(env: Record<string, string | undefined>): ConfigError {
   }
   throw new Error('expected createConfig to throw');
 }
+
+describe('ENCRYPTION_KEY_PREVIOUS (key rotation)', () => {
+  it('takes one or more old keys, comma separated, in any key form; none by default', () => {
+    expect(createConfig(goodEnv).previousKeys).toEqual([]);
+    const old = [Buffer.alloc(32, 1), Buffer.alloc(32, 2)];
+    const config = createConfig({ ...goodEnv, ENCRYPTION_KEY_PREVIOUS: ` ${old[0]?.toString('hex')} , ${old[1]?.toString('base64')} ` });
+    expect(config.previousKeys).toEqual(old);
+  });
+
+  it('names a bad old key (and which one) without quoting it', () => {
+    const bad = 'Zm9vYmFyLW5vdC1hLWtleS1zZWNyZXQ=';
+    const error = problemsOf({ ...goodEnv, ENCRYPTION_KEY_PREVIOUS: `${Buffer.alloc(32, 1).toString('hex')},${bad}` });
+    expect(error.problems).toEqual([{ variable: 'ENCRYPTION_KEY_PREVIOUS', problem: expect.stringContaining('key #2') as string }]);
+    expect(error.message).not.toContain(bad);
+  });
+
+  it('the key tools read only the keys and DATA_DIR, with the same messages', () => {
+    const keys = createKeyConfig({ ENCRYPTION_KEY: goodKeyBase64, DATA_DIR: '/srv/kiosbot' });
+    expect(keys).toEqual({ encryptionKey: Buffer.alloc(32, 7), previousKeys: [], dataDir: '/srv/kiosbot' });
+    expect(() => createKeyConfig({})).toThrow(/ENCRYPTION_KEY/);
+  });
+});
 
 describe('createConfig', () => {
   it('parses a minimal good environment with defaults', () => {

@@ -36,6 +36,15 @@ describe('output guard', () => {
     expect(outputSecrets({})).toEqual([]);
   });
 
+  it('lists the old keys of a key rotation too', () => {
+    const old = Buffer.alloc(32, 21);
+    const forms = outputSecrets({
+      ENCRYPTION_KEY: key.toString('base64'),
+      ENCRYPTION_KEY_PREVIOUS: `junk-value-x, ${old.toString('base64')}`,
+    });
+    for (const form of [old.toString('base64'), old.toString('hex'), 'junk-value-x']) expect(forms).toContain(form);
+  });
+
   it('masks every form, and any bot token in a Bot API URL', () => {
     const text = `request to http://127.0.0.1:1/bot${token}/getUpdates failed; part AAEsecretpartofthetoken_x; url ${encodeURIComponent(token)}; key ${key.toString('hex')} ${key.toString('base64url')}; other http://x/bot987:zzzzzzzzzz/getMe`;
     const masked = maskSecrets(text, secrets);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DurableFile, type WriteEvent } from './durable-file.ts';
 import { StoreVersionError } from './errors.ts';
 import type { Vault } from './vault.ts';
+import { resealFile, type ResealReport } from './reseal.ts';
 
 /** Name of the inbox file inside the data directory. */
 export const inboxFileName = 'inbox.json';
@@ -70,6 +71,8 @@ export interface Inbox {
   takeForReplay(maxAttempts: number): Promise<{ updates: Update[]; givenUp: number[] }>;
   /** Ids of the entries not done (for logs and tests). */
   pendingIds(): number[];
+  /** Seals every stored update that is not sealed with the vault's current key again (key rotation). */
+  reseal(): Promise<ResealReport>;
   /** Writes what is waiting (done marks, forgotten entries) now; resolves once on disk. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -245,6 +248,19 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
     },
 
     pendingIds: () => file.data.entries.filter((entry) => !entry.done && !doneSoon.has(entry.id)).map((entry) => entry.id),
+
+    reseal: () =>
+      resealFile(file, options.vault, (data) =>
+        data.entries.map((entry) => ({
+          kind: 'inbox' as const,
+          token: entry.sealed,
+          aad: inboxAad(entry.id),
+          name: `the stored update ${entry.id}`,
+          put: (token: string) => {
+            entry.sealed = token;
+          },
+        })),
+      ),
 
     flush: () => writeLazy(),
 

@@ -13,6 +13,7 @@ import { createTransactionsRepo, type TransactionsRepo } from './transactions.ts
 import { createUsersRepo, type UsersRepo } from './users.ts';
 import { sealKeyCheck, verifyKeyCheck, type Vault } from './vault.ts';
 import { StoreKeyError } from './errors.ts';
+import { resealHot, type ResealReport } from './reseal.ts';
 import { credentialsAad } from './credentials.ts';
 import { conversationAad } from './conversations.ts';
 
@@ -56,6 +57,12 @@ export interface Store {
    * if a write failed: those changes are then undone in memory too.
    */
   flush(): Promise<void>;
+  /**
+   * Seals every stored secret (credentials, conversation states, stored updates) that is not
+   * sealed with the vault's current key again: the step of a key rotation that makes the previous
+   * key unnecessary. Secrets no configured key opens are left as they are and named in the report.
+   */
+  resealSecrets(): Promise<ResealReport>;
   /** Flushes, refuses further changes and releases the data directory. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -109,6 +116,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       groups: createGroupsRepo(context),
       gameOrders: createGameOrdersRepo(context),
       inbox,
+      async resealSecrets() {
+        const fromHot = await resealHot(hot, options.vault, now);
+        const fromInbox = await inbox.reseal();
+        return {
+          resealed: { ...fromHot.resealed, inbox: fromInbox.resealed.inbox },
+          unreadable: [...fromHot.unreadable, ...fromInbox.unreadable],
+        };
+      },
       async flush() {
         // All settle before this does, so that after a rejection each file's memory is what is on disk.
         const results = await Promise.allSettled([hot.flush(), history.flush(), inbox.flush()]);

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /** Why the vault refused: a bad key setting, a token it cannot read, or one that fails authentication. */
 export type VaultErrorCode = 'bad-key' | 'malformed' | 'unknown-key' | 'rejected';
@@ -27,16 +27,30 @@ export interface Vault {
   decrypt(token: string, aad: string): string;
   /** True if `token` is sealed with the current key (false means: re-encrypt it when rotating). */
   isCurrent(token: string): boolean;
+  /**
+   * `token` sealed with the current key: the same token if it already is, else opened with the
+   * key that sealed it and sealed again. Throws VaultError like `decrypt` if it cannot be opened.
+   */
+  reseal(token: string, aad: string): string;
 }
 
 export interface VaultOptions {
   /** 32-byte AES-256 key; see parseEncryptionKey. */
   key: Buffer;
-  /** Id written into every token, so a later key rotation knows which key sealed it. Default `k1`. */
+  /**
+   * Id written into every token, so a later key rotation knows which key sealed it. Default:
+   * derived from the key (`keyIdOf`), so two different keys never share an id.
+   */
   keyId?: string;
-  /** Older keys that may still open tokens (key rotation); never used to encrypt. */
-  previousKeys?: Record<string, Buffer>;
+  /** Older keys that may still open tokens (key rotation, ENCRYPTION_KEY_PREVIOUS); never used to encrypt. Ids as `keyIdOf`. */
+  previousKeys?: readonly Buffer[];
 }
+
+/**
+ * The id tokens sealed before key ids were derived from the key carry. Any configured key may
+ * have sealed them, so each is tried (AES-GCM's tag tells the right one).
+ */
+export const legacyKeyId = 'k1';
 
 const tokenVersion = 'v1';
 const ivBytes = 12;
@@ -50,22 +64,20 @@ const keyHelp = 'generate one with `openssl rand -base64 32`';
  * covers the token header (version and key id) and the caller's owner/field label.
  */
 export function createVault(options: VaultOptions): Vault {
-  const keyId = options.keyId ?? 'k1';
+  const current = checkKey(options.key, 'current');
+  const keyId = checkKeyId(options.keyId ?? keyIdOf(current));
   const keys = new Map<string, Buffer>();
-  for (const [id, key] of Object.entries(options.previousKeys ?? {})) keys.set(checkKeyId(id), checkKey(key, id));
-  const current = checkKey(options.key, checkKeyId(keyId));
-  const previous = keys.get(keyId);
-  if (previous && !previous.equals(current)) {
-    throw new VaultError(
-      'bad-key',
-      `Key id "${keyId}" is used for the current key and a different previous key; give the new key a new id.`,
-    );
-  }
+  (options.previousKeys ?? []).forEach((key, index) => {
+    const checked = checkKey(key, `previous #${index + 1}`);
+    keys.set(keyIdOf(checked), checked);
+  });
   keys.set(keyId, current);
+  // Legacy tokens: the current key first, it is the likeliest.
+  const legacyCandidates = [current, ...[...keys.values()].filter((key) => key !== current)];
 
   const headerAad = (id: string, aad: string) => Buffer.from(`${tokenVersion}.${id}|${aad}`, 'utf8');
 
-  return {
+  const vault: Vault = {
     keyId,
     encrypt(plaintext, aad) {
       const iv = randomBytes(ivBytes);
@@ -82,11 +94,12 @@ export function createVault(options: VaultOptions): Vault {
       }
       const [, id = '', ivText = '', tagText = '', ctText = ''] = parts;
       const key = keys.get(id);
-      if (!key) {
+      const candidates = key ? [key] : id === legacyKeyId ? legacyCandidates : [];
+      if (candidates.length === 0) {
         throw new VaultError(
           'unknown-key',
           `Cannot decrypt the value for "${aad}": it was sealed with key id "${id}", which this kiosbot does not have. ` +
-            'Configure that key (as the current or a previous key) to read it.',
+            'Configure that key (as ENCRYPTION_KEY, or as ENCRYPTION_KEY_PREVIOUS during a key rotation) to read it.',
         );
       }
       const iv = decodePart(ivText, aad);
@@ -95,22 +108,38 @@ export function createVault(options: VaultOptions): Vault {
       if (iv.length !== ivBytes || tag.length !== tagBytes) {
         throw new VaultError('malformed', `Cannot decrypt the value for "${aad}": the token's IV or tag has the wrong length.`);
       }
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: tagBytes });
-        decipher.setAAD(headerAad(id, aad));
-        decipher.setAuthTag(tag);
-        return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
-      } catch {
-        throw new VaultError(
-          'rejected',
-          `Cannot decrypt the value for "${aad}": authentication failed. The token was altered, or it belongs to another owner or field.`,
-        );
+      for (const candidate of candidates) {
+        try {
+          const decipher = createDecipheriv('aes-256-gcm', candidate, iv, { authTagLength: tagBytes });
+          decipher.setAAD(headerAad(id, aad));
+          decipher.setAuthTag(tag);
+          return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+        } catch {
+          // Not this key (or altered): try the next legacy candidate, if any.
+        }
       }
+      throw new VaultError(
+        'rejected',
+        `Cannot decrypt the value for "${aad}": authentication failed. The token was altered, it belongs to another owner or field, ` +
+          'or it was sealed with a key this kiosbot does not have.',
+      );
     },
     isCurrent(token) {
       return token.startsWith(`${tokenVersion}.${keyId}.`);
     },
+    reseal(token, aad) {
+      return vault.isCurrent(token) ? token : vault.encrypt(vault.decrypt(token, aad), aad);
+    },
   };
+  return vault;
+}
+
+/**
+ * The key id of a key: a short fingerprint (SHA-256 of a label and the key, 48 bits), enough to
+ * tell keys apart in tokens and nowhere near enough to learn anything about the key.
+ */
+export function keyIdOf(key: Buffer): string {
+  return `f${createHash('sha256').update('kiosbot key id\0').update(key).digest('hex').slice(0, 12)}`;
 }
 
 /**

@@ -9,6 +9,11 @@ import { pathToFileURL } from 'node:url';
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 
+/** Node arguments that run a TypeScript entry point of this repository (path relative to the root) through tsx. */
+export function tsxArgs(entry: string): string[] {
+  return ['--import', tsxLoader, path.join(repoRoot, entry)];
+}
+
 export interface BotProcess {
   /** Everything the process wrote to stdout and stderr so far. */
   readonly output: string;
@@ -23,11 +28,7 @@ export interface BotProcess {
  * hold no `.env`, so a developer's own `.env` cannot leak into the test. `nodeArgs` is what node
  * runs: `src/main.ts` through tsx unless told otherwise (a bundle, see bundled-bot.ts).
  */
-export function spawnBot(
-  env: Record<string, string>,
-  cwd: string,
-  nodeArgs = ['--import', tsxLoader, path.join(repoRoot, 'src/main.ts')],
-): BotProcess {
+export function spawnBot(env: Record<string, string>, cwd: string, nodeArgs = tsxArgs('src/main.ts')): BotProcess {
   const child = spawn(process.execPath, nodeArgs, {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },

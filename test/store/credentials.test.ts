@@ -20,7 +20,7 @@ describe('credentials', () => {
     await store.credentials.save(1, 'reseller', { apiId: 'RS-1', apiKey: 'SECRET-abc123' }, 'RS-*');
     const record = (readJson(path.join(dataDir, hotFileName)) as HotData).credentials['1:reseller'];
     expect(record).toMatchObject({ service: 'reseller', label: 'RS-*', connectedAt: '2025-01-31T06:00:00.000Z' });
-    expect(record?.sealed).toMatch(/^v1\.k1\./);
+    expect(record?.sealed).toMatch(/^v1\.f[0-9a-f]{12}\./);
     expect(readFileSync(path.join(dataDir, hotFileName), 'utf8')).not.toContain('SECRET-abc123');
     expect(store.credentials.load(1, 'reseller')).toEqual({ apiId: 'RS-1', apiKey: 'SECRET-abc123' });
     expect(store.credentials.has(1, 'reseller')).toBe(true);

@@ -8,13 +8,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/store/errors.ts';
 import { hotFileName } from '../../src/store/store.ts';
-import { createVault } from '../../src/store/vault.ts';
+import { createVault, keyIdOf } from '../../src/store/vault.ts';
 import { createTempDirs, openTestStore, readJson, testKey } from './helpers.ts';
 
 const dirs = createTempDirs();
 afterEach(() => dirs.cleanup());
 
 const wrongKey = Buffer.alloc(32, 9);
+const testKeyId = keyIdOf(testKey);
 const wrongVault = () => createVault({ key: wrongKey });
 const fixtureV1 = path.join(import.meta.dirname, 'fixtures', 'kiosbot-v1.json');
 
@@ -84,8 +85,8 @@ describe('encryption key check at open', () => {
     const { store } = await openTestStore(dataDir);
     await store.close();
     const hot = readJson(path.join(dataDir, hotFileName)) as { keyCheck?: { keyId: string; sealed: string } };
-    expect(hot.keyCheck?.keyId).toBe('k1');
-    expect(hot.keyCheck?.sealed).toMatch(/^v1\.k1\./);
+    expect(hot.keyCheck?.keyId).toBe(testKeyId);
+    expect(hot.keyCheck?.sealed.startsWith(`v1.${testKeyId}.`)).toBe(true);
     const before = hashes(dataDir);
     expectHelpfulMessage(await refusal(dataDir));
     expect(hashes(dataDir)).toEqual(before);
@@ -104,7 +105,7 @@ describe('encryption key check at open', () => {
 
     const { store } = await openTestStore(dataDir);
     await store.close();
-    expect(readJson(file)).toHaveProperty(['keyCheck', 'keyId'], 'k1');
+    expect(readJson(file)).toHaveProperty(['keyCheck', 'keyId'], testKeyId);
     expectHelpfulMessage(await refusal(dataDir));
   });
 
@@ -120,7 +121,7 @@ describe('encryption key check at open', () => {
 
     const opened = await openTestStore(dataDir);
     await opened.store.close();
-    expect(readJson(file)).toHaveProperty(['keyCheck', 'keyId'], 'k1');
+    expect(readJson(file)).toHaveProperty(['keyCheck', 'keyId'], testKeyId);
     expectHelpfulMessage(await refusal(dataDir));
   });
 
@@ -137,6 +138,6 @@ describe('encryption key check at open', () => {
     const { store } = await openTestStore(dataDir);
     expect(store.migratedFrom).toBe(1);
     await store.close();
-    expect(readJson(file)).toHaveProperty(['keyCheck', 'keyId'], 'k1');
+    expect(readJson(file)).toHaveProperty(['keyCheck', 'keyId'], testKeyId);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createVault, parseEncryptionKey, VaultError } from '../../src/store/vault.ts';
+import { createVault, keyIdOf, legacyKeyId, parseEncryptionKey, VaultError } from '../../src/store/vault.ts';
 
 const key = Buffer.alloc(32, 1);
 const otherKey = Buffer.alloc(32, 2);
@@ -42,10 +42,16 @@ describe('createVault', () => {
   it('makes tokens v1.<keyId>.<iv>.<tag>.<ct> with a fresh IV each time', () => {
     const a = vault.encrypt(secret, aad);
     const b = vault.encrypt(secret, aad);
-    expect(a).toMatch(/^v1\.k1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]+$/);
+    expect(a).toMatch(/^v1\.f[0-9a-f]{12}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]+$/);
     expect(a).not.toBe(b);
     expect(a).not.toContain('SECRET');
-    expect(vault.keyId).toBe('k1');
+    expect(vault.keyId).toBe(keyIdOf(key));
+  });
+
+  it('derives the key id from the key: two keys never share one, and the id gives nothing of the key away', () => {
+    expect(keyIdOf(key)).not.toBe(keyIdOf(otherKey));
+    expect(createVault({ key: Buffer.from(key) }).keyId).toBe(vault.keyId);
+    expect(vault.keyId).not.toContain(key.toString('hex').slice(0, 6));
   });
 
   it.each([
@@ -78,17 +84,37 @@ describe('createVault', () => {
   });
 
   it('rejects a token whose key id was swapped for another known key', () => {
-    const rotated = createVault({ key: otherKey, keyId: 'k2', previousKeys: { k1: key } });
-    const token = rotated.encrypt(secret, aad).replace(/^v1\.k2\./, 'v1.k1.');
+    const rotated = createVault({ key: otherKey, previousKeys: [key] });
+    const token = rotated.encrypt(secret, aad).replace(`v1.${rotated.keyId}.`, `v1.${keyIdOf(key)}.`);
     expect(vaultError(() => rotated.decrypt(token, aad)).code).toBe('rejected');
   });
 
   it('opens tokens of a previous key after rotation and tells which tokens to re-encrypt', () => {
     const old = vault.encrypt(secret, aad);
-    const rotated = createVault({ key: otherKey, keyId: 'k2', previousKeys: { k1: key } });
+    const rotated = createVault({ key: otherKey, previousKeys: [key] });
     expect(rotated.decrypt(old, aad)).toBe(secret);
     expect(rotated.isCurrent(old)).toBe(false);
     expect(rotated.isCurrent(rotated.encrypt(secret, aad))).toBe(true);
+  });
+
+  it('reseals a token of a previous key under the current key, and leaves a current one as it is', () => {
+    const rotated = createVault({ key: otherKey, previousKeys: [key] });
+    const resealed = rotated.reseal(vault.encrypt(secret, aad), aad);
+    expect(rotated.isCurrent(resealed)).toBe(true);
+    expect(createVault({ key: otherKey }).decrypt(resealed, aad)).toBe(secret);
+    expect(rotated.reseal(resealed, aad)).toBe(resealed);
+    expect(vaultError(() => rotated.reseal(vault.encrypt(secret, aad), 'user:9:credentials:reseller')).code).toBe('rejected');
+  });
+
+  it(`opens tokens from before derived key ids ("${legacyKeyId}") with whichever configured key sealed them`, () => {
+    const legacy = (sealer: Buffer) => createVault({ key: sealer, keyId: legacyKeyId }).encrypt(secret, aad);
+    expect(createVault({ key }).decrypt(legacy(key), aad)).toBe(secret);
+    const rotated = createVault({ key: otherKey, previousKeys: [key] });
+    expect(rotated.decrypt(legacy(key), aad)).toBe(secret);
+    expect(rotated.isCurrent(legacy(otherKey))).toBe(false);
+    const error = vaultError(() => createVault({ key: otherKey }).decrypt(legacy(key), aad));
+    expect(error.code).toBe('rejected');
+    expectNoSecrets(error);
   });
 
   it('rejects malformed tokens', () => {
@@ -101,7 +127,7 @@ describe('createVault', () => {
   it('refuses keys that are not 32 bytes and bad key ids', () => {
     expect(vaultError(() => createVault({ key: Buffer.alloc(16) })).message).toContain('openssl rand -base64 32');
     expect(vaultError(() => createVault({ key, keyId: 'has.dot' })).code).toBe('bad-key');
-    expect(vaultError(() => createVault({ key, keyId: 'k1', previousKeys: { k1: otherKey } })).code).toBe('bad-key');
+    expect(vaultError(() => createVault({ key, previousKeys: [Buffer.alloc(31)] })).message).toContain('previous #1');
   });
 });
 

@@ -1,0 +1,106 @@
+import type { DurableFile } from './durable-file.ts';
+import { conversationAad } from './conversations.ts';
+import { credentialsAad } from './credentials.ts';
+import type { HotData } from './schema.ts';
+import { sealKeyCheck, type Vault } from './vault.ts';
+
+/** The kinds of sealed values kiosbot stores. */
+export type SecretKind = 'credentials' | 'conversations' | 'inbox';
+
+/** What a key rotation did: how many secrets it sealed again, and which it could not open. */
+export interface ResealReport {
+  /** Secrets sealed again with the current key, by kind (those already current are not counted). */
+  resealed: Record<SecretKind, number>;
+  /** Secrets no configured key opens, named by owner (never by content); left as they were. */
+  unreadable: string[];
+}
+
+/** One sealed value of a file: what it is, the AAD it was sealed for, and how to replace it. */
+export interface SealedValue {
+  kind: SecretKind;
+  token: string;
+  aad: string;
+  /** Who owns it, for the report. */
+  name: string;
+  /** Puts a new token in its place (in the file's data). */
+  put: (token: string) => void;
+}
+
+/**
+ * Seals every value `secretsOf` finds in `file` that is not sealed with the current key again,
+ * in one write, then writes the file once more so that its `.bak` (the version before) holds only
+ * current tokens too. Both writes happen even when nothing was stale: an earlier run may have
+ * died between them. `alsoChange` runs inside the first write (the key check value). A crash
+ * before, between or after the writes leaves tokens of one key or both, which the vault opens
+ * while both keys are configured.
+ */
+export async function resealFile<T>(
+  file: DurableFile<T>,
+  vault: Vault,
+  secretsOf: (data: T) => SealedValue[],
+  alsoChange?: (data: T) => void,
+): Promise<ResealReport> {
+  const report: ResealReport = { resealed: { credentials: 0, conversations: 0, inbox: 0 }, unreadable: [] };
+  const fresh: Array<{ value: SealedValue; token: string }> = [];
+  for (const value of secretsOf(file.data)) {
+    if (vault.isCurrent(value.token)) continue;
+    try {
+      fresh.push({ value, token: vault.reseal(value.token, value.aad) });
+    } catch {
+      report.unreadable.push(value.name);
+    }
+  }
+  // Synchronous from the scan to here: `put` writes into the very data the scan read.
+  await file.update((data) => {
+    for (const { value, token } of fresh) value.put(token);
+    alsoChange?.(data);
+  });
+  await file.update(() => undefined);
+  for (const { value } of fresh) report.resealed[value.kind] += 1;
+  return report;
+}
+
+/** The sealed values of the hot file: every user's credentials and every conversation state. */
+export function hotSecrets(data: HotData): SealedValue[] {
+  const credentials = Object.entries(data.credentials).map(([key, record]): SealedValue => {
+    const userId = Number(key.slice(0, key.indexOf(':')));
+    return {
+      kind: 'credentials',
+      token: record.sealed,
+      aad: credentialsAad(userId, record.service),
+      name: `the ${record.service} credentials of user ${userId}`,
+      put: (token) => {
+        record.sealed = token;
+      },
+    };
+  });
+  const conversations = Object.entries(data.conversations).map(([key, token]): SealedValue => ({
+    kind: 'conversations',
+    token,
+    aad: conversationAad(key),
+    name: `the conversation state ${key}`,
+    put: (sealed) => {
+      data.conversations[key] = sealed;
+    },
+  }));
+  return [...credentials, ...conversations];
+}
+
+/**
+ * Re-seals every secret of the hot file with the vault's current key, and the key check value
+ * with them when anything was stale, so the previous key is no longer needed for this file.
+ */
+export function resealHot(hot: DurableFile<HotData>, vault: Vault, now: () => Date): Promise<ResealReport> {
+  const stale = hotSecrets(hot.data).some((value) => !vault.isCurrent(value.token));
+  const checkStale = !hot.data.keyCheck || !vault.isCurrent(hot.data.keyCheck.sealed);
+  return resealFile(
+    hot,
+    vault,
+    hotSecrets,
+    stale || checkStale
+      ? (data) => {
+          data.keyCheck = { ...sealKeyCheck(vault), at: now().toISOString() };
+        }
+      : undefined,
+  );
+}
