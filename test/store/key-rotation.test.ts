@@ -28,7 +28,13 @@ const newOnly = () => createVault({ key: newKey });
 
 const update = (id: number): Update => ({
   update_id: id,
-  message: { message_id: id, date: 1, chat: { id: 7, type: 'private', first_name: 'Budi' }, text: `/beli TSEL10 0812${id}` },
+  message: {
+    message_id: id,
+    date: 1,
+    chat: { id: 7, type: 'private', first_name: 'Budi' },
+    from: { id: 7, is_bot: false, first_name: 'Budi' },
+    text: `/beli TSEL10 0812${id}`,
+  },
 });
 
 async function open(dataDir: string, vault: Vault, writeFile?: AtomicWriter): Promise<Store> {
