@@ -17,6 +17,7 @@ import { formatRupiah } from './text/format.ts';
 import { createNotices, type Notices } from './notify/notices.ts';
 import { createOutbox, type Outbox } from './notify/outbox.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
+import { createBackupJob, type BackupJob } from './jobs/backups.ts';
 import { inboxGetUpdatesTransformer, markDoneAfterHandling, replayInbox } from './server/update-inbox.ts';
 
 export interface App {
@@ -29,7 +30,9 @@ export interface App {
   notices: Notices;
   outbox: Outbox;
   watcher: SettlementWatcher;
-  /** Starts the background jobs: outbox, settlement watcher, periodic balance alerts. */
+  /** Scheduled backups (run on their timer when BACKUP_EVERY_HOURS is set; `run()` makes one now). */
+  backups: BackupJob;
+  /** Starts the background jobs: outbox, settlement watcher, periodic balance alerts, scheduled backups. */
   startJobs(): void;
   /**
    * Handles the inbox updates a crash left unhandled (see src/server/update-inbox.ts). Call it
@@ -140,6 +143,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onAccountPaused: (userId, reason) => enqueue(notices.accountPaused(userId, reason)),
   });
   let alertTimer: NodeJS.Timeout | undefined;
+  const backups = createBackupJob({ store, dir: config.backups.dir, keep: config.backups.keep, logger, now });
+  let backupTimer: NodeJS.Timeout | undefined;
   const deps: BotDeps = {
     settings: {
       botToken: config.botToken,
@@ -177,15 +182,21 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     notices,
     outbox: jobs,
     watcher,
+    backups,
     replayInbox: () => replayInbox(bot, store.inbox, logger),
     startJobs() {
       jobs.start();
       watcher.start();
       alertTimer ??= setInterval(() => void services.alerts.checkAll(), options.alertIntervalMs ?? 10 * 60_000);
       alertTimer.unref?.();
+      if (config.backups.everyMs > 0) {
+        backupTimer ??= setInterval(() => void backups.run(), config.backups.everyMs);
+        backupTimer.unref?.();
+      }
     },
     async close() {
       if (alertTimer) clearInterval(alertTimer);
+      if (backupTimer) clearInterval(backupTimer);
       await watcher.stop();
       await jobs.stop();
       await store.close();

@@ -132,6 +132,9 @@ const schema = z.object({
   PROVIDER_TIMEOUT_MS: integerText('milliseconds to wait for a provider', 1000, 120000).default(15000),
   PENDING_HORIZON_HOURS: integerText('hours to keep re-checking a Pending transaction', 1, 24 * 14).default(24),
   GAMESHOP_CATALOGUE: z.string().trim().min(1).optional(),
+  BACKUP_DIR: z.string().trim().min(1).default('./backups'),
+  BACKUP_EVERY_HOURS: integerText('hours between scheduled backups; 0 turns them off', 0, 24 * 7).default(0),
+  BACKUP_KEEP: integerText('how many scheduled backups to keep', 1, 1000).default(14),
 });
 
 type Parsed = z.output<typeof schema>;
@@ -158,6 +161,8 @@ export interface Config {
   defaultLocale: Locale;
   pendingHorizonMs: number;
   gameshopCataloguePath: string | undefined;
+  /** Where backups go (`npm run backup`, scheduled ones); `everyMs` 0: no scheduled backups. */
+  backups: { dir: string; everyMs: number; keep: number };
 }
 
 /** Variables whose values must never be echoed in an error. */
@@ -198,20 +203,40 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     defaultLocale: data.DEFAULT_LOCALE,
     pendingHorizonMs: data.PENDING_HORIZON_HOURS * 3600_000,
     gameshopCataloguePath: data.GAMESHOP_CATALOGUE,
+    backups: { dir: data.BACKUP_DIR, everyMs: data.BACKUP_EVERY_HOURS * 3600_000, keep: data.BACKUP_KEEP },
   };
 }
 
-/** What the key tools (`npm run rotate-key`) need: the keys and the data directory. */
-export interface KeyConfig {
-  encryptionKey: Buffer;
-  previousKeys: Buffer[];
+/** What the data tools (`npm run backup`) need: the data and backup directories. */
+export interface DataConfig {
   dataDir: string;
+  backupDir: string;
 }
 
-/** Parses ENCRYPTION_KEY, ENCRYPTION_KEY_PREVIOUS and DATA_DIR like createConfig does. Pure. */
+/** What the key tools (`npm run rotate-key`, `npm run restore`) need: the keys too. */
+export interface KeyConfig extends DataConfig {
+  encryptionKey: Buffer;
+  previousKeys: Buffer[];
+}
+
+/** Parses DATA_DIR and BACKUP_DIR like createConfig does. Pure. */
+export function createDataConfig(env: Record<string, string | undefined>): DataConfig {
+  const data = parseEnvironment(schema.pick({ DATA_DIR: true, BACKUP_DIR: true }), env);
+  return { dataDir: data.DATA_DIR, backupDir: data.BACKUP_DIR };
+}
+
+/** Parses ENCRYPTION_KEY, ENCRYPTION_KEY_PREVIOUS, DATA_DIR and BACKUP_DIR like createConfig does. Pure. */
 export function createKeyConfig(env: Record<string, string | undefined>): KeyConfig {
-  const data = parseEnvironment(schema.pick({ ENCRYPTION_KEY: true, ENCRYPTION_KEY_PREVIOUS: true, DATA_DIR: true }), env);
-  return { encryptionKey: data.ENCRYPTION_KEY, previousKeys: data.ENCRYPTION_KEY_PREVIOUS, dataDir: data.DATA_DIR };
+  const data = parseEnvironment(
+    schema.pick({ ENCRYPTION_KEY: true, ENCRYPTION_KEY_PREVIOUS: true, DATA_DIR: true, BACKUP_DIR: true }),
+    env,
+  );
+  return {
+    encryptionKey: data.ENCRYPTION_KEY,
+    previousKeys: data.ENCRYPTION_KEY_PREVIOUS,
+    dataDir: data.DATA_DIR,
+    backupDir: data.BACKUP_DIR,
+  };
 }
 
 /** Parses `env` with `shape`, or throws one ConfigError naming every bad variable (secrets never quoted). */

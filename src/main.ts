@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs';
 import { run, type RunnerHandle } from '@grammyjs/runner';
 import { ConfigError, createConfig } from './config.ts';
 import { createApp } from './app.ts';
+import { restoreAdvice } from './store/backup.ts';
+import { StoreCorruptError } from './store/errors.ts';
 import { publishCommands } from './bot/commands.ts';
 import { createI18n } from './bot/i18n.ts';
 import { startHttpServer, type HttpServer } from './server/http.ts';
@@ -34,7 +36,8 @@ let app;
 try {
   app = await createApp(config);
 } catch (error) {
-  console.error(`kiosbot cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  const advice = error instanceof StoreCorruptError ? ` ${await restoreAdvice(config.backups.dir)}` : '';
+  console.error(`kiosbot cannot start: ${error instanceof Error ? error.message : String(error)}${advice}`);
   process.exit(1);
 }
 const { bot, logger, store } = app;

@@ -38,7 +38,7 @@ describe('ENCRYPTION_KEY_PREVIOUS (key rotation)', () => {
 
   it('the key tools read only the keys and DATA_DIR, with the same messages', () => {
     const keys = createKeyConfig({ ENCRYPTION_KEY: goodKeyBase64, DATA_DIR: '/srv/kiosbot' });
-    expect(keys).toEqual({ encryptionKey: Buffer.alloc(32, 7), previousKeys: [], dataDir: '/srv/kiosbot' });
+    expect(keys).toEqual({ encryptionKey: Buffer.alloc(32, 7), previousKeys: [], dataDir: '/srv/kiosbot', backupDir: './backups' });
     expect(() => createKeyConfig({})).toThrow(/ENCRYPTION_KEY/);
   });
 });

@@ -5,24 +5,13 @@
  * Each data file is replaced atomically, so a crash at any instant leaves every secret readable
  * with the keys given; running it again finishes the job. Prints counts, never a secret.
  */
-import { existsSync } from 'node:fs';
-import { ConfigError, createKeyConfig, type KeyConfig } from '../config.ts';
-import { installOutputGuard, outputSecrets } from '../output-guard.ts';
+import { createKeyConfig } from '../config.ts';
+import { startCommand } from './cli.ts';
 import { StoreError } from '../store/errors.ts';
 import { openStore } from '../store/store.ts';
 import { createVault } from '../store/vault.ts';
 
-if (existsSync('.env')) process.loadEnvFile('.env');
-installOutputGuard(outputSecrets(process.env));
-
-let config: KeyConfig;
-try {
-  config = createKeyConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}
+const config = startCommand(createKeyConfig);
 
 const vault = createVault({ key: config.encryptionKey, previousKeys: config.previousKeys });
 try {

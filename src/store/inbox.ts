@@ -26,7 +26,7 @@ const inboxFileSchema = z.object({ version: z.literal(inboxFileVersion), entries
 export type InboxEntry = z.infer<typeof entrySchema>;
 export type InboxData = z.infer<typeof inboxFileSchema>;
 
-function decodeInboxFile(raw: unknown, file: string): { data: InboxData } {
+export function decodeInboxFile(raw: unknown, file: string): { data: InboxData } {
   const version = (raw as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && version > inboxFileVersion) throw new StoreVersionError(file, version, inboxFileVersion);
   return { data: inboxFileSchema.parse(raw) };

@@ -9,21 +9,16 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.ts';
 import { createVault, legacyKeyId } from '../../src/store/vault.ts';
-import { spawnBot, tsxArgs } from '../helpers/bot-process.ts';
+import { runToEnd } from '../helpers/bot-process.ts';
 
 const oldKey = Buffer.alloc(32, 11);
 const newKey = Buffer.alloc(32, 12);
 const keyForms = [oldKey, newKey].flatMap((key) => [key.toString('base64'), key.toString('hex')]);
 
 async function rotate(env: Record<string, string>, cwd: string): Promise<{ code: number | null; output: string }> {
-  const child = spawnBot(env, cwd, tsxArgs('src/ops/rotate-key.ts'));
-  const code = await Promise.race([child.exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000))]);
-  if (code === 'timeout') {
-    await child.stop('SIGKILL');
-    throw new Error(`rotate-key did not finish: ${child.output}`);
-  }
-  for (const form of keyForms) expect(child.output).not.toContain(form);
-  return { code, output: child.output };
+  const result = await runToEnd('src/ops/rotate-key.ts', env, cwd);
+  for (const form of keyForms) expect(result.output).not.toContain(form);
+  return result;
 }
 
 describe('npm run rotate-key', () => {

@@ -49,3 +49,23 @@ export function spawnBot(env: Record<string, string>, cwd: string, nodeArgs = ts
     },
   };
 }
+
+/**
+ * Runs a command-line entry point of this repository (through tsx) to its end with exactly `env`,
+ * and resolves with its exit code and output; fails the test if it runs over a minute.
+ */
+export async function runToEnd(
+  entry: string,
+  env: Record<string, string>,
+  cwd: string,
+  args: string[] = [],
+): Promise<{ code: number | null; output: string }> {
+  const child = spawnBot(env, cwd, [...tsxArgs(entry), ...args]);
+  // Generous: the child compiles TypeScript on a loaded machine.
+  const code = await Promise.race([child.exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000))]);
+  if (code === 'timeout') {
+    await child.stop('SIGKILL');
+    throw new Error(`${entry} did not finish within a minute; its output: ${child.output}`);
+  }
+  return { code, output: child.output };
+}

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { WriteEvent } from '../../src/store/durable-file.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { createVault, type Vault } from '../../src/store/vault.ts';
+import type { NewTransaction } from '../../src/store/transactions.ts';
 
 /** The key the v1 fixture's sealed credentials were made with. */
 export const testKey = Buffer.alloc(32, 7);
@@ -12,6 +13,18 @@ export const testKey = Buffer.alloc(32, 7);
 export function testVault(): Vault {
   return createVault({ key: testKey });
 }
+
+/** A purchase as the bot records it before calling the provider. */
+export const purchase = (refId: string, overrides: Partial<NewTransaction> = {}): NewTransaction => ({
+  refId,
+  userId: 42,
+  chatId: 42,
+  code: 'TSEL10',
+  productName: 'Telkomsel 10.000',
+  target: '081234567890',
+  price: 10250,
+  ...overrides,
+});
 
 /** A fresh temporary directory, removed by `cleanup()`. */
 export function createTempDirs(): { make(): string; cleanup(): void } {

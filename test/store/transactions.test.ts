@@ -4,20 +4,7 @@ import { describe, expect } from 'vitest';
 import { StoreCorruptError, StoreError } from '../../src/store/errors.ts';
 import type { HistoryData, HotData, TransactionRecord } from '../../src/store/schema.ts';
 import { hotFileName } from '../../src/store/store.ts';
-import type { NewTransaction } from '../../src/store/transactions.ts';
-import { type StoreKit, createClock, modeOf, readJson, storeTest } from './helpers.ts';
-
-/** A purchase as the bot records it before calling the provider. */
-const purchase = (refId: string, overrides: Partial<NewTransaction> = {}): NewTransaction => ({
-  refId,
-  userId: 42,
-  chatId: 42,
-  code: 'TSEL10',
-  productName: 'Telkomsel 10.000',
-  target: '081234567890',
-  price: 10250,
-  ...overrides,
-});
+import { type StoreKit, createClock, modeOf, purchase, readJson, storeTest } from './helpers.ts';
 
 async function setup(stores: StoreKit, start = '2025-01-31T06:00:00Z') {
   const dataDir = stores.dir();

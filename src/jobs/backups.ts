@@ -1,0 +1,34 @@
+import path from 'node:path';
+import type { Logger } from '../logger.ts';
+import { backupFileName, pruneBackups, writeBackup } from '../store/backup.ts';
+import type { Store } from '../store/store.ts';
+
+export interface BackupJob {
+  /** Makes one backup now (after flushing the store) and prunes old ones; resolves with its file, or undefined if it failed (logged). */
+  run(): Promise<string | undefined>;
+}
+
+/**
+ * Scheduled backups (BACKUP_EVERY_HOURS): each run writes `kiosbot-<time>.json.gz` into `dir`
+ * and keeps the newest `keep`. A failed run is logged and changes nothing; the next one tries again.
+ */
+export function createBackupJob(deps: { store: Store; dir: string; keep: number; logger: Logger; now: () => Date }): BackupJob {
+  return {
+    async run() {
+      const file = path.join(deps.dir, backupFileName(deps.now()));
+      try {
+        await deps.store.flush();
+        const backup = await writeBackup(deps.store.dataDir, file, { now: deps.now });
+        const removed = await pruneBackups(deps.dir, deps.keep);
+        deps.logger.info('backup written', { file, files: backup.files.length, removed: removed.length });
+        return file;
+      } catch (error) {
+        deps.logger.warn('scheduled backup failed; the next run tries again', {
+          file,
+          reason: error instanceof Error ? error.message : String(error),
+        });
+        return undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * Backups as an operator uses them: made while the bot writes, checked before a restore, put back
+ * with the current files kept aside, refused when they would lose or corrupt something.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createBackupJob } from '../../src/jobs/backups.ts';
+import { silentLogger as quiet } from '../../src/logger.ts';
+import {
+  backupFileName,
+  listBackups,
+  pruneBackups,
+  readBackup,
+  restoreAdvice,
+  restoreBackup,
+  writeBackup,
+  type Backup,
+} from '../../src/store/backup.ts';
+import { hotFileName, type Store } from '../../src/store/store.ts';
+import { createVault } from '../../src/store/vault.ts';
+import { createClock, createTempDirs, openTestStore, purchase, testVault } from './helpers.ts';
+
+const dirs = createTempDirs();
+afterEach(() => dirs.cleanup());
+
+/** A data directory in use: a connected user, a settled purchase in history, a Pending one. */
+async function busyStore(): Promise<{ dataDir: string; store: Store }> {
+  const dataDir = dirs.make();
+  const clock = createClock('2026-11-20T08:00:00Z');
+  const { store } = await openTestStore(dataDir, { now: clock.now });
+  await store.users.upsert({ id: 42, firstName: 'Budi' });
+  await store.credentials.save(42, 'reseller', { apiId: 'RS-1', apiKey: 'secret-key-1' });
+  await store.transactions.create(purchase('ref-settled', { status: 'Pending' }));
+  await store.transactions.settle('ref-settled', { status: 'Sukses', sn: 'SN-1' });
+  await store.transactions.archiveSettled();
+  await store.transactions.create(purchase('ref-pending', { status: 'Pending' }));
+  return { dataDir, store };
+}
+
+function rewriteBackup(file: string, change: (backup: Backup) => void): void {
+  const backup = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8')) as Backup;
+  change(backup);
+  writeFileSync(file, gzipSync(JSON.stringify(backup)));
+}
+
+describe('backups', () => {
+  it('are made while the bot writes, hold every data file and no plain secret, and restore into a store that opens', async () => {
+    const { dataDir, store } = await busyStore();
+    const file = path.join(dirs.make(), 'b', backupFileName(new Date('2026-11-20T09:00:00Z')));
+    // Writes keep landing while the backup reads the files.
+    const writing = Promise.all(Array.from({ length: 40 }, (_, i) => store.users.upsert({ id: 100 + i, firstName: `U${i}` })));
+    const backup = await writeBackup(dataDir, file);
+    await writing;
+    await store.close();
+
+    expect(path.basename(file)).toBe('kiosbot-20261120-090000.json.gz');
+    expect(backup.files.map((entry) => entry.name)).toEqual([hotFileName, 'history/2026-11.json']);
+    expect(gunzipSync(readFileSync(file)).toString('utf8')).not.toContain('secret-key-1');
+    expect((await readBackup(file)).files).toHaveLength(2);
+
+    const target = dirs.make();
+    const { movedTo } = await restoreBackup(file, target, testVault());
+    expect(movedTo).toBeUndefined();
+    const { store: restored } = await openTestStore(target);
+    expect(restored.credentials.load(42, 'reseller')).toEqual({ apiId: 'RS-1', apiKey: 'secret-key-1' });
+    expect(restored.transactions.get('ref-pending')?.status).toBe('Pending');
+    expect((await restored.transactions.find('ref-settled'))?.sn).toBe('SN-1');
+    await restored.close();
+  });
+
+  it('a restore keeps the files it replaces aside (with their .bak copies), and the store opens the backup', async () => {
+    const { dataDir, store } = await busyStore();
+    const file = path.join(dirs.make(), 'backup.json.gz');
+    await writeBackup(dataDir, file);
+    await store.users.upsert({ id: 7, firstName: 'After the backup' });
+    await store.close();
+
+    const { movedTo } = await restoreBackup(file, dataDir, testVault());
+    expect(movedTo).toBeDefined();
+    expect(readdirSync(movedTo ?? '').sort()).toEqual(expect.arrayContaining([hotFileName, `${hotFileName}.bak`, 'history']));
+    expect(existsSync(path.join(dataDir, `${hotFileName}.bak`))).toBe(false);
+    const { store: restored } = await openTestStore(dataDir);
+    expect(restored.users.get(7)).toBeUndefined();
+    expect(restored.users.get(42)?.firstName).toBe('Budi');
+    await restored.close();
+  });
+
+  it('refuses a damaged, altered or foreign backup, and one made with another key, changing nothing', async () => {
+    const { dataDir, store } = await busyStore();
+    await store.close();
+    const good = path.join(dirs.make(), 'good.json.gz');
+    await writeBackup(dataDir, good);
+    const before = readFileSync(path.join(dataDir, hotFileName), 'utf8');
+
+    const variant = (name: string, change: (backup: Backup) => void) => {
+      const file = path.join(path.dirname(good), name);
+      writeFileSync(file, readFileSync(good));
+      rewriteBackup(file, change);
+      return file;
+    };
+    const truncated = path.join(path.dirname(good), 'truncated.json.gz');
+    writeFileSync(truncated, readFileSync(good).subarray(0, 40));
+    const cases: Array<[string, RegExp]> = [
+      [truncated, /not a kiosbot backup/],
+      [path.join(path.dirname(good), 'missing.json.gz'), /Cannot read the backup/],
+      [
+        variant('edited.json.gz', (b) => {
+          const hot = b.files[0];
+          if (hot) hot.text = hot.text.replace('Budi', 'Badu');
+        }),
+        /does not match its checksum/,
+      ],
+      [
+        variant('foreign.json.gz', (b) => b.files.push({ ...(b.files[0] ?? { text: '', sha256: '' }), name: '../../etc/passwd' })),
+        /does not write/,
+      ],
+      [
+        variant('newer.json.gz', (b) => {
+          const hot = b.files[0];
+          if (!hot) return;
+          hot.text = JSON.stringify({ ...(JSON.parse(hot.text) as object), version: 99 });
+          hot.sha256 = createHash('sha256').update(hot.text).digest('hex');
+        }),
+        /newer kiosbot/,
+      ],
+    ];
+    for (const [file, message] of cases) {
+      await expect(restoreBackup(file, dataDir, testVault())).rejects.toThrow(message);
+    }
+    await expect(restoreBackup(good, dataDir, createVault({ key: Buffer.alloc(32, 99) }))).rejects.toThrow(/another ENCRYPTION_KEY/);
+    expect(readFileSync(path.join(dataDir, hotFileName), 'utf8')).toBe(before);
+  });
+
+  it('refuses to restore while the bot holds the data directory', async () => {
+    const { dataDir, store } = await busyStore();
+    const file = path.join(dirs.make(), 'b.json.gz');
+    await writeBackup(dataDir, file);
+    await expect(restoreBackup(file, dataDir, testVault())).rejects.toThrow(/Stop that process first/);
+    expect(store.users.get(42)).toBeDefined();
+    await store.close();
+  });
+
+  it('scheduled backups keep the newest BACKUP_KEEP, and an unreadable data file points at the latest one', async () => {
+    const { store } = await busyStore();
+    const dir = dirs.make();
+    expect(await restoreAdvice(dir)).toContain('npm run backup');
+    const clock = createClock('2026-11-20T00:00:00Z');
+    const job = createBackupJob({ store, dir, keep: 2, logger: quiet, now: clock.now });
+    const made: Array<string | undefined> = [];
+    for (let i = 0; i < 3; i++) {
+      made.push(await job.run());
+      clock.advance(3600_000);
+    }
+    await store.close();
+    expect(await listBackups(dir)).toEqual([made[2], made[1]]);
+    expect(await restoreAdvice(dir)).toContain(`npm run restore -- ${made[2]}`);
+    expect(await pruneBackups(dir, 1)).toEqual([made[1]]);
+  });
+});
