@@ -92,6 +92,7 @@ describe('Indonesian aliases', () => {
       ['status', 'cek'],
       ['history', 'riwayat'],
       ['language', 'bahasa'],
+      ['settings', 'pengaturan'],
       ['account', 'akun'],
       ['items', 'produk'],
       ['verify', 'validasi'],
