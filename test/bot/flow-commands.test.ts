@@ -1,9 +1,10 @@
-import { describe, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ChatDriver, inWorld, indonesian, shopper, withCatalogue } from '../helpers/gameshop.ts';
 import { waitForSummary } from '../helpers/buy.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { connectData } from '../../src/bot/callback-data/connect.ts';
-import type { TestWorld } from '../helpers/app.ts';
+import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { advanceWallClock } from '../helpers/wall-clock.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 /*
@@ -108,6 +109,10 @@ describe.concurrent('commands inside a flow', () => {
       const prices = await driver.send('/harga', 'Daftar harga');
       const again = await world.telegram.waitForBotMessage(driver.user, { after: prices, textIncludes: 'kode produk' });
       expect(again.text).toBe(ask.text);
+      // The price list's page buttons work inside the flow too, and leave it waiting.
+      const brand = prices.buttons.flat()[0] ?? '';
+      driver.user.tap(prices, brand);
+      await world.telegram.waitFor(() => prices.text?.includes('produk, halaman'));
       await driver.send('TSEL10', 'nomor HP');
       const summary = await waitForSummary(world, driver.user, driver.user.send('081234567890'));
       expect(summary.text).toContain('TSEL10');
@@ -142,4 +147,25 @@ describe.concurrent('commands inside a flow', () => {
       expect(sent.deleted).toBe(true);
       expect(world.app.services.credentials.has(user.id, 'reseller')).toBe(true);
     }));
+});
+
+describe('an information command after the flow timed out', () => {
+  let world: TestWorld;
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  it('is answered once, and nothing is asked again', async () => {
+    world = await startWorld();
+    const driver = await bothConnected(world);
+    await driver.send('/beli', 'kode produk');
+    await world.idle();
+    advanceWallClock(16 * 60_000); // the step times out (15 minutes)
+    const before = driver.lastId();
+    const balance = await driver.send('/saldo', 'Rp 1.000.000');
+    await driver.send('/start', 'Halo');
+    const texts = textsAfter(world, driver.user, before);
+    expect(texts.filter((text) => text === balance.text)).toHaveLength(1);
+    expect(texts.some((text) => text?.includes('kode produk') || text?.includes('dibatalkan'))).toBe(false);
+  });
 });
