@@ -20,6 +20,7 @@ export const commands = [
   { name: 'history', aliases: ['riwayat'], groups: false },
   { name: 'pin', aliases: [], groups: false },
   { name: 'language', aliases: ['bahasa'], groups: true },
+  { name: 'settings', aliases: ['pengaturan'], groups: false },
   { name: 'account', aliases: ['akun'], groups: false },
   { name: 'items', aliases: ['produk'], groups: false },
   { name: 'verify', aliases: ['validasi'], groups: true },

@@ -1,4 +1,5 @@
 import type { Context } from 'grammy';
+import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
 import type { Locale } from '../domain.ts';
@@ -54,6 +55,19 @@ interface Extras {
    * fallback answers then say which step expired instead of "I did not understand".
    */
   expiredConversation?: string;
+  /**
+   * Set by a flow that saw an information command (/saldo, /harga …) while it waited: its pending
+   * question, asked again once the command's feature has answered (`askAgainAfterInfo`).
+   */
+  askAgain?: PendingQuestion;
+  /** Set by a flow that ended because the user moved on (another command or feature's button): the exit says so. */
+  leftFlow?: boolean;
+}
+
+/** A flow's question as sent: its text (HTML) and buttons. */
+export interface PendingQuestion {
+  text: string;
+  reply_markup?: InlineKeyboardMarkup;
 }
 
 /** Context of ordinary middleware. */

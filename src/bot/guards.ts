@@ -48,6 +48,7 @@ export const privateOnlyCommands = [
   'status',
   'history',
   'pin',
+  'settings',
   'account',
   'items',
   'games',

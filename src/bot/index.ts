@@ -7,6 +7,10 @@ import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './con
 import { createI18n } from './i18n.ts';
 import { attachAccount } from './middlewares/account.ts';
 import { lowerCaseCommands } from './middlewares/command-case.ts';
+import { createMenuButtons } from './middlewares/menu-buttons.ts';
+import { askAgainAfterInfo } from './conversations/ask.ts';
+import { settingsFeature } from './features/settings.ts';
+import { quietly } from './edits.ts';
 import { createConversationStorage } from './conversation-storage.ts';
 import { handleBotError } from './errors.ts';
 import { htmlParseMode } from '../text/html.ts';
@@ -53,6 +57,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.api.config.use(htmlParseMode);
 
   bot.use(lowerCaseCommands);
+  // A main-menu button is its command from here on.
+  bot.use(createMenuButtons(i18n));
   // Updates of one chat are handled in order, also under @grammyjs/runner's concurrency.
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
   bot.use(attachAccount(deps));
@@ -74,10 +80,12 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(
     conversations<BotContext, ConversationContext>({
       storage: createConversationStorage(deps.store),
-      // A conversation ends from outside for a /command (cancel, or a halt on a command typed
-      // mid-flow) or because its wait timed out. Only the latter leaves a non-command update.
-      onExit: (id, ctx) => {
-        if (!isCommand(ctx)) ctx.expiredConversation = id;
+      // A conversation ends from outside when the user moved on (a command or another feature's
+      // button typed mid-flow: `leftFlow`, said here before the update runs), on /cancel, or
+      // because its wait timed out. Only the latter leaves a non-command update unmarked.
+      onExit: async (id, ctx) => {
+        if (ctx.leftFlow) await quietly(ctx.reply(ctx.t('flow-left', { id })));
+        else if (!isCommand(ctx)) ctx.expiredConversation = id;
       },
       plugins: [
         conversationI18n,
@@ -91,6 +99,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
     }),
   );
   bot.use(cancelFeature);
+  // An information command answered inside a flow: the flow's question comes again after it.
+  bot.use(askAgainAfterInfo);
 
   // Every conversation is installed before any feature, so any feature can enter any of them.
   const wait = { maxMillisecondsToWait: deps.settings.conversationTimeoutMs };
@@ -103,6 +113,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(privateOnlyAnswer);
   bot.use(startFeature);
   bot.use(languageFeature);
+  bot.use(settingsFeature);
   bot.use(connectFeature);
   bot.use(balanceFeature);
   bot.use(pricesFeature);

@@ -53,7 +53,7 @@ describe('Indonesian aliases', () => {
     expect(viaLanguage.buttons.flat()).toEqual(['🇮🇩 Bahasa Indonesia', '🇬🇧 English']);
     budi.tap(viaLanguage, '🇬🇧 English');
     await world.telegram.waitFor(() => viaLanguage.text?.includes('English'));
-    const help = await world.telegram.waitForBotMessage(budi, { after: budi.send('/bantuan') });
+    const help = await world.telegram.waitForBotMessage(budi, { after: budi.send('/bantuan'), textIncludes: 'commands' });
     expect(help.text).toContain('kiosbot commands');
   });
 
@@ -92,6 +92,7 @@ describe('Indonesian aliases', () => {
       ['status', 'cek'],
       ['history', 'riwayat'],
       ['language', 'bahasa'],
+      ['settings', 'pengaturan'],
       ['account', 'akun'],
       ['items', 'produk'],
       ['verify', 'validasi'],

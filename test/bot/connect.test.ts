@@ -173,8 +173,8 @@ describe('/connect and /disconnect', () => {
 
   it('a stale Cancel on an old prompt says the button is no longer valid and changes nothing', async () => {
     const prompt = await startResellerConnect();
-    // Another command ends the flow; the account gets connected afterwards.
-    await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
+    // Another command ends the flow (and says so); the account gets connected afterwards.
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/start'), textIncludes: 'Halo' });
     await world.app.services.credentials.verifyAndSave(budi.id, 'reseller', { apiId: main.apiId, apiKey: main.apiKey });
     const before = world.telegram.botMessages(budi).length;
 
@@ -228,12 +228,24 @@ describe('/connect and /disconnect', () => {
     expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
   });
 
-  it('a command in the middle leaves the flow and runs', async () => {
+  it('a command in the middle ends the flow, says so, and runs', async () => {
     await startResellerConnect();
-    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
-    expect(reply.text).toContain('belum terhubung');
+    const ended = await world.telegram.waitForBotMessage(budi, { after: budi.send('/pesanan') });
+    expect(ended.text).toContain('Menghubungkan akun dibatalkan');
+    const reply = await world.telegram.waitForBotMessage(budi, { after: ended });
+    expect(reply.text).toContain('Belum ada pesanan game');
     const next = await world.telegram.waitForBotMessage(budi, { after: budi.send(main.apiId) });
     expect(next.text).not.toContain('API key');
+  });
+
+  it('an information command in the middle is answered, the prompt comes again, and the flow goes on', async () => {
+    const prompt = await startResellerConnect();
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
+    expect(reply.text).toContain('belum terhubung');
+    const again = await world.telegram.waitForBotMessage(budi, { after: reply });
+    expect(again.text).toBe(prompt.text);
+    expect(again.buttons).toEqual(['❌ Batal'].map((b) => [b]));
+    await world.telegram.waitForBotMessage(budi, { after: budi.send(main.apiId), textIncludes: 'API key' });
   });
 
   it('/disconnect says when nothing is connected', async () => {

@@ -25,6 +25,7 @@ const privateCommands = [
   'history',
   'pin',
   'language',
+  'settings',
   'account',
   'items',
   'verify',

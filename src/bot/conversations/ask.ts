@@ -1,12 +1,17 @@
 /**
- * Asking inside a conversation: one way to wait for an answer, one rule for what leaves a flow,
- * and deleting a message that carried a secret. Used by the buy, connect, pin and game order
+ * Asking inside a conversation: one way to wait for an answer, one rule for what a flow answers on
+ * the side and what leaves it, and deleting a message that carried a secret. Used by the buy, connect, pin and game order
  * conversations. Telegram calls whose failure changes nothing (`quietly`, `editOrReply`) live in
  * `../edits.ts`.
  */
-import type { Context } from 'grammy';
+import type { Context, MiddlewareFn } from 'grammy';
 import type { Conversation } from '@grammyjs/conversations';
-import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
+import type { BotContext, BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
+import { commandNames, type CommandName } from '../commands.ts';
+import { balanceRefreshData } from '../callback-data/balance.ts';
+import { priceViewData } from '../callback-data/prices.ts';
+import { historyDetailData, historyPageData } from '../callback-data/history.ts';
+import { statusCheckData, statusListData } from '../callback-data/status.ts';
 
 /**
  * The opening of a flow that only runs in a private chat (buying, ordering): the user and chat
@@ -40,18 +45,56 @@ export async function deleteSecretMessage(conversation: BotConversation, deps: B
 }
 
 /**
- * The shared rule of every flow: a /command, or a tap on a button the flow does not own (another
- * feature's), leaves the flow. The conversation ends and the update goes on to the rest of the
- * bot, so the command runs or the button does what it says.
+ * Commands that only show something. Inside a flow they are answered by their feature as usual,
+ * then the flow's pending question is asked again and the flow goes on. Every alias and any case
+ * counts, and so do the main menu's buttons (turned into these commands, see menu-buttons.ts).
+ */
+export const infoCommands = ['help', 'balance', 'prices', 'status', 'history', 'settings'] as const satisfies readonly CommandName[];
+const infoCommandWords = new Set<string>(infoCommands.flatMap((name) => commandNames(name)));
+
+/**
+ * Buttons of those features that only show something (price and history pages, status checks,
+ * balance refresh): tapped inside a flow they do their thing and the flow goes on. (The price
+ * list's search and product buttons ask or buy: they leave the flow like any other button.)
+ */
+const infoButtons = [balanceRefreshData, priceViewData, historyPageData, historyDetailData, statusCheckData, statusListData];
+
+/** The command word of a message starting with `/` (lower-case, without `@bot`), or undefined. */
+function commandOf(ctx: Context): string | undefined {
+  const text = (ctx.message?.text ?? '').trim();
+  if (!text.startsWith('/')) return undefined;
+  const word = text.slice(1).split(/\s/, 1)[0] ?? '';
+  return (word.split('@', 1)[0] ?? '').toLowerCase();
+}
+
+/** True for an information command (see `infoCommands`) or a tap on an information button. */
+export function isInfoRequest(ctx: Context): boolean {
+  const data = ctx.callbackQuery?.data;
+  if (data !== undefined) return infoButtons.some((button) => button.filter().test(data));
+  const command = commandOf(ctx);
+  return command !== undefined && infoCommandWords.has(command);
+}
+
+/**
+ * The shared rule of every flow: a /command other than an information command, or a tap on a
+ * button the flow does not own (another feature's), leaves the flow. The conversation ends, the
+ * user is told which flow ended, and the update goes on to the rest of the bot, so the command
+ * runs or the button does what it says.
  */
 export function leavesFlow(ctx: Context, ownsButton: (data: string | undefined) => boolean): boolean {
+  if (isInfoRequest(ctx)) return false;
   if (ctx.callbackQuery) return !ownsButton(ctx.callbackQuery.data);
-  return (ctx.message?.text ?? '').trim().startsWith('/');
+  return commandOf(ctx) !== undefined;
 }
 
 export interface WaitForAnswerOptions<C extends Context, T> {
   /** True for callback data of this flow's buttons (current or outdated ones). */
   ownsButton: (data: string | undefined) => boolean;
+  /**
+   * The question this wait answers, as it was sent (text and buttons): sent again after an
+   * information command answered meanwhile. Undefined when there is nothing to ask again.
+   */
+  repeat: PendingQuestion | undefined;
   /**
    * The answer this update carries, or undefined when it is none (then `otherwise` runs and the
    * update is skipped: it is not kept in the conversation state). Called more than once per update,
@@ -71,25 +114,54 @@ export interface WaitForAnswerOptions<C extends Context, T> {
 
 /**
  * Waits (with the conversation's timeout) for the next update that answers the question:
- * `conversation.waitUntil` with `otherwise`, plus the shared leave rule. Updates that are neither
+ * `conversation.waitUntil` with `otherwise`, plus the shared rules. Updates that are neither
  * messages nor button taps are skipped and passed on to the rest of the bot.
+ *
+ * An information request is skipped too and passed on, so its feature answers it; a message also
+ * leaves `repeat` on the outside context for `askAgainAfterInfo`. A skipped update is not kept in
+ * the conversation state, so replays and restarts see the flow still waiting here, and nothing
+ * about the question is stored outside the flow. A leaving update marks the outside context
+ * (`leftFlow`: the conversations' exit handler says which flow ended) before the halt.
  */
-export async function waitForAnswer<OC extends Context, C extends Context, T>(
-  conversation: Conversation<OC, C>,
+export async function waitForAnswer<C extends Context, T>(
+  conversation: Conversation<BotContext, C>,
   options: WaitForAnswerOptions<C, T>,
 ): Promise<T> {
   const leaves = (ctx: C) => leavesFlow(ctx, options.ownsButton) || (options.alsoLeaves?.(ctx) ?? false);
   const ctx = await conversation.waitUntil(
-    (next) => leaves(next) || (!next.message && !next.callbackQuery) || options.accept(next) !== undefined,
+    (next) => isInfoRequest(next) || leaves(next) || (!next.message && !next.callbackQuery) || options.accept(next) !== undefined,
     {
       otherwise: options.otherwise,
     },
   );
+  if (isInfoRequest(ctx)) {
+    const question = ctx.message ? options.repeat : undefined;
+    if (question) {
+      await conversation.external((outside) => {
+        outside.askAgain = question;
+      });
+    }
+    return conversation.skip({ next: true });
+  }
   if (leaves(ctx)) {
     await options.leave?.();
+    await conversation.external((outside) => {
+      outside.leftFlow = true;
+    });
     return conversation.halt({ next: true });
   }
   const answer = options.accept(ctx);
   if (answer === undefined) return conversation.skip({ next: true });
   return answer;
 }
+
+/**
+ * The outside half of the information rule, installed before the conversations: once the rest of
+ * the bot has answered an information command that a flow passed on, the flow's pending question
+ * is sent again, so it is the last thing in the chat and its buttons are at hand.
+ */
+export const askAgainAfterInfo: MiddlewareFn<BotContext> = async (ctx, next) => {
+  await next();
+  const question = ctx.askAgain;
+  if (question) await ctx.reply(question.text, question.reply_markup ? { reply_markup: question.reply_markup } : {});
+};

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
+import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import type { BuyArgs, BuyRequest } from './ids.ts';
 import { formatWib } from '../../text/format.ts';
 import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
@@ -139,6 +139,7 @@ export function createBuyConversation(deps: BotDeps) {
      */
     const receive = (options: {
       confirmationId?: string;
+      repeat: PendingQuestion | undefined;
       text: boolean;
       hint: string;
       quickBuyLeaves?: boolean;
@@ -146,6 +147,7 @@ export function createBuyConversation(deps: BotDeps) {
     }): Promise<Received> =>
       waitForAnswer(conversation, {
         ownsButton: (data) => readBuyData(data) !== undefined,
+        repeat: options.repeat,
         alsoLeaves: options.quickBuyLeaves
           ? (next) => next.message?.text !== undefined && parseQuickBuy(next.message.text) !== undefined
           : undefined,
@@ -184,7 +186,7 @@ export function createBuyConversation(deps: BotDeps) {
       t,
       askText: async (prompt) => {
         await ctx.reply(prompt);
-        const got = await receive({ text: true, hint: t('buy-send-text') });
+        const got = await receive({ repeat: { text: prompt }, text: true, hint: t('buy-send-text') });
         // Without a confirmation id, no button reaches here; keep the compiler sure of it.
         return got.kind === 'text' ? got.text : '';
       },
@@ -235,13 +237,15 @@ export function createBuyConversation(deps: BotDeps) {
     });
     const { confirmationId } = prepared;
     const summary = fit((compact) => renderPurchaseSummary(t, selection, prepared.balance, compact));
-    const summaryMessage = await ctx.reply(summary, { reply_markup: createBuySummaryKeyboard(t, confirmationId) });
+    const summaryKeyboard = createBuySummaryKeyboard(t, confirmationId);
+    const summaryMessage = await ctx.reply(summary, { reply_markup: summaryKeyboard });
     /** Replaces the summary's buttons by a closing line (editing the text drops the keyboard). */
     const closeSummary = (line: string) => quietly(ctx.api.editMessageText(chatId, summaryMessage.message_id, `${summary}\n\n${line}`));
 
     for (;;) {
       const got = await receive({
         confirmationId,
+        repeat: { text: summary, reply_markup: summaryKeyboard },
         text: false,
         hint: t('buy-use-buttons'),
         quickBuyLeaves: true,
@@ -281,12 +285,14 @@ export function createBuyConversation(deps: BotDeps) {
     );
     if (repeats.length > 0) {
       const question = renderRepeatQuestion(t, items, repeats);
-      const asked = await ctx.reply(question, { reply_markup: createBuyAgainKeyboard(t, confirmationId) });
+      const againKeyboard = createBuyAgainKeyboard(t, confirmationId);
+      const asked = await ctx.reply(question, { reply_markup: againKeyboard });
       const closeThisQuestion = (line: string) => quietly(ctx.api.editMessageText(chatId, asked.message_id, `${question}\n\n${line}`));
       closeQuestion = closeThisQuestion;
       for (;;) {
         const got = await receive({
           confirmationId,
+          repeat: { text: question, reply_markup: againKeyboard },
           text: false,
           hint: t('buy-answer-question'),
           leave: () => closeThisQuestion(t('buy-summary-abandoned')),
@@ -324,6 +330,7 @@ export function createBuyConversation(deps: BotDeps) {
       for (;;) {
         const got = await receive({
           confirmationId,
+          repeat: { text: t('buy-pin-ask') },
           text: true,
           hint: t('buy-pin-ask'),
           leave: () => closeBoth(t('buy-summary-abandoned')),

@@ -1,4 +1,3 @@
-import type { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
 import type { ConnectArgs } from './ids.ts';
 import type { ServiceName } from '../../domain.ts';
@@ -9,6 +8,7 @@ import { createConnectCancelKeyboard, createConnectRetryKeyboard, createServiceP
 import { deleteSecretMessage, waitForAnswer } from './ask.ts';
 import { editOrReply, quietly } from '../edits.ts';
 import { raw } from '../../text/html.ts';
+import { createMainMenuKeyboard } from '../keyboards/main-menu.ts';
 
 /** The check-and-save step's result: the stored label, the provider's refusal, or a bug (logged). */
 type ConnectOutcome = { ok: true; label: string } | { ok: false; error: ProviderErrorJson } | { ok: false; error?: undefined };
@@ -52,9 +52,11 @@ export function createConnectConversation(deps: BotDeps) {
      * button ends the conversation and goes on to the rest of the bot.
      */
     const ask = async (prompt: string): Promise<{ text: string; ctx: ConversationContext } | undefined> => {
-      const sent = await ctx.reply(prompt, { reply_markup: createConnectCancelKeyboard(ctx.t, service) });
+      const keyboard = createConnectCancelKeyboard(ctx.t, service);
+      const sent = await ctx.reply(prompt, { reply_markup: keyboard });
       const got = await waitForAnswer(conversation, {
         ownsButton: isCancel,
+        repeat: { text: prompt, reply_markup: keyboard },
         accept: (next): Answer | undefined => {
           if (next.callbackQuery) return { kind: 'cancel', ctx: next };
           const text = next.message?.text?.trim();
@@ -111,22 +113,24 @@ export function createConnectConversation(deps: BotDeps) {
       }
     });
 
-    let text: string;
-    let keyboard: InlineKeyboard | undefined;
     if (outcome.ok) {
+      // A new message rather than an edit of "checking": it brings the main menu (a reply keyboard
+      // only comes with a new message).
       const next = ctx.t(`connect-next-${service}`);
-      text = `${ctx.t('connect-done', { service: serviceName, label: outcome.label })}\n\n${next}`;
-    } else {
-      keyboard = createConnectRetryKeyboard(ctx.t, service);
-      if (outcome.error?.kind === 'credentials') {
-        text = ctx.t('connect-rejected', { service: serviceName });
-      } else if (outcome.error) {
-        const problem = describeProviderError(ctx.t, outcome.error, deps.settings.publicIp);
-        text = ctx.t('connect-failed', { problem: raw(problem) });
-      } else {
-        text = ctx.t('connect-failed-generic');
-      }
+      const text = `${ctx.t('connect-done', { service: serviceName, label: outcome.label })}\n\n${next}`;
+      await quietly(ctx.api.deleteMessage(chatId, checking.message_id));
+      await ctx.reply(text, { reply_markup: createMainMenuKeyboard(ctx.t) });
+      return;
     }
-    await editOrReply(ctx, checking.message_id, text, keyboard ? { reply_markup: keyboard } : {});
+    let text: string;
+    if (outcome.error?.kind === 'credentials') {
+      text = ctx.t('connect-rejected', { service: serviceName });
+    } else if (outcome.error) {
+      const problem = describeProviderError(ctx.t, outcome.error, deps.settings.publicIp);
+      text = ctx.t('connect-failed', { problem: raw(problem) });
+    } else {
+      text = ctx.t('connect-failed-generic');
+    }
+    await editOrReply(ctx, checking.message_id, text, { reply_markup: createConnectRetryKeyboard(ctx.t, service) });
   };
 }

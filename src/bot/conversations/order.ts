@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { InlineKeyboard } from 'grammy';
-import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
+import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import type { OrderArgs } from './ids.ts';
 import { escapeHtml, formatRupiah } from '../../text/format.ts';
 import { privateChatOf, waitForAnswer } from './ask.ts';
@@ -109,9 +109,16 @@ export function createOrderConversation(deps: BotDeps) {
     };
 
     /** Waits for text (when `text`), a tap on the current question's button (`step`) or on the current confirmation's (`confirmationId`). */
-    const receive = (expect: { step?: number; confirmationId?: string; text: boolean; hint: string }): Promise<Received> =>
+    const receive = (expect: {
+      step?: number;
+      confirmationId?: string;
+      text: boolean;
+      hint: string;
+      repeat: PendingQuestion;
+    }): Promise<Received> =>
       waitForAnswer(conversation, {
         ownsButton,
+        repeat: expect.repeat,
         accept: (next): Received | undefined => {
           const data = next.callbackQuery?.data;
           const choice = readOrderStepData(data);
@@ -134,7 +141,8 @@ export function createOrderConversation(deps: BotDeps) {
       const current = step;
       const keyboard = createOrderChoiceKeyboard(t, flow, current, choices, options);
       const asked = await ctx.reply(text, { reply_markup: keyboard });
-      const got = await receive({ step: current, text: true, hint: t('order-answer-hint') });
+      const repeat = keyboard ? { text, reply_markup: keyboard } : { text };
+      const got = await receive({ step: current, text: true, hint: t('order-answer-hint'), repeat });
       if (got.kind === 'choice') {
         const label = got.value === 'skip' ? t('order-skipped') : (choices.find((c) => c.value === got.value)?.label ?? got.value);
         await quietly(ctx.api.editMessageText(chatId, asked.message_id, `${text}\n\n👉 <b>${escapeHtml(label)}</b>`));
@@ -168,10 +176,11 @@ export function createOrderConversation(deps: BotDeps) {
      */
     const offer = async (text: string, keyboard: (confirmationId: string) => InlineKeyboard, actions: readonly OrderConfirmAction[]) => {
       const confirmationId = await mintConfirmation();
-      const shown = await ctx.reply(text, { reply_markup: keyboard(confirmationId) });
+      const buttons = keyboard(confirmationId);
+      const shown = await ctx.reply(text, { reply_markup: buttons });
       const close = (line: string) => quietly(ctx.api.editMessageText(chatId, shown.message_id, `${text}\n\n${line}`));
       for (;;) {
-        const got = await receive({ confirmationId, text: false, hint: t('order-use-buttons') });
+        const got = await receive({ confirmationId, text: false, hint: t('order-use-buttons'), repeat: { text, reply_markup: buttons } });
         if (got.kind !== 'confirm') continue;
         if (actions.includes(got.action)) return { confirmationId, action: got.action, button: got.ctx, close };
         // Not a button of this message (forged data): answered, and the wait goes on.

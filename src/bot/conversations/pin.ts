@@ -1,5 +1,5 @@
 import { InlineKeyboard } from 'grammy';
-import type { BotConversation, BotDeps, ConversationContext } from '../context.ts';
+import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import { isValidPin } from '../../services/pin.ts';
 import { formatWib } from '../../text/format.ts';
 import { pinData } from '../callback-data/pin.ts';
@@ -51,9 +51,10 @@ export function createPinConversation(deps: BotDeps) {
      * Waits for text (trimmed) or a tap on one of this conversation's buttons; a command or
      * another feature's button leaves, anything else (a photo, a sticker) gets a hint.
      */
-    const receive = (): Promise<Received> =>
+    const receive = (repeat: PendingQuestion | undefined): Promise<Received> =>
       waitForAnswer(conversation, {
         ownsButton: isPinButton,
+        repeat,
         accept: (next): Received | undefined => {
           const data = next.callbackQuery?.data;
           if (data !== undefined) return { kind: 'button', action: pinData.unpack(data).action, ctx: next };
@@ -74,10 +75,14 @@ export function createPinConversation(deps: BotDeps) {
      * Sends `prompt` (when given) and waits for a well-formed PIN; every text is deleted at once.
      * Undefined when the user cancelled (already answered).
      */
+    let pending: PendingQuestion | undefined;
     const askPin = async (prompt: string | undefined): Promise<string | undefined> => {
-      if (prompt !== undefined) await ctx.reply(prompt, { reply_markup: cancelKeyboard });
+      if (prompt !== undefined) {
+        pending = { text: prompt, reply_markup: cancelKeyboard };
+        await ctx.reply(prompt, { reply_markup: cancelKeyboard });
+      }
       for (;;) {
-        const got = await receive();
+        const got = await receive(pending);
         if (got.kind === 'button') {
           if (got.action === 'cancel') {
             await cancelled(got.ctx);
@@ -110,7 +115,7 @@ export function createPinConversation(deps: BotDeps) {
         .text(t('pin-button-cancel'), pinData.pack({ action: 'cancel' }));
       await ctx.reply(t('pin-menu'), { reply_markup: menu });
       for (;;) {
-        const got = await receive();
+        const got = await receive({ text: t('pin-menu'), reply_markup: menu });
         if (got.kind === 'text') {
           await ctx.reply(t('pin-menu'), { reply_markup: menu });
           continue;

@@ -22,9 +22,12 @@ import {
 export const connectFeature = new Composer<BotContext>();
 const privateChat = connectFeature.chatType('private');
 
-privateChat.command(commandNames('connect'), async (ctx) => {
+/** What /connect answers: the service picker. Also behind the settings screen's button. */
+export async function showServicePicker(ctx: BotContext): Promise<void> {
   await ctx.reply(ctx.t('connect-choose'), { reply_markup: createServicePickerKeyboard(ctx.t) });
-});
+}
+
+privateChat.command(commandNames('connect'), showServicePicker);
 
 /** Leaves any other flow and starts the credential prompts for `service`. */
 async function startConnecting(ctx: BotContext, service: ServiceName): Promise<void> {
@@ -77,8 +80,10 @@ connectFeature.callbackQuery(connectData.filter({ action: 'cancel' }), async (ct
   await ctx.reply(ctx.t('connect-cancelled'));
 });
 
-privateChat.command(commandNames('disconnect'), async (ctx) => {
-  const userId = ctx.from.id;
+/** What /disconnect answers: the connected services to pick from. Also behind the settings screen's button. */
+export async function showDisconnectPicker(ctx: BotContext): Promise<void> {
+  const userId = ctx.from?.id;
+  if (userId === undefined) return;
   const connected = ctx.deps.services.credentials.connected(userId).map((service) => ({
     service,
     label: ctx.deps.store.credentials.info(userId, service)?.label ?? '-',
@@ -88,7 +93,9 @@ privateChat.command(commandNames('disconnect'), async (ctx) => {
     return;
   }
   await ctx.reply(ctx.t('disconnect-choose'), { reply_markup: createDisconnectPickerKeyboard(ctx.t, connected) });
-});
+}
+
+privateChat.command(commandNames('disconnect'), showDisconnectPicker);
 
 connectFeature.callbackQuery(disconnectData.filter({ action: 'pick' }), async (ctx) => {
   const service = parseServiceName(disconnectData.unpack(ctx.callbackQuery.data).service);

@@ -4,18 +4,22 @@ import { commandNames } from '../commands.ts';
 import { isLocale, supportedLocales, type Locale } from '../../domain.ts';
 import { languageData } from '../callback-data/language.ts';
 import { withoutEmptyRows } from '../keyboards/rows.ts';
+import { createMainMenuKeyboard } from '../keyboards/main-menu.ts';
 
-const languageNames: Record<Locale, string> = { id: '🇮🇩 Bahasa Indonesia', en: '🇬🇧 English' };
+export const languageNames: Record<Locale, string> = { id: '🇮🇩 Bahasa Indonesia', en: '🇬🇧 English' };
 
 /** /language (/bahasa): pick Indonesian or English; the choice is remembered. */
 export const languageFeature = new Composer<BotContext>();
 
-languageFeature.command(commandNames('language'), async (ctx) => {
+/** What /language answers: the language picker. Also behind the settings screen's button. */
+export async function showLanguagePicker(ctx: BotContext): Promise<void> {
   // One language per row; the row left open after the last one is dropped (Telegram shows it as a gap).
   const keyboard = new InlineKeyboard();
   for (const locale of supportedLocales) keyboard.text(languageNames[locale], languageData.pack({ locale })).row();
   await ctx.reply(ctx.t('language-choose'), { reply_markup: withoutEmptyRows(keyboard) });
-});
+}
+
+languageFeature.command(commandNames('language'), showLanguagePicker);
 
 languageFeature.callbackQuery(languageData.filter(), async (ctx) => {
   const { locale } = languageData.unpack(ctx.callbackQuery.data);
@@ -27,4 +31,6 @@ languageFeature.callbackQuery(languageData.filter(), async (ctx) => {
   ctx.i18n.useLocale(locale);
   await ctx.answerCallbackQuery();
   await ctx.editMessageText(ctx.t('language-changed'));
+  // The main menu's labels follow the language: a reply keyboard only comes with a new message.
+  if (ctx.chat?.type === 'private') await ctx.reply(ctx.t('menu-ready'), { reply_markup: createMainMenuKeyboard(ctx.t) });
 });

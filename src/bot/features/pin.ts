@@ -8,10 +8,13 @@ import { quietly } from '../edits.ts';
 export const pinFeature = new Composer<BotContext>();
 const privateChat = pinFeature.chatType('private');
 
-privateChat.command('pin', async (ctx) => {
+/** What /pin does: the PIN conversation, instead of any other flow. Also behind the settings screen's button. */
+export async function startPin(ctx: BotContext): Promise<void> {
   await ctx.conversation.exitAll();
   await ctx.conversation.enter(conversationIds.pin);
-});
+}
+
+privateChat.command('pin', startPin);
 
 // A button of a /pin conversation that already ended (timeout, /cancel): say so and drop it.
 pinFeature.callbackQuery(pinData.filter(), async (ctx) => {

@@ -2,6 +2,7 @@ import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames, commands, type CommandName } from '../commands.ts';
 import type { ServiceName } from '../../domain.ts';
+import { createMainMenuKeyboard } from '../keyboards/main-menu.ts';
 
 /** /start and /help: greet, say what to do next, list the commands. */
 export const startFeature = new Composer<BotContext>();
@@ -13,7 +14,9 @@ startFeature.command('start', async (ctx) => {
     return;
   }
   const connected = ctx.from ? ctx.deps.store.credentials.listServices(ctx.from.id).length > 0 : false;
-  await ctx.reply(ctx.t(connected ? 'start-welcome-connected' : 'start-welcome', { name }));
+  await ctx.reply(ctx.t(connected ? 'start-welcome-connected' : 'start-welcome', { name }), {
+    reply_markup: createMainMenuKeyboard(ctx.t),
+  });
 });
 
 startFeature.command(commandNames('help'), async (ctx) => {
@@ -31,7 +34,7 @@ const helpSections: ReadonlyArray<{ heading: string; service?: ServiceName; name
   { heading: 'help-section-marketplace', service: 'marketplace', names: ['account', 'items', 'verify'] },
   { heading: 'help-section-gameshop', service: 'gameshop', names: ['games', 'order', 'orders'] },
   { heading: 'help-section-groups', names: ['linkgroup', 'unlinkgroup'] },
-  { heading: 'help-section-settings', names: ['start', 'help', 'connect', 'disconnect', 'language', 'cancel'] },
+  { heading: 'help-section-settings', names: ['start', 'help', 'settings', 'connect', 'disconnect', 'language', 'cancel'] },
 ];
 
 /** The /help message: every command with its alias and description, grouped by service. */

@@ -1,0 +1,59 @@
+import { Composer, InlineKeyboard } from 'grammy';
+import type { BotContext } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { isLocale, serviceNames } from '../../domain.ts';
+import { settingsData } from '../callback-data/settings.ts';
+import { showDisconnectPicker, showServicePicker } from './connect.ts';
+import { languageNames, showLanguagePicker } from './language.ts';
+import { startPin } from './pin.ts';
+
+/**
+ * /settings (/pengaturan), also the main menu's ⚙️ button: what is connected, the language and
+ * whether a PIN is set, with buttons that do what /connect, /disconnect, /language and /pin do.
+ * (/account is the marketplace account, a different thing.) Private chats only.
+ */
+export const settingsFeature = new Composer<BotContext>();
+
+settingsFeature.chatType('private').command(commandNames('settings'), async (ctx) => {
+  const userId = ctx.from.id;
+  const services = serviceNames.map((service) => {
+    const name = ctx.t(`service-${service}`);
+    const info = ctx.deps.store.credentials.info(userId, service);
+    return info
+      ? ctx.t('settings-service-connected', { service: name, label: info.label ?? '-' })
+      : ctx.t('settings-service-missing', { service: name });
+  });
+  const locale = await ctx.i18n.getLocale();
+  const text = [
+    ctx.t('settings-title'),
+    [ctx.t('settings-services'), ...services].join('\n'),
+    [
+      ctx.t('settings-language', { language: isLocale(locale) ? languageNames[locale] : locale }),
+      ctx.t(ctx.deps.services.pin.hasPin(userId) ? 'settings-pin-on' : 'settings-pin-off'),
+    ].join('\n'),
+  ].join('\n\n');
+  const button = (key: string, action: string) => InlineKeyboard.text(ctx.t(key), settingsData.pack({ action }));
+  const keyboard = new InlineKeyboard([
+    [button('settings-button-connect', 'connect'), button('settings-button-disconnect', 'disconnect')],
+    [button('settings-button-language', 'language'), button('settings-button-pin', 'pin')],
+  ]);
+  await ctx.reply(text, { reply_markup: keyboard });
+});
+
+const actions = new Map<string, (ctx: BotContext) => Promise<void>>([
+  ['connect', showServicePicker],
+  ['disconnect', showDisconnectPicker],
+  ['language', showLanguagePicker],
+  ['pin', startPin],
+]);
+
+// The screen stays as it is (its buttons can be tapped again); each tap answers like its command.
+settingsFeature.callbackQuery(settingsData.filter(), async (ctx) => {
+  const action = actions.get(settingsData.unpack(ctx.callbackQuery.data).action);
+  if (!action || ctx.chat?.type !== 'private') {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await action(ctx);
+});
