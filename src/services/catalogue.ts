@@ -80,20 +80,6 @@ export function groupByBrand(products: readonly Product[]): BrandGroup[] {
   return [...groups.values()];
 }
 
-/**
- * Products matching every word of `query` (case-insensitive) in their code, name or brand;
- * dots in numbers are optional ("10000" finds "Telkomsel 10.000"). Provider order is kept.
- */
-export function searchProducts(products: readonly Product[], query: string): Product[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return [...products];
-  return products.filter((product) => {
-    const name = product.product_name.toLowerCase();
-    const haystack = `${product.code.toLowerCase()} ${name} ${name.replace(/(\d)\.(?=\d)/g, '$1')} ${brandOf(product).toLowerCase()}`;
-    return words.every((word) => haystack.includes(word));
-  });
-}
-
 export function createCatalogueService(deps: { credentials: CredentialService; now: () => Date }): CatalogueService {
   const cache = new Map<number, { at: number; products: Product[] }>();
   /** Brand groups of the lists handed out; an array no longer cached is forgotten with it. */
