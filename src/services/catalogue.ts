@@ -41,7 +41,7 @@ const genericWords = new Set([
  * "Mobile Legends 86 Diamonds" → "Mobile Legends", "PLN Token 20.000" → "PLN". Falls back to the
  * letters of the code. `groupByBrand` merges brands that are word-prefixes of one another.
  */
-export function brandOf(product: Product): string {
+export function brandOf(product: Pick<Product, 'code' | 'product_name'>): string {
   const lead: string[] = [];
   for (const raw of product.product_name.trim().split(/\s+/)) {
     if (/\d/.test(raw) || lead.length === 2) break;

@@ -207,7 +207,7 @@ export function categoryOf(product: ProductLike): ProductCategory | undefined {
 export function brandKeyOf(product: ProductLike): string {
   const operator = operatorOfProduct(product);
   if (operator) return operator;
-  return otherBrands.find((brand) => brand.name.test(product.product_name))?.key ?? brandOf(product as Product).toLowerCase();
+  return otherBrands.find((brand) => brand.name.test(product.product_name))?.key ?? brandOf(product).toLowerCase();
 }
 
 /** The amounts in a product name: its face value in rupiah and the counts (86 diamonds, 5 GB). */
@@ -258,7 +258,13 @@ function factsOf(product: Product, index: number): Facts {
   };
 }
 
-/** How well a product matches a term: 0 exactly, 1 loosely (a quantity for a bare number, part of a word), undefined not at all. */
+/** The score of a word found only inside another word ("ok" in "token"). */
+const partWord = 1;
+
+/**
+ * How well a product matches a term: 0 exactly (a word, or the start of the code), 1 loosely (a
+ * quantity for a bare number, part of a word), undefined not at all.
+ */
 function matchTerm(facts: Facts, term: SearchTerm): 0 | 1 | undefined {
   const { amounts } = facts;
   switch (term.kind) {
@@ -278,8 +284,9 @@ function matchTerm(facts: Facts, term: SearchTerm): 0 | 1 | undefined {
       return amounts.counts.some((count) => count.value === term.value && count.unit === term.unit) ? 0 : undefined;
     case 'word': {
       if (!facts.haystack.includes(term.word)) return undefined;
+      if (term.word.length >= 2 && facts.product.code.toLowerCase().startsWith(term.word)) return 0;
       const whole = new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(term.word)}($|[^\\p{L}\\p{N}])`, 'u');
-      return whole.test(facts.haystack) ? 0 : 1;
+      return whole.test(facts.haystack) ? 0 : partWord;
     }
   }
 }
@@ -292,9 +299,14 @@ function escapeRegExp(text: string): string {
  * Products matching every term of `query` (see `parseSearchQuery`), best first: a product whose
  * code is typed exactly, then exact matches before loose ones (a 10.000 nominal before a 10GB
  * package for `telkomsel 10`), available before unavailable, then cheapest, then provider order.
- * An empty query lists every product in provider order.
+ * An empty query lists every product in provider order. With `wholeWords`, a typed word must be a
+ * whole word of the name or the start of the code (what a plain message needs to count as a search).
  */
-export function searchProducts(products: readonly Product[], query: string | ParsedQuery): Product[] {
+export function searchProducts(
+  products: readonly Product[],
+  query: string | ParsedQuery,
+  options: { wholeWords?: boolean } = {},
+): Product[] {
   const parsed = typeof query === 'string' ? parseSearchQuery(query) : query;
   if (parsed.terms.length === 0) return [...products];
   const words = new Set(parsed.text.split(' '));
@@ -304,7 +316,7 @@ export function searchProducts(products: readonly Product[], query: string | Par
     let loose = 0;
     for (const term of parsed.terms) {
       const score = matchTerm(facts, term);
-      if (score === undefined) return;
+      if (score === undefined || (options.wholeWords && term.kind === 'word' && score === partWord)) return;
       loose += score;
     }
     ranked.push({ facts, code: words.has(product.code.toLowerCase()) ? 0 : 1, loose, unavailable: isProductAvailable(product) ? 0 : 1 });

@@ -74,9 +74,15 @@ describe('price search: categories, brand aliases and amounts, as a reseller typ
     expect(english.text).toContain('Try: pulsa xl 25 · pulsa xl 50');
   });
 
-  it('a greeting that happens to be an alias (halo = Telkomsel Halo) still gets the ordinary answer', async () => {
+  it('chatter (a greeting that is also an alias, a word inside a product name) still gets the ordinary answer', async () => {
     const budi = await seedConnectedUser(world, 'Budi', { languageCode: 'id' });
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('halo') });
     expect(reply.text).toContain('/help');
+    // "ok" is inside "Token", but a plain message needs whole words to count as a search.
+    const ok = await world.telegram.waitForBotMessage(budi, { after: budi.send('ok') });
+    expect(ok.text).toContain('/help');
+    // The start of a code is enough.
+    const code = await world.telegram.waitForBotMessage(budi, { after: budi.send('tseld') });
+    expect(codesShown(code)).toEqual(['TSELD1GB', 'TSELD3GB', 'TSELD5GB', 'TSELD10GB', 'TSELD25GB']);
   });
 });

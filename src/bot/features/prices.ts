@@ -148,7 +148,8 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
   } catch {
     return next();
   }
-  if (searchProducts(products, parsed).length === 0) return next();
+  // Chatter is not a search: "ok" is found in "Token", but only as part of a word.
+  if (searchProducts(products, parsed, { wholeWords: true }).length === 0) return next();
   const { text: answer, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view);
   await ctx.reply(answer, { reply_markup: keyboard });
 });
