@@ -109,8 +109,8 @@ const fillerWords = new Set([
 ]);
 
 const durationWords = new Set(['hari', 'day', 'days', 'jam', 'hour', 'hours', 'bulan', 'month', 'months', 'minggu', 'week', 'weeks']);
-const thousandUnits = new Set(['k', 'rb', 'ribu', 'rbu', 'ri']);
-const millionUnits = new Set(['jt', 'juta', 'm']);
+const thousandUnits = new Set(['k', 'rb', 'ribu', 'rbu']);
+const millionUnits = new Set(['jt', 'juta']);
 
 /** A number as written: `10`, `10.000`, `10,000`; undefined for anything else. */
 function readNumber(text: string): { value: number; grouped: boolean } | undefined {
