@@ -123,11 +123,11 @@ export function fit(build: (compact: boolean) => string): string {
 
 /**
  * The warning under a line whose target is a number of another operator than the product's
- * ("⚠️ 0877 adalah nomor XL, produk ini Telkomsel"), or undefined. The line can still be confirmed.
+ * ("⚠️ 0877 adalah nomor XL, produk ini Telkomsel"): one line, or none. The line can still be confirmed.
  */
-export function operatorWarning(t: TranslateFunction, item: BuyItem): string | undefined {
+function operatorWarning(t: TranslateFunction, item: BuyItem): string[] {
   const mismatch = operatorMismatch({ code: item.code, product_name: item.productName }, item.target);
-  return mismatch ? t('buy-summary-operator-warning', { ...mismatch }) : undefined;
+  return mismatch ? [t('buy-summary-operator-warning', { ...mismatch })] : [];
 }
 
 /**
@@ -145,7 +145,7 @@ export function renderPurchaseSummary(t: TranslateFunction, selection: Selection
       '',
       t('buy-summary-product', { product: only.productName, code: only.code }),
       t('buy-summary-target', { target: only.target }),
-      ...warningOf(t, only),
+      ...operatorWarning(t, only),
       t('buy-summary-price', { price: formatRupiah(only.price) }),
     );
   } else {
@@ -159,7 +159,7 @@ export function renderPurchaseSummary(t: TranslateFunction, selection: Selection
           target: item.target,
           price: formatRupiah(item.price),
         }),
-        ...warningOf(t, item).map((warning) => `    ${warning}`),
+        ...operatorWarning(t, item).map((warning) => `    ${warning}`),
       );
     });
     parts.push('', t('buy-summary-total', { total: formatRupiah(total) }));
@@ -171,11 +171,6 @@ export function renderPurchaseSummary(t: TranslateFunction, selection: Selection
   }
   parts.push('', t('buy-summary-question'));
   return parts.join('\n');
-}
-
-function warningOf(t: TranslateFunction, item: BuyItem): string[] {
-  const warning = operatorWarning(t, item);
-  return warning === undefined ? [] : [warning];
 }
 
 /**
