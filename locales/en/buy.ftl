@@ -32,6 +32,12 @@ buy-summary-title-bulk = 🛒 <b>Purchase summary</b> ({ $count } transactions)
 buy-summary-product = Product: { $product } (<code>{ $code }</code>)
 buy-summary-target = Destination: <code>{ $target }</code>
 buy-summary-price = Price: <b>{ $price }</b>
+buy-summary-operator-warning = ⚠️ { $prefix } is { $numberOperator ->
+        [XL] an
+        [Indosat] an
+        [Axis] an
+       *[other] a
+    } { $numberOperator } number, this product is { $productOperator }.
 buy-summary-line = { $n }. { $product } (<code>{ $code }</code>) → <code>{ $target }</code> — { $price }
 buy-summary-total = Total: <b>{ $total }</b>
 buy-summary-balance = Your balance: { $balance }

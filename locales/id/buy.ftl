@@ -32,6 +32,7 @@ buy-summary-title-bulk = 🛒 <b>Ringkasan pembelian</b> ({ $count } transaksi)
 buy-summary-product = Produk: { $product } (<code>{ $code }</code>)
 buy-summary-target = Tujuan: <code>{ $target }</code>
 buy-summary-price = Harga: <b>{ $price }</b>
+buy-summary-operator-warning = ⚠️ { $prefix } adalah nomor { $numberOperator }, produk ini { $productOperator }.
 buy-summary-line = { $n }. { $product } (<code>{ $code }</code>) → <code>{ $target }</code> — { $price }
 buy-summary-total = Total: <b>{ $total }</b>
 buy-summary-balance = Saldo Anda: { $balance }

@@ -5,12 +5,25 @@ prices-brands = 📋 <b>Daftar harga</b>
         [0] {""}
        *[other] {" "}({ $unavailable } sedang tidak tersedia)
     }. Pilih brand di bawah.
-    Cari: ketik saja nama produknya (misalnya <code>telkomsel 10</code>), atau <code>/harga ml 86</code>
+    Cari: ketik saja yang dicari (misalnya <code>pulsa xl 10rb</code>, <code>data tsel 5gb</code>, <code>token pln 50</code>), atau <code>/harga ml 86</code>
 prices-page = Halaman { $page }/{ $pages }
 prices-empty = Daftar harga dari provider masih kosong. Coba muat ulang nanti.
 prices-brand-title = 📋 <b>{ $brand }</b> — { $count } produk, halaman { $page }/{ $pages }
 prices-search-title = 🔎 Hasil pencarian "{ $query }" — { $count } produk, halaman { $page }/{ $pages }
-prices-search-empty = 🔎 Tidak ada produk yang cocok dengan "{ $query }". Coba kata lain (misalnya nama operator atau kode produk), atau pilih brand.
+prices-search-empty = 🔎 Tidak ada produk yang cocok dengan "{ $query }".
+    Dicari: { $understood }
+prices-search-examples = Coba: { $examples }
+prices-search-forms = Tulis kategori (pulsa, data, token, game, voucher), operator atau brand (tsel, isat, xl, axis, tri, sf, byu, ml, ff) dan nominal (<code>10</code>, <code>10rb</code>, <code>10.000</code>) atau kuota (<code>5gb</code>), atau kode produk. Bisa juga pilih brand.
+prices-search-term-category = { $category ->
+        [pulsa] pulsa
+        [data] paket data
+        [pln] token PLN
+        [game] game
+        [voucher] voucher
+       *[ewallet] e-wallet
+    }
+prices-search-term-number = { $number } ({ $nominal })
+prices-search-term-word = "{ $word }"
 prices-line-available = <code>{ $code }</code> { $name } — <b>{ $price }</b>
 prices-line-unavailable = ⛔ <code>{ $code }</code> { $name } — tidak tersedia ({ $status })
 prices-footer = Ketuk produk untuk membelinya. ⛔ = sedang tidak bisa dibeli.
@@ -25,5 +38,5 @@ prices-refreshed = Daftar harga diperbarui.
 prices-unavailable = { $name } sedang tidak tersedia (status: { $status }). Pilih produk lain atau coba lagi nanti.
 prices-gone = Produk ini sudah tidak ada di daftar harga. Ketuk 🔄 Muat ulang untuk daftar terbaru.
 prices-buying = { $name } — { $price }
-prices-search-prompt = 🔍 Ketik nama produk, operator atau kode yang dicari (misalnya: telkomsel 10, ml 86):
+prices-search-prompt = 🔍 Ketik nama produk, operator atau kode yang dicari (misalnya: pulsa xl 10rb, data tsel 5gb, token pln 50, ml 86):
 prices-search-placeholder = telkomsel 10

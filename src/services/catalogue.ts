@@ -41,7 +41,7 @@ const genericWords = new Set([
  * "Mobile Legends 86 Diamonds" → "Mobile Legends", "PLN Token 20.000" → "PLN". Falls back to the
  * letters of the code. `groupByBrand` merges brands that are word-prefixes of one another.
  */
-export function brandOf(product: Product): string {
+export function brandOf(product: Pick<Product, 'code' | 'product_name'>): string {
   const lead: string[] = [];
   for (const raw of product.product_name.trim().split(/\s+/)) {
     if (/\d/.test(raw) || lead.length === 2) break;
@@ -78,20 +78,6 @@ export function groupByBrand(products: readonly Product[]): BrandGroup[] {
     groups.set(key, group);
   });
   return [...groups.values()];
-}
-
-/**
- * Products matching every word of `query` (case-insensitive) in their code, name or brand;
- * dots in numbers are optional ("10000" finds "Telkomsel 10.000"). Provider order is kept.
- */
-export function searchProducts(products: readonly Product[], query: string): Product[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return [...products];
-  return products.filter((product) => {
-    const name = product.product_name.toLowerCase();
-    const haystack = `${product.code.toLowerCase()} ${name} ${name.replace(/(\d)\.(?=\d)/g, '$1')} ${brandOf(product).toLowerCase()}`;
-    return words.every((word) => haystack.includes(word));
-  });
 }
 
 export function createCatalogueService(deps: { credentials: CredentialService; now: () => Date }): CatalogueService {

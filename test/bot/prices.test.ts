@@ -1,20 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { seedConnectedUser } from '../helpers/seed-transactions.ts';
-import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
+import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { codesShown, productButtons } from '../helpers/prices.ts';
 
 /** A user whose reseller account is connected (seeded through the service: connecting is not the subject here). */
 const connectedUser = (world: TestWorld, firstName: string, languageCode = 'id'): Promise<EmulatedUser> =>
   seedConnectedUser(world, firstName, { languageCode });
-
-/** Product buttons of a price-list message: `CODE · Rp …` (available) or `⛔ CODE · status`. */
-function productButtons(message: EmulatedMessage): string[] {
-  return message.buttons.flat().filter((text) => /· Rp /.test(text) || text.startsWith('⛔'));
-}
-
-function codesShown(message: EmulatedMessage): string[] {
-  return productButtons(message).map((text) => text.replace(/^⛔ /, '').split(' · ')[0] ?? '');
-}
 
 const priceListRequests = (world: TestWorld) =>
   world.sandbox.received.filter((request) => request.service === 'reseller' && request.path === '/price-list').length;
@@ -124,7 +116,7 @@ describe('/harga: the price list', () => {
   it('shows an unavailable product with its status verbatim and answers a tap on it with that status', async () => {
     world.sandbox.reseller.setProductStatus('TSEL10', 'gangguan');
     const budi = await connectedUser(world, 'Budi');
-    const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga telkomsel') });
+    const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga telkomsel 10') });
     expect(list.text).toContain('⛔ TSEL10 Telkomsel 10.000 — tidak tersedia (gangguan)');
     expect(list.buttons.flat()).toContain('⛔ TSEL10 · gangguan');
 
@@ -139,7 +131,7 @@ describe('/harga: the price list', () => {
   it('caches the list per user for a few minutes; the refresh button fetches it anew', async () => {
     const budi = await connectedUser(world, 'Budi');
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga') });
-    const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga telkomsel') });
+    const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga pulsa telkomsel') });
     expect(priceListRequests(world)).toBe(1);
 
     world.sandbox.reseller.setProductStatus('TSEL5', 'kosong');
@@ -148,7 +140,9 @@ describe('/harga: the price list', () => {
     expect(answer.text).toBe('Daftar harga diperbarui.');
     await world.telegram.waitFor(() => list.text?.includes('TSEL5 Telkomsel 5.000 — tidak tersedia (kosong)'));
     expect(priceListRequests(world)).toBe(2);
-    expect(list.text).toContain('halaman 1/2');
+    expect(list.text).toContain('10 produk, halaman 1/1');
+    // Unavailable products come after the available ones.
+    expect(codesShown(list).slice(-2)).toEqual(['TSEL5', 'TSEL150']);
 
     // Another user has a list of their own.
     const siti = await connectedUser(world, 'Siti');

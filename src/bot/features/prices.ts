@@ -16,9 +16,18 @@ import {
   productsPerPage,
   type PriceView,
 } from '../keyboards/prices.ts';
-import { searchProducts, type BrandGroup } from '../../services/catalogue.ts';
+import type { BrandGroup } from '../../services/catalogue.ts';
+import {
+  isConfidentQuery,
+  parseSearchQuery,
+  searchExamples,
+  searchProducts,
+  type ParsedQuery,
+  type SearchTerm,
+} from '../../services/product-search.ts';
 import { isProductAvailable, type Product } from '../../services/providers.ts';
 import { raw } from '../../text/html.ts';
+import { escapeHtml } from '../../text/format.ts';
 
 /** Longest search text kept (bytes): it travels in the callback data of the paging buttons. */
 const maxQueryBytes = 40;
@@ -110,8 +119,9 @@ async function priceListForButton(ctx: BotContext & { from: { id: number } }, fr
 /**
  * Typed text as a price search, installed after quick-buy and before the fallback answer. A reply
  * to the 🔍 prompt is always a search. Other plain text of a user with a reseller account is
- * searched too, but answered only when something matches (otherwise the fallback answers), and
- * not when it answers a timed-out step. Text that looks like a secret is never searched (nor
+ * searched too, but answered only when something matches (otherwise the fallback answers), not
+ * when it answers a timed-out step, and not when it is only a loose word such as `halo` (a
+ * greeting as much as Telkomsel's kartuHalo). Text that looks like a secret is never searched (nor
  * echoed): the fallback deletes it.
  */
 export const priceSearchFeature = new Composer<BotContext>();
@@ -130,13 +140,16 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
     await replyPriceView(ctx, view);
     return;
   }
+  const parsed = parseSearchQuery(query);
+  if (!isConfidentQuery(parsed)) return next();
   let products: Product[];
   try {
     products = await ctx.deps.services.catalogue.priceList(ctx.from.id);
   } catch {
     return next();
   }
-  if (searchProducts(products, query).length === 0) return next();
+  // Chatter is not a search: "ok" is found in "Token", but only as part of a word.
+  if (searchProducts(products, parsed, { wholeWords: true }).length === 0) return next();
   const { text: answer, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view);
   await ctx.reply(answer, { reply_markup: keyboard });
 });
@@ -200,11 +213,10 @@ export function renderPriceView(
     );
   }
   if (view.kind === 's' && view.query) {
-    const matches = searchProducts(products, view.query);
+    const parsed = parseSearchQuery(view.query);
+    const matches = searchProducts(products, parsed);
     const query = view.query;
-    if (matches.length === 0) {
-      return { text: t('prices-search-empty', { query }), keyboard: createBackToBrandsKeyboard(t) };
-    }
+    if (matches.length === 0) return { text: renderNoMatch(t, products, parsed), keyboard: createBackToBrandsKeyboard(t) };
     return renderProducts(t, products, matches, view, (page, pages) =>
       t('prices-search-title', { query, count: matches.length, page, pages }),
     );
@@ -216,6 +228,36 @@ export function renderPriceView(
   const lines = [t('prices-brands', { products: products.length, brands: groups.length, unavailable })];
   if (pages > 1) lines.push(t('prices-page', { page: brandsView.page + 1, pages }));
   return { text: lines.join('\n'), keyboard: createBrandsKeyboard(t, groups, brandsView, pages) };
+}
+
+/** A search that found nothing: what was searched, as understood, searches that do work, and the forms to use. */
+function renderNoMatch(t: TranslateFunction, products: readonly Product[], parsed: ParsedQuery): string {
+  const understood = parsed.terms.map((term) => describeTerm(t, term)).join(' · ');
+  const examples = searchExamples(products, parsed).map((example) => `<code>${escapeHtml(example)}</code>`);
+  const lines = [t('prices-search-empty', { query: parsed.text, understood: raw(understood) })];
+  if (examples.length > 0) lines.push(t('prices-search-examples', { examples: raw(examples.join(' · ')) }));
+  lines.push('', t('prices-search-forms'));
+  return lines.join('\n');
+}
+
+/** One understood search term (HTML): `pulsa`, `XL`, `Rp 10.000`, `10 (Rp 10.000)`, `5 GB`, `"xyz"`. */
+function describeTerm(t: TranslateFunction, term: SearchTerm): string {
+  switch (term.kind) {
+    case 'category':
+      return t('prices-search-term-category', { category: term.category });
+    case 'brand':
+      return escapeHtml(term.label);
+    case 'nominal':
+      return formatRupiah(term.value);
+    case 'number':
+      return term.value < 1000
+        ? t('prices-search-term-number', { number: term.value, nominal: formatRupiah(term.value * 1000) })
+        : String(term.value);
+    case 'size':
+      return `${term.value} ${term.unit.toUpperCase()}`;
+    case 'word':
+      return t('prices-search-term-word', { word: term.word });
+  }
 }
 
 function renderProducts(

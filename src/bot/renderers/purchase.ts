@@ -8,6 +8,7 @@ import { formatRupiah } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import type { ProviderErrorJson, ProviderErrorKind } from '../../services/providers.ts';
 import { maxTargetLength, type TargetProblem } from '../../services/targets.ts';
+import { operatorMismatch } from '../../services/operators.ts';
 import { raw } from '../../text/html.ts';
 
 /** Why a requested line cannot be bought; rendered by `describeBuyProblem`. */
@@ -120,7 +121,19 @@ export function fit(build: (compact: boolean) => string): string {
   return full.length <= maxMessageLength ? full : build(true);
 }
 
-/** The summary shown before confirming: the line(s), the total, the balance (when known) and what was skipped. */
+/**
+ * The warning under a line whose target is a number of another operator than the product's
+ * ("⚠️ 0877 adalah nomor XL, produk ini Telkomsel"): one line, or none. The line can still be confirmed.
+ */
+function operatorWarning(t: TranslateFunction, item: BuyItem): string[] {
+  const mismatch = operatorMismatch({ code: item.code, product_name: item.productName }, item.target);
+  return mismatch ? [t('buy-summary-operator-warning', { ...mismatch })] : [];
+}
+
+/**
+ * The summary shown before confirming: the line(s), each with its operator warning if any, the
+ * total, the balance (when known) and what was skipped.
+ */
 export function renderPurchaseSummary(t: TranslateFunction, selection: Selection, balance: number | undefined, compact = false): string {
   const { items, problems } = selection;
   const total = items.reduce((sum, item) => sum + item.price, 0);
@@ -132,6 +145,7 @@ export function renderPurchaseSummary(t: TranslateFunction, selection: Selection
       '',
       t('buy-summary-product', { product: only.productName, code: only.code }),
       t('buy-summary-target', { target: only.target }),
+      ...operatorWarning(t, only),
       t('buy-summary-price', { price: formatRupiah(only.price) }),
     );
   } else {
@@ -145,6 +159,7 @@ export function renderPurchaseSummary(t: TranslateFunction, selection: Selection
           target: item.target,
           price: formatRupiah(item.price),
         }),
+        ...operatorWarning(t, item).map((warning) => `    ${warning}`),
       );
     });
     parts.push('', t('buy-summary-total', { total: formatRupiah(total) }));
