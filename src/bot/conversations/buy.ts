@@ -397,11 +397,14 @@ export function createBuyConversation(deps: BotDeps) {
     const text = fit((compact) => renderPurchaseResults(t, outcome.results, publicIp, compact));
     const resultMessageId = await editOrReply(ctx, processing.message_id, text);
 
-    // A single Pending purchase: its message is edited to the final state when it settles.
-    const [single] = outcome.results;
-    if (outcome.results.length === 1 && single && resultKind(single.status) === 'pending') {
+    // Pending lines: the message showing them is edited when they settle (a single purchase's into
+    // its receipt, a multi-line purchase's line by line), so its id is stored with each of them.
+    const open = outcome.results.filter((result) => resultKind(result.status) === 'pending');
+    if (open.length > 0) {
+      const shown = { chatId, messageId: resultMessageId };
+      const patch = outcome.results.length === 1 ? { pendingMessage: shown } : { summaryMessage: shown };
       await conversation.external(async () => {
-        await deps.store.transactions.update(single.refId, { pendingMessage: { chatId, messageId: resultMessageId } });
+        await Promise.all(open.map((result) => deps.store.transactions.update(result.refId, patch)));
       });
     }
   };
