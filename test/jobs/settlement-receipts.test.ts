@@ -34,7 +34,6 @@ describe('settlement receipts', () => {
       textIncludes: 'menerima notifikasi',
     });
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
-    await world.idle();
     const refId = sandboxTransactions(world)[0]?.refId ?? '';
     world.sandbox.reseller.settle(refId, 'Sukses');
     await recheck(world, clock);
@@ -110,7 +109,6 @@ describe('settlement receipts', () => {
     world = await startSettlementWorld(clock, manual);
     const budi = await buyer(world);
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
-    await world.idle();
     world.sandbox.reseller.settle(sandboxTransactions(world)[0]?.refId ?? '', 'Sukses');
     await recheck(world, clock);
     await world.app.outbox.drain();
