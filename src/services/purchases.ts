@@ -174,7 +174,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     if (tx.summaryMessage === undefined || tx.batchId === undefined) return undefined;
     const refIds = store.transactions.confirmation(tx.batchId);
     if (!refIds) return undefined;
-    const lines = await Promise.all(refIds.map((refId) => (refId === tx.refId ? tx : store.transactions.find(refId))));
+    const lines = await Promise.all(refIds.map((refId) => (refId === tx.refId ? Promise.resolve(tx) : store.transactions.find(refId))));
     return lines.every((line) => line !== undefined) ? lines : undefined;
   }
 

@@ -33,7 +33,11 @@ export function groupToken(digits: string): string {
  * A PLN SN split into the token and what surrounds it (name, tariff, kWh), separators trimmed;
  * undefined when `tx` has no token.
  */
-export function splitPlnSn(tx: { code: string; productName: string; sn?: string | undefined }): { token: string; info: string } | undefined {
+export function splitPlnSn(tx: {
+  code: string;
+  productName: string;
+  sn?: string | undefined;
+}): { token: string; info: string } | undefined {
   const token = plnToken(tx);
   if (token === undefined || tx.sn === undefined) return undefined;
   const info = tx.sn

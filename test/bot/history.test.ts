@@ -73,7 +73,10 @@ describe('/riwayat: the transaction history', () => {
     const token = '1234 5678 9012 3456 7890';
     const tokenAt = history.text?.indexOf(`Token: ${token}`) ?? -1;
     expect(history.message.entities).toContainEqual(expect.objectContaining({ type: 'code', offset: tokenAt + 7, length: token.length }));
-    expect(history.inlineKeyboard?.inline_keyboard.flat()).toContainEqual({ text: '📋 Salin token', copy_text: { text: '12345678901234567890' } });
+    expect(history.inlineKeyboard?.inline_keyboard.flat()).toContainEqual({
+      text: '📋 Salin token',
+      copy_text: { text: '12345678901234567890' },
+    });
     expect(history.buttons.flat()).toContain('🔁 Beli lagi');
 
     budi.tap(history, '« Kembali ke riwayat');

@@ -12,7 +12,8 @@ import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-a
 /** The sandbox settles only when the test says so. */
 const manual = { sandbox: { reseller: { settleAfterChecks: 1_000_000, settleAfterMs: 3_600_000 } } };
 
-const receipts = (world: TestWorld, user: EmulatedUser) => world.telegram.botMessages(user).filter((m) => m.text?.includes('Struk transaksi'));
+const receipts = (world: TestWorld, user: EmulatedUser) =>
+  world.telegram.botMessages(user).filter((m) => m.text?.includes('Struk transaksi'));
 const after = (world: TestWorld, user: EmulatedUser, message: EmulatedMessage) =>
   world.telegram.botMessages(user).filter((m) => m.messageId > message.messageId);
 const copyTexts = (message: EmulatedMessage) =>

@@ -16,7 +16,10 @@ export const buyAgainFeature = new Composer<BotContext>();
 const privateChat = buyAgainFeature.chatType('private');
 
 /** The user's transaction named by a receipt button, or undefined after answering the tap. */
-async function tappedTransaction(ctx: BotContext & { from: { id: number } }, unpack: () => { ref: string }): Promise<TransactionRecord | undefined> {
+async function tappedTransaction(
+  ctx: BotContext & { from: { id: number } },
+  unpack: () => { ref: string },
+): Promise<TransactionRecord | undefined> {
   let ref: string;
   try {
     ref = unpack().ref;
