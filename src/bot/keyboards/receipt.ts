@@ -41,10 +41,14 @@ export function addBuyAgainButton(keyboard: InlineKeyboard, t: ReceiptTranslate,
 }
 
 /**
- * The buttons under a receipt in the chat (the settled "in process" message, a settlement
- * notice): 🔁 Beli lagi and 📋 Salin SN / Salin token for a Sukses transaction, nothing otherwise.
+ * The buttons under a receipt in the chat (a single purchase's result, the settled "in process"
+ * message, a settlement notice): 🔁 Beli lagi and 📋 Salin SN / Salin token for a Sukses
+ * transaction, nothing otherwise.
  */
-export function createReceiptKeyboard(t: ReceiptTranslate, tx: TransactionRecord): InlineKeyboard | undefined {
+export function createReceiptKeyboard(
+  t: ReceiptTranslate,
+  tx: Pick<TransactionRecord, 'refId' | 'status' | 'code' | 'productName' | 'sn'>,
+): InlineKeyboard | undefined {
   const keyboard = new InlineKeyboard();
   addBuyAgainButton(keyboard, t, tx);
   addCopySnButton(keyboard, t, tx);
