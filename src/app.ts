@@ -13,6 +13,9 @@ import { Api } from 'grammy';
 import { createI18n } from './bot/i18n.ts';
 import { htmlParseMode } from './text/html.ts';
 import { formatReceipt } from './text/receipt.ts';
+import type { TranslateFunction } from '@grammyjs/i18n';
+import { createReceiptKeyboard } from './bot/keyboards/receipt.ts';
+import { fit, renderPurchaseResults, toPurchaseResult } from './bot/renderers/purchase.ts';
 import { formatRupiah } from './text/format.ts';
 import { createNotices, type Notices } from './notify/notices.ts';
 import { createOutbox, type Outbox } from './notify/outbox.ts';
@@ -92,6 +95,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     store,
     translate: (locale, key, variables) => i18n.t(locale, key, variables),
     formatReceipt,
+    receiptKeyboard: (t, tx) => createReceiptKeyboard(t, tx),
+    formatPurchaseResults: (t, transactions) =>
+      fit((compact) => renderPurchaseResults(t as TranslateFunction, transactions.map(toPurchaseResult), config.publicIp, compact)),
     defaultLocale: config.defaultLocale,
     adminChatId: config.adminChatId,
   });

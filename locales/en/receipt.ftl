@@ -6,6 +6,8 @@ receipt-target = Target: { $target }
 receipt-price = Price: { $price }
 receipt-status = Status: { $status }
 receipt-sn = SN: { $sn }
+receipt-token = Token: { $token }
+receipt-token-info = Details: { $info }
 receipt-ref = Ref ID: { $refId }
 receipt-trx = Trx ID: { $trxId }
 receipt-time = Time: { $time }
@@ -23,3 +25,16 @@ receipt-note-rejected = The provider refused this transaction; your balance was 
 receipt-note-unresolved = The status could not be confirmed within the checking period. Ask the provider about it with the Ref ID above.
 
 receipt-button-copy-sn = 📋 Copy SN
+receipt-button-copy-token = 📋 Copy token
+receipt-button-buy-again = 🔁 Buy again
+
+## Buy again (the button under a Sukses receipt)
+
+receipt-again-question = 🔁 Buy { $product } (<code>{ $code }</code>) again — to the same target or another one?
+receipt-again-same = 📱 { $target }
+receipt-again-other = ✏️ Another target
+receipt-again-gone = This transaction can no longer be found. Buy through /prices or /buy.
+
+## The one-line message that pings the owner when a transaction settles (the receipt is the message it replies to)
+
+receipt-ping = { $icon } { $product } · { $target } · { $status }

@@ -6,6 +6,8 @@ receipt-target = Tujuan: { $target }
 receipt-price = Harga: { $price }
 receipt-status = Status: { $status }
 receipt-sn = SN: { $sn }
+receipt-token = Token: { $token }
+receipt-token-info = Keterangan: { $info }
 receipt-ref = Ref ID: { $refId }
 receipt-trx = Trx ID: { $trxId }
 receipt-time = Waktu: { $time }
@@ -23,3 +25,16 @@ receipt-note-rejected = Provider menolak transaksi ini, saldo tidak terpotong. A
 receipt-note-unresolved = Status tidak bisa dipastikan dalam batas waktu pengecekan. Tanyakan ke provider dengan Ref ID di atas.
 
 receipt-button-copy-sn = 📋 Salin SN
+receipt-button-copy-token = 📋 Salin token
+receipt-button-buy-again = 🔁 Beli lagi
+
+## Buy again (the button under a Sukses receipt)
+
+receipt-again-question = 🔁 Beli lagi { $product } (<code>{ $code }</code>) — ke tujuan yang sama atau tujuan lain?
+receipt-again-same = 📱 { $target }
+receipt-again-other = ✏️ Tujuan lain
+receipt-again-gone = Transaksi ini tidak ditemukan lagi. Beli lewat /harga atau /beli.
+
+## The one-line message that pings the owner when a transaction settles (the receipt is the message it replies to)
+
+receipt-ping = { $icon } { $product } · { $target } · { $status }

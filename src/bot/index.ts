@@ -25,6 +25,7 @@ import { priceSearchFeature, pricesFeature } from './features/prices.ts';
 import { buyFeature } from './features/buy.ts';
 import { statusFeature } from './features/status.ts';
 import { historyFeature } from './features/history.ts';
+import { buyAgainFeature } from './features/buy-again.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
 import { alertFeature } from './features/alert.ts';
@@ -119,6 +120,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(pricesFeature);
   bot.use(statusFeature);
   bot.use(historyFeature);
+  bot.use(buyAgainFeature);
   bot.use(pinFeature);
   bot.use(groupsFeature);
   bot.use(marketplaceFeature);

@@ -4,6 +4,7 @@ import type { NewOutboxItem } from '../store/outbox.ts';
 import type { TransactionRecord } from '../store/schema.ts';
 import type { AccountProblem } from '../providers/factory.ts';
 import type { TextVariable } from '../text/html.ts';
+import { formatSettlementPing } from '../text/receipt.ts';
 
 /** Translates outside a chat context (jobs, outbox): `translate(locale, key, vars)`; it HTML-escapes the variables like `ctx.t`. */
 export type Translate = (locale: string, key: string, variables?: Record<string, TextVariable>) => string;
@@ -15,10 +16,25 @@ export type ReceiptFormatter = (
   options?: { maskTarget?: boolean },
 ) => string;
 
+/** A context-free translate function, as `ReceiptFormatter` receives it. */
+export type BoundTranslate = (key: string, variables?: Record<string, TextVariable>) => string;
+
+/** An inline keyboard as plain JSON (Telegram's shape), for an outbox payload. */
+export interface KeyboardJson {
+  inline_keyboard: unknown[][];
+}
+
 export interface NoticesDeps {
   store: Store;
   translate: Translate;
   formatReceipt: ReceiptFormatter;
+  /** The buttons under a receipt in the owner's chat (buy again, copy SN), if any. */
+  receiptKeyboard?: (t: BoundTranslate, tx: TransactionRecord) => KeyboardJson | undefined;
+  /**
+   * The result message of a multi-line purchase ("Hasil 3 transaksi"), rendered from its
+   * transactions in line order - the same renderer the buy conversation shows it with.
+   */
+  formatPurchaseResults?: (t: BoundTranslate, transactions: TransactionRecord[]) => string;
   defaultLocale: Locale;
   /** Chat of the operator feed (ADMIN_CHAT_ID), if any. */
   adminChatId: number | undefined;
@@ -31,11 +47,18 @@ export interface NoticesDeps {
  */
 export interface Notices {
   /**
-   * For a settled transaction: the Pending message the owner saw edited to the final state; a new
-   * receipt message to the owner when nobody saw the result (`notifyOwner`); a masked post to the
-   * owner's linked group; a line in the operator feed for Gagal and Unresolved.
+   * For a settled transaction, one full receipt in the owner's chat and, when nobody saw the
+   * result (`notifyOwner`), one new message that pings:
+   * - a single purchase whose "in process" message the owner saw (`pendingMessage`): that message
+   *   is edited into the receipt (with its buttons), and a one-line ping replies to it;
+   * - a line of a multi-line purchase (`summaryMessage`, with `batch`: its transactions in line
+   *   order, this one as settled): the result message is edited to show every line as it stands,
+   *   and a one-line ping replies to it (the summary line is that transaction's receipt);
+   * - otherwise (no message to edit): the receipt as a new message, which pings by itself.
+   * Also a masked post to the owner's linked group, and a line in the operator feed for Gagal and
+   * Unresolved.
    */
-  settlement(tx: TransactionRecord, options: { notifyOwner: boolean }): NewOutboxItem[];
+  settlement(tx: TransactionRecord, options: SettlementOptions): NewOutboxItem[];
   lowBalance(userId: number, balance: number, threshold: number, formatted: { balance: string; threshold: string }): NewOutboxItem;
   /** The account's re-checks are paused (credentials refused, IP blocked, disconnected). */
   accountPaused(userId: number, reason: string): NewOutboxItem[];
@@ -49,6 +72,13 @@ export interface Notices {
   accountProblem(problem: AccountProblem, publicIp: string | undefined): NewOutboxItem[];
   /** A line for the operator feed, or nothing when no ADMIN_CHAT_ID is set. */
   operator(key: string, variables?: Record<string, string | number>, dedupeKey?: string): NewOutboxItem[];
+}
+
+export interface SettlementOptions {
+  /** Nobody is looking at this result (the watcher settled it): the owner gets a message that pings. */
+  notifyOwner: boolean;
+  /** For a line of a multi-line purchase with a result message: every transaction of it, in line order. */
+  batch?: TransactionRecord[];
 }
 
 export function createNotices(deps: NoticesDeps): Notices {
@@ -69,20 +99,47 @@ export function createNotices(deps: NoticesDeps): Notices {
   };
 
   return {
-    settlement(tx, { notifyOwner }) {
+    settlement(tx, { notifyOwner, batch }) {
       const t = tFor(localeOf(tx.userId));
       const headline = t(`notify-settled-${headlineKey(tx.status)}`, { product: tx.productName, target: tx.target });
-      const receipt = deps.formatReceipt(t, tx);
+      const receipt = `${headline}\n\n${deps.formatReceipt(t, tx)}`;
+      const replyMarkup = deps.receiptKeyboard?.(t, tx);
+      const keyboard = replyMarkup ? { replyMarkup } : {};
       const items: NewOutboxItem[] = [];
+      /** The one-line message that pings the owner, as a reply to the message that shows the result. */
+      const ping = (chatId: number, replyTo: number): NewOutboxItem => ({
+        chatId,
+        kind: 'settlement',
+        payload: { type: 'send', text: formatSettlementPing(t, tx), parseMode: 'HTML', replyTo },
+        dedupeKey: `settle:${tx.refId}`,
+      });
+      const summary = tx.summaryMessage;
       if (tx.pendingMessage) {
+        const { chatId, messageId } = tx.pendingMessage;
         items.push({
-          chatId: tx.pendingMessage.chatId,
+          chatId,
           kind: 'settlement-edit',
-          payload: { type: 'edit', messageId: tx.pendingMessage.messageId, text: `${headline}\n\n${receipt}`, parseMode: 'HTML' },
+          // Gone or too old to edit: the receipt comes as a new message instead (still one receipt).
+          payload: { type: 'edit', messageId, text: receipt, parseMode: 'HTML', sendIfGone: true, ...keyboard },
           dedupeKey: `edit:${tx.refId}`,
         });
+        if (notifyOwner) items.push(ping(chatId, messageId));
+      } else if (summary && batch && batch.length > 0 && deps.formatPurchaseResults) {
+        items.push({
+          chatId: summary.chatId,
+          kind: 'settlement-summary',
+          payload: { type: 'edit', messageId: summary.messageId, text: deps.formatPurchaseResults(t, batch), parseMode: 'HTML' },
+          dedupeKey: `summary:${tx.refId}`,
+        });
+        if (notifyOwner) items.push(ping(summary.chatId, summary.messageId));
+      } else if (notifyOwner) {
+        items.push({
+          chatId: tx.chatId,
+          kind: 'settlement',
+          payload: { type: 'send', text: receipt, parseMode: 'HTML', ...keyboard },
+          dedupeKey: `settle:${tx.refId}`,
+        });
       }
-      if (notifyOwner) items.push(text(tx.chatId, 'settlement', `${headline}\n\n${receipt}`, `settle:${tx.refId}`));
       const group = deps.store.groups.byOwner(tx.userId)[0];
       if (group) {
         const groupT = tFor(deps.defaultLocale);

@@ -290,10 +290,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
       return edited === true ? payload.messageId : edited.message_id;
     }
     const silent = payload.silent ? { disable_notification: true } : {};
+    const reply =
+      payload.replyTo === undefined ? {} : { reply_parameters: { message_id: payload.replyTo, allow_sending_without_reply: true } };
     if (payload.photo !== undefined) {
-      return (await api.sendPhoto(chatId, payload.photo, { caption: payload.text, ...common, ...silent }, signal)).message_id;
+      return (await api.sendPhoto(chatId, payload.photo, { caption: payload.text, ...common, ...silent, ...reply }, signal)).message_id;
     }
-    return (await api.sendMessage(chatId, payload.text, { ...common, ...preview, ...silent }, signal)).message_id;
+    return (await api.sendMessage(chatId, payload.text, { ...common, ...preview, ...silent, ...reply }, signal)).message_id;
   }
 
   /** Decides what a failed delivery means for the item (see the module comment). */

@@ -32,6 +32,8 @@ export const sendPayloadSchema = z
     photo: z.string().min(1).optional(),
     /** Deliver without a notification sound. */
     silent: z.boolean().optional(),
+    /** Shown as a reply to this message of the same chat (sent anyway if that message is gone). */
+    replyTo: z.number().int().positive().optional(),
   })
   .refine((payload) => payload.photo === undefined || payload.text.length <= 1024, {
     message: 'a photo caption holds at most 1024 characters',

@@ -105,7 +105,7 @@ export interface PurchaseServiceDeps {
    * The notices a settlement queues, in the same store write as the final status (so each final
    * status is announced exactly once, even across crashes).
    */
-  settlementNotices?: (tx: TransactionRecord, options: { notifyOwner: boolean }) => NewOutboxItem[];
+  settlementNotices?: (tx: TransactionRecord, options: { notifyOwner: boolean; batch?: TransactionRecord[] }) => NewOutboxItem[];
   /** Called after a transaction settled (wakes the outbox, checks the balance alert). */
   onSettled?: (tx: TransactionRecord) => void;
   /** Random source for the re-check jitter (tests pass a fixed one). */
@@ -143,6 +143,40 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
   const { store, logger } = deps;
   const claims = deps.claims ?? createInProcessSendClaims();
   const iso = () => deps.now().toISOString();
+  /** Per multi-line purchase: the settlement running now (see `settleInTurn`). */
+  const batchTurns = new Map<string, Promise<unknown>>();
+
+  /**
+   * Runs the settlements of one multi-line purchase one after another, so each sees the lines
+   * settled before it: the result message's edit queued by each is rendered from every line as it
+   * stands, and the last one queued shows them all, however many settle at once. (In this
+   * process; one process owns the data directory, like the send claims.)
+   */
+  function settleInTurn<T>(batchId: string, task: () => Promise<T>): Promise<T> {
+    const previous = batchTurns.get(batchId) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const done = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    batchTurns.set(batchId, done);
+    void done.then(() => {
+      if (batchTurns.get(batchId) === done) batchTurns.delete(batchId);
+    });
+    return run;
+  }
+
+  /**
+   * The transactions of `tx`'s multi-line purchase in line order, `tx` as given, when it has a
+   * result message to edit; undefined otherwise (or when a line cannot be read any more).
+   */
+  async function batchOf(tx: TransactionRecord): Promise<TransactionRecord[] | undefined> {
+    if (tx.summaryMessage === undefined || tx.batchId === undefined) return undefined;
+    const refIds = store.transactions.confirmation(tx.batchId);
+    if (!refIds) return undefined;
+    const lines = await Promise.all(refIds.map((refId) => (refId === tx.refId ? Promise.resolve(tx) : store.transactions.find(refId))));
+    return lines.every((line) => line !== undefined) ? lines : undefined;
+  }
 
   /**
    * Stores an answer: final statuses move the transaction to history, others schedule a re-check.
@@ -157,9 +191,15 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     const status = patch.status ?? tx.status;
     const now = deps.now();
     if (isFinal(status)) {
-      const final: TransactionRecord = { ...tx, ...patch, status, settledAt: now.toISOString() };
-      const notify = deps.settlementNotices?.(final, { notifyOwner: options.notifyOwner ?? false }) ?? [];
-      const settled = await store.transactions.settle(tx.refId, { ...patch, status, settledAt: now.toISOString() }, { notify });
+      const settle = async () => {
+        // As stored now: the message to edit may have been recorded since `tx` was read.
+        const final: TransactionRecord = { ...(store.transactions.get(tx.refId) ?? tx), ...patch, status, settledAt: now.toISOString() };
+        const batch = await batchOf(final);
+        const notify = deps.settlementNotices?.(final, { notifyOwner: options.notifyOwner ?? false, ...(batch ? { batch } : {}) }) ?? [];
+        return store.transactions.settle(tx.refId, { ...patch, status, settledAt: now.toISOString() }, { notify });
+      };
+      const batchId = store.transactions.get(tx.refId)?.summaryMessage !== undefined ? tx.batchId : undefined;
+      const settled = batchId === undefined ? await settle() : await settleInTurn(batchId, settle);
       if (settled) deps.onSettled?.(settled);
       // Undefined: someone else settled it meanwhile; report what is stored.
       return settled ?? (await store.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };

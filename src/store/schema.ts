@@ -130,6 +130,11 @@ export const transactionSchema = z.object({
   batchId: z.string().optional(),
   /** The "please wait" message to edit when the transaction settles. */
   pendingMessage: z.object({ chatId: z.number().int(), messageId: z.number().int() }).optional(),
+  /**
+   * The result message of a multi-line purchase ("Hasil 3 transaksi") that lists this transaction
+   * as one of its lines: edited, all lines afresh, whenever a line of it settles.
+   */
+  summaryMessage: z.object({ chatId: z.number().int(), messageId: z.number().int() }).optional(),
   /** Whether the final notification has been queued. */
   notified: z.boolean().optional(),
   /**

@@ -6,6 +6,7 @@
 import type { TransactionRecord } from '../store/schema.ts';
 import { escapeHtml, formatRupiah, formatWib, maskTarget } from './format.ts';
 import { raw, type TextVariable } from './html.ts';
+import { groupToken, splitPlnSn } from './token.ts';
 
 /** A translate function: `ctx.t`, or `(key, vars) => i18n.t(locale, key, vars)` outside a chat. */
 export type ReceiptTranslate = (key: string, variables?: Record<string, TextVariable>) => string;
@@ -46,7 +47,7 @@ export function statusIcon(tx: Pick<TransactionRecord, 'status'>): string {
 
 /**
  * Formats a transaction receipt as HTML: product and code, target, price,
- * status in words, SN as copyable `<code>`, ref id, provider trx id, time in WIB, and a short
+ * status in words, SN as copyable `<code>` (a PLN token grouped in fours), ref id, provider trx id, time in WIB, and a short
  * note on what happens next for open, refused and unresolved transactions. `maskTarget` hides
  * the middle of the target (for group posts). `t` escapes every value (src/text/html.ts).
  */
@@ -60,7 +61,12 @@ export function formatReceipt(t: ReceiptTranslate, tx: TransactionRecord, option
     t('receipt-price', { price: formatRupiah(tx.price) }),
     t('receipt-status', { status: `${statusIcon(tx)} ${statusWord(t, tx)}` }),
   ];
-  if (tx.sn !== undefined && tx.sn !== '') lines.push(t('receipt-sn', { sn: code(tx.sn) }));
+  const pln = splitPlnSn(tx);
+  if (pln) {
+    // A PLN token, grouped in fours as it is typed into the meter; name, tariff and kWh below it.
+    lines.push(t('receipt-token', { token: code(groupToken(pln.token)) }));
+    if (pln.info !== '') lines.push(t('receipt-token-info', { info: pln.info }));
+  } else if (tx.sn !== undefined && tx.sn !== '') lines.push(t('receipt-sn', { sn: code(tx.sn) }));
   lines.push(t('receipt-ref', { refId: code(tx.refId) }));
   if (tx.trxId !== undefined && tx.trxId !== '') lines.push(t('receipt-trx', { trxId: code(tx.trxId) }));
   lines.push(t('receipt-time', { time: formatWib(tx.createdAt) }));
@@ -83,4 +89,12 @@ function receiptNote(t: ReceiptTranslate, tx: TransactionRecord): string | undef
     default:
       return t('receipt-note-pending', { refId: tx.refId });
   }
+}
+
+/**
+ * The one line that tells the owner a transaction settled (a new message, so it pings; the
+ * receipt is the message it replies to): status icon, product, masked target, status word.
+ */
+export function formatSettlementPing(t: ReceiptTranslate, tx: TransactionRecord): string {
+  return t('receipt-ping', { icon: statusIcon(tx), product: tx.productName, target: maskTarget(tx.target), status: statusWord(t, tx) });
 }

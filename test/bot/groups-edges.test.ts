@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestWorld, TestWorldOptions } from '../helpers/app.ts';
-import { buyPending, recheck, startSettlementWorld, testClock, type TestClock } from '../helpers/settlement.ts';
+import { buyPending, recheck, startSettlementWorld, testClock, waitForSettled, type TestClock } from '../helpers/settlement.ts';
 import { buyer, eventually, sandboxTransactions } from '../helpers/buy.ts';
 import { seedConnectedUser, seedPurchase, transactionRequests } from '../helpers/seed-transactions.ts';
 
@@ -43,7 +43,7 @@ describe('group notification and operator feed edges', () => {
     expect(world.app.store.groups.get(group.id)).toBeUndefined();
 
     await recheck(world, clock, 3);
-    await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
+    await waitForSettled(world, budi, pending, 'Transaksi sukses');
     const post = await world.telegram.waitForBotMessage(supergroup, { textIncludes: 'Transaksi sukses' });
     expect(post.text).toContain('0812****7890');
     await recheck(world, clock, 2);
@@ -72,7 +72,7 @@ describe('group notification and operator feed edges', () => {
     world.app.outbox.start();
     const post = await world.telegram.waitForBotMessage(supergroup, { textIncludes: 'Transaksi sukses' });
     expect(post.text).toContain('0812****7890');
-    await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
+    await waitForSettled(world, budi, pending, 'Transaksi sukses');
     await world.app.outbox.drain();
     expect(successPosts(supergroup)).toHaveLength(1);
     expect(successPosts(group)).toHaveLength(0);
@@ -124,7 +124,7 @@ describe('group notification and operator feed edges', () => {
     const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
     clock.advance(2 * 3600_000);
     await world.app.watcher.runOnce();
-    await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Status belum pasti' });
+    await waitForSettled(world, budi, pending, 'Status belum pasti');
     const line = await world.telegram.waitForBotMessage(ops, { textIncludes: 'Transaksi tak terselesaikan' });
     expect(line.text).toContain(refId);
     expect(line.text).toContain(String(budi.id));

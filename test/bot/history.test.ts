@@ -48,7 +48,7 @@ describe('/riwayat: the transaction history', () => {
     expect(world.telegram.botMessages(budi)).toHaveLength(2);
   });
 
-  it('opens a receipt with the SN as code and a copy button, and goes back to the same page', async () => {
+  it('opens a receipt with the PLN token grouped as code, Beli lagi and copy buttons, and goes back to the same page', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
     const oldest = await seedPurchase(world, budi, { code: 'PLN20', productName: 'PLN Token 20.000', target: '14500000001', price: 20200 });
     for (let i = 1; i <= 5; i++) await seedPurchase(world, budi, { target: `08120000000${i}` });
@@ -69,10 +69,15 @@ describe('/riwayat: the transaction history', () => {
     expect(history.text).toContain(`Ref ID: ${oldest}`);
     expect(history.text).toMatch(/Trx ID: \S+/);
     expect(history.text).toMatch(/Waktu: \d{2} \w{3} \d{4} \d{2}\.\d{2} WIB/);
-    const sn = '1234-5678-9012-3456-7890';
-    const snAt = history.text?.indexOf(sn) ?? -1;
-    expect(history.message.entities).toContainEqual(expect.objectContaining({ type: 'code', offset: snAt, length: sn.length }));
-    expect(history.inlineKeyboard?.inline_keyboard.flat()).toContainEqual({ text: '📋 Salin SN', copy_text: { text: sn } });
+    // The SN of a PLN product is its token: grouped in fours, copied as digits only.
+    const token = '1234 5678 9012 3456 7890';
+    const tokenAt = history.text?.indexOf(`Token: ${token}`) ?? -1;
+    expect(history.message.entities).toContainEqual(expect.objectContaining({ type: 'code', offset: tokenAt + 7, length: token.length }));
+    expect(history.inlineKeyboard?.inline_keyboard.flat()).toContainEqual({
+      text: '📋 Salin token',
+      copy_text: { text: '12345678901234567890' },
+    });
+    expect(history.buttons.flat()).toContain('🔁 Beli lagi');
 
     budi.tap(history, '« Kembali ke riwayat');
     await world.telegram.waitFor(() => history.text?.includes('halaman 2'));

@@ -36,12 +36,16 @@ export function startSettlementWorld(clock: TestClock, options: TestWorldOptions
 
 /**
  * Buys CODE TARGET through the bot and returns the message the user saw after confirming:
- * "Sedang diproses" for a Pending answer, "Belum pasti" when the provider gave no clear answer.
+ * "Sedang diproses" for a Pending answer, "Belum pasti" when the provider gave no clear answer;
+ * resolves once the purchase conversation is over.
  */
 export async function buyPending(world: TestWorld, user: EmulatedUser, code: string, target: string): Promise<EmulatedMessage> {
   const summary = await waitForSummary(world, user, user.send(`/beli ${code} ${target}`));
   user.tap(summary, '✅ Konfirmasi');
-  return world.telegram.waitForBotMessage(user, { after: summary, textIncludes: /Sedang diproses|Belum pasti/ });
+  const pending = await world.telegram.waitForBotMessage(user, { after: summary, textIncludes: /Sedang diproses|Belum pasti/ });
+  // The conversation ends by storing which message to edit when the purchase settles.
+  await world.idle();
+  return pending;
 }
 
 /** Moves `clock` past the next re-check (6 minutes) and lets the watcher run, `times` times. */
@@ -50,4 +54,24 @@ export async function recheck(world: TestWorld, clock: TestClock, times = 1): Pr
     clock.advance(6 * 60_000);
     await world.app.watcher.runOnce();
   }
+}
+
+/** The bot's messages to `user` that reply to `message` (the one-line settlement pings). */
+export function repliesTo(world: TestWorld, user: EmulatedUser, message: EmulatedMessage): EmulatedMessage[] {
+  return world.telegram.botMessages(user).filter((m) => m.message.reply_to_message?.message_id === message.messageId);
+}
+
+/**
+ * Waits until a purchase's "in process" message `pending` has become its receipt (its text
+ * includes `headline`, e.g. 'Transaksi sukses') and the owner got the one-line message that pings,
+ * a reply to it; resolves with that ping.
+ */
+export async function waitForSettled(
+  world: TestWorld,
+  user: EmulatedUser,
+  pending: EmulatedMessage,
+  headline: string | RegExp,
+): Promise<EmulatedMessage> {
+  await world.telegram.waitFor(() => (typeof headline === 'string' ? pending.text?.includes(headline) : headline.test(pending.text ?? '')));
+  return world.telegram.waitFor(() => repliesTo(world, user, pending)[0]);
 }

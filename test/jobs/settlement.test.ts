@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestWorld, TestWorldOptions } from '../helpers/app.ts';
-import { buyPending, recheck, startSettlementWorld, testClock } from '../helpers/settlement.ts';
+import { buyPending, recheck, repliesTo, startSettlementWorld, testClock, waitForSettled } from '../helpers/settlement.ts';
 import { buyer, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 
@@ -15,7 +15,7 @@ describe('settlement watcher and notifications', () => {
     await world.stop();
   });
 
-  it('a Pending purchase settles to Sukses: one notice with the SN, the original message edited, the group told with the target masked', async () => {
+  it('a Pending purchase settles to Sukses: the original message becomes the receipt with the SN, one ping, the group told with the target masked', async () => {
     await start();
     const budi = await buyer(world);
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
@@ -29,41 +29,40 @@ describe('settlement watcher and notifications', () => {
     expect(tx?.status).toBe('Pending');
 
     await recheck(world, clock, 3);
-    const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
+    const ping = await waitForSettled(world, budi, pending, 'Transaksi sukses');
     const settled = sandboxTransactions(world)[0];
     expect(settled?.status).toBe('Sukses');
-    expect(notice.text).toContain(settled?.sn ?? 'missing sn');
-    await world.telegram.waitFor(() => pending.text?.includes('Transaksi sukses') === true);
+    expect(pending.text).toContain(settled?.sn ?? 'missing sn');
+    expect(ping.text).toBe('✅ Telkomsel 10.000 · 0812****7890 · Sukses');
 
     const groupPost = await world.telegram.waitForBotMessage(group, { textIncludes: 'Transaksi sukses' });
     expect(groupPost.text).toContain('0812****7890');
     expect(groupPost.text).not.toContain('081234567890');
     expect(groupPost.text).not.toMatch(/saldo/i);
 
-    // More passes change nothing: exactly one final notice.
+    // More passes change nothing: exactly one receipt and one ping.
     await recheck(world, clock, 3);
     await world.app.outbox.drain();
-    expect(
-      world.telegram.botMessages(budi).filter((m) => m.text?.includes('Transaksi sukses') && m.messageId !== pending.messageId),
-    ).toHaveLength(1);
+    expect(world.telegram.botMessages(budi).filter((m) => m.text?.includes('Transaksi sukses'))).toEqual([pending]);
+    expect(world.telegram.botMessages(budi).filter((m) => m.messageId > pending.messageId)).toEqual([ping]);
     expect(world.telegram.botMessages(group).filter((m) => m.text?.includes('Transaksi sukses'))).toHaveLength(1);
   });
 
-  it('Gagal: one notice that it failed, and the sandbox refunded the balance', async () => {
+  it('Gagal: the original message says it failed, one ping, and the sandbox refunded the balance', async () => {
     await start();
     const budi = await buyer(world);
     const before = world.sandbox.reseller.balanceOf(resellerDemoAccounts.main.apiId);
     const pending = await buyPending(world, budi, 'TSEL10', '081200000000');
     expect(world.sandbox.reseller.balanceOf(resellerDemoAccounts.main.apiId)).toBeLessThan(before);
     await recheck(world, clock, 3);
-    const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi gagal' });
-    expect(notice.text).toContain('TSEL10');
+    const ping = await waitForSettled(world, budi, pending, 'Transaksi gagal');
+    expect(pending.text).toContain('TSEL10');
+    expect(ping.text).toBe('❌ Telkomsel 10.000 · 0812****0000 · Gagal');
     expect(world.sandbox.reseller.balanceOf(resellerDemoAccounts.main.apiId)).toBe(before);
     await recheck(world, clock, 2);
     await world.app.outbox.drain();
-    expect(
-      world.telegram.botMessages(budi).filter((m) => m.text?.includes('Transaksi gagal') && m.messageId !== pending.messageId),
-    ).toHaveLength(1);
+    expect(world.telegram.botMessages(budi).filter((m) => m.text?.includes('Transaksi gagal'))).toEqual([pending]);
+    expect(repliesTo(world, budi, pending)).toEqual([ping]);
   });
 
   it('past the horizon a Pending transaction becomes unresolved, the user is told once, and it is never checked again', async () => {
@@ -73,8 +72,9 @@ describe('settlement watcher and notifications', () => {
     const refId = sandboxTransactions(world)[0]?.refId ?? '';
     clock.advance(2 * 3600_000);
     await world.app.watcher.runOnce();
-    const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Status belum pasti' });
-    expect(notice.text).toContain(refId);
+    const ping = await waitForSettled(world, budi, pending, 'Status belum pasti');
+    expect(pending.text).toContain(refId);
+    expect(ping.text).toContain('Tidak terselesaikan');
     const checks = world.sandbox.received.filter((r) => (r.body as { ref_id?: string } | undefined)?.ref_id === refId).length;
     await recheck(world, clock, 3);
     expect(world.sandbox.received.filter((r) => (r.body as { ref_id?: string } | undefined)?.ref_id === refId)).toHaveLength(checks);
@@ -145,7 +145,7 @@ describe('settlement watcher and notifications', () => {
       apiKey: resellerDemoAccounts.main.apiKey,
     });
     await recheck(world, clock, 3);
-    await world.telegram.waitForBotMessage(budi, { after: notice, textIncludes: 'Transaksi sukses' });
+    await waitForSettled(world, budi, pending, 'Transaksi sukses');
     expect(world.app.store.users.get(budi.id)?.recheckPause).toBeUndefined();
   });
 

@@ -321,6 +321,27 @@ describe('outbox edits', () => {
   });
 });
 
+describe('outbox replies', () => {
+  it('sends a message as a reply to an earlier one, and still sends it when that one is gone', async () => {
+    const s = await setup();
+    const budi = s.telegram.createUser({ firstName: 'Budi' });
+    const receipt = await s.api.sendMessage(budi.id, 'Struk');
+    const gone = await s.api.sendMessage(budi.id, 'Struk lama');
+    await s.api.deleteMessage(budi.id, gone.message_id);
+    await s.store.outbox.enqueue({ chatId: budi.id, kind: 'settlement', payload: send('✅ Sukses', { replyTo: receipt.message_id }) });
+    await s.store.outbox.enqueue({ chatId: budi.id, kind: 'settlement', payload: send('✅ Sukses lagi', { replyTo: gone.message_id }) });
+    const outbox = s.outbox();
+    outbox.start();
+    await outbox.drain({ timeoutMs: 3000 });
+
+    const [ping, orphan] = s.telegram.botMessages(budi).filter((m) => m.text?.startsWith('✅'));
+    expect(ping?.message.reply_to_message?.message_id).toBe(receipt.message_id);
+    expect(orphan?.text).toBe('✅ Sukses lagi');
+    expect(orphan?.message.reply_to_message).toBeUndefined();
+    expect(s.store.outbox.size()).toBe(0);
+  });
+});
+
 describe('outbox failures and restarts', () => {
   it('warns when its Api has a retrying transformer (auto-retry would wait out 429s twice), not for the HTML parse-mode transformer', async () => {
     const s = await setup();

@@ -74,4 +74,18 @@ describe('chat page', () => {
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatch(/no button "bal"/);
   });
+
+  it('shows a copy_text button as one that copies its text to the clipboard', async () => {
+    const api = await emulator();
+    const bot = new Bot(api.token, { botInfo: api.botInfo, client: { apiRoot: api.apiRoot } });
+    const user = api.createUser({ firstName: 'Budi' });
+    await bot.api.sendMessage(user.id, 'Struk', { reply_markup: new InlineKeyboard().copyText('📋 Salin SN', '12345678901234567890') });
+    const state = (await (await fetch(`${api.url}/playground/state?user=${user.id}&chat=${user.id}`)).json()) as {
+      chat: { messages: Array<{ buttons: unknown }> };
+    };
+    expect(state.chat.messages[0]!.buttons).toEqual([[{ text: '📋 Salin SN', copy: '12345678901234567890' }]]);
+    const html = await (await fetch(`${api.url}/`)).text();
+    expect(html).toContain('data-copy');
+    expect(html).toContain('navigator.clipboard.writeText');
+  });
 });

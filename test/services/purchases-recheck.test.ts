@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestWorld, TestWorldOptions } from '../helpers/app.ts';
-import { buyPending, recheck, startSettlementWorld, testClock, type TestClock } from '../helpers/settlement.ts';
+import { buyPending, recheck, repliesTo, startSettlementWorld, testClock, waitForSettled, type TestClock } from '../helpers/settlement.ts';
 import { buyer, sandboxTransactions } from '../helpers/buy.ts';
 import { seedConnectedUser, seedPurchase, transactionRequests } from '../helpers/seed-transactions.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
@@ -83,8 +83,8 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
       const final = await recheckUntilFinal(refId);
       expect(final?.status).toBe('Sukses');
       expect(transactionRequests(world, refId)).toBeGreaterThan(before);
-      const notice = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
-      expect(notice.text).toContain(sandboxTransactions(world)[0]?.sn ?? 'missing sn');
+      await waitForSettled(world, budi, pending, 'Transaksi sukses');
+      expect(pending.text).toContain(sandboxTransactions(world)[0]?.sn ?? 'missing sn');
       await world.app.outbox.drain();
       expect(userSaw(budi, notCharged)).toHaveLength(0);
       expect(sandboxTransactions(world)).toHaveLength(1);
@@ -110,10 +110,11 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
 
       const final = await recheckUntilFinal(refId);
       expect(final?.status).toBe('Sukses');
-      await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
+      await waitForSettled(world, budi, pending, 'Transaksi sukses');
       await recheck(world, clock, 2);
       await world.app.outbox.drain();
-      expect(userSaw(budi, /Transaksi sukses/).filter((m) => m.messageId !== pending.messageId)).toHaveLength(1);
+      expect(userSaw(budi, /Transaksi sukses/)).toEqual([pending]);
+      expect(repliesTo(world, budi, pending)).toHaveLength(1);
       expect(userSaw(budi, notCharged)).toHaveLength(0);
     },
   );
@@ -144,7 +145,7 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
     // The provider answers normally again and settles it.
     const final = await recheckUntilFinal(refId);
     expect(final?.status).toBe('Sukses');
-    await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Transaksi sukses' });
+    await waitForSettled(world, budi, pending, 'Transaksi sukses');
     refuseOnce(404, 'Produk tidak ditemukan', 3);
     await recheck(world, clock, 3);
     await world.app.outbox.drain();
@@ -161,7 +162,7 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
     refuseOnce(402, 'Saldo tidak mencukupi', Infinity);
     // 6-minute steps: ten passes take it past the 1 h horizon.
     await recheck(world, clock, 11);
-    await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Status belum pasti' });
+    await waitForSettled(world, budi, pending, 'Status belum pasti');
     expect((await world.app.store.transactions.find(refId))?.status).toBe('Unresolved');
     await world.app.outbox.drain();
     expect(world.telegram.botMessages(ops).filter((m) => m.text?.includes('Perlu diperiksa'))).toHaveLength(1);

@@ -3,6 +3,7 @@ import { InlineKeyboard } from 'grammy';
 import { createI18n } from '../../src/bot/i18n.ts';
 import type { Store } from '../../src/store/store.ts';
 import { formatReceipt, statusWord, type ReceiptTranslate } from '../../src/text/receipt.ts';
+import { groupToken, plnToken } from '../../src/text/token.ts';
 import { addCopySnButton } from '../../src/bot/keyboards/receipt.ts';
 import type { TransactionRecord } from '../../src/store/schema.ts';
 
@@ -121,5 +122,35 @@ describe('addCopySnButton', () => {
     expect(keyboard.inline_keyboard.flat()).toEqual([{ text: '📋 Salin SN', copy_text: { text: '0123456789012345' } }]);
     expect(addCopySnButton(new InlineKeyboard(), inEnglish, { sn: undefined })).toBe(false);
     expect(addCopySnButton(new InlineKeyboard(), inEnglish, { sn: 'x'.repeat(300) })).toBe(false);
+  });
+});
+
+describe('PLN tokens', () => {
+  const pln: TransactionRecord = {
+    ...settled,
+    code: 'PLN20',
+    productName: 'PLN Token 20.000',
+    target: '12345678901',
+    sn: '1234-5678-9012-3456-7890/PELANGGAN SANDBOX/R1/1300VA/13.8',
+  };
+
+  it('reads the 20-digit token of a PLN product, whatever surrounds it', () => {
+    expect(plnToken(pln)).toBe('12345678901234567890');
+    expect(plnToken({ ...pln, sn: '12345678901234567890' })).toBe('12345678901234567890');
+    expect(plnToken({ ...pln, sn: 'TOKEN 1234 5678 9012 3456 7890 NAMA/R1/5,2 kWh' })).toBe('12345678901234567890');
+    expect(groupToken('12345678901234567890')).toBe('1234 5678 9012 3456 7890');
+    // Not a PLN product, or no 20-digit run: no token.
+    expect(plnToken({ ...settled, sn: '12345678901234567890' })).toBeUndefined();
+    expect(plnToken({ ...pln, sn: '123456789012345678901' })).toBeUndefined();
+  });
+
+  it('shows the token grouped in fours on the receipt, and the copy button copies the digits only', () => {
+    const html = formatReceipt(inIndonesian, pln);
+    expect(plain(html)).toContain('Token: 1234 5678 9012 3456 7890');
+    expect(html).toContain('<code>1234 5678 9012 3456 7890</code>');
+    expect(plain(html)).toContain('PELANGGAN SANDBOX/R1/1300VA/13.8');
+    const keyboard = new InlineKeyboard();
+    expect(addCopySnButton(keyboard, inIndonesian, pln)).toBe(true);
+    expect(keyboard.inline_keyboard.flat()).toEqual([{ text: '📋 Salin token', copy_text: { text: '12345678901234567890' } }]);
   });
 });

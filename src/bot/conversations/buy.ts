@@ -3,6 +3,7 @@ import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } f
 import type { BuyArgs, BuyRequest } from './ids.ts';
 import { formatWib } from '../../text/format.ts';
 import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
+import { createReceiptKeyboard } from '../keyboards/receipt.ts';
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
 import { providerFailureOf, type ProviderErrorJson } from '../../services/providers.ts';
 import { privateChatOf, waitForAnswer } from './ask.ts';
@@ -402,13 +403,19 @@ export function createBuyConversation(deps: BotDeps) {
       return { results };
     });
     const text = fit((compact) => renderPurchaseResults(t, outcome.results, publicIp, compact));
-    const resultMessageId = await editOrReply(ctx, processing.message_id, text);
+    // A single purchase that is already final is its receipt: it gets the receipt's buttons (Beli lagi, Salin SN).
+    const [only] = outcome.results;
+    const buttons = outcome.results.length === 1 && only ? createReceiptKeyboard(t, only) : undefined;
+    const resultMessageId = await editOrReply(ctx, processing.message_id, text, buttons ? { reply_markup: buttons } : {});
 
-    // A single Pending purchase: its message is edited to the final state when it settles.
-    const [single] = outcome.results;
-    if (outcome.results.length === 1 && single && resultKind(single.status) === 'pending') {
+    // Pending lines: the message showing them is edited when they settle (a single purchase's into
+    // its receipt, a multi-line purchase's line by line), so its id is stored with each of them.
+    const open = outcome.results.filter((result) => resultKind(result.status) === 'pending');
+    if (open.length > 0) {
+      const shown = { chatId, messageId: resultMessageId };
+      const patch = outcome.results.length === 1 ? { pendingMessage: shown } : { summaryMessage: shown };
       await conversation.external(async () => {
-        await deps.store.transactions.update(single.refId, { pendingMessage: { chatId, messageId: resultMessageId } });
+        await Promise.all(open.map((result) => deps.store.transactions.update(result.refId, patch)));
       });
     }
   };

@@ -1,18 +1,57 @@
-import type { InlineKeyboard } from 'grammy';
+import { InlineKeyboard } from 'grammy';
 import type { TransactionRecord } from '../../store/schema.ts';
 import type { ReceiptTranslate } from '../../text/receipt.ts';
+import { plnToken } from '../../text/token.ts';
+import { buyAgainData, packRef } from '../callback-data/receipt.ts';
+import { withoutEmptyRows } from './rows.ts';
 
 /** Telegram's limit for the text a `copy_text` button copies. */
 const copyTextLimit = 256;
 
 /**
  * Adds a "copy SN" button (Bot API 7.11 `copy_text`) when the transaction has an SN short
- * enough to copy; returns whether it did. Clients without the feature show the SN as `<code>`,
- * which copies on tap, so nothing is lost.
+ * enough to copy; returns whether it did. For a PLN token it is "copy token" and copies the 20
+ * digits without spaces or the name and kWh around them. Clients without the feature show the SN
+ * as `<code>`, which copies on tap, so nothing is lost.
  */
-export function addCopySnButton(keyboard: InlineKeyboard, t: ReceiptTranslate, tx: Pick<TransactionRecord, 'sn'>): boolean {
+export function addCopySnButton(
+  keyboard: InlineKeyboard,
+  t: ReceiptTranslate,
+  tx: Pick<TransactionRecord, 'sn'> & Partial<Pick<TransactionRecord, 'code' | 'productName'>>,
+): boolean {
   const sn = tx.sn;
-  if (sn === undefined || sn === '' || sn.length > copyTextLimit) return false;
+  if (sn === undefined || sn === '') return false;
+  const token = plnToken({ code: tx.code ?? '', productName: tx.productName ?? '', sn });
+  if (token !== undefined) {
+    keyboard.copyText(t('receipt-button-copy-token'), token);
+    return true;
+  }
+  if (sn.length > copyTextLimit) return false;
   keyboard.copyText(t('receipt-button-copy-sn'), sn);
   return true;
+}
+
+/** Adds 🔁 Beli lagi (buy the same product again) for a Sukses transaction; returns whether it did. */
+export function addBuyAgainButton(keyboard: InlineKeyboard, t: ReceiptTranslate, tx: Pick<TransactionRecord, 'status' | 'refId'>): boolean {
+  if (tx.status !== 'Sukses') return false;
+  const data = packRef((ref) => buyAgainData.pack({ ref }), tx.refId);
+  if (data === undefined) return false;
+  keyboard.text(t('receipt-button-buy-again'), data);
+  return true;
+}
+
+/**
+ * The buttons under a receipt in the chat (a single purchase's result, the settled "in process"
+ * message, a settlement notice): 🔁 Beli lagi and 📋 Salin SN / Salin token for a Sukses
+ * transaction, nothing otherwise.
+ */
+export function createReceiptKeyboard(
+  t: ReceiptTranslate,
+  tx: Pick<TransactionRecord, 'refId' | 'status' | 'code' | 'productName' | 'sn'>,
+): InlineKeyboard | undefined {
+  const keyboard = new InlineKeyboard();
+  addBuyAgainButton(keyboard, t, tx);
+  addCopySnButton(keyboard, t, tx);
+  const rows = withoutEmptyRows(keyboard);
+  return rows.inline_keyboard.length > 0 ? rows : undefined;
 }

@@ -2,7 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
-import { addCopySnButton } from './receipt.ts';
+import { addBuyAgainButton, addCopySnButton } from './receipt.ts';
 import { withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
 
@@ -23,12 +23,13 @@ export function createPendingListKeyboard(t: TranslateFunction, transactions: re
 }
 
 /**
- * Under a receipt: copy SN (when there is one), check again (while still open), and back to the
+ * Under a receipt: buy again and copy SN (when Sukses / there is one), check again (while still open), and back to the
  * Pending list (`backToList`, when the receipt replaced that list).
  */
 export function createStatusReceiptKeyboard(t: TranslateFunction, tx: TransactionRecord, options: { backToList: boolean }): InlineKeyboard {
   const keyboard = new InlineKeyboard();
-  if (addCopySnButton(keyboard, t, tx)) keyboard.row();
+  const buyAgain = addBuyAgainButton(keyboard, t, tx);
+  if (addCopySnButton(keyboard, t, tx) || buyAgain) keyboard.row();
   const again = isFinalStatus(tx.status) ? undefined : packStatusCheck(tx.refId);
   if (again) keyboard.text(t('status-button-again'), again);
   if (options.backToList) keyboard.text(t('status-button-list'), statusListData.pack({}));

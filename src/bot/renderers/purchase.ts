@@ -10,6 +10,7 @@ import type { ProviderErrorJson, ProviderErrorKind } from '../../services/provid
 import { maxTargetLength, type TargetProblem } from '../../services/targets.ts';
 import { operatorMismatch } from '../../services/operators.ts';
 import { raw } from '../../text/html.ts';
+import { displaySn } from '../../text/token.ts';
 
 /** Why a requested line cannot be bought; rendered by `describeBuyProblem`. */
 export type BuyProblem =
@@ -222,7 +223,7 @@ export function renderPurchaseResults(
       t('buy-result-target', { target: only.target }),
       t('buy-result-price', { price: formatRupiah(only.price) }),
     ];
-    if (kind === 'success' && only.sn) parts.push(t('buy-result-sn', { sn: only.sn }));
+    if (kind === 'success' && only.sn) parts.push(t('buy-result-sn', { sn: displaySn(only) }));
     parts.push(t('buy-result-ref', { ref: only.refId }));
     if (kind === 'rejected') parts.push('', rejectionReason(t, only, publicIp));
     return parts.join('\n');
@@ -239,7 +240,7 @@ export function renderPurchaseResults(
         status: t(`buy-status-${kind}`),
       }),
     );
-    if (kind === 'success' && result.sn) parts.push(t('buy-result-bulk-sn', { sn: result.sn }));
+    if (kind === 'success' && result.sn) parts.push(t('buy-result-bulk-sn', { sn: displaySn(result) }));
     if (kind === 'rejected' && !compact) parts.push(t('buy-result-bulk-reason', { reason: raw(rejectionReason(t, result, publicIp)) }));
   });
   if (compact) {

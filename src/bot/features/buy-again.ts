@@ -1,0 +1,59 @@
+import { Composer, InlineKeyboard } from 'grammy';
+import type { BotContext } from '../context.ts';
+import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
+import { buyAgainData, buyAgainTargetData, packRef } from '../callback-data/receipt.ts';
+import { raw } from '../../text/html.ts';
+import type { TransactionRecord } from '../../store/schema.ts';
+
+/**
+ * 🔁 Beli lagi under a Sukses receipt (the settled "in process" message, /cek, /riwayat): asks
+ * whether to buy the same product for the same target (a button showing it) or another one, then
+ * starts the buy conversation the way a product tap in the price list does: with the target, it
+ * goes straight to the summary (Confirm / Cancel); without, the conversation asks for it. Only
+ * the user's own transactions are read; nothing is bought before the summary is confirmed.
+ */
+export const buyAgainFeature = new Composer<BotContext>();
+const privateChat = buyAgainFeature.chatType('private');
+
+/** The user's transaction named by a receipt button, or undefined after answering the tap. */
+async function tappedTransaction(
+  ctx: BotContext & { from: { id: number } },
+  unpack: () => { ref: string },
+): Promise<TransactionRecord | undefined> {
+  let ref: string;
+  try {
+    ref = unpack().ref;
+  } catch {
+    ref = '';
+  }
+  const tx = ref === '' || ref.length > 100 ? undefined : await ctx.deps.store.transactions.findForUser(ctx.from.id, ref);
+  if (!tx) await ctx.answerCallbackQuery({ text: ctx.t('receipt-again-gone'), show_alert: true });
+  return tx;
+}
+
+privateChat.callbackQuery(buyAgainData.filter(), async (ctx) => {
+  const tx = await tappedTransaction(ctx, () => buyAgainData.unpack(ctx.callbackQuery.data));
+  if (!tx) return;
+  await ctx.answerCallbackQuery();
+  const same = packRef((ref) => buyAgainTargetData.pack({ ref, same: true }), tx.refId);
+  const other = packRef((ref) => buyAgainTargetData.pack({ ref, same: false }), tx.refId);
+  const keyboard = new InlineKeyboard();
+  if (same) keyboard.text(ctx.t('receipt-again-same', { target: raw(tx.target) }), same).row();
+  if (other) keyboard.text(ctx.t('receipt-again-other'), other);
+  await ctx.reply(ctx.t('receipt-again-question', { product: tx.productName, code: tx.code }), { reply_markup: keyboard });
+});
+
+privateChat.callbackQuery(buyAgainTargetData.filter(), async (ctx) => {
+  let same = false;
+  const tx = await tappedTransaction(ctx, () => {
+    const data = buyAgainTargetData.unpack(ctx.callbackQuery.data);
+    same = data.same;
+    return data;
+  });
+  if (!tx) return;
+  await ctx.answerCallbackQuery();
+  const args: BuyArgs = { lines: [same ? { code: tx.code, target: tx.target } : { code: tx.code }] };
+  // Like a product tap in the price list: a flow left half-way gives way to this purchase.
+  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
+  await ctx.conversation.enter(conversationIds.buy, args);
+});
