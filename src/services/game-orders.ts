@@ -210,6 +210,7 @@ function replayedOrder(stored: GameOrderRecord): CreatedGameOrder {
   };
   if (stored.paymentUrl !== undefined) order.paymentUrl = stored.paymentUrl;
   if (stored.paymentCode !== undefined) order.paymentCode = stored.paymentCode;
+  if (stored.qrUrl !== undefined) order.qrUrl = stored.qrUrl;
   return order;
 }
 

@@ -119,7 +119,7 @@ describe.concurrent('payment of a created order', () => {
 /** A stored order of `userId` with `status`, expiring in the far future. */
 function storedOrder(userId: number, n: number, status: string): GameOrderRecord {
   return {
-    orderId: `INV-20250131-${String(n).padStart(4, '0')}STAT`,
+    orderId: `INV-20250131-${String(n).padStart(4, "0")}-${userId}`,
     userId,
     chatId: userId,
     game: 'free-fire',

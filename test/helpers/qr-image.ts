@@ -47,12 +47,15 @@ function decodePng(bytes: Buffer): { width: number; height: number; dark: (x: nu
       const left = i >= channels ? (pixels[y * stride + i - channels] ?? 0) : 0;
       const up = y > 0 ? (pixels[(y - 1) * stride + i] ?? 0) : 0;
       const upLeft = y > 0 && i >= channels ? (pixels[(y - 1) * stride + i - channels] ?? 0) : 0;
-      const paeth = () => {
+      let predictor = 0;
+      if (filter === 1) predictor = left;
+      else if (filter === 2) predictor = up;
+      else if (filter === 3) predictor = (left + up) >> 1;
+      else if (filter === 4) {
         const p = left + up - upLeft;
         const [a, b, c] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - upLeft)];
-        return a <= b && a <= c ? left : b <= c ? up : upLeft;
-      };
-      const predictor = [0, left, up, (left + up) >> 1, paeth()][filter ?? 0] ?? 0;
+        predictor = a <= b && a <= c ? left : b <= c ? up : upLeft;
+      }
       pixels[y * stride + i] = (value + predictor) & 0xff;
     }
   }
@@ -65,25 +68,22 @@ function decodePng(bytes: Buffer): { width: number; height: number; dark: (x: nu
   return { width, height, dark };
 }
 
-/** The modules of the QR symbol drawn in `png`, sampled on a `size` × `size` grid. */
-function sampleModules(png: Buffer, size: number): boolean[] {
-  const { width, height, dark } = decodePng(png);
-  let [minX, minY, maxX, maxY] = [width, height, -1, -1];
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      if (dark(x, y)) [minX, minY, maxX, maxY] = [Math.min(minX, x), Math.min(minY, y), Math.max(maxX, x), Math.max(maxY, y)];
-  const scale = (maxX - minX + 1) / size;
-  const grid: boolean[] = [];
-  for (let row = 0; row < size; row++)
-    for (let col = 0; col < size; col++) grid.push(dark(Math.floor(minX + (col + 0.5) * scale), Math.floor(minY + (row + 0.5) * scale)));
-  return grid;
-}
-
 /** True when `png` shows the QR code of `text` (at any error-correction level). */
 export function pngShowsQrOf(png: Buffer, text: string): boolean {
+  const { width, height, dark } = decodePng(png);
+  // The symbol is the square from the first to the last dark pixel (finder patterns sit in three corners).
+  let [minX, minY, maxX] = [width, height, -1];
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (dark(x, y)) [minX, minY, maxX] = [Math.min(minX, x), Math.min(minY, y), Math.max(maxX, x)];
   return (['L', 'M', 'Q', 'H'] as const).some((level) => {
     const { modules } = QRCode.create(text, { errorCorrectionLevel: level });
-    const sampled = sampleModules(png, modules.size);
-    return sampled.every((isDark, index) => isDark === Boolean(modules.data[index]));
+    const scale = (maxX - minX + 1) / modules.size;
+    for (let row = 0; row < modules.size; row++)
+      for (let col = 0; col < modules.size; col++) {
+        const sampled = dark(Math.floor(minX + (col + 0.5) * scale), Math.floor(minY + (row + 0.5) * scale));
+        if (sampled !== Boolean(modules.data[row * modules.size + col])) return false;
+      }
+    return true;
   });
 }

@@ -1,9 +1,7 @@
 import type { InlineKeyboard } from 'grammy';
 import type { TransactionRecord } from '../../store/schema.ts';
 import type { ReceiptTranslate } from '../../text/receipt.ts';
-
-/** Telegram's limit for the text a `copy_text` button copies. */
-const copyTextLimit = 256;
+import { addCopyButton } from './rows.ts';
 
 /**
  * Adds a "copy SN" button (Bot API 7.11 `copy_text`) when the transaction has an SN short
@@ -11,8 +9,5 @@ const copyTextLimit = 256;
  * which copies on tap, so nothing is lost.
  */
 export function addCopySnButton(keyboard: InlineKeyboard, t: ReceiptTranslate, tx: Pick<TransactionRecord, 'sn'>): boolean {
-  const sn = tx.sn;
-  if (sn === undefined || sn === '' || sn.length > copyTextLimit) return false;
-  keyboard.copyText(t('receipt-button-copy-sn'), sn);
-  return true;
+  return addCopyButton(keyboard, t('receipt-button-copy-sn'), tx.sn);
 }
