@@ -1,9 +1,8 @@
 import { describe, it } from 'vitest';
 import type { InlineKeyboardButton } from 'grammy/types';
-import type { TestWorld } from '../helpers/app.ts';
 import type { EmulatedMessage } from '../../tools/playground/bot-api.ts';
 import { ChatDriver, answerOrder, codeTexts, english, freeFire, inWorld, indonesian, shopper, startOrder, withCatalogue } from '../helpers/gameshop.ts';
-import { isPng, pngShowsQrOf } from '../helpers/qr-image.ts';
+import { isPng, photoBytes, pngShowsQrOf } from '../helpers/qr-image.ts';
 import { formatRupiah } from '../../src/text/format.ts';
 import type { GameOrderRecord } from '../../src/store/schema.ts';
 
@@ -14,15 +13,6 @@ import type { GameOrderRecord } from '../../src/store/schema.ts';
 
 /** The shop's URLs point at a port nothing listens on: a QR picture fetched from there never shows. */
 const nowhere = { ...withCatalogue, sandbox: { gameshop: { publicUrl: 'http://127.0.0.1:9/nowhere' } } };
-
-/** The bytes of the photo of `message`, as the chat page loads them. */
-async function photoBytes(world: TestWorld, message: EmulatedMessage): Promise<Buffer> {
-  const fileId = message.message.photo?.at(-1)?.file_id;
-  if (fileId === undefined) throw new Error(`message ${message.messageId} has no photo`);
-  const response = await fetch(`${world.telegram.url}/playground/file/${encodeURIComponent(fileId)}`);
-  if (!response.ok) throw new Error(`the chat page cannot load photo ${fileId}: ${response.status}`);
-  return Buffer.from(await response.arrayBuffer());
-}
 
 const copyButtons = (message: EmulatedMessage) =>
   (message.inlineKeyboard?.inline_keyboard ?? [])

@@ -58,7 +58,8 @@ describe.concurrent('repeat game orders', () => {
       await driver.tap(summary, indonesian.confirm, 'Pesanan dibuat');
 
       // Mobile Legends was never ordered: no id to offer, but the WhatsApp number is the same person's.
-      let question = await driver.send('/pesan mobile-legends');
+      // (The QR photo of the first order may still be on its way: wait for the product question.)
+      let question = await driver.send('/pesan mobile-legends', 'Pilih produk');
       question = await driver.tap(question, '86 Diamonds');
       question = await driver.tap(question, 'BCA');
       expect(question.buttons).toEqual([]);
@@ -79,7 +80,7 @@ describe.concurrent('repeat game orders', () => {
       await driver.tap(again, indonesian.confirm, 'Pesanan dibuat');
       expect(world.sandbox.gameshop.orders()[1]?.request).toMatchObject({ id: '11112222', whatsapp: '085711112222' });
       // The newest order is what is offered next time.
-      question = await driver.send('/pesan free-fire');
+      question = await driver.send('/pesan free-fire', 'Pilih produk');
       question = await driver.tap(question, '70 Diamonds');
       question = await driver.tap(question, 'QRIS');
       expect(question.buttons.flat()).toEqual(['Pakai 11112222']);

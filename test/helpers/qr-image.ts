@@ -7,6 +7,8 @@
  */
 import { inflateSync } from 'node:zlib';
 import QRCode from 'qrcode';
+import type { TestWorld } from './app.ts';
+import type { EmulatedMessage } from '../../tools/playground/bot-api.ts';
 
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -86,4 +88,13 @@ export function pngShowsQrOf(png: Buffer, text: string): boolean {
       }
     return true;
   });
+}
+
+/** The bytes of the photo of `message`, as the playground's chat page loads them. */
+export async function photoBytes(world: TestWorld, message: EmulatedMessage): Promise<Buffer> {
+  const fileId = message.message.photo?.at(-1)?.file_id;
+  if (fileId === undefined) throw new Error(`message ${message.messageId} has no photo`);
+  const response = await fetch(`${world.telegram.url}/playground/file/${encodeURIComponent(fileId)}`);
+  if (!response.ok) throw new Error(`the chat page cannot load photo ${fileId}: ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
 }

@@ -149,7 +149,7 @@ export function createOrderConversation(deps: BotDeps) {
     };
 
     // --- 1. The game: a slug from /games, or whatever followed /pesan (a slug, or a title naming one game)
-    const loadInfo = (chosen: ListedGame): Promise<GameInfo> => conversation.external(() => gameOrders.gameInfo(chosen));
+    const loadInfo = (chosen: ListedGame): Promise<GameInfo> => conversation.external(() => gameOrders.gameInfo(chosen, userId));
     const requested = typeof args?.game === 'string' ? args.game.trim().slice(0, 100) : '';
     const requestedMatches = requested === '' ? [] : matchGames(games, requested);
     const named = requestedMatches.length === 1 ? requestedMatches[0] : undefined;
