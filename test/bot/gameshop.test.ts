@@ -132,7 +132,7 @@ describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => 
       expect(world.telegram.botMessages(driver.user).filter((m) => m.text?.includes('Pesanan dibuat'))).toHaveLength(1);
     }));
 
-  it('speaks English, and gives the QR link when Telegram cannot fetch the QR image', ({ expect }) =>
+  it('speaks English, and gives the QR link when Telegram refuses the QR photo', ({ expect }) =>
     inWorld(withCatalogue, async (world) => {
       world.telegram.injectError({
         method: 'sendPhoto',

@@ -1,7 +1,18 @@
 import { describe, it } from 'vitest';
 import type { InlineKeyboardButton } from 'grammy/types';
 import type { EmulatedMessage } from '../../tools/playground/bot-api.ts';
-import { ChatDriver, answerOrder, codeTexts, english, freeFire, inWorld, indonesian, shopper, startOrder, withCatalogue } from '../helpers/gameshop.ts';
+import {
+  ChatDriver,
+  answerOrder,
+  codeTexts,
+  english,
+  freeFire,
+  inWorld,
+  indonesian,
+  shopper,
+  startOrder,
+  withCatalogue,
+} from '../helpers/gameshop.ts';
 import { isPng, photoBytes, pngShowsQrOf } from '../helpers/qr-image.ts';
 import { formatRupiah } from '../../src/text/format.ts';
 import type { GameOrderRecord } from '../../src/store/schema.ts';
@@ -109,7 +120,7 @@ describe.concurrent('payment of a created order', () => {
 /** A stored order of `userId` with `status`, expiring in the far future. */
 function storedOrder(userId: number, n: number, status: string): GameOrderRecord {
   return {
-    orderId: `INV-20250131-${String(n).padStart(4, "0")}-${userId}`,
+    orderId: `INV-20250131-${String(n).padStart(4, '0')}-${userId}`,
     userId,
     chatId: userId,
     game: 'free-fire',

@@ -76,8 +76,7 @@ export function pngShowsQrOf(png: Buffer, text: string): boolean {
   // The symbol is the square from the first to the last dark pixel (finder patterns sit in three corners).
   let [minX, minY, maxX] = [width, height, -1];
   for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      if (dark(x, y)) [minX, minY, maxX] = [Math.min(minX, x), Math.min(minY, y), Math.max(maxX, x)];
+    for (let x = 0; x < width; x++) if (dark(x, y)) [minX, minY, maxX] = [Math.min(minX, x), Math.min(minY, y), Math.max(maxX, x)];
   return (['L', 'M', 'Q', 'H'] as const).some((level) => {
     const { modules } = QRCode.create(text, { errorCorrectionLevel: level });
     const scale = (maxX - minX + 1) / modules.size;

@@ -244,8 +244,7 @@ export function createOrderConversation(deps: BotDeps) {
       if (code?.kind !== 'qris' && remote === undefined) return;
       try {
         // The same payload always draws the same picture, so this needs no `external` on replay.
-        const photo =
-          code?.kind === 'qris' ? new InputFile(await renderQrPng(code.payload), `qris-${order.orderId}.png`) : (remote ?? '');
+        const photo = code?.kind === 'qris' ? new InputFile(await renderQrPng(code.payload), `qris-${order.orderId}.png`) : (remote ?? '');
         const caption =
           code?.kind === 'qris'
             ? renderQrCaption(t, order, code.info)
