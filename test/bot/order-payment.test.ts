@@ -11,6 +11,7 @@ import {
   indonesian,
   shopper,
   startOrder,
+  storedOrder,
   withCatalogue,
 } from '../helpers/gameshop.ts';
 import { isPng, photoBytes, pngShowsQrOf } from '../helpers/qr-image.ts';
@@ -100,7 +101,7 @@ describe.concurrent('payment of a created order', () => {
       const jane = await shopper(world, 'Jane', 'en');
       const statuses = ['UNPAID', 'PAID', 'EXPIRED', 'ON_HOLD'];
       for (const user of [budi, jane])
-        for (const [n, status] of statuses.entries()) await world.app.store.gameOrders.save(storedOrder(user.id, n + 1, status));
+        for (const [n, status] of statuses.entries()) await world.app.store.gameOrders.save(storedOrderWith(user.id, n + 1, status));
       const id = await new ChatDriver(world, budi).send('/pesanan', 'Pesanan game Anda');
       expect(id.text).toContain('Belum dibayar');
       expect(id.text).toContain('Sudah dibayar');
@@ -117,23 +118,13 @@ describe.concurrent('payment of a created order', () => {
     }));
 });
 
-/** A stored order of `userId` with `status`, expiring in the far future. */
-function storedOrder(userId: number, n: number, status: string): GameOrderRecord {
+/** A stored order of `userId` with `status` and a quantity of 1000, payable for years. */
+function storedOrderWith(userId: number, n: number, status: string): GameOrderRecord {
   return {
+    ...storedOrder(userId, n, 60 - n),
     orderId: `INV-20250131-${String(n).padStart(4, '0')}-${userId}`,
-    userId,
-    chatId: userId,
-    game: 'free-fire',
-    gameTitle: 'Free Fire',
-    productId: 201,
-    productName: '70 Diamonds',
-    paymentMethodId: 2,
-    paymentName: 'BCA Virtual Account',
-    quantity: 1000,
-    totalPrice: 9_500_000 + n,
     paymentStatus: status,
-    paymentUrl: `https://gameshop.sandbox.test/invoice/${n}`,
+    quantity: 1000,
     expiredAt: '2099-01-01T00:00:00.000Z',
-    createdAt: new Date(Date.UTC(2025, 0, 31, 6, n)).toISOString(),
   };
 }

@@ -45,8 +45,9 @@ const ownsButton = (data: string | undefined): boolean => readOrderStepData(data
  * It waits for, in turn: the game (buttons or typed name); the product and the payment method
  * (buttons from the operator catalogue, or the numeric ids when there is no usable catalogue or it
  * does not list the game); the player id; the server / zone when the game needs one (asked on its
- * own, never glued to the id; without a catalogue it is asked as optional); the WhatsApp number;
- * nickname, e-mail and promo code (each with a "Skip" button); the quantity (1 by default); and a
+ * own, never glued to the id; without a catalogue it is asked as optional); the WhatsApp number
+ * (the id with its server, and the number, of the user's last order of the game are offered as a
+ * "Use …" button; tapping the id also settles the server); nickname, e-mail and promo code (each with a "Skip" button); the quantity (1 by default); and a
  * tap on "Order now" / "Cancel" under the summary. A command or another feature's button ends it
  * (the command then runs); /cancel ends it at any point. Anything else gets a hint and is not kept
  * in the conversation state.
