@@ -7,7 +7,10 @@ command-orders = My game orders
 games-title = 🎮 <b>Games in the shop</b>
 games-popular = 🔥 <b>Popular</b>
 games-category = 📂 <b>{ $category }</b>
-games-category-count = 📂 { $category } — { $count } games
+games-category-count = 📂 { $category } — { $count ->
+    [one] { $count } game
+   *[other] { $count } games
+}
 games-hint = Tap a game to order it, or open its category. You can also use /order directly.
 games-category-hint = Tap a game to order it.
 games-none = The game shop has no active games right now. Try again later.
@@ -38,6 +41,8 @@ order-server-next = (I ask for the { $server } next; send it separately.)
 order-player-invalid = Send the { $label } as one line of text.
 order-player-with-server = Send the { $label } only, without the { $server } in brackets. I ask for the { $server } next.
 order-too-long = The { $label } is too long (at most { $max } characters). Send it again.
+order-use-last-hint = Tap the button to use the last one, or send a new one.
+order-use-last = Use { $value }
 
 order-ask-server = 🌐 Send the account's <b>{ $label }</b>.
 order-ask-server-choice = 🌐 Pick the account's <b>{ $label }</b>:
@@ -98,6 +103,7 @@ order-button-confirm = ✅ Order now
 order-button-without-promo = ✅ Order without promo
 order-button-other-promo = 🎟️ Other promo code
 order-button-pay = 💳 Pay
+order-button-copy-code = 📋 Copy code
 
 order-created-title = ✅ <b>Order created</b>
 order-created-already = ✅ <b>This order was already created</b> (not ordered again)
@@ -105,6 +111,19 @@ order-created-id = Order no.: <code>{ $orderId }</code>
 order-created-item = { $game } — { $product } × { $quantity }
 order-created-method = Payment: { $method }
 order-created-status = Payment status: <b>{ $status }</b>
+order-payment-status = { $status ->
+    [UNPAID] Unpaid
+    [PENDING] Awaiting payment
+    [PAID] Paid
+    [SUCCESS] Paid
+    [SETTLED] Paid
+    [EXPIRED] Expired
+    [FAILED] Failed
+    [CANCELED] Cancelled
+    [CANCELLED] Cancelled
+    [REFUNDED] Refunded
+   *[other] { $word }
+}
 order-price-title = <b>Price breakdown</b>
 order-price-unit = Unit price: { $unit } × { $quantity } = { $subtotal }
 order-price-promo = Promo discount (<code>{ $code }</code>): −{ $amount }
@@ -112,14 +131,17 @@ order-price-fee = Payment fee: { $amount }
 order-price-unique = Unique code: { $amount }
 order-price-total = <b>Total to pay: { $amount }</b>
 order-created-code = Payment code: <code>{ $code }</code>
+order-created-qris = Pay with QRIS: scan the QR picture below this message.
 order-created-expires = ⏳ Pay before: <b>{ $at }</b>
 order-created-reminder = I will remind you 10 minutes before the deadline.
 order-created-no-reminder = The deadline is less than 10 minutes away, so there is no reminder: pay now.
 order-created-not-saved = ⚠️ This order exists at the shop, but the bot could not record it: it is not in /orders and there is no reminder. Keep the order number above.
 order-pay-link = Pay on this page: { $url }
 order-qr-caption = QRIS for order <code>{ $orderId }</code> — total { $total }. Scan it with a bank or e-wallet app.
+order-qr-merchant = Payee: { $merchant }
 order-qr-failed = The QR image cannot be shown here. Open the QR with this link: { $url }
     (or tap 💳 Pay above).
+order-qr-failed-no-link = The QR image cannot be shown here. Tap 💳 Pay above to pay.
 
 order-fields-refused = ⚠️ The game shop refused some fields:
 order-fields-ask-again = I will ask for just those again.

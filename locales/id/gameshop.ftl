@@ -38,6 +38,8 @@ order-server-next = ({ $server } saya tanyakan sesudahnya, kirim terpisah.)
 order-player-invalid = Kirim { $label } dalam satu baris teks.
 order-player-with-server = Kirim { $label } saja, tanpa { $server } di dalam kurung. { $server } saya tanyakan sesudah ini.
 order-too-long = { $label } terlalu panjang (maksimal { $max } karakter). Kirim lagi.
+order-use-last-hint = Ketuk tombol untuk memakai yang terakhir, atau kirim yang baru.
+order-use-last = Pakai { $value }
 
 order-ask-server = 🌐 Kirim <b>{ $label }</b> akun tersebut.
 order-ask-server-choice = 🌐 Pilih <b>{ $label }</b> akun tersebut:
@@ -98,6 +100,7 @@ order-button-confirm = ✅ Pesan sekarang
 order-button-without-promo = ✅ Pesan tanpa promo
 order-button-other-promo = 🎟️ Ganti kode promo
 order-button-pay = 💳 Bayar
+order-button-copy-code = 📋 Salin kode
 
 order-created-title = ✅ <b>Pesanan dibuat</b>
 order-created-already = ✅ <b>Pesanan ini sudah dibuat</b> (tidak dipesan lagi)
@@ -105,6 +108,19 @@ order-created-id = No. pesanan: <code>{ $orderId }</code>
 order-created-item = { $game } — { $product } × { $quantity }
 order-created-method = Pembayaran: { $method }
 order-created-status = Status pembayaran: <b>{ $status }</b>
+order-payment-status = { $status ->
+    [UNPAID] Belum dibayar
+    [PENDING] Menunggu pembayaran
+    [PAID] Sudah dibayar
+    [SUCCESS] Sudah dibayar
+    [SETTLED] Sudah dibayar
+    [EXPIRED] Kedaluwarsa
+    [FAILED] Gagal
+    [CANCELED] Dibatalkan
+    [CANCELLED] Dibatalkan
+    [REFUNDED] Dikembalikan
+   *[other] { $word }
+}
 order-price-title = <b>Rincian harga</b>
 order-price-unit = Harga satuan: { $unit } × { $quantity } = { $subtotal }
 order-price-promo = Diskon promo (<code>{ $code }</code>): −{ $amount }
@@ -112,14 +128,17 @@ order-price-fee = Biaya pembayaran: { $amount }
 order-price-unique = Kode unik: { $amount }
 order-price-total = <b>Total bayar: { $amount }</b>
 order-created-code = Kode bayar: <code>{ $code }</code>
+order-created-qris = Bayar dengan QRIS: scan gambar QR di bawah pesan ini.
 order-created-expires = ⏳ Bayar sebelum: <b>{ $at }</b>
 order-created-reminder = Saya ingatkan 10 menit sebelum batas waktu.
 order-created-no-reminder = Batas bayarnya kurang dari 10 menit lagi, jadi tidak ada pengingat: segera bayar.
 order-created-not-saved = ⚠️ Pesanan ini sudah ada di toko, tapi gagal dicatat di bot: tidak muncul di /pesanan dan tidak ada pengingat. Simpan nomor pesanan di atas.
 order-pay-link = Bayar lewat halaman ini: { $url }
 order-qr-caption = QRIS untuk pesanan <code>{ $orderId }</code> — total { $total }. Scan dengan aplikasi bank atau e-wallet.
+order-qr-merchant = Penerima: { $merchant }
 order-qr-failed = Gambar QR tidak bisa ditampilkan di sini. Buka QR-nya lewat tautan ini: { $url }
     (atau tekan 💳 Bayar di atas).
+order-qr-failed-no-link = Gambar QR tidak bisa ditampilkan di sini. Tekan 💳 Bayar di atas untuk membayar.
 
 order-fields-refused = ⚠️ Toko game menolak beberapa isian:
 order-fields-ask-again = Saya tanyakan lagi isian itu saja.

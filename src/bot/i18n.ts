@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { I18n, type I18nFlavor, type LocaleId, type TranslateFunction, type TranslationVariables } from '@grammyjs/i18n';
 import type { Context, MiddlewareFn } from 'grammy';
-import type { Locale } from '../domain.ts';
+import { isLocale, type Locale } from '../domain.ts';
 import type { Store } from '../store/store.ts';
 import { escapeVariables } from '../text/html.ts';
 
@@ -14,6 +14,12 @@ export function localeFromTelegram(languageCode: string | undefined): Locale | u
   if (base === 'id' || base === 'in' || base === 'ms' || base === 'jv' || base === 'su') return 'id';
   if (base === 'en') return 'en';
   return undefined;
+}
+
+/** The locale `ctx.t` speaks (for what Fluent does not format itself, e.g. amounts in other currencies). */
+export async function localeOf(ctx: I18nFlavor): Promise<Locale> {
+  const locale = await ctx.i18n.getLocale();
+  return isLocale(locale) ? locale : 'id';
 }
 
 /**

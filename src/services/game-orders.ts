@@ -72,6 +72,15 @@ export interface GameInfo {
   server: ServerRule;
   products?: OrderProduct[];
   methods?: OrderMethod[];
+  /** The details of the user's last order of the game, to offer again (only when asked for a user). */
+  last?: LastOrderDetails;
+}
+
+/** What the user's last order of a game was for; WhatsApp from their last order of any game when that one had none. */
+export interface LastOrderDetails {
+  playerId?: string;
+  server?: string;
+  whatsapp?: string;
 }
 
 /** The user's answers. */
@@ -131,8 +140,10 @@ export interface GameOrderService {
    * What an order for `game` asks, from the operator catalogue (GAMESHOP_CATALOGUE, loaded once):
    * its products, the payment methods, the player-id label and the server rule. Without a usable
    * catalogue, or when it does not list the game, no products (the flow asks for numeric ids).
+   * With `userId`, also what the user's last stored order of the game was for (`last`), so a
+   * repeat order can offer it.
    */
-  gameInfo(game: { slug: string; title: string }): Promise<GameInfo>;
+  gameInfo(game: { slug: string; title: string }, userId?: number): Promise<GameInfo>;
   /**
    * Creates the order of one confirmation at the shop, at most once: a confirmation whose order is
    * stored (or in progress in this process) gives that order again (`replayed`), never a second one.
@@ -210,6 +221,7 @@ function replayedOrder(stored: GameOrderRecord): CreatedGameOrder {
   };
   if (stored.paymentUrl !== undefined) order.paymentUrl = stored.paymentUrl;
   if (stored.paymentCode !== undefined) order.paymentCode = stored.paymentCode;
+  if (stored.qrUrl !== undefined) order.qrUrl = stored.qrUrl;
   return order;
 }
 
@@ -222,6 +234,18 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
 
   const findByConfirmation: GameOrderService['findByConfirmation'] = (userId, confirmationId) =>
     store.gameOrders.listByUser(userId, { limit: confirmationSearchDepth }).find((order) => order.confirmationId === confirmationId);
+
+  /** What the user's newest stored order of `slug` was for (see `LastOrderDetails`); undefined when nothing is known. */
+  function lastDetails(userId: number, slug: string): LastOrderDetails | undefined {
+    const orders = store.gameOrders.listByUser(userId, { limit: confirmationSearchDepth });
+    const same = orders.find((order) => order.game === slug && order.playerId !== undefined);
+    const whatsapp = same?.whatsapp ?? orders.find((order) => order.whatsapp !== undefined)?.whatsapp;
+    const last: LastOrderDetails = {};
+    if (same?.playerId !== undefined) last.playerId = same.playerId;
+    if (same?.server !== undefined) last.server = same.server;
+    if (whatsapp !== undefined) last.whatsapp = whatsapp;
+    return Object.keys(last).length > 0 ? last : undefined;
+  }
 
   async function create(request: CreateGameOrderRequest): Promise<CreateGameOrderOutcome> {
     const { confirmationId, userId, chatId, game, draft } = request;
@@ -261,6 +285,9 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
     };
     if (product.name !== undefined) record.productName = product.name;
     if (method.name !== undefined) record.paymentName = method.name;
+    if (draft.playerId !== undefined) record.playerId = draft.playerId;
+    if (draft.server !== undefined) record.server = draft.server;
+    if (draft.whatsapp !== undefined) record.whatsapp = draft.whatsapp;
 
     // A reminder moments before the deadline would only repeat what the order message says.
     const remindAt = Date.parse(order.expired_at) - reminderLeadMs;
@@ -319,13 +346,16 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
       }
     },
 
-    async gameInfo(game) {
+    async gameInfo(game, userId) {
+      const last = userId === undefined ? undefined : lastDetails(userId, game.slug);
+      const withLast = (info: GameInfo): GameInfo => (last ? { ...info, last } : info);
       const state = await gameCatalogue();
       if (state.kind !== 'ok')
-        return { slug: game.slug, title: game.title, catalogue: state.kind, catalogued: false, server: { kind: 'unknown' } };
+        return withLast({ slug: game.slug, title: game.title, catalogue: state.kind, catalogued: false, server: { kind: 'unknown' } });
       const methods = state.catalogue.paymentMethods.map((method) => ({ id: method.id, name: method.name }));
       const entry = findCatalogueGame(state.catalogue, game.slug);
-      if (!entry) return { slug: game.slug, title: game.title, catalogue: 'ok', catalogued: false, server: { kind: 'unknown' }, methods };
+      if (!entry)
+        return withLast({ slug: game.slug, title: game.title, catalogue: 'ok', catalogued: false, server: { kind: 'unknown' }, methods });
       const info: GameInfo = {
         slug: game.slug,
         title: game.title,
@@ -340,7 +370,7 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
         methods,
       };
       if (entry.idLabel !== undefined) info.idLabel = entry.idLabel;
-      return info;
+      return withLast(info);
     },
 
     create(request) {

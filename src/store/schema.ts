@@ -99,6 +99,10 @@ export const gameOrderSchema = z.object({
   reminderQueued: z.boolean().optional(),
   /** The order summary's confirmation id: one confirmation creates at most one order. */
   confirmationId: z.string().min(1).optional(),
+  /** Who the order was for, offered again on the user's next order of the game. */
+  playerId: z.string().optional(),
+  server: z.string().optional(),
+  whatsapp: z.string().optional(),
 });
 export type GameOrderRecord = z.infer<typeof gameOrderSchema>;
 

@@ -1,4 +1,5 @@
 /** Pure text formatting shared by the bot, the notices and the jobs: money, time, masking, escaping. */
+import type { Locale } from '../domain.ts';
 
 const rupiahFormat = new Intl.NumberFormat('id-ID', { maximumFractionDigits: 0 });
 
@@ -8,10 +9,22 @@ export function formatRupiah(amount: number): string {
   return `${sign}Rp ${rupiahFormat.format(Math.abs(Math.round(amount)))}`;
 }
 
-/** A number with a currency code (marketplace amounts): `USD 24.00`. */
-export function formatMoney(amount: number, currency: string): string {
-  if (currency.toUpperCase() === 'IDR') return formatRupiah(amount);
-  return `${currency.toUpperCase()} ${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)}`;
+/** How each language writes an amount in another currency: Indonesian `1.284,50 USD`, English `USD 1,284.50`. */
+const moneyFormats: Record<Locale, { numbers: Intl.NumberFormat; codeFirst: boolean }> = {
+  id: { numbers: new Intl.NumberFormat('id-ID', { minimumFractionDigits: 2, maximumFractionDigits: 2 }), codeFirst: false },
+  en: { numbers: new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }), codeFirst: true },
+};
+
+/**
+ * An amount with its currency code (marketplace amounts) as the reader's language writes it:
+ * `1.284,50 USD` in Indonesian, `USD 1,284.50` in English. Rupiah is `Rp 1.284.500` in both.
+ */
+export function formatMoney(amount: number, currency: string, locale: Locale): string {
+  const code = currency.toUpperCase();
+  if (code === 'IDR') return formatRupiah(amount);
+  const { numbers, codeFirst } = moneyFormats[locale];
+  const number = numbers.format(amount);
+  return codeFirst ? `${code} ${number}` : `${number} ${code}`;
 }
 
 const wibFormat = new Intl.DateTimeFormat('id-ID', {

@@ -9,41 +9,16 @@ import {
   indonesian,
   shopper,
   startOrder,
+  storedOrder,
   urlButtons,
   withCatalogue,
 } from '../helpers/gameshop.ts';
-import type { GameOrderRecord } from '../../src/store/schema.ts';
 
 /*
  * /games, /pesanan and the order scenarios that are about what happens around an order (500,
  * double tap, payment reminder, English, the QR fallback). Tests run concurrently, each in a world
  * of its own.
  */
-
-/** A stored order of `userId`, created `minutesAgo` before 2025-01-31 13:00 WIB. */
-function storedOrder(userId: number, n: number, minutesAgo: number): GameOrderRecord {
-  const createdAt = new Date(Date.parse('2025-01-31T06:00:00Z') - minutesAgo * 60_000);
-  return {
-    orderId: `INV-20250131-${String(n).padStart(4, '0')}TEST`,
-    userId,
-    chatId: userId,
-    game: 'free-fire',
-    gameTitle: 'Free Fire',
-    productId: 201,
-    productName: '70 Diamonds',
-    paymentMethodId: 2,
-    paymentName: 'BCA Virtual Account',
-    quantity: 1,
-    totalPrice: 15_000 + n,
-    paymentStatus: 'UNPAID',
-    buyStatus: 'Pending',
-    paymentUrl: `https://gameshop.sandbox.test/invoice/${n}`,
-    paymentCode: '7001200000000000',
-    qrUrl: null,
-    expiredAt: new Date(createdAt.getTime() + 3_600_000).toISOString(),
-    createdAt: createdAt.toISOString(),
-  };
-}
 
 const reminderText = 'Pengingat pembayaran';
 const reminders = (world: TestWorld, user: { id: number }) =>
@@ -132,7 +107,7 @@ describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => 
       expect(world.telegram.botMessages(driver.user).filter((m) => m.text?.includes('Pesanan dibuat'))).toHaveLength(1);
     }));
 
-  it('speaks English, and gives the QR link when Telegram cannot fetch the QR image', ({ expect }) =>
+  it('speaks English, and gives the QR link when Telegram refuses the QR photo', ({ expect }) =>
     inWorld(withCatalogue, async (world) => {
       world.telegram.injectError({
         method: 'sendPhoto',

@@ -52,7 +52,7 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     expect(reply.text).toContain('Nama: Rizky Pratama');
     expect(reply.text).toContain('Username: nusantara-studio');
     expect(reply.text).toContain('Profil: WordPress themes, plugins and media from Bandung');
-    expect(reply.text).toContain('Saldo: USD 1,284.50');
+    expect(reply.text).toContain('Saldo: 1.284,50 USD');
     expect(reply.text).toContain('Terdaftar sejak: 11 Apr 2019');
   });
 
@@ -65,6 +65,7 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     const verified = await world.telegram.waitForBotMessage(jane, { after: jane.send(`/verify ${codes.unsupported}`) });
     expect(verified.text).toContain('Purchase code is valid');
     expect(verified.text).toContain('License: Extended');
+    expect(verified.text).toContain('Price: USD 450.00');
     expect(verified.text).toContain('Support: not included');
     expect(verified.text).toContain('Downloaded: not yet');
   });
@@ -91,7 +92,7 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     const list = await world.telegram.waitForBotMessage(rizky, { after: rizky.send('/produk') });
     expect(list.text).toContain('Produk Anda (13) — halaman 1/3');
     expect(list.text).toContain(
-      '1. Kopi - Coffee Shop & Cafe WordPress Theme\nWordPress › Restaurants & Cafes · v2.4.1\nHarga: USD 59.00 (reguler) / USD 2,950.00 (extended)',
+      '1. Kopi - Coffee Shop & Cafe WordPress Theme\nWordPress › Restaurants & Cafes · v2.4.1\nHarga: 59,00 USD (reguler) / 2.950,00 USD (extended)',
     );
     expect(itemButtons(list)).toHaveLength(5);
     expect(itemButtons(list)[0]).toMatch(/^1\. Kopi - Coffee Shop/);
@@ -127,7 +128,7 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     expect(details.text).toContain('Kopi - Coffee Shop & Cafe WordPress Theme');
     expect(details.text).toContain('A warm, fast theme for coffee shops');
     expect(details.text).toContain('Tag: coffee, cafe, restaurant, menu, reservation, woocommerce');
-    expect(details.text).toContain('USD 59.00 (reguler) / USD 2,950.00 (extended)');
+    expect(details.text).toContain('59,00 USD (reguler) / 2.950,00 USD (extended)');
     expect(urlButtons(details)).toEqual({ '🔗 Lihat demo': 'https://demo.example.org/kopi/' });
     // Details come from the item endpoint, asked for this one item.
     const itemRequest = world.sandbox.received.find((request) => request.path === '/api/items/item');
@@ -184,7 +185,7 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     expect(supported.text).toContain('Kode pembelian valid');
     expect(supported.text).toContain('Produk: Kopi - Coffee Shop & Cafe WordPress Theme');
     expect(supported.text).toContain('Lisensi: Regular');
-    expect(supported.text).toContain('Harga: USD 59.00');
+    expect(supported.text).toContain('Harga: 59,00 USD');
     expect(supported.text).toMatch(/Dibeli: \d{2} \w{3} \d{4} \d{2}\.\d{2} WIB/);
     expect(supported.text).toContain(`Dukungan: aktif sampai ${formatWib(activeUntil!)}`);
     expect(supported.text).toContain('Sudah diunduh: ya');
@@ -197,7 +198,7 @@ describe('marketplace: /akun, /produk, /validasi', () => {
 
     const unsupported = await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/verify ${codes.unsupported}`) });
     expect(unsupported.text).toContain('Lisensi: Extended');
-    expect(unsupported.text).toContain('Harga: USD 450.00');
+    expect(unsupported.text).toContain('Harga: 450,00 USD');
     expect(unsupported.text).toContain('Dukungan: tidak termasuk');
     expect(unsupported.text).toContain('Sudah diunduh: belum');
   });

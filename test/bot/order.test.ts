@@ -1,6 +1,7 @@
 import { describe, it } from 'vitest';
 import { answerOrder, codeTexts, freeFire, inWorld, indonesian, startOrder, urlButtons, withCatalogue } from '../helpers/gameshop.ts';
 import { formatRupiah, formatWib } from '../../src/text/format.ts';
+import { isPng, photoBytes } from '../helpers/qr-image.ts';
 
 /*
  * The order conversation through the real bot against the sandbox shop. Tests run concurrently,
@@ -9,7 +10,7 @@ import { formatRupiah, formatWib } from '../../src/text/format.ts';
  */
 
 describe.concurrent('order conversation (/pesan)', () => {
-  it('orders with promo HEMAT10 and QRIS: breakdown, payment code, Pay button and the QR photo', ({ expect }) =>
+  it('orders with promo HEMAT10 and QRIS: breakdown, Pay button and the QR photo drawn from the QRIS string', ({ expect }) =>
     inWorld(withCatalogue, async (world) => {
       const { driver, first } = await startOrder(world);
       expect(first.text).toContain('Mau top up game apa');
@@ -39,8 +40,9 @@ describe.concurrent('order conversation (/pesan)', () => {
       const data = order!.data;
       expect(data.pricing.promo_discount).toBe(950);
       expect(codeTexts(created)).toContain(data.order_id);
-      expect(codeTexts(created)).toContain(data.payment_code);
-      expect(created.text).toContain('UNPAID');
+      // The QRIS string is drawn as a QR (test/bot/order-payment.test.ts), not printed.
+      expect(created.text).not.toContain(data.payment_code);
+      expect(created.text).toContain('Belum dibayar');
       expect(created.text).toContain(`Harga satuan: ${formatRupiah(9500)} × 1`);
       expect(created.text).toContain(`Diskon promo (HEMAT10): −${formatRupiah(950)}`);
       expect(created.text).toContain(`Biaya pembayaran: ${formatRupiah(data.pricing.payment_fee)}`);
@@ -52,7 +54,8 @@ describe.concurrent('order conversation (/pesan)', () => {
       expect(summary.buttons).toEqual([]);
 
       const photo = await world.telegram.waitForBotMessage(driver.user, { after: created, where: (m) => m.method === 'sendPhoto' });
-      expect(world.telegram.callsTo('sendPhoto').map((call) => call.params.photo)).toEqual([data.qr_url]);
+      expect(world.telegram.callsTo('sendPhoto')).toHaveLength(1);
+      expect(isPng(await photoBytes(world, photo))).toBe(true);
       expect(photo.text).toContain(data.order_id);
       // Stored for /pesanan, with its reminder queued in the same write.
       const stored = world.app.store.gameOrders.get(data.order_id);

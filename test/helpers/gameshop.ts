@@ -8,6 +8,7 @@ import { startWorld, type TestWorld, type TestWorldOptions } from './app.ts';
 import type { FloodLimit } from '../../src/bot/context.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { gameshopDemoKeys } from '../../tools/sandbox/gameshop.ts';
+import type { GameOrderRecord } from '../../src/store/schema.ts';
 
 /** The sample catalogue at the repository root (it describes the sandbox shop). */
 export const sampleCataloguePath = path.resolve(import.meta.dirname, '../../catalogue.sample.json');
@@ -155,4 +156,29 @@ export async function startOrder(world: TestWorld, command = '/pesan', languageC
   const driver = new ChatDriver(world, user);
   const first = await driver.send(command);
   return { user, driver, first };
+}
+
+/** A stored order of `userId`, created `minutesAgo` before 2025-01-31 13:00 WIB. */
+export function storedOrder(userId: number, n: number, minutesAgo: number): GameOrderRecord {
+  const createdAt = new Date(Date.parse('2025-01-31T06:00:00Z') - minutesAgo * 60_000);
+  return {
+    orderId: `INV-20250131-${String(n).padStart(4, '0')}TEST`,
+    userId,
+    chatId: userId,
+    game: 'free-fire',
+    gameTitle: 'Free Fire',
+    productId: 201,
+    productName: '70 Diamonds',
+    paymentMethodId: 2,
+    paymentName: 'BCA Virtual Account',
+    quantity: 1,
+    totalPrice: 15_000 + n,
+    paymentStatus: 'UNPAID',
+    buyStatus: 'Pending',
+    paymentUrl: `https://gameshop.sandbox.test/invoice/${n}`,
+    paymentCode: '7001200000000000',
+    qrUrl: null,
+    expiredAt: new Date(createdAt.getTime() + 3_600_000).toISOString(),
+    createdAt: createdAt.toISOString(),
+  };
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Bot, InlineKeyboard } from 'grammy';
+import { Bot, InlineKeyboard, InputFile } from 'grammy';
+import QRCode from 'qrcode';
 import { startBotApi, type BotApiEmulator } from '../../tools/playground/bot-api.ts';
 
 const cleanup: Array<() => Promise<void>> = [];
@@ -87,5 +88,33 @@ describe('chat page', () => {
     const html = await (await fetch(`${api.url}/`)).text();
     expect(html).toContain('data-copy');
     expect(html).toContain('navigator.clipboard.writeText');
+  });
+
+  it('shows a photo the bot uploaded (multipart) and a copy-text button', async () => {
+    const api = await emulator();
+    const bot = new Bot(api.token, { botInfo: api.botInfo, client: { apiRoot: api.apiRoot } });
+    const png = await QRCode.toBuffer('7001212345678901', { type: 'png' });
+    bot.command('start', (ctx) =>
+      ctx.replyWithPhoto(new InputFile(png, 'qr.png'), {
+        caption: 'Scan',
+        reply_markup: new InlineKeyboard().copyText('📋 Salin kode', '7001212345678901'),
+      }),
+    );
+    void bot.start();
+    cleanup.push(() => bot.stop());
+
+    const userId = (await post(api, 'users', { firstName: 'Budi' })).json.id as number;
+    await post(api, 'send', { userId, chatId: userId, text: '/start' });
+    await api.waitForBotMessage(userId, { textIncludes: 'Scan' });
+    const state = (await (await fetch(`${api.url}/playground/state?user=${userId}&chat=${userId}`)).json()) as {
+      chat: { messages: Array<{ text: string; photo?: string; buttons: unknown }> };
+    };
+    const shown = state.chat.messages[1]!;
+    expect(shown.buttons).toEqual([[{ text: '📋 Salin kode', copy: '7001212345678901' }]]);
+    const file = await fetch(`${api.url}/playground/file/${encodeURIComponent(shown.photo ?? '')}`);
+    expect(file.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+    // The page copies such a button's text instead of sending a tap.
+    expect(await (await fetch(`${api.url}/`)).text()).toContain('data-copy');
   });
 });

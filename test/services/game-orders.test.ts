@@ -232,6 +232,21 @@ describe('game order service: games, catalogue, pages', () => {
     });
   });
 
+  it('remembers who each game was last ordered for, per user; WhatsApp from any game when the game has none', async () => {
+    const { service, store } = await setup({ catalogue: sampleCataloguePath });
+    const freeFire = { slug: 'free-fire', title: 'Free Fire' };
+    const mobileLegends = { slug: 'mobile-legends', title: 'Mobile Legends: Bang Bang' };
+    expect((await service.gameInfo(freeFire, connected)).last).toBeUndefined();
+    const first = await service.create(request());
+    expect(first.ok && store.gameOrders.get(first.order.orderId)).toMatchObject({ playerId: '98765432', whatsapp: '081234567890' });
+    clock.advance(60_000);
+    await service.create(request({ draft: { ...request().draft, playerId: '11112222', whatsapp: '085711112222' } }));
+    expect((await service.gameInfo(freeFire, connected)).last).toEqual({ playerId: '11112222', whatsapp: '085711112222' });
+    expect((await service.gameInfo(mobileLegends, connected)).last).toEqual({ whatsapp: '085711112222' });
+    expect((await service.gameInfo(freeFire, stranger)).last).toBeUndefined();
+    expect((await service.gameInfo(freeFire)).last).toBeUndefined();
+  });
+
   it('pages the user’s own orders newest first, and falls back to the first page past the end', async () => {
     const { service, store } = await setup();
     const record = (userId: number, n: number): GameOrderRecord => ({

@@ -363,7 +363,7 @@ function renderMessages(chat) {
     const doc = m.document ? "<div>📄 " + esc(m.document) + "</div>" : "";
     const kb = m.buttons.length && !m.deleted ? '<div class="kb">' + m.buttons.map((row) => '<div class="r">' + row.map((b) =>
       b.url ? '<button type="button" data-url="' + esc(b.url) + '">' + esc(b.text) + " ↗</button>"
-      : b.copy !== undefined ? '<button type="button" data-copy="' + esc(b.copy) + '">' + esc(b.text) + "</button>"
+            : b.copy !== undefined ? '<button type="button" data-copy="' + esc(b.copy) + '">' + esc(b.text) + "</button>"
             : '<button type="button" data-tap="' + m.id + '" data-button="' + esc(b.data !== undefined ? b.data : b.text) + '">' + esc(b.text) + "</button>").join("") + "</div>").join("") + "</div>" : "";
     const meta = [m.deleted ? "deleted" : "", m.edited ? "edited" + (m.editCount > 1 ? " ×" + m.editCount : "") : "", m.time, "#" + m.id].filter(Boolean).join(" · ");
     return '<div class="msg' + (mine ? " mine" : "") + (m.deleted ? " deleted" : "") + '" data-id="' + m.id + '">' + who + quote + photo + doc +
@@ -461,9 +461,9 @@ $("block").addEventListener("click", () => { const me = lastState && lastState.u
 document.addEventListener("click", (e) => {
   const t = e.target.closest("[data-chat],[data-tap],[data-url],[data-copy],[data-say],[data-command],#migrate,.quote,.msg");
   if (!t) return;
-  if (t.dataset.copy !== undefined) { navigator.clipboard.writeText(t.dataset.copy).then(() => { t.title = "Copied"; }, () => prompt("Copy:", t.dataset.copy)); }
-  else if (t.dataset.chat) { current.chat = Number(t.dataset.chat); render.first = true; refresh(); }
+  if (t.dataset.chat) { current.chat = Number(t.dataset.chat); render.first = true; refresh(); }
   else if (t.dataset.tap) post("tap", { userId: current.user, chatId: current.chat, messageId: Number(t.dataset.tap), button: t.dataset.button });
+  else if (t.dataset.copy !== undefined) navigator.clipboard.writeText(t.dataset.copy).then(() => toast("Copied: " + t.dataset.copy), () => toast(t.dataset.copy, true));
   else if (t.dataset.url) { if (confirm("Open " + t.dataset.url + " ?")) window.open(safeUrl(t.dataset.url), "_blank", "noopener"); }
   else if (t.dataset.say) say(t.dataset.say);
   else if (t.dataset.command) { e.preventDefault(); say(t.dataset.command); }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { formatRupiah } from '../../text/format.ts';
 import type { OrderChoice } from '../keyboards/gameshop.ts';
+import { raw } from '../../text/html.ts';
 import { orderFields } from '../renderers/game-order.ts';
 import { normaliseWhatsapp } from '../../services/providers.ts';
 import { withoutFormatChars } from '../../services/targets.ts';
@@ -158,13 +159,42 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
     }
   };
 
-  const askPlayerId = async (intro = ''): Promise<void> => {
+  /**
+   * The player id (and server) of the user's last order of this game, when it can be offered:
+   * only the first time the id is asked, and with a server this game accepts.
+   */
+  const lastPlayer = (): { playerId: string; server?: string } | undefined => {
+    const { last, server: rule } = state.info;
+    if (last?.playerId === undefined || draft.playerId !== undefined) return undefined;
+    if (rule.kind === 'none') return { playerId: last.playerId };
+    if (rule.kind === 'required' && (last.server === undefined || (rule.servers && !rule.servers.includes(last.server)))) return undefined;
+    return last.server === undefined ? { playerId: last.playerId } : { playerId: last.playerId, server: last.server };
+  };
+
+  /** A "Use …" button offering a remembered value (the question says it can be tapped or replaced). */
+  const offerLast = (value: string | undefined): OrderChoice[] =>
+    value === undefined ? [] : [{ label: t('order-use-last', { value: raw(value) }), value: 'last' }];
+
+  /**
+   * Asks for the player id. On the first ask it offers the id (and server) of the user's last
+   * order of the game; tapping it settles the server too. Returns whether the server is settled.
+   */
+  const askPlayerId = async (intro = ''): Promise<boolean> => {
     const { info } = state;
     const label = info.idLabel ?? t('order-field-id');
+    const last = lastPlayer();
     const serverHint = info.server.kind === 'required' ? `\n${t('order-server-next', { server: info.server.label })}` : '';
-    let prompt = `${intro}${t('order-ask-player', { label, game: info.title })}${serverHint}`;
+    const lastHint = last ? `\n${t('order-use-last-hint')}` : '';
+    let prompt = `${intro}${t('order-ask-player', { label, game: info.title })}${serverHint}${lastHint}`;
+    const choices = offerLast(last && (last.server === undefined ? last.playerId : `${last.playerId} (${last.server})`));
     for (;;) {
-      const answer = await question(prompt);
+      const answer = await question(prompt, choices);
+      if (answer.kind === 'choice' && last) {
+        draft.playerId = last.playerId;
+        if (last.server !== undefined && info.server.kind !== 'none') draft.server = last.server;
+        else delete draft.server;
+        return true;
+      }
       const value = answer.kind === 'text' ? withoutFormatChars(answer.text).trim() : '';
       if (value === '' || value.includes('\n')) {
         prompt = t('order-player-invalid', { label });
@@ -180,7 +210,7 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
         continue;
       }
       draft.playerId = value;
-      return;
+      return false;
     }
   };
 
@@ -225,11 +255,14 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
     }
   };
 
+  /** Asks for the WhatsApp number; the first time, the one of the user's last order is offered. */
   const askWhatsapp = async (intro = ''): Promise<void> => {
-    let prompt = `${intro}${t('order-ask-whatsapp')}`;
+    const last = draft.whatsapp === undefined ? state.info.last?.whatsapp : undefined;
+    let prompt = `${intro}${t('order-ask-whatsapp')}${last ? `\n${t('order-use-last-hint')}` : ''}`;
+    const choices = offerLast(last);
     for (;;) {
-      const answer = await question(prompt);
-      const number = answer.kind === 'text' ? normaliseWhatsapp(answer.text) : undefined;
+      const answer = await question(prompt, choices);
+      const number = answer.kind === 'choice' ? last : answer.kind === 'text' ? normaliseWhatsapp(answer.text) : undefined;
       if (number === undefined) {
         prompt = t('order-whatsapp-invalid');
         continue;
@@ -306,8 +339,8 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
   const askAll = async (): Promise<void> => {
     await askProduct();
     await askMethod();
-    await askPlayerId();
-    await askServer(false);
+    const serverSettled = await askPlayerId();
+    if (!serverSettled) await askServer(false);
     await askWhatsapp();
     await askNickname();
     await askEmail();

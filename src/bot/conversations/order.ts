@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { InlineKeyboard } from 'grammy';
+import { InputFile, type InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import type { OrderArgs } from './ids.ts';
 import { escapeHtml, formatRupiah } from '../../text/format.ts';
@@ -16,14 +16,17 @@ import {
 import { readOrderConfirmData, readOrderStepData, type OrderConfirmAction } from '../callback-data/gameshop.ts';
 import {
   describeOrderFailure,
+  paymentCodeOf,
   productText,
   renderCreatedOrder,
   renderOrderReminder,
   renderOrderSummary,
+  renderQrCaption,
   renderRefusedFields,
 } from '../renderers/game-order.ts';
 import type { CreatedGameOrder, GameInfo, GameOrderDraft, GameOrderFailure, ListedGame } from '../../services/game-orders.ts';
 import { raw } from '../../text/html.ts';
+import { renderQrPng } from '../../text/qris.ts';
 
 /** What a wait of this flow may take: a typed text, the current question's button, the current confirmation's button. */
 type Received = Answer | { kind: 'confirm'; action: OrderConfirmAction; ctx: ConversationContext };
@@ -42,8 +45,9 @@ const ownsButton = (data: string | undefined): boolean => readOrderStepData(data
  * It waits for, in turn: the game (buttons or typed name); the product and the payment method
  * (buttons from the operator catalogue, or the numeric ids when there is no usable catalogue or it
  * does not list the game); the player id; the server / zone when the game needs one (asked on its
- * own, never glued to the id; without a catalogue it is asked as optional); the WhatsApp number;
- * nickname, e-mail and promo code (each with a "Skip" button); the quantity (1 by default); and a
+ * own, never glued to the id; without a catalogue it is asked as optional); the WhatsApp number
+ * (the id with its server, and the number, of the user's last order of the game are offered as a
+ * "Use …" button; tapping the id also settles the server); nickname, e-mail and promo code (each with a "Skip" button); the quantity (1 by default); and a
  * tap on "Order now" / "Cancel" under the summary. A command or another feature's button ends it
  * (the command then runs); /cancel ends it at any point. Anything else gets a hint and is not kept
  * in the conversation state.
@@ -61,9 +65,10 @@ const ownsButton = (data: string | undefined): boolean => readOrderStepData(data
  * the shop does not know; a timeout / network error / 500 says the order may or may not exist and
  * to check before ordering again (it is never retried).
  *
- * It returns nothing; it ends after showing the order (id, payment status, price breakdown, payment
- * code to copy, "Pay" button, the QR as a photo when there is one — or its link when Telegram cannot
- * fetch it — and the deadline in WIB), or after a cancel or an error the user cannot fix here.
+ * It returns nothing; it ends after showing the order (id, payment status in the user's language,
+ * price breakdown, a payment code with a "Copy code" button, "Pay" button, the deadline in WIB, and
+ * the QR as a photo: drawn by the bot from a QRIS payment string, which is never printed, or the
+ * shop's qr_url otherwise), or after a cancel or an error the user cannot fix here.
  */
 export function createOrderConversation(deps: BotDeps) {
   const publicIp = deps.settings.publicIp;
@@ -153,7 +158,7 @@ export function createOrderConversation(deps: BotDeps) {
     };
 
     // --- 1. The game: a slug from /games, or whatever followed /pesan (a slug, or a title naming one game)
-    const loadInfo = (chosen: ListedGame): Promise<GameInfo> => conversation.external(() => gameOrders.gameInfo(chosen));
+    const loadInfo = (chosen: ListedGame): Promise<GameInfo> => conversation.external(() => gameOrders.gameInfo(chosen, userId));
     const requested = typeof args?.game === 'string' ? args.game.trim().slice(0, 100) : '';
     const requestedMatches = requested === '' ? [] : matchGames(games, requested);
     const named = requestedMatches.length === 1 ? requestedMatches[0] : undefined;
@@ -225,31 +230,39 @@ export function createOrderConversation(deps: BotDeps) {
       return { to: 'end' };
     };
 
-    /** Shows the created order, its Pay button and its QR (or the QR's link when Telegram cannot fetch it). */
+    /**
+     * Shows the created order with its Pay and Copy-code buttons, then the QR: drawn here from a
+     * QRIS payment string (the shop's qr_url is not needed), else the shop's qr_url when it has one.
+     * A QR Telegram refuses is replaced by its link, or by a pointer to the Pay button.
+     */
     const showOrder = async (order: CreatedGameOrder): Promise<void> => {
       const text = renderCreatedOrder(t, state.info, draft, order);
-      const keyboard = createPayKeyboard(t, order.paymentUrl);
+      const code = paymentCodeOf(order);
+      const keyboard = createPayKeyboard(t, order.paymentUrl, code?.kind === 'code' ? code.code : undefined);
       const noPreview = { link_preview_options: { is_disabled: true } };
+      const warn = (message: string, error: unknown) =>
+        conversation.external(() => deps.logger.warn(message, { userId, orderId: order.orderId, error }));
       try {
         await ctx.reply(text, { ...noPreview, reply_markup: keyboard });
       } catch (error) {
         // Most likely Telegram refused the button's URL: the same text with the link written out.
-        await conversation.external(() =>
-          deps.logger.warn('order message refused; sending it without the Pay button', { userId, orderId: order.orderId, error }),
-        );
+        await warn('order message refused; sending it without the Pay button', error);
         const link = order.paymentUrl ? `\n\n${t('order-pay-link', { url: order.paymentUrl })}` : '';
         await quietly(ctx.reply(`${text}${link}`, noPreview));
       }
-      if (!isButtonUrl(order.qrUrl)) return;
+      const remote = isButtonUrl(order.qrUrl) ? order.qrUrl : undefined;
+      if (code?.kind !== 'qris' && remote === undefined) return;
       try {
-        await ctx.replyWithPhoto(order.qrUrl, {
-          caption: t('order-qr-caption', { orderId: order.orderId, total: formatRupiah(order.totalPrice) }),
-        });
+        // The same payload always draws the same picture, so this needs no `external` on replay.
+        const photo = code?.kind === 'qris' ? new InputFile(await renderQrPng(code.payload), `qris-${order.orderId}.png`) : (remote ?? '');
+        const caption =
+          code?.kind === 'qris'
+            ? renderQrCaption(t, order, code.info)
+            : t('order-qr-caption', { orderId: order.orderId, total: formatRupiah(order.totalPrice) });
+        await ctx.replyWithPhoto(photo, { caption });
       } catch (error) {
-        await conversation.external(() =>
-          deps.logger.warn('QR photo could not be sent; sending its link instead', { userId, orderId: order.orderId, error }),
-        );
-        await quietly(ctx.reply(t('order-qr-failed', { url: order.qrUrl ?? '' }), noPreview));
+        await warn('QR photo could not be sent; pointing to its link or the Pay button instead', error);
+        await quietly(ctx.reply(remote ? t('order-qr-failed', { url: remote }) : t('order-qr-failed-no-link'), noPreview));
       }
     };
 

@@ -18,6 +18,7 @@ import {
 import { createCategoryKeyboard, createGamesKeyboard, createOrdersKeyboard, isButtonUrl, type GameButton } from '../keyboards/gameshop.ts';
 import type { Game } from '../../services/providers.ts';
 import { raw } from '../../text/html.ts';
+import { paymentStatusText } from '../renderers/game-order.ts';
 
 /** Orders per /orders page. */
 export const ordersPageSize = 10;
@@ -229,7 +230,7 @@ export function renderOrdersPage(
         quantity: order.quantity,
         total: formatRupiah(order.totalPrice),
         method: order.paymentName ?? `ID ${order.paymentMethodId}`,
-        status: order.paymentStatus,
+        status: raw(paymentStatusText(t, order.paymentStatus)),
         created: formatWib(order.createdAt),
       }),
       unpaid ? t(expired ? 'orders-expired' : 'orders-pay-before', { at: formatWib(order.expiredAt) }) : '',

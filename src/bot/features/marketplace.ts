@@ -12,6 +12,8 @@ import { supportStateOf, type Account, type Item, type MarketplaceClient } from 
 import { withoutFormatChars } from '../../services/targets.ts';
 import type { VerifyOutcome } from '../../services/verification.ts';
 import { raw } from '../../text/html.ts';
+import { localeOf } from '../i18n.ts';
+import type { Locale } from '../../domain.ts';
 
 /** Items per /items page. */
 export const marketplaceItemsPerPage = 5;
@@ -54,11 +56,11 @@ privateChat.command(commandNames('account'), async (ctx) => {
     await replyProviderError(ctx, ctx.deps, error);
     return;
   }
-  await ctx.reply(renderAccount(ctx.t, account), { link_preview_options: { is_disabled: true } });
+  await ctx.reply(renderAccount(ctx.t, await localeOf(ctx), account), { link_preview_options: { is_disabled: true } });
 });
 
 /** The /account text (HTML): name, username, profile heading when set, balance, registration date. */
-function renderAccount(t: TranslateFunction, account: Account): string {
+function renderAccount(t: TranslateFunction, locale: Locale, account: Account): string {
   const fullName = account.name.full_name.trim() || `${account.name.firstname} ${account.name.lastname}`.trim() || account.username;
   const lines = [
     t('marketplace-account-title'),
@@ -69,7 +71,7 @@ function renderAccount(t: TranslateFunction, account: Account): string {
   const heading = account.profile.heading.trim();
   if (heading !== '') lines.push(t('marketplace-account-heading', { heading: shorten(heading, 200) }));
   lines.push(
-    t('marketplace-account-balance', { balance: formatMoney(account.balance, account.currency) }),
+    t('marketplace-account-balance', { balance: formatMoney(account.balance, account.currency, locale) }),
     t('marketplace-account-registered', { date: formatWibDate(account.registered_at) }),
   );
   return lines.join('\n');
@@ -90,7 +92,7 @@ privateChat.command(commandNames('items'), async (ctx) => {
     await replyProviderError(ctx, ctx.deps, error);
     return;
   }
-  const { text, keyboard } = renderItemsPage(ctx.t, items, 0);
+  const { text, keyboard } = renderItemsPage(ctx.t, await localeOf(ctx), items, 0);
   await ctx.reply(text, { reply_markup: keyboard, link_preview_options: { is_disabled: true } });
 });
 
@@ -112,7 +114,7 @@ marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) 
   }
   // The provider may have been slow: an answer to an expired query is not worth an error.
   await ctx.answerCallbackQuery().catch(noop);
-  const { text, keyboard } = renderItemsPage(ctx.t, items, page);
+  const { text, keyboard } = renderItemsPage(ctx.t, await localeOf(ctx), items, page);
   await editInPlace(ctx, text, keyboard, { link_preview_options: { is_disabled: true } });
 });
 
@@ -148,6 +150,7 @@ async function callbackClient(ctx: BotContext): Promise<MarketplaceClient | unde
 /** A page of /items (HTML) with its buttons; a page past the end shows the last one. */
 function renderItemsPage(
   t: TranslateFunction,
+  locale: Locale,
   items: readonly Item[],
   requestedPage: number,
 ): { text: string; keyboard: InlineKeyboard | undefined } {
@@ -162,8 +165,8 @@ function renderItemsPage(
       name: shorten(item.name, 100),
       category: categoryOf(item),
       version: shorten(item.version, 30),
-      regular: formatMoney(item.price.regular, item.currency),
-      extended: formatMoney(item.price.extended, item.currency),
+      regular: formatMoney(item.price.regular, item.currency, locale),
+      extended: formatMoney(item.price.extended, item.currency, locale),
     }),
   );
   const title = t('marketplace-items-title', { count: items.length, page: page + 1, pages });
@@ -177,10 +180,11 @@ function renderItemsPage(
  * fit a caption, or Telegram refuses the photo (it cannot fetch the URL, say).
  */
 async function sendItemDetails(ctx: BotContext, item: Item): Promise<void> {
+  const locale = await localeOf(ctx);
   const keyboard = createItemDetailsKeyboard(ctx.t, item);
   const imageUrl = [item.media.preview_image, item.media.thumbnail].find((url) => isButtonUrl(url));
   if (imageUrl !== undefined) {
-    const caption = captionFor(ctx.t, item);
+    const caption = captionFor(ctx.t, locale, item);
     if (caption !== undefined) {
       try {
         await ctx.replyWithPhoto(imageUrl, { caption, reply_markup: keyboard });
@@ -198,19 +202,19 @@ async function sendItemDetails(ctx: BotContext, item: Item): Promise<void> {
   const imageLinks = [item.media.preview_image, item.media.thumbnail].filter(
     (url): url is string => url !== undefined && url.trim() !== '',
   );
-  const text = renderItemDetails(ctx.t, item, { description: 600, tags: 30, image: imageLinks[0] });
+  const text = renderItemDetails(ctx.t, locale, item, { description: 600, tags: 30, image: imageLinks[0] });
   await ctx.reply(text, { reply_markup: keyboard });
 }
 
 /** The details shortened until they fit a photo caption; undefined when even the shortest does not. */
-function captionFor(t: TranslateFunction, item: Item): string | undefined {
+function captionFor(t: TranslateFunction, locale: Locale, item: Item): string | undefined {
   const variants = [
     { description: 300, tags: 20 },
     { description: 150, tags: 10 },
     { description: 0, tags: 0 },
   ];
   for (const variant of variants) {
-    const text = renderItemDetails(t, item, variant);
+    const text = renderItemDetails(t, locale, item, variant);
     if (visibleLength(text) <= captionLimit) return text;
   }
   return undefined;
@@ -222,6 +226,7 @@ function captionFor(t: TranslateFunction, item: Item): string | undefined {
  */
 function renderItemDetails(
   t: TranslateFunction,
+  locale: Locale,
   item: Item,
   limits: { description: number; tags: number; image?: string | undefined },
 ): string {
@@ -229,8 +234,8 @@ function renderItemDetails(
     t('marketplace-item-title', { name: shorten(item.name, 200) }),
     t('marketplace-item-meta', { category: categoryOf(item), version: shorten(item.version, 30) }),
     t('marketplace-item-price', {
-      regular: formatMoney(item.price.regular, item.currency),
-      extended: formatMoney(item.price.extended, item.currency),
+      regular: formatMoney(item.price.regular, item.currency, locale),
+      extended: formatMoney(item.price.extended, item.currency, locale),
     }),
   ];
   const description = plainText(item.description);
@@ -315,6 +320,7 @@ async function answerVerify(ctx: BotContext, code: string, messageId: number): P
         now: deps.now().getTime(),
         account: result.account,
         cached: result.cached,
+        locale: await localeOf(ctx),
       });
       await ctx.reply(text, { link_preview_options: { is_disabled: true }, ...replyTo });
       return;
@@ -333,7 +339,7 @@ function notConnectedText(t: TranslateFunction, who: 'sender' | 'group-owner' | 
 function renderVerifyOutcome(
   t: TranslateFunction,
   outcome: VerifyOutcome,
-  options: { now: number; account: string | undefined; cached: boolean },
+  options: { now: number; account: string | undefined; cached: boolean; locale: Locale },
 ): string {
   const lines: string[] = [];
   if (!outcome.valid) {
@@ -347,7 +353,7 @@ function renderVerifyOutcome(
       '',
       t('marketplace-verify-item', { item: raw(item) }),
       t('marketplace-verify-license', { license: shorten(purchase.license_type, 50) }),
-      t('marketplace-verify-price', { price: formatMoney(purchase.price, purchase.currency) }),
+      t('marketplace-verify-price', { price: formatMoney(purchase.price, purchase.currency, options.locale) }),
       t('marketplace-verify-date', { date: formatWib(purchase.date) }),
     );
     const support = supportStateOf(purchase, options.now);

@@ -1,7 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { gamesData, orderConfirmData, orderStepData, ordersPageData, packIfFits } from '../callback-data/gameshop.ts';
-import { withoutEmptyRows } from './rows.ts';
+import { addCopyButton, withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
 
 /** A game as the /games keyboards need it. */
@@ -109,9 +109,15 @@ export function isButtonUrl(url: string | null | undefined): url is string {
   return typeof url === 'string' && /^https?:\/\/\S+$/i.test(url);
 }
 
-/** The "Pay" button opening the shop's payment page, or undefined when the URL is unusable. */
-export function createPayKeyboard(t: TranslateFunction, paymentUrl: string | undefined): InlineKeyboard | undefined {
-  return isButtonUrl(paymentUrl) ? new InlineKeyboard().url(t('order-button-pay'), paymentUrl) : undefined;
+/**
+ * Under a created order: "Pay" opening the shop's payment page (when the URL is usable) and
+ * "Copy code" copying `code` (a virtual-account number, a payment code). Undefined when neither applies.
+ */
+export function createPayKeyboard(t: TranslateFunction, paymentUrl: string | undefined, code?: string): InlineKeyboard | undefined {
+  const keyboard = new InlineKeyboard();
+  if (isButtonUrl(paymentUrl)) keyboard.url(t('order-button-pay'), paymentUrl);
+  addCopyButton(keyboard, t('order-button-copy-code'), code);
+  return keyboard.inline_keyboard.flat().length > 0 ? keyboard : undefined;
 }
 
 /** /orders: a Pay button per listed order that can still be paid, then previous/next page. */

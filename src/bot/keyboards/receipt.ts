@@ -3,10 +3,7 @@ import type { TransactionRecord } from '../../store/schema.ts';
 import type { ReceiptTranslate } from '../../text/receipt.ts';
 import { plnToken } from '../../text/token.ts';
 import { buyAgainData, packRef } from '../callback-data/receipt.ts';
-import { withoutEmptyRows } from './rows.ts';
-
-/** Telegram's limit for the text a `copy_text` button copies. */
-const copyTextLimit = 256;
+import { addCopyButton, withoutEmptyRows } from './rows.ts';
 
 /**
  * Adds a "copy SN" button (Bot API 7.11 `copy_text`) when the transaction has an SN short
@@ -22,13 +19,8 @@ export function addCopySnButton(
   const sn = tx.sn;
   if (sn === undefined || sn === '') return false;
   const token = plnToken({ code: tx.code ?? '', productName: tx.productName ?? '', sn });
-  if (token !== undefined) {
-    keyboard.copyText(t('receipt-button-copy-token'), token);
-    return true;
-  }
-  if (sn.length > copyTextLimit) return false;
-  keyboard.copyText(t('receipt-button-copy-sn'), sn);
-  return true;
+  if (token !== undefined) return addCopyButton(keyboard, t('receipt-button-copy-token'), token);
+  return addCopyButton(keyboard, t('receipt-button-copy-sn'), sn);
 }
 
 /** Adds 🔁 Beli lagi (buy the same product again) for a Sukses transaction; returns whether it did. */

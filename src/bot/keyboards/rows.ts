@@ -1,5 +1,18 @@
 import { InlineKeyboard } from 'grammy';
 
+/** Telegram's limit for the text a `copy_text` button copies. */
+const copyTextLimit = 256;
+
+/**
+ * Adds a button that copies `value` (Bot API 7.11 `copy_text`) when there is a value short enough
+ * to copy; returns whether it did. Clients without the feature still copy a `<code>` value on tap.
+ */
+export function addCopyButton(keyboard: InlineKeyboard, label: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value.length > copyTextLimit) return false;
+  keyboard.copyText(label, value);
+  return true;
+}
+
 /** The keyboard without empty rows (left by `.row()` after the last button of a section). */
 export function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
   return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));

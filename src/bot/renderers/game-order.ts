@@ -17,6 +17,7 @@ import type {
   OrderProduct,
 } from '../../services/game-orders.ts';
 import { raw } from '../../text/html.ts';
+import { readQris, type QrisInfo } from '../../text/qris.ts';
 
 /** API field names in the order the questions are asked (for re-asking after a 422). */
 export const orderFields = [
@@ -76,6 +77,30 @@ export function renderOrderSummary(t: TranslateFunction, info: GameInfo, draft: 
   return lines.join('\n');
 }
 
+/**
+ * A payment status in the reader's language (HTML): `UNPAID` → "Belum dibayar" / "Unpaid", in any
+ * letter case; a status the bot does not know is shown as the shop wrote it.
+ */
+export function paymentStatusText(t: TranslateFunction, status: string): string {
+  return t('order-payment-status', { status: status.trim().toUpperCase(), word: status });
+}
+
+/** How an order's payment code is shown: a QRIS payload as a QR picture (never as text), any other code as text to copy. */
+export type PaymentCode = { kind: 'qris'; payload: string; info: QrisInfo } | { kind: 'code'; code: string };
+
+export function paymentCodeOf(order: { paymentCode?: string | undefined }): PaymentCode | undefined {
+  const code = order.paymentCode?.trim() ?? '';
+  if (code === '') return undefined;
+  const info = readQris(code);
+  return info ? { kind: 'qris', payload: code, info } : { kind: 'code', code };
+}
+
+/** The caption of the QR picture of a QRIS order (HTML). */
+export function renderQrCaption(t: TranslateFunction, order: CreatedGameOrder, info: QrisInfo): string {
+  const caption = t('order-qr-caption', { orderId: order.orderId, total: formatRupiah(order.totalPrice) });
+  return info.merchant === undefined ? caption : `${caption}\n${t('order-qr-merchant', { merchant: info.merchant })}`;
+}
+
 /** The created order with its payment details and price breakdown. */
 export function renderCreatedOrder(t: TranslateFunction, info: GameInfo, draft: GameOrderDraft, order: CreatedGameOrder): string {
   const lines = [
@@ -89,7 +114,7 @@ export function renderCreatedOrder(t: TranslateFunction, info: GameInfo, draft: 
     }),
   ];
   if (draft.method) lines.push(t('order-created-method', { method: draft.method.name ?? `ID ${draft.method.id}` }));
-  lines.push(t('order-created-status', { status: order.paymentStatus }));
+  lines.push(t('order-created-status', { status: raw(paymentStatusText(t, order.paymentStatus)) }));
   const pricing = order.pricing;
   if (pricing) {
     lines.push(
@@ -110,7 +135,9 @@ export function renderCreatedOrder(t: TranslateFunction, info: GameInfo, draft: 
     );
   }
   lines.push(t('order-price-total', { amount: formatRupiah(order.totalPrice) }), '');
-  if (order.paymentCode) lines.push(t('order-created-code', { code: order.paymentCode }));
+  const code = paymentCodeOf(order);
+  if (code?.kind === 'qris') lines.push(t('order-created-qris'));
+  if (code?.kind === 'code') lines.push(t('order-created-code', { code: code.code }));
   lines.push(t('order-created-expires', { at: formatWib(order.expiredAt) }));
   if (order.reminder === 'queued') lines.push(t('order-created-reminder'));
   if (order.reminder === 'late') lines.push(t('order-created-no-reminder'));
