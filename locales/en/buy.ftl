@@ -91,3 +91,29 @@ buy-status-success = Success
 buy-status-failed = Failed
 buy-status-rejected = Refused
 buy-status-pending = Processing
+
+## Buy by taps: /buy without arguments (category → brand → product → target)
+
+buy-picker-categories = 🛒 <b>Buy</b> — choose a category.
+    Or type a product code (for example <code>TSEL10</code>) or CODE.TARGET. Full list: /prices
+buy-picker-brands = 🛒 <b>{ $category }</b> — choose a brand.
+buy-picker-products = 🛒 <b>{ $category } › { $brand }</b> — choose a product.
+buy-picker-page = Page { $page }/{ $pages }
+buy-picker-footer = ⛔ = cannot be bought right now. You can also type its code.
+buy-picker-empty = The provider's price list is empty. Try again later.
+buy-picker-recent = Or tap one of your recent destinations below.
+buy-picker-hint = Tap one of the buttons, or type a product code. Send /cancel to stop.
+buy-picker-outdated = This button is no longer valid. Use the buttons of the latest message.
+buy-picker-unavailable = { $name } is unavailable right now (status: { $status }). Choose another product.
+
+buy-category-pulsa = 📱 Airtime
+buy-category-data = 🌐 Data plans
+buy-category-pln = ⚡ PLN / Electricity token
+buy-category-emoney = 💳 E-Money
+buy-category-game = 🎮 Games
+buy-category-other = 📦 Other
+
+buy-picker-button-category = { $label } ({ $count })
+buy-picker-button-product = { $name } · { $price }
+buy-picker-button-unavailable = ⛔ { $name } · { $status }
+buy-picker-button-back = ⬅️ Back

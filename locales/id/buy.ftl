@@ -91,3 +91,29 @@ buy-status-success = Sukses
 buy-status-failed = Gagal
 buy-status-rejected = Ditolak
 buy-status-pending = Diproses
+
+## Buy by taps: /beli without arguments (category → brand → product → target)
+
+buy-picker-categories = 🛒 <b>Beli</b> — pilih kategori.
+    Atau ketik kode produk (misalnya <code>TSEL10</code>) atau KODE.TUJUAN. Daftar lengkap: /harga
+buy-picker-brands = 🛒 <b>{ $category }</b> — pilih brand.
+buy-picker-products = 🛒 <b>{ $category } › { $brand }</b> — pilih produk.
+buy-picker-page = Halaman { $page }/{ $pages }
+buy-picker-footer = ⛔ = sedang tidak bisa dibeli. Bisa juga ketik kodenya.
+buy-picker-empty = Daftar harga dari provider masih kosong. Coba lagi nanti.
+buy-picker-recent = Atau ketuk salah satu tujuan terakhir Anda di bawah.
+buy-picker-hint = Ketuk salah satu tombol, atau ketik kode produk. Ketik /batal untuk berhenti.
+buy-picker-outdated = Tombol ini sudah tidak berlaku. Pakai tombol di pesan terbaru.
+buy-picker-unavailable = { $name } sedang tidak tersedia (status: { $status }). Pilih produk lain.
+
+buy-category-pulsa = 📱 Pulsa
+buy-category-data = 🌐 Paket Data
+buy-category-pln = ⚡ PLN / Token Listrik
+buy-category-emoney = 💳 E-Money
+buy-category-game = 🎮 Game
+buy-category-other = 📦 Lainnya
+
+buy-picker-button-category = { $label } ({ $count })
+buy-picker-button-product = { $name } · { $price }
+buy-picker-button-unavailable = ⛔ { $name } · { $status }
+buy-picker-button-back = ⬅️ Kembali
