@@ -1,10 +1,8 @@
 ## Buy: /buy, quick-buy CODE.TARGET, summary, confirmation, PIN and results
 
-buy-ask-code = Send the code of the product to buy (for example <code>TSEL10</code>). The codes are in /prices. Send /cancel to stop.
 buy-unknown-code = Code <code>{ $code }</code> is not in your price list. Send another code, or see /prices.
 buy-unavailable-code = { $product } (<code>{ $code }</code>) is unavailable right now: { $status }. Send another code, or see /prices.
 buy-code-format = That is not a product code. Send just the code (for example <code>TSEL10</code>), or CODE.TARGET.
-buy-send-text = Send your answer as text, or /cancel to stop.
 buy-ask-target-phone = { $product } (<code>{ $code }</code>) — { $price }
     Send the destination phone number (for example 081234567890).
 buy-ask-target-verbatim = { $product } (<code>{ $code }</code>) — { $price }

@@ -1,10 +1,8 @@
 ## Buy: /beli, quick-buy KODE.TUJUAN, summary, confirmation, PIN and results
 
-buy-ask-code = Kirim kode produk yang mau dibeli (misalnya <code>TSEL10</code>). Daftar kode ada di /harga. Ketik /batal untuk berhenti.
 buy-unknown-code = Kode <code>{ $code }</code> tidak ada di daftar harga Anda. Kirim kode lain, atau lihat /harga.
 buy-unavailable-code = { $product } (<code>{ $code }</code>) sedang tidak tersedia: { $status }. Kirim kode lain, atau lihat /harga.
 buy-code-format = Itu bukan kode produk. Kirim kodenya saja (misalnya <code>TSEL10</code>), atau KODE.TUJUAN.
-buy-send-text = Kirim jawabannya sebagai teks, atau /batal untuk berhenti.
 buy-ask-target-phone = { $product } (<code>{ $code }</code>) — { $price }
     Kirim nomor HP tujuan (misalnya 081234567890).
 buy-ask-target-verbatim = { $product } (<code>{ $code }</code>) — { $price }

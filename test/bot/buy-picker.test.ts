@@ -17,7 +17,8 @@ describe('buy by taps (/beli without arguments)', () => {
   });
 
   /** /beli, then the category message. */
-  const openPicker = (user: EmulatedUser) => world.telegram.waitForBotMessage(user, { after: user.send('/beli'), textIncludes: 'kategori' });
+  const openPicker = (user: EmulatedUser) =>
+    world.telegram.waitForBotMessage(user, { after: user.send('/beli'), textIncludes: 'kategori' });
 
   /** From the category message down to the target question of a Telkomsel pulsa product. */
   const pickTelkomsel = async (user: EmulatedUser, picker: EmulatedMessage, product: string) => {
@@ -88,7 +89,14 @@ describe('buy by taps (/beli without arguments)', () => {
 
     const picker = await openPicker(budi);
     await pickTelkomsel(budi, picker, 'Telkomsel 10.000');
-    expect(picker.buttons).toEqual([['081200000002'], ['081200000006'], ['081200000005'], ['081200000004'], ['081200000003'], ['⬅️ Kembali', '❌ Batal']]);
+    expect(picker.buttons).toEqual([
+      ['081200000002'],
+      ['081200000006'],
+      ['081200000005'],
+      ['081200000004'],
+      ['081200000003'],
+      ['⬅️ Kembali', '❌ Batal'],
+    ]);
     // A typed target works as well; 9999 at the end stays Pending in the sandbox.
     const summary = await waitForSummary(world, budi, budi.send('081234569999'));
     budi.tap(summary, '✅ Konfirmasi');
@@ -108,6 +116,12 @@ describe('buy by taps (/beli without arguments)', () => {
     // The first step has no Back, only Cancel.
     expect(picker.buttons.flat()).not.toContain('⬅️ Kembali');
     await tapThrough(world, budi, picker, '🎮 Game', 'Mobile Legends');
+    // Thirteen Mobile Legends products: two pages.
+    await tapThrough(world, budi, picker, 'Mobile Legends', 'Halaman 1/2');
+    expect(picker.buttons.at(-2)).toEqual(['Berikutnya ›']);
+    await tapThrough(world, budi, picker, 'Berikutnya', 'Halaman 2/2');
+    expect(picker.buttons.at(-2)).toEqual(['‹ Sebelumnya']);
+    await tapThrough(world, budi, picker, '⬅️ Kembali', 'Free Fire');
     budi.tap(picker, '❌ Batal');
     await world.telegram.waitForBotMessage(budi, { after: picker, textIncludes: 'Pembelian dibatalkan' });
     expect(picker.buttons).toEqual([]);
@@ -167,6 +181,19 @@ describe('buy by taps (/beli without arguments)', () => {
     expect(picker.text).toBe(shown);
     // The current step still works.
     await tapThrough(world, budi, picker, 'Telkomsel', 'Rp 10.450');
+  });
+
+  it('/beli CODE asks for the target with the recent ones; ⬅️ Kembali shows the products of its brand', async () => {
+    world = await startWorld(options);
+    const budi = await buyer(world);
+    const earlier = await waitForSummary(world, budi, budi.send('ISAT10.085700000001'));
+    budi.tap(earlier, '✅ Konfirmasi');
+    await waitForResult(world, budi, earlier, 'Sukses');
+    const ask = await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli ISAT5'), textIncludes: 'nomor HP' });
+    expect(ask.buttons).toEqual([['085700000001'], ['⬅️ Kembali', '❌ Batal']]);
+    await tapThrough(world, budi, ask, '⬅️ Kembali', 'Indosat 10.000');
+    await tapThrough(world, budi, ask, '⬅️ Kembali', 'Telkomsel');
+    await tapThrough(world, budi, ask, '⬅️ Kembali', 'kategori');
   });
 
   it('survives a restart in the middle of the picker', async () => {

@@ -41,7 +41,9 @@ export interface BuyPickerEnv {
 
 type Loaded<T> = { ok: true; value: T } | { ok: false; error?: ProviderErrorJson };
 type Located = { product: ProductJson; category: string; brand: string } | null;
-type Received = { kind: 'text'; ctx: ConversationContext; text: string } | { kind: 'button'; ctx: ConversationContext; action: BuyPickerAction; n: number };
+type Received =
+  | { kind: 'text'; ctx: ConversationContext; text: string }
+  | { kind: 'button'; ctx: ConversationContext; action: BuyPickerAction; n: number };
 
 const toJson = (p: Product): ProductJson => ({ code: p.code, product_name: p.product_name, price: p.price, status: p.status });
 
@@ -141,7 +143,10 @@ export async function pickPurchase(env: BuyPickerEnv, initialCode?: string): Pro
       ownsButton: (data) => isBuyPickerData(data) || readBuyData(data) !== undefined,
       accept: (next): Received | undefined => {
         const button = readBuyPickerData(next.callbackQuery?.data);
-        if (button) return button.flow === flow && button.view === current ? { kind: 'button', ctx: next, action: button.action, n: button.n } : undefined;
+        if (button)
+          return button.flow === flow && button.view === current
+            ? { kind: 'button', ctx: next, action: button.action, n: button.n }
+            : undefined;
         const text = next.message?.text;
         return text !== undefined ? { kind: 'text', ctx: next, text } : undefined;
       },

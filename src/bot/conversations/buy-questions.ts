@@ -5,13 +5,10 @@
  * every replay of the conversation; the price-list lookup is the conversation's `external` step,
  * passed in.
  */
-import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BuyConversationArgs } from './buy.ts';
-import { formatRupiah } from '../../text/format.ts';
-import { capitalise, targetProblemText, type BuyItem, type BuyProblem, type Selection } from '../renderers/purchase.ts';
+import type { BuyItem, BuyProblem, Selection } from '../renderers/purchase.ts';
 import { isProductAvailable, type ProviderErrorJson } from '../../services/providers.ts';
-import { maxQuickBuyLines, normaliseCode, normaliseTarget, parseBuyCommand, targetKindOf } from '../../services/targets.ts';
-import { raw } from '../../text/html.ts';
+import { normaliseCode, normaliseTarget, targetKindOf } from '../../services/targets.ts';
 
 /** A price-list entry as plain JSON. */
 export interface ProductJson {
@@ -47,7 +44,6 @@ export function requestedLines(args: BuyConversationArgs | undefined): Requested
 }
 
 export interface BuyQuestionsEnv {
-  t: TranslateFunction;
   /** Looks codes up in the user's price list (an `external` step). */
   lookup: (codes: string[]) => Promise<PriceLookup>;
   /** Tells the user the price list could not be read; the flow then ends. */

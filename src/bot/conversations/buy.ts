@@ -185,7 +185,7 @@ export function createBuyConversation(deps: BotDeps) {
       if (error) await ctx.reply(explainProviderError(t, error, publicIp));
       else await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
     };
-    const questions = createBuyQuestions({ t, lookup, lookupFailed });
+    const questions = createBuyQuestions({ lookup, lookupFailed });
 
     // --- 0. May this user buy at all? -----------------------------------------------------
     const gate = await conversation.external(() => ({

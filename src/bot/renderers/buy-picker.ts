@@ -52,8 +52,14 @@ export function renderPickerStep(
 ): { text: string; keyboard: InlineKeyboard } {
   if (view.step === 'brand' && data.step === 'brand') {
     const labels = data.brands.map((b) => t('prices-button-brand', { brand: raw(b.brand), count: b.count }));
-    const text = [t('buy-picker-brands', { category: categoryLabel(t, view.category) }), ...pageLine(t, view.page, labels.length, brandsPerPage)];
-    return { text: text.join('\n'), keyboard: createPickerKeyboard(t, stamp, { labels, perRow: 3, perPage: brandsPerPage, page: view.page, back }) };
+    const text = [
+      t('buy-picker-brands', { category: categoryLabel(t, view.category) }),
+      ...pageLine(t, view.page, labels.length, brandsPerPage),
+    ];
+    return {
+      text: text.join('\n'),
+      keyboard: createPickerKeyboard(t, stamp, { labels, perRow: 3, perPage: brandsPerPage, page: view.page, back }),
+    };
   }
   if (view.step === 'product' && data.step === 'product') {
     const { products } = data;
@@ -82,10 +88,14 @@ export function renderPickerStep(
       price: formatRupiah(product.price),
     });
     const text = data.recent.length > 0 ? `${ask}\n${t('buy-picker-recent')}` : ask;
-    return { text, keyboard: createPickerKeyboard(t, stamp, { labels: data.recent, perRow: 1, perPage: data.recent.length + 1, page: 0, back }) };
+    return {
+      text,
+      keyboard: createPickerKeyboard(t, stamp, { labels: data.recent, perRow: 1, perPage: data.recent.length + 1, page: 0, back }),
+    };
   }
   const categories = data.step === 'category' ? data.categories : [];
-  if (categories.length === 0) return { text: t('buy-picker-empty'), keyboard: createPickerKeyboard(t, stamp, { labels: [], perRow: 1, perPage: 1, page: 0, back }) };
+  if (categories.length === 0)
+    return { text: t('buy-picker-empty'), keyboard: createPickerKeyboard(t, stamp, { labels: [], perRow: 1, perPage: 1, page: 0, back }) };
   const labels = categories.map((c) => t('buy-picker-button-category', { label: raw(categoryLabel(t, c.category)), count: c.count }));
   const page = view.step === 'category' ? view.page : 0;
   const text = [t('buy-picker-categories'), ...pageLine(t, page, labels.length, categoriesPerPage)].join('\n');
