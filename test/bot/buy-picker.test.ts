@@ -181,6 +181,13 @@ describe('buy by taps (/beli without arguments)', () => {
     expect(picker.text).toBe(shown);
     // The current step still works.
     await tapThrough(world, budi, picker, 'Telkomsel', 'Rp 10.450');
+
+    // Once the flow is over, its buttons are answered too, and taken away.
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/batal') });
+    const late = budi.tap(picker, 'Telkomsel 10.000 · Rp 10.450');
+    expect((await world.telegram.waitForCallbackAnswer(late)).text).toContain('tidak berlaku');
+    await world.telegram.waitFor(() => picker.buttons.length === 0);
+    expect(sandboxTransactions(world)).toHaveLength(0);
   });
 
   it('/beli CODE asks for the target with the recent ones; ⬅️ Kembali shows the products of its brand', async () => {
