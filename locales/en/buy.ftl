@@ -94,8 +94,8 @@ buy-status-pending = Processing
 
 buy-picker-categories = 🛒 <b>Buy</b> — choose a category.
     Or type a product code (for example <code>TSEL10</code>) or CODE.TARGET. Full list: /prices
-buy-picker-brands = 🛒 <b>{ $category }</b> — choose a brand.
-buy-picker-products = 🛒 <b>{ $category } › { $brand }</b> — choose a product.
+buy-picker-brands = <b>{ $category }</b> — choose a brand.
+buy-picker-products = <b>{ $category } › { $brand }</b> — choose a product.
 buy-picker-page = Page { $page }/{ $pages }
 buy-picker-footer = ⛔ = cannot be bought right now. You can also type its code.
 buy-picker-empty = The provider's price list is empty. Try again later.

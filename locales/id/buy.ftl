@@ -94,8 +94,8 @@ buy-status-pending = Diproses
 
 buy-picker-categories = 🛒 <b>Beli</b> — pilih kategori.
     Atau ketik kode produk (misalnya <code>TSEL10</code>) atau KODE.TUJUAN. Daftar lengkap: /harga
-buy-picker-brands = 🛒 <b>{ $category }</b> — pilih brand.
-buy-picker-products = 🛒 <b>{ $category } › { $brand }</b> — pilih produk.
+buy-picker-brands = <b>{ $category }</b> — pilih brand.
+buy-picker-products = <b>{ $category } › { $brand }</b> — pilih produk.
 buy-picker-page = Halaman { $page }/{ $pages }
 buy-picker-footer = ⛔ = sedang tidak bisa dibeli. Bisa juga ketik kodenya.
 buy-picker-empty = Daftar harga dari provider masih kosong. Coba lagi nanti.
