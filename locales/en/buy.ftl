@@ -1,10 +1,8 @@
 ## Buy: /buy, quick-buy CODE.TARGET, summary, confirmation, PIN and results
 
-buy-ask-code = Send the code of the product to buy (for example <code>TSEL10</code>). The codes are in /prices. Send /cancel to stop.
 buy-unknown-code = Code <code>{ $code }</code> is not in your price list. Send another code, or see /prices.
 buy-unavailable-code = { $product } (<code>{ $code }</code>) is unavailable right now: { $status }. Send another code, or see /prices.
 buy-code-format = That is not a product code. Send just the code (for example <code>TSEL10</code>), or CODE.TARGET.
-buy-send-text = Send your answer as text, or /cancel to stop.
 buy-ask-target-phone = { $product } (<code>{ $code }</code>) — { $price }
     Send the destination phone number (for example 081234567890).
 buy-ask-target-verbatim = { $product } (<code>{ $code }</code>) — { $price }
@@ -97,3 +95,29 @@ buy-status-success = Success
 buy-status-failed = Failed
 buy-status-rejected = Refused
 buy-status-pending = Processing
+
+## Buy by taps: /buy without arguments (category → brand → product → target)
+
+buy-picker-categories = 🛒 <b>Buy</b> — choose a category.
+    Or type a product code (for example <code>TSEL10</code>) or CODE.TARGET. Full list: /prices
+buy-picker-brands = <b>{ $category }</b> — choose a brand.
+buy-picker-products = <b>{ $category } › { $brand }</b> — choose a product.
+buy-picker-page = Page { $page }/{ $pages }
+buy-picker-footer = ⛔ = cannot be bought right now. You can also type its code.
+buy-picker-empty = The provider's price list is empty. Try again later.
+buy-picker-recent = Or tap one of your recent destinations below.
+buy-picker-hint = Tap one of the buttons, or type a product code. Send /cancel to stop.
+buy-picker-outdated = This button is no longer valid. Use the buttons of the latest message.
+buy-picker-unavailable = { $name } is unavailable right now (status: { $status }). Choose another product.
+
+buy-category-pulsa = 📱 Airtime
+buy-category-data = 🌐 Data plans
+buy-category-pln = ⚡ PLN / Electricity token
+buy-category-emoney = 💳 E-Money
+buy-category-game = 🎮 Games
+buy-category-other = 📦 Other
+
+buy-picker-button-category = { $label } ({ $count })
+buy-picker-button-product = { $name } · { $price }
+buy-picker-button-unavailable = ⛔ { $name } · { $status }
+buy-picker-button-back = ⬅️ Back

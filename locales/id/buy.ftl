@@ -1,10 +1,8 @@
 ## Buy: /beli, quick-buy KODE.TUJUAN, summary, confirmation, PIN and results
 
-buy-ask-code = Kirim kode produk yang mau dibeli (misalnya <code>TSEL10</code>). Daftar kode ada di /harga. Ketik /batal untuk berhenti.
 buy-unknown-code = Kode <code>{ $code }</code> tidak ada di daftar harga Anda. Kirim kode lain, atau lihat /harga.
 buy-unavailable-code = { $product } (<code>{ $code }</code>) sedang tidak tersedia: { $status }. Kirim kode lain, atau lihat /harga.
 buy-code-format = Itu bukan kode produk. Kirim kodenya saja (misalnya <code>TSEL10</code>), atau KODE.TUJUAN.
-buy-send-text = Kirim jawabannya sebagai teks, atau /batal untuk berhenti.
 buy-ask-target-phone = { $product } (<code>{ $code }</code>) — { $price }
     Kirim nomor HP tujuan (misalnya 081234567890).
 buy-ask-target-verbatim = { $product } (<code>{ $code }</code>) — { $price }
@@ -92,3 +90,29 @@ buy-status-success = Sukses
 buy-status-failed = Gagal
 buy-status-rejected = Ditolak
 buy-status-pending = Diproses
+
+## Buy by taps: /beli without arguments (category → brand → product → target)
+
+buy-picker-categories = 🛒 <b>Beli</b> — pilih kategori.
+    Atau ketik kode produk (misalnya <code>TSEL10</code>) atau KODE.TUJUAN. Daftar lengkap: /harga
+buy-picker-brands = <b>{ $category }</b> — pilih brand.
+buy-picker-products = <b>{ $category } › { $brand }</b> — pilih produk.
+buy-picker-page = Halaman { $page }/{ $pages }
+buy-picker-footer = ⛔ = sedang tidak bisa dibeli. Bisa juga ketik kodenya.
+buy-picker-empty = Daftar harga dari provider masih kosong. Coba lagi nanti.
+buy-picker-recent = Atau ketuk salah satu tujuan terakhir Anda di bawah.
+buy-picker-hint = Ketuk salah satu tombol, atau ketik kode produk. Ketik /batal untuk berhenti.
+buy-picker-outdated = Tombol ini sudah tidak berlaku. Pakai tombol di pesan terbaru.
+buy-picker-unavailable = { $name } sedang tidak tersedia (status: { $status }). Pilih produk lain.
+
+buy-category-pulsa = 📱 Pulsa
+buy-category-data = 🌐 Paket Data
+buy-category-pln = ⚡ PLN / Token Listrik
+buy-category-emoney = 💳 E-Money
+buy-category-game = 🎮 Game
+buy-category-other = 📦 Lainnya
+
+buy-picker-button-category = { $label } ({ $count })
+buy-picker-button-product = { $name } · { $price }
+buy-picker-button-unavailable = ⛔ { $name } · { $status }
+buy-picker-button-back = ⬅️ Kembali

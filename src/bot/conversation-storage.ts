@@ -6,7 +6,7 @@ import type { BotContext } from './context.ts';
  * Version of the conversations' code. Bump it whenever a conversation's steps change, so states
  * stored by an older version are discarded instead of replayed against new code.
  */
-export const conversationsVersion = 2;
+export const conversationsVersion = 3;
 
 /**
  * Conversation state lives in the store, encrypted by the vault: a user mid-flow survives a

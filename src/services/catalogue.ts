@@ -109,3 +109,72 @@ export function createCatalogueService(deps: { credentials: CredentialService; n
   };
   return service;
 }
+
+/** The categories the bot names itself (localised); any other word a provider uses is shown as is. */
+export const knownCategories = ['pulsa', 'data', 'pln', 'emoney', 'game'] as const;
+export type KnownCategory = (typeof knownCategories)[number];
+/** Products nothing places in a category. */
+export const otherCategory = 'other';
+
+const categoryWords: ReadonlyArray<[KnownCategory, RegExp]> = [
+  ['pln', /^(pln|token|token ?pln|listrik|token listrik|electricity)$/i],
+  ['emoney', /^(e-?money|e-?wallet|ewallet|saldo|dompet digital|wallet)$/i],
+  ['game', /^(games?|voucher ?game|game ?voucher|top ?up game)$/i],
+  ['data', /^(data|paket ?data|internet|kuota)$/i],
+  ['pulsa', /^(pulsa|airtime|pulsa reguler|reguler)$/i],
+];
+const plnName = /\b(pln|token listrik|listrik)\b/i;
+const emoneyName = /\b(dana|ovo|go-?pay|shopee ?pay|linkaja|e-?money|e-?toll|saldo)\b/i;
+const emoneyCode = /^(DANA|OVO|GOPAY|GOJEK|SPAY|SHOPEE|LINKAJA)/i;
+const gameName = /\b(diamonds?|uc|genesis|crystals?|mobile legends|free ?fire|pubg|genshin|valorant|welkin|game|games)\b/i;
+const dataName = /\b(data|internet|kuota|\d+\s?[gm]b)\b/i;
+const pulsaName = /\b(telkomsel|simpati|indosat|im3|ooredoo|xl|axis|tri|three|smartfren|by\.?u|pulsa)\b/i;
+
+/**
+ * Category of a product: the provider's own `category` word when it sends one (a known word such
+ * as "Pulsa" or "Games" maps to a known category, any other is kept as the provider wrote it);
+ * otherwise, as the spec's price list has no category, read from the name and code: PLN, e-money
+ * (DANA, OVO, GoPay…), game (diamonds, UC…), data (GB, "Data"), pulsa (an operator), else `other`.
+ */
+export function categoryOf(product: Pick<Product, 'product_name' | 'code' | 'category'>): string {
+  const word = product.category?.trim();
+  if (word) return categoryWords.find(([, pattern]) => pattern.test(word))?.[0] ?? word;
+  const name = product.product_name;
+  if (plnName.test(name) || /^PLN/i.test(product.code)) return 'pln';
+  if (emoneyName.test(name) || emoneyCode.test(product.code)) return 'emoney';
+  if (gameName.test(name)) return 'game';
+  if (dataName.test(name)) return 'data';
+  if (pulsaName.test(name)) return 'pulsa';
+  return otherCategory;
+}
+
+/** Products of one category, in the provider's order. */
+export interface CategoryGroup {
+  /** A known category (`KnownCategory`), `other`, or the provider's own word. */
+  category: string;
+  products: Product[];
+}
+
+/** The price list by category: the known ones in a fixed order, then the provider's own words, `other` last. */
+export function groupByCategory(products: readonly Product[]): CategoryGroup[] {
+  const groups = new Map<string, CategoryGroup>();
+  for (const product of products) {
+    const category = categoryOf(product);
+    const group = groups.get(category) ?? { category, products: [] };
+    group.products.push(product);
+    groups.set(category, group);
+  }
+  const rank = (category: string) => {
+    const known = (knownCategories as readonly string[]).indexOf(category);
+    if (known >= 0) return known;
+    return category === otherCategory ? knownCategories.length + 2 : knownCategories.length + 1;
+  };
+  return [...groups.values()].sort((a, b) => rank(a.category) - rank(b.category));
+}
+
+/** True when a product named `name` (code `code`) belongs to brand `brand` as `groupByBrand` groups brands. */
+export function isOfBrand(product: { product_name: string; code: string }, brand: string): boolean {
+  const own = brandOf(product).toLowerCase();
+  const wanted = brand.toLowerCase();
+  return own === wanted || own.startsWith(`${wanted} `);
+}

@@ -8,6 +8,7 @@ import { createPinService, type PinService } from './pin.ts';
 import { createAlertService, type AlertService } from './alerts.ts';
 import { createVerificationService, type VerificationService } from './verification.ts';
 import { createGameOrderService, type GameOrderService } from './game-orders.ts';
+import { createRecentTargetsService, type RecentTargetsService } from './recent-targets.ts';
 import type { Notices } from '../notify/notices.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
@@ -20,6 +21,8 @@ export interface Services {
   /** Marketplace purchase-code checks (/verify): who answers, cache, rate limit. */
   verification: VerificationService;
   gameOrders: GameOrderService;
+  /** Earlier targets of a user, offered as buttons when buying. */
+  recentTargets: RecentTargetsService;
 }
 
 export interface ServicesDeps {
@@ -62,5 +65,6 @@ export function createServices(deps: ServicesDeps): Services {
     pin: createPinService({ store: deps.store, now: deps.now }),
     verification: createVerificationService({ store: deps.store, credentials, logger: deps.logger, now: deps.now }),
     gameOrders: createGameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),
+    recentTargets: createRecentTargetsService({ store: deps.store }),
   };
 }

@@ -69,3 +69,23 @@ export async function eventually(condition: () => boolean, timeoutMs = 3000): Pr
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+/** The text of the first button of `message` whose label starts with `prefix` (fails when there is none). */
+export function buttonStarting(message: EmulatedMessage, prefix: string): string {
+  const label = message.buttons.flat().find((text) => text.startsWith(prefix));
+  if (label === undefined) throw new Error(`no button starting with "${prefix}" in ${JSON.stringify(message.buttons)}`);
+  return label;
+}
+
+/**
+ * Taps the button of `message` whose label starts with `prefix` and resolves once the message has
+ * been edited (by the step that follows) and shows `includes` in its text or a button. Returns the tap.
+ */
+export async function tapThrough(world: TestWorld, user: EmulatedUser, message: EmulatedMessage, prefix: string, includes: string) {
+  const edits = message.history.length;
+  const query = user.tap(message, buttonStarting(message, prefix));
+  await world.telegram.waitFor(
+    () => message.history.length > edits && [message.text ?? '', ...message.buttons.flat()].some((text) => text.includes(includes)),
+  );
+  return query;
+}

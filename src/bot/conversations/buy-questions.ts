@@ -1,17 +1,14 @@
 /**
- * The questions of the buy conversation: what to buy. Either the lines of a quick-buy message
- * (resolved against the price list in one go: what can be bought, and why the rest cannot), or
- * the guided path (the product code, asked again until it is a buyable product, then the target,
- * asked again until it is usable). Built anew on every replay of the conversation; the price-list
- * lookup is the conversation's `external` step, passed in.
+ * The quick-buy question of the buy conversation: the lines of a quick-buy message, resolved
+ * against the price list in one go (what can be bought, and why the rest cannot). The guided
+ * path (tap or type a product, then the target) is the picker, `buy-picker.ts`. Built anew on
+ * every replay of the conversation; the price-list lookup is the conversation's `external` step,
+ * passed in.
  */
-import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BuyConversationArgs } from './buy.ts';
-import { formatRupiah } from '../../text/format.ts';
-import { capitalise, targetProblemText, type BuyItem, type BuyProblem, type Selection } from '../renderers/purchase.ts';
+import type { BuyItem, BuyProblem, Selection } from '../renderers/purchase.ts';
 import { isProductAvailable, type ProviderErrorJson } from '../../services/providers.ts';
-import { maxQuickBuyLines, normaliseCode, normaliseTarget, parseBuyCommand, targetKindOf } from '../../services/targets.ts';
-import { raw } from '../../text/html.ts';
+import { normaliseCode, normaliseTarget, targetKindOf } from '../../services/targets.ts';
 
 /** A price-list entry as plain JSON. */
 export interface ProductJson {
@@ -47,9 +44,6 @@ export function requestedLines(args: BuyConversationArgs | undefined): Requested
 }
 
 export interface BuyQuestionsEnv {
-  t: TranslateFunction;
-  /** Sends `prompt` (HTML) and resolves with the text typed in answer. */
-  askText: (prompt: string) => Promise<string>;
   /** Looks codes up in the user's price list (an `external` step). */
   lookup: (codes: string[]) => Promise<PriceLookup>;
   /** Tells the user the price list could not be read; the flow then ends. */
@@ -58,7 +52,7 @@ export interface BuyQuestionsEnv {
 
 /** The buy conversation's questions. Undefined from either: the lookup failed and the user was told. */
 export function createBuyQuestions(env: BuyQuestionsEnv) {
-  const { t, askText, lookup, lookupFailed } = env;
+  const { lookup, lookupFailed } = env;
 
   /** Resolves quick-buy lines against the price list: what can be bought, and what not. */
   const resolveLines = async (lines: RequestedLine[], skipped: Array<{ line: number; text: string }>): Promise<Selection | undefined> => {
@@ -99,62 +93,5 @@ export function createBuyQuestions(env: BuyQuestionsEnv) {
     return { items: items.map(({ line: _line, ...item }) => item), problems };
   };
 
-  /** The guided path: asks for the code (unless given) until it is a buyable product, then for the target. */
-  const askOne = async (initialCode: string | undefined): Promise<Selection | undefined> => {
-    let code = initialCode;
-    let prompt = t('buy-ask-code');
-    for (;;) {
-      if (code === undefined) {
-        const answer = await askText(prompt);
-        const parsed = parseBuyCommand(answer);
-        if (parsed.count > maxQuickBuyLines) {
-          prompt = t('buy-too-many-lines', { max: maxQuickBuyLines, count: parsed.count });
-          continue;
-        }
-        const [first] = parsed.lines;
-        if (!first) {
-          prompt = t('buy-code-format');
-          continue;
-        }
-        // The user answered with CODE.TARGET line(s): quick-buy from here.
-        if (parsed.lines.length > 1 || first.target !== undefined) return resolveLines(parsed.lines, parsed.problems);
-        code = first.code;
-      }
-      const found = await lookup([code]);
-      if (!found.ok) {
-        await lookupFailed(found.error);
-        return undefined;
-      }
-      const product = found.products[0];
-      if (!product) {
-        prompt = t('buy-unknown-code', { code: code });
-        code = undefined;
-        continue;
-      }
-      if (!isProductAvailable(product)) {
-        prompt = t('buy-unavailable-code', { product: product.product_name, code: product.code, status: product.status });
-        code = undefined;
-        continue;
-      }
-      const kind = targetKindOf(product);
-      let targetPrompt = t(`buy-ask-target-${kind}`, {
-        product: product.product_name,
-        code: product.code,
-        price: formatRupiah(product.price),
-      });
-      for (;;) {
-        const answer = await askText(targetPrompt);
-        const check = normaliseTarget(answer, kind);
-        if (check.ok) {
-          return {
-            items: [{ code: product.code, productName: product.product_name, price: product.price, target: check.target }],
-            problems: [],
-          };
-        }
-        targetPrompt = t('buy-target-retry', { problem: raw(capitalise(targetProblemText(t, check.problem, answer.trim()))) });
-      }
-    }
-  };
-
-  return { resolveLines, askOne };
+  return { resolveLines };
 }

@@ -9,6 +9,7 @@ import { providerFailureOf, type ProviderErrorJson } from '../../services/provid
 import { privateChatOf, waitForAnswer } from './ask.ts';
 import { editOrReply, quietly } from '../edits.ts';
 import { createBuyQuestions, requestedLines, type PriceLookup } from './buy-questions.ts';
+import { pickPurchase } from './buy-picker.ts';
 import {
   explainProviderError,
   fit,
@@ -88,12 +89,12 @@ function confirmationIdOf(ctx: ConversationContext): string {
 /**
  * Creates the buy conversation (`conversationIds.buy`), the one way anything is bought.
  *
- * Entered with `BuyConversationArgs`: no lines (`/beli`: it asks for a product code, then the
- * target), one code (asks for the target), or one or more CODE.TARGET lines (quick-buy: straight
+ * Entered with `BuyConversationArgs`: no lines (`/beli`: the picker, `buy-picker.ts`: category,
+ * brand, product by taps or a typed code, then the target), one code (the picker's target step), or one or more CODE.TARGET lines (quick-buy: straight
  * to the summary; lines with an unknown or unavailable code or a bad target are listed as skipped
  * and the others can still be bought — the batch is not refused as a whole).
  *
- * It waits for, in turn: the product code and the target when missing; a tap on ✅ Confirm /
+ * It waits for, in turn: the picker's taps and answers when the product or target is missing; a tap on ✅ Confirm /
  * ❌ Cancel under the summary (product, code, target, price, total and current balance); a
  * "Yes, buy again" tap when the same code and target were bought less than a minute ago (or twice
  * in one message); the PIN, when the user set one (its message is deleted right away). Any
@@ -183,20 +184,11 @@ export function createBuyConversation(deps: BotDeps) {
         }
       });
 
-    const questions = createBuyQuestions({
-      t,
-      askText: async (prompt) => {
-        await ctx.reply(prompt);
-        const got = await receive({ repeat: { text: prompt }, text: true, hint: t('buy-send-text') });
-        // Without a confirmation id, no button reaches here; keep the compiler sure of it.
-        return got.kind === 'text' ? got.text : '';
-      },
-      lookup,
-      lookupFailed: async (error: ProviderErrorJson | undefined) => {
-        if (error) await ctx.reply(explainProviderError(t, error, publicIp));
-        else await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
-      },
-    });
+    const lookupFailed = async (error: ProviderErrorJson | undefined) => {
+      if (error) await ctx.reply(explainProviderError(t, error, publicIp));
+      else await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
+    };
+    const questions = createBuyQuestions({ lookup, lookupFailed });
 
     // --- 0. May this user buy at all? -----------------------------------------------------
     const gate = await conversation.external(() => ({
@@ -221,7 +213,9 @@ export function createBuyConversation(deps: BotDeps) {
     }
     const [firstLine] = lines;
     const guided = lines.length === 0 || (lines.length === 1 && firstLine?.target === undefined && skipped.length === 0);
-    const selection = guided ? await questions.askOne(firstLine?.code) : await questions.resolveLines(lines, skipped);
+    const selection = guided
+      ? await pickPurchase({ conversation, ctx, deps, userId, chatId, lookupFailed, resolveLines: questions.resolveLines }, firstLine?.code)
+      : await questions.resolveLines(lines, skipped);
     if (!selection) return;
     if (selection.items.length === 0) {
       await ctx.reply(nothingToBuyText(t, selection.problems, args?.form === 'spaced' ? 'spaced' : 'dotted'));

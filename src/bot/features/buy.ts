@@ -6,6 +6,7 @@ import { conversationIds } from '../conversations/ids.ts';
 import type { BuyConversationArgs } from '../conversations/buy.ts';
 import { nothingToBuyText } from '../renderers/purchase.ts';
 import { buyData, readBuyData } from '../callback-data/buy.ts';
+import { buyPickerData } from '../callback-data/buy-picker.ts';
 import { quietly } from '../edits.ts';
 import { maxQuickBuyLines, parseBuyCommand, parseQuickBuy, type QuickBuyParse } from '../../services/targets.ts';
 
@@ -15,8 +16,8 @@ import { maxQuickBuyLines, parseBuyCommand, parseQuickBuy, type QuickBuyParse } 
  *   for the target; `/beli CODE TARGET`, `/beli CODE.TARGET` or several CODE.TARGET lines go
  *   straight to the summary.
  * - Quick-buy: a plain private message of CODE.TARGET lines (up to 20), one summary for all.
- * - Buttons of summaries whose conversation is over (double taps, re-sent callbacks, old
- *   messages) are answered here: they never buy anything.
+ * - Buttons of summaries and pickers whose conversation is over (double taps, re-sent callbacks,
+ *   old messages) are answered here: they never buy anything.
  * Mounted last before the fallback, so only text nobody else wanted is read as quick-buy.
  */
 export const buyFeature = new Composer<BotContext>();
@@ -62,5 +63,11 @@ buyFeature.callbackQuery(buyData.filter(), async (ctx) => {
   }
   await quietly(ctx.answerCallbackQuery({ text: ctx.t(done ? 'buy-already-done' : 'buy-expired') }));
   // The buttons of a summary that is over should not invite another tap.
+  await quietly(ctx.editMessageReplyMarkup());
+});
+
+// A picker whose conversation is over (cancelled, timed out, replaced): nothing to pick any more.
+buyFeature.callbackQuery(buyPickerData.filter(), async (ctx) => {
+  await quietly(ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') }));
   await quietly(ctx.editMessageReplyMarkup());
 });

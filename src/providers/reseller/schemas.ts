@@ -26,6 +26,11 @@ export const productSchema = z.object({
   /** Integer rupiah. */
   price: z.number().int().nonnegative(),
   status: z.string(),
+  /**
+   * Not in the spec: a provider's own category word ("Pulsa", "Data", "Games"…), kept when a
+   * provider sends one (many do) and dropped when it is not a string.
+   */
+  category: z.string().optional().catch(undefined),
 });
 
 /** 200 body of POST /price-list: `{ data: [Product, ...] }`. */
