@@ -22,7 +22,9 @@ export interface TelegramStartOptions {
 /** Telegram answered, but refused the token: start-up cannot continue. */
 export class BotTokenRejectedError extends Error {
   constructor(apiRoot: string, description: string) {
-    super(`the Telegram Bot API at ${apiRoot} rejected BOT_TOKEN (${description}); check BOT_TOKEN (from @BotFather) and TELEGRAM_API_ROOT`);
+    super(
+      `the Telegram Bot API at ${apiRoot} rejected BOT_TOKEN (${description}); check BOT_TOKEN (from @BotFather) and TELEGRAM_API_ROOT`,
+    );
     this.name = 'BotTokenRejectedError';
   }
 }
