@@ -19,7 +19,10 @@ export default defineConfig({
       // grammY and the emulator again for each of ~75 files (import time went from ~27 s to ~3 s).
       // Safe because nothing keeps module-level state and no test mocks modules; a world is
       // started and stopped per test, and restoreWallClock puts the real Date back.
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/browser/**'], isolate: false } },
+      {
+        extends: true,
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/browser/**'], isolate: false },
+      },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 60_000 } },
       // Real headless Chromium (/usr/bin/chromium) on the playground page and the whole demo.
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 120_000 } },
