@@ -4,54 +4,44 @@
  * credentials, buys TSEL10 for 081234567890, confirms, and sees the Pending purchase settle into
  * a Sukses receipt. A screenshot of the chat is saved under test-artifacts/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { launchChromium, openChat } from './chat-page.ts';
+import { spawnBot, tsxLoader, type BotProcess } from '../helpers/bot-process.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 
-let demo: ChildProcess;
-let demoOutput = '';
-let demoExited: Promise<unknown>;
+let demo: BotProcess;
 let pageUrl: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  demo = spawn(process.execPath, ['--import', tsxLoader, path.join(repoRoot, 'tools/demo/main.ts')], {
-    cwd: repoRoot,
-    // Free ports, so this runs beside anything else; purchases settle after 2 s.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SANDBOX_PORT: '0', PLAYGROUND_PORT: '0', SANDBOX_SETTLE_MS: '2000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  demoExited = new Promise((resolve) => demo.once('exit', resolve));
-  const ready = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the demo did not get ready:\n${demoOutput}`)), 90_000);
-    const read = (chunk: Buffer) => {
-      demoOutput += chunk.toString();
-      const url = /Open the chat page:\s+(\S+)/.exec(demoOutput)?.[1];
-      if (url && demoOutput.includes('Ctrl+C stops everything')) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    };
-    demo.stdout!.on('data', read);
-    demo.stderr!.on('data', read);
-    void demoExited.then(() => reject(new Error(`the demo exited:\n${demoOutput}`)));
-  });
+  // Free ports, so this runs beside anything else; purchases settle after 2 s.
+  demo = spawnBot({ HOME: process.env.HOME ?? '', SANDBOX_PORT: '0', PLAYGROUND_PORT: '0', SANDBOX_SETTLE_MS: '2000' }, repoRoot, [
+    '--import',
+    tsxLoader,
+    path.join(repoRoot, 'tools/demo/main.ts'),
+  ]);
+  const ready = (async () => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const url = /Open the chat page:\s+(\S+)/.exec(demo.output)?.[1];
+      if (url && demo.output.includes('Ctrl+C stops everything')) return url;
+      if (Date.now() > deadline) throw new Error(`the demo did not get ready:\n${demo.output}`);
+      await Promise.race([
+        demo.exited.then(() => Promise.reject(new Error(`the demo exited:\n${demo.output}`))),
+        new Promise((r) => setTimeout(r, 100)),
+      ]);
+    }
+  })();
   [pageUrl, browser] = await Promise.all([ready, launchChromium()]);
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (demo && demo.exitCode === null) {
-    demo.kill('SIGTERM');
-    await demoExited;
-  }
+  await demo?.stop('SIGTERM');
 }, 30_000);
 
 describe('npm run demo in a browser', () => {

@@ -6,13 +6,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, descendants } from '../helpers/process-tree.ts';
+import { tsxLoader } from '../helpers/bot-process.ts';
 import { until } from './fixture.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) {

@@ -2,17 +2,15 @@
  * `npm run sandbox`, `npm run playground` and `npm run demo` on a port that is already taken:
  * each says which variable chooses another port and exits non-zero (no stack trace, no hang).
  */
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serveOnLoopback } from './fixture.ts';
+import { spawnBot, tsxLoader } from '../helpers/bot-process.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!();
@@ -22,17 +20,10 @@ afterEach(async () => {
 async function runTool(entry: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const cwd = await mkdtemp(path.join(tmpdir(), 'kiosbot-ports-'));
   cleanup.push(() => rm(cwd, { recursive: true, force: true }));
-  const child = spawn(process.execPath, ['--import', tsxLoader, path.join(repoRoot, entry)], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  cleanup.push(() => Promise.resolve(void child.kill('SIGKILL')));
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, output };
+  const tool = spawnBot(env, cwd, ['--import', tsxLoader, path.join(repoRoot, entry)]);
+  cleanup.push(() => tool.stop('SIGKILL'));
+  const code = await tool.exited;
+  return { code, output: tool.output };
 }
 
 async function takenPort(): Promise<string> {
