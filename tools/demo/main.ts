@@ -34,10 +34,13 @@ runTool(async () => {
     console.error(`The bot stopped on its own (exit code ${code}); see its lines above. Stopping the demo.`);
     void stop(1);
   });
-  await running.playground.waitFor(() => running.playground.polling || stopRequested, {
-    timeoutMs: 120_000,
-    message: 'the bot did not start polling the playground within 2 minutes',
-  });
+  try {
+    await running.playground.waitFor(() => running.playground.polling || stopRequested, { timeoutMs: 120_000 });
+  } catch {
+    if (stopRequested) return;
+    console.error('The bot did not start polling the playground within 2 minutes; see its lines above. Stopping the demo.');
+    return void (await stop(1));
+  }
   if (stopRequested) return;
   console.log(demoBanner(running));
 });
