@@ -4,6 +4,7 @@
  * label, wait until a text shows up. Every wait is on a page condition with a timeout, never a
  * fixed sleep.
  */
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -12,6 +13,8 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const artifactsDir = path.resolve(import.meta.dirname, '../../test-artifacts');
 
 export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(chromiumPath))
+    throw new Error(`No Chromium at ${chromiumPath}: install Debian's (apt-get install chromium; .ci/run does) or set CHROMIUM_PATH.`);
   return chromium.launch({
     executablePath: chromiumPath,
     args: [
