@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two layers (README "Tests"): `fast` drives the real bot in-process (sandbox providers and the
+ * Three layers (README "Tests"): `fast` drives the real bot in-process (sandbox providers and the
  * emulated Bot API on loopback); `e2e` starts the bot as a child process (kill -9, start-up,
- * everything the process prints). `npm test` runs both.
+ * everything the process prints); `browser` drives the playground page and `npm run demo` in
+ * headless Chromium. `npm test` runs all three.
  */
 export default defineConfig({
   test: {
@@ -18,8 +19,13 @@ export default defineConfig({
       // grammY and the emulator again for each of ~75 files (import time went from ~27 s to ~3 s).
       // Safe because nothing keeps module-level state and no test mocks modules; a world is
       // started and stopped per test, and restoreWallClock puts the real Date back.
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**'], isolate: false } },
+      {
+        extends: true,
+        test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/browser/**'], isolate: false },
+      },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 60_000 } },
+      // Real headless Chromium (/usr/bin/chromium) on the playground page and the whole demo.
+      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 120_000 } },
     ],
   },
 });

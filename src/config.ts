@@ -135,6 +135,8 @@ const schema = z.object({
   BACKUP_DIR: z.string().trim().min(1).default('./backups'),
   BACKUP_EVERY_HOURS: integerText('hours between scheduled backups; 0 turns them off', 0, 24 * 7).default(0),
   BACKUP_KEEP: integerText('how many scheduled backups to keep', 1, 1000).default(14),
+  TELEGRAM_START_TIMEOUT_MS: integerText('milliseconds one start-up call to Telegram may take', 100, 60000).default(8000),
+  TELEGRAM_RETRY_MS: integerText('milliseconds before the first retry of an unanswered start-up call', 100, 60000).default(2000),
 });
 
 type Parsed = z.output<typeof schema>;
@@ -142,6 +144,8 @@ type Parsed = z.output<typeof schema>;
 export interface Config {
   botToken: string;
   telegramApiRoot: string;
+  /** Start-up's getMe: per-attempt timeout and first retry pause (doubling up to 60 s). */
+  telegramStart: { timeoutMs: number; retryMs: number };
   /** `retryDelayMs` is never read from the environment (default 300 ms); the tests shorten it. */
   providers: { resellerUrl: string; marketplaceUrl: string; gameshopUrl: string; timeoutMs: number; retryDelayMs?: number };
   encryptionKey: Buffer;
@@ -183,6 +187,7 @@ export function createConfig(env: Record<string, string | undefined>): Config {
   return {
     botToken: data.BOT_TOKEN,
     telegramApiRoot: data.TELEGRAM_API_ROOT,
+    telegramStart: { timeoutMs: data.TELEGRAM_START_TIMEOUT_MS, retryMs: data.TELEGRAM_RETRY_MS },
     providers: {
       resellerUrl: data.RESELLER_API_URL,
       marketplaceUrl: data.MARKETPLACE_API_URL,

@@ -10,6 +10,7 @@ import { restoreAdvice } from './store/backup.ts';
 import { StoreCorruptError } from './store/errors.ts';
 import { publishCommands } from './bot/commands.ts';
 import { createI18n } from './bot/i18n.ts';
+import { BotTokenRejectedError, initBotWithRetry } from './telegram-start.ts';
 import { startHttpServer, type HttpServer } from './server/http.ts';
 import { installOutputGuard, logPollingErrors, outputSecrets, printCrashesMasked } from './output-guard.ts';
 
@@ -43,13 +44,20 @@ try {
 const { bot, logger, store } = app;
 const started = app;
 
+// Until Telegram answers, Ctrl+C closes the store and exits (the stop handlers below come later).
+const waiting = new AbortController();
+const stopWaiting = () => waiting.abort();
+process.once('SIGINT', stopWaiting);
+process.once('SIGTERM', stopWaiting);
 try {
-  await bot.init();
+  await initBotWithRetry(bot, { apiRoot: config.telegramApiRoot, ...config.telegramStart, logger, signal: waiting.signal });
 } catch (error) {
-  logger.error('cannot reach Telegram with this BOT_TOKEN and TELEGRAM_API_ROOT; check both and the network', { error });
+  if (!waiting.signal.aborted) logger.error(error instanceof BotTokenRejectedError ? error.message : 'cannot start', { error });
   await store.close();
-  process.exit(1);
+  process.exit(waiting.signal.aborted ? 0 : 1);
 }
+process.off('SIGINT', stopWaiting);
+process.off('SIGTERM', stopWaiting);
 // --- Update inbox: before any new update is received, handle those a crash interrupted. ---
 try {
   await started.replayInbox();

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
-const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+/** `--import` this to run TypeScript entry points (src/main.ts, the tools) in a child node. */
+export const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
 
 /** Node arguments that run a TypeScript entry point of this repository (path relative to the root) through tsx. */
 export function tsxArgs(entry: string): string[] {

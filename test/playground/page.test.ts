@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Bot, InlineKeyboard, InputFile } from 'grammy';
 import QRCode from 'qrcode';
 import { startBotApi, type BotApiEmulator } from '../../tools/playground/bot-api.ts';
+import { startPlayground } from '../../tools/playground/playground.ts';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -116,5 +117,45 @@ describe('chat page', () => {
     expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
     // The page copies such a button's text instead of sending a tap.
     expect(await (await fetch(`${api.url}/`)).text()).toContain('data-copy');
+  });
+
+  it('the playground starts with a first user, so /start works at once', async () => {
+    const { api, firstUser } = await startPlayground();
+    cleanup.push(() => api.close());
+    const state = (await (await fetch(`${api.url}/playground/state`)).json()) as { users: Array<{ id: number }> };
+    expect(state.users.map((u) => u.id)).toEqual([firstUser.id]);
+    expect(firstUser.user.language_code).toBe('id');
+  });
+
+  it('a user created with a language sends updates with that language_code', async () => {
+    const api = await emulator();
+    const created = await post(api, 'users', { firstName: 'Ann', languageCode: 'en' });
+    const userId = created.json.id as number;
+    await post(api, 'send', { userId, chatId: userId, text: 'hi' });
+    const bot = new Bot(api.token, { botInfo: api.botInfo, client: { apiRoot: api.apiRoot } });
+    const updates = await bot.api.getUpdates({ timeout: 0 });
+    expect(updates.at(-1)?.message?.from?.language_code).toBe('en');
+  });
+
+  it('the page has a multi-line message box, a language choice for new users and copy buttons', async () => {
+    const api = await emulator();
+    const html = await (await fetch(`${api.url}/`)).text();
+    expect(html).toMatch(/<textarea[^>]+id="text"/);
+    expect(html).toMatch(/<select name="languageCode"[^>]*>\s*<option value="id"[^>]*>[^<]*<\/option>\s*<option value="en"/);
+    expect(html).toContain('data-copy');
+    expect(html).toContain('navigator.clipboard');
+  });
+
+  it('copy_text buttons reach the page with the text to copy', async () => {
+    const api = await emulator();
+    const user = api.createUser({ firstName: 'Budi' });
+    const bot = new Bot(api.token, { botInfo: api.botInfo, client: { apiRoot: api.apiRoot } });
+    await bot.api.sendMessage(user.id, 'Kode bayar', {
+      reply_markup: { inline_keyboard: [[{ text: 'Salin kode', copy_text: { text: 'VA-8812345' } }]] },
+    });
+    const state = (await (await fetch(`${api.url}/playground/state?user=${user.id}&chat=${user.id}`)).json()) as {
+      chat: { messages: Array<{ buttons: unknown }> };
+    };
+    expect(state.chat.messages[0]!.buttons).toEqual([[{ text: 'Salin kode', copy: 'VA-8812345' }]]);
   });
 });

@@ -268,7 +268,7 @@ export const pageHtml = `<!doctype html>
   #replyKb { padding: 6px 16px; display: none; gap: 4px; flex-direction: column; background: var(--panel); }
   #replyKb .r { display: flex; gap: 4px; } #replyKb button { flex: 1; }
   form#composer { display: flex; gap: 8px; padding: 10px 16px; background: var(--panel); border-top: 1px solid #0b1118; align-items: center; }
-  form#composer input { flex: 1; }
+  form#composer textarea { flex: 1; font: inherit; color: var(--text); background: #242f3d; border: 1px solid #2f3b4a; border-radius: 6px; padding: 6px 8px; resize: none; max-height: 40vh; }
   #replying { color: var(--muted); font-size: 12px; }
   #toast { position: fixed; top: 16px; left: 50%; transform: translateX(-50%); background: #000c; padding: 8px 14px; border-radius: 8px; display: none; }
   #log { font: 11px/1.3 ui-monospace, Menlo, Consolas, monospace; color: var(--muted); max-height: 260px; overflow-y: auto; }
@@ -281,7 +281,10 @@ export const pageHtml = `<!doctype html>
   <div id="status" style="color:var(--muted);font-size:12px"></div>
   <h2>You are</h2>
   <div class="row"><select id="user"></select></div>
-  <form class="row" id="newUser"><input name="firstName" placeholder="First name" required><input name="username" placeholder="username"><button>+</button></form>
+  <form class="row" id="newUser"><input name="firstName" placeholder="First name" required><input name="username" placeholder="username">
+    <select name="languageCode" title="language_code of the user's updates" style="flex:0 0 auto">
+    <option value="id" selected>id</option>
+    <option value="en">en</option></select><button>+</button></form>
   <div class="row"><button id="block" type="button">Block bot</button></div>
   <h2>Chats</h2>
   <div id="chats"></div>
@@ -295,7 +298,7 @@ export const pageHtml = `<!doctype html>
   <header><div><b id="title">No chat</b><br><small id="subtitle"></small></div><div id="headerActions"></div></header>
   <div id="messages"><div class="empty">Create a user on the left, then say /start.</div></div>
   <div id="replyKb"></div>
-  <form id="composer"><span id="replying"></span><input id="text" autocomplete="off" placeholder="Message"><button>Send</button></form>
+  <form id="composer"><span id="replying"></span><textarea id="text" rows="1" autocomplete="off" placeholder="Message (Enter sends, Shift+Enter: new line)"></textarea><button>Send</button></form>
 </main>
 <div id="toast"></div>
 <script>
@@ -363,7 +366,7 @@ function renderMessages(chat) {
     const doc = m.document ? "<div>📄 " + esc(m.document) + "</div>" : "";
     const kb = m.buttons.length && !m.deleted ? '<div class="kb">' + m.buttons.map((row) => '<div class="r">' + row.map((b) =>
       b.url ? '<button type="button" data-url="' + esc(b.url) + '">' + esc(b.text) + " ↗</button>"
-            : b.copy !== undefined ? '<button type="button" data-copy="' + esc(b.copy) + '">' + esc(b.text) + "</button>"
+      : b.copy !== undefined ? '<button type="button" data-copy="' + esc(b.copy) + '" title="copies the text">' + esc(b.text) + " ⧉</button>"
             : '<button type="button" data-tap="' + m.id + '" data-button="' + esc(b.data !== undefined ? b.data : b.text) + '">' + esc(b.text) + "</button>").join("") + "</div>").join("") + "</div>" : "";
     const meta = [m.deleted ? "deleted" : "", m.edited ? "edited" + (m.editCount > 1 ? " ×" + m.editCount : "") : "", m.time, "#" + m.id].filter(Boolean).join(" · ");
     return '<div class="msg' + (mine ? " mine" : "") + (m.deleted ? " deleted" : "") + '" data-id="' + m.id + '">' + who + quote + photo + doc +
@@ -439,14 +442,29 @@ $("composer").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = $("text"); const text = input.value;
   if (!text.trim()) return;
-  input.value = "";
-  try { await say(text); } catch { input.value = text; }
+  input.value = ""; grow(input);
+  try { await say(text); } catch { input.value = text; grow(input); }
 });
+// --- message box: Enter sends, Shift+Enter adds a line; the box grows with its text ---
+function grow(box) { box.style.height = "auto"; box.style.height = box.scrollHeight + "px"; }
+$("text").addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); $("composer").requestSubmit(); }
+});
+$("text").addEventListener("input", (e) => grow(e.target));
+// --- copy_text buttons: copy their text to the clipboard ---
+async function copyText(text) {
+  try { await navigator.clipboard.writeText(text); }
+  catch {
+    const area = Object.assign(document.createElement("textarea"), { value: text });
+    document.body.append(area); area.select(); document.execCommand("copy"); area.remove();
+  }
+  toast("Copied: " + text);
+}
 $("newUser").addEventListener("submit", async (e) => {
   e.preventDefault();
   const f = e.target;
-  const { id } = await post("users", { firstName: f.firstName.value, username: f.username.value, languageCode: navigator.language.slice(0, 2) });
-  f.reset(); current.user = id; current.chat = id; localStorage.setItem("pg-user", String(id)); render.first = true; refresh();
+  const { id } = await post("users", { firstName: f.firstName.value, username: f.username.value, languageCode: f.languageCode.value });
+  f.firstName.value = ""; f.username.value = ""; current.user = id; current.chat = id; localStorage.setItem("pg-user", String(id)); render.first = true; refresh();
 });
 $("newGroup").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -463,7 +481,7 @@ document.addEventListener("click", (e) => {
   if (!t) return;
   if (t.dataset.chat) { current.chat = Number(t.dataset.chat); render.first = true; refresh(); }
   else if (t.dataset.tap) post("tap", { userId: current.user, chatId: current.chat, messageId: Number(t.dataset.tap), button: t.dataset.button });
-  else if (t.dataset.copy !== undefined) navigator.clipboard.writeText(t.dataset.copy).then(() => toast("Copied: " + t.dataset.copy), () => toast(t.dataset.copy, true));
+  else if (t.dataset.copy !== undefined) copyText(t.dataset.copy);
   else if (t.dataset.url) { if (confirm("Open " + t.dataset.url + " ?")) window.open(safeUrl(t.dataset.url), "_blank", "noopener"); }
   else if (t.dataset.say) say(t.dataset.say);
   else if (t.dataset.command) { e.preventDefault(); say(t.dataset.command); }

@@ -1,0 +1,79 @@
+/**
+ * The offline demo in a real browser: `npm run demo`'s entry in a child process, its chat page in
+ * headless Chromium. A reseller says /start, connects the demo reseller account with the demo
+ * credentials, buys TSEL10 for 081234567890, confirms, and sees the Pending purchase settle into
+ * a Sukses receipt. A screenshot of the chat is saved under test-artifacts/.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { launchChromium, openChat } from './chat-page.ts';
+import { spawnBot, tsxLoader, type BotProcess } from '../helpers/bot-process.ts';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+let demo: BotProcess;
+let pageUrl: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  // Free ports, so this runs beside anything else; purchases settle after 2 s.
+  demo = spawnBot({ HOME: process.env.HOME ?? '', SANDBOX_PORT: '0', PLAYGROUND_PORT: '0', SANDBOX_SETTLE_MS: '2000' }, repoRoot, [
+    '--import',
+    tsxLoader,
+    path.join(repoRoot, 'tools/demo/main.ts'),
+  ]);
+  const ready = (async () => {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      const url = /Open the chat page:\s+(\S+)/.exec(demo.output)?.[1];
+      if (url && demo.output.includes('Ctrl+C stops everything')) return url;
+      if (Date.now() > deadline) throw new Error(`the demo did not get ready:\n${demo.output}`);
+      await Promise.race([
+        demo.exited.then(() => Promise.reject(new Error(`the demo exited:\n${demo.output}`))),
+        new Promise((r) => setTimeout(r, 100)),
+      ]);
+    }
+  })();
+  [pageUrl, browser] = await Promise.all([ready, launchChromium()]);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.stop('SIGTERM');
+}, 30_000);
+
+describe('npm run demo in a browser', () => {
+  it('/start, connect the demo reseller, buy TSEL10.081234567890, Confirm: Pending settles into a Sukses receipt', async () => {
+    const chat = await openChat(browser, pageUrl);
+    const { apiId, apiKey } = resellerDemoAccounts.main;
+    try {
+      await chat.sendText('/start');
+      await chat.waitForText('/connect', { fromBot: true });
+
+      await chat.sendText('/hubungkan');
+      await chat.waitForText('Pilih layanan', { fromBot: true });
+      await chat.tapButton('Top-up reseller');
+      await chat.waitForText('API ID', { fromBot: true });
+      await chat.sendText(apiId);
+      await chat.waitForText('API key', { fromBot: true });
+      await chat.sendText(apiKey);
+      await chat.waitForText('✅ Top-up reseller terhubung', { fromBot: true });
+
+      await chat.sendText('TSEL10.081234567890');
+      await chat.waitForText('081234567890', { fromBot: true });
+      await chat.tapButton('Konfirmasi');
+      const pending = await chat.waitForText(/Sedang diproses|Pending/, { fromBot: true, timeoutMs: 30_000 });
+      expect(await pending.textContent()).toContain('081234567890');
+
+      // The sandbox settles it after 2 s; the bot's watcher re-checks about every 10 s.
+      const receipt = await chat.waitForText('Transaksi sukses', { fromBot: true, timeoutMs: 60_000 });
+      expect(await receipt.textContent()).toMatch(/Telkomsel 10\.000[\s\S]*081234567890/);
+      expect(await receipt.textContent()).toMatch(/SN/);
+    } finally {
+      await chat.screenshot('demo-purchase');
+      await chat.context.close();
+    }
+  }, 120_000);
+});

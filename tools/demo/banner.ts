@@ -1,0 +1,66 @@
+/**
+ * What `npm run demo` prints once the bot polls: where the chat page is, who you are, the demo
+ * credentials (the table in README "Demo credentials", from the sandbox's own records) and what
+ * to try.
+ */
+import { gameshopDemoKeys, gameshopDemoPromos } from '../sandbox/gameshop.ts';
+import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes } from '../sandbox/marketplace.ts';
+import { resellerDemoAccounts } from '../sandbox/reseller.ts';
+import type { Demo } from './demo.ts';
+
+const rupiah = (n: number) => `Rp ${n.toLocaleString('id-ID')}`;
+
+const resellerNotes: Record<string, string> = {
+  poor: 'shows "saldo tidak mencukupi"',
+  blocked: 'always 403 (IP not whitelisted)',
+};
+
+/** The demo credentials as rows: service, account, credentials, notes. */
+export function demoCredentialRows(): string[][] {
+  const rows: string[][] = [];
+  for (const [name, account] of Object.entries(resellerDemoAccounts)) {
+    const notes = [rupiah(account.balance), resellerNotes[name]].filter(Boolean).join(': ');
+    rows.push(['reseller', name, `API ID ${account.apiId}  key ${account.apiKey}`, notes]);
+  }
+  for (const [name, account] of Object.entries(marketplaceDemoAccounts))
+    rows.push(['marketplace', name, account.apiKey, `seller ${account.username}`]);
+  for (const [name, key] of Object.entries(gameshopDemoKeys)) rows.push(['game shop', name, key, '']);
+  return rows;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map(
+      (row) =>
+        '  ' +
+        row
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join('  ')
+          .trimEnd(),
+    )
+    .join('\n');
+}
+
+export function demoBanner(demo: Demo): string {
+  const promos = gameshopDemoPromos.map((p) => p.code).join(', ');
+  const data = demo.temporaryData
+    ? `${demo.dataDir} (temporary, removed when the demo stops; a new encryption key each run)`
+    : `${demo.dataDir} (kept; use the same ENCRYPTION_KEY next time)`;
+  return `
+kiosbot demo is running: sandbox providers, playground and bot, all on this machine.
+
+  Open the chat page:  ${demo.pageUrl}
+  You are ${demo.firstUser.user.first_name} (id ${demo.firstUser.id}, an admin here). Say /start, then /hubungkan to connect a demo account.
+
+Demo credentials (sandbox only):
+${table([['service', 'account', 'credentials', 'notes'], ...demoCredentialRows()])}
+
+Try a purchase: TSEL10.081234567890 — it stays Pending, then settles to Sukses after ${demo.settleAfterMs / 1000} s (SANDBOX_SETTLE_MS).
+A target ending in 0000 fails (Gagal, refunded); one ending in 9999 stays Pending.
+Marketplace purchase codes: ${marketplaceDemoPurchaseCodes.supported} (support active), ${marketplaceDemoPurchaseCodes.expired} (expired).
+Game shop promo codes: ${promos}.
+Data: ${data}
+
+Ctrl+C stops everything.`;
+}

@@ -1,0 +1,14 @@
+/**
+ * The playground as `npm run playground` and `npm run demo` start it: the Bot API emulator with a
+ * first user ready (so the page can say /start at once).
+ */
+import { startBotApi, type BotApiEmulator, type BotApiOptions, type EmulatedUser } from './bot-api.ts';
+
+/** The user the page starts as: Indonesian, like most of the bot's users. */
+export const firstPlaygroundUser = { firstName: 'Budi', username: 'budi', languageCode: 'id' } as const;
+
+export async function startPlayground(options: BotApiOptions = {}): Promise<{ api: BotApiEmulator; firstUser: EmulatedUser }> {
+  const api = await startBotApi(options);
+  const firstUser = api.createUser({ ...firstPlaygroundUser });
+  return { api, firstUser };
+}
