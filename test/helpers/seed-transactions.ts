@@ -6,6 +6,7 @@
 import type { TestWorld } from './app.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { resellerDemoAccounts, type ResellerSimAccount } from '../../tools/sandbox/reseller.ts';
+import { submitHoldMs } from '../../src/bot/conversations/buy.ts';
 
 /** A new emulated user whose reseller account is connected. */
 export async function seedConnectedUser(
@@ -24,6 +25,12 @@ let confirmations = 0;
 /**
  * Confirms and submits one purchase for `user` (Pending at the sandbox, which in the harness
  * settles only after many checks; a target ending in 0000 fails). Returns its ref id.
+ *
+ * Like the buy flow, it confirms with the submit hold, so a running watcher leaves the purchase to
+ * this submit. Without it the new `Created` transaction is due at once: a watcher tick during a
+ * slow send joins it, waits on its claim and takes its answer, and that pass can still be in
+ * flight when the test's own `runOnce` starts - which then skips the transaction (a call for it is
+ * in flight) and checks nothing.
  */
 export async function seedPurchase(
   world: TestWorld,
@@ -42,6 +49,7 @@ export async function seedPurchase(
         price: line.price ?? 10500,
       },
     ],
+    holdMs: submitHoldMs,
   });
   if (!tx) throw new Error('seedPurchase: the purchase service recorded nothing');
   await world.app.services.purchases.submit(tx.refId);

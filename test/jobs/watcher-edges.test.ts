@@ -4,7 +4,7 @@
  * 5xx on create, a restart honouring the stored next check time, the per-account bound on calls
  * in flight, `/alert off` and the periodic alert job.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TestWorld, TestWorldOptions } from '../helpers/app.ts';
 import { buyPending, recheck, repliesTo, startSettlementWorld, testClock, waitForSettled, type TestClock } from '../helpers/settlement.ts';
 import { buyer, eventually, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
@@ -180,6 +180,22 @@ describe('settlement watcher edges', () => {
     expect(sandboxTransactions(world)).toHaveLength(1);
     // Debited once.
     expect(before - sim.balanceOf(resellerDemoAccounts.main.apiId)).toBe(sandboxTransactions(world)[0]?.price);
+  });
+
+  it('a purchase being sent by its buyer is left to the buyer: watcher ticks during a slow first send neither send nor wait on it', async () => {
+    await start();
+    const budi = await seedConnectedUser(world, 'Budi');
+    const submits = vi.spyOn(world.app.services.purchases, 'submit');
+    // The create outlasts several watcher ticks (50 ms), as on a loaded machine.
+    world.sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'latency', ms: 200 } });
+    const refId = await seedPurchase(world, budi, { target: '081299999999' });
+
+    // Only the seeding's own submit: a watcher pass that had joined it would still be in flight
+    // and make the next runOnce skip the transaction.
+    expect(submits).toHaveBeenCalledTimes(1);
+    clock.advance(11 * 60_000);
+    await world.app.watcher.runOnce();
+    expect(transactionRequests(world, refId)).toBe(2);
   });
 
   it('after a restart, a transaction is not re-checked before its stored next check time', async () => {

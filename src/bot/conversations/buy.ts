@@ -26,7 +26,7 @@ import { isValidPin } from '../../services/pin.ts';
 import { maxQuickBuyLines, parseQuickBuy } from '../../services/targets.ts';
 
 /** The settlement watcher leaves a just-confirmed purchase this long to the conversation that sends it. */
-const submitHoldMs = 2 * 60_000;
+export const submitHoldMs = 2 * 60_000;
 /** Provider calls in flight at once while a bulk purchase is sent. */
 const submitConcurrency = 4;
 /** The balance shown in the summary is skipped when the provider takes longer than this. */
