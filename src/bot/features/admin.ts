@@ -2,6 +2,7 @@ import { Composer, InlineKeyboard } from 'grammy';
 import { createCallbackData } from 'callback-data';
 import type { BotContext } from '../context.ts';
 import { escapeHtml } from '../../text/format.ts';
+import { renderStats } from '../renderers/admin.ts';
 
 /** Confirm/cancel of a broadcast; the text itself waits in the admin's message being replied to. */
 const broadcastData = createCallbackData('bcast', { action: String });
@@ -12,7 +13,7 @@ const isAdmin = (ctx: BotContext): boolean => ctx.from !== undefined && ctx.deps
  * Admin commands, answered for ADMIN_IDS only; anyone else gets the same answer as for an unknown
  * command, so the commands are not even revealed.
  * - `/broadcast <text>`: after a confirmation, queues the text in the outbox for every active user.
- * - `/stats`: users, active users, open purchases, queued notices.
+ * - `/stats`: users, transactions today and over 7 days, queues, broadcast, uptime (services/stats.ts).
  *
  * Broadcast texts waiting for their confirmation are kept by this feature, per admin id, in memory
  * (a restart asks again).
@@ -56,15 +57,7 @@ export function createAdminFeature(): Composer<BotContext> {
 
   admins.command('stats', async (ctx) => {
     if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
-    const { store } = ctx.deps;
-    await ctx.reply(
-      ctx.t('admin-stats', {
-        users: store.users.count(),
-        active: store.users.count({ active: true }),
-        open: store.transactions.listOpen().length,
-        queued: store.outbox.size(),
-      }),
-    );
+    await ctx.reply(renderStats(ctx.t, await ctx.deps.services.stats.collect()));
   });
 
   return feature;

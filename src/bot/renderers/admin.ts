@@ -1,0 +1,25 @@
+/**
+ * Pure renderers of the admin commands (HTML): the figures of /stats and the profile of /user.
+ */
+import type { TranslateFunction } from '@grammyjs/i18n';
+import { formatRupiah } from '../../text/format.ts';
+import type { Stats, TransactionStats } from '../../services/stats.ts';
+
+/** The /stats message: users, transactions today and over 7 days, queues, broadcast, uptime. */
+export function renderStats(t: TranslateFunction, stats: Stats): string {
+  const period = (name: 'today' | 'week', figures: TransactionStats) =>
+    t('admin-stats-period', { period: name, ...figures, volume: formatRupiah(figures.volume) });
+  const minutes = Math.floor(stats.uptimeMs / 60_000);
+  return [
+    t('admin-stats-title'),
+    t('admin-stats-users', { users: stats.users.total, active: stats.users.active, banned: stats.users.banned }),
+    t('admin-stats-connected', stats.users.connected),
+    '',
+    period('today', stats.today),
+    period('week', stats.week),
+    '',
+    t('admin-stats-queues', { backlog: stats.watcherBacklog, outbox: stats.outbox }),
+    stats.broadcast ? t('admin-stats-broadcast', { ...stats.broadcast }) : t('admin-stats-broadcast-none'),
+    t('admin-stats-uptime', { days: Math.floor(minutes / 1440), hours: Math.floor(minutes / 60) % 24, minutes: minutes % 60 }),
+  ].join('\n');
+}
