@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStatsService, startOfWibDay } from '../../src/services/stats.ts';
-import type { HistoryData, HotData, TransactionRecord } from '../../src/store/schema.ts';
+import type { HistoryData, HotData } from '../../src/store/schema.ts';
 import { createClock, purchase, readJson, storeTest } from '../store/helpers.ts';
 
 /** The figures as an operator would count them by hand from the files on disk. */
@@ -10,7 +10,7 @@ function countFromDisk(dataDir: string, now: Date) {
   const hot = readJson(path.join(dataDir, 'kiosbot.json')) as HotData;
   const history = readdirSync(path.join(dataDir, 'history'))
     .filter((name) => /^\d{4}-\d{2}\.json$/.test(name))
-    .flatMap((name) => Object.values((readJson(path.join(dataDir, 'history', name)) as HistoryData).transactions) as TransactionRecord[]);
+    .flatMap((name) => Object.values((readJson(path.join(dataDir, 'history', name)) as HistoryData).transactions));
   const all = [...Object.values(hot.transactions), ...history];
   const figures = (since: Date) => {
     const txs = all.filter((tx) => Date.parse(tx.createdAt) >= since.getTime());
