@@ -138,6 +138,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     formatMoney: formatRupiah,
     onQueued: () => outbox.kick(),
     gameshopCataloguePath: config.gameshopCataloguePath,
+    adminIds: config.adminIds,
   });
   const watcher = createSettlementWatcher({
     store,

@@ -20,3 +20,27 @@ admin-stats-queues = Re-check backlog: { $backlog } · queued notices: { $outbox
 admin-stats-broadcast-none = Broadcast in progress: none
 admin-stats-broadcast = Broadcast in progress: { $sent } of { $total } sent
 admin-stats-uptime = Up for: { $days } d { $hours } h { $minutes } min
+admin-user-usage = Write the user's id or @username, for example: /user 123456789 or /user @budi
+admin-user-not-found = No user { $query }. Only users who have written to the bot are known.
+admin-user-profile =
+    👤 <b>{ $name }</b> · id <code>{ $id }</code>
+    Username: { $username }
+    Language: { $locale }
+    Joined: { $joined }
+    Status: { $status ->
+        [banned] ⛔ banned by an admin since { $since }
+        [blocked] 🚫 blocked the bot
+       *[active] ✅ active
+    }
+admin-user-services = <b>Connected services</b>
+admin-user-service = • { $service }: { $label } · since { $since }
+admin-user-none = • none
+admin-user-recent = <b>Last transactions</b>
+admin-user-transaction = • { $when } · { $product } → { $target } · { $price } · { $status }
+admin-ban-usage = Write the user's id or @username, for example: /ban 123456789 or /unban @budi
+admin-ban-done = ⛔ { $name } (id { $id }) is banned. They are told once (when they next write) and get no service any more; purchases still in process settle and are notified.
+admin-ban-admin = An admin cannot be banned.
+admin-ban-already = { $name } (id { $id }) has been banned since { $since }.
+admin-unban-done = ✅ { $name } (id { $id }) is no longer banned.
+admin-unban-not-banned = { $name } (id { $id }) is not banned.
+ban-notice = ⛔ Your account has been banned by the admin of this bot. The bot no longer serves you; purchases in process will still be notified.

@@ -20,3 +20,27 @@ admin-stats-queues = Antrean pengecekan: { $backlog } · notifikasi dalam antrea
 admin-stats-broadcast-none = Siaran berjalan: tidak ada
 admin-stats-broadcast = Siaran berjalan: { $sent } dari { $total } terkirim
 admin-stats-uptime = Aktif sejak: { $days } hari { $hours } jam { $minutes } menit
+admin-user-usage = Tulis id atau @username pengguna, misalnya: /user 123456789 atau /user @budi
+admin-user-not-found = Pengguna { $query } tidak ditemukan. Hanya pengguna yang pernah menulis ke bot yang dikenal.
+admin-user-profile =
+    👤 <b>{ $name }</b> · id <code>{ $id }</code>
+    Username: { $username }
+    Bahasa: { $locale }
+    Bergabung: { $joined }
+    Status: { $status ->
+        [banned] ⛔ diblokir admin sejak { $since }
+        [blocked] 🚫 memblokir bot
+       *[active] ✅ aktif
+    }
+admin-user-services = <b>Layanan terhubung</b>
+admin-user-service = • { $service }: { $label } · sejak { $since }
+admin-user-none = • tidak ada
+admin-user-recent = <b>Transaksi terakhir</b>
+admin-user-transaction = • { $when } · { $product } → { $target } · { $price } · { $status }
+admin-ban-usage = Tulis id atau @username pengguna, misalnya: /ban 123456789 atau /unban @budi
+admin-ban-done = ⛔ { $name } (id { $id }) diblokir. Dia diberi tahu sekali (saat menulis ke bot) dan tidak dilayani lagi; pembelian yang masih diproses tetap diselesaikan dan diberitahukan.
+admin-ban-admin = Admin tidak bisa diblokir.
+admin-ban-already = { $name } (id { $id }) sudah diblokir sejak { $since }.
+admin-unban-done = ✅ Blokir { $name } (id { $id }) dicabut.
+admin-unban-not-banned = { $name } (id { $id }) tidak sedang diblokir.
+ban-notice = ⛔ Akun Anda diblokir oleh admin bot ini. Bot tidak melayani Anda lagi; pembelian yang sedang diproses tetap diberitahukan hasilnya.

@@ -6,6 +6,7 @@ import { sequentialize } from '@grammyjs/runner';
 import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './context.ts';
 import { createI18n } from './i18n.ts';
 import { attachAccount } from './middlewares/account.ts';
+import { refuseBanned } from './middlewares/banned.ts';
 import { lowerCaseCommands } from './middlewares/command-case.ts';
 import { createMenuButtons } from './middlewares/menu-buttons.ts';
 import { askAgainAfterInfo } from './conversations/ask.ts';
@@ -64,6 +65,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
   bot.use(attachAccount(deps));
   bot.use(i18n);
+  // A user an admin banned gets one message saying so, then nothing (before flows and features).
+  bot.use(refuseBanned);
   const floodLimit = deps.settings.floodLimit ?? defaultFloodLimit;
   bot.use(
     limit<BotContext, never>({

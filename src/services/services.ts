@@ -10,6 +10,7 @@ import { createVerificationService, type VerificationService } from './verificat
 import { createGameOrderService, type GameOrderService } from './game-orders.ts';
 import { createRecentTargetsService, type RecentTargetsService } from './recent-targets.ts';
 import type { Notices } from '../notify/notices.ts';
+import { createUserAdminService, type UserAdminService } from './user-admin.ts';
 import { createStatsService, type BroadcastProgress, type StatsService } from './stats.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
@@ -26,6 +27,8 @@ export interface Services {
   recentTargets: RecentTargetsService;
   /** The operator's figures (/stats). */
   stats: StatsService;
+  /** The admins' user management (/user, /ban, /unban). */
+  userAdmin: UserAdminService;
 }
 
 export interface ServicesDeps {
@@ -45,6 +48,8 @@ export interface ServicesDeps {
   startedAt?: Date;
   /** The broadcast being delivered, if any: the hook the broadcast job fills in (/stats shows "none" without it). */
   broadcastProgress?: () => BroadcastProgress | undefined;
+  /** ADMIN_IDS (they can never be banned). */
+  adminIds?: readonly number[];
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -79,5 +84,6 @@ export function createServices(deps: ServicesDeps): Services {
       startedAt: deps.startedAt ?? deps.now(),
       ...(deps.broadcastProgress ? { broadcast: deps.broadcastProgress } : {}),
     }),
+    userAdmin: createUserAdminService({ store: deps.store, logger: deps.logger, now: deps.now, adminIds: deps.adminIds ?? [] }),
   };
 }
