@@ -57,4 +57,26 @@ describe('admin commands', () => {
     expect(stats.text).toContain('Siaran berjalan: tidak ada');
     expect(stats.text).toMatch(/Aktif sejak: 0 hari 0 jam \d+ menit/);
   });
+
+  it('a non-admin gets the unknown-command answer for every admin command, with or without arguments', async () => {
+    world = await startWorld({ env: { ADMIN_IDS: '990001' }, app: { floodLimit: { updates: 100, windowMs: 1000 } } });
+    const ani = world.telegram.createUser({ firstName: 'Ani', languageCode: 'id' });
+    await world.telegram.waitForBotMessage(ani, { after: ani.send('/start') });
+    const unknown = await world.telegram.waitForBotMessage(ani, { after: ani.send('/nosuchcommand') });
+    for (const command of [
+      '/broadcast',
+      '/broadcast halo',
+      '/broadcast_cancel',
+      '/stats',
+      '/user',
+      '/user 990001',
+      '/ban 990001',
+      '/unban @ani',
+      '/STATS',
+    ]) {
+      const answer = await world.telegram.waitForBotMessage(ani, { after: ani.send(command) });
+      expect(answer.text, command).toBe(unknown.text);
+    }
+    expect(world.app.store.users.get(990001)).toBeUndefined();
+  });
 });
