@@ -6,6 +6,7 @@ import { createVault } from './store/vault.ts';
 import { createProviders, type AccountProblem, type Providers } from './providers/factory.ts';
 import type { NewOutboxItem } from './store/outbox.ts';
 import { createAccountProblemReporter } from './notify/account-problems.ts';
+import { createOperatorFeed, type OperatorFeedOptions } from './notify/operator-feed.ts';
 import { createServices, type Services } from './services/services.ts';
 import { createBot } from './bot/index.ts';
 import type { BotContext, BotDeps, FloodLimit } from './bot/context.ts';
@@ -63,6 +64,8 @@ export interface AppOptions {
   storeWriteFile?: StoreOptions['writeFile'];
   /** Per-user flood limit of the bot. Default 8 updates in 3 s (tests of long flows loosen it). */
   floodLimit?: FloodLimit;
+  /** Grouping window and timers of the operator feed (tests drive them). */
+  operatorFeed?: Pick<OperatorFeedOptions, 'windowMs' | 'setTimer' | 'clearTimer'>;
 }
 
 /**
@@ -123,8 +126,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     for (const item of items) await store.outbox.enqueue(item);
     if (items.length > 0) outbox.kick();
   };
+  const operatorFeed = createOperatorFeed({ enqueue, logger, ...options.operatorFeed });
   reportAccountProblem = createAccountProblemReporter({
-    operatorItems: (problem) => notices.accountProblem(problem, config.publicIp),
+    operatorItems: (problem, burst) => notices.accountProblem(problem, config.publicIp, burst),
+    feed: operatorFeed,
     enqueue,
     logger,
     now,
@@ -168,6 +173,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     services,
     notices,
     enqueue,
+    operatorFeed,
     now,
   };
   const botConfig: BotConfig<BotContext> = {
@@ -205,6 +211,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       if (alertTimer) clearInterval(alertTimer);
       if (backupTimer) clearInterval(backupTimer);
       await watcher.stop();
+      // Counted bursts go into the outbox's store before it closes (sent after the restart).
+      await operatorFeed.close();
       await jobs.stop();
       await store.close();
     },
