@@ -92,7 +92,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   if (store.migratedFrom !== undefined) logger.info('data file upgraded', { from: store.migratedFrom });
   // Set once the outbox exists; a provider call can only happen after createApp returns.
   let reportAccountProblem: (problem: AccountProblem) => void = () => undefined;
-  const providers = createProviders(config.providers, { onAccountProblem: (problem) => reportAccountProblem(problem) });
+  const providers = createProviders(config.providers, {
+    onAccountProblem: (problem) => reportAccountProblem(problem),
+    // Endpoint path, status and duration only: the query, headers and body carry the api keys and signs.
+    onCall: (call) => logger.info('provider call', { ...call }),
+  });
   const i18n = createI18n({ defaultLocale: config.defaultLocale, store });
   const notices = createNotices({
     store,

@@ -7,6 +7,7 @@ import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './con
 import { createI18n } from './i18n.ts';
 import { attachAccount } from './middlewares/account.ts';
 import { refuseBanned } from './middlewares/banned.ts';
+import { logUpdates } from './middlewares/update-log.ts';
 import { lowerCaseCommands } from './middlewares/command-case.ts';
 import { createMenuButtons } from './middlewares/menu-buttons.ts';
 import { askAgainAfterInfo } from './conversations/ask.ts';
@@ -58,6 +59,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   // Every text is HTML (src/text/html.ts); the translate function escapes the variables.
   bot.api.config.use(htmlParseMode);
 
+  // One debug line per update: type, chat, route, duration.
+  bot.use(logUpdates(deps.logger));
   bot.use(lowerCaseCommands);
   // A main-menu button is its command from here on.
   bot.use(createMenuButtons(i18n));
