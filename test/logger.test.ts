@@ -73,7 +73,8 @@ describe('the logs of a full run', () => {
       const updates = records.filter((r) => r.msg === 'update');
       expect(updates.length).toBeGreaterThanOrEqual(8);
       for (const r of updates) {
-        expect(r).toMatchObject({ level: 'debug', type: expect.any(String), handler: expect.any(String), durationMs: expect.any(Number) });
+        expect(r.level).toBe('debug');
+        expect([typeof r.type, typeof r.handler, typeof r.durationMs]).toEqual(['string', 'string', 'number']);
       }
       expect(updates.map((r) => r.handler)).toEqual(
         expect.arrayContaining(['/saldo', '/stats', 'text', expect.stringMatching(/^callback:/)]),
@@ -87,7 +88,7 @@ describe('the logs of a full run', () => {
           ['info', 'marketplace', expect.any(String), 200],
         ]),
       );
-      for (const r of calls) expect(r.durationMs).toEqual(expect.any(Number));
+      for (const r of calls) expect(typeof r.durationMs).toBe('number');
 
       const signs = world.sandbox.received.flatMap((request) => {
         const body = request.body as { sign?: unknown } | undefined;
