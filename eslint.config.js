@@ -11,7 +11,7 @@ const noTools = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', 'dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -6,6 +6,7 @@ import { createVault } from './store/vault.ts';
 import { createProviders, type AccountProblem, type Providers } from './providers/factory.ts';
 import type { NewOutboxItem } from './store/outbox.ts';
 import { createAccountProblemReporter } from './notify/account-problems.ts';
+import { createOperatorFeed, type OperatorFeedOptions } from './notify/operator-feed.ts';
 import { createServices, type Services } from './services/services.ts';
 import { createBot } from './bot/index.ts';
 import type { BotContext, BotDeps, FloodLimit } from './bot/context.ts';
@@ -63,6 +64,8 @@ export interface AppOptions {
   storeWriteFile?: StoreOptions['writeFile'];
   /** Per-user flood limit of the bot. Default 8 updates in 3 s (tests of long flows loosen it). */
   floodLimit?: FloodLimit;
+  /** Grouping window and timers of the operator feed (tests drive them). */
+  operatorFeed?: Pick<OperatorFeedOptions, 'windowMs' | 'setTimer' | 'clearTimer'>;
 }
 
 /**
@@ -89,7 +92,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   if (store.migratedFrom !== undefined) logger.info('data file upgraded', { from: store.migratedFrom });
   // Set once the outbox exists; a provider call can only happen after createApp returns.
   let reportAccountProblem: (problem: AccountProblem) => void = () => undefined;
-  const providers = createProviders(config.providers, { onAccountProblem: (problem) => reportAccountProblem(problem) });
+  const providers = createProviders(config.providers, {
+    onAccountProblem: (problem) => reportAccountProblem(problem),
+    // Endpoint path, status and duration only: the query, headers and body carry the api keys and signs.
+    onCall: (call) => logger.info('provider call', { ...call }),
+  });
   const i18n = createI18n({ defaultLocale: config.defaultLocale, store });
   const notices = createNotices({
     store,
@@ -123,8 +130,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     for (const item of items) await store.outbox.enqueue(item);
     if (items.length > 0) outbox.kick();
   };
+  const operatorFeed = createOperatorFeed({ enqueue, logger, ...options.operatorFeed });
   reportAccountProblem = createAccountProblemReporter({
-    operatorItems: (problem) => notices.accountProblem(problem, config.publicIp),
+    operatorItems: (problem, burst) => notices.accountProblem(problem, config.publicIp, burst),
+    feed: operatorFeed,
     enqueue,
     logger,
     now,
@@ -138,6 +147,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     formatMoney: formatRupiah,
     onQueued: () => outbox.kick(),
     gameshopCataloguePath: config.gameshopCataloguePath,
+    adminIds: config.adminIds,
   });
   const watcher = createSettlementWatcher({
     store,
@@ -167,6 +177,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     services,
     notices,
     enqueue,
+    operatorFeed,
     now,
   };
   const botConfig: BotConfig<BotContext> = {
@@ -204,6 +215,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       if (alertTimer) clearInterval(alertTimer);
       if (backupTimer) clearInterval(backupTimer);
       await watcher.stop();
+      // Counted bursts go into the outbox's store before it closes (sent after the restart).
+      await operatorFeed.close();
       await jobs.stop();
       await store.close();
     },

@@ -68,7 +68,7 @@ try {
 }
 // --- end of the update inbox block ---
 logger.info('bot ready', { username: bot.botInfo.username });
-void publishCommands(bot.api, createI18n({ defaultLocale: config.defaultLocale, store }), logger, config.defaultLocale);
+void publishCommands(bot.api, createI18n({ defaultLocale: config.defaultLocale, store }), logger, config.defaultLocale, config.adminIds);
 
 const allowedUpdates = ['message', 'edited_message', 'callback_query', 'my_chat_member', 'chat_member'] as const;
 let runner: RunnerHandle | undefined;

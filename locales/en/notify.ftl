@@ -17,3 +17,4 @@ operator-account-problem = 🔑 { $service } refused the account of user { $user
        *[credentials] credentials refused; the user needs to /connect again.
     }
 operator-bot-error = 🐞 Bot error: { $summary }
+operator-burst = 🔁 Again ×{ $count } in the last { $minutes } minutes

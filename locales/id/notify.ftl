@@ -17,3 +17,4 @@ operator-account-problem = 🔑 { $service } menolak akun pengguna { $userId }: 
        *[credentials] kredensial ditolak; pengguna perlu /connect ulang.
     }
 operator-bot-error = 🐞 Kesalahan bot: { $summary }
+operator-burst = 🔁 Terjadi lagi ×{ $count } dalam { $minutes } menit terakhir

@@ -1,5 +1,5 @@
 import type { Api } from 'grammy';
-import type { BotCommand } from 'grammy/types';
+import type { BotCommand, BotCommandScope } from 'grammy/types';
 import type { I18n } from '@grammyjs/i18n';
 import type { Logger } from '../logger.ts';
 import { supportedLocales, type Locale } from '../domain.ts';
@@ -35,6 +35,12 @@ export const commands = [
 
 export type CommandName = (typeof commands)[number]['name'];
 
+/**
+ * Commands only ADMIN_IDS may run (anyone else gets the unknown-command answer). They are shown
+ * in the menu of each admin's private chat only. Descriptions: `command-<name>` in admin.ftl.
+ */
+export const adminCommands = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban'] as const;
+
 /** The command and its aliases, for `bot.command(...)`. */
 export function commandNames(name: CommandName): string[] {
   const entry = commands.find((c) => c.name === name);
@@ -42,21 +48,32 @@ export function commandNames(name: CommandName): string[] {
 }
 
 /**
- * Publishes the command menu for each language, in private chats and in groups. A failure is
- * logged and does not stop the bot: the menu is cosmetic.
+ * Publishes the command menu for each language, in private chats and in groups, and in each
+ * admin's private chat the same list followed by the admin commands (a `chat` scope wins over
+ * `all_private_chats`, so it is published for every language too). A failure is logged and does
+ * not stop the bot: the menu is cosmetic (an admin who never opened a chat with the bot gets
+ * "chat not found" until they do and the bot restarts).
  */
-export async function publishCommands(api: Api, i18n: I18n, logger: Logger, defaultLocale: Locale): Promise<void> {
+export async function publishCommands(
+  api: Api,
+  i18n: I18n,
+  logger: Logger,
+  defaultLocale: Locale,
+  adminIds: readonly number[] = [],
+): Promise<void> {
   // The default list (no language_code) is in the default locale; each locale also gets its own.
   const targets: Array<{ locale: Locale; languageCode?: Locale }> = [
     { locale: defaultLocale },
     ...supportedLocales.map((locale) => ({ locale, languageCode: locale })),
   ];
   for (const { locale, languageCode } of targets) {
-    const list = (groupsOnly: boolean): BotCommand[] =>
-      commands.filter((c) => !groupsOnly || c.groups).map((c) => ({ command: c.name, description: i18n.t(locale, `command-${c.name}`) }));
-    const scopes = [
-      { scope: { type: 'all_private_chats' as const }, list: list(false) },
-      { scope: { type: 'all_group_chats' as const }, list: list(true) },
+    const describe = (command: string): BotCommand => ({ command, description: i18n.t(locale, `command-${command}`) });
+    const list = (groupsOnly: boolean): BotCommand[] => commands.filter((c) => !groupsOnly || c.groups).map((c) => describe(c.name));
+    const forAdmins = [...list(false), ...adminCommands.map(describe)];
+    const scopes: Array<{ scope: BotCommandScope; list: BotCommand[] }> = [
+      { scope: { type: 'all_private_chats' }, list: list(false) },
+      { scope: { type: 'all_group_chats' }, list: list(true) },
+      ...adminIds.map((chatId) => ({ scope: { type: 'chat' as const, chat_id: chatId }, list: forAdmins })),
     ];
     for (const { scope, list: items } of scopes) {
       try {

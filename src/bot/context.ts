@@ -9,6 +9,7 @@ import type { UserRecord } from '../store/schema.ts';
 import type { Services } from '../services/services.ts';
 import type { Notices } from '../notify/notices.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
+import type { OperatorFeed } from '../notify/operator-feed.ts';
 
 /** Settings the bot reads; a slice of the app config so tests can build it by hand. */
 export interface BotSettings {
@@ -42,6 +43,8 @@ export interface BotDeps {
   notices: Notices;
   /** Queues outbox items and wakes the outbox. */
   enqueue: (items: NewOutboxItem[]) => Promise<void>;
+  /** The operator feed's error reports, bursts grouped (ADMIN_CHAT_ID). */
+  operatorFeed: OperatorFeed;
   now: () => Date;
 }
 

@@ -20,7 +20,10 @@ export async function handleBotError(error: BotError<BotContext>): Promise<void>
   else if (cause instanceof HttpError) deps.logger.error('could not reach Telegram', fields);
   else deps.logger.error('unhandled error while processing an update', fields);
   const summary = cause instanceof Error ? `${cause.name}: ${cause.message}`.slice(0, 300) : 'unknown error';
-  await deps.enqueue(deps.notices.operator('operator-bot-error', { summary }, `bot-error:${summary}`)).catch(() => undefined);
+  // The same error again and again (a broken provider answer, a Telegram refusal) makes one line, then one count per window.
+  deps.operatorFeed.report(`bot-error:${summary}`, (burst) =>
+    deps.notices.operator('operator-bot-error', { summary }, `bot-error:${summary}`, burst),
+  );
   try {
     if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: ctx.t('error-generic'), show_alert: true });
     else if (ctx.chat?.type === 'private') await ctx.reply(ctx.t('error-generic'));

@@ -6,6 +6,8 @@ import { sequentialize } from '@grammyjs/runner';
 import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './context.ts';
 import { createI18n } from './i18n.ts';
 import { attachAccount } from './middlewares/account.ts';
+import { refuseBanned } from './middlewares/banned.ts';
+import { logUpdates } from './middlewares/update-log.ts';
 import { lowerCaseCommands } from './middlewares/command-case.ts';
 import { createMenuButtons } from './middlewares/menu-buttons.ts';
 import { askAgainAfterInfo } from './conversations/ask.ts';
@@ -57,6 +59,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   // Every text is HTML (src/text/html.ts); the translate function escapes the variables.
   bot.api.config.use(htmlParseMode);
 
+  // One debug line per update: type, chat, route, duration.
+  bot.use(logUpdates(deps.logger));
   bot.use(lowerCaseCommands);
   // A main-menu button is its command from here on.
   bot.use(createMenuButtons(i18n));
@@ -64,6 +68,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(sequentialize((ctx) => ctx.chat?.id.toString() ?? ctx.from?.id.toString()));
   bot.use(attachAccount(deps));
   bot.use(i18n);
+  // A user an admin banned gets one message saying so, then nothing (before flows and features).
+  bot.use(refuseBanned);
   const floodLimit = deps.settings.floodLimit ?? defaultFloodLimit;
   bot.use(
     limit<BotContext, never>({

@@ -1,10 +1,17 @@
 import type { AccountProblem } from '../providers/factory.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { Logger } from '../logger.ts';
+import type { Burst, OperatorFeed } from './operator-feed.ts';
 
 export interface AccountProblemReporterOptions {
-  /** The operator-feed items for a problem (none without ADMIN_CHAT_ID). */
-  operatorItems: (problem: AccountProblem) => NewOutboxItem[];
+  /** The operator-feed items for a problem (none without ADMIN_CHAT_ID); with `burst`, the grouped line. */
+  operatorItems: (problem: AccountProblem, burst?: Burst) => NewOutboxItem[];
+  /**
+   * Groups bursts: many accounts refused the same way at once (the provider blocked the server's
+   * IP) make one line and then one count per window, not a line per account. Without it every
+   * report is queued directly.
+   */
+  feed?: OperatorFeed;
   enqueue: (items: NewOutboxItem[]) => Promise<void>;
   logger: Logger;
   now: () => Date;
@@ -27,6 +34,10 @@ export function createAccountProblemReporter(options: AccountProblemReporterOpti
     if (now - (lastReported.get(key) ?? -Infinity) < windowMs) return;
     lastReported.set(key, now);
     options.logger.warn('provider refused a stored account', { ...problem });
+    if (options.feed) {
+      options.feed.report(`account-problem:${problem.service}:${problem.kind}`, (burst) => options.operatorItems(problem, burst));
+      return;
+    }
     options
       .enqueue(options.operatorItems(problem))
       .catch((error: unknown) => options.logger.error('could not queue an account problem for the operator', { error }));

@@ -5,6 +5,7 @@ import type { TransactionRecord } from '../store/schema.ts';
 import type { AccountProblem } from '../providers/factory.ts';
 import type { TextVariable } from '../text/html.ts';
 import { formatSettlementPing } from '../text/receipt.ts';
+import type { Burst } from './operator-feed.ts';
 
 /** Translates outside a chat context (jobs, outbox): `translate(locale, key, vars)`; it HTML-escapes the variables like `ctx.t`. */
 export type Translate = (locale: string, key: string, variables?: Record<string, TextVariable>) => string;
@@ -68,10 +69,13 @@ export interface Notices {
    * "not charged"; the operator looks at the provider's side. Deduplicated per ref id.
    */
   transactionReview(tx: TransactionRecord, details: { refusals: number; reason: string }): NewOutboxItem[];
-  /** The operator-feed line for a provider refusing a stored account (401/403). */
-  accountProblem(problem: AccountProblem, publicIp: string | undefined): NewOutboxItem[];
-  /** A line for the operator feed, or nothing when no ADMIN_CHAT_ID is set. */
-  operator(key: string, variables?: Record<string, string | number>, dedupeKey?: string): NewOutboxItem[];
+  /** The operator-feed line for a provider refusing a stored account (401/403); with `burst`, the grouped line. */
+  accountProblem(problem: AccountProblem, publicIp: string | undefined, burst?: Burst): NewOutboxItem[];
+  /**
+   * A line for the operator feed, or nothing when no ADMIN_CHAT_ID is set. With `burst` (see
+   * operator-feed.ts) it ends with how often it came again ("🔁 ×12 in the last 5 minutes").
+   */
+  operator(key: string, variables?: Record<string, string | number>, dedupeKey?: string, burst?: Burst): NewOutboxItem[];
 }
 
 export interface SettlementOptions {
@@ -91,11 +95,13 @@ export function createNotices(deps: NoticesDeps): Notices {
     dedupeKey,
   });
 
-  const operator: Notices['operator'] = (key, variables, dedupeKey) => {
+  const operator: Notices['operator'] = (key, variables, dedupeKey, burst) => {
     if (deps.adminChatId === undefined) return [];
     // Operator lines carry ids, not amounts: numbers as plain text (Fluent would group 700000001).
     const safe = Object.fromEntries(Object.entries(variables ?? {}).map(([k, v]) => [k, String(v)]));
-    return [text(deps.adminChatId, 'operator', tFor(deps.defaultLocale)(key, safe), dedupeKey)];
+    const t = tFor(deps.defaultLocale);
+    const body = burst ? `${t(key, safe)}\n${t('operator-burst', { ...burst })}` : t(key, safe);
+    return [text(deps.adminChatId, 'operator', body, burst ? undefined : dedupeKey)];
   };
 
   return {
@@ -186,9 +192,10 @@ export function createNotices(deps: NoticesDeps): Notices {
         `review:${tx.refId}`,
       );
     },
-    accountProblem(problem, publicIp) {
+    accountProblem(problem, publicIp, burst) {
       const service = tFor(deps.defaultLocale)(`service-${problem.service}`);
-      return operator('operator-account-problem', { userId: problem.userId, service, reason: problem.kind, ip: publicIp ?? '-' });
+      const variables = { userId: problem.userId, service, reason: problem.kind, ip: publicIp ?? '-' };
+      return operator('operator-account-problem', variables, undefined, burst);
     },
     operator,
   };

@@ -3,6 +3,7 @@ import { createMarketplaceClient, type MarketplaceClient } from './marketplace/c
 import { createGameshopClient, type GameshopClient } from './gameshop/client.ts';
 import { isProviderError } from './provider-error.ts';
 import type { ServiceName } from '../domain.ts';
+import type { ProviderCall } from './http.ts';
 
 export interface ProviderSettings {
   resellerUrl: string;
@@ -46,6 +47,8 @@ export interface ProviderHooks {
    * checked before they are saved have no account and are never reported.
    */
   onAccountProblem?: (problem: AccountProblem) => void;
+  /** Told of every request to a provider: service, endpoint path, HTTP status, duration (for the logs; no secrets in it). */
+  onCall?: (call: ProviderCall & { service: ServiceName }) => void;
 }
 
 export function createProviders(settings: ProviderSettings, hooks: ProviderHooks = {}): Providers {
@@ -62,6 +65,7 @@ export function createProviders(settings: ProviderSettings, hooks: ProviderHooks
           apiKey,
           timeoutMs: settings.timeoutMs,
           retryDelayMs: settings.retryDelayMs,
+          onCall: (call) => hooks.onCall?.({ service: 'reseller', ...call }),
         }),
         'reseller',
         account,
@@ -73,13 +77,20 @@ export function createProviders(settings: ProviderSettings, hooks: ProviderHooks
           apiKey,
           timeoutMs: settings.timeoutMs,
           retryDelayMs: settings.retryDelayMs,
+          onCall: (call) => hooks.onCall?.({ service: 'marketplace', ...call }),
         }),
         'marketplace',
         account,
       ),
     gameshop: ({ apiKey }, account) =>
       watch(
-        createGameshopClient({ baseURL: settings.gameshopUrl, apiKey, timeoutMs: settings.timeoutMs, retryDelayMs: settings.retryDelayMs }),
+        createGameshopClient({
+          baseURL: settings.gameshopUrl,
+          apiKey,
+          timeoutMs: settings.timeoutMs,
+          retryDelayMs: settings.retryDelayMs,
+          onCall: (call) => hooks.onCall?.({ service: 'gameshop', ...call }),
+        }),
         'gameshop',
         account,
       ),

@@ -10,9 +10,25 @@ export interface RawAnswer {
   notJson: boolean;
 }
 
+/**
+ * One request to a provider as it may be logged: the endpoint path only (never the query, the
+ * headers or the body, which carry api keys and signs), the HTTP status (undefined when no answer
+ * came: timeout, network error) and how long it took.
+ */
+export interface ProviderCall {
+  method: 'GET' | 'POST';
+  endpoint: string;
+  status: number | undefined;
+  durationMs: number;
+  /** For a call without an answer: the kind of failure (`TimeoutError`, `TypeError` …), never its message. */
+  failure?: string;
+}
+
 export interface HttpOptions {
   baseURL: string;
   timeoutMs: number;
+  /** Told of every request sent (each retry too), once it is answered or has failed. */
+  onCall?: (call: ProviderCall) => void;
   /** Pause before the n-th retry is n times this; default 300 ms. */
   retryDelayMs?: number;
 }
@@ -72,17 +88,34 @@ async function sendOnce(http: HttpOptions, options: SendOptions): Promise<RawAns
   const isForm = body instanceof URLSearchParams;
   const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (body !== undefined) headers['Content-Type'] = isForm ? 'application/x-www-form-urlencoded' : 'application/json';
-  const response = await ofetch.raw(options.path, {
-    baseURL: http.baseURL,
-    method: options.method,
-    query: options.query,
-    headers,
-    body: body instanceof URLSearchParams ? body.toString() : body === undefined ? undefined : JSON.stringify(body),
-    timeout: http.timeoutMs,
-    retry: 0,
-    ignoreResponseError: true,
-    responseType: 'text',
-  });
+  const started = performance.now();
+  const report = (status: number | undefined, failure?: string) =>
+    http.onCall?.({
+      method: options.method,
+      endpoint: options.path,
+      status,
+      durationMs: Math.round(performance.now() - started),
+      ...(failure === undefined ? {} : { failure }),
+    });
+  let response;
+  try {
+    response = await ofetch.raw(options.path, {
+      baseURL: http.baseURL,
+      method: options.method,
+      query: options.query,
+      headers,
+      body: body instanceof URLSearchParams ? body.toString() : body === undefined ? undefined : JSON.stringify(body),
+      timeout: http.timeoutMs,
+      retry: 0,
+      ignoreResponseError: true,
+      responseType: 'text',
+    });
+  } catch (error) {
+    const cause = error instanceof FetchError && error.cause instanceof Error ? error.cause : error;
+    report(undefined, cause instanceof Error ? cause.name : 'error');
+    throw error;
+  }
+  report(response.status);
   const text = typeof response._data === 'string' ? response._data : '';
   let json: unknown;
   let notJson = false;

@@ -10,6 +10,8 @@ import { createVerificationService, type VerificationService } from './verificat
 import { createGameOrderService, type GameOrderService } from './game-orders.ts';
 import { createRecentTargetsService, type RecentTargetsService } from './recent-targets.ts';
 import type { Notices } from '../notify/notices.ts';
+import { createUserAdminService, type UserAdminService } from './user-admin.ts';
+import { createStatsService, type BroadcastProgress, type StatsService } from './stats.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
 export interface Services {
@@ -23,6 +25,10 @@ export interface Services {
   gameOrders: GameOrderService;
   /** Earlier targets of a user, offered as buttons when buying. */
   recentTargets: RecentTargetsService;
+  /** The operator's figures (/stats). */
+  stats: StatsService;
+  /** The admins' user management (/user, /ban, /unban). */
+  userAdmin: UserAdminService;
 }
 
 export interface ServicesDeps {
@@ -38,6 +44,12 @@ export interface ServicesDeps {
   onQueued?: () => void;
   /** Path of the operator's game shop catalogue (GAMESHOP_CATALOGUE), if any. */
   gameshopCataloguePath?: string | undefined;
+  /** When the process started (for the uptime in /stats); default: when the services were made. */
+  startedAt?: Date;
+  /** The broadcast being delivered, if any: the hook the broadcast job fills in (/stats shows "none" without it). */
+  broadcastProgress?: () => BroadcastProgress | undefined;
+  /** ADMIN_IDS (they can never be banned). */
+  adminIds?: readonly number[];
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -66,5 +78,12 @@ export function createServices(deps: ServicesDeps): Services {
     verification: createVerificationService({ store: deps.store, credentials, logger: deps.logger, now: deps.now }),
     gameOrders: createGameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),
     recentTargets: createRecentTargetsService({ store: deps.store }),
+    stats: createStatsService({
+      store: deps.store,
+      now: deps.now,
+      startedAt: deps.startedAt ?? deps.now(),
+      ...(deps.broadcastProgress ? { broadcast: deps.broadcastProgress } : {}),
+    }),
+    userAdmin: createUserAdminService({ store: deps.store, logger: deps.logger, now: deps.now, adminIds: deps.adminIds ?? [] }),
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { validated, type RepoContext } from './context.ts';
 import { StoreError } from './errors.ts';
-import { serviceNameSchema, type ServiceName } from '../domain.ts';
+import { serviceNames, serviceNameSchema, type ServiceName } from '../domain.ts';
 import { credentialSchema } from './schema.ts';
 
 /** The non-secret part of stored credentials, for display. */
@@ -28,6 +28,8 @@ export interface CredentialsRepo {
   remove(userId: number, service: ServiceName): Promise<boolean>;
   /** Services the user has connected. */
   listServices(userId: number): ServiceName[];
+  /** How many accounts are connected per service (every service named, 0 if none). */
+  countByService(): Record<ServiceName, number>;
 }
 
 const secretSchema = z.record(z.string(), z.string());
@@ -87,6 +89,11 @@ export function createCredentialsRepo({ hot, vault, now }: RepoContext): Credent
       return Object.entries(hot.data.credentials)
         .filter(([key]) => key.startsWith(prefix))
         .map(([, record]) => record.service);
+    },
+    countByService() {
+      const counts = Object.fromEntries(serviceNames.map((service) => [service, 0])) as Record<ServiceName, number>;
+      for (const record of Object.values(hot.data.credentials)) counts[record.service]++;
+      return counts;
     },
   };
 }

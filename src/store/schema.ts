@@ -49,6 +49,11 @@ export const userSchema = z.object({
    * again, and the user was told once. Optional, so data files without it need no migration.
    */
   recheckPause: z.object({ reason: z.enum(['credentials', 'ip_blocked', 'not-connected']), since: isoDate }).optional(),
+  /**
+   * Set while an admin has banned the user (/ban): the bot answers them once that they are banned
+   * and serves them nothing else. Optional, so data files without it need no migration.
+   */
+  ban: z.object({ at: isoDate, by: z.number().int(), notified: z.boolean().optional() }).optional(),
 });
 export type UserRecord = z.infer<typeof userSchema>;
 

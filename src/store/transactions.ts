@@ -47,6 +47,11 @@ export interface TransactionsRepo {
   update(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
   /** Open transactions, oldest first. */
   listOpen(): TransactionRecord[];
+  /**
+   * Every transaction (any user) created at or after `since`, open and settled, newest first.
+   * Reads only the history months from `since`'s month on (for the operator's /stats).
+   */
+  listCreatedSince(since: Date): Promise<TransactionRecord[]>;
   /** A user's transactions, open and settled, newest first. Reads only as many history months as needed. */
   listByUser(userId: number, options?: ListOptions): Promise<TransactionRecord[]>;
   /** Any transaction by refId, open or settled (for internal use; user-facing code uses findForUser). */
@@ -224,6 +229,20 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
         .filter((tx) => !isFinalStatus(tx.status))
         .sort((a, b) => newestFirst(b, a))
         .map(copy),
+    async listCreatedSince(since) {
+      const from = since.getTime();
+      const found = new Map<string, TransactionRecord>();
+      const consider = (tx: TransactionRecord) => {
+        if (time(tx) >= from && !found.has(tx.refId)) found.set(tx.refId, tx);
+      };
+      Object.values(hot.data.transactions).forEach(consider);
+      const first = monthOf(since.toISOString());
+      for (const month of history.months()) {
+        if (month < first) break;
+        Object.values((await history.read(month))?.transactions ?? {}).forEach(consider);
+      }
+      return [...found.values()].sort(newestFirst).map(copy);
+    },
     async listByUser(userId, options = {}) {
       const limit = Math.max(0, options.limit ?? 10);
       const offset = Math.max(0, options.offset ?? 0);

@@ -21,6 +21,40 @@ describe('the command menu', () => {
   });
 });
 
+describe('the admins’ command menu', () => {
+  it('admin commands are in the menu of each admin’s private chat only, in every language', async () => {
+    const world = await startWorld({ env: { ADMIN_IDS: '990001,990002' } });
+    try {
+      for (const id of [990001, 990002]) world.telegram.createUser({ firstName: `Admin ${id}`, languageCode: 'id', id });
+      await publishCommands(
+        world.app.bot.api,
+        createI18n({ defaultLocale: 'id', store: world.app.store }),
+        world.app.logger,
+        'id',
+        [990001, 990002],
+      );
+      const admin = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban'];
+      const everyone = Object.keys(asMap(world.telegram.myCommands({ type: 'all_private_chats' })));
+      for (const chatId of [990001, 990002]) {
+        for (const language of [undefined, 'id', 'en']) {
+          const menu = asMap(world.telegram.myCommands({ type: 'chat', chat_id: chatId }, language));
+          expect(Object.keys(menu)).toEqual([...everyone, ...admin]);
+          for (const description of Object.values(menu)) expect(description).not.toMatch(/^command-/);
+        }
+        expect(asMap(world.telegram.myCommands({ type: 'chat', chat_id: chatId }, 'en')).stats).toBe('Users, transactions, queues, uptime');
+        expect(asMap(world.telegram.myCommands({ type: 'chat', chat_id: chatId })).stats).toBe('Pengguna, transaksi, antrean, waktu aktif');
+      }
+      for (const scope of [{ type: 'all_private_chats' }, { type: 'all_group_chats' }, { type: 'default' }]) {
+        for (const language of [undefined, 'id', 'en']) {
+          expect(Object.keys(asMap(world.telegram.myCommands(scope, language)))).not.toEqual(expect.arrayContaining(['stats']));
+        }
+      }
+    } finally {
+      await world.stop();
+    }
+  });
+});
+
 describe('Indonesian aliases', () => {
   let world: TestWorld;
   afterEach(async () => {

@@ -171,4 +171,34 @@ describe('group notification and operator feed edges', () => {
     const line = await world.telegram.waitForBotMessage(ops, { textIncludes: 'Kesalahan bot' });
     expect(line.text).toContain('injected refusal');
   });
+
+  it('ADMIN_CHAT_ID gets a burst of the same bot error as one line, then one count when the window ends', async () => {
+    const timers: Array<() => void> = [];
+    await start({
+      env: { ADMIN_CHAT_ID: String(opsChatId) },
+      app: { floodLimit: { updates: 100, windowMs: 1000 }, operatorFeed: { setTimer: (callback) => (timers.push(callback), {}) } },
+    });
+    const ops = world.telegram.createGroup({ id: opsChatId, title: 'Operator', type: 'supergroup', members: [] });
+    const budi = await buyer(world);
+    world.telegram.injectError({
+      method: 'sendMessage',
+      chatId: budi.id,
+      times: 12,
+      errorCode: 400,
+      description: 'Bad Request: injected refusal',
+    });
+    for (let i = 0; i < 12; i++) budi.send('/bantuan');
+    await world.idle();
+    await world.app.outbox.drain();
+    const lines = () => world.telegram.botMessages(ops).filter((m) => m.text?.includes('Kesalahan bot'));
+    expect(lines()).toHaveLength(1);
+    // The 5-minute window ends.
+    expect(timers).toHaveLength(1);
+    timers.shift()?.();
+    await eventually(() => world.app.store.outbox.size() > 0);
+    await world.app.outbox.drain();
+    expect(lines()).toHaveLength(2);
+    expect(lines()[1]?.text).toContain('injected refusal');
+    expect(lines()[1]?.text).toMatch(/Terjadi lagi ×\d+ dalam 5 menit terakhir/);
+  });
 });

@@ -50,10 +50,14 @@ describe('the command menu (process)', () => {
     const sandbox = await startSandbox();
     const dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-main-'));
     // A directory without .env, so only the variables below configure the bot.
-    const bot = spawnBot({ ...loopbackEnv(telegram, sandbox, path.join(dataDir, 'data')), PORT: '0', LOG_LEVEL: 'warn' }, dataDir);
+    const admin = telegram.createUser({ firstName: 'Admin', languageCode: 'id' });
+    const bot = spawnBot(
+      { ...loopbackEnv(telegram, sandbox, path.join(dataDir, 'data')), PORT: '0', LOG_LEVEL: 'warn', ADMIN_IDS: String(admin.id) },
+      dataDir,
+    );
     try {
-      // Two scopes (private, group) × three lists (default, id, en).
-      await telegram.waitFor(() => telegram.callsTo('setMyCommands').filter((c) => c.status === 200).length >= 6, {
+      // Three scopes (private, group, the admin's chat) × three lists (default, id, en).
+      await telegram.waitFor(() => telegram.callsTo('setMyCommands').filter((c) => c.status === 200).length >= 9, {
         timeoutMs: 15_000,
         message: 'the bot did not publish its commands',
       });
@@ -96,7 +100,11 @@ describe('the command menu (process)', () => {
     expect(asMap(telegram.myCommands(groupScope)).verify).toBe('Validasi kode pembelian: /validasi KODE');
     expect(names(telegram.myCommands(groupScope, 'en'))).toEqual(groupCommands);
     expect(asMap(telegram.myCommands(groupScope, 'en')).verify).toBe('Check a purchase code: /verify CODE');
-    // Admin commands are never advertised.
+    // Admin commands are advertised in the admins' own chats only.
     for (const list of [byDefault, english]) expect(names(list)).not.toEqual(expect.arrayContaining(['broadcast']));
+    const adminCommands = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban'];
+    for (const language of [undefined, 'id', 'en']) {
+      expect(names(telegram.myCommands({ type: 'chat', chat_id: admin.id }, language))).toEqual([...privateCommands, ...adminCommands]);
+    }
   }, 30_000);
 });

@@ -3,7 +3,9 @@
  * unreachable: the polling errors are reported, and the bot token appears nowhere in the output.
  */
 import { describe, expect } from 'vitest';
-import { testEncryptionKey } from '../helpers/app.ts';
+import { testEncryptionKey, type TestWorld } from '../helpers/app.ts';
+import { connectReseller } from '../helpers/connect.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { processTest, until } from './fixture.ts';
 
 describe('process output never contains the bot token', () => {
@@ -39,5 +41,39 @@ describe('process output never contains the bot token', () => {
       expect(output).not.toContain(testEncryptionKey);
     },
     90_000,
+  );
+
+  processTest(
+    'a run at LOG_LEVEL=debug (connect, balance): update and provider-call lines, and no key, sign or token',
+    async ({ lab }) => {
+      const running = await lab.start({ LOG_LEVEL: 'debug' });
+      const budi = lab.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+      // The connect helper needs only the emulator of a world.
+      await connectReseller({ telegram: lab.telegram } as unknown as TestWorld, budi);
+      await lab.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), textIncludes: 'Rp' });
+      await until(
+        () => running.output.includes('"msg":"provider call"') && running.output.includes('"handler":"/saldo"'),
+        10_000,
+        () => `no provider-call or update line:\n${running.output}`,
+      );
+      const signs = lab.sandbox.received.flatMap((request) => {
+        const body = request.body as { sign?: unknown } | undefined;
+        return typeof body?.sign === 'string' ? [body.sign] : [];
+      });
+      expect(signs.length).toBeGreaterThan(0);
+      const token = lab.telegram.token;
+      const output = running.output;
+      for (const secret of [
+        ...signs,
+        resellerDemoAccounts.main.apiKey,
+        token,
+        token.slice(token.indexOf(':') + 1),
+        testEncryptionKey,
+        Buffer.from(testEncryptionKey, 'base64').toString('hex'),
+      ]) {
+        expect(output).not.toContain(secret);
+      }
+    },
+    60_000,
   );
 });

@@ -183,6 +183,27 @@ describe('transactions', () => {
     expect(store.transactions.get('ref-1')).toMatchObject({ status: 'Created', price: 10250 });
   });
 
+  storeTest('lists the transactions created since a time, open and settled, reading only the months they can be in', async ({ stores }) => {
+    const { store, clock, dataDir, reopen } = await setup(stores, '2025-02-27T10:00:00Z');
+    await store.transactions.create(purchase('feb-old', { createdAt: '2025-02-20T10:00:00.000Z' }));
+    await store.transactions.create(purchase('feb-in', { createdAt: '2025-02-25T10:00:00.000Z' }));
+    await store.transactions.settle('feb-old', { status: 'Sukses' });
+    await store.transactions.settle('feb-in', { status: 'Gagal' });
+    clock.set('2025-03-02T10:00:00Z');
+    await store.transactions.create(purchase('mar-open'));
+    await store.transactions.create(purchase('mar-done'));
+    await store.transactions.settle('mar-done', { status: 'Sukses' });
+    // A month the 7 days never reach: were it read, this would throw.
+    writeFileSync(path.join(dataDir, 'history', '2025-01.json'), 'not json: must not be read');
+    const again = await reopen();
+    const since = await again.transactions.listCreatedSince(new Date('2025-02-23T10:00:00Z'));
+    expect(since.map((tx) => [tx.refId, tx.status]).sort()).toEqual([
+      ['feb-in', 'Gagal'],
+      ['mar-done', 'Sukses'],
+      ['mar-open', 'Created'],
+    ]);
+  });
+
   describe('after a crash during settle', () => {
     /** Builds the state a crash leaves: `hot` status in the hot file, the final record in history. */
     async function crashState(stores: StoreKit, hotStatus: 'Sukses' | 'Pending') {

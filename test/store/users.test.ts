@@ -60,6 +60,20 @@ describe('users', () => {
     expect(store.users.count({ active: false })).toBe(0);
   });
 
+  storeTest('stores a ban on disk (who and when), keeps it across a reopen, and lifts it', async ({ stores }) => {
+    const dataDir = stores.dir();
+    const clock = createClock('2025-01-31T06:00:00Z');
+    const first = (await stores.open(dataDir, { now: clock.now })).store;
+    await first.users.upsert({ id: 5, firstName: 'Siti' });
+    await first.users.update(5, { ban: { at: clock.now().toISOString(), by: 1 } });
+    await first.close();
+    const again = (await stores.open(dataDir, { now: clock.now })).store;
+    expect(again.users.get(5)?.ban).toEqual({ at: '2025-01-31T06:00:00.000Z', by: 1 });
+    await expect(again.users.update(5, { ban: { at: 'yesterday', by: 1 } })).rejects.toThrow(StoreError);
+    await again.users.update(5, { ban: undefined });
+    expect(again.users.get(5)).not.toHaveProperty('ban');
+  });
+
   storeTest('hands out copies', async ({ stores }) => {
     const { store } = await setup(stores);
     const { user } = await store.users.upsert({ id: 5, firstName: 'Siti' });

@@ -1,7 +1,8 @@
 import { Composer, InlineKeyboard } from 'grammy';
 import { createCallbackData } from 'callback-data';
 import type { BotContext } from '../context.ts';
-import { escapeHtml } from '../../text/format.ts';
+import { renderStats, renderUserProfile } from '../renderers/admin.ts';
+import { escapeHtml, formatWib } from '../../text/format.ts';
 
 /** Confirm/cancel of a broadcast; the text itself waits in the admin's message being replied to. */
 const broadcastData = createCallbackData('bcast', { action: String });
@@ -12,7 +13,7 @@ const isAdmin = (ctx: BotContext): boolean => ctx.from !== undefined && ctx.deps
  * Admin commands, answered for ADMIN_IDS only; anyone else gets the same answer as for an unknown
  * command, so the commands are not even revealed.
  * - `/broadcast <text>`: after a confirmation, queues the text in the outbox for every active user.
- * - `/stats`: users, active users, open purchases, queued notices.
+ * - `/stats`: users, transactions today and over 7 days, queues, broadcast, uptime (services/stats.ts).
  *
  * Broadcast texts waiting for their confirmation are kept by this feature, per admin id, in memory
  * (a restart asks again).
@@ -56,16 +57,42 @@ export function createAdminFeature(): Composer<BotContext> {
 
   admins.command('stats', async (ctx) => {
     if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
-    const { store } = ctx.deps;
-    await ctx.reply(
-      ctx.t('admin-stats', {
-        users: store.users.count(),
-        active: store.users.count({ active: true }),
-        open: store.transactions.listOpen().length,
-        queued: store.outbox.size(),
-      }),
-    );
+    await ctx.reply(renderStats(ctx.t, await ctx.deps.services.stats.collect()));
   });
+
+  admins.command('user', async (ctx) => {
+    if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
+    const query = ctx.match.trim();
+    if (query === '') return void (await ctx.reply(ctx.t('admin-user-usage')));
+    const { userAdmin } = ctx.deps.services;
+    const user = userAdmin.find(query);
+    const profile = user ? await userAdmin.profile(user.id) : undefined;
+    if (!profile) return void (await ctx.reply(ctx.t('admin-user-not-found', { query })));
+    await ctx.reply(renderUserProfile(ctx.t, profile));
+  });
+
+  for (const action of ['ban', 'unban'] as const) {
+    admins.command(action, async (ctx) => {
+      if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
+      const query = ctx.match.trim();
+      if (query === '') return void (await ctx.reply(ctx.t('admin-ban-usage')));
+      const { userAdmin } = ctx.deps.services;
+      const target = userAdmin.find(query);
+      if (!target) return void (await ctx.reply(ctx.t('admin-user-not-found', { query })));
+      const result = action === 'ban' ? await userAdmin.ban(target.id, ctx.from.id) : await userAdmin.unban(target.id, ctx.from.id);
+      const who = { name: target.firstName, id: String(target.id) };
+      if (!result.ok) {
+        const key = {
+          'not-found': 'admin-user-not-found',
+          admin: 'admin-ban-admin',
+          'already-banned': 'admin-ban-already',
+          'not-banned': 'admin-unban-not-banned',
+        }[result.reason];
+        return void (await ctx.reply(ctx.t(key, { ...who, query, since: target.ban ? formatWib(target.ban.at) : '' })));
+      }
+      await ctx.reply(ctx.t(action === 'ban' ? 'admin-ban-done' : 'admin-unban-done', who));
+    });
+  }
 
   return feature;
 }

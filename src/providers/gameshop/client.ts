@@ -3,7 +3,7 @@
  * creation. Every request carries `Accept: application/json` and the user's `X-API-KEY`.
  */
 import type { z } from 'zod';
-import { send, readSuccess, type AnswerRules } from '../http.ts';
+import { send, readSuccess, type AnswerRules, type HttpOptions } from '../http.ts';
 import { ProviderError, type ProviderErrorInit } from '../provider-error.ts';
 import {
   errorBodySchema,
@@ -56,6 +56,8 @@ export interface GameshopClientOptions {
   apiKey: string;
   /** Per-request timeout; default 15 s. */
   timeoutMs?: number;
+  /** Told of every request (endpoint, status, duration) for the logs. */
+  onCall?: HttpOptions['onCall'];
   /** Pause before the n-th retry is n times this; default 300 ms (tests shorten it). */
   retryDelayMs?: number;
 }
@@ -91,9 +93,9 @@ const orderPath = '/order';
  * Builds a game shop client for one API key. The key is trimmed (pasted keys often carry
  * whitespace), sent only as the `X-API-KEY` header, and scrubbed from every error text.
  */
-export function createGameshopClient({ baseURL, apiKey, timeoutMs = 15000, retryDelayMs }: GameshopClientOptions): GameshopClient {
+export function createGameshopClient({ baseURL, apiKey, timeoutMs = 15000, retryDelayMs, onCall }: GameshopClientOptions): GameshopClient {
   const key = apiKey.trim();
-  const http = { baseURL, timeoutMs, retryDelayMs };
+  const http = { baseURL, timeoutMs, retryDelayMs, onCall };
   const headers = { Accept: 'application/json', 'X-API-KEY': key };
   const redact = (value: string): string => (key.length > 0 ? value.split(key).join('***') : value);
   const fail = (init: GameshopErrorInit): GameshopError =>

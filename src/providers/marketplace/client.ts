@@ -8,7 +8,7 @@
  * HTTP code, and the marketplace's `msg` is kept as `providerMessage` for the user.
  */
 import type { z } from 'zod';
-import { send, messageOf, isRecord, summariseIssues, type RawAnswer } from '../http.ts';
+import { send, messageOf, isRecord, summariseIssues, type RawAnswer, type HttpOptions } from '../http.ts';
 import { ProviderError, type ProviderErrorInit } from '../provider-error.ts';
 import {
   accountDetailsResponseSchema,
@@ -50,6 +50,8 @@ export interface MarketplaceClientOptions {
   apiKey: string;
   /** Per-request timeout; default 15 s. */
   timeoutMs?: number;
+  /** Told of every request (endpoint, status, duration) for the logs. */
+  onCall?: HttpOptions['onCall'];
   /** Pause before the n-th retry is n times this; default 300 ms (tests shorten it). */
   retryDelayMs?: number;
   /** Extra attempts after a timeout, network error or 5xx; default 2 (every call here only reads). */
@@ -103,9 +105,10 @@ export function createMarketplaceClient({
   timeoutMs = 15000,
   retries = 2,
   retryDelayMs,
+  onCall,
 }: MarketplaceClientOptions): MarketplaceClient {
   const key = apiKey.trim();
-  const http = { baseURL, timeoutMs, retryDelayMs };
+  const http = { baseURL, timeoutMs, retryDelayMs, onCall };
   const redact = redactor(key);
   const fail = (init: MarketplaceErrorInit): MarketplaceError =>
     new MarketplaceError({

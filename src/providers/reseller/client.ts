@@ -4,7 +4,7 @@
  * MD5 `sign`; the api key itself never leaves this module, and neither it nor a sign ever appears
  * in an error.
  */
-import { send, readSuccess, type AnswerRules } from '../http.ts';
+import { send, readSuccess, type AnswerRules, type HttpOptions } from '../http.ts';
 import { ProviderError, type ProviderErrorInit } from '../provider-error.ts';
 import { signBalance, signTransaction } from './sign.ts';
 import {
@@ -30,6 +30,8 @@ export interface ResellerClientOptions {
   apiKey: string;
   /** Per-request timeout; default 15 s. */
   timeoutMs?: number;
+  /** Told of every request (endpoint, status, duration) for the logs. */
+  onCall?: HttpOptions['onCall'];
   /** Pause before the n-th retry is n times this; default 300 ms (tests shorten it). */
   retryDelayMs?: number;
 }
@@ -78,10 +80,17 @@ const safeRetries = 2;
  * often carry whitespace). The key and every sign computed from it are scrubbed from any provider
  * message before it goes into an error, in case the provider echoes them back.
  */
-export function createResellerClient({ baseURL, apiId, apiKey, timeoutMs = 15000, retryDelayMs }: ResellerClientOptions): ResellerClient {
+export function createResellerClient({
+  baseURL,
+  apiId,
+  apiKey,
+  timeoutMs = 15000,
+  retryDelayMs,
+  onCall,
+}: ResellerClientOptions): ResellerClient {
   const id = apiId.trim();
   const key = apiKey.trim();
-  const http = { baseURL, timeoutMs, retryDelayMs };
+  const http = { baseURL, timeoutMs, retryDelayMs, onCall };
   const balanceSign = signBalance(id, key);
 
   /** An error factory that scrubs this request's secrets from whatever the provider said. */

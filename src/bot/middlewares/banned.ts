@@ -1,0 +1,35 @@
+import type { MiddlewareFn } from 'grammy';
+import type { BotContext } from '../context.ts';
+
+/** Users being told about their ban right now (so two updates at once tell them once). */
+const telling = new Set<number>();
+
+/**
+ * Stops every update of a user an admin banned (/ban), early, before any flow or feature: no
+ * command, button, quick-buy line, price search or inline query is served. The first update after
+ * the ban gets the one message saying so, in the user's language, in their private chat (the ban
+ * record then says `notified`); after that nothing is answered, and a button is only acknowledged
+ * so the client stops its spinner. Purchases made before the ban are not updates: the watcher
+ * still settles them and the owner is notified.
+ */
+export const refuseBanned: MiddlewareFn<BotContext> = async (ctx, next) => {
+  const account = ctx.account;
+  if (!account?.ban) return next();
+  const { logger, store } = ctx.deps;
+  if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
+  if (account.ban.notified || telling.has(account.id)) {
+    logger.debug('update of a banned user ignored', { userId: account.id });
+    return;
+  }
+  telling.add(account.id);
+  try {
+    await ctx.api
+      .sendMessage(account.id, ctx.t('ban-notice'))
+      .catch((error: unknown) => logger.warn('could not tell a banned user', { userId: account.id, error }));
+    // Only the ban this update saw: an unban meanwhile stays an unban.
+    const ban = store.users.get(account.id)?.ban;
+    if (ban?.at === account.ban.at) await store.users.update(account.id, { ban: { ...ban, notified: true } });
+  } finally {
+    telling.delete(account.id);
+  }
+};

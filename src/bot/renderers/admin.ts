@@ -1,0 +1,64 @@
+/**
+ * Pure renderers of the admin commands (HTML): the figures of /stats and the profile of /user.
+ */
+import type { TranslateFunction } from '@grammyjs/i18n';
+import { formatRupiah, formatWib } from '../../text/format.ts';
+import type { UserProfile } from '../../services/user-admin.ts';
+import type { Stats, TransactionStats } from '../../services/stats.ts';
+
+/** The /stats message: users, transactions today and over 7 days, queues, broadcast, uptime. */
+export function renderStats(t: TranslateFunction, stats: Stats): string {
+  const period = (name: 'today' | 'week', figures: TransactionStats) =>
+    t('admin-stats-period', { period: name, ...figures, volume: formatRupiah(figures.volume) });
+  const minutes = Math.floor(stats.uptimeMs / 60_000);
+  return [
+    t('admin-stats-title'),
+    t('admin-stats-users', { users: stats.users.total, active: stats.users.active, banned: stats.users.banned }),
+    t('admin-stats-connected', stats.users.connected),
+    '',
+    period('today', stats.today),
+    period('week', stats.week),
+    '',
+    t('admin-stats-queues', { backlog: stats.watcherBacklog, outbox: stats.outbox }),
+    stats.broadcast ? t('admin-stats-broadcast', { ...stats.broadcast }) : t('admin-stats-broadcast-none'),
+    t('admin-stats-uptime', { days: Math.floor(minutes / 1440), hours: Math.floor(minutes / 60) % 24, minutes: minutes % 60 }),
+  ].join('\n');
+}
+
+/** The /user message: who they are, their state, the services connected (labels only) and their last transactions. */
+export function renderUserProfile(t: TranslateFunction, profile: UserProfile): string {
+  const { user, services, recent } = profile;
+  const status = user.ban ? 'banned' : user.active ? 'active' : 'blocked';
+  const lines = [
+    t('admin-user-profile', {
+      name: user.firstName,
+      id: String(user.id),
+      username: user.username === undefined ? '-' : `@${user.username}`,
+      locale: user.locale ?? '-',
+      joined: formatWib(user.createdAt),
+      status,
+      since: user.ban ? formatWib(user.ban.at) : '',
+    }),
+    '',
+    t('admin-user-services'),
+    ...(services.length === 0
+      ? [t('admin-user-none')]
+      : services.map((info) =>
+          t('admin-user-service', { service: t(`service-${info.service}`), label: info.label ?? '-', since: formatWib(info.connectedAt) }),
+        )),
+    '',
+    t('admin-user-recent'),
+    ...(recent.length === 0
+      ? [t('admin-user-none')]
+      : recent.map((tx) =>
+          t('admin-user-transaction', {
+            when: formatWib(tx.createdAt),
+            product: tx.productName,
+            target: tx.target,
+            price: formatRupiah(tx.price),
+            status: tx.status,
+          }),
+        )),
+  ];
+  return lines.join('\n');
+}
