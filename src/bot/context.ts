@@ -1,3 +1,4 @@
+import type { BroadcastService } from '../services/broadcasts.ts';
 import type { Context } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { I18nFlavor } from '@grammyjs/i18n';
@@ -42,6 +43,8 @@ export interface BotDeps {
   notices: Notices;
   /** Queues outbox items and wakes the outbox. */
   enqueue: (items: NewOutboxItem[]) => Promise<void>;
+  /** Broadcast jobs (admins only). */
+  broadcasts: BroadcastService;
   now: () => Date;
 }
 

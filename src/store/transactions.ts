@@ -47,6 +47,8 @@ export interface TransactionsRepo {
   update(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
   /** Open transactions, oldest first. */
   listOpen(): TransactionRecord[];
+  /** Ids of the users with a purchase created at or after `since` that did not fail (Gagal). */
+  buyersSince(since: Date): Promise<Set<number>>;
   /** A user's transactions, open and settled, newest first. Reads only as many history months as needed. */
   listByUser(userId: number, options?: ListOptions): Promise<TransactionRecord[]>;
   /** Any transaction by refId, open or settled (for internal use; user-facing code uses findForUser). */
@@ -224,6 +226,20 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
         .filter((tx) => !isFinalStatus(tx.status))
         .sort((a, b) => newestFirst(b, a))
         .map(copy),
+    async buyersSince(since) {
+      const from = since.getTime();
+      const buyers = new Set<number>();
+      const take = (tx: TransactionRecord) => {
+        if (time(tx) >= from && tx.status !== 'Gagal') buyers.add(tx.userId);
+      };
+      for (const tx of Object.values(hot.data.transactions)) take(tx);
+      for (const month of history.months()) {
+        if (month < monthOf(since.toISOString())) continue;
+        const data = await history.read(month);
+        for (const tx of Object.values(data?.transactions ?? {})) take(tx);
+      }
+      return buyers;
+    },
     async listByUser(userId, options = {}) {
       const limit = Math.max(0, options.limit ?? 10);
       const offset = Math.max(0, options.offset ?? 0);
