@@ -80,7 +80,8 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
   };
 
   const render = (progress: BroadcastProgress, final: boolean): string => {
-    const t = (key: string, variables?: Record<string, string | number>) => options.translate(adminLocale(progress.adminId), key, variables);
+    const t = (key: string, variables?: Record<string, string | number>) =>
+      options.translate(adminLocale(progress.adminId), key, variables);
     const done = progress.sent + progress.blocked + progress.failed;
     const remaining = progress.total - done;
     const now = performance.now();
@@ -89,7 +90,11 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     const counts = { sent: progress.sent, remaining, blocked: progress.blocked, failed: progress.failed, total: progress.total };
     if (final) return t(progress.status === 'cancelled' ? 'broadcast-report-cancelled' : 'broadcast-report-done', counts);
     const eta = rate > 0 ? Math.ceil(remaining / rate) : 0;
-    return t('broadcast-progress', { ...counts, rate: rate.toFixed(1), eta: `${Math.floor(eta / 60)}:${String(eta % 60).padStart(2, '0')}` });
+    return t('broadcast-progress', {
+      ...counts,
+      rate: rate.toFixed(1),
+      eta: `${Math.floor(eta / 60)}:${String(eta % 60).padStart(2, '0')}`,
+    });
   };
 
   const progressItems = (progress: BroadcastProgress, final: boolean): NewOutboxItem[] => {
@@ -118,7 +123,13 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
       const final = await store.broadcasts.finish(current.id, status);
       const progress = store.broadcasts.progress(current.id);
       if (final && progress) {
-        log.info('broadcast finished', { jobId: current.id, status, sent: progress.sent, blocked: progress.blocked, failed: progress.failed });
+        log.info('broadcast finished', {
+          jobId: current.id,
+          status,
+          sent: progress.sent,
+          blocked: progress.blocked,
+          failed: progress.failed,
+        });
         const report: NewOutboxItem = {
           chatId: progress.adminId,
           kind: 'broadcast-report',

@@ -21,12 +21,7 @@ export interface BroadcastService {
   running(): BroadcastProgress | undefined;
 }
 
-export function createBroadcastService(deps: {
-  store: Store;
-  now: () => Date;
-  defaultLocale: string;
-  wake: () => void;
-}): BroadcastService {
+export function createBroadcastService(deps: { store: Store; now: () => Date; defaultLocale: string; wake: () => void }): BroadcastService {
   const { store, now } = deps;
   const isService = (value: string): value is ServiceName => (serviceNames as readonly string[]).includes(value);
   return {

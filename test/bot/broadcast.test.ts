@@ -13,7 +13,10 @@ interface Audience {
 }
 
 /** The world with `count` known users (stored as after their /start); every 20th of them blocked the bot (Telegram answers 403). */
-async function worldWithUsers(count: number, options: { rate: number; windowMs?: number } & TestWorldOptions): Promise<[TestWorld, Audience]> {
+async function worldWithUsers(
+  count: number,
+  options: { rate: number; windowMs?: number } & TestWorldOptions,
+): Promise<[TestWorld, Audience]> {
   const world = await startWorld({
     jobs: true,
     env: { ADMIN_IDS: String(adminId) },
@@ -26,7 +29,9 @@ async function worldWithUsers(count: number, options: { rate: number; windowMs?:
   });
   const admin = world.telegram.createUser({ firstName: 'Admin', languageCode: 'id', id: adminId });
   const users = Array.from({ length: count }, (_, i) => world.telegram.createUser({ firstName: `Pengguna ${i}`, languageCode: 'id' }));
-  await Promise.all([admin, ...users].map((user) => world.app.store.users.upsert({ id: user.id, firstName: user.user.first_name, locale: 'id' })));
+  await Promise.all(
+    [admin, ...users].map((user) => world.app.store.users.upsert({ id: user.id, firstName: user.user.first_name, locale: 'id' })),
+  );
   const blocked = new Set<number>();
   users.forEach((user, i) => {
     if (i % 20 !== 7) return;
@@ -59,8 +64,9 @@ async function startPhotoBroadcast(world: TestWorld, admin: EmulatedUser): Promi
 const copiesOf = (world: TestWorld, user: EmulatedUser) =>
   world.telegram
     .botMessages(user)
-    .filter((m) => m.method === 'copyMessage' && m.message.caption === caption && m.inlineKeyboard?.inline_keyboard[0]?.[0]?.text === button.text)
-    .length - (user.id === adminId ? 1 : 0);
+    .filter(
+      (m) => m.method === 'copyMessage' && m.message.caption === caption && m.inlineKeyboard?.inline_keyboard[0]?.[0]?.text === button.text,
+    ).length - (user.id === adminId ? 1 : 0);
 
 const formatted = (count: number) => new Intl.NumberFormat('id').format(count);
 

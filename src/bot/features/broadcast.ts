@@ -91,7 +91,12 @@ export function createBroadcastFeature(): Composer<BotContext> {
     if (replied) {
       replyMarkup = replied.reply_markup;
       try {
-        const copy = await ctx.api.copyMessage(ctx.chat.id, ctx.chat.id, replied.message_id, replyMarkup ? { reply_markup: replyMarkup } : {});
+        const copy = await ctx.api.copyMessage(
+          ctx.chat.id,
+          ctx.chat.id,
+          replied.message_id,
+          replyMarkup ? { reply_markup: replyMarkup } : {},
+        );
         previewMessageId = copy.message_id;
       } catch (error) {
         ctx.deps.logger.warn('a broadcast preview could not be copied', { error });
@@ -124,7 +129,8 @@ export function createBroadcastFeature(): Composer<BotContext> {
       drafts.delete(ctx.from.id);
       return void (await ctx.editMessageText(ctx.t('broadcast-cancelled')));
     }
-    if (action === 'back') return void (await ctx.editMessageText(ctx.t('broadcast-pick-audience'), { reply_markup: audienceKeyboard(ctx) }));
+    if (action === 'back')
+      return void (await ctx.editMessageText(ctx.t('broadcast-pick-audience'), { reply_markup: audienceKeyboard(ctx) }));
     if (action === 'aud') {
       const audience = decodeAudience(value);
       if (!audience) return void (await ctx.editMessageText(ctx.t('unhandled-callback')));
