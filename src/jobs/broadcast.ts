@@ -8,7 +8,7 @@
  */
 import type { Api } from 'grammy';
 import type { Logger } from '../logger.ts';
-import type { BulkDelivery, BulkSource } from '../notify/bulk.ts';
+import type { BulkDelivery, BulkOutcome, BulkSource } from '../notify/bulk.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { BroadcastJob, BroadcastProgress } from '../store/broadcasts.ts';
 import type { Store } from '../store/store.ts';
@@ -150,39 +150,42 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     }
   }
 
-  const delivery = (current: Job, index: number, chatId: number): BulkDelivery => ({
-    chatId,
-    send: (api: Api, signal: AbortSignal) =>
-      api.copyMessage(
-        chatId,
-        current.fromChatId,
-        current.messageId,
-        {
-          ...(current.replyMarkup ? { reply_markup: current.replyMarkup as never } : {}),
-          ...(options.paid ? { allow_paid_broadcast: true } : {}),
-        },
-        signal as never,
-      ),
-    async settle(outcome) {
+  const delivery = (current: Job, index: number, chatId: number): BulkDelivery => {
+    const settle = async (outcome: BulkOutcome) => {
       try {
         await store.broadcasts.record(current.id, index, outcome);
       } finally {
         inFlight.delete(index);
         outcomes.push(performance.now());
       }
-    },
-    retry() {
-      const tries = (attempts.get(index) ?? 0) + 1;
-      attempts.set(index, tries);
-      if (tries < maxAttempts) {
-        inFlight.delete(index);
-        retries.push(index);
-        return;
-      }
-      log.warn('giving up on a broadcast message after repeated failures', { jobId: current.id, chatId });
-      void this.settle('failed');
-    },
-  });
+    };
+    return {
+      chatId,
+      send: (api: Api, signal: AbortSignal) =>
+        api.copyMessage(
+          chatId,
+          current.fromChatId,
+          current.messageId,
+          {
+            ...(current.replyMarkup ? { reply_markup: current.replyMarkup as never } : {}),
+            ...(options.paid ? { allow_paid_broadcast: true } : {}),
+          },
+          signal as never,
+        ),
+      settle,
+      retry(failure) {
+        const tries = (attempts.get(index) ?? 0) + (failure ? 1 : 0);
+        attempts.set(index, tries);
+        if (tries < maxAttempts) {
+          inFlight.delete(index);
+          retries.push(index);
+          return;
+        }
+        log.warn('giving up on a broadcast message after repeated failures', { jobId: current.id, chatId });
+        return settle('failed');
+      },
+    };
+  };
 
   const source: BulkSource = {
     paid: options.paid,

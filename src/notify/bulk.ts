@@ -25,8 +25,8 @@ export interface BulkDelivery {
   send(api: Api, signal: AbortSignal): Promise<unknown>;
   /** Records the outcome; resolves once it is on disk. */
   settle(outcome: BulkOutcome): Promise<void>;
-  /** Not sent (429, network, 5xx): hand it out again later. */
-  retry(): void;
+  /** Not sent: hand it out again later (or give up: resolves once recorded). `failure`: false for a 429 (only a wait), true for network errors and 5xx. */
+  retry(failure: boolean): void | Promise<void>;
 }
 
 export interface BulkSource {
@@ -110,7 +110,7 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
       const waitMs = (error.parameters.retry_after ?? fallbackRetryAfterSeconds) * 1000;
       pausedUntil = Math.max(pausedUntil, mono() + waitMs);
       context.log.warn('Telegram asked to slow down; the broadcast waits', { chatId, retryAfterMs: waitMs });
-      delivery.retry();
+      await delivery.retry(false);
       return;
     }
     if (error instanceof GrammyError && error.error_code === 403) {
@@ -127,7 +127,7 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
     const pauseMs = Math.min(context.retryBaseMs * 2 ** (failures - 1), 60_000);
     pausedUntil = Math.max(pausedUntil, mono() + pauseMs);
     context.log.warn('a broadcast message failed; retrying later', { chatId, retryInMs: pauseMs, reason: String(error) });
-    delivery.retry();
+    await delivery.retry(true);
   }
 
   return {

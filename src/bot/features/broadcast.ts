@@ -148,7 +148,8 @@ export function createBroadcastFeature(): Composer<BotContext> {
     }
     if (action !== 'send' || !draft.audience || !draft.recipients) return void (await ctx.editMessageText(ctx.t('unhandled-callback')));
     drafts.delete(ctx.from.id);
-    const message = ctx.callbackQuery.message;
+    // The confirmation becomes the progress message: edited first, so no progress edit of the job is overwritten.
+    await ctx.editMessageText(ctx.t('broadcast-queued', { count: draft.recipients.length }));
     try {
       await ctx.deps.broadcasts.start({
         adminId: ctx.from.id,
@@ -158,14 +159,13 @@ export function createBroadcastFeature(): Composer<BotContext> {
         replyMarkup: draft.replyMarkup as unknown as NewBroadcastJob['replyMarkup'],
         audience: draft.audience,
         recipients: draft.recipients,
-        progressMessageId: message?.message_id,
+        progressMessageId: ctx.callbackQuery.message?.message_id,
       });
     } catch (error) {
       if (error instanceof StoreError && error.code === 'duplicate') return void (await ctx.editMessageText(ctx.t('broadcast-busy')));
       throw error;
     }
     ctx.deps.logger.info('broadcast queued', { adminId: ctx.from.id, recipients: draft.recipients.length });
-    await ctx.editMessageText(ctx.t('broadcast-queued', { count: draft.recipients.length }));
   });
 
   return feature;
