@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
+import { startWorld, type TestWorld } from '../helpers/app.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 const adminId = 990001;
@@ -15,13 +15,13 @@ interface Audience {
 /** The world with `count` known users (stored as after their /start); every 20th of them blocked the bot (Telegram answers 403). */
 async function worldWithUsers(
   count: number,
-  options: { rate: number; windowMs?: number } & TestWorldOptions,
+  options: { rate: number; windowMs?: number; env?: Record<string, string>; globalPerSecond?: number },
 ): Promise<[TestWorld, Audience]> {
   const world = await startWorld({
     jobs: true,
-    env: { ADMIN_IDS: String(adminId) },
+    env: { ADMIN_IDS: String(adminId), ...options.env },
     // Telegram's limits enforced (429 with retry_after), with room for the fast pace tests use.
-    telegram: { enforceLimits: { globalPerSecond: 5000, perChatPerSecond: 50 } },
+    telegram: { enforceLimits: { globalPerSecond: options.globalPerSecond ?? 5000, perChatPerSecond: 50 } },
     app: {
       outboxLimits: { perChatMs: 10, globalPerSecond: 5000 },
       broadcast: { rate: options.rate, windowMs: options.windowMs ?? 100, progressEveryMs: 100 },
@@ -135,6 +135,27 @@ describe('/broadcast', () => {
     await world.app.outbox.drain();
     expect(users.reduce((sum, user) => sum + copiesOf(world, user), 0) + copiesOf(world, admin)).toBe(copies);
     expect(world.app.store.broadcasts.running()).toBeUndefined();
+  }, 30_000);
+
+  it('with BROADCAST_PAID=true the copies carry allow_paid_broadcast and go faster than the free 30 per second', async () => {
+    let audience: Audience;
+    // Telegram enforcing a free limit of 20 per second: only paid copies may go faster without a 429.
+    [world, audience] = await worldWithUsers(200, {
+      rate: 50,
+      env: { BROADCAST_PAID: 'true', BROADCAST_RATE: '500' },
+      globalPerSecond: 20,
+    });
+    const { admin, users, blocked } = audience;
+    const picker = await startPhotoBroadcast(world, admin);
+    admin.tap(picker, '📣 Kirim');
+    await world.telegram.waitForBotMessage(admin, { textIncludes: 'Siaran selesai', timeoutMs: 20_000 });
+    // The first copy is the admin's preview; every copy of the broadcast is paid.
+    const [, ...copies] = world.telegram.callsTo('copyMessage');
+    expect(copies.length).toBeGreaterThan(0);
+    expect(copies.every((call) => call.params.allow_paid_broadcast === true)).toBe(true);
+    expect(world.telegram.calls.filter((call) => call.status === 429)).toHaveLength(0);
+    expect(world.telegram.maxSendsInWindow('all', 1000)).toBeGreaterThan(20);
+    for (const user of users) expect(copiesOf(world, user), `user ${user.id}`).toBe(blocked.has(user.id) ? 0 : 1);
   }, 30_000);
 
   it('only ADMIN_IDS may run /broadcast and /broadcast_cancel or tap its buttons', async () => {
