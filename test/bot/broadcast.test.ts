@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { seedConnectedUser, seedPurchase } from '../helpers/seed-transactions.ts';
 
 const adminId = 990001;
 const caption = 'Harga pulsa naik mulai besok';
@@ -24,6 +25,8 @@ async function worldWithUsers(
     telegram: { enforceLimits: { globalPerSecond: options.globalPerSecond ?? 5000, perChatPerSecond: 50 } },
     app: {
       outboxLimits: { perChatMs: 10, globalPerSecond: 5000 },
+      // The admin taps through the audience choices quickly.
+      floodLimit: { updates: 100, windowMs: 3000 },
       broadcast: { rate: options.rate, windowMs: options.windowMs ?? 100, progressEveryMs: 100 },
     },
   });
@@ -157,6 +160,36 @@ describe('/broadcast', () => {
     expect(world.telegram.maxSendsInWindow('all', 1000)).toBeGreaterThan(20);
     for (const user of users) expect(copiesOf(world, user), `user ${user.id}`).toBe(blocked.has(user.id) ? 0 : 1);
   }, 30_000);
+
+  it('the audience can be the users of a service, of a language, or who bought in the last 7 or 30 days', async () => {
+    let audience: Audience;
+    [world, audience] = await worldWithUsers(4, { rate: 100 });
+    const { admin, users } = audience;
+    const buyer = await seedConnectedUser(world, 'Budi');
+    await world.app.store.users.upsert({ id: buyer.id, firstName: 'Budi', locale: 'id' });
+    await seedPurchase(world, buyer);
+    await world.app.store.users.update(users[0]!.id, { locale: 'en' });
+    const picker = await world.telegram.waitForBotMessage(admin, {
+      after: admin.send('/broadcast Promo'),
+      textIncludes: 'Kirim ke siapa',
+    });
+    const sizeOf = async (choice: string) => {
+      admin.tap(picker, choice);
+      const size = await world.telegram.waitFor(
+        () => /ke (\d+) pengguna aktif|Tidak ada/.exec(picker.text ?? '')?.[1] ?? (picker.text?.includes('Tidak ada') ? '0' : undefined),
+      );
+      admin.tap(picker, '⬅️ Kembali');
+      await world.telegram.waitFor(() => picker.text?.includes('Kirim ke siapa'));
+      return Number(size);
+    };
+    expect(await sizeOf('Semua pengguna aktif')).toBe(6);
+    expect(await sizeOf('Terhubung ke Top-up reseller')).toBe(1);
+    expect(await sizeOf('Terhubung ke Marketplace')).toBe(0);
+    expect(await sizeOf('Bahasa Inggris')).toBe(1);
+    expect(await sizeOf('Bahasa Indonesia')).toBe(5);
+    expect(await sizeOf('Beli dalam 7 hari terakhir')).toBe(1);
+    expect(await sizeOf('Beli dalam 30 hari terakhir')).toBe(1);
+  });
 
   it('only ADMIN_IDS may run /broadcast and /broadcast_cancel or tap its buttons', async () => {
     let audience: Audience;
