@@ -22,6 +22,8 @@ import { createNotices, type Notices } from './notify/notices.ts';
 import { createOutbox, type Outbox } from './notify/outbox.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
 import { createBackupJob, type BackupJob } from './jobs/backups.ts';
+import { createBroadcastRunner, type BroadcastRunner } from './jobs/broadcast.ts';
+import { createBroadcastService } from './services/broadcasts.ts';
 import { inboxGetUpdatesTransformer, markDoneAfterHandling, replayInbox } from './server/update-inbox.ts';
 
 export interface App {
@@ -34,6 +36,8 @@ export interface App {
   notices: Notices;
   outbox: Outbox;
   watcher: SettlementWatcher;
+  /** Delivers the running broadcast through the outbox's bulk lane. */
+  broadcaster: BroadcastRunner;
   /** Scheduled backups (run on their timer when BACKUP_EVERY_HOURS is set; `run()` makes one now). */
   backups: BackupJob;
   /** Starts the background jobs: outbox, settlement watcher, periodic balance alerts, scheduled backups. */
@@ -56,6 +60,8 @@ export interface AppOptions {
   conversationTimeoutMs?: number;
   /** Outbox pacing (tests shorten it). */
   outboxLimits?: Parameters<typeof createOutbox>[0]['limits'];
+  /** Broadcast pacing and progress reports (tests shorten them); the rate defaults to BROADCAST_RATE. */
+  broadcast?: { rate?: number; windowMs?: number; progressEveryMs?: number };
   /** Watcher tick (ms). Default 1000. */
   watcherTickMs?: number;
   /** How often every balance alert is checked (ms). Default 10 minutes. */
@@ -117,7 +123,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     store,
     logger,
     now,
-    limits: options.outboxLimits,
+    // A broadcast paced above the default 25/s (BROADCAST_RATE up to 30) needs the room in the global window.
+    limits: { globalPerSecond: config.broadcast.paid ? undefined : Math.max(25, config.broadcast.rate), ...options.outboxLimits },
     onBlocked: async (chatId) => {
       if (chatId < 0 && store.groups.get(chatId)) await store.groups.unlink(chatId);
     },
@@ -131,6 +138,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (items.length > 0) outbox.kick();
   };
   const operatorFeed = createOperatorFeed({ enqueue, logger, ...options.operatorFeed });
+  const broadcaster = createBroadcastRunner({
+    store,
+    logger,
+    rate: options.broadcast?.rate ?? config.broadcast.rate,
+    windowMs: options.broadcast?.windowMs,
+    progressEveryMs: options.broadcast?.progressEveryMs,
+    paid: config.broadcast.paid,
+    translate: (locale, key, variables) => i18n.t(locale, key, variables),
+    defaultLocale: config.defaultLocale,
+    enqueue,
+    attach: (source) => outbox.setBulkSource(source),
+  });
+  const broadcasts = createBroadcastService({ store, now, defaultLocale: config.defaultLocale, wake: () => broadcaster.wake() });
   reportAccountProblem = createAccountProblemReporter({
     operatorItems: (problem, burst) => notices.accountProblem(problem, config.publicIp, burst),
     feed: operatorFeed,
@@ -148,6 +168,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onQueued: () => outbox.kick(),
     gameshopCataloguePath: config.gameshopCataloguePath,
     adminIds: config.adminIds,
+    broadcastProgress: () => {
+      const running = broadcasts.running();
+      return running ? { sent: running.sent, total: running.total } : undefined;
+    },
   });
   const watcher = createSettlementWatcher({
     store,
@@ -178,6 +202,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     notices,
     enqueue,
     operatorFeed,
+    broadcasts,
     now,
   };
   const botConfig: BotConfig<BotContext> = {
@@ -199,10 +224,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     notices,
     outbox: jobs,
     watcher,
+    broadcaster,
     backups,
     replayInbox: () => replayInbox(bot, store.inbox, logger),
     startJobs() {
       jobs.start();
+      broadcaster.start();
       watcher.start();
       alertTimer ??= setInterval(() => void services.alerts.checkAll(), options.alertIntervalMs ?? 10 * 60_000);
       alertTimer.unref?.();
@@ -217,6 +244,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await watcher.stop();
       // Counted bursts go into the outbox's store before it closes (sent after the restart).
       await operatorFeed.close();
+      broadcaster.stop();
       await jobs.stop();
       await store.close();
     },

@@ -135,6 +135,8 @@ const schema = z.object({
   BACKUP_DIR: z.string().trim().min(1).default('./backups'),
   BACKUP_EVERY_HOURS: integerText('hours between scheduled backups; 0 turns them off', 0, 24 * 7).default(0),
   BACKUP_KEEP: integerText('how many scheduled backups to keep', 1, 1000).default(14),
+  BROADCAST_RATE: integerText('broadcast messages per second: 1-30, or up to 1000 with BROADCAST_PAID=true', 1, 1000).default(25),
+  BROADCAST_PAID: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   TELEGRAM_START_TIMEOUT_MS: integerText('milliseconds one start-up call to Telegram may take', 100, 60000).default(8000),
   TELEGRAM_RETRY_MS: integerText('milliseconds before the first retry of an unanswered start-up call', 100, 60000).default(2000),
 });
@@ -167,6 +169,8 @@ export interface Config {
   gameshopCataloguePath: string | undefined;
   /** Where backups go (`npm run backup`, scheduled ones); `everyMs` 0: no scheduled backups. */
   backups: { dir: string; everyMs: number; keep: number };
+  /** Broadcast pace (BROADCAST_RATE per second) and whether copies are paid (`allow_paid_broadcast`, BROADCAST_PAID). */
+  broadcast: { rate: number; paid: boolean };
 }
 
 /** Variables whose values must never be echoed in an error. */
@@ -209,7 +213,18 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     pendingHorizonMs: data.PENDING_HORIZON_HOURS * 3600_000,
     gameshopCataloguePath: data.GAMESHOP_CATALOGUE,
     backups: { dir: data.BACKUP_DIR, everyMs: data.BACKUP_EVERY_HOURS * 3600_000, keep: data.BACKUP_KEEP },
+    broadcast: broadcastSettings(data.BROADCAST_RATE, data.BROADCAST_PAID === 'true'),
   };
+}
+
+/** Above 30 per second only paid broadcasts are allowed by Telegram. */
+function broadcastSettings(rate: number, paid: boolean): { rate: number; paid: boolean } {
+  if (rate > 30 && !paid) {
+    throw new ConfigError([
+      { variable: 'BROADCAST_RATE', problem: 'above 30 messages per second needs BROADCAST_PAID=true (Telegram allows about 30 free)' },
+    ]);
+  }
+  return { rate, paid };
 }
 
 /** What the data tools (`npm run backup`) need: the data and backup directories. */

@@ -170,3 +170,18 @@ describe('createConfig', () => {
     expect(error.message).not.toContain('tooShortSecret42');
   });
 });
+
+describe('BROADCAST_RATE and BROADCAST_PAID', () => {
+  it('defaults to 25 per second, free; accepts 1-30 free and up to 1000 when paid', () => {
+    expect(createConfig(goodEnv).broadcast).toEqual({ rate: 25, paid: false });
+    expect(createConfig({ ...goodEnv, BROADCAST_RATE: '30' }).broadcast).toEqual({ rate: 30, paid: false });
+    expect(createConfig({ ...goodEnv, BROADCAST_RATE: '1000', BROADCAST_PAID: 'true' }).broadcast).toEqual({ rate: 1000, paid: true });
+  });
+
+  it('refuses a free rate above 30, a rate of 0 or above 1000, and a paid flag that is not true/false', () => {
+    expect(problemsOf({ ...goodEnv, BROADCAST_RATE: '31' }).message).toContain('BROADCAST_PAID=true');
+    expect(problemsOf({ ...goodEnv, BROADCAST_RATE: '0' }).problems[0]?.variable).toBe('BROADCAST_RATE');
+    expect(problemsOf({ ...goodEnv, BROADCAST_RATE: '1001', BROADCAST_PAID: 'true' }).problems[0]?.variable).toBe('BROADCAST_RATE');
+    expect(problemsOf({ ...goodEnv, BROADCAST_PAID: 'yes' }).problems[0]?.variable).toBe('BROADCAST_PAID');
+  });
+});

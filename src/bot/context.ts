@@ -1,3 +1,4 @@
+import type { BroadcastService } from '../services/broadcasts.ts';
 import type { Context } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { I18nFlavor } from '@grammyjs/i18n';
@@ -45,6 +46,8 @@ export interface BotDeps {
   enqueue: (items: NewOutboxItem[]) => Promise<void>;
   /** The operator feed's error reports, bursts grouped (ADMIN_CHAT_ID). */
   operatorFeed: OperatorFeed;
+  /** Broadcast jobs (admins only). */
+  broadcasts: BroadcastService;
   now: () => Date;
 }
 

@@ -32,6 +32,7 @@ import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
 import { alertFeature } from './features/alert.ts';
 import { createAdminFeature } from './features/admin.ts';
+import { createBroadcastFeature } from './features/broadcast.ts';
 import { conversationIds } from './conversations/ids.ts';
 import { createConnectConversation } from './conversations/connect.ts';
 import { createBuyConversation } from './conversations/buy.ts';
@@ -133,6 +134,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(gameshopFeature);
   bot.use(alertFeature);
   bot.use(createAdminFeature());
+  bot.use(createBroadcastFeature());
   // Last before the fallback: quick-buy reads plain CODE.TARGET text.
   bot.use(buyFeature);
   // Typed words search the price list (after quick-buy, which reads CODE.TARGET).

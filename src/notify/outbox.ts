@@ -49,6 +49,7 @@ import type { Store } from '../store/store.ts';
 import { outboxPayloadSchema, type OutboxPayload, type SendPayload } from './payload.ts';
 import { htmlParseMode } from '../text/html.ts';
 import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
+import { createBulkLane, type BulkSource } from './bulk.ts';
 
 export type { OutboxLimits } from './pacing.ts';
 
@@ -103,6 +104,8 @@ export interface Outbox {
    * benchmarks.
    */
   drain(options?: { timeoutMs?: number }): Promise<void>;
+  /** Attaches (or detaches) the bulk lane's source: it gets the slots queued items leave free (bulk.ts). */
+  setBulkSource(source: BulkSource | undefined): void;
 }
 
 const defaults = {
@@ -165,6 +168,19 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const retryAt = new Map<string, number>();
   let consecutiveFailures = 0;
   const drainWaiters = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
+  const bulk = createBulkLane({
+    api,
+    store,
+    log,
+    pacing,
+    sending,
+    busyChats,
+    maxUnrecorded,
+    requestTimeoutMs: limits.requestTimeoutMs,
+    retryBaseMs: limits.baseMs,
+    mono,
+    wake: () => schedulePump(),
+  });
 
   const schedulePump = () => {
     if (!running || immediate) return;
@@ -214,6 +230,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         else wakeAt = Math.min(wakeAt, readyAt);
       }
       ready.sort((a, b) => (queuedBefore(a, b) ? -1 : 1));
+      let started = 0;
       for (const entry of ready) {
         // Crash bound: a delivery frees its slot only once its outcome is on disk (see the module comment).
         if (sending.size >= maxUnrecorded) break;
@@ -224,6 +241,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
           break;
         }
         deliver(entry);
+        started += 1;
+      }
+      // Queued items first: the bulk lane only gets what is left once every ready item started.
+      if (started === ready.length) {
+        const bulkAt = bulk.fill(t);
+        if (Number.isFinite(bulkAt)) wakeAt = Math.min(wakeAt, bulkAt);
       }
       if (heads.size === 0 && sending.size === 0) settleDrains();
     } catch (error) {
@@ -402,6 +425,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       await Promise.allSettled([...sending.values()]);
     },
     kick: schedulePump,
+    setBulkSource: (source) => bulk.setSource(source),
     drain({ timeoutMs } = {}) {
       if (!running) return Promise.reject(new Error('The outbox is not running; call start() before drain().'));
       return new Promise<void>((resolve, reject) => {

@@ -8,6 +8,7 @@ import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
 import { openHistory } from './history.ts';
 import { acquireDirLock } from './lock.ts';
 import { createOutboxRepo, type OutboxRepo } from './outbox.ts';
+import { openBroadcasts, type BroadcastsRepo } from './broadcasts.ts';
 import { decodeHotFile, emptyHotData, type HotData } from './schema.ts';
 import { createTransactionsRepo, type TransactionsRepo } from './transactions.ts';
 import { createUsersRepo, type UsersRepo } from './users.ts';
@@ -50,6 +51,8 @@ export interface Store {
   conversations: ConversationsRepo;
   groups: GroupsRepo;
   gameOrders: GameOrdersRepo;
+  /** Broadcast jobs: audience and progress (`broadcasts.json`). */
+  broadcasts: BroadcastsRepo;
   /** Updates that may move money, stored before Telegram is told they arrived (`inbox.json`). */
   inbox: Inbox;
   /**
@@ -100,6 +103,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     }
     const history = await openHistory({ dir: path.join(dataDir, historyDirName), ...onWrite });
     const inbox = await openInbox({ path: path.join(dataDir, inboxFileName), vault: options.vault, now, ...onWrite });
+    const broadcasts = await openBroadcasts({ dataDir, now, ...onWrite });
     const context = { hot, vault: options.vault, now };
     const transactions = createTransactionsRepo(context, history);
     await transactions.archiveSettled();
@@ -116,6 +120,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       groups: createGroupsRepo(context),
       gameOrders: createGameOrdersRepo(context),
       inbox,
+      broadcasts,
       async resealSecrets() {
         const fromHot = await resealHot(hot, options.vault, now);
         const fromInbox = await inbox.reseal();
@@ -126,13 +131,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       },
       async flush() {
         // All settle before this does, so that after a rejection each file's memory is what is on disk.
-        const results = await Promise.allSettled([hot.flush(), history.flush(), inbox.flush()]);
+        const results = await Promise.allSettled([hot.flush(), history.flush(), inbox.flush(), broadcasts.flush()]);
         for (const result of results) if (result.status === 'rejected') throw result.reason;
       },
       close() {
         closing ??= (async () => {
           try {
-            await Promise.all([hot.close(), history.close(), inbox.close()]);
+            await Promise.all([hot.close(), history.close(), inbox.close(), broadcasts.close()]);
           } finally {
             await lock.release();
           }

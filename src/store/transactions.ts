@@ -52,6 +52,8 @@ export interface TransactionsRepo {
    * Reads only the history months from `since`'s month on (for the operator's /stats).
    */
   listCreatedSince(since: Date): Promise<TransactionRecord[]>;
+  /** Ids of the users with a purchase created at or after `since` that did not fail (Gagal). */
+  buyersSince(since: Date): Promise<Set<number>>;
   /** A user's transactions, open and settled, newest first. Reads only as many history months as needed. */
   listByUser(userId: number, options?: ListOptions): Promise<TransactionRecord[]>;
   /** Any transaction by refId, open or settled (for internal use; user-facing code uses findForUser). */
@@ -193,7 +195,7 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
     return records.map(copy);
   };
 
-  return {
+  const repo: TransactionsRepo = {
     async create(input) {
       const [record] = await createAll([input]);
       if (!record) throw new Error('unreachable: createAll returned nothing');
@@ -242,6 +244,10 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
         Object.values((await history.read(month))?.transactions ?? {}).forEach(consider);
       }
       return [...found.values()].sort(newestFirst).map(copy);
+    },
+    async buyersSince(since) {
+      const recent = await repo.listCreatedSince(since);
+      return new Set(recent.filter((tx) => tx.status !== 'Gagal').map((tx) => tx.userId));
     },
     async listByUser(userId, options = {}) {
       const limit = Math.max(0, options.limit ?? 10);
@@ -322,4 +328,5 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
       return settled.length;
     },
   };
+  return repo;
 }

@@ -20,16 +20,19 @@ describe('admin commands', () => {
     const stats = await world.telegram.waitForBotMessage(a, { after: a.send('/stats') });
     expect(stats.text).not.toContain('Pengguna:');
 
-    const confirm = await world.telegram.waitForBotMessage(boss, {
+    const preview = await world.telegram.waitForBotMessage(boss, {
       after: boss.send('/broadcast Server provider perawatan pukul 23.00 <b>& lainnya'),
     });
-    expect(confirm.text).toContain('3 pengguna aktif');
-    expect(confirm.text).toContain('pukul 23.00 <b>& lainnya');
+    expect(preview.text).toBe('Server provider perawatan pukul 23.00 <b>& lainnya');
+    const confirm = await world.telegram.waitForBotMessage(boss, { after: preview, textIncludes: 'Kirim ke siapa' });
+    boss.tap(confirm, 'Semua pengguna aktif');
+    await world.telegram.waitFor(() => confirm.text?.includes('3 pengguna aktif') === true);
     boss.tap(confirm, '📣 Kirim');
     await world.telegram.waitFor(() => confirm.text?.includes('antrean') === true);
-    for (const user of [a, b, boss]) {
+    for (const user of [a, b]) {
       await world.telegram.waitForBotMessage(user, { textIncludes: 'Server provider perawatan' });
     }
+    await world.telegram.waitForBotMessage(boss, { textIncludes: 'Siaran selesai' });
     await world.app.outbox.drain();
     expect(world.telegram.botMessages(a).filter((m) => m.text === 'Server provider perawatan pukul 23.00 <b>& lainnya')).toHaveLength(1);
     const adminStats = await world.telegram.waitForBotMessage(boss, { after: boss.send('/stats') });

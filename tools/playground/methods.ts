@@ -198,7 +198,8 @@ export function installMethods(world: World): void {
   const sendMessageLike = (chat: ChatState, p: Params, method: string, content: Partial<Message>): StoredMessage => {
     const reply = replyTarget(chat, p);
     const markup = parseReplyMarkup(p.json('reply_markup'));
-    world.checkLimits(chat);
+    const paid = p.bool('allow_paid_broadcast');
+    world.checkLimits(chat, paid);
     const stored = world.storeMessage(
       chat,
       {
@@ -214,7 +215,7 @@ export function installMethods(world: World): void {
     if (markup.reply) chat.replyKeyboard = markup.reply;
     if (markup.remove) chat.replyKeyboard = undefined;
     chat.forceReplyTo = markup.forceReply ? stored.messageId : undefined;
-    world.recordSend(chat.id);
+    world.recordSend(chat.id, paid);
     return stored;
   };
 

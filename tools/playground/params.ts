@@ -69,6 +69,7 @@ const intFields = new Set([
 const boolFields = new Set([
   'disable_notification',
   'protect_content',
+  'allow_paid_broadcast',
   'allow_sending_without_reply',
   'disable_web_page_preview',
   'show_alert',

@@ -142,8 +142,10 @@ export interface LimitOptions {
   perChatPerSecond?: number;
   /** Messages per group or supergroup per minute (default 20). */
   perGroupPerMinute?: number;
-  /** Messages per second over all chats (default 30). */
+  /** Messages per second over all chats (default 30), not counting paid ones (`allow_paid_broadcast`). */
   globalPerSecond?: number;
+  /** Paid messages (`allow_paid_broadcast`) per second over all chats (default 1000). */
+  paidPerSecond?: number;
 }
 
 export interface BotApiOptions {

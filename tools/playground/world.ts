@@ -221,6 +221,9 @@ export class World {
   readonly callbackAnswers: CallbackAnswer[] = [];
   readonly callbackQueries = new Map<string, { query: CallbackQuery; at: number; answered: boolean }>();
   readonly sendLog: Array<{ chatId: number; at: number }> = [];
+  /** Times of the sends Telegram counts against the free global limit (not `allow_paid_broadcast` ones), and of the paid ones. */
+  private readonly freeSendTimes: number[] = [];
+  private readonly paidSendTimes: number[] = [];
   private readonly sendsByChat = new Map<number, number[]>();
   readonly commands = new Map<string, unknown[]>();
   readonly botSettings = new Map<string, unknown>();
@@ -902,12 +905,17 @@ export class World {
         perChatPerSecond: custom.perChatPerSecond ?? 1,
         perGroupPerMinute: custom.perGroupPerMinute ?? 20,
         globalPerSecond: custom.globalPerSecond ?? 30,
+        paidPerSecond: custom.paidPerSecond ?? 1000,
       };
     }
   }
 
-  /** Throws a LimitError (429) when one more message to `chat` would break an enforced limit. */
-  checkLimits(chat: ChatState): void {
+  /**
+   * Throws a LimitError (429) when one more message to `chat` would break an enforced limit. A
+   * `paid` send (`allow_paid_broadcast`) is not counted against the free global limit but against
+   * `paidPerSecond` (Telegram: up to 1000 per second, paid in Stars).
+   */
+  checkLimits(chat: ChatState, paid = false): void {
     if (!this.limits) return;
     const t = this.now();
     const check = (times: readonly number[], limit: number, windowMs: number) => {
@@ -922,17 +930,15 @@ export class World {
     const chatTimes = this.sendsByChat.get(chat.id) ?? [];
     check(chatTimes, this.limits.perChatPerSecond, 1000);
     if (chat.type !== 'private') check(chatTimes, this.limits.perGroupPerMinute, 60_000);
-    check(
-      this.sendLog.slice(-this.limits.globalPerSecond).map((s) => s.at),
-      this.limits.globalPerSecond,
-      1000,
-    );
+    if (paid) check(this.paidSendTimes.slice(-this.limits.paidPerSecond), this.limits.paidPerSecond, 1000);
+    else check(this.freeSendTimes.slice(-this.limits.globalPerSecond), this.limits.globalPerSecond, 1000);
   }
 
   /** Records a successful send to `chatId` (for limits and `maxSendsInWindow`). */
-  recordSend(chatId: number): void {
+  recordSend(chatId: number, paid = false): void {
     const at = this.now();
     this.sendLog.push({ chatId, at });
+    (paid ? this.paidSendTimes : this.freeSendTimes).push(at);
     const times = this.sendsByChat.get(chatId);
     if (times) times.push(at);
     else this.sendsByChat.set(chatId, [at]);

@@ -1,0 +1,246 @@
+/**
+ * Delivers the running broadcast job: the bulk source of the outbox's bulk lane (src/notify/bulk.ts).
+ * It hands out one recipient at a time in list order, at most `rate` per `windowMs`, copying the
+ * admin's message (`copyMessage`, with its inline keyboard, and `allow_paid_broadcast` when paid).
+ * Each outcome is recorded in the job (coalesced writes); a restart resumes at the first
+ * unfinished position. Every `progressEveryMs` the admin's progress message is edited through the
+ * outbox; when the job ends (done or cancelled) a final report is queued for the admin.
+ */
+import type { Api } from 'grammy';
+import type { Logger } from '../logger.ts';
+import type { BulkDelivery, BulkOutcome, BulkSource } from '../notify/bulk.ts';
+import type { NewOutboxItem } from '../store/outbox.ts';
+import type { BroadcastJob, BroadcastProgress } from '../store/broadcasts.ts';
+import type { Store } from '../store/store.ts';
+
+export interface BroadcastRunnerOptions {
+  store: Store;
+  logger: Logger;
+  /** Messages per window (BROADCAST_RATE). */
+  rate: number;
+  /** Default 1000. */
+  windowMs?: number;
+  /** `allow_paid_broadcast` (BROADCAST_PAID): copies do not count against the global window. */
+  paid: boolean;
+  /** Default 3000. */
+  progressEveryMs?: number;
+  /** A failing delivery (network, 5xx) is given up after this many attempts. Default 5. */
+  maxAttempts?: number;
+  translate: (locale: string, key: string, variables?: Record<string, string | number>) => string;
+  defaultLocale: string;
+  enqueue: (items: NewOutboxItem[]) => Promise<void>;
+  /** Attaches the source to the outbox (`outbox.setBulkSource`). */
+  attach: (source: BulkSource | undefined) => void;
+}
+
+export interface BroadcastRunner {
+  /** Picks up the running job (after a restart too) and starts delivering it. */
+  start(): void;
+  /** A job started or was cancelled. */
+  wake(): void;
+  /** Stops handing out deliveries (the outbox waits for those in flight). */
+  stop(): void;
+}
+
+type Job = Pick<BroadcastJob, 'id' | 'adminId' | 'fromChatId' | 'messageId' | 'replyMarkup' | 'recipients'>;
+
+export function createBroadcastRunner(options: BroadcastRunnerOptions): BroadcastRunner {
+  const { store } = options;
+  const log = options.logger.child({ component: 'broadcast' });
+  const windowMs = options.windowMs ?? 1000;
+  const maxAttempts = options.maxAttempts ?? 5;
+  let job: Job | undefined;
+  let cursor = 0;
+  const retries: number[] = [];
+  const inFlight = new Set<number>();
+  const attempts = new Map<number, number>();
+  /** Monotonic start times inside the rate window. */
+  const starts: number[] = [];
+  /** Monotonic times of recorded outcomes (the measured rate). */
+  const outcomes: number[] = [];
+  let finishing = false;
+  let progressTimer: NodeJS.Timeout | undefined;
+  let running = false;
+
+  const adminLocale = (adminId: number) => store.users.get(adminId)?.locale ?? options.defaultLocale;
+
+  const load = () => {
+    const found = store.broadcasts.running();
+    if (!found || found.id === job?.id) return;
+    const { id, adminId, fromChatId, messageId, replyMarkup, recipients } = found;
+    job = { id, adminId, fromChatId, messageId, replyMarkup, recipients };
+    cursor = found.next;
+    retries.length = 0;
+    attempts.clear();
+    finishing = false;
+    log.info('broadcast running', { jobId: id, recipients: recipients.length, from: found.next });
+    progressTimer ??= setInterval(() => void reportProgress(), options.progressEveryMs ?? 3000);
+    progressTimer.unref();
+    options.attach(source);
+  };
+
+  const render = (progress: BroadcastProgress, final: boolean): string => {
+    const t = (key: string, variables?: Record<string, string | number>) =>
+      options.translate(adminLocale(progress.adminId), key, variables);
+    const done = progress.sent + progress.blocked + progress.failed;
+    const remaining = progress.total - done;
+    const now = performance.now();
+    while (outcomes.length > 0 && outcomes[0]! < now - 10_000) outcomes.shift();
+    const rate = outcomes.length / 10;
+    const counts = { sent: progress.sent, remaining, blocked: progress.blocked, failed: progress.failed, total: progress.total };
+    if (final) return t(progress.status === 'cancelled' ? 'broadcast-report-cancelled' : 'broadcast-report-done', counts);
+    const eta = rate > 0 ? Math.ceil(remaining / rate) : 0;
+    return t('broadcast-progress', {
+      ...counts,
+      rate: rate.toFixed(1),
+      eta: `${Math.floor(eta / 60)}:${String(eta % 60).padStart(2, '0')}`,
+    });
+  };
+
+  const progressItems = (progress: BroadcastProgress, final: boolean): NewOutboxItem[] => {
+    if (progress.progressMessageId === undefined) return [];
+    return [
+      {
+        chatId: progress.adminId,
+        kind: 'broadcast-progress',
+        payload: { type: 'edit', messageId: progress.progressMessageId, text: render(progress, final), parseMode: 'HTML' },
+        dedupeKey: final ? undefined : `broadcast-progress:${progress.id}`,
+      },
+    ];
+  };
+
+  async function reportProgress(): Promise<void> {
+    const current = job;
+    if (!current || finishing) return;
+    const progress = store.broadcasts.progress(current.id);
+    if (!progress || progress.status !== 'running') return;
+    await options.enqueue(progressItems(progress, false)).catch((error: unknown) => log.error('progress report failed', { error }));
+  }
+
+  async function finish(current: Job): Promise<void> {
+    try {
+      const status = store.broadcasts.progress(current.id)?.status === 'cancelled' ? 'cancelled' : 'done';
+      const final = await store.broadcasts.finish(current.id, status);
+      const progress = store.broadcasts.progress(current.id);
+      if (final && progress) {
+        log.info('broadcast finished', {
+          jobId: current.id,
+          status,
+          sent: progress.sent,
+          blocked: progress.blocked,
+          failed: progress.failed,
+        });
+        const report: NewOutboxItem = {
+          chatId: progress.adminId,
+          kind: 'broadcast-report',
+          payload: { type: 'send', text: render(progress, true), parseMode: 'HTML' },
+        };
+        await options.enqueue([...progressItems(progress, true), report]);
+      }
+    } catch (error) {
+      log.error('finishing a broadcast failed', { jobId: current.id, error });
+    } finally {
+      if (job === current) job = undefined;
+      load();
+      if (!job) {
+        options.attach(undefined);
+        if (progressTimer) clearInterval(progressTimer);
+        progressTimer = undefined;
+      }
+    }
+  }
+
+  const delivery = (current: Job, index: number, chatId: number): BulkDelivery => {
+    const settle = async (outcome: BulkOutcome) => {
+      try {
+        await store.broadcasts.record(current.id, index, outcome);
+      } finally {
+        inFlight.delete(index);
+        outcomes.push(performance.now());
+      }
+    };
+    return {
+      chatId,
+      send: (api: Api, signal: AbortSignal) =>
+        api.copyMessage(
+          chatId,
+          current.fromChatId,
+          current.messageId,
+          {
+            ...(current.replyMarkup ? { reply_markup: current.replyMarkup as never } : {}),
+            ...(options.paid ? { allow_paid_broadcast: true } : {}),
+          },
+          signal as never,
+        ),
+      settle,
+      retry(failure) {
+        const tries = (attempts.get(index) ?? 0) + (failure ? 1 : 0);
+        attempts.set(index, tries);
+        if (tries < maxAttempts) {
+          inFlight.delete(index);
+          retries.push(index);
+          return;
+        }
+        log.warn('giving up on a broadcast message after repeated failures', { jobId: current.id, chatId });
+        return settle('failed');
+      },
+    };
+  };
+
+  const source: BulkSource = {
+    paid: options.paid,
+    take(t, isBusy) {
+      const current = job;
+      if (!current || finishing || !running) return undefined;
+      const status = store.broadcasts.progress(current.id)?.status;
+      const stopping = status !== 'running';
+      if (!stopping) {
+        while (starts.length > 0 && starts[0]! <= t - windowMs) starts.shift();
+        if (starts.length >= options.rate) return starts[0]! + windowMs;
+        let index: number | undefined;
+        const retryAt = retries.findIndex((candidate) => !isBusy(current.recipients[candidate]!));
+        if (retryAt >= 0) index = retries.splice(retryAt, 1)[0];
+        while (index === undefined && cursor < current.recipients.length) {
+          const candidate = cursor;
+          cursor += 1;
+          if (inFlight.has(candidate) || store.broadcasts.isDone(current.id, candidate)) continue;
+          const chatId = current.recipients[candidate]!;
+          if (store.users.get(chatId)?.active === false) {
+            // Blocked the bot since the audience was taken: counted as blocked, not sent.
+            void store.broadcasts.record(current.id, candidate, 'blocked');
+            continue;
+          }
+          if (isBusy(chatId)) retries.push(candidate);
+          else index = candidate;
+        }
+        if (index !== undefined) {
+          inFlight.add(index);
+          starts.push(t);
+          return delivery(current, index, current.recipients[index]!);
+        }
+        if (retries.length > 0) return t + 50;
+      }
+      if (inFlight.size > 0) return undefined;
+      finishing = true;
+      void finish(current);
+      return undefined;
+    },
+  };
+
+  return {
+    start() {
+      running = true;
+      load();
+    },
+    wake() {
+      if (!running) return;
+      load();
+      options.attach(job ? source : undefined);
+    },
+    stop() {
+      running = false;
+      if (progressTimer) clearInterval(progressTimer);
+      progressTimer = undefined;
+    },
+  };
+}

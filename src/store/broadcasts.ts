@@ -1,0 +1,180 @@
+/**
+ * Broadcast jobs, in their own file (`broadcasts.json`) so the hot file stays small and a job's
+ * recipient list is not rewritten with every purchase. A job is created with its whole audience in
+ * ONE write; its progress (a low-water mark plus the few finished positions above it, and the
+ * counts) changes with every delivery and those changes are coalesced by the file like every other
+ * store write: many deliveries, one file write.
+ *
+ * Resuming: position `i` of `recipients` is finished when `i < next` or `i` is in `doneAbove`.
+ * After a restart the unfinished positions are sent again; only those whose request reached
+ * Telegram but whose outcome was not on disk yet (bounded by the outbox, see
+ * `maxUnrecordedDeliveries`) can be duplicates.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
+import { StoreError, StoreVersionError } from './errors.ts';
+
+export const broadcastsFileName = 'broadcasts.json';
+const fileVersion = 1;
+
+const audienceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('all') }),
+  z.object({ kind: z.literal('service'), service: z.string() }),
+  z.object({ kind: z.literal('locale'), locale: z.string() }),
+  z.object({ kind: z.literal('buyers'), days: z.number().int().positive() }),
+]);
+export type BroadcastAudience = z.infer<typeof audienceSchema>;
+
+const jobSchema = z.object({
+  id: z.string(),
+  adminId: z.number().int(),
+  /** The message to copy: chat and id in the admin's chat. */
+  fromChatId: z.number().int(),
+  messageId: z.number().int(),
+  /** Inline keyboard sent with every copy (Telegram's shape), if the message had one. */
+  replyMarkup: z.object({ inline_keyboard: z.array(z.array(z.record(z.string(), z.unknown()))) }).optional(),
+  audience: audienceSchema,
+  recipients: z.array(z.number().int()),
+  /** Every position below this is finished. */
+  next: z.number().int().nonnegative(),
+  /** Finished positions at or above `next` (a handful: deliveries finish out of order). */
+  doneAbove: z.array(z.number().int()),
+  sent: z.number().int().nonnegative(),
+  blocked: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  status: z.enum(['running', 'done', 'cancelled']),
+  /** The admin's progress message (edited while it runs). */
+  progressMessageId: z.number().int().optional(),
+  createdAt: z.string(),
+  finishedAt: z.string().optional(),
+});
+export type BroadcastJob = z.infer<typeof jobSchema>;
+export type BroadcastOutcome = 'sent' | 'blocked' | 'failed';
+export type BroadcastProgress = Omit<BroadcastJob, 'recipients' | 'doneAbove'> & { total: number };
+
+const fileSchema = z.object({ version: z.literal(fileVersion), jobs: z.record(z.string(), jobSchema) });
+type BroadcastsData = z.infer<typeof fileSchema>;
+
+export type NewBroadcastJob = Pick<BroadcastJob, 'id' | 'adminId' | 'fromChatId' | 'messageId' | 'audience' | 'recipients'> &
+  Partial<Pick<BroadcastJob, 'progressMessageId' | 'replyMarkup'>>;
+
+export interface BroadcastsRepo {
+  /** Stores a new running job with its whole audience in one write. Refuses a second running job. */
+  create(job: NewBroadcastJob): Promise<BroadcastJob>;
+  get(id: string): BroadcastJob | undefined;
+  /** The running job, if any (one at a time). */
+  running(): BroadcastJob | undefined;
+  /** Whether position `index` of the job is finished. */
+  isDone(id: string, index: number): boolean;
+  /** The job without its recipient list (cheap: for progress reports and status checks). */
+  progress(id: string): BroadcastProgress | undefined;
+  /** Records one delivery's outcome; resolves once it is on disk (coalesced with others). */
+  record(id: string, index: number, outcome: BroadcastOutcome): Promise<void>;
+  setProgressMessage(id: string, messageId: number): Promise<void>;
+  /** Ends a job (done or cancelled); resolves the final record once on disk. */
+  finish(id: string, status: 'done' | 'cancelled'): Promise<BroadcastJob | undefined>;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Finished jobs kept for /stats and reports; older ones are dropped with the next finish. */
+const keepFinished = 20;
+
+export async function openBroadcasts(options: {
+  dataDir: string;
+  now: () => Date;
+  onWrite?: (event: WriteEvent) => void;
+  writeFile?: AtomicWriter;
+}): Promise<BroadcastsRepo> {
+  const { now } = options;
+  const file = await DurableFile.open<BroadcastsData>({
+    path: path.join(options.dataDir, broadcastsFileName),
+    decode: (raw, name) => {
+      const version = (raw as { version?: unknown } | null)?.version;
+      if (typeof version === 'number' && version > fileVersion) throw new StoreVersionError(name, version, fileVersion);
+      return { data: fileSchema.parse(raw) };
+    },
+    defaultData: () => ({ version: fileVersion, jobs: {} }),
+    onWrite: options.onWrite,
+    writeFile: options.writeFile,
+  });
+  const copy = <T>(value: T): T => structuredClone(value);
+  const isDone = (job: BroadcastJob, index: number) => index < job.next || job.doneAbove.includes(index);
+
+  return {
+    async create(input) {
+      const job: BroadcastJob = jobSchema.parse({
+        ...input,
+        next: 0,
+        doneAbove: [],
+        sent: 0,
+        blocked: 0,
+        failed: 0,
+        status: 'running',
+        createdAt: now().toISOString(),
+      });
+      return copy(
+        await file.update((data) => {
+          if (Object.values(data.jobs).some((other) => other.status === 'running'))
+            throw new StoreError('duplicate', 'A broadcast is already running.');
+          data.jobs[job.id] = job;
+          return job;
+        }),
+      );
+    },
+    get: (id) => {
+      const job = file.data.jobs[id];
+      return job ? copy(job) : undefined;
+    },
+    running() {
+      const job = Object.values(file.data.jobs).find((candidate) => candidate.status === 'running');
+      return job ? copy(job) : undefined;
+    },
+    isDone: (id, index) => {
+      const job = file.data.jobs[id];
+      return job !== undefined && isDone(job, index);
+    },
+    progress(id) {
+      const job = file.data.jobs[id];
+      if (!job) return undefined;
+      const { recipients, doneAbove: _doneAbove, ...rest } = job;
+      return { ...copy(rest), total: recipients.length };
+    },
+    async record(id, index, outcome) {
+      await file.update((data) => {
+        const job = data.jobs[id];
+        if (!job || isDone(job, index)) return;
+        job[outcome] += 1;
+        job.doneAbove.push(index);
+        const above = new Set(job.doneAbove);
+        while (above.delete(job.next)) job.next += 1;
+        job.doneAbove = [...above].sort((a, b) => a - b);
+      });
+    },
+    async setProgressMessage(id, messageId) {
+      await file.update((data) => {
+        const job = data.jobs[id];
+        if (job) job.progressMessageId = messageId;
+      });
+    },
+    async finish(id, status) {
+      const result = await file.update((data) => {
+        const job = data.jobs[id];
+        if (!job) return undefined;
+        if (job.status === 'running') {
+          job.status = status;
+          job.finishedAt = now().toISOString();
+        }
+        const finished = Object.values(data.jobs)
+          .filter((other) => other.status !== 'running')
+          .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+        for (const old of finished.slice(keepFinished)) delete data.jobs[old.id];
+        return job;
+      });
+      return result ? copy(result) : undefined;
+    },
+    flush: () => file.flush(),
+    close: () => file.close(),
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * The broadcast runner on the outbox's bulk lane, against the Bot API emulator with a real store:
+ * one write for the whole audience, the outbox's own notices ahead of the broadcast, one global
+ * window shared by both.
+ */
+import path from 'node:path';
+import { Api } from 'grammy';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.ts';
+import { createOutbox, maxUnrecordedDeliveries } from '../../src/notify/outbox.ts';
+import { createBroadcastRunner } from '../../src/jobs/broadcast.ts';
+import { broadcastsFileName } from '../../src/store/broadcasts.ts';
+import { startBotApi } from '../../tools/playground/bot-api.ts';
+import { createTempDirs, openTestStore } from '../store/helpers.ts';
+
+const dirs = createTempDirs();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  dirs.cleanup();
+});
+
+const logger = createLogger({ level: 'error', write: () => undefined });
+
+describe('broadcast jobs', () => {
+  it('stores an audience of 10,000 in one write of the broadcasts file', async () => {
+    const { store, writes } = await openTestStore(dirs.make());
+    cleanups.push(() => store.close());
+    const before = writes.length;
+    const recipients = Array.from({ length: 10_000 }, (_, i) => 1_000_000 + i);
+    await store.broadcasts.create({ id: 'job1', adminId: 1, fromChatId: 1, messageId: 5, audience: { kind: 'all' }, recipients });
+    const written = writes.slice(before);
+    expect(written).toHaveLength(1);
+    expect(path.basename(written[0]!.file)).toBe(broadcastsFileName);
+    expect(store.broadcasts.progress('job1')).toMatchObject({ total: 10_000, sent: 0, status: 'running' });
+  });
+
+  it("gives the outbox's own notices priority over the broadcast and keeps both inside one global window", async () => {
+    const telegram = await startBotApi();
+    const { store } = await openTestStore(dirs.make());
+    const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
+    const outbox = createOutbox({
+      api,
+      store,
+      logger,
+      limits: { perChatMs: 10, globalPerSecond: 10, globalWindowMs: 100 },
+      retry: { baseMs: 20, maxMs: 100 },
+    });
+    const runner = createBroadcastRunner({
+      store,
+      logger,
+      rate: 1000,
+      windowMs: 100,
+      paid: false,
+      translate: (_locale, key) => key,
+      defaultLocale: 'id',
+      enqueue: async (items) => {
+        for (const item of items) await store.outbox.enqueue(item);
+        outbox.kick();
+      },
+      attach: (source) => outbox.setBulkSource(source),
+    });
+    cleanups.push(async () => {
+      runner.stop();
+      await outbox.stop();
+      await store.close();
+      await telegram.close();
+    });
+    const admin = telegram.createUser({ firstName: 'Admin', id: 990001 });
+    const users = Array.from({ length: 60 }, (_, i) => telegram.createUser({ firstName: `U${i}` }));
+    // The admin's own message is copied (sent by the admin, so it does not count as a bot send).
+    const source = admin.send('Harga naik besok');
+    await store.broadcasts.create({
+      id: 'job1',
+      adminId: admin.id,
+      fromChatId: admin.id,
+      messageId: source.messageId,
+      audience: { kind: 'all' },
+      recipients: users.map((user) => user.id),
+    });
+    outbox.start();
+    runner.start();
+    await telegram.waitFor(() => telegram.callsTo('copyMessage').length >= 10);
+    const copiesBefore = telegram.callsTo('copyMessage').length;
+    await store.outbox.enqueue({ chatId: users[59]!.id, kind: 'settlement', payload: { type: 'send', text: 'Transaksi Sukses' } });
+    outbox.kick();
+    const notice = await telegram.waitForBotMessage(users[59]!, { textIncludes: 'Transaksi Sukses' });
+    const copiesAtNotice = telegram.callsTo('copyMessage').filter((call) => call.at <= notice.sentAt).length;
+    // Only the deliveries already started (the crash bound) and one window's worth may go first.
+    expect(copiesAtNotice - copiesBefore).toBeLessThanOrEqual(maxUnrecordedDeliveries + 10);
+    await telegram.waitFor(() => store.broadcasts.progress('job1')?.status === 'done', { timeoutMs: 10_000 });
+    expect(store.broadcasts.progress('job1')).toMatchObject({ sent: 60, blocked: 0, failed: 0 });
+    // Broadcast and notices together never exceed the outbox's global window (10 per 100 ms).
+    expect(telegram.maxSendsInWindow('all', 100)).toBeLessThanOrEqual(10);
+  });
+});
