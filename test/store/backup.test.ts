@@ -71,6 +71,40 @@ describe('backups', () => {
     await restored.close();
   });
 
+  it('a backup taken while purchases are confirmed and settled loses none that was confirmed before it began', async () => {
+    const { dataDir, store } = await busyStore();
+    const file = path.join(dirs.make(), 'during.json.gz');
+    let stop = false;
+    const confirmed: string[] = [];
+    // Purchases keep coming: each is created, settled and moved to the history file, as the bot does.
+    const traffic = (async () => {
+      for (let i = 0; !stop && i < 400; i++) {
+        const refId = `ref-during-${i}`;
+        await store.transactions.create(purchase(refId, { status: 'Pending' }));
+        confirmed.push(refId);
+        if (i % 2 === 0) {
+          await store.transactions.settle(refId, { status: 'Sukses', sn: `SN-${i}` });
+          await store.transactions.archiveSettled();
+        }
+      }
+    })();
+    // Let some land first, then back up in the middle of the traffic.
+    while (confirmed.length < 20) await new Promise((resolve) => setImmediate(resolve));
+    const before = [...confirmed];
+    await writeBackup(dataDir, file);
+    stop = true;
+    await traffic;
+    await store.close();
+
+    const target = dirs.make();
+    await restoreBackup(file, target, testVault());
+    const { store: restored } = await openTestStore(target);
+    for (const refId of ['ref-pending', 'ref-settled', ...before]) expect(await restored.transactions.find(refId)).toBeDefined();
+    const all = await restored.transactions.listByUser(42, { limit: 1000 });
+    expect(new Set(all.map((tx) => tx.refId)).size).toBe(all.length);
+    await restored.close();
+  });
+
   it('a restore keeps the files it replaces aside (with their .bak copies), and the store opens the backup', async () => {
     const { dataDir, store } = await busyStore();
     const file = path.join(dirs.make(), 'backup.json.gz');
