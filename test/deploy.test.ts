@@ -1,12 +1,13 @@
 /**
  * The deployment files (README "Deployment"). This machine cannot build the image (no registry
- * access), so the Dockerfile's essentials are checked as text, and the systemd unit with
+ * access), so the Dockerfile is linted with dockerfile-utils and its essentials are checked as text, and the systemd unit with
  * `systemd-analyze verify` when it is installed, else structurally.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { validate } from 'dockerfile-utils';
 
 const root = path.resolve(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -32,6 +33,11 @@ function dockerStages(text: string): Array<Array<{ op: string; args: string }>> 
 const words = (args: string): string[] => (args.startsWith('[') ? (JSON.parse(args) as string[]) : args.split(/\s+/));
 
 describe('Dockerfile', () => {
+  it('passes dockerfile-utils (the linter of the Docker language server), which does flag a broken one', () => {
+    expect(validate(read('Dockerfile')).map((problem) => problem.message)).toEqual([]);
+    expect(validate('FROM node:20-slim\nEXPOSE port\nUSER\n').length).toBeGreaterThan(0);
+  });
+
   const stages = dockerStages(read('Dockerfile'));
   const final = stages.at(-1) ?? [];
   const all = (op: string, stage = final) => stage.filter((i) => i.op === op);
