@@ -54,6 +54,11 @@ export interface TransactionsRepo {
   listCreatedSince(since: Date): Promise<TransactionRecord[]>;
   /** Ids of the users with a purchase created at or after `since` that did not fail (Gagal). */
   buyersSince(since: Date): Promise<Set<number>>;
+  /**
+   * A user's transactions created in [from, to), open and settled, oldest first (for /export).
+   * Reads only the history months (UTC) the range touches.
+   */
+  listByUserBetween(userId: number, from: Date, to: Date): Promise<TransactionRecord[]>;
   /** A user's transactions, open and settled, newest first. Reads only as many history months as needed. */
   listByUser(userId: number, options?: ListOptions): Promise<TransactionRecord[]>;
   /** Any transaction by refId, open or settled (for internal use; user-facing code uses findForUser). */
@@ -248,6 +253,27 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
     async buyersSince(since) {
       const recent = await repo.listCreatedSince(since);
       return new Set(recent.filter((tx) => tx.status !== 'Gagal').map((tx) => tx.userId));
+    },
+    async listByUserBetween(userId, from, to) {
+      const start = from.getTime();
+      const end = to.getTime();
+      const found = new Map<string, TransactionRecord>();
+      const consider = (tx: TransactionRecord) => {
+        if (tx.userId !== userId || found.has(tx.refId)) return;
+        const at = time(tx);
+        if (at >= start && at < end) found.set(tx.refId, tx);
+      };
+      Object.values(hot.data.transactions).forEach(consider);
+      if (end > start) {
+        const first = monthOf(from.toISOString());
+        const last = monthOf(new Date(end - 1).toISOString());
+        for (const month of history.months()) {
+          if (month > last) continue;
+          if (month < first) break;
+          Object.values((await history.read(month))?.transactions ?? {}).forEach(consider);
+        }
+      }
+      return [...found.values()].sort((a, b) => newestFirst(b, a)).map(copy);
     },
     async listByUser(userId, options = {}) {
       const limit = Math.max(0, options.limit ?? 10);

@@ -204,6 +204,27 @@ describe('transactions', () => {
     ]);
   });
 
+  storeTest("lists a user's transactions of a time range, oldest first, reading only the range's months", async ({ stores }) => {
+    const { store, clock, dataDir, reopen } = await setup(stores, '2025-02-27T10:00:00Z');
+    await store.transactions.create(purchase('feb-before', { createdAt: '2025-02-20T09:59:59.999Z' }));
+    await store.transactions.create(purchase('feb-first', { createdAt: '2025-02-20T10:00:00.000Z' }));
+    await store.transactions.create(purchase('feb-other', { userId: 7, createdAt: '2025-02-21T10:00:00.000Z' }));
+    for (const ref of ['feb-before', 'feb-first', 'feb-other']) await store.transactions.settle(ref, { status: 'Sukses' });
+    clock.set('2025-03-02T10:00:00Z');
+    await store.transactions.create(purchase('mar-open'));
+    await store.transactions.create(purchase('mar-end', { createdAt: '2025-03-02T10:00:00.000Z' }));
+    await store.transactions.create(purchase('apr-after', { createdAt: '2025-04-02T10:00:00.000Z' }));
+    await store.transactions.settle('mar-end', { status: 'Gagal' });
+    await store.transactions.settle('apr-after', { status: 'Gagal' });
+    writeFileSync(path.join(dataDir, 'history', '2025-01.json'), 'not json: must not be read');
+    writeFileSync(path.join(dataDir, 'history', '2025-04.json'), 'not json: must not be read');
+    const again = await reopen();
+    const rows = await again.transactions.listByUserBetween(42, new Date('2025-02-20T10:00:00Z'), new Date('2025-03-02T10:00:00.001Z'));
+    expect(rows.map((tx) => tx.refId)).toEqual(['feb-first', 'mar-end', 'mar-open']);
+    const none = await again.transactions.listByUserBetween(42, new Date('2025-03-02T10:00:00.001Z'), new Date('2025-03-31T00:00:00Z'));
+    expect(none).toEqual([]);
+  });
+
   describe('after a crash during settle', () => {
     /** Builds the state a crash leaves: `hot` status in the hot file, the final record in history. */
     async function crashState(stores: StoreKit, hotStatus: 'Sukses' | 'Pending') {
