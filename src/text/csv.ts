@@ -1,0 +1,49 @@
+/**
+ * CSV documents (RFC 4180) for spreadsheets: UTF-8 with a BOM (so Excel reads it as UTF-8),
+ * CRLF line ends, `,` or `;` (Excel with Indonesian regional settings) as separator. A text field
+ * that starts like a formula (= + - @) gets a leading `'` so a spreadsheet shows it as text.
+ */
+import type { TransactionRecord } from '../store/schema.ts';
+
+export type CsvSeparator = ',' | ';';
+export type CsvValue = string | number | undefined;
+
+const formulaStart = /^[=+\-@]/;
+
+/** One field: numbers as digits, text guarded against formulas and quoted when it must be. */
+export function csvField(value: CsvValue, separator: CsvSeparator): string {
+  if (value === undefined) return '';
+  if (typeof value === 'number') return String(value);
+  const text = formulaStart.test(value) ? `'${value}` : value;
+  return text.includes(separator) || /["\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One line (without its line end). */
+export function csvLine(fields: readonly CsvValue[], separator: CsvSeparator): string {
+  return fields.map((field) => csvField(field, separator)).join(separator);
+}
+
+/** The whole document: BOM, header row, then the rows, each line ended by CRLF. */
+export function csvDocument(header: readonly string[], rows: Iterable<readonly CsvValue[]>, separator: CsvSeparator): Buffer {
+  const lines = ['\uFEFF' + csvLine(header, separator)];
+  for (const row of rows) lines.push(csvLine(row, separator));
+  lines.push('');
+  return Buffer.from(lines.join('\r\n'), 'utf8');
+}
+
+const wibOffsetMs = 7 * 3600_000;
+
+/** A moment as Western Indonesian Time (UTC+7), the way spreadsheets read it: `2026-11-23 00:05:09`. */
+export function wibDateTime(iso: string): string {
+  const date = new Date(Date.parse(iso) + wibOffsetMs);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
+ * A transaction's row: time (WIB), ref id, trx id, product code, product name, target, price
+ * (integer rupiah), status (as `statusOf` words it) and SN.
+ */
+export function transactionCsvRow(tx: TransactionRecord, statusOf: (tx: TransactionRecord) => string): CsvValue[] {
+  return [wibDateTime(tx.createdAt), tx.refId, tx.trxId, tx.code, tx.productName, tx.target, tx.price, statusOf(tx), tx.sn];
+}
