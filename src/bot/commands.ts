@@ -18,6 +18,7 @@ export const commands = [
   { name: 'buy', aliases: ['beli'], groups: false },
   { name: 'status', aliases: ['cek'], groups: false },
   { name: 'history', aliases: ['riwayat'], groups: false },
+  { name: 'export', aliases: ['ekspor'], groups: false },
   { name: 'pin', aliases: [], groups: false },
   { name: 'language', aliases: ['bahasa'], groups: true },
   { name: 'settings', aliases: ['pengaturan'], groups: false },

@@ -47,6 +47,7 @@ export const privateOnlyCommands = [
   'buy',
   'status',
   'history',
+  'export',
   'pin',
   'settings',
   'account',

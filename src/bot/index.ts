@@ -27,6 +27,7 @@ import { priceSearchFeature, pricesFeature } from './features/prices.ts';
 import { buyFeature } from './features/buy.ts';
 import { statusFeature } from './features/status.ts';
 import { historyFeature } from './features/history.ts';
+import { exportFeature } from './features/export.ts';
 import { buyAgainFeature } from './features/buy-again.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
@@ -127,6 +128,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(pricesFeature);
   bot.use(statusFeature);
   bot.use(historyFeature);
+  bot.use(exportFeature);
   bot.use(buyAgainFeature);
   bot.use(pinFeature);
   bot.use(groupsFeature);

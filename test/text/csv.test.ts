@@ -13,16 +13,16 @@ function parseCsv(text: string, separator: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === separator) row.push(field), (field = '');
+    else if (c === separator) (row.push(field), (field = ''));
     else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field), rows.push(row), (row = []), (field = ''), i++;
+      (row.push(field), rows.push(row), (row = []), (field = ''), i++);
     } else field += c;
   }
-  if (field !== '' || row.length > 0) row.push(field), rows.push(row);
+  if (field !== '' || row.length > 0) (row.push(field), rows.push(row));
   return rows;
 }
 
@@ -82,24 +82,53 @@ describe('the transactions CSV document', () => {
   });
 
   it('starts with a BOM and a header row, CRLF line ends, one row per transaction, and parses back to the same rows', () => {
-    const tricky = tx({ refId: 'R2', productName: 'Paket "Combo"; 10GB,\n30 hari', target: '=1+1', sn: undefined, trxId: undefined, status: 'Gagal' });
-    const buffer = csvDocument(header, [tx(), tricky].map((record) => transactionCsvRow(record, statusOf)), ',');
+    const tricky = tx({
+      refId: 'R2',
+      productName: 'Paket "Combo"; 10GB,\n30 hari',
+      target: '=1+1',
+      sn: undefined,
+      trxId: undefined,
+      status: 'Gagal',
+    });
+    const buffer = csvDocument(
+      header,
+      [tx(), tricky].map((record) => transactionCsvRow(record, statusOf)),
+      ',',
+    );
     const text = buffer.toString('utf8');
     expect(text.startsWith(bom)).toBe(true);
     expect(text.endsWith('\r\n')).toBe(true);
     expect(parseCsv(text.slice(1), ',')).toEqual([
       header,
-      ['2026-11-23 00:05:09', '01KAMZ0000AAAABBBBCCCCDDDD', 'TRX-1', 'TSEL10', 'Telkomsel 10.000', '081234567890', '10500', 'Sukses', '1234'],
+      [
+        '2026-11-23 00:05:09',
+        '01KAMZ0000AAAABBBBCCCCDDDD',
+        'TRX-1',
+        'TSEL10',
+        'Telkomsel 10.000',
+        '081234567890',
+        '10500',
+        'Sukses',
+        '1234',
+      ],
       ['2026-11-23 00:05:09', 'R2', '', 'TSEL10', 'Paket "Combo"; 10GB,\n30 hari', "'=1+1", '10500', 'Gagal', ''],
     ]);
-    const semicolons = csvDocument(header, [tx(), tricky].map((record) => transactionCsvRow(record, statusOf)), ';').toString('utf8');
+    const semicolons = csvDocument(
+      header,
+      [tx(), tricky].map((record) => transactionCsvRow(record, statusOf)),
+      ';',
+    ).toString('utf8');
     expect(semicolons.split('\r\n')[0]).toBe(`${bom}${header.join(';')}`);
     expect(parseCsv(semicolons.slice(1), ';')[2]?.[4]).toBe('Paket "Combo"; 10GB,\n30 hari');
   });
 
   it('builds 20,000 rows in one document', () => {
     const records = Array.from({ length: 20_000 }, (_, i) => tx({ refId: `R${i}` }));
-    const buffer = csvDocument(header, records.map((record) => transactionCsvRow(record, statusOf)), ',');
+    const buffer = csvDocument(
+      header,
+      records.map((record) => transactionCsvRow(record, statusOf)),
+      ',',
+    );
     expect(buffer.toString('utf8').split('\r\n')).toHaveLength(20_002);
   });
 });

@@ -1,0 +1,33 @@
+## Export: /ekspor, the user's transactions of a period as a CSV file
+
+command-export = Ekspor transaksi ke CSV (Excel)
+export-menu =
+    📤 <b>Ekspor transaksi</b>
+    Pilih periode (hari dalam WIB, minggu mulai Senin). Berkas CSV berisi transaksi Anda sendiri.
+    Pakai Excel dengan pengaturan Indonesia? Ketuk dulu «Excel Indonesia (;)».
+
+    Rentang lain: <code>/ekspor 2026-11-01 2026-11-15</code>
+export-period-today = Hari ini
+export-period-yesterday = Kemarin
+export-period-week = Minggu ini
+export-period-month = Bulan ini
+export-period-lastmonth = Bulan lalu
+export-button-semicolon = Excel Indonesia (;)
+export-caption = 📤 { $count } transaksi, { $from } s.d. { $to } (WIB).
+export-empty = Tidak ada transaksi pada { $from } s.d. { $to } (WIB). Tidak ada berkas yang dikirim.
+export-bad-date =
+    Tanggal tidak dikenali. Tulis rentang tanggal seperti ini:
+    <code>/ekspor 2026-11-01 2026-11-15</code>
+    <code>/ekspor 01/11/2026 15/11/2026</code>
+    Tambahkan <code>;</code> di akhir untuk Excel Indonesia.
+export-bad-order = Tanggal awal harus sebelum (atau sama dengan) tanggal akhir, misalnya <code>/ekspor 2026-11-01 2026-11-15</code>.
+
+export-column-time = Waktu (WIB)
+export-column-ref = Ref ID
+export-column-trx = Trx ID
+export-column-code = Kode produk
+export-column-product = Nama produk
+export-column-target = Tujuan
+export-column-price = Harga
+export-column-status = Status
+export-column-sn = SN

@@ -1,0 +1,81 @@
+import { Composer, InputFile } from 'grammy';
+import type { BotContext } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { editInPlace } from '../edits.ts';
+import { exportPeriodData, exportSeparatorData } from '../callback-data/export.ts';
+import { createExportKeyboard, separatorOf } from '../keyboards/export.ts';
+import { exportPeriods, periodRange, typedRange, type DayRange, type ExportPeriod } from '../../services/export-periods.ts';
+import { csvDocument, transactionCsvRow, type CsvSeparator } from '../../text/csv.ts';
+import { statusWord } from '../../text/receipt.ts';
+
+const columns = ['time', 'ref', 'trx', 'code', 'product', 'target', 'price', 'status', 'sn'] as const;
+
+/**
+ * /export (/ekspor): the sender's own transactions of a period as a CSV document. Without
+ * arguments it offers the periods as buttons (and a switch to `;` for Indonesian Excel);
+ * `/ekspor FROM TO [;]` exports a typed range of WIB days. Private chats only.
+ */
+export const exportFeature = new Composer<BotContext>();
+const privateChat = exportFeature.chatType('private');
+
+privateChat.command(commandNames('export'), async (ctx) => {
+  const args = ctx.match.trim().split(/\s+/).filter(Boolean);
+  if (args.length === 0) {
+    await ctx.reply(ctx.t('export-menu'), { reply_markup: createExportKeyboard(ctx.t, ',') });
+    return;
+  }
+  const separator: CsvSeparator | undefined = args.length === 2 ? ',' : args.length === 3 && args[2] === ';' ? ';' : undefined;
+  const range = separator === undefined ? ({ error: 'format' } as const) : typedRange(args[0] ?? '', args[1] ?? '');
+  if ('error' in range) {
+    await ctx.reply(ctx.t(range.error === 'order' ? 'export-bad-order' : 'export-bad-date'));
+    return;
+  }
+  await sendExport(ctx, ctx.from.id, range, separator ?? ',');
+});
+
+exportFeature.callbackQuery(exportSeparatorData.filter(), async (ctx) => {
+  const separator = unpack(() => separatorOf(exportSeparatorData.unpack(ctx.callbackQuery.data).sep));
+  if (separator === undefined) {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await editInPlace(ctx, ctx.t('export-menu'), createExportKeyboard(ctx.t, separator));
+});
+
+exportFeature.callbackQuery(exportPeriodData.filter(), async (ctx) => {
+  const choice = unpack(() => {
+    const data = exportPeriodData.unpack(ctx.callbackQuery.data);
+    const separator = separatorOf(data.sep);
+    const period = exportPeriods.find((known) => known === data.period);
+    return separator && period ? { separator, period: period as ExportPeriod } : undefined;
+  });
+  if (choice === undefined || ctx.chat?.type !== 'private') {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await sendExport(ctx, ctx.from.id, periodRange(choice.period, ctx.deps.now()), choice.separator);
+});
+
+function unpack<T>(read: () => T | undefined): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sends the CSV of the user's transactions in `range`, or says there are none. */
+async function sendExport(ctx: BotContext, userId: number, range: DayRange, separator: CsvSeparator): Promise<void> {
+  const txs = await ctx.deps.store.transactions.listByUserBetween(userId, range.start, range.end);
+  const days = { from: range.from, to: range.to };
+  if (txs.length === 0) {
+    await ctx.reply(ctx.t('export-empty', days));
+    return;
+  }
+  const header = columns.map((column) => ctx.t(`export-column-${column}`));
+  const rows = txs.map((tx) => transactionCsvRow(tx, (record) => statusWord(ctx.t, record)));
+  const file = new InputFile(csvDocument(header, rows, separator), `kiosbot-${range.from}-${range.to}.csv`);
+  await ctx.replyWithDocument(file, { caption: ctx.t('export-caption', { count: txs.length, ...days }) });
+}
