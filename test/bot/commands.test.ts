@@ -125,6 +125,7 @@ describe('Indonesian aliases', () => {
       ['buy', 'beli'],
       ['status', 'cek'],
       ['history', 'riwayat'],
+      ['export', 'ekspor'],
       ['language', 'bahasa'],
       ['settings', 'pengaturan'],
       ['account', 'akun'],

@@ -23,6 +23,7 @@ const privateCommands = [
   'buy',
   'status',
   'history',
+  'export',
   'pin',
   'language',
   'settings',

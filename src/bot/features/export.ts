@@ -4,7 +4,7 @@ import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
 import { exportPeriodData, exportSeparatorData } from '../callback-data/export.ts';
 import { createExportKeyboard, separatorOf } from '../keyboards/export.ts';
-import { exportPeriods, periodRange, typedRange, type DayRange, type ExportPeriod } from '../../services/export-periods.ts';
+import { exportPeriods, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
 import { csvDocument, transactionCsvRow, type CsvSeparator } from '../../text/csv.ts';
 import { statusWord } from '../../text/receipt.ts';
 
@@ -48,7 +48,7 @@ exportFeature.callbackQuery(exportPeriodData.filter(), async (ctx) => {
     const data = exportPeriodData.unpack(ctx.callbackQuery.data);
     const separator = separatorOf(data.sep);
     const period = exportPeriods.find((known) => known === data.period);
-    return separator && period ? { separator, period: period as ExportPeriod } : undefined;
+    return separator && period ? { separator, period } : undefined;
   });
   if (choice === undefined || ctx.chat?.type !== 'private') {
     await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });

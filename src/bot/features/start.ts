@@ -30,7 +30,11 @@ startFeature.command(commandNames('help'), async (ctx) => {
  * command in commands.ts always shows up in /help.
  */
 const helpSections: ReadonlyArray<{ heading: string; service?: ServiceName; names: readonly CommandName[] }> = [
-  { heading: 'help-section-reseller', service: 'reseller', names: ['balance', 'prices', 'buy', 'status', 'history', 'export', 'pin', 'alert'] },
+  {
+    heading: 'help-section-reseller',
+    service: 'reseller',
+    names: ['balance', 'prices', 'buy', 'status', 'history', 'export', 'pin', 'alert'],
+  },
   { heading: 'help-section-marketplace', service: 'marketplace', names: ['account', 'items', 'verify'] },
   { heading: 'help-section-gameshop', service: 'gameshop', names: ['games', 'order', 'orders'] },
   { heading: 'help-section-groups', names: ['linkgroup', 'unlinkgroup'] },
