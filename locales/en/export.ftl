@@ -13,7 +13,10 @@ export-period-week = This week
 export-period-month = This month
 export-period-lastmonth = Last month
 export-button-semicolon = Excel Indonesia (;)
-export-caption = 📤 { $count } transactions, { $from } to { $to } (WIB).
+export-caption = 📤 { $count ->
+        [one] { $count } transaction
+       *[other] { $count } transactions
+    }, { $from } to { $to } (WIB).
 export-empty = No transactions from { $from } to { $to } (WIB). No file was sent.
 export-bad-date =
     That date was not understood. Write the range like this:

@@ -57,6 +57,33 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     expect(text).not.toContain('081299999999');
   });
 
+  it('sends a period of more than 10,000 transactions in one file', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    const count = 10_001;
+    const now = Date.now();
+    await world.app.store.transactions.createMany(
+      Array.from({ length: count }, (_, i) => ({
+        refId: `bulk-${String(i).padStart(5, '0')}`,
+        userId: budi.id,
+        chatId: budi.id,
+        code: 'TSEL10',
+        productName: 'Telkomsel 10.000',
+        target: `0812${String(i).padStart(8, '0')}`,
+        price: 10500,
+        // Created and never sent: the world runs no settlement watcher (jobs are off).
+        createdAt: new Date(now - (count - i) * 1000).toISOString(),
+      })),
+    );
+    const today = periodRange('today', new Date()).from;
+    const file = await world.telegram.waitForBotMessage(budi, { after: budi.send(`/ekspor 2020-01-01 ${today}`) });
+    expect(file.message.caption).toContain('10.001 transaksi');
+    const lines = (await documentText(world, file)).split('\r\n');
+    expect(lines).toHaveLength(count + 2);
+    expect(lines[1]).toContain(',bulk-00000,');
+    expect(lines[count]).toContain(',bulk-10000,');
+    expect(lines[count]).toMatch(/,081200010000,10500,[^,]+,$/);
+  });
+
   it('writes ; as the separator after the Excel Indonesia (;) button', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
     const ref = await seedPurchase(world, budi, { productName: 'Paket; murah' });
@@ -92,6 +119,17 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     const empty = await world.telegram.waitForBotMessage(budi, { after: budi.send('/ekspor 01/01/2020 31/01/2020') });
     expect(empty.message.document).toBeUndefined();
     expect(empty.text).toContain('Tidak ada transaksi');
+  });
+
+  it('writes the header and statuses in English for an English user', async () => {
+    const ann = await seedConnectedUser(world, 'Ann', { languageCode: 'en' });
+    await seedPurchase(world, ann);
+    const today = periodRange('today', new Date()).from;
+    const file = await world.telegram.waitForBotMessage(ann, { after: ann.send(`/export ${today} ${today}`) });
+    expect(file.message.caption).toContain('📤 1 transaction, ');
+    const lines = (await documentText(world, file)).slice(1).split('\r\n');
+    expect(lines[0]).toBe('Time (WIB),Ref ID,Trx ID,Product code,Product name,Target,Price,Status,SN');
+    expect(lines[1]).toMatch(/,10500,Pending,$/);
   });
 
   it('says which date forms work when a date is wrong or the range is reversed', async () => {
