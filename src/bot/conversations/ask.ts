@@ -11,6 +11,7 @@ import { commandNames, type CommandName } from '../commands.ts';
 import { balanceRefreshData } from '../callback-data/balance.ts';
 import { priceViewData } from '../callback-data/prices.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
+import { exportPeriodData, exportSeparatorData } from '../callback-data/export.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 
 /**
@@ -49,15 +50,32 @@ export async function deleteSecretMessage(conversation: BotConversation, deps: B
  * then the flow's pending question is asked again and the flow goes on. Every alias and any case
  * counts, and so do the main menu's buttons (turned into these commands, see menu-buttons.ts).
  */
-export const infoCommands = ['help', 'balance', 'prices', 'status', 'history', 'settings'] as const satisfies readonly CommandName[];
+export const infoCommands = [
+  'help',
+  'balance',
+  'prices',
+  'status',
+  'history',
+  'export',
+  'settings',
+] as const satisfies readonly CommandName[];
 const infoCommandWords = new Set<string>(infoCommands.flatMap((name) => commandNames(name)));
 
 /**
  * Buttons of those features that only show something (price and history pages, status checks,
- * balance refresh): tapped inside a flow they do their thing and the flow goes on. (The price
+ * balance refresh, the export menu): tapped inside a flow they do their thing and the flow goes on. (The price
  * list's search and product buttons ask or buy: they leave the flow like any other button.)
  */
-const infoButtons = [balanceRefreshData, priceViewData, historyPageData, historyDetailData, statusCheckData, statusListData];
+const infoButtons = [
+  balanceRefreshData,
+  priceViewData,
+  historyPageData,
+  historyDetailData,
+  statusCheckData,
+  statusListData,
+  exportPeriodData,
+  exportSeparatorData,
+];
 
 /** The command word of a message starting with `/` (lower-case, without `@bot`), or undefined. */
 function commandOf(ctx: Context): string | undefined {
