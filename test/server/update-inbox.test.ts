@@ -9,19 +9,11 @@ import { createVault } from '../../src/store/vault.ts';
 import { inboxGetUpdatesTransformer, mayMoveMoney } from '../../src/server/update-inbox.ts';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer, waitForSummary } from '../helpers/buy.ts';
+import { privateTextUpdate } from '../helpers/updates.ts';
 import { startHttpServer, type HttpServer } from '../../src/server/http.ts';
 
 const vault = createVault({ key: Buffer.alloc(32, 9) });
-const privateText = (id: number, text = 'hi'): Update => ({
-  update_id: id,
-  message: {
-    message_id: id,
-    date: 0,
-    chat: { id: 5, type: 'private', first_name: 'A' },
-    from: { id: 5, is_bot: false, first_name: 'A' },
-    text,
-  },
-});
+const privateText = (id: number, text = 'hi'): Update => privateTextUpdate(id, text, { id: 5, firstName: 'A' });
 const groupText = (id: number): Update => ({
   update_id: id,
   message: {

@@ -3,24 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Update } from 'grammy/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { privateTextUpdate } from '../helpers/updates.ts';
 import { openInbox, type Inbox, type InboxData } from '../../src/store/inbox.ts';
 import { createVault } from '../../src/store/vault.ts';
 import type { WriteEvent } from '../../src/store/durable-file.ts';
 
 const vault = createVault({ key: Buffer.alloc(32, 7) });
 
-function privateMessage(updateId: number, text: string): Update {
-  return {
-    update_id: updateId,
-    message: {
-      message_id: updateId,
-      date: 0,
-      chat: { id: 42, type: 'private', first_name: 'Budi' },
-      from: { id: 42, is_bot: false, first_name: 'Budi' },
-      text,
-    },
-  };
-}
+const privateMessage = (updateId: number, text: string): Update => privateTextUpdate(updateId, text);
 
 describe('update inbox (inbox.json)', () => {
   let dir: string;

@@ -13,6 +13,7 @@ import { StoreError } from '../../src/store/errors.ts';
 import { hotFileName, openStore, type Store } from '../../src/store/store.ts';
 import { createVault, keyIdOf, legacyKeyId, type Vault } from '../../src/store/vault.ts';
 import { enospc } from '../helpers/disk.ts';
+import { privateTextUpdate } from '../helpers/updates.ts';
 import { createTempDirs, filesUnder, readJson } from './helpers.ts';
 
 const dirs = createTempDirs();
@@ -26,16 +27,7 @@ const legacyVault = () => createVault({ key: oldKey, keyId: legacyKeyId });
 const bothKeys = () => createVault({ key: newKey, previousKeys: [oldKey] });
 const newOnly = () => createVault({ key: newKey });
 
-const update = (id: number): Update => ({
-  update_id: id,
-  message: {
-    message_id: id,
-    date: 1,
-    chat: { id: 7, type: 'private', first_name: 'Budi' },
-    from: { id: 7, is_bot: false, first_name: 'Budi' },
-    text: `/beli TSEL10 0812${id}`,
-  },
-});
+const update = (id: number): Update => privateTextUpdate(id, `/beli TSEL10 0812${id}`, { id: 7, firstName: 'Budi' });
 
 async function open(dataDir: string, vault: Vault, writeFile?: AtomicWriter): Promise<Store> {
   return openStore({ dataDir, vault, ...(writeFile ? { writeFile } : {}) });
