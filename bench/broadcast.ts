@@ -44,16 +44,19 @@ try {
   const admin = telegram.createUser({ firstName: 'Admin', id: adminId, languageCode: 'id' });
   for (const user of users.slice(0, recipients)) telegram.createUser({ firstName: user.firstName, id: user.id, languageCode: 'id' });
   const message = await app.bot.api.sendMessage(admin.id, 'Harga pulsa naik mulai besok');
+  /** Stores a broadcast of the admin's message to the first `count` users (what 📣 Kirim does). */
+  const startJob = (count: number) =>
+    app.deps.broadcasts.start({
+      adminId,
+      fromChatId: adminId,
+      messageId: message.message_id,
+      audience: { kind: 'all' },
+      recipients: users.slice(0, count).map((user) => user.id),
+    });
 
   // Queueing: one job for the whole audience (cancelled at once: only the write is measured).
   const started = performance.now();
-  await app.deps.broadcasts.start({
-    adminId,
-    fromChatId: adminId,
-    messageId: message.message_id,
-    audience: { kind: 'all' },
-    recipients: users.slice(0, queued).map((user) => user.id),
-  });
+  await startJob(queued);
   emit({ figure: 'queue', recipients: queued, ms: Math.round(performance.now() - started) });
   await app.deps.broadcasts.cancel();
 
@@ -61,13 +64,7 @@ try {
   const from = telegram.calls.length;
   const deliverStart = performance.now();
   app.startJobs();
-  await app.deps.broadcasts.start({
-    adminId,
-    fromChatId: adminId,
-    messageId: message.message_id,
-    audience: { kind: 'all' },
-    recipients: users.slice(0, recipients).map((user) => user.id),
-  });
+  await startJob(recipients);
   while (app.deps.broadcasts.running()) await new Promise((resolve) => setTimeout(resolve, 50));
   const seconds = (performance.now() - deliverStart) / 1000;
   const calls = telegram.calls.slice(from).filter((call) => call.method === 'copyMessage');
