@@ -5,7 +5,19 @@ import type { TransactionRecord } from '../../src/store/schema.ts';
 let n = 0;
 function tx(status: string, code = 'TSEL10', price = 10_500, productName = 'Telkomsel 10.000'): TransactionRecord {
   const at = new Date(Date.UTC(2026, 10, 1, 3, 0, n++)).toISOString();
-  return { refId: `r${n}`, userId: 1, chatId: 1, code, productName, target: '0812', price, status, checks: 0, createdAt: at, updatedAt: at };
+  return {
+    refId: `r${n}`,
+    userId: 1,
+    chatId: 1,
+    code,
+    productName,
+    target: '0812',
+    price,
+    status,
+    checks: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
 }
 
 describe('computeReport: the figures of /laporan', () => {
