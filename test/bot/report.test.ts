@@ -82,6 +82,26 @@ describe('/laporan: the figures of a period', () => {
     expect(reversed.text).toContain('sebelum');
   });
 
+  it('counts a purchase by its WIB day: 00:30 WIB on 1 November is in November, not in October', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    await world.app.store.transactions.createMany([
+      {
+        refId: 'wib-boundary',
+        userId: budi.id,
+        chatId: budi.id,
+        code: 'TSEL10',
+        productName: 'Telkomsel 10.000',
+        target: '081234567890',
+        price: 10500,
+        createdAt: '2026-10-31T17:30:00.000Z',
+      },
+    ]);
+    const november = await world.telegram.waitForBotMessage(budi, { after: budi.send('/laporan 2026-11-01 2026-11-01') });
+    expect(november.text).toContain('Transaksi: 1');
+    const october = await world.telegram.waitForBotMessage(budi, { after: budi.send('/laporan 2026-10-01 2026-10-31') });
+    expect(october.text).toContain('Tidak ada transaksi');
+  });
+
   it('reports in English for an English user', async () => {
     const ann = await seedConnectedUser(world, 'Ann', { languageCode: 'en' });
     await seedSettled(world, ann, 'Sukses');
