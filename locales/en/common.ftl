@@ -41,3 +41,10 @@ unhandled-text = I did not understand that. Send /help for the commands, or send
 unhandled-secret = I deleted your message because it looks like an API key or a PIN and nothing was waiting for one (perhaps the step timed out). Start again with /connect or /pin.
 unhandled-secret-expired = I deleted your message because it looks like an API key or a PIN. That step had already ended because there was no reply for { $minutes } min, so nothing was saved. Start again with { $command }.
 unhandled-callback = This button is no longer valid. Start again from its command.
+
+## The periods of /ekspor and /laporan (days in WIB, weeks from Monday)
+period-today = Today
+period-yesterday = Yesterday
+period-week = This week
+period-month = This month
+period-lastmonth = Last month

@@ -7,11 +7,6 @@ export-menu =
     Excel with Indonesian settings? Tap «Excel Indonesia (;)» first.
 
     Another range: <code>/export 2026-11-01 2026-11-15</code>
-export-period-today = Today
-export-period-yesterday = Yesterday
-export-period-week = This week
-export-period-month = This month
-export-period-lastmonth = Last month
 export-button-semicolon = Excel Indonesia (;)
 export-caption = 📤 { $count ->
         [one] { $count } transaction

@@ -41,3 +41,10 @@ unhandled-text = Saya tidak mengerti pesan itu. Ketik /help untuk daftar perinta
 unhandled-secret = Pesan Anda saya hapus karena tampak seperti API key atau PIN, dan tidak ada proses yang sedang menunggunya (mungkin waktunya sudah habis). Mulai lagi dengan /connect atau /pin.
 unhandled-secret-expired = Pesan Anda saya hapus karena tampak seperti API key atau PIN. Langkah tadi sudah berakhir karena tidak ada balasan selama { $minutes } menit, jadi tidak ada yang disimpan. Mulai lagi dengan { $command }.
 unhandled-callback = Tombol ini sudah tidak berlaku. Mulai lagi dari perintahnya.
+
+## The periods of /ekspor and /laporan (days in WIB, weeks from Monday)
+period-today = Hari ini
+period-yesterday = Kemarin
+period-week = Minggu ini
+period-month = Bulan ini
+period-lastmonth = Bulan lalu

@@ -7,11 +7,6 @@ export-menu =
     Pakai Excel dengan pengaturan Indonesia? Ketuk dulu «Excel Indonesia (;)».
 
     Rentang lain: <code>/ekspor 2026-11-01 2026-11-15</code>
-export-period-today = Hari ini
-export-period-yesterday = Kemarin
-export-period-week = Minggu ini
-export-period-month = Bulan ini
-export-period-lastmonth = Bulan lalu
 export-button-semicolon = Excel Indonesia (;)
 export-caption = 📤 { $count } transaksi, { $from } s.d. { $to } (WIB).
 export-empty = Tidak ada transaksi pada { $from } s.d. { $to } (WIB). Tidak ada berkas yang dikirim.

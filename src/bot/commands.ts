@@ -19,6 +19,7 @@ export const commands = [
   { name: 'status', aliases: ['cek'], groups: false },
   { name: 'history', aliases: ['riwayat'], groups: false },
   { name: 'export', aliases: ['ekspor'], groups: false },
+  { name: 'report', aliases: ['laporan'], groups: false },
   { name: 'pin', aliases: [], groups: false },
   { name: 'language', aliases: ['bahasa'], groups: true },
   { name: 'settings', aliases: ['pengaturan'], groups: false },

@@ -48,6 +48,7 @@ export const privateOnlyCommands = [
   'status',
   'history',
   'export',
+  'report',
   'pin',
   'settings',
   'account',

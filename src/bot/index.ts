@@ -28,6 +28,7 @@ import { buyFeature } from './features/buy.ts';
 import { statusFeature } from './features/status.ts';
 import { historyFeature } from './features/history.ts';
 import { exportFeature } from './features/export.ts';
+import { reportFeature } from './features/report.ts';
 import { buyAgainFeature } from './features/buy-again.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
@@ -129,6 +130,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(statusFeature);
   bot.use(historyFeature);
   bot.use(exportFeature);
+  bot.use(reportFeature);
   bot.use(buyAgainFeature);
   bot.use(pinFeature);
   bot.use(groupsFeature);

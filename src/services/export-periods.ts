@@ -6,6 +6,9 @@
 export const exportPeriods = ['today', 'yesterday', 'week', 'month', 'lastmonth'] as const;
 export type ExportPeriod = (typeof exportPeriods)[number];
 
+/** The period named `name` (as a button carries it), or undefined. */
+export const periodOf = (name: string): ExportPeriod | undefined => exportPeriods.find((known) => known === name);
+
 /** Whole WIB days `from`..`to` (inclusive, `YYYY-MM-DD`) as the instants [start, end). */
 export interface DayRange {
   from: string;

@@ -126,6 +126,7 @@ describe('Indonesian aliases', () => {
       ['status', 'cek'],
       ['history', 'riwayat'],
       ['export', 'ekspor'],
+      ['report', 'laporan'],
       ['language', 'bahasa'],
       ['settings', 'pengaturan'],
       ['account', 'akun'],

@@ -118,22 +118,30 @@ describe.concurrent('commands inside a flow', () => {
       expect(summary.text).toContain('TSEL10');
     }));
 
-  it('/ekspor inside /beli is answered, its buttons work, and the purchase goes on to its summary', ({ expect }) =>
-    inWorld({}, async (world) => {
-      const driver = await bothConnected(world);
-      const ask = await driver.send('/beli', 'kode produk');
-      const menu = await driver.send('/ekspor', 'Ekspor transaksi');
-      const again = await world.telegram.waitForBotMessage(driver.user, { after: menu, textIncludes: 'kode produk' });
-      expect(again.text).toBe(ask.text);
-      driver.user.tap(menu, 'Excel Indonesia (;)');
-      await world.telegram.waitFor(() => menu.buttons.flat().includes('✅ Excel Indonesia (;)'));
-      const empty = world.telegram.waitForBotMessage(driver.user, { after: again, textIncludes: 'Tidak ada transaksi' });
-      driver.user.tap(menu, 'Bulan lalu');
-      await empty;
-      await driver.send('TSEL10', 'nomor HP');
-      const summary = await waitForSummary(world, driver.user, driver.user.send('081234567890'));
-      expect(summary.text).toContain('TSEL10');
-    }));
+  it.for([
+    { command: '/ekspor', title: 'Ekspor transaksi', toggle: 'Excel Indonesia (;)' },
+    { command: '/laporan', title: 'Laporan transaksi', toggle: undefined },
+  ])(
+    '$command inside /beli is answered, its buttons work, and the purchase goes on to its summary',
+    ({ command, title, toggle }, { expect }) =>
+      inWorld({}, async (world) => {
+        const driver = await bothConnected(world);
+        const ask = await driver.send('/beli', 'kode produk');
+        const menu = await driver.send(command, title);
+        const again = await world.telegram.waitForBotMessage(driver.user, { after: menu, textIncludes: 'kode produk' });
+        expect(again.text).toBe(ask.text);
+        if (toggle !== undefined) {
+          driver.user.tap(menu, toggle);
+          await world.telegram.waitFor(() => menu.buttons.flat().includes(`✅ ${toggle}`));
+        }
+        const empty = world.telegram.waitForBotMessage(driver.user, { after: again, textIncludes: 'Tidak ada transaksi' });
+        driver.user.tap(menu, 'Bulan lalu');
+        await empty;
+        await driver.send('TSEL10', 'nomor HP');
+        const summary = await waitForSummary(world, driver.user, driver.user.send('081234567890'));
+        expect(summary.text).toContain('TSEL10');
+      }),
+  );
 
   it('another command inside /beli ends the purchase and names it', ({ expect }) =>
     inWorld({}, async (world) => {

@@ -45,7 +45,7 @@ describe('/help lists every command', () => {
       for (const name of ['account', 'items', 'verify', 'games', 'order', 'orders']) {
         expect(lineOf(text, name), `/${name} is marked`).toContain(mark);
       }
-      for (const name of ['balance', 'prices', 'buy', 'status', 'history', 'export', 'alert', 'connect', 'language']) {
+      for (const name of ['balance', 'prices', 'buy', 'status', 'history', 'export', 'report', 'alert', 'connect', 'language']) {
         expect(lineOf(text, name), `/${name} is not marked`).not.toContain(mark);
       }
     });

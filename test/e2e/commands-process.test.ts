@@ -24,6 +24,7 @@ const privateCommands = [
   'status',
   'history',
   'export',
+  'report',
   'pin',
   'language',
   'settings',

@@ -12,6 +12,7 @@ import { balanceRefreshData } from '../callback-data/balance.ts';
 import { priceViewData } from '../callback-data/prices.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { exportPeriodData, exportSeparatorData } from '../callback-data/export.ts';
+import { reportPeriodData } from '../callback-data/report.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 
 /**
@@ -57,6 +58,7 @@ export const infoCommands = [
   'status',
   'history',
   'export',
+  'report',
   'settings',
 ] as const satisfies readonly CommandName[];
 const infoCommandWords = new Set<string>(infoCommands.flatMap((name) => commandNames(name)));
@@ -75,6 +77,7 @@ const infoButtons = [
   statusListData,
   exportPeriodData,
   exportSeparatorData,
+  reportPeriodData,
 ];
 
 /** The command word of a message starting with `/` (lower-case, without `@bot`), or undefined. */

@@ -3,8 +3,9 @@ import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
 import { exportPeriodData, exportSeparatorData } from '../callback-data/export.ts';
+import { readCallback } from '../callback-data/read.ts';
 import { createExportKeyboard, separatorOf } from '../keyboards/export.ts';
-import { exportPeriods, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
+import { periodOf, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
 import { csvDocument, transactionCsvRow, type CsvSeparator } from '../../text/csv.ts';
 import { statusWord } from '../../text/receipt.ts';
 
@@ -34,7 +35,7 @@ privateChat.command(commandNames('export'), async (ctx) => {
 });
 
 exportFeature.callbackQuery(exportSeparatorData.filter(), async (ctx) => {
-  const separator = unpack(() => separatorOf(exportSeparatorData.unpack(ctx.callbackQuery.data).sep));
+  const separator = readCallback(() => separatorOf(exportSeparatorData.unpack(ctx.callbackQuery.data).sep));
   if (separator === undefined) {
     await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
     return;
@@ -44,10 +45,10 @@ exportFeature.callbackQuery(exportSeparatorData.filter(), async (ctx) => {
 });
 
 exportFeature.callbackQuery(exportPeriodData.filter(), async (ctx) => {
-  const choice = unpack(() => {
+  const choice = readCallback(() => {
     const data = exportPeriodData.unpack(ctx.callbackQuery.data);
     const separator = separatorOf(data.sep);
-    const period = exportPeriods.find((known) => known === data.period);
+    const period = periodOf(data.period);
     return separator && period ? { separator, period } : undefined;
   });
   if (choice === undefined || ctx.chat?.type !== 'private') {
@@ -57,14 +58,6 @@ exportFeature.callbackQuery(exportPeriodData.filter(), async (ctx) => {
   await ctx.answerCallbackQuery();
   await sendExport(ctx, ctx.from.id, periodRange(choice.period, ctx.deps.now()), choice.separator);
 });
-
-function unpack<T>(read: () => T | undefined): T | undefined {
-  try {
-    return read();
-  } catch {
-    return undefined;
-  }
-}
 
 /** Sends the CSV of the user's transactions in `range`, or says there are none. */
 async function sendExport(ctx: BotContext, userId: number, range: DayRange, separator: CsvSeparator): Promise<void> {

@@ -1,0 +1,29 @@
+## Report: /laporan, the figures of a period (no sell prices yet: amounts are the cost)
+
+command-report = Laporan transaksi per periode
+report-menu =
+    📊 <b>Laporan transaksi</b>
+    Pilih periode (hari dalam WIB, minggu mulai Senin). Laporan berisi transaksi Anda sendiri.
+
+    Rentang lain: <code>/laporan 2026-11-01 2026-11-15</code>
+report-title = 📊 <b>Laporan { $from } s.d. { $to } (WIB)</b>
+report-total = Transaksi: { $count }
+report-success = ✅ Sukses: { $count }
+report-failed = ❌ Gagal: { $count }
+report-pending = ⏳ Diproses: { $count }
+report-unresolved = ❔ Tidak terselesaikan: { $count }
+report-rejected = ⛔ Ditolak: { $count }
+report-turnover = 💰 Omzet (harga modal): { $amount }
+report-rate = 📈 Tingkat sukses: { $rate }%
+report-rate-none = 📈 Tingkat sukses: - (belum ada yang Sukses atau Gagal)
+report-top-title = <b>{ $count } produk teratas</b> (Sukses)
+report-top-line = { $n }. <code>{ $code }</code> { $name } · { $count }× · { $sum }
+report-brands-title = <b>Per brand</b> (Sukses)
+report-brand-line = { $brand }: { $count }× · { $sum }
+report-cost-note = <i>Jumlah memakai harga modal dari provider; harga jual belum tersedia.</i>
+report-empty = Tidak ada transaksi pada { $from } s.d. { $to } (WIB), jadi belum ada yang dilaporkan.
+report-bad-date =
+    Tanggal tidak dikenali. Tulis rentang tanggal seperti ini:
+    <code>/laporan 2026-11-01 2026-11-15</code>
+    <code>/laporan 01/11/2026 15/11/2026</code>
+report-bad-order = Tanggal awal harus sebelum (atau sama dengan) tanggal akhir, misalnya <code>/laporan 2026-11-01 2026-11-15</code>.

@@ -1,0 +1,4 @@
+import { createCallbackData } from 'callback-data';
+
+/** A period of /report to show. */
+export const reportPeriodData = createCallbackData('rp', { period: String });

@@ -1,0 +1,49 @@
+import { Composer } from 'grammy';
+import type { BotContext } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { reportPeriodData } from '../callback-data/report.ts';
+import { readCallback } from '../callback-data/read.ts';
+import { periodKeyboard } from '../keyboards/periods.ts';
+import { renderReport } from '../renderers/report.ts';
+import { periodOf, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
+import { computeReport } from '../../services/report.ts';
+
+/**
+ * /report (/laporan): the figures of the sender's own transactions of a period, as a message.
+ * Without arguments it offers the periods of /export as buttons; `/laporan FROM TO` reports a
+ * typed range of WIB days. Private chats only.
+ */
+export const reportFeature = new Composer<BotContext>();
+const privateChat = reportFeature.chatType('private');
+
+privateChat.command(commandNames('report'), async (ctx) => {
+  const args = ctx.match.trim().split(/\s+/).filter(Boolean);
+  if (args.length === 0) {
+    const keyboard = periodKeyboard(ctx.t, (period) => reportPeriodData.pack({ period }));
+    await ctx.reply(ctx.t('report-menu'), { reply_markup: keyboard });
+    return;
+  }
+  const range = args.length === 2 ? typedRange(args[0] ?? '', args[1] ?? '') : ({ error: 'format' } as const);
+  if ('error' in range) {
+    await ctx.reply(ctx.t(range.error === 'order' ? 'report-bad-order' : 'report-bad-date'));
+    return;
+  }
+  await sendReport(ctx, ctx.from.id, range);
+});
+
+reportFeature.callbackQuery(reportPeriodData.filter(), async (ctx) => {
+  const period = readCallback(() => periodOf(reportPeriodData.unpack(ctx.callbackQuery.data).period));
+  if (period === undefined || ctx.chat?.type !== 'private') {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await sendReport(ctx, ctx.from.id, periodRange(period, ctx.deps.now()));
+});
+
+/** Sends the report of the user's transactions in `range`, or says there are none. */
+async function sendReport(ctx: BotContext, userId: number, range: DayRange): Promise<void> {
+  const txs = await ctx.deps.store.transactions.listByUserBetween(userId, range.start, range.end);
+  const days = { from: range.from, to: range.to };
+  await ctx.reply(txs.length === 0 ? ctx.t('report-empty', days) : renderReport(ctx.t, computeReport(txs), days));
+}
