@@ -71,7 +71,21 @@ export async function openChat(browser: Browser, url: string, options: { default
     },
     async tapButton(label) {
       const button = page.locator('#messages .msg:not(.deleted) .kb button, #replyKb button').filter({ hasText: label }).last();
-      await button.click();
+      // The page redraws the chat when a message changes; a redraw between the press and the release
+      // loses the click (nothing is sent). A tap counts once the page posted it; a lost one is tapped again.
+      // A copy button copies on the page and posts nothing.
+      if ((await button.getAttribute('data-copy')) !== null) return void (await button.click());
+      for (let attempt = 1; ; attempt++) {
+        const posted = page
+          .waitForRequest((request) => /\/playground\/(tap|send)$/.test(new URL(request.url()).pathname), { timeout: 3000 })
+          .then(
+            () => true,
+            () => false,
+          );
+        await button.click();
+        if (await posted) return;
+        if (attempt === 3) throw new Error(`tapping "${String(label)}" sent nothing, three times`);
+      }
     },
     async waitForText(text, { timeoutMs, fromBot } = {}) {
       const bubble = bubbles(fromBot).filter({ hasText: text }).last();
