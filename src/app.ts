@@ -68,7 +68,7 @@ export interface AppOptions {
   alertIntervalMs?: number;
   /** Replaces the store's file writer (tests simulate a full disk). */
   storeWriteFile?: StoreOptions['writeFile'];
-  /** Per-user flood limit of the bot. Default 8 updates in 3 s (tests of long flows loosen it). */
+  /** Per-user flood limit of the bot. Default 15 updates in 3 s (tests of long flows loosen it). */
   floodLimit?: FloodLimit;
   /** Grouping window and timers of the operator feed (tests drive them). */
   operatorFeed?: Pick<OperatorFeedOptions, 'windowMs' | 'setTimer' | 'clearTimer'>;

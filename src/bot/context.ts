@@ -24,7 +24,7 @@ export interface BotSettings {
   conversationTimeoutMs: number;
   /** Path of the operator's game shop catalogue file (GAMESHOP_CATALOGUE), if any. */
   gameshopCataloguePath: string | undefined;
-  /** Per-user flood limit; default `defaultFloodLimit` (8 updates in 3 s). Tests of long flows loosen it. */
+  /** Per-user flood limit; default `defaultFloodLimit` (15 updates in 3 s). Tests of long flows loosen it. */
   floodLimit?: FloodLimit;
 }
 

@@ -45,8 +45,12 @@ import { gameshopFeature } from './features/gameshop.ts';
 
 const isCommand = (ctx: BotContext): boolean => (ctx.message?.text ?? '').trimStart().startsWith('/');
 
-/** Flood limit per user: more than this many updates within the window get one "slow down". */
-export const defaultFloodLimit: FloodLimit = { updates: 8, windowMs: 3000 };
+/**
+ * Flood limit per user: more than this many updates within the window get one "slow down". Tapping
+ * through the /beli picker and the menu is about a dozen updates in a few seconds; a person never
+ * gets near 15 in 3 s.
+ */
+export const defaultFloodLimit: FloodLimit = { updates: 15, windowMs: 3000 };
 
 /**
  * Assembles the bot: the only place middleware is put together. Everything it needs is injected,

@@ -24,18 +24,10 @@ beforeAll(async () => {
     tsxLoader,
     path.join(repoRoot, 'tools/demo/main.ts'),
   ]);
-  const ready = (async () => {
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      const url = /Open the chat page:\s+(\S+)/.exec(demo.output)?.[1];
-      if (url && demo.output.includes('Ctrl+C stops everything')) return url;
-      if (Date.now() > deadline) throw new Error(`the demo did not get ready:\n${demo.output}`);
-      await Promise.race([
-        demo.exited.then(() => Promise.reject(new Error(`the demo exited:\n${demo.output}`))),
-        new Promise((r) => setTimeout(r, 100)),
-      ]);
-    }
-  })();
+  const pagePattern = /Open the chat page:\s+(\S+)/;
+  const ready = demo
+    .waitForOutput((output) => pagePattern.test(output) && output.includes('Ctrl+C stops everything'), 90_000)
+    .then(() => pagePattern.exec(demo.output)?.[1] ?? '');
   [pageUrl, browser] = await Promise.all([ready, launchChromium()]);
 }, 120_000);
 

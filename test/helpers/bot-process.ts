@@ -22,6 +22,11 @@ export interface BotProcess {
   readonly exited: Promise<number | null>;
   /** Sends `signal` (default SIGTERM) and resolves once the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * Resolves once the output so far satisfies `ready` (checked on every chunk, no polling);
+   * rejects, with the output, if the process exits first or `timeoutMs` passes.
+   */
+  waitForOutput(ready: (output: string) => boolean, timeoutMs: number): Promise<void>;
 }
 
 /**
@@ -36,13 +41,38 @@ export function spawnBot(env: Record<string, string>, cwd: string, nodeArgs = ts
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const watchers = new Set<() => void>();
+  const take = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const watcher of watchers) watcher();
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     exited,
     get output() {
       return output;
+    },
+    waitForOutput(ready, timeoutMs) {
+      return new Promise<void>((resolve, reject) => {
+        const done = (error?: Error) => {
+          watchers.delete(check);
+          clearTimeout(timer);
+          if (error) reject(error);
+          else resolve();
+        };
+        const check = () => {
+          if (ready(output)) done();
+        };
+        const timer = setTimeout(
+          () => done(new Error(`the process did not print what was awaited within ${timeoutMs} ms:\n${output}`)),
+          timeoutMs,
+        );
+        void exited.then(() => done(new Error(`the process exited first:\n${output}`)));
+        watchers.add(check);
+        check();
+      });
     },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -11,7 +11,7 @@ import { connectReseller } from './connect.ts';
  * 'connect'` the user connects through /connect like a real reseller; otherwise (the default) the
  * user writes /start once and the credentials are seeded through the credential service — the
  * subject of most buy tests is buying, and the four /connect updates would eat into the per-user
- * flood limit (8 updates in 3 s) that a multi-step purchase test needs.
+ * flood limit (15 updates in 3 s) that a multi-step purchase test needs.
  */
 export async function buyer(
   world: TestWorld,
