@@ -142,7 +142,7 @@ describe('group links, the operator feed and start-up cosmetics', () => {
     const answer = await world.telegram.waitForCallbackAnswer('stray-1');
     expect(answer.text).toContain('tidak berlaku');
 
-    for (let i = 0; i < 12; i += 1) budi.send(`halo ${i}`);
+    for (let i = 0; i < 20; i += 1) budi.send(`halo ${i}`);
     await world.telegram.waitFor(() => world.telegram.botMessages(budi).some((m) => m.text?.includes('Pelan-pelan')));
     await world.telegram.waitFor(() => world.logs.some((line) => line.includes('flood limit reached')));
     expect(world.telegram.botMessages(budi).filter((m) => m.text?.includes('Pelan-pelan'))).toHaveLength(1);
