@@ -167,6 +167,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     formatMoney: formatRupiah,
     onQueued: () => outbox.kick(),
     gameshopCataloguePath: config.gameshopCataloguePath,
+    recheckFirstMs: config.recheckFirstMs,
     adminIds: config.adminIds,
     broadcastProgress: () => {
       const running = broadcasts.running();

@@ -131,6 +131,7 @@ const schema = z.object({
   DEFAULT_LOCALE: z.enum(supportedLocales, { error: 'must be id or en' }).default('id'),
   PROVIDER_TIMEOUT_MS: integerText('milliseconds to wait for a provider', 1000, 120000).default(15000),
   PENDING_HORIZON_HOURS: integerText('hours to keep re-checking a Pending transaction', 1, 24 * 14).default(24),
+  RECHECK_FIRST_SECONDS: integerText('seconds between the re-checks of a Pending purchase in its first 2 minutes', 1, 120).default(10),
   GAMESHOP_CATALOGUE: z.string().trim().min(1).optional(),
   BACKUP_DIR: z.string().trim().min(1).default('./backups'),
   BACKUP_EVERY_HOURS: integerText('hours between scheduled backups; 0 turns them off', 0, 24 * 7).default(0),
@@ -166,6 +167,8 @@ export interface Config {
   logLevel: Parsed['LOG_LEVEL'];
   defaultLocale: Locale;
   pendingHorizonMs: number;
+  /** Re-check delay of a Pending purchase during its first 2 minutes (later ones back off to 30 s, then 5 min). */
+  recheckFirstMs: number;
   gameshopCataloguePath: string | undefined;
   /** Where backups go (`npm run backup`, scheduled ones); `everyMs` 0: no scheduled backups. */
   backups: { dir: string; everyMs: number; keep: number };
@@ -211,6 +214,7 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     logLevel: data.LOG_LEVEL,
     defaultLocale: data.DEFAULT_LOCALE,
     pendingHorizonMs: data.PENDING_HORIZON_HOURS * 3600_000,
+    recheckFirstMs: data.RECHECK_FIRST_SECONDS * 1000,
     gameshopCataloguePath: data.GAMESHOP_CATALOGUE,
     backups: { dir: data.BACKUP_DIR, everyMs: data.BACKUP_EVERY_HOURS * 3600_000, keep: data.BACKUP_KEEP },
     broadcast: broadcastSettings(data.BROADCAST_RATE, data.BROADCAST_PAID === 'true'),

@@ -73,6 +73,7 @@ describe('createConfig', () => {
       DEFAULT_LOCALE: 'en',
       PROVIDER_TIMEOUT_MS: '5000',
       PENDING_HORIZON_HOURS: '48',
+      RECHECK_FIRST_SECONDS: '3',
       DATA_DIR: '/var/lib/kiosbot',
       GAMESHOP_CATALOGUE: './catalogue.json',
     });
@@ -86,6 +87,7 @@ describe('createConfig', () => {
     expect(config.defaultLocale).toBe('en');
     expect(config.providers.timeoutMs).toBe(5000);
     expect(config.pendingHorizonMs).toBe(48 * 3600_000);
+    expect(config.recheckFirstMs).toBe(3000);
     expect(config.gameshopCataloguePath).toBe('./catalogue.json');
   });
 

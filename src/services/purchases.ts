@@ -28,9 +28,12 @@ export interface RecentRepeat {
   seconds?: number;
 }
 
-/** Back-off schedule of re-checks, by the age of the transaction. */
-export function nextCheckDelayMs(ageMs: number): number {
-  if (ageMs < 2 * 60_000) return 10_000;
+/**
+ * Back-off schedule of re-checks, by the age of the transaction: `firstMs` (RECHECK_FIRST_SECONDS,
+ * default 10 s) for the first 2 minutes, then 30 s up to 10 minutes, then 5 minutes.
+ */
+export function nextCheckDelayMs(ageMs: number, firstMs = 10_000): number {
+  if (ageMs < 2 * 60_000) return firstMs;
   if (ageMs < 10 * 60_000) return 30_000;
   return 5 * 60_000;
 }
@@ -110,6 +113,8 @@ export interface PurchaseServiceDeps {
   onSettled?: (tx: TransactionRecord) => void;
   /** Random source for the re-check jitter (tests pass a fixed one). */
   random?: () => number;
+  /** Delay of the re-checks during a purchase's first 2 minutes (default 10 s). */
+  recheckFirstMs?: number;
   /**
    * The operator-feed items asking to review an acknowledged transaction whose re-checks the
    * provider keeps refusing; queued in the same store write as the transaction's update.
@@ -207,7 +212,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     const age = now.getTime() - Date.parse(tx.createdAt);
     // ±20 % jitter spreads the re-checks of a burst of purchases.
     const jitter = 0.8 + 0.4 * (deps.random ?? Math.random)();
-    const nextCheckAt = new Date(now.getTime() + Math.round(nextCheckDelayMs(age) * jitter)).toISOString();
+    const nextCheckAt = new Date(now.getTime() + Math.round(nextCheckDelayMs(age, deps.recheckFirstMs) * jitter)).toISOString();
     const updated = await store.transactions.update(tx.refId, { ...patch, status, nextCheckAt }, queue.length > 0 ? { notify: queue } : {});
     if (updated && queue.length > 0) deps.onQueued?.();
     return updated ?? (await store.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };

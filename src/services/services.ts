@@ -50,6 +50,8 @@ export interface ServicesDeps {
   broadcastProgress?: () => BroadcastProgress | undefined;
   /** ADMIN_IDS (they can never be banned). */
   adminIds?: readonly number[];
+  /** RECHECK_FIRST_SECONDS in ms: re-check delay of a purchase's first 2 minutes. */
+  recheckFirstMs?: number;
 }
 
 export function createServices(deps: ServicesDeps): Services {

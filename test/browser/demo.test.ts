@@ -71,7 +71,7 @@ describe('npm run demo in a browser', () => {
       const pending = await chat.waitForText(/Sedang diproses/, { fromBot: true, timeoutMs: 30_000 });
       expect(await pending.textContent()).toContain('081234567890');
 
-      // The sandbox settles it after 2 s; the bot's watcher re-checks about every 10 s. The message
+      // The sandbox settles it after 2 s; the demo bot re-checks every 2 s. The message
       // that said "in process" becomes the receipt, and a one-line reply pings.
       await chat.waitForText(/· Sukses/, { fromBot: true, timeoutMs: 60_000 });
       // (The ping quotes the receipt's first lines; the Ref ID is in the receipt itself only.)

@@ -71,8 +71,8 @@ interface Lane {
 
 describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
   const runs = Number(process.env.CRASH_RUNS ?? 30);
-  // Two bots side by side (each with its own Telegram and data) halve the time spent waiting for kill instants.
-  const laneCount = Number(process.env.CRASH_LANES ?? 2);
+  // Three bots side by side (each with its own Telegram and data) cut the time spent waiting for kill instants.
+  const laneCount = Number(process.env.CRASH_LANES ?? 3);
   // CRASH_SEED=<seed> repeats a failed run's kill instants.
   const seed = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
   let sandbox: Sandbox | undefined;
@@ -113,6 +113,8 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
         ...loopbackEnv(telegram, provider, lane.dataDir),
         TELEGRAM_API_ROOT: lane.slowTelegram.url,
         PROVIDER_TIMEOUT_MS: '10000',
+        // The re-check that settles a recovered purchase comes 1 s after it was sent, not 10 s.
+        RECHECK_FIRST_SECONDS: '1',
         LOG_LEVEL: 'info',
         PORT: '0',
       };
@@ -159,7 +161,7 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
         if (txs.length === 0) return true;
         return txs.every((tx) => tx.status === 'Sukses') && targetsOf(run).every((target) => toldSuccess(run, target).length >= 1);
       };
-      // The last purchases settle at their first re-check, about 10 s after they were sent.
+      // The last purchases settle at their first re-check, about 1 s after they were sent.
       await telegram.waitFor(() => laneRuns.every(settled), { timeoutMs: 60_000 }).catch(() => undefined);
 
       const everConfirmed = (message: { text: string | undefined; history: readonly { text?: string }[] }) =>

@@ -20,6 +20,13 @@ describe('re-check back-off', () => {
     expect(nextCheckDelayMs(23 * 3600_000)).toBe(5 * 60_000);
   });
 
+  it('RECHECK_FIRST_SECONDS sets the first 2 minutes only; the later steps stay', () => {
+    expect(nextCheckDelayMs(0, 2000)).toBe(2000);
+    expect(nextCheckDelayMs(2 * 60_000 - 1, 2000)).toBe(2000);
+    expect(nextCheckDelayMs(2 * 60_000, 2000)).toBe(30_000);
+    expect(nextCheckDelayMs(10 * 60_000, 2000)).toBe(5 * 60_000);
+  });
+
   describe('stored next check times', () => {
     let world: TestWorld;
     afterEach(async () => {
@@ -68,6 +75,17 @@ describe('re-check back-off', () => {
         expectWithin(await delays(), base);
       }
       for (const refId of refs) expect((await world.app.store.transactions.find(refId))?.checks).toBe(steps.length);
+    });
+
+    it('RECHECK_FIRST_SECONDS=2: a new purchase is re-checked about 2 s later', async () => {
+      const clockMs = Date.now();
+      const now = () => new Date(clockMs);
+      world = await startWorld({ app: { now }, env: { RECHECK_FIRST_SECONDS: '2' } });
+      const budi = await seedConnectedUser(world, 'Budi');
+      const refId = await seedPurchase(world, budi, { target: '081200009999' });
+      const delay = Date.parse((await world.app.store.transactions.find(refId))?.nextCheckAt ?? 'missing') - clockMs;
+      expect(delay).toBeGreaterThanOrEqual(1600);
+      expect(delay).toBeLessThanOrEqual(2400);
     });
   });
 });

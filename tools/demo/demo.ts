@@ -95,6 +95,8 @@ export async function startDemo({ env, onBotLine = (line) => console.log(`bot â”
         : path.join(repoRoot, 'catalogue.sample.json'),
       // The first user can try /broadcast and /stats.
       ADMIN_IDS: env.ADMIN_IDS?.trim() || String(firstUser.id),
+      // A demo purchase is re-checked every 2 s, so it settles moments after the sandbox settles it.
+      RECHECK_FIRST_SECONDS: env.RECHECK_FIRST_SECONDS?.trim() || '2',
       PORT: '0',
     });
 
