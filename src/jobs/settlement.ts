@@ -10,7 +10,10 @@ export interface SettlementWatcherOptions {
   now: () => Date;
   /** After this age a Pending transaction is marked Unresolved and never checked again. */
   horizonMs: number;
-  /** How often the watcher looks for due transactions. Default 1 s. */
+  /**
+   * How often the watcher looks for due transactions. Default 1 s. A check that ends starts the
+   * next due one at once, so the tick only matters for checks that become due.
+   */
   tickMs?: number;
   /** Provider calls in flight at once for one account. Default 2. */
   perAccountConcurrency?: number;
@@ -132,6 +135,9 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
         .finally(() => {
           inFlight.delete(tx.refId);
           perUser.set(tx.userId, (perUser.get(tx.userId) ?? 1) - 1);
+          // A freed slot takes the next due check at once: the pace is set by the bounds and the
+          // provider's answer time, not by the tick.
+          if (timer) launch();
         });
       inFlight.set(tx.refId, job);
     }

@@ -258,6 +258,28 @@ describe('settlement watcher edges', () => {
     expect(Math.max(...all.map((r) => inFlightAt(r, false)))).toBeGreaterThanOrEqual(3);
   });
 
+  it('a freed slot starts the next due check at once, not at the next tick: 40 due checks within one tick of an hour', async () => {
+    // The tick never comes again during the test: only the start pass and freed slots can launch checks.
+    await start({ app: { watcherTickMs: 3_600_000 } });
+    const accounts = [resellerDemoAccounts.main, resellerDemoAccounts.second];
+    const users = [await seedConnectedUser(world, 'Budi'), await seedConnectedUser(world, 'Sari', { account: accounts[1] })];
+    const refs = new Set<string>();
+    for (let i = 0; i < 40; i += 1) refs.add(await seedPurchase(world, users[i % 2]!, { target: `0812${String(i).padStart(4, '0')}9999` }));
+    await world.app.watcher.stop();
+    clock.advance(60_000);
+    const from = world.sandbox.received.length;
+    const checked = () =>
+      new Set(
+        world.sandbox.received
+          .slice(from)
+          .filter((r) => r.path === '/transaction' && refs.has(refOf(r) ?? ''))
+          .map(refOf),
+      ).size;
+    world.app.watcher.start();
+    await eventually(() => checked() === 40, 5000);
+    expect(checked()).toBe(40);
+  });
+
   it('/alert off removes the threshold: a crossing afterwards alerts nobody', async () => {
     await start({ sandbox: { reseller: { instant: true } }, app: { alertIntervalMs: 50 } });
     const budi = await buyer(world);
