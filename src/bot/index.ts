@@ -30,6 +30,7 @@ import { historyFeature } from './features/history.ts';
 import { exportFeature } from './features/export.ts';
 import { reportFeature } from './features/report.ts';
 import { buyAgainFeature } from './features/buy-again.ts';
+import { customerReceiptFeature } from './features/customer-receipt.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
 import { alertFeature } from './features/alert.ts';
@@ -136,6 +137,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(exportFeature);
   bot.use(reportFeature);
   bot.use(buyAgainFeature);
+  bot.use(customerReceiptFeature);
   bot.use(pinFeature);
   bot.use(groupsFeature);
   bot.use(marketplaceFeature);
