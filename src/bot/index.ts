@@ -41,6 +41,8 @@ import { createConnectConversation } from './conversations/connect.ts';
 import { createBuyConversation } from './conversations/buy.ts';
 import { createPinConversation } from './conversations/pin.ts';
 import { createOrderConversation } from './conversations/order.ts';
+import { createShopConversation } from './conversations/shop.ts';
+import { shopFeature } from './features/shop.ts';
 import { marketplaceFeature } from './features/marketplace.ts';
 import { gameshopFeature } from './features/gameshop.ts';
 
@@ -123,6 +125,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(createConversation(createBuyConversation(deps), { id: conversationIds.buy, ...wait }));
   bot.use(createConversation(createPinConversation(deps), { id: conversationIds.pin, ...wait }));
   bot.use(createConversation(createOrderConversation(deps), { id: conversationIds.order, ...wait }));
+  bot.use(createConversation(createShopConversation(deps), { id: conversationIds.shop, ...wait }));
 
   // Private-only commands used in a group get their one answer here, before any feature.
   bot.use(privateOnlyAnswer);
@@ -138,6 +141,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(reportFeature);
   bot.use(buyAgainFeature);
   bot.use(customerReceiptFeature);
+  bot.use(shopFeature);
   bot.use(pinFeature);
   bot.use(groupsFeature);
   bot.use(marketplaceFeature);
