@@ -9,7 +9,11 @@ import { customerReceiptData } from '../../src/bot/callback-data/receipt.ts';
 /** A purchase of `user` (Rp 10.500 cost) settled Sukses with an SN, sold to the customer for `sellPrice`. */
 async function seedSold(world: TestWorld, user: EmulatedUser, sellPrice?: number): Promise<string> {
   const ref = await seedPurchase(world, user, { target: '081234567890' });
-  await world.app.store.transactions.settle(ref, { status: 'Sukses', sn: 'SN7700112233', ...(sellPrice === undefined ? {} : { sellPrice }) });
+  await world.app.store.transactions.settle(ref, {
+    status: 'Sukses',
+    sn: 'SN7700112233',
+    ...(sellPrice === undefined ? {} : { sellPrice }),
+  });
   return ref;
 }
 

@@ -49,7 +49,9 @@ describe('/toko: the shop profile on customer receipts', () => {
   it('with a profile: changes a field, clears one, refuses a too long name, switches the target style and deletes it', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
     await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
-    await world.app.store.users.update(budi.id, { shop: { name: 'Konter Budi', address: 'Jl. Lama 1', footer: 'Makasih', target: 'masked' } });
+    await world.app.store.users.update(budi.id, {
+      shop: { name: 'Konter Budi', address: 'Jl. Lama 1', footer: 'Makasih', target: 'masked' },
+    });
     const shop = () => world.app.store.users.get(budi.id)?.shop;
 
     const menu = await say(world, budi, '/toko', 'Profil toko');

@@ -28,7 +28,12 @@ const pln: TransactionRecord = {
 
 describe('the customer receipt card (PNG)', () => {
   it('renders offline a PNG 600 px wide and a receipt-like height, longer with more lines', async () => {
-    const shop = { name: 'Konter Budi Pulsa & PPOB', address: 'Jl. Melati 5, Bandung · 0812-3456-7890', footer: 'Terima kasih!', target: 'masked' as const };
+    const shop = {
+      name: 'Konter Budi Pulsa & PPOB',
+      address: 'Jl. Melati 5, Bandung · 0812-3456-7890',
+      footer: 'Terima kasih!',
+      target: 'masked' as const,
+    };
     const full = renderReceiptCard(buildCustomerReceipt((k, v) => i18n.t('id', k, v), pln, shop));
     expect(isPng(full)).toBe(true);
     const size = pngSize(full);

@@ -33,7 +33,11 @@ export function addBuyAgainButton(keyboard: InlineKeyboard, t: ReceiptTranslate,
 }
 
 /** Adds 🧾 Struk pelanggan (the receipt for the reseller's customer) for a Sukses transaction; returns whether it did. */
-export function addCustomerReceiptButton(keyboard: InlineKeyboard, t: ReceiptTranslate, tx: Pick<TransactionRecord, 'status' | 'refId'>): boolean {
+export function addCustomerReceiptButton(
+  keyboard: InlineKeyboard,
+  t: ReceiptTranslate,
+  tx: Pick<TransactionRecord, 'status' | 'refId'>,
+): boolean {
   if (tx.status !== 'Sukses') return false;
   const data = packRef((ref) => customerReceiptData.pack({ ref }), tx.refId);
   if (data === undefined) return false;
