@@ -33,6 +33,7 @@ shop-button-cancel = ✖️ Cancel
 shop-button-full = In full
 shop-button-masked = Masked
 shop-too-long = Too long: at most { $max } characters. Type it again:
+shop-too-many-lines = The footer can have at most { $max } lines. Type it again:
 shop-text-only = Type text, or use the buttons.
 shop-saved = ✅ Shop profile saved. The next customer receipts use it.
 shop-deleted = 🗑 Shop profile deleted. Customer receipts are back to no shop name.

@@ -33,6 +33,7 @@ shop-button-cancel = ✖️ Batal
 shop-button-full = Lengkap
 shop-button-masked = Disamarkan
 shop-too-long = Terlalu panjang: maks. { $max } karakter. Ketik lagi:
+shop-too-many-lines = Catatan kaki paling banyak { $max } baris. Ketik lagi:
 shop-text-only = Ketik teks, atau pakai tombolnya.
 shop-saved = ✅ Profil toko disimpan. Struk pelanggan berikutnya memakainya.
 shop-deleted = 🗑 Profil toko dihapus. Struk pelanggan kembali tanpa nama toko.

@@ -9,20 +9,24 @@ export const shopFieldLimits = { name: 40, address: 80, footer: 120 } as const;
 export type ShopField = keyof typeof shopFieldLimits;
 
 /** The footer may keep this many lines; the name and address are one line each. */
-const footerLines = 3;
+export const footerLines = 3;
 
 /**
  * What the user typed for `field`, tidied: spaces collapsed, a name or address on one line, a
  * footer of at most three lines. `{ tooLong }` (the limit) when it is longer than the field allows,
- * `{ empty: true }` when nothing is left.
+ * `{ tooManyLines }` for a footer of more lines, `{ empty: true }` when nothing is left.
  */
-export function readShopField(field: ShopField, text: string): { value: string } | { tooLong: number } | { empty: true } {
+export function readShopField(
+  field: ShopField,
+  text: string,
+): { value: string } | { tooLong: number } | { tooManyLines: number } | { empty: true } {
   const lines = text
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter((line) => line !== '');
-  const value = field === 'footer' ? lines.slice(0, footerLines).join('\n') : lines.join(' ');
+  const value = field === 'footer' ? lines.join('\n') : lines.join(' ');
   if (value === '') return { empty: true };
+  if (field === 'footer' && lines.length > footerLines) return { tooManyLines: footerLines };
   const limit = shopFieldLimits[field];
-  return [...value].length > limit || (field === 'footer' && lines.length > footerLines) ? { tooLong: limit } : { value };
+  return [...value].length > limit ? { tooLong: limit } : { value };
 }

@@ -82,7 +82,13 @@ export function createShopConversation(deps: BotDeps) {
         if (got.kind === 'button') return got.action === 'cancel' ? undefined : null;
         const read = readShopField(field, got.text);
         if ('value' in read) return read.value;
-        question = { text: 'tooLong' in read ? t('shop-too-long', { max: read.tooLong }) : t('shop-text-only'), reply_markup: keyboard };
+        const problem =
+          'tooLong' in read
+            ? t('shop-too-long', { max: read.tooLong })
+            : 'tooManyLines' in read
+              ? t('shop-too-many-lines', { max: read.tooManyLines })
+              : t('shop-text-only');
+        question = { text: problem, reply_markup: keyboard };
       }
     };
 
