@@ -30,6 +30,7 @@ import { historyFeature } from './features/history.ts';
 import { exportFeature } from './features/export.ts';
 import { reportFeature } from './features/report.ts';
 import { buyAgainFeature } from './features/buy-again.ts';
+import { customerReceiptFeature } from './features/customer-receipt.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
 import { alertFeature } from './features/alert.ts';
@@ -40,6 +41,8 @@ import { createConnectConversation } from './conversations/connect.ts';
 import { createBuyConversation } from './conversations/buy.ts';
 import { createPinConversation } from './conversations/pin.ts';
 import { createOrderConversation } from './conversations/order.ts';
+import { createShopConversation } from './conversations/shop.ts';
+import { shopFeature } from './features/shop.ts';
 import { marketplaceFeature } from './features/marketplace.ts';
 import { gameshopFeature } from './features/gameshop.ts';
 
@@ -122,6 +125,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(createConversation(createBuyConversation(deps), { id: conversationIds.buy, ...wait }));
   bot.use(createConversation(createPinConversation(deps), { id: conversationIds.pin, ...wait }));
   bot.use(createConversation(createOrderConversation(deps), { id: conversationIds.order, ...wait }));
+  bot.use(createConversation(createShopConversation(deps), { id: conversationIds.shop, ...wait }));
 
   // Private-only commands used in a group get their one answer here, before any feature.
   bot.use(privateOnlyAnswer);
@@ -136,6 +140,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(exportFeature);
   bot.use(reportFeature);
   bot.use(buyAgainFeature);
+  bot.use(customerReceiptFeature);
+  bot.use(shopFeature);
   bot.use(pinFeature);
   bot.use(groupsFeature);
   bot.use(marketplaceFeature);

@@ -21,6 +21,18 @@ export const historyFileVersion = 1;
 
 const isoDate = z.iso.datetime({ offset: true });
 
+/** How a customer receipt shows the target: whole, or `0812****7890`. */
+export const targetStyles = ['full', 'masked'] as const;
+export type TargetStyle = (typeof targetStyles)[number];
+
+export const shopProfileSchema = z.object({
+  name: z.string().min(1),
+  address: z.string().min(1).optional(),
+  footer: z.string().min(1).optional(),
+  target: z.enum(targetStyles),
+});
+export type ShopProfile = z.infer<typeof shopProfileSchema>;
+
 export const userSchema = z.object({
   id: z.number().int(),
   firstName: z.string(),
@@ -54,6 +66,12 @@ export const userSchema = z.object({
    * and serves them nothing else. Optional, so data files without it need no migration.
    */
   ban: z.object({ at: isoDate, by: z.number().int(), notified: z.boolean().optional() }).optional(),
+  /**
+   * The reseller's shop as printed on customer receipts (/toko): name, address line, footer and
+   * whether the target is shown whole or with its middle hidden. Optional, so data files without
+   * it need no migration.
+   */
+  shop: shopProfileSchema.optional(),
 });
 export type UserRecord = z.infer<typeof userSchema>;
 
@@ -118,8 +136,10 @@ export const transactionSchema = z.object({
   code: z.string(),
   productName: z.string(),
   target: z.string(),
-  /** Integer rupiah. */
+  /** Integer rupiah: what the provider charges (the cost). */
   price: z.number().int(),
+  /** Integer rupiah: what the reseller sells it for, when a sell price was in force at confirmation. */
+  sellPrice: z.number().int().optional(),
   status: z
     .string()
     .min(1)

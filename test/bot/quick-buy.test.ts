@@ -22,14 +22,14 @@ describe('quick-buy and the once-only confirm', () => {
     expect(sandboxTransactions(world).map((tx) => [tx.code, tx.target])).toEqual([['TSEL10', '081234567890']]);
   });
 
-  it('a purchase that succeeds at once shows its result with 🔁 Beli lagi and 📋 Salin SN', async () => {
+  it('a purchase that succeeds at once shows its result with 🔁 Beli lagi, 📋 Salin SN and 🧾 Struk pelanggan', async () => {
     const budi = await buyer(world);
     const summary = await waitForSummary(world, budi, budi.send('/beli TSEL10 081234567890'));
     budi.tap(summary, '✅ Konfirmasi');
     const result = await waitForResult(world, budi, summary, 'Sukses');
     const sn = sandboxTransactions(world)[0]?.sn ?? 'missing';
     expect(result.text).toContain(sn);
-    expect(result.buttons.flat()).toEqual(['🔁 Beli lagi', '📋 Salin SN']);
+    expect(result.buttons).toEqual([['🔁 Beli lagi', '📋 Salin SN'], ['🧾 Struk pelanggan']]);
     expect(result.inlineKeyboard?.inline_keyboard.flat()).toContainEqual({ text: '📋 Salin SN', copy_text: { text: sn } });
   });
 

@@ -17,6 +17,12 @@ export function isPng(bytes: Buffer): boolean {
   return bytes.subarray(0, 8).equals(pngSignature);
 }
 
+/** Width and height from a PNG's IHDR chunk (the first chunk, right after the signature). */
+export function pngSize(png: Buffer): { width: number; height: number } {
+  if (!isPng(png) || png.toString('latin1', 12, 16) !== 'IHDR') throw new Error('not a PNG with an IHDR chunk first');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
 /** Decodes a PNG into a dark/light test per pixel. */
 function decodePng(bytes: Buffer): { width: number; height: number; dark: (x: number, y: number) => boolean } {
   if (!isPng(bytes)) throw new Error('not a PNG');

@@ -44,7 +44,7 @@ describe('settlement receipts', () => {
     await world.telegram.waitFor(() => pending.text?.includes('Transaksi sukses') === true);
     expect(pending.text).toContain('Struk transaksi');
     expect(pending.text).toContain(sn);
-    expect(pending.buttons.flat()).toEqual(expect.arrayContaining(['🔁 Beli lagi', '📋 Salin SN']));
+    expect(pending.buttons.flat()).toEqual(expect.arrayContaining(['🔁 Beli lagi', '📋 Salin SN', '🧾 Struk pelanggan']));
     expect(copyTexts(pending)).toEqual([sn]);
 
     const ping = await world.telegram.waitForBotMessage(budi, { after: pending, textIncludes: 'Sukses' });

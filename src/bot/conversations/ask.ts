@@ -13,6 +13,7 @@ import { priceViewData } from '../callback-data/prices.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { exportPeriodData, exportSeparatorData } from '../callback-data/export.ts';
 import { reportPeriodData } from '../callback-data/report.ts';
+import { customerReceiptData } from '../callback-data/receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 
 /**
@@ -65,7 +66,7 @@ const infoCommandWords = new Set<string>(infoCommands.flatMap((name) => commandN
 
 /**
  * Buttons of those features that only show something (price and history pages, status checks,
- * balance refresh, the export menu): tapped inside a flow they do their thing and the flow goes on. (The price
+ * balance refresh, the export menu, a customer receipt): tapped inside a flow they do their thing and the flow goes on. (The price
  * list's search and product buttons ask or buy: they leave the flow like any other button.)
  */
 const infoButtons = [
@@ -78,6 +79,7 @@ const infoButtons = [
   exportPeriodData,
   exportSeparatorData,
   reportPeriodData,
+  customerReceiptData,
 ];
 
 /** The command word of a message starting with `/` (lower-case, without `@bot`), or undefined. */

@@ -9,6 +9,7 @@ export const conversationIds = {
   buy: 'buy',
   pin: 'pin',
   order: 'order',
+  shop: 'shop',
 } as const;
 
 /** Arguments of the game order conversation: the game slug when chosen from /games. */

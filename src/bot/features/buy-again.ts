@@ -15,10 +15,14 @@ import type { TransactionRecord } from '../../store/schema.ts';
 export const buyAgainFeature = new Composer<BotContext>();
 const privateChat = buyAgainFeature.chatType('private');
 
-/** The user's transaction named by a receipt button, or undefined after answering the tap. */
-async function tappedTransaction(
+/**
+ * The user's own transaction named by a receipt button, or undefined after answering the tap with
+ * `gone` (an alert): an unknown or forged ref, or another user's transaction.
+ */
+export async function tappedTransaction(
   ctx: BotContext & { from: { id: number } },
   unpack: () => { ref: string },
+  gone = 'receipt-again-gone',
 ): Promise<TransactionRecord | undefined> {
   let ref: string;
   try {
@@ -27,7 +31,7 @@ async function tappedTransaction(
     ref = '';
   }
   const tx = ref === '' || ref.length > 100 ? undefined : await ctx.deps.store.transactions.findForUser(ctx.from.id, ref);
-  if (!tx) await ctx.answerCallbackQuery({ text: ctx.t('receipt-again-gone'), show_alert: true });
+  if (!tx) await ctx.answerCallbackQuery({ text: ctx.t(gone), show_alert: true });
   return tx;
 }
 

@@ -2,7 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { TransactionRecord } from '../../store/schema.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
-import { addBuyAgainButton, addCopySnButton } from './receipt.ts';
+import { addReceiptButtons } from './receipt.ts';
 import { withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
 
@@ -30,11 +30,10 @@ export function createHistoryKeyboard(
   return withoutEmptyRows(keyboard);
 }
 
-/** Under a receipt opened from the history: buy again (Sukses), copy SN (when there is one) and back to the page. */
+/** Under a receipt opened from the history: buy again and customer receipt (Sukses), copy SN (when there is one) and back to the page. */
 export function createHistoryReceiptKeyboard(t: TranslateFunction, tx: TransactionRecord, page: number): InlineKeyboard {
   const keyboard = new InlineKeyboard();
-  const again = addBuyAgainButton(keyboard, t, tx);
-  if (addCopySnButton(keyboard, t, tx) || again) keyboard.row();
+  addReceiptButtons(keyboard, t, tx);
   keyboard.text(t('history-button-back'), historyPageData.pack({ page }));
   return withoutEmptyRows(keyboard);
 }

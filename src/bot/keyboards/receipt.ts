@@ -2,7 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import type { TransactionRecord } from '../../store/schema.ts';
 import type { ReceiptTranslate } from '../../text/receipt.ts';
 import { plnToken } from '../../text/token.ts';
-import { buyAgainData, packRef } from '../callback-data/receipt.ts';
+import { buyAgainData, customerReceiptData, packRef } from '../callback-data/receipt.ts';
 import { addCopyButton, withoutEmptyRows } from './rows.ts';
 
 /**
@@ -32,18 +32,45 @@ export function addBuyAgainButton(keyboard: InlineKeyboard, t: ReceiptTranslate,
   return true;
 }
 
+/** Adds 🧾 Struk pelanggan (the receipt for the reseller's customer) for a Sukses transaction; returns whether it did. */
+export function addCustomerReceiptButton(
+  keyboard: InlineKeyboard,
+  t: ReceiptTranslate,
+  tx: Pick<TransactionRecord, 'status' | 'refId'>,
+): boolean {
+  if (tx.status !== 'Sukses') return false;
+  const data = packRef((ref) => customerReceiptData.pack({ ref }), tx.refId);
+  if (data === undefined) return false;
+  keyboard.text(t('customer-receipt-button'), data);
+  return true;
+}
+
+/**
+ * The buttons every receipt of a Sukses transaction carries, each row closed: 🔁 Beli lagi and
+ * 📋 Salin SN / Salin token, then 🧾 Struk pelanggan. Nothing for other statuses but the copy
+ * button when there is an SN.
+ */
+export function addReceiptButtons(
+  keyboard: InlineKeyboard,
+  t: ReceiptTranslate,
+  tx: Pick<TransactionRecord, 'refId' | 'status' | 'sn'> & Partial<Pick<TransactionRecord, 'code' | 'productName'>>,
+): void {
+  const again = addBuyAgainButton(keyboard, t, tx);
+  if (addCopySnButton(keyboard, t, tx) || again) keyboard.row();
+  if (addCustomerReceiptButton(keyboard, t, tx)) keyboard.row();
+}
+
 /**
  * The buttons under a receipt in the chat (a single purchase's result, the settled "in process"
- * message, a settlement notice): 🔁 Beli lagi and 📋 Salin SN / Salin token for a Sukses
- * transaction, nothing otherwise.
+ * message, a settlement notice): 🔁 Beli lagi, 📋 Salin SN / Salin token and 🧾 Struk pelanggan
+ * for a Sukses transaction, nothing otherwise.
  */
 export function createReceiptKeyboard(
   t: ReceiptTranslate,
   tx: Pick<TransactionRecord, 'refId' | 'status' | 'code' | 'productName' | 'sn'>,
 ): InlineKeyboard | undefined {
   const keyboard = new InlineKeyboard();
-  addBuyAgainButton(keyboard, t, tx);
-  addCopySnButton(keyboard, t, tx);
+  addReceiptButtons(keyboard, t, tx);
   const rows = withoutEmptyRows(keyboard);
   return rows.inline_keyboard.length > 0 ? rows : undefined;
 }

@@ -2,7 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
-import { addBuyAgainButton, addCopySnButton } from './receipt.ts';
+import { addReceiptButtons } from './receipt.ts';
 import { withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
 
@@ -23,13 +23,12 @@ export function createPendingListKeyboard(t: TranslateFunction, transactions: re
 }
 
 /**
- * Under a receipt: buy again and copy SN (when Sukses / there is one), check again (while still open), and back to the
+ * Under a receipt: buy again, copy SN and customer receipt (when Sukses / there is an SN), check again (while still open), and back to the
  * Pending list (`backToList`, when the receipt replaced that list).
  */
 export function createStatusReceiptKeyboard(t: TranslateFunction, tx: TransactionRecord, options: { backToList: boolean }): InlineKeyboard {
   const keyboard = new InlineKeyboard();
-  const buyAgain = addBuyAgainButton(keyboard, t, tx);
-  if (addCopySnButton(keyboard, t, tx) || buyAgain) keyboard.row();
+  addReceiptButtons(keyboard, t, tx);
   const again = isFinalStatus(tx.status) ? undefined : packStatusCheck(tx.refId);
   if (again) keyboard.text(t('status-button-again'), again);
   if (options.backToList) keyboard.text(t('status-button-list'), statusListData.pack({}));

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { seedConnectedUser, seedPurchase } from '../helpers/seed-transactions.ts';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
+
+/** Taps `button` on `message` and waits for the bot's next message in the chat. */
+function tapAndWait(world: TestWorld, user: EmulatedUser, message: EmulatedMessage, button: string, textIncludes?: string) {
+  const last = world.telegram.botMessages(user).at(-1)?.messageId ?? 0;
+  user.tap(message, button);
+  return world.telegram.waitForBotMessage(user, { after: last, ...(textIncludes ? { textIncludes } : {}) });
+}
+
+const say = (world: TestWorld, user: EmulatedUser, text: string, textIncludes?: string) =>
+  world.telegram.waitForBotMessage(user, { after: user.send(text), ...(textIncludes ? { textIncludes } : {}) });
+
+describe('/toko: the shop profile on customer receipts', () => {
+  let world: TestWorld;
+  beforeEach(async () => {
+    world = await startWorld();
+  });
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  it('without a profile explains it and asks name, address, footer and target style; the next customer receipt prints it', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    const intro = await say(world, budi, '/toko');
+    expect(intro.text).toContain('struk pelanggan');
+    expect(intro.text).toContain('nama toko');
+
+    const address = await say(world, budi, '  Konter   Budi  ', 'alamat');
+    expect(address.buttons.flat()).toEqual(['⏭ Lewati', '✖️ Batal']);
+    const footer = await say(world, budi, 'Jl. Melati 5, Bandung', 'catatan kaki');
+    const target = await tapAndWait(world, budi, footer, '⏭ Lewati', 'nomor tujuan');
+    const menu = await tapAndWait(world, budi, target, 'Disamarkan', 'Profil toko');
+    expect(menu.text).toContain('disimpan');
+    expect(menu.text).toContain('Nama toko: Konter Budi');
+    expect(menu.text).toContain('Catatan kaki: (kosong)');
+    expect(world.app.store.users.get(budi.id)?.shop).toEqual({ name: 'Konter Budi', address: 'Jl. Melati 5, Bandung', target: 'masked' });
+    await tapAndWait(world, budi, menu, '✅ Selesai', 'Selesai');
+
+    const ref = await seedPurchase(world, budi);
+    await world.app.store.transactions.settle(ref, { status: 'Sukses', sn: 'SN1' });
+    const receipt = await say(world, budi, `/cek ${ref}`);
+    const struk = await tapAndWait(world, budi, receipt, '🧾 Struk pelanggan', 'STRUK PEMBELIAN');
+    expect(struk.text?.split('\n').slice(0, 2)).toEqual(['🏪 Konter Budi', 'Jl. Melati 5, Bandung']);
+  });
+
+  it('with a profile: changes a field, clears one, refuses a too long name, switches the target style and deletes it', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.store.users.update(budi.id, {
+      shop: { name: 'Konter Budi', address: 'Jl. Lama 1', footer: 'Makasih', target: 'masked' },
+    });
+    const shop = () => world.app.store.users.get(budi.id)?.shop;
+
+    const menu = await say(world, budi, '/toko', 'Profil toko');
+    expect(menu.text).toContain('Alamat: Jl. Lama 1');
+    const askAddress = await tapAndWait(world, budi, menu, '📍 Alamat', 'alamat');
+    const cleared = await tapAndWait(world, budi, askAddress, '🧹 Kosongkan', 'disimpan');
+    expect(shop()).toEqual({ name: 'Konter Budi', footer: 'Makasih', target: 'masked' });
+    expect(cleared.text).toContain('Alamat: (kosong)');
+
+    await tapAndWait(world, budi, cleared, '✏️ Nama', 'nama toko');
+    const tooLong = await say(world, budi, 'x'.repeat(41), 'Terlalu panjang');
+    expect(tooLong.text).toContain('40');
+    const renamed = await say(world, budi, 'Toko <Ani> & Budi', 'disimpan');
+    expect(renamed.text).toContain('Nama toko: Toko <Ani> & Budi');
+    expect(shop()?.name).toBe('Toko <Ani> & Budi');
+
+    const style = await tapAndWait(world, budi, renamed, '🔒 Nomor tujuan', 'nomor tujuan');
+    const full = await tapAndWait(world, budi, style, 'Lengkap', 'disimpan');
+    expect(shop()?.target).toBe('full');
+    expect(full.text).toContain('lengkap');
+
+    await tapAndWait(world, budi, full, '🗑 Hapus profil', 'dihapus');
+    expect(shop()).toBeUndefined();
+    const again = await say(world, budi, '/toko');
+    expect(again.text).toContain('struk pelanggan');
+  });
+
+  it('cancelling the first set-up stores nothing', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    await say(world, budi, '/toko');
+    const address = await say(world, budi, 'Konter Budi', 'alamat');
+    await tapAndWait(world, budi, address, '✖️ Batal', 'tidak diubah');
+    expect(world.app.store.users.get(budi.id)?.shop).toBeUndefined();
+  });
+
+  it('speaks English as /shop, and answers in groups that it is private', async () => {
+    const ann = await seedConnectedUser(world, 'Ann', { languageCode: 'en' });
+    const intro = await say(world, ann, '/shop');
+    expect(intro.text).toContain('customer receipts');
+    const address = await say(world, ann, "Ann's Phone Shop", 'address');
+    expect(address.buttons.flat()).toEqual(['⏭ Skip', '✖️ Cancel']);
+
+    const group = world.telegram.createGroup({ title: 'Toko', members: [ann] });
+    const reply = await world.telegram.waitForBotMessage(group, { after: ann.send('/toko', { chat: group }) });
+    expect(reply.text).toContain('private chat');
+  });
+});
