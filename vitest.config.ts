@@ -23,7 +23,17 @@ export default defineConfig({
         extends: true,
         test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: ['test/e2e/**', 'test/browser/**'], isolate: false },
       },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 60_000 } },
+      // The process tests start the bot as built once per run by test/e2e/build-once.ts.
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/build-once.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+        },
+      },
       // Real headless Chromium (/usr/bin/chromium) on the playground page and the whole demo.
       { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 120_000 } },
     ],

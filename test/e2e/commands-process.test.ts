@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loopbackEnv } from '../helpers/app.ts';
-import { spawnBot } from '../helpers/bot-process.ts';
+import { spawnBot, tsxArgs } from '../helpers/bot-process.ts';
 import { startBotApi } from '../../tools/playground/bot-api.ts';
 import { startSandbox } from '../../tools/sandbox/server.ts';
 
@@ -25,6 +25,7 @@ const privateCommands = [
   'history',
   'export',
   'report',
+  'shop',
   'pin',
   'language',
   'settings',
@@ -53,9 +54,11 @@ describe('the command menu (process)', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-main-'));
     // A directory without .env, so only the variables below configure the bot.
     const admin = telegram.createUser({ firstName: 'Admin', languageCode: 'id' });
+    // `npm start`: src/main.ts through tsx (the other process tests start the build).
     const bot = spawnBot(
       { ...loopbackEnv(telegram, sandbox, path.join(dataDir, 'data')), PORT: '0', LOG_LEVEL: 'warn', ADMIN_IDS: String(admin.id) },
       dataDir,
+      tsxArgs('src/main.ts'),
     );
     try {
       // Three scopes (private, group, the admin's chat) × three lists (default, id, en).

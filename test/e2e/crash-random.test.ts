@@ -1,5 +1,5 @@
 /**
- * Crash safety at random instants: the bot (`src/main.ts`, bundled once) is killed with SIGKILL
+ * Crash safety at random instants: the bot (as `npm run build` builds it, see test/e2e/build-once.ts) is killed with SIGKILL
  * 0–2,000 ms after a Confirm tap, again and again, and started again on the same data.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,8 +12,7 @@ import { startBotApi, type BotApiEmulator } from '../../tools/playground/bot-api
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { loopbackEnv } from '../helpers/app.ts';
 import { seedUsers, serveOnLoopback } from './fixture.ts';
-import { type BotProcess } from '../helpers/bot-process.ts';
-import { bundleBot, type BundledBot } from '../helpers/bundled-bot.ts';
+import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same kill instants. */
 function seededRandom(seed: number): () => number {
@@ -76,7 +75,6 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
   // CRASH_SEED=<seed> repeats a failed run's kill instants.
   const seed = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
   let sandbox: Sandbox | undefined;
-  let bundled: BundledBot | undefined;
   const lanes: Lane[] = [];
 
   afterEach(async () => {
@@ -87,7 +85,6 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
       await rm(lane.dataDir, { recursive: true, force: true });
     }
     await sandbox?.close();
-    await bundled?.remove();
   });
 
   it(`${runs} kills of a 3-line purchase between 0 and 2,000 ms after the tap: each bought once per line with its notices, never lost`, async () => {
@@ -96,8 +93,6 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
     const instants = Array.from({ length: runs }, () => Math.floor(random() * 2000));
     const report = (run: number) => `run ${run} (CRASH_SEED=${seed}, kill ${instants[run]} ms after the tap)`;
     const targetsOf = (run: number) => [1, 2, 3].map((line) => `0812${String(run).padStart(4, '0')}${line}01`);
-    bundled = await bundleBot();
-    const bundle = bundled;
     // The re-check after the create settles the purchase (Sukses with an SN).
     sandbox = await startSandbox({ reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } });
     const provider = sandbox;
@@ -119,7 +114,7 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
         PORT: '0',
       };
       const startBot = async () => {
-        lane.bot = bundle.spawn(env, lane.dataDir);
+        lane.bot = spawnBot(env, lane.dataDir);
         await telegram
           .waitFor(() => telegram.polling && output().includes('bot ready'), { timeoutMs: 30_000 })
           .catch(() => {

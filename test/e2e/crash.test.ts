@@ -1,19 +1,18 @@
 /**
- * Crash safety with a real child process: the bot (`src/main.ts`, bundled once as `npm run build`
- * does, so each restart costs ~0.5 s instead of ~2 s of tsx) is killed with SIGKILL at the worst
- * moments of a purchase, then started again on the same data.
+ * Crash safety with a real child process: the bot (as `npm run build` builds it, see
+ * test/e2e/build-once.ts) is killed with SIGKILL at the worst moments of a purchase, then started
+ * again on the same data.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../tools/sandbox/server.ts';
 import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { loopbackEnv } from '../helpers/app.ts';
 import { seedUsers, serveOnLoopback } from './fixture.ts';
-import { type BotProcess } from '../helpers/bot-process.ts';
-import { bundleBot, type BundledBot } from '../helpers/bundled-bot.ts';
+import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
 import { eventually } from '../helpers/buy.ts';
 
 /**
@@ -50,13 +49,8 @@ describe('crash safety (kill -9 of the bot process)', () => {
   let telegram: BotApiEmulator;
   let dataDir: string;
   let bot: BotProcess | undefined;
-  let bundled: BundledBot;
   const output = () => bot?.output ?? '';
 
-  beforeAll(async () => {
-    bundled = await bundleBot();
-  });
-  afterAll(() => bundled.remove());
   beforeEach(async () => {
     sandbox = await startSandbox({ reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } });
     telegram = await startBotApi();
@@ -75,7 +69,7 @@ describe('crash safety (kill -9 of the bot process)', () => {
 
   /** Starts `src/main.ts` in a child process and resolves once it polls Telegram. */
   async function startBot(resellerUrl = sandbox.urls.reseller): Promise<void> {
-    bot = bundled.spawn(
+    bot = spawnBot(
       {
         ...loopbackEnv(telegram, sandbox, dataDir),
         RESELLER_API_URL: resellerUrl,

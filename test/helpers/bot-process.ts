@@ -1,10 +1,13 @@
 /**
- * The bot as `npm start` runs it: `src/main.ts` in a child process (through tsx), for tests of
- * what only a real process shows — kill -9 mid-purchase, start-up calls to Telegram.
+ * The bot in a child process, for tests of what only a real process shows — kill -9 mid-purchase,
+ * start-up calls to Telegram, what it prints: in the `e2e` project the build of
+ * test/e2e/build-once.ts (what `npm run start:prod` runs), elsewhere `src/main.ts` through tsx
+ * (what `npm start` runs).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { inject } from 'vitest';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 /** `--import` this to run TypeScript entry points (src/main.ts, the tools) in a child node. */
@@ -13,6 +16,17 @@ export const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dis
 /** Node arguments that run a TypeScript entry point of this repository (path relative to the root) through tsx. */
 export function tsxArgs(entry: string): string[] {
   return ['--import', tsxLoader, path.join(repoRoot, entry)];
+}
+
+/**
+ * Node arguments that run an entry point of `npm run build` (src/main.ts, src/ops/*.ts) from the
+ * e2e project's build; through tsx where there is no build (other projects).
+ */
+export function builtArgs(entry: string): string[] {
+  const build = inject('kiosbotBuild') as string | undefined;
+  if (!build) return tsxArgs(entry);
+  // As in dist/: src/main.ts → src/bot/main.mjs, src/ops/backup.ts → src/bot/ops/backup.mjs.
+  return [path.join(build, 'src', 'bot', path.relative('src', entry).replace(/\.ts$/, '.mjs'))];
 }
 
 export interface BotProcess {
@@ -32,9 +46,9 @@ export interface BotProcess {
 /**
  * Starts the bot with exactly `env` (and PATH) as its environment. It runs in `cwd`, which should
  * hold no `.env`, so a developer's own `.env` cannot leak into the test. `nodeArgs` is what node
- * runs: `src/main.ts` through tsx unless told otherwise (a bundle, see bundled-bot.ts).
+ * runs: the built `src/main.ts` (see {@link builtArgs}) unless told otherwise.
  */
-export function spawnBot(env: Record<string, string>, cwd: string, nodeArgs = tsxArgs('src/main.ts')): BotProcess {
+export function spawnBot(env: Record<string, string>, cwd: string, nodeArgs = builtArgs('src/main.ts')): BotProcess {
   const child = spawn(process.execPath, nodeArgs, {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
@@ -82,7 +96,7 @@ export function spawnBot(env: Record<string, string>, cwd: string, nodeArgs = ts
 }
 
 /**
- * Runs a command-line entry point of this repository (through tsx) to its end with exactly `env`,
+ * Runs a command-line entry point of `npm run build` (built, see {@link builtArgs}) to its end with exactly `env`,
  * and resolves with its exit code and output; fails the test if it runs over a minute.
  */
 export async function runToEnd(
@@ -91,8 +105,8 @@ export async function runToEnd(
   cwd: string,
   args: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawnBot(env, cwd, [...tsxArgs(entry), ...args]);
-  // Generous: the child compiles TypeScript on a loaded machine.
+  const child = spawnBot(env, cwd, [...builtArgs(entry), ...args]);
+  // Generous: a loaded machine.
   const code = await Promise.race([child.exited, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000))]);
   if (code === 'timeout') {
     await child.stop('SIGKILL');
