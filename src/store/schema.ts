@@ -21,6 +21,29 @@ export const historyFileVersion = 1;
 
 const isoDate = z.iso.datetime({ offset: true });
 
+/**
+ * A markup rule of /jual: a fixed amount of rupiah added to the cost, a percent of the cost (up to
+ * two decimals), or (product overrides only) an exact sell price. Overrides may be negative.
+ */
+export const markupSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('fixed'), amount: z.number().int() }),
+  z.object({ kind: z.literal('percent'), percent: z.number() }),
+  z.object({ kind: z.literal('price'), price: z.number().int().nonnegative() }),
+]);
+export type Markup = z.infer<typeof markupSchema>;
+
+/**
+ * A reseller's sell-price rules (/jual): the default markup, the step sell prices are rounded up
+ * to (1 = not rounded), and overrides by brand (upper case) and by product code (upper case).
+ */
+export const sellRulesSchema = z.object({
+  default: markupSchema.optional(),
+  step: z.number().int().positive(),
+  brands: z.record(z.string(), markupSchema),
+  products: z.record(z.string(), markupSchema),
+});
+export type SellRules = z.infer<typeof sellRulesSchema>;
+
 export const userSchema = z.object({
   id: z.number().int(),
   firstName: z.string(),
@@ -54,6 +77,8 @@ export const userSchema = z.object({
    * and serves them nothing else. Optional, so data files without it need no migration.
    */
   ban: z.object({ at: isoDate, by: z.number().int(), notified: z.boolean().optional() }).optional(),
+  /** Sell-price rules (/jual). Optional, so data files without them need no migration. */
+  sellRules: sellRulesSchema.optional(),
 });
 export type UserRecord = z.infer<typeof userSchema>;
 
@@ -118,8 +143,15 @@ export const transactionSchema = z.object({
   code: z.string(),
   productName: z.string(),
   target: z.string(),
-  /** Integer rupiah. */
+  /** Integer rupiah: the provider's price (the reseller's cost). */
   price: z.number().int(),
+  /**
+   * The reseller's sell price (integer rupiah) under their /jual rules when the purchase was
+   * confirmed, and `margin` = sellPrice - price. Never recomputed: a later rule change leaves them.
+   * Absent on transactions from before sell prices (read as sell = cost).
+   */
+  sellPrice: z.number().int().optional(),
+  margin: z.number().int().optional(),
   status: z
     .string()
     .min(1)
