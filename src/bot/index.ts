@@ -29,6 +29,7 @@ import { statusFeature } from './features/status.ts';
 import { historyFeature } from './features/history.ts';
 import { exportFeature } from './features/export.ts';
 import { reportFeature } from './features/report.ts';
+import { sellFeature } from './features/sell.ts';
 import { buyAgainFeature } from './features/buy-again.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
@@ -40,6 +41,7 @@ import { createConnectConversation } from './conversations/connect.ts';
 import { createBuyConversation } from './conversations/buy.ts';
 import { createPinConversation } from './conversations/pin.ts';
 import { createOrderConversation } from './conversations/order.ts';
+import { createSellConversation } from './conversations/sell.ts';
 import { marketplaceFeature } from './features/marketplace.ts';
 import { gameshopFeature } from './features/gameshop.ts';
 
@@ -122,6 +124,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(createConversation(createBuyConversation(deps), { id: conversationIds.buy, ...wait }));
   bot.use(createConversation(createPinConversation(deps), { id: conversationIds.pin, ...wait }));
   bot.use(createConversation(createOrderConversation(deps), { id: conversationIds.order, ...wait }));
+  bot.use(createConversation(createSellConversation(deps), { id: conversationIds.sell, ...wait }));
 
   // Private-only commands used in a group get their one answer here, before any feature.
   bot.use(privateOnlyAnswer);
@@ -135,6 +138,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(historyFeature);
   bot.use(exportFeature);
   bot.use(reportFeature);
+  bot.use(sellFeature);
   bot.use(buyAgainFeature);
   bot.use(pinFeature);
   bot.use(groupsFeature);
