@@ -43,14 +43,20 @@ describe('/jual: sell-price rules', () => {
 
     budi.tap(brand, '📦 Per produk');
     await world.telegram.waitForBotMessage(budi, { after: brand, textIncludes: 'per produk' });
-    const product = await world.telegram.waitForBotMessage(budi, { after: budi.send('TSEL10 =10000\nNOPE1 500'), textIncludes: 'disimpan' });
+    const product = await world.telegram.waitForBotMessage(budi, {
+      after: budi.send('TSEL10 =10000\nNOPE1 500'),
+      textIncludes: 'disimpan',
+    });
     expect(product.text).toContain('TSEL10 · Rp 10.450 → Rp 10.000 (⚠️ rugi -450)');
     expect(product.text).toContain('NOPE1: tidak ada di daftar harga');
     expect(product.text).toContain('TSEL10: harga jual Rp 10.000');
 
     budi.tap(product, '📦 Per produk');
     await world.telegram.waitForBotMessage(budi, { after: product, textIncludes: 'per produk' });
-    const removed = await world.telegram.waitForBotMessage(budi, { after: budi.send('tsel10 hapus\nNOPE1 hapus'), textIncludes: 'disimpan' });
+    const removed = await world.telegram.waitForBotMessage(budi, {
+      after: budi.send('tsel10 hapus\nNOPE1 hapus'),
+      textIncludes: 'disimpan',
+    });
     expect(removed.text).not.toContain('TSEL10');
     expect(Object.keys(world.app.store.users.get(budi.id)?.sellRules?.products ?? {})).toEqual([]);
   });

@@ -62,7 +62,7 @@ export function createSellConversation(deps: BotDeps) {
       });
 
     /** Asks `question` (with `keyboard`) and waits for an answer `read` accepts; undefined after Cancel. */
-    const ask = async <T,>(
+    const ask = async <T>(
       question: PendingQuestion,
       read: (answer: Received) => { value: T } | { problem: string } | undefined,
       hint: string,
@@ -138,9 +138,16 @@ export function createSellConversation(deps: BotDeps) {
       if (lines === undefined) return;
       const apply = mode === 'brand' ? withBrandRule : withProductRule;
       rules = await save((current) =>
-        lines.reduce<SellRules | undefined>((acc, line) => apply(acc, line.name, line.markup === 'remove' ? undefined : line.markup), current)!,
+        lines.reduce<SellRules | undefined>(
+          (acc, line) => apply(acc, line.name, line.markup === 'remove' ? undefined : line.markup),
+          current,
+        )!,
       );
-      if (mode === 'product') checked = await checkProducts(lines.filter((l) => l.markup !== 'remove').map((l) => l.name), rules);
+      if (mode === 'product')
+        checked = await checkProducts(
+          lines.filter((l) => l.markup !== 'remove').map((l) => l.name),
+          rules,
+        );
     }
     const text = [t('sell-saved'), ...(checked.length > 0 ? ['', ...checked] : []), '', renderSellRules(t, rules)].join('\n');
     await ctx.reply(text, { reply_markup: createSellMenuKeyboard(t) });

@@ -65,7 +65,13 @@ pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
   const products = await priceListForButton(ctx, parsed.fresh);
   if (!products) return;
   await ctx.answerCallbackQuery(parsed.fresh ? { text: ctx.t('prices-refreshed') } : undefined);
-  const { text, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), parsed.view, ctx.account?.sellRules);
+  const { text, keyboard } = renderPriceView(
+    ctx.t,
+    products,
+    ctx.deps.services.catalogue.brands(products),
+    parsed.view,
+    ctx.account?.sellRules,
+  );
   await editInPlace(ctx, text, keyboard);
 });
 
@@ -152,7 +158,13 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
   }
   // Chatter is not a search: "ok" is found in "Token", but only as part of a word.
   if (searchProducts(products, parsed, { wholeWords: true }).length === 0) return next();
-  const { text: answer, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view, ctx.account?.sellRules);
+  const { text: answer, keyboard } = renderPriceView(
+    ctx.t,
+    products,
+    ctx.deps.services.catalogue.brands(products),
+    view,
+    ctx.account?.sellRules,
+  );
   await ctx.reply(answer, { reply_markup: keyboard });
 });
 
