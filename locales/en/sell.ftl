@@ -63,6 +63,8 @@ sell-bad-oneshot =
     { sell-syntax-default }
     Example: <code>/sellprice 5%</code>. Remove every rule: <code>/sellprice remove</code>. Per brand or product: /sellprice, then its button.
 sell-check-line = { $code } · { $figures }
+sell-brand-check = { $brand }: { $count } products, e.g. { $code } · { $figures }
+sell-brand-not-in-list = { $brand }: no product of this brand in your price list (the rule is kept anyway). Write brand names as /prices shows them, e.g. { $examples }.
 sell-not-in-list = { $code }: not in your price list (the rule is kept anyway).
 
 sell-figures = { $cost } → { $sell } ({ $margin })

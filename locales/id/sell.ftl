@@ -63,6 +63,8 @@ sell-bad-oneshot =
     { sell-syntax-default }
     Contoh: <code>/jual 5%</code>. Hapus semua aturan: <code>/jual hapus</code>. Atur per brand atau produk: /jual lalu pilih tombolnya.
 sell-check-line = { $code } · { $figures }
+sell-brand-check = { $brand }: { $count } produk, misalnya { $code } · { $figures }
+sell-brand-not-in-list = { $brand }: tidak ada produk brand ini di daftar harga Anda (aturannya tetap disimpan). Tulis nama brand seperti di /harga, misalnya { $examples }.
 sell-not-in-list = { $code }: tidak ada di daftar harga Anda (aturannya tetap disimpan).
 
 sell-figures = { $cost } → { $sell } ({ $margin })

@@ -37,7 +37,13 @@ describe('/jual: sell-price rules', () => {
     await world.telegram.waitForBotMessage(budi, { after: saved, textIncludes: 'per brand' });
     const badBrand = await world.telegram.waitForBotMessage(budi, { after: budi.send('TELKOMSEL banyak') });
     expect(badBrand.text).toContain('TELKOMSEL 1000');
-    const brand = await world.telegram.waitForBotMessage(budi, { after: budi.send('telkomsel 1000\nXL Rp 500'), textIncludes: 'disimpan' });
+    const brand = await world.telegram.waitForBotMessage(budi, {
+      after: budi.send('telkomsel 1000\nXL Rp 500\nTSEL 200'),
+      textIncludes: 'disimpan',
+    });
+    expect(brand.text).toContain('TELKOMSEL: 15 produk, misalnya TSEL5 · Rp 5.');
+    expect(brand.text).toContain('TSEL: tidak ada produk brand ini di daftar harga Anda');
+    expect(brand.text).toContain('misalnya Telkomsel,');
     expect(brand.text).toContain('TELKOMSEL: +Rp 1.000');
     expect(brand.text).toContain('XL: +Rp 500');
 
@@ -50,6 +56,13 @@ describe('/jual: sell-price rules', () => {
     expect(product.text).toContain('TSEL10 · Rp 10.450 → Rp 10.000 (⚠️ rugi -450)');
     expect(product.text).toContain('NOPE1: tidak ada di daftar harga');
     expect(product.text).toContain('TSEL10: harga jual Rp 10.000');
+
+    // Cancel leaves the rules as they were.
+    budi.tap(product, '✏️ Markup default');
+    const ask = await world.telegram.waitForBotMessage(budi, { after: product, textIncludes: 'markup default' });
+    budi.tap(ask, '❌ Batal');
+    await world.telegram.waitForBotMessage(budi, { after: ask, textIncludes: 'Dibatalkan' });
+    expect(world.app.store.users.get(budi.id)?.sellRules?.default).toEqual({ kind: 'percent', percent: 2.5 });
 
     budi.tap(product, '📦 Per produk');
     await world.telegram.waitForBotMessage(budi, { after: product, textIncludes: 'per produk' });

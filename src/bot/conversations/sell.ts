@@ -18,6 +18,7 @@ import {
 } from '../../services/pricing.ts';
 import type { SellArgs } from './ids.ts';
 import { raw } from '../../text/html.ts';
+import { isOfBrand } from '../../services/catalogue.ts';
 
 type Received = { kind: 'text'; text: string } | { kind: 'button'; step: string; ctx: ConversationContext };
 
@@ -143,30 +144,45 @@ export function createSellConversation(deps: BotDeps) {
           current,
         )!,
       );
-      if (mode === 'product')
-        checked = await checkProducts(
-          lines.filter((l) => l.markup !== 'remove').map((l) => l.name),
-          rules,
-        );
+      const names = lines.filter((l) => l.markup !== 'remove').map((l) => l.name);
+      checked = await checkOverrides(mode, names, rules);
     }
     const text = [t('sell-saved'), ...(checked.length > 0 ? ['', ...checked] : []), '', renderSellRules(t, rules)].join('\n');
     await ctx.reply(text, { reply_markup: createSellMenuKeyboard(t) });
 
-    /** Each product's `cost → sell (margin)` under the new rules, from the cached price list (nothing if it is unavailable). */
-    async function checkProducts(codes: string[], current: SellRules): Promise<string[]> {
-      const products = await conversation.external(async () => {
+    /**
+     * What the new overrides make of the cached price list (nothing if it is unavailable): each
+     * product's `cost → sell (margin)`, a loss flagged; for a brand, how many products it covers
+     * and one of them, or that no product is of that brand (with brand names that are).
+     */
+    async function checkOverrides(kind: 'brand' | 'product', names: string[], current: SellRules): Promise<string[]> {
+      const found = await conversation.external(async () => {
         try {
           const list = await deps.services.catalogue.priceList(userId);
-          return codes.map((code) => list.find((p) => p.code.toUpperCase() === code) ?? null);
+          const brands = deps.services.catalogue
+            .brands(list)
+            .slice(0, 4)
+            .map((group) => group.brand);
+          const matches = names.map((name) =>
+            list.filter((p) => (kind === 'product' ? p.code.toUpperCase() === name : isOfBrand(p, name))),
+          );
+          return { brands, matches: matches.map((m) => ({ first: m[0] ?? null, count: m.length })) };
         } catch {
           return undefined;
         }
       });
-      if (!products) return [];
-      return codes.map((code, i) => {
-        const product = products[i];
-        if (!product) return t('sell-not-in-list', { code });
-        return t('sell-check-line', { code, figures: raw(sellFigures(t, sellPriceOf(current, product))) });
+      if (!found) return [];
+      return names.map((name, i) => {
+        const match = found.matches[i];
+        if (!match?.first) {
+          return kind === 'product'
+            ? t('sell-not-in-list', { code: name })
+            : t('sell-brand-not-in-list', { brand: name, examples: found.brands.join(', ') });
+        }
+        const figures = raw(sellFigures(t, sellPriceOf(current, match.first)));
+        return kind === 'product'
+          ? t('sell-check-line', { code: name, figures })
+          : t('sell-brand-check', { brand: name, count: match.count, code: match.first.code, figures });
       });
     }
   };
