@@ -36,8 +36,10 @@ buy-summary-operator-warning = ⚠️ { $prefix } is { $numberOperator ->
         [Axis] an
        *[other] a
     } { $numberOperator } number, this product is { $productOperator }.
+buy-summary-price-sell = Cost → sell: { $figures }
 buy-summary-line = { $n }. { $product } (<code>{ $code }</code>) → <code>{ $target }</code> — { $price }
 buy-summary-total = Total: <b>{ $total }</b>
+buy-summary-sell-total = Sell total: <b>{ $sell }</b> (margin { $margin })
 buy-summary-balance = Your balance: { $balance }
 buy-summary-balance-unknown = Your balance: cannot be checked right now
 buy-summary-balance-short = ⚠️ Your balance is below the total; the provider will refuse what it does not cover.

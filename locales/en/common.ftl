@@ -33,6 +33,7 @@ conversation-restart = { $id ->
         [buy] /buy
         [order] /order
         [pin] /pin
+        [sell] /sellprice
        *[connect] /connect
     }
 conversation-expired = That step had already ended because there was no reply for { $minutes } min, so I did not pass your message on. Start again with { $command }.

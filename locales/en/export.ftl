@@ -27,5 +27,7 @@ export-column-code = Product code
 export-column-product = Product name
 export-column-target = Target
 export-column-price = Price
+export-column-sell = Sell price
+export-column-margin = Margin
 export-column-status = Status
 export-column-sn = SN

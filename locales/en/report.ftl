@@ -1,4 +1,4 @@
-## Report: /report, the figures of a period (no sell prices yet: amounts are the cost)
+## Report: /report, the figures of a period (turnover at the sell prices stored at confirmation)
 
 command-report = Transaction report for a period
 report-menu =
@@ -13,14 +13,17 @@ report-failed = ❌ Failed: { $count }
 report-pending = ⏳ In process: { $count }
 report-unresolved = ❔ Unresolved: { $count }
 report-rejected = ⛔ Rejected: { $count }
-report-turnover = 💰 Turnover (cost price): { $amount }
+report-sell-turnover = 💰 Turnover (sell price): { $amount }
+report-turnover = 🏷 Turnover (cost price): { $amount }
+report-margin = 💵 Margin: { $amount }
+report-line-margin = {" "}· margin { $margin }
 report-rate = 📈 Success rate: { $rate }%
 report-rate-none = 📈 Success rate: - (nothing succeeded or failed yet)
 report-top-title = <b>Top { $count } products</b> (successful)
 report-top-line = { $n }. <code>{ $code }</code> { $name } · { $count }× · { $sum }
 report-brands-title = <b>Per brand</b> (successful)
 report-brand-line = { $brand }: { $count }× · { $sum }
-report-cost-note = <i>Amounts are the provider's cost prices; sell prices are not available yet.</i>
+report-cost-note = <i>Turnover is at the sell price stored when each transaction was confirmed (one without a sell price counts at cost); per product and per brand: cost. Set sell prices with /sellprice.</i>
 report-empty = No transactions from { $from } to { $to } (WIB), so there is nothing to report.
 report-bad-date =
     That date was not understood. Write the range like this:

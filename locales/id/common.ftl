@@ -33,6 +33,7 @@ conversation-restart = { $id ->
         [buy] /beli
         [order] /pesan
         [pin] /pin
+        [sell] /jual
        *[connect] /connect
     }
 conversation-expired = Langkah tadi sudah berakhir karena tidak ada balasan selama { $minutes } menit, jadi pesan ini tidak saya teruskan. Mulai lagi dengan { $command }.

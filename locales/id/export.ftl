@@ -24,5 +24,7 @@ export-column-code = Kode produk
 export-column-product = Nama produk
 export-column-target = Tujuan
 export-column-price = Harga
+export-column-sell = Harga jual
+export-column-margin = Margin
 export-column-status = Status
 export-column-sn = SN

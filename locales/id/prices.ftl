@@ -25,6 +25,7 @@ prices-search-term-category = { $category ->
 prices-search-term-number = { $number } ({ $nominal })
 prices-search-term-word = "{ $word }"
 prices-line-available = <code>{ $code }</code> { $name } — <b>{ $price }</b>
+prices-line-sell = <code>{ $code }</code> { $name } — { $figures }
 prices-line-unavailable = ⛔ <code>{ $code }</code> { $name } — tidak tersedia ({ $status })
 prices-footer = Ketuk produk untuk membelinya. ⛔ = sedang tidak bisa dibeli.
 

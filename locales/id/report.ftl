@@ -1,4 +1,4 @@
-## Report: /laporan, the figures of a period (no sell prices yet: amounts are the cost)
+## Report: /laporan, the figures of a period (turnover at the sell prices stored at confirmation)
 
 command-report = Laporan transaksi per periode
 report-menu =
@@ -13,14 +13,17 @@ report-failed = ❌ Gagal: { $count }
 report-pending = ⏳ Diproses: { $count }
 report-unresolved = ❔ Tidak terselesaikan: { $count }
 report-rejected = ⛔ Ditolak: { $count }
-report-turnover = 💰 Omzet (harga modal): { $amount }
+report-sell-turnover = 💰 Omzet (harga jual): { $amount }
+report-turnover = 🏷 Omzet (harga modal): { $amount }
+report-margin = 💵 Margin: { $amount }
+report-line-margin = {" "}· margin { $margin }
 report-rate = 📈 Tingkat sukses: { $rate }%
 report-rate-none = 📈 Tingkat sukses: - (belum ada yang Sukses atau Gagal)
 report-top-title = <b>{ $count } produk teratas</b> (Sukses)
 report-top-line = { $n }. <code>{ $code }</code> { $name } · { $count }× · { $sum }
 report-brands-title = <b>Per brand</b> (Sukses)
 report-brand-line = { $brand }: { $count }× · { $sum }
-report-cost-note = <i>Jumlah memakai harga modal dari provider; harga jual belum tersedia.</i>
+report-cost-note = <i>Omzet memakai harga jual yang tersimpan saat transaksi dikonfirmasi (transaksi tanpa harga jual dihitung sama dengan modal); per produk dan per brand: harga modal. Atur harga jual dengan /jual.</i>
 report-empty = Tidak ada transaksi pada { $from } s.d. { $to } (WIB), jadi belum ada yang dilaporkan.
 report-bad-date =
     Tanggal tidak dikenali. Tulis rentang tanggal seperti ini:

@@ -15,6 +15,7 @@ export const commands = [
   { name: 'disconnect', aliases: ['putuskan'], groups: false },
   { name: 'balance', aliases: ['saldo'], groups: false },
   { name: 'prices', aliases: ['harga'], groups: false },
+  { name: 'sellprice', aliases: ['jual'], groups: false },
   { name: 'buy', aliases: ['beli'], groups: false },
   { name: 'status', aliases: ['cek'], groups: false },
   { name: 'history', aliases: ['riwayat'], groups: false },

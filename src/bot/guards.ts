@@ -50,6 +50,7 @@ export const privateOnlyCommands = [
   'export',
   'report',
   'shop',
+  'sellprice',
   'pin',
   'settings',
   'account',

@@ -29,6 +29,7 @@ import { statusFeature } from './features/status.ts';
 import { historyFeature } from './features/history.ts';
 import { exportFeature } from './features/export.ts';
 import { reportFeature } from './features/report.ts';
+import { sellFeature } from './features/sell.ts';
 import { buyAgainFeature } from './features/buy-again.ts';
 import { customerReceiptFeature } from './features/customer-receipt.ts';
 import { pinFeature } from './features/pin.ts';
@@ -43,6 +44,7 @@ import { createPinConversation } from './conversations/pin.ts';
 import { createOrderConversation } from './conversations/order.ts';
 import { createShopConversation } from './conversations/shop.ts';
 import { shopFeature } from './features/shop.ts';
+import { createSellConversation } from './conversations/sell.ts';
 import { marketplaceFeature } from './features/marketplace.ts';
 import { gameshopFeature } from './features/gameshop.ts';
 
@@ -126,6 +128,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(createConversation(createPinConversation(deps), { id: conversationIds.pin, ...wait }));
   bot.use(createConversation(createOrderConversation(deps), { id: conversationIds.order, ...wait }));
   bot.use(createConversation(createShopConversation(deps), { id: conversationIds.shop, ...wait }));
+  bot.use(createConversation(createSellConversation(deps), { id: conversationIds.sell, ...wait }));
 
   // Private-only commands used in a group get their one answer here, before any feature.
   bot.use(privateOnlyAnswer);
@@ -139,6 +142,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(historyFeature);
   bot.use(exportFeature);
   bot.use(reportFeature);
+  bot.use(sellFeature);
   bot.use(buyAgainFeature);
   bot.use(customerReceiptFeature);
   bot.use(shopFeature);

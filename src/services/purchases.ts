@@ -6,6 +6,7 @@ import type { NewOutboxItem } from '../store/outbox.ts';
 import { isProviderError, type ProviderErrorKind } from '../providers/provider-error.ts';
 import { mintRefId } from './refs.ts';
 import { createInProcessSendClaims, type SendClaims } from './send-claims.ts';
+import { sellPriceOf, type SellRules } from './pricing.ts';
 
 /** One line of a purchase: a product bought for one target, at the price the user confirmed. */
 export interface PurchaseLine {
@@ -143,6 +144,12 @@ export const reviewAfterRefusals = 3;
 const refusalKinds: ReadonlySet<ProviderErrorKind> = new Set(['insufficient_balance', 'not_found', 'rejected', 'validation']);
 /** Account-level refusals: definite for a first send; on a re-check they say nothing about the transaction. */
 const accountKinds: ReadonlySet<ProviderErrorKind> = new Set(['credentials', 'ip_blocked']);
+
+/** The stored sell price and margin of a purchase line under `rules` (none: sell = cost). */
+function sellFigures(rules: SellRules | undefined, line: PurchaseLine): { sellPrice: number; margin: number } {
+  const { sell, margin } = sellPriceOf(rules, { code: line.code, product_name: line.productName, price: line.price });
+  return { sellPrice: sell, margin };
+}
 
 export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseService {
   const { store, logger } = deps;
@@ -345,8 +352,11 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       if (existing) return existing;
       const now = deps.now();
       const hold = holdMs !== undefined && holdMs > 0 ? { nextCheckAt: new Date(now.getTime() + holdMs).toISOString() } : {};
+      // The sell price in force now, at the confirmation: stored with it and never recomputed.
+      const rules = store.users.get(userId)?.sellRules;
       const records = lines.map((line) => ({
         ...hold,
+        ...sellFigures(rules, line),
         refId: mintRefId(now),
         userId,
         chatId,

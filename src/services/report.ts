@@ -1,6 +1,7 @@
 /**
- * The figures of /report (/laporan) over a user's transactions of a period. Pure. Prices are the
- * provider's (the reseller's cost): sell prices do not exist yet.
+ * The figures of /report (/laporan) over a user's transactions of a period. Pure. Turnover is at
+ * the sell price stored with each transaction when it was confirmed (`sellPrice`; one without
+ * counts sell = cost), cost at the provider's price, margin the difference.
  */
 import type { TransactionRecord } from '../store/schema.ts';
 import { brandOf } from './catalogue.ts';
@@ -18,20 +19,33 @@ export interface ProductLine {
   code: string;
   name: string;
   count: number;
+  /** Sum of the costs. */
   sum: number;
+  /** Sum of the margins (sell - cost). */
+  margin: number;
 }
 
 export interface BrandLine {
   brand: string;
   count: number;
+  /** Sum of the costs. */
   sum: number;
+  /** Sum of the margins (sell - cost). */
+  margin: number;
 }
+
+/** The sell price a transaction was confirmed at; one from before sell prices sold at cost. */
+export const sellPriceOfTransaction = (tx: Pick<TransactionRecord, 'price' | 'sellPrice'>): number => tx.sellPrice ?? tx.price;
 
 export interface Report {
   total: number;
   counts: StatusCounts;
-  /** Sum of the prices (cost) of the Sukses transactions, in rupiah. */
+  /** Sum of the sell prices of the Sukses transactions, in rupiah. */
   turnover: number;
+  /** Sum of their costs (the provider's prices). */
+  cost: number;
+  /** turnover - cost. */
+  margin: number;
   /** Sukses / (Sukses + Gagal), or undefined when there is neither. */
   successRate: number | undefined;
   /** The Sukses products by count, then sum (both descending), then code; at most 10. */
@@ -54,18 +68,22 @@ export function computeReport(txs: readonly TransactionRecord[]): Report {
   const products = new Map<string, ProductLine>();
   const brands = new Map<string, BrandLine>();
   let turnover = 0;
+  let cost = 0;
   for (const tx of txs) {
     counts[statusBuckets[tx.status] ?? 'pending']++;
     if (tx.status !== 'Sukses') continue;
-    turnover += tx.price;
-    const product = products.get(tx.code) ?? { code: tx.code, name: tx.productName, count: 0, sum: 0 };
-    product.count++;
-    product.sum += tx.price;
-    products.set(tx.code, product);
+    const sell = sellPriceOfTransaction(tx);
+    turnover += sell;
+    cost += tx.price;
+    const product = products.get(tx.code) ?? { code: tx.code, name: tx.productName, count: 0, sum: 0, margin: 0 };
     const name = brandOf({ code: tx.code, product_name: tx.productName });
-    const brand = brands.get(name) ?? { brand: name, count: 0, sum: 0 };
-    brand.count++;
-    brand.sum += tx.price;
+    const brand = brands.get(name) ?? { brand: name, count: 0, sum: 0, margin: 0 };
+    for (const line of [product, brand]) {
+      line.count++;
+      line.sum += tx.price;
+      line.margin += sell - tx.price;
+    }
+    products.set(tx.code, product);
     brands.set(name, brand);
   }
   const decided = counts.success + counts.failed;
@@ -73,6 +91,8 @@ export function computeReport(txs: readonly TransactionRecord[]): Report {
     total: txs.length,
     counts,
     turnover,
+    cost,
+    margin: turnover - cost,
     successRate: decided === 0 ? undefined : counts.success / decided,
     topProducts: [...products.values()]
       .sort((a, b) => b.count - a.count || b.sum - a.sum || compare(a.code, b.code))

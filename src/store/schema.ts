@@ -32,6 +32,28 @@ export const shopProfileSchema = z.object({
   target: z.enum(targetStyles),
 });
 export type ShopProfile = z.infer<typeof shopProfileSchema>;
+/**
+ * A markup rule of /jual: a fixed amount of rupiah added to the cost, a percent of the cost (up to
+ * two decimals), or (product overrides only) an exact sell price. Overrides may be negative.
+ */
+export const markupSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('fixed'), amount: z.number().int() }),
+  z.object({ kind: z.literal('percent'), percent: z.number() }),
+  z.object({ kind: z.literal('price'), price: z.number().int().nonnegative() }),
+]);
+export type Markup = z.infer<typeof markupSchema>;
+
+/**
+ * A reseller's sell-price rules (/jual): the default markup, the step sell prices are rounded up
+ * to (1 = not rounded), and overrides by brand (upper case) and by product code (upper case).
+ */
+export const sellRulesSchema = z.object({
+  default: markupSchema.optional(),
+  step: z.number().int().positive(),
+  brands: z.record(z.string(), markupSchema),
+  products: z.record(z.string(), markupSchema),
+});
+export type SellRules = z.infer<typeof sellRulesSchema>;
 
 export const userSchema = z.object({
   id: z.number().int(),
@@ -72,6 +94,8 @@ export const userSchema = z.object({
    * it need no migration.
    */
   shop: shopProfileSchema.optional(),
+  /** Sell-price rules (/jual). Optional, so data files without them need no migration. */
+  sellRules: sellRulesSchema.optional(),
 });
 export type UserRecord = z.infer<typeof userSchema>;
 
@@ -136,10 +160,15 @@ export const transactionSchema = z.object({
   code: z.string(),
   productName: z.string(),
   target: z.string(),
-  /** Integer rupiah: what the provider charges (the cost). */
+  /** Integer rupiah: the provider's price (the reseller's cost). */
   price: z.number().int(),
-  /** Integer rupiah: what the reseller sells it for, when a sell price was in force at confirmation. */
+  /**
+   * The reseller's sell price (integer rupiah) under their /jual rules when the purchase was
+   * confirmed, and `margin` = sellPrice - price. Never recomputed: a later rule change leaves them.
+   * Absent on transactions from before sell prices (read as sell = cost).
+   */
   sellPrice: z.number().int().optional(),
+  margin: z.number().int().optional(),
   status: z
     .string()
     .min(1)

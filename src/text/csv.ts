@@ -42,8 +42,11 @@ export function wibDateTime(iso: string): string {
 
 /**
  * A transaction's row: time (WIB), ref id, trx id, product code, product name, target, price
- * (integer rupiah), status (as `statusOf` words it) and SN.
+ * (the cost, integer rupiah), sell price and margin as stored at the confirmation (one without a
+ * stored sell price sold at cost: margin 0), status (as `statusOf` words it) and SN.
  */
 export function transactionCsvRow(tx: TransactionRecord, statusOf: (tx: TransactionRecord) => string): CsvValue[] {
-  return [wibDateTime(tx.createdAt), tx.refId, tx.trxId, tx.code, tx.productName, tx.target, tx.price, statusOf(tx), tx.sn];
+  const sell = tx.sellPrice ?? tx.price;
+  const margin = tx.margin ?? sell - tx.price;
+  return [wibDateTime(tx.createdAt), tx.refId, tx.trxId, tx.code, tx.productName, tx.target, tx.price, sell, margin, statusOf(tx), tx.sn];
 }

@@ -14,7 +14,7 @@ async function documentText(world: TestWorld, message: EmulatedMessage): Promise
   return Buffer.from(await response.arrayBuffer()).toString('utf8');
 }
 
-const header = 'Waktu (WIB),Ref ID,Trx ID,Kode produk,Nama produk,Tujuan,Harga,Status,SN';
+const header = 'Waktu (WIB),Ref ID,Trx ID,Kode produk,Nama produk,Tujuan,Harga,Harga jual,Margin,Status,SN';
 
 describe('/ekspor: the transactions of a period as a CSV document', () => {
   let world: TestWorld;
@@ -49,10 +49,10 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     expect(lines[0]).toBe(header);
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(
-      new RegExp(`^${today} \\d{2}:\\d{2}:\\d{2},${first},[^,]*,TSEL10,Telkomsel 10\\.000,081200000001,10500,Pending,$`),
+      new RegExp(`^${today} \\d{2}:\\d{2}:\\d{2},${first},[^,]*,TSEL10,Telkomsel 10\\.000,081200000001,10500,10500,0,Pending,$`),
     );
     expect(lines[2]).toContain(`${second},`);
-    expect(lines[2]).toContain(`,XL5,"XL 5GB, ""Combo""",'=1+2,25000,Pending,`);
+    expect(lines[2]).toContain(`,XL5,"XL 5GB, ""Combo""",'=1+2,25000,25000,0,Pending,`);
     expect(text).not.toContain(anis);
     expect(text).not.toContain('081299999999');
   });
@@ -81,7 +81,7 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     expect(lines).toHaveLength(count + 2);
     expect(lines[1]).toContain(',bulk-00000,');
     expect(lines[count]).toContain(',bulk-10000,');
-    expect(lines[count]).toMatch(/,081200010000,10500,[^,]+,$/);
+    expect(lines[count]).toMatch(/,081200010000,10500,10500,0,[^,]+,$/);
   });
 
   it('writes ; as the separator after the Excel Indonesia (;) button', async () => {
@@ -97,7 +97,7 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     const lines = text.slice(1).split('\r\n');
     expect(lines[0]).toBe(header.replaceAll(',', ';'));
     expect(lines[1]).toContain(`;${ref};`);
-    expect(lines[1]).toContain(';TSEL10;"Paket; murah";081234567890;10500;Pending;');
+    expect(lines[1]).toContain(';TSEL10;"Paket; murah";081234567890;10500;10500;0;Pending;');
   });
 
   it('exports a typed range in either date form; an empty period gets a message and no file', async () => {
@@ -128,8 +128,8 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     const file = await world.telegram.waitForBotMessage(ann, { after: ann.send(`/export ${today} ${today}`) });
     expect(file.message.caption).toContain('📤 1 transaction, ');
     const lines = (await documentText(world, file)).slice(1).split('\r\n');
-    expect(lines[0]).toBe('Time (WIB),Ref ID,Trx ID,Product code,Product name,Target,Price,Status,SN');
-    expect(lines[1]).toMatch(/,10500,Pending,$/);
+    expect(lines[0]).toBe('Time (WIB),Ref ID,Trx ID,Product code,Product name,Target,Price,Sell price,Margin,Status,SN');
+    expect(lines[1]).toMatch(/,10500,10500,0,Pending,$/);
   });
 
   it('says which date forms work when a date is wrong or the range is reversed', async () => {

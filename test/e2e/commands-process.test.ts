@@ -20,6 +20,7 @@ const privateCommands = [
   'disconnect',
   'balance',
   'prices',
+  'sellprice',
   'buy',
   'status',
   'history',

@@ -58,7 +58,7 @@ describe('computeReport: the figures of /laporan', () => {
     ];
     const top = computeReport(txs).topProducts;
     expect(top).toHaveLength(10);
-    expect(top[0]).toEqual({ code: 'XL5', name: 'XL 5.000', count: 3, sum: 15_000 });
+    expect(top[0]).toEqual({ code: 'XL5', name: 'XL 5.000', count: 3, sum: 15_000, margin: 0 });
     expect(top.slice(1, 4).map((line) => line.code)).toEqual(['C1', 'A1', 'B1']);
     expect(top.slice(4).map((line) => line.code)).toEqual(['Z0', 'Z1', 'Z2', 'Z3', 'Z4', 'Z5']);
   });
@@ -71,8 +71,29 @@ describe('computeReport: the figures of /laporan', () => {
       tx('Gagal', 'XL5', 5_000, 'XL 5.000'),
     ]);
     expect(report.brands).toEqual([
-      { brand: 'Mobile Legends', count: 1, sum: 20_000 },
-      { brand: 'Telkomsel', count: 2, sum: 16_000 },
+      { brand: 'Mobile Legends', count: 1, sum: 20_000, margin: 0 },
+      { brand: 'Telkomsel', count: 2, sum: 16_000, margin: 0 },
     ]);
+  });
+
+  it('takes turnover at the stored sell prices (none stored: sell = cost), with cost and margin; failed ones count nowhere', () => {
+    const sold = (status: string, code: string, price: number, name: string, sellPrice?: number) => {
+      const record = tx(status, code, price, name);
+      return sellPrice === undefined ? record : { ...record, sellPrice, margin: sellPrice - price };
+    };
+    const report = computeReport([
+      sold('Sukses', 'TSEL10', 10_450, 'Telkomsel 10.000', 11_000),
+      sold('Sukses', 'TSEL10', 10_450, 'Telkomsel 10.000', 12_000),
+      sold('Sukses', 'XL5', 5_600, 'XL 5.000'),
+      sold('Sukses', 'ML86', 20_000, 'Mobile Legends 86 Diamonds', 19_500),
+      sold('Gagal', 'XL5', 5_600, 'XL 5.000', 9_000),
+      sold('Pending', 'XL5', 5_600, 'XL 5.000', 9_000),
+    ]);
+    expect(report.turnover).toBe(11_000 + 12_000 + 5_600 + 19_500);
+    expect(report.cost).toBe(10_450 * 2 + 5_600 + 20_000);
+    expect(report.margin).toBe(550 + 1_550 + 0 - 500);
+    expect(report.topProducts[0]).toEqual({ code: 'TSEL10', name: 'Telkomsel 10.000', count: 2, sum: 20_900, margin: 2_100 });
+    expect(report.brands.find((line) => line.brand === 'Mobile Legends')?.margin).toBe(-500);
+    expect(report.brands.find((line) => line.brand === 'XL')?.margin).toBe(0);
   });
 });

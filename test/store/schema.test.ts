@@ -106,3 +106,30 @@ describe('migration to v3', () => {
     expect(upgraded.data.version).toBe(hotFileVersion);
   });
 });
+
+describe('sell prices in the hot file', () => {
+  it('load files from before sell prices (no rules, no sell price) and keep rules and sell prices once stored', () => {
+    const old = decodeHotFile(readV1(), 'kiosbot.json', at).data;
+    expect(Object.values(old.users).every((user) => user.sellRules === undefined)).toBe(true);
+    expect(Object.values(old.transactions).every((tx) => tx.sellPrice === undefined && tx.margin === undefined)).toBe(true);
+    const [user] = Object.values(old.users);
+    const [tx] = Object.values(old.transactions);
+    if (!user || !tx) throw new Error('the v1 fixture has a user and a transaction');
+    const sellRules = {
+      default: { kind: 'percent', percent: 2.5 },
+      step: 500,
+      brands: { XL: { kind: 'fixed', amount: -100 } },
+      products: {},
+    };
+    const withSell = {
+      ...old,
+      users: { [String(user.id)]: { ...user, sellRules } },
+      transactions: { [tx.refId]: { ...tx, sellPrice: 11_000, margin: 550 } },
+    };
+    const { data } = decodeHotFile(JSON.parse(JSON.stringify(withSell)), 'kiosbot.json');
+    expect(data.users[String(user.id)]?.sellRules).toEqual(sellRules);
+    expect(data.transactions[tx.refId]).toMatchObject({ sellPrice: 11_000, margin: 550 });
+    const broken = { ...withSell, users: { [String(user.id)]: { ...user, sellRules: { ...sellRules, step: 0 } } } };
+    expect(() => decodeHotFile(JSON.parse(JSON.stringify(broken)), 'kiosbot.json')).toThrow();
+  });
+});

@@ -85,7 +85,7 @@ describe('CSV fields (RFC 4180)', () => {
 });
 
 describe('the transactions CSV document', () => {
-  const header = ['Waktu (WIB)', 'Ref ID', 'Trx ID', 'Kode', 'Produk', 'Tujuan', 'Harga', 'Status', 'SN'];
+  const header = ['Waktu (WIB)', 'Ref ID', 'Trx ID', 'Kode', 'Produk', 'Tujuan', 'Harga', 'Harga jual', 'Margin', 'Status', 'SN'];
   const statusOf = (record: TransactionRecord) => record.status;
 
   it('writes times in WIB (UTC+7), across midnight', () => {
@@ -101,6 +101,8 @@ describe('the transactions CSV document', () => {
       sn: undefined,
       trxId: undefined,
       status: 'Gagal',
+      sellPrice: 11_000,
+      margin: 500,
     });
     const buffer = csvDocument(
       header,
@@ -120,10 +122,13 @@ describe('the transactions CSV document', () => {
         'Telkomsel 10.000',
         '081234567890',
         '10500',
+        // Stored before sell prices: sold at cost.
+        '10500',
+        '0',
         'Sukses',
         '1234',
       ],
-      ['2026-11-23 00:05:09', 'R2', '', 'TSEL10', 'Paket "Combo"; 10GB,\n30 hari', "'=1+1", '10500', 'Gagal', ''],
+      ['2026-11-23 00:05:09', 'R2', '', 'TSEL10', 'Paket "Combo"; 10GB,\n30 hari', "'=1+1", '10500', '11000', '500', 'Gagal', ''],
     ]);
     const semicolons = csvDocument(
       header,

@@ -228,10 +228,12 @@ export function createBuyConversation(deps: BotDeps) {
       const confirmationId = confirmationIdOf(ctx);
       const client = deps.services.credentials.client(userId, 'reseller');
       const balance = client ? await within(client.balance(), balanceDeadlineMs) : undefined;
-      return balance === undefined ? { confirmationId } : { confirmationId, balance };
+      // Shown only: the sell price is fixed at the confirmation, by the rules in force then.
+      const sellRules = deps.store.users.get(userId)?.sellRules;
+      return { confirmationId, ...(balance === undefined ? {} : { balance }), ...(sellRules ? { sellRules } : {}) };
     });
     const { confirmationId } = prepared;
-    const summary = fit((compact) => renderPurchaseSummary(t, selection, prepared.balance, compact));
+    const summary = fit((compact) => renderPurchaseSummary(t, selection, prepared.balance, compact, prepared.sellRules));
     const summaryKeyboard = createBuySummaryKeyboard(t, confirmationId);
     const summaryMessage = await ctx.reply(summary, { reply_markup: summaryKeyboard });
     /** Replaces the summary's buttons by a closing line (editing the text drops the keyboard). */

@@ -10,7 +10,13 @@ export const conversationIds = {
   pin: 'pin',
   order: 'order',
   shop: 'shop',
+  sell: 'sell',
 } as const;
+
+/** Arguments of the sell conversation: which rule the /jual button sets. */
+export interface SellArgs {
+  mode: 'default' | 'brand' | 'product';
+}
 
 /** Arguments of the game order conversation: the game slug when chosen from /games. */
 export interface OrderArgs {

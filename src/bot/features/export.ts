@@ -9,7 +9,7 @@ import { periodOf, periodRange, typedRange, type DayRange } from '../../services
 import { csvDocument, transactionCsvRow, type CsvSeparator } from '../../text/csv.ts';
 import { statusWord } from '../../text/receipt.ts';
 
-const columns = ['time', 'ref', 'trx', 'code', 'product', 'target', 'price', 'status', 'sn'] as const;
+const columns = ['time', 'ref', 'trx', 'code', 'product', 'target', 'price', 'sell', 'margin', 'status', 'sn'] as const;
 
 /**
  * /export (/ekspor): the sender's own transactions of a period as a CSV document. Without

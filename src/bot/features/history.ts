@@ -7,6 +7,9 @@ import { formatRupiah, formatWib } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { createHistoryKeyboard, createHistoryReceiptKeyboard } from '../keyboards/history.ts';
+import { sellFigures } from '../renderers/sell.ts';
+import { raw, type Raw } from '../../text/html.ts';
+import type { TransactionRecord } from '../../store/schema.ts';
 
 /** Transactions per history page. */
 export const historyPageSize = 5;
@@ -94,7 +97,7 @@ async function renderHistoryPage(
       icon: statusIcon(tx),
       product: tx.productName,
       target: tx.target,
-      price: formatRupiah(tx.price),
+      price: storedPrice(t, tx),
       status: statusWord(t, tx),
       time: formatWib(tx.createdAt),
     }),
@@ -106,4 +109,10 @@ async function renderHistoryPage(
     hasNext: rows.length > historyPageSize && current < maxPage,
   });
   return { text, keyboard };
+}
+
+/** The cost, or `cost → sell (margin)` when the purchase was confirmed with a sell price above or below it. */
+function storedPrice(t: TranslateFunction, tx: TransactionRecord): string | Raw {
+  if (tx.sellPrice === undefined || tx.sellPrice === tx.price) return formatRupiah(tx.price);
+  return raw(sellFigures(t, { cost: tx.price, sell: tx.sellPrice, margin: tx.margin ?? tx.sellPrice - tx.price }));
 }

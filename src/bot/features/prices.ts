@@ -28,6 +28,8 @@ import {
 import { isProductAvailable, type Product } from '../../services/providers.ts';
 import { raw } from '../../text/html.ts';
 import { escapeHtml } from '../../text/format.ts';
+import { hasSellRules, sellPriceOf, type SellRules } from '../../services/pricing.ts';
+import { sellFigures } from '../renderers/sell.ts';
 
 /** Longest search text kept (bytes): it travels in the callback data of the paging buttons. */
 const maxQueryBytes = 40;
@@ -63,7 +65,13 @@ pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
   const products = await priceListForButton(ctx, parsed.fresh);
   if (!products) return;
   await ctx.answerCallbackQuery(parsed.fresh ? { text: ctx.t('prices-refreshed') } : undefined);
-  const { text, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), parsed.view);
+  const { text, keyboard } = renderPriceView(
+    ctx.t,
+    products,
+    ctx.deps.services.catalogue.brands(products),
+    parsed.view,
+    ctx.account?.sellRules,
+  );
   await editInPlace(ctx, text, keyboard);
 });
 
@@ -150,7 +158,13 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
   }
   // Chatter is not a search: "ok" is found in "Token", but only as part of a word.
   if (searchProducts(products, parsed, { wholeWords: true }).length === 0) return next();
-  const { text: answer, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view);
+  const { text: answer, keyboard } = renderPriceView(
+    ctx.t,
+    products,
+    ctx.deps.services.catalogue.brands(products),
+    view,
+    ctx.account?.sellRules,
+  );
   await ctx.reply(answer, { reply_markup: keyboard });
 });
 
@@ -165,7 +179,7 @@ async function replyPriceView(ctx: BotContext, view: PriceView): Promise<void> {
     await replyProviderError(ctx, ctx.deps, error);
     return;
   }
-  const { text, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view);
+  const { text, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view, ctx.account?.sellRules);
   await ctx.reply(text, { reply_markup: keyboard });
 }
 
@@ -198,17 +212,19 @@ function parseView(data: string): { view: PriceView; fresh: boolean } | undefine
 /**
  * The text and keyboard of a price-list view. Pages past the end show the last page; a brand
  * index that no longer exists (the list changed) shows the brands. `groups` is the list grouped
- * by brand (`catalogue.brands(products)`).
+ * by brand (`catalogue.brands(products)`). With sell-price `rules`, each available product shows
+ * cost → sell price (margin); without, the cost alone, as before.
  */
 export function renderPriceView(
   t: TranslateFunction,
   products: readonly Product[],
   groups: readonly BrandGroup[],
   view: PriceView,
+  rules?: SellRules,
 ): { text: string; keyboard: InlineKeyboard } {
   if (view.kind === 'p' && groups[view.brand]) {
     const group = groups[view.brand]!;
-    return renderProducts(t, products, group.products, view, (page, pages) =>
+    return renderProducts(t, products, group.products, view, rules, (page, pages) =>
       t('prices-brand-title', { brand: group.brand, count: group.products.length, page, pages }),
     );
   }
@@ -217,7 +233,7 @@ export function renderPriceView(
     const matches = searchProducts(products, parsed);
     const query = view.query;
     if (matches.length === 0) return { text: renderNoMatch(t, products, parsed), keyboard: createBackToBrandsKeyboard(t) };
-    return renderProducts(t, products, matches, view, (page, pages) =>
+    return renderProducts(t, products, matches, view, rules, (page, pages) =>
       t('prices-search-title', { query, count: matches.length, page, pages }),
     );
   }
@@ -265,16 +281,18 @@ function renderProducts(
   all: readonly Product[],
   list: readonly Product[],
   view: PriceView,
+  rules: SellRules | undefined,
   title: (page: number, pages: number) => string,
 ): { text: string; keyboard: InlineKeyboard } {
   const pages = Math.max(1, Math.ceil(list.length / productsPerPage));
   const page = Math.min(view.page, pages - 1);
   const shown = list.slice(page * productsPerPage, (page + 1) * productsPerPage);
+  const selling = hasSellRules(rules);
   const lines = shown.map((product) => {
     const values = { code: product.code, name: product.product_name };
-    return isProductAvailable(product)
-      ? t('prices-line-available', { ...values, price: formatRupiah(product.price) })
-      : t('prices-line-unavailable', { ...values, status: product.status });
+    if (!isProductAvailable(product)) return t('prices-line-unavailable', { ...values, status: product.status });
+    if (selling) return t('prices-line-sell', { ...values, figures: raw(sellFigures(t, sellPriceOf(rules, product))) });
+    return t('prices-line-available', { ...values, price: formatRupiah(product.price) });
   });
   const text = [title(page + 1, pages), '', ...lines, '', t('prices-footer')].join('\n');
   const index = new Map(all.map((product, i) => [product, i]));

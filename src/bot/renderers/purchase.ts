@@ -11,6 +11,8 @@ import { maxTargetLength, type TargetProblem } from '../../services/targets.ts';
 import { operatorMismatch } from '../../services/operators.ts';
 import { raw } from '../../text/html.ts';
 import { displaySn } from '../../text/token.ts';
+import { hasSellRules, sellPriceOf, type SellRules } from '../../services/pricing.ts';
+import { formatMargin, sellFigures } from './sell.ts';
 
 /** Why a requested line cannot be bought; rendered by `describeBuyProblem`. */
 export type BuyProblem =
@@ -133,11 +135,22 @@ function operatorWarning(t: TranslateFunction, item: BuyItem): string[] {
 
 /**
  * The summary shown before confirming: the line(s), each with its operator warning if any, the
- * total, the balance (when known) and what was skipped.
+ * total, the balance (when known) and what was skipped. With sell-price `rules`, each price reads
+ * `cost → sell (margin)` and a multi-line summary adds the sell total.
  */
-export function renderPurchaseSummary(t: TranslateFunction, selection: Selection, balance: number | undefined, compact = false): string {
+export function renderPurchaseSummary(
+  t: TranslateFunction,
+  selection: Selection,
+  balance: number | undefined,
+  compact = false,
+  rules?: SellRules,
+): string {
   const { items, problems } = selection;
   const total = items.reduce((sum, item) => sum + item.price, 0);
+  const selling = hasSellRules(rules);
+  const sellOf = (item: BuyItem) => sellPriceOf(rules, { code: item.code, product_name: item.productName, price: item.price });
+  /** The price of a line: the cost, or with sell-price rules `cost → sell (margin)`. */
+  const priceOf = (item: BuyItem) => (selling ? raw(sellFigures(t, sellOf(item))) : formatRupiah(item.price));
   const parts: string[] = [];
   const [only] = items;
   if (items.length === 1 && only) {
@@ -147,7 +160,7 @@ export function renderPurchaseSummary(t: TranslateFunction, selection: Selection
       t('buy-summary-product', { product: only.productName, code: only.code }),
       t('buy-summary-target', { target: only.target }),
       ...operatorWarning(t, only),
-      t('buy-summary-price', { price: formatRupiah(only.price) }),
+      selling ? t('buy-summary-price-sell', { figures: priceOf(only) }) : t('buy-summary-price', { price: formatRupiah(only.price) }),
     );
   } else {
     parts.push(t('buy-summary-title-bulk', { count: items.length }), '');
@@ -158,12 +171,16 @@ export function renderPurchaseSummary(t: TranslateFunction, selection: Selection
           product: compact ? item.code : item.productName,
           code: item.code,
           target: item.target,
-          price: formatRupiah(item.price),
+          price: priceOf(item),
         }),
         ...operatorWarning(t, item).map((warning) => `    ${warning}`),
       );
     });
     parts.push('', t('buy-summary-total', { total: formatRupiah(total) }));
+    if (selling) {
+      const sell = items.reduce((sum, item) => sum + sellOf(item).sell, 0);
+      parts.push(t('buy-summary-sell-total', { sell: formatRupiah(sell), margin: formatMargin(sell - total) }));
+    }
   }
   parts.push(balance === undefined ? t('buy-summary-balance-unknown') : t('buy-summary-balance', { balance: formatRupiah(balance) }));
   if (balance !== undefined && balance < total) parts.push(t('buy-summary-balance-short'));

@@ -1,0 +1,64 @@
+import { Composer } from 'grammy';
+import type { BotContext } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { quietly } from '../edits.ts';
+import { conversationIds, type SellArgs } from '../conversations/ids.ts';
+import { sellMenuData, sellStepData } from '../callback-data/sell.ts';
+import { readCallback } from '../callback-data/read.ts';
+import { createSellMenuKeyboard } from '../keyboards/sell.ts';
+import { renderSellRules } from '../renderers/sell.ts';
+import { emptySellRules, parseMarkup, withDefaultRule } from '../../services/pricing.ts';
+
+const clearWords = new Set(['hapus', 'remove', 'off', 'reset', 'mati']);
+const modes: ReadonlyArray<SellArgs['mode']> = ['default', 'brand', 'product'];
+
+/**
+ * /sellprice (/jual): the reseller's sell-price rules. Without arguments it shows them with
+ * buttons that start the sell conversation (default markup and rounding, brand overrides, product
+ * overrides). `/jual 5%` (or `1500`, `Rp 1.500`) sets the default markup at once, keeping the
+ * rounding step; `/jual hapus` removes every rule. Private chats only. Rules only affect purchases
+ * confirmed afterwards: a stored transaction keeps its sell price.
+ */
+export const sellFeature = new Composer<BotContext>();
+const privateChat = sellFeature.chatType('private');
+
+privateChat.command(commandNames('sellprice'), async (ctx) => {
+  const argument = ctx.match.trim();
+  const current = ctx.account?.sellRules;
+  if (argument === '') {
+    await ctx.reply(renderSellRules(ctx.t, current), { reply_markup: createSellMenuKeyboard(ctx.t) });
+    return;
+  }
+  if (clearWords.has(argument.toLowerCase())) {
+    await ctx.deps.store.users.update(ctx.from.id, { sellRules: undefined });
+    await ctx.reply(ctx.t('sell-cleared'), { reply_markup: createSellMenuKeyboard(ctx.t) });
+    return;
+  }
+  const markup = parseMarkup(argument);
+  if (!markup) {
+    await ctx.reply(ctx.t('sell-bad-oneshot', { text: argument.slice(0, 40) }));
+    return;
+  }
+  const rules = withDefaultRule(current, markup, (current ?? emptySellRules()).step);
+  await ctx.deps.store.users.update(ctx.from.id, { sellRules: rules });
+  await ctx.reply([ctx.t('sell-saved'), '', renderSellRules(ctx.t, rules)].join('\n'), { reply_markup: createSellMenuKeyboard(ctx.t) });
+});
+
+// A button of the /jual screen: the sell conversation for that rule, instead of any other flow.
+sellFeature.callbackQuery(sellMenuData.filter(), async (ctx) => {
+  const mode = readCallback(() => modes.find((m) => m === sellMenuData.unpack(ctx.callbackQuery.data).action));
+  if (mode === undefined || ctx.chat?.type !== 'private') {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await ctx.conversation.exitAll();
+  const args: SellArgs = { mode };
+  await ctx.conversation.enter(conversationIds.sell, args);
+});
+
+// A button of a sell conversation that already ended (timeout, /cancel): say so and drop it.
+sellFeature.callbackQuery(sellStepData.filter(), async (ctx) => {
+  await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+  await quietly(ctx.editMessageReplyMarkup());
+});

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import {
+  emptySellRules,
+  parseMarkup,
+  parseOverride,
+  roundUp,
+  sellPriceOf,
+  withBrandRule,
+  withDefaultRule,
+  withProductRule,
+  type SellRules,
+} from '../../src/services/pricing.ts';
+
+const tsel10 = { code: 'TSEL10', product_name: 'Telkomsel 10.000', price: 10_150 };
+const xl5 = { code: 'XL5', product_name: 'XL 5.000', price: 5_600 };
+const ml86 = { code: 'ML86', product_name: 'Mobile Legends 86 Diamonds', price: 20_000 };
+
+const rules = (patch: Partial<SellRules>): SellRules => ({ ...emptySellRules(), ...patch });
+
+describe('sellPriceOf: markup rules and rounding', () => {
+  it.each([
+    { name: 'no rules: sell equals cost', rules: undefined, product: tsel10, sell: 10_150 },
+    { name: 'empty rules: sell equals cost', rules: emptySellRules(), product: tsel10, sell: 10_150 },
+    { name: 'fixed markup, no rounding', rules: rules({ default: { kind: 'fixed', amount: 850 } }), product: tsel10, sell: 11_000 },
+    {
+      name: 'fixed markup rounded up to 500',
+      rules: rules({ default: { kind: 'fixed', amount: 500 }, step: 500 }),
+      product: tsel10,
+      sell: 11_000,
+    },
+    {
+      name: 'exactly on a step stays',
+      rules: rules({ default: { kind: 'fixed', amount: 850 }, step: 500 }),
+      product: tsel10,
+      sell: 11_000,
+    },
+    {
+      name: 'one rupiah over a step goes up a step',
+      rules: rules({ default: { kind: 'fixed', amount: 851 }, step: 500 }),
+      product: tsel10,
+      sell: 11_500,
+    },
+    { name: 'percent', rules: rules({ default: { kind: 'percent', percent: 10 } }), product: tsel10, sell: 11_165 },
+    {
+      name: 'percent with decimals, fractions round up',
+      rules: rules({ default: { kind: 'percent', percent: 2.5 } }),
+      product: tsel10,
+      sell: 10_404,
+    },
+    {
+      name: 'percent with decimals to 100',
+      rules: rules({ default: { kind: 'percent', percent: 2.5 }, step: 100 }),
+      product: tsel10,
+      sell: 10_500,
+    },
+    {
+      name: '2.5% of 20.000 is exact',
+      rules: rules({ default: { kind: 'percent', percent: 2.5 }, step: 500 }),
+      product: ml86,
+      sell: 20_500,
+    },
+    { name: '0.01% rounds up by a rupiah', rules: rules({ default: { kind: 'percent', percent: 0.01 } }), product: xl5, sell: 5_601 },
+    { name: 'zero markup: sell is cost', rules: rules({ default: { kind: 'fixed', amount: 0 } }), product: tsel10, sell: 10_150 },
+    {
+      name: 'zero markup still rounds up',
+      rules: rules({ default: { kind: 'percent', percent: 0 }, step: 1000 }),
+      product: tsel10,
+      sell: 11_000,
+    },
+    { name: 'step alone rounds the cost up', rules: rules({ step: 1000 }), product: xl5, sell: 6_000 },
+  ])('$name', ({ rules: given, product, sell }) => {
+    const price = sellPriceOf(given, product);
+    expect(price).toMatchObject({ cost: product.price, sell, margin: sell - product.price, loss: false });
+  });
+
+  it('a product override beats a brand override, which beats the default', () => {
+    let r = withDefaultRule(emptySellRules(), { kind: 'fixed', amount: 500 }, 1);
+    r = withBrandRule(r, 'telkomsel', { kind: 'fixed', amount: 1_000 });
+    r = withBrandRule(r, 'Mobile Legends', { kind: 'percent', percent: 5 });
+    r = withProductRule(r, 'tsel10', { kind: 'price', price: 12_500 });
+    expect(sellPriceOf(r, tsel10)).toMatchObject({ sell: 12_500, margin: 2_350, rule: 'product' });
+    expect(sellPriceOf(r, { ...tsel10, code: 'TSEL20', price: 20_000 })).toMatchObject({ sell: 21_000, margin: 1_000, rule: 'brand' });
+    expect(sellPriceOf(r, ml86)).toMatchObject({ sell: 21_000, rule: 'brand' });
+    expect(sellPriceOf(r, xl5)).toMatchObject({ sell: 6_100, margin: 500, rule: 'default' });
+  });
+
+  it('a fixed product price is not rounded; one below cost is allowed and flagged as a loss', () => {
+    const r = withProductRule(rules({ default: { kind: 'fixed', amount: 500 }, step: 500 }), 'TSEL10', { kind: 'price', price: 9_999 });
+    expect(sellPriceOf(r, tsel10)).toEqual({ cost: 10_150, sell: 9_999, margin: -151, loss: true, rule: 'product' });
+    const minus = withProductRule(emptySellRules(), 'XL5', { kind: 'fixed', amount: -100 });
+    expect(sellPriceOf(minus, xl5)).toMatchObject({ sell: 5_500, margin: -100, loss: true });
+  });
+
+  it('removing an override (undefined) falls back to the next rule', () => {
+    let r = withProductRule(withBrandRule(emptySellRules(), 'XL', { kind: 'fixed', amount: 400 }), 'XL5', { kind: 'fixed', amount: 900 });
+    r = withProductRule(r, 'xl5', undefined);
+    expect(sellPriceOf(r, xl5)).toMatchObject({ sell: 6_000, rule: 'brand' });
+    r = withBrandRule(r, 'xl', undefined);
+    expect(sellPriceOf(r, xl5)).toMatchObject({ sell: 5_600, rule: 'none' });
+  });
+
+  it.each([
+    [10_150, 1, 10_150],
+    [10_150, 100, 10_200],
+    [10_000, 500, 10_000],
+    [10_001, 1000, 11_000],
+  ])('roundUp(%i, %i) = %i', (amount, step, expected) => expect(roundUp(amount, step)).toBe(expected));
+});
+
+describe('parseMarkup / parseOverride: what a reseller types', () => {
+  it.each([
+    ['5%', { kind: 'percent', percent: 5 }],
+    ['2,5%', { kind: 'percent', percent: 2.5 }],
+    ['2.5 %', { kind: 'percent', percent: 2.5 }],
+    ['1500', { kind: 'fixed', amount: 1500 }],
+    ['Rp 1.500', { kind: 'fixed', amount: 1500 }],
+    ['rp1500', { kind: 'fixed', amount: 1500 }],
+    ['+1.000', { kind: 'fixed', amount: 1000 }],
+    ['1,5rb', { kind: 'fixed', amount: 1500 }],
+    ['2k', { kind: 'fixed', amount: 2000 }],
+    ['0', { kind: 'fixed', amount: 0 }],
+  ])('default %s', (text, markup) => expect(parseMarkup(text)).toEqual(markup));
+
+  it.each(['', 'lima persen', '5%%', '2.555%', '-500', '=12500', '1.5', '12,34,5', '2000%'])('default %j is refused', (text) =>
+    expect(parseMarkup(text)).toBeUndefined(),
+  );
+
+  it('an override may be negative or (for a product) an exact sell price', () => {
+    expect(parseMarkup('-500', { override: true })).toEqual({ kind: 'fixed', amount: -500 });
+    expect(parseMarkup('=12.500', { override: true, price: true })).toEqual({ kind: 'price', price: 12_500 });
+    expect(parseMarkup('=12.500', { override: true })).toBeUndefined();
+  });
+
+  it.each([
+    ['TELKOMSEL 1000', { name: 'TELKOMSEL', markup: { kind: 'fixed', amount: 1000 } }],
+    ['mobile legends 5%', { name: 'MOBILE LEGENDS', markup: { kind: 'percent', percent: 5 } }],
+    ['tsel10 = Rp 12.500', { name: 'TSEL10', markup: { kind: 'price', price: 12_500 } }],
+    ['TSEL10  hapus', { name: 'TSEL10', markup: 'remove' }],
+    ['XL5 remove', { name: 'XL5', markup: 'remove' }],
+    ['XL5 -', { name: 'XL5', markup: 'remove' }],
+  ])('override %j', (text, expected) => expect(parseOverride(text, { price: true })).toEqual(expected));
+
+  it.each(['TELKOMSEL', '1000', 'TSEL10 mahal', ''])('override %j is refused', (text) =>
+    expect(parseOverride(text, { price: true })).toBeUndefined(),
+  );
+});
