@@ -141,7 +141,7 @@ export async function renderDailyChart(points: readonly DayPoint[], labels: Char
     },
   };
   // Chart.js takes a browser context; Skia's 2d context draws the same calls.
-  const chart = new Chart(ctx as unknown as CanvasRenderingContext2D, config);
+  const chart = new Chart(ctx as unknown as ConstructorParameters<typeof Chart>[0], config);
   try {
     return await canvas.encode('png');
   } finally {
