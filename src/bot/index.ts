@@ -29,6 +29,7 @@ import { statusFeature } from './features/status.ts';
 import { historyFeature } from './features/history.ts';
 import { exportFeature } from './features/export.ts';
 import { reportFeature } from './features/report.ts';
+import { reportChartFeature } from './features/report-chart.ts';
 import { buyAgainFeature } from './features/buy-again.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
@@ -135,6 +136,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(historyFeature);
   bot.use(exportFeature);
   bot.use(reportFeature);
+  bot.use(reportChartFeature);
   bot.use(buyAgainFeature);
   bot.use(pinFeature);
   bot.use(groupsFeature);

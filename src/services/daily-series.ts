@@ -29,3 +29,9 @@ export function dailySeries(txs: readonly Priced[], range: Pick<DayRange, 'from'
   }
   return [...points.values()];
 }
+
+/** Longest period (in days) drawn as a chart: one bar per day stays readable up to about three months. */
+export const chartMaxDays = 92;
+
+/** Whether the period `range` is short enough for a chart. */
+export const hasChart = (range: Pick<DayRange, 'from' | 'to'>): boolean => daysOf(range).length <= chartMaxDays;

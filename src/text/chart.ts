@@ -140,8 +140,8 @@ export async function renderDailyChart(points: readonly DayPoint[], labels: Char
       },
     },
   };
-  // Chart.js takes a browser context; Skia's 2d context draws the same calls.
-  const chart = new Chart(ctx as unknown as ConstructorParameters<typeof Chart>[0], config);
+  // Skia's 2d context takes the calls of a browser's (Chart.js types its item as `any`).
+  const chart = new Chart(ctx, config);
   try {
     return await canvas.encode('png');
   } finally {

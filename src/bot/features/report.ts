@@ -5,6 +5,7 @@ import { reportPeriodData } from '../callback-data/report.ts';
 import { readCallback } from '../callback-data/read.ts';
 import { periodKeyboard } from '../keyboards/periods.ts';
 import { renderReport } from '../renderers/report.ts';
+import { createReportKeyboard } from '../keyboards/report.ts';
 import { periodOf, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
 import { computeReport } from '../../services/report.ts';
 
@@ -45,5 +46,10 @@ reportFeature.callbackQuery(reportPeriodData.filter(), async (ctx) => {
 async function sendReport(ctx: BotContext, userId: number, range: DayRange): Promise<void> {
   const txs = await ctx.deps.store.transactions.listByUserBetween(userId, range.start, range.end);
   const days = { from: range.from, to: range.to };
-  await ctx.reply(txs.length === 0 ? ctx.t('report-empty', days) : renderReport(ctx.t, computeReport(txs), days));
+  if (txs.length === 0) {
+    await ctx.reply(ctx.t('report-empty', days));
+    return;
+  }
+  const keyboard = createReportKeyboard(ctx.t, days);
+  await ctx.reply(renderReport(ctx.t, computeReport(txs), days), keyboard ? { reply_markup: keyboard } : {});
 }
