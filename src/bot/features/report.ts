@@ -4,10 +4,10 @@ import { commandNames } from '../commands.ts';
 import { reportPeriodData } from '../callback-data/report.ts';
 import { readCallback } from '../callback-data/read.ts';
 import { periodKeyboard } from '../keyboards/periods.ts';
-import { renderReport } from '../renderers/report.ts';
+import { renderReportMessage } from '../renderers/report-message.ts';
 import { createReportKeyboard } from '../keyboards/report.ts';
 import { periodOf, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
-import { computeReport } from '../../services/report.ts';
+import { loadPeriodReport } from '../../services/period-report.ts';
 
 /**
  * /report (/laporan): the figures of the sender's own transactions of a period, as a message.
@@ -42,14 +42,9 @@ reportFeature.callbackQuery(reportPeriodData.filter(), async (ctx) => {
   await sendReport(ctx, ctx.from.id, periodRange(period, ctx.deps.now()));
 });
 
-/** Sends the report of the user's transactions in `range`, or says there are none. */
+/** Sends the report of the user's transactions and balances in `range`, or says there are no transactions. */
 async function sendReport(ctx: BotContext, userId: number, range: DayRange): Promise<void> {
-  const txs = await ctx.deps.store.transactions.listByUserBetween(userId, range.start, range.end);
-  const days = { from: range.from, to: range.to };
-  if (txs.length === 0) {
-    await ctx.reply(ctx.t('report-empty', days));
-    return;
-  }
-  const keyboard = createReportKeyboard(ctx.t, days);
-  await ctx.reply(renderReport(ctx.t, computeReport(txs), days), keyboard ? { reply_markup: keyboard } : {});
+  const period = await loadPeriodReport(ctx.deps.store, userId, range);
+  const keyboard = period.txs.length > 0 ? createReportKeyboard(ctx.t, period.days) : undefined;
+  await ctx.reply(renderReportMessage(ctx.t, period), keyboard ? { reply_markup: keyboard } : {});
 }
