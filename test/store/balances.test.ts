@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect } from 'vitest';
 import { createClock, readJson, storeTest as it } from './helpers.ts';
-import { balancesFileName, balancesKeptPerUser } from '../../src/store/balances.ts';
+import { balancesKeptPerUser } from '../../src/store/balances.ts';
 import { hotFileName } from '../../src/store/store.ts';
 
 const account = 'DEMO…LER';
