@@ -20,6 +20,7 @@ export const commands = [
   { name: 'history', aliases: ['riwayat'], groups: false },
   { name: 'export', aliases: ['ekspor'], groups: false },
   { name: 'report', aliases: ['laporan'], groups: false },
+  { name: 'summary', aliases: ['ringkasan'], groups: false },
   { name: 'pin', aliases: [], groups: false },
   { name: 'language', aliases: ['bahasa'], groups: true },
   { name: 'settings', aliases: ['pengaturan'], groups: false },

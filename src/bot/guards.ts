@@ -49,6 +49,7 @@ export const privateOnlyCommands = [
   'history',
   'export',
   'report',
+  'summary',
   'pin',
   'settings',
   'account',

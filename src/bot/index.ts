@@ -30,6 +30,7 @@ import { historyFeature } from './features/history.ts';
 import { exportFeature } from './features/export.ts';
 import { reportFeature } from './features/report.ts';
 import { reportChartFeature } from './features/report-chart.ts';
+import { summaryFeature } from './features/summary.ts';
 import { buyAgainFeature } from './features/buy-again.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
@@ -137,6 +138,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(exportFeature);
   bot.use(reportFeature);
   bot.use(reportChartFeature);
+  bot.use(summaryFeature);
   bot.use(buyAgainFeature);
   bot.use(pinFeature);
   bot.use(groupsFeature);

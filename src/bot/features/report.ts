@@ -1,7 +1,7 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { reportPeriodData } from '../callback-data/report.ts';
+import { reportPeriodData, summaryData } from '../callback-data/report.ts';
 import { readCallback } from '../callback-data/read.ts';
 import { periodKeyboard } from '../keyboards/periods.ts';
 import { renderReportMessage } from '../renderers/report-message.ts';
@@ -20,7 +20,9 @@ const privateChat = reportFeature.chatType('private');
 privateChat.command(commandNames('report'), async (ctx) => {
   const args = ctx.match.trim().split(/\s+/).filter(Boolean);
   if (args.length === 0) {
-    const keyboard = periodKeyboard(ctx.t, (period) => reportPeriodData.pack({ period }));
+    const keyboard = periodKeyboard(ctx.t, (period) => reportPeriodData.pack({ period }))
+      .row()
+      .text(ctx.t('summary-open-button'), summaryData.pack({ hour: 'menu' }));
     await ctx.reply(ctx.t('report-menu'), { reply_markup: keyboard });
     return;
   }
