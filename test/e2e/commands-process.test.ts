@@ -25,6 +25,7 @@ const privateCommands = [
   'history',
   'export',
   'report',
+  'summary',
   'pin',
   'language',
   'settings',
