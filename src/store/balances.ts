@@ -30,6 +30,13 @@ export interface BalanceEntry {
   account: string;
 }
 
+/** Decodes `balances.json` (also for backups); a newer version is refused with StoreVersionError. */
+export function decodeBalancesFile(raw: unknown, name: string): { data: BalancesData } {
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > fileVersion) throw new StoreVersionError(name, version, fileVersion);
+  return { data: fileSchema.parse(raw) };
+}
+
 export interface BalancesRepo {
   /**
    * Records the balance read for the user's `account` now, unless it equals the last one seen for
@@ -50,11 +57,7 @@ export async function openBalances(options: {
 }): Promise<BalancesRepo> {
   const file = await DurableFile.open<BalancesData>({
     path: path.join(options.dataDir, balancesFileName),
-    decode: (raw, name) => {
-      const version = (raw as { version?: unknown } | null)?.version;
-      if (typeof version === 'number' && version > fileVersion) throw new StoreVersionError(name, version, fileVersion);
-      return { data: fileSchema.parse(raw) };
-    },
+    decode: decodeBalancesFile,
     defaultData: () => ({ version: fileVersion, users: {} }),
     onWrite: options.onWrite,
     writeFile: options.writeFile,

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { expect } from 'vitest';
-import { createClock, readJson, storeTest as it } from './helpers.ts';
-import { balancesKeptPerUser } from '../../src/store/balances.ts';
+import { createClock, readJson, storeTest as it, testVault } from './helpers.ts';
+import { balancesFileName, balancesKeptPerUser } from '../../src/store/balances.ts';
+import { restoreBackup, writeBackup } from '../../src/store/backup.ts';
 import { hotFileName } from '../../src/store/store.ts';
 
 const account = 'DEMO…LER';
@@ -49,4 +50,18 @@ it('lists the movements of a period and keeps the last ones per user only', asyn
   const day = store.balances.list(7, { from: new Date('2026-11-10T00:00:00.000Z'), to: new Date('2026-11-11T00:00:00.000Z') });
   expect(day).toHaveLength(24);
   expect(day.every((entry) => entry.at >= '2026-11-10' && entry.at < '2026-11-11')).toBe(true);
+});
+
+it('are kept in backups and come back with a restore', async ({ stores }) => {
+  const dir = stores.dir();
+  const { store } = await stores.open(dir);
+  await store.balances.record(1, account, 250_000);
+  await store.close();
+  const file = path.join(stores.dir(), 'kiosbot-backup.json.gz');
+  const backup = await writeBackup(dir, file);
+  expect(backup.files.map((entry) => entry.name)).toContain(balancesFileName);
+  const target = stores.dir();
+  await restoreBackup(file, target, testVault());
+  const restored = (await stores.open(target)).store;
+  expect(restored.balances.list(1).map((entry) => entry.balance)).toEqual([250_000]);
 });
