@@ -19,7 +19,7 @@ function tx(createdAt: string, status: string, price: number, extra: { sellPrice
     createdAt,
     updatedAt: createdAt,
     ...extra,
-  } as TransactionRecord;
+  };
 }
 
 describe('dailySeries: turnover and margin per WIB day (the chart of /laporan)', () => {
