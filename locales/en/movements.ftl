@@ -8,4 +8,4 @@ moves-count = { $count ->
 moves-summary = First { $first } · Last { $last } · Lowest { $lowest } ({ $lowestAt })
 moves-line = { $time } · { $balance } ({ $change })
 moves-line-first = { $time } · { $balance }
-moves-none = 💳 <i>Balance movements: no balance was read in this period. The bot records the balance whenever it reads it (/balance, balance alerts, after a successful purchase).</i>
+moves-none = 💳 <i>Balance movements: no balance was read in this period. The bot records the balance whenever it reads it (/balance, the purchase summary of /buy, balance alert checks).</i>

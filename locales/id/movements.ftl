@@ -5,4 +5,4 @@ moves-count = { $count } perubahan tercatat
 moves-summary = Awal { $first } · Akhir { $last } · Terendah { $lowest } ({ $lowestAt })
 moves-line = { $time } · { $balance } ({ $change })
 moves-line-first = { $time } · { $balance }
-moves-none = 💳 <i>Pergerakan saldo: tidak ada saldo terbaca pada periode ini. Saldo dicatat setiap kali bot membacanya (/saldo, peringatan saldo, setelah transaksi sukses).</i>
+moves-none = 💳 <i>Pergerakan saldo: tidak ada saldo terbaca pada periode ini. Saldo dicatat setiap kali bot membacanya (/saldo, ringkasan pembelian di /beli, pemeriksaan peringatan saldo).</i>
