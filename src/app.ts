@@ -12,7 +12,7 @@ import { createBot } from './bot/index.ts';
 import type { BotContext, BotDeps, FloodLimit } from './bot/context.ts';
 import { Api } from 'grammy';
 import { createI18n } from './bot/i18n.ts';
-import { htmlParseMode } from './text/html.ts';
+import { htmlParseMode, type TextVariable } from './text/html.ts';
 import { formatReceipt } from './text/receipt.ts';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { createReceiptKeyboard } from './bot/keyboards/receipt.ts';
@@ -24,6 +24,9 @@ import { createSettlementWatcher, type SettlementWatcher } from './jobs/settleme
 import { createBackupJob, type BackupJob } from './jobs/backups.ts';
 import { createBroadcastRunner, type BroadcastRunner } from './jobs/broadcast.ts';
 import { createBroadcastService } from './services/broadcasts.ts';
+import { createDailySummaryJob, type DailySummaryJob } from './jobs/daily-summary.ts';
+import { loadPeriodReport } from './services/period-report.ts';
+import { dailySummaryItem } from './bot/renderers/daily-summary.ts';
 import { inboxGetUpdatesTransformer, markDoneAfterHandling, replayInbox } from './server/update-inbox.ts';
 
 export interface App {
@@ -38,6 +41,8 @@ export interface App {
   watcher: SettlementWatcher;
   /** Delivers the running broadcast through the outbox's bulk lane. */
   broadcaster: BroadcastRunner;
+  /** The opt-in daily summaries (/summary): yesterday's report at each user's WIB hour, through the outbox. */
+  summaries: DailySummaryJob;
   /** Scheduled backups (run on their timer when BACKUP_EVERY_HOURS is set; `run()` makes one now). */
   backups: BackupJob;
   /** Starts the background jobs: outbox, settlement watcher, periodic balance alerts, scheduled backups. */
@@ -183,6 +188,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     tickMs: options.watcherTickMs,
     onAccountPaused: (userId, reason) => enqueue(notices.accountPaused(userId, reason)),
   });
+  const summaries = createDailySummaryJob({
+    store,
+    now,
+    logger,
+    summary: async (user, range) => {
+      const locale = user.locale ?? config.defaultLocale;
+      const t = ((key: string, variables?: Record<string, TextVariable>) => i18n.t(locale, key, variables)) as TranslateFunction;
+      return dailySummaryItem(t, user.id, await loadPeriodReport(store, user.id, range));
+    },
+    onQueued: () => outbox.kick(),
+  });
   let alertTimer: NodeJS.Timeout | undefined;
   const backups = createBackupJob({ store, dir: config.backups.dir, keep: config.backups.keep, logger, now });
   let backupTimer: NodeJS.Timeout | undefined;
@@ -226,12 +242,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     outbox: jobs,
     watcher,
     broadcaster,
+    summaries,
     backups,
     replayInbox: () => replayInbox(bot, store.inbox, logger),
     startJobs() {
       jobs.start();
       broadcaster.start();
       watcher.start();
+      summaries.start();
       alertTimer ??= setInterval(() => void services.alerts.checkAll(), options.alertIntervalMs ?? 10 * 60_000);
       alertTimer.unref?.();
       if (config.backups.everyMs > 0) {
@@ -241,6 +259,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     async close() {
       if (alertTimer) clearInterval(alertTimer);
+      summaries.stop();
       if (backupTimer) clearInterval(backupTimer);
       await watcher.stop();
       // Counted bursts go into the outbox's store before it closes (sent after the restart).

@@ -22,6 +22,7 @@ export const commands = [
   { name: 'export', aliases: ['ekspor'], groups: false },
   { name: 'report', aliases: ['laporan'], groups: false },
   { name: 'shop', aliases: ['toko'], groups: false },
+  { name: 'summary', aliases: ['ringkasan'], groups: false },
   { name: 'pin', aliases: [], groups: false },
   { name: 'language', aliases: ['bahasa'], groups: true },
   { name: 'settings', aliases: ['pengaturan'], groups: false },

@@ -51,6 +51,7 @@ export const privateOnlyCommands = [
   'report',
   'shop',
   'sellprice',
+  'summary',
   'pin',
   'settings',
   'account',

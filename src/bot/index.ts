@@ -30,6 +30,8 @@ import { historyFeature } from './features/history.ts';
 import { exportFeature } from './features/export.ts';
 import { reportFeature } from './features/report.ts';
 import { sellFeature } from './features/sell.ts';
+import { reportChartFeature } from './features/report-chart.ts';
+import { summaryFeature } from './features/summary.ts';
 import { buyAgainFeature } from './features/buy-again.ts';
 import { customerReceiptFeature } from './features/customer-receipt.ts';
 import { pinFeature } from './features/pin.ts';
@@ -143,6 +145,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(exportFeature);
   bot.use(reportFeature);
   bot.use(sellFeature);
+  bot.use(reportChartFeature);
+  bot.use(summaryFeature);
   bot.use(buyAgainFeature);
   bot.use(customerReceiptFeature);
   bot.use(shopFeature);

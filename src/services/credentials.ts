@@ -42,13 +42,19 @@ export function createCredentialService(store: Store, providers: Providers): Cre
   const trim = <T extends Record<string, string>>(value: T): T =>
     Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutFormatChars(v).trim()])) as T;
 
+  /** Records a balance the bot saw (changes only, see store/balances.ts); a failed write never fails the read. */
+  const seen = async (userId: number, account: string, balance: number): Promise<void> => {
+    await store.balances.record(userId, account, balance).catch(() => undefined);
+  };
+
   const api: CredentialService = {
     async verifyAndSave(userId, service, raw) {
       const credentials = trim(raw);
       let label: string;
+      let balance: number | undefined;
       if (service === 'reseller') {
         const c = credentials as ServiceCredentials['reseller'];
-        await providers.reseller(c).balance();
+        balance = await providers.reseller(c).balance();
         label = maskIdentifier(c.apiId);
       } else if (service === 'marketplace') {
         const account = await providers.marketplace(credentials).accountDetails();
@@ -59,6 +65,7 @@ export function createCredentialService(store: Store, providers: Providers): Cre
         label = `${games.length} games`;
       }
       await store.credentials.save(userId, service, credentials, label);
+      if (balance !== undefined) await seen(userId, label, balance);
       return label;
     },
     load(userId, service) {
@@ -74,7 +81,20 @@ export function createCredentialService(store: Store, providers: Providers): Cre
         credentials: ServiceCredentials[typeof service],
         account: AccountRef,
       ) => ReturnType<Providers[typeof service]>;
-      return make(credentials, { userId });
+      const client = make(credentials, { userId });
+      if (service !== 'reseller') return client;
+      // Every balance read of a stored reseller account (/saldo, alerts, the buy flow) is recorded.
+      const reseller = client as ReturnType<Providers['reseller']>;
+      const account = store.credentials.info(userId, 'reseller')?.label ?? '-';
+      const recording: ReturnType<Providers['reseller']> = {
+        ...reseller,
+        balance: async () => {
+          const balance = await reseller.balance();
+          await seen(userId, account, balance);
+          return balance;
+        },
+      };
+      return recording as typeof client;
     },
     has: (userId, service) => store.credentials.has(userId, service),
     remove: async (userId, service) => {

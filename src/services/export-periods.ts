@@ -24,6 +24,16 @@ const dayMs = 24 * 3600_000;
 const dayString = (day: Date): string => day.toISOString().slice(0, 10);
 const addDays = (day: Date, days: number): Date => new Date(day.getTime() + days * dayMs);
 
+/** The WIB calendar day (`YYYY-MM-DD`) of an instant. */
+export const wibDayOf = (at: Date): string => dayString(wibDay(at));
+
+/** Every WIB day `from`..`to` (`YYYY-MM-DD`, inclusive), in order. */
+export function daysOf(range: Pick<DayRange, 'from' | 'to'>): string[] {
+  const days: string[] = [];
+  for (let day = new Date(`${range.from}T00:00:00Z`); dayString(day) <= range.to; day = addDays(day, 1)) days.push(dayString(day));
+  return days;
+}
+
 /** The WIB calendar day of `now`, as a UTC-midnight date. */
 function wibDay(now: Date): Date {
   const shifted = new Date(now.getTime() + wibOffsetMs);

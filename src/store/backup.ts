@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { ensureDir, writeFileAtomic } from './durable-file.ts';
 import { StoreError } from './errors.ts';
 import { decodeInboxFile, inboxFileName } from './inbox.ts';
+import { balancesFileName, decodeBalancesFile } from './balances.ts';
 import { acquireDirLock } from './lock.ts';
 import { decodeHistoryFile, decodeHotFile } from './schema.ts';
 import { hotFileName, historyDirName } from './store.ts';
@@ -48,7 +49,7 @@ export function backupFileName(at: Date): string {
 /** Data files of `dataDir` by name relative to it (`history/2026-11.json`); not backups, temp or lock files. */
 async function dataFileNames(dataDir: string): Promise<string[]> {
   const names: string[] = [];
-  for (const name of [hotFileName, inboxFileName]) {
+  for (const name of [hotFileName, inboxFileName, balancesFileName]) {
     if (await isFile(path.join(dataDir, name))) names.push(name);
   }
   const history = await fs.readdir(path.join(dataDir, historyDirName)).catch(() => [] as string[]);
@@ -191,11 +192,17 @@ export async function pruneBackups(dir: string, keep: number): Promise<string[]>
 function decodeDataFile(name: string, raw: unknown): void {
   if (name === hotFileName) decodeHotFile(raw, name);
   else if (name === inboxFileName) decodeInboxFile(raw, name);
+  else if (name === balancesFileName) decodeBalancesFile(raw, name);
   else decodeHistoryFile(raw, name);
 }
 
 function isDataFileName(name: string): boolean {
-  return name === hotFileName || name === inboxFileName || new RegExp(`^${historyDirName}/\\d{4}-\\d{2}\\.json$`).test(name);
+  return (
+    name === hotFileName ||
+    name === inboxFileName ||
+    name === balancesFileName ||
+    new RegExp(`^${historyDirName}/\\d{4}-\\d{2}\\.json$`).test(name)
+  );
 }
 
 function sha256(text: string): string {

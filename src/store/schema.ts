@@ -96,6 +96,20 @@ export const userSchema = z.object({
   shop: shopProfileSchema.optional(),
   /** Sell-price rules (/jual). Optional, so data files without them need no migration. */
   sellRules: sellRulesSchema.optional(),
+  /**
+   * The opt-in daily summary (/summary): the WIB hour it is sent at, and the WIB day (`YYYY-MM-DD`)
+   * it was last queued on, so it goes out once a day, also across restarts. Optional, so data files
+   * without it need no migration.
+   */
+  dailySummary: z
+    .object({
+      hour: z.number().int().min(0).max(23),
+      lastSent: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .optional(),
+    })
+    .optional(),
 });
 export type UserRecord = z.infer<typeof userSchema>;
 

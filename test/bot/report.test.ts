@@ -39,10 +39,7 @@ describe('/laporan: the figures of a period', () => {
 
     const menu = await world.telegram.waitForBotMessage(budi, { after: budi.send('/laporan') });
     expect(menu.text).toContain('Laporan');
-    expect(menu.buttons).toEqual([
-      ['Hari ini', 'Kemarin', 'Minggu ini'],
-      ['Bulan ini', 'Bulan lalu'],
-    ]);
+    expect(menu.buttons).toEqual([['Hari ini', 'Kemarin', 'Minggu ini'], ['Bulan ini', 'Bulan lalu'], ['🗓 Ringkasan harian']]);
 
     const sent = world.telegram.botMessages(budi).length;
     budi.tap(menu, 'Hari ini');

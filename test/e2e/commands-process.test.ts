@@ -27,6 +27,7 @@ const privateCommands = [
   'export',
   'report',
   'shop',
+  'summary',
   'pin',
   'language',
   'settings',

@@ -2,3 +2,7 @@ import { createCallbackData } from 'callback-data';
 
 /** A period of /report to show. */
 export const reportPeriodData = createCallbackData('rp', { period: String });
+/** The chart of a report: its WIB days `from`..`to` (`YYYY-MM-DD`). */
+export const reportChartData = createCallbackData('rc', { from: String, to: String });
+/** The daily summary: `menu` (show the hours), `off`, or the WIB hour `0`..`23` to send it at. */
+export const summaryData = createCallbackData('sm', { hour: String });

@@ -1,12 +1,13 @@
 import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { reportPeriodData } from '../callback-data/report.ts';
+import { reportPeriodData, summaryData } from '../callback-data/report.ts';
 import { readCallback } from '../callback-data/read.ts';
 import { periodKeyboard } from '../keyboards/periods.ts';
-import { renderReport } from '../renderers/report.ts';
+import { renderReportMessage } from '../renderers/report-message.ts';
+import { createReportKeyboard } from '../keyboards/report.ts';
 import { periodOf, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
-import { computeReport } from '../../services/report.ts';
+import { loadPeriodReport } from '../../services/period-report.ts';
 
 /**
  * /report (/laporan): the figures of the sender's own transactions of a period, as a message.
@@ -19,7 +20,9 @@ const privateChat = reportFeature.chatType('private');
 privateChat.command(commandNames('report'), async (ctx) => {
   const args = ctx.match.trim().split(/\s+/).filter(Boolean);
   if (args.length === 0) {
-    const keyboard = periodKeyboard(ctx.t, (period) => reportPeriodData.pack({ period }));
+    const keyboard = periodKeyboard(ctx.t, (period) => reportPeriodData.pack({ period }))
+      .row()
+      .text(ctx.t('summary-open-button'), summaryData.pack({ hour: 'menu' }));
     await ctx.reply(ctx.t('report-menu'), { reply_markup: keyboard });
     return;
   }
@@ -41,9 +44,9 @@ reportFeature.callbackQuery(reportPeriodData.filter(), async (ctx) => {
   await sendReport(ctx, ctx.from.id, periodRange(period, ctx.deps.now()));
 });
 
-/** Sends the report of the user's transactions in `range`, or says there are none. */
+/** Sends the report of the user's transactions and balances in `range`, or says there are no transactions. */
 async function sendReport(ctx: BotContext, userId: number, range: DayRange): Promise<void> {
-  const txs = await ctx.deps.store.transactions.listByUserBetween(userId, range.start, range.end);
-  const days = { from: range.from, to: range.to };
-  await ctx.reply(txs.length === 0 ? ctx.t('report-empty', days) : renderReport(ctx.t, computeReport(txs), days));
+  const period = await loadPeriodReport(ctx.deps.store, userId, range);
+  const keyboard = period.txs.length > 0 ? createReportKeyboard(ctx.t, period.days) : undefined;
+  await ctx.reply(renderReportMessage(ctx.t, period), keyboard ? { reply_markup: keyboard } : {});
 }

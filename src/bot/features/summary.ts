@@ -1,0 +1,52 @@
+import { Composer } from 'grammy';
+import type { BotContext } from '../context.ts';
+import { commandNames } from '../commands.ts';
+import { summaryData } from '../callback-data/report.ts';
+import { readCallback } from '../callback-data/read.ts';
+import { editInPlace, quietly } from '../edits.ts';
+import { createSummaryKeyboard, hourLabel } from '../keyboards/summary.ts';
+import { setSummaryHour } from '../../services/daily-summary.ts';
+
+/**
+ * /summary (/ringkasan), also the 🗓 button of the /report menu: the opt-in daily summary. The
+ * user picks a WIB hour (or turns it off); each day at that hour the summary job sends
+ * yesterday's report through the outbox. Private chats only.
+ */
+export const summaryFeature = new Composer<BotContext>();
+const privateChat = summaryFeature.chatType('private');
+
+/** The menu text: what the summary is and whether it is on. */
+function summaryMenu(ctx: BotContext, hour: number | undefined): string {
+  const status = hour === undefined ? ctx.t('summary-status-off') : ctx.t('summary-status-on', { hour: hourLabel(hour) });
+  return `${ctx.t('summary-menu')}\n\n${status}`;
+}
+
+privateChat.command(commandNames('summary'), async (ctx) => {
+  const hour = ctx.deps.store.users.get(ctx.from.id)?.dailySummary?.hour;
+  await ctx.reply(summaryMenu(ctx, hour), { reply_markup: createSummaryKeyboard(ctx.t, hour) });
+});
+
+summaryFeature.callbackQuery(summaryData.filter(), async (ctx) => {
+  const choice = readCallback(() => {
+    const { hour } = summaryData.unpack(ctx.callbackQuery.data);
+    if (hour === 'menu' || hour === 'off') return hour;
+    const number = Number(hour);
+    return /^\d{1,2}$/.test(hour) && number <= 23 ? number : undefined;
+  });
+  if (choice === undefined || ctx.chat?.type !== 'private') {
+    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+    return;
+  }
+  if (choice === 'menu') {
+    await quietly(ctx.answerCallbackQuery());
+    const hour = ctx.deps.store.users.get(ctx.from.id)?.dailySummary?.hour;
+    await ctx.reply(summaryMenu(ctx, hour), { reply_markup: createSummaryKeyboard(ctx.t, hour) });
+    return;
+  }
+  const hour = choice === 'off' ? undefined : choice;
+  await setSummaryHour(ctx.deps.store, ctx.from.id, hour, ctx.deps.now());
+  await quietly(
+    ctx.answerCallbackQuery({ text: hour === undefined ? ctx.t('summary-off') : ctx.t('summary-set', { hour: hourLabel(hour) }) }),
+  );
+  await editInPlace(ctx, summaryMenu(ctx, hour), createSummaryKeyboard(ctx.t, hour));
+});

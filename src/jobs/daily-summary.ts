@@ -1,0 +1,78 @@
+import type { Logger } from '../logger.ts';
+import type { NewOutboxItem } from '../store/outbox.ts';
+import type { UserRecord } from '../store/schema.ts';
+import type { Store } from '../store/store.ts';
+import type { DayRange } from '../services/export-periods.ts';
+import { isSummaryDue, summaryRange } from '../services/daily-summary.ts';
+import { wibDayOf } from '../services/export-periods.ts';
+
+export interface DailySummaryJob {
+  /** Queues the summary of every user due now; resolves how many were queued. One pass at a time. */
+  runOnce(): Promise<number>;
+  /** Runs a pass every `tickMs`. Idempotent. */
+  start(): void;
+  stop(): void;
+}
+
+export interface DailySummaryDeps {
+  store: Store;
+  now: () => Date;
+  logger: Logger;
+  /** The summary message of `user` for the WIB days of `range` (the report, in their language). */
+  summary: (user: UserRecord, range: DayRange) => Promise<NewOutboxItem>;
+  /** Wakes the outbox after something was queued. */
+  onQueued?: () => void;
+  /** How often to look for due summaries. Default one minute. */
+  tickMs?: number;
+}
+
+/**
+ * The daily summary job: every minute, each opted-in user whose WIB hour has come and who got no
+ * summary today is sent yesterday's report through the outbox. The summary is queued and the day
+ * marked sent in the same hot-file write, so a crash or restart neither repeats nor drops it; a
+ * bot that was down at the hour sends it when it is back, the same day.
+ */
+export function createDailySummaryJob(deps: DailySummaryDeps): DailySummaryJob {
+  const { store, logger } = deps;
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<number> | undefined;
+
+  async function queueDue(): Promise<number> {
+    let queued = 0;
+    for (const candidate of store.users.list({ active: true })) {
+      const now = deps.now();
+      if (!isSummaryDue(candidate, now)) continue;
+      try {
+        const item = await deps.summary(candidate, summaryRange(now));
+        // Read again after the report was built: the user may have turned it off meanwhile.
+        const user = store.users.get(candidate.id);
+        if (!user?.dailySummary || !isSummaryDue(user, now)) continue;
+        // Both changes are made in one synchronous run, so they land in one atomic write.
+        await Promise.all([
+          store.outbox.enqueue({ ...item, dedupeKey: `summary:${user.id}:${wibDayOf(now)}` }),
+          store.users.update(user.id, { dailySummary: { ...user.dailySummary, lastSent: wibDayOf(now) } }),
+        ]);
+        queued++;
+      } catch (error) {
+        logger.warn('daily summary not queued; the next pass tries again', { userId: candidate.id, error });
+      }
+    }
+    if (queued > 0) deps.onQueued?.();
+    return queued;
+  }
+
+  return {
+    runOnce() {
+      pass ??= queueDue().finally(() => (pass = undefined));
+      return pass;
+    },
+    start() {
+      timer ??= setInterval(() => void this.runOnce(), deps.tickMs ?? 60_000);
+      timer.unref?.();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

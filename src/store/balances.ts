@@ -1,0 +1,90 @@
+/**
+ * The reseller balances the bot saw, in their own file (`balances.json`): a balance read happens
+ * on every /saldo, every balance-alert check and after every Sukses purchase, and the hot file
+ * must not be rewritten for each. Compact: a value is kept only when it differs from the last one
+ * seen for the same account, as a `[unix seconds, rupiah, account]` tuple, and only the newest
+ * `balancesKeptPerUser` per user. Read by /laporan for the balance movements of a period.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
+import { StoreVersionError } from './errors.ts';
+
+export const balancesFileName = 'balances.json';
+const fileVersion = 1;
+/** Balance changes kept per user (the oldest go first). */
+export const balancesKeptPerUser = 500;
+
+/** `[unix seconds, balance in rupiah, account label]`. */
+const entrySchema = z.tuple([z.number().int(), z.number().int(), z.string()]);
+const fileSchema = z.object({ version: z.literal(fileVersion), users: z.record(z.string(), z.array(entrySchema)) });
+type BalancesData = z.infer<typeof fileSchema>;
+
+/** A balance the bot saw. */
+export interface BalanceEntry {
+  /** ISO time it was read. */
+  at: string;
+  /** Rupiah. */
+  balance: number;
+  /** The account's display label (a masked api id; no secret). */
+  account: string;
+}
+
+/** Decodes `balances.json` (also for backups); a newer version is refused with StoreVersionError. */
+export function decodeBalancesFile(raw: unknown, name: string): { data: BalancesData } {
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > fileVersion) throw new StoreVersionError(name, version, fileVersion);
+  return { data: fileSchema.parse(raw) };
+}
+
+export interface BalancesRepo {
+  /**
+   * Records the balance read for the user's `account` now, unless it equals the last one seen for
+   * that account; resolves true when a new value was stored (on disk).
+   */
+  record(userId: number, account: string, balance: number): Promise<boolean>;
+  /** The user's recorded balances, oldest first; with `from`/`to`, only those read in [from, to). */
+  list(userId: number, range?: { from: Date; to: Date }): BalanceEntry[];
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openBalances(options: {
+  dataDir: string;
+  now: () => Date;
+  onWrite?: (event: WriteEvent) => void;
+  writeFile?: AtomicWriter;
+}): Promise<BalancesRepo> {
+  const file = await DurableFile.open<BalancesData>({
+    path: path.join(options.dataDir, balancesFileName),
+    decode: decodeBalancesFile,
+    defaultData: () => ({ version: fileVersion, users: {} }),
+    onWrite: options.onWrite,
+    writeFile: options.writeFile,
+  });
+  const lastFor = (userId: number, account: string) => file.data.users[String(userId)]?.findLast((entry) => entry[2] === account);
+
+  return {
+    async record(userId, account, balance) {
+      if (lastFor(userId, account)?.[1] === balance) return false;
+      const at = Math.floor(options.now().getTime() / 1000);
+      return file.update((data) => {
+        const entries = (data.users[String(userId)] ??= []);
+        // Two reads racing: the second sees the first one's value in the data it writes.
+        if (entries.findLast((entry) => entry[2] === account)?.[1] === balance) return false;
+        entries.push([at, balance, account]);
+        if (entries.length > balancesKeptPerUser) entries.splice(0, entries.length - balancesKeptPerUser);
+        return true;
+      });
+    },
+    list(userId, range) {
+      const from = range ? range.from.getTime() / 1000 : -Infinity;
+      const to = range ? range.to.getTime() / 1000 : Infinity;
+      return (file.data.users[String(userId)] ?? [])
+        .filter(([at]) => at >= from && at < to)
+        .map(([at, balance, account]) => ({ at: new Date(at * 1000).toISOString(), balance, account }));
+    },
+    flush: () => file.flush(),
+    close: () => file.close(),
+  };
+}
