@@ -64,6 +64,22 @@ describe('🧾 Struk pelanggan: the receipt a reseller hands their customer', ()
     expect(hint?.text).toContain('/toko');
   });
 
+  it('a purchase confirmed under /jual 1000 prints the sell price of its confirmation, also after the rule changed', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 1000'), textIncludes: '1.000' });
+    const ref = await seedSold(world, budi);
+    expect(world.app.store.transactions.get(ref) ?? (await world.app.store.transactions.find(ref))).toMatchObject({
+      price: 10_500,
+      sellPrice: 11_500,
+      margin: 1000,
+    });
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 5%'), textIncludes: '5%' });
+    const receipt = await statusReceipt(world, budi, '/cek', ref);
+    const [text] = await tapForMessages(world, budi, receipt, '🧾 Struk pelanggan', 3);
+    expect(text?.text).toContain('Rp 11.500');
+    expect(text?.text).not.toContain('10.500');
+  });
+
   it('prints the shop profile (name, address, footer, full target) and sends no hint', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
     await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
