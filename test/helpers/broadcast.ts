@@ -52,7 +52,9 @@ export async function worldWithUsers(count: number, options: UsersOptions): Prom
   const users = Array.from({ length: count }, (_, i) => world.telegram.createUser({ firstName: `Pengguna ${i}`, languageCode: 'id' }));
   await awaitIn(
     time,
-    Promise.all([admin, ...users].map((user) => world.app.store.users.upsert({ id: user.id, firstName: user.user.first_name, locale: 'id' }))),
+    Promise.all(
+      [admin, ...users].map((user) => world.app.store.users.upsert({ id: user.id, firstName: user.user.first_name, locale: 'id' })),
+    ),
   );
   const blocked = new Set<number>();
   users.forEach((user, i) => {
@@ -73,7 +75,10 @@ export async function startPhotoBroadcast(world: TestWorld, admin: EmulatedUser,
   );
   const picker = await awaitIn(
     time,
-    world.telegram.waitForBotMessage(admin, { after: admin.send('/broadcast', { replyTo: photo.message_id }), textIncludes: 'Kirim ke siapa' }),
+    world.telegram.waitForBotMessage(admin, {
+      after: admin.send('/broadcast', { replyTo: photo.message_id }),
+      textIncludes: 'Kirim ke siapa',
+    }),
   );
   const preview = world.telegram.botMessages(admin).find((m) => m.messageId > photo.message_id && m.message.caption === caption);
   expect(preview?.inlineKeyboard?.inline_keyboard[0]?.[0], JSON.stringify(world.telegram.botMessages(admin))).toMatchObject(button);
@@ -81,7 +86,15 @@ export async function startPhotoBroadcast(world: TestWorld, admin: EmulatedUser,
   await awaitIn(
     time,
     world.telegram.waitFor(() => picker.text?.includes('pengguna aktif (Semua pengguna aktif)')),
-  ).catch((e: unknown) => { console.log(world.logs.slice(-15).join('\n'), world.telegram.calls.slice(-6).map((c) => `${c.method} ${c.at} ${JSON.stringify(c.params).slice(0, 80)}`), world.telegram.queue, Date.now()); throw e; });
+  ).catch((e: unknown) => {
+    console.log(
+      world.logs.slice(-15).join('\n'),
+      world.telegram.calls.slice(-6).map((c) => `${c.method} ${c.at} ${JSON.stringify(c.params).slice(0, 80)}`),
+      world.telegram.queue,
+      Date.now(),
+    );
+    throw e;
+  });
   return picker;
 }
 
