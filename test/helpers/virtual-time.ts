@@ -9,13 +9,14 @@
  * fast or loaded the machine is; a request takes no virtual time.
  *
  * Start it before the world (`startWorld({ telegram: { now: () => Date.now() }, app: { storeWriteFile: time.writeFile } })`),
- * then `watch(world.telegram)`, and await everything that needs the clock through `until` / `when`.
+ * then `watch(world.telegram)`, await everything that needs the clock through `until` / `when`, and
+ * `restore()` after `world.stop()`.
  */
+import { randomBytes } from 'node:crypto';
+import { rename, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { vi } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import { rename, writeFile } from 'node:fs/promises';
 import type { AtomicWriter } from '../../src/store/durable-file.ts';
 
 /** What the clock needs to see of the emulator (BotApiEmulator has it). */
@@ -42,7 +43,7 @@ export interface VirtualTime {
 /** Event-loop turns without any activity before the clock may move (a loopback request needs 2-3 to arrive). */
 const quietTurns = 8;
 
-/** Fakes the clock (real loopback I/O keeps running); `vi.useRealTimers()` (world.stop does it) puts it back. */
+/** Fakes the clock (real loopback I/O keeps running) until `restore()`. */
 export function useVirtualTime(): VirtualTime {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'], now: Date.now() });
   const start = performance.now();
