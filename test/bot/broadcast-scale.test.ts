@@ -1,8 +1,8 @@
 /**
  * /broadcast at scale, in virtual time (test/helpers/virtual-time.ts): 2,000 users, the emulator
  * enforcing Telegram's 30 messages per second (429 with retry_after beyond it), every 20th user
- * having blocked the bot. A broadcast that takes 67 s of real time runs here in a few seconds,
- * its pace measured in exact virtual seconds.
+ * having blocked the bot. A broadcast that takes 67 s of real time runs here in seconds (what it
+ * costs in CPU), its pace measured in exact virtual seconds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestWorld } from '../helpers/app.ts';
@@ -75,7 +75,7 @@ describe('/broadcast to 2,000 users at 30 messages per second (virtual time)', (
     expect(w.telegram.maxSendsInWindow('all', 1000)).toBeLessThanOrEqual(30);
     // Only the admin's chat, where the preview, the picker and their copy came within a second, met a 429.
     expect(w.telegram.calls.filter((call) => call.status === 429 && call.params.chat_id !== adminId)).toHaveLength(0);
-  }, 20_000);
+  }, 60_000);
 
   it('stopped halfway and started again on the same data, it resumes where it stopped: nobody gets it twice', async () => {
     const { admin, users, blocked } = await start();
@@ -89,7 +89,7 @@ describe('/broadcast to 2,000 users at 30 messages per second (virtual time)', (
     expect(report.text).toContain(`Terkirim: ${formatted(active)} · diblokir: ${blocked.size} · gagal: 0`);
     for (const user of users) expect(copiesOf(w, user), `user ${user.id}`).toBe(blocked.has(user.id) ? 0 : 1);
     expect(copiesOf(w, admin)).toBe(1);
-  }, 20_000);
+  }, 60_000);
 
   it('/broadcast_cancel stops it: no copy after the admin is told, and the report counts what went out', async () => {
     const { admin, users } = await start();
@@ -108,7 +108,7 @@ describe('/broadcast to 2,000 users at 30 messages per second (virtual time)', (
     expect(copies).toBeLessThan(users.length / 2);
     expect(report.text).toContain(`Terkirim: ${copies}`);
     expect(w.app.store.broadcasts.running()).toBeUndefined();
-  }, 20_000);
+  }, 60_000);
 
   it("answers a user's /saldo and /harga within 2 s while thousands of copies wait, and refuses every admin command to a non-admin", async () => {
     const { admin, users } = await start();
@@ -144,5 +144,5 @@ describe('/broadcast to 2,000 users at 30 messages per second (virtual time)', (
     expect(w.app.deps.broadcasts.running()?.status).toBe('running');
     expect(w.app.store.users.get(users[6]!.id)?.ban).toBeUndefined();
     await time.until(w.app.deps.broadcasts.cancel());
-  }, 20_000);
+  }, 60_000);
 });

@@ -86,15 +86,7 @@ export async function startPhotoBroadcast(world: TestWorld, admin: EmulatedUser,
   await awaitIn(
     time,
     world.telegram.waitFor(() => picker.text?.includes('pengguna aktif (Semua pengguna aktif)')),
-  ).catch((e: unknown) => {
-    console.log(
-      world.logs.slice(-15).join('\n'),
-      world.telegram.calls.slice(-6).map((c) => `${c.method} ${c.at} ${JSON.stringify(c.params).slice(0, 80)}`),
-      world.telegram.queue,
-      Date.now(),
-    );
-    throw e;
-  });
+  );
   return picker;
 }
 
