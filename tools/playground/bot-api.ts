@@ -99,6 +99,11 @@ export interface BotApiEmulator {
   readonly webhook: WebhookState | undefined;
   /** True while a getUpdates long poll is waiting (the bot is connected and idle). */
   readonly polling: boolean;
+  /**
+   * HTTP requests received and not answered yet, long polls waiting for updates left out: 0 when
+   * the emulator has nothing to do but wait (virtual-time tests advance the clock only then).
+   */
+  readonly activeRequests: number;
   /** Increments on every observable change (calls, updates, world edits). */
   readonly version: number;
   /** Updates queued and not yet confirmed by the bot. */
@@ -147,7 +152,10 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<BotApiEm
   const world = new World(options);
   installMethods(world);
 
+  let handling = 0;
   const server = createServer((req, res) => {
+    handling += 1;
+    res.once('close', () => (handling -= 1));
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) send(res, { ok: false, error_code: 500, description: `Internal Server Error: ${String(error)}` }, 500);
       else res.destroy();
@@ -238,7 +246,11 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<BotApiEm
       return closing;
     },
   };
-  return Object.assign(world, extras) satisfies BotApiEmulator;
+  // A getter (Object.assign would copy its value once).
+  const emulator = Object.defineProperty(Object.assign(world, extras), 'activeRequests', {
+    get: () => handling - world.waitingPolls,
+  }) as World & typeof extras & { readonly activeRequests: number };
+  return emulator satisfies BotApiEmulator;
 }
 
 function send(res: ServerResponse, body: unknown, status: number): void {

@@ -417,11 +417,26 @@ export function installMethods(world: World): void {
       });
       return sendMessageLike(chat, p, 'sendDocument', { document, ...captionContent(caption(p)) }).message;
     },
+    sendVideo: (p) => {
+      const chat = sendableChat(p);
+      const file = inputFile(p, 'video', 'BAAC');
+      const video = compact({
+        file_id: file.fileId,
+        file_unique_id: file.fileUniqueId,
+        width: p.int('width') ?? 1280,
+        height: p.int('height') ?? 720,
+        duration: p.int('duration') ?? 10,
+        file_name: file.filename,
+        mime_type: file.mimeType,
+        file_size: file.bytes?.length,
+      });
+      return sendMessageLike(chat, p, 'sendVideo', { video, ...captionContent(caption(p)) }).message;
+    },
     copyMessage: (p) => {
       const from = knownChat(p, 'from_chat_id');
       const source = messageIn(from, p, 'message to copy not found');
       const original = source.message;
-      if (original.text === undefined && original.photo === undefined && original.document === undefined)
+      if (original.text === undefined && original.photo === undefined && original.document === undefined && original.video === undefined)
         throw badRequest("message can't be copied");
       const chat = sendableChat(p);
       let content: Partial<Message>;
@@ -431,6 +446,7 @@ export function installMethods(world: World): void {
         content = {
           photo: original.photo,
           document: original.document,
+          video: original.video,
           ...(p.has('caption') ? captionContent(replaced) : { caption: original.caption, caption_entities: original.caption_entities }),
         };
       }

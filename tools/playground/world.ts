@@ -780,6 +780,11 @@ export class World {
     return this.pollers.size > 0;
   }
 
+  /** getUpdates calls waiting for updates (long polls parked until an update or their timeout). */
+  get waitingPolls(): number {
+    return this.pollers.size;
+  }
+
   private wakePollers(): void {
     for (const poller of [...this.pollers]) {
       const batch = this.takeBatch(poller.limit);
