@@ -3,10 +3,10 @@
  * the server with Chart.js on @napi-rs/canvas (prebuilt Skia), with the DejaVu Sans font of the
  * `dejavu-fonts-ttf` package: no network, no system fonts needed.
  */
-import { createRequire } from 'node:module';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { createCanvas } from '@napi-rs/canvas';
 import { Chart, registerables, type ChartConfiguration } from 'chart.js';
 import type { Locale } from '../domain.ts';
+import { ensureFonts, fontFamily } from './fonts.ts';
 import type { DayPoint } from '../services/daily-series.ts';
 
 Chart.register(...registerables);
@@ -19,20 +19,6 @@ export interface ChartLabels {
   title: string;
   turnover: string;
   margin: string;
-}
-
-const fontFamily = 'DejaVu Sans';
-let fontRegistered = false;
-
-/** Registers DejaVu Sans from the npm package once (Skia draws no text without a font it knows). */
-function ensureFont(): void {
-  if (fontRegistered) return;
-  const require = createRequire(import.meta.url);
-  for (const name of ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf']) {
-    const file = require.resolve(`dejavu-fonts-ttf/ttf/${name}`);
-    if (!GlobalFonts.registerFromPath(file, fontFamily)) throw new Error(`The chart font could not be loaded from ${file}`);
-  }
-  fontRegistered = true;
 }
 
 const colours = { turnover: '#2e86de', margin: '#10ac84', text: '#2d3436', grid: '#dfe6e9', background: '#ffffff' };
@@ -72,7 +58,7 @@ const shortDay = (day: string): string => `${day.slice(8, 10)}/${day.slice(5, 7)
 
 /** The chart of `points` as PNG bytes, with axis amounts written the reader's way (`Rp 1,5 jt` / `Rp 1.5M`). */
 export async function renderDailyChart(points: readonly DayPoint[], labels: ChartLabels, locale: Locale): Promise<Buffer> {
-  ensureFont();
+  ensureFonts();
   const amounts = new Intl.NumberFormat(locale === 'id' ? 'id-ID' : 'en-US', { notation: 'compact', maximumFractionDigits: 1 });
   const rupiahTick = (value: string | number): string => `Rp ${amounts.format(Number(value))}`;
   const aligned = alignedAxes(points);

@@ -4,31 +4,18 @@
  * `CustomerReceiptModel` (src/text/customer-receipt.ts) as it is, so the card shows exactly what
  * the text message shows: 600 px wide, white, the height its lines need.
  */
-import { createRequire } from 'node:module';
-import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { ensureFonts, fontFamily } from './fonts.ts';
+import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { CustomerReceiptModel, CustomerReceiptRow } from '../text/customer-receipt.ts';
 
 /** The card's width in pixels. */
 export const receiptCardWidth = 600;
 
-const family = 'Kiosbot Receipt Sans';
 const padding = 36;
 const contentWidth = receiptCardWidth - padding * 2;
 const colours = { ink: '#1f2328', muted: '#6e7781', rule: '#c8ccd1', accent: '#0b7a3e', band: '#0b7a3e', tokenBox: '#f2f4f6' };
 
-let fontsRegistered = false;
-
-/** Registers DejaVu Sans (regular and bold) once, from the package wherever npm put it. */
-function registerFonts(): void {
-  if (fontsRegistered) return;
-  const require = createRequire(import.meta.url);
-  for (const file of ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf']) {
-    GlobalFonts.registerFromPath(require.resolve(`dejavu-fonts-ttf/ttf/${file}`), family);
-  }
-  fontsRegistered = true;
-}
-
-const font = (size: number, bold = false) => `${bold ? 'bold ' : ''}${size}px "${family}"`;
+const font = (size: number, bold = false) => `${bold ? 'bold ' : ''}${size}px "${fontFamily}"`;
 
 type Align = 'left' | 'right' | 'center';
 
@@ -143,7 +130,7 @@ function layout(ctx: SKRSContext2D, model: CustomerReceiptModel): { ops: Op[]; h
 
 /** Renders `model` as a PNG receipt card (600 px wide, white background) and returns its bytes. */
 export function renderReceiptCard(model: CustomerReceiptModel): Buffer {
-  registerFonts();
+  ensureFonts();
   const { ops, height } = layout(createCanvas(1, 1).getContext('2d'), model);
   const canvas = createCanvas(receiptCardWidth, height);
   const ctx = canvas.getContext('2d');
