@@ -24,6 +24,8 @@ import { createSettlementWatcher, type SettlementWatcher } from './jobs/settleme
 import { createBackupJob, type BackupJob } from './jobs/backups.ts';
 import { createBroadcastRunner, type BroadcastRunner } from './jobs/broadcast.ts';
 import { createBroadcastService } from './services/broadcasts.ts';
+import { createPriceWatchJob, type PriceWatchJob } from './jobs/price-watch.ts';
+import type { SellPriceOf } from './services/price-watch.ts';
 import { inboxGetUpdatesTransformer, markDoneAfterHandling, replayInbox } from './server/update-inbox.ts';
 
 export interface App {
@@ -40,6 +42,8 @@ export interface App {
   broadcaster: BroadcastRunner;
   /** Scheduled backups (run on their timer when BACKUP_EVERY_HOURS is set; `run()` makes one now). */
   backups: BackupJob;
+  /** Price-change alerts' periodic fetches (PRICE_WATCH_MINUTES); `services.priceWatch.checkAll()` runs one pass now. */
+  priceWatch: PriceWatchJob;
   /** Starts the background jobs: outbox, settlement watcher, periodic balance alerts, scheduled backups. */
   startJobs(): void;
   /**
@@ -70,6 +74,8 @@ export interface AppOptions {
   storeWriteFile?: StoreOptions['writeFile'];
   /** Per-user flood limit of the bot. Default 15 updates in 3 s (tests of long flows loosen it). */
   floodLimit?: FloodLimit;
+  /** The reseller's sell price of a product, for margins in price digests (default: none set). */
+  sellPriceOf?: SellPriceOf;
   /** Grouping window and timers of the operator feed (tests drive them). */
   operatorFeed?: Pick<OperatorFeedOptions, 'windowMs' | 'setTimer' | 'clearTimer'>;
 }
@@ -168,6 +174,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onQueued: () => outbox.kick(),
     gameshopCataloguePath: config.gameshopCataloguePath,
     recheckFirstMs: config.recheckFirstMs,
+    ...(options.sellPriceOf ? { sellPriceOf: options.sellPriceOf } : {}),
     adminIds: config.adminIds,
     broadcastProgress: () => {
       const running = broadcasts.running();
@@ -183,6 +190,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     tickMs: options.watcherTickMs,
     onAccountPaused: (userId, reason) => enqueue(notices.accountPaused(userId, reason)),
   });
+  const priceWatch = createPriceWatchJob({ service: services.priceWatch, logger, intervalMs: config.priceWatchMs });
   let alertTimer: NodeJS.Timeout | undefined;
   const backups = createBackupJob({ store, dir: config.backups.dir, keep: config.backups.keep, logger, now });
   let backupTimer: NodeJS.Timeout | undefined;
@@ -227,11 +235,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     watcher,
     broadcaster,
     backups,
+    priceWatch,
     replayInbox: () => replayInbox(bot, store.inbox, logger),
     startJobs() {
       jobs.start();
       broadcaster.start();
       watcher.start();
+      priceWatch.start();
       alertTimer ??= setInterval(() => void services.alerts.checkAll(), options.alertIntervalMs ?? 10 * 60_000);
       alertTimer.unref?.();
       if (config.backups.everyMs > 0) {
@@ -242,7 +252,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async close() {
       if (alertTimer) clearInterval(alertTimer);
       if (backupTimer) clearInterval(backupTimer);
-      await watcher.stop();
+      await Promise.all([watcher.stop(), priceWatch.stop()]);
       // Counted bursts go into the outbox's store before it closes (sent after the restart).
       await operatorFeed.close();
       broadcaster.stop();

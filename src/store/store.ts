@@ -9,6 +9,7 @@ import { openHistory } from './history.ts';
 import { acquireDirLock } from './lock.ts';
 import { createOutboxRepo, type OutboxRepo } from './outbox.ts';
 import { openBroadcasts, type BroadcastsRepo } from './broadcasts.ts';
+import { openPriceWatch, type PriceWatchRepo } from './price-watch.ts';
 import { decodeHotFile, emptyHotData, type HotData } from './schema.ts';
 import { createTransactionsRepo, type TransactionsRepo } from './transactions.ts';
 import { createUsersRepo, type UsersRepo } from './users.ts';
@@ -53,6 +54,8 @@ export interface Store {
   gameOrders: GameOrdersRepo;
   /** Broadcast jobs: audience and progress (`broadcasts.json`). */
   broadcasts: BroadcastsRepo;
+  /** The last price list of each watched reseller account (`price-watch.json`). */
+  priceWatch: PriceWatchRepo;
   /** Updates that may move money, stored before Telegram is told they arrived (`inbox.json`). */
   inbox: Inbox;
   /**
@@ -104,6 +107,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const history = await openHistory({ dir: path.join(dataDir, historyDirName), ...onWrite });
     const inbox = await openInbox({ path: path.join(dataDir, inboxFileName), vault: options.vault, now, ...onWrite });
     const broadcasts = await openBroadcasts({ dataDir, now, ...onWrite });
+    const priceWatch = await openPriceWatch({ dataDir, ...onWrite });
     const context = { hot, vault: options.vault, now };
     const transactions = createTransactionsRepo(context, history);
     await transactions.archiveSettled();
@@ -121,6 +125,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       gameOrders: createGameOrdersRepo(context),
       inbox,
       broadcasts,
+      priceWatch,
       async resealSecrets() {
         const fromHot = await resealHot(hot, options.vault, now);
         const fromInbox = await inbox.reseal();
@@ -131,13 +136,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       },
       async flush() {
         // All settle before this does, so that after a rejection each file's memory is what is on disk.
-        const results = await Promise.allSettled([hot.flush(), history.flush(), inbox.flush(), broadcasts.flush()]);
+        const results = await Promise.allSettled([hot.flush(), history.flush(), inbox.flush(), broadcasts.flush(), priceWatch.flush()]);
         for (const result of results) if (result.status === 'rejected') throw result.reason;
       },
       close() {
         closing ??= (async () => {
           try {
-            await Promise.all([hot.close(), history.close(), inbox.close(), broadcasts.close()]);
+            await Promise.all([hot.close(), history.close(), inbox.close(), broadcasts.close(), priceWatch.close()]);
           } finally {
             await lock.release();
           }
