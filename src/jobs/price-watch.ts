@@ -51,6 +51,7 @@ export function createPriceWatchJob(options: PriceWatchJobOptions): PriceWatchJo
       try {
         await options.service.checkAll(async (accounts) => {
           if (!stopped) await sleep(options.intervalMs / accounts);
+          return !stopped;
         });
       } catch (error) {
         options.logger.warn('price watch pass failed; the next one tries again', { error });

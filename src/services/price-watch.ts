@@ -124,10 +124,11 @@ export interface PriceWatchService {
    */
   check(account: WatchedAccount): Promise<PriceCheckOutcome>;
   /**
-   * Checks every watched account, one after the other (`pause(count)` between two accounts, so a
-   * job can spread them), then forgets the copies of accounts nobody watches any more.
+   * Checks every watched account, one after the other, then forgets the copies of accounts nobody
+   * watches any more. `pause(count)` runs between two accounts (a job spreads them with it); when
+   * it resolves false the pass ends there (the job is stopping).
    */
-  checkAll(pause?: (accounts: number) => Promise<void>): Promise<void>;
+  checkAll(pause?: (accounts: number) => Promise<boolean>): Promise<void>;
 }
 
 export interface PriceWatchDeps {
@@ -227,7 +228,7 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     async checkAll(pause) {
       const accounts = service.accounts();
       for (const [index, account] of accounts.entries()) {
-        if (index > 0) await pause?.(accounts.length);
+        if (index > 0 && pause && !(await pause(accounts.length))) return;
         await service.check(account);
       }
       await store.priceWatch.retain(new Set(accounts.map((a) => a.key)));
