@@ -7,7 +7,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
 import { seedConnectedUser } from '../helpers/seed-transactions.ts';
-import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { createPriceWatchJob } from '../../src/jobs/price-watch.ts';
 import { createLogger } from '../../src/logger.ts';
