@@ -44,7 +44,7 @@ export interface App {
   backups: BackupJob;
   /** Price-change alerts' periodic fetches (PRICE_WATCH_MINUTES); `services.priceWatch.checkAll()` runs one pass now. */
   priceWatch: PriceWatchJob;
-  /** Starts the background jobs: outbox, settlement watcher, periodic balance alerts, scheduled backups. */
+  /** Starts the background jobs: outbox, settlement watcher, price watch, periodic balance alerts, scheduled backups. */
   startJobs(): void;
   /**
    * Handles the inbox updates a crash left unhandled (see src/server/update-inbox.ts). Call it

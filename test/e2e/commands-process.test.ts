@@ -25,6 +25,7 @@ const privateCommands = [
   'history',
   'export',
   'report',
+  'shop',
   'pin',
   'language',
   'settings',
@@ -37,6 +38,7 @@ const privateCommands = [
   'linkgroup',
   'unlinkgroup',
   'alert',
+  'watch',
   'cancel',
 ];
 /** The commands that make sense in a group. */
