@@ -27,6 +27,8 @@ import { createBroadcastService } from './services/broadcasts.ts';
 import { createDailySummaryJob, type DailySummaryJob } from './jobs/daily-summary.ts';
 import { loadPeriodReport } from './services/period-report.ts';
 import { dailySummaryItem } from './bot/renderers/daily-summary.ts';
+import { createPriceWatchJob, type PriceWatchJob } from './jobs/price-watch.ts';
+import type { SellPriceOf } from './services/price-watch.ts';
 import { inboxGetUpdatesTransformer, markDoneAfterHandling, replayInbox } from './server/update-inbox.ts';
 
 export interface App {
@@ -45,7 +47,9 @@ export interface App {
   summaries: DailySummaryJob;
   /** Scheduled backups (run on their timer when BACKUP_EVERY_HOURS is set; `run()` makes one now). */
   backups: BackupJob;
-  /** Starts the background jobs: outbox, settlement watcher, periodic balance alerts, scheduled backups. */
+  /** Price-change alerts' periodic fetches (PRICE_WATCH_MINUTES); `services.priceWatch.checkAll()` runs one pass now. */
+  priceWatch: PriceWatchJob;
+  /** Starts the background jobs: outbox, settlement watcher, price watch, periodic balance alerts, scheduled backups. */
   startJobs(): void;
   /**
    * Handles the inbox updates a crash left unhandled (see src/server/update-inbox.ts). Call it
@@ -75,6 +79,8 @@ export interface AppOptions {
   storeWriteFile?: StoreOptions['writeFile'];
   /** Per-user flood limit of the bot. Default 15 updates in 3 s (tests of long flows loosen it). */
   floodLimit?: FloodLimit;
+  /** The reseller's sell price of a product, for margins in price digests (default: none set). */
+  sellPriceOf?: SellPriceOf;
   /** Grouping window and timers of the operator feed (tests drive them). */
   operatorFeed?: Pick<OperatorFeedOptions, 'windowMs' | 'setTimer' | 'clearTimer'>;
 }
@@ -173,6 +179,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onQueued: () => outbox.kick(),
     gameshopCataloguePath: config.gameshopCataloguePath,
     recheckFirstMs: config.recheckFirstMs,
+    ...(options.sellPriceOf ? { sellPriceOf: options.sellPriceOf } : {}),
     adminIds: config.adminIds,
     broadcastProgress: () => {
       const running = broadcasts.running();
@@ -199,6 +206,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     onQueued: () => outbox.kick(),
   });
+  const priceWatch = createPriceWatchJob({ service: services.priceWatch, logger, intervalMs: config.priceWatchMs });
   let alertTimer: NodeJS.Timeout | undefined;
   const backups = createBackupJob({ store, dir: config.backups.dir, keep: config.backups.keep, logger, now });
   let backupTimer: NodeJS.Timeout | undefined;
@@ -244,12 +252,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     broadcaster,
     summaries,
     backups,
+    priceWatch,
     replayInbox: () => replayInbox(bot, store.inbox, logger),
     startJobs() {
       jobs.start();
       broadcaster.start();
       watcher.start();
       summaries.start();
+      priceWatch.start();
       alertTimer ??= setInterval(() => void services.alerts.checkAll(), options.alertIntervalMs ?? 10 * 60_000);
       alertTimer.unref?.();
       if (config.backups.everyMs > 0) {
@@ -261,7 +271,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       if (alertTimer) clearInterval(alertTimer);
       summaries.stop();
       if (backupTimer) clearInterval(backupTimer);
-      await watcher.stop();
+      await Promise.all([watcher.stop(), priceWatch.stop()]);
       // Counted bursts go into the outbox's store before it closes (sent after the restart).
       await operatorFeed.close();
       broadcaster.stop();

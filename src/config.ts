@@ -138,6 +138,11 @@ const schema = z.object({
   BACKUP_KEEP: integerText('how many scheduled backups to keep', 1, 1000).default(14),
   BROADCAST_RATE: integerText('broadcast messages per second: 1-30, or up to 1000 with BROADCAST_PAID=true', 1, 1000).default(25),
   BROADCAST_PAID: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  PRICE_WATCH_MINUTES: integerText(
+    'minutes between two price-list checks of a watched reseller account (/pantau); 0 turns them off',
+    0,
+    24 * 60,
+  ).default(10),
   TELEGRAM_START_TIMEOUT_MS: integerText('milliseconds one start-up call to Telegram may take', 100, 60000).default(8000),
   TELEGRAM_RETRY_MS: integerText('milliseconds before the first retry of an unanswered start-up call', 100, 60000).default(2000),
 });
@@ -169,6 +174,8 @@ export interface Config {
   pendingHorizonMs: number;
   /** Re-check delay of a Pending purchase during its first 2 minutes (later ones back off to 30 s, then 5 min). */
   recheckFirstMs: number;
+  /** PRICE_WATCH_MINUTES in ms: how often each watched reseller account's price list is fetched; 0: off. */
+  priceWatchMs: number;
   gameshopCataloguePath: string | undefined;
   /** Where backups go (`npm run backup`, scheduled ones); `everyMs` 0: no scheduled backups. */
   backups: { dir: string; everyMs: number; keep: number };
@@ -215,6 +222,7 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     defaultLocale: data.DEFAULT_LOCALE,
     pendingHorizonMs: data.PENDING_HORIZON_HOURS * 3600_000,
     recheckFirstMs: data.RECHECK_FIRST_SECONDS * 1000,
+    priceWatchMs: data.PRICE_WATCH_MINUTES * 60_000,
     gameshopCataloguePath: data.GAMESHOP_CATALOGUE,
     backups: { dir: data.BACKUP_DIR, everyMs: data.BACKUP_EVERY_HOURS * 3600_000, keep: data.BACKUP_KEEP },
     broadcast: broadcastSettings(data.BROADCAST_RATE, data.BROADCAST_PAID === 'true'),

@@ -55,6 +55,7 @@ describe('createConfig', () => {
     expect(config.defaultLocale).toBe('id');
     expect(config.port).toBe(3000);
     expect(config.pendingHorizonMs).toBe(24 * 3600_000);
+    expect(config.priceWatchMs).toBe(10 * 60_000);
     expect(config.webhook).toBeUndefined();
   });
 
@@ -74,6 +75,7 @@ describe('createConfig', () => {
       PROVIDER_TIMEOUT_MS: '5000',
       PENDING_HORIZON_HOURS: '48',
       RECHECK_FIRST_SECONDS: '3',
+      PRICE_WATCH_MINUTES: '0',
       DATA_DIR: '/var/lib/kiosbot',
       GAMESHOP_CATALOGUE: './catalogue.json',
     });
@@ -88,6 +90,7 @@ describe('createConfig', () => {
     expect(config.providers.timeoutMs).toBe(5000);
     expect(config.pendingHorizonMs).toBe(48 * 3600_000);
     expect(config.recheckFirstMs).toBe(3000);
+    expect(config.priceWatchMs).toBe(0);
     expect(config.gameshopCataloguePath).toBe('./catalogue.json');
   });
 
@@ -108,6 +111,7 @@ describe('createConfig', () => {
     ['PUBLIC_IP', '999.1.1.1'],
     ['WEBHOOK_URL', 'http://insecure.example.com'],
     ['PORT', '70000'],
+    ['PRICE_WATCH_MINUTES', 'ten'],
     ['LOG_LEVEL', 'loud'],
     ['DEFAULT_LOCALE', 'fr'],
     ['PROVIDER_TIMEOUT_MS', 'soon'],

@@ -35,6 +35,7 @@ export const commands = [
   { name: 'linkgroup', aliases: ['tautkangrup'], groups: true },
   { name: 'unlinkgroup', aliases: ['lepasgrup'], groups: true },
   { name: 'alert', aliases: ['peringatan'], groups: false },
+  { name: 'watch', aliases: ['pantau'], groups: false },
   { name: 'cancel', aliases: ['batal'], groups: false },
 ] as const satisfies ReadonlyArray<{ name: string; aliases: readonly string[]; groups: boolean }>;
 

@@ -59,6 +59,7 @@ export const privateOnlyCommands = [
   'games',
   'order',
   'orders',
+  'watch',
 ] as const satisfies readonly CommandName[];
 
 /**

@@ -37,6 +37,7 @@ import { customerReceiptFeature } from './features/customer-receipt.ts';
 import { pinFeature } from './features/pin.ts';
 import { groupsFeature } from './features/groups.ts';
 import { alertFeature } from './features/alert.ts';
+import { watchFeature } from './features/watch.ts';
 import { createAdminFeature } from './features/admin.ts';
 import { createBroadcastFeature } from './features/broadcast.ts';
 import { conversationIds } from './conversations/ids.ts';
@@ -155,6 +156,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   bot.use(marketplaceFeature);
   bot.use(gameshopFeature);
   bot.use(alertFeature);
+  bot.use(watchFeature);
   bot.use(createAdminFeature());
   bot.use(createBroadcastFeature());
   // Last before the fallback: quick-buy reads plain CODE.TARGET text.

@@ -5,6 +5,7 @@ import type { TransactionRecord } from '../store/schema.ts';
 import type { AccountProblem } from '../providers/factory.ts';
 import type { TextVariable } from '../text/html.ts';
 import { formatSettlementPing } from '../text/receipt.ts';
+import { formatPriceDigest, type DigestChange } from '../text/price-digest.ts';
 import type { Burst } from './operator-feed.ts';
 
 /** Translates outside a chat context (jobs, outbox): `translate(locale, key, vars)`; it HTML-escapes the variables like `ctx.t`. */
@@ -61,6 +62,12 @@ export interface Notices {
    */
   settlement(tx: TransactionRecord, options: SettlementOptions): NewOutboxItem[];
   lowBalance(userId: number, balance: number, threshold: number, formatted: { balance: string; threshold: string }): NewOutboxItem;
+  /**
+   * One price-change digest for a subscriber in their language and, with `groupChatId`, a copy
+   * for their linked group (default language, no cost or margin). `dedupeKey` names the change
+   * (the same change queued twice while still pending is sent once).
+   */
+  priceDigest(userId: number, changes: readonly DigestChange[], options: { groupChatId?: number; dedupeKey: string }): NewOutboxItem[];
   /** The account's re-checks are paused (credentials refused, IP blocked, disconnected). */
   accountPaused(userId: number, reason: string): NewOutboxItem[];
   /**
@@ -172,6 +179,16 @@ export function createNotices(deps: NoticesDeps): Notices {
     },
     lowBalance(userId, _balance, _threshold, formatted) {
       return text(userId, 'low-balance', tFor(localeOf(userId))('alert-low-balance', formatted), `low-balance:${userId}`);
+    },
+    priceDigest(userId, changes, { groupChatId, dedupeKey }) {
+      const items = [
+        text(userId, 'price-digest', formatPriceDigest(tFor(localeOf(userId)), changes, { forGroup: false }), `${dedupeKey}:${userId}`),
+      ];
+      if (groupChatId !== undefined) {
+        const body = formatPriceDigest(tFor(deps.defaultLocale), changes, { forGroup: true });
+        items.push(text(groupChatId, 'group-price-digest', body, `${dedupeKey}:${groupChatId}`));
+      }
+      return items;
     },
     accountPaused(userId, reason) {
       const t = tFor(localeOf(userId));

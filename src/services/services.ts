@@ -12,6 +12,8 @@ import { createRecentTargetsService, type RecentTargetsService } from './recent-
 import type { Notices } from '../notify/notices.ts';
 import { createUserAdminService, type UserAdminService } from './user-admin.ts';
 import { createStatsService, type BroadcastProgress, type StatsService } from './stats.ts';
+import { createPriceWatchService, type PriceWatchService, type SellPriceOf } from './price-watch.ts';
+import { hasSellRules, sellPriceOf } from './pricing.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
 export interface Services {
@@ -29,6 +31,8 @@ export interface Services {
   stats: StatsService;
   /** The admins' user management (/user, /ban, /unban). */
   userAdmin: UserAdminService;
+  /** Price-change alerts (/pantau): subscriptions, one fetch per account, digests. */
+  priceWatch: PriceWatchService;
 }
 
 export interface ServicesDeps {
@@ -52,6 +56,8 @@ export interface ServicesDeps {
   adminIds?: readonly number[];
   /** RECHECK_FIRST_SECONDS in ms: re-check delay of a purchase's first 2 minutes. */
   recheckFirstMs?: number;
+  /** The reseller's sell price of a product (for margins in price digests); default: none set. */
+  sellPriceOf?: SellPriceOf;
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -87,5 +93,24 @@ export function createServices(deps: ServicesDeps): Services {
       ...(deps.broadcastProgress ? { broadcast: deps.broadcastProgress } : {}),
     }),
     userAdmin: createUserAdminService({ store: deps.store, logger: deps.logger, now: deps.now, adminIds: deps.adminIds ?? [] }),
+    priceWatch: createPriceWatchService({
+      store: deps.store,
+      credentials,
+      logger: deps.logger,
+      now: deps.now,
+      sellPriceOf: deps.sellPriceOf ?? sellPriceUnderRules(deps.store),
+      digest: (userId, changes, options) => deps.notices.priceDigest(userId, changes, options),
+      ...(deps.onQueued ? { onQueued: deps.onQueued } : {}),
+    }),
+  };
+}
+
+/** A user's /jual sell price of a product; undefined without rules (the digest then shows no margin). */
+function sellPriceUnderRules(store: Store): SellPriceOf {
+  return (userId, product) => {
+    const rules = store.users.get(userId)?.sellRules;
+    return hasSellRules(rules)
+      ? sellPriceOf(rules, { code: product.code, product_name: product.name, price: product.price }).sell
+      : undefined;
   };
 }

@@ -76,6 +76,12 @@ export const userSchema = z.object({
   /** Whether the next dip under the threshold alerts (re-armed when the balance recovers). */
   alertArmed: z.boolean().optional(),
   linkedGroupId: z.number().int().optional(),
+  /**
+   * Price-change alerts (/pantau): set while the user is subscribed. `brands` holds the brands
+   * followed, lower case (empty: every brand); `group` also sends the digest to the linked group.
+   * Optional, so data files without it need no migration.
+   */
+  priceWatch: z.object({ brands: z.array(z.string().min(1)), group: z.boolean() }).optional(),
   isAdmin: z.boolean().optional(),
   /**
    * Set when the reseller provider refused this account on a re-check (401/403) or it was

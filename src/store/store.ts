@@ -10,6 +10,7 @@ import { acquireDirLock } from './lock.ts';
 import { createOutboxRepo, type OutboxRepo } from './outbox.ts';
 import { openBroadcasts, type BroadcastsRepo } from './broadcasts.ts';
 import { openBalances, type BalancesRepo } from './balances.ts';
+import { openPriceWatch, type PriceWatchRepo } from './price-watch.ts';
 import { decodeHotFile, emptyHotData, type HotData } from './schema.ts';
 import { createTransactionsRepo, type TransactionsRepo } from './transactions.ts';
 import { createUsersRepo, type UsersRepo } from './users.ts';
@@ -56,6 +57,8 @@ export interface Store {
   broadcasts: BroadcastsRepo;
   /** The reseller balances the bot saw, changes only (`balances.json`). */
   balances: BalancesRepo;
+  /** The last price list of each watched reseller account (`price-watch.json`). */
+  priceWatch: PriceWatchRepo;
   /** Updates that may move money, stored before Telegram is told they arrived (`inbox.json`). */
   inbox: Inbox;
   /**
@@ -108,6 +111,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const inbox = await openInbox({ path: path.join(dataDir, inboxFileName), vault: options.vault, now, ...onWrite });
     const broadcasts = await openBroadcasts({ dataDir, now, ...onWrite });
     const balances = await openBalances({ dataDir, now, ...onWrite });
+    const priceWatch = await openPriceWatch({ dataDir, ...onWrite });
     const context = { hot, vault: options.vault, now };
     const transactions = createTransactionsRepo(context, history);
     await transactions.archiveSettled();
@@ -126,6 +130,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       inbox,
       broadcasts,
       balances,
+      priceWatch,
       async resealSecrets() {
         const fromHot = await resealHot(hot, options.vault, now);
         const fromInbox = await inbox.reseal();
@@ -136,13 +141,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       },
       async flush() {
         // All settle before this does, so that after a rejection each file's memory is what is on disk.
-        const results = await Promise.allSettled([hot.flush(), history.flush(), inbox.flush(), broadcasts.flush(), balances.flush()]);
+        const results = await Promise.allSettled([hot.flush(), history.flush(), inbox.flush(), broadcasts.flush(), balances.flush(), priceWatch.flush()]);
         for (const result of results) if (result.status === 'rejected') throw result.reason;
       },
       close() {
         closing ??= (async () => {
           try {
-            await Promise.all([hot.close(), history.close(), inbox.close(), broadcasts.close(), balances.close()]);
+            await Promise.all([hot.close(), history.close(), inbox.close(), broadcasts.close(), balances.close(), priceWatch.close()]);
           } finally {
             await lock.release();
           }

@@ -138,6 +138,7 @@ describe('Indonesian aliases', () => {
       ['linkgroup', 'tautkangrup'],
       ['unlinkgroup', 'lepasgrup'],
       ['alert', 'peringatan'],
+      ['watch', 'pantau'],
       ['cancel', 'batal'],
     ];
     // A fresh user per message keeps everyone far below the flood limit and in the same state.

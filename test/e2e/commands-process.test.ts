@@ -40,6 +40,7 @@ const privateCommands = [
   'linkgroup',
   'unlinkgroup',
   'alert',
+  'watch',
   'cancel',
 ];
 /** The commands that make sense in a group. */

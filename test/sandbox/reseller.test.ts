@@ -341,3 +341,44 @@ describe('transactions', () => {
     expect(sns[0]).toBe(sns[1]);
   });
 });
+
+describe('changing the price list between two fetches', () => {
+  const priceList = async (sim: ResellerSim) =>
+    (await call(sim, request('/price-list', account()))).body.data as Array<{
+      code: string;
+      price: number;
+      status: string;
+      product_name: string;
+    }>;
+
+  it('changes prices and statuses, adds and removes products; the next /price-list shows it', async () => {
+    const { sim, buy } = setup();
+    sim.setProduct('TSEL10', { price: 11000 });
+    sim.setProduct('XL10', { status: 'kosong' });
+    sim.setProduct('TSEL5', { price: 5600, status: 'gangguan' });
+    sim.addProduct({ code: 'NEW1', name: 'Telkomsel 1.000', price: 1500, status: 'active', brand: 'Telkomsel', category: 'pulsa' });
+    sim.removeProduct('TSEL15');
+
+    const list = await priceList(sim);
+    const byCode = new Map(list.map((p) => [p.code, p]));
+    expect(byCode.get('TSEL10')).toMatchObject({ price: 11000, status: 'active' });
+    expect(byCode.get('XL10')).toMatchObject({ status: 'kosong' });
+    expect(byCode.get('TSEL5')).toMatchObject({ price: 5600, status: 'gangguan' });
+    expect(list.at(-1)).toEqual({ code: 'NEW1', product_name: 'Telkomsel 1.000', price: 1500, status: 'active' });
+    expect(byCode.has('TSEL15')).toBe(false);
+    expect(list).toHaveLength(resellerDemoProducts.length);
+
+    // Buying follows the list: a removed product is unknown, a new one is sold at its price.
+    expect((await buy('R1', 'TSEL15', '081234567890')).status).toBe(404);
+    expect((await buy('R2', 'NEW1', '081234567890')).status).toBe(200);
+    expect(sim.transactions()[0]?.price).toBe(1500);
+  });
+
+  it('refuses unknown codes and bad prices with a message naming them', () => {
+    const { sim } = setup();
+    expect(() => sim.setProduct('NOPE', { price: 1 })).toThrow('no product "NOPE"');
+    expect(() => sim.removeProduct('NOPE')).toThrow('no product "NOPE"');
+    expect(() => sim.setProduct('TSEL10', { price: -5 })).toThrow();
+    expect(sim.products().find((p) => p.code === 'TSEL10')?.price).toBe(priceOf('TSEL10'));
+  });
+});

@@ -7,6 +7,7 @@ import { gameshopDemoKeys, gameshopDemoPromos } from '../sandbox/gameshop.ts';
 import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes } from '../sandbox/marketplace.ts';
 import { resellerDemoAccounts } from '../sandbox/reseller.ts';
 import type { Demo } from './demo.ts';
+import { controlPrefix } from '../sandbox/server.ts';
 
 const rupiah = (n: number) => `Rp ${n.toLocaleString('id-ID')}`;
 
@@ -60,6 +61,8 @@ Try a purchase: TSEL10.081234567890 — it stays Pending, then settles to Sukses
 A target ending in 0000 fails (Gagal, refunded); one ending in 9999 stays Pending.
 Marketplace purchase codes: ${marketplaceDemoPurchaseCodes.supported} (support active), ${marketplaceDemoPurchaseCodes.expired} (expired).
 Game shop promo codes: ${promos}.
+Price alerts: /pantau, then change a price (checked every ${demo.priceWatchMinutes} min, PRICE_WATCH_MINUTES):
+  curl -X PATCH ${demo.sandbox.url}${controlPrefix}/TSEL10 -d '{"price": 11000, "status": "gangguan"}'
 Data: ${data}
 
 Ctrl+C stops everything.`;

@@ -33,6 +33,8 @@ export interface Demo {
   /** Whether the data directory is the demo's own temporary one (removed on stop). */
   temporaryData: boolean;
   settleAfterMs: number;
+  /** PRICE_WATCH_MINUTES the bot runs with (1 in the demo unless given). */
+  priceWatchMinutes: string;
   bot: ChildProcess;
   /** Resolves with the bot's exit code once it has exited. */
   botExited: Promise<number | null>;
@@ -97,6 +99,8 @@ export async function startDemo({ env, onBotLine = (line) => console.log(`bot â”
       ADMIN_IDS: env.ADMIN_IDS?.trim() || String(firstUser.id),
       // A demo purchase is re-checked every 2 s, so it settles moments after the sandbox settles it.
       RECHECK_FIRST_SECONDS: env.RECHECK_FIRST_SECONDS?.trim() || '2',
+      // A price changed with the sandbox's control endpoint reaches /pantau subscribers within a minute.
+      PRICE_WATCH_MINUTES: env.PRICE_WATCH_MINUTES?.trim() || '1',
       PORT: '0',
     });
 
@@ -133,6 +137,7 @@ export async function startDemo({ env, onBotLine = (line) => console.log(`bot â”
       dataDir,
       temporaryData: !givenDataDir,
       settleAfterMs,
+      priceWatchMinutes: botEnv.PRICE_WATCH_MINUTES ?? '1',
       bot,
       botExited,
       stop: () => (stopping ??= closeAll()),

@@ -185,6 +185,15 @@ export interface ResellerSim extends SimulatedService {
   settle(refId: string, status: string, sn?: string): ResellerSimTransaction;
   /** Changes a product's status (`active` makes it buyable). Throws for an unknown code. */
   setProductStatus(code: string, status: string): void;
+  /**
+   * Changes a product's price and/or status (`active`, `gangguan`, `kosong`, `nonaktif` or any
+   * other verbatim word), as a provider does between two price lists. Throws for an unknown code.
+   */
+  setProduct(code: string, change: { price?: number; status?: string }): void;
+  /** Adds a product at the end of the price list (or replaces the one with the same code). */
+  addProduct(product: ResellerSimProduct): void;
+  /** Takes a product off the price list; buying it then answers 404. Throws for an unknown code. */
+  removeProduct(code: string): void;
   /** Adds an account, or replaces the one with the same api_id. */
   addAccount(account: ResellerSimAccount): void;
 }
@@ -244,6 +253,12 @@ export function createResellerSim(options: ResellerSimOptions = {}): ResellerSim
 
   const transactions: ResellerSimTransaction[] = [];
   let sequence = 0;
+
+  const productOf = (code: string): ResellerSimProduct => {
+    const product = products.get(code);
+    if (!product) throw new Error(`The reseller sandbox has no product "${code}".`);
+    return product;
+  };
 
   const accountOf = (apiId: string): Account => {
     const account = accounts.get(apiId);
@@ -408,9 +423,22 @@ export function createResellerSim(options: ResellerSimOptions = {}): ResellerSim
     },
 
     setProductStatus(code, status) {
-      const product = products.get(code);
-      if (!product) throw new Error(`The reseller sandbox has no product "${code}".`);
-      product.status = status;
+      productOf(code).status = status;
+    },
+
+    setProduct(code, change) {
+      const product = productOf(code);
+      if (change.price !== undefined) product.price = rupiah.parse(change.price);
+      if (change.status !== undefined) product.status = z.string().min(1).parse(change.status);
+    },
+
+    addProduct(product) {
+      products.set(product.code, productSchema.parse(product));
+    },
+
+    removeProduct(code) {
+      productOf(code);
+      products.delete(code);
     },
 
     addAccount(account) {

@@ -108,6 +108,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const rawBody = await readBody(req);
     if (!match) {
       if (url.pathname === '/health') return write(res, { status: 200, body: { ok: true } });
+      if (url.pathname.startsWith(controlPrefix)) return write(res, control(services.reseller, req.method ?? 'GET', url.pathname, rawBody));
       return write(res, { status: 404, body: { message: 'No simulated service at this path' } });
     }
     const request = parseRequest(req, url, servicePrefixes[match], rawBody);
@@ -161,6 +162,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The demo's handle on the reseller price list (not part of any provider's API), so a price
+ * change can be shown without a test: `PATCH /_control/reseller/products/<code>` with
+ * `{"price": 11000}` and/or `{"status": "gangguan"}`, `POST /_control/reseller/products` with a
+ * whole product (code, name, price, status, brand, category), `DELETE …/products/<code>`.
+ * The sandbox only listens on loopback by default.
+ */
+export const controlPrefix = '/_control/reseller/products';
+
+function control(reseller: ResellerSim, method: string, pathname: string, rawBody: string): SandboxResponse {
+  const code = decodeURIComponent(pathname.slice(controlPrefix.length).replace(/^\//, ''));
+  try {
+    const body: unknown = rawBody.trim() === '' ? {} : JSON.parse(rawBody);
+    if (method === 'PATCH' && code) reseller.setProduct(code, body as { price?: number; status?: string });
+    else if (method === 'POST' && !code) reseller.addProduct(body as Parameters<ResellerSim['addProduct']>[0]);
+    else if (method === 'DELETE' && code) reseller.removeProduct(code);
+    else return { status: 405, body: { message: 'Use PATCH or DELETE …/products/<code>, or POST …/products with a product.' } };
+  } catch (error) {
+    return { status: 400, body: { message: error instanceof Error ? error.message : String(error) } };
+  }
+  return { status: 200, body: { products: reseller.products().length } };
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

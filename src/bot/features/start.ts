@@ -33,7 +33,7 @@ const helpSections: ReadonlyArray<{ heading: string; service?: ServiceName; name
   {
     heading: 'help-section-reseller',
     service: 'reseller',
-    names: ['balance', 'prices', 'sellprice', 'buy', 'status', 'history', 'export', 'report', 'shop', 'pin', 'alert'],
+    names: ['balance', 'prices', 'sellprice', 'buy', 'status', 'history', 'export', 'report', 'shop', 'pin', 'alert', 'watch'],
   },
   { heading: 'help-section-marketplace', service: 'marketplace', names: ['account', 'items', 'verify'] },
   { heading: 'help-section-gameshop', service: 'gameshop', names: ['games', 'order', 'orders'] },

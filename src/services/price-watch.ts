@@ -1,0 +1,254 @@
+/**
+ * Price-change alerts (/pantau): the reseller's price list is fetched periodically, once per
+ * provider account however many users share it (users connected with the same api id), compared
+ * with the last copy, and each subscriber gets one digest of what changed for the brands they
+ * follow - and their linked group too, when they chose it. The first fetch of an account only
+ * records the baseline; an unchanged list sends nothing.
+ */
+import { createHash } from 'node:crypto';
+import type { Store } from '../store/store.ts';
+import type { SnapshotProduct } from '../store/price-watch.ts';
+import type { NewOutboxItem } from '../store/outbox.ts';
+import type { UserRecord } from '../store/schema.ts';
+import type { Logger } from '../logger.ts';
+import type { CredentialService } from './credentials.ts';
+import { groupByBrand } from './catalogue.ts';
+import { activeProductStatus } from '../providers/reseller/schemas.ts';
+
+/**
+ * The reseller's sell price of a product (their markup rules), or undefined when they set none.
+ * Injected: the pricing module supplies it; without one no margin is shown.
+ */
+export type SellPriceOf = (userId: number, product: { code: string; name: string; brand: string; price: number }) => number | undefined;
+
+/** The sell price source used until a pricing module is wired: nobody has a sell price. */
+export type PriceChangeKind = 'unavailable' | 'active' | 'up' | 'down' | 'new' | 'removed';
+
+/** The digest groups, in the order a digest shows them. */
+export const priceChangeKinds: readonly PriceChangeKind[] = ['unavailable', 'active', 'up', 'down', 'new', 'removed'];
+
+/** One thing that changed about one product between two price lists. */
+export interface PriceChange {
+  kind: PriceChangeKind;
+  code: string;
+  name: string;
+  /** The brand the product is grouped under (as /harga and /pantau show brands). */
+  brand: string;
+  /** Price now (for `removed`: the last price seen). */
+  price: number;
+  /** Price before, for `up` and `down`. */
+  oldPrice?: number;
+  /** Status now, verbatim (for `removed`: the last status seen). */
+  status: string;
+}
+
+/** A change as one subscriber sees it: with their sell price in force, when they have one. */
+export interface SubscriberChange extends PriceChange {
+  sell?: number;
+}
+
+/**
+ * What changed from `before` to `after`: a product whose status left `active` (or moved between
+ * two unavailable statuses) is `unavailable` with its new status verbatim; one whose status
+ * became `active` is `active`; a changed price is `up` or `down` (a product can be in a status
+ * group and a price group at once); codes only in `after` are `new`, only in `before` `removed`.
+ * In the order of the lists.
+ */
+export function diffPriceLists(before: readonly SnapshotProduct[], after: readonly SnapshotProduct[]): PriceChange[] {
+  const old = new Map(before.map((p) => [p.code, p]));
+  const now = new Set(after.map((p) => p.code));
+  const removed = before.filter((p) => !now.has(p.code));
+  const brands = brandsOf([...after, ...removed]);
+  const change = (kind: PriceChangeKind, p: SnapshotProduct, extra: Partial<PriceChange> = {}): PriceChange => ({
+    kind,
+    code: p.code,
+    name: p.name,
+    brand: brands.get(p.code) ?? '',
+    price: p.price,
+    status: p.status,
+    ...extra,
+  });
+  const changes: PriceChange[] = [];
+  for (const product of after) {
+    const previous = old.get(product.code);
+    if (!previous) {
+      changes.push(change('new', product));
+      continue;
+    }
+    if (previous.status !== product.status)
+      changes.push(change(product.status === activeProductStatus ? 'active' : 'unavailable', product));
+    if (previous.price !== product.price)
+      changes.push(change(product.price > previous.price ? 'up' : 'down', product, { oldPrice: previous.price }));
+  }
+  for (const product of removed) changes.push(change('removed', product));
+  return changes;
+}
+
+/** Brand of every product, grouped as the price list groups them. */
+function brandsOf(products: readonly SnapshotProduct[]): Map<string, string> {
+  const groups = groupByBrand(products.map((p) => ({ product_name: p.name, code: p.code, price: p.price, status: p.status })));
+  return new Map(groups.flatMap((group) => group.products.map((p) => [p.code, group.brand] as const)));
+}
+
+/** A subscriber's choices. */
+export interface PriceWatchSettings {
+  /** Brands followed, lower case; empty: every brand. */
+  brands: string[];
+  /** Whether the linked group also gets the digest. */
+  group: boolean;
+}
+
+/** A provider account and the subscribers that share it. */
+export interface WatchedAccount {
+  /** A hash of the api id: names the account in the snapshot file without revealing it. */
+  key: string;
+  userIds: number[];
+}
+
+/** What one check of an account did. */
+export type PriceCheckOutcome = 'baseline' | 'unchanged' | 'changed' | 'failed';
+
+export interface PriceWatchService {
+  /** The user's subscription, or undefined when they are not subscribed. */
+  settings(userId: number): PriceWatchSettings | undefined;
+  /** Subscribes (or changes the settings); `undefined` unsubscribes. Resolves once stored. */
+  update(userId: number, settings: PriceWatchSettings | undefined): Promise<void>;
+  /** Accounts with at least one subscriber, each with its subscribers (connected, active, not banned). */
+  accounts(): WatchedAccount[];
+  /**
+   * Fetches the account's price list once, compares it with the stored copy, queues one digest
+   * per subscriber who follows a changed brand (and their group), then stores the new copy.
+   * Provider errors are logged and reported as `failed` (the next pass tries again).
+   */
+  check(account: WatchedAccount): Promise<PriceCheckOutcome>;
+  /**
+   * Checks every watched account, one after the other, then forgets the copies of accounts nobody
+   * watches any more. `pause(count)` runs between two accounts (a job spreads them with it); when
+   * it resolves false the pass ends there (the job is stopping).
+   */
+  checkAll(pause?: (accounts: number) => Promise<boolean>): Promise<void>;
+}
+
+export interface PriceWatchDeps {
+  store: Store;
+  credentials: CredentialService;
+  logger: Logger;
+  now: () => Date;
+  sellPriceOf: SellPriceOf;
+  /** The digest messages for one subscriber (their chat, and their group when `groupChatId` is set). */
+  digest: (userId: number, changes: SubscriberChange[], options: { groupChatId?: number; dedupeKey: string }) => NewOutboxItem[];
+  /** Wakes the outbox after something was queued. */
+  onQueued?: () => void;
+}
+
+/** Names an account by its api id without storing it: the first 16 hex digits of its SHA-256. */
+export function accountKeyOf(apiId: string): string {
+  return createHash('sha256').update(`reseller:${apiId}`).digest('hex').slice(0, 16);
+}
+
+export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService {
+  const { store, logger } = deps;
+  const isSubscriber = (user: UserRecord) => user.priceWatch !== undefined && user.active && user.ban === undefined;
+
+  /** Queues one user's digest (filtered by their brands); resolves how many messages were queued. */
+  async function notify(userId: number, changes: PriceChange[], fingerprint: string): Promise<number> {
+    const user = store.users.get(userId);
+    const settings = user?.priceWatch;
+    if (!user || !settings || !isSubscriber(user)) return 0;
+    const followed = new Set(settings.brands);
+    const mine = changes
+      .filter((c) => followed.size === 0 || followed.has(c.brand.toLowerCase()))
+      .map((c): SubscriberChange => {
+        const sell =
+          c.kind === 'removed' ? undefined : deps.sellPriceOf(userId, { code: c.code, name: c.name, brand: c.brand, price: c.price });
+        return sell === undefined ? c : { ...c, sell };
+      });
+    if (mine.length === 0) return 0;
+    const group = settings.group ? store.groups.byOwner(userId)[0] : undefined;
+    const items = deps.digest(userId, mine, { dedupeKey: `prices:${fingerprint}`, ...(group ? { groupChatId: group.chatId } : {}) });
+    for (const item of items) await store.outbox.enqueue(item);
+    return items.length;
+  }
+
+  const service: PriceWatchService = {
+    settings(userId) {
+      const settings = store.users.get(userId)?.priceWatch;
+      return settings ? { brands: [...settings.brands], group: settings.group } : undefined;
+    },
+    async update(userId, settings) {
+      const brands = settings ? [...new Set(settings.brands.map((b) => b.trim().toLowerCase()).filter(Boolean))] : [];
+      await store.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
+    },
+    accounts() {
+      const byKey = new Map<string, number[]>();
+      for (const user of store.users.list({ active: true })) {
+        if (!isSubscriber(user)) continue;
+        let apiId: string | undefined;
+        try {
+          apiId = deps.credentials.load(user.id, 'reseller')?.apiId;
+        } catch (error) {
+          logger.warn('price watch: stored credentials cannot be opened', { userId: user.id, error });
+        }
+        if (apiId === undefined) continue;
+        const key = accountKeyOf(apiId);
+        byKey.set(key, [...(byKey.get(key) ?? []), user.id]);
+      }
+      return [...byKey].map(([key, userIds]) => ({ key, userIds }));
+    },
+    async check(account) {
+      const [first] = account.userIds;
+      const client = first === undefined ? undefined : deps.credentials.client(first, 'reseller');
+      if (!client) return 'failed';
+      let products: SnapshotProduct[];
+      try {
+        products = (await client.priceList()).map((p) => ({ code: p.code, name: p.product_name, price: p.price, status: p.status }));
+      } catch (error) {
+        logger.warn('price watch: price list fetch failed', { account: account.key, error });
+        return 'failed';
+      }
+      const snapshot = { at: deps.now().toISOString(), products };
+      const before = store.priceWatch.get(account.key);
+      if (!before) {
+        await store.priceWatch.save(account.key, snapshot);
+        return 'baseline';
+      }
+      const changes = diffPriceLists(before.products, products);
+      if (changes.length === 0) return 'unchanged';
+      // Digests first, then the new copy: a crash in between sends the same digest again after the
+      // restart (deduplicated while it is still queued) rather than losing it.
+      const fingerprint = `${account.key}:${createHash('sha256').update(JSON.stringify(products)).digest('hex').slice(0, 16)}`;
+      let queued = 0;
+      for (const userId of account.userIds) queued += await notify(userId, changes, fingerprint);
+      await store.priceWatch.save(account.key, snapshot);
+      if (queued > 0) deps.onQueued?.();
+      logger.info('price watch: price list changed', { account: account.key, changes: changes.length, queued });
+      return 'changed';
+    },
+    async checkAll(pause) {
+      const accounts = service.accounts();
+      for (const [index, account] of accounts.entries()) {
+        if (index > 0 && pause && !(await pause(accounts.length))) return;
+        await service.check(account);
+      }
+      await store.priceWatch.retain(new Set(accounts.map((a) => a.key)));
+    },
+  };
+  return service;
+}
+
+/**
+ * Reads the brands a user typed (`telkomsel xl`, `mobile legends, pln`) against the brands of
+ * their price list, case-insensitively, longest brand names first so two-word brands win.
+ * Returns the brands found (as the list writes them) and the words that matched none.
+ */
+export function matchBrands(text: string, brands: readonly string[]): { found: string[]; unknown: string[] } {
+  let rest = ` ${text.toLowerCase().replace(/[,;]+/g, ' ').replace(/\s+/g, ' ').trim()} `;
+  const found: string[] = [];
+  for (const brand of [...brands].sort((a, b) => b.length - a.length)) {
+    const needle = ` ${brand.toLowerCase()} `;
+    if (!rest.includes(needle)) continue;
+    found.push(brand);
+    rest = rest.replaceAll(needle, ' ');
+  }
+  return { found, unknown: rest.split(' ').filter(Boolean) };
+}
