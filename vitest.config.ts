@@ -30,6 +30,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/build-once.ts'],
+          // Not isolated either: each file would import src/, the sandbox and the emulator again
+          // (about 4 s each); the processes under test are the isolation.
+          isolate: false,
           testTimeout: 180_000,
           hookTimeout: 60_000,
         },
