@@ -207,6 +207,8 @@ export class World {
   readonly now: () => number;
   readonly privacyMode: boolean;
   readonly callbackQueryTtlMs: number;
+  /** Choosing an inline result queues `chosen_inline_result` (BotFather /setinlinefeedback). */
+  readonly inlineFeedback: boolean;
   limits: Required<LimitOptions> | undefined;
 
   readonly users = new Map<number, UserState>();
@@ -251,6 +253,7 @@ export class World {
     this.now = options.now ?? Date.now;
     this.privacyMode = options.privacyMode ?? true;
     this.callbackQueryTtlMs = options.callbackQueryTtlMs ?? 15_000;
+    this.inlineFeedback = options.inlineFeedback ?? false;
     this.setEnforceLimits(options.enforceLimits ?? false);
     const username = options.botUsername ?? 'kiosbot_test_bot';
     const firstName = options.botFirstName ?? 'Kiosbot Test';
@@ -261,7 +264,7 @@ export class World {
       username,
       can_join_groups: true,
       can_read_all_group_messages: !this.privacyMode,
-      supports_inline_queries: false,
+      supports_inline_queries: options.inlineMode ?? false,
       can_connect_to_business: false,
       has_main_web_app: false,
       has_topics_enabled: false,
