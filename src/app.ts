@@ -8,6 +8,7 @@ import type { NewOutboxItem } from './store/outbox.ts';
 import { createAccountProblemReporter } from './notify/account-problems.ts';
 import { createOperatorFeed, type OperatorFeedOptions } from './notify/operator-feed.ts';
 import { createServices, type Services } from './services/services.ts';
+import type { SellPriceOf } from './services/inline-prices.ts';
 import { createBot } from './bot/index.ts';
 import type { BotContext, BotDeps, FloodLimit } from './bot/context.ts';
 import { Api } from 'grammy';
@@ -52,6 +53,9 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** The update types the bot asks Telegram for (long polling and the webhook alike). */
+export const allowedUpdates = ['message', 'edited_message', 'callback_query', 'inline_query', 'my_chat_member', 'chat_member'] as const;
+
 export interface AppOptions {
   logger?: Logger;
   now?: () => Date;
@@ -72,6 +76,8 @@ export interface AppOptions {
   floodLimit?: FloodLimit;
   /** Grouping window and timers of the operator feed (tests drive them). */
   operatorFeed?: Pick<OperatorFeedOptions, 'windowMs' | 'setTimer' | 'clearTimer'>;
+  /** A reseller's sell price of a product (the pricing module's rules); default: the cost. */
+  sellPriceOf?: SellPriceOf;
 }
 
 /**
@@ -169,6 +175,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     gameshopCataloguePath: config.gameshopCataloguePath,
     recheckFirstMs: config.recheckFirstMs,
     adminIds: config.adminIds,
+    sellPriceOf: options.sellPriceOf,
     broadcastProgress: () => {
       const running = broadcasts.running();
       return running ? { sent: running.sent, total: running.total } : undefined;

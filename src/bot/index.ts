@@ -19,6 +19,7 @@ import { htmlParseMode } from '../text/html.ts';
 import { privateOnlyAnswer } from './guards.ts';
 import { cancelFeature } from './features/cancel.ts';
 import { startFeature } from './features/start.ts';
+import { inlineFeature } from './features/inline.ts';
 import { languageFeature } from './features/language.ts';
 import { unhandledFeature } from './features/unhandled.ts';
 import { connectFeature } from './features/connect.ts';
@@ -129,6 +130,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
 
   // Private-only commands used in a group get their one answer here, before any feature.
   bot.use(privateOnlyAnswer);
+  // Before /start (it answers `/start inline`) and before anything that reads plain messages.
+  bot.use(inlineFeature);
   bot.use(startFeature);
   bot.use(languageFeature);
   bot.use(settingsFeature);

@@ -12,6 +12,7 @@ import { createRecentTargetsService, type RecentTargetsService } from './recent-
 import type { Notices } from '../notify/notices.ts';
 import { createUserAdminService, type UserAdminService } from './user-admin.ts';
 import { createStatsService, type BroadcastProgress, type StatsService } from './stats.ts';
+import { createInlinePriceService, type InlinePriceService, type SellPriceOf } from './inline-prices.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
 export interface Services {
@@ -29,6 +30,8 @@ export interface Services {
   stats: StatsService;
   /** The admins' user management (/user, /ban, /unban). */
   userAdmin: UserAdminService;
+  /** Inline mode's price cards: sell prices of the matching products. */
+  inlinePrices: InlinePriceService;
 }
 
 export interface ServicesDeps {
@@ -52,6 +55,8 @@ export interface ServicesDeps {
   adminIds?: readonly number[];
   /** RECHECK_FIRST_SECONDS in ms: re-check delay of a purchase's first 2 minutes. */
   recheckFirstMs?: number;
+  /** A reseller's sell price of a product (their markup rules); default: the cost. */
+  sellPriceOf?: SellPriceOf | undefined;
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -62,6 +67,7 @@ export function createServices(deps: ServicesDeps): Services {
     lowBalanceNotice: (userId, balance, threshold) =>
       deps.notices.lowBalance(userId, balance, threshold, { balance: deps.formatMoney(balance), threshold: deps.formatMoney(threshold) }),
   });
+  const catalogue = createCatalogueService({ credentials, now: deps.now });
   return {
     credentials,
     alerts,
@@ -75,7 +81,8 @@ export function createServices(deps: ServicesDeps): Services {
         if (tx.status === 'Sukses') void alerts.check(tx.userId);
       },
     }),
-    catalogue: createCatalogueService({ credentials, now: deps.now }),
+    catalogue,
+    inlinePrices: createInlinePriceService({ store: deps.store, catalogue, sellPriceOf: deps.sellPriceOf }),
     pin: createPinService({ store: deps.store, now: deps.now }),
     verification: createVerificationService({ store: deps.store, credentials, logger: deps.logger, now: deps.now }),
     gameOrders: createGameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),

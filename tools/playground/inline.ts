@@ -19,7 +19,6 @@ const tooOld = 'query is too old and response timeout expired or query ID is inv
 
 export class InlineMode {
   readonly inlineAnswers: InlineAnswer[] = [];
-  private readonly queries = new Map<string, { query: InlineQuery; at: number; answered: boolean }>();
   private nextQueryNumber = 1;
 
   constructor(private readonly world: World) {
@@ -39,7 +38,7 @@ export class InlineMode {
       offset: options.offset ?? '',
       chat_type: options.chatType ?? 'sender',
     });
-    this.queries.set(query.id, { query, at: world.now(), answered: false });
+    this.world.inlineQueries.set(query.id, { query, at: world.now(), answered: false });
     world.enqueue({ inline_query: clone(query) });
     return query;
   }
@@ -47,7 +46,7 @@ export class InlineMode {
   /** answerInlineQuery, checked as Telegram checks it. */
   private answer(p: Params): true {
     const id = p.str('inline_query_id') ?? '';
-    const entry = this.queries.get(id);
+    const entry = this.world.inlineQueries.get(id);
     if (!entry || entry.answered || this.world.now() - entry.at > inlineQueryTtlMs) throw badRequest(tooOld);
     const results = p.json('results');
     if (!Array.isArray(results)) throw badRequest("can't parse results JSON object");

@@ -9,6 +9,7 @@ import type {
   ChatMember,
   ChatMemberAdministrator,
   InlineKeyboardMarkup,
+  InlineQuery,
   Message,
   MessageEntity,
   ReplyKeyboardMarkup,
@@ -222,6 +223,8 @@ export class World {
   readonly calls: ApiCall[] = [];
   readonly callbackAnswers: CallbackAnswer[] = [];
   readonly callbackQueries = new Map<string, { query: CallbackQuery; at: number; answered: boolean }>();
+  /** Inline queries the bot may answer (see inline.ts). */
+  readonly inlineQueries = new Map<string, { query: InlineQuery; at: number; answered: boolean }>();
   readonly sendLog: Array<{ chatId: number; at: number }> = [];
   /** Times of the sends Telegram counts against the free global limit (not `allow_paid_broadcast` ones), and of the paid ones. */
   private readonly freeSendTimes: number[] = [];
@@ -1129,6 +1132,8 @@ export class World {
     // A pushed callback query can be answered like one made by tap().
     if (update.callback_query)
       this.callbackQueries.set(update.callback_query.id, { query: update.callback_query, at: this.now(), answered: false });
+    if (update.inline_query)
+      this.inlineQueries.set(update.inline_query.id, { query: update.inline_query, at: this.now(), answered: false });
     return this.enqueue(update);
   }
 }

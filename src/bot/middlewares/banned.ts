@@ -1,5 +1,6 @@
 import type { MiddlewareFn } from 'grammy';
 import type { BotContext } from '../context.ts';
+import { answerWithoutPrices } from '../features/inline.ts';
 
 /** Users being told about their ban right now (so two updates at once tell them once). */
 const telling = new Set<number>();
@@ -17,6 +18,8 @@ export const refuseBanned: MiddlewareFn<BotContext> = async (ctx, next) => {
   if (!account?.ban) return next();
   const { logger, store } = ctx.deps;
   if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
+  // An inline query gets what anyone without prices gets: no results, a button to the bot.
+  if (ctx.inlineQuery) await answerWithoutPrices(ctx).catch(() => undefined);
   if (account.ban.notified || telling.has(account.id)) {
     logger.debug('update of a banned user ignored', { userId: account.id });
     return;
