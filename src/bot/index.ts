@@ -86,7 +86,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
     limit<BotContext, never>({
       timeFrame: floodLimit.windowMs,
       limit: floodLimit.updates,
-      keyGenerator: (ctx) => ctx.from?.id.toString(),
+      // Inline queries come one per keystroke and are answered from the cached price list: not counted.
+      keyGenerator: (ctx) => (ctx.inlineQuery ? undefined : ctx.from?.id.toString()),
       // eslint-disable-next-line @typescript-eslint/no-misused-promises -- typed `=> void`, but the plugin returns this promise from its middleware, so grammY awaits it.
       onLimitExceeded: async (ctx) => {
         deps.logger.warn('flood limit reached', { userId: ctx.from?.id });

@@ -133,6 +133,36 @@ describe('inline mode: @bot tsel 10 shares sell prices', () => {
     expect(seen).toHaveLength(resellerDemoProducts.length);
   });
 
+  it('reads the cached price list: typing a query letter by letter fetches it once, and is not flood-limited', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    const fetches = () => world.sandbox.received.filter((r) => r.service === 'reseller' && r.path === '/price-list').length;
+    const before = fetches();
+    const typed = 'telkomsel 100.000';
+    const answers = await Promise.all([...typed].map((_, i) => ask(budi, typed.slice(0, i + 1))));
+    expect(answers).toHaveLength(typed.length);
+    expect(articles(answers.at(-1)!)[0]?.title).toBe('Telkomsel 100.000');
+    expect(fetches() - before).toBe(1);
+    // Typing did not use up the flood limit: a message right after is answered.
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
+    expect(reply.text).toContain('Saldo');
+  });
+
+  it('says the price list cannot be read when the provider fails, and caches nothing', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    world.sandbox.inject({ service: 'reseller', path: '/price-list', fault: { kind: 'malformed' } });
+    const answer = await ask(budi, 'tsel 10');
+    expect(answer.results).toEqual([]);
+    expect(answer.cacheTime).toBe(0);
+    expect(answer.button?.text).toMatch(/Daftar harga belum bisa dibuka/);
+    expect(articles(await ask(budi, 'tsel 10'))[0]?.title).toBe('Telkomsel 10.000');
+  });
+
+  it('/start from the button tells a connected reseller how to share prices', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/start inline') });
+    expect(reply.text).toContain(`@${world.telegram.botInfo.username} tsel 10`);
+  });
+
   it('a chosen price card is posted via the bot, and the bot does not take it for a search', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
     const answer = await ask(budi, 'tsel 10');
