@@ -157,6 +157,20 @@ describe('inline mode: @bot tsel 10 shares sell prices', () => {
     expect(articles(await ask(budi, 'tsel 10'))[0]?.title).toBe('Telkomsel 10.000');
   });
 
+  it('an answer Telegram finds too late is logged as a warning, not reported as a bot error', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    world.telegram.injectError({
+      method: 'answerInlineQuery',
+      errorCode: 400,
+      description: 'Bad Request: query is too old and response timeout expired or query ID is invalid',
+    });
+    world.telegram.sendInlineQuery(budi, 'tsel 10');
+    await world.idle();
+    expect(world.telegram.callsTo('answerInlineQuery')).toHaveLength(1);
+    expect(world.logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+    expect(world.logs.some((line) => line.includes('inline query answered too late'))).toBe(true);
+  });
+
   it('/start from the button tells a connected reseller how to share prices', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/start inline') });

@@ -1,4 +1,4 @@
-import { Composer } from 'grammy';
+import { Composer, GrammyError } from 'grammy';
 import type { InlineQueryResultArticle, InlineQueryResultsButton } from 'grammy/types';
 import type { BotContext } from '../context.ts';
 import type { PriceCard } from '../../services/inline-prices.ts';
@@ -15,9 +15,23 @@ export const inlineCacheSeconds = 10;
 /** The button above an answer; it opens the bot with `/start inline`. */
 const openBot = (text: string): InlineQueryResultsButton => ({ text, start_parameter: inlineStartParameter });
 
+/**
+ * Answers the inline query. Telegram waits about 10 seconds for an answer: one that comes later (a
+ * slow provider) is refused as "query is too old", which is the user's next keystroke's business,
+ * not an error for the operator.
+ */
+async function answer(ctx: BotContext, ...args: Parameters<BotContext['answerInlineQuery']>): Promise<void> {
+  try {
+    await ctx.answerInlineQuery(...args);
+  } catch (error) {
+    if (!(error instanceof GrammyError && error.description.includes('query is too old'))) throw error;
+    ctx.deps.logger.warn('inline query answered too late', { userId: ctx.from?.id });
+  }
+}
+
 /** The answer to someone who gets no prices (no reseller account, banned): no results, a button to the bot. */
 export async function answerWithoutPrices(ctx: BotContext): Promise<void> {
-  await ctx.answerInlineQuery([], { cache_time: inlineCacheSeconds, is_personal: true, button: openBot(ctx.t('inline-button-connect')) });
+  await answer(ctx, [], { cache_time: inlineCacheSeconds, is_personal: true, button: openBot(ctx.t('inline-button-connect')) });
 }
 
 /** The price card a chosen result sends (HTML): shop name when there is a profile, product, sell price, availability. */
@@ -50,17 +64,18 @@ inlineFeature.on('inline_query', async (ctx) => {
   if (found.kind === 'not-connected') return answerWithoutPrices(ctx);
   const options = { cache_time: inlineCacheSeconds, is_personal: true };
   if (found.kind === 'unavailable') {
-    await ctx.answerInlineQuery([], { ...options, cache_time: 0, button: openBot(ctx.t('inline-button-unavailable')) });
+    await answer(ctx, [], { ...options, cache_time: 0, button: openBot(ctx.t('inline-button-unavailable')) });
     return;
   }
   if (found.cards.length === 0 && offset === '') {
-    await ctx.answerInlineQuery([], {
+    await answer(ctx, [], {
       ...options,
       button: openBot(ctx.t('inline-button-empty', { query: raw(echoInput(query.trim(), 32)) })),
     });
     return;
   }
-  await ctx.answerInlineQuery(
+  await answer(
+    ctx,
     found.cards.map((card) => priceCard(ctx.t, card, found.shopName)),
     found.nextOffset === undefined ? options : { ...options, next_offset: found.nextOffset },
   );
