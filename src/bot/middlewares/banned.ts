@@ -7,7 +7,8 @@ const telling = new Set<number>();
 
 /**
  * Stops every update of a user an admin banned (/ban), early, before any flow or feature: no
- * command, button, quick-buy line, price search or inline query is served. The first update after
+ * command, button, quick-buy line, price search or inline query is served (an inline query gets
+ * what anyone without prices gets: no results, a button to the bot). The first update after
  * the ban gets the one message saying so, in the user's language, in their private chat (the ban
  * record then says `notified`); after that nothing is answered, and a button is only acknowledged
  * so the client stops its spinner. Purchases made before the ban are not updates: the watcher
