@@ -28,7 +28,7 @@ import { createDailySummaryJob, type DailySummaryJob } from './jobs/daily-summar
 import { loadPeriodReport } from './services/period-report.ts';
 import { dailySummaryItem } from './bot/renderers/daily-summary.ts';
 import { createPriceWatchJob, type PriceWatchJob } from './jobs/price-watch.ts';
-import type { SellPriceOf } from './services/price-watch.ts';
+import type { SellPriceOf } from './services/pricing.ts';
 import { inboxGetUpdatesTransformer, markDoneAfterHandling, replayInbox } from './server/update-inbox.ts';
 
 export interface App {
@@ -61,6 +61,9 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** The update types the bot asks Telegram for (long polling and the webhook alike). */
+export const allowedUpdates = ['message', 'edited_message', 'callback_query', 'inline_query', 'my_chat_member', 'chat_member'] as const;
+
 export interface AppOptions {
   logger?: Logger;
   now?: () => Date;
@@ -79,10 +82,10 @@ export interface AppOptions {
   storeWriteFile?: StoreOptions['writeFile'];
   /** Per-user flood limit of the bot. Default 15 updates in 3 s (tests of long flows loosen it). */
   floodLimit?: FloodLimit;
-  /** The reseller's sell price of a product, for margins in price digests (default: none set). */
-  sellPriceOf?: SellPriceOf;
   /** Grouping window and timers of the operator feed (tests drive them). */
   operatorFeed?: Pick<OperatorFeedOptions, 'windowMs' | 'setTimer' | 'clearTimer'>;
+  /** A reseller's sell price of a product; default: their /jual rules (tests inject their own). */
+  sellPriceOf?: SellPriceOf;
 }
 
 /**
@@ -179,8 +182,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onQueued: () => outbox.kick(),
     gameshopCataloguePath: config.gameshopCataloguePath,
     recheckFirstMs: config.recheckFirstMs,
-    ...(options.sellPriceOf ? { sellPriceOf: options.sellPriceOf } : {}),
     adminIds: config.adminIds,
+    sellPriceOf: options.sellPriceOf,
     broadcastProgress: () => {
       const running = broadcasts.running();
       return running ? { sent: running.sent, total: running.total } : undefined;

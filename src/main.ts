@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { run, type RunnerHandle } from '@grammyjs/runner';
 import { ConfigError, createConfig } from './config.ts';
-import { createApp } from './app.ts';
+import { allowedUpdates, createApp } from './app.ts';
 import { restoreAdvice } from './store/backup.ts';
 import { StoreCorruptError } from './store/errors.ts';
 import { publishCommands } from './bot/commands.ts';
@@ -70,7 +70,6 @@ try {
 logger.info('bot ready', { username: bot.botInfo.username });
 void publishCommands(bot.api, createI18n({ defaultLocale: config.defaultLocale, store }), logger, config.defaultLocale, config.adminIds);
 
-const allowedUpdates = ['message', 'edited_message', 'callback_query', 'my_chat_member', 'chat_member'] as const;
 let runner: RunnerHandle | undefined;
 let server: HttpServer;
 try {

@@ -32,6 +32,7 @@ help-section-groups = Groups
 help-section-settings = Settings
 help-connect-first = (connect first)
 help-quick-buy = <code>TSEL10.081234567890</code> — quick buy; several lines at once (up to 20)
+help-inline = <code>@{ $bot } tsel 10</code> in any chat — send a price card with your sell price (never the cost)
 
 ## Language
 

@@ -32,6 +32,7 @@ help-section-groups = Grup
 help-section-settings = Pengaturan
 help-connect-first = (hubungkan dulu)
 help-quick-buy = <code>TSEL10.081234567890</code> — beli cepat; beberapa baris sekaligus (maks. 20)
+help-inline = <code>@{ $bot } tsel 10</code> di chat mana pun — kirim kartu harga dengan harga jual Anda (tanpa modal)
 
 ## Language
 

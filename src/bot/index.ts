@@ -19,6 +19,7 @@ import { htmlParseMode } from '../text/html.ts';
 import { privateOnlyAnswer } from './guards.ts';
 import { cancelFeature } from './features/cancel.ts';
 import { startFeature } from './features/start.ts';
+import { inlineFeature } from './features/inline.ts';
 import { languageFeature } from './features/language.ts';
 import { unhandledFeature } from './features/unhandled.ts';
 import { connectFeature } from './features/connect.ts';
@@ -90,7 +91,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
     limit<BotContext, never>({
       timeFrame: floodLimit.windowMs,
       limit: floodLimit.updates,
-      keyGenerator: (ctx) => ctx.from?.id.toString(),
+      // Inline queries come one per keystroke and are answered from the cached price list: not counted.
+      keyGenerator: (ctx) => (ctx.inlineQuery ? undefined : ctx.from?.id.toString()),
       // eslint-disable-next-line @typescript-eslint/no-misused-promises -- typed `=> void`, but the plugin returns this promise from its middleware, so grammY awaits it.
       onLimitExceeded: async (ctx) => {
         deps.logger.warn('flood limit reached', { userId: ctx.from?.id });
@@ -135,6 +137,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
 
   // Private-only commands used in a group get their one answer here, before any feature.
   bot.use(privateOnlyAnswer);
+  // Before /start (it answers `/start inline`) and before anything that reads plain messages.
+  bot.use(inlineFeature);
   bot.use(startFeature);
   bot.use(languageFeature);
   bot.use(settingsFeature);

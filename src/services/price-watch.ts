@@ -19,7 +19,8 @@ import { activeProductStatus } from '../providers/reseller/schemas.ts';
  * The reseller's sell price of a product (their markup rules), or undefined when they set none.
  * Injected: the pricing module supplies it; without one no margin is shown.
  */
-export type SellPriceOf = (userId: number, product: { code: string; name: string; brand: string; price: number }) => number | undefined;
+import type { SellPriceOf } from './pricing.ts';
+export type { SellPriceOf };
 
 /** The sell price source used until a pricing module is wired: nobody has a sell price. */
 export type PriceChangeKind = 'unavailable' | 'active' | 'up' | 'down' | 'new' | 'removed';

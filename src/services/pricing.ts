@@ -27,6 +27,12 @@ export interface SellPrice {
   rule: 'none' | 'default' | 'brand' | 'product';
 }
 
+/**
+ * A reseller's sell price of a price-list product (their /jual rules, or a test's); `undefined`
+ * when they set no rules (price digests then show no margin, price cards the cost).
+ */
+export type SellPriceOf = (userId: number, product: { code: string; name: string; brand: string; price: number }) => number | undefined;
+
 /** The part of a price-list product the rules read. */
 export interface PricedProduct {
   code: string;

@@ -12,8 +12,9 @@ import { createRecentTargetsService, type RecentTargetsService } from './recent-
 import type { Notices } from '../notify/notices.ts';
 import { createUserAdminService, type UserAdminService } from './user-admin.ts';
 import { createStatsService, type BroadcastProgress, type StatsService } from './stats.ts';
-import { createPriceWatchService, type PriceWatchService, type SellPriceOf } from './price-watch.ts';
-import { hasSellRules, sellPriceOf } from './pricing.ts';
+import { createPriceWatchService, type PriceWatchService } from './price-watch.ts';
+import { hasSellRules, sellPriceOf, type SellPriceOf } from './pricing.ts';
+import { createInlinePriceService, type InlinePriceService } from './inline-prices.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
 export interface Services {
@@ -33,6 +34,8 @@ export interface Services {
   userAdmin: UserAdminService;
   /** Price-change alerts (/pantau): subscriptions, one fetch per account, digests. */
   priceWatch: PriceWatchService;
+  /** Inline mode's price cards: sell prices of the matching products. */
+  inlinePrices: InlinePriceService;
 }
 
 export interface ServicesDeps {
@@ -56,18 +59,20 @@ export interface ServicesDeps {
   adminIds?: readonly number[];
   /** RECHECK_FIRST_SECONDS in ms: re-check delay of a purchase's first 2 minutes. */
   recheckFirstMs?: number;
-  /** The reseller's sell price of a product (for margins in price digests); default: none set. */
-  sellPriceOf?: SellPriceOf;
+  /** A reseller's sell price of a product; default: their /jual rules (undefined without rules). */
+  sellPriceOf?: SellPriceOf | undefined;
 }
 
 export function createServices(deps: ServicesDeps): Services {
   const credentials = createCredentialService(deps.store, deps.providers);
+  const sellPrices = deps.sellPriceOf ?? sellPriceUnderRules(deps.store);
   const alerts = createAlertService({
     ...deps,
     credentials,
     lowBalanceNotice: (userId, balance, threshold) =>
       deps.notices.lowBalance(userId, balance, threshold, { balance: deps.formatMoney(balance), threshold: deps.formatMoney(threshold) }),
   });
+  const catalogue = createCatalogueService({ credentials, now: deps.now });
   return {
     credentials,
     alerts,
@@ -81,7 +86,8 @@ export function createServices(deps: ServicesDeps): Services {
         if (tx.status === 'Sukses') void alerts.check(tx.userId);
       },
     }),
-    catalogue: createCatalogueService({ credentials, now: deps.now }),
+    catalogue,
+    inlinePrices: createInlinePriceService({ store: deps.store, catalogue, sellPriceOf: sellPrices }),
     pin: createPinService({ store: deps.store, now: deps.now }),
     verification: createVerificationService({ store: deps.store, credentials, logger: deps.logger, now: deps.now }),
     gameOrders: createGameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),
@@ -98,7 +104,7 @@ export function createServices(deps: ServicesDeps): Services {
       credentials,
       logger: deps.logger,
       now: deps.now,
-      sellPriceOf: deps.sellPriceOf ?? sellPriceUnderRules(deps.store),
+      sellPriceOf: sellPrices,
       digest: (userId, changes, options) => deps.notices.priceDigest(userId, changes, options),
       ...(deps.onQueued ? { onQueued: deps.onQueued } : {}),
     }),

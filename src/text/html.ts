@@ -61,13 +61,24 @@ const formattedFields: Readonly<Record<string, { text: string; entities: string 
   copyMessage: { text: 'caption', entities: 'caption_entities' },
 };
 
+/** The text message of an inline result, HTML unless it chose its own formatting. */
+function htmlInlineResult(result: unknown): unknown {
+  const content = (result as { input_message_content?: Record<string, unknown> } | null)?.input_message_content;
+  if (content?.message_text === undefined || content.parse_mode !== undefined || content.entities !== undefined) return result;
+  return { ...(result as object), input_message_content: { ...content, parse_mode: 'HTML' } };
+}
+
 /**
- * API transformer: outgoing texts and captions are HTML unless the call chose its own
- * formatting. It only adds a field and never retries, so the outbox accepts it on its Api.
+ * API transformer: outgoing texts and captions (and the text messages of inline results) are HTML
+ * unless the call chose its own formatting. It only adds a field and never retries, so the outbox
+ * accepts it on its Api.
  */
 export const htmlParseMode: Transformer = (prev, method, payload, signal) => {
   const fields = formattedFields[method];
   const body = payload as Record<string, unknown> | undefined;
+  if (method === 'answerInlineQuery' && body && Array.isArray(body.results)) {
+    return prev(method, { ...body, results: body.results.map(htmlInlineResult) } as unknown as typeof payload, signal);
+  }
   if (fields && body && body[fields.text] !== undefined && body.parse_mode === undefined && body[fields.entities] === undefined) {
     return prev(method, { ...body, parse_mode: 'HTML' } as typeof payload, signal);
   }

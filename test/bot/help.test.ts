@@ -48,6 +48,8 @@ describe('/help lists every command', () => {
       for (const name of ['balance', 'prices', 'buy', 'status', 'history', 'export', 'report', 'alert', 'connect', 'language']) {
         expect(lineOf(text, name), `/${name} is not marked`).not.toContain(mark);
       }
+      // Inline mode, with the bot's own username to type.
+      expect(text).toContain(`@${world.telegram.botInfo.username} tsel 10`);
     });
   }
 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { run, type RunnerHandle } from '@grammyjs/runner';
 import { restoreWallClock } from './wall-clock.ts';
 import { createConfig, type Config } from '../../src/config.ts';
-import { createApp, type App, type AppOptions } from '../../src/app.ts';
+import { allowedUpdates, createApp, type App, type AppOptions } from '../../src/app.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../tools/sandbox/server.ts';
 import { startBotApi, type BotApiEmulator, type BotApiOptions } from '../../tools/playground/bot-api.ts';
@@ -94,7 +94,9 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
     app = await createApp(config, { logger, botConfig: { botInfo: telegram.botInfo }, ...options.app });
     // Like main.ts: what a crash left unhandled in the inbox is handled before new updates arrive.
     await app.replayInbox();
-    runner = options.polling === false ? undefined : run(app.bot, { runner: { fetch: { timeout: 1 } } });
+    // Only the update types production asks for reach the bot, as from Telegram.
+    runner =
+      options.polling === false ? undefined : run(app.bot, { runner: { fetch: { timeout: 1, allowed_updates: [...allowedUpdates] } } });
     if (options.jobs) app.startJobs();
   };
   const halt = async () => {

@@ -35,6 +35,20 @@ describe('htmlParseMode', () => {
       ['answerCallbackQuery', undefined],
     ]);
   });
+
+  it('sends the text message of an inline result as HTML unless the result chose its own formatting', async () => {
+    const { api, calls } = recordingApi();
+    const article = (id: string, content: Record<string, unknown>) =>
+      ({ type: 'article', id, title: id, input_message_content: { message_text: '<b>x</b>', ...content } }) as const;
+    await api.answerInlineQuery('q', [
+      article('plain', {}),
+      article('markdown', { parse_mode: 'MarkdownV2' }),
+      article('entities', { entities: [{ type: 'bold', offset: 0, length: 1 }] }),
+    ]);
+    const results = calls[0]?.payload.results as Array<{ input_message_content: { parse_mode?: string } }>;
+    expect(results.map((r) => r.input_message_content.parse_mode)).toEqual(['HTML', 'MarkdownV2', undefined]);
+    expect(calls[0]?.payload.parse_mode).toBeUndefined();
+  });
 });
 
 describe('escapeVariables', () => {

@@ -10,7 +10,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CallbackQuery, Update, UserFromGetMe } from 'grammy/types';
+import type { CallbackQuery, InlineQuery, Update, UserFromGetMe } from 'grammy/types';
+import { InlineMode } from './inline.ts';
 import { installMethods } from './methods.ts';
 import { handlePlaygroundRequest } from './page.ts';
 import { BotApiError, Params, parseParams, readBody } from './params.ts';
@@ -27,8 +28,10 @@ import type {
   EmulatedMessage,
   EmulatedUser,
   FaultOptions,
+  InlineAnswer,
   LimitOptions,
   MessageRef,
+  SendInlineQueryOptions,
   SendTextOptions,
   WaitForBotMessageOptions,
   WaitOptions,
@@ -76,6 +79,10 @@ export interface BotApiEmulator {
   blockBot(user: UserRef): void;
   /** The user restarts the bot (my_chat_member member). */
   unblockBot(user: UserRef): void;
+  /** A user types `@bot text` (an inline_query update); needs the `inlineMode` option. */
+  sendInlineQuery(user: UserRef, text: string, options?: SendInlineQueryOptions): InlineQuery;
+  /** The user picks a result of an answer: its message appears in `chat` from the user, via the bot. */
+  chooseInlineResult(user: UserRef, answer: InlineAnswer, resultId: string, options?: { chat?: ChatRef }): EmulatedMessage;
   /** Queues any update; update_id is assigned when absent. */
   pushUpdate(update: Omit<Update, 'update_id'> & { update_id?: number }): Update;
 
@@ -90,6 +97,8 @@ export interface BotApiEmulator {
   readonly calls: readonly ApiCall[];
   callsTo(method: string): ApiCall[];
   readonly callbackAnswers: readonly CallbackAnswer[];
+  /** Every answerInlineQuery accepted, in order. */
+  readonly inlineAnswers: readonly InlineAnswer[];
   /** Every update ever queued, in order. */
   readonly updates: readonly Update[];
   /** Commands set for a scope/language (exact match, as getMyCommands). */
@@ -115,6 +124,7 @@ export interface BotApiEmulator {
   /** Waits for a bot message in a chat (optionally after a message id and with some text). */
   waitForBotMessage(chat: ChatRef, options?: WaitForBotMessageOptions): Promise<EmulatedMessage>;
   waitForCallbackAnswer(query: string | { readonly id: string }, options?: WaitOptions): Promise<CallbackAnswer>;
+  waitForInlineAnswer(query: string | { readonly id: string }, options?: WaitOptions): Promise<InlineAnswer>;
   /** All queued updates confirmed and the bot polling again (sequential polling: all handled). */
   waitForIdle(options?: WaitOptions): Promise<true>;
 
@@ -151,6 +161,7 @@ export interface BotApiEmulator {
 export async function startBotApi(options: BotApiOptions = {}): Promise<BotApiEmulator> {
   const world = new World(options);
   installMethods(world);
+  const inline = new InlineMode(world);
 
   let handling = 0;
   const server = createServer((req, res) => {
@@ -213,6 +224,11 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<BotApiEm
     apiRoot,
     url: apiRoot,
     replyKeyboard: (chat: ChatRef) => world.requireChat(chat).replyKeyboard,
+    inlineAnswers: inline.inlineAnswers,
+    sendInlineQuery: (user: UserRef, text: string, options?: SendInlineQueryOptions) => inline.sendInlineQuery(user, text, options),
+    chooseInlineResult: (user: UserRef, answer: InlineAnswer, resultId: string, options?: { chat?: ChatRef }) =>
+      inline.chooseInlineResult(user, answer, resultId, options),
+    waitForInlineAnswer: (query: string | { readonly id: string }, options?: WaitOptions) => inline.waitForInlineAnswer(query, options),
     deliverTo(target: string, secretToken?: string) {
       const parsedUrl = new URL(target);
       if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(parsedUrl.hostname)) {

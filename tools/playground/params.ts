@@ -48,6 +48,7 @@ const jsonFields = new Set([
   'results',
   'permissions',
   'rights',
+  'button',
 ]);
 
 /** Integer fields; chat ids may also be `@username` strings and stay strings then. */
@@ -79,6 +80,7 @@ const boolFields = new Set([
   'has_spoiler',
   'for_channels',
   'remove_caption',
+  'is_personal',
 ]);
 
 /** Largest body the emulator reads (Telegram allows 50 MB uploads). */

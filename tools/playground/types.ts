@@ -2,7 +2,17 @@
  * Public types of the Telegram Bot API emulator: what tests read (messages, calls, callback
  * answers) and the handles they drive (users, groups).
  */
-import type { CallbackQuery, Chat, InlineKeyboardMarkup, Message, ReplyKeyboardMarkup, User } from 'grammy/types';
+import type {
+  CallbackQuery,
+  Chat,
+  InlineKeyboardMarkup,
+  InlineQuery,
+  InlineQueryResult,
+  InlineQueryResultsButton,
+  Message,
+  ReplyKeyboardMarkup,
+  User,
+} from 'grammy/types';
 
 /** Anything that names a chat: its id, a user or group handle, or a Telegram object with `id`. */
 export type ChatRef = number | { readonly id: number };
@@ -68,6 +78,28 @@ export interface CallbackAnswer {
   url: string | undefined;
   cacheTime: number | undefined;
   at: number;
+}
+
+/** answerInlineQuery as received. */
+export interface InlineAnswer {
+  inlineQueryId: string;
+  /** The query being answered. */
+  query: InlineQuery;
+  results: InlineQueryResult[];
+  /** `next_offset` (absent when empty: no more results). */
+  nextOffset?: string;
+  cacheTime?: number;
+  isPersonal: boolean;
+  /** The button shown above the results (`start_parameter` opens the bot with /start <parameter>). */
+  button?: InlineQueryResultsButton;
+  at: number;
+}
+
+export interface SendInlineQueryOptions {
+  /** `offset` of the query: the `next_offset` of an earlier answer when the user scrolls (default ''). */
+  offset?: string;
+  /** Type of the chat the query was typed in (default `sender`: the user's chat with the bot). */
+  chatType?: InlineQuery['chat_type'];
 }
 
 export interface SendTextOptions {
@@ -167,6 +199,10 @@ export interface BotApiOptions {
   privacyMode?: boolean;
   /** How long a callback query can be answered (default 15 000 ms, emulator clock). */
   callbackQueryTtlMs?: number;
+  /** The bot has inline mode (BotFather /setinline): `supports_inline_queries` and `sendInlineQuery` (default false). */
+  inlineMode?: boolean;
+  /** Inline feedback (BotFather /setinlinefeedback): choosing a result queues `chosen_inline_result` (default false). */
+  inlineFeedback?: boolean;
 }
 
 /** Rule for `injectError`. */

@@ -9,6 +9,7 @@ import type {
   ChatMember,
   ChatMemberAdministrator,
   InlineKeyboardMarkup,
+  InlineQuery,
   Message,
   MessageEntity,
   ReplyKeyboardMarkup,
@@ -207,6 +208,8 @@ export class World {
   readonly now: () => number;
   readonly privacyMode: boolean;
   readonly callbackQueryTtlMs: number;
+  /** Choosing an inline result queues `chosen_inline_result` (BotFather /setinlinefeedback). */
+  readonly inlineFeedback: boolean;
   limits: Required<LimitOptions> | undefined;
 
   readonly users = new Map<number, UserState>();
@@ -220,6 +223,8 @@ export class World {
   readonly calls: ApiCall[] = [];
   readonly callbackAnswers: CallbackAnswer[] = [];
   readonly callbackQueries = new Map<string, { query: CallbackQuery; at: number; answered: boolean }>();
+  /** Inline queries the bot may answer (see inline.ts). */
+  readonly inlineQueries = new Map<string, { query: InlineQuery; at: number; answered: boolean }>();
   readonly sendLog: Array<{ chatId: number; at: number }> = [];
   /** Times of the sends Telegram counts against the free global limit (not `allow_paid_broadcast` ones), and of the paid ones. */
   private readonly freeSendTimes: number[] = [];
@@ -251,6 +256,7 @@ export class World {
     this.now = options.now ?? Date.now;
     this.privacyMode = options.privacyMode ?? true;
     this.callbackQueryTtlMs = options.callbackQueryTtlMs ?? 15_000;
+    this.inlineFeedback = options.inlineFeedback ?? false;
     this.setEnforceLimits(options.enforceLimits ?? false);
     const username = options.botUsername ?? 'kiosbot_test_bot';
     const firstName = options.botFirstName ?? 'Kiosbot Test';
@@ -261,7 +267,7 @@ export class World {
       username,
       can_join_groups: true,
       can_read_all_group_messages: !this.privacyMode,
-      supports_inline_queries: false,
+      supports_inline_queries: options.inlineMode ?? false,
       can_connect_to_business: false,
       has_main_web_app: false,
       has_topics_enabled: false,
@@ -1131,6 +1137,8 @@ export class World {
     // A pushed callback query can be answered like one made by tap().
     if (update.callback_query)
       this.callbackQueries.set(update.callback_query.id, { query: update.callback_query, at: this.now(), answered: false });
+    if (update.inline_query)
+      this.inlineQueries.set(update.inline_query.id, { query: update.inline_query, at: this.now(), answered: false });
     return this.enqueue(update);
   }
 }

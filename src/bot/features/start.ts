@@ -54,7 +54,10 @@ function helpText(ctx: BotContext, connected: readonly ServiceName[]): string {
       const label = aliases.length > 0 ? `/${command} (${aliases.map((a) => `/${a}`).join(', ')})` : `/${command}`;
       return `${label} — ${ctx.t(`command-${name}`)}${mark}`;
     });
-    if (section.service === 'reseller') lines.push(`${ctx.t('help-quick-buy')}${mark}`);
+    if (section.service === 'reseller') {
+      lines.push(`${ctx.t('help-quick-buy')}${mark}`);
+      lines.push(`${ctx.t('help-inline', { bot: ctx.me.username })}${mark}`);
+    }
     parts.push([`<b>${ctx.t(section.heading)}</b>`, ...lines].join('\n'));
   });
   return parts.join('\n\n');

@@ -1,12 +1,14 @@
 import type { MiddlewareFn } from 'grammy';
 import type { BotContext } from '../context.ts';
+import { answerWithoutPrices } from '../features/inline.ts';
 
 /** Users being told about their ban right now (so two updates at once tell them once). */
 const telling = new Set<number>();
 
 /**
  * Stops every update of a user an admin banned (/ban), early, before any flow or feature: no
- * command, button, quick-buy line, price search or inline query is served. The first update after
+ * command, button, quick-buy line, price search or inline query is served (an inline query gets
+ * what anyone without prices gets: no results, a button to the bot). The first update after
  * the ban gets the one message saying so, in the user's language, in their private chat (the ban
  * record then says `notified`); after that nothing is answered, and a button is only acknowledged
  * so the client stops its spinner. Purchases made before the ban are not updates: the watcher
@@ -17,6 +19,8 @@ export const refuseBanned: MiddlewareFn<BotContext> = async (ctx, next) => {
   if (!account?.ban) return next();
   const { logger, store } = ctx.deps;
   if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
+  // An inline query gets what anyone without prices gets: no results, a button to the bot.
+  if (ctx.inlineQuery) await answerWithoutPrices(ctx).catch(() => undefined);
   if (account.ban.notified || telling.has(account.id)) {
     logger.debug('update of a banned user ignored', { userId: account.id });
     return;

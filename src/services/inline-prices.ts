@@ -1,0 +1,100 @@
+/**
+ * Inline price sharing (`@bot tsel 10` in any chat): a connected reseller's matching products with
+ * their SELL prices, a page at a time, for the bot to turn into price cards. The cost never leaves
+ * this module: a card carries the sell price only. Products come from the cached price list
+ * (`CatalogueService`), never fetched per keystroke; the search is the price list's own.
+ */
+import { isProductAvailable, type Product } from '../providers/reseller/schemas.ts';
+import type { Store } from '../store/store.ts';
+import { brandOf, type CatalogueService } from './catalogue.ts';
+import { searchProducts } from './product-search.ts';
+
+import type { SellPriceOf } from './pricing.ts';
+export type { SellPriceOf };
+
+/** Results per answer (Telegram allows 50). */
+export const inlinePageSize = 20;
+
+/** How many of the reseller's latest transactions rank the most-bought products of an empty query. */
+const recentForRanking = 100;
+
+/** What a price card shows: never the cost, a ref or a margin. */
+export interface PriceCard {
+  code: string;
+  name: string;
+  sellPrice: number;
+  available: boolean;
+  /** The provider's status word, verbatim (`active`, `gangguan`, `kosong`…). */
+  status: string;
+}
+
+export type InlinePrices =
+  /** Not a connected reseller: no prices, only the way to the bot. */
+  | { kind: 'not-connected' }
+  /** The price list could not be read (provider down, account refused). */
+  | { kind: 'unavailable' }
+  | {
+      kind: 'page';
+      cards: PriceCard[];
+      /** The offset of the next page; undefined on the last one. */
+      nextOffset: string | undefined;
+      /** The shop name of the reseller's profile (/toko), if any. */
+      shopName: string | undefined;
+    };
+
+export interface InlinePriceService {
+  /** One page (from `offset`, Telegram's opaque offset, '' for the first) of the products matching `query`. */
+  search(userId: number, query: string, offset: string): Promise<InlinePrices>;
+}
+
+export function createInlinePriceService(deps: {
+  store: Store;
+  catalogue: CatalogueService;
+  sellPriceOf?: SellPriceOf | undefined;
+  pageSize?: number;
+}): InlinePriceService {
+  const sellPriceOf: SellPriceOf = deps.sellPriceOf ?? (() => undefined);
+  const pageSize = deps.pageSize ?? inlinePageSize;
+
+  /** The price list with the reseller's most-bought products first (most bought, then most recent), the rest in provider order. */
+  const mostBoughtFirst = async (userId: number, products: Product[]): Promise<Product[]> => {
+    const recent = await deps.store.transactions.listByUser(userId, { limit: recentForRanking });
+    const counts = new Map<string, number>();
+    for (const tx of recent) counts.set(tx.code.toUpperCase(), (counts.get(tx.code.toUpperCase()) ?? 0) + 1);
+    const order = [...counts.keys()];
+    const rank = (p: Product) => counts.get(p.code.toUpperCase()) ?? 0;
+    const bought = products
+      .filter((p) => rank(p) > 0)
+      .sort((a, b) => rank(b) - rank(a) || order.indexOf(a.code.toUpperCase()) - order.indexOf(b.code.toUpperCase()));
+    return [...bought, ...products.filter((p) => rank(p) === 0)];
+  };
+
+  return {
+    async search(userId, query, offset) {
+      if (!deps.store.credentials.listServices(userId).includes('reseller')) return { kind: 'not-connected' };
+      let products: Product[];
+      try {
+        products = await deps.catalogue.priceList(userId);
+      } catch {
+        return { kind: 'unavailable' };
+      }
+      const found = query.trim() === '' ? await mostBoughtFirst(userId, products) : searchProducts(products, query);
+      const start = /^\d+$/.test(offset) ? Number(offset) : 0;
+      const page = found.slice(start, start + pageSize);
+      return {
+        kind: 'page',
+        cards: page.map((product) => ({
+          code: product.code,
+          name: product.product_name,
+          sellPrice:
+            sellPriceOf(userId, { code: product.code, name: product.product_name, brand: brandOf(product), price: product.price }) ??
+            product.price,
+          available: isProductAvailable(product),
+          status: product.status,
+        })),
+        nextOffset: start + pageSize < found.length ? String(start + pageSize) : undefined,
+        shopName: deps.store.users.get(userId)?.shop?.name,
+      };
+    },
+  };
+}
