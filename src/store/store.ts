@@ -141,7 +141,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       },
       async flush() {
         // All settle before this does, so that after a rejection each file's memory is what is on disk.
-        const results = await Promise.allSettled([hot.flush(), history.flush(), inbox.flush(), broadcasts.flush(), balances.flush(), priceWatch.flush()]);
+        const results = await Promise.allSettled([
+          hot.flush(),
+          history.flush(),
+          inbox.flush(),
+          broadcasts.flush(),
+          balances.flush(),
+          priceWatch.flush(),
+        ]);
         for (const result of results) if (result.status === 'rejected') throw result.reason;
       },
       close() {
