@@ -34,6 +34,8 @@ import { resellerDemoProducts } from '../tools/sandbox/reseller.ts';
 import { startSandbox, type Sandbox } from '../tools/sandbox/server.ts';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
+/** `--only kiosbot` (e.g. under --cpu-prof) runs one side; its figures then lack their baseline. */
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const burstUsers = 1_000;
 const sustainedRate = 200;
 const sustainedSeconds = 5;
@@ -273,7 +275,7 @@ const results: Record<Kind, RunFigures[]> = { kiosbot: [], minimal: [] };
 for (let i = 0; i < runs; i++) {
   // Alternate the order so a machine that gets busier or quieter favours neither.
   const order: Kind[] = i % 2 === 0 ? ['minimal', 'kiosbot'] : ['kiosbot', 'minimal'];
-  for (const kind of order) results[kind].push(await measure(kind));
+  for (const kind of order) if (!only || only === kind) results[kind].push(await measure(kind));
 }
 const med = (kind: Kind, key: keyof RunFigures) => median(results[kind].map((r) => r[key]));
 const note = (met: boolean, what: string) => (met ? {} : { missed: what });
