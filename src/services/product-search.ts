@@ -245,12 +245,20 @@ interface Facts {
   haystack: string;
 }
 
+/** What `factsOf` read from a product, kept while the product object lives (a cached price list is searched again and again). */
+const factsByProduct = new WeakMap<Product, Omit<Facts, 'index'>>();
+
 function factsOf(product: Product, index: number): Facts {
+  let facts = factsByProduct.get(product);
+  if (!facts) factsByProduct.set(product, (facts = readFacts(product)));
+  return { ...facts, index };
+}
+
+function readFacts(product: Product): Omit<Facts, 'index'> {
   const name = product.product_name.toLowerCase();
   const brand = brandKeyOf(product);
   return {
     product,
-    index,
     category: categoryOf(product),
     brand,
     amounts: amountsOf(product),
