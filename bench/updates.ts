@@ -227,6 +227,11 @@ async function measure(kind: Kind): Promise<RunFigures> {
     delay.disable();
     const calls = telegram.calls.filter((call) => call.method !== 'getUpdates').length - callsBefore;
     const burstLatencies = [...h.latencies];
+    if (process.env.BENCH_DEBUG) {
+      const byMethod: Record<string, number> = {};
+      for (const call of telegram.calls.slice(-calls)) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
+      console.error(kind, 'Telegram calls during the burst', byMethod, 'heap MB', Math.round(process.memoryUsage().heapUsed / 1e6));
+    }
 
     // Sustained: 200 updates/s; latency from each update's due time.
     h.reset();
