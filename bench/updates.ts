@@ -17,7 +17,8 @@
  *   was due to be sent to the end of its handling), and the same measured over the burst;
  * - `event-loop`: event-loop delay p99 during the burst (perf_hooks.monitorEventLoopDelay).
  *
- * Run: npx tsx bench/updates.ts [--runs 3]
+ * Run: npx tsx bench/updates.ts [--runs 3] [--only kiosbot|minimal]; BENCH_DEBUG=1 also prints the
+ * Telegram calls of the burst by method and the heap size to stderr.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
