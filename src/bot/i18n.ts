@@ -23,11 +23,39 @@ export async function localeOf(ctx: I18nFlavor): Promise<Locale> {
 }
 
 /**
+ * Fluent negotiates the locale again on every translation (a regular expression per available
+ * locale, for every text of every update). The bundles only change when a locale is added, so
+ * the answer for a list of locales is kept until then.
+ */
+function rememberBundleMatches(fluent: I18n['fluent']): void {
+  const inner = fluent as unknown as { bundles: Set<unknown>; matchBundles(locales: string[]): Set<unknown> };
+  const match = inner.matchBundles.bind(inner);
+  const matches = new Map<string, Set<unknown>>();
+  let bundleCount = inner.bundles.size;
+  inner.matchBundles = (locales) => {
+    // A locale added since, or many odd locale lists asked for: start over.
+    if (inner.bundles.size !== bundleCount || matches.size > 64) {
+      matches.clear();
+      bundleCount = inner.bundles.size;
+    }
+    const key = locales.join('\n');
+    let found = matches.get(key);
+    if (!found) matches.set(key, (found = match(locales)));
+    return found;
+  };
+}
+
+/**
  * The i18n plugin whose translate functions (`ctx.t` and the out-of-context `i18n.t`) HTML-escape
  * every variable (see src/text/html.ts): every message is sent as HTML, so a variable is text
  * unless it is wrapped in `raw(...)`.
  */
 class HtmlI18n<C extends Context> extends I18n<C> {
+  constructor(config: ConstructorParameters<typeof I18n<C>>[0]) {
+    super(config);
+    rememberBundleMatches(this.fluent);
+  }
+
   override translate<K extends string>(locale: LocaleId, key: string, variables?: TranslationVariables<K>): string {
     return super.translate(locale, key, escapeVariables(variables));
   }

@@ -1,15 +1,19 @@
+import { createHash } from 'node:crypto';
 import type { Product } from '../providers/reseller/schemas.ts';
 import type { CredentialService } from './credentials.ts';
 
-/** How long a user's price list is reused before it is fetched again. */
+/** How long a provider account's price list is reused before it is fetched again. */
 export const priceListTtlMs = 3 * 60_000;
 
 export interface CatalogueService {
-  /** The user's price list, cached per user for a few minutes; `fresh` forces a new fetch. */
+  /**
+   * The user's price list, cached per provider account for a few minutes (users of one account
+   * share it, and one fetch while several ask at once); `fresh` forces a new fetch.
+   */
   priceList(userId: number, options?: { fresh?: boolean }): Promise<Product[]>;
   /** A product by code (case-insensitive) from the cached list. */
   product(userId: number, code: string): Promise<Product | undefined>;
-  /** Drops the user's cached list (after a reconnect). */
+  /** Drops the cached list of the user's account (after a reconnect). */
   forget(userId: number): void;
   /**
    * `groupByBrand(products)`, memoised for a list this service handed out (the same array while
@@ -80,27 +84,53 @@ export function groupByBrand(products: readonly Product[]): BrandGroup[] {
   return [...groups.values()];
 }
 
+/**
+ * The cache key of a user's reseller account: a digest of its api id and key, so users of one
+ * account share a list and the key itself is not kept as a map key. Undefined when not connected.
+ */
+function accountKeyOf(credentials: CredentialService, userId: number): string | undefined {
+  const stored = credentials.load(userId, 'reseller');
+  if (!stored) return undefined;
+  return createHash('sha256').update(`${stored.apiId}\u0000${stored.apiKey}`).digest('base64');
+}
+
 export function createCatalogueService(deps: { credentials: CredentialService; now: () => Date }): CatalogueService {
-  const cache = new Map<number, { at: number; products: Product[] }>();
+  /** Lists by provider account (`accountKeyOf`): users of one account share one list and one fetch. */
+  const cache = new Map<string, { at: number; products: Product[] }>();
+  /** Fetches under way by account, so users of one account asking at once wait for the same answer. */
+  const fetching = new Map<string, Promise<Product[]>>();
   /** Brand groups of the lists handed out; an array no longer cached is forgotten with it. */
   const groupsOf = new WeakMap<readonly Product[], BrandGroup[]>();
   const service: CatalogueService = {
     async priceList(userId, options) {
-      const cached = cache.get(userId);
-      const now = deps.now().getTime();
-      if (cached && !options?.fresh && now - cached.at < priceListTtlMs) return cached.products;
+      const account = accountKeyOf(deps.credentials, userId);
+      if (account === undefined) throw new Error('reseller not connected');
+      const cached = cache.get(account);
+      if (cached && !options?.fresh && deps.now().getTime() - cached.at < priceListTtlMs) return cached.products;
+      const running = fetching.get(account);
+      if (running) return running;
       const client = deps.credentials.client(userId, 'reseller');
       if (!client) throw new Error('reseller not connected');
-      const products = await client.priceList();
-      cache.set(userId, { at: now, products });
-      return products;
+      const fetched = client.priceList().then((products) => {
+        cache.set(account, { at: deps.now().getTime(), products });
+        return products;
+      });
+      fetching.set(account, fetched);
+      try {
+        return await fetched;
+      } finally {
+        fetching.delete(account);
+      }
     },
     async product(userId, code) {
       const wanted = code.trim().toUpperCase();
       const products = await service.priceList(userId);
       return products.find((p) => p.code.toUpperCase() === wanted);
     },
-    forget: (userId) => void cache.delete(userId),
+    forget(userId) {
+      const account = accountKeyOf(deps.credentials, userId);
+      if (account !== undefined) cache.delete(account);
+    },
     brands(products) {
       let groups = groupsOf.get(products);
       if (!groups) groupsOf.set(products, (groups = groupByBrand(products)));

@@ -245,12 +245,24 @@ interface Facts {
   haystack: string;
 }
 
+/** What `factsOf` read from a product, kept while the product object lives (a cached price list is searched again and again). */
+const factsByProduct = new WeakMap<Product, Omit<Facts, 'index'>>();
+
 function factsOf(product: Product, index: number): Facts {
+  return { ...memoFacts(product), index };
+}
+
+function memoFacts(product: Product): Omit<Facts, 'index'> {
+  let facts = factsByProduct.get(product);
+  if (!facts) factsByProduct.set(product, (facts = readFacts(product)));
+  return facts;
+}
+
+function readFacts(product: Product): Omit<Facts, 'index'> {
   const name = product.product_name.toLowerCase();
   const brand = brandKeyOf(product);
   return {
     product,
-    index,
     category: categoryOf(product),
     brand,
     amounts: amountsOf(product),
@@ -265,7 +277,7 @@ const partWord = 1;
  * How well a product matches a term: 0 exactly (a word, or the start of the code), 1 loosely (a
  * quantity for a bare number, part of a word), undefined not at all.
  */
-function matchTerm(facts: Facts, term: SearchTerm): 0 | 1 | undefined {
+function matchTerm(facts: Omit<Facts, 'index'>, term: SearchTerm): 0 | 1 | undefined {
   const { amounts } = facts;
   switch (term.kind) {
     case 'category':
@@ -310,16 +322,22 @@ export function searchProducts(
   const parsed = typeof query === 'string' ? parseSearchQuery(query) : query;
   if (parsed.terms.length === 0) return [...products];
   const words = new Set(parsed.text.split(' '));
-  const ranked: Array<{ facts: Facts; code: number; loose: number; unavailable: number }> = [];
+  const ranked: Array<{ facts: Omit<Facts, 'index'>; index: number; code: number; loose: number; unavailable: number }> = [];
   products.forEach((product, index) => {
-    const facts = factsOf(product, index);
+    const facts = memoFacts(product);
     let loose = 0;
     for (const term of parsed.terms) {
       const score = matchTerm(facts, term);
       if (score === undefined || (options.wholeWords && term.kind === 'word' && score === partWord)) return;
       loose += score;
     }
-    ranked.push({ facts, code: words.has(product.code.toLowerCase()) ? 0 : 1, loose, unavailable: isProductAvailable(product) ? 0 : 1 });
+    ranked.push({
+      facts,
+      index,
+      code: words.has(product.code.toLowerCase()) ? 0 : 1,
+      loose,
+      unavailable: isProductAvailable(product) ? 0 : 1,
+    });
   });
   ranked.sort(
     (a, b) =>
@@ -327,7 +345,7 @@ export function searchProducts(
       a.loose - b.loose ||
       a.unavailable - b.unavailable ||
       a.facts.product.price - b.facts.product.price ||
-      a.facts.index - b.facts.index,
+      a.index - b.index,
   );
   return ranked.map((entry) => entry.facts.product);
 }

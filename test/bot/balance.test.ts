@@ -3,6 +3,7 @@ import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/ap
 import { connectReseller } from '../helpers/connect.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { typingAfterMs } from '../../src/bot/features/balance.ts';
 
 const main = resellerDemoAccounts.main;
 
@@ -54,6 +55,17 @@ describe('/balance', () => {
     const shown = await world.telegram.waitForBotMessage(jane, { after: jane.send('/balance') });
     expect(shown.text).toContain('Reseller top-up balance: Rp 1.000.000');
     expect(shown.text).toContain('As of');
+  });
+
+  it('shows "typing…" only while a slow provider answers: a quick balance costs one message', async () => {
+    await start();
+    await seedReseller(main);
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), textIncludes: 'Rp 1.000.000' });
+    expect(world.telegram.callsTo('sendChatAction')).toHaveLength(0);
+
+    world.sandbox.inject({ service: 'reseller', path: '/cek-saldo', times: 1, fault: { kind: 'latency', ms: typingAfterMs + 300 } });
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), textIncludes: 'Rp 1.000.000' });
+    expect(world.telegram.callsTo('sendChatAction').map((call) => call.params.action)).toEqual(['typing']);
   });
 
   it('says to try later when the provider does not answer', async () => {

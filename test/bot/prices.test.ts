@@ -3,6 +3,7 @@ import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { seedConnectedUser } from '../helpers/seed-transactions.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { codesShown, productButtons } from '../helpers/prices.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 
 /** A user whose reseller account is connected (seeded through the service: connecting is not the subject here). */
 const connectedUser = (world: TestWorld, firstName: string, languageCode = 'id'): Promise<EmulatedUser> =>
@@ -128,7 +129,7 @@ describe('/harga: the price list', () => {
     expect(world.telegram.botMessages(budi)).toHaveLength(1);
   });
 
-  it('caches the list per user for a few minutes; the refresh button fetches it anew', async () => {
+  it('caches the list per provider account for a few minutes; the refresh button fetches it anew', async () => {
     const budi = await connectedUser(world, 'Budi');
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga') });
     const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga pulsa telkomsel') });
@@ -144,10 +145,25 @@ describe('/harga: the price list', () => {
     // Unavailable products come after the available ones.
     expect(codesShown(list).slice(-2)).toEqual(['TSEL5', 'TSEL150']);
 
-    // Another user has a list of their own.
+    // Another user of the same provider account gets the same list, without a request of their own.
     const siti = await connectedUser(world, 'Siti');
-    await world.telegram.waitForBotMessage(siti, { after: siti.send('/harga') });
+    await world.telegram.waitForBotMessage(siti, {
+      after: siti.send('/harga pulsa telkomsel'),
+      textIncludes: 'TSEL5 Telkomsel 5.000 — tidak tersedia (kosong)',
+    });
+    expect(priceListRequests(world)).toBe(2);
+
+    // A user of another account has a list of their own.
+    const joko = await seedConnectedUser(world, 'Joko', { account: resellerDemoAccounts.second });
+    await world.telegram.waitForBotMessage(joko, { after: joko.send('/harga') });
     expect(priceListRequests(world)).toBe(3);
+  });
+
+  it('fetches the list once for users of one account asking at the same time', async () => {
+    const users = [await connectedUser(world, 'Budi'), await connectedUser(world, 'Siti'), await connectedUser(world, 'Joko')];
+    const sent = users.map((user) => user.send('/harga'));
+    await Promise.all(users.map((user, i) => world.telegram.waitForBotMessage(user, { after: sent[i], textIncludes: 'Daftar harga' })));
+    expect(priceListRequests(world)).toBe(1);
   });
 
   it('starts buying when an available product is tapped', async () => {

@@ -35,9 +35,17 @@ async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: I
   return { text, keyboard };
 }
 
+/** A balance read slower than this shows "typing…" meanwhile; a quick one costs no extra Telegram call. */
+export const typingAfterMs = 300;
+
 privateChat.command(commandNames('balance'), async (ctx) => {
-  await ctx.replyWithChatAction('typing').catch(() => undefined);
-  const shown = await readBalance(ctx);
+  const typing = setTimeout(() => void ctx.replyWithChatAction('typing').catch(() => undefined), typingAfterMs);
+  let shown: Awaited<ReturnType<typeof readBalance>>;
+  try {
+    shown = await readBalance(ctx);
+  } finally {
+    clearTimeout(typing);
+  }
   if (shown) await ctx.reply(shown.text, { reply_markup: shown.keyboard });
 });
 

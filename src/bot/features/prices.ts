@@ -37,7 +37,7 @@ const maxQueryBytes = 40;
 /**
  * /prices (/harga): the reseller price list. Without words: brands → products of a brand, 10 per
  * page; with words (`/harga telkomsel 10`): the matching products. Paging and refresh edit the
- * same message; the list is cached per user by the catalogue service (refresh fetches anew).
+ * same message; the list is cached per provider account by the catalogue service (refresh fetches anew).
  * Tapping an available product starts the buy conversation; an unavailable one says its status.
  */
 export const pricesFeature = new Composer<BotContext>();
