@@ -28,15 +28,18 @@ export async function localeOf(ctx: I18nFlavor): Promise<Locale> {
  * the answer for a list of locales is kept until then.
  */
 function rememberBundleMatches(fluent: I18n['fluent']): void {
-  const inner = fluent as unknown as { bundles: Set<unknown>; matchBundles(locales: string[]): Set<unknown> };
+  const inner = fluent as unknown as { bundles?: Set<unknown>; matchBundles?: (locales: string[]) => Set<unknown> };
+  // A later @grammyjs/i18n without these internals simply goes without the shortcut.
+  if (typeof inner.matchBundles !== 'function' || !(inner.bundles instanceof Set)) return;
+  const bundles = inner.bundles;
   const match = inner.matchBundles.bind(inner);
   const matches = new Map<string, Set<unknown>>();
-  let bundleCount = inner.bundles.size;
+  let bundleCount = bundles.size;
   inner.matchBundles = (locales) => {
     // A locale added since, or many odd locale lists asked for: start over.
-    if (inner.bundles.size !== bundleCount || matches.size > 64) {
+    if (bundles.size !== bundleCount || matches.size > 64) {
       matches.clear();
-      bundleCount = inner.bundles.size;
+      bundleCount = bundles.size;
     }
     const key = locales.join('\n');
     let found = matches.get(key);
