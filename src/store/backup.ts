@@ -1,6 +1,6 @@
 /**
  * Backups of a data directory: one gzipped JSON file holding every data file (the hot file, the
- * inbox, the history months) with a checksum each. Made while the bot runs: every data file is
+ * history months, the inbox, balances, broadcasts, price-watch) with a checksum each. Made while the bot runs: every data file is
  * replaced by an atomic rename, so a snapshot reads each file whole, and it is retaken until no
  * file changed while it was read — the state at one instant, which the store opens like the
  * state after a crash at that instant. Secrets stay sealed exactly as in the data files.
@@ -14,6 +14,16 @@ import { ensureDir, writeFileAtomic } from './durable-file.ts';
 import { StoreError } from './errors.ts';
 import { decodeInboxFile, inboxFileName } from './inbox.ts';
 import { balancesFileName, decodeBalancesFile } from './balances.ts';
+import { broadcastsFileName, decodeBroadcastsFile } from './broadcasts.ts';
+import { decodePriceWatchFile, priceWatchFileName } from './price-watch.ts';
+
+/** The data files beside the hot file and the history months, each with the check of its content. */
+const sideFiles: ReadonlyMap<string, (raw: unknown, name: string) => unknown> = new Map<string, (raw: unknown, name: string) => unknown>([
+  [inboxFileName, decodeInboxFile],
+  [balancesFileName, decodeBalancesFile],
+  [broadcastsFileName, decodeBroadcastsFile],
+  [priceWatchFileName, decodePriceWatchFile],
+]);
 import { acquireDirLock } from './lock.ts';
 import { decodeHistoryFile, decodeHotFile } from './schema.ts';
 import { hotFileName, historyDirName } from './store.ts';
@@ -49,7 +59,7 @@ export function backupFileName(at: Date): string {
 /** Data files of `dataDir` by name relative to it (`history/2026-11.json`); not backups, temp or lock files. */
 async function dataFileNames(dataDir: string): Promise<string[]> {
   const names: string[] = [];
-  for (const name of [hotFileName, inboxFileName, balancesFileName]) {
+  for (const name of [hotFileName, ...sideFiles.keys()]) {
     if (await isFile(path.join(dataDir, name))) names.push(name);
   }
   const history = await fs.readdir(path.join(dataDir, historyDirName)).catch(() => [] as string[]);
@@ -191,18 +201,12 @@ export async function pruneBackups(dir: string, keep: number): Promise<string[]>
 
 function decodeDataFile(name: string, raw: unknown): void {
   if (name === hotFileName) decodeHotFile(raw, name);
-  else if (name === inboxFileName) decodeInboxFile(raw, name);
-  else if (name === balancesFileName) decodeBalancesFile(raw, name);
+  else if (sideFiles.has(name)) sideFiles.get(name)?.(raw, name);
   else decodeHistoryFile(raw, name);
 }
 
 function isDataFileName(name: string): boolean {
-  return (
-    name === hotFileName ||
-    name === inboxFileName ||
-    name === balancesFileName ||
-    new RegExp(`^${historyDirName}/\\d{4}-\\d{2}\\.json$`).test(name)
-  );
+  return name === hotFileName || sideFiles.has(name) || new RegExp(`^${historyDirName}/\\d{4}-\\d{2}\\.json$`).test(name);
 }
 
 function sha256(text: string): string {

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
-import { StoreVersionError } from './errors.ts';
+import { versionedDecoder } from './versioned.ts';
 
 export const balancesFileName = 'balances.json';
 const fileVersion = 1;
@@ -31,11 +31,7 @@ export interface BalanceEntry {
 }
 
 /** Decodes `balances.json` (also for backups); a newer version is refused with StoreVersionError. */
-export function decodeBalancesFile(raw: unknown, name: string): { data: BalancesData } {
-  const version = (raw as { version?: unknown } | null)?.version;
-  if (typeof version === 'number' && version > fileVersion) throw new StoreVersionError(name, version, fileVersion);
-  return { data: fileSchema.parse(raw) };
-}
+export const decodeBalancesFile = versionedDecoder(fileSchema, fileVersion);
 
 export interface BalancesRepo {
   /**

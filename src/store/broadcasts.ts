@@ -13,7 +13,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
-import { StoreError, StoreVersionError } from './errors.ts';
+import { StoreError } from './errors.ts';
+import { versionedDecoder } from './versioned.ts';
 
 export const broadcastsFileName = 'broadcasts.json';
 const fileVersion = 1;
@@ -54,6 +55,9 @@ export type BroadcastOutcome = 'sent' | 'blocked' | 'failed';
 export type BroadcastProgress = Omit<BroadcastJob, 'recipients' | 'doneAbove'> & { total: number };
 
 const fileSchema = z.object({ version: z.literal(fileVersion), jobs: z.record(z.string(), jobSchema) });
+
+/** Decodes `broadcasts.json` (also for backups); a newer version is refused with StoreVersionError. */
+export const decodeBroadcastsFile = versionedDecoder(fileSchema, fileVersion);
 type BroadcastsData = z.infer<typeof fileSchema>;
 
 export type NewBroadcastJob = Pick<BroadcastJob, 'id' | 'adminId' | 'fromChatId' | 'messageId' | 'audience' | 'recipients'> &
@@ -90,11 +94,7 @@ export async function openBroadcasts(options: {
   const { now } = options;
   const file = await DurableFile.open<BroadcastsData>({
     path: path.join(options.dataDir, broadcastsFileName),
-    decode: (raw, name) => {
-      const version = (raw as { version?: unknown } | null)?.version;
-      if (typeof version === 'number' && version > fileVersion) throw new StoreVersionError(name, version, fileVersion);
-      return { data: fileSchema.parse(raw) };
-    },
+    decode: decodeBroadcastsFile,
     defaultData: () => ({ version: fileVersion, jobs: {} }),
     onWrite: options.onWrite,
     writeFile: options.writeFile,

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
-import { StoreVersionError } from './errors.ts';
+import { versionedDecoder } from './versioned.ts';
 import { copy } from './context.ts';
 
 export const priceWatchFileName = 'price-watch.json';
@@ -37,6 +37,9 @@ export interface PriceSnapshot {
 const rowSchema = z.tuple([z.string(), z.string(), z.number().int().nonnegative(), z.string()]);
 const snapshotSchema = z.object({ at: z.string(), products: z.array(rowSchema) });
 const fileSchema = z.object({ version: z.literal(fileVersion), accounts: z.record(z.string(), snapshotSchema) });
+
+/** Decodes `price-watch.json` (also for backups); a newer version is refused with StoreVersionError. */
+export const decodePriceWatchFile = versionedDecoder(fileSchema, fileVersion);
 type PriceWatchData = z.infer<typeof fileSchema>;
 
 export interface PriceWatchRepo {
@@ -57,11 +60,7 @@ export async function openPriceWatch(options: {
 }): Promise<PriceWatchRepo> {
   const file = await DurableFile.open<PriceWatchData>({
     path: path.join(options.dataDir, priceWatchFileName),
-    decode: (raw, name) => {
-      const version = (raw as { version?: unknown } | null)?.version;
-      if (typeof version === 'number' && version > fileVersion) throw new StoreVersionError(name, version, fileVersion);
-      return { data: fileSchema.parse(raw) };
-    },
+    decode: decodePriceWatchFile,
     defaultData: () => ({ version: fileVersion, accounts: {} }),
     onWrite: options.onWrite,
     writeFile: options.writeFile,
