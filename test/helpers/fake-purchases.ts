@@ -22,7 +22,13 @@ export interface FakePurchases {
 
 export function fakePurchases(
   store: Store,
-  options: { now: () => Date; answer?: () => Promise<void>; nextCheckInMs?: number },
+  options: {
+    now: () => Date;
+    answer?: () => Promise<void>;
+    nextCheckInMs?: number;
+    /** Wait for the store write of each answer, as the real purchase service does. Default false. */
+    awaitWrites?: boolean;
+  },
 ): FakePurchases {
   const calls = new Map<string, number>();
   const firstCheckedAt = new Map<string, number>();
@@ -50,6 +56,7 @@ export function fakePurchases(
       // lets many checks share one write, which keeps a test of thousands of checks fast.
       const updated = store.transactions.update(refId, { status: 'Pending', nextCheckAt, checks: tx.checks + 1 });
       updated.catch(() => undefined);
+      if (options.awaitWrites) await updated;
       for (const wait of waiting.filter((w) => w.done())) {
         waiting.splice(waiting.indexOf(wait), 1);
         wait.resolve();
