@@ -107,7 +107,7 @@ async function idle(): Promise<void> {
   await withStore(3600_000, async (store) => {
     const fake = fakePurchases(store, { now: () => new Date() });
     const watcher = createSettlementWatcher({ store, purchases: fake.service, logger, now: () => new Date(), horizonMs: 48 * 3600_000 });
-    const perTick = async (tick: () => Promise<unknown> | unknown): Promise<number> => {
+    const perTick = async (tick: () => unknown): Promise<number> => {
       await tick();
       const cpu = process.cpuUsage();
       for (let i = 0; i < idleTicks; i++) await tick();
