@@ -42,6 +42,8 @@ const accountProblems = ['credentials', 'ip_blocked', 'not-connected'] as const;
  * code and target when its stored `nextCheckAt` is due (back-off and jitter are set by the
  * purchase service, so a restart continues where it left off). Past the horizon it marks the
  * transaction Unresolved. Settlement notices are queued by the purchase service in the same write.
+ * What is due comes from the transactions' due-time index (`store.transactions.due`), so a tick
+ * with nothing due reads no transaction, and each pick reads only the due ones it can start.
  *
  * A refusal (400/402/404) of a re-check finalises nothing: the purchase service keeps the
  * transaction Pending on the normal schedule and asks the operator once to review it when
