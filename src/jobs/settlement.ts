@@ -42,6 +42,8 @@ const accountProblems = ['credentials', 'ip_blocked', 'not-connected'] as const;
  * code and target when its stored `nextCheckAt` is due (back-off and jitter are set by the
  * purchase service, so a restart continues where it left off). Past the horizon it marks the
  * transaction Unresolved. Settlement notices are queued by the purchase service in the same write.
+ * What is due comes from the transactions' due-time index (`store.transactions.due`), so a tick
+ * with nothing due reads no transaction, and each pick reads only the due ones it can start.
  *
  * A refusal (400/402/404) of a re-check finalises nothing: the purchase service keeps the
  * transaction Pending on the normal schedule and asks the operator once to review it when
@@ -92,9 +94,6 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
     return true;
   };
 
-  const due = (tx: TransactionRecord, now: number): boolean =>
-    (tx.status === 'Created' && orphaned.has(tx.refId)) || Date.parse(tx.nextCheckAt ?? tx.createdAt) <= now;
-
   async function handle(tx: TransactionRecord): Promise<void> {
     const now = options.now().getTime();
     if (now - Date.parse(tx.createdAt) > options.horizonMs) {
@@ -121,15 +120,43 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
     }
   }
 
-  /** Starts the calls for every due transaction, within the concurrency bounds; does not wait. */
+  /** Room for more calls of this account now: 0 while it is paused or at its bound. */
+  const roomOf = (userId: number): number => (pausing.has(userId) || isPaused(userId) ? 0 : perAccount - (perUser.get(userId) ?? 0));
+
+  /**
+   * The orphans still `Created` (checked first, whatever their due time), then what the due-time
+   * index says is due, up to the free slots. An account that cannot take a call now (paused, at
+   * its bound) is skipped, not waited for; nothing due costs one comparison, not a pass over
+   * every open transaction.
+   */
+  function dueNow(now: number, free: number): TransactionRecord[] {
+    const picked: TransactionRecord[] = [];
+    const room = new Map<number, number>();
+    const take = (tx: TransactionRecord) => {
+      picked.push(tx);
+      room.set(tx.userId, (room.get(tx.userId) ?? roomOf(tx.userId)) - 1);
+    };
+    for (const refId of orphaned) {
+      if (picked.length >= free) break;
+      const tx = store.transactions.get(refId);
+      if (tx?.status !== 'Created') orphaned.delete(refId);
+      else if (!inFlight.has(refId) && (room.get(tx.userId) ?? roomOf(tx.userId)) > 0) take(tx);
+    }
+    const chosen = new Set(picked.map((tx) => tx.refId));
+    const more = store.transactions.due(now, {
+      limit: free - picked.length,
+      room: (userId) => room.get(userId) ?? roomOf(userId),
+      skip: (refId) => inFlight.has(refId) || chosen.has(refId),
+    });
+    return [...picked, ...more];
+  }
+
+  /** Starts the calls for the due transactions, within the concurrency bounds; does not wait. */
   function launch(): void {
-    const now = options.now().getTime();
-    for (const tx of store.transactions.listOpen()) {
-      if (inFlight.size >= overall) break;
-      if (inFlight.has(tx.refId) || !due(tx, now) || pausing.has(tx.userId) || isPaused(tx.userId)) continue;
-      const running = perUser.get(tx.userId) ?? 0;
-      if (running >= perAccount) continue;
-      perUser.set(tx.userId, running + 1);
+    const free = overall - inFlight.size;
+    if (free <= 0) return;
+    for (const tx of dueNow(options.now().getTime(), free)) {
+      perUser.set(tx.userId, (perUser.get(tx.userId) ?? 0) + 1);
       const job = handle(tx)
         .catch((error: unknown) => logger.error('re-check failed', { refId: tx.refId, error }))
         .finally(() => {

@@ -1,9 +1,10 @@
 import { decodeTime, isValid as isUlid } from 'ulid';
 import { copy, validated, withPatch, type RepoContext } from './context.ts';
+import { DueIndex } from './due-index.ts';
 import { StoreError } from './errors.ts';
 import { monthOf, type HistoryArchive } from './history.ts';
 import { buildOutboxItem, insertOutboxItem, type NewOutboxItem } from './outbox.ts';
-import { finalStatuses, isFinalStatus, transactionSchema, type TransactionRecord } from './schema.ts';
+import { finalStatuses, isFinalStatus, transactionSchema, type HotData, type TransactionRecord } from './schema.ts';
 
 /** A purchase to record before its first provider request. Status defaults to `Created`, checks to 0. */
 export type NewTransaction = Omit<TransactionRecord, 'createdAt' | 'updatedAt' | 'checks' | 'status'> &
@@ -16,6 +17,15 @@ export interface ListOptions {
   /** Default 10. Ask for one more than a page to know whether a next page exists. */
   limit?: number;
   offset?: number;
+}
+
+export interface DueOptions {
+  /** At most this many in all. Default: no limit. */
+  limit?: number;
+  /** At most this many of the account's (0 skips the account and looks further). Default: no limit. */
+  room?: (userId: number) => number;
+  /** Leaves this one out (e.g. a check of it is running already) and looks further. */
+  skip?: (refId: string) => boolean;
 }
 
 /**
@@ -47,6 +57,15 @@ export interface TransactionsRepo {
   update(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
   /** Open transactions, oldest first. */
   listOpen(): TransactionRecord[];
+  /**
+   * Open transactions whose next check is due at `nowMs` (their nextCheckAt, or createdAt without
+   * one), from a due-time index kept on every change: accounts in order of their earliest due
+   * transaction, from each its earliest due ones first. Costs what is due, never a pass over every
+   * open transaction; with nothing due, one comparison.
+   */
+  due(nowMs: number, options?: DueOptions): TransactionRecord[];
+  /** When the earliest open transaction is due (ms since the epoch), or undefined with none open. */
+  nextDueAt(): number | undefined;
   /**
    * Every transaction (any user) created at or after `since`, open and settled, newest first.
    * Reads only the history months from `since`'s month on (for the operator's /stats).
@@ -94,6 +113,33 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
   const time = (tx: TransactionRecord) => Date.parse(tx.createdAt);
   const newestFirst = (a: TransactionRecord, b: TransactionRecord) =>
     time(b) - time(a) || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
+
+  /** The due-time index over the open transactions of `indexed` (the hot data's record map). */
+  let index = new DueIndex();
+  let indexed: HotData['transactions'] | undefined;
+  const dueAt = (tx: TransactionRecord): number | undefined => {
+    const at = Date.parse(tx.nextCheckAt ?? tx.createdAt);
+    return isFinalStatus(tx.status) || Number.isNaN(at) ? undefined : at;
+  };
+  /**
+   * The index, built from the records at first use and rebuilt whenever the hot data is not the
+   * one it was built on (a failed write puts back what is on disk as new objects).
+   */
+  const dueIndex = (): DueIndex => {
+    const records = hot.data.transactions;
+    if (indexed !== records) {
+      index = new DueIndex();
+      for (const tx of Object.values(records)) index.set(tx.refId, tx.userId, dueAt(tx));
+      indexed = records;
+    }
+    return index;
+  };
+  /** Stores `tx` in `data` and keeps the index in step (inside a hot-file mutator). */
+  const put = (data: HotData, tx: TransactionRecord): TransactionRecord => {
+    data.transactions[tx.refId] = tx;
+    if (indexed === data.transactions) index.set(tx.refId, tx.userId, dueAt(tx));
+    return tx;
+  };
 
   /** History months that may hold `refId`: its createdAt month and its ULID time's month (and neighbours). */
   const likelyMonths = (refId: string, createdAt?: string): string[] => {
@@ -195,7 +241,7 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
         }
         data.confirmations[confirmationId] = { refIds: records.map((record) => record.refId), at: at.toISOString() };
       }
-      for (const record of records) data.transactions[record.refId] = record;
+      for (const record of records) put(data, record);
     });
     return records.map(copy);
   };
@@ -227,7 +273,7 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
       return copy(
         await hot.update((data) => {
           for (const item of items) insertOutboxItem(data, item);
-          return (data.transactions[refId] = next);
+          return put(data, next);
         }),
       );
     },
@@ -236,6 +282,23 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
         .filter((tx) => !isFinalStatus(tx.status))
         .sort((a, b) => newestFirst(b, a))
         .map(copy),
+    due(nowMs, options = {}) {
+      const limit = options.limit ?? Infinity;
+      const found: TransactionRecord[] = [];
+      for (const account of dueIndex().accountsDue(nowMs)) {
+        if (found.length >= limit) break;
+        let room = options.room?.(account.userId) ?? Infinity;
+        if (room <= 0) continue;
+        for (const refId of account.refIds()) {
+          const tx = hot.data.transactions[refId];
+          if (!tx || options.skip?.(refId)) continue;
+          found.push(copy(tx));
+          if (--room <= 0 || found.length >= limit) break;
+        }
+      }
+      return found;
+    },
+    nextDueAt: () => dueIndex().nextDueAt(),
     async listCreatedSince(since) {
       const from = since.getTime();
       const found = new Map<string, TransactionRecord>();
@@ -336,7 +399,7 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
       try {
         // 1. Final status and notifications in one hot write: from here on the settlement is durable.
         await hot.update((data) => {
-          data.transactions[refId] = next;
+          put(data, next);
           for (const item of items) insertOutboxItem(data, item);
         });
         // 2. History, then 3. removal from the hot file. A crash in between leaves a final
