@@ -77,7 +77,7 @@ async function measureKiosbot(data: ScaleData, lookup: Lookup, withWrites: boole
       const writes = await watched(async () => {
         for (let i = 0; i < writeRounds; i++) {
           const t = performance.now();
-          await store.users.update(userIdOf((i * 7_919) % data.size.users), { alertThreshold: 50_000 + Date.now() % 1_000 + i });
+          await store.users.update(userIdOf((i * 7_919) % data.size.users), { alertThreshold: 50_000 + (Date.now() % 1_000) + i });
           latencies.push(performance.now() - t);
         }
       });
@@ -171,7 +171,8 @@ async function child(argv: string[]): Promise<void> {
   const data = await scaleData(size);
   const lookup = arg('--lookup') as Lookup;
   const withWrites = argv.includes('--writes');
-  const result = arg('--side') === 'baseline' ? await measureBaseline(data, lookup, withWrites) : await measureKiosbot(data, lookup, withWrites);
+  const result =
+    arg('--side') === 'baseline' ? await measureBaseline(data, lookup, withWrites) : await measureKiosbot(data, lookup, withWrites);
   process.stdout.write(`${resultPrefix}${JSON.stringify(result)}\n`);
 }
 
@@ -232,7 +233,13 @@ async function parent(argv: string[]): Promise<void> {
   const writeP50: Array<{ users: number; ms: number }> = [];
   for (const size of sizes) {
     const data = await scaleData(size);
-    emit({ figure: 'data', users: size.users, transactions: size.transactions, dir: path.dirname(data.dataDir), generatedSeconds: data.generatedSeconds });
+    emit({
+      figure: 'data',
+      users: size.users,
+      transactions: size.transactions,
+      dir: path.dirname(data.dataDir),
+      generatedSeconds: data.generatedSeconds,
+    });
     const ours: Partial<Record<Lookup, Measured>> = {};
     const theirs: Partial<Record<Lookup, Measured>> = {};
     for (const lookup of lookups) {
@@ -242,7 +249,8 @@ async function parent(argv: string[]): Promise<void> {
     }
     const k = ours.ref ?? {};
     const b = theirs.ref ?? {};
-    if (k.crash) emit({ figure: 'kiosbot-crash', users: size.users, transactions: size.transactions, crash: k.crash, at: k.crashAt, missed: true });
+    if (k.crash)
+      emit({ figure: 'kiosbot-crash', users: size.users, transactions: size.transactions, crash: k.crash, at: k.crashAt, missed: true });
     figure('open-ms', data, 'ms', k.openMs, b, b.openMs);
     figure('hot-file-bytes', data, 'bytes', k.fileBytes, b, b.fileBytes);
     figure('write-p50-ms', data, 'ms', k.writeP50Ms, b, b.writeP50Ms);
