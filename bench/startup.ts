@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   const cases = selectCases();
   if (!argv.includes('--no-build')) {
     const started = performance.now();
-    execFileSync('npm', ['run', '--silent', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: repoRoot, stdio: 'pipe' });
     emit({ figure: 'build-ms', ms: round(performance.now() - started) });
   }
   const sandbox = await startSandbox();
