@@ -131,11 +131,11 @@ async function measureBaseline(data: ScaleData, lookup: Lookup, withWrites: bool
   const out: Measured = {};
   let stage = 'open';
   try {
+    out.fileBytes = statSync(data.baselineFile).size;
     const started = performance.now();
     const db = await JSONFilePreset<BaselineData>(data.baselineFile, { users: [], credentials: [], transactions: [] });
     out.openMs = round(performance.now() - started);
     out.rssAfterOpenMb = mb(process.memoryUsage().rss);
-    out.fileBytes = statSync(data.baselineFile).size;
     if (withWrites) {
       stage = 'write';
       Object.assign(
