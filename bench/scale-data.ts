@@ -8,11 +8,23 @@
  * directory is opened again and a settled transaction looked up, so a format the store does not
  * read fails here.
  */
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { monotonicFactory } from 'ulid';
 import { historyDirName, openStore } from '../src/store/store.ts';
 import { monthOf, openHistory } from '../src/store/history.ts';
@@ -101,8 +113,22 @@ export interface ScaleData {
 }
 
 const cacheRoot = path.join(tmpdir(), 'kiosbot-bench-scale');
-/** Bump when the generated content changes, so stale caches are not reused. */
-const cacheVersion = 2;
+/**
+ * Part of the cache's name: bump `generatorVersion` when the generated content changes; the hash
+ * of the store's sources regenerates the directories whenever the store (and so maybe its file
+ * layout) changed.
+ */
+const generatorVersion = 2;
+const storeDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/store');
+const cacheVersion = `${generatorVersion}-${createHash('sha256')
+  .update(
+    readdirSync(storeDir)
+      .sort()
+      .map((name) => readFileSync(path.join(storeDir, name), 'utf8'))
+      .join('\0'),
+  )
+  .digest('hex')
+  .slice(0, 10)}`;
 
 /** The cached directories of `size`, generated first if missing. Logs progress to stderr. */
 export async function scaleData(size: ScaleSize): Promise<ScaleData> {
@@ -111,7 +137,10 @@ export async function scaleData(size: ScaleSize): Promise<ScaleData> {
   const started = performance.now();
   let generatedSeconds = 0;
   if (!existsSync(probeFile)) {
-    rmSync(root, { recursive: true, force: true });
+    // Directories of an older generator or store for this size are stale: remove them (they are big).
+    const stale = new RegExp(`^v.*-${size.name}(\\.building-\\d+)?$`);
+    if (existsSync(cacheRoot))
+      for (const name of readdirSync(cacheRoot)) if (stale.test(name)) rmSync(path.join(cacheRoot, name), { recursive: true, force: true });
     const building = `${root}.building-${process.pid}`;
     rmSync(building, { recursive: true, force: true });
     mkdirSync(building, { recursive: true });
