@@ -1,6 +1,6 @@
 /**
  * Store at scale (issue 15): open time, one durable write (latency and event-loop block), the hot
- * file's size, the first history lookup (by ref id, by provider trx id, by target) and RSS, at
+ * file's size, the first history lookup (by ref id, provider trx id, target, day) and RSS, at
  * 1k / 10k / 50k users with 10k / 100k / 1M settled transactions, beside a naive single-file lowdb
  * (one JSON with every user and transaction, written whole on each change) in the same run.
  *
@@ -16,13 +16,14 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JSONFilePreset } from 'lowdb/node';
+import { decodeTime } from 'ulid';
 import { hotFileName, openStore } from '../src/store/store.ts';
 import { benchVault, scaleData, scaleSizes, selectSizes, userIdOf, type ScaleData } from './scale-data.ts';
 
 const writeRounds = 30;
 /** Differs between runs, so a write never stores the value a previous run left (an unchanged user is not written). */
 const runSalt = 10_000 + (Date.now() % 1_000_000) * 100;
-const lookups = ['ref', 'trx', 'target'] as const;
+const lookups = ['ref', 'trx', 'target', 'date'] as const;
 type Lookup = (typeof lookups)[number];
 type Side = 'kiosbot' | 'baseline';
 
@@ -84,6 +85,13 @@ async function timeWrites(write: (i: number) => Promise<unknown>): Promise<Measu
   };
 }
 
+/** The UTC day the transaction `refId` (a ULID) was created in: [start, end). */
+function dayOf(refId: string): [Date, Date] {
+  const start = new Date(decodeTime(refId));
+  start.setUTCHours(0, 0, 0, 0);
+  return [start, new Date(start.getTime() + 24 * 3600_000)];
+}
+
 // ---------------------------------------------------------------- child: one side, one lookup
 
 async function measureKiosbot(data: ScaleData, lookup: Lookup, withWrites: boolean): Promise<Measured> {
@@ -104,6 +112,7 @@ async function measureKiosbot(data: ScaleData, lookup: Lookup, withWrites: boole
     const found = await watched(async () => {
       if (lookup === 'ref') return (await store.transactions.find(probe.refId)) ? 1 : 0;
       if (lookup === 'trx') return (await store.transactions.findByTrxId(probe.userId, probe.trxId)) ? 1 : 0;
+      if (lookup === 'date') return (await store.transactions.listByUserBetween(probe.userId, ...dayOf(probe.refId))).length;
       return (await store.transactions.listByTarget(probe.userId, probe.target)).length;
     });
     Object.assign(out, { lookupMs: found.ms, lookupBlockMaxMs: found.blockMaxMs, lookupFound: found.result });
@@ -154,6 +163,10 @@ async function measureBaseline(data: ScaleData, lookup: Lookup, withWrites: bool
       const txs = db.data.transactions;
       if (lookup === 'ref') return txs.some((tx) => tx.refId === probe.refId) ? 1 : 0;
       if (lookup === 'trx') return txs.some((tx) => tx.userId === probe.userId && tx.trxId === probe.trxId) ? 1 : 0;
+      if (lookup === 'date') {
+        const [from, to] = dayOf(probe.refId).map((d) => d.toISOString());
+        return txs.filter((tx) => tx.userId === probe.userId && tx.createdAt >= from! && tx.createdAt < to!).length;
+      }
       const mine = txs.filter((tx) => tx.userId === probe.userId && tx.target === probe.target);
       return mine.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, 10).length;
     });
