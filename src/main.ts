@@ -44,11 +44,28 @@ try {
 const { bot, logger, store } = app;
 const started = app;
 
-// Until Telegram answers, Ctrl+C closes the store and exits (the stop handlers below come later).
+// SIGINT/SIGTERM are ours from here to the end, so no instant is left where a signal kills the
+// process outright: during start-up a signal ends the start (after the step running now, with the
+// store closed), once updates are being received it stops the bot gracefully (stop() below).
 const waiting = new AbortController();
-const stopWaiting = () => waiting.abort();
-process.once('SIGINT', stopWaiting);
-process.once('SIGTERM', stopWaiting);
+/** Set once updates are being received: the graceful stop. */
+const receiving: { stop?: (signal: NodeJS.Signals) => void } = {};
+const onSignal = (signal: NodeJS.Signals) => {
+  // A second signal while stopping ends the process at once, as a second Ctrl+C should.
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  if (receiving.stop) receiving.stop(signal);
+  else waiting.abort(signal);
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+/** Ends the start-up gracefully if a signal came during the step that just finished. */
+async function exitIfStopped(): Promise<void> {
+  if (!waiting.signal.aborted) return;
+  await started.close();
+  logger.info('stopped', { signal: String(waiting.signal.reason) });
+  process.exit(0);
+}
 try {
   await initBotWithRetry(bot, { apiRoot: config.telegramApiRoot, ...config.telegramStart, logger, signal: waiting.signal });
 } catch (error) {
@@ -56,8 +73,6 @@ try {
   await store.close();
   process.exit(waiting.signal.aborted ? 0 : 1);
 }
-process.off('SIGINT', stopWaiting);
-process.off('SIGTERM', stopWaiting);
 // --- Update inbox: before any new update is received, handle those a crash interrupted. ---
 try {
   await started.replayInbox();
@@ -67,6 +82,7 @@ try {
   process.exit(1);
 }
 // --- end of the update inbox block ---
+await exitIfStopped();
 logger.info('bot ready', { username: bot.botInfo.username });
 void publishCommands(bot.api, createI18n({ defaultLocale: config.defaultLocale, store }), logger, config.defaultLocale, config.adminIds);
 
@@ -125,5 +141,5 @@ async function stop(signal: string): Promise<void> {
   logger.info('stopped');
   process.exit(0);
 }
-process.once('SIGINT', () => void stop('SIGINT'));
-process.once('SIGTERM', () => void stop('SIGTERM'));
+receiving.stop = (signal) => void stop(signal);
+if (waiting.signal.aborted) receiving.stop(waiting.signal.reason as NodeJS.Signals);

@@ -18,7 +18,7 @@ export function createBackupJob(deps: { store: Store; dir: string; keep: number;
       const file = path.join(deps.dir, backupFileName(deps.now()));
       try {
         await deps.store.flush();
-        const backup = await writeBackup(deps.store.dataDir, file, { now: deps.now });
+        const backup = await deps.store.holdWrites(() => writeBackup(deps.store.dataDir, file, { now: deps.now }));
         const removed = await pruneBackups(deps.dir, deps.keep);
         deps.logger.info('backup written', { file, files: backup.files.length, removed: removed.length });
         return file;

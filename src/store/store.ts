@@ -19,6 +19,7 @@ import { StoreKeyError } from './errors.ts';
 import { resealHot, type ResealReport } from './reseal.ts';
 import { credentialsAad } from './credentials.ts';
 import { conversationAad } from './conversations.ts';
+import { createWriteGate } from './write-gate.ts';
 
 /** Name of the hot file inside the data directory. */
 export const hotFileName = 'kiosbot.json';
@@ -72,6 +73,11 @@ export interface Store {
    * key unnecessary. Secrets no configured key opens are left as they are and named in the report.
    */
   resealSecrets(): Promise<ResealReport>;
+  /**
+   * Runs `task` while no data file is being written (writes in flight finish first; new ones wait
+   * until it is done, changes go on in memory): a backup reads one consistent state this way.
+   */
+  holdWrites<T>(task: () => Promise<T>): Promise<T>;
   /** Flushes, refuses further changes and releases the data directory. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -87,7 +93,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const dataDir = path.resolve(options.dataDir);
   await ensureDir(dataDir);
   const lock = await acquireDirLock(dataDir);
-  const onWrite = { onWrite: options.onWrite, writeFile: options.writeFile };
+  const gate = createWriteGate();
+  const onWrite = { onWrite: options.onWrite, writeFile: gate.wrap(options.writeFile) };
   try {
     const hotPath = path.join(dataDir, hotFileName);
     const hot = await DurableFile.open<HotData>({
@@ -139,6 +146,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           unreadable: [...fromHot.unreadable, ...fromInbox.unreadable],
         };
       },
+      holdWrites: (task) => gate.hold(task),
       async flush() {
         // All settle before this does, so that after a rejection each file's memory is what is on disk.
         const results = await Promise.allSettled([

@@ -70,8 +70,8 @@ interface Lane {
 
 describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
   const runs = Number(process.env.CRASH_RUNS ?? 30);
-  // Three bots side by side (each with its own Telegram and data) cut the time spent waiting for kill instants.
-  const laneCount = Number(process.env.CRASH_LANES ?? 3);
+  // Five bots side by side (each with its own Telegram and data) cut the time spent waiting for kill instants.
+  const laneCount = Number(process.env.CRASH_LANES ?? 5);
   // CRASH_SEED=<seed> repeats a failed run's kill instants.
   const seed = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
   let sandbox: Sandbox | undefined;

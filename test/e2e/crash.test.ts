@@ -107,8 +107,8 @@ describe('crash safety (kill -9 of the bot process)', () => {
     const budi = telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     await seedUser(budi);
     await startBot();
-    // The provider takes 3 s to answer the create: the bot dies before the answer arrives.
-    sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'latency', ms: 3000 } });
+    // The provider takes 1.5 s to answer the create: the bot dies before the answer arrives.
+    sandbox.inject({ service: 'reseller', path: '/transaction', times: 1, fault: { kind: 'latency', ms: 1500 } });
     await confirmPurchase(budi);
     // Polled: the emulator's waitFor re-checks only on Telegram-side changes, not the sandbox's.
     await eventually(() => sandbox.received.some((r) => r.path === '/transaction'), 15_000);
