@@ -232,6 +232,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     operatorFeed,
     broadcasts,
     now,
+    replyPacer: outbox.replyPacer(),
   };
   const botConfig: BotConfig<BotContext> = {
     ...options.botConfig,

@@ -1,5 +1,5 @@
 import type { BroadcastService } from '../services/broadcasts.ts';
-import type { Context } from 'grammy';
+import type { Context, Transformer } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
@@ -49,6 +49,8 @@ export interface BotDeps {
   /** Broadcast jobs (admins only). */
   broadcasts: BroadcastService;
   now: () => Date;
+  /** Installed on every Api the bot replies with: makes replies share Telegram's overall limit with the outbox. */
+  replyPacer?: Transformer;
 }
 
 interface Extras {

@@ -72,6 +72,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
 
   // Replies wait out a 429 instead of failing (unsolicited messages go through the outbox).
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
+  // Replies count in the outbox's window and take the next slot before a broadcast does.
+  if (deps.replyPacer) bot.api.config.use(deps.replyPacer);
   // Every text is HTML (src/text/html.ts); the translate function escapes the variables.
   bot.api.config.use(htmlParseMode);
 
@@ -116,6 +118,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
         async (ctx, next) => {
           // A conversation's context has a fresh Api: it gets the same transformers as bot.api.
           ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
+          if (deps.replyPacer) ctx.api.config.use(deps.replyPacer);
           ctx.api.config.use(htmlParseMode);
           await next();
         },

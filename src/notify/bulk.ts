@@ -74,7 +74,7 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
     const key = `bulk:${(counter += 1)}`;
     const counted = !current.paid;
     busyChats.add(delivery.chatId);
-    if (counted) pacing.requestStarted();
+    if (counted) pacing.requestStarted(mono());
     let released = false;
     const release = (answered: boolean) => {
       if (released) return;
@@ -141,7 +141,7 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
       if (pausedUntil > t) return pausedUntil;
       while (sending.size < context.maxUnrecorded) {
         if (!current.paid) {
-          const freeAt = pacing.globalFreeAt(t);
+          const freeAt = pacing.outboxFreeAt(t);
           if (freeAt > t) return freeAt;
         }
         const next = current.take(t, (chatId) => busyChats.has(chatId) || pacing.chatReadyAt(chatId, t) > t);

@@ -28,8 +28,10 @@
  *
  * Pacing (Telegram's limits, counted from Telegram's answers so network jitter cannot squeeze two
  * messages into one window): one message per chat per `perChatMs`, `perGroupPerMinute` per group
- * per `groupWindowMs`, `globalPerSecond` over all chats per `globalWindowMs`. The global default
- * is 25/s, below Telegram's ~30/s, to leave room for the bot's replies to users. The bookkeeping lives in pacing.ts.
+ * per `groupWindowMs`, `globalPerSecond` over all chats per `globalWindowMs`, the starts spread
+ * evenly over the window. The global default is 25/s, below Telegram's ~30/s. The bot's replies
+ * count in the same window through `replyPacer()` and go first: a reply that finds the window full
+ * takes the next slot, and one slot of Telegram's 30 is always left to replies. The bookkeeping lives in pacing.ts.
  *
  * Errors: 429 waits `retry_after` for that chat (every outbox call names a chat, and the outbox's
  * own pacing keeps the bot under the global limit), then retries the same item - never dropped.
@@ -40,7 +42,7 @@
  * errors, timeouts, 5xx and anything else are retried with exponential back-off (2 s doubling up
  * to 10 min, also pausing the whole outbox for a while) and given up after 24 h with an error log.
  */
-import { GrammyError, HttpError, type Api } from 'grammy';
+import { GrammyError, HttpError, type Api, type Transformer } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { Logger } from '../logger.ts';
 import type { OutboxEntry } from '../store/outbox.ts';
@@ -50,6 +52,7 @@ import { outboxPayloadSchema, type OutboxPayload, type SendPayload } from './pay
 import { htmlParseMode } from '../text/html.ts';
 import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
 import { createBulkLane, type BulkSource } from './bulk.ts';
+import { createReplyPacer } from './reply-pacer.ts';
 
 export type { OutboxLimits } from './pacing.ts';
 
@@ -106,6 +109,11 @@ export interface Outbox {
   drain(options?: { timeoutMs?: number }): Promise<void>;
   /** Attaches (or detaches) the bulk lane's source: it gets the slots queued items leave free (bulk.ts). */
   setBulkSource(source: BulkSource | undefined): void;
+  /**
+   * A transformer for the Api the bot replies with (bot.api, and each conversation's): the replies
+   * count in the outbox's global window and go first (reply-pacer.ts).
+   */
+  replyPacer(): Transformer;
 }
 
 const defaults = {
@@ -234,7 +242,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       for (const entry of ready) {
         // Crash bound: a delivery frees its slot only once its outcome is on disk (see the module comment).
         if (sending.size >= maxUnrecorded) break;
-        const freeAt = pacing.globalFreeAt(t);
+        const freeAt = pacing.outboxFreeAt(t);
         if (freeAt > t) {
           // Full: a completion or the window's end frees a slot.
           if (Number.isFinite(freeAt)) wakeAt = Math.min(wakeAt, freeAt);
@@ -258,7 +266,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   function deliver(entry: OutboxEntry): void {
     busyChats.add(entry.chatId);
-    pacing.requestStarted();
+    pacing.requestStarted(mono());
     let released = false;
     /** Frees the global slot; `answered` records Telegram's answer for pacing. */
     const release = (answered: boolean) => {
@@ -426,6 +434,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     },
     kick: schedulePump,
     setBulkSource: (source) => bulk.setSource(source),
+    replyPacer: () => createReplyPacer({ pacing, mono }),
     drain({ timeoutMs } = {}) {
       if (!running) return Promise.reject(new Error('The outbox is not running; call start() before drain().'));
       return new Promise<void>((resolve, reject) => {

@@ -18,6 +18,11 @@ export interface OutboxLimits {
   globalPerSecond?: number;
   /** Default 1000. */
   globalWindowMs?: number;
+  /**
+   * Telegram's overall ceiling per `globalWindowMs`, for the bot's own replies: they count in the
+   * same window as the outbox's messages and go first, up to this. Default 30.
+   */
+  ceilingPerSecond?: number;
 }
 
 export const pacingDefaults = {
@@ -26,6 +31,7 @@ export const pacingDefaults = {
   groupWindowMs: 60_000,
   globalPerSecond: 25,
   globalWindowMs: 1000,
+  ceilingPerSecond: 30,
 } as const satisfies Required<OutboxLimits>;
 
 export interface Pacing {
@@ -35,8 +41,18 @@ export interface Pacing {
   chatReadyAt(chatId: number, t: number): number;
   /** When one more request fits the global window; Infinity when only a request ending can free a slot. */
   globalFreeAt(t: number): number;
-  /** A request started: it counts against the global window until `requestEnded`. */
-  requestStarted(): void;
+  /**
+   * When the outbox (queued items, the bulk lane) may start its next request: when the global
+   * window has room, spread evenly over the window (one start per window / limit, so a reply never
+   * finds a window filled by one burst), and not while a reply waits for a slot.
+   */
+  outboxFreeAt(t: number): number;
+  /** When a reply of the bot may start: the same window, counted against Telegram's ceiling. */
+  replyFreeAt(t: number): number;
+  /** A reply starts (+1) or stops (-1) waiting for a slot; the outbox starts nothing meanwhile. */
+  replyWaiting(delta: 1 | -1): void;
+  /** A request started at `t`: it counts against the global window until `requestEnded`. */
+  requestStarted(t: number): void;
   /** A request ended; when Telegram `answered` (successfully or not), that answer starts the chat's gap and counts globally. */
   requestEnded(chatId: number, answered: boolean, t: number): void;
   /** A message was delivered to the chat; counts towards a group's window. */
@@ -59,6 +75,22 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
   /** Per chat: earliest monotonic time of the next request (pacing gap, or a 429 wait). */
   const chatWaits = new Map<number, number>();
   let globalPausedUntil = 0;
+  /** The outbox's limit: its own, but one slot of Telegram's ceiling always left to the replies (a limit set above the ceiling is taken as it is). */
+  const outboxLimit = limits.globalPerSecond === limits.ceilingPerSecond ? Math.max(1, limits.globalPerSecond - 1) : limits.globalPerSecond;
+  /** The outbox's starts are spread evenly: the next may start at `nextSlotAt`. */
+  const spacingMs = limits.globalWindowMs / outboxLimit;
+  let nextSlotAt = -Infinity;
+  /** Replies waiting for a slot. */
+  let repliesWaiting = 0;
+
+  /** When one more request fits the global window under `limit`; Infinity when only a request ending frees a slot. */
+  const windowFreeAt = (limit: number, t: number): number => {
+    const answers = globalAnswers.filter((at) => at > t - limits.globalWindowMs);
+    const used = answers.length + requestsInFlight;
+    if (used < limit) return 0;
+    const index = used - limit;
+    return index < answers.length ? answers[index]! + limits.globalWindowMs : Infinity;
+  };
 
   const holdChat = (chatId: number, until: number) => chatWaits.set(chatId, Math.max(chatWaits.get(chatId) ?? 0, until));
 
@@ -80,15 +112,20 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
       for (const [chatId, at] of chatWaits) if (at <= t && !isBusy(chatId)) chatWaits.delete(chatId);
     },
     chatReadyAt: (chatId, t) => Math.max(chatWaits.get(chatId) ?? 0, groupFreeAt(chatId, t), globalPausedUntil),
-    globalFreeAt(t) {
-      const answers = globalAnswers.filter((at) => at > t - limits.globalWindowMs);
-      const used = answers.length + requestsInFlight;
-      if (used < limits.globalPerSecond) return 0;
-      const index = used - limits.globalPerSecond;
-      return index < answers.length ? answers[index]! + limits.globalWindowMs : Infinity;
+    globalFreeAt: (t) => windowFreeAt(limits.globalPerSecond, t),
+    outboxFreeAt(t) {
+      if (repliesWaiting > 0) return t + spacingMs;
+      const freeAt = windowFreeAt(outboxLimit, t);
+      return freeAt === 0 && nextSlotAt <= t ? 0 : Math.max(freeAt, nextSlotAt);
     },
-    requestStarted() {
+    replyFreeAt: (t) => windowFreeAt(Math.max(limits.ceilingPerSecond, limits.globalPerSecond), t),
+    replyWaiting(delta) {
+      repliesWaiting = Math.max(0, repliesWaiting + delta);
+    },
+    requestStarted(t) {
       requestsInFlight += 1;
+      // A timer that fired a little late keeps the schedule; after a pause it starts from now.
+      nextSlotAt = (t - nextSlotAt < spacingMs ? nextSlotAt : t) + spacingMs;
     },
     requestEnded(chatId, answered, t) {
       requestsInFlight -= 1;

@@ -110,6 +110,25 @@ describe('/broadcast to 2,000 users at 30 messages per second (virtual time)', (
     expect(w.app.store.broadcasts.running()).toBeUndefined();
   }, 60_000);
 
+  it('at the ceiling (30 per second) a reply still goes out within 200 ms: it takes the next slot before the broadcast, and meets no 429', async () => {
+    const { admin, users, blocked } = await start();
+    const w = world!;
+    await send(admin);
+    await time.when(() => delivered() >= 300);
+    const from = w.telegram.calls.length;
+    const waits: number[] = [];
+    for (const user of users.slice(10, 40).filter((candidate) => !blocked.has(candidate.id))) {
+      const asked = time.elapsed();
+      await time.until(w.telegram.waitForBotMessage(user, { after: user.send('/start'), where: (m) => m.method !== 'copyMessage' }));
+      waits.push(time.elapsed() - asked);
+    }
+    const refused = w.telegram.calls.slice(from).filter((call) => call.status === 429 && call.method !== 'copyMessage');
+    expect(refused.map((call) => call.method)).toEqual([]);
+    expect(Math.max(...waits), `replies took ${waits.join(', ')} virtual ms`).toBeLessThan(200);
+    expect(w.app.deps.broadcasts.running()?.status).toBe('running');
+    await time.until(w.app.deps.broadcasts.cancel());
+  }, 60_000);
+
   it("answers a user's /saldo and /harga within 2 s while thousands of copies wait, and refuses every admin command to a non-admin", async () => {
     const { admin, users } = await start();
     const w = world!;

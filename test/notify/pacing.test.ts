@@ -7,7 +7,7 @@ describe('outbox pacing', () => {
   it('spaces messages to one chat from the answer to the previous one', () => {
     const pacing = createPacing({ perChatMs: 1000 });
     expect(pacing.chatReadyAt(7, 0)).toBe(0);
-    pacing.requestStarted();
+    pacing.requestStarted(0);
     pacing.requestEnded(7, true, 250);
     expect(pacing.chatReadyAt(7, 300)).toBe(1250);
     // Another chat is not held back.
@@ -18,7 +18,7 @@ describe('outbox pacing', () => {
 
   it('a request without an answer frees its global slot but starts no gap', () => {
     const pacing = createPacing({ perChatMs: 1000, globalPerSecond: 1 });
-    pacing.requestStarted();
+    pacing.requestStarted(0);
     expect(pacing.globalFreeAt(0)).toBe(Infinity);
     pacing.requestEnded(7, false, 100);
     expect(pacing.globalFreeAt(100)).toBe(0);
@@ -27,9 +27,9 @@ describe('outbox pacing', () => {
 
   it('counts requests in flight and answers against the global window', () => {
     const pacing = createPacing({ globalPerSecond: 2, globalWindowMs: 1000, perChatMs: 0 });
-    pacing.requestStarted();
+    pacing.requestStarted(0);
     pacing.requestEnded(1, true, 100);
-    pacing.requestStarted();
+    pacing.requestStarted(0);
     // One answer in the window and one request in flight: full until the answer leaves the window.
     expect(pacing.globalFreeAt(200)).toBe(1100);
     pacing.requestEnded(2, true, 300);
@@ -54,7 +54,7 @@ describe('outbox pacing', () => {
   it('a 429 wait holds one chat, a pause holds every chat, the later time wins', () => {
     const pacing = createPacing({ perChatMs: 1000 });
     pacing.holdChat(7, 5000);
-    pacing.requestStarted();
+    pacing.requestStarted(0);
     pacing.requestEnded(7, true, 100);
     expect(pacing.chatReadyAt(7, 200)).toBe(5000);
     pacing.pauseAll(3000);
@@ -71,5 +71,32 @@ describe('outbox pacing', () => {
     expect(pacing.chatReadyAt(7, 600)).toBe(500);
     pacing.prune(600, notBusy);
     expect(pacing.chatReadyAt(7, 600)).toBe(0);
+  });
+});
+
+describe('the outbox and the replies in one window', () => {
+  it('spreads the outbox over the window, makes up a late timer, and leaves one slot of the ceiling to replies', () => {
+    const pacing = createPacing({ globalPerSecond: 30, ceilingPerSecond: 30 });
+    // 29 per second for the outbox: one start every 1000/29 ms.
+    const spacing = 1000 / 29;
+    expect(pacing.outboxFreeAt(0)).toBe(0);
+    pacing.requestStarted(0);
+    expect(pacing.outboxFreeAt(1)).toBeCloseTo(spacing);
+    // Started 5 ms late: the next slot is still on the schedule, not 5 ms later.
+    pacing.requestStarted(spacing + 5);
+    expect(pacing.outboxFreeAt(spacing + 6)).toBeCloseTo(2 * spacing);
+    for (let i = 2; i < 29; i++) pacing.requestStarted(i * spacing);
+    // 29 in flight: the outbox is full, a reply still has its slot.
+    expect(pacing.outboxFreeAt(29 * spacing)).toBe(Infinity);
+    expect(pacing.replyFreeAt(29 * spacing)).toBe(0);
+  });
+
+  it('starts nothing of the outbox while a reply waits for a slot', () => {
+    const pacing = createPacing({ globalPerSecond: 25 });
+    expect(pacing.outboxFreeAt(100)).toBe(0);
+    pacing.replyWaiting(1);
+    expect(pacing.outboxFreeAt(100)).toBeGreaterThan(100);
+    pacing.replyWaiting(-1);
+    expect(pacing.outboxFreeAt(100)).toBe(0);
   });
 });
