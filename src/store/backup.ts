@@ -212,7 +212,12 @@ function decodeDataFile(name: string, raw: unknown): void {
 }
 
 function isDataFileName(name: string): boolean {
-  return name === hotFileName || sideFiles.has(name) || isUserShardFileName(name) || new RegExp(`^${historyDirName}/\\d{4}-\\d{2}\\.json$`).test(name);
+  return (
+    name === hotFileName ||
+    sideFiles.has(name) ||
+    isUserShardFileName(name) ||
+    new RegExp(`^${historyDirName}/\\d{4}-\\d{2}\\.json$`).test(name)
+  );
 }
 
 function sha256(text: string): string {

@@ -168,7 +168,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       close() {
         closing ??= (async () => {
           try {
-            await Promise.all([shards.close(), hot.close(), history.close(), inbox.close(), broadcasts.close(), balances.close(), priceWatch.close()]);
+            await Promise.all([
+              shards.close(),
+              hot.close(),
+              history.close(),
+              inbox.close(),
+              broadcasts.close(),
+              balances.close(),
+              priceWatch.close(),
+            ]);
           } finally {
             await lock.release();
           }
@@ -217,9 +225,7 @@ function oldestSecret({ sources }: KeyCheckInput): { sealed: string; aad: string
       what: `the stored ${record.service} credentials of user ${userId}`,
     };
   }
-  const [conversation] = sources
-    .flatMap((source) => Object.entries(source.conversations))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const [conversation] = sources.flatMap((source) => Object.entries(source.conversations)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (conversation) return { sealed: conversation[1], aad: conversationAad(conversation[0]), what: 'the stored conversation state' };
   return undefined;
 }

@@ -4,7 +4,7 @@
  * the new key alone opens everything. A crash after any number of file writes leaves every secret
  * readable with the two keys, and running the rotation again finishes it.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Update } from 'grammy/types';
 import { afterEach, describe, expect, it } from 'vitest';

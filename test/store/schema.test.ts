@@ -15,8 +15,7 @@ import {
 import { decodeUserShardFile, emptyUserShard } from '../../src/store/user-shards.ts';
 
 /** What a hot file of version 3 (before the split) holds of users, credentials and conversations. */
-const legacyUserPart = (raw: unknown) =>
-  legacyUserPartSchema.parse(migrate(raw, 'kiosbot.json', hotFileMigrations.slice(0, 2), 3).value);
+const legacyUserPart = (raw: unknown) => legacyUserPartSchema.parse(migrate(raw, 'kiosbot.json', hotFileMigrations.slice(0, 2), 3).value);
 
 const fixtureV1 = new URL('./fixtures/kiosbot-v1.json', import.meta.url);
 const readV1 = (): Record<string, unknown> => JSON.parse(readFileSync(fixtureV1, 'utf8')) as Record<string, unknown>;
@@ -141,7 +140,9 @@ describe('sell prices in the data files', () => {
     const { data } = decodeHotFile(JSON.parse(JSON.stringify(withSell)), 'kiosbot.json');
     expect(data.transactions[tx.refId]).toMatchObject({ sellPrice: 11_000, margin: 550 });
     const shard = { ...emptyUserShard(0), users: { [String(user.id)]: { ...user, sellRules } } };
-    expect(decodeUserShardFile(JSON.parse(JSON.stringify(shard)), 'users/000.json').data.users[String(user.id)]?.sellRules).toEqual(sellRules);
+    expect(decodeUserShardFile(JSON.parse(JSON.stringify(shard)), 'users/000.json').data.users[String(user.id)]?.sellRules).toEqual(
+      sellRules,
+    );
     const broken = { ...shard, users: { [String(user.id)]: { ...user, sellRules: { ...sellRules, step: 0 } } } };
     expect(() => decodeUserShardFile(JSON.parse(JSON.stringify(broken)), 'users/000.json')).toThrow();
   });
