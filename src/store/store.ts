@@ -43,7 +43,11 @@ export interface StoreOptions {
 
 /**
  * The bot's database. Reads are synchronous and come from memory; every change resolves once it
- * is on disk. Changes made in the same synchronous run land in the same (atomic) file write.
+ * is on disk. Changes to one file made in the same synchronous run land in the same (atomic) file
+ * write: the hot file (open transactions, confirmations, outbox, groups, game orders), or one
+ * user's shard file (their record, credentials, conversation states). A user change that must be
+ * atomic with a hot-file change (`users.update` with `notify`, group links) is carried by the
+ * hot file's write (`pendingUsers`) and copied into the shard after it.
  */
 export interface Store {
   readonly dataDir: string;
