@@ -146,6 +146,8 @@ describe('the users shard files', () => {
     expectUsers(again, 20);
     expect(again.users.count({ active: false })).toBe(1);
     expect(again.users.list().map((user) => user.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(again.users.list({ where: (user) => user.id % 5 === 0 }).map((user) => user.id)).toEqual([5, 10, 15, 20]);
+    expect(again.users.count({ active: true, where: (user) => user.id % 5 === 0 })).toBe(4);
     expect(again.credentials.countByService()).toEqual({ reseller: 20, marketplace: 1, gameshop: 0 });
     expect(again.credentials.listServices(7).sort()).toEqual(['marketplace', 'reseller']);
     expect(readdirSync(path.join(dataDir, usersDirName)).filter((name) => name.endsWith('.json'))).toHaveLength(20);
