@@ -37,8 +37,8 @@ export interface UsersRepo {
    */
   upsert(input: NewUser): Promise<{ user: UserRecord; created: boolean }>;
   /**
-   * Applies `patch`; resolves with the stored user, or undefined (nothing written) if there is no
-   * such user. `notify` is queued atomically with the change (the daily summary and the day it was
+   * Applies `patch`; resolves with the stored user, or undefined (nothing written, nothing queued)
+   * if there is no such user. `notify` is queued atomically with the change (the daily summary and the day it was
    * sent), so a crash keeps both or neither.
    */
   update(id: number, patch: UserPatch, options?: { notify?: NewOutboxItem[] }): Promise<UserRecord | undefined>;
