@@ -18,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JSONFilePreset } from 'lowdb/node';
 import { decodeTime } from 'ulid';
 import { hotFileName, openStore } from '../src/store/store.ts';
+import { shardOfUser, userShardFileName } from '../src/store/user-shards.ts';
 import { benchVault, scaleData, scaleSizes, selectSizes, userIdOf, type ScaleData } from './scale-data.ts';
 
 const writeRounds = 30;
@@ -32,6 +33,7 @@ interface Measured {
   openMs?: number;
   rssAfterOpenMb?: number;
   fileBytes?: number;
+  shardBytes?: number;
   writeP50Ms?: number;
   writeP99Ms?: number;
   writeBlockP99Ms?: number;
@@ -102,6 +104,8 @@ async function measureKiosbot(data: ScaleData, lookup: Lookup, withWrites: boole
     out.openMs = round(performance.now() - started);
     out.rssAfterOpenMb = mb(process.memoryUsage().rss);
     out.fileBytes = statSync(path.join(data.dataDir, hotFileName)).size;
+    // The users' shard file the first write rewrites.
+    out.shardBytes = statSync(path.join(data.dataDir, userShardFileName(shardOfUser(userIdOf(0))))).size;
     if (withWrites) {
       Object.assign(
         out,
@@ -270,6 +274,7 @@ async function parent(argv: string[]): Promise<void> {
       emit({ figure: 'kiosbot-crash', users: size.users, transactions: size.transactions, crash: k.crash, at: k.crashAt, missed: true });
     figure('open-ms', data, 'ms', k.openMs, b, b.openMs);
     figure('hot-file-bytes', data, 'bytes', k.fileBytes, b, b.fileBytes);
+    figure('user-shard-bytes', data, 'bytes', k.shardBytes, b, undefined);
     figure('write-p50-ms', data, 'ms', k.writeP50Ms, b, b.writeP50Ms);
     figure('write-p99-ms', data, 'ms', k.writeP99Ms, b, b.writeP99Ms, { text: '< 10 ms', met: (v) => v < 10 });
     figure('write-block-p99-ms', data, 'ms', k.writeBlockP99Ms, b, b.writeBlockP99Ms, { text: '< 20 ms', met: (v) => v < 20 });

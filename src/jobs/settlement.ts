@@ -64,7 +64,9 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
    * the user record too, so a restart neither re-checks a refused account nor tells its user again.
    */
   const paused = new Map<number, number>();
-  for (const user of store.users.list()) if (user.recheckPause) paused.set(user.id, Date.parse(user.recheckPause.since));
+  for (const user of store.users.list({ where: (candidate) => candidate.recheckPause !== undefined })) {
+    if (user.recheckPause) paused.set(user.id, Date.parse(user.recheckPause.since));
+  }
   /** Accounts whose pause is being announced and stored right now. */
   const pausing = new Set<number>();
   let timer: NodeJS.Timeout | undefined;

@@ -62,8 +62,8 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       });
     },
     async checkAll() {
-      for (const user of store.users.list({ active: true })) {
-        if (user.alertThreshold !== undefined) await this.check(user.id);
+      for (const user of store.users.list({ active: true, where: (candidate) => candidate.alertThreshold !== undefined })) {
+        await this.check(user.id);
       }
     },
   };

@@ -1,6 +1,7 @@
 /**
  * Backups of a data directory: one gzipped JSON file holding every data file (the hot file, the
- * history months, the inbox, balances, broadcasts, price-watch) with a checksum each. Made while the bot runs: every data file is
+ * users' shard files, the history months, the inbox, balances, broadcasts, price-watch) with a
+ * checksum each. Made while the bot runs: every data file is
  * replaced by an atomic rename, so a snapshot reads each file whole, and it is retaken until no
  * file changed while it was read — the state at one instant, which the store opens like the
  * state after a crash at that instant. Secrets stay sealed exactly as in the data files.
@@ -28,6 +29,7 @@ import { acquireDirLock } from './lock.ts';
 import { decodeHistoryFile, decodeHotFile } from './schema.ts';
 import { hotFileName, historyDirName } from './store.ts';
 import { verifyKeyCheck, type Vault } from './vault.ts';
+import { decodeUserShardFile, isUserShardFileName, usersDirName } from './user-shards.ts';
 
 /** A backup that cannot be made or used; the message says what to do. */
 export class BackupError extends StoreError {
@@ -62,6 +64,8 @@ async function dataFileNames(dataDir: string): Promise<string[]> {
   for (const name of [hotFileName, ...sideFiles.keys()]) {
     if (await isFile(path.join(dataDir, name))) names.push(name);
   }
+  const shards = await fs.readdir(path.join(dataDir, usersDirName)).catch(() => [] as string[]);
+  for (const name of shards.sort()) if (isUserShardFileName(`${usersDirName}/${name}`)) names.push(`${usersDirName}/${name}`);
   const history = await fs.readdir(path.join(dataDir, historyDirName)).catch(() => [] as string[]);
   for (const name of history.sort()) if (/^\d{4}-\d{2}\.json$/.test(name)) names.push(`${historyDirName}/${name}`);
   return names;
@@ -164,6 +168,7 @@ export async function restoreBackup(
       const stamp = backupFileName(now()).slice('kiosbot-'.length, -'.json.gz'.length);
       movedTo = await fs.mkdtemp(path.join(dataDir, `before-restore-${stamp}-`));
       await ensureDir(path.join(movedTo, historyDirName));
+      await ensureDir(path.join(movedTo, usersDirName));
       // The `.bak` copies go too: a `.bak` without its file would read as a lost file at the next start.
       for (const name of current.flatMap((name) => [name, `${name}.bak`])) {
         await fs.rename(path.join(dataDir, name), path.join(movedTo, name)).catch((error: NodeJS.ErrnoException) => {
@@ -202,11 +207,17 @@ export async function pruneBackups(dir: string, keep: number): Promise<string[]>
 function decodeDataFile(name: string, raw: unknown): void {
   if (name === hotFileName) decodeHotFile(raw, name);
   else if (sideFiles.has(name)) sideFiles.get(name)?.(raw, name);
+  else if (isUserShardFileName(name)) decodeUserShardFile(raw, name);
   else decodeHistoryFile(raw, name);
 }
 
 function isDataFileName(name: string): boolean {
-  return name === hotFileName || sideFiles.has(name) || new RegExp(`^${historyDirName}/\\d{4}-\\d{2}\\.json$`).test(name);
+  return (
+    name === hotFileName ||
+    sideFiles.has(name) ||
+    isUserShardFileName(name) ||
+    new RegExp(`^${historyDirName}/\\d{4}-\\d{2}\\.json$`).test(name)
+  );
 }
 
 function sha256(text: string): string {

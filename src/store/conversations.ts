@@ -22,17 +22,19 @@ export function conversationAad(key: string): string {
   return `conversation:${key}`;
 }
 
-export function createConversationsRepo({ hot, vault }: RepoContext): ConversationsRepo {
+export function createConversationsRepo({ shards, vault }: RepoContext): ConversationsRepo {
   const remove = async (key: string) => {
-    if (!Object.hasOwn(hot.data.conversations, key)) return;
-    await hot.update((data) => {
+    // Deleting a state that is not there writes nothing (the bot deletes after every update).
+    const shard = shards.forConversation(key);
+    if (!Object.hasOwn(shard.data.conversations, key)) return;
+    await shard.update((data) => {
       delete data.conversations[key];
     });
   };
 
   return {
     read(key) {
-      const sealed = hot.data.conversations[key];
+      const sealed = shards.forConversation(key).data.conversations[key];
       if (sealed === undefined) return undefined;
       try {
         return JSON.parse(vault.decrypt(sealed, conversationAad(key))) as unknown;
@@ -44,7 +46,7 @@ export function createConversationsRepo({ hot, vault }: RepoContext): Conversati
       const json = JSON.stringify(value);
       if (json === undefined) return remove(key);
       const sealed = vault.encrypt(json, conversationAad(key));
-      await hot.update((data) => {
+      await shards.forConversation(key).update((data) => {
         data.conversations[key] = sealed;
       });
     },

@@ -39,7 +39,9 @@ export function credentialsAad(userId: number, service: ServiceName): string {
   return `user:${userId}:credentials:${service}`;
 }
 
-export function createCredentialsRepo({ hot, vault, now }: RepoContext): CredentialsRepo {
+export function createCredentialsRepo({ shards, vault, now }: RepoContext): CredentialsRepo {
+  /** The user's shard's credentials. */
+  const of = (userId: number) => shards.forUser(userId).data.credentials;
   const keyOf = (userId: number, service: ServiceName) => `${userId}:${validated(serviceNameSchema, service, 'service')}`;
 
   return {
@@ -57,12 +59,12 @@ export function createCredentialsRepo({ hot, vault, now }: RepoContext): Credent
         },
         'credential',
       );
-      await hot.update((data) => {
+      await shards.forUser(userId).update((data) => {
         data.credentials[key] = record;
       });
     },
     load(userId, service) {
-      const record = hot.data.credentials[keyOf(userId, service)];
+      const record = of(userId)[keyOf(userId, service)];
       if (!record) return undefined;
       const opened: unknown = JSON.parse(vault.decrypt(record.sealed, credentialsAad(userId, service)));
       const parsed = secretSchema.safeParse(opened);
@@ -70,29 +72,29 @@ export function createCredentialsRepo({ hot, vault, now }: RepoContext): Credent
         throw new StoreError('invalid', `Stored credentials for ${service} of user ${userId} are not a set of text fields.`);
       return parsed.data;
     },
-    has: (userId, service) => hot.data.credentials[keyOf(userId, service)] !== undefined,
+    has: (userId, service) => of(userId)[keyOf(userId, service)] !== undefined,
     info(userId, service) {
-      const record = hot.data.credentials[keyOf(userId, service)];
+      const record = of(userId)[keyOf(userId, service)];
       if (!record) return undefined;
       return { service: record.service, connectedAt: record.connectedAt, ...(record.label === undefined ? {} : { label: record.label }) };
     },
     async remove(userId, service) {
       const key = keyOf(userId, service);
-      if (!hot.data.credentials[key]) return false;
-      await hot.update((data) => {
+      if (!of(userId)[key]) return false;
+      await shards.forUser(userId).update((data) => {
         delete data.credentials[key];
       });
       return true;
     },
     listServices(userId) {
       const prefix = `${userId}:`;
-      return Object.entries(hot.data.credentials)
+      return Object.entries(of(userId))
         .filter(([key]) => key.startsWith(prefix))
         .map(([, record]) => record.service);
     },
     countByService() {
       const counts = Object.fromEntries(serviceNames.map((service) => [service, 0])) as Record<ServiceName, number>;
-      for (const record of Object.values(hot.data.credentials)) counts[record.service]++;
+      for (const shard of shards.all) for (const record of Object.values(shard.data.credentials)) counts[record.service]++;
       return counts;
     },
   };

@@ -1,5 +1,6 @@
 import { copy, validated, withPatch, type RepoContext } from './context.ts';
-import { groupSchema, type GroupRecord, type HotData } from './schema.ts';
+import { groupSchema, type GroupRecord, type HotData, type UserRecord } from './schema.ts';
+import { currentUser, updateWithHot } from './users.ts';
 
 /** A linked group with its chat id. */
 export interface LinkedGroup extends GroupRecord {
@@ -9,7 +10,7 @@ export interface LinkedGroup extends GroupRecord {
 /**
  * Groups that receive a user's notifications. A user links at most one group (their
  * `linkedGroupId`) and a group belongs to one owner: linking moves it, and the user record is
- * kept in step in the same write.
+ * kept in step in the same atomic write (through the hot file's `pendingUsers`).
  */
 export interface GroupsRepo {
   /** Links `chatId` to `ownerId`, replacing the owner's previous group and the group's previous owner. */
@@ -27,22 +28,23 @@ export interface GroupsRepo {
   byOwner(ownerId: number): LinkedGroup[];
 }
 
-export function createGroupsRepo({ hot, now }: RepoContext): GroupsRepo {
+export function createGroupsRepo(context: RepoContext): GroupsRepo {
+  const { hot, now } = context;
   const linked = (chatId: number, record: GroupRecord): LinkedGroup => ({ chatId, ...copy(record) });
 
   return {
     async link({ chatId, ownerId, title }) {
       const record = validated(groupSchema, withPatch({ ownerId, linkedAt: now().toISOString() }, { title }), 'group');
-      await hot.update((data) => place(data, chatId, record));
+      await updateWithHot(context, (data) => place(context, data, chatId, record));
       return linked(chatId, record);
     },
     async migrate(oldId, newId) {
       const record = hot.data.groups[String(oldId)];
       if (!record || oldId === newId) return false;
       const moved = copy(record);
-      await hot.update((data) => {
+      await updateWithHot(context, (data) => {
         delete data.groups[String(oldId)];
-        place(data, newId, moved);
+        return place(context, data, newId, moved);
       });
       return true;
     },
@@ -50,10 +52,10 @@ export function createGroupsRepo({ hot, now }: RepoContext): GroupsRepo {
       const key = String(chatId);
       const record = hot.data.groups[key];
       if (!record) return false;
-      await hot.update((data) => {
+      await updateWithHot(context, (data) => {
         delete data.groups[key];
-        const owner = data.users[String(record.ownerId)];
-        if (owner?.linkedGroupId === chatId) delete owner.linkedGroupId;
+        const owner = currentUser(context, record.ownerId);
+        return owner?.linkedGroupId === chatId ? [withoutGroup(owner)] : [];
       });
       return true;
     },
@@ -68,19 +70,28 @@ export function createGroupsRepo({ hot, now }: RepoContext): GroupsRepo {
   };
 }
 
+/** A copy of `user` without a linked group. */
+function withoutGroup(user: UserRecord): UserRecord {
+  const { linkedGroupId: _linked, ...rest } = user;
+  return rest;
+}
+
 /**
- * Puts `record` at `chatId` inside an update: the group's previous owner loses it, the owner's
- * previous group is unlinked, and the owner's user record points at `chatId`.
+ * Puts `record` at `chatId` inside a hot-file update: the group's previous owner loses it, the
+ * owner's previous group is unlinked, and the owner's user record points at `chatId`. Returns the
+ * user records that change (new objects; the caller stores them with the hot-file write).
  */
-function place(data: HotData, chatId: number, record: GroupRecord): void {
+function place(context: RepoContext, data: HotData, chatId: number, record: GroupRecord): UserRecord[] {
   const key = String(chatId);
+  const changed: UserRecord[] = [];
   const previousOwner = data.groups[key]?.ownerId;
-  const previousOwnerRecord = previousOwner === undefined ? undefined : data.users[String(previousOwner)];
-  if (previousOwnerRecord?.linkedGroupId === chatId) delete previousOwnerRecord.linkedGroupId;
+  const previousOwnerRecord = previousOwner === undefined ? undefined : currentUser(context, previousOwner);
+  if (previousOwnerRecord?.linkedGroupId === chatId && previousOwner !== record.ownerId) changed.push(withoutGroup(previousOwnerRecord));
   for (const [otherKey, other] of Object.entries(data.groups)) {
     if (other.ownerId === record.ownerId && otherKey !== key) delete data.groups[otherKey];
   }
   data.groups[key] = record;
-  const owner = data.users[String(record.ownerId)];
-  if (owner) owner.linkedGroupId = chatId;
+  const owner = currentUser(context, record.ownerId);
+  if (owner && owner.linkedGroupId !== chatId) changed.push({ ...owner, linkedGroupId: chatId });
+  return changed;
 }

@@ -2,6 +2,7 @@ import type { DurableFile } from './durable-file.ts';
 import { conversationAad } from './conversations.ts';
 import { credentialsAad } from './credentials.ts';
 import type { HotData } from './schema.ts';
+import type { UserShardData, UserShards } from './user-shards.ts';
 import { sealKeyCheck, type Vault } from './vault.ts';
 
 /** The kinds of sealed values kiosbot stores. */
@@ -60,8 +61,8 @@ export async function resealFile<T>(
   return report;
 }
 
-/** The sealed values of the hot file: every user's credentials and every conversation state. */
-export function hotSecrets(data: HotData): SealedValue[] {
+/** The sealed values of a users' shard file: its users' credentials and conversation states. */
+export function shardSecrets(data: UserShardData): SealedValue[] {
   const credentials = Object.entries(data.credentials).map(([key, record]): SealedValue => {
     const userId = Number(key.slice(0, key.indexOf(':')));
     return {
@@ -87,17 +88,36 @@ export function hotSecrets(data: HotData): SealedValue[] {
 }
 
 /**
- * Re-seals every secret of the hot file with the vault's current key, and the key check value
- * with them when anything was stale, so the previous key is no longer needed for this file.
+ * Re-seals the secrets of every shard file with the vault's current key (a shard never written
+ * and empty is left alone). `hadStale`: whether any secret was sealed with another key.
  */
-export function resealHot(hot: DurableFile<HotData>, vault: Vault, now: () => Date): Promise<ResealReport> {
-  const stale = hotSecrets(hot.data).some((value) => !vault.isCurrent(value.token));
+export async function resealShards(shards: UserShards, vault: Vault): Promise<{ report: ResealReport; hadStale: boolean }> {
+  const report: ResealReport = { resealed: { credentials: 0, conversations: 0, inbox: 0 }, unreadable: [] };
+  let hadStale = false;
+  for (const shard of shards.all) {
+    const secrets = shardSecrets(shard.data);
+    if (!shard.existed && secrets.length === 0) continue;
+    hadStale ||= secrets.some((value) => !vault.isCurrent(value.token));
+    const done = await resealFile(shard, vault, shardSecrets);
+    report.resealed.credentials += done.resealed.credentials;
+    report.resealed.conversations += done.resealed.conversations;
+    report.unreadable.push(...done.unreadable);
+  }
+  return { report, hadStale };
+}
+
+/**
+ * Seals the hot file's key check value with the vault's current key when it is not, or when
+ * `secretsWereStale` (the shards held secrets of another key), and writes the file twice so that
+ * its `.bak` is current too. The hot file holds no other secret.
+ */
+export function resealHot(hot: DurableFile<HotData>, vault: Vault, now: () => Date, secretsWereStale: boolean): Promise<ResealReport> {
   const checkStale = !hot.data.keyCheck || !vault.isCurrent(hot.data.keyCheck.sealed);
   return resealFile(
     hot,
     vault,
-    hotSecrets,
-    stale || checkStale
+    () => [],
+    secretsWereStale || checkStale
       ? (data) => {
           data.keyCheck = { ...sealKeyCheck(vault), at: now().toISOString() };
         }

@@ -4,9 +4,11 @@ import type { Decoded } from './durable-file.ts';
 import { StoreVersionError } from './errors.ts';
 
 /*
- * The hot file `kiosbot.json` holds everything the bot touches often and keeps it small: users,
- * sealed credentials, open transactions, pending notifications, sealed conversation state and
- * linked groups. Settled transactions live in `history/YYYY-MM.json` (historyFileSchema).
+ * The hot file `kiosbot.json` holds what must change together in one atomic write and keeps it
+ * small: open transactions and purchase confirmations, pending notifications, linked groups, game
+ * orders and the key check value. Users, their sealed credentials and their sealed conversation
+ * states live in shard files `users/NNN.json` by user id (user-shards.ts), so one user's change
+ * rewrites one small file; settled transactions live in `history/YYYY-MM.json` (historyFileSchema).
  *
  * To change the hot file's shape: bump `hotFileVersion`, change the schemas below to the new
  * shape, and append a migration `{ from: old, to: old + 1, up }` to `hotFileMigrations` that turns
@@ -15,7 +17,7 @@ import { StoreVersionError } from './errors.ts';
  */
 
 /** Current data version of the hot file. */
-export const hotFileVersion = 3;
+export const hotFileVersion = 4;
 /** Current data version of history files. */
 export const historyFileVersion = 1;
 
@@ -257,16 +259,16 @@ export const metaSchema = z.object({
 export const hotFileSchema = z
   .object({
     version: z.literal(hotFileVersion),
-    /** By Telegram user id (as a string). */
-    users: z.record(z.string(), userSchema),
-    /** By `${userId}:${service}`. */
-    credentials: z.record(z.string(), credentialSchema),
+    /**
+     * User records changed in the same atomic write as something of this file (a group link, a
+     * queued daily summary), by user id, until they are copied into their shard file: the store
+     * reads a user here first, and copies what is left here into the shards at open.
+     */
+    pendingUsers: z.record(z.string(), userSchema),
     /** Open (not yet settled) transactions by refId. */
     transactions: z.record(z.string(), transactionSchema),
     /** Pending notifications by id. */
     outbox: z.record(z.string(), outboxItemSchema),
-    /** Conversation state by storage key, each a vault token. */
-    conversations: z.record(z.string(), z.string()),
     /** Linked groups by chat id (as a string). */
     groups: z.record(z.string(), groupSchema),
     /** The users' game shop orders by order id (kept; they are small and few). */
@@ -283,12 +285,9 @@ export const hotFileSchema = z
     keyCheck: z.object({ keyId: z.string().min(1), sealed: z.string().min(1), at: isoDate }).optional(),
   })
   .superRefine((data, ctx) => {
-    for (const [key, user] of Object.entries(data.users)) {
-      if (key !== String(user.id)) ctx.addIssue({ code: 'custom', path: ['users', key], message: `key does not match id ${user.id}` });
-    }
-    for (const [key, cred] of Object.entries(data.credentials)) {
-      if (!/^-?\d+:/.test(key) || !key.endsWith(`:${cred.service}`)) {
-        ctx.addIssue({ code: 'custom', path: ['credentials', key], message: 'key is not `<userId>:<service>`' });
+    for (const [key, user] of Object.entries(data.pendingUsers)) {
+      if (key !== String(user.id)) {
+        ctx.addIssue({ code: 'custom', path: ['pendingUsers', key], message: `key does not match id ${user.id}` });
       }
     }
     for (const [key, tx] of Object.entries(data.transactions)) {
@@ -319,11 +318,9 @@ export type HistoryData = z.output<typeof historyFileSchema>;
 export function emptyHotData(now: Date): HotData {
   return {
     version: hotFileVersion,
-    users: {},
-    credentials: {},
+    pendingUsers: {},
     transactions: {},
     outbox: {},
-    conversations: {},
     groups: {},
     confirmations: {},
     gameOrders: {},
@@ -365,7 +362,26 @@ export const hotFileMigrations: readonly Migration[] = [
     description: 'keep the users’ game shop orders',
     up: (data) => ({ ...data, gameOrders: isObject(data.gameOrders) ? data.gameOrders : {} }),
   },
+  {
+    from: 3,
+    to: 4,
+    description: 'users, credentials and conversation states move to the shard files users/NNN.json',
+    up: (data) => {
+      // The store wrote them into the shards before this runs (splitLegacyHotFile); checked here
+      // anyway, so a file whose users do not have the expected format is refused, not dropped.
+      legacyUserPartSchema.parse(data);
+      const { users: _users, credentials: _credentials, conversations: _conversations, ...rest } = data;
+      return { ...rest, pendingUsers: {} };
+    },
+  },
 ];
+
+/** What a version-3 hot file holds that version 4 keeps in the shard files. */
+export const legacyUserPartSchema = z.object({
+  users: z.record(z.string(), userSchema),
+  credentials: z.record(z.string(), credentialSchema),
+  conversations: z.record(z.string(), z.string()),
+});
 
 /**
  * Brings raw JSON of any known version up to `latest` by running `migrations` in order. Throws

@@ -16,10 +16,13 @@ import { createTransactionsRepo, type TransactionsRepo } from './transactions.ts
 import { createUsersRepo, type UsersRepo } from './users.ts';
 import { sealKeyCheck, verifyKeyCheck, type Vault } from './vault.ts';
 import { StoreKeyError } from './errors.ts';
-import { resealHot, type ResealReport } from './reseal.ts';
+import { resealHot, resealShards, type ResealReport } from './reseal.ts';
 import { credentialsAad } from './credentials.ts';
 import { conversationAad } from './conversations.ts';
 import { createWriteGate } from './write-gate.ts';
+import { splitLegacyHotFile, type KeyCheckInput } from './split.ts';
+import { openUserShards } from './user-shards.ts';
+import { copyPendingUsers } from './users.ts';
 
 /** Name of the hot file inside the data directory. */
 export const hotFileName = 'kiosbot.json';
@@ -41,7 +44,11 @@ export interface StoreOptions {
 
 /**
  * The bot's database. Reads are synchronous and come from memory; every change resolves once it
- * is on disk. Changes made in the same synchronous run land in the same (atomic) file write.
+ * is on disk. Changes to one file made in the same synchronous run land in the same (atomic) file
+ * write: the hot file (open transactions, confirmations, outbox, groups, game orders), or one
+ * user's shard file (their record, credentials, conversation states). A user change that must be
+ * atomic with a hot-file change (`users.update` with `notify`, group links) is carried by the
+ * hot file's write (`pendingUsers`) and copied into the shard after it.
  */
 export interface Store {
   readonly dataDir: string;
@@ -84,9 +91,11 @@ export interface Store {
 
 /**
  * Opens the store in `dataDir`: takes the directory lock (fails with StoreLockedError if another
- * live process holds it), reads and validates `kiosbot.json` (upgrading an older format after
- * backing it up; StoreCorruptError or StoreVersionError leave it untouched), and finishes any
- * settlement a crash interrupted.
+ * live process holds it), reads and validates the users' shard files and `kiosbot.json`
+ * (upgrading an older format after backing it up: a hot file from before the split first has its
+ * users written into the shards; StoreCorruptError or StoreVersionError leave it untouched),
+ * copies user records a crash left in the hot file into their shards, and finishes any settlement
+ * a crash interrupted.
  */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const now = options.now ?? (() => new Date());
@@ -97,19 +106,22 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const onWrite = { onWrite: options.onWrite, writeFile: gate.wrap(options.writeFile) };
   try {
     const hotPath = path.join(dataDir, hotFileName);
+    const keyCheck = (input: KeyCheckInput) => checkKey(input, options.vault, hotPath);
+    await splitLegacyHotFile({ dataDir, hotFile: hotPath, checkKey: keyCheck, ...onWrite });
+    const shards = await openUserShards({ dataDir, ...onWrite });
     const hot = await DurableFile.open<HotData>({
       path: hotPath,
       decode: (raw, file) => decodeHotFile(raw, file, now()),
       defaultData: () => emptyHotData(now()),
       // Before anything is written (no migration, no backup rotation): a wrong key stops here.
-      verify: (data) => checkKey(data, options.vault, hotPath),
+      verify: (data) => keyCheck({ keyCheck: data.keyCheck, sources: shards.all.map((shard) => shard.data) }),
       ...onWrite,
     });
     // A new file is written right away, so an unwritable directory fails at start-up, not at the
     // first purchase; it carries the key check value, which an older file gets here too (the key
     // was just verified against one of its secrets) and which follows a key rotation.
-    const keyCheck = hot.data.keyCheck;
-    if (!hot.existed || !keyCheck || !options.vault.isCurrent(keyCheck.sealed)) {
+    const storedCheck = hot.data.keyCheck;
+    if (!hot.existed || !storedCheck || !options.vault.isCurrent(storedCheck.sealed)) {
       await hot.update((data) => {
         data.keyCheck = { ...sealKeyCheck(options.vault), at: now().toISOString() };
       });
@@ -119,7 +131,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const broadcasts = await openBroadcasts({ dataDir, now, ...onWrite });
     const balances = await openBalances({ dataDir, now, ...onWrite });
     const priceWatch = await openPriceWatch({ dataDir, ...onWrite });
-    const context = { hot, vault: options.vault, now };
+    const context = { hot, shards, copying: new Map<string, number>(), vault: options.vault, now };
+    // User records a crash left between the hot file and their shards.
+    await copyPendingUsers(context, Object.values(hot.data.pendingUsers));
+    await hot.flush();
     const transactions = createTransactionsRepo(context, history);
     await transactions.archiveSettled();
 
@@ -139,17 +154,20 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       balances,
       priceWatch,
       async resealSecrets() {
-        const fromHot = await resealHot(hot, options.vault, now);
+        // The shards first, the key check value (in the hot file) after them.
+        const fromShards = await resealShards(shards, options.vault);
+        const fromHot = await resealHot(hot, options.vault, now, fromShards.hadStale);
         const fromInbox = await inbox.reseal();
         return {
-          resealed: { ...fromHot.resealed, inbox: fromInbox.resealed.inbox },
-          unreadable: [...fromHot.unreadable, ...fromInbox.unreadable],
+          resealed: { ...fromShards.report.resealed, inbox: fromInbox.resealed.inbox },
+          unreadable: [...fromShards.report.unreadable, ...fromHot.unreadable, ...fromInbox.unreadable],
         };
       },
       holdWrites: (task) => gate.hold(task),
       async flush() {
         // All settle before this does, so that after a rejection each file's memory is what is on disk.
         const results = await Promise.allSettled([
+          shards.flush(),
           hot.flush(),
           history.flush(),
           inbox.flush(),
@@ -162,7 +180,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       close() {
         closing ??= (async () => {
           try {
-            await Promise.all([hot.close(), history.close(), inbox.close(), broadcasts.close(), balances.close(), priceWatch.close()]);
+            await Promise.all([
+              shards.close(),
+              hot.close(),
+              history.close(),
+              inbox.close(),
+              broadcasts.close(),
+              balances.close(),
+              priceWatch.close(),
+            ]);
           } finally {
             await lock.release();
           }
@@ -178,16 +204,16 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 
 /**
  * Refuses a vault whose key does not fit the data, before anything is written. The key check
- * value must open; a file from before the check value must open its oldest stored secret (the
- * one sealed first, so with the key the data was created with), if it has any.
+ * value must open; data from before the check value must open its oldest stored secret (the one
+ * sealed first, so with the key the data was created with), if it has any.
  */
-function checkKey(data: HotData, vault: Vault, file: string): void {
-  if (data.keyCheck) {
-    const problem = verifyKeyCheck(vault, data.keyCheck.sealed);
+function checkKey(input: KeyCheckInput, vault: Vault, file: string): void {
+  if (input.keyCheck) {
+    const problem = verifyKeyCheck(vault, input.keyCheck.sealed);
     if (problem) throw new StoreKeyError(file, problem);
     return;
   }
-  const secret = oldestSecret(data);
+  const secret = oldestSecret(input);
   if (!secret) return;
   try {
     vault.decrypt(secret.sealed, secret.aad);
@@ -196,11 +222,11 @@ function checkKey(data: HotData, vault: Vault, file: string): void {
   }
 }
 
-/** The stored secret sealed first: the oldest credentials, else a conversation state. */
-function oldestSecret(data: HotData): { sealed: string; aad: string; what: string } | undefined {
-  const credentials = Object.entries(data.credentials).sort(
-    ([ka, a], [kb, b]) => Date.parse(a.connectedAt) - Date.parse(b.connectedAt) || (ka < kb ? -1 : ka > kb ? 1 : 0),
-  );
+/** The stored secret sealed first (in any shard): the oldest credentials, else a conversation state. */
+function oldestSecret({ sources }: KeyCheckInput): { sealed: string; aad: string; what: string } | undefined {
+  const credentials = sources
+    .flatMap((source) => Object.entries(source.credentials))
+    .sort(([ka, a], [kb, b]) => Date.parse(a.connectedAt) - Date.parse(b.connectedAt) || (ka < kb ? -1 : ka > kb ? 1 : 0));
   const [first] = credentials;
   if (first) {
     const [key, record] = first;
@@ -211,7 +237,7 @@ function oldestSecret(data: HotData): { sealed: string; aad: string; what: strin
       what: `the stored ${record.service} credentials of user ${userId}`,
     };
   }
-  const [conversation] = Object.entries(data.conversations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const [conversation] = sources.flatMap((source) => Object.entries(source.conversations)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (conversation) return { sealed: conversation[1], aad: conversationAad(conversation[0]), what: 'the stored conversation state' };
   return undefined;
 }

@@ -1,6 +1,7 @@
 import { copy, validated, withPatch, type RepoContext } from './context.ts';
 import type { Locale } from '../domain.ts';
-import { userSchema, type UserRecord } from './schema.ts';
+import { buildOutboxItem, insertOutboxItem, type NewOutboxItem } from './outbox.ts';
+import { userSchema, type HotData, type UserRecord } from './schema.ts';
 
 /** What Telegram tells us about a user on first contact. */
 export interface NewUser {
@@ -16,9 +17,17 @@ export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
 /** Filter for list and count. */
 export interface UserFilter {
   active?: boolean;
+  /**
+   * Only the users this accepts. Runs on the stored records before they are copied, so a pass
+   * looking for a few users among 50,000 copies only those (it must not change the record).
+   */
+  where?: (user: Readonly<UserRecord>) => boolean;
 }
 
-/** Bot users, keyed by Telegram user id. Display names are stored in plain text; no secrets here. */
+/**
+ * Bot users, keyed by Telegram user id, in the shard files by id. Display names are stored in
+ * plain text; no secrets here.
+ */
 export interface UsersRepo {
   /** The user, or undefined if they never wrote to the bot. */
   get(id: number): UserRecord | undefined;
@@ -27,8 +36,12 @@ export interface UsersRepo {
    * given) locale. Resolves once stored.
    */
   upsert(input: NewUser): Promise<{ user: UserRecord; created: boolean }>;
-  /** Applies `patch`; resolves with the stored user, or undefined (nothing written) if there is no such user. */
-  update(id: number, patch: UserPatch): Promise<UserRecord | undefined>;
+  /**
+   * Applies `patch`; resolves with the stored user, or undefined (nothing written, nothing queued)
+   * if there is no such user. `notify` is queued atomically with the change (the daily summary and the day it was
+   * sent), so a crash keeps both or neither.
+   */
+  update(id: number, patch: UserPatch, options?: { notify?: NewOutboxItem[] }): Promise<UserRecord | undefined>;
   /** Marks a user active or inactive (inactive: they blocked the bot; broadcasts skip them). */
   setActive(id: number, active: boolean): Promise<UserRecord | undefined>;
   /** All users (ordered by id), optionally only active or inactive ones. */
@@ -37,28 +50,126 @@ export interface UsersRepo {
   count(filter?: UserFilter): number;
 }
 
-export function createUsersRepo({ hot, now }: RepoContext): UsersRepo {
-  const matches = (user: UserRecord, filter: UserFilter | undefined) => filter?.active === undefined || user.active === filter.active;
+/**
+ * The user records as they are now: a record in the hot file's `pendingUsers` (changed together
+ * with the hot file, not yet copied into its shard) wins over its shard's.
+ */
+export function currentUser({ hot, shards }: RepoContext, id: number): UserRecord | undefined {
+  const key = String(id);
+  return hot.data.pendingUsers[key] ?? shards.forUser(id).data.users[key];
+}
 
-  const update: UsersRepo['update'] = async (id, patch) => {
-    const existing = hot.data.users[String(id)];
+/**
+ * Changes user records atomically with a change of the hot file: the new records go into the
+ * hot file's `pendingUsers` in the same write as `change`, then into their shards, then leave
+ * `pendingUsers`. A crash after the first write leaves them in `pendingUsers`, which the next
+ * open copies into the shards; a failed first write undoes both. Resolves once the first write
+ * (the one that makes the change durable) is on disk; the copy into the shards is awaited too,
+ * but its failure only leaves the records in `pendingUsers` for the next open.
+ */
+export async function updateWithHot(context: RepoContext, change: (data: HotData) => UserRecord[]): Promise<void> {
+  const { hot, copying } = context;
+  const written = await hot.update((data) => {
+    const users = change(data);
+    for (const user of users) data.pendingUsers[String(user.id)] = user;
+    return users;
+  });
+  for (const user of written) copying.set(String(user.id), (copying.get(String(user.id)) ?? 0) + 1);
+  await copyPendingUsers(context, written).catch(() => undefined);
+}
+
+/**
+ * Copies `records` (in the hot file's `pendingUsers`, counted in `copying`) into their shards,
+ * then drops them from `pendingUsers`. Until that drop is on disk, the users' changes keep going
+ * through the hot file (see `copying`): a plain shard write landing before it would be undone by
+ * the copy the next open makes of the older pending record.
+ */
+export async function copyPendingUsers(context: RepoContext, records: readonly UserRecord[]): Promise<void> {
+  const { hot, shards, copying } = context;
+  if (records.length === 0) return;
+  const done = () => {
+    for (const record of records) {
+      const key = String(record.id);
+      const left = (copying.get(key) ?? 1) - 1;
+      if (left > 0) copying.set(key, left);
+      else copying.delete(key);
+    }
+  };
+  try {
+    await Promise.all(
+      records.map((record) =>
+        shards.forUser(record.id).update((data) => {
+          data.users[String(record.id)] = record;
+        }),
+      ),
+    );
+  } catch (error) {
+    done();
+    throw error;
+  }
+  // Not awaited by the caller: the change is durable already. A newer pending record of the same
+  // user (another object) stays until its own copy is done.
+  hot
+    .update((data) => {
+      for (const record of records) {
+        if (data.pendingUsers[String(record.id)] === record) delete data.pendingUsers[String(record.id)];
+      }
+    })
+    .catch(() => undefined)
+    .finally(done);
+}
+
+export function createUsersRepo(context: RepoContext): UsersRepo {
+  const { hot, shards, now } = context;
+  const matches = (user: UserRecord, filter: UserFilter | undefined) =>
+    (filter?.active === undefined || user.active === filter.active) && (filter?.where === undefined || filter.where(user));
+
+  /** Stores `next` (a whole user record) in its shard, or through the hot file while a pending copy of it is there. */
+  const store = async (next: UserRecord, notify: NewOutboxItem[]): Promise<UserRecord> => {
+    const key = String(next.id);
+    if (notify.length > 0 || hot.data.pendingUsers[key] || context.copying.has(key)) {
+      const at = now();
+      const items = notify.map((item) => buildOutboxItem(item, at));
+      await updateWithHot(context, (data) => {
+        for (const item of items) insertOutboxItem(data, item);
+        return [next];
+      });
+      return next;
+    }
+    return shards.forUser(next.id).update((data) => (data.users[key] = next));
+  };
+
+  const update: UsersRepo['update'] = async (id, patch, options = {}) => {
+    const existing = currentUser(context, id);
     if (!existing) return undefined;
     const { id: _id, createdAt: _createdAt, ...changes } = patch as UserPatch & Partial<Pick<UserRecord, 'id' | 'createdAt'>>;
     const next = validated(userSchema, withPatch(existing, changes), 'user');
-    if (JSON.stringify(next) === JSON.stringify(existing)) {
-      await hot.flush();
+    const notify = options.notify ?? [];
+    if (notify.length === 0 && JSON.stringify(next) === JSON.stringify(existing)) {
+      await Promise.all([shards.forUser(id).flush(), hot.flush()]);
       return copy(existing);
     }
-    return copy(await hot.update((data) => (data.users[String(id)] = next)));
+    return copy(await store(next, notify));
+  };
+
+  /** Every current user record (shards, with pending ones in their place). */
+  const all = (): UserRecord[] => {
+    const pending = hot.data.pendingUsers;
+    const out: UserRecord[] = [];
+    for (const shard of shards.all) {
+      for (const [key, user] of Object.entries(shard.data.users)) out.push(pending[key] ?? user);
+    }
+    for (const [key, user] of Object.entries(pending)) if (!shards.forUser(user.id).data.users[key]) out.push(user);
+    return out;
   };
 
   return {
     get: (id) => {
-      const user = hot.data.users[String(id)];
+      const user = currentUser(context, id);
       return user ? copy(user) : undefined;
     },
     async upsert(input) {
-      const existing = hot.data.users[String(input.id)];
+      const existing = currentUser(context, input.id);
       if (existing) {
         const patch: UserPatch = { firstName: input.firstName, username: input.username };
         if (input.locale !== undefined) patch.locale = input.locale;
@@ -76,9 +187,9 @@ export function createUsersRepo({ hot, now }: RepoContext): UsersRepo {
         ),
         'user',
       );
-      const stored = await hot.update((data) => {
+      const stored = await shards.forUser(input.id).update((data) => {
         // A concurrent upsert may have created the user meanwhile; keep that one.
-        const current = data.users[String(input.id)];
+        const current = currentUser(context, input.id);
         if (current) return { user: current, created: false };
         data.users[String(input.id)] = user;
         return { user, created: true };
@@ -88,13 +199,16 @@ export function createUsersRepo({ hot, now }: RepoContext): UsersRepo {
     update,
     setActive: (id, active) => update(id, { active }),
     list: (filter) =>
-      Object.values(hot.data.users)
+      all()
         .filter((user) => matches(user, filter))
+        .sort((a, b) => a.id - b.id)
         .map(copy),
     count: (filter) => {
-      if (filter?.active === undefined) return Object.keys(hot.data.users).length;
+      if (filter?.active === undefined && filter?.where === undefined && Object.keys(hot.data.pendingUsers).length === 0) {
+        return shards.all.reduce((n, shard) => n + Object.keys(shard.data.users).length, 0);
+      }
       let n = 0;
-      for (const user of Object.values(hot.data.users)) if (matches(user, filter)) n++;
+      for (const user of all()) if (matches(user, filter)) n++;
       return n;
     },
   };

@@ -2,9 +2,10 @@
  * A reseller confirms a purchase while the server's disk is full: the bot must say the purchase
  * was not placed (never "being processed"), and the provider must receive nothing, then or later.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { shardOfUser, userShardFileName } from '../../src/store/user-shards.ts';
 import type { TestWorld } from '../helpers/app.ts';
 import { buyer, eventually, waitForSummary } from '../helpers/buy.ts';
 import { createTestDisk, type TestDisk } from '../helpers/disk.ts';
@@ -18,7 +19,11 @@ describe('buying with the disk full', () => {
     await world.stop();
   });
 
-  const hotFile = () => JSON.parse(readFileSync(path.join(world.dataDir, 'kiosbot.json'), 'utf8')) as { conversations: object };
+  /** The conversation states on disk in `userId`'s shard file. */
+  const statesOnDisk = (userId: number): object => {
+    const file = path.join(world.dataDir, userShardFileName(shardOfUser(userId)));
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { conversations: object }).conversations : {};
+  };
 
   it('tells the user the purchase was not recorded, and nothing reaches the provider', async () => {
     const clock = testClock();
@@ -28,7 +33,7 @@ describe('buying with the disk full', () => {
     const summary = await waitForSummary(world, budi, budi.send('/beli TSEL10 081234567890'));
     // The disk fills up only once the summary's conversation state is stored (as in real life:
     // the user reads the summary, then taps).
-    await eventually(() => Object.keys(hotFile().conversations).length > 0);
+    await eventually(() => Object.keys(statesOnDisk(budi.id)).length > 0);
     await world.app.store.flush();
 
     disk.setFull(true);

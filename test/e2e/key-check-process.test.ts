@@ -28,7 +28,7 @@ describe('npm start with the wrong ENCRYPTION_KEY', () => {
   it('stops with a message saying what to do, exit code non-zero, no key printed, data files unchanged', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'kiosbot-key-'));
     const dataDir = path.join(dir, 'data');
-    // Data made with the right key: a connected user, written twice so there is a .bak.
+    // Data made with the right key: a connected user, their shard written twice so there is a .bak.
     const store = await openStore({ dataDir, vault: createVault({ key: parseEncryptionKey(testEncryptionKey) }) });
     await store.users.upsert({ id: 1, firstName: 'Budi' });
     await store.credentials.save(1, 'reseller', { apiId: 'RS-1', apiKey: 'secret-key-1' });
@@ -37,7 +37,8 @@ describe('npm start with the wrong ENCRYPTION_KEY', () => {
       createHash('sha256')
         .update(readFileSync(path.join(dataDir, name)))
         .digest('hex');
-    const before = [hash('kiosbot.json'), hash('kiosbot.json.bak')];
+    const files = ['kiosbot.json', 'users/001.json', 'users/001.json.bak'];
+    const before = files.map(hash);
 
     bot = spawnBot(
       {
@@ -63,6 +64,6 @@ describe('npm start with the wrong ENCRYPTION_KEY', () => {
       expect(bot.output).not.toContain(key);
       expect(bot.output).not.toContain(Buffer.from(key, 'base64').toString('hex'));
     }
-    expect([hash('kiosbot.json'), hash('kiosbot.json.bak')]).toEqual(before);
+    expect(files.map(hash)).toEqual(before);
   }, 90_000);
 });

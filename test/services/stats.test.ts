@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStatsService, startOfWibDay } from '../../src/services/stats.ts';
 import type { HistoryData, HotData } from '../../src/store/schema.ts';
+import type { UserShardData } from '../../src/store/user-shards.ts';
 import { createClock, purchase, readJson, storeTest } from '../store/helpers.ts';
 
 /** The figures as an operator would count them by hand from the files on disk. */
@@ -24,8 +25,11 @@ function countFromDisk(dataDir: string, now: Date) {
       unresolved: by('Unresolved'),
     };
   };
-  const users = Object.values(hot.users);
-  const creds = Object.values(hot.credentials);
+  const shards = readdirSync(path.join(dataDir, 'users'))
+    .filter((name) => /^\d{3}\.json$/.test(name))
+    .map((name) => readJson(path.join(dataDir, 'users', name)) as UserShardData);
+  const users = shards.flatMap((shard) => Object.values(shard.users));
+  const creds = shards.flatMap((shard) => Object.values(shard.credentials));
   return {
     users: {
       total: users.length,

@@ -21,6 +21,7 @@ import {
 } from '../../src/store/backup.ts';
 import { hotFileName, type Store } from '../../src/store/store.ts';
 import { createVault } from '../../src/store/vault.ts';
+import { shardOfUser, userShardFileName } from '../../src/store/user-shards.ts';
 import { createClock, createTempDirs, openTestStore, purchase, testVault } from './helpers.ts';
 
 const dirs = createTempDirs();
@@ -57,9 +58,13 @@ describe('backups', () => {
     await store.close();
 
     expect(path.basename(file)).toBe('kiosbot-20261120-090000.json.gz');
-    expect(backup.files.map((entry) => entry.name)).toEqual([hotFileName, 'history/2026-11.json']);
+    // The hot file, the history month, and the users' shard files written so far (user 42's among them).
+    const names = backup.files.map((entry) => entry.name);
+    expect(names.slice(0, 2)).toEqual([hotFileName, userShardFileName(shardOfUser(42))]);
+    expect(names.at(-1)).toBe('history/2026-11.json');
+    for (const name of names.slice(1, -1)) expect(name).toMatch(/^users\/\d{3}\.json$/);
     expect(gunzipSync(readFileSync(file)).toString('utf8')).not.toContain('secret-key-1');
-    expect((await readBackup(file)).files).toHaveLength(2);
+    expect((await readBackup(file)).files).toHaveLength(names.length);
 
     const target = dirs.make();
     const { movedTo } = await restoreBackup(file, target, testVault());
@@ -143,8 +148,8 @@ describe('backups', () => {
       [path.join(path.dirname(good), 'missing.json.gz'), /Cannot read the backup/],
       [
         variant('edited.json.gz', (b) => {
-          const hot = b.files[0];
-          if (hot) hot.text = hot.text.replace('Budi', 'Badu');
+          const shard = b.files.find((entry) => entry.text.includes('Budi'));
+          if (shard) shard.text = shard.text.replace('Budi', 'Badu');
         }),
         /does not match its checksum/,
       ],

@@ -1,12 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { credentialsAad } from '../../src/store/credentials.ts';
 import { StoreError } from '../../src/store/errors.ts';
-import type { HotData } from '../../src/store/schema.ts';
-import { hotFileName } from '../../src/store/store.ts';
 import { VaultError } from '../../src/store/vault.ts';
-import { type StoreKit, readJson, storeTest } from './helpers.ts';
+import { type StoreKit, editShard, shardOnDisk, shardPathOf, storeTest } from './helpers.ts';
 
 async function setup(stores: StoreKit) {
   const dataDir = stores.dir();
@@ -18,10 +15,10 @@ describe('credentials', () => {
   storeTest('seals secrets per user and service, and opens them again', async ({ stores }) => {
     const { store, dataDir } = await setup(stores);
     await store.credentials.save(1, 'reseller', { apiId: 'RS-1', apiKey: 'SECRET-abc123' }, 'RS-*');
-    const record = (readJson(path.join(dataDir, hotFileName)) as HotData).credentials['1:reseller'];
+    const record = shardOnDisk(dataDir, 1).credentials['1:reseller'];
     expect(record).toMatchObject({ service: 'reseller', label: 'RS-*', connectedAt: '2025-01-31T06:00:00.000Z' });
     expect(record?.sealed).toMatch(/^v1\.f[0-9a-f]{12}\./);
-    expect(readFileSync(path.join(dataDir, hotFileName), 'utf8')).not.toContain('SECRET-abc123');
+    expect(readFileSync(shardPathOf(dataDir, 1), 'utf8')).not.toContain('SECRET-abc123');
     expect(store.credentials.load(1, 'reseller')).toEqual({ apiId: 'RS-1', apiKey: 'SECRET-abc123' });
     expect(store.credentials.has(1, 'reseller')).toBe(true);
     expect(store.credentials.info(1, 'reseller')).toEqual({ service: 'reseller', label: 'RS-*', connectedAt: '2025-01-31T06:00:00.000Z' });
@@ -45,12 +42,9 @@ describe('credentials', () => {
     const { store, dataDir } = await setup(stores);
     await store.credentials.save(1, 'gameshop', { apiKey: 'SECRET-abc123' });
     await store.close();
-    const file = path.join(dataDir, hotFileName);
-    const hot = readJson(file) as HotData;
-    const sealed = hot.credentials['1:gameshop']!;
-    hot.credentials['2:gameshop'] = sealed;
-    hot.credentials['1:marketplace'] = { ...sealed, service: 'marketplace' };
-    writeFileSync(file, JSON.stringify(hot));
+    const sealed = shardOnDisk(dataDir, 1).credentials['1:gameshop']!;
+    editShard(dataDir, 2, (shard) => (shard.credentials['2:gameshop'] = sealed));
+    editShard(dataDir, 1, (shard) => (shard.credentials['1:marketplace'] = { ...sealed, service: 'marketplace' }));
     const again = (await stores.open(dataDir)).store;
     expect(() => again.credentials.load(2, 'gameshop')).toThrow(VaultError);
     expect(() => again.credentials.load(1, 'marketplace')).toThrow(/another owner or field/);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { test } from 'vitest';
 import path from 'node:path';
@@ -6,6 +6,9 @@ import type { WriteEvent } from '../../src/store/durable-file.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { createVault, type Vault } from '../../src/store/vault.ts';
 import type { NewTransaction } from '../../src/store/transactions.ts';
+import { shardOfUser, userShardCount, userShardFileName, type UserShardData } from '../../src/store/user-shards.ts';
+
+export { userShardCount };
 
 /** The key the v1 fixture's sealed credentials were made with. */
 export const testKey = Buffer.alloc(32, 7);
@@ -107,3 +110,22 @@ export const storeTest = test.extend<{ stores: StoreKit }>({
     dirs.cleanup();
   },
 });
+
+/** The path of the shard file holding `userId`'s data. */
+export function shardPathOf(dataDir: string, userId: number): string {
+  return path.join(dataDir, userShardFileName(shardOfUser(userId)));
+}
+
+/** The shard file holding `userId`'s data, as it is on disk. */
+export function shardOnDisk(dataDir: string, userId: number): UserShardData {
+  const file = shardPathOf(dataDir, userId);
+  if (!existsSync(file)) return { version: 1, shard: shardOfUser(userId), users: {}, credentials: {}, conversations: {} };
+  return readJson(file) as UserShardData;
+}
+
+/** Changes the shard file holding `userId`'s data on disk (the store must be closed). */
+export function editShard(dataDir: string, userId: number, edit: (data: UserShardData) => void): void {
+  const data = shardOnDisk(dataDir, userId);
+  edit(data);
+  writeFileSync(shardPathOf(dataDir, userId), JSON.stringify(data));
+}

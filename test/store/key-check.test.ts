@@ -8,8 +8,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreError } from '../../src/store/errors.ts';
 import { hotFileName } from '../../src/store/store.ts';
+import { usersDirName } from '../../src/store/user-shards.ts';
 import { createVault, keyIdOf } from '../../src/store/vault.ts';
-import { createTempDirs, openTestStore, readJson, testKey } from './helpers.ts';
+import { createTempDirs, openTestStore, readJson, shardPathOf, testKey } from './helpers.ts';
 
 const dirs = createTempDirs();
 afterEach(() => dirs.cleanup());
@@ -22,7 +23,10 @@ const fixtureV1 = path.join(import.meta.dirname, 'fixtures', 'kiosbot-v1.json');
 /** sha256 of every file in the directory except the lock file, by name. */
 function hashes(dataDir: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of readdirSync(dataDir).sort()) {
+  const names = readdirSync(dataDir).flatMap((name) =>
+    name === usersDirName ? readdirSync(path.join(dataDir, name)).map((shard) => `${name}/${shard}`) : [name],
+  );
+  for (const name of names.sort()) {
     if (name === 'kiosbot.lock' || name === 'history') continue;
     out[name] = createHash('sha256')
       .update(readFileSync(path.join(dataDir, name)))
@@ -65,9 +69,9 @@ function expectHelpfulMessage(error: StoreError): void {
 }
 
 describe('encryption key check at open', () => {
-  it('refuses a wrong key, leaves kiosbot.json and its .bak byte-identical, and releases the lock', async () => {
+  it('refuses a wrong key, leaves every data file and its .bak byte-identical, and releases the lock', async () => {
     const dataDir = await dataWithCredentials();
-    expect(existsSync(path.join(dataDir, `${hotFileName}.bak`))).toBe(true);
+    expect(existsSync(`${shardPathOf(dataDir, 1)}.bak`)).toBe(true);
     const before = hashes(dataDir);
 
     const error = await refusal(dataDir);

@@ -4,7 +4,7 @@
  * the new key alone opens everything. A crash after any number of file writes leaves every secret
  * readable with the two keys, and running the rotation again finishes it.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Update } from 'grammy/types';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { hotFileName, openStore, type Store } from '../../src/store/store.ts';
 import { createVault, keyIdOf, legacyKeyId, type Vault } from '../../src/store/vault.ts';
 import { enospc } from '../helpers/disk.ts';
 import { privateTextUpdate } from '../helpers/updates.ts';
-import { createTempDirs, filesUnder, readJson } from './helpers.ts';
+import { createTempDirs, editShard, filesUnder, readJson, shardOnDisk } from './helpers.ts';
 
 const dirs = createTempDirs();
 afterEach(() => dirs.cleanup());
@@ -135,17 +135,17 @@ describe('key rotation', () => {
   it('names the secrets no key opens, leaves them as they were, and reseals the rest', async () => {
     const dataDir = await oldData();
     // A credential sealed with a key nobody configured (e.g. a key lost two rotations ago).
-    const file = path.join(dataDir, hotFileName);
-    const hot = readJson(file) as { credentials: Record<string, { sealed: string }> };
     const stray = createVault({ key: strangerKey, keyId: legacyKeyId }).encrypt('{"apiKey":"x"}', 'user:2:credentials:gameshop');
-    hot.credentials['2:gameshop'] = { ...hot.credentials['2:gameshop'], sealed: stray };
-    writeFileSync(file, JSON.stringify(hot), { mode: 0o600 });
+    editShard(dataDir, 2, (shard) => {
+      const record = shard.credentials['2:gameshop'];
+      if (record) record.sealed = stray;
+    });
 
     const store = await open(dataDir, bothKeys());
     const report = await store.resealSecrets();
     await store.close();
     expect(report.resealed).toEqual({ credentials: 1, conversations: 1, inbox: 1 });
     expect(report.unreadable).toEqual(['the gameshop credentials of user 2']);
-    expect((readJson(file) as typeof hot).credentials['2:gameshop']?.sealed).toBe(stray);
+    expect(shardOnDisk(dataDir, 2).credentials['2:gameshop']?.sealed).toBe(stray);
   });
 });

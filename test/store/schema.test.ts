@@ -9,7 +9,13 @@ import {
   hotFileSchema,
   hotFileVersion,
   isFinalStatus,
+  legacyUserPartSchema,
+  migrate,
 } from '../../src/store/schema.ts';
+import { decodeUserShardFile, emptyUserShard } from '../../src/store/user-shards.ts';
+
+/** What a hot file of version 3 (before the split) holds of users, credentials and conversations. */
+const legacyUserPart = (raw: unknown) => legacyUserPartSchema.parse(migrate(raw, 'kiosbot.json', hotFileMigrations.slice(0, 2), 3).value);
 
 const fixtureV1 = new URL('./fixtures/kiosbot-v1.json', import.meta.url);
 const readV1 = (): Record<string, unknown> => JSON.parse(readFileSync(fixtureV1, 'utf8')) as Record<string, unknown>;
@@ -30,8 +36,13 @@ describe('hot file migrations', () => {
     expect(data.version).toBe(hotFileVersion);
     expect(data.outbox).toEqual({});
     expect(data.transactions['01JH0000000000000000000001']).toMatchObject({ status: 'Pending', checks: 0, price: 10250 });
-    expect(data.users['1001']).toMatchObject({ firstName: 'Siti', username: 'siti_pulsa', locale: 'id', active: true });
-    expect(data.credentials['1001:reseller']?.label).toBe('RS-00**');
+    // Users and credentials go to the shard files (the store writes them there before this step).
+    expect(data).not.toHaveProperty('users');
+    expect(data).not.toHaveProperty('credentials');
+    expect(data.pendingUsers).toEqual({});
+    const legacy = legacyUserPart(readV1());
+    expect(legacy.users['1001']).toMatchObject({ firstName: 'Siti', username: 'siti_pulsa', locale: 'id', active: true });
+    expect(legacy.credentials['1001:reseller']?.label).toBe('RS-00**');
     expect(data.meta.lastMigration).toEqual({ from: 1, to: hotFileVersion, at: at.toISOString() });
   });
 
@@ -60,8 +71,10 @@ describe('hot file migrations', () => {
 describe('hotFileSchema', () => {
   it('refuses records filed under the wrong key', () => {
     const data = emptyHotData(at);
-    data.users['1'] = { id: 2, firstName: 'A', active: true, createdAt: at.toISOString() };
+    data.pendingUsers['1'] = { id: 2, firstName: 'A', active: true, createdAt: at.toISOString() };
     expect(hotFileSchema.safeParse(data).success).toBe(false);
+    const shard = { ...emptyUserShard(1), users: { '1': { id: 2, firstName: 'A', active: true, createdAt: at.toISOString() } } };
+    expect(() => decodeUserShardFile(shard, 'users/001.json')).toThrow();
   });
 
   it('keeps unknown provider statuses verbatim', () => {
@@ -97,22 +110,24 @@ describe('isFinalStatus', () => {
 
 describe('migration to v3', () => {
   it('adds an empty set of game orders to a v2 file and keeps everything else', () => {
-    const v2 = { ...emptyHotData(at), version: 2 } as Record<string, unknown>;
+    const v2 = { ...emptyHotData(at), version: 2, credentials: {}, conversations: {} } as Record<string, unknown>;
     delete v2.gameOrders;
+    delete v2.pendingUsers;
     v2.users = { '7': { id: 7, firstName: 'Sari', active: true, createdAt: at.toISOString() } };
     const upgraded = decodeHotFile(v2, 'kiosbot.json');
     expect(upgraded.data.gameOrders).toEqual({});
-    expect(upgraded.data.users['7']?.firstName).toBe('Sari');
+    expect(legacyUserPart(v2).users['7']?.firstName).toBe('Sari');
     expect(upgraded.data.version).toBe(hotFileVersion);
   });
 });
 
-describe('sell prices in the hot file', () => {
+describe('sell prices in the data files', () => {
   it('load files from before sell prices (no rules, no sell price) and keep rules and sell prices once stored', () => {
     const old = decodeHotFile(readV1(), 'kiosbot.json', at).data;
-    expect(Object.values(old.users).every((user) => user.sellRules === undefined)).toBe(true);
+    const oldUsers = legacyUserPart(readV1()).users;
+    expect(Object.values(oldUsers).every((user) => user.sellRules === undefined)).toBe(true);
     expect(Object.values(old.transactions).every((tx) => tx.sellPrice === undefined && tx.margin === undefined)).toBe(true);
-    const [user] = Object.values(old.users);
+    const [user] = Object.values(oldUsers);
     const [tx] = Object.values(old.transactions);
     if (!user || !tx) throw new Error('the v1 fixture has a user and a transaction');
     const sellRules = {
@@ -121,15 +136,14 @@ describe('sell prices in the hot file', () => {
       brands: { XL: { kind: 'fixed', amount: -100 } },
       products: {},
     };
-    const withSell = {
-      ...old,
-      users: { [String(user.id)]: { ...user, sellRules } },
-      transactions: { [tx.refId]: { ...tx, sellPrice: 11_000, margin: 550 } },
-    };
+    const withSell = { ...old, transactions: { [tx.refId]: { ...tx, sellPrice: 11_000, margin: 550 } } };
     const { data } = decodeHotFile(JSON.parse(JSON.stringify(withSell)), 'kiosbot.json');
-    expect(data.users[String(user.id)]?.sellRules).toEqual(sellRules);
     expect(data.transactions[tx.refId]).toMatchObject({ sellPrice: 11_000, margin: 550 });
-    const broken = { ...withSell, users: { [String(user.id)]: { ...user, sellRules: { ...sellRules, step: 0 } } } };
-    expect(() => decodeHotFile(JSON.parse(JSON.stringify(broken)), 'kiosbot.json')).toThrow();
+    const shard = { ...emptyUserShard(0), users: { [String(user.id)]: { ...user, sellRules } } };
+    expect(decodeUserShardFile(JSON.parse(JSON.stringify(shard)), 'users/000.json').data.users[String(user.id)]?.sellRules).toEqual(
+      sellRules,
+    );
+    const broken = { ...shard, users: { [String(user.id)]: { ...user, sellRules: { ...sellRules, step: 0 } } } };
+    expect(() => decodeUserShardFile(JSON.parse(JSON.stringify(broken)), 'users/000.json')).toThrow();
   });
 });

@@ -5,7 +5,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StoreCorruptError, StoreError, StoreLockedError, StoreVersionError } from '../../src/store/errors.ts';
 import { hotFileVersion, type HotData } from '../../src/store/schema.ts';
 import { hotFileName } from '../../src/store/store.ts';
-import { createClock, createTempDirs, filesUnder, modeOf, openTestStore, readJson } from './helpers.ts';
+import {
+  createClock,
+  createTempDirs,
+  filesUnder,
+  modeOf,
+  openTestStore,
+  readJson,
+  shardOnDisk,
+  shardPathOf,
+  userShardCount,
+} from './helpers.ts';
 
 const fixtureV1 = new URL('./fixtures/kiosbot-v1.json', import.meta.url);
 const dirs = createTempDirs();
@@ -63,7 +73,7 @@ describe('openStore', () => {
       const text = readFileSync(file, 'utf8');
       for (const secret of ['SECRET-abc123', 'SECRET-game-456', 'SECRET-conv-789', 'ask-key']) expect(text, file).not.toContain(secret);
     }
-    expect(readFileSync(path.join(dataDir, hotFileName), 'utf8')).toContain('Siti');
+    expect(readFileSync(shardPathOf(dataDir, 42), 'utf8')).toContain('Siti');
 
     const reopened = (await openTestStore(dataDir)).store;
     expect(reopened.credentials.load(42, 'reseller')).toEqual({ apiId: 'RS-0042', apiKey: 'SECRET-abc123' });
@@ -107,10 +117,11 @@ describe('openStore', () => {
     const { store, writes } = await openTestStore(dataDir);
     const before = writes.length;
     await Promise.all(
+      // All in one shard (ids a multiple of the shard count apart): one file, coalesced.
       Array.from({ length: 100 }, (_, i) =>
-        store.users.upsert({ id: 1000 + i, firstName: `User ${i}` }).then(({ created }) => {
+        store.users.upsert({ id: 1000 + i * userShardCount, firstName: `User ${i}` }).then(({ created }) => {
           expect(created).toBe(true);
-          expect(hotOnDisk(dataDir).users[String(1000 + i)]?.firstName).toBe(`User ${i}`);
+          expect(shardOnDisk(dataDir, 1000).users[String(1000 + i * userShardCount)]?.firstName).toBe(`User ${i}`);
         }),
       ),
     );

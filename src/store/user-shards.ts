@@ -1,0 +1,131 @@
+/**
+ * The users' data, split by user id into a fixed number of shard files (`users/000.json` …
+ * `users/255.json`): each user's record, their sealed credentials and their sealed conversation
+ * states. A change to one user rewrites one small shard, so the cost of a write does not grow
+ * with the number of users. Each shard is its own DurableFile: reads come from memory, a change
+ * resolves once its shard is on disk, and a failed write puts that shard back as it is on disk.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { DurableFile, type AtomicWriter, type Decoded, type WriteEvent } from './durable-file.ts';
+import { credentialSchema, migrate, userSchema } from './schema.ts';
+
+/** Directory of the shard files inside the data directory. */
+export const usersDirName = 'users';
+/** How many shard files there are; fixed, because a user's shard is their id modulo this. */
+export const userShardCount = 256;
+/** Current data version of the shard files. */
+export const userShardVersion = 1;
+
+export const userShardSchema = z
+  .object({
+    version: z.literal(userShardVersion),
+    /** Which shard this is (0 … userShardCount - 1). */
+    shard: z.number().int().nonnegative(),
+    /** By Telegram user id (as a string). */
+    users: z.record(z.string(), userSchema),
+    /** By `${userId}:${service}`. */
+    credentials: z.record(z.string(), credentialSchema),
+    /** Conversation state by storage key (`<chatId>:<userId>`), each a vault token. */
+    conversations: z.record(z.string(), z.string()),
+  })
+  .superRefine((data, ctx) => {
+    for (const [key, user] of Object.entries(data.users)) {
+      if (key !== String(user.id)) ctx.addIssue({ code: 'custom', path: ['users', key], message: `key does not match id ${user.id}` });
+    }
+    for (const [key, cred] of Object.entries(data.credentials)) {
+      if (!/^-?\d+:/.test(key) || !key.endsWith(`:${cred.service}`)) {
+        ctx.addIssue({ code: 'custom', path: ['credentials', key], message: 'key is not `<userId>:<service>`' });
+      }
+    }
+  });
+export type UserShardData = z.output<typeof userShardSchema>;
+
+/** The file name of shard `index`, relative to the data directory (`users/007.json`). */
+export function userShardFileName(index: number): string {
+  return `${usersDirName}/${String(index).padStart(3, '0')}.json`;
+}
+
+/** Whether `name` (relative to the data directory) is a shard file's name. */
+export function isUserShardFileName(name: string): boolean {
+  const match = new RegExp(`^${usersDirName}/(\\d{3})\\.json$`).exec(name);
+  return match !== null && Number(match[1]) < userShardCount;
+}
+
+/** The shard of a user id. */
+export function shardOfUser(userId: number): number {
+  return Math.abs(Math.trunc(userId)) % userShardCount;
+}
+
+/** The shard of a conversation storage key (`<chatId>:<userId>`): its user's shard. */
+export function shardOfConversation(key: string): number {
+  const userPart = Number(key.slice(key.lastIndexOf(':') + 1));
+  if (Number.isSafeInteger(userPart)) return shardOfUser(userPart);
+  // Not a key the bot makes; any stable place will do.
+  let hash = 0;
+  for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) >>> 0;
+  return hash % userShardCount;
+}
+
+/** Fresh, empty data of shard `index`. */
+export function emptyUserShard(index: number): UserShardData {
+  return { version: userShardVersion, shard: index, users: {}, credentials: {}, conversations: {} };
+}
+
+/** Decodes a shard file (version 1 is the only version so far). */
+export function decodeUserShardFile(raw: unknown, file: string): Decoded<UserShardData> {
+  const { value } = migrate(raw, file, [], userShardVersion);
+  return { data: userShardSchema.parse(value) };
+}
+
+/** Every shard of a data directory, opened. */
+export interface UserShards {
+  /** The shard holding `userId`'s data. */
+  forUser(userId: number): DurableFile<UserShardData>;
+  /** The shard holding a conversation state. */
+  forConversation(key: string): DurableFile<UserShardData>;
+  /** All shards, in index order. */
+  readonly all: readonly DurableFile<UserShardData>[];
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens every shard of `dataDir` (a missing one is empty and is written at its first change).
+ * Reads them a few at a time: at 50k users that is 256 files of ~80 kB.
+ */
+export async function openUserShards(options: {
+  dataDir: string;
+  onWrite?: ((event: WriteEvent) => void) | undefined;
+  writeFile?: AtomicWriter | undefined;
+}): Promise<UserShards> {
+  const all: DurableFile<UserShardData>[] = new Array<DurableFile<UserShardData>>(userShardCount);
+  const open = (index: number) =>
+    DurableFile.open<UserShardData>({
+      path: path.join(options.dataDir, userShardFileName(index)),
+      decode: decodeUserShardFile,
+      defaultData: () => emptyUserShard(index),
+      onWrite: options.onWrite,
+      writeFile: options.writeFile,
+    });
+  const parallel = 16;
+  for (let from = 0; from < userShardCount; from += parallel) {
+    const batch = await Promise.all(Array.from({ length: Math.min(parallel, userShardCount - from) }, (_, i) => open(from + i)));
+    batch.forEach((file, i) => (all[from + i] = file));
+  }
+  const flushAll = async () => {
+    // All settle before this does, so that after a rejection each shard's memory is what is on disk.
+    const results = await Promise.allSettled(all.map((file) => file.flush()));
+    for (const result of results) if (result.status === 'rejected') throw result.reason;
+  };
+  return {
+    all,
+    forUser: (userId) => all[shardOfUser(userId)] as DurableFile<UserShardData>,
+    forConversation: (key) => all[shardOfConversation(key)] as DurableFile<UserShardData>,
+    flush: flushAll,
+    async close() {
+      const results = await Promise.allSettled(all.map((file) => file.close()));
+      for (const result of results) if (result.status === 'rejected') throw result.reason;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Conversation state is written only while a conversation is active: an update outside any
+ * conversation writes no data file for it, and one inside writes only its user's shard file.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../src/store/durable-file.ts';
+import { shardOfUser, userShardFileName } from '../../src/store/user-shards.ts';
+import { startWorld, type TestWorld } from '../helpers/app.ts';
+
+describe('conversation state on disk', () => {
+  let world: TestWorld;
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  it('an update outside a conversation writes nothing; a conversation step writes its user’s shard only', async () => {
+    const written: string[] = [];
+    world = await startWorld({
+      app: {
+        storeWriteFile: async (file, content, options) => {
+          await writeFileAtomic(file, content, options);
+          written.push(file);
+        },
+      },
+    });
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
+    await world.app.store.flush();
+    const relative = () => written.map((file) => path.relative(world.app.store.dataDir, file));
+
+    // Known user, no conversation: no file is written (no state to store, none to delete).
+    written.length = 0;
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/help') });
+    await world.app.store.flush();
+    expect(relative()).toEqual([]);
+
+    // Inside /connect: the state goes to Budi's shard, and nowhere else.
+    const picker = await world.telegram.waitForBotMessage(budi, { after: budi.send('/connect') });
+    budi.tap(picker, 'Top-up reseller');
+    await world.telegram.waitForBotMessage(budi, { after: picker, textIncludes: 'API ID' });
+    // Stored when the update's handling ends, just after the prompt went out.
+    await world.telegram.waitFor(() => world.app.store.conversations.read(`${budi.id}:${budi.id}`) !== undefined);
+    await world.app.store.flush();
+    expect(relative().length).toBeGreaterThan(0);
+    expect(new Set(relative())).toEqual(new Set([userShardFileName(shardOfUser(budi.id))]));
+  });
+});
