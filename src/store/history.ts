@@ -290,6 +290,7 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     let indexed = 0;
     for await (const { line, at, length } of readLines(segment.file, segment.indexedTo, end)) {
       const value = decodeLine(line);
+      if (value === undefined) throw damagedLine(segment.file, at);
       if (isRecordLike(value)) {
         buffered.push(...indexLines(value, { month: segment.month, offset: at, length }));
         indexed++;
@@ -583,8 +584,9 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
       const segment = segments.get(month);
       if (!segment) return [];
       const latest = new Map<string, TransactionRecord | null>();
-      for await (const { line } of readLines(segment.file, 0, segment.size)) {
+      for await (const { line, at } of readLines(segment.file, 0, segment.size)) {
         const value = decodeLine(line);
+        if (value === undefined) throw damagedLine(segment.file, at);
         if (!isRecordLike(value)) continue;
         latest.set(value.refId, keep(value) ? value : null);
       }
@@ -768,6 +770,15 @@ async function convertLegacy(dir: string, month: string, onWrite?: (event: Write
   // The segment is durable: the old file steps aside (kept as .bak, replacing lowdb's older copy).
   await fs.rename(legacy, `${legacy}.bak`);
   await syncDir(dir);
+}
+
+/** A line inside a segment (not a torn last one, which open cuts off) fails its checksum. */
+function damagedLine(file: string, at: number): StoreCorruptError {
+  return new StoreCorruptError(
+    file,
+    `the line at byte ${at} fails its checksum`,
+    `Stop kiosbot, then restore the file from your backups, or move it away (mv "${file}" "${file}.broken"). Then start kiosbot again.`,
+  );
 }
 
 function corruptLegacy(file: string, reason: string): StoreCorruptError {

@@ -57,7 +57,7 @@ describe('backups', () => {
     await store.close();
 
     expect(path.basename(file)).toBe('kiosbot-20261120-090000.json.gz');
-    expect(backup.files.map((entry) => entry.name)).toEqual([hotFileName, 'history/2026-11.json']);
+    expect(backup.files.map((entry) => entry.name)).toEqual([hotFileName, 'history/2026-11.jsonl']);
     expect(gunzipSync(readFileSync(file)).toString('utf8')).not.toContain('secret-key-1');
     expect((await readBackup(file)).files).toHaveLength(2);
 
