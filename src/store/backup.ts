@@ -219,7 +219,11 @@ function decodeDataFile(name: string, text: string): void {
 }
 
 function isDataFileName(name: string): boolean {
-  return name === hotFileName || sideFiles.has(name) || (name.startsWith(`${historyDirName}/`) && historyFile.test(name.slice(historyDirName.length + 1)));
+  return (
+    name === hotFileName ||
+    sideFiles.has(name) ||
+    (name.startsWith(`${historyDirName}/`) && historyFile.test(name.slice(historyDirName.length + 1)))
+  );
 }
 
 function sha256(text: string): string {

@@ -409,7 +409,7 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     }
     const needle = `\n[${JSON.stringify(key)},`;
     const found: unknown[][] = [];
-    for (let at = text.indexOf(needle); at >= 0; ) {
+    for (let at = text.indexOf(needle); at >= 0;) {
       const end = text.indexOf('\n', at + 1);
       const line = text.slice(at + 1, end < 0 ? text.length : end);
       try {
@@ -468,12 +468,14 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     for (let attempt = 0; ; attempt++) {
       const records = await readRecords(await locate(refIds));
       if (records) return refIds.flatMap((refId) => records.get(refId) ?? []);
-      if (attempt > 0) throw new StoreError('corrupt', `The history index under ${indexDir} does not fit its segments even after a rebuild.`);
+      if (attempt > 0)
+        throw new StoreError('corrupt', `The history index under ${indexDir} does not fit its segments even after a rebuild.`);
       await rebuild();
     }
   };
 
-  const newestFirst = (a: HistoryEntry, b: HistoryEntry) => b.createdMs - a.createdMs || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
+  const newestFirst = (a: HistoryEntry, b: HistoryEntry) =>
+    b.createdMs - a.createdMs || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
 
   /** Appends to one month's segment and indexes the new lines. */
   const appendMonth = async (month: string, records: readonly TransactionRecord[]) => {
@@ -534,7 +536,12 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   };
 
   return {
-    months: () => [...segments.values()].filter((s) => s.size > 0).map((s) => s.month).sort().reverse(),
+    months: () =>
+      [...segments.values()]
+        .filter((s) => s.size > 0)
+        .map((s) => s.month)
+        .sort()
+        .reverse(),
     append(records) {
       if (closed) return Promise.reject(new StoreError('closed', 'The history is closed; nothing more is appended.'));
       const byMonth = new Map<string, TransactionRecord[]>();
@@ -709,7 +716,8 @@ async function readState(file: string): Promise<IndexState | undefined> {
   try {
     const raw = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<IndexState>;
     if (raw.format !== indexFormat.format || raw.version !== indexFormat.version) return undefined;
-    if (typeof raw.months !== 'object' || raw.months === null || !Array.isArray(raw.files) || typeof raw.buckets !== 'object') return undefined;
+    if (typeof raw.months !== 'object' || raw.months === null || !Array.isArray(raw.files) || typeof raw.buckets !== 'object')
+      return undefined;
     return raw as IndexState;
   } catch {
     return undefined;

@@ -277,7 +277,8 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
       const first = monthOf(since.toISOString());
       for (const month of history.months()) {
         if (month < first) break;
-        for (const tx of await history.scan(month, (candidate) => time(candidate) >= from)) if (!found.has(tx.refId)) found.set(tx.refId, tx);
+        for (const tx of await history.scan(month, (candidate) => time(candidate) >= from))
+          if (!found.has(tx.refId)) found.set(tx.refId, tx);
       }
       return [...found.values()].sort(newestFirst).map(copy);
     },

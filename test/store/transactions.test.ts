@@ -151,7 +151,9 @@ describe('transactions', () => {
   storeTest('reads only the history records a page needs', async ({ stores }) => {
     const { store, dataDir, clock, reopen } = await setup(stores);
     for (const ref of ['old-1', 'old-2']) {
-      await store.transactions.create(purchase(ref, { createdAt: ref === 'old-1' ? '2020-01-10T00:00:00.000Z' : '2020-01-11T00:00:00.000Z' }));
+      await store.transactions.create(
+        purchase(ref, { createdAt: ref === 'old-1' ? '2020-01-10T00:00:00.000Z' : '2020-01-11T00:00:00.000Z' }),
+      );
       await store.transactions.settle(ref, { status: 'Sukses' });
     }
     await store.transactions.create(purchase('recent'));
