@@ -72,7 +72,7 @@ export const userIdOf = (i: number) => firstUserId + i;
 export const targetOf = (user: number, k: number) => `0812${String(user % 1_000_000).padStart(6, '0')}${k}`;
 
 /** The i-th settled transaction, deterministic except for its ref id (a ULID of its creation time, as the bot mints). */
-function settledTransaction(i: number, size: ScaleSize, createdMs: number, refId: string): TransactionRecord {
+export function settledTransaction(i: number, size: ScaleSize, createdMs: number, refId: string): TransactionRecord {
   const user = userIdOf(i % size.users);
   const created = new Date(createdMs).toISOString();
   const settled = new Date(createdMs + 40_000).toISOString();
