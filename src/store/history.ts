@@ -272,12 +272,16 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
       if (list) list.push(text);
       else byFile.set(file, [text]);
     }
-    await Promise.all(
-      [...byFile].map(async ([file, texts]) => {
-        touched.add(file);
-        await fs.appendFile(path.join(indexDir, file), texts.join(''), { mode: fileMode });
-      }),
-    );
+    // A few files at a time: a rebuild touches every bucket, more than a low open-files limit allows.
+    const files = [...byFile];
+    for (let from = 0; from < files.length; from += 32) {
+      await Promise.all(
+        files.slice(from, from + 32).map(async ([file, texts]) => {
+          touched.add(file);
+          await fs.appendFile(path.join(indexDir, file), texts.join(''), { mode: fileMode });
+        }),
+      );
+    }
   };
 
   /** Indexes `segment` from indexedTo to size, reading it in chunks (never all of it at once). */
@@ -350,7 +354,9 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     sinceCheckpoint = 0;
     checkpointing = checkpointing.then(async () => {
       try {
-        for (const file of files) await syncFile(path.join(indexDir, file));
+        for (let from = 0; from < files.length; from += 32) {
+          await Promise.all(files.slice(from, from + 32).map((file) => syncFile(path.join(indexDir, file))));
+        }
         for (const file of files) knownFiles.add(file);
         const next: IndexState = { ...indexFormat, months, files: [...knownFiles].sort() };
         await writeFileAtomic(statePath, JSON.stringify(next), { backup: false });
