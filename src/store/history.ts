@@ -446,7 +446,11 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   /** Reads the lines at `pointers`; undefined if one does not hold the record it should (a stale index). */
   const readRecords = async (pointers: Map<string, Pointer>): Promise<Map<string, TransactionRecord> | undefined> => {
     const byMonth = new Map<string, Array<[string, Pointer]>>();
-    for (const [refId, pointer] of pointers) byMonth.set(pointer.month, [...(byMonth.get(pointer.month) ?? []), [refId, pointer]]);
+    for (const [refId, pointer] of pointers) {
+      const list = byMonth.get(pointer.month);
+      if (list) list.push([refId, pointer]);
+      else byMonth.set(pointer.month, [[refId, pointer]]);
+    }
     const records = new Map<string, TransactionRecord>();
     for (const [month, list] of byMonth) {
       const segment = segments.get(month);
@@ -554,7 +558,9 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
       for (const tx of records) {
         const month = monthOf(tx.createdAt);
         if (!monthPattern.test(month)) return Promise.reject(new Error(`Not a history month: ${month}`));
-        byMonth.set(month, [...(byMonth.get(month) ?? []), tx]);
+        const list = byMonth.get(month);
+        if (list) list.push(tx);
+        else byMonth.set(month, [tx]);
       }
       return enqueue(async () => {
         for (const [month, txs] of byMonth) await appendMonth(month, txs);
