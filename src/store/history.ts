@@ -14,7 +14,7 @@
  *   ref-XXX.idx     [refId, month, offset, length]   where the record's line is
  *   trx-XXX.idx     [TRX ID (upper case), refId]
  *   target-XXX.idx  [target, refId, userId, createdAt ms]
- *   user-XXX.idx    [userId, refId, createdAt ms]
+ *   user-XXX.idx    [userId, refId, createdAt ms, month, offset, length]
  * A lookup reads one bucket (a few hundred KB at 1M transactions), then the record's line at its
  * offset, and checks that line (checksum, refId and the key looked up) before trusting it.
  * `index/state.json` says how far each segment is indexed (bytes, and the checksum of the last
@@ -60,6 +60,8 @@ interface Pointer {
 export interface HistoryEntry {
   refId: string;
   createdMs: number;
+  /** Where its latest line is (a user's lines hold every copy of their refIds: the last one wins). */
+  at?: Pointer;
 }
 
 export interface HistoryArchive {
@@ -78,8 +80,8 @@ export interface HistoryArchive {
   byTarget(userId: number, target: string, want?: number): Promise<TransactionRecord[]>;
   /** What the user index holds for `userId`: one entry per refId, newest first. Reads no record. */
   userEntries(userId: number): Promise<HistoryEntry[]>;
-  /** The records of these refIds (those history has), in the order asked. */
-  getMany(refIds: readonly string[]): Promise<TransactionRecord[]>;
+  /** The records of these refIds or user-index entries (those history has), in the order asked. */
+  getMany(items: ReadonlyArray<string | HistoryEntry>): Promise<TransactionRecord[]>;
   /**
    * Every record of `month` that `keep` accepts (its latest copy only), streamed from the segment
    * (memory: what is kept, plus one entry per refId of the month).
@@ -176,7 +178,7 @@ export function checkSegmentText(text: string, file: string): number {
 
 type Kind = 'ref' | 'trx' | 'target' | 'user';
 const bucketCounts: Record<Kind, number> = { ref: 1024, trx: 256, target: 256, user: 256 };
-const indexFormat = { format: 'kiosbot-history-index', version: 1, buckets: bucketCounts };
+const indexFormat = { format: 'kiosbot-history-index', version: 2, buckets: bucketCounts };
 
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
@@ -195,7 +197,7 @@ function indexLines(tx: TransactionRecord, pointer: Pointer): Array<[string, unk
   const created = Date.parse(tx.createdAt);
   const lines: Array<[string, unknown[]]> = [
     [bucketName('ref', tx.refId), [tx.refId, pointer.month, pointer.offset, pointer.length]],
-    [bucketName('user', tx.userId), [tx.userId, tx.refId, created]],
+    [bucketName('user', tx.userId), [tx.userId, tx.refId, created, pointer.month, pointer.offset, pointer.length]],
     [bucketName('target', tx.target), [tx.target, tx.refId, tx.userId, created]],
   ];
   if (tx.trxId !== undefined) lines.push([bucketName('trx', tx.trxId.toUpperCase()), [tx.trxId.toUpperCase(), tx.refId]]);
@@ -473,10 +475,15 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     return records;
   };
 
-  const getMany = async (refIds: readonly string[]): Promise<TransactionRecord[]> => {
+  const getMany = async (items: ReadonlyArray<string | HistoryEntry>): Promise<TransactionRecord[]> => {
     await indexed();
+    const refIds = items.map((item) => (typeof item === 'string' ? item : item.refId));
     for (let attempt = 0; ; attempt++) {
-      const records = await readRecords(await locate(refIds));
+      // First through the pointers the entries carry (no ref bucket to read), after a rebuild through the ref index.
+      const pointers = new Map<string, Pointer>();
+      if (attempt === 0) for (const item of items) if (typeof item !== 'string' && item.at) pointers.set(item.refId, item.at);
+      for (const [refId, pointer] of await locate(refIds.filter((refId) => !pointers.has(refId)))) pointers.set(refId, pointer);
+      const records = await readRecords(pointers);
       if (records) return refIds.flatMap((refId) => records.get(refId) ?? []);
       if (attempt > 0)
         throw new StoreError('corrupt', `The history index under ${indexDir} does not fit its segments even after a rebuild.`);
@@ -594,8 +601,11 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     async userEntries(userId) {
       await indexed();
       const found = new Map<string, HistoryEntry>();
-      for (const [, refId, createdMs] of await entries('user', userId)) {
-        if (typeof refId === 'string' && typeof createdMs === 'number') found.set(refId, { refId, createdMs });
+      for (const [, refId, createdMs, month, offset, length] of await entries('user', userId)) {
+        if (typeof refId !== 'string' || typeof createdMs !== 'number') continue;
+        if (typeof month !== 'string' || typeof offset !== 'number' || typeof length !== 'number') continue;
+        const known = found.get(refId);
+        if (!known?.at || offset > known.at.offset) found.set(refId, { refId, createdMs, at: { month, offset, length } });
       }
       return [...found.values()].sort(newestFirst);
     },

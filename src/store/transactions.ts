@@ -158,7 +158,7 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
   const userBetween = async (userId: number, start: number, end: number): Promise<TransactionRecord[]> => {
     const inRange = (at: number) => at >= start && at < end;
     const entries = end > start ? (await history.userEntries(userId)).filter((entry) => inRange(entry.createdMs)) : [];
-    const settled = await history.getMany(entries.filter((entry) => !hot.data.transactions[entry.refId]).map((entry) => entry.refId));
+    const settled = await history.getMany(entries.filter((entry) => !hot.data.transactions[entry.refId]));
     return withOpen(userId, (tx) => inRange(time(tx)), settled).filter((tx) => inRange(time(tx)));
   };
 
@@ -300,7 +300,7 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
         ...(await history.userEntries(userId)).filter((entry) => !hot.data.transactions[entry.refId]),
       ].sort((a, b) => b.createdMs - a.createdMs || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0));
       const page = candidates.slice(offset, offset + limit);
-      const settled = await history.getMany(page.filter((entry) => !hot.data.transactions[entry.refId]).map((entry) => entry.refId));
+      const settled = await history.getMany(page.filter((entry) => !hot.data.transactions[entry.refId]));
       const wanted = new Set(page.map((entry) => entry.refId));
       return withOpen(userId, (tx) => wanted.has(tx.refId), settled)
         .filter((tx) => wanted.has(tx.refId))

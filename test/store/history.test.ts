@@ -124,7 +124,9 @@ describe('history', () => {
     await history.append([settled('a', { status: 'Sukses', sn: 'SN-2' })]);
     const check = async (h: typeof history) => {
       expect(await h.get('a')).toMatchObject({ status: 'Sukses', sn: 'SN-2' });
-      expect(await h.userEntries(42)).toEqual([{ refId: 'a', createdMs: Date.parse('2025-01-15T10:00:00.000Z') }]);
+      const entries = await h.userEntries(42);
+      expect(entries).toMatchObject([{ refId: 'a', createdMs: Date.parse('2025-01-15T10:00:00.000Z') }]);
+      expect((await h.getMany(entries)).map((tx) => tx.status)).toEqual(['Sukses']);
       expect((await h.byTarget(42, '081234567890')).map((tx) => tx.status)).toEqual(['Sukses']);
       expect((await h.scan('2025-01', () => true)).map((tx) => tx.status)).toEqual(['Sukses']);
     };
