@@ -503,7 +503,7 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
       segment = { month, file, size: 0, indexedTo: 0, lastCrc: '', dirty: false };
     }
     if (segment.dirty) {
-      await fs.truncate(segment.file, segment.size);
+      await fs.truncate(segment.file, segment.size).catch(ignoreMissing);
       segment.dirty = false;
     }
     const head = segment.size === 0 ? encodeLine(headerOf(month)) : '';
@@ -515,8 +515,9 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     } catch (error) {
       // Cut off whatever part of the write reached the file; if even that fails, before the next append.
       const before = segment.size;
-      await fs.truncate(file, before).catch(() => {
-        if (segment) segment.dirty = true;
+      await fs.truncate(file, before).catch((cutError: unknown) => {
+        // No file: the failed write created nothing, so nothing is left to cut.
+        if (segment && (cutError as NodeJS.ErrnoException).code !== 'ENOENT') segment.dirty = true;
       });
       if (created && segment.dirty) segments.set(month, segment);
       throw error;
@@ -817,6 +818,10 @@ function corruptLegacy(file: string, reason: string): StoreCorruptError {
     reason,
     `It is a history month of before, converted on open. Stop kiosbot, then restore it from your backups (or its "${file}.bak"), or move it away (mv "${file}" "${file}.broken"). Then start kiosbot again.`,
   );
+}
+
+function ignoreMissing(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
 }
 
 async function syncFile(file: string): Promise<void> {

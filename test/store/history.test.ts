@@ -348,9 +348,18 @@ describe('history', () => {
     await expect(store.transactions.archiveSettled()).rejects.toMatchObject({ code: 'ENOSPC' });
     expect(readFileSync(segment(dataDir, '2025-01'))).toEqual(before);
     expect(store.transactions.get('full')).toMatchObject({ status: 'Sukses' });
-    // A first segment of a month that cannot be written either.
+    // A first segment of a month that cannot be written either: not even created, then torn.
     await store.transactions.create(purchase('feb', { status: 'Pending', createdAt: '2025-02-01T00:00:00.000Z' }));
+    partial = false;
+    full = true;
     await expect(store.transactions.settle('feb', { status: 'Gagal' })).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(existsSync(segment(dataDir, '2025-02'))).toBe(false);
+    full = false;
+    partial = true;
+    await expect(store.transactions.archiveSettled()).rejects.toMatchObject({ code: 'ENOSPC' });
+    const feb = segment(dataDir, '2025-02');
+    expect(existsSync(feb) ? readFileSync(feb, 'utf8') : '').toBe('');
+    expect(readFileSync(segment(dataDir, '2025-01'))).toEqual(before);
     expect(store.transactions.get('feb')).toMatchObject({ status: 'Gagal' });
 
     partial = false;
