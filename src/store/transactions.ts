@@ -107,6 +107,8 @@ export interface TransactionsRepo {
 const confirmationTtlMs = 7 * 24 * 3600_000;
 
 export function createTransactionsRepo({ hot, now }: RepoContext, history: HistoryArchive): TransactionsRepo {
+  /** The history checks of creates, settled in call order. */
+  let createOrder: Promise<void> = Promise.resolve();
   /** Settlements in progress (between the final status and the removal from the hot file). */
   const moving = new Set<string>();
   const time = (tx: TransactionRecord) => Date.parse(tx.createdAt);
@@ -197,9 +199,16 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
       if (seen.has(record.refId) || hot.data.transactions[record.refId]) throw duplicate(record.refId);
       seen.add(record.refId);
     }
-    for (const record of records) {
-      if (await history.get(record.refId)) throw duplicate(record.refId);
-    }
+    // Looked up at once, but taken in call order: of two creates of one refId, the first one wins.
+    const lookup = Promise.all(records.map((record) => history.get(record.refId)));
+    const turn = createOrder.then(() => lookup);
+    createOrder = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    const settled = await turn;
+    const inHistory = records.find((_, i) => settled[i]);
+    if (inHistory) throw duplicate(inHistory.refId);
     await hot.update((data) => {
       // Checked again here: another create may have run while history was read.
       const taken = records.find((record) => data.transactions[record.refId]);
