@@ -3,8 +3,8 @@
  * the store's own API and cached under os.tmpdir() between runs (generating 1M transactions takes
  * minutes). Users, sealed reseller credentials and a few open transactions go through
  * `openStore` (users.upsert, credentials.save, transactions.create); the settled history is
- * written month by month through the store's history archive (`openHistory` → the month's
- * DurableFile, one update per month: the file format `transactions.settle` writes), then the
+ * appended month by month through the store's history archive (`openHistory` → `append`, one
+ * append per month: the segment and index format `transactions.settle` writes), then the
  * directory is opened again and a settled transaction looked up, so a format the store does not
  * read fails here.
  */
@@ -72,7 +72,7 @@ export const userIdOf = (i: number) => firstUserId + i;
 export const targetOf = (user: number, k: number) => `0812${String(user % 1_000_000).padStart(6, '0')}${k}`;
 
 /** The i-th settled transaction, deterministic except for its ref id (a ULID of its creation time, as the bot mints). */
-function settledTransaction(i: number, size: ScaleSize, createdMs: number, refId: string): TransactionRecord {
+export function settledTransaction(i: number, size: ScaleSize, createdMs: number, refId: string): TransactionRecord {
   const user = userIdOf(i % size.users);
   const created = new Date(createdMs).toISOString();
   const settled = new Date(createdMs + 40_000).toISOString();
@@ -118,7 +118,7 @@ const cacheRoot = path.join(tmpdir(), 'kiosbot-bench-scale');
  * of the store's sources regenerates the directories whenever the store (and so maybe its file
  * layout) changed.
  */
-const generatorVersion = 2;
+const generatorVersion = 3;
 const storeDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/store');
 const cacheVersion = `${generatorVersion}-${createHash('sha256')
   .update(
@@ -209,12 +209,7 @@ async function generate(size: ScaleSize, root: string): Promise<ScaleData['probe
   let batch: TransactionRecord[] = [];
   const writeMonth = async () => {
     if (!month || batch.length === 0) return;
-    const records = batch;
-    const file = await history.file(month);
-    await file.update((data) => {
-      for (const tx of records) data.transactions[tx.refId] = tx;
-    });
-    await file.close();
+    await history.append(batch);
     batch = [];
   };
   try {

@@ -1,6 +1,6 @@
 /**
  * Store at scale (issue 15): open time, one durable write (latency and event-loop block), the hot
- * file's size, the first history lookup (by ref id, provider trx id, target, day) and RSS, at
+ * file's size, a settlement's history write (append to the month segment), the first history lookup (by ref id, provider trx id, target, day) and RSS, at
  * 1k / 10k / 50k users with 10k / 100k / 1M settled transactions, beside a naive single-file lowdb
  * (one JSON with every user and transaction, written whole on each change) in the same run.
  *
@@ -16,10 +16,11 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { JSONFilePreset } from 'lowdb/node';
-import { decodeTime } from 'ulid';
-import { hotFileName, openStore } from '../src/store/store.ts';
+import { decodeTime, monotonicFactory } from 'ulid';
+import { openHistory } from '../src/store/history.ts';
+import { historyDirName, hotFileName, openStore } from '../src/store/store.ts';
 import { shardOfUser, userShardFileName } from '../src/store/user-shards.ts';
-import { benchVault, scaleData, scaleSizes, selectSizes, userIdOf, type ScaleData } from './scale-data.ts';
+import { benchVault, scaleData, scaleSizes, selectSizes, settledTransaction, userIdOf, type ScaleData } from './scale-data.ts';
 
 const writeRounds = 30;
 /** Differs between runs, so a write never stores the value a previous run left (an unchanged user is not written). */
@@ -38,6 +39,9 @@ interface Measured {
   writeP99Ms?: number;
   writeBlockP99Ms?: number;
   writeBlockMaxMs?: number;
+  settleWriteP50Ms?: number;
+  settleWriteP99Ms?: number;
+  settleWriteBlockMaxMs?: number;
   lookupMs?: number;
   lookupBlockMaxMs?: number;
   lookupFound?: number;
@@ -94,6 +98,34 @@ function dayOf(refId: string): [Date, Date] {
   return [start, new Date(start.getTime() + 24 * 3600_000)];
 }
 
+/**
+ * A settlement's history write: `writeRounds` appends of one settled transaction (this month's
+ * segment, fsynced, plus its index lines), awaited one at a time, on the history archive the store
+ * uses (opened after the store closed, so nothing else writes). Latency p50/p99 and the longest
+ * event-loop block during any of them. The hot-file write of a settlement is the `write-*` figure.
+ */
+async function timeHistoryAppends(data: ScaleData): Promise<Measured> {
+  const history = await openHistory({ dir: path.join(data.dataDir, historyDirName) });
+  const mint = monotonicFactory();
+  const latencies: number[] = [];
+  const blocks: number[] = [];
+  try {
+    for (let i = 0; i < writeRounds; i++) {
+      const tx = settledTransaction(runSalt + i, data.size, Date.now(), mint());
+      const { ms, blockMaxMs } = await watched(() => history.append([tx]));
+      latencies.push(ms);
+      blocks.push(blockMaxMs);
+    }
+  } finally {
+    await history.close();
+  }
+  return {
+    settleWriteP50Ms: percentile(latencies, 50),
+    settleWriteP99Ms: percentile(latencies, 99),
+    settleWriteBlockMaxMs: percentile(blocks, 100),
+  };
+}
+
 // ---------------------------------------------------------------- child: one side, one lookup
 
 async function measureKiosbot(data: ScaleData, lookup: Lookup, withWrites: boolean): Promise<Measured> {
@@ -124,6 +156,7 @@ async function measureKiosbot(data: ScaleData, lookup: Lookup, withWrites: boole
   } finally {
     await store.close();
   }
+  if (withWrites) Object.assign(out, await timeHistoryAppends(data));
   return out;
 }
 
@@ -279,6 +312,13 @@ async function parent(argv: string[]): Promise<void> {
     figure('write-p99-ms', data, 'ms', k.writeP99Ms, b, b.writeP99Ms, { text: '< 10 ms', met: (v) => v < 10 });
     figure('write-block-p99-ms', data, 'ms', k.writeBlockP99Ms, b, b.writeBlockP99Ms, { text: '< 20 ms', met: (v) => v < 20 });
     figure('write-block-max-ms', data, 'ms', k.writeBlockMaxMs, b, b.writeBlockMaxMs);
+    // The baseline has no history of its own: a settlement there is one more whole-file write (write-*).
+    figure('settle-history-write-p50-ms', data, 'ms', k.settleWriteP50Ms, b, b.writeP50Ms);
+    figure('settle-history-write-p99-ms', data, 'ms', k.settleWriteP99Ms, b, b.writeP99Ms, { text: '< 10 ms', met: (v) => v < 10 });
+    figure('settle-history-write-block-max-ms', data, 'ms', k.settleWriteBlockMaxMs, b, b.writeBlockMaxMs, {
+      text: '< 20 ms',
+      met: (v) => v < 20,
+    });
     for (const lookup of lookups) {
       const mine = ours[lookup] ?? {};
       const base = theirs[lookup] ?? {};

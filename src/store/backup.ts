@@ -1,7 +1,9 @@
 /**
  * Backups of a data directory: one gzipped JSON file holding every data file (the hot file, the
- * users' shard files, the history months, the inbox, balances, broadcasts, price-watch) with a
- * checksum each. Made while the bot runs: every data file is
+ * users' shard files, the history segments, the inbox, balances, broadcasts, price-watch) with a
+ * checksum each. The history indexes are not in it: they are caches of the segments, rebuilt on
+ * the first open after a restore. A backup made before the segments (`history/YYYY-MM.json`
+ * months) restores as it is and is converted when the store opens it. Made while the bot runs: every data file is
  * replaced by an atomic rename, so a snapshot reads each file whole, and it is retaken until no
  * file changed while it was read — the state at one instant, which the store opens like the
  * state after a crash at that instant. Secrets stay sealed exactly as in the data files.
@@ -27,6 +29,7 @@ const sideFiles: ReadonlyMap<string, (raw: unknown, name: string) => unknown> = 
 ]);
 import { acquireDirLock } from './lock.ts';
 import { decodeHistoryFile, decodeHotFile } from './schema.ts';
+import { checkSegmentText, historyIndexDirName } from './history.ts';
 import { hotFileName, historyDirName } from './store.ts';
 import { verifyKeyCheck, type Vault } from './vault.ts';
 import { decodeUserShardFile, isUserShardFileName, usersDirName } from './user-shards.ts';
@@ -58,7 +61,10 @@ export function backupFileName(at: Date): string {
   return `kiosbot-${stamp}.json.gz`;
 }
 
-/** Data files of `dataDir` by name relative to it (`history/2026-11.json`); not backups, temp or lock files. */
+/** History data files: segments (`YYYY-MM.jsonl`) and, until converted, month files of before (`YYYY-MM.json`). */
+const historyFile = /^\d{4}-\d{2}\.jsonl?$/;
+
+/** Data files of `dataDir` by name relative to it (`history/2026-11.jsonl`); not backups, indexes, temp or lock files. */
 async function dataFileNames(dataDir: string): Promise<string[]> {
   const names: string[] = [];
   for (const name of [hotFileName, ...sideFiles.keys()]) {
@@ -67,7 +73,7 @@ async function dataFileNames(dataDir: string): Promise<string[]> {
   const shards = await fs.readdir(path.join(dataDir, usersDirName)).catch(() => [] as string[]);
   for (const name of shards.sort()) if (isUserShardFileName(`${usersDirName}/${name}`)) names.push(`${usersDirName}/${name}`);
   const history = await fs.readdir(path.join(dataDir, historyDirName)).catch(() => [] as string[]);
-  for (const name of history.sort()) if (/^\d{4}-\d{2}\.json$/.test(name)) names.push(`${historyDirName}/${name}`);
+  for (const name of history.sort()) if (historyFile.test(name)) names.push(`${historyDirName}/${name}`);
   return names;
 }
 
@@ -130,7 +136,7 @@ export async function readBackup(file: string): Promise<Backup> {
     if (!isDataFileName(entry.name)) throw new BackupError(`${file} lists a file kiosbot does not write: ${entry.name}. It was altered.`);
     if (sha256(entry.text) !== entry.sha256) throw new BackupError(`${file} is damaged: ${entry.name} does not match its checksum.`);
     try {
-      decodeDataFile(entry.name, JSON.parse(entry.text));
+      decodeDataFile(entry.name, entry.text);
     } catch (error) {
       const reason = error instanceof StoreError ? error.message : 'it does not have the format of a kiosbot data file';
       throw new BackupError(`${file} cannot be restored: ${entry.name}: ${reason}`);
@@ -169,12 +175,17 @@ export async function restoreBackup(
       movedTo = await fs.mkdtemp(path.join(dataDir, `before-restore-${stamp}-`));
       await ensureDir(path.join(movedTo, historyDirName));
       await ensureDir(path.join(movedTo, usersDirName));
-      // The `.bak` copies go too: a `.bak` without its file would read as a lost file at the next start.
-      for (const name of current.flatMap((name) => [name, `${name}.bak`])) {
-        await fs.rename(path.join(dataDir, name), path.join(movedTo, name)).catch((error: NodeJS.ErrnoException) => {
+      // The `.bak` copies go too: a `.bak` without its file would read as a lost file at the next start
+      // (a segment's is the month file it was converted from). So do the history indexes: they
+      // describe the segments moved aside, and are rebuilt from the restored ones.
+      const aside = (name: string) =>
+        fs.rename(path.join(dataDir, name), path.join(movedTo ?? dataDir, name)).catch((error: NodeJS.ErrnoException) => {
           if (error.code !== 'ENOENT') throw error;
         });
+      for (const name of current.flatMap((name) => [name, name.endsWith('.jsonl') ? `${name.slice(0, -1)}.bak` : `${name}.bak`])) {
+        await aside(name);
       }
+      await aside(path.join(historyDirName, historyIndexDirName));
     }
     for (const entry of backup.files) {
       const target = path.join(dataDir, entry.name);
@@ -204,11 +215,12 @@ export async function pruneBackups(dir: string, keep: number): Promise<string[]>
   return old;
 }
 
-function decodeDataFile(name: string, raw: unknown): void {
-  if (name === hotFileName) decodeHotFile(raw, name);
-  else if (sideFiles.has(name)) sideFiles.get(name)?.(raw, name);
-  else if (isUserShardFileName(name)) decodeUserShardFile(raw, name);
-  else decodeHistoryFile(raw, name);
+function decodeDataFile(name: string, text: string): void {
+  if (name.endsWith('.jsonl')) checkSegmentText(text, name);
+  else if (name === hotFileName) decodeHotFile(JSON.parse(text), name);
+  else if (sideFiles.has(name)) sideFiles.get(name)?.(JSON.parse(text), name);
+  else if (isUserShardFileName(name)) decodeUserShardFile(JSON.parse(text), name);
+  else decodeHistoryFile(JSON.parse(text), name);
 }
 
 function isDataFileName(name: string): boolean {
@@ -216,7 +228,7 @@ function isDataFileName(name: string): boolean {
     name === hotFileName ||
     sideFiles.has(name) ||
     isUserShardFileName(name) ||
-    new RegExp(`^${historyDirName}/\\d{4}-\\d{2}\\.json$`).test(name)
+    (name.startsWith(`${historyDirName}/`) && historyFile.test(name.slice(historyDirName.length + 1)))
   );
 }
 

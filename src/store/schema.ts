@@ -8,7 +8,9 @@ import { StoreVersionError } from './errors.ts';
  * small: open transactions and purchase confirmations, pending notifications, linked groups, game
  * orders and the key check value. Users, their sealed credentials and their sealed conversation
  * states live in shard files `users/NNN.json` by user id (user-shards.ts), so one user's change
- * rewrites one small file; settled transactions live in `history/YYYY-MM.json` (historyFileSchema).
+ * rewrites one small file. Settled transactions live in `history/YYYY-MM.jsonl`, append-only
+ * segments (one record per line, see history.ts); `history/YYYY-MM.json` (historyFileSchema) is
+ * the format of before, converted on open.
  *
  * To change the hot file's shape: bump `hotFileVersion`, change the schemas below to the new
  * shape, and append a migration `{ from: old, to: old + 1, up }` to `hotFileMigrations` that turns
@@ -18,8 +20,14 @@ import { StoreVersionError } from './errors.ts';
 
 /** Current data version of the hot file. */
 export const hotFileVersion = 4;
-/** Current data version of history files. */
-export const historyFileVersion = 1;
+/**
+ * Current data version of history files: 2 is the append-only segment `history/YYYY-MM.jsonl`
+ * (its header line carries the version); 1 was the whole-month JSON `history/YYYY-MM.json`,
+ * converted to a segment on open.
+ */
+export const historyFileVersion = 2;
+/** Data version of the whole-month JSON history files of before (`history/YYYY-MM.json`). */
+export const legacyHistoryFileVersion = 1;
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -301,7 +309,7 @@ export type HotData = z.output<typeof hotFileSchema>;
 
 export const historyFileSchema = z
   .object({
-    version: z.literal(historyFileVersion),
+    version: z.literal(legacyHistoryFileVersion),
     /** `YYYY-MM` (UTC) of the transactions' createdAt. */
     month: z.string().regex(/^\d{4}-\d{2}$/),
     /** Settled transactions by refId. */
@@ -326,11 +334,6 @@ export function emptyHotData(now: Date): HotData {
     gameOrders: {},
     meta: { createdAt: now.toISOString() },
   };
-}
-
-/** Fresh, empty history data for `month` (`YYYY-MM`). */
-export function emptyHistoryData(month: string): HistoryData {
-  return { version: historyFileVersion, month, transactions: {} };
 }
 
 type Json = Record<string, unknown>;
@@ -410,9 +413,9 @@ export function decodeHotFile(raw: unknown, file: string, now: Date = new Date()
   return { data, migratedFrom: from };
 }
 
-/** Decodes a history file (version 1 is the only version so far). */
+/** Decodes a whole-month history file of before (version 1, `history/YYYY-MM.json`). */
 export function decodeHistoryFile(raw: unknown, file: string): Decoded<HistoryData> {
-  const { value } = migrate(raw, file, [], historyFileVersion);
+  const { value } = migrate(raw, file, [], legacyHistoryFileVersion);
   return { data: historyFileSchema.parse(value) };
 }
 

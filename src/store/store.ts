@@ -5,7 +5,7 @@ import { DurableFile, ensureDir, type AtomicWriter, type WriteEvent } from './du
 import { inboxFileName, openInbox, type Inbox } from './inbox.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
 import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
-import { openHistory } from './history.ts';
+import { appendDurably, openHistory, type SegmentAppender } from './history.ts';
 import { acquireDirLock } from './lock.ts';
 import { createOutboxRepo, type OutboxRepo } from './outbox.ts';
 import { openBroadcasts, type BroadcastsRepo } from './broadcasts.ts';
@@ -40,6 +40,8 @@ export interface StoreOptions {
   onWrite?: (event: WriteEvent) => void;
   /** Writes each data file; default the real atomic writer (tests simulate a full disk with it). */
   writeFile?: AtomicWriter;
+  /** Appends to a history segment durably; default the real one (tests simulate a full disk with it). */
+  appendFile?: SegmentAppender;
 }
 
 /**
@@ -126,7 +128,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         data.keyCheck = { ...sealKeyCheck(options.vault), at: now().toISOString() };
       });
     }
-    const history = await openHistory({ dir: path.join(dataDir, historyDirName), ...onWrite });
+    const history = await openHistory({
+      dir: path.join(dataDir, historyDirName),
+      onWrite: options.onWrite,
+      appendFile: gate.guard(options.appendFile ?? appendDurably),
+    });
     const inbox = await openInbox({ path: path.join(dataDir, inboxFileName), vault: options.vault, now, ...onWrite });
     const broadcasts = await openBroadcasts({ dataDir, now, ...onWrite });
     const balances = await openBalances({ dataDir, now, ...onWrite });

@@ -1,4 +1,3 @@
-import { decodeTime, isValid as isUlid } from 'ulid';
 import { copy, validated, withPatch, type RepoContext } from './context.ts';
 import { DueIndex } from './due-index.ts';
 import { StoreError } from './errors.ts';
@@ -108,6 +107,8 @@ export interface TransactionsRepo {
 const confirmationTtlMs = 7 * 24 * 3600_000;
 
 export function createTransactionsRepo({ hot, now }: RepoContext, history: HistoryArchive): TransactionsRepo {
+  /** The history checks of creates, settled in call order. */
+  let createOrder: Promise<void> = Promise.resolve();
   /** Settlements in progress (between the final status and the removal from the hot file). */
   const moving = new Set<string>();
   const time = (tx: TransactionRecord) => Date.parse(tx.createdAt);
@@ -141,59 +142,31 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
     return tx;
   };
 
-  /** History months that may hold `refId`: its createdAt month and its ULID time's month (and neighbours). */
-  const likelyMonths = (refId: string, createdAt?: string): string[] => {
-    const months = new Set<string>();
-    if (createdAt) months.add(monthOf(createdAt));
-    if (isUlid(refId)) {
-      const t = decodeTime(refId);
-      for (const shift of [0, -1, 1]) {
-        const d = new Date(t);
-        d.setUTCDate(1);
-        d.setUTCMonth(d.getUTCMonth() + shift);
-        months.add(d.toISOString().slice(0, 7));
-      }
-    }
-    const known = new Set(history.months());
-    return [...months].filter((m) => known.has(m));
-  };
+  /** Looks in the hot file, then in history (through its ref index). */
+  const find = async (refId: string): Promise<TransactionRecord | undefined> => hot.data.transactions[refId] ?? (await history.get(refId));
 
-  const findInHistory = async (refId: string, months: string[]): Promise<TransactionRecord | undefined> => {
-    for (const month of months) {
-      const tx = (await history.read(month))?.transactions[refId];
-      if (tx) return tx;
-    }
-    return undefined;
-  };
-
-  /** Looks in the hot file, then in the months the refId most likely belongs to, then in the rest. */
-  const find = async (refId: string): Promise<TransactionRecord | undefined> =>
-    hot.data.transactions[refId] ?? (await findInHistory(refId, [...new Set([...likelyMonths(refId), ...history.months()])]));
-
-  /**
-   * Every transaction of `userId` that `matches`, open and settled, newest first. Reads every
-   * history month: a trx id or a target says nothing about when the purchase was made.
-   */
-  const matchingForUser = async (userId: number, matches: (tx: TransactionRecord) => boolean): Promise<TransactionRecord[]> => {
+  /** The user's open transactions that `matches`, with `settled` (history's, where the hot copy wins), newest first. */
+  const withOpen = (userId: number, matches: (tx: TransactionRecord) => boolean, settled: readonly TransactionRecord[]) => {
     const found = new Map<string, TransactionRecord>();
-    const consider = (tx: TransactionRecord) => {
-      if (tx.userId === userId && matches(tx) && !found.has(tx.refId)) found.set(tx.refId, tx);
-    };
-    Object.values(hot.data.transactions).forEach(consider);
-    for (const month of history.months()) Object.values((await history.read(month))?.transactions ?? {}).forEach(consider);
+    for (const tx of Object.values(hot.data.transactions)) if (tx.userId === userId && matches(tx)) found.set(tx.refId, tx);
+    for (const tx of settled) if (!found.has(tx.refId) && !hot.data.transactions[tx.refId]) found.set(tx.refId, tx);
     return [...found.values()].sort(newestFirst);
   };
 
-  /** Writes each record into its month's file, then removes those still final from the hot file. */
+  /**
+   * The user's transactions created in [start, end), open and settled: the settled ones from the
+   * user index (which knows each one's createdAt), reading only those in the range.
+   */
+  const userBetween = async (userId: number, start: number, end: number): Promise<TransactionRecord[]> => {
+    const inRange = (at: number) => at >= start && at < end;
+    const entries = end > start ? (await history.userEntries(userId)).filter((entry) => inRange(entry.createdMs)) : [];
+    const settled = await history.getMany(entries.filter((entry) => !hot.data.transactions[entry.refId]));
+    return withOpen(userId, (tx) => inRange(time(tx)), settled).filter((tx) => inRange(time(tx)));
+  };
+
+  /** Writes the records to their months' history segments, then removes those still final from the hot file. */
   const archive = async (records: TransactionRecord[]) => {
-    const byMonth = new Map<string, TransactionRecord[]>();
-    for (const tx of records) byMonth.set(monthOf(tx.createdAt), [...(byMonth.get(monthOf(tx.createdAt)) ?? []), tx]);
-    for (const [month, txs] of byMonth) {
-      const file = await history.file(month);
-      await file.update((data) => {
-        for (const tx of txs) data.transactions[tx.refId] = tx;
-      });
-    }
+    await history.append(records);
     await hot.update((data) => {
       for (const tx of records) {
         const current = data.transactions[tx.refId];
@@ -226,9 +199,16 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
       if (seen.has(record.refId) || hot.data.transactions[record.refId]) throw duplicate(record.refId);
       seen.add(record.refId);
     }
-    for (const record of records) {
-      if (await findInHistory(record.refId, likelyMonths(record.refId, record.createdAt))) throw duplicate(record.refId);
-    }
+    // Looked up at once, but taken in call order: of two creates of one refId, the first one wins.
+    const lookup = Promise.all(records.map((record) => history.get(record.refId)));
+    const turn = createOrder.then(() => lookup);
+    createOrder = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    const settled = await turn;
+    const inHistory = records.find((_, i) => settled[i]);
+    if (inHistory) throw duplicate(inHistory.refId);
     await hot.update((data) => {
       // Checked again here: another create may have run while history was read.
       const taken = records.find((record) => data.transactions[record.refId]);
@@ -302,14 +282,12 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
     async listCreatedSince(since) {
       const from = since.getTime();
       const found = new Map<string, TransactionRecord>();
-      const consider = (tx: TransactionRecord) => {
-        if (time(tx) >= from && !found.has(tx.refId)) found.set(tx.refId, tx);
-      };
-      Object.values(hot.data.transactions).forEach(consider);
+      for (const tx of Object.values(hot.data.transactions)) if (time(tx) >= from) found.set(tx.refId, tx);
       const first = monthOf(since.toISOString());
       for (const month of history.months()) {
         if (month < first) break;
-        Object.values((await history.read(month))?.transactions ?? {}).forEach(consider);
+        for (const tx of await history.scan(month, (candidate) => time(candidate) >= from))
+          if (!found.has(tx.refId)) found.set(tx.refId, tx);
       }
       return [...found.values()].sort(newestFirst).map(copy);
     },
@@ -318,58 +296,39 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
       return new Set(recent.filter((tx) => tx.status !== 'Gagal').map((tx) => tx.userId));
     },
     async listByUserBetween(userId, from, to) {
-      const start = from.getTime();
-      const end = to.getTime();
-      const found = new Map<string, TransactionRecord>();
-      const consider = (tx: TransactionRecord) => {
-        if (tx.userId !== userId || found.has(tx.refId)) return;
-        const at = time(tx);
-        if (at >= start && at < end) found.set(tx.refId, tx);
-      };
-      Object.values(hot.data.transactions).forEach(consider);
-      if (end > start) {
-        const first = monthOf(from.toISOString());
-        const last = monthOf(new Date(end - 1).toISOString());
-        for (const month of history.months()) {
-          if (month > last) continue;
-          if (month < first) break;
-          Object.values((await history.read(month))?.transactions ?? {}).forEach(consider);
-        }
-      }
-      return [...found.values()].sort((a, b) => newestFirst(b, a)).map(copy);
+      const txs = await userBetween(userId, from.getTime(), to.getTime());
+      return txs.reverse().map(copy);
     },
     async listByUser(userId, options = {}) {
       const limit = Math.max(0, options.limit ?? 10);
       const offset = Math.max(0, options.offset ?? 0);
-      const wanted = offset + limit;
-      const found = new Map<string, TransactionRecord>();
-      for (const tx of Object.values(hot.data.transactions)) if (tx.userId === userId) found.set(tx.refId, tx);
-      for (const month of history.months()) {
-        // Every transaction created after this month is known by now (hot ones, later months).
-        const end = Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 1);
-        let newer = 0;
-        for (const tx of found.values()) if (time(tx) >= end) newer++;
-        if (newer >= wanted) break;
-        const data = await history.read(month);
-        for (const tx of Object.values(data?.transactions ?? {})) {
-          if (tx.userId === userId && !found.has(tx.refId)) found.set(tx.refId, tx);
-        }
-      }
-      return [...found.values()]
-        .sort(newestFirst)
-        .slice(offset, offset + limit)
+      const open = Object.values(hot.data.transactions).filter((tx) => tx.userId === userId);
+      // The page from the user index (createdAt and refId sort it), then only its settled records are read.
+      const candidates = [
+        ...open.map((tx) => ({ refId: tx.refId, createdMs: time(tx) })),
+        ...(await history.userEntries(userId)).filter((entry) => !hot.data.transactions[entry.refId]),
+      ].sort((a, b) => b.createdMs - a.createdMs || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0));
+      const page = candidates.slice(offset, offset + limit);
+      const settled = await history.getMany(page.filter((entry) => !hot.data.transactions[entry.refId]));
+      const wanted = new Set(page.map((entry) => entry.refId));
+      return withOpen(userId, (tx) => wanted.has(tx.refId), settled)
+        .filter((tx) => wanted.has(tx.refId))
         .map(copy);
     },
     find: (refId) => find(refId).then((tx) => (tx ? copy(tx) : undefined)),
     async findByTrxId(userId, trxId) {
       const wanted = trxId.toUpperCase();
-      const [tx] = await matchingForUser(userId, (candidate) => candidate.trxId !== undefined && candidate.trxId.toUpperCase() === wanted);
+      const matches = (tx: TransactionRecord) => tx.userId === userId && tx.trxId !== undefined && tx.trxId.toUpperCase() === wanted;
+      const [tx] = withOpen(userId, matches, (await history.byTrxId(trxId)).filter(matches));
       return tx ? copy(tx) : undefined;
     },
     async listByTarget(userId, target, options = {}) {
       const offset = Math.max(0, options.offset ?? 0);
       const limit = Math.max(0, options.limit ?? 10);
-      const txs = await matchingForUser(userId, (candidate) => candidate.target === target);
+      // Enough settled ones for the page even if some of them are still in the hot file too.
+      const open = Object.values(hot.data.transactions).filter((tx) => tx.userId === userId).length;
+      const settled = await history.byTarget(userId, target, offset + limit + open);
+      const txs = withOpen(userId, (tx) => tx.target === target, settled);
       return txs.slice(offset, offset + limit).map(copy);
     },
     async findForUser(userId, refId) {

@@ -10,6 +10,8 @@ import { writeFileAtomic, type AtomicWriter } from './durable-file.ts';
 export interface WriteGate {
   /** `writer` made to wait while the gate is held. */
   wrap(writer?: AtomicWriter): AtomicWriter;
+  /** Any write (an append, say) made to wait while the gate is held. */
+  guard<A extends unknown[]>(write: (...args: A) => Promise<void>): (...args: A) => Promise<void>;
   /** Runs `task` with no write in flight and none starting; writes queued meanwhile go after it. */
   hold<T>(task: () => Promise<T>): Promise<T>;
 }
@@ -18,19 +20,21 @@ export function createWriteGate(): WriteGate {
   let inFlight = 0;
   const drained: (() => void)[] = [];
   let held: Promise<void> | undefined;
+  const guard = <A extends unknown[]>(write: (...args: A) => Promise<void>) => {
+    return async (...args: A): Promise<void> => {
+      while (held) await held;
+      inFlight++;
+      try {
+        await write(...args);
+      } finally {
+        inFlight--;
+        if (inFlight === 0) for (const resolve of drained.splice(0)) resolve();
+      }
+    };
+  };
   return {
-    wrap(writer = writeFileAtomic) {
-      return async (file, content, options) => {
-        while (held) await held;
-        inFlight++;
-        try {
-          await writer(file, content, options);
-        } finally {
-          inFlight--;
-          if (inFlight === 0) for (const resolve of drained.splice(0)) resolve();
-        }
-      };
-    },
+    wrap: (writer = writeFileAtomic) => guard(writer),
+    guard,
     async hold(task) {
       while (held) await held;
       let release = () => {};

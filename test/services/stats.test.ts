@@ -2,16 +2,16 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createStatsService, startOfWibDay } from '../../src/services/stats.ts';
-import type { HistoryData, HotData } from '../../src/store/schema.ts';
+import type { HotData } from '../../src/store/schema.ts';
 import type { UserShardData } from '../../src/store/user-shards.ts';
-import { createClock, purchase, readJson, storeTest } from '../store/helpers.ts';
+import { createClock, historyOnDisk, purchase, readJson, storeTest } from '../store/helpers.ts';
 
 /** The figures as an operator would count them by hand from the files on disk. */
 function countFromDisk(dataDir: string, now: Date) {
   const hot = readJson(path.join(dataDir, 'kiosbot.json')) as HotData;
   const history = readdirSync(path.join(dataDir, 'history'))
-    .filter((name) => /^\d{4}-\d{2}\.json$/.test(name))
-    .flatMap((name) => Object.values((readJson(path.join(dataDir, 'history', name)) as HistoryData).transactions));
+    .filter((name) => /^\d{4}-\d{2}\.jsonl$/.test(name))
+    .flatMap((name) => Object.values(historyOnDisk(dataDir, name.slice(0, 7)).transactions));
   const all = [...Object.values(hot.transactions), ...history];
   const figures = (since: Date) => {
     const txs = all.filter((tx) => Date.parse(tx.createdAt) >= since.getTime());

@@ -61,7 +61,7 @@ describe('backups', () => {
     // The hot file, the history month, and the users' shard files written so far (user 42's among them).
     const names = backup.files.map((entry) => entry.name);
     expect(names.slice(0, 2)).toEqual([hotFileName, userShardFileName(shardOfUser(42))]);
-    expect(names.at(-1)).toBe('history/2026-11.json');
+    expect(names.at(-1)).toBe('history/2026-11.jsonl');
     for (const name of names.slice(1, -1)) expect(name).toMatch(/^users\/\d{3}\.json$/);
     expect(gunzipSync(readFileSync(file)).toString('utf8')).not.toContain('secret-key-1');
     expect((await readBackup(file)).files).toHaveLength(names.length);

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { test } from 'vitest';
 import path from 'node:path';
 import type { WriteEvent } from '../../src/store/durable-file.ts';
+import { decodeLine, type SegmentAppender } from '../../src/store/history.ts';
+import type { TransactionRecord } from '../../src/store/schema.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { createVault, type Vault } from '../../src/store/vault.ts';
 import type { NewTransaction } from '../../src/store/transactions.ts';
@@ -53,7 +55,7 @@ export function createClock(start: string): { now: () => Date; set(iso: string):
 /** Opens a store in `dataDir` that records every file write. */
 export async function openTestStore(
   dataDir: string,
-  options: { now?: () => Date; vault?: Vault } = {},
+  options: { now?: () => Date; vault?: Vault; appendFile?: SegmentAppender } = {},
 ): Promise<{ store: Store; writes: WriteEvent[] }> {
   const writes: WriteEvent[] = [];
   const store = await openStore({
@@ -61,6 +63,7 @@ export async function openTestStore(
     vault: options.vault ?? testVault(),
     onWrite: (event) => writes.push(event),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.appendFile ? { appendFile: options.appendFile } : {}),
   });
   return { store, writes };
 }
@@ -80,6 +83,31 @@ export function readJson(file: string): unknown {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
+/**
+ * A month's history segment as an operator would read it by hand: every line checked, the last
+ * copy of each refId is the record; `lines` counts the record lines (duplicates too).
+ */
+export function historyOnDisk(dataDir: string, month: string): { transactions: Record<string, TransactionRecord>; lines: number } {
+  const text = readFileSync(path.join(dataDir, 'history', `${month}.jsonl`), 'utf8');
+  const transactions: Record<string, TransactionRecord> = {};
+  let lines = 0;
+  for (const line of text.split('\n').slice(1)) {
+    if (line === '') continue;
+    const value = decodeLine(line);
+    if (value === undefined) throw new Error(`${month}.jsonl has a line that fails its checksum`);
+    transactions[(value as TransactionRecord).refId] = value as TransactionRecord;
+    lines++;
+  }
+  return { transactions, lines };
+}
+
+/** Spoils the checksum of `refId`'s line(s) in a segment, keeping the file's length (a damaged sector). */
+export function damageLine(file: string, refId: string): void {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const damaged = lines.map((line) => (line.includes(`"refId":"${refId}"`) ? `${line.slice(0, -8)}zzzzzzzz` : line));
+  writeFileSync(file, damaged.join('\n'));
+}
+
 export function modeOf(file: string): number {
   return statSync(file).mode & 0o777;
 }
@@ -89,7 +117,10 @@ export interface StoreKit {
   /** A fresh temporary data directory. */
   dir(): string;
   /** Opens a store in `dataDir` that records every file write (see `openTestStore`), closed after the test. */
-  open(dataDir: string, options?: { now?: () => Date; vault?: Vault }): Promise<{ store: Store; writes: WriteEvent[] }>;
+  open(
+    dataDir: string,
+    options?: { now?: () => Date; vault?: Vault; appendFile?: SegmentAppender },
+  ): Promise<{ store: Store; writes: WriteEvent[] }>;
 }
 
 /** `it` with a `stores` fixture: every store it opens is closed and every directory removed afterwards. */

@@ -2,9 +2,9 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { StoreCorruptError, StoreError } from '../../src/store/errors.ts';
-import type { HistoryData, HotData, TransactionRecord } from '../../src/store/schema.ts';
+import type { HotData, TransactionRecord } from '../../src/store/schema.ts';
 import { hotFileName } from '../../src/store/store.ts';
-import { type StoreKit, createClock, modeOf, purchase, readJson, storeTest } from './helpers.ts';
+import { type StoreKit, createClock, damageLine, historyOnDisk, modeOf, purchase, readJson, storeTest } from './helpers.ts';
 
 async function setup(stores: StoreKit, start = '2025-01-31T06:00:00Z') {
   const dataDir = stores.dir();
@@ -19,7 +19,6 @@ async function setup(stores: StoreKit, start = '2025-01-31T06:00:00Z') {
 }
 
 const hotOnDisk = (dataDir: string) => readJson(path.join(dataDir, hotFileName)) as HotData;
-const historyOnDisk = (dataDir: string, month: string) => readJson(path.join(dataDir, 'history', `${month}.json`)) as HistoryData;
 
 describe('transactions', () => {
   storeTest('stores a new purchase as Created, on disk before create resolves', async ({ stores }) => {
@@ -87,7 +86,7 @@ describe('transactions', () => {
     expect(hotOnDisk(dataDir).transactions).toEqual({});
     expect(Object.values(hotOnDisk(dataDir).outbox)).toMatchObject([{ kind: 'settled', dedupeKey: 'settled:ref-1' }]);
     expect(historyOnDisk(dataDir, '2025-01').transactions['ref-1']).toEqual(settled);
-    expect(modeOf(path.join(dataDir, 'history', '2025-01.json'))).toBe(0o600);
+    expect(modeOf(path.join(dataDir, 'history', '2025-01.jsonl'))).toBe(0o600);
     expect(modeOf(path.join(dataDir, 'history'))).toBe(0o700);
 
     // Settling again changes nothing and queues nothing.
@@ -149,17 +148,24 @@ describe('transactions', () => {
     expect(await again.transactions.listByTarget(42, '089999999999')).toEqual([]);
   });
 
-  storeTest('reads only the history months a page needs', async ({ stores }) => {
+  storeTest('reads only the history records a page needs', async ({ stores }) => {
     const { store, dataDir, clock, reopen } = await setup(stores);
+    for (const ref of ['old-1', 'old-2']) {
+      await store.transactions.create(
+        purchase(ref, { createdAt: ref === 'old-1' ? '2020-01-10T00:00:00.000Z' : '2020-01-11T00:00:00.000Z' }),
+      );
+      await store.transactions.settle(ref, { status: 'Sukses' });
+    }
     await store.transactions.create(purchase('recent'));
     await store.transactions.settle('recent', { status: 'Sukses' });
     clock.advance(1000);
     await store.transactions.create(purchase('open'));
-    writeFileSync(path.join(dataDir, 'history', '2020-01.json'), 'not json');
     const again = await reopen();
+    damageLine(path.join(dataDir, 'history', '2020-01.jsonl'), 'old-1');
     expect((await again.transactions.listByUser(42, { limit: 2 })).map((tx) => tx.refId)).toEqual(['open', 'recent']);
-    // Asking for more reaches the broken old month, which is reported, not skipped.
-    await expect(again.transactions.listByUser(42, { limit: 3 })).rejects.toThrow(StoreCorruptError);
+    expect((await again.transactions.listByUser(42, { limit: 1, offset: 2 })).map((tx) => tx.refId)).toEqual(['old-2']);
+    // Asking for more reaches the damaged line, which is reported, not skipped.
+    await expect(again.transactions.listByUser(42, { limit: 4 })).rejects.toThrow(StoreCorruptError);
   });
 
   storeTest('finds a transaction only for its owner, open or settled', async ({ stores }) => {
@@ -193,9 +199,13 @@ describe('transactions', () => {
     await store.transactions.create(purchase('mar-open'));
     await store.transactions.create(purchase('mar-done'));
     await store.transactions.settle('mar-done', { status: 'Sukses' });
-    // A month the 7 days never reach: were it read, this would throw.
-    writeFileSync(path.join(dataDir, 'history', '2025-01.json'), 'not json: must not be read');
+    for (const ref of ['jan-1', 'jan-2']) {
+      await store.transactions.create(purchase(ref, { createdAt: '2025-01-20T10:00:00.000Z' }));
+      await store.transactions.settle(ref, { status: 'Sukses' });
+    }
     const again = await reopen();
+    // A month the 7 days never reach: were it read, its damaged line would throw.
+    damageLine(path.join(dataDir, 'history', '2025-01.jsonl'), 'jan-1');
     const since = await again.transactions.listCreatedSince(new Date('2025-02-23T10:00:00Z'));
     expect(since.map((tx) => [tx.refId, tx.status]).sort()).toEqual([
       ['feb-in', 'Gagal'],
@@ -216,9 +226,16 @@ describe('transactions', () => {
     await store.transactions.create(purchase('apr-after', { createdAt: '2025-04-02T10:00:00.000Z' }));
     await store.transactions.settle('mar-end', { status: 'Gagal' });
     await store.transactions.settle('apr-after', { status: 'Gagal' });
-    writeFileSync(path.join(dataDir, 'history', '2025-01.json'), 'not json: must not be read');
-    writeFileSync(path.join(dataDir, 'history', '2025-04.json'), 'not json: must not be read');
+    await store.transactions.create(purchase('apr-later', { createdAt: '2025-04-03T10:00:00.000Z' }));
+    await store.transactions.settle('apr-later', { status: 'Gagal' });
+    await store.transactions.create(purchase('jan-1', { createdAt: '2025-01-20T10:00:00.000Z' }));
+    await store.transactions.settle('jan-1', { status: 'Gagal' });
+    await store.transactions.create(purchase('jan-2', { createdAt: '2025-01-21T10:00:00.000Z' }));
+    await store.transactions.settle('jan-2', { status: 'Gagal' });
     const again = await reopen();
+    // Records outside the range are never read: were they, their damaged lines would throw.
+    damageLine(path.join(dataDir, 'history', '2025-01.jsonl'), 'jan-1');
+    damageLine(path.join(dataDir, 'history', '2025-04.jsonl'), 'apr-after');
     const rows = await again.transactions.listByUserBetween(42, new Date('2025-02-20T10:00:00Z'), new Date('2025-03-02T10:00:00.001Z'));
     expect(rows.map((tx) => tx.refId)).toEqual(['feb-first', 'mar-end', 'mar-open']);
     const none = await again.transactions.listByUserBetween(42, new Date('2025-03-02T10:00:00.001Z'), new Date('2025-03-31T00:00:00Z'));
@@ -247,6 +264,8 @@ describe('transactions', () => {
     storeTest('(history written, final transaction still in the hot file) reopens with exactly one copy', async ({ stores }) => {
       const { store, dataDir } = await crashState(stores, 'Sukses');
       expect(hotOnDisk(dataDir).transactions).toEqual({});
+      // The settlement that finished on open appended the record a second time; it is read once.
+      expect(historyOnDisk(dataDir, '2025-01').lines).toBe(2);
       expect(Object.keys(historyOnDisk(dataDir, '2025-01').transactions)).toEqual(['ref-1']);
       expect((await store.transactions.listByUser(42)).map((tx) => [tx.refId, tx.status])).toEqual([['ref-1', 'Sukses']]);
       expect(store.transactions.listOpen()).toEqual([]);
@@ -268,7 +287,7 @@ describe('transactions', () => {
       const hot = hotOnDisk(dataDir);
       hot.transactions['ref-1'] = { ...hot.transactions['ref-1']!, status: 'Gagal', settledAt: '2025-01-31T06:00:00.000Z' };
       writeFileSync(path.join(dataDir, hotFileName), JSON.stringify(hot));
-      expect(readdirSync(path.join(dataDir, 'history'))).toEqual([]);
+      expect(readdirSync(path.join(dataDir, 'history')).filter((name) => name.endsWith('.jsonl'))).toEqual([]);
       await stores.open(dataDir, { now: clock.now });
       expect(hotOnDisk(dataDir).transactions).toEqual({});
       expect(historyOnDisk(dataDir, '2025-01').transactions['ref-1']?.status).toBe('Gagal');
