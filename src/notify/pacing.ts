@@ -51,6 +51,13 @@ export interface Pacing {
   replyFreeAt(t: number): number;
   /** A reply starts (+1) or stops (-1) waiting for a slot; the outbox starts nothing meanwhile. */
   replyWaiting(delta: 1 | -1): void;
+  /** A reply started: it counts in the global window (but does not move the outbox's schedule). */
+  replyStarted(): void;
+  /**
+   * A reply (started with `replyStarted`) to `chatId` ended; Telegram's answer counts in the global
+   * window and starts the chat's gap for the outbox, as its own messages do.
+   */
+  replyEnded(chatId: number | undefined, answered: boolean, t: number): void;
   /** A request started at `t`: it counts against the global window until `requestEnded`. */
   requestStarted(t: number): void;
   /** A request ended; when Telegram `answered` (successfully or not), that answer starts the chat's gap and counts globally. */
@@ -121,6 +128,15 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
     replyFreeAt: (t) => windowFreeAt(Math.max(limits.ceilingPerSecond, limits.globalPerSecond), t),
     replyWaiting(delta) {
       repliesWaiting = Math.max(0, repliesWaiting + delta);
+    },
+    replyStarted() {
+      requestsInFlight += 1;
+    },
+    replyEnded(chatId, answered, t) {
+      requestsInFlight -= 1;
+      if (!answered) return;
+      globalAnswers.push(t);
+      if (chatId !== undefined) holdChat(chatId, t + limits.perChatMs);
     },
     requestStarted(t) {
       requestsInFlight += 1;

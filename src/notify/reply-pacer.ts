@@ -55,8 +55,7 @@ export function createReplyPacer(options: ReplyPacerOptions): Transformer {
         pacing.replyWaiting(-1);
       }
     }
-    const chatId = (payload as { chat_id?: unknown }).chat_id;
-    pacing.requestStarted(mono());
+    pacing.replyStarted();
     let answered = false;
     try {
       const response = await prev(method, payload, signal);
@@ -65,7 +64,8 @@ export function createReplyPacer(options: ReplyPacerOptions): Transformer {
     } finally {
       // Telegram's answer (success or error) counts in the window and starts the chat's 1 s gap
       // for the outbox; a request that never got an answer frees its slot only.
-      pacing.requestEnded(typeof chatId === 'number' ? chatId : 0, answered, mono());
+      const chatId = (payload as { chat_id?: unknown }).chat_id;
+      pacing.replyEnded(typeof chatId === 'number' ? chatId : undefined, answered, mono());
     }
   };
 }

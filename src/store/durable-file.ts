@@ -50,6 +50,12 @@ export interface DurableFileOptions<T> {
    * Throwing stops the open with that error; the file, its backup and any migration stay untouched.
    */
   verify?: (data: T) => void;
+  /**
+   * The names in the file's directory, listed once by a caller that opens many files of one
+   * directory (the users' shards): the directory is then neither created nor listed again, and a
+   * file not in the listing is known to be missing without a read.
+   */
+  listing?: ReadonlySet<string>;
 }
 
 /**
@@ -79,13 +85,15 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
 
   async read(): Promise<T | null> {
     const file = this.options.path;
+    const listing = this.options.listing;
     let bytes: Buffer;
     try {
+      if (listing && !listing.has(path.basename(file))) throw Object.assign(new Error(`${file} is not in the listing`), { code: 'ENOENT' });
       bytes = await fs.readFile(file);
     } catch (error) {
       if (!isErrno(error, 'ENOENT')) throw error;
       const backup = `${file}.bak`;
-      if (await exists(backup)) {
+      if (listing ? listing.has(path.basename(backup)) : await exists(backup)) {
         this.unreadable = true;
         throw new StoreCorruptError(
           file,
@@ -220,9 +228,8 @@ export class DurableFile<T> {
    * copied to `<file>.v<old>.bak` and written in the new format.
    */
   static async open<T>(options: DurableFileOptions<T>): Promise<DurableFile<T>> {
-    const dir = path.dirname(options.path);
-    await ensureDir(dir);
-    await removeStaleTemps(options.path);
+    if (!options.listing) await ensureDir(path.dirname(options.path));
+    await removeStaleTemps(options.path, options.listing);
     const adapter = new AtomicJsonAdapter(options);
     const low = new Low<T>(adapter, options.defaultData());
     await low.read();
@@ -393,10 +400,10 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 /** Temp files left by a crash in the middle of a write; safe to delete because we own the directory. */
-async function removeStaleTemps(file: string): Promise<void> {
+async function removeStaleTemps(file: string, listing?: ReadonlySet<string>): Promise<void> {
   const dir = path.dirname(file);
   const prefix = `.${path.basename(file)}.`;
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const names = listing ? [...listing] : await fs.readdir(dir).catch(() => [] as string[]);
   await Promise.all(
     names.filter((name) => name.startsWith(prefix) && name.endsWith('.tmp')).map((name) => fs.rm(path.join(dir, name), { force: true })),
   );

@@ -5,9 +5,10 @@
  * with the number of users. Each shard is its own DurableFile: reads come from memory, a change
  * resolves once its shard is on disk, and a failed write puts that shard back as it is on disk.
  */
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DurableFile, type AtomicWriter, type Decoded, type WriteEvent } from './durable-file.ts';
+import { DurableFile, ensureDir, type AtomicWriter, type Decoded, type WriteEvent } from './durable-file.ts';
 import { credentialSchema, migrate, userSchema } from './schema.ts';
 
 /** Directory of the shard files inside the data directory. */
@@ -100,6 +101,10 @@ export async function openUserShards(options: {
   writeFile?: AtomicWriter | undefined;
 }): Promise<UserShards> {
   const all: DurableFile<UserShardData>[] = new Array<DurableFile<UserShardData>>(userShardCount);
+  // The directory is listed once for all 256 (a missing shard is then not even read).
+  const dir = path.join(options.dataDir, usersDirName);
+  await ensureDir(dir);
+  const listing = new Set(await fs.readdir(dir));
   const open = (index: number) =>
     DurableFile.open<UserShardData>({
       path: path.join(options.dataDir, userShardFileName(index)),
@@ -107,6 +112,7 @@ export async function openUserShards(options: {
       defaultData: () => emptyUserShard(index),
       onWrite: options.onWrite,
       writeFile: options.writeFile,
+      listing,
     });
   const parallel = 16;
   for (let from = 0; from < userShardCount; from += parallel) {

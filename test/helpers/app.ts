@@ -91,7 +91,13 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
   let app: App;
   let runner: RunnerHandle | undefined;
   const boot = async () => {
-    app = await createApp(config, { logger, botConfig: { botInfo: telegram.botInfo }, ...options.app });
+    // An emulator that does not enforce Telegram's limits answers as fast as a test asks: there the
+    // bot's replies are held neither to the 30-per-second ceiling nor to a chat's 1 s gap (the
+    // tests of the limits enforce them in the emulator, and the outbox's own tests set them).
+    const ceiling = options.telegram?.enforceLimits
+      ? {}
+      : { outboxLimits: { ceilingPerSecond: 100_000, perChatMs: 0, ...options.app?.outboxLimits } };
+    app = await createApp(config, { logger, botConfig: { botInfo: telegram.botInfo }, ...options.app, ...ceiling });
     // Like main.ts: what a crash left unhandled in the inbox is handled before new updates arrive.
     await app.replayInbox();
     // Only the update types production asks for reach the bot, as from Telegram.
