@@ -27,7 +27,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { monotonicFactory } from 'ulid';
 import { historyDirName, openStore } from '../src/store/store.ts';
-import { monthOf, openHistory } from '../src/store/history.ts';
+import { openHistory } from '../src/store/history.ts';
+import { monthOf } from '../src/store/history-lines.ts';
 import type { TransactionRecord } from '../src/store/schema.ts';
 import { createVault } from '../src/store/vault.ts';
 

@@ -59,4 +59,11 @@ describe('product code and tools', () => {
   it('src/ never imports anything from tools/ (sandbox, playground)', () => {
     expect(importsOfTools(tsFiles(srcDir))).toEqual([]);
   });
+
+  it('no file in src/ is over 500 lines (a module that grows past it is split along a seam)', () => {
+    const long = tsFiles(srcDir)
+      .map((file) => ({ file: relative(root, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > 500);
+    expect(long).toEqual([]);
+  });
 });

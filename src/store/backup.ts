@@ -29,7 +29,8 @@ const sideFiles: ReadonlyMap<string, (raw: unknown, name: string) => unknown> = 
 ]);
 import { acquireDirLock } from './lock.ts';
 import { decodeHistoryFile, decodeHotFile } from './schema.ts';
-import { checkSegmentText, historyIndexDirName } from './history.ts';
+import { historyIndexDirName } from './history.ts';
+import { checkSegmentText } from './history-lines.ts';
 import { hotFileName, historyDirName } from './store.ts';
 import { verifyKeyCheck, type Vault } from './vault.ts';
 import { decodeUserShardFile, isUserShardFileName, usersDirName } from './user-shards.ts';

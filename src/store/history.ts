@@ -9,52 +9,43 @@
  * interrupted between the history append and the removal from the hot file is finished again on
  * open): the line appended last is the record, every read sees it once.
  *
- * Indexes: caches of the segments, never the truth. Hash-bucketed files of one JSON array per line,
- * each line written with a leading newline so a torn line is skipped, never merged into the next:
- *   ref-XXX.idx     [refId, month, offset, length]   where the record's line is
- *   trx-XXX.idx     [TRX ID (upper case), refId]
- *   target-XXX.idx  [target, refId, userId, createdAt ms]
- *   user-XXX.idx    [userId, refId, createdAt ms, month, offset, length]
- * A lookup reads one bucket (a few hundred KB at 1M transactions), then the record's line at its
- * offset, and checks that line (checksum, refId and the key looked up) before trusting it.
- * `index/state.json` says how far each segment is indexed (bytes, and the checksum of the last
- * indexed line); it is written (after fsyncing the buckets) on open, on close and every
- * `checkpointEvery` records. On open a segment longer than its indexed part is indexed from there
- * on (a crash between an append and its index lines); a missing or inconsistent state (a deleted
- * index, a segment replaced by a restore) rebuilds every index from the segments.
+ * Indexes: caches of the segments, never the truth (history-index.ts says how they are kept).
  *
- * Month files of before (`history/YYYY-MM.json`, one JSON document) are converted on open: the
- * segment is written to a temp file, fsynced and renamed into place, then the old file is renamed
- * to `YYYY-MM.json.bak`. A crash at any step leaves either the old file alone (converted again)
- * or a complete segment beside it (the old file is then just moved aside).
+ * Month files of before (`history/YYYY-MM.json`) are converted on open (history-lines.ts).
  */
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
 import { ensureDir, fileMode, writeFileAtomic, type WriteEvent } from './durable-file.ts';
-import { StoreCorruptError, StoreError, StoreVersionError } from './errors.ts';
-import { decodeHistoryFile, historyFileVersion, transactionSchema, type TransactionRecord } from './schema.ts';
-
-/** Appends `bytes` to `file` (creating it 0600) and makes them durable (fsync) before resolving. */
-export type SegmentAppender = (file: string, bytes: Buffer) => Promise<void>;
-
-/** The real appender: O_APPEND write of the whole buffer, then fdatasync. */
-export async function appendDurably(file: string, bytes: Buffer): Promise<void> {
-  const handle = await fs.open(file, 'a', fileMode);
-  try {
-    await handle.writeFile(bytes);
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Where a record's line is. */
-interface Pointer {
-  month: string;
-  offset: number;
-  length: number;
-}
+import { StoreError } from './errors.ts';
+import { transactionSchema, type TransactionRecord } from './schema.ts';
+import {
+  appendDurably,
+  convertLegacy,
+  crcOfLineEndingAt,
+  damagedLine,
+  decodeLine,
+  encodeLine,
+  headerOf,
+  ignoreMissing,
+  isRecordLike,
+  monthOf,
+  readRecordLines,
+  repairSegment,
+  segmentFileName,
+  syncDir,
+  syncFile,
+  type SegmentAppender,
+} from './history-lines.ts';
+import {
+  bucketCounts,
+  indexFormat,
+  indexLines,
+  readIndexEntries,
+  readState,
+  type IndexState,
+  type Kind,
+  type Pointer,
+} from './history-index.ts';
 
 /** A user's settled transaction as the user index knows it (enough to sort and page without reading it). */
 export interface HistoryEntry {
@@ -102,117 +93,11 @@ export interface HistoryOptions {
   checkpointEvery?: number;
 }
 
-/** `YYYY-MM` (UTC) of an ISO time. */
-export function monthOf(iso: string): string {
-  return new Date(iso).toISOString().slice(0, 7);
-}
-
 /** Name of the index directory inside the history directory. */
 export const historyIndexDirName = 'index';
-/** File name of a month's segment. */
-export const segmentFileName = (month: string) => `${month}.jsonl`;
 const segmentFile = /^(\d{4}-\d{2})\.jsonl$/;
 const legacyFile = /^(\d{4}-\d{2})\.json$/;
 const monthPattern = /^\d{4}-\d{2}$/;
-
-// ---------------------------------------------------------------- lines
-
-const crcHex = (text: string) => crc32(text).toString(16).padStart(8, '0');
-
-/** One segment line: the JSON, a tab (JSON never holds a raw one) and the CRC-32 of the JSON. */
-export function encodeLine(value: unknown): string {
-  const json = JSON.stringify(value);
-  return `${json}\t${crcHex(json)}\n`;
-}
-
-/** The value of a segment line (without its newline), or undefined if it does not check. */
-export function decodeLine(line: string): unknown {
-  const tab = line.lastIndexOf('\t');
-  if (tab < 0) return undefined;
-  const json = line.slice(0, tab);
-  if (crcHex(json) !== line.slice(tab + 1)) return undefined;
-  try {
-    return JSON.parse(json) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-interface SegmentHeader {
-  format: 'kiosbot-history';
-  version: number;
-  month: string;
-}
-
-const headerOf = (month: string): SegmentHeader => ({ format: 'kiosbot-history', version: historyFileVersion, month });
-
-function isHeader(value: unknown): value is SegmentHeader {
-  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'kiosbot-history';
-}
-
-function isRecordLike(value: unknown): value is TransactionRecord {
-  return typeof value === 'object' && value !== null && typeof (value as { refId?: unknown }).refId === 'string';
-}
-
-/**
- * Checks a whole segment's text (a backup's copy): the header, and every line a valid transaction
- * of that month. Throws StoreVersionError for a newer format, an Error saying what is wrong otherwise.
- */
-export function checkSegmentText(text: string, file: string): number {
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  const header = decodeLine(lines[0] ?? '');
-  if (!isHeader(header)) throw new StoreError('corrupt', 'it does not start with a history header line');
-  if (header.version > historyFileVersion) throw new StoreVersionError(file, header.version, historyFileVersion);
-  for (let i = 1; i < lines.length; i++) {
-    const value = decodeLine(lines[i] ?? '');
-    const parsed = transactionSchema.safeParse(value);
-    if (!parsed.success || monthOf(parsed.data.createdAt) !== header.month) {
-      throw new StoreError('corrupt', `line ${i + 1} is not a settled transaction of ${header.month} (or fails its checksum)`);
-    }
-  }
-  return lines.length - 1;
-}
-
-// ---------------------------------------------------------------- index buckets
-
-type Kind = 'ref' | 'trx' | 'target' | 'user';
-const bucketCounts: Record<Kind, number> = { ref: 1024, trx: 256, target: 256, user: 256 };
-const indexFormat = { format: 'kiosbot-history-index', version: 2, buckets: bucketCounts };
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
-}
-
-const bucketName = (kind: Kind, key: string | number) =>
-  `${kind}-${(fnv1a(String(key)) % bucketCounts[kind]).toString(16).padStart(3, '0')}.idx`;
-
-/** The index lines of one record at `pointer`. */
-function indexLines(tx: TransactionRecord, pointer: Pointer): Array<[string, unknown[]]> {
-  const created = Date.parse(tx.createdAt);
-  const lines: Array<[string, unknown[]]> = [
-    [bucketName('ref', tx.refId), [tx.refId, pointer.month, pointer.offset, pointer.length]],
-    [bucketName('user', tx.userId), [tx.userId, tx.refId, created, pointer.month, pointer.offset, pointer.length]],
-    [bucketName('target', tx.target), [tx.target, tx.refId, tx.userId, created]],
-  ];
-  if (tx.trxId !== undefined) lines.push([bucketName('trx', tx.trxId.toUpperCase()), [tx.trxId.toUpperCase(), tx.refId]]);
-  return lines;
-}
-
-interface IndexState {
-  format: string;
-  version: number;
-  buckets: Record<Kind, number>;
-  /** Per month: bytes of the segment indexed, and the checksum of the last indexed line. */
-  months: Record<string, { covered: number; crc: string }>;
-  /** Bucket files that existed at the checkpoint (a deleted one means a rebuild). */
-  files: string[];
-}
 
 // ---------------------------------------------------------------- segments in memory
 
@@ -406,30 +291,7 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     return rebuilding;
   };
 
-  /** The index lines of `key` in its bucket (lines that do not parse are skipped). */
-  const entries = async (kind: Kind, key: string | number): Promise<unknown[][]> => {
-    let text: string;
-    try {
-      text = await fs.readFile(path.join(indexDir, bucketName(kind, key)), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
-    const needle = `\n[${JSON.stringify(key)},`;
-    const found: unknown[][] = [];
-    for (let at = text.indexOf(needle); at >= 0;) {
-      const end = text.indexOf('\n', at + 1);
-      const line = text.slice(at + 1, end < 0 ? text.length : end);
-      try {
-        const entry = JSON.parse(line) as unknown;
-        if (Array.isArray(entry) && entry[0] === key) found.push(entry);
-      } catch {
-        // A torn line: its record is indexed again from the segment.
-      }
-      at = end < 0 ? -1 : text.indexOf(needle, end);
-    }
-    return found;
-  };
+  const entries = (kind: Kind, key: string | number) => readIndexEntries(indexDir, kind, key);
 
   /** Where each refId's latest copy is (refIds history does not have are left out). */
   const locate = async (refIds: readonly string[]): Promise<Map<string, Pointer>> => {
@@ -445,35 +307,7 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     return pointers;
   };
 
-  /** Reads the lines at `pointers`; undefined if one does not hold the record it should (a stale index). */
-  const readRecords = async (pointers: Map<string, Pointer>): Promise<Map<string, TransactionRecord> | undefined> => {
-    const byMonth = new Map<string, Array<[string, Pointer]>>();
-    for (const [refId, pointer] of pointers) {
-      const list = byMonth.get(pointer.month);
-      if (list) list.push([refId, pointer]);
-      else byMonth.set(pointer.month, [[refId, pointer]]);
-    }
-    const records = new Map<string, TransactionRecord>();
-    for (const [month, list] of byMonth) {
-      const segment = segments.get(month);
-      if (!segment) return undefined;
-      const handle = await fs.open(segment.file, 'r');
-      try {
-        for (const [refId, pointer] of list) {
-          if (pointer.offset + pointer.length > segment.size) return undefined;
-          const buffer = Buffer.alloc(pointer.length);
-          await handle.read(buffer, 0, pointer.length, pointer.offset);
-          const text = buffer.toString('utf8');
-          const parsed = transactionSchema.safeParse(decodeLine(text.endsWith('\n') ? text.slice(0, -1) : text));
-          if (!parsed.success || parsed.data.refId !== refId) return undefined;
-          records.set(refId, parsed.data);
-        }
-      } finally {
-        await handle.close();
-      }
-    }
-    return records;
-  };
+  const readRecords = (pointers: Map<string, Pointer>) => readRecordLines((month) => segments.get(month), pointers);
 
   const getMany = async (items: ReadonlyArray<string | HistoryEntry>): Promise<TransactionRecord[]> => {
     await indexed();
@@ -661,186 +495,5 @@ async function* readLines(file: string, from: number, end: number): AsyncGenerat
     }
     carry = data.subarray(start);
     carryAt += start;
-  }
-}
-
-/**
- * Checks the header of a segment and cuts off a torn tail: bytes after the last newline, and a
- * last line that fails its checksum (a crash while it was written; it was never acknowledged).
- * Returns the size of the whole lines.
- */
-async function repairSegment(file: string, month: string): Promise<number> {
-  const handle = await fs.open(file, 'r+');
-  try {
-    let size = (await handle.stat()).size;
-    for (;;) {
-      if (size === 0) break;
-      // The last line: from the newline before it (searching back in growing windows).
-      let window = Math.min(size, 64 * 1024);
-      let text = '';
-      let lineStart = -1;
-      for (;;) {
-        const buffer = Buffer.alloc(window);
-        await handle.read(buffer, 0, window, size - window);
-        const endsWell = buffer[window - 1] === 10;
-        const searchTo = endsWell ? window - 2 : window - 1;
-        const nl = searchTo >= 0 ? buffer.lastIndexOf(10, searchTo) : -1;
-        if (nl >= 0 || window === size) {
-          lineStart = size - window + nl + 1;
-          text = buffer.toString('utf8', nl + 1, endsWell ? window - 1 : window);
-          if (!endsWell) text = '\0torn';
-          break;
-        }
-        window = Math.min(size, window * 4);
-      }
-      if (decodeLine(text) !== undefined) break;
-      size = lineStart;
-      await handle.truncate(size);
-      await handle.sync();
-    }
-    if (size > 0) {
-      const first = Buffer.alloc(Math.min(size, 4096));
-      await handle.read(first, 0, first.length, 0);
-      const nl = first.indexOf(10);
-      const header = decodeLine(first.toString('utf8', 0, nl < 0 ? first.length : nl));
-      if (!isHeader(header) || header.month !== month) {
-        throw new StoreCorruptError(
-          file,
-          'it does not start with a history header line',
-          `Stop kiosbot, then restore the file from your backups, or move it away (mv "${file}" "${file}.broken"). Then start kiosbot again.`,
-        );
-      }
-      if (header.version > historyFileVersion) throw new StoreVersionError(file, header.version, historyFileVersion);
-    }
-    return size;
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The checksum of the line that ends at byte `end` of `file` ('' for 0), or undefined if there is none. */
-async function crcOfLineEndingAt(file: string, end: number): Promise<string | undefined> {
-  if (end === 0) return '';
-  const handle = await fs.open(file, 'r');
-  try {
-    const window = Math.min(end, 256 * 1024);
-    const buffer = Buffer.alloc(window);
-    await handle.read(buffer, 0, window, end - window);
-    if (buffer[window - 1] !== 10) return undefined;
-    const nl = window >= 2 ? buffer.lastIndexOf(10, window - 2) : -1;
-    const line = buffer.toString('utf8', nl + 1, window - 1);
-    return decodeLine(line) === undefined ? undefined : line.slice(line.lastIndexOf('\t') + 1);
-  } finally {
-    await handle.close();
-  }
-}
-
-async function readState(file: string): Promise<IndexState | undefined> {
-  try {
-    const raw = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<IndexState>;
-    if (raw.format !== indexFormat.format || raw.version !== indexFormat.version) return undefined;
-    if (typeof raw.months !== 'object' || raw.months === null || !Array.isArray(raw.files) || typeof raw.buckets !== 'object')
-      return undefined;
-    return raw as IndexState;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Converts `YYYY-MM.json` (one JSON document) into the segment `YYYY-MM.jsonl`: written to a temp
- * file, fsynced, renamed into place, then the old file becomes `YYYY-MM.json.bak`.
- */
-async function convertLegacy(dir: string, month: string, onWrite?: (event: WriteEvent) => void): Promise<void> {
-  const legacy = path.join(dir, `${month}.json`);
-  const target = path.join(dir, segmentFileName(month));
-  const exists = await fs.stat(target).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) {
-    const startedAt = performance.now();
-    let raw: unknown;
-    try {
-      raw = JSON.parse(await fs.readFile(legacy, 'utf8'));
-    } catch (error) {
-      throw corruptLegacy(legacy, error instanceof SyntaxError ? 'it is not valid JSON' : String(error));
-    }
-    let records: TransactionRecord[];
-    try {
-      records = Object.values(decodeHistoryFile(raw, legacy).data.transactions);
-    } catch (error) {
-      if (error instanceof StoreVersionError) throw error;
-      throw corruptLegacy(legacy, 'it does not have the format of a history month file');
-    }
-    // Oldest first, the order settlements would have appended them in.
-    records.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.refId < b.refId ? -1 : a.refId > b.refId ? 1 : 0));
-    const temp = path.join(dir, `.${segmentFileName(month)}.${process.pid}.tmp`);
-    const handle = await fs.open(temp, 'w', fileMode);
-    let bytes = 0;
-    try {
-      let chunk = encodeLine(headerOf(month));
-      for (const tx of records) {
-        chunk += encodeLine(tx);
-        if (chunk.length > 1 << 20) {
-          bytes += Buffer.byteLength(chunk);
-          await handle.write(chunk);
-          chunk = '';
-        }
-      }
-      bytes += Buffer.byteLength(chunk);
-      await handle.write(chunk);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temp, target);
-    await syncDir(dir);
-    onWrite?.({ file: target, bytes, startedAt, durationMs: performance.now() - startedAt });
-  }
-  // The segment is durable: the old file steps aside (kept as .bak, replacing lowdb's older copy).
-  await fs.rename(legacy, `${legacy}.bak`);
-  await syncDir(dir);
-}
-
-/** A line inside a segment (not a torn last one, which open cuts off) fails its checksum. */
-function damagedLine(file: string, at: number): StoreCorruptError {
-  return new StoreCorruptError(
-    file,
-    `the line at byte ${at} fails its checksum`,
-    `Stop kiosbot, then restore the file from your backups, or move it away (mv "${file}" "${file}.broken"). Then start kiosbot again.`,
-  );
-}
-
-function corruptLegacy(file: string, reason: string): StoreCorruptError {
-  return new StoreCorruptError(
-    file,
-    reason,
-    `It is a history month of before, converted on open. Stop kiosbot, then restore it from your backups (or its "${file}.bak"), or move it away (mv "${file}" "${file}.broken"). Then start kiosbot again.`,
-  );
-}
-
-function ignoreMissing(error: unknown): void {
-  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-}
-
-async function syncFile(file: string): Promise<void> {
-  const handle = await fs.open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic there.
-  } finally {
-    await handle?.close().catch(() => undefined);
   }
 }

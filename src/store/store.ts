@@ -5,7 +5,8 @@ import { DurableFile, ensureDir, type AtomicWriter, type WriteEvent } from './du
 import { inboxFileName, openInbox, type Inbox } from './inbox.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
 import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
-import { appendDurably, openHistory, type SegmentAppender } from './history.ts';
+import { openHistory } from './history.ts';
+import { appendDurably, type SegmentAppender } from './history-lines.ts';
 import { acquireDirLock } from './lock.ts';
 import { createOutboxRepo, type OutboxRepo } from './outbox.ts';
 import { openBroadcasts, type BroadcastsRepo } from './broadcasts.ts';

@@ -1,7 +1,8 @@
 import { copy, validated, withPatch, type RepoContext } from './context.ts';
 import { DueIndex } from './due-index.ts';
 import { StoreError } from './errors.ts';
-import { monthOf, type HistoryArchive } from './history.ts';
+import type { HistoryArchive } from './history.ts';
+import { monthOf } from './history-lines.ts';
 import { buildOutboxItem, insertOutboxItem, type NewOutboxItem } from './outbox.ts';
 import { finalStatuses, isFinalStatus, transactionSchema, type HotData, type TransactionRecord } from './schema.ts';
 

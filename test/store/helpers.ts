@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { test } from 'vitest';
 import path from 'node:path';
 import type { WriteEvent } from '../../src/store/durable-file.ts';
-import { decodeLine, type SegmentAppender } from '../../src/store/history.ts';
+import { decodeLine, type SegmentAppender } from '../../src/store/history-lines.ts';
 import type { TransactionRecord } from '../../src/store/schema.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { createVault, type Vault } from '../../src/store/vault.ts';

@@ -1,0 +1,302 @@
+/**
+ * The history's segment lines and files (history.ts): each line `<json>\t<crc32>` checks itself;
+ * appending durably, repairing a torn tail, converting the month files of before.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import { fileMode, type WriteEvent } from './durable-file.ts';
+import type { Pointer } from './history-index.ts';
+import { StoreCorruptError, StoreError, StoreVersionError } from './errors.ts';
+import { decodeHistoryFile, historyFileVersion, transactionSchema, type TransactionRecord } from './schema.ts';
+
+/** File name of a month's segment. */
+export const segmentFileName = (month: string) => `${month}.jsonl`;
+
+/** Appends `bytes` to `file` (creating it 0600) and makes them durable (fsync) before resolving. */
+export type SegmentAppender = (file: string, bytes: Buffer) => Promise<void>;
+
+/** The real appender: O_APPEND write of the whole buffer, then fdatasync. */
+export async function appendDurably(file: string, bytes: Buffer): Promise<void> {
+  const handle = await fs.open(file, 'a', fileMode);
+  try {
+    await handle.writeFile(bytes);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `YYYY-MM` (UTC) of an ISO time. */
+export function monthOf(iso: string): string {
+  return new Date(iso).toISOString().slice(0, 7);
+}
+
+// ---------------------------------------------------------------- lines
+
+export const crcHex = (text: string) => crc32(text).toString(16).padStart(8, '0');
+
+/** One segment line: the JSON, a tab (JSON never holds a raw one) and the CRC-32 of the JSON. */
+export function encodeLine(value: unknown): string {
+  const json = JSON.stringify(value);
+  return `${json}\t${crcHex(json)}\n`;
+}
+
+/** The value of a segment line (without its newline), or undefined if it does not check. */
+export function decodeLine(line: string): unknown {
+  const tab = line.lastIndexOf('\t');
+  if (tab < 0) return undefined;
+  const json = line.slice(0, tab);
+  if (crcHex(json) !== line.slice(tab + 1)) return undefined;
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface SegmentHeader {
+  format: 'kiosbot-history';
+  version: number;
+  month: string;
+}
+
+export const headerOf = (month: string): SegmentHeader => ({ format: 'kiosbot-history', version: historyFileVersion, month });
+
+export function isHeader(value: unknown): value is SegmentHeader {
+  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'kiosbot-history';
+}
+
+export function isRecordLike(value: unknown): value is TransactionRecord {
+  return typeof value === 'object' && value !== null && typeof (value as { refId?: unknown }).refId === 'string';
+}
+
+/**
+ * Checks a whole segment's text (a backup's copy): the header, and every line a valid transaction
+ * of that month. Throws StoreVersionError for a newer format, an Error saying what is wrong otherwise.
+ */
+export function checkSegmentText(text: string, file: string): number {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const header = decodeLine(lines[0] ?? '');
+  if (!isHeader(header)) throw new StoreError('corrupt', 'it does not start with a history header line');
+  if (header.version > historyFileVersion) throw new StoreVersionError(file, header.version, historyFileVersion);
+  for (let i = 1; i < lines.length; i++) {
+    const value = decodeLine(lines[i] ?? '');
+    const parsed = transactionSchema.safeParse(value);
+    if (!parsed.success || monthOf(parsed.data.createdAt) !== header.month) {
+      throw new StoreError('corrupt', `line ${i + 1} is not a settled transaction of ${header.month} (or fails its checksum)`);
+    }
+  }
+  return lines.length - 1;
+}
+
+/**
+ * Checks the header of a segment and cuts off a torn tail: bytes after the last newline, and a
+ * last line that fails its checksum (a crash while it was written; it was never acknowledged).
+ * Returns the size of the whole lines.
+ */
+export async function repairSegment(file: string, month: string): Promise<number> {
+  const handle = await fs.open(file, 'r+');
+  try {
+    let size = (await handle.stat()).size;
+    for (;;) {
+      if (size === 0) break;
+      // The last line: from the newline before it (searching back in growing windows).
+      let window = Math.min(size, 64 * 1024);
+      let text = '';
+      let lineStart = -1;
+      for (;;) {
+        const buffer = Buffer.alloc(window);
+        await handle.read(buffer, 0, window, size - window);
+        const endsWell = buffer[window - 1] === 10;
+        const searchTo = endsWell ? window - 2 : window - 1;
+        const nl = searchTo >= 0 ? buffer.lastIndexOf(10, searchTo) : -1;
+        if (nl >= 0 || window === size) {
+          lineStart = size - window + nl + 1;
+          text = buffer.toString('utf8', nl + 1, endsWell ? window - 1 : window);
+          if (!endsWell) text = '\0torn';
+          break;
+        }
+        window = Math.min(size, window * 4);
+      }
+      if (decodeLine(text) !== undefined) break;
+      size = lineStart;
+      await handle.truncate(size);
+      await handle.sync();
+    }
+    if (size > 0) {
+      const first = Buffer.alloc(Math.min(size, 4096));
+      await handle.read(first, 0, first.length, 0);
+      const nl = first.indexOf(10);
+      const header = decodeLine(first.toString('utf8', 0, nl < 0 ? first.length : nl));
+      if (!isHeader(header) || header.month !== month) {
+        throw new StoreCorruptError(
+          file,
+          'it does not start with a history header line',
+          `Stop kiosbot, then restore the file from your backups, or move it away (mv "${file}" "${file}.broken"). Then start kiosbot again.`,
+        );
+      }
+      if (header.version > historyFileVersion) throw new StoreVersionError(file, header.version, historyFileVersion);
+    }
+    return size;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The checksum of the line that ends at byte `end` of `file` ('' for 0), or undefined if there is none. */
+export async function crcOfLineEndingAt(file: string, end: number): Promise<string | undefined> {
+  if (end === 0) return '';
+  const handle = await fs.open(file, 'r');
+  try {
+    const window = Math.min(end, 256 * 1024);
+    const buffer = Buffer.alloc(window);
+    await handle.read(buffer, 0, window, end - window);
+    if (buffer[window - 1] !== 10) return undefined;
+    const nl = window >= 2 ? buffer.lastIndexOf(10, window - 2) : -1;
+    const line = buffer.toString('utf8', nl + 1, window - 1);
+    return decodeLine(line) === undefined ? undefined : line.slice(line.lastIndexOf('\t') + 1);
+  } finally {
+    await handle.close();
+  }
+}
+
+// Month files of before (`history/YYYY-MM.json`, one JSON document) are converted on open: the
+// segment is written to a temp file, fsynced and renamed into place, then the old file is renamed
+// to `YYYY-MM.json.bak`. A crash at any step leaves either the old file alone (converted again)
+// or a complete segment beside it (the old file is then just moved aside).
+
+/**
+ * Converts `YYYY-MM.json` (one JSON document) into the segment `YYYY-MM.jsonl`: written to a temp
+ * file, fsynced, renamed into place, then the old file becomes `YYYY-MM.json.bak`.
+ */
+export async function convertLegacy(dir: string, month: string, onWrite?: (event: WriteEvent) => void): Promise<void> {
+  const legacy = path.join(dir, `${month}.json`);
+  const target = path.join(dir, segmentFileName(month));
+  const exists = await fs.stat(target).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    const startedAt = performance.now();
+    let raw: unknown;
+    try {
+      raw = JSON.parse(await fs.readFile(legacy, 'utf8'));
+    } catch (error) {
+      throw corruptLegacy(legacy, error instanceof SyntaxError ? 'it is not valid JSON' : String(error));
+    }
+    let records: TransactionRecord[];
+    try {
+      records = Object.values(decodeHistoryFile(raw, legacy).data.transactions);
+    } catch (error) {
+      if (error instanceof StoreVersionError) throw error;
+      throw corruptLegacy(legacy, 'it does not have the format of a history month file');
+    }
+    // Oldest first, the order settlements would have appended them in.
+    records.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.refId < b.refId ? -1 : a.refId > b.refId ? 1 : 0));
+    const temp = path.join(dir, `.${segmentFileName(month)}.${process.pid}.tmp`);
+    const handle = await fs.open(temp, 'w', fileMode);
+    let bytes = 0;
+    try {
+      let chunk = encodeLine(headerOf(month));
+      for (const tx of records) {
+        chunk += encodeLine(tx);
+        if (chunk.length > 1 << 20) {
+          bytes += Buffer.byteLength(chunk);
+          await handle.write(chunk);
+          chunk = '';
+        }
+      }
+      bytes += Buffer.byteLength(chunk);
+      await handle.write(chunk);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, target);
+    await syncDir(dir);
+    onWrite?.({ file: target, bytes, startedAt, durationMs: performance.now() - startedAt });
+  }
+  // The segment is durable: the old file steps aside (kept as .bak, replacing lowdb's older copy).
+  await fs.rename(legacy, `${legacy}.bak`);
+  await syncDir(dir);
+}
+
+/** A line inside a segment (not a torn last one, which open cuts off) fails its checksum. */
+export function damagedLine(file: string, at: number): StoreCorruptError {
+  return new StoreCorruptError(
+    file,
+    `the line at byte ${at} fails its checksum`,
+    `Stop kiosbot, then restore the file from your backups, or move it away (mv "${file}" "${file}.broken"). Then start kiosbot again.`,
+  );
+}
+
+export function corruptLegacy(file: string, reason: string): StoreCorruptError {
+  return new StoreCorruptError(
+    file,
+    reason,
+    `It is a history month of before, converted on open. Stop kiosbot, then restore it from your backups (or its "${file}.bak"), or move it away (mv "${file}" "${file}.broken"). Then start kiosbot again.`,
+  );
+}
+
+export function ignoreMissing(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+}
+
+export async function syncFile(file: string): Promise<void> {
+  const handle = await fs.open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function syncDir(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some platforms cannot fsync a directory; the rename is still atomic there.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Reads the lines at `pointers` from the segments `segmentOf` knows; undefined if one does not hold
+ * the record it should (a stale index).
+ */
+export async function readRecordLines(
+  segmentOf: (month: string) => { file: string; size: number } | undefined,
+  pointers: Map<string, Pointer>,
+): Promise<Map<string, TransactionRecord> | undefined> {
+  const byMonth = new Map<string, Array<[string, Pointer]>>();
+  for (const [refId, pointer] of pointers) {
+    const list = byMonth.get(pointer.month);
+    if (list) list.push([refId, pointer]);
+    else byMonth.set(pointer.month, [[refId, pointer]]);
+  }
+  const records = new Map<string, TransactionRecord>();
+  for (const [month, list] of byMonth) {
+    const segment = segmentOf(month);
+    if (!segment) return undefined;
+    const handle = await fs.open(segment.file, 'r');
+    try {
+      for (const [refId, pointer] of list) {
+        if (pointer.offset + pointer.length > segment.size) return undefined;
+        const buffer = Buffer.alloc(pointer.length);
+        await handle.read(buffer, 0, pointer.length, pointer.offset);
+        const text = buffer.toString('utf8');
+        const parsed = transactionSchema.safeParse(decodeLine(text.endsWith('\n') ? text.slice(0, -1) : text));
+        if (!parsed.success || parsed.data.refId !== refId) return undefined;
+        records.set(refId, parsed.data);
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+  return records;
+}
