@@ -47,7 +47,12 @@ export interface Pacing {
    * finds a window filled by one burst), and not while a reply waits for a slot.
    */
   outboxFreeAt(t: number): number;
-  /** When a reply of the bot may start: the same window, counted against Telegram's ceiling. */
+  /**
+   * When a reply of the bot may start: at once, unless the window is full and the outbox has
+   * messages in it (a broadcast is going out); then when the next slot frees, which the outbox
+   * leaves to the reply. Replies alone are never held back: a window full of replies only means a
+   * busy bot, and holding them back would make everybody wait for nothing.
+   */
   replyFreeAt(t: number): number;
   /** A reply starts (+1) or stops (-1) waiting for a slot; the outbox starts nothing meanwhile. */
   replyWaiting(delta: 1 | -1): void;
@@ -77,6 +82,9 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
   let requestsInFlight = 0;
   /** Monotonic times of Telegram's answers, over all chats. */
   const globalAnswers: number[] = [];
+  /** The replies among them (answer times), and the replies in flight. */
+  const replyAnswers: number[] = [];
+  let repliesInFlight = 0;
   /** Monotonic times of delivered messages per group. */
   const groupDeliveries = new Map<number, number[]>();
   /** Per chat: earliest monotonic time of the next request (pacing gap, or a 429 wait). */
@@ -112,6 +120,7 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
   return {
     prune(t, isBusy) {
       while (globalAnswers.length > 0 && globalAnswers[0]! <= t - limits.globalWindowMs) globalAnswers.shift();
+      while (replyAnswers.length > 0 && replyAnswers[0]! <= t - limits.globalWindowMs) replyAnswers.shift();
       for (const [chatId, times] of groupDeliveries) {
         while (times.length > 0 && times[0]! <= t - limits.groupWindowMs) times.shift();
         if (times.length === 0) groupDeliveries.delete(chatId);
@@ -125,17 +134,25 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
       const freeAt = windowFreeAt(outboxLimit, t);
       return freeAt === 0 && nextSlotAt <= t ? 0 : Math.max(freeAt, nextSlotAt);
     },
-    replyFreeAt: (t) => windowFreeAt(Math.max(limits.ceilingPerSecond, limits.globalPerSecond), t),
+    replyFreeAt(t) {
+      const ceiling = Math.max(limits.ceilingPerSecond, limits.globalPerSecond);
+      const inWindow = (times: readonly number[]) => times.filter((at) => at > t - limits.globalWindowMs).length;
+      const outbox = inWindow(globalAnswers) - inWindow(replyAnswers) + requestsInFlight - repliesInFlight;
+      return outbox === 0 ? 0 : windowFreeAt(ceiling, t);
+    },
     replyWaiting(delta) {
       repliesWaiting = Math.max(0, repliesWaiting + delta);
     },
     replyStarted() {
       requestsInFlight += 1;
+      repliesInFlight += 1;
     },
     replyEnded(chatId, answered, t) {
       requestsInFlight -= 1;
+      repliesInFlight -= 1;
       if (!answered) return;
       globalAnswers.push(t);
+      replyAnswers.push(t);
       if (chatId !== undefined) holdChat(chatId, t + limits.perChatMs);
     },
     requestStarted(t) {

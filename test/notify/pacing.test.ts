@@ -100,3 +100,18 @@ describe('the outbox and the replies in one window', () => {
     expect(pacing.outboxFreeAt(100)).toBe(0);
   });
 });
+
+describe('replies alone', () => {
+  it('are never held back, however many: a window full of replies is a busy bot, not a broadcast', () => {
+    const pacing = createPacing({ globalPerSecond: 25 });
+    for (let i = 0; i < 40; i++) {
+      expect(pacing.replyFreeAt(i)).toBe(0);
+      pacing.replyStarted();
+      pacing.replyEnded(1000 + i, true, i + 1);
+    }
+    // With an outbox message in the full window, the next reply waits for a slot.
+    pacing.requestStarted(41);
+    pacing.requestEnded(7, true, 42);
+    expect(pacing.replyFreeAt(43)).toBeGreaterThan(43);
+  });
+});
