@@ -9,7 +9,7 @@ import { createAccountProblemReporter } from './notify/account-problems.ts';
 import { createOperatorFeed, type OperatorFeedOptions } from './notify/operator-feed.ts';
 import { createServices, type Services } from './services/services.ts';
 import { createBot } from './bot/index.ts';
-import type { BotContext, BotDeps, FloodLimit } from './bot/context.ts';
+import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './bot/context.ts';
 import { Api } from 'grammy';
 import { createI18n } from './bot/i18n.ts';
 import { htmlParseMode, type TextVariable } from './text/html.ts';
@@ -117,7 +117,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // Endpoint path, status and duration only: the query, headers and body carry the api keys and signs.
     onCall: (call) => logger.info('provider call', { ...call }),
   });
-  const i18n = createI18n({ defaultLocale: config.defaultLocale, store });
+  const i18n = createI18n<ConversationContext>({ defaultLocale: config.defaultLocale, store });
   const notices = createNotices({
     store,
     translate: (locale, key, variables) => i18n.t(locale, key, variables),
@@ -233,6 +233,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     broadcasts,
     now,
     replyPacer: outbox.replyPacer(),
+    i18n,
   };
   const botConfig: BotConfig<BotContext> = {
     ...options.botConfig,

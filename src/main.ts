@@ -9,7 +9,6 @@ import { allowedUpdates, createApp } from './app.ts';
 import { restoreAdvice } from './store/backup.ts';
 import { StoreCorruptError } from './store/errors.ts';
 import { publishCommands } from './bot/commands.ts';
-import { createI18n } from './bot/i18n.ts';
 import { BotTokenRejectedError, initBotWithRetry } from './telegram-start.ts';
 import { startHttpServer, type HttpServer } from './server/http.ts';
 import { installOutputGuard, logPollingErrors, outputSecrets, printCrashesMasked } from './output-guard.ts';
@@ -84,7 +83,7 @@ try {
 // --- end of the update inbox block ---
 await exitIfStopped();
 logger.info('bot ready', { username: bot.botInfo.username });
-void publishCommands(bot.api, createI18n({ defaultLocale: config.defaultLocale, store }), logger, config.defaultLocale, config.adminIds);
+void publishCommands(bot.api, started.deps.i18n, logger, config.defaultLocale, config.adminIds);
 
 let runner: RunnerHandle | undefined;
 let server: HttpServer;

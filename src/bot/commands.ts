@@ -62,7 +62,7 @@ export function commandNames(name: CommandName): string[] {
  */
 export async function publishCommands(
   api: Api,
-  i18n: I18n,
+  i18n: Pick<I18n, 't'>,
   logger: Logger,
   defaultLocale: Locale,
   adminIds: readonly number[] = [],

@@ -1,7 +1,7 @@
 import type { BroadcastService } from '../services/broadcasts.ts';
 import type { Context, Transformer } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
-import type { I18nFlavor } from '@grammyjs/i18n';
+import type { I18n, I18nFlavor } from '@grammyjs/i18n';
 import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
 import type { Locale } from '../domain.ts';
 import type { Logger } from '../logger.ts';
@@ -49,6 +49,8 @@ export interface BotDeps {
   /** Broadcast jobs (admins only). */
   broadcasts: BroadcastService;
   now: () => Date;
+  /** The translations (locales/), shared by the bot, its conversations and the jobs. */
+  i18n: I18n<ConversationContext>;
   /** Installed on every Api the bot replies with: makes replies share Telegram's overall limit with the outbox. */
   replyPacer?: Transformer;
 }

@@ -4,7 +4,6 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { limit } from '@grammyjs/ratelimiter';
 import { sequentialize } from '@grammyjs/runner';
 import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './context.ts';
-import { createI18n } from './i18n.ts';
 import { attachAccount } from './middlewares/account.ts';
 import { refuseBanned } from './middlewares/banned.ts';
 import { logUpdates } from './middlewares/update-log.ts';
@@ -67,8 +66,8 @@ export const defaultFloodLimit: FloodLimit = { updates: 15, windowMs: 3000 };
  */
 export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot<BotContext> {
   const bot = new Bot<BotContext>(deps.settings.botToken, botConfig);
-  const i18n = createI18n<BotContext>({ defaultLocale: deps.settings.defaultLocale, store: deps.store });
-  const conversationI18n = createI18n<ConversationContext>({ defaultLocale: deps.settings.defaultLocale, store: deps.store });
+  // One i18n instance (its Fluent files parsed once) for the bot, its conversations and the jobs.
+  const i18n = deps.i18n;
 
   // Replies wait out a 429 instead of failing (unsolicited messages go through the outbox).
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
@@ -114,7 +113,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
         else if (!isCommand(ctx)) ctx.expiredConversation = id;
       },
       plugins: [
-        conversationI18n,
+        i18n,
         async (ctx, next) => {
           // A conversation's context has a fresh Api: it gets the same transformers as bot.api.
           ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));

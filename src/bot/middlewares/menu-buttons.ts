@@ -12,7 +12,7 @@ import { mainMenuButtons } from '../keyboards/main-menu.ts';
  * a flow they are information commands (answered, then the question is asked again) or leave it.
  * Groups never get the menu, so there the labels stay plain text.
  */
-export function createMenuButtons(i18n: I18n<BotContext>): MiddlewareFn<BotContext> {
+export function createMenuButtons(i18n: Pick<I18n, 't'>): MiddlewareFn<BotContext> {
   const commandByLabel = new Map<string, string>();
   for (const { key, command } of mainMenuButtons.flat()) {
     for (const locale of supportedLocales) commandByLabel.set(i18n.t(locale, key), command);
