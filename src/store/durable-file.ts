@@ -387,7 +387,8 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-async function syncDir(dir: string): Promise<void> {
+/** Fsyncs a directory (a rename in it is durable after this); a platform that cannot is let be. */
+export async function syncDir(dir: string): Promise<void> {
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(dir, 'r');

@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { fileMode, type WriteEvent } from './durable-file.ts';
+import { fileMode, syncDir, type WriteEvent } from './durable-file.ts';
 import type { Pointer } from './history-index.ts';
 import { StoreCorruptError, StoreError, StoreVersionError } from './errors.ts';
 import { decodeHistoryFile, historyFileVersion, transactionSchema, type TransactionRecord } from './schema.ts';
@@ -250,18 +250,6 @@ export async function syncFile(file: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-export async function syncDir(dir: string): Promise<void> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic there.
-  } finally {
-    await handle?.close().catch(() => undefined);
   }
 }
 

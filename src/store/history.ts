@@ -15,7 +15,7 @@
  */
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ensureDir, fileMode, writeFileAtomic, type WriteEvent } from './durable-file.ts';
+import { ensureDir, fileMode, syncDir, writeFileAtomic, type WriteEvent } from './durable-file.ts';
 import { StoreError } from './errors.ts';
 import { transactionSchema, type TransactionRecord } from './schema.ts';
 import {
@@ -32,7 +32,6 @@ import {
   readRecordLines,
   repairSegment,
   segmentFileName,
-  syncDir,
   syncFile,
   type SegmentAppender,
 } from './history-lines.ts';

@@ -12,16 +12,10 @@ import { createClock, createTempDirs, historyOnDisk, modeOf, openTestStore, purc
 const dirs = createTempDirs();
 afterEach(() => dirs.cleanup());
 
-/** A settled record as history holds it. */
+/** A settled record as history holds it: the purchase of helpers.ts, settled. */
 function settled(refId: string, overrides: Partial<TransactionRecord> = {}): TransactionRecord {
   return {
-    refId,
-    userId: 42,
-    chatId: 42,
-    code: 'TSEL10',
-    productName: 'Telkomsel 10.000',
-    target: '081234567890',
-    price: 10_250,
+    ...purchase(refId),
     status: 'Sukses',
     createdAt: '2025-01-15T10:00:00.000Z',
     updatedAt: '2025-01-15T10:01:00.000Z',
