@@ -22,6 +22,8 @@ import {
 import { hotFileName, type Store } from '../../src/store/store.ts';
 import { createVault } from '../../src/store/vault.ts';
 import { shardOfUser, userShardFileName } from '../../src/store/user-shards.ts';
+import { enospc } from '../helpers/disk.ts';
+import { appendDurably } from '../../src/store/history-lines.ts';
 import { createClock, createTempDirs, openTestStore, purchase, testVault } from './helpers.ts';
 
 const dirs = createTempDirs();
@@ -109,6 +111,56 @@ describe('backups', () => {
     const all = await restored.transactions.listByUser(42, { limit: 1000 });
     expect(new Set(all.map((tx) => tx.refId)).size).toBe(all.length);
     await restored.close();
+  });
+
+  it('while a backup holds the writes, no data file changes (the hot file, a shard, a history segment), and every change lands after', async () => {
+    const dataDir = dirs.make();
+    // The first history append fails (a full disk), so the settled purchase stays in the hot file
+    // until archiveSettled moves it: that move (segment append, then hot file) happens during the hold.
+    let failNext = false;
+    const { store } = await openTestStore(dataDir, {
+      appendFile: async (file, bytes) => {
+        if (failNext) {
+          failNext = false;
+          throw enospc(file);
+        }
+        await appendDurably(file, bytes);
+      },
+    });
+    await store.users.upsert({ id: 42, firstName: 'Budi' });
+    await store.transactions.create(purchase('ref-old', { status: 'Pending' }));
+    await store.transactions.settle('ref-old', { status: 'Sukses', sn: 'SN-0' });
+    await store.transactions.archiveSettled();
+    await store.transactions.create(purchase('ref-pending', { status: 'Pending' }));
+    failNext = true;
+    await store.transactions.settle('ref-pending', { status: 'Sukses', sn: 'SN-2' }).catch(() => undefined);
+    const files = () =>
+      readdirSync(dataDir, { recursive: true, encoding: 'utf8' })
+        .filter((name) => /^(kiosbot\.json|users\/\d{3}\.json|history\/\d{4}-\d{2}\.jsonl)$/.test(name))
+        .sort()
+        .map(
+          (name) =>
+            `${name}:${createHash('sha256')
+              .update(readFileSync(path.join(dataDir, name)))
+              .digest('hex')}`,
+        );
+    let landed: Promise<unknown> | undefined;
+    let seenDuring: string[] = [];
+    const before = files();
+    expect(before.some((entry) => entry.startsWith('history/'))).toBe(true);
+    await store.holdWrites(async () => {
+      landed = Promise.all([store.users.upsert({ id: 43, firstName: 'Sari' }), store.transactions.archiveSettled()]);
+      for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+      seenDuring = files();
+    });
+    expect(seenDuring).toEqual(before);
+    await landed;
+    await store.close();
+    expect(files().filter((entry) => entry.startsWith('history/'))).not.toEqual(before.filter((entry) => entry.startsWith('history/')));
+    const { store: reopened } = await openTestStore(dataDir);
+    expect(reopened.users.get(43)?.firstName).toBe('Sari');
+    expect(await reopened.transactions.find('ref-pending')).toMatchObject({ status: 'Sukses', sn: 'SN-2' });
+    await reopened.close();
   });
 
   it('a restore keeps the files it replaces aside (with their .bak copies), and the store opens the backup', async () => {
