@@ -98,6 +98,12 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
   /** Replies waiting for a slot. */
   let repliesWaiting = 0;
 
+  /** Forgets the answers that left the window at `t` (cheap: both lists are in time order). */
+  const pruneWindow = (t: number) => {
+    while (globalAnswers.length > 0 && globalAnswers[0]! <= t - limits.globalWindowMs) globalAnswers.shift();
+    while (replyAnswers.length > 0 && replyAnswers[0]! <= t - limits.globalWindowMs) replyAnswers.shift();
+  };
+
   /** When one more request fits the global window under `limit`; Infinity when only a request ending frees a slot. */
   const windowFreeAt = (limit: number, t: number): number => {
     const answers = globalAnswers.filter((at) => at > t - limits.globalWindowMs);
@@ -119,8 +125,7 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
 
   return {
     prune(t, isBusy) {
-      while (globalAnswers.length > 0 && globalAnswers[0]! <= t - limits.globalWindowMs) globalAnswers.shift();
-      while (replyAnswers.length > 0 && replyAnswers[0]! <= t - limits.globalWindowMs) replyAnswers.shift();
+      pruneWindow(t);
       for (const [chatId, times] of groupDeliveries) {
         while (times.length > 0 && times[0]! <= t - limits.groupWindowMs) times.shift();
         if (times.length === 0) groupDeliveries.delete(chatId);
@@ -135,9 +140,10 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
       return freeAt === 0 && nextSlotAt <= t ? 0 : Math.max(freeAt, nextSlotAt);
     },
     replyFreeAt(t) {
+      // Replies come whether or not the outbox pumps (which prunes too): keep the lists short here.
+      pruneWindow(t);
       const ceiling = Math.max(limits.ceilingPerSecond, limits.globalPerSecond);
-      const inWindow = (times: readonly number[]) => times.filter((at) => at > t - limits.globalWindowMs).length;
-      const outbox = inWindow(globalAnswers) - inWindow(replyAnswers) + requestsInFlight - repliesInFlight;
+      const outbox = globalAnswers.length - replyAnswers.length + requestsInFlight - repliesInFlight;
       return outbox === 0 ? 0 : windowFreeAt(ceiling, t);
     },
     replyWaiting(delta) {
