@@ -3,8 +3,10 @@
  * `history/YYYY-MM.jsonl`, plus indexes in `history/index/` that say where a record is.
  *
  * Segment: a header line, then one settled transaction per line, each line `<json>\t<crc32>`
- * (so a line checks itself). A settlement appends its line and fsyncs before its caller's promise
- * resolves: the cost does not grow with the history. A line torn by a crash (the last one, never
+ * (so a line checks itself). A settlement appends its line, on disk (a synchronous write to the
+ * segment held open, or write + fdatasync) before its caller's promise resolves: the cost does not
+ * grow with the history. Its index lines are written after that, in order; every lookup, flush and
+ * close waits for them, and lines whose index write failed are indexed again from the segment. A line torn by a crash (the last one, never
  * acknowledged) is cut off at the next open. The same refId may be appended twice (a settlement
  * interrupted between the history append and the removal from the hot file is finished again on
  * open): the line appended last is the record, every read sees it once.
@@ -19,8 +21,8 @@ import { ensureDir, fileMode, syncDir, writeFileAtomic, type WriteEvent } from '
 import { StoreError } from './errors.ts';
 import { transactionSchema, type TransactionRecord } from './schema.ts';
 import {
-  appendDurably,
   convertLegacy,
+  createSegmentWriter,
   crcOfLineEndingAt,
   damagedLine,
   decodeLine,
@@ -86,8 +88,13 @@ export interface HistoryOptions {
   dir: string;
   /** Called after every completed segment append (and every month converted from the old format). */
   onWrite?: (event: WriteEvent) => void;
-  /** Default `appendDurably`; tests fail it like a full disk. */
+  /**
+   * Default: the segment written last is kept open in synchronous-write mode (closed by `close`);
+   * tests fail it like a full disk.
+   */
   appendFile?: SegmentAppender;
+  /** Wraps the appender (the store's write gate, which holds appends during a backup). */
+  guardAppend?: (append: SegmentAppender) => SegmentAppender;
   /** Records indexed between two index checkpoints (default 1,000). */
   checkpointEvery?: number;
 }
@@ -118,7 +125,9 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   const dir = options.dir;
   const indexDir = path.join(dir, historyIndexDirName);
   const statePath = path.join(indexDir, 'state.json');
-  const appendFile = options.appendFile ?? appendDurably;
+  const ownWriter = createSegmentWriter();
+  const guardAppend = options.guardAppend ?? ((append: SegmentAppender) => append);
+  const appendFile = guardAppend(options.appendFile ?? ownWriter.append);
   const checkpointEvery = options.checkpointEvery ?? 1_000;
   await ensureDir(dir);
   await ensureDir(indexDir);
@@ -148,6 +157,8 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   let sinceCheckpoint = 0;
   let checkpointing: Promise<void> = Promise.resolve();
   let queue: Promise<unknown> = Promise.resolve();
+  /** Index writes, one after the other, behind the appends they index. */
+  let indexing: Promise<unknown> = Promise.resolve();
   let closed = false;
 
   const writeIndexLines = async (lines: Array<[string, unknown[]]>) => {
@@ -163,8 +174,9 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     for (let from = 0; from < files.length; from += 32) {
       await Promise.all(
         files.slice(from, from + 32).map(async ([file, texts]) => {
-          touched.add(file);
           await fs.appendFile(path.join(indexDir, file), texts.join(''), { mode: fileMode });
+          // Only once the lines are in the file: a checkpoint that counts them must fsync it after this.
+          touched.add(file);
         }),
       );
     }
@@ -257,17 +269,25 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   for (const segment of segments.values()) await indexTail(segment);
   if (!trusted || sinceCheckpoint > 0 || !state) await checkpoint();
 
-  /** Runs `work` after everything queued before it (appends and catch-ups never interleave). */
+  /** Runs `work` after every append queued before it (appends never interleave). */
   const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
     const run = queue.then(work, work);
     queue = run.catch(() => undefined);
     return run;
   };
 
-  /** Catches up every segment whose index is behind (after an index write failed). */
+  /** Runs `work` after every index write queued before it (a segment's index grows in order). */
+  const enqueueIndexing = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = indexing.then(work, work);
+    indexing = run.catch(() => undefined);
+    return run;
+  };
+
+  /** Waits for the index writes of every append so far, then catches up a segment whose index is behind (an index write failed). */
   const indexed = async () => {
+    await indexing;
     if ([...segments.values()].some((s) => s.indexedTo < s.size)) {
-      await enqueue(async () => {
+      await enqueueIndexing(async () => {
         for (const segment of segments.values()) await indexTail(segment);
       });
     }
@@ -276,17 +296,19 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   let rebuilding: Promise<void> | undefined;
   /** An index line pointed at something else than it said: rebuild every index from the segments. */
   const rebuild = () => {
-    rebuilding ??= enqueue(async () => {
-      for (const name of await fs.readdir(indexDir)) if (name.endsWith('.idx')) await fs.rm(path.join(indexDir, name), { force: true });
-      knownFiles = new Set();
-      touched.clear();
-      for (const segment of segments.values()) {
-        segment.indexedTo = 0;
-        segment.lastCrc = '';
-        await indexTail(segment);
-      }
-      await checkpoint();
-    }).finally(() => (rebuilding = undefined));
+    rebuilding ??= enqueue(() =>
+      enqueueIndexing(async () => {
+        for (const name of await fs.readdir(indexDir)) if (name.endsWith('.idx')) await fs.rm(path.join(indexDir, name), { force: true });
+        knownFiles = new Set();
+        touched.clear();
+        for (const segment of segments.values()) {
+          segment.indexedTo = 0;
+          segment.lastCrc = '';
+          await indexTail(segment);
+        }
+        await checkpoint();
+      }),
+    ).finally(() => (rebuilding = undefined));
     return rebuilding;
   };
 
@@ -327,7 +349,40 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   const newestFirst = (a: HistoryEntry, b: HistoryEntry) =>
     b.createdMs - a.createdMs || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
 
-  /** Appends to one month's segment and indexes the new lines. */
+  /**
+   * Writes the index lines of `records` (encoded as `lines`), appended to `segment` at [start, end)
+   * with the first record at `recordsAt`, unless a catch-up indexed them already.
+   */
+  const indexAppended = async (
+    segment: Segment,
+    { start, recordsAt, end }: { start: number; recordsAt: number; end: number },
+    records: readonly TransactionRecord[],
+    lines: string[],
+  ) => {
+    if (segment.indexedTo === start) {
+      let offset = recordsAt;
+      const pending: Array<[string, unknown[]]> = [];
+      records.forEach((tx, i) => {
+        const length = Buffer.byteLength(lines[i] ?? '');
+        pending.push(...indexLines(tx, { month: segment.month, offset, length }));
+        offset += length;
+      });
+      try {
+        await writeIndexLines(pending);
+        segment.indexedTo = end;
+        const last = lines.at(-1) ?? '';
+        segment.lastCrc = last.slice(last.lastIndexOf('\t') + 1, -1);
+        sinceCheckpoint += records.length;
+      } catch {
+        // The segment has them: the index catches up from it before the next lookup.
+      }
+    } else if (segment.indexedTo < end) {
+      await indexTail(segment).catch(() => undefined);
+    }
+    if (sinceCheckpoint >= checkpointEvery) void checkpoint();
+  };
+
+  /** Appends to one month's segment; its index lines follow (indexAppended). */
   const appendMonth = async (month: string, records: readonly TransactionRecord[]) => {
     const file = path.join(dir, segmentFileName(month));
     let segment = segments.get(month);
@@ -362,28 +417,10 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     const start = segment.size;
     segment.size += bytes.length;
     options.onWrite?.({ file, bytes: bytes.length, startedAt, durationMs: performance.now() - startedAt });
-    // The index: from the records in hand when it is in step, else from the segment.
-    if (segment.indexedTo === start) {
-      let offset = start + Buffer.byteLength(head);
-      const pending: Array<[string, unknown[]]> = [];
-      records.forEach((tx, i) => {
-        const length = Buffer.byteLength(lines[i] ?? '');
-        pending.push(...indexLines(tx, { month, offset, length }));
-        offset += length;
-      });
-      try {
-        await writeIndexLines(pending);
-        segment.indexedTo = segment.size;
-        const last = lines.at(-1) ?? head;
-        segment.lastCrc = last.slice(last.lastIndexOf('\t') + 1, -1);
-        sinceCheckpoint += records.length;
-      } catch {
-        // The segment has them: the index catches up before the next lookup.
-      }
-    } else {
-      await indexTail(segment).catch(() => undefined);
-    }
-    if (sinceCheckpoint >= checkpointEvery) void checkpoint();
+    // The records are on disk: the caller goes on while the index lines are written.
+    const appended = segment;
+    const span = { start, recordsAt: start + Buffer.byteLength(head), end: segment.size };
+    void enqueueIndexing(() => indexAppended(appended, span, records, lines));
   };
 
   return {
@@ -414,8 +451,9 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     async byTrxId(trxId) {
       await indexed();
       const wanted = trxId.toUpperCase();
-      const refIds = (await entries('trx', wanted)).map((entry) => entry[1]).filter((refId) => typeof refId === 'string');
-      return (await getMany(refIds)).filter((tx) => tx.trxId?.toUpperCase() === wanted);
+      // Once each: a segment part indexed again (after a crash or a failed index write) has its lines twice.
+      const refIds = new Set((await entries('trx', wanted)).map((entry) => entry[1]).filter((refId) => typeof refId === 'string'));
+      return (await getMany([...refIds])).filter((tx) => tx.trxId?.toUpperCase() === wanted);
     },
     async byTarget(userId, target, want = Infinity) {
       await indexed();
@@ -463,17 +501,24 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     },
     async flush() {
       await queue;
+      await indexing;
     },
     async close() {
       if (closed) {
         await queue;
+        await indexing;
         await checkpointing;
         return;
       }
       closed = true;
       await queue;
-      if (sinceCheckpoint > 0 || touched.size > 0) await checkpoint();
-      await checkpointing;
+      await indexing;
+      try {
+        if (sinceCheckpoint > 0 || touched.size > 0) await checkpoint();
+        await checkpointing;
+      } finally {
+        await ownWriter.close();
+      }
     },
   };
 }
