@@ -4,8 +4,7 @@
  */
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
-import { fileMode, syncDir, type WriteEvent } from './durable-file.ts';
+import { crcHex, fileMode, syncDir, type WriteEvent } from './durable-file.ts';
 import type { Pointer } from './history-index.ts';
 import { StoreCorruptError, StoreError, StoreVersionError } from './errors.ts';
 import { decodeHistoryFile, historyFileVersion, transactionSchema, type TransactionRecord } from './schema.ts';
@@ -66,8 +65,6 @@ export function monthOf(iso: string): string {
 }
 
 // ---------------------------------------------------------------- lines
-
-export const crcHex = (text: string) => crc32(text).toString(16).padStart(8, '0');
 
 /** One segment line: the JSON, a tab (JSON never holds a raw one) and the CRC-32 of the JSON. */
 export function encodeLine(value: unknown): string {
