@@ -2,7 +2,7 @@
  * The history's segment lines and files (history.ts): each line `<json>\t<crc32>` checks itself;
  * appending durably, repairing a torn tail, converting the month files of before.
  */
-import { constants as fsConstants, promises as fs } from 'node:fs';
+import { constants as fsConstants, createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { crcHex, fileMode, syncDir, type WriteEvent } from './durable-file.ts';
 import type { Pointer } from './history-index.ts';
@@ -317,4 +317,50 @@ export async function readRecordLines(
     }
   }
   return records;
+}
+
+const segmentFile = /^(\d{4}-\d{2})\.jsonl$/;
+const legacyFile = /^(\d{4}-\d{2})\.json$/;
+
+/**
+ * The segments of `dir`, oldest month first, ready to append to: month files of before converted
+ * first (temp files of a conversion a crash cut short removed), each header checked and a torn
+ * last line cut off.
+ */
+export async function loadSegments(
+  dir: string,
+  onWrite?: (event: WriteEvent) => void,
+): Promise<Array<{ month: string; file: string; size: number }>> {
+  for (const name of (await fs.readdir(dir)).sort()) {
+    if (name.startsWith('.') && name.endsWith('.tmp')) await fs.rm(path.join(dir, name), { force: true });
+  }
+  for (const name of (await fs.readdir(dir)).sort()) {
+    const month = legacyFile.exec(name)?.[1];
+    if (month) await convertLegacy(dir, month, onWrite);
+  }
+  const segments = [];
+  for (const name of (await fs.readdir(dir)).sort()) {
+    const month = segmentFile.exec(name)?.[1];
+    if (!month) continue;
+    const file = path.join(dir, name);
+    segments.push({ month, file, size: await repairSegment(file, month) });
+  }
+  return segments;
+}
+
+/** The lines of `file` in [from, end) with their byte offsets, read in 64 KiB chunks. */
+export async function* readLines(file: string, from: number, end: number): AsyncGenerator<{ line: string; at: number; length: number }> {
+  if (end <= from) return;
+  let carry: Buffer = Buffer.alloc(0);
+  let carryAt = from;
+  for await (const chunk of createReadStream(file, { start: from, end: end - 1, highWaterMark: 64 * 1024 })) {
+    const data: Buffer = carry.length > 0 ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
+    let start = 0;
+    for (let nl = data.indexOf(10); nl >= 0; nl = data.indexOf(10, start)) {
+      yield { line: data.toString('utf8', start, nl), at: carryAt + start, length: nl + 1 - start };
+      start = nl + 1;
+    }
+    carry = data.subarray(start);
+    carryAt += start;
+  }
 }

@@ -15,13 +15,12 @@
  *
  * Month files of before (`history/YYYY-MM.json`) are converted on open (history-lines.ts).
  */
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ensureDir, fileMode, syncDir, writeFileAtomic, type WriteEvent } from './durable-file.ts';
+import { ensureDir, syncDir, writeFileAtomic, type WriteEvent } from './durable-file.ts';
 import { StoreError } from './errors.ts';
 import { transactionSchema, type TransactionRecord } from './schema.ts';
 import {
-  convertLegacy,
   createSegmentWriter,
   crcOfLineEndingAt,
   damagedLine,
@@ -30,14 +29,16 @@ import {
   headerOf,
   ignoreMissing,
   isRecordLike,
+  loadSegments,
   monthOf,
+  readLines,
   readRecordLines,
-  repairSegment,
   segmentFileName,
   syncFile,
   type SegmentAppender,
 } from './history-lines.ts';
 import {
+  appendIndexLines,
   bucketCounts,
   indexFormat,
   indexLines,
@@ -101,8 +102,6 @@ export interface HistoryOptions {
 
 /** Name of the index directory inside the history directory. */
 export const historyIndexDirName = 'index';
-const segmentFile = /^(\d{4}-\d{2})\.jsonl$/;
-const legacyFile = /^(\d{4}-\d{2})\.json$/;
 const monthPattern = /^\d{4}-\d{2}$/;
 
 // ---------------------------------------------------------------- segments in memory
@@ -132,26 +131,13 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   await ensureDir(dir);
   await ensureDir(indexDir);
 
-  // 1. Month files of before become segments; temp files of a conversion a crash cut short go.
-  for (const name of (await fs.readdir(dir)).sort()) {
-    if (name.startsWith('.') && name.endsWith('.tmp')) await fs.rm(path.join(dir, name), { force: true });
-  }
-  for (const name of (await fs.readdir(dir)).sort()) {
-    const month = legacyFile.exec(name)?.[1];
-    if (month) await convertLegacy(dir, month, options.onWrite);
-  }
-
-  // 2. Segments: check each header, cut off a torn last line.
+  // 1. Segments: month files of before converted, torn tails cut off.
   const segments = new Map<string, Segment>();
-  for (const name of (await fs.readdir(dir)).sort()) {
-    const month = segmentFile.exec(name)?.[1];
-    if (!month) continue;
-    const file = path.join(dir, name);
-    const size = await repairSegment(file, month);
+  for (const { month, file, size } of await loadSegments(dir, options.onWrite)) {
     segments.set(month, { month, file, size, indexedTo: 0, lastCrc: '', dirty: false });
   }
 
-  // 3. Indexes: trust the state only where it fits the segments; index the rest.
+  // 2. Indexes: trust the state only where it fits the segments; index the rest.
   const touched = new Set<string>();
   let knownFiles = new Set<string>();
   let sinceCheckpoint = 0;
@@ -161,26 +147,8 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   let indexing: Promise<unknown> = Promise.resolve();
   let closed = false;
 
-  const writeIndexLines = async (lines: Array<[string, unknown[]]>) => {
-    const byFile = new Map<string, string[]>();
-    for (const [file, entry] of lines) {
-      const list = byFile.get(file);
-      const text = `\n${JSON.stringify(entry)}`;
-      if (list) list.push(text);
-      else byFile.set(file, [text]);
-    }
-    // A few files at a time: a rebuild touches every bucket, more than a low open-files limit allows.
-    const files = [...byFile];
-    for (let from = 0; from < files.length; from += 32) {
-      await Promise.all(
-        files.slice(from, from + 32).map(async ([file, texts]) => {
-          await fs.appendFile(path.join(indexDir, file), texts.join(''), { mode: fileMode });
-          // Only once the lines are in the file: a checkpoint that counts them must fsync it after this.
-          touched.add(file);
-        }),
-      );
-    }
-  };
+  // A bucket counts for a checkpoint only once its lines are in it: the checkpoint must fsync it after that.
+  const writeIndexLines = (lines: Array<[string, unknown[]]>) => appendIndexLines(indexDir, lines, (file) => touched.add(file));
 
   /** Indexes `segment` from indexedTo to size, reading it in chunks (never all of it at once). */
   const indexTail = async (segment: Segment) => {
@@ -521,23 +489,4 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
       }
     },
   };
-}
-
-// ---------------------------------------------------------------- files
-
-/** The lines of `file` in [from, end) with their byte offsets, read in 64 KiB chunks. */
-async function* readLines(file: string, from: number, end: number): AsyncGenerator<{ line: string; at: number; length: number }> {
-  if (end <= from) return;
-  let carry: Buffer = Buffer.alloc(0);
-  let carryAt = from;
-  for await (const chunk of createReadStream(file, { start: from, end: end - 1, highWaterMark: 64 * 1024 })) {
-    const data: Buffer = carry.length > 0 ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
-    let start = 0;
-    for (let nl = data.indexOf(10); nl >= 0; nl = data.indexOf(10, start)) {
-      yield { line: data.toString('utf8', start, nl), at: carryAt + start, length: nl + 1 - start };
-      start = nl + 1;
-    }
-    carry = data.subarray(start);
-    carryAt += start;
-  }
 }
