@@ -6,8 +6,8 @@
  * (so a line checks itself). A settlement appends its line, on disk (a synchronous write to the
  * segment held open, or write + fdatasync) before its caller's promise resolves: the cost does not
  * grow with the history. Its index lines are written after that, in order; every lookup, flush and
- * close waits for them, and lines whose index write failed are indexed again from the segment. A line torn by a crash (the last one, never
- * acknowledged) is cut off at the next open. The same refId may be appended twice (a settlement
+ * close waits for them, and lines whose index write failed are indexed again from the segment. A
+ * line torn by a crash (the last one, never acknowledged) is cut off at the next open. The same refId may be appended twice (a settlement
  * interrupted between the history append and the removal from the hot file is finished again on
  * open): the line appended last is the record, every read sees it once.
  *
@@ -251,7 +251,7 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     return run;
   };
 
-  /** Waits for the index writes of every append so far, then catches up a segment whose index is behind (an index write failed). */
+  /** Waits for the index writes of every append so far, then catches up an index left behind (a failed index write). */
   const indexed = async () => {
     await indexing;
     if ([...segments.values()].some((s) => s.indexedTo < s.size)) {
