@@ -41,7 +41,10 @@ export interface StoreOptions {
   onWrite?: (event: WriteEvent) => void;
   /** Writes each data file; default the real atomic writer (tests simulate a full disk with it). */
   writeFile?: AtomicWriter;
-  /** Appends to a history segment durably; default the real one (tests simulate a full disk with it). */
+  /**
+   * Appends to a history segment durably; default the history's own (the segment kept open in
+   * synchronous-write mode). Tests simulate a full disk with it.
+   */
   appendFile?: SegmentAppender;
 }
 
