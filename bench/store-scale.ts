@@ -99,9 +99,10 @@ function dayOf(refId: string): [Date, Date] {
 }
 
 /**
- * A settlement's history write: `writeRounds` appends of one settled transaction (this month's
- * segment, fsynced, plus its index lines), awaited one at a time, on the history archive the store
- * uses (opened after the store closed, so nothing else writes). Latency p50/p99 and the longest
+ * A settlement's history write: `writeRounds` appends of one settled transaction (to this
+ * month's segment, on disk when it resolves; its index lines are written after), awaited one at a
+ * time, on the history archive the store uses (opened after the store closed, so nothing else
+ * writes). Latency p50/p99 and the longest
  * event-loop block during any of them. The hot-file write of a settlement is the `write-*` figure.
  */
 async function timeHistoryAppends(data: ScaleData): Promise<Measured> {

@@ -66,4 +66,13 @@ describe('product code and tools', () => {
       .filter(({ lines }) => lines > 500);
     expect(long).toEqual([]);
   });
+
+  it('the drawing libraries (Skia, Chart.js, qrcode) are loaded on first use, never by a static import', () => {
+    // Start-up does not draw: a static import would load (and, compiled, bundle-hoist) them into every start.
+    const heavy = /^import\s+(?!type\b)[^;]*?from\s*'(@napi-rs\/canvas|chart\.js|qrcode)'/gm;
+    const eager = tsFiles(srcDir).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(heavy)].map((match) => `${relative(root, file)} → ${match[1]}`),
+    );
+    expect(eager).toEqual([]);
+  });
 });

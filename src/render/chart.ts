@@ -3,13 +3,21 @@
  * the server with Chart.js on @napi-rs/canvas (prebuilt Skia), with the DejaVu Sans font of the
  * `dejavu-fonts-ttf` package: no network, no system fonts needed.
  */
-import { createCanvas } from '@napi-rs/canvas';
-import { Chart, registerables, type ChartConfiguration } from 'chart.js';
+import type * as ChartJs from 'chart.js';
 import type { Locale } from '../domain.ts';
-import { ensureFonts, fontFamily } from './fonts.ts';
+import { fontFamily, loadCanvas } from './fonts.ts';
 import type { DayPoint } from '../services/daily-series.ts';
 
-Chart.register(...registerables);
+let chartJs: Promise<typeof ChartJs> | undefined;
+
+/** Chart.js with every chart type registered, loaded on the first chart (start-up does not need it). */
+function loadChartJs(): Promise<typeof ChartJs> {
+  chartJs ??= import('chart.js').then((module) => {
+    module.Chart.register(...module.registerables);
+    return module;
+  });
+  return chartJs;
+}
 
 /** Size of the chart image in pixels (Telegram shows it whole on a phone). */
 export const chartSize = { width: 1200, height: 675 } as const;
@@ -58,7 +66,7 @@ const shortDay = (day: string): string => `${day.slice(8, 10)}/${day.slice(5, 7)
 
 /** The chart of `points` as PNG bytes, with axis amounts written the reader's way (`Rp 1,5 jt` / `Rp 1.5M`). */
 export async function renderDailyChart(points: readonly DayPoint[], labels: ChartLabels, locale: Locale): Promise<Buffer> {
-  ensureFonts();
+  const [{ createCanvas }, { Chart }] = await Promise.all([loadCanvas(), loadChartJs()]);
   const amounts = new Intl.NumberFormat(locale === 'id' ? 'id-ID' : 'en-US', { notation: 'compact', maximumFractionDigits: 1 });
   const rupiahTick = (value: string | number): string => `Rp ${amounts.format(Number(value))}`;
   const aligned = alignedAxes(points);
@@ -68,7 +76,7 @@ export async function renderDailyChart(points: readonly DayPoint[], labels: Char
   ctx.fillRect(0, 0, chartSize.width, chartSize.height);
   Chart.defaults.font.family = fontFamily;
   Chart.defaults.color = colours.text;
-  const config: ChartConfiguration<'bar' | 'line', number[], string> = {
+  const config: ChartJs.ChartConfiguration<'bar' | 'line', number[], string> = {
     type: 'bar',
     data: {
       labels: points.map((point) => shortDay(point.day)),

@@ -4,8 +4,8 @@
  * `CustomerReceiptModel` (src/text/customer-receipt.ts) as it is, so the card shows exactly what
  * the text message shows: 600 px wide, white, the height its lines need.
  */
-import { ensureFonts, fontFamily } from './fonts.ts';
-import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { fontFamily, loadCanvas } from './fonts.ts';
+import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { CustomerReceiptModel, CustomerReceiptRow } from '../text/customer-receipt.ts';
 
 /** The card's width in pixels. */
@@ -129,8 +129,8 @@ function layout(ctx: SKRSContext2D, model: CustomerReceiptModel): { ops: Op[]; h
 }
 
 /** Renders `model` as a PNG receipt card (600 px wide, white background) and returns its bytes. */
-export function renderReceiptCard(model: CustomerReceiptModel): Buffer {
-  ensureFonts();
+export async function renderReceiptCard(model: CustomerReceiptModel): Promise<Buffer> {
+  const { createCanvas } = await loadCanvas();
   const { ops, height } = layout(createCanvas(1, 1).getContext('2d'), model);
   const canvas = createCanvas(receiptCardWidth, height);
   const ctx = canvas.getContext('2d');

@@ -182,8 +182,8 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     },
     accounts() {
       const byKey = new Map<string, number[]>();
-      for (const user of store.users.list({ active: true })) {
-        if (!isSubscriber(user)) continue;
+      // The few watchers are picked on the stored records: the other users are not copied.
+      for (const user of store.users.list({ active: true, where: isSubscriber })) {
         let apiId: string | undefined;
         try {
           apiId = deps.credentials.load(user.id, 'reseller')?.apiId;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { Low, type Adapter } from 'lowdb';
 import { StoreCorruptError, StoreError, StoreVersionError } from './errors.ts';
 
@@ -56,6 +57,34 @@ export interface DurableFileOptions<T> {
    * file not in the listing is known to be missing without a read.
    */
   listing?: ReadonlySet<string>;
+  /**
+   * Turns on checksums: every write starts with the checksum of its JSON (`{"sum":"<crc32>",…`),
+   * and a file whose checksum holds is decoded by this instead of `decode` (its bytes are exactly
+   * what was written from validated data, so the schema check can be skipped). It returns
+   * undefined for data it does not take as it is (another version): `decode` then runs. A file
+   * without a checksum, or whose checksum does not match, goes through `decode` as always.
+   */
+  decodeChecked?: (raw: unknown, file: string) => Decoded<T> | undefined;
+}
+
+/** CRC-32 of a text, as 8 hex digits. */
+export const crcHex = (text: string) => crc32(text).toString(16).padStart(8, '0');
+
+const sealPrefix = '{"sum":"';
+/** Where the JSON resumes after `{"sum":"<8 hex>",`. */
+const sealedBodyAt = sealPrefix.length + 10;
+
+/** `json` (an object's text) with the checksum of that text as its first field. */
+export function sealJson(json: string): string {
+  if (!json.startsWith('{"')) return json;
+  return `${sealPrefix}${crcHex(json)}",${json.slice(1)}`;
+}
+
+/** The JSON a sealed text (sealJson) carries if its checksum holds; undefined if it has none or it does not match. */
+export function unsealJson(text: string): string | undefined {
+  if (!text.startsWith(sealPrefix) || text.slice(sealedBodyAt - 2, sealedBodyAt) !== '",') return undefined;
+  const json = `{${text.slice(sealedBodyAt)}`;
+  return crcHex(json) === text.slice(sealPrefix.length, sealedBodyAt - 2) ? json : undefined;
 }
 
 /**
@@ -106,17 +135,17 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
       return null;
     }
     this.existed = true;
-    let raw: unknown;
+    let parsed: { raw: unknown; checked: boolean };
     try {
       if (bytes.length === 0) throw new Error('the file is empty');
       const text = bytes.toString('utf8');
-      raw = JSON.parse(text);
+      parsed = this.parse(text);
       this.diskText = text;
     } catch (error) {
       throw await this.corrupt(jsonProblem(error));
     }
     try {
-      const decoded = this.options.decode(raw, file);
+      const decoded = this.decode(parsed);
       this.migratedFrom = decoded.migratedFrom;
       this.originalBytes = decoded.migratedFrom === undefined ? undefined : bytes;
       return decoded.data;
@@ -133,7 +162,8 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
     const file = this.options.path;
     if (this.unreadable) throw new StoreError('corrupt', `Refusing to overwrite ${file}: it could not be read.`);
     const startedAt = performance.now();
-    const text = JSON.stringify(data);
+    const json = JSON.stringify(data);
+    const text = this.options.decodeChecked ? sealJson(json) : json;
     await (this.options.writeFile ?? writeFileAtomic)(file, text, { backup: true });
     this.diskText = text;
     try {
@@ -149,7 +179,18 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
    */
   onDisk(): T {
     if (this.diskText === undefined) return this.options.defaultData();
-    return this.options.decode(JSON.parse(this.diskText), this.options.path).data;
+    return this.decode(this.parse(this.diskText)).data;
+  }
+
+  /** The file's JSON value, and whether its checksum held (with checksums on). */
+  private parse(text: string): { raw: unknown; checked: boolean } {
+    const checked = this.options.decodeChecked ? unsealJson(text) : undefined;
+    return { raw: JSON.parse(checked ?? text), checked: checked !== undefined };
+  }
+
+  private decode({ raw, checked }: { raw: unknown; checked: boolean }): Decoded<T> {
+    const file = this.options.path;
+    return (checked ? this.options.decodeChecked?.(raw, file) : undefined) ?? this.options.decode(raw, file);
   }
 
   private async corrupt(reason: string): Promise<StoreCorruptError> {

@@ -17,6 +17,7 @@
  *
  */
 import { promises as fs } from 'node:fs';
+import { fileMode } from './durable-file.ts';
 import path from 'node:path';
 import type { TransactionRecord } from './schema.ts';
 
@@ -102,4 +103,32 @@ export async function readIndexEntries(indexDir: string, kind: Kind, key: string
     at = end < 0 ? -1 : text.indexOf(needle, end);
   }
   return found;
+}
+
+/**
+ * Appends index lines ([bucket file, entry]) to their buckets in `indexDir`, each file once;
+ * `written` is told each file once its lines are in it.
+ */
+export async function appendIndexLines(
+  indexDir: string,
+  lines: Array<[string, unknown[]]>,
+  written: (file: string) => void,
+): Promise<void> {
+  const byFile = new Map<string, string[]>();
+  for (const [file, entry] of lines) {
+    const list = byFile.get(file);
+    const text = `\n${JSON.stringify(entry)}`;
+    if (list) list.push(text);
+    else byFile.set(file, [text]);
+  }
+  // A few files at a time: a rebuild touches every bucket, more than a low open-files limit allows.
+  const files = [...byFile];
+  for (let from = 0; from < files.length; from += 32) {
+    await Promise.all(
+      files.slice(from, from + 32).map(async ([file, texts]) => {
+        await fs.appendFile(path.join(indexDir, file), texts.join(''), { mode: fileMode });
+        written(file);
+      }),
+    );
+  }
 }

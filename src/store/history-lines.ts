@@ -2,10 +2,9 @@
  * The history's segment lines and files (history.ts): each line `<json>\t<crc32>` checks itself;
  * appending durably, repairing a torn tail, converting the month files of before.
  */
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
-import { fileMode, syncDir, type WriteEvent } from './durable-file.ts';
+import { crcHex, fileMode, syncDir, type WriteEvent } from './durable-file.ts';
 import type { Pointer } from './history-index.ts';
 import { StoreCorruptError, StoreError, StoreVersionError } from './errors.ts';
 import { decodeHistoryFile, historyFileVersion, transactionSchema, type TransactionRecord } from './schema.ts';
@@ -16,7 +15,7 @@ export const segmentFileName = (month: string) => `${month}.jsonl`;
 /** Appends `bytes` to `file` (creating it 0600) and makes them durable (fsync) before resolving. */
 export type SegmentAppender = (file: string, bytes: Buffer) => Promise<void>;
 
-/** The real appender: O_APPEND write of the whole buffer, then fdatasync. */
+/** An appender that opens, writes (O_APPEND), fdatasyncs and closes the file per call. */
 export async function appendDurably(file: string, bytes: Buffer): Promise<void> {
   const handle = await fs.open(file, 'a', fileMode);
   try {
@@ -27,14 +26,45 @@ export async function appendDurably(file: string, bytes: Buffer): Promise<void> 
   }
 }
 
+/** O_APPEND | O_DSYNC: each write returns once its data (and the size that reaches it) is on disk, as write + fdatasync. */
+const appendSyncFlags = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | fsConstants.O_DSYNC;
+
+/**
+ * The history's own appender: keeps the file it appended to last (this month's segment) open in
+ * synchronous-write mode, so a settlement costs one write that returns when it is on disk (the
+ * durability of `appendDurably`, without an open, a separate fdatasync and a close each time).
+ * Another file closes the held one; a failed write closes it too (the next append opens afresh).
+ */
+export function createSegmentWriter(): { append: SegmentAppender; close(): Promise<void> } {
+  let held: { file: string; handle: fs.FileHandle } | undefined;
+  const release = async () => {
+    const current = held;
+    held = undefined;
+    await current?.handle.close();
+  };
+  return {
+    async append(file, bytes) {
+      if (held?.file !== file) {
+        await release();
+        held = { file, handle: await fs.open(file, appendSyncFlags, fileMode) };
+      }
+      try {
+        await held.handle.writeFile(bytes);
+      } catch (error) {
+        await release().catch(() => undefined);
+        throw error;
+      }
+    },
+    close: release,
+  };
+}
+
 /** `YYYY-MM` (UTC) of an ISO time. */
 export function monthOf(iso: string): string {
   return new Date(iso).toISOString().slice(0, 7);
 }
 
 // ---------------------------------------------------------------- lines
-
-export const crcHex = (text: string) => crc32(text).toString(16).padStart(8, '0');
 
 /** One segment line: the JSON, a tab (JSON never holds a raw one) and the CRC-32 of the JSON. */
 export function encodeLine(value: unknown): string {
@@ -287,4 +317,50 @@ export async function readRecordLines(
     }
   }
   return records;
+}
+
+const segmentFile = /^(\d{4}-\d{2})\.jsonl$/;
+const legacyFile = /^(\d{4}-\d{2})\.json$/;
+
+/**
+ * The segments of `dir`, oldest month first, ready to append to: month files of before converted
+ * first (temp files of a conversion a crash cut short removed), each header checked and a torn
+ * last line cut off.
+ */
+export async function loadSegments(
+  dir: string,
+  onWrite?: (event: WriteEvent) => void,
+): Promise<Array<{ month: string; file: string; size: number }>> {
+  for (const name of (await fs.readdir(dir)).sort()) {
+    if (name.startsWith('.') && name.endsWith('.tmp')) await fs.rm(path.join(dir, name), { force: true });
+  }
+  for (const name of (await fs.readdir(dir)).sort()) {
+    const month = legacyFile.exec(name)?.[1];
+    if (month) await convertLegacy(dir, month, onWrite);
+  }
+  const segments = [];
+  for (const name of (await fs.readdir(dir)).sort()) {
+    const month = segmentFile.exec(name)?.[1];
+    if (!month) continue;
+    const file = path.join(dir, name);
+    segments.push({ month, file, size: await repairSegment(file, month) });
+  }
+  return segments;
+}
+
+/** The lines of `file` in [from, end) with their byte offsets, read in 64 KiB chunks. */
+export async function* readLines(file: string, from: number, end: number): AsyncGenerator<{ line: string; at: number; length: number }> {
+  if (end <= from) return;
+  let carry: Buffer = Buffer.alloc(0);
+  let carryAt = from;
+  for await (const chunk of createReadStream(file, { start: from, end: end - 1, highWaterMark: 64 * 1024 })) {
+    const data: Buffer = carry.length > 0 ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
+    let start = 0;
+    for (let nl = data.indexOf(10); nl >= 0; nl = data.indexOf(10, start)) {
+      yield { line: data.toString('utf8', start, nl), at: carryAt + start, length: nl + 1 - start };
+      start = nl + 1;
+    }
+    carry = data.subarray(start);
+    carryAt += start;
+  }
 }

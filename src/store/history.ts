@@ -3,9 +3,11 @@
  * `history/YYYY-MM.jsonl`, plus indexes in `history/index/` that say where a record is.
  *
  * Segment: a header line, then one settled transaction per line, each line `<json>\t<crc32>`
- * (so a line checks itself). A settlement appends its line and fsyncs before its caller's promise
- * resolves: the cost does not grow with the history. A line torn by a crash (the last one, never
- * acknowledged) is cut off at the next open. The same refId may be appended twice (a settlement
+ * (so a line checks itself). A settlement appends its line, on disk (a synchronous write to the
+ * segment held open, or write + fdatasync) before its caller's promise resolves: the cost does not
+ * grow with the history. Its index lines are written after that, in order; every lookup, flush and
+ * close waits for them, and lines whose index write failed are indexed again from the segment. A
+ * line torn by a crash (the last one, never acknowledged) is cut off at the next open. The same refId may be appended twice (a settlement
  * interrupted between the history append and the removal from the hot file is finished again on
  * open): the line appended last is the record, every read sees it once.
  *
@@ -13,14 +15,13 @@
  *
  * Month files of before (`history/YYYY-MM.json`) are converted on open (history-lines.ts).
  */
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ensureDir, fileMode, syncDir, writeFileAtomic, type WriteEvent } from './durable-file.ts';
+import { ensureDir, syncDir, writeFileAtomic, type WriteEvent } from './durable-file.ts';
 import { StoreError } from './errors.ts';
 import { transactionSchema, type TransactionRecord } from './schema.ts';
 import {
-  appendDurably,
-  convertLegacy,
+  createSegmentWriter,
   crcOfLineEndingAt,
   damagedLine,
   decodeLine,
@@ -28,14 +29,16 @@ import {
   headerOf,
   ignoreMissing,
   isRecordLike,
+  loadSegments,
   monthOf,
+  readLines,
   readRecordLines,
-  repairSegment,
   segmentFileName,
   syncFile,
   type SegmentAppender,
 } from './history-lines.ts';
 import {
+  appendIndexLines,
   bucketCounts,
   indexFormat,
   indexLines,
@@ -86,16 +89,19 @@ export interface HistoryOptions {
   dir: string;
   /** Called after every completed segment append (and every month converted from the old format). */
   onWrite?: (event: WriteEvent) => void;
-  /** Default `appendDurably`; tests fail it like a full disk. */
+  /**
+   * Default: the segment written last is kept open in synchronous-write mode (closed by `close`);
+   * tests fail it like a full disk.
+   */
   appendFile?: SegmentAppender;
+  /** Wraps the appender (the store's write gate, which holds appends during a backup). */
+  guardAppend?: (append: SegmentAppender) => SegmentAppender;
   /** Records indexed between two index checkpoints (default 1,000). */
   checkpointEvery?: number;
 }
 
 /** Name of the index directory inside the history directory. */
 export const historyIndexDirName = 'index';
-const segmentFile = /^(\d{4}-\d{2})\.jsonl$/;
-const legacyFile = /^(\d{4}-\d{2})\.json$/;
 const monthPattern = /^\d{4}-\d{2}$/;
 
 // ---------------------------------------------------------------- segments in memory
@@ -118,57 +124,31 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   const dir = options.dir;
   const indexDir = path.join(dir, historyIndexDirName);
   const statePath = path.join(indexDir, 'state.json');
-  const appendFile = options.appendFile ?? appendDurably;
+  const ownWriter = createSegmentWriter();
+  const guardAppend = options.guardAppend ?? ((append: SegmentAppender) => append);
+  const appendFile = guardAppend(options.appendFile ?? ownWriter.append);
   const checkpointEvery = options.checkpointEvery ?? 1_000;
   await ensureDir(dir);
   await ensureDir(indexDir);
 
-  // 1. Month files of before become segments; temp files of a conversion a crash cut short go.
-  for (const name of (await fs.readdir(dir)).sort()) {
-    if (name.startsWith('.') && name.endsWith('.tmp')) await fs.rm(path.join(dir, name), { force: true });
-  }
-  for (const name of (await fs.readdir(dir)).sort()) {
-    const month = legacyFile.exec(name)?.[1];
-    if (month) await convertLegacy(dir, month, options.onWrite);
-  }
-
-  // 2. Segments: check each header, cut off a torn last line.
+  // 1. Segments: month files of before converted, torn tails cut off.
   const segments = new Map<string, Segment>();
-  for (const name of (await fs.readdir(dir)).sort()) {
-    const month = segmentFile.exec(name)?.[1];
-    if (!month) continue;
-    const file = path.join(dir, name);
-    const size = await repairSegment(file, month);
+  for (const { month, file, size } of await loadSegments(dir, options.onWrite)) {
     segments.set(month, { month, file, size, indexedTo: 0, lastCrc: '', dirty: false });
   }
 
-  // 3. Indexes: trust the state only where it fits the segments; index the rest.
+  // 2. Indexes: trust the state only where it fits the segments; index the rest.
   const touched = new Set<string>();
   let knownFiles = new Set<string>();
   let sinceCheckpoint = 0;
   let checkpointing: Promise<void> = Promise.resolve();
   let queue: Promise<unknown> = Promise.resolve();
+  /** Index writes, one after the other, behind the appends they index. */
+  let indexing: Promise<unknown> = Promise.resolve();
   let closed = false;
 
-  const writeIndexLines = async (lines: Array<[string, unknown[]]>) => {
-    const byFile = new Map<string, string[]>();
-    for (const [file, entry] of lines) {
-      const list = byFile.get(file);
-      const text = `\n${JSON.stringify(entry)}`;
-      if (list) list.push(text);
-      else byFile.set(file, [text]);
-    }
-    // A few files at a time: a rebuild touches every bucket, more than a low open-files limit allows.
-    const files = [...byFile];
-    for (let from = 0; from < files.length; from += 32) {
-      await Promise.all(
-        files.slice(from, from + 32).map(async ([file, texts]) => {
-          touched.add(file);
-          await fs.appendFile(path.join(indexDir, file), texts.join(''), { mode: fileMode });
-        }),
-      );
-    }
-  };
+  // A bucket counts for a checkpoint only once its lines are in it: the checkpoint must fsync it after that.
+  const writeIndexLines = (lines: Array<[string, unknown[]]>) => appendIndexLines(indexDir, lines, (file) => touched.add(file));
 
   /** Indexes `segment` from indexedTo to size, reading it in chunks (never all of it at once). */
   const indexTail = async (segment: Segment) => {
@@ -257,17 +237,25 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   for (const segment of segments.values()) await indexTail(segment);
   if (!trusted || sinceCheckpoint > 0 || !state) await checkpoint();
 
-  /** Runs `work` after everything queued before it (appends and catch-ups never interleave). */
+  /** Runs `work` after every append queued before it (appends never interleave). */
   const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
     const run = queue.then(work, work);
     queue = run.catch(() => undefined);
     return run;
   };
 
-  /** Catches up every segment whose index is behind (after an index write failed). */
+  /** Runs `work` after every index write queued before it (a segment's index grows in order). */
+  const enqueueIndexing = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = indexing.then(work, work);
+    indexing = run.catch(() => undefined);
+    return run;
+  };
+
+  /** Waits for the index writes of every append so far, then catches up an index left behind (a failed index write). */
   const indexed = async () => {
+    await indexing;
     if ([...segments.values()].some((s) => s.indexedTo < s.size)) {
-      await enqueue(async () => {
+      await enqueueIndexing(async () => {
         for (const segment of segments.values()) await indexTail(segment);
       });
     }
@@ -276,17 +264,19 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   let rebuilding: Promise<void> | undefined;
   /** An index line pointed at something else than it said: rebuild every index from the segments. */
   const rebuild = () => {
-    rebuilding ??= enqueue(async () => {
-      for (const name of await fs.readdir(indexDir)) if (name.endsWith('.idx')) await fs.rm(path.join(indexDir, name), { force: true });
-      knownFiles = new Set();
-      touched.clear();
-      for (const segment of segments.values()) {
-        segment.indexedTo = 0;
-        segment.lastCrc = '';
-        await indexTail(segment);
-      }
-      await checkpoint();
-    }).finally(() => (rebuilding = undefined));
+    rebuilding ??= enqueue(() =>
+      enqueueIndexing(async () => {
+        for (const name of await fs.readdir(indexDir)) if (name.endsWith('.idx')) await fs.rm(path.join(indexDir, name), { force: true });
+        knownFiles = new Set();
+        touched.clear();
+        for (const segment of segments.values()) {
+          segment.indexedTo = 0;
+          segment.lastCrc = '';
+          await indexTail(segment);
+        }
+        await checkpoint();
+      }),
+    ).finally(() => (rebuilding = undefined));
     return rebuilding;
   };
 
@@ -327,7 +317,40 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   const newestFirst = (a: HistoryEntry, b: HistoryEntry) =>
     b.createdMs - a.createdMs || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
 
-  /** Appends to one month's segment and indexes the new lines. */
+  /**
+   * Writes the index lines of `records` (encoded as `lines`), appended to `segment` at [start, end)
+   * with the first record at `recordsAt`, unless a catch-up indexed them already.
+   */
+  const indexAppended = async (
+    segment: Segment,
+    { start, recordsAt, end }: { start: number; recordsAt: number; end: number },
+    records: readonly TransactionRecord[],
+    lines: string[],
+  ) => {
+    if (segment.indexedTo === start) {
+      let offset = recordsAt;
+      const pending: Array<[string, unknown[]]> = [];
+      records.forEach((tx, i) => {
+        const length = Buffer.byteLength(lines[i] ?? '');
+        pending.push(...indexLines(tx, { month: segment.month, offset, length }));
+        offset += length;
+      });
+      try {
+        await writeIndexLines(pending);
+        segment.indexedTo = end;
+        const last = lines.at(-1) ?? '';
+        segment.lastCrc = last.slice(last.lastIndexOf('\t') + 1, -1);
+        sinceCheckpoint += records.length;
+      } catch {
+        // The segment has them: the index catches up from it before the next lookup.
+      }
+    } else if (segment.indexedTo < end) {
+      await indexTail(segment).catch(() => undefined);
+    }
+    if (sinceCheckpoint >= checkpointEvery) void checkpoint();
+  };
+
+  /** Appends to one month's segment; its index lines follow (indexAppended). */
   const appendMonth = async (month: string, records: readonly TransactionRecord[]) => {
     const file = path.join(dir, segmentFileName(month));
     let segment = segments.get(month);
@@ -362,28 +385,10 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     const start = segment.size;
     segment.size += bytes.length;
     options.onWrite?.({ file, bytes: bytes.length, startedAt, durationMs: performance.now() - startedAt });
-    // The index: from the records in hand when it is in step, else from the segment.
-    if (segment.indexedTo === start) {
-      let offset = start + Buffer.byteLength(head);
-      const pending: Array<[string, unknown[]]> = [];
-      records.forEach((tx, i) => {
-        const length = Buffer.byteLength(lines[i] ?? '');
-        pending.push(...indexLines(tx, { month, offset, length }));
-        offset += length;
-      });
-      try {
-        await writeIndexLines(pending);
-        segment.indexedTo = segment.size;
-        const last = lines.at(-1) ?? head;
-        segment.lastCrc = last.slice(last.lastIndexOf('\t') + 1, -1);
-        sinceCheckpoint += records.length;
-      } catch {
-        // The segment has them: the index catches up before the next lookup.
-      }
-    } else {
-      await indexTail(segment).catch(() => undefined);
-    }
-    if (sinceCheckpoint >= checkpointEvery) void checkpoint();
+    // The records are on disk: the caller goes on while the index lines are written.
+    const appended = segment;
+    const span = { start, recordsAt: start + Buffer.byteLength(head), end: segment.size };
+    void enqueueIndexing(() => indexAppended(appended, span, records, lines));
   };
 
   return {
@@ -414,8 +419,9 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     async byTrxId(trxId) {
       await indexed();
       const wanted = trxId.toUpperCase();
-      const refIds = (await entries('trx', wanted)).map((entry) => entry[1]).filter((refId) => typeof refId === 'string');
-      return (await getMany(refIds)).filter((tx) => tx.trxId?.toUpperCase() === wanted);
+      // Once each: a segment part indexed again (after a crash or a failed index write) has its lines twice.
+      const refIds = new Set((await entries('trx', wanted)).map((entry) => entry[1]).filter((refId) => typeof refId === 'string'));
+      return (await getMany([...refIds])).filter((tx) => tx.trxId?.toUpperCase() === wanted);
     },
     async byTarget(userId, target, want = Infinity) {
       await indexed();
@@ -463,36 +469,24 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     },
     async flush() {
       await queue;
+      await indexing;
     },
     async close() {
       if (closed) {
         await queue;
+        await indexing;
         await checkpointing;
         return;
       }
       closed = true;
       await queue;
-      if (sinceCheckpoint > 0 || touched.size > 0) await checkpoint();
-      await checkpointing;
+      await indexing;
+      try {
+        if (sinceCheckpoint > 0 || touched.size > 0) await checkpoint();
+        await checkpointing;
+      } finally {
+        await ownWriter.close();
+      }
     },
   };
-}
-
-// ---------------------------------------------------------------- files
-
-/** The lines of `file` in [from, end) with their byte offsets, read in 64 KiB chunks. */
-async function* readLines(file: string, from: number, end: number): AsyncGenerator<{ line: string; at: number; length: number }> {
-  if (end <= from) return;
-  let carry: Buffer = Buffer.alloc(0);
-  let carryAt = from;
-  for await (const chunk of createReadStream(file, { start: from, end: end - 1, highWaterMark: 64 * 1024 })) {
-    const data: Buffer = carry.length > 0 ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
-    let start = 0;
-    for (let nl = data.indexOf(10); nl >= 0; nl = data.indexOf(10, start)) {
-      yield { line: data.toString('utf8', start, nl), at: carryAt + start, length: nl + 1 - start };
-      start = nl + 1;
-    }
-    carry = data.subarray(start);
-    carryAt += start;
-  }
 }

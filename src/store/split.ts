@@ -9,7 +9,15 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ensureDir, writeFileAtomic, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { hotFileMigrations, legacyUserPartSchema, migrate, type CredentialRecord } from './schema.ts';
-import { emptyUserShard, shardOfConversation, shardOfUser, userShardCount, userShardFileName, type UserShardData } from './user-shards.ts';
+import {
+  emptyUserShard,
+  encodeUserShard,
+  shardOfConversation,
+  shardOfUser,
+  userShardCount,
+  userShardFileName,
+  type UserShardData,
+} from './user-shards.ts';
 
 /** The version of the hot file before the split. */
 const lastUnsplitVersion = 3;
@@ -86,7 +94,7 @@ export async function splitLegacyHotFile(options: {
       indexes.slice(from, from + parallel).map(async (index) => {
         const file = path.join(options.dataDir, userShardFileName(index));
         const startedAt = performance.now();
-        const text = JSON.stringify(shards.get(index) ?? emptyUserShard(index));
+        const text = encodeUserShard(shards.get(index) ?? emptyUserShard(index));
         await write(file, text, { backup: true });
         options.onWrite?.({ file, bytes: Buffer.byteLength(text), startedAt, durationMs: performance.now() - startedAt });
       }),

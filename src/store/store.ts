@@ -6,7 +6,7 @@ import { inboxFileName, openInbox, type Inbox } from './inbox.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
 import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
 import { openHistory } from './history.ts';
-import { appendDurably, type SegmentAppender } from './history-lines.ts';
+import type { SegmentAppender } from './history-lines.ts';
 import { acquireDirLock } from './lock.ts';
 import { createOutboxRepo, type OutboxRepo } from './outbox.ts';
 import { openBroadcasts, type BroadcastsRepo } from './broadcasts.ts';
@@ -41,7 +41,10 @@ export interface StoreOptions {
   onWrite?: (event: WriteEvent) => void;
   /** Writes each data file; default the real atomic writer (tests simulate a full disk with it). */
   writeFile?: AtomicWriter;
-  /** Appends to a history segment durably; default the real one (tests simulate a full disk with it). */
+  /**
+   * Appends to a history segment durably; default the history's own (the segment kept open in
+   * synchronous-write mode). Tests simulate a full disk with it.
+   */
   appendFile?: SegmentAppender;
 }
 
@@ -132,7 +135,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const history = await openHistory({
       dir: path.join(dataDir, historyDirName),
       onWrite: options.onWrite,
-      appendFile: gate.guard(options.appendFile ?? appendDurably),
+      appendFile: options.appendFile,
+      guardAppend: (append) => gate.guard(append),
     });
     const inbox = await openInbox({ path: path.join(dataDir, inboxFileName), vault: options.vault, now, ...onWrite });
     const broadcasts = await openBroadcasts({ dataDir, now, ...onWrite });

@@ -8,7 +8,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { DurableFile, ensureDir, type AtomicWriter, type Decoded, type WriteEvent } from './durable-file.ts';
+import { DurableFile, ensureDir, sealJson, type AtomicWriter, type Decoded, type WriteEvent } from './durable-file.ts';
 import { credentialSchema, migrate, userSchema } from './schema.ts';
 
 /** Directory of the shard files inside the data directory. */
@@ -79,6 +79,20 @@ export function decodeUserShardFile(raw: unknown, file: string): Decoded<UserSha
   return { data: userShardSchema.parse(value) };
 }
 
+/**
+ * A shard whose checksum holds, taken as it is (no schema check: it is what the store wrote from
+ * validated data) when it is of the current version. A change to the shard schema that is not a
+ * new version must keep every file written before it valid as it is.
+ */
+export function decodeCheckedUserShard(raw: unknown): Decoded<UserShardData> | undefined {
+  return (raw as { version?: unknown } | null)?.version === userShardVersion ? { data: raw as UserShardData } : undefined;
+}
+
+/** The text of a shard file: its JSON, led by its checksum (which lets the open skip the schema check). */
+export function encodeUserShard(data: UserShardData): string {
+  return sealJson(JSON.stringify(data));
+}
+
 /** Every shard of a data directory, opened. */
 export interface UserShards {
   /** The shard holding `userId`'s data. */
@@ -109,6 +123,7 @@ export async function openUserShards(options: {
     DurableFile.open<UserShardData>({
       path: path.join(options.dataDir, userShardFileName(index)),
       decode: decodeUserShardFile,
+      decodeChecked: decodeCheckedUserShard,
       defaultData: () => emptyUserShard(index),
       onWrite: options.onWrite,
       writeFile: options.writeFile,

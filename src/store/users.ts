@@ -152,15 +152,22 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
     return copy(await store(next, notify));
   };
 
-  /** Every current user record (shards, with pending ones in their place). */
-  const all = (): UserRecord[] => {
+  /**
+   * Calls `visit` with every current user record that matches `filter` (the stored objects, not
+   * copies: shards, with pending ones in their place), walking the shards in place.
+   */
+  const each = (filter: UserFilter | undefined, visit: (user: UserRecord) => void): void => {
     const pending = hot.data.pendingUsers;
-    const out: UserRecord[] = [];
+    const hasPending = Object.keys(pending).length > 0;
     for (const shard of shards.all) {
-      for (const [key, user] of Object.entries(shard.data.users)) out.push(pending[key] ?? user);
+      const users = shard.data.users;
+      for (const key in users) {
+        const user = (hasPending ? pending[key] : undefined) ?? users[key];
+        if (user && matches(user, filter)) visit(user);
+      }
     }
-    for (const [key, user] of Object.entries(pending)) if (!shards.forUser(user.id).data.users[key]) out.push(user);
-    return out;
+    if (!hasPending) return;
+    for (const [key, user] of Object.entries(pending)) if (!shards.forUser(user.id).data.users[key] && matches(user, filter)) visit(user);
   };
 
   return {
@@ -198,17 +205,17 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
     },
     update,
     setActive: (id, active) => update(id, { active }),
-    list: (filter) =>
-      all()
-        .filter((user) => matches(user, filter))
-        .sort((a, b) => a.id - b.id)
-        .map(copy),
+    list: (filter) => {
+      const found: UserRecord[] = [];
+      each(filter, (user) => found.push(user));
+      return found.sort((a, b) => a.id - b.id).map(copy);
+    },
     count: (filter) => {
       if (filter?.active === undefined && filter?.where === undefined && Object.keys(hot.data.pendingUsers).length === 0) {
         return shards.all.reduce((n, shard) => n + Object.keys(shard.data.users).length, 0);
       }
       let n = 0;
-      for (const user of all()) if (matches(user, filter)) n++;
+      each(filter, () => n++);
       return n;
     },
   };

@@ -3,8 +3,6 @@
  * recognising one, reading what the payer should check (merchant, city, amount), and drawing its
  * QR code as a PNG here, so the picture never depends on the shop's `qr_url` being reachable.
  */
-import QRCode from 'qrcode';
-
 /** What a QRIS payload says about the payment. */
 export interface QrisInfo {
   /** Merchant name (tag 59). */
@@ -54,6 +52,8 @@ export function readQris(code: string): QrisInfo | undefined {
  * for a QRIS payload), drawn locally. The same text always gives the same picture. Rejects when
  * the text does not fit in a QR code.
  */
-export function renderQrPng(text: string): Promise<Buffer> {
+export async function renderQrPng(text: string): Promise<Buffer> {
+  // Loaded on the first QR code: start-up does not need it.
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toBuffer(text.trim(), { type: 'png', errorCorrectionLevel: 'M', margin: 4, scale: 8 });
 }

@@ -34,14 +34,14 @@ describe('the customer receipt card (PNG)', () => {
       footer: 'Terima kasih!',
       target: 'masked' as const,
     };
-    const full = renderReceiptCard(buildCustomerReceipt((k, v) => i18n.t('id', k, v), pln, shop));
+    const full = await renderReceiptCard(buildCustomerReceipt((k, v) => i18n.t('id', k, v), pln, shop));
     expect(isPng(full)).toBe(true);
     const size = pngSize(full);
     expect(size.width).toBe(receiptCardWidth);
     expect(size.height).toBeGreaterThan(400);
     expect(size.height).toBeLessThan(1400);
 
-    const bare = renderReceiptCard(buildCustomerReceipt((k, v) => i18n.t('en', k, v), { ...pln, sn: 'SN1' }, undefined));
+    const bare = await renderReceiptCard(buildCustomerReceipt((k, v) => i18n.t('en', k, v), { ...pln, sn: 'SN1' }, undefined));
     expect(isPng(bare)).toBe(true);
     expect(pngSize(bare).width).toBe(receiptCardWidth);
     expect(pngSize(bare).height).toBeLessThan(size.height);
@@ -54,9 +54,9 @@ describe('the customer receipt card (PNG)', () => {
     }
   });
 
-  it('wraps a very long shop name, address and footer inside the card', () => {
+  it('wraps a very long shop name, address and footer inside the card', async () => {
     const long = 'Konter Pulsa Sejahtera Abadi Jaya Makmur Sentosa '.repeat(3);
-    const png = renderReceiptCard(
+    const png = await renderReceiptCard(
       buildCustomerReceipt((k, v) => i18n.t('id', k, v), pln, { name: long, address: long, footer: long, target: 'full' }),
     );
     expect(pngSize(png).width).toBe(receiptCardWidth);

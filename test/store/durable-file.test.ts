@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DurableFile, type WriteEvent } from '../../src/store/durable-file.ts';
+import { DurableFile, sealJson, unsealJson, type WriteEvent } from '../../src/store/durable-file.ts';
 import { StoreCorruptError, StoreError } from '../../src/store/errors.ts';
 import { createTempDirs, modeOf, readJson } from './helpers.ts';
 
@@ -204,6 +204,55 @@ describe('DurableFile', () => {
       const file = path.join(dirs.make(), 'list.json');
       writeFileSync(file, JSON.stringify({ version: 1, items: [1, 'two'] }));
       expect((await corruptError(file)).reason).toContain('items.1');
+    });
+  });
+
+  describe('with checksums', () => {
+    /** A checked list whose decode calls (the schema check) are counted. */
+    const openChecked = (file: string, calls: { decode: number }) =>
+      DurableFile.open<List>({
+        path: file,
+        decode: (raw) => {
+          calls.decode++;
+          return { data: listSchema.parse(raw) };
+        },
+        decodeChecked: (raw) => ((raw as List).version === 1 ? { data: raw as List } : undefined),
+        defaultData: () => ({ version: 1, items: [] }),
+      });
+
+    it('starts each write with the checksum of its JSON; a file whose checksum holds opens without the schema check', async () => {
+      const file = path.join(dirs.make(), 'list.json');
+      const calls = { decode: 0 };
+      const list = await openChecked(file, calls);
+      await list.update((data) => data.items.push(1, 2));
+      const text = readFileSync(file, 'utf8');
+      expect(text).toMatch(/^\{"sum":"[0-9a-f]{8}","version":1,"items":\[1,2\]\}$/);
+      expect(unsealJson(text)).toBe('{"version":1,"items":[1,2]}');
+      const again = await openChecked(file, calls);
+      expect(again.data).toEqual({ version: 1, items: [1, 2] });
+      expect(calls.decode).toBe(0);
+    });
+
+    it('a file without a checksum, or whose checksum does not match, is checked by its schema and refused as before when damaged', async () => {
+      const file = path.join(dirs.make(), 'list.json');
+      const calls = { decode: 0 };
+      writeFileSync(file, JSON.stringify({ version: 1, items: [3] }));
+      expect((await openChecked(file, calls)).data.items).toEqual([3]);
+      expect(calls.decode).toBe(1);
+      // Changed after it was written: the checksum no longer matches, so the schema decides.
+      const sealed = sealJson(JSON.stringify({ version: 1, items: [4] }));
+      writeFileSync(file, sealed.replace('[4]', '[5]'));
+      expect((await openChecked(file, calls)).data.items).toEqual([5]);
+      writeFileSync(file, sealed.replace('[4]', '["four"]'));
+      const error = await DurableFile.open<List>({
+        path: file,
+        decode: (raw) => ({ data: listSchema.parse(raw) }),
+        decodeChecked: (raw) => ({ data: raw as List }),
+        defaultData: () => ({ version: 1, items: [] }),
+      }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StoreCorruptError);
+      expect((error as StoreCorruptError).reason).toContain('items.0');
+      expect(readFileSync(file, 'utf8')).toBe(sealed.replace('[4]', '["four"]'));
     });
   });
 });

@@ -1,6 +1,17 @@
-import { appendFileSync, copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  promises as fsPromises,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { restoreBackup, writeBackup } from '../../src/store/backup.ts';
 import { StoreCorruptError, StoreVersionError } from '../../src/store/errors.ts';
 import { openHistory } from '../../src/store/history.ts';
@@ -70,6 +81,16 @@ const expected = {
   day: ['jan-b'],
   since: ['feb-a', 'open', 'other'],
 };
+
+/** How many of this process's open file descriptors point at `file` (Linux). */
+const openHandles = (file: string) =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false; // the descriptor readdir itself used, closed since
+    }
+  }).length;
 
 const historyDir = (dataDir: string) => path.join(dataDir, 'history');
 const segment = (dataDir: string, month: string) => path.join(historyDir(dataDir), `${month}.jsonl`);
@@ -365,5 +386,74 @@ describe('history', () => {
     await store.close();
     expect(Object.keys(historyOnDisk(dataDir, '2025-01').transactions)).toEqual(['ok', 'full']);
     expect(Object.keys(historyOnDisk(dataDir, '2025-02').transactions)).toEqual(['feb']);
+  });
+
+  it('keeps the segment it appends to open between settlements, another month closes it, and close closes it', async () => {
+    const dir = dirs.make();
+    const history = await openHistory({ dir });
+    const jan = path.join(dir, '2025-01.jsonl');
+    const feb = path.join(dir, '2025-02.jsonl');
+    await history.append([settled('a')]);
+    await history.append([settled('b')]);
+    expect(openHandles(jan)).toBe(1);
+    await history.append([settled('c', { createdAt: '2025-02-01T00:00:00.000Z' })]);
+    expect([openHandles(jan), openHandles(feb)]).toEqual([0, 1]);
+    await history.close();
+    expect(openHandles(feb)).toBe(0);
+    expect(readFileSync(jan, 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
+  });
+
+  it('a settlement does not wait for its index lines; lookups do, and lines whose index write failed are indexed again from the segment', async () => {
+    const dir = dirs.make();
+    const history = await openHistory({ dir });
+    const bucketWrite = vi.spyOn(fsPromises, 'appendFile');
+    try {
+      // The first index write fails: the settlement is on disk all the same, and a lookup catches up.
+      bucketWrite.mockRejectedValueOnce(enospc('index'));
+      await history.append([settled('a', { trxId: 'TRX-A', target: '0811' })]);
+      expect((await history.get('a'))?.refId).toBe('a');
+      // Another one fails: the next settlement's index write indexes it from the segment.
+      bucketWrite.mockRejectedValueOnce(enospc('index'));
+      await history.append([settled('b', { trxId: 'TRX-B', target: '0811', createdAt: '2025-01-16T10:00:00.000Z' })]);
+      await history.append([settled('c', { trxId: 'TRX-C', createdAt: '2025-01-17T10:00:00.000Z' })]);
+      await history.flush();
+      expect(bucketWrite).toHaveBeenCalled();
+    } finally {
+      bucketWrite.mockRestore();
+    }
+    const found = async (archive: typeof history) => ({
+      trx: (await archive.byTrxId('trx-b')).map((tx) => tx.refId),
+      target: (await archive.byTarget(42, '0811')).map((tx) => tx.refId),
+      user: (await archive.userEntries(42)).map((entry) => entry.refId),
+    });
+    const want = { trx: ['b'], target: ['b', 'a'], user: ['c', 'b', 'a'] };
+    expect(await found(history)).toEqual(want);
+    await history.close();
+    const reopened = await openHistory({ dir });
+    expect(await found(reopened)).toEqual(want);
+    await reopened.close();
+  });
+
+  it('appends, index writes and checkpoints overlapping, then a crash (no close): the reopened history finds every record, once', async () => {
+    const dir = dirs.make();
+    const history = await openHistory({ dir, checkpointEvery: 1 });
+    const refIds = Array.from({ length: 40 }, (_, i) => `r${String(i).padStart(2, '0')}`);
+    // Not awaited one by one: appends, index writes and checkpoints overlap.
+    await Promise.all(
+      refIds.map((refId, i) =>
+        history.append([settled(refId, { trxId: `T-${i}`, createdAt: `2025-01-15T10:00:${String(i).padStart(2, '0')}.000Z` })]),
+      ),
+    );
+    await history.flush();
+    // A crash: no close (no last checkpoint). The state the checkpoints left must fit the buckets.
+    const state = JSON.parse(readFileSync(path.join(dir, 'index', 'state.json'), 'utf8')) as {
+      months: Record<string, { covered: number }>;
+    };
+    const covered = state.months['2025-01']?.covered ?? 0;
+    const reopened = await openHistory({ dir });
+    for (const [i, refId] of refIds.entries()) expect((await reopened.byTrxId(`t-${i}`)).map((tx) => tx.refId)).toEqual([refId]);
+    expect(covered).toBeGreaterThan(0);
+    await reopened.close();
+    await history.close();
   });
 });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBackup, restoreBackup, snapshotDataDir, writeBackup } from '../../src/store/backup.ts';
 import { writeFileAtomic, type AtomicWriter, type WriteEvent } from '../../src/store/durable-file.ts';
-import { StoreError } from '../../src/store/errors.ts';
+import { StoreCorruptError, StoreError } from '../../src/store/errors.ts';
 import { hotFileVersion, type HotData } from '../../src/store/schema.ts';
 import { hotFileName, openStore, type Store } from '../../src/store/store.ts';
 import { shardOfUser, userShardFileName, usersDirName } from '../../src/store/user-shards.ts';
@@ -151,6 +151,23 @@ describe('the users shard files', () => {
     expect(again.credentials.countByService()).toEqual({ reseller: 20, marketplace: 1, gameshop: 0 });
     expect(again.credentials.listServices(7).sort()).toEqual(['marketplace', 'reseller']);
     expect(readdirSync(path.join(dataDir, usersDirName)).filter((name) => name.endsWith('.json'))).toHaveLength(20);
+  });
+
+  it('a shard whose checksum does not match is checked field by field: a damaged record refuses the open as before, changing nothing', async () => {
+    const dataDir = dirs.make();
+    const store = await filledStore(dataDir, 3);
+    await store.close();
+    const file = shardPathOf(dataDir, 2);
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('{"sum":"')).toBe(true);
+    // A bit flipped on disk inside the record (the JSON stays valid, the checksum no longer holds).
+    const damaged = text.replace('"active":true', '"active":"tru"');
+    expect(damaged).not.toBe(text);
+    writeFileSync(file, damaged);
+    const error = await open(dataDir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreCorruptError);
+    expect((error as StoreCorruptError).message).toContain(file);
+    expect(readFileSync(file, 'utf8')).toBe(damaged);
   });
 
   it('a failed shard write rejects its caller and leaves memory as on disk; other shards and later writes work', async () => {

@@ -28,7 +28,7 @@ customerReceiptFeature.callbackQuery(customerReceiptData.filter(), async (ctx) =
   await ctx.reply(formatCustomerReceipt(model));
   let card: Buffer | undefined;
   try {
-    card = renderReceiptCard(model);
+    card = await renderReceiptCard(model);
   } catch (error) {
     ctx.deps.logger.error('could not draw a customer receipt card', { refId: tx.refId, error });
   }
