@@ -18,7 +18,10 @@
  * - `event-loop`: event-loop delay p99 during the burst (perf_hooks.monitorEventLoopDelay).
  *
  * Run: npx tsx bench/updates.ts [--runs 3] [--only kiosbot|minimal]; BENCH_DEBUG=1 also prints the
- * Telegram calls of the burst by method and the heap size to stderr.
+ * Telegram calls and the store's file writes of the burst, the heap size and the burst's window on the monotonic
+ * clock in µs to stderr. To see where the burst's time goes:
+ *   BENCH_DEBUG=1 node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/updates.ts --only kiosbot --runs 1
+ *   npx tsx bench/profile-summary.ts /tmp/prof/<file>.cpuprofile --from … --to …   (the window printed)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,6 +33,7 @@ import type { Update } from 'grammy/types';
 import { createApp, type App } from '../src/app.ts';
 import { createConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
+import { writeFileAtomic, type AtomicWriter } from '../src/store/durable-file.ts';
 import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../tools/playground/bot-api.ts';
 import { resellerDemoProducts } from '../tools/sandbox/reseller.ts';
 import { startSandbox, type Sandbox } from '../tools/sandbox/server.ts';
@@ -43,6 +47,15 @@ const sustainedSeconds = 5;
 /** Users share provider accounts (a shop's staff, or one reseller in several chats): 10 users per account. */
 const usersPerAccount = 10;
 const targets = { updatesPerSecond: 1_000, ofBaseline: 0.8, latencyP99Ms: 50, loopDelayP99Ms: 20 };
+const debug = Boolean(process.env.BENCH_DEBUG);
+
+/** BENCH_DEBUG: the store's durable file writes by file (users' shards counted together), reset before the burst. */
+const fileWrites = new Map<string, number>();
+const countingWriter: AtomicWriter = (file, content, options) => {
+  const name = path.basename(file).replace(/^\d+\.json$/, 'users/NNN.json');
+  fileWrites.set(name, (fileWrites.get(name) ?? 0) + 1);
+  return writeFileAtomic(file, content, options);
+};
 
 type Kind = 'kiosbot' | 'minimal';
 
@@ -149,6 +162,7 @@ async function startKiosbot(sandbox: Sandbox, telegram: BotApiEmulator, userCoun
     logger,
     botConfig: { botInfo: telegram.botInfo },
     floodLimit: { updates: 1_000, windowMs: 1_000 },
+    storeWriteFile: debug ? countingWriter : undefined,
   });
   const users: EmulatedUser[] = [];
   const seeding: Array<Promise<unknown>> = [];
@@ -215,11 +229,13 @@ async function measure(kind: Kind): Promise<RunFigures> {
 
     // The burst: every update queued before the bot can fetch any.
     h.reset();
+    fileWrites.clear();
     const burst: Array<[EmulatedUser, string]> = [];
     for (const round of [0, 1] as const) {
       world.users.slice(0, burstUsers).forEach((user, index) => burst.push([user, messagesOf(index)[round]]));
     }
     const delay = monitorEventLoopDelay({ resolution: 10 });
+    const burstFrom = process.hrtime.bigint() / 1000n;
     const started = performance.now();
     for (const [user, text] of burst) h.due.set(send(telegram, user, text), started);
     delay.enable();
@@ -228,10 +244,13 @@ async function measure(kind: Kind): Promise<RunFigures> {
     delay.disable();
     const calls = telegram.calls.filter((call) => call.method !== 'getUpdates').length - callsBefore;
     const burstLatencies = [...h.latencies];
-    if (process.env.BENCH_DEBUG) {
+    if (debug) {
       const byMethod: Record<string, number> = {};
       for (const call of telegram.calls.slice(-calls)) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
       console.error(kind, 'Telegram calls during the burst', byMethod, 'heap MB', Math.round(process.memoryUsage().heapUsed / 1e6));
+      // The burst's window on the clock CPU profiles use: bench/profile-summary.ts --from/--to.
+      if (kind === 'kiosbot') console.error(kind, 'store file writes during the burst', Object.fromEntries(fileWrites));
+      console.error(kind, 'burst window', `--from ${burstFrom} --to ${process.hrtime.bigint() / 1000n}`);
     }
 
     // Sustained: 200 updates/s; latency from each update's due time.
