@@ -1,16 +1,17 @@
-import { Composer, InlineKeyboard } from 'grammy';
+import { InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { formatRupiah, formatWib } from '../../text/format.ts';
 import { balanceRefreshData } from '../callback-data/balance.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * /balance (/saldo): the reseller deposit balance in rupiah, with the time it was read (WIB) and
  * a refresh button that updates the same message. Provider problems are answered with what to do.
  */
-export const balanceFeature = new Composer<BotContext>();
+export const balanceFeature = new FastComposer<BotContext>();
 const privateChat = balanceFeature.chatType('private');
 
 /** The balance text (HTML) and its refresh button, or undefined after answering the problem. */

@@ -1,4 +1,4 @@
-import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
+import { GrammyError, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
@@ -14,6 +14,7 @@ import type { VerifyOutcome } from '../../services/verification.ts';
 import { raw } from '../../text/html.ts';
 import { localeOf } from '../i18n.ts';
 import type { Locale } from '../../domain.ts';
+import { FastComposer } from '../composer.ts';
 
 /** Items per /items page. */
 export const marketplaceItemsPerPage = 5;
@@ -38,7 +39,7 @@ const noop = (): undefined => undefined;
  *   chat gets at most five checks a minute, and a purchase code never reaches the log (all of
  *   which is the verification service's business: this feature reads the command and renders).
  */
-export const marketplaceFeature = new Composer<BotContext>();
+export const marketplaceFeature = new FastComposer<BotContext>();
 const privateChat = marketplaceFeature.chatType('private');
 
 // ---------------------------------------------------------------------------------------------

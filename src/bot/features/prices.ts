@@ -1,4 +1,4 @@
-import { Composer, type InlineKeyboard } from 'grammy';
+import { type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
@@ -30,6 +30,7 @@ import { raw } from '../../text/html.ts';
 import { escapeHtml } from '../../text/format.ts';
 import { hasSellRules, sellPriceOf, type SellRules } from '../../services/pricing.ts';
 import { sellFigures } from '../renderers/sell.ts';
+import { FastComposer } from '../composer.ts';
 
 /** Longest search text kept (bytes): it travels in the callback data of the paging buttons. */
 const maxQueryBytes = 40;
@@ -40,7 +41,7 @@ const maxQueryBytes = 40;
  * same message; the list is cached per provider account by the catalogue service (refresh fetches anew).
  * Tapping an available product starts the buy conversation; an unavailable one says its status.
  */
-export const pricesFeature = new Composer<BotContext>();
+export const pricesFeature = new FastComposer<BotContext>();
 const privateChat = pricesFeature.chatType('private');
 
 privateChat.command(commandNames('prices'), connectedTo('reseller'), async (ctx) => {
@@ -132,7 +133,7 @@ async function priceListForButton(ctx: BotContext & { from: { id: number } }, fr
  * greeting as much as Telkomsel's kartuHalo). Text that looks like a secret is never searched (nor
  * echoed): the fallback deletes it.
  */
-export const priceSearchFeature = new Composer<BotContext>();
+export const priceSearchFeature = new FastComposer<BotContext>();
 
 priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
   const text = ctx.message.text;
