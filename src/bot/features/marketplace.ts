@@ -15,6 +15,7 @@ import { raw } from '../../text/html.ts';
 import { localeOf } from '../i18n.ts';
 import type { Locale } from '../../domain.ts';
 import { FastComposer } from '../composer.ts';
+import { showChatAction } from '../middlewares/crowd.ts';
 
 /** Items per /items page. */
 export const marketplaceItemsPerPage = 5;
@@ -49,7 +50,7 @@ const privateChat = marketplaceFeature.chatType('private');
 privateChat.command(commandNames('account'), async (ctx) => {
   const client = await requireClient(ctx, ctx.deps, 'marketplace');
   if (!client) return;
-  await ctx.replyWithChatAction('typing').catch(noop);
+  await showChatAction(ctx, 'typing');
   let account: Account;
   try {
     account = await client.accountDetails();
@@ -85,7 +86,7 @@ function renderAccount(t: TranslateFunction, locale: Locale, account: Account): 
 privateChat.command(commandNames('items'), async (ctx) => {
   const client = await requireClient(ctx, ctx.deps, 'marketplace');
   if (!client) return;
-  await ctx.replyWithChatAction('typing').catch(noop);
+  await showChatAction(ctx, 'typing');
   let items: Item[];
   try {
     items = await client.items();
@@ -294,7 +295,7 @@ async function answerVerify(ctx: BotContext, code: string, messageId: number): P
   const replyTo = { reply_parameters: { message_id: messageId, allow_sending_without_reply: true } };
   const result = await deps.services.verification.verify(
     { chatId: ctx.chat.id, isPrivate: ctx.chat.type === 'private', senderId: ctx.from?.id, code },
-    { beforeAsking: () => ctx.replyWithChatAction('typing').then(noop, noop) },
+    { beforeAsking: () => showChatAction(ctx, 'typing') },
   );
   switch (result.kind) {
     case 'bad-code':

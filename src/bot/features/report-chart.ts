@@ -8,6 +8,7 @@ import { dailySeries, hasChart } from '../../services/daily-series.ts';
 import { renderDailyChart } from '../../render/chart.ts';
 import { formatRupiah } from '../../text/format.ts';
 import { FastComposer } from '../composer.ts';
+import { showChatAction } from '../middlewares/crowd.ts';
 
 /**
  * The 📈 button under a report (/laporan, and the daily summary): the chart of the sender's own
@@ -28,7 +29,7 @@ reportChartFeature.callbackQuery(reportChartData.filter(), async (ctx) => {
     return;
   }
   await ctx.answerCallbackQuery();
-  await ctx.replyWithChatAction('upload_photo').catch(() => undefined);
+  await showChatAction(ctx, 'upload_photo');
   const range = dayRange(days.from, days.to);
   const txs = await ctx.deps.store.transactions.listByUserBetween(ctx.from.id, range.start, range.end);
   const points = dailySeries(txs, range);
