@@ -3,6 +3,7 @@ import type { Store } from '../store/store.ts';
 import { withoutFormatChars } from './targets.ts';
 import type { ServiceName } from '../domain.ts';
 import type { AccountRef, Providers, ServiceCredentials } from '../providers/factory.ts';
+import type { Logger } from '../logger.ts';
 
 const credentialSchemas = {
   reseller: z.object({ apiId: z.string().min(1), apiKey: z.string().min(1) }),
@@ -38,14 +39,19 @@ export interface CredentialService {
   connected(userId: number): ServiceName[];
 }
 
-export function createCredentialService(store: Store, providers: Providers): CredentialService {
+export function createCredentialService(store: Store, providers: Providers, logger: Pick<Logger, 'warn'>): CredentialService {
   const trim = <T extends Record<string, string>>(value: T): T =>
     Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutFormatChars(v).trim()])) as T;
 
-  /** Records a balance the bot saw (changes only, see store/balances.ts); a failed write never fails the read. */
-  const seen = async (userId: number, account: string, balance: number): Promise<void> => {
-    await store.balances.record(userId, account, balance).catch(() => undefined);
-  };
+  /**
+   * Records a balance the bot saw (changes only, see store/balances.ts); resolves once it is on
+   * disk. A failed write is logged, never fails the read.
+   */
+  const seen = (userId: number, account: string, balance: number): Promise<void> =>
+    store.balances.record(userId, account, balance).then(
+      () => undefined,
+      (error: unknown) => logger.warn('balance not recorded', { userId, error }),
+    );
 
   const api: CredentialService = {
     async verifyAndSave(userId, service, raw) {
@@ -90,7 +96,8 @@ export function createCredentialService(store: Store, providers: Providers): Cre
         ...reseller,
         balance: async () => {
           const balance = await reseller.balance();
-          await seen(userId, account, balance);
+          // Not waited for: /saldo (or the buy flow) answers while balances.json is written.
+          void seen(userId, account, balance);
           return balance;
         },
       };
