@@ -226,6 +226,7 @@ async function measure(kind: Kind): Promise<RunFigures> {
     for (const user of warm) telegram.sendText(user, '/start');
     await h.handled(warm.length);
     const callsBefore = telegram.calls.filter((call) => call.method !== 'getUpdates').length;
+    const firstBurstCall = telegram.calls.length;
 
     // The burst: every update queued before the bot can fetch any.
     h.reset();
@@ -246,10 +247,19 @@ async function measure(kind: Kind): Promise<RunFigures> {
     const burstLatencies = [...h.latencies];
     if (debug) {
       const byMethod: Record<string, number> = {};
-      for (const call of telegram.calls.slice(-calls)) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
+      const burstCalls = telegram.calls.slice(firstBurstCall);
+      for (const call of burstCalls) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
       console.error(kind, 'Telegram calls during the burst', byMethod, 'heap MB', Math.round(process.memoryUsage().heapUsed / 1e6));
       // The burst's window on the clock CPU profiles use: bench/profile-summary.ts --from/--to.
       if (kind === 'kiosbot') console.error(kind, 'store file writes during the burst', Object.fromEntries(fileWrites));
+      // Users of the burst who got fewer messages than they sent updates, with what they sent.
+      const answers = new Map<number, number>();
+      for (const call of burstCalls)
+        if (call.method === 'sendMessage') answers.set(Number(call.params.chat_id), (answers.get(Number(call.params.chat_id)) ?? 0) + 1);
+      const unanswered = world.users
+        .slice(0, burstUsers)
+        .flatMap((user, index) => ((answers.get(user.id) ?? 0) < 2 ? [messagesOf(index).join(' + ')] : []));
+      console.error(kind, 'burst users with fewer than 2 messages', unanswered.length, unanswered.slice(0, 5));
       console.error(kind, 'burst window', `--from ${burstFrom} --to ${process.hrtime.bigint() / 1000n}`);
     }
 
