@@ -111,13 +111,19 @@ describe('/balance', () => {
     expect(reply.text).toContain('/connect');
   });
 
-  it('answers without waiting for balances.json; the balance is recorded once that write lands', async () => {
+  /** Starts with Budi connected, on a disk whose balances.json writes the test holds or fails. */
+  const startWithBalancesDisk = async () => {
     const { disk, write } = balancesDisk();
     await start({ app: { storeWriteFile: write } });
     await seedReseller(main);
+    return disk;
+  };
+  const balanceShown = () => world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), textIncludes: 'Rp 1.000.000' });
+
+  it('answers without waiting for balances.json; the balance is recorded once that write lands', async () => {
+    const disk = await startWithBalancesDisk();
     disk.hold = true;
-    const shown = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
-    expect(shown.text).toContain('Rp 1.000.000');
+    await balanceShown();
     // The balance's write is still held: the answer did not wait for it.
     await world.telegram.waitFor(() => disk.held.length === 1);
 
@@ -128,12 +134,9 @@ describe('/balance', () => {
   });
 
   it('still answers when balances.json cannot be written, and logs it', async () => {
-    const { disk, write } = balancesDisk();
-    await start({ app: { storeWriteFile: write } });
-    await seedReseller(main);
+    const disk = await startWithBalancesDisk();
     disk.fail = true;
-    const shown = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
-    expect(shown.text).toContain('Rp 1.000.000');
+    await balanceShown();
     await world.telegram.waitFor(() => world.logs.some((line) => line.includes('balance not recorded')));
     expect(world.app.store.balances.list(budi.id)).toEqual([]);
   });
