@@ -12,7 +12,9 @@
  *
  * Figures (one JSON line each, median of `--runs` runs, default 3):
  * - `burst`: 2,000 updates from 1,000 users queued at once (`/saldo` then a quick-buy line up to
- *   its summary, or `/harga` then a typed word), updates/s from the first to the last handled;
+ *   its summary, or `/harga` then a typed word), updates/s from the first to the last handled, and
+ *   the process's CPU time per update (the emulator and the sandbox run in it too: compare with
+ *   the minimal bot's; on a busy machine it moves much less than updates/s);
  * - `latency`: handler latency p50/p99 at 200 updates/s sustained for 5 s (from the time an update
  *   was due to be sent to the end of its handling), and the same measured over the burst;
  * - `event-loop`: event-loop delay p99 during the burst (perf_hooks.monitorEventLoopDelay).
@@ -61,6 +63,8 @@ type Kind = 'kiosbot' | 'minimal';
 
 interface RunFigures {
   updatesPerSecond: number;
+  /** CPU time (user + system) of the whole process per burst update: less moved by a busy machine than updates/s. */
+  cpuMsPerUpdate: number;
   burstP50Ms: number;
   burstP99Ms: number;
   loopDelayP99Ms: number;
@@ -238,10 +242,12 @@ async function measure(kind: Kind): Promise<RunFigures> {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const burstFrom = process.hrtime.bigint() / 1000n;
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     for (const [user, text] of burst) h.due.set(send(telegram, user, text), started);
     delay.enable();
     await h.handled(burst.length);
     const elapsed = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
     delay.disable();
     const calls = telegram.calls.filter((call) => call.method !== 'getUpdates').length - callsBefore;
     const burstLatencies = [...h.latencies];
@@ -288,6 +294,7 @@ async function measure(kind: Kind): Promise<RunFigures> {
 
     return {
       updatesPerSecond: round((burst.length / elapsed) * 1000),
+      cpuMsPerUpdate: Math.round(((cpu.user + cpu.system) / 1000 / burst.length) * 100) / 100,
       burstP50Ms: percentile(burstLatencies, 50),
       burstP99Ms: percentile(burstLatencies, 99),
       loopDelayP99Ms: round(delay.percentile(99) / 1e6),
@@ -325,6 +332,8 @@ emit({
   updatesPerSecond: ups,
   baselineUpdatesPerSecond: upsBase,
   ofBaseline: Math.round((ups / upsBase) * 100) / 100,
+  cpuMsPerUpdate: med('kiosbot', 'cpuMsPerUpdate'),
+  baselineCpuMsPerUpdate: med('minimal', 'cpuMsPerUpdate'),
   telegramCallsPerUpdate: med('kiosbot', 'telegramCallsPerUpdate'),
   baselineTelegramCallsPerUpdate: med('minimal', 'telegramCallsPerUpdate'),
   target: `>= ${targets.updatesPerSecond}/s and >= ${targets.ofBaseline * 100}% of the minimal bot`,
