@@ -19,9 +19,10 @@
  *   was due to be sent to the end of its handling), and the same measured over the burst;
  * - `event-loop`: event-loop delay p99 during the burst (perf_hooks.monitorEventLoopDelay).
  *
- * Run: npx tsx bench/updates.ts [--runs 3] [--only kiosbot|minimal]; BENCH_DEBUG=1 also prints the
- * Telegram calls and the store's file writes of the burst, the heap size and the burst's window on the monotonic
- * clock in µs to stderr. To see where the burst's time goes:
+ * Run: npx tsx bench/updates.ts [--runs 3] [--only kiosbot|minimal]; BENCH_DEBUG=1 also prints to
+ * stderr the burst's Telegram calls, provider requests and store file writes (the inbox's are not
+ * counted: about one per getUpdates answer), the users left with fewer answers than updates, the
+ * heap size and the burst's window on the monotonic clock in µs. To see where the burst's time goes:
  *   BENCH_DEBUG=1 node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/updates.ts --only kiosbot --runs 1
  *   npx tsx bench/profile-summary.ts /tmp/prof/<file>.cpuprofile --from … --to …   (the window printed)
  */
@@ -231,6 +232,7 @@ async function measure(kind: Kind): Promise<RunFigures> {
     await h.handled(warm.length);
     const callsBefore = telegram.calls.filter((call) => call.method !== 'getUpdates').length;
     const firstBurstCall = telegram.calls.length;
+    const firstProviderRequest = sandbox.received.length;
 
     // The burst: every update queued before the bot can fetch any.
     h.reset();
@@ -257,7 +259,12 @@ async function measure(kind: Kind): Promise<RunFigures> {
       for (const call of burstCalls) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
       console.error(kind, 'Telegram calls during the burst', byMethod, 'heap MB', Math.round(process.memoryUsage().heapUsed / 1e6));
       // The burst's window on the clock CPU profiles use: bench/profile-summary.ts --from/--to.
-      if (kind === 'kiosbot') console.error(kind, 'store file writes during the burst', Object.fromEntries(fileWrites));
+      if (kind === 'kiosbot') {
+        console.error(kind, 'store file writes during the burst', Object.fromEntries(fileWrites));
+        const byPath: Record<string, number> = {};
+        for (const request of sandbox.received.slice(firstProviderRequest)) byPath[request.path] = (byPath[request.path] ?? 0) + 1;
+        console.error(kind, 'provider requests during the burst', byPath);
+      }
       // Users of the burst who got fewer messages than they sent updates, with what they sent.
       const answers = new Map<number, number>();
       for (const call of burstCalls)
