@@ -9,6 +9,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json ./
 COPY src ./src
+COPY tools/build.ts ./tools/build.ts
 COPY locales ./locales
 RUN npm run build
 
