@@ -12,13 +12,19 @@
  *
  * Figures (one JSON line each, median of `--runs` runs, default 3):
  * - `burst`: 2,000 updates from 1,000 users queued at once (`/saldo` then a quick-buy line up to
- *   its summary, or `/harga` then a typed word), updates/s from the first to the last handled;
+ *   its summary, or `/harga` then a typed word), updates/s from the first to the last handled, and
+ *   the process's CPU time per update (the emulator and the sandbox run in it too: compare with
+ *   the minimal bot's; on a busy machine it moves much less than updates/s);
  * - `latency`: handler latency p50/p99 at 200 updates/s sustained for 5 s (from the time an update
  *   was due to be sent to the end of its handling), and the same measured over the burst;
  * - `event-loop`: event-loop delay p99 during the burst (perf_hooks.monitorEventLoopDelay).
  *
- * Run: npx tsx bench/updates.ts [--runs 3] [--only kiosbot|minimal]; BENCH_DEBUG=1 also prints the
- * Telegram calls of the burst by method and the heap size to stderr.
+ * Run: npx tsx bench/updates.ts [--runs 3] [--only kiosbot|minimal]; BENCH_DEBUG=1 also prints to
+ * stderr the burst's Telegram calls, provider requests and store file writes (the inbox's are not
+ * counted: about one per getUpdates answer), the users left with fewer answers than updates, the
+ * heap size and the burst's window on the monotonic clock in µs. To see where the burst's time goes:
+ *   BENCH_DEBUG=1 node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/updates.ts --only kiosbot --runs 1
+ *   npx tsx bench/profile-summary.ts /tmp/prof/<file>.cpuprofile --from … --to …   (the window printed)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -30,6 +36,7 @@ import type { Update } from 'grammy/types';
 import { createApp, type App } from '../src/app.ts';
 import { createConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
+import { writeFileAtomic, type AtomicWriter } from '../src/store/durable-file.ts';
 import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../tools/playground/bot-api.ts';
 import { resellerDemoProducts } from '../tools/sandbox/reseller.ts';
 import { startSandbox, type Sandbox } from '../tools/sandbox/server.ts';
@@ -43,11 +50,22 @@ const sustainedSeconds = 5;
 /** Users share provider accounts (a shop's staff, or one reseller in several chats): 10 users per account. */
 const usersPerAccount = 10;
 const targets = { updatesPerSecond: 1_000, ofBaseline: 0.8, latencyP99Ms: 50, loopDelayP99Ms: 20 };
+const debug = Boolean(process.env.BENCH_DEBUG);
+
+/** BENCH_DEBUG: the store's durable file writes by file (users' shards counted together), reset before the burst. */
+const fileWrites = new Map<string, number>();
+const countingWriter: AtomicWriter = (file, content, options) => {
+  const name = path.basename(file).replace(/^\d+\.json$/, 'users/NNN.json');
+  fileWrites.set(name, (fileWrites.get(name) ?? 0) + 1);
+  return writeFileAtomic(file, content, options);
+};
 
 type Kind = 'kiosbot' | 'minimal';
 
 interface RunFigures {
   updatesPerSecond: number;
+  /** CPU time (user + system) of the whole process per burst update: less moved by a busy machine than updates/s. */
+  cpuMsPerUpdate: number;
   burstP50Ms: number;
   burstP99Ms: number;
   loopDelayP99Ms: number;
@@ -149,6 +167,7 @@ async function startKiosbot(sandbox: Sandbox, telegram: BotApiEmulator, userCoun
     logger,
     botConfig: { botInfo: telegram.botInfo },
     floodLimit: { updates: 1_000, windowMs: 1_000 },
+    storeWriteFile: debug ? countingWriter : undefined,
   });
   const users: EmulatedUser[] = [];
   const seeding: Array<Promise<unknown>> = [];
@@ -212,26 +231,49 @@ async function measure(kind: Kind): Promise<RunFigures> {
     for (const user of warm) telegram.sendText(user, '/start');
     await h.handled(warm.length);
     const callsBefore = telegram.calls.filter((call) => call.method !== 'getUpdates').length;
+    const firstBurstCall = telegram.calls.length;
+    const firstProviderRequest = sandbox.received.length;
 
     // The burst: every update queued before the bot can fetch any.
     h.reset();
+    fileWrites.clear();
     const burst: Array<[EmulatedUser, string]> = [];
     for (const round of [0, 1] as const) {
       world.users.slice(0, burstUsers).forEach((user, index) => burst.push([user, messagesOf(index)[round]]));
     }
     const delay = monitorEventLoopDelay({ resolution: 10 });
+    const burstFrom = process.hrtime.bigint() / 1000n;
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     for (const [user, text] of burst) h.due.set(send(telegram, user, text), started);
     delay.enable();
     await h.handled(burst.length);
     const elapsed = performance.now() - started;
+    const cpu = process.cpuUsage(cpuBefore);
     delay.disable();
     const calls = telegram.calls.filter((call) => call.method !== 'getUpdates').length - callsBefore;
     const burstLatencies = [...h.latencies];
-    if (process.env.BENCH_DEBUG) {
+    if (debug) {
       const byMethod: Record<string, number> = {};
-      for (const call of telegram.calls.slice(-calls)) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
+      const burstCalls = telegram.calls.slice(firstBurstCall);
+      for (const call of burstCalls) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
       console.error(kind, 'Telegram calls during the burst', byMethod, 'heap MB', Math.round(process.memoryUsage().heapUsed / 1e6));
+      // The burst's window on the clock CPU profiles use: bench/profile-summary.ts --from/--to.
+      if (kind === 'kiosbot') {
+        console.error(kind, 'store file writes during the burst', Object.fromEntries(fileWrites));
+        const byPath: Record<string, number> = {};
+        for (const request of sandbox.received.slice(firstProviderRequest)) byPath[request.path] = (byPath[request.path] ?? 0) + 1;
+        console.error(kind, 'provider requests during the burst', byPath);
+      }
+      // Users of the burst who got fewer messages than they sent updates, with what they sent.
+      const answers = new Map<number, number>();
+      for (const call of burstCalls)
+        if (call.method === 'sendMessage') answers.set(Number(call.params.chat_id), (answers.get(Number(call.params.chat_id)) ?? 0) + 1);
+      const unanswered = world.users
+        .slice(0, burstUsers)
+        .flatMap((user, index) => ((answers.get(user.id) ?? 0) < 2 ? [messagesOf(index).join(' + ')] : []));
+      console.error(kind, 'burst users with fewer than 2 messages', unanswered.length, unanswered.slice(0, 5));
+      console.error(kind, 'burst window', `--from ${burstFrom} --to ${process.hrtime.bigint() / 1000n}`);
     }
 
     // Sustained: 200 updates/s; latency from each update's due time.
@@ -259,6 +301,7 @@ async function measure(kind: Kind): Promise<RunFigures> {
 
     return {
       updatesPerSecond: round((burst.length / elapsed) * 1000),
+      cpuMsPerUpdate: Math.round(((cpu.user + cpu.system) / 1000 / burst.length) * 100) / 100,
       burstP50Ms: percentile(burstLatencies, 50),
       burstP99Ms: percentile(burstLatencies, 99),
       loopDelayP99Ms: round(delay.percentile(99) / 1e6),
@@ -296,6 +339,8 @@ emit({
   updatesPerSecond: ups,
   baselineUpdatesPerSecond: upsBase,
   ofBaseline: Math.round((ups / upsBase) * 100) / 100,
+  cpuMsPerUpdate: med('kiosbot', 'cpuMsPerUpdate'),
+  baselineCpuMsPerUpdate: med('minimal', 'cpuMsPerUpdate'),
   telegramCallsPerUpdate: med('kiosbot', 'telegramCallsPerUpdate'),
   baselineTelegramCallsPerUpdate: med('minimal', 'telegramCallsPerUpdate'),
   target: `>= ${targets.updatesPerSecond}/s and >= ${targets.ofBaseline * 100}% of the minimal bot`,

@@ -30,6 +30,7 @@ import { dailySummaryItem } from './bot/renderers/daily-summary.ts';
 import { createPriceWatchJob, type PriceWatchJob } from './jobs/price-watch.ts';
 import type { SellPriceOf } from './services/pricing.ts';
 import { inboxGetUpdatesTransformer, markDoneAfterHandling, replayInbox } from './server/update-inbox.ts';
+import { spreadUpdateStarts } from './server/turns.ts';
 
 export interface App {
   bot: ReturnType<typeof createBot>;
@@ -243,6 +244,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Updates that may move money are stored before Telegram is told they arrived, marked done once handled.
   bot.api.config.use(inboxGetUpdatesTransformer(store.inbox));
   markDoneAfterHandling(bot, store.inbox);
+  // A getUpdates answer's 100 updates start over several event-loop turns, ~4 ms each, I/O between.
+  spreadUpdateStarts(bot);
   const jobs = outbox;
   return {
     bot,

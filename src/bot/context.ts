@@ -70,6 +70,11 @@ interface Extras {
    * question, asked again once the command's feature has answered (`askAgainAfterInfo`).
    */
   askAgain?: PendingQuestion;
+  /**
+   * True when more than `crowdThreshold` updates were being handled as this one started
+   * (src/bot/middlewares/crowd.ts): skip the calls that only reassure, like "typing…".
+   */
+  crowded?: boolean;
   /** Set by a flow that ended because the user moved on (another command or feature's button): the exit says so. */
   leftFlow?: boolean;
 }

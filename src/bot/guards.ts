@@ -1,10 +1,11 @@
-import { Composer, type Context, type MiddlewareFn } from 'grammy';
+import { type Context, type MiddlewareFn } from 'grammy';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from './context.ts';
 import { commandNames, type CommandName } from './commands.ts';
 import type { ServiceName } from '../domain.ts';
 import { providerFailureOf, type Providers } from '../services/providers.ts';
 import { describeProviderError } from './provider-errors.ts';
+import { FastComposer } from './composer.ts';
 
 type AnyContext = Context & I18nFlavor;
 
@@ -66,7 +67,7 @@ export const privateOnlyCommands = [
  * The one answer to a private-only command used in a group (or channel): open a private chat
  * with the bot. Installed before the features, so none of them sees the command there.
  */
-export const privateOnlyAnswer = new Composer<BotContext>();
+export const privateOnlyAnswer = new FastComposer<BotContext>();
 privateOnlyAnswer
   .drop((ctx) => ctx.chat?.type === 'private')
   .command(

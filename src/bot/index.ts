@@ -7,6 +7,7 @@ import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './con
 import { attachAccount } from './middlewares/account.ts';
 import { refuseBanned } from './middlewares/banned.ts';
 import { logUpdates } from './middlewares/update-log.ts';
+import { countCrowd } from './middlewares/crowd.ts';
 import { lowerCaseCommands } from './middlewares/command-case.ts';
 import { createMenuButtons } from './middlewares/menu-buttons.ts';
 import { askAgainAfterInfo } from './conversations/ask.ts';
@@ -76,6 +77,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   // Every text is HTML (src/text/html.ts); the translate function escapes the variables.
   bot.api.config.use(htmlParseMode);
 
+  // First: how many updates are in hand (a crowd skips "typing…" and the like).
+  bot.use(countCrowd());
   // One debug line per update: type, chat, route, duration.
   bot.use(logUpdates(deps.logger));
   bot.use(lowerCaseCommands);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createResellerClient, type ResellerClient } from './reseller/client.ts';
 import { createMarketplaceClient, type MarketplaceClient } from './marketplace/client.ts';
 import { createGameshopClient, type GameshopClient } from './gameshop/client.ts';
@@ -52,24 +53,24 @@ export interface ProviderHooks {
 }
 
 export function createProviders(settings: ProviderSettings, hooks: ProviderHooks = {}): Providers {
+  const balanceReads = sharedReads<number>();
   const watch = <T extends object>(client: T, service: ServiceName, account: AccountRef | undefined): T =>
     account && hooks.onAccountProblem
       ? reportingAccountProblems(client, (kind) => hooks.onAccountProblem?.({ userId: account.userId, service, kind }))
       : client;
   return {
-    reseller: ({ apiId, apiKey }, account) =>
-      watch(
-        createResellerClient({
-          baseURL: settings.resellerUrl,
-          apiId,
-          apiKey,
-          timeoutMs: settings.timeoutMs,
-          retryDelayMs: settings.retryDelayMs,
-          onCall: (call) => hooks.onCall?.({ service: 'reseller', ...call }),
-        }),
-        'reseller',
-        account,
-      ),
+    reseller: ({ apiId, apiKey }, account) => {
+      const client = createResellerClient({
+        baseURL: settings.resellerUrl,
+        apiId,
+        apiKey,
+        timeoutMs: settings.timeoutMs,
+        retryDelayMs: settings.retryDelayMs,
+        onCall: (call) => hooks.onCall?.({ service: 'reseller', ...call }),
+      });
+      const key = accountKey(apiId, apiKey);
+      return watch({ ...client, balance: () => balanceReads(key, () => client.balance()) }, 'reseller', account);
+    },
     marketplace: ({ apiKey }, account) =>
       watch(
         createMarketplaceClient({
@@ -95,6 +96,28 @@ export function createProviders(settings: ProviderSettings, hooks: ProviderHooks
         account,
       ),
   };
+}
+
+/**
+ * Reads under way by provider account: callers of one account asking at once (a shop's staff
+ * sending /saldo together, an alert check during a /saldo) share one provider call and its answer
+ * or error. Nothing is kept once the call settles: the next read asks the provider again.
+ */
+function sharedReads<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
+  const running = new Map<string, Promise<T>>();
+  return (key, read) => {
+    let shared = running.get(key);
+    if (!shared) {
+      shared = read().finally(() => running.delete(key));
+      running.set(key, shared);
+    }
+    return shared;
+  };
+}
+
+/** A reseller account as a map key: a digest of its trimmed api id and key (the key itself is not kept). */
+function accountKey(apiId: string, apiKey: string): string {
+  return createHash('sha256').update(`${apiId.trim()}\u0000${apiKey.trim()}`).digest('base64');
 }
 
 /** The client with every method passing 401/403 provider errors to `report` before rethrowing them. */

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Product } from '../providers/reseller/schemas.ts';
 import type { CredentialService } from './credentials.ts';
+import { boundedCache, productTextKey } from './memo.ts';
 
 /** How long a provider account's price list is reused before it is fetched again. */
 export const priceListTtlMs = 3 * 60_000;
@@ -46,6 +46,16 @@ const genericWords = new Set([
  * letters of the code. `groupByBrand` merges brands that are word-prefixes of one another.
  */
 export function brandOf(product: Pick<Product, 'code' | 'product_name'>): string {
+  return brands(productTextKey(product), () => readBrand(product));
+}
+
+/**
+ * Brands already read, by product code and name: every account's copy of a price list (and
+ * every search, grouping and inline answer) asks again for the same few hundred products.
+ */
+const brands = boundedCache<string, string>(20_000);
+
+function readBrand(product: Pick<Product, 'code' | 'product_name'>): string {
   const lead: string[] = [];
   for (const raw of product.product_name.trim().split(/\s+/)) {
     if (/\d/.test(raw) || lead.length === 2) break;
@@ -84,18 +94,8 @@ export function groupByBrand(products: readonly Product[]): BrandGroup[] {
   return [...groups.values()];
 }
 
-/**
- * The cache key of a user's reseller account: a digest of its api id and key, so users of one
- * account share a list and the key itself is not kept as a map key. Undefined when not connected.
- */
-function accountKeyOf(credentials: CredentialService, userId: number): string | undefined {
-  const stored = credentials.load(userId, 'reseller');
-  if (!stored) return undefined;
-  return createHash('sha256').update(`${stored.apiId}\u0000${stored.apiKey}`).digest('base64');
-}
-
 export function createCatalogueService(deps: { credentials: CredentialService; now: () => Date }): CatalogueService {
-  /** Lists by provider account (`accountKeyOf`): users of one account share one list and one fetch. */
+  /** Lists by provider account (`credentials.accountKey`): users of one account share one list and one fetch. */
   const cache = new Map<string, { at: number; products: Product[] }>();
   /** Fetches under way by account, so users of one account asking at once wait for the same answer. */
   const fetching = new Map<string, Promise<Product[]>>();
@@ -103,7 +103,7 @@ export function createCatalogueService(deps: { credentials: CredentialService; n
   const groupsOf = new WeakMap<readonly Product[], BrandGroup[]>();
   const service: CatalogueService = {
     async priceList(userId, options) {
-      const account = accountKeyOf(deps.credentials, userId);
+      const account = deps.credentials.accountKey(userId, 'reseller');
       if (account === undefined) throw new Error('reseller not connected');
       const cached = cache.get(account);
       if (cached && !options?.fresh && deps.now().getTime() - cached.at < priceListTtlMs) return cached.products;
@@ -128,7 +128,7 @@ export function createCatalogueService(deps: { credentials: CredentialService; n
       return products.find((p) => p.code.toUpperCase() === wanted);
     },
     forget(userId) {
-      const account = accountKeyOf(deps.credentials, userId);
+      const account = deps.credentials.accountKey(userId, 'reseller');
       if (account !== undefined) cache.delete(account);
     },
     brands(products) {

@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Store } from '../store/store.ts';
 import { withoutFormatChars } from './targets.ts';
 import type { ServiceName } from '../domain.ts';
 import type { AccountRef, Providers, ServiceCredentials } from '../providers/factory.ts';
+import type { Logger } from '../logger.ts';
+import { boundedCache } from './memo.ts';
 
 const credentialSchemas = {
   reseller: z.object({ apiId: z.string().min(1), apiKey: z.string().min(1) }),
@@ -34,18 +37,32 @@ export interface CredentialService {
    */
   client<S extends ServiceName>(userId: number, service: S): ReturnType<Providers[S]> | undefined;
   has(userId: number, service: ServiceName): boolean;
+  /**
+   * A digest naming the provider account behind the user's stored credentials of `service`: the
+   * same for every user of that account, no secret readable from it; undefined when not
+   * connected. Worked out once per stored credentials (not a decryption per call).
+   */
+  accountKey(userId: number, service: ServiceName): string | undefined;
   remove(userId: number, service: ServiceName): Promise<void>;
   connected(userId: number): ServiceName[];
 }
 
-export function createCredentialService(store: Store, providers: Providers): CredentialService {
+export function createCredentialService(store: Store, providers: Providers, logger: Pick<Logger, 'warn'>): CredentialService {
   const trim = <T extends Record<string, string>>(value: T): T =>
     Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutFormatChars(v).trim()])) as T;
 
-  /** Records a balance the bot saw (changes only, see store/balances.ts); a failed write never fails the read. */
-  const seen = async (userId: number, account: string, balance: number): Promise<void> => {
-    await store.balances.record(userId, account, balance).catch(() => undefined);
-  };
+  /**
+   * Records a balance the bot saw (changes only, see store/balances.ts); resolves once it is on
+   * disk. A failed write is logged, never fails the read.
+   */
+  const seen = (userId: number, account: string, balance: number): Promise<void> =>
+    store.balances.record(userId, account, balance).then(
+      () => undefined,
+      (error: unknown) => logger.warn('balance not recorded', { userId, error }),
+    );
+
+  /** Account keys by the sealed credentials they were worked out from (a new save seals anew). */
+  const accountKeys = boundedCache<string, string | undefined>(20_000);
 
   const api: CredentialService = {
     async verifyAndSave(userId, service, raw) {
@@ -90,13 +107,25 @@ export function createCredentialService(store: Store, providers: Providers): Cre
         ...reseller,
         balance: async () => {
           const balance = await reseller.balance();
-          await seen(userId, account, balance);
+          // Not waited for: /saldo (or the buy flow) answers while balances.json is written.
+          void seen(userId, account, balance);
           return balance;
         },
       };
       return recording as typeof client;
     },
     has: (userId, service) => store.credentials.has(userId, service),
+    accountKey(userId, service) {
+      const sealed = store.credentials.sealedOf(userId, service);
+      if (sealed === undefined) return undefined;
+      return accountKeys(sealed, () => {
+        const credentials = api.load(userId, service);
+        if (!credentials) return undefined;
+        return createHash('sha256')
+          .update(`${service}\u0000${Object.values(credentials).join('\u0000')}`)
+          .digest('base64');
+      });
+    },
     remove: async (userId, service) => {
       await store.credentials.remove(userId, service);
     },

@@ -8,6 +8,7 @@ import { isProductAvailable, type Product } from '../providers/reseller/schemas.
 import { brandOf } from './catalogue.ts';
 import { operatorAliases, operatorNames, operatorOfProduct } from './operators.ts';
 import { targetKindOf } from './targets.ts';
+import { boundedCache, productTextKey } from './memo.ts';
 
 /** What a product is, as far as searching goes. */
 export type ProductCategory = 'pulsa' | 'data' | 'pln' | 'game' | 'ewallet';
@@ -247,6 +248,11 @@ interface Facts {
 
 /** What `factsOf` read from a product, kept while the product object lives (a cached price list is searched again and again). */
 const factsByProduct = new WeakMap<Product, Omit<Facts, 'index'>>();
+/**
+ * What is read from a product's code and name alone, shared by every account's copy of the
+ * product: users of a hundred accounts search a hundred copies of the same price list.
+ */
+const textFacts = boundedCache<string, Omit<Facts, 'index' | 'product'>>(20_000);
 
 function factsOf(product: Product, index: number): Facts {
   return { ...memoFacts(product), index };
@@ -254,15 +260,14 @@ function factsOf(product: Product, index: number): Facts {
 
 function memoFacts(product: Product): Omit<Facts, 'index'> {
   let facts = factsByProduct.get(product);
-  if (!facts) factsByProduct.set(product, (facts = readFacts(product)));
+  if (!facts) factsByProduct.set(product, (facts = { product, ...textFacts(productTextKey(product), () => readFacts(product)) }));
   return facts;
 }
 
-function readFacts(product: Product): Omit<Facts, 'index'> {
+function readFacts(product: ProductLike): Omit<Facts, 'index' | 'product'> {
   const name = product.product_name.toLowerCase();
   const brand = brandKeyOf(product);
   return {
-    product,
     category: categoryOf(product),
     brand,
     amounts: amountsOf(product),

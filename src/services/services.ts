@@ -64,7 +64,7 @@ export interface ServicesDeps {
 }
 
 export function createServices(deps: ServicesDeps): Services {
-  const credentials = createCredentialService(deps.store, deps.providers);
+  const credentials = createCredentialService(deps.store, deps.providers, deps.logger);
   const sellPrices = deps.sellPriceOf ?? sellPriceUnderRules(deps.store);
   const alerts = createAlertService({
     ...deps,

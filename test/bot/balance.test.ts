@@ -4,6 +4,23 @@ import { connectReseller } from '../helpers/connect.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { typingAfterMs } from '../../src/bot/features/balance.ts';
+import { balancesFileName } from '../../src/store/balances.ts';
+import { writeFileAtomic, type AtomicWriter } from '../../src/store/durable-file.ts';
+import { enospc } from '../helpers/disk.ts';
+
+/** A disk on which the test holds or fails the writes of balances.json only (every other file is written as usual). */
+function balancesDisk() {
+  const held: Array<() => void> = [];
+  const disk = { hold: false, fail: false, held };
+  const write: AtomicWriter = async (file, content, options) => {
+    if (file.endsWith(balancesFileName)) {
+      if (disk.hold) await new Promise<void>((resolve) => held.push(resolve));
+      if (disk.fail) throw enospc(file);
+    }
+    await writeFileAtomic(file, content, options);
+  };
+  return { disk, write };
+}
 
 const main = resellerDemoAccounts.main;
 
@@ -92,6 +109,36 @@ describe('/balance', () => {
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
     expect(reply.text).toContain('menolak kredensial');
     expect(reply.text).toContain('/connect');
+  });
+
+  /** Starts with Budi connected, on a disk whose balances.json writes the test holds or fails. */
+  const startWithBalancesDisk = async () => {
+    const { disk, write } = balancesDisk();
+    await start({ app: { storeWriteFile: write } });
+    await seedReseller(main);
+    return disk;
+  };
+  const balanceShown = () => world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), textIncludes: 'Rp 1.000.000' });
+
+  it('answers without waiting for balances.json; the balance is recorded once that write lands', async () => {
+    const disk = await startWithBalancesDisk();
+    disk.hold = true;
+    await balanceShown();
+    // The balance's write is still held: the answer did not wait for it.
+    await world.telegram.waitFor(() => disk.held.length === 1);
+
+    disk.hold = false;
+    for (const resume of disk.held.splice(0)) resume();
+    await world.app.store.balances.flush();
+    expect(world.app.store.balances.list(budi.id).map((entry) => entry.balance)).toEqual([1_000_000]);
+  });
+
+  it('still answers when balances.json cannot be written, and logs it', async () => {
+    const disk = await startWithBalancesDisk();
+    disk.fail = true;
+    await balanceShown();
+    await world.telegram.waitFor(() => world.logs.some((line) => line.includes('balance not recorded')));
+    expect(world.app.store.balances.list(budi.id)).toEqual([]);
   });
 
   it('answers in groups that the balance is private', async () => {

@@ -159,6 +159,22 @@ describe('/harga: the price list', () => {
     expect(priceListRequests(world)).toBe(3);
   });
 
+  it('renders a view once per list, but each user of the account sees it in their language with their sell prices', async () => {
+    const [budi, siti] = [await connectedUser(world, 'Budi'), await connectedUser(world, 'Siti')];
+    const ann = await connectedUser(world, 'Ann', 'en');
+    await world.telegram.waitForBotMessage(siti, { after: siti.send('/jual 5%'), textIncludes: 'disimpan' });
+    const search = '/harga pulsa telkomsel';
+    const shown = [];
+    for (const user of [budi, siti, ann, budi]) shown.push(await world.telegram.waitForBotMessage(user, { after: user.send(search) }));
+    const [forBudi, forSiti, forAnn, forBudiAgain] = shown.map((message) => message.text ?? '');
+    expect(forBudi).toContain('TSEL10 Telkomsel 10.000 — Rp 10.450');
+    expect(forBudi).not.toContain('→');
+    expect(forSiti).toContain('TSEL10 Telkomsel 10.000 — Rp 10.450 → Rp 10.973 (+523)');
+    expect(forAnn).toContain('Results for "pulsa telkomsel"');
+    expect(forBudiAgain).toBe(forBudi);
+    expect(priceListRequests(world)).toBe(1);
+  });
+
   it('fetches the list once for users of one account asking at the same time', async () => {
     const users = [await connectedUser(world, 'Budi'), await connectedUser(world, 'Siti'), await connectedUser(world, 'Joko')];
     const sent = users.map((user) => user.send('/harga'));

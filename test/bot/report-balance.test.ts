@@ -26,6 +26,8 @@ describe('/laporan: the balance movements the bot saw', () => {
     world.sandbox.reseller.setBalance(apiId, afterPurchase + 1_000_000);
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
 
+    // /saldo answers before its balance is on disk (recorded in the background).
+    await world.app.store.balances.flush();
     const stored = world.app.store.balances.list(budi.id);
     expect(stored.map((entry) => entry.balance)).toEqual([start, afterPurchase, afterPurchase + 1_000_000]);
     expect(stored.every((entry) => entry.account === world.app.store.credentials.info(budi.id, 'reseller')?.label)).toBe(true);

@@ -77,7 +77,7 @@ async function setup(stores: StoreKit) {
   const marketplace = fakeMarketplace({ [sellerKey]: [goodCode], [otherKey]: [otherCode] });
   const lines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => void lines.push(line) });
-  const credentials = createCredentialService(store, marketplace.providers);
+  const credentials = createCredentialService(store, marketplace.providers, logger);
   const service = createVerificationService({ store, credentials, logger, now: clock.now });
   await store.credentials.save(seller, 'marketplace', { apiKey: sellerKey }, 'nusantara-studio');
   await store.credentials.save(other, 'marketplace', { apiKey: otherKey }, 'lombok-audio');

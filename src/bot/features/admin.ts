@@ -1,7 +1,8 @@
-import { Composer } from 'grammy';
+import type { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { renderStats, renderUserProfile } from '../renderers/admin.ts';
 import { formatWib } from '../../text/format.ts';
+import { FastComposer } from '../composer.ts';
 
 const isAdmin = (ctx: BotContext): boolean => ctx.from !== undefined && ctx.deps.settings.adminIds.includes(ctx.from.id);
 
@@ -13,7 +14,7 @@ const isAdmin = (ctx: BotContext): boolean => ctx.from !== undefined && ctx.deps
  * (`/broadcast` and `/broadcast_cancel` are in broadcast.ts.)
  */
 export function createAdminFeature(): Composer<BotContext> {
-  const feature = new Composer<BotContext>();
+  const feature = new FastComposer<BotContext>();
   const admins = feature.chatType('private');
 
   admins.command('stats', async (ctx) => {

@@ -1,7 +1,7 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { formatRupiah } from '../../text/format.ts';
+import { FastComposer } from '../composer.ts';
 
 /** Largest threshold accepted (Rp 1 billion): anything above is a typo. */
 const maxThreshold = 1_000_000_000;
@@ -21,7 +21,7 @@ export function parseRupiah(text: string): number | undefined {
  * `/alert 50000` sets a low-balance threshold; `/alert off` removes it; `/alert` shows it. The
  * balance is checked after purchases and periodically, and each crossing is announced once.
  */
-export const alertFeature = new Composer<BotContext>();
+export const alertFeature = new FastComposer<BotContext>();
 
 alertFeature.chatType('private').command(commandNames('alert'), async (ctx) => {
   const { store } = ctx.deps;

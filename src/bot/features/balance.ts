@@ -1,16 +1,18 @@
-import { Composer, InlineKeyboard } from 'grammy';
+import { InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { formatRupiah, formatWib } from '../../text/format.ts';
 import { balanceRefreshData } from '../callback-data/balance.ts';
+import { FastComposer } from '../composer.ts';
+import { showChatAction } from '../middlewares/crowd.ts';
 
 /**
  * /balance (/saldo): the reseller deposit balance in rupiah, with the time it was read (WIB) and
  * a refresh button that updates the same message. Provider problems are answered with what to do.
  */
-export const balanceFeature = new Composer<BotContext>();
+export const balanceFeature = new FastComposer<BotContext>();
 const privateChat = balanceFeature.chatType('private');
 
 /** The balance text (HTML) and its refresh button, or undefined after answering the problem. */
@@ -35,11 +37,14 @@ async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: I
   return { text, keyboard };
 }
 
-/** A balance read slower than this shows "typing…" meanwhile; a quick one costs no extra Telegram call. */
+/**
+ * A balance read slower than this shows "typing…" meanwhile; a quick one costs no extra Telegram
+ * call, and neither does one in a crowd (`ctx.crowded`), where the answer is all that counts.
+ */
 export const typingAfterMs = 300;
 
 privateChat.command(commandNames('balance'), async (ctx) => {
-  const typing = setTimeout(() => void ctx.replyWithChatAction('typing').catch(() => undefined), typingAfterMs);
+  const typing = setTimeout(() => void showChatAction(ctx, 'typing'), typingAfterMs);
   let shown: Awaited<ReturnType<typeof readBalance>>;
   try {
     shown = await readBalance(ctx);

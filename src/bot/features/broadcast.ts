@@ -1,4 +1,4 @@
-import { Composer, InlineKeyboard } from 'grammy';
+import { InlineKeyboard, type Composer } from 'grammy';
 import type { InlineKeyboardMarkup, MessageEntity } from 'grammy/types';
 import { createCallbackData } from 'callback-data';
 import type { BotContext } from '../context.ts';
@@ -6,6 +6,7 @@ import { escapeHtml } from '../../text/format.ts';
 import { serviceNames, supportedLocales } from '../../domain.ts';
 import type { BroadcastAudience, NewBroadcastJob } from '../../services/broadcasts.ts';
 import { StoreError } from '../../store/errors.ts';
+import { FastComposer } from '../composer.ts';
 
 /** Audience choice, confirm, back and cancel of a broadcast draft. */
 const broadcastData = createCallbackData('bcast', { action: String, value: String });
@@ -78,7 +79,7 @@ function commandText(ctx: BotContext & { message: { text: string } }): { text: s
  * Drafts wait in memory per admin id (a restart asks again).
  */
 export function createBroadcastFeature(): Composer<BotContext> {
-  const feature = new Composer<BotContext>();
+  const feature = new FastComposer<BotContext>();
   const admins = feature.chatType('private');
   const drafts = new Map<number, Draft>();
 

@@ -1,9 +1,10 @@
-import { Composer, InlineKeyboard } from 'grammy';
+import { InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
 import { buyAgainData, buyAgainTargetData, packRef } from '../callback-data/receipt.ts';
 import { raw } from '../../text/html.ts';
 import type { TransactionRecord } from '../../store/schema.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * 🔁 Beli lagi under a Sukses receipt (the settled "in process" message, /cek, /riwayat): asks
@@ -12,7 +13,7 @@ import type { TransactionRecord } from '../../store/schema.ts';
  * goes straight to the summary (Confirm / Cancel); without, the conversation asks for it. Only
  * the user's own transactions are read; nothing is bought before the summary is confirmed.
  */
-export const buyAgainFeature = new Composer<BotContext>();
+export const buyAgainFeature = new FastComposer<BotContext>();
 const privateChat = buyAgainFeature.chatType('private');
 
 /**

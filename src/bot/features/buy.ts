@@ -1,4 +1,3 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { connectedTo, requireConnected } from '../guards.ts';
@@ -9,6 +8,7 @@ import { buyData, readBuyData } from '../callback-data/buy.ts';
 import { buyPickerData } from '../callback-data/buy-picker.ts';
 import { quietly } from '../edits.ts';
 import { maxQuickBuyLines, parseBuyCommand, parseQuickBuy, type QuickBuyParse } from '../../services/targets.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * Buying, the entry points of the buy conversation:
@@ -20,7 +20,7 @@ import { maxQuickBuyLines, parseBuyCommand, parseQuickBuy, type QuickBuyParse } 
  *   old messages) are answered here: they never buy anything.
  * Mounted last before the fallback, so only text nobody else wanted is read as quick-buy.
  */
-export const buyFeature = new Composer<BotContext>();
+export const buyFeature = new FastComposer<BotContext>();
 const privateChat = buyFeature.chatType('private');
 
 /** Checks the request, then enters the buy conversation with it. */

@@ -1,13 +1,13 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { createMainMenuKeyboard } from '../keyboards/main-menu.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * /cancel (/batal) ends whatever conversation is running in this chat. Installed before the
  * conversations so it always reaches here, even while a conversation waits for input.
  */
-export const cancelFeature = new Composer<BotContext>();
+export const cancelFeature = new FastComposer<BotContext>();
 
 cancelFeature.command(commandNames('cancel'), async (ctx) => {
   const active = Object.keys(ctx.conversation.active());

@@ -1,4 +1,3 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import type { ServiceName } from '../../domain.ts';
 import { commandNames } from '../commands.ts';
@@ -13,13 +12,14 @@ import {
   createServicePickerKeyboard,
   parseServiceName,
 } from '../keyboards/connect.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * /connect (/hubungkan): pick a service, then the connect conversation asks for its credentials.
  * An already connected service is only replaced after the user says so. /disconnect (/putuskan):
  * pick a connected service and confirm; its credentials are deleted. Private chats only.
  */
-export const connectFeature = new Composer<BotContext>();
+export const connectFeature = new FastComposer<BotContext>();
 const privateChat = connectFeature.chatType('private');
 
 /** What /connect answers: the service picker. Also behind the settings screen's button. */

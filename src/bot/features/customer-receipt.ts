@@ -1,9 +1,10 @@
-import { Composer, InputFile } from 'grammy';
+import { InputFile } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { customerReceiptData } from '../callback-data/receipt.ts';
 import { tappedTransaction } from './buy-again.ts';
 import { buildCustomerReceipt, formatCustomerReceipt } from '../../text/customer-receipt.ts';
 import { renderReceiptCard } from '../../render/receipt-card.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * 🧾 Struk pelanggan under a Sukses receipt (purchase result, settlement notice, /cek, /riwayat):
@@ -12,7 +13,7 @@ import { renderReceiptCard } from '../../render/receipt-card.ts';
  * user's language; without a shop profile, a hint to set one follows. Only the owner of the
  * transaction gets it; another user's or an unknown ref gets an alert, and so does a tap in a group.
  */
-export const customerReceiptFeature = new Composer<BotContext>();
+export const customerReceiptFeature = new FastComposer<BotContext>();
 
 customerReceiptFeature.callbackQuery(customerReceiptData.filter(), async (ctx) => {
   const tx = await tappedTransaction(ctx, () => customerReceiptData.unpack(ctx.callbackQuery.data), 'customer-receipt-gone');

@@ -1,4 +1,4 @@
-import { Composer, InputFile } from 'grammy';
+import { InputFile } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
@@ -8,6 +8,7 @@ import { createExportKeyboard, separatorOf } from '../keyboards/export.ts';
 import { periodOf, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
 import { csvDocument, transactionCsvRow, type CsvSeparator } from '../../text/csv.ts';
 import { statusWord } from '../../text/receipt.ts';
+import { FastComposer } from '../composer.ts';
 
 const columns = ['time', 'ref', 'trx', 'code', 'product', 'target', 'price', 'sell', 'margin', 'status', 'sn'] as const;
 
@@ -16,7 +17,7 @@ const columns = ['time', 'ref', 'trx', 'code', 'product', 'target', 'price', 'se
  * arguments it offers the periods as buttons (and a switch to `;` for Indonesian Excel);
  * `/ekspor FROM TO [;]` exports a typed range of WIB days. Private chats only.
  */
-export const exportFeature = new Composer<BotContext>();
+export const exportFeature = new FastComposer<BotContext>();
 const privateChat = exportFeature.chatType('private');
 
 privateChat.command(commandNames('export'), async (ctx) => {

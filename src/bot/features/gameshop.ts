@@ -1,4 +1,4 @@
-import { Composer, type InlineKeyboard } from 'grammy';
+import { type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
@@ -19,6 +19,7 @@ import { createCategoryKeyboard, createGamesKeyboard, createOrdersKeyboard, isBu
 import type { Game } from '../../services/providers.ts';
 import { raw } from '../../text/html.ts';
 import { paymentStatusText } from '../renderers/game-order.ts';
+import { FastComposer } from '../composer.ts';
 
 /** Orders per /orders page. */
 export const ordersPageSize = 10;
@@ -37,7 +38,7 @@ const noPreview = { link_preview_options: { is_disabled: true } };
  * - Buttons of order conversations that are over (double taps, old summaries) are answered here
  *   from the stored orders: they never order anything.
  */
-export const gameshopFeature = new Composer<BotContext>();
+export const gameshopFeature = new FastComposer<BotContext>();
 const privateChat = gameshopFeature.chatType('private');
 
 /** A game's category, for grouping (games of `populerGames` carry none). */

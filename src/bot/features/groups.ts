@@ -1,13 +1,13 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * Group notifications: `/linkgroup` in a group where the sender is an admin makes the group
  * receive their settlement notices (targets masked, no balance); `/unlinkgroup` stops it; the
  * bot being removed from the group, or the group becoming a supergroup, is followed.
  */
-export const groupsFeature = new Composer<BotContext>();
+export const groupsFeature = new FastComposer<BotContext>();
 
 const adminStatuses = new Set(['creator', 'administrator']);
 

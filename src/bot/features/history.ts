@@ -1,4 +1,4 @@
-import { Composer, type InlineKeyboard } from 'grammy';
+import { type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
@@ -10,6 +10,7 @@ import { createHistoryKeyboard, createHistoryReceiptKeyboard } from '../keyboard
 import { sellFigures } from '../renderers/sell.ts';
 import { raw, type Raw } from '../../text/html.ts';
 import type { TransactionRecord } from '../../store/schema.ts';
+import { FastComposer } from '../composer.ts';
 
 /** Transactions per history page. */
 export const historyPageSize = 5;
@@ -21,7 +22,7 @@ const maxPage = 1000;
  * same message. Each transaction opens its receipt in place (SN as `<code>` and a copy button),
  * with a button back to its page. Only the sender's own transactions are ever read.
  */
-export const historyFeature = new Composer<BotContext>();
+export const historyFeature = new FastComposer<BotContext>();
 const privateChat = historyFeature.chatType('private');
 
 privateChat.command(commandNames('history'), async (ctx) => {

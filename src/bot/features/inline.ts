@@ -1,10 +1,11 @@
-import { Composer, GrammyError } from 'grammy';
+import { GrammyError } from 'grammy';
 import type { InlineQueryResultArticle, InlineQueryResultsButton } from 'grammy/types';
 import type { BotContext } from '../context.ts';
 import type { PriceCard } from '../../services/inline-prices.ts';
 import { echoInput, formatRupiah } from '../../text/format.ts';
 import { raw } from '../../text/html.ts';
 import type { TranslateFunction } from '@grammyjs/i18n';
+import { FastComposer } from '../composer.ts';
 
 /** `/start inline`: what the inline answers' button opens. */
 export const inlineStartParameter = 'inline';
@@ -56,7 +57,7 @@ function priceCard(t: TranslateFunction, card: PriceCard, shopName: string | und
  * a button opening the bot, where `/start inline` says how to connect (or how to use it). The
  * cards the bot's own inline results post (`via_bot`) are not read as messages to the bot.
  */
-export const inlineFeature = new Composer<BotContext>();
+export const inlineFeature = new FastComposer<BotContext>();
 
 inlineFeature.on('inline_query', async (ctx) => {
   const { query, offset } = ctx.inlineQuery;

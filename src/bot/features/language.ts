@@ -1,15 +1,16 @@
-import { Composer, InlineKeyboard } from 'grammy';
+import { InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { isLocale, supportedLocales, type Locale } from '../../domain.ts';
 import { languageData } from '../callback-data/language.ts';
 import { withoutEmptyRows } from '../keyboards/rows.ts';
 import { createMainMenuKeyboard } from '../keyboards/main-menu.ts';
+import { FastComposer } from '../composer.ts';
 
 export const languageNames: Record<Locale, string> = { id: '🇮🇩 Bahasa Indonesia', en: '🇬🇧 English' };
 
 /** /language (/bahasa): pick Indonesian or English; the choice is remembered. */
-export const languageFeature = new Composer<BotContext>();
+export const languageFeature = new FastComposer<BotContext>();
 
 /** What /language answers: the language picker. Also behind the settings screen's button. */
 export async function showLanguagePicker(ctx: BotContext): Promise<void> {

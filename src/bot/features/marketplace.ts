@@ -1,4 +1,4 @@
-import { Composer, GrammyError, type InlineKeyboard } from 'grammy';
+import { GrammyError, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
@@ -14,6 +14,8 @@ import type { VerifyOutcome } from '../../services/verification.ts';
 import { raw } from '../../text/html.ts';
 import { localeOf } from '../i18n.ts';
 import type { Locale } from '../../domain.ts';
+import { FastComposer } from '../composer.ts';
+import { showChatAction } from '../middlewares/crowd.ts';
 
 /** Items per /items page. */
 export const marketplaceItemsPerPage = 5;
@@ -38,7 +40,7 @@ const noop = (): undefined => undefined;
  *   chat gets at most five checks a minute, and a purchase code never reaches the log (all of
  *   which is the verification service's business: this feature reads the command and renders).
  */
-export const marketplaceFeature = new Composer<BotContext>();
+export const marketplaceFeature = new FastComposer<BotContext>();
 const privateChat = marketplaceFeature.chatType('private');
 
 // ---------------------------------------------------------------------------------------------
@@ -48,7 +50,7 @@ const privateChat = marketplaceFeature.chatType('private');
 privateChat.command(commandNames('account'), async (ctx) => {
   const client = await requireClient(ctx, ctx.deps, 'marketplace');
   if (!client) return;
-  await ctx.replyWithChatAction('typing').catch(noop);
+  await showChatAction(ctx, 'typing');
   let account: Account;
   try {
     account = await client.accountDetails();
@@ -84,7 +86,7 @@ function renderAccount(t: TranslateFunction, locale: Locale, account: Account): 
 privateChat.command(commandNames('items'), async (ctx) => {
   const client = await requireClient(ctx, ctx.deps, 'marketplace');
   if (!client) return;
-  await ctx.replyWithChatAction('typing').catch(noop);
+  await showChatAction(ctx, 'typing');
   let items: Item[];
   try {
     items = await client.items();
@@ -293,7 +295,7 @@ async function answerVerify(ctx: BotContext, code: string, messageId: number): P
   const replyTo = { reply_parameters: { message_id: messageId, allow_sending_without_reply: true } };
   const result = await deps.services.verification.verify(
     { chatId: ctx.chat.id, isPrivate: ctx.chat.type === 'private', senderId: ctx.from?.id, code },
-    { beforeAsking: () => ctx.replyWithChatAction('typing').then(noop, noop) },
+    { beforeAsking: () => showChatAction(ctx, 'typing') },
   );
   switch (result.kind) {
     case 'bad-code':

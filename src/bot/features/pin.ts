@@ -1,11 +1,11 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import { pinData } from '../callback-data/pin.ts';
 import { quietly } from '../edits.ts';
+import { FastComposer } from '../composer.ts';
 
 /** /pin: set, change or remove the purchase PIN (the pin conversation). Private chats only. */
-export const pinFeature = new Composer<BotContext>();
+export const pinFeature = new FastComposer<BotContext>();
 const privateChat = pinFeature.chatType('private');
 
 /** What /pin does: the PIN conversation, instead of any other flow. Also behind the settings screen's button. */

@@ -1,4 +1,4 @@
-import { Composer, type InlineKeyboard } from 'grammy';
+import { type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
@@ -30,6 +30,9 @@ import { raw } from '../../text/html.ts';
 import { escapeHtml } from '../../text/format.ts';
 import { hasSellRules, sellPriceOf, type SellRules } from '../../services/pricing.ts';
 import { sellFigures } from '../renderers/sell.ts';
+import { localeOf } from '../i18n.ts';
+import { boundedCache } from '../../services/memo.ts';
+import { FastComposer } from '../composer.ts';
 
 /** Longest search text kept (bytes): it travels in the callback data of the paging buttons. */
 const maxQueryBytes = 40;
@@ -40,7 +43,7 @@ const maxQueryBytes = 40;
  * same message; the list is cached per provider account by the catalogue service (refresh fetches anew).
  * Tapping an available product starts the buy conversation; an unavailable one says its status.
  */
-export const pricesFeature = new Composer<BotContext>();
+export const pricesFeature = new FastComposer<BotContext>();
 const privateChat = pricesFeature.chatType('private');
 
 privateChat.command(commandNames('prices'), connectedTo('reseller'), async (ctx) => {
@@ -65,13 +68,7 @@ pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
   const products = await priceListForButton(ctx, parsed.fresh);
   if (!products) return;
   await ctx.answerCallbackQuery(parsed.fresh ? { text: ctx.t('prices-refreshed') } : undefined);
-  const { text, keyboard } = renderPriceView(
-    ctx.t,
-    products,
-    ctx.deps.services.catalogue.brands(products),
-    parsed.view,
-    ctx.account?.sellRules,
-  );
+  const { text, keyboard } = await priceViewOf(ctx, products, parsed.view);
   await editInPlace(ctx, text, keyboard);
 });
 
@@ -132,7 +129,7 @@ async function priceListForButton(ctx: BotContext & { from: { id: number } }, fr
  * greeting as much as Telkomsel's kartuHalo). Text that looks like a secret is never searched (nor
  * echoed): the fallback deletes it.
  */
-export const priceSearchFeature = new Composer<BotContext>();
+export const priceSearchFeature = new FastComposer<BotContext>();
 
 priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
   const text = ctx.message.text;
@@ -158,13 +155,7 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
   }
   // Chatter is not a search: "ok" is found in "Token", but only as part of a word.
   if (searchProducts(products, parsed, { wholeWords: true }).length === 0) return next();
-  const { text: answer, keyboard } = renderPriceView(
-    ctx.t,
-    products,
-    ctx.deps.services.catalogue.brands(products),
-    view,
-    ctx.account?.sellRules,
-  );
+  const { text: answer, keyboard } = await priceViewOf(ctx, products, view);
   await ctx.reply(answer, { reply_markup: keyboard });
 });
 
@@ -179,8 +170,29 @@ async function replyPriceView(ctx: BotContext, view: PriceView): Promise<void> {
     await replyProviderError(ctx, ctx.deps, error);
     return;
   }
-  const { text, keyboard } = renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view, ctx.account?.sellRules);
+  const { text, keyboard } = await priceViewOf(ctx, products, view);
   await ctx.reply(text, { reply_markup: keyboard });
+}
+
+type RenderedView = ReturnType<typeof renderPriceView>;
+
+/**
+ * Views already rendered, by the price list they show: users of one account page through the
+ * same list in the same language, and a typed search renders what its check just searched. A
+ * list fetched anew (the cache expired, 🔄, another account) is another array, so its views start
+ * afresh and nothing stale is shown; the old list's views go with it.
+ */
+const renderedViews = new WeakMap<readonly Product[], (key: string, render: () => RenderedView) => RenderedView>();
+
+/** `renderPriceView` of `view` for this user (their language and sell-price rules), rendered once per price list. */
+async function priceViewOf(ctx: BotContext, products: readonly Product[], view: PriceView): Promise<RenderedView> {
+  const rules = ctx.account?.sellRules;
+  const key = [await localeOf(ctx), view.kind, view.brand, view.page, view.query, hasSellRules(rules) ? JSON.stringify(rules) : ''].join(
+    '\u0000',
+  );
+  let views = renderedViews.get(products);
+  if (!views) renderedViews.set(products, (views = boundedCache(200)));
+  return views(key, () => renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view, rules));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Composer, InputFile } from 'grammy';
+import { InputFile } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { reportChartData } from '../callback-data/report.ts';
 import { readCallback } from '../callback-data/read.ts';
@@ -7,13 +7,15 @@ import { dayRange, parseDay } from '../../services/export-periods.ts';
 import { dailySeries, hasChart } from '../../services/daily-series.ts';
 import { renderDailyChart } from '../../render/chart.ts';
 import { formatRupiah } from '../../text/format.ts';
+import { FastComposer } from '../composer.ts';
+import { showChatAction } from '../middlewares/crowd.ts';
 
 /**
  * The 📈 button under a report (/laporan, and the daily summary): the chart of the sender's own
  * daily turnover and margin over the report's WIB days, as a PNG photo. Rendered when asked, so a
  * report costs no rendering and a queued summary (the outbox sends no uploads) gets its chart too.
  */
-export const reportChartFeature = new Composer<BotContext>();
+export const reportChartFeature = new FastComposer<BotContext>();
 
 reportChartFeature.callbackQuery(reportChartData.filter(), async (ctx) => {
   const days = readCallback(() => {
@@ -27,7 +29,7 @@ reportChartFeature.callbackQuery(reportChartData.filter(), async (ctx) => {
     return;
   }
   await ctx.answerCallbackQuery();
-  await ctx.replyWithChatAction('upload_photo').catch(() => undefined);
+  await showChatAction(ctx, 'upload_photo');
   const range = dayRange(days.from, days.to);
   const txs = await ctx.deps.store.transactions.listByUserBetween(ctx.from.id, range.start, range.end);
   const points = dailySeries(txs, range);

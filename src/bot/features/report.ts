@@ -1,4 +1,3 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { reportPeriodData, summaryData } from '../callback-data/report.ts';
@@ -8,13 +7,14 @@ import { renderReportMessage } from '../renderers/report-message.ts';
 import { createReportKeyboard } from '../keyboards/report.ts';
 import { periodOf, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
 import { loadPeriodReport } from '../../services/period-report.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * /report (/laporan): the figures of the sender's own transactions of a period, as a message.
  * Without arguments it offers the periods of /export as buttons; `/laporan FROM TO` reports a
  * typed range of WIB days. Private chats only.
  */
-export const reportFeature = new Composer<BotContext>();
+export const reportFeature = new FastComposer<BotContext>();
 const privateChat = reportFeature.chatType('private');
 
 privateChat.command(commandNames('report'), async (ctx) => {

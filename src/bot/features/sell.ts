@@ -1,4 +1,3 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { quietly } from '../edits.ts';
@@ -8,6 +7,7 @@ import { readCallback } from '../callback-data/read.ts';
 import { createSellMenuKeyboard } from '../keyboards/sell.ts';
 import { renderSellRules } from '../renderers/sell.ts';
 import { emptySellRules, parseMarkup, withDefaultRule } from '../../services/pricing.ts';
+import { FastComposer } from '../composer.ts';
 
 const clearWords = new Set(['hapus', 'remove', 'off', 'reset', 'mati']);
 const modes: ReadonlyArray<SellArgs['mode']> = ['default', 'brand', 'product'];
@@ -19,7 +19,7 @@ const modes: ReadonlyArray<SellArgs['mode']> = ['default', 'brand', 'product'];
  * rounding step; `/jual hapus` removes every rule. Private chats only. Rules only affect purchases
  * confirmed afterwards: a stored transaction keeps its sell price.
  */
-export const sellFeature = new Composer<BotContext>();
+export const sellFeature = new FastComposer<BotContext>();
 const privateChat = sellFeature.chatType('private');
 
 privateChat.command(commandNames('sellprice'), async (ctx) => {

@@ -1,4 +1,4 @@
-import { Composer, InlineKeyboard } from 'grammy';
+import { InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { isLocale, serviceNames } from '../../domain.ts';
@@ -6,13 +6,14 @@ import { settingsData } from '../callback-data/settings.ts';
 import { showDisconnectPicker, showServicePicker } from './connect.ts';
 import { languageNames, showLanguagePicker } from './language.ts';
 import { startPin } from './pin.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * /settings (/pengaturan), also the main menu's ⚙️ button: what is connected, the language and
  * whether a PIN is set, with buttons that do what /connect, /disconnect, /language and /pin do.
  * (/account is the marketplace account, a different thing.) Private chats only.
  */
-export const settingsFeature = new Composer<BotContext>();
+export const settingsFeature = new FastComposer<BotContext>();
 
 settingsFeature.chatType('private').command(commandNames('settings'), async (ctx) => {
   const userId = ctx.from.id;

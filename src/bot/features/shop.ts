@@ -1,12 +1,12 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import { shopData } from '../callback-data/shop.ts';
 import { quietly } from '../edits.ts';
+import { FastComposer } from '../composer.ts';
 
 /** /toko (/shop): the shop profile printed on customer receipts (the shop conversation). Private chats only. */
-export const shopFeature = new Composer<BotContext>();
+export const shopFeature = new FastComposer<BotContext>();
 
 shopFeature.chatType('private').command(commandNames('shop'), async (ctx) => {
   await ctx.conversation.exitAll();

@@ -1,11 +1,11 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames, commands, type CommandName } from '../commands.ts';
 import type { ServiceName } from '../../domain.ts';
 import { createMainMenuKeyboard } from '../keyboards/main-menu.ts';
+import { FastComposer } from '../composer.ts';
 
 /** /start and /help: greet, say what to do next, list the commands. */
-export const startFeature = new Composer<BotContext>();
+export const startFeature = new FastComposer<BotContext>();
 
 startFeature.command('start', async (ctx) => {
   const name = ctx.from?.first_name ?? '';

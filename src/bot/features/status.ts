@@ -1,4 +1,4 @@
-import { Composer, type InlineKeyboard } from 'grammy';
+import { type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
@@ -9,6 +9,7 @@ import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { createPendingListKeyboard, createStatusReceiptKeyboard } from '../keyboards/status.ts';
 import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
 import { normalisePhone, withoutFormatChars } from '../../services/targets.ts';
+import { FastComposer } from '../composer.ts';
 
 /** Most open transactions listed by a bare /status. */
 const pendingListLimit = 20;
@@ -23,7 +24,7 @@ const maxRefLength = 100;
  * too (several to one target: the list of them as buttons). Without a ref id: the sender's open
  * transactions, each a button that checks it.
  */
-export const statusFeature = new Composer<BotContext>();
+export const statusFeature = new FastComposer<BotContext>();
 const privateChat = statusFeature.chatType('private');
 
 privateChat.command(commandNames('status'), async (ctx) => {

@@ -1,4 +1,3 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { summaryData } from '../callback-data/report.ts';
@@ -6,13 +5,14 @@ import { readCallback } from '../callback-data/read.ts';
 import { editInPlace, quietly } from '../edits.ts';
 import { createSummaryKeyboard, hourLabel } from '../keyboards/summary.ts';
 import { setSummaryHour } from '../../services/daily-summary.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * /summary (/ringkasan), also the 🗓 button of the /report menu: the opt-in daily summary. The
  * user picks a WIB hour (or turns it off); each day at that hour the summary job sends
  * yesterday's report through the outbox. Private chats only.
  */
-export const summaryFeature = new Composer<BotContext>();
+export const summaryFeature = new FastComposer<BotContext>();
 const privateChat = summaryFeature.chatType('private');
 
 /** The menu text: what the summary is and whether it is on. */

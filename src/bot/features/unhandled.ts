@@ -1,11 +1,11 @@
-import { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * Last in the chain: a short helpful answer to anything nobody handled, never silence. In groups
  * the bot stays quiet about ordinary chatter.
  */
-export const unhandledFeature = new Composer<BotContext>();
+export const unhandledFeature = new FastComposer<BotContext>();
 
 /**
  * Text that looks like a credential or a PIN: one long run of letters and digits, or 4-6 digits

@@ -1,17 +1,18 @@
-import { Composer, InlineKeyboard } from 'grammy';
+import { InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { watchData } from '../callback-data/watch.ts';
 import { editInPlace } from '../edits.ts';
 import { readCallback } from '../callback-data/read.ts';
 import { matchBrands, type PriceWatchSettings } from '../../services/price-watch.ts';
+import { FastComposer } from '../composer.ts';
 
 /**
  * /pantau (/watch): price-change alerts. `/pantau` shows the settings with buttons (on/off, every
  * brand or a chosen few, the linked group too); `/pantau telkomsel xl` follows those brands,
  * `/pantau semua` every brand, `/pantau off` stops. Private chats only; needs the reseller account.
  */
-export const watchFeature = new Composer<BotContext>();
+export const watchFeature = new FastComposer<BotContext>();
 
 const offWords = new Set(['off', 'mati', 'stop', 'berhenti']);
 const allWords = new Set(['on', 'semua', 'all', 'aktif']);
