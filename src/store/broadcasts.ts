@@ -82,8 +82,19 @@ export interface BroadcastsRepo {
   close(): Promise<void>;
 }
 
+/** A new running job with nothing sent yet, validated. */
+export function newBroadcastJob(input: NewBroadcastJob, now: Date): BroadcastJob {
+  const fresh = { next: 0, doneAbove: [], sent: 0, blocked: 0, failed: 0, status: 'running', createdAt: now.toISOString() };
+  return jobSchema.parse({ ...input, ...fresh });
+}
+
+/** Refusal of a second running job. */
+export function broadcastRunning(): StoreError {
+  return new StoreError('duplicate', 'A broadcast is already running.');
+}
+
 /** Finished jobs kept for /stats and reports; older ones are dropped with the next finish. */
-const keepFinished = 20;
+export const keepFinished = 20;
 
 export async function openBroadcasts(options: {
   dataDir: string;
@@ -104,20 +115,10 @@ export async function openBroadcasts(options: {
 
   return {
     async create(input) {
-      const job: BroadcastJob = jobSchema.parse({
-        ...input,
-        next: 0,
-        doneAbove: [],
-        sent: 0,
-        blocked: 0,
-        failed: 0,
-        status: 'running',
-        createdAt: now().toISOString(),
-      });
+      const job = newBroadcastJob(input, now());
       return copy(
         await file.update((data) => {
-          if (Object.values(data.jobs).some((other) => other.status === 'running'))
-            throw new StoreError('duplicate', 'A broadcast is already running.');
+          if (Object.values(data.jobs).some((other) => other.status === 'running')) throw broadcastRunning();
           data.jobs[job.id] = job;
           return job;
         }),
