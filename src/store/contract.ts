@@ -176,7 +176,7 @@ export interface SealedUpdate {
 /** Updates that may move money, stored before Telegram is told they arrived; the de-duplication record. */
 export interface InboxStore {
   has(updateId: number): Promise<boolean>;
-  /** Stores the updates not held yet; resolves with the ids that were new (the rest were duplicates). */
+  /** Stores the updates not held yet; resolves with the ids that were new, lowest first (the rest were duplicates). */
   add(updates: readonly SealedUpdate[]): Promise<number[]>;
   markDone(updateId: number): Promise<void>;
   /** Ids not done, lowest first. */

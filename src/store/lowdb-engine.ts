@@ -140,7 +140,7 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
     },
     inbox: {
       has: async (updateId) => inbox.has(updateId),
-      add: (updates) => inbox.addSealed(updates),
+      add: async (updates) => (await inbox.addSealed(updates)).sort((a, b) => a - b),
       markDone: (updateId) => inbox.markDone(updateId),
       pendingIds: async () => inbox.pendingIds(),
     },
