@@ -41,6 +41,8 @@ export interface EngineSuite {
   kind: StoreEngineKind;
   /** The engine over the test's data (fresh for each test); a second call opens a peer on the same data (PostgreSQL only). */
   open(now: () => Date): Promise<StoreEngine>;
+  /** The suite's database URL (PostgreSQL only). */
+  databaseUrl(): string;
   /** Runs SQL on the suite's database (PostgreSQL only). */
   sql<T>(text: string, values?: unknown[]): Promise<T[]>;
 }
@@ -98,6 +100,10 @@ function engineSuite(kind: StoreEngineKind): EngineSuite {
       }
       opened.push(engine);
       return engine;
+    },
+    databaseUrl() {
+      if (!database) throw new Error('Only the PostgreSQL engine has a database URL.');
+      return database.url;
     },
     async sql<T>(text: string, values?: unknown[]): Promise<T[]> {
       if (!database) throw new Error('Raw SQL needs the PostgreSQL engine.');
