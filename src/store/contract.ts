@@ -109,7 +109,10 @@ export interface TransactionStore {
    * nothing queued, if it is not open (so of two racing settlements exactly one notifies).
    */
   settle(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
-  /** Open transactions due for a check at `nowMs` (nextCheckAt, else createdAt), earliest first. */
+  /**
+   * Open transactions due for a check at `nowMs` (nextCheckAt, else createdAt). Order: lowdb by
+   * account (earliest account first, each account's earliest first), PostgreSQL by due time.
+   */
   due(nowMs: number, options?: { limit?: number }): Promise<TransactionRecord[]>;
   /** Claims due open transactions not under another live lease, earliest due first. */
   claimDue(nowMs: number, options: ClaimOptions): Promise<TransactionRecord[]>;
