@@ -2,12 +2,11 @@
  * The invariants issue 14 asks both engines to keep (DESIGN invariants 1-3), and on PostgreSQL
  * across instances: each "instance" is an engine with its own connection pool on one database.
  */
-import pg from 'pg';
 import { expect, it } from 'vitest';
 import { sealCredential } from '../../src/store/credentials.ts';
 import { sealConversation } from '../../src/store/conversations.ts';
 import { migratePg, pgMigrations } from '../../src/store/pg/migrate.ts';
-import { describeEngines } from './contract/harness.ts';
+import { describeEngines, quietPool } from './contract/harness.ts';
 import { createClock, purchase, testVault } from './helpers.ts';
 
 const start = '2026-03-01T08:00:00.000Z';
@@ -161,17 +160,20 @@ describeEngines(
       expect(txClaims).toHaveLength(60);
     });
 
-    it('an update delivered to two instances is stored once', async () => {
+    it('an update delivered to two instances is stored once, without deadlock', async () => {
       const now = createClock(start).now;
       const [one, two] = [await suite.open(now), await suite.open(now)];
-      const updates = Array.from({ length: 50 }, (_, i) => ({ id: 1000 + i, sealed: `sealed-${i}` }));
-      const [a, b] = await Promise.all([one.inbox.add(updates), two.inbox.add([...updates].reverse())]);
-      expect([...a, ...b].sort((x, y) => x - y)).toEqual(updates.map((update) => update.id));
+      // Overlapping batches in opposite orders (a deadlock, were rows locked in the order given).
+      for (let round = 0; round < 5; round++) {
+        const updates = Array.from({ length: 300 }, (_, i) => ({ id: 1000 * round + i, sealed: `sealed-${i}` }));
+        const [a, b] = await Promise.all([one.inbox.add(updates), two.inbox.add([...updates].reverse())]);
+        expect([...a, ...b].sort((x, y) => x - y)).toEqual(updates.map((update) => update.id));
+      }
     });
 
     it('migrations apply once under the advisory lock, and a database a newer kiosbot migrated is refused', async () => {
       await suite.open(createClock(start).now);
-      const pool = new pg.Pool({ connectionString: suite.databaseUrl(), max: 4 });
+      const pool = quietPool(suite.databaseUrl(), 4);
       try {
         const later = [...pgMigrations, { id: 2, name: '002-test', sql: 'CREATE TABLE migration_probe (id int)' }];
         const applied = await Promise.all([migratePg(pool, later), migratePg(pool, later), migratePg(pool, later)]);

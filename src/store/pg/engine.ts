@@ -40,6 +40,12 @@ export interface PgEngineOptions {
   now?: () => Date;
   /** Connections of the engine's own pool (default 10). */
   max?: number;
+  /**
+   * Told when the server closes an idle connection of the engine's own pool (a restart, a
+   * fail-over, an operator ending it): the pool drops it and the next query opens another. Without
+   * a listener node-postgres would throw it out of the process.
+   */
+  onIdleError?: (error: Error) => void;
 }
 
 /**
@@ -52,6 +58,7 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
   const owned = options.pool === undefined;
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
   const now = options.now ?? (() => new Date());
+  if (owned) pool.on('error', (error) => options.onIdleError?.(error));
   try {
     await migratePg(pool);
   } catch (error) {
@@ -134,8 +141,10 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
       async has(updateId) {
         return (await first<number>(pool, 'one', 'SELECT 1 AS one FROM inbox WHERE update_id = $1', [updateId])) !== undefined;
       },
-      async add(updates) {
-        if (updates.length === 0) return [];
+      async add(input) {
+        if (input.length === 0) return [];
+        // In id order, so two instances adding overlapping batches wait on each other, never deadlock.
+        const updates = [...input].sort((a, b) => a.id - b.id);
         // ON CONFLICT DO NOTHING: an update two instances receive at once is stored (and handled) once.
         const ids = await column<string>(
           pool,
