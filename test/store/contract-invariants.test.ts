@@ -171,6 +171,25 @@ describeEngines(
       }
     });
 
+    it('two instances moving groups between owners at once end consistent (no deadlock, one group per owner)', async () => {
+      const now = createClock(start).now;
+      const [one, two] = [await suite.open(now), await suite.open(now)];
+      for (const id of [1, 2]) await one.users.upsert({ id, firstName: `U${id}` });
+      for (let round = 0; round < 10; round++) {
+        await Promise.all([
+          one.groups.link({ chatId: -1, ownerId: round % 2 === 0 ? 1 : 2 }),
+          two.groups.link({ chatId: -2, ownerId: round % 2 === 0 ? 2 : 1 }),
+          one.groups.link({ chatId: -3, ownerId: 1 }),
+        ]);
+      }
+      const groups = await suite.sql<{ chat_id: string; owner_id: string }>('SELECT chat_id, owner_id FROM groups ORDER BY chat_id');
+      for (const id of [1, 2]) {
+        const owned = groups.filter((group) => Number(group.owner_id) === id).map((group) => Number(group.chat_id));
+        expect(owned.length).toBeLessThanOrEqual(1);
+        expect((await one.users.get(id))?.linkedGroupId).toBe(owned[0]);
+      }
+    });
+
     it('migrations apply once under the advisory lock, and a database a newer kiosbot migrated is refused', async () => {
       await suite.open(createClock(start).now);
       const pool = quietPool(suite.databaseUrl(), 4);

@@ -324,6 +324,15 @@ function createPgOutbox(pool: pg.Pool, now: () => Date): OutboxStore {
 
 function createPgGroups(pool: pg.Pool, now: () => Date): GroupStore {
   const linked = (chatId: number, record: GroupRecord) => ({ chatId, ...record });
+  /**
+   * Group changes touch two groups and two users in an order known only as they go: they take
+   * turns fleet-wide (links are rare), so they can neither deadlock nor race the one-group-per-owner key.
+   */
+  const inGroupChange = <T>(work: (client: pg.PoolClient) => Promise<T>) =>
+    inTransaction(pool, async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('kiosbot:groups', 0))`);
+      return work(client);
+    });
 
   /** Drops `chatId` from the user's record if it is their linked group. */
   const unlinkUser = async (client: Db, userId: number, chatId: number) => {
@@ -350,11 +359,11 @@ function createPgGroups(pool: pg.Pool, now: () => Date): GroupStore {
   return {
     async link({ chatId, ownerId, title }) {
       const record = validated(groupSchema, { ownerId, linkedAt: now().toISOString(), ...(title === undefined ? {} : { title }) }, 'group');
-      await inTransaction(pool, (client) => place(client, chatId, record));
+      await inGroupChange((client) => place(client, chatId, record));
       return linked(chatId, record);
     },
     migrate: (oldId, newId) =>
-      inTransaction(pool, async (client) => {
+      inGroupChange(async (client) => {
         if (oldId === newId) return false;
         const record = await first<GroupRecord>(client, 'record', 'DELETE FROM groups WHERE chat_id = $1 RETURNING record', [oldId]);
         if (!record) return false;
@@ -362,7 +371,7 @@ function createPgGroups(pool: pg.Pool, now: () => Date): GroupStore {
         return true;
       }),
     unlink: (chatId) =>
-      inTransaction(pool, async (client) => {
+      inGroupChange(async (client) => {
         const record = await first<GroupRecord>(client, 'record', 'DELETE FROM groups WHERE chat_id = $1 RETURNING record', [chatId]);
         if (!record) return false;
         await unlinkUser(client, record.ownerId, chatId);
