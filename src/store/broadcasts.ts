@@ -82,8 +82,52 @@ export interface BroadcastsRepo {
   close(): Promise<void>;
 }
 
+/** A new running job with nothing sent yet, validated. */
+export function newBroadcastJob(input: NewBroadcastJob, now: Date): BroadcastJob {
+  const fresh = { next: 0, doneAbove: [], sent: 0, blocked: 0, failed: 0, status: 'running', createdAt: now.toISOString() };
+  return jobSchema.parse({ ...input, ...fresh });
+}
+
+/** Refusal of a second running job. */
+export function broadcastRunning(): StoreError {
+  return new StoreError('duplicate', 'A broadcast is already running.');
+}
+
+/** Whether position `index` of `job` is finished. */
+export function isDone(job: BroadcastJob, index: number): boolean {
+  return index < job.next || job.doneAbove.includes(index);
+}
+
+/** Counts one delivery's outcome into `job` (in place); a finished position is left alone. */
+export function recordDelivery(job: BroadcastJob, index: number, outcome: BroadcastOutcome): void {
+  if (isDone(job, index)) return;
+  job[outcome] += 1;
+  job.doneAbove.push(index);
+  const above = new Set(job.doneAbove);
+  while (above.delete(job.next)) job.next += 1;
+  job.doneAbove = [...above].sort((a, b) => a - b);
+}
+
+/** Ends a running `job` (in place) as done or cancelled at `at`; an ended one keeps its end. */
+export function endJob(job: BroadcastJob, status: 'done' | 'cancelled', at: Date): void {
+  if (job.status !== 'running') return;
+  job.status = status;
+  job.finishedAt = at.toISOString();
+}
+
+/** The job without its recipient list. */
+export function progressOf(job: BroadcastJob): BroadcastProgress {
+  const { recipients, doneAbove: _doneAbove, ...rest } = job;
+  return { ...rest, total: recipients.length };
+}
+
+/** Validates a stored job (the PostgreSQL engine reads it from jsonb). */
+export function parseBroadcastJob(value: unknown): BroadcastJob {
+  return jobSchema.parse(value);
+}
+
 /** Finished jobs kept for /stats and reports; older ones are dropped with the next finish. */
-const keepFinished = 20;
+export const keepFinished = 20;
 
 export async function openBroadcasts(options: {
   dataDir: string;
@@ -100,24 +144,13 @@ export async function openBroadcasts(options: {
     writeFile: options.writeFile,
   });
   const copy = <T>(value: T): T => structuredClone(value);
-  const isDone = (job: BroadcastJob, index: number) => index < job.next || job.doneAbove.includes(index);
 
   return {
     async create(input) {
-      const job: BroadcastJob = jobSchema.parse({
-        ...input,
-        next: 0,
-        doneAbove: [],
-        sent: 0,
-        blocked: 0,
-        failed: 0,
-        status: 'running',
-        createdAt: now().toISOString(),
-      });
+      const job = newBroadcastJob(input, now());
       return copy(
         await file.update((data) => {
-          if (Object.values(data.jobs).some((other) => other.status === 'running'))
-            throw new StoreError('duplicate', 'A broadcast is already running.');
+          if (Object.values(data.jobs).some((other) => other.status === 'running')) throw broadcastRunning();
           data.jobs[job.id] = job;
           return job;
         }),
@@ -138,18 +171,12 @@ export async function openBroadcasts(options: {
     progress(id) {
       const job = file.data.jobs[id];
       if (!job) return undefined;
-      const { recipients, doneAbove: _doneAbove, ...rest } = job;
-      return { ...copy(rest), total: recipients.length };
+      return progressOf(copy(job));
     },
     async record(id, index, outcome) {
       await file.update((data) => {
         const job = data.jobs[id];
-        if (!job || isDone(job, index)) return;
-        job[outcome] += 1;
-        job.doneAbove.push(index);
-        const above = new Set(job.doneAbove);
-        while (above.delete(job.next)) job.next += 1;
-        job.doneAbove = [...above].sort((a, b) => a - b);
+        if (job) recordDelivery(job, index, outcome);
       });
     },
     async setProgressMessage(id, messageId) {
@@ -162,10 +189,7 @@ export async function openBroadcasts(options: {
       const result = await file.update((data) => {
         const job = data.jobs[id];
         if (!job) return undefined;
-        if (job.status === 'running') {
-          job.status = status;
-          job.finishedAt = now().toISOString();
-        }
+        endJob(job, status, now());
         const finished = Object.values(data.jobs)
           .filter((other) => other.status !== 'running')
           .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));

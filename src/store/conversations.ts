@@ -1,3 +1,4 @@
+import type { Vault } from './vault.ts';
 import type { RepoContext } from './context.ts';
 
 /**
@@ -15,11 +16,31 @@ export interface ConversationsRepo {
   write(key: string, value: unknown): Promise<void>;
   /** Forgets the state; resolves once on disk. */
   delete(key: string): Promise<void>;
+  /** The stored vault token as it is, or undefined. */
+  readSealed(key: string): string | undefined;
+  /** Stores a token `sealConversation` made; `undefined` deletes. Resolves once on disk. */
+  writeSealed(key: string, sealed: string | undefined): Promise<void>;
 }
 
 /** The vault AAD for one conversation state. */
 export function conversationAad(key: string): string {
   return `conversation:${key}`;
+}
+
+/** Seals a conversation state (JSON) for `key`; undefined for a value JSON leaves out (deleting it). */
+export function sealConversation(vault: Vault, key: string, value: unknown): string | undefined {
+  const json = JSON.stringify(value);
+  return json === undefined ? undefined : vault.encrypt(json, conversationAad(key));
+}
+
+/** Opens a token `sealConversation` made; undefined if it cannot be opened (the user starts over). */
+export function openConversation(vault: Vault, key: string, sealed: string | undefined): unknown {
+  if (sealed === undefined) return undefined;
+  try {
+    return JSON.parse(vault.decrypt(sealed, conversationAad(key))) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 export function createConversationsRepo({ shards, vault }: RepoContext): ConversationsRepo {
@@ -32,24 +53,19 @@ export function createConversationsRepo({ shards, vault }: RepoContext): Convers
     });
   };
 
+  const readSealed = (key: string) => shards.forConversation(key).data.conversations[key];
+  const writeSealed = async (key: string, sealed: string | undefined) => {
+    if (sealed === undefined) return remove(key);
+    await shards.forConversation(key).update((data) => {
+      data.conversations[key] = sealed;
+    });
+  };
+
   return {
-    read(key) {
-      const sealed = shards.forConversation(key).data.conversations[key];
-      if (sealed === undefined) return undefined;
-      try {
-        return JSON.parse(vault.decrypt(sealed, conversationAad(key))) as unknown;
-      } catch {
-        return undefined;
-      }
-    },
-    async write(key, value) {
-      const json = JSON.stringify(value);
-      if (json === undefined) return remove(key);
-      const sealed = vault.encrypt(json, conversationAad(key));
-      await shards.forConversation(key).update((data) => {
-        data.conversations[key] = sealed;
-      });
-    },
+    read: (key) => openConversation(vault, key, readSealed(key)),
+    write: (key, value) => writeSealed(key, sealConversation(vault, key, value)),
     delete: remove,
+    readSealed,
+    writeSealed,
   };
 }

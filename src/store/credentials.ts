@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { validated, type RepoContext } from './context.ts';
 import { StoreError } from './errors.ts';
 import { serviceNames, serviceNameSchema, type ServiceName } from '../domain.ts';
-import { credentialSchema } from './schema.ts';
+import type { Vault } from './vault.ts';
+import { credentialSchema, type CredentialRecord } from './schema.ts';
 
 /** The non-secret part of stored credentials, for display. */
 export interface CredentialInfo {
@@ -19,6 +20,10 @@ export interface CredentialInfo {
 export interface CredentialsRepo {
   /** Seals and stores `secret` (replacing any earlier one); `label` is non-secret display text. */
   save(userId: number, service: ServiceName, secret: Record<string, string>, label?: string): Promise<void>;
+  /** Stores a record `sealCredential` made (replacing any earlier one of its service). */
+  saveSealed(userId: number, record: CredentialRecord): Promise<void>;
+  /** The stored record, secret still sealed, or undefined if not connected. */
+  sealed(userId: number, service: ServiceName): CredentialRecord | undefined;
   /** The decrypted secret fields, or undefined if not connected. Throws VaultError if they cannot be opened. */
   load(userId: number, service: ServiceName): Record<string, string> | undefined;
   has(userId: number, service: ServiceName): boolean;
@@ -44,38 +49,64 @@ export function credentialsAad(userId: number, service: ServiceName): string {
   return `user:${userId}:credentials:${service}`;
 }
 
+/**
+ * Seals `secret` for the user's `service` (AAD `user:<id>:credentials:<service>`) into a record any
+ * store engine keeps as it is: the engine never sees the plain fields.
+ */
+export function sealCredential(
+  vault: Vault,
+  userId: number,
+  service: ServiceName,
+  secret: Record<string, string>,
+  options: { label?: string | undefined; at: Date },
+): CredentialRecord {
+  validated(serviceNameSchema, service, 'service');
+  const fields = validated(secretSchema, secret, 'credential');
+  if (Object.keys(fields).length === 0) throw new StoreError('invalid', 'Refusing to store empty credentials.');
+  return validated(
+    credentialSchema,
+    {
+      service,
+      sealed: vault.encrypt(JSON.stringify(fields), credentialsAad(userId, service)),
+      ...(options.label === undefined ? {} : { label: options.label }),
+      connectedAt: options.at.toISOString(),
+    },
+    'credential',
+  );
+}
+
+/** Opens a record `sealCredential` made for this user. Throws VaultError if it cannot be opened. */
+export function openCredential(vault: Vault, userId: number, record: CredentialRecord): Record<string, string> {
+  const opened: unknown = JSON.parse(vault.decrypt(record.sealed, credentialsAad(userId, record.service)));
+  const parsed = secretSchema.safeParse(opened);
+  if (!parsed.success)
+    throw new StoreError('invalid', `Stored credentials for ${record.service} of user ${userId} are not a set of text fields.`);
+  return parsed.data;
+}
+
 export function createCredentialsRepo({ shards, vault, now }: RepoContext): CredentialsRepo {
   /** The user's shard's credentials. */
   const of = (userId: number) => shards.forUser(userId).data.credentials;
   const keyOf = (userId: number, service: ServiceName) => `${userId}:${validated(serviceNameSchema, service, 'service')}`;
+  const saveSealed = async (userId: number, input: CredentialRecord) => {
+    const record = validated(credentialSchema, input, 'credential');
+    const key = keyOf(userId, record.service);
+    await shards.forUser(userId).update((data) => {
+      data.credentials[key] = record;
+    });
+  };
 
   return {
-    async save(userId, service, secret, label) {
-      const key = keyOf(userId, service);
-      const fields = validated(secretSchema, secret, 'credential');
-      if (Object.keys(fields).length === 0) throw new StoreError('invalid', 'Refusing to store empty credentials.');
-      const record = validated(
-        credentialSchema,
-        {
-          service,
-          sealed: vault.encrypt(JSON.stringify(fields), credentialsAad(userId, service)),
-          ...(label === undefined ? {} : { label }),
-          connectedAt: now().toISOString(),
-        },
-        'credential',
-      );
-      await shards.forUser(userId).update((data) => {
-        data.credentials[key] = record;
-      });
+    save: async (userId, service, secret, label) =>
+      saveSealed(userId, sealCredential(vault, userId, service, secret, { label, at: now() })),
+    saveSealed,
+    sealed(userId, service) {
+      const record = of(userId)[keyOf(userId, service)];
+      return record ? { ...record } : undefined;
     },
     load(userId, service) {
       const record = of(userId)[keyOf(userId, service)];
-      if (!record) return undefined;
-      const opened: unknown = JSON.parse(vault.decrypt(record.sealed, credentialsAad(userId, service)));
-      const parsed = secretSchema.safeParse(opened);
-      if (!parsed.success)
-        throw new StoreError('invalid', `Stored credentials for ${service} of user ${userId} are not a set of text fields.`);
-      return parsed.data;
+      return record ? openCredential(vault, userId, record) : undefined;
     },
     has: (userId, service) => of(userId)[keyOf(userId, service)] !== undefined,
     sealedOf: (userId, service) => of(userId)[keyOf(userId, service)]?.sealed,

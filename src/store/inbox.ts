@@ -37,6 +37,11 @@ export function inboxAad(updateId: number): string {
   return `inbox:${updateId}`;
 }
 
+/** Seals an update for the inbox (AAD `inbox:<id>`): a message may hold a PIN or an API key. */
+export function sealUpdate(vault: Vault, update: Update): { id: number; sealed: string } {
+  return { id: update.update_id, sealed: vault.encrypt(JSON.stringify(update), inboxAad(update.update_id)) };
+}
+
 /**
  * The update inbox: Telegram updates that may move money, stored durably BEFORE Telegram is told
  * they arrived (long polling: before the next getUpdates offset; webhook: before the 200 answer),
@@ -53,6 +58,8 @@ export interface Inbox {
    * taken out again (so they are not mistaken for duplicates later) and the error is passed on.
    */
   add(updates: readonly Update[]): Promise<Update[]>;
+  /** `add` for updates `sealUpdate` sealed already; resolves with the ids that were new. */
+  addSealed(updates: readonly { id: number; sealed: string }[]): Promise<number[]>;
   /**
    * The update's handling finished. The mark is written together with the next write, at the
    * latest after `doneDelayMs` (many marks, one write); resolves once it is on disk.
@@ -161,41 +168,44 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
     return waiting;
   };
 
+  const addSealed = async (updates: readonly { id: number; sealed: string }[]): Promise<number[]> => {
+    const seen = new Set<number>();
+    const receivedAt = now().toISOString();
+    const entries: InboxEntry[] = [];
+    for (const { id, sealed } of updates) {
+      if (held.has(id) || seen.has(id)) continue;
+      seen.add(id);
+      entries.push({ id, sealed, receivedAt });
+    }
+    if (entries.length === 0) return [];
+    for (const entry of entries) held.add(entry.id);
+    try {
+      await file.update((data) => {
+        applyLazy(data);
+        data.entries.push(...entries);
+        data.entries.sort((a, b) => a.id - b.id);
+      });
+    } catch (error) {
+      // Not on disk: not held either, so Telegram's next delivery of them is stored again.
+      for (const id of seen) held.delete(id);
+      file.data.entries = file.data.entries.filter((entry) => !seen.has(entry.id));
+      throw error;
+    }
+    // The done marks that were waiting went out with this write; their timer then finds nothing to write.
+    return entries.map((entry) => entry.id);
+  };
+
   return {
     has: (updateId) => held.has(updateId),
 
     async add(updates) {
-      const fresh: Update[] = [];
-      const seen = new Set<number>();
-      for (const update of updates) {
-        if (held.has(update.update_id) || seen.has(update.update_id)) continue;
-        seen.add(update.update_id);
-        fresh.push(update);
-      }
-      if (fresh.length === 0) return [];
-      const receivedAt = now().toISOString();
-      const entries = fresh.map((update) => ({
-        id: update.update_id,
-        sealed: options.vault.encrypt(JSON.stringify(update), inboxAad(update.update_id)),
-        receivedAt,
-      }));
-      for (const entry of entries) held.add(entry.id);
-      try {
-        await file.update((data) => {
-          applyLazy(data);
-          data.entries.push(...entries);
-          data.entries.sort((a, b) => a.id - b.id);
-        });
-      } catch (error) {
-        // Not on disk: not held either, so Telegram's next delivery of them is stored again.
-        const ids = new Set(entries.map((entry) => entry.id));
-        for (const id of ids) held.delete(id);
-        file.data.entries = file.data.entries.filter((entry) => !ids.has(entry.id));
-        throw error;
-      }
-      // The done marks that were waiting went out with this write; their timer then finds nothing to write.
-      return fresh;
+      const byId = new Map<number, Update>();
+      for (const update of updates) if (!held.has(update.update_id) && !byId.has(update.update_id)) byId.set(update.update_id, update);
+      const added = await addSealed([...byId.values()].map((update) => sealUpdate(options.vault, update)));
+      return added.map((id) => byId.get(id)).filter((update) => update !== undefined);
     },
+
+    addSealed,
 
     markDone(updateId) {
       if (!held.has(updateId)) return Promise.resolve();

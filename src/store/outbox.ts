@@ -72,9 +72,31 @@ export function insertOutboxItem(data: HotData, item: OutboxItem): OutboxItem {
   return item;
 }
 
-export function createOutboxRepo({ hot, now }: RepoContext): OutboxRepo {
-  const dueTime = (item: OutboxItem) => item.notBefore ?? item.createdAt;
+/** `existing` with the fields a sender may change replaced by `patch`, validated. */
+export function patchedOutboxItem(existing: OutboxItem, patch: OutboxPatch): OutboxItem {
+  const allowed: OutboxPatch = {};
+  if ('attempts' in patch) allowed.attempts = patch.attempts;
+  if ('notBefore' in patch) allowed.notBefore = patch.notBefore;
+  if ('failingSince' in patch) allowed.failingSince = patch.failingSince;
+  if ('payload' in patch) {
+    if (patch.payload === undefined) throw new StoreError('invalid', 'A notification payload cannot be removed.');
+    allowed.payload = JSON.parse(JSON.stringify(patch.payload));
+  }
+  return validated(outboxItemSchema, withPatch(existing, allowed), 'notification');
+}
 
+/** When an item is due: its notBefore, else when it was queued. */
+export function outboxDueTime(item: OutboxItem): string {
+  return item.notBefore ?? item.createdAt;
+}
+
+/** Refuses a retarget to something that is not a chat id. */
+export function checkRetarget(toChatId: number): void {
+  if (!Number.isInteger(toChatId))
+    throw new StoreError('invalid', `Refusing to move notifications to chat ${toChatId}: not an integer id.`);
+}
+
+export function createOutboxRepo({ hot, now }: RepoContext): OutboxRepo {
   return {
     async enqueue(input) {
       const item = buildOutboxItem(input, now());
@@ -84,7 +106,7 @@ export function createOutboxRepo({ hot, now }: RepoContext): OutboxRepo {
       const limit = at.getTime();
       return Object.values(hot.data.outbox)
         .filter((item) => item.notBefore === undefined || Date.parse(item.notBefore) <= limit)
-        .sort((a, b) => Date.parse(dueTime(a)) - Date.parse(dueTime(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .sort((a, b) => Date.parse(outboxDueTime(a)) - Date.parse(outboxDueTime(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
         .map(copy);
     },
     list: () => Object.values(hot.data.outbox).map(copy),
@@ -95,15 +117,7 @@ export function createOutboxRepo({ hot, now }: RepoContext): OutboxRepo {
     async update(id, patch) {
       const existing = hot.data.outbox[id];
       if (!existing) return undefined;
-      const allowed: OutboxPatch = {};
-      if ('attempts' in patch) allowed.attempts = patch.attempts;
-      if ('notBefore' in patch) allowed.notBefore = patch.notBefore;
-      if ('failingSince' in patch) allowed.failingSince = patch.failingSince;
-      if ('payload' in patch) {
-        if (patch.payload === undefined) throw new StoreError('invalid', 'A notification payload cannot be removed.');
-        allowed.payload = JSON.parse(JSON.stringify(patch.payload));
-      }
-      const next = validated(outboxItemSchema, withPatch(existing, allowed), 'notification');
+      const next = patchedOutboxItem(existing, patch);
       return copy(await hot.update((data) => (data.outbox[id] = next)));
     },
     async remove(id) {
@@ -119,8 +133,7 @@ export function createOutboxRepo({ hot, now }: RepoContext): OutboxRepo {
         notBefore === undefined ? { id, chatId, createdAt, attempts } : { id, chatId, createdAt, attempts, notBefore },
       ),
     async retarget(fromChatId, toChatId) {
-      if (!Number.isInteger(toChatId))
-        throw new StoreError('invalid', `Refusing to move notifications to chat ${toChatId}: not an integer id.`);
+      checkRetarget(toChatId);
       const ids = Object.values(hot.data.outbox)
         .filter((item) => item.chatId === fromChatId)
         .map((item) => item.id);

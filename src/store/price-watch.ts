@@ -41,6 +41,7 @@ const fileSchema = z.object({ version: z.literal(fileVersion), accounts: z.recor
 /** Decodes `price-watch.json` (also for backups); a newer version is refused with StoreVersionError. */
 export const decodePriceWatchFile = versionedDecoder(fileSchema, fileVersion);
 type PriceWatchData = z.infer<typeof fileSchema>;
+type StoredSnapshot = z.infer<typeof snapshotSchema>;
 
 export interface PriceWatchRepo {
   /** The last list stored for an account, or undefined before its first fetch. */
@@ -51,6 +52,17 @@ export interface PriceWatchRepo {
   retain(accountKeys: ReadonlySet<string>): Promise<void>;
   flush(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A snapshot as stored: one `[code, name, price, status]` row per product, validated. */
+export function toStoredSnapshot(snapshot: PriceSnapshot): StoredSnapshot {
+  return snapshotSchema.parse({ at: snapshot.at, products: snapshot.products.map((p) => [p.code, p.name, p.price, p.status]) });
+}
+
+/** A stored snapshot (validated again: the PostgreSQL engine reads it from jsonb) as products. */
+export function fromStoredSnapshot(stored: unknown): PriceSnapshot {
+  const { at, products } = snapshotSchema.parse(stored);
+  return { at, products: products.map(([code, name, price, status]) => ({ code, name, price, status })) };
 }
 
 export async function openPriceWatch(options: {
@@ -69,14 +81,10 @@ export async function openPriceWatch(options: {
   return {
     get(accountKey) {
       const stored = file.data.accounts[accountKey];
-      if (!stored) return undefined;
-      return { at: stored.at, products: stored.products.map(([code, name, price, status]) => ({ code, name, price, status })) };
+      return stored ? fromStoredSnapshot(stored) : undefined;
     },
     async save(accountKey, snapshot) {
-      const stored = snapshotSchema.parse({
-        at: snapshot.at,
-        products: snapshot.products.map((p) => [p.code, p.name, p.price, p.status]),
-      });
+      const stored = toStoredSnapshot(snapshot);
       await file.update((data) => {
         data.accounts[accountKey] = copy(stored);
       });

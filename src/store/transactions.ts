@@ -105,7 +105,66 @@ export interface TransactionsRepo {
   archiveSettled(): Promise<number>;
 }
 
-const confirmationTtlMs = 7 * 24 * 3600_000;
+/** How long a confirmation id is remembered (its ref ids answer a late double tap). */
+export const confirmationTtlMs = 7 * 24 * 3600_000;
+
+/** A refId taken already: a confirmation never creates a second transaction. */
+export function duplicateTransaction(refId: string): StoreError {
+  return new StoreError('duplicate', `Transaction ${refId} exists already; a confirmation never creates a second transaction.`);
+}
+
+/** A confirmation id that made its transactions already. */
+export function confirmationUsed(confirmationId: string): StoreError {
+  return new StoreError('duplicate', `Confirmation ${confirmationId} was used already.`);
+}
+
+/** Validates a new transaction (status `Created`, no checks yet, unless given); a final status is refused. */
+export function newTransactionRecord(input: NewTransaction, now: Date): TransactionRecord {
+  const createdAt = input.createdAt ?? now.toISOString();
+  const record = validated(
+    transactionSchema,
+    withPatch(withPatch({}, input), { status: input.status ?? 'Created', checks: input.checks ?? 0, createdAt, updatedAt: createdAt }),
+    'transaction',
+  );
+  if (isFinalStatus(record.status)) throw new StoreError('invalid', `A new transaction cannot start as ${record.status}.`);
+  return record;
+}
+
+/** The fields a patch may change: never the refId, owner or creation time. */
+function stripKeys(patch: TransactionPatch): TransactionPatch {
+  const { refId: _r, userId: _u, createdAt: _c, ...changes } = patch as TransactionPatch & Partial<TransactionRecord>;
+  return changes;
+}
+
+/** `existing` with `patch` applied at `at`, validated; a final status is refused (that is `settle`). */
+export function updatedTransaction(existing: TransactionRecord, patch: TransactionPatch, at: Date): TransactionRecord {
+  const next = validated(transactionSchema, withPatch(existing, { ...stripKeys(patch), updatedAt: at.toISOString() }), 'transaction');
+  if (isFinalStatus(next.status)) {
+    throw new StoreError('invalid', `Use transactions.settle to give ${existing.refId} the final status ${next.status}.`);
+  }
+  return next;
+}
+
+/** `existing` settled by `patch` at `at` (marked notified when notices go with it); the result must be final. */
+export function settledTransaction(existing: TransactionRecord, patch: TransactionPatch, at: Date, notifying: boolean): TransactionRecord {
+  const next = validated(
+    transactionSchema,
+    withPatch(existing, {
+      ...stripKeys(patch),
+      updatedAt: at.toISOString(),
+      settledAt: patch.settledAt ?? at.toISOString(),
+      ...(notifying ? { notified: true } : {}),
+    }),
+    'transaction',
+  );
+  if (!isFinalStatus(next.status)) {
+    throw new StoreError(
+      'invalid',
+      `settle needs a final status (${finalStatuses.join(', ')}); ${existing.refId} would be "${next.status}".`,
+    );
+  }
+  return next;
+}
 
 export function createTransactionsRepo({ hot, now }: RepoContext, history: HistoryArchive): TransactionsRepo {
   /** The history checks of creates, settled in call order. */
@@ -176,28 +235,12 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
     });
   };
 
-  const stripKeys = (patch: TransactionPatch): TransactionPatch => {
-    const { refId: _r, userId: _u, createdAt: _c, ...changes } = patch as TransactionPatch & Partial<TransactionRecord>;
-    return changes;
-  };
-
   /** Validates every input, refuses any duplicate refId, then stores all of them in one write. */
   const createAll = async (inputs: readonly NewTransaction[], confirmationId?: string): Promise<TransactionRecord[]> => {
-    const records = inputs.map((input) => {
-      const createdAt = input.createdAt ?? now().toISOString();
-      const record = validated(
-        transactionSchema,
-        withPatch(withPatch({}, input), { status: input.status ?? 'Created', checks: input.checks ?? 0, createdAt, updatedAt: createdAt }),
-        'transaction',
-      );
-      if (isFinalStatus(record.status)) throw new StoreError('invalid', `A new transaction cannot start as ${record.status}.`);
-      return record;
-    });
-    const duplicate = (refId: string) =>
-      new StoreError('duplicate', `Transaction ${refId} exists already; a confirmation never creates a second transaction.`);
+    const records = inputs.map((input) => newTransactionRecord(input, now()));
     const seen = new Set<string>();
     for (const record of records) {
-      if (seen.has(record.refId) || hot.data.transactions[record.refId]) throw duplicate(record.refId);
+      if (seen.has(record.refId) || hot.data.transactions[record.refId]) throw duplicateTransaction(record.refId);
       seen.add(record.refId);
     }
     // Looked up at once, but taken in call order: of two creates of one refId, the first one wins.
@@ -209,13 +252,13 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
     );
     const settled = await turn;
     const inHistory = records.find((_, i) => settled[i]);
-    if (inHistory) throw duplicate(inHistory.refId);
+    if (inHistory) throw duplicateTransaction(inHistory.refId);
     await hot.update((data) => {
       // Checked again here: another create may have run while history was read.
       const taken = records.find((record) => data.transactions[record.refId]);
-      if (taken) throw duplicate(taken.refId);
+      if (taken) throw duplicateTransaction(taken.refId);
       if (confirmationId !== undefined) {
-        if (data.confirmations[confirmationId]) throw new StoreError('duplicate', `Confirmation ${confirmationId} was used already.`);
+        if (data.confirmations[confirmationId]) throw confirmationUsed(confirmationId);
         const at = now();
         for (const [id, entry] of Object.entries(data.confirmations)) {
           if (at.getTime() - Date.parse(entry.at) > confirmationTtlMs) delete data.confirmations[id];
@@ -246,10 +289,7 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
       const existing = hot.data.transactions[refId];
       if (!existing || moving.has(refId) || isFinalStatus(existing.status)) return undefined;
       const at = now();
-      const next = validated(transactionSchema, withPatch(existing, { ...stripKeys(patch), updatedAt: at.toISOString() }), 'transaction');
-      if (isFinalStatus(next.status)) {
-        throw new StoreError('invalid', `Use transactions.settle to give ${refId} the final status ${next.status}.`);
-      }
+      const next = updatedTransaction(existing, patch, at);
       const items = (options.notify ?? []).map((item) => buildOutboxItem(item, at));
       return copy(
         await hot.update((data) => {
@@ -341,19 +381,7 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
       if (!existing || moving.has(refId) || isFinalStatus(existing.status)) return undefined;
       const at = now();
       const notify = options.notify ?? [];
-      const next = validated(
-        transactionSchema,
-        withPatch(existing, {
-          ...stripKeys(patch),
-          updatedAt: at.toISOString(),
-          settledAt: patch.settledAt ?? at.toISOString(),
-          ...(notify.length > 0 ? { notified: true } : {}),
-        }),
-        'transaction',
-      );
-      if (!isFinalStatus(next.status)) {
-        throw new StoreError('invalid', `settle needs a final status (${finalStatuses.join(', ')}); ${refId} would be "${next.status}".`);
-      }
+      const next = settledTransaction(existing, patch, at, notify.length > 0);
       const items = notify.map((item) => buildOutboxItem(item, at));
       moving.add(refId);
       try {

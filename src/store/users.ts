@@ -50,6 +50,30 @@ export interface UsersRepo {
   count(filter?: UserFilter): number;
 }
 
+/** A new (active) user's record, validated. */
+export function newUserRecord(input: NewUser, now: Date): UserRecord {
+  const base = { id: input.id, firstName: input.firstName, active: true, createdAt: now.toISOString() };
+  return validated(userSchema, withPatch(base, { username: input.username, locale: input.locale }), 'user');
+}
+
+/** What a known user's next contact refreshes: names always, the locale when Telegram sent one. */
+export function refreshPatch(input: NewUser): UserPatch {
+  const patch: UserPatch = { firstName: input.firstName, username: input.username };
+  if (input.locale !== undefined) patch.locale = input.locale;
+  return patch;
+}
+
+/** `existing` with `patch` applied (never its id or creation time), validated. */
+export function patchedUser(existing: UserRecord, patch: UserPatch): UserRecord {
+  const { id: _id, createdAt: _createdAt, ...changes } = patch as UserPatch & Partial<Pick<UserRecord, 'id' | 'createdAt'>>;
+  return validated(userSchema, withPatch(existing, changes), 'user');
+}
+
+/** Whether `user` passes `filter` (active flag and predicate). */
+export function matchesUserFilter(user: UserRecord, filter: UserFilter | undefined): boolean {
+  return (filter?.active === undefined || user.active === filter.active) && (filter?.where === undefined || filter.where(user));
+}
+
 /**
  * The user records as they are now: a record in the hot file's `pendingUsers` (changed together
  * with the hot file, not yet copied into its shard) wins over its shard's.
@@ -121,8 +145,6 @@ export async function copyPendingUsers(context: RepoContext, records: readonly U
 
 export function createUsersRepo(context: RepoContext): UsersRepo {
   const { hot, shards, now } = context;
-  const matches = (user: UserRecord, filter: UserFilter | undefined) =>
-    (filter?.active === undefined || user.active === filter.active) && (filter?.where === undefined || filter.where(user));
 
   /** Stores `next` (a whole user record) in its shard, or through the hot file while a pending copy of it is there. */
   const store = async (next: UserRecord, notify: NewOutboxItem[]): Promise<UserRecord> => {
@@ -142,8 +164,7 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
   const update: UsersRepo['update'] = async (id, patch, options = {}) => {
     const existing = currentUser(context, id);
     if (!existing) return undefined;
-    const { id: _id, createdAt: _createdAt, ...changes } = patch as UserPatch & Partial<Pick<UserRecord, 'id' | 'createdAt'>>;
-    const next = validated(userSchema, withPatch(existing, changes), 'user');
+    const next = patchedUser(existing, patch);
     const notify = options.notify ?? [];
     if (notify.length === 0 && JSON.stringify(next) === JSON.stringify(existing)) {
       await Promise.all([shards.forUser(id).flush(), hot.flush()]);
@@ -163,11 +184,11 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
       const users = shard.data.users;
       for (const key in users) {
         const user = (hasPending ? pending[key] : undefined) ?? users[key];
-        if (user && matches(user, filter)) visit(user);
+        if (user && matchesUserFilter(user, filter)) visit(user);
       }
     }
     if (!hasPending) return;
-    for (const [key, user] of Object.entries(pending)) if (!shards.forUser(user.id).data.users[key] && matches(user, filter)) visit(user);
+    for (const [key, user] of Object.entries(pending)) if (!shards.forUser(user.id).data.users[key] && matchesUserFilter(user, filter)) visit(user);
   };
 
   return {
@@ -178,22 +199,10 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
     async upsert(input) {
       const existing = currentUser(context, input.id);
       if (existing) {
-        const patch: UserPatch = { firstName: input.firstName, username: input.username };
-        if (input.locale !== undefined) patch.locale = input.locale;
-        const user = (await update(input.id, patch)) ?? copy(existing);
+        const user = (await update(input.id, refreshPatch(input))) ?? copy(existing);
         return { user, created: false };
       }
-      const user = validated(
-        userSchema,
-        withPatch(
-          { id: input.id, firstName: input.firstName, active: true, createdAt: now().toISOString() },
-          {
-            username: input.username,
-            locale: input.locale,
-          },
-        ),
-        'user',
-      );
+      const user = newUserRecord(input, now());
       const stored = await shards.forUser(input.id).update((data) => {
         // A concurrent upsert may have created the user meanwhile; keep that one.
         const current = currentUser(context, input.id);

@@ -1,0 +1,235 @@
+/**
+ * The store contract: the repositories services and jobs use, as one asynchronous interface with
+ * two engines behind it. `lowdb-engine.ts` runs it over the embedded lowdb store (one process, one
+ * data directory); `pg/engine.ts` runs it on PostgreSQL, shared by several bot instances.
+ *
+ * Everything here resolves once the change is durable (on disk, or committed). Secrets cross this
+ * contract sealed only: credentials, conversation states and stored updates are vault tokens made
+ * above it (see `sealCredential`, `sealConversation`, `sealUpdate`), so no engine ever sees a plain
+ * key. Two rules the engines share beyond their single-process behaviour:
+ * - a purchase confirmation id makes one set of transactions, however many callers race it;
+ * - due outbox items and due transaction checks are *claimed* with a lease, so several workers
+ *   never take the same one while its lease runs.
+ */
+import type { ServiceName } from '../domain.ts';
+import type { BalanceEntry } from './balances.ts';
+import type { BroadcastJob, BroadcastOutcome, BroadcastProgress, NewBroadcastJob } from './broadcasts.ts';
+import type { LinkedGroup } from './groups.ts';
+import type { NewOutboxItem, OutboxEntry, OutboxPatch } from './outbox.ts';
+import type { PriceSnapshot } from './price-watch.ts';
+import type { CredentialRecord, GameOrderRecord, OutboxItem, TransactionRecord, UserRecord } from './schema.ts';
+import type { ListOptions, NewTransaction, TransactionPatch } from './transactions.ts';
+import type { NewUser, UserFilter, UserPatch } from './users.ts';
+
+/** Which engine runs the contract. */
+export type StoreEngineKind = 'lowdb' | 'postgres';
+
+/** A claim's holder and how long it holds: a claimed row is not handed to anyone else until then. */
+export interface Lease {
+  /** Who claims (an instance id); only the same owner's claim is ended by its update/removal. */
+  owner: string;
+  /** Lease length (ms from the engine's clock). A holder that dies lets its rows go after it. */
+  ms: number;
+}
+
+export interface ClaimOptions {
+  /** At most this many rows. */
+  limit: number;
+  lease: Lease;
+}
+
+/** Bot users by Telegram id (no secrets). */
+export interface UserStore {
+  get(id: number): Promise<UserRecord | undefined>;
+  /** Creates the user (active) on first contact, or refreshes name, username and (if given) locale. */
+  upsert(input: NewUser): Promise<{ user: UserRecord; created: boolean }>;
+  /** Applies `patch`, with `notify` queued atomically; undefined (nothing queued) for an unknown user. */
+  update(id: number, patch: UserPatch, options?: { notify?: NewOutboxItem[] }): Promise<UserRecord | undefined>;
+  setActive(id: number, active: boolean): Promise<UserRecord | undefined>;
+  /** Users ordered by id; `filter.where` runs on the engine's side of the contract, in memory. */
+  list(filter?: UserFilter): Promise<UserRecord[]>;
+  count(filter?: UserFilter): Promise<number>;
+}
+
+/** Each user's credentials per service, as vault tokens (`sealCredential` makes them). */
+export interface CredentialStore {
+  /** Stores the sealed record, replacing an earlier one of the service. */
+  saveSealed(userId: number, record: CredentialRecord): Promise<void>;
+  /** The sealed record, or undefined if not connected. */
+  sealed(userId: number, service: ServiceName): Promise<CredentialRecord | undefined>;
+  /** Resolves true if there were credentials to forget. */
+  remove(userId: number, service: ServiceName): Promise<boolean>;
+  listServices(userId: number): Promise<ServiceName[]>;
+  /** Connected accounts per service (every service named, 0 if none). */
+  countByService(): Promise<Record<ServiceName, number>>;
+}
+
+/**
+ * Purchases, open and settled (the lowdb engine keeps settled ones in its history segments, the
+ * PostgreSQL engine in the same table).
+ */
+export interface TransactionStore {
+  /** Stores one new transaction; StoreError('duplicate') if its refId exists (open or settled). */
+  create(tx: NewTransaction): Promise<TransactionRecord>;
+  /**
+   * Stores a confirmation's transactions all or none, committed before any provider call. With a
+   * `confirmationId` that was used already (by any caller, any instance) it throws
+   * StoreError('duplicate') and stores nothing: one confirmation, one set of transactions.
+   */
+  createMany(txs: readonly NewTransaction[], options?: { confirmationId?: string }): Promise<TransactionRecord[]>;
+  /** The ref ids a confirmation was turned into, if it was (kept 7 days). */
+  confirmation(confirmationId: string): Promise<string[] | undefined>;
+  /** An open transaction. */
+  get(refId: string): Promise<TransactionRecord | undefined>;
+  /** Any transaction, open or settled. */
+  find(refId: string): Promise<TransactionRecord | undefined>;
+  /** The transaction if it is `userId`'s. */
+  findForUser(userId: number, refId: string): Promise<TransactionRecord | undefined>;
+  /** The user's transaction with this provider trx id (any case). */
+  findByTrxId(userId: number, trxId: string): Promise<TransactionRecord | undefined>;
+  /** Open transactions, oldest first. */
+  listOpen(): Promise<TransactionRecord[]>;
+  /** A user's transactions, newest first (default limit 10). */
+  listByUser(userId: number, options?: ListOptions): Promise<TransactionRecord[]>;
+  /** A user's transactions to exactly `target`, newest first (default limit 10). */
+  listByTarget(userId: number, target: string, options?: ListOptions): Promise<TransactionRecord[]>;
+  /** A user's transactions created in [from, to), oldest first. */
+  listByUserBetween(userId: number, from: Date, to: Date): Promise<TransactionRecord[]>;
+  /** Every transaction created at or after `since`, newest first. */
+  listCreatedSince(since: Date): Promise<TransactionRecord[]>;
+  /** Users with a purchase created at or after `since` that did not fail. */
+  buyersSince(since: Date): Promise<Set<number>>;
+  /**
+   * Changes an open transaction (a final status is refused: use `settle`), `notify` in the same
+   * commit; ends a claim on it. Undefined, nothing queued, if it is not open.
+   */
+  update(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
+  /**
+   * Gives an open transaction its final status and queues `notify` in one commit; undefined,
+   * nothing queued, if it is not open (so of two racing settlements exactly one notifies).
+   */
+  settle(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
+  /**
+   * Open transactions due for a check at `nowMs` (nextCheckAt, else createdAt). Order: lowdb by
+   * account (earliest account first, each account's earliest first), PostgreSQL by due time.
+   */
+  due(nowMs: number, options?: { limit?: number }): Promise<TransactionRecord[]>;
+  /** Claims due open transactions not under another live lease, earliest due first. */
+  claimDue(nowMs: number, options: ClaimOptions): Promise<TransactionRecord[]>;
+  /** When the earliest open transaction is due (ms), undefined with none open. */
+  nextDueAt(): Promise<number | undefined>;
+}
+
+/** Messages the bot sends on its own, kept until Telegram accepted them. */
+export interface OutboxStore {
+  /** Queues an item; with a `dedupeKey` a pending item of, it resolves that one instead. */
+  enqueue(item: NewOutboxItem): Promise<OutboxItem>;
+  get(id: string): Promise<OutboxItem | undefined>;
+  /** Every pending item. */
+  list(): Promise<OutboxItem[]>;
+  /** Items due at `at` (notBefore passed, or none), oldest due first. */
+  listDue(at: Date): Promise<OutboxItem[]>;
+  /** Claims due items not under another live lease, oldest due first. */
+  claimDue(at: Date, options: ClaimOptions): Promise<OutboxItem[]>;
+  /** Changes a pending item (and ends a claim on it); undefined if it is gone. */
+  update(id: string, patch: OutboxPatch): Promise<OutboxItem | undefined>;
+  /** Removes an item (sent or given up); true if it was there. */
+  remove(id: string): Promise<boolean>;
+  size(): Promise<number>;
+  /** Scheduling fields of every pending item, no payload. */
+  entries(): Promise<OutboxEntry[]>;
+  /** Moves every item of `fromChatId` to `toChatId` in one commit; resolves how many. */
+  retarget(fromChatId: number, toChatId: number): Promise<number>;
+}
+
+/** Conversation states by storage key, as vault tokens (`sealConversation` makes them). */
+export interface ConversationStore {
+  readSealed(key: string): Promise<string | undefined>;
+  /** Stores the token; `undefined` deletes. */
+  writeSealed(key: string, sealed: string | undefined): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Groups linked for notifications: one group per owner, one owner per group. */
+export interface GroupStore {
+  /** Links `chatId` to `ownerId` (and sets the owner's linkedGroupId) in one commit. */
+  link(input: { chatId: number; ownerId: number; title?: string }): Promise<LinkedGroup>;
+  /** Moves a link to the group's new (supergroup) id; false if `oldId` was not linked. */
+  migrate(oldId: number, newId: number): Promise<boolean>;
+  unlink(chatId: number): Promise<boolean>;
+  get(chatId: number): Promise<LinkedGroup | undefined>;
+  byOwner(ownerId: number): Promise<LinkedGroup[]>;
+}
+
+/** Game shop orders. */
+export interface GameOrderStore {
+  /** Stores the order with `notify` (its expiry reminder) in one commit. */
+  save(order: GameOrderRecord, options?: { notify?: NewOutboxItem[] }): Promise<GameOrderRecord>;
+  get(orderId: string): Promise<GameOrderRecord | undefined>;
+  /** The user's orders, newest first (default limit 10). */
+  listByUser(userId: number, options?: ListOptions): Promise<GameOrderRecord[]>;
+}
+
+/** A Telegram update as the inbox stores it: its id and the vault token of its JSON (`sealUpdate`). */
+export interface SealedUpdate {
+  id: number;
+  sealed: string;
+}
+
+/** Updates that may move money, stored before Telegram is told they arrived; the de-duplication record. */
+export interface InboxStore {
+  has(updateId: number): Promise<boolean>;
+  /** Stores the updates not held yet; resolves with the ids that were new, lowest first (the rest were duplicates). */
+  add(updates: readonly SealedUpdate[]): Promise<number[]>;
+  markDone(updateId: number): Promise<void>;
+  /** Ids not done, lowest first. */
+  pendingIds(): Promise<number[]>;
+}
+
+/** The reseller balances the bot saw, changes only. */
+export interface BalanceStore {
+  /** Records `balance` unless it equals the last one of the account; true when stored. */
+  record(userId: number, account: string, balance: number): Promise<boolean>;
+  /** Oldest first; with a range, only those read in [from, to). */
+  list(userId: number, range?: { from: Date; to: Date }): Promise<BalanceEntry[]>;
+}
+
+/** Broadcast jobs: audience and progress; one runs at a time. */
+export interface BroadcastStore {
+  /** StoreError('duplicate') while another job runs. */
+  create(job: NewBroadcastJob): Promise<BroadcastJob>;
+  get(id: string): Promise<BroadcastJob | undefined>;
+  running(): Promise<BroadcastJob | undefined>;
+  isDone(id: string, index: number): Promise<boolean>;
+  progress(id: string): Promise<BroadcastProgress | undefined>;
+  /** Records one delivery's outcome (a second record of the same position is ignored). */
+  record(id: string, index: number, outcome: BroadcastOutcome): Promise<void>;
+  setProgressMessage(id: string, messageId: number): Promise<void>;
+  finish(id: string, status: 'done' | 'cancelled'): Promise<BroadcastJob | undefined>;
+}
+
+/** The last price list of each watched reseller account. */
+export interface PriceWatchStore {
+  get(accountKey: string): Promise<PriceSnapshot | undefined>;
+  save(accountKey: string, snapshot: PriceSnapshot): Promise<void>;
+  /** Forgets the accounts not in `accountKeys`. */
+  retain(accountKeys: ReadonlySet<string>): Promise<void>;
+}
+
+/** The whole contract: one engine's repositories, and its end. */
+export interface StoreEngine {
+  readonly kind: StoreEngineKind;
+  users: UserStore;
+  credentials: CredentialStore;
+  transactions: TransactionStore;
+  outbox: OutboxStore;
+  conversations: ConversationStore;
+  groups: GroupStore;
+  gameOrders: GameOrderStore;
+  inbox: InboxStore;
+  balances: BalanceStore;
+  broadcasts: BroadcastStore;
+  priceWatch: PriceWatchStore;
+  /** Waits for what is in flight and releases the engine (its files or connections). */
+  close(): Promise<void>;
+}

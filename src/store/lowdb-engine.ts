@@ -1,0 +1,168 @@
+/**
+ * The store contract over the embedded lowdb store (store.ts): one process owns the data
+ * directory, so its claims are leases kept in this process's memory, and every method is the
+ * lowdb repository's own, resolved as a promise.
+ */
+/* eslint-disable @typescript-eslint/require-await -- lowdb reads are synchronous: `async` turns their results and throws into the contract's promises */
+import type { ClaimOptions, StoreEngine } from './contract.ts';
+import type { Store } from './store.ts';
+
+/** Leases on rows of one kind, by id: a row whose lease runs is not claimed again. */
+function createLeases(now: () => Date) {
+  const held = new Map<string, { owner: string; until: number }>();
+  return {
+    /** Whether `id` can be claimed at `atMs` (no lease, or one that ran out). */
+    free: (id: string, atMs: number) => (held.get(id)?.until ?? -Infinity) <= atMs,
+    take(ids: readonly string[], atMs: number, { lease }: ClaimOptions) {
+      for (const id of ids) held.set(id, { owner: lease.owner, until: atMs + lease.ms });
+    },
+    end: (id: string) => held.delete(id),
+    /** Forgets leases that ran out (called with each claim, so the map stays small). */
+    prune() {
+      const at = now().getTime();
+      for (const [id, lease] of held) if (lease.until <= at) held.delete(id);
+    },
+  };
+}
+
+/**
+ * The contract over an open lowdb `store`. Closing the engine closes the store. `now` is the
+ * store's clock (leases are measured on it).
+ */
+export function createLowdbEngine(store: Store, now: () => Date = () => new Date()): StoreEngine {
+  const txLeases = createLeases(now);
+  const outboxLeases = createLeases(now);
+  const { users, credentials, transactions, outbox, conversations, groups, gameOrders, inbox, balances, broadcasts, priceWatch } = store;
+
+  return {
+    kind: 'lowdb',
+    users: {
+      get: async (id) => users.get(id),
+      upsert: (input) => users.upsert(input),
+      update: (id, patch, options) => users.update(id, patch, options),
+      setActive: (id, active) => users.setActive(id, active),
+      list: async (filter) => users.list(filter),
+      count: async (filter) => users.count(filter),
+    },
+    credentials: {
+      saveSealed: (userId, record) => credentials.saveSealed(userId, record),
+      sealed: async (userId, service) => credentials.sealed(userId, service),
+      remove: (userId, service) => credentials.remove(userId, service),
+      listServices: async (userId) => credentials.listServices(userId),
+      countByService: async () => credentials.countByService(),
+    },
+    transactions: {
+      create: (tx) => transactions.create(tx),
+      createMany: (txs, options) => transactions.createMany(txs, options),
+      confirmation: async (id) => transactions.confirmation(id),
+      get: async (refId) => transactions.get(refId),
+      find: (refId) => transactions.find(refId),
+      findForUser: (userId, refId) => transactions.findForUser(userId, refId),
+      findByTrxId: (userId, trxId) => transactions.findByTrxId(userId, trxId),
+      listOpen: async () => transactions.listOpen(),
+      listByUser: (userId, options) => transactions.listByUser(userId, options),
+      listByTarget: (userId, target, options) => transactions.listByTarget(userId, target, options),
+      listByUserBetween: (userId, from, to) => transactions.listByUserBetween(userId, from, to),
+      listCreatedSince: (since) => transactions.listCreatedSince(since),
+      buyersSince: (since) => transactions.buyersSince(since),
+      async update(refId, patch, options) {
+        const updated = await transactions.update(refId, patch, options);
+        txLeases.end(refId);
+        return updated;
+      },
+      async settle(refId, patch, options) {
+        const settled = await transactions.settle(refId, patch, options);
+        txLeases.end(refId);
+        return settled;
+      },
+      due: async (nowMs, options) => transactions.due(nowMs, options),
+      async claimDue(nowMs, options) {
+        txLeases.prune();
+        const claimed = transactions.due(nowMs, { limit: options.limit, skip: (refId) => !txLeases.free(refId, nowMs) });
+        txLeases.take(
+          claimed.map((tx) => tx.refId),
+          nowMs,
+          options,
+        );
+        return claimed;
+      },
+      nextDueAt: async () => transactions.nextDueAt(),
+    },
+    outbox: {
+      enqueue: (item) => outbox.enqueue(item),
+      get: async (id) => outbox.get(id),
+      list: async () => outbox.list(),
+      listDue: async (at) => outbox.listDue(at),
+      async claimDue(at, options) {
+        outboxLeases.prune();
+        const atMs = at.getTime();
+        const claimed = outbox
+          .listDue(at)
+          .filter((item) => outboxLeases.free(item.id, atMs))
+          .slice(0, options.limit);
+        outboxLeases.take(
+          claimed.map((item) => item.id),
+          atMs,
+          options,
+        );
+        return claimed;
+      },
+      async update(id, patch) {
+        const updated = await outbox.update(id, patch);
+        outboxLeases.end(id);
+        return updated;
+      },
+      async remove(id) {
+        const removed = await outbox.remove(id);
+        outboxLeases.end(id);
+        return removed;
+      },
+      size: async () => outbox.size(),
+      entries: async () => outbox.entries(),
+      retarget: (fromChatId, toChatId) => outbox.retarget(fromChatId, toChatId),
+    },
+    conversations: {
+      readSealed: async (key) => conversations.readSealed(key),
+      writeSealed: (key, sealed) => conversations.writeSealed(key, sealed),
+      delete: (key) => conversations.delete(key),
+    },
+    groups: {
+      link: (input) => groups.link(input),
+      migrate: (oldId, newId) => groups.migrate(oldId, newId),
+      unlink: (chatId) => groups.unlink(chatId),
+      get: async (chatId) => groups.get(chatId),
+      byOwner: async (ownerId) => groups.byOwner(ownerId),
+    },
+    gameOrders: {
+      save: (order, options) => gameOrders.save(order, options),
+      get: async (orderId) => gameOrders.get(orderId),
+      listByUser: async (userId, options) => gameOrders.listByUser(userId, options),
+    },
+    inbox: {
+      has: async (updateId) => inbox.has(updateId),
+      add: async (updates) => (await inbox.addSealed(updates)).sort((a, b) => a - b),
+      markDone: (updateId) => inbox.markDone(updateId),
+      pendingIds: async () => inbox.pendingIds(),
+    },
+    balances: {
+      record: (userId, account, balance) => balances.record(userId, account, balance),
+      list: async (userId, range) => balances.list(userId, range),
+    },
+    broadcasts: {
+      create: (job) => broadcasts.create(job),
+      get: async (id) => broadcasts.get(id),
+      running: async () => broadcasts.running(),
+      isDone: async (id, index) => broadcasts.isDone(id, index),
+      progress: async (id) => broadcasts.progress(id),
+      record: (id, index, outcome) => broadcasts.record(id, index, outcome),
+      setProgressMessage: (id, messageId) => broadcasts.setProgressMessage(id, messageId),
+      finish: (id, status) => broadcasts.finish(id, status),
+    },
+    priceWatch: {
+      get: async (accountKey) => priceWatch.get(accountKey),
+      save: (accountKey, snapshot) => priceWatch.save(accountKey, snapshot),
+      retain: (accountKeys) => priceWatch.retain(accountKeys),
+    },
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,459 @@
+import pg from 'pg';
+import { serviceNames, type ServiceName } from '../../domain.ts';
+import { balancesKeptPerUser } from '../balances.ts';
+import {
+  broadcastRunning,
+  endJob,
+  keepFinished,
+  newBroadcastJob,
+  parseBroadcastJob,
+  progressOf,
+  recordDelivery,
+  isDone,
+  type BroadcastJob,
+} from '../broadcasts.ts';
+import { validated } from '../context.ts';
+import type { GroupStore, OutboxStore, StoreEngine, UserStore } from '../contract.ts';
+import { buildOutboxItem, checkRetarget, patchedOutboxItem, type OutboxEntry } from '../outbox.ts';
+import { fromStoredSnapshot, toStoredSnapshot } from '../price-watch.ts';
+import {
+  credentialSchema,
+  gameOrderSchema,
+  groupSchema,
+  type CredentialRecord,
+  type GameOrderRecord,
+  type GroupRecord,
+  type OutboxItem,
+  type UserRecord,
+} from '../schema.ts';
+import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch } from '../users.ts';
+import { column, first, inTransaction, insertOutbox, isUniqueViolation, type Db } from './db.ts';
+import { migratePg } from './migrate.ts';
+import { createPgTransactions } from './transactions.ts';
+
+export interface PgEngineOptions {
+  /** A `postgres://` URL; or give `pool`. */
+  connectionString?: string;
+  /** A pool the caller owns (not ended by `close`). */
+  pool?: pg.Pool;
+  /** Clock for timestamps, due times and leases; defaults to the system clock. */
+  now?: () => Date;
+  /** Connections of the engine's own pool (default 10). */
+  max?: number;
+  /**
+   * Told when the server closes an idle connection of the engine's own pool (a restart, a
+   * fail-over, an operator ending it): the pool drops it and the next query opens another. Without
+   * a listener node-postgres would throw it out of the process.
+   */
+  onIdleError?: (error: Error) => void;
+}
+
+/**
+ * Opens the store contract on PostgreSQL: applies the pending migrations (under an advisory lock,
+ * see migrate.ts), then serves every repository from the database, so several bot instances may
+ * share it. Uniqueness is left to constraints and claims to `FOR UPDATE SKIP LOCKED`, never to a
+ * read followed by a write.
+ */
+export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngine> {
+  const owned = options.pool === undefined;
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  const now = options.now ?? (() => new Date());
+  if (owned) pool.on('error', (error) => options.onIdleError?.(error));
+  try {
+    await migratePg(pool);
+  } catch (error) {
+    if (owned) await pool.end();
+    throw error;
+  }
+  const users = createPgUsers(pool, now);
+  return {
+    kind: 'postgres',
+    users,
+    credentials: {
+      async saveSealed(userId, input) {
+        const record = validated(credentialSchema, input, 'credential');
+        await pool.query(
+          `INSERT INTO credentials (user_id, service, record) VALUES ($1, $2, $3)
+           ON CONFLICT (user_id, service) DO UPDATE SET record = EXCLUDED.record`,
+          [userId, record.service, record],
+        );
+      },
+      sealed: (userId, service) =>
+        first<CredentialRecord>(pool, 'record', 'SELECT record FROM credentials WHERE user_id = $1 AND service = $2', [userId, service]),
+      async remove(userId, service) {
+        const { rowCount } = await pool.query('DELETE FROM credentials WHERE user_id = $1 AND service = $2', [userId, service]);
+        return (rowCount ?? 0) > 0;
+      },
+      listServices: (userId) =>
+        column<ServiceName>(pool, 'service', 'SELECT service FROM credentials WHERE user_id = $1 ORDER BY service', [userId]),
+      async countByService() {
+        const { rows } = await pool.query<{ service: ServiceName; n: string }>(
+          'SELECT service, count(*) AS n FROM credentials GROUP BY service',
+        );
+        const counts = Object.fromEntries(serviceNames.map((service) => [service, 0])) as Record<ServiceName, number>;
+        for (const row of rows) if (row.service in counts) counts[row.service] = Number(row.n);
+        return counts;
+      },
+    },
+    transactions: createPgTransactions(pool, now),
+    outbox: createPgOutbox(pool, now),
+    conversations: {
+      readSealed: (key) => first<string>(pool, 'sealed', 'SELECT sealed FROM conversations WHERE key = $1', [key]),
+      async writeSealed(key, sealed) {
+        if (sealed === undefined) {
+          await pool.query('DELETE FROM conversations WHERE key = $1', [key]);
+          return;
+        }
+        await pool.query(
+          'INSERT INTO conversations (key, sealed) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET sealed = EXCLUDED.sealed',
+          [key, sealed],
+        );
+      },
+      async delete(key) {
+        await pool.query('DELETE FROM conversations WHERE key = $1', [key]);
+      },
+    },
+    groups: createPgGroups(pool, now),
+    gameOrders: {
+      save: (order, options = {}) =>
+        inTransaction(pool, async (client) => {
+          const at = now();
+          const items = (options.notify ?? []).map((item) => buildOutboxItem(item, at));
+          const record = validated(gameOrderSchema, items.length > 0 ? { ...order, reminderQueued: true } : order, 'game order');
+          await client.query(
+            `INSERT INTO game_orders (order_id, user_id, created_at, record) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (order_id) DO UPDATE SET user_id = EXCLUDED.user_id, created_at = EXCLUDED.created_at, record = EXCLUDED.record`,
+            [record.orderId, record.userId, record.createdAt, record],
+          );
+          for (const item of items) await insertOutbox(client, item);
+          return record;
+        }),
+      get: (orderId) => first<GameOrderRecord>(pool, 'record', 'SELECT record FROM game_orders WHERE order_id = $1', [orderId]),
+      listByUser: (userId, options = {}) =>
+        column<GameOrderRecord>(
+          pool,
+          'record',
+          'SELECT record FROM game_orders WHERE user_id = $1 ORDER BY created_at DESC, order_id DESC LIMIT $2 OFFSET $3',
+          [userId, Math.max(0, options.limit ?? 10), Math.max(0, options.offset ?? 0)],
+        ),
+    },
+    inbox: {
+      async has(updateId) {
+        return (await first<number>(pool, 'one', 'SELECT 1 AS one FROM inbox WHERE update_id = $1', [updateId])) !== undefined;
+      },
+      async add(input) {
+        if (input.length === 0) return [];
+        // In id order, so two instances adding overlapping batches wait on each other, never deadlock.
+        const updates = [...input].sort((a, b) => a.id - b.id);
+        // ON CONFLICT DO NOTHING: an update two instances receive at once is stored (and handled) once.
+        const ids = await column<string>(
+          pool,
+          'update_id',
+          `INSERT INTO inbox (update_id, sealed, received_at)
+           SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[])
+           ON CONFLICT (update_id) DO NOTHING RETURNING update_id`,
+          [updates.map((u) => u.id), updates.map((u) => u.sealed), updates.map(() => now().toISOString())],
+        );
+        return ids.map(Number).sort((a, b) => a - b);
+      },
+      async markDone(updateId) {
+        await pool.query('UPDATE inbox SET done = true WHERE update_id = $1', [updateId]);
+      },
+      pendingIds: async () =>
+        (await column<string>(pool, 'update_id', 'SELECT update_id FROM inbox WHERE NOT done ORDER BY update_id')).map(Number),
+    },
+    balances: {
+      record: (userId, account, balance) =>
+        inTransaction(pool, async (client) => {
+          // Two reads racing (two instances) take turns per user, so an unchanged value is stored once.
+          await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('kiosbot:balances:' || $1::text, 0))`, [userId]);
+          const last = await first<string>(
+            client,
+            'balance',
+            'SELECT balance FROM balances WHERE user_id = $1 AND account = $2 ORDER BY id DESC LIMIT 1',
+            [userId, account],
+          );
+          if (last !== undefined && Number(last) === balance) return false;
+          await client.query('INSERT INTO balances (user_id, account, at, balance) VALUES ($1, $2, to_timestamp($3), $4)', [
+            userId,
+            account,
+            Math.floor(now().getTime() / 1000),
+            balance,
+          ]);
+          await client.query(
+            'DELETE FROM balances WHERE user_id = $1 AND id NOT IN (SELECT id FROM balances WHERE user_id = $1 ORDER BY id DESC LIMIT $2)',
+            [userId, balancesKeptPerUser],
+          );
+          return true;
+        }),
+      async list(userId, range) {
+        const { rows } = await pool.query<{ at: Date; balance: string; account: string }>(
+          `SELECT at, balance, account FROM balances WHERE user_id = $1
+           AND ($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3) ORDER BY id`,
+          [userId, range?.from.toISOString() ?? null, range?.to.toISOString() ?? null],
+        );
+        return rows.map((row) => ({ at: row.at.toISOString(), balance: Number(row.balance), account: row.account }));
+      },
+    },
+    broadcasts: createPgBroadcasts(pool, now),
+    priceWatch: {
+      async get(accountKey) {
+        const stored = await first<unknown>(pool, 'snapshot', 'SELECT snapshot FROM price_watch WHERE account_key = $1', [accountKey]);
+        return stored === undefined ? undefined : fromStoredSnapshot(stored);
+      },
+      async save(accountKey, snapshot) {
+        await pool.query(
+          `INSERT INTO price_watch (account_key, snapshot) VALUES ($1, $2)
+           ON CONFLICT (account_key) DO UPDATE SET snapshot = EXCLUDED.snapshot`,
+          [accountKey, JSON.stringify(toStoredSnapshot(snapshot))],
+        );
+      },
+      async retain(accountKeys) {
+        await pool.query('DELETE FROM price_watch WHERE NOT (account_key = ANY($1::text[]))', [[...accountKeys]]);
+      },
+    },
+    async close() {
+      if (owned) await pool.end();
+    },
+  };
+}
+
+/** Locks and reads a user row inside a transaction. */
+const lockUser = (client: Db, id: number) => first<UserRecord>(client, 'record', 'SELECT record FROM users WHERE id = $1 FOR UPDATE', [id]);
+
+const writeUser = (client: Db, user: UserRecord) =>
+  client.query('UPDATE users SET active = $2, record = $3 WHERE id = $1', [user.id, user.active, user]);
+
+function createPgUsers(pool: pg.Pool, now: () => Date): UserStore {
+  const update: UserStore['update'] = (id, patch, options = {}) =>
+    inTransaction(pool, async (client) => {
+      const existing = await lockUser(client, id);
+      if (!existing) return undefined;
+      const next = patchedUser(existing, patch);
+      const notify = options.notify ?? [];
+      if (notify.length === 0 && JSON.stringify(next) === JSON.stringify(existing)) return existing;
+      await writeUser(client, next);
+      const at = now();
+      for (const item of notify) await insertOutbox(client, buildOutboxItem(item, at));
+      return next;
+    });
+  const listed = async (active: boolean | undefined) =>
+    column<UserRecord>(pool, 'record', 'SELECT record FROM users WHERE ($1::boolean IS NULL OR active = $1) ORDER BY id', [active ?? null]);
+
+  return {
+    get: (id) => first<UserRecord>(pool, 'record', 'SELECT record FROM users WHERE id = $1', [id]),
+    async upsert(input) {
+      const user = newUserRecord(input, now());
+      const created = await first<UserRecord>(
+        pool,
+        'record',
+        'INSERT INTO users (id, active, record) VALUES ($1, true, $2) ON CONFLICT (id) DO NOTHING RETURNING record',
+        [user.id, user],
+      );
+      if (created) return { user: created, created: true };
+      const refreshed = await update(input.id, refreshPatch(input));
+      if (!refreshed) throw new Error(`unreachable: user ${input.id} exists but cannot be updated`);
+      return { user: refreshed, created: false };
+    },
+    update,
+    setActive: (id, active) => update(id, { active }),
+    list: async (filter) => (await listed(filter?.active)).filter((user) => matchesUserFilter(user, filter)),
+    async count(filter) {
+      if (filter?.where !== undefined) return (await listed(filter.active)).filter((user) => matchesUserFilter(user, filter)).length;
+      const n = await first<string>(pool, 'n', 'SELECT count(*) AS n FROM users WHERE ($1::boolean IS NULL OR active = $1)', [
+        filter?.active ?? null,
+      ]);
+      return Number(n ?? 0);
+    },
+  };
+}
+
+function createPgOutbox(pool: pg.Pool, now: () => Date): OutboxStore {
+  const items = (text: string, values: unknown[] = []) => column<OutboxItem>(pool, 'item', text, values);
+  return {
+    enqueue: (input) => insertOutbox(pool, buildOutboxItem(input, now())),
+    get: (id) => first<OutboxItem>(pool, 'item', 'SELECT item FROM outbox WHERE id = $1', [id]),
+    list: () => items('SELECT item FROM outbox ORDER BY id'),
+    listDue: (at) => items('SELECT item FROM outbox WHERE due_at <= $1 ORDER BY due_at, id', [at.toISOString()]),
+    async claimDue(at, { limit, lease }) {
+      // SKIP LOCKED: a row another claimer is taking right now is passed over, never waited for.
+      const { rows } = await pool.query<{ item: OutboxItem; due_at: Date }>(
+        `WITH due AS (
+           SELECT id FROM outbox WHERE due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+           ORDER BY due_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         UPDATE outbox o SET lease_owner = $3, lease_until = $4 FROM due WHERE o.id = due.id
+         RETURNING o.item, o.due_at`,
+        [at.toISOString(), limit, lease.owner, new Date(at.getTime() + lease.ms).toISOString()],
+      );
+      return rows.sort((a, b) => a.due_at.getTime() - b.due_at.getTime() || (a.item.id < b.item.id ? -1 : 1)).map((row) => row.item);
+    },
+    update: (id, patch) =>
+      inTransaction(pool, async (client) => {
+        const existing = await first<OutboxItem>(client, 'item', 'SELECT item FROM outbox WHERE id = $1 FOR UPDATE', [id]);
+        if (!existing) return undefined;
+        const next = patchedOutboxItem(existing, patch);
+        await client.query('UPDATE outbox SET due_at = $2, item = $3, lease_owner = NULL, lease_until = NULL WHERE id = $1', [
+          id,
+          next.notBefore ?? next.createdAt,
+          next,
+        ]);
+        return next;
+      }),
+    async remove(id) {
+      const { rowCount } = await pool.query('DELETE FROM outbox WHERE id = $1', [id]);
+      return (rowCount ?? 0) > 0;
+    },
+    size: async () => Number(await first<string>(pool, 'n', 'SELECT count(*) AS n FROM outbox')),
+    async entries() {
+      const { rows } = await pool.query<OutboxEntry>(
+        `SELECT item->>'id' AS id, chat_id::float8 AS "chatId", item->>'createdAt' AS "createdAt",
+                (item->>'attempts')::int AS attempts, item->>'notBefore' AS "notBefore" FROM outbox`,
+      );
+      return rows.map(({ notBefore, ...entry }) => (notBefore === null || notBefore === undefined ? entry : { ...entry, notBefore }));
+    },
+    async retarget(fromChatId, toChatId) {
+      checkRetarget(toChatId);
+      const { rowCount } = await pool.query(
+        `UPDATE outbox SET chat_id = $2, item = jsonb_set(item, '{chatId}', to_jsonb($2::bigint)) WHERE chat_id = $1`,
+        [fromChatId, toChatId],
+      );
+      return rowCount ?? 0;
+    },
+  };
+}
+
+function createPgGroups(pool: pg.Pool, now: () => Date): GroupStore {
+  const linked = (chatId: number, record: GroupRecord) => ({ chatId, ...record });
+  /**
+   * Group changes touch two groups and two users in an order known only as they go: they take
+   * turns fleet-wide (links are rare), so they can neither deadlock nor race the one-group-per-owner key.
+   */
+  const inGroupChange = <T>(work: (client: pg.PoolClient) => Promise<T>) =>
+    inTransaction(pool, async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('kiosbot:groups', 0))`);
+      return work(client);
+    });
+
+  /** Drops `chatId` from the user's record if it is their linked group. */
+  const unlinkUser = async (client: Db, userId: number, chatId: number) => {
+    const user = await lockUser(client, userId);
+    if (user?.linkedGroupId !== chatId) return;
+    const { linkedGroupId: _gone, ...rest } = user;
+    await writeUser(client, rest);
+  };
+
+  /** Puts `record` at `chatId` (see groups.ts `place`): the previous owner and the owner's previous group let go. */
+  const place = async (client: Db, chatId: number, record: GroupRecord) => {
+    const owner = await lockUser(client, record.ownerId);
+    const previous = await first<string>(client, 'owner_id', 'SELECT owner_id FROM groups WHERE chat_id = $1 FOR UPDATE', [chatId]);
+    if (previous !== undefined && Number(previous) !== record.ownerId) await unlinkUser(client, Number(previous), chatId);
+    await client.query('DELETE FROM groups WHERE owner_id = $1 AND chat_id <> $2', [record.ownerId, chatId]);
+    await client.query(
+      `INSERT INTO groups (chat_id, owner_id, record) VALUES ($1, $2, $3)
+       ON CONFLICT (chat_id) DO UPDATE SET owner_id = EXCLUDED.owner_id, record = EXCLUDED.record`,
+      [chatId, record.ownerId, record],
+    );
+    if (owner && owner.linkedGroupId !== chatId) await writeUser(client, { ...owner, linkedGroupId: chatId });
+  };
+
+  return {
+    async link({ chatId, ownerId, title }) {
+      const record = validated(groupSchema, { ownerId, linkedAt: now().toISOString(), ...(title === undefined ? {} : { title }) }, 'group');
+      await inGroupChange((client) => place(client, chatId, record));
+      return linked(chatId, record);
+    },
+    migrate: (oldId, newId) =>
+      inGroupChange(async (client) => {
+        if (oldId === newId) return false;
+        const record = await first<GroupRecord>(client, 'record', 'DELETE FROM groups WHERE chat_id = $1 RETURNING record', [oldId]);
+        if (!record) return false;
+        await place(client, newId, record);
+        return true;
+      }),
+    unlink: (chatId) =>
+      inGroupChange(async (client) => {
+        const record = await first<GroupRecord>(client, 'record', 'DELETE FROM groups WHERE chat_id = $1 RETURNING record', [chatId]);
+        if (!record) return false;
+        await unlinkUser(client, record.ownerId, chatId);
+        return true;
+      }),
+    async get(chatId) {
+      const record = await first<GroupRecord>(pool, 'record', 'SELECT record FROM groups WHERE chat_id = $1', [chatId]);
+      return record ? linked(chatId, record) : undefined;
+    },
+    async byOwner(ownerId) {
+      const { rows } = await pool.query<{ chat_id: string; record: GroupRecord }>(
+        'SELECT chat_id, record FROM groups WHERE owner_id = $1 ORDER BY chat_id',
+        [ownerId],
+      );
+      return rows.map((row) => linked(Number(row.chat_id), row.record));
+    },
+  };
+}
+
+function createPgBroadcasts(pool: pg.Pool, now: () => Date): StoreEngine['broadcasts'] {
+  const job = async (db: Db, id: string, lock = false) => {
+    const stored = await first<unknown>(db, 'job', `SELECT job FROM broadcasts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    return stored === undefined ? undefined : parseBroadcastJob(stored);
+  };
+  const write = (db: Db, value: BroadcastJob) =>
+    db.query('UPDATE broadcasts SET status = $2, job = $3 WHERE id = $1', [value.id, value.status, value]);
+  /** Locks the job, lets `change` edit it, writes it back; the job as changed. */
+  const changeJob = (id: string, change: (value: BroadcastJob) => void) =>
+    inTransaction(pool, async (client) => {
+      const value = await job(client, id, true);
+      if (!value) return undefined;
+      change(value);
+      await write(client, value);
+      return value;
+    });
+
+  return {
+    async create(input) {
+      const value = newBroadcastJob(input, now());
+      try {
+        // The partial unique index on running jobs refuses a second one, whichever instance starts it.
+        await pool.query('INSERT INTO broadcasts (id, status, created_at, job) VALUES ($1, $2, $3, $4)', [
+          value.id,
+          value.status,
+          value.createdAt,
+          value,
+        ]);
+      } catch (error) {
+        if (isUniqueViolation(error, 'broadcasts_one_running')) throw broadcastRunning();
+        throw error;
+      }
+      return value;
+    },
+    get: (id) => job(pool, id),
+    async running() {
+      const stored = await first<unknown>(pool, 'job', `SELECT job FROM broadcasts WHERE status = 'running'`);
+      return stored === undefined ? undefined : parseBroadcastJob(stored);
+    },
+    async isDone(id, index) {
+      const value = await job(pool, id);
+      return value !== undefined && isDone(value, index);
+    },
+    async progress(id) {
+      const value = await job(pool, id);
+      return value ? progressOf(value) : undefined;
+    },
+    async record(id, index, outcome) {
+      await changeJob(id, (value) => recordDelivery(value, index, outcome));
+    },
+    async setProgressMessage(id, messageId) {
+      await changeJob(id, (value) => {
+        value.progressMessageId = messageId;
+      });
+    },
+    async finish(id, status) {
+      const value = await changeJob(id, (found) => endJob(found, status, now()));
+      await pool.query(
+        `DELETE FROM broadcasts WHERE status <> 'running' AND id NOT IN
+           (SELECT id FROM broadcasts WHERE status <> 'running' ORDER BY created_at DESC LIMIT $1)`,
+        [keepFinished],
+      );
+      return value;
+    },
+  };
+}

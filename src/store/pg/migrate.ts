@@ -1,0 +1,64 @@
+import type pg from 'pg';
+import { StoreError } from '../errors.ts';
+import { sql as initial } from './migrations/001-initial.ts';
+
+/** A numbered schema change; applied once, in order, each in its own transaction. */
+export interface PgMigration {
+  id: number;
+  name: string;
+  sql: string;
+}
+
+/** Every migration, in order. Append new ones (`002-…ts`); never edit an applied one. */
+export const pgMigrations: readonly PgMigration[] = [{ id: 1, name: '001-initial', sql: initial }];
+
+/** The advisory lock key migrations run under (any 64-bit number no other tool uses). */
+export const migrationLockKey = 0x6b696f73; // "kios"
+
+/**
+ * Brings the database up to the newest migration: under `pg_advisory_lock` (so instances starting
+ * together apply each migration once, the others wait), records each in `kiosbot_migrations` in
+ * the same transaction as its SQL. Refuses a database a newer kiosbot migrated further. Resolves
+ * with the ids applied now.
+ */
+export async function migratePg(pool: pg.Pool, migrations: readonly PgMigration[] = pgMigrations): Promise<number[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
+    try {
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS kiosbot_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+      );
+      const { rows } = await client.query<{ id: number }>('SELECT id FROM kiosbot_migrations ORDER BY id');
+      const applied = new Set(rows.map((row) => row.id));
+      const newest = Math.max(0, ...migrations.map((migration) => migration.id));
+      const unknown = rows.find((row) => row.id > newest);
+      if (unknown) {
+        throw new StoreError(
+          'version',
+          `The database has schema migration ${unknown.id}, but this kiosbot knows migrations up to ${newest}: ` +
+            'a newer kiosbot migrated it. Run that version (or newer). Nothing was changed.',
+        );
+      }
+      const done: number[] = [];
+      for (const migration of migrations) {
+        if (applied.has(migration.id)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(migration.sql);
+          await client.query('INSERT INTO kiosbot_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+        done.push(migration.id);
+      }
+      return done;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,160 @@
+import type pg from 'pg';
+import type { TransactionStore } from '../contract.ts';
+import { buildOutboxItem, type NewOutboxItem } from '../outbox.ts';
+import { isFinalStatus, type TransactionRecord } from '../schema.ts';
+import {
+  confirmationTtlMs,
+  confirmationUsed,
+  duplicateTransaction,
+  newTransactionRecord,
+  settledTransaction,
+  updatedTransaction,
+} from '../transactions.ts';
+import { column, first, inTransaction, insertOutbox, isUniqueViolation, type Db } from './db.ts';
+
+const newestFirst = 'ORDER BY created_at DESC, ref_id DESC';
+const page = (options: { limit?: number; offset?: number } = {}) => [Math.max(0, options.limit ?? 10), Math.max(0, options.offset ?? 0)];
+/** When a check of `tx` is due: its nextCheckAt, else its creation. */
+const dueAt = (tx: TransactionRecord) => tx.nextCheckAt ?? tx.createdAt;
+
+/** Writes `tx` over its row (ending any claim on it). */
+async function writeRow(db: Db, tx: TransactionRecord): Promise<void> {
+  await db.query(
+    `UPDATE transactions SET final = $2, due_at = $3, target = $4, trx_id = $5, lease_owner = NULL, lease_until = NULL, record = $6
+     WHERE ref_id = $1`,
+    [tx.refId, isFinalStatus(tx.status), dueAt(tx), tx.target, tx.trxId ?? null, tx],
+  );
+}
+
+/**
+ * Transactions on PostgreSQL: open and settled in one table. Every change that goes with notices
+ * (update, settle) locks the open row (`FOR UPDATE ... AND NOT final`), so of two racing
+ * settlements the second finds it final and changes nothing.
+ */
+export function createPgTransactions(pool: pg.Pool, now: () => Date): TransactionStore {
+  const records = (text: string, values: unknown[]) => column<TransactionRecord>(pool, 'record', text, values);
+  const one = (text: string, values: unknown[]) => first<TransactionRecord>(pool, 'record', text, values);
+
+  /** Locks the open row, applies `next` to it and queues `notify`, in one transaction. */
+  const change = (
+    refId: string,
+    notify: readonly NewOutboxItem[],
+    next: (existing: TransactionRecord, at: Date) => TransactionRecord,
+  ): Promise<TransactionRecord | undefined> =>
+    inTransaction(pool, async (client) => {
+      const existing = await first<TransactionRecord>(
+        client,
+        'record',
+        'SELECT record FROM transactions WHERE ref_id = $1 AND NOT final FOR UPDATE',
+        [refId],
+      );
+      if (!existing) return undefined;
+      const at = now();
+      const record = next(existing, at);
+      await writeRow(client, record);
+      for (const item of notify) await insertOutbox(client, buildOutboxItem(item, at));
+      return record;
+    });
+
+  const createMany: TransactionStore['createMany'] = (inputs, options = {}) =>
+    inTransaction(pool, async (client) => {
+      const at = now();
+      const created = inputs.map((input) => newTransactionRecord(input, at));
+      const { confirmationId } = options;
+      if (confirmationId !== undefined) {
+        await client.query('DELETE FROM confirmations WHERE at < $1', [new Date(at.getTime() - confirmationTtlMs).toISOString()]);
+        try {
+          // The primary key decides: of racing callers (any instance) one inserts, the others fail here.
+          await client.query('INSERT INTO confirmations (id, ref_ids, at) VALUES ($1, $2, $3)', [
+            confirmationId,
+            created.map((tx) => tx.refId),
+            at.toISOString(),
+          ]);
+        } catch (error) {
+          if (isUniqueViolation(error)) throw confirmationUsed(confirmationId);
+          throw error;
+        }
+      }
+      for (const tx of created) {
+        try {
+          await client.query(
+            `INSERT INTO transactions (ref_id, user_id, final, created_at, due_at, target, trx_id, record)
+             VALUES ($1, $2, false, $3, $4, $5, $6, $7)`,
+            [tx.refId, tx.userId, tx.createdAt, dueAt(tx), tx.target, tx.trxId ?? null, tx],
+          );
+        } catch (error) {
+          if (isUniqueViolation(error, 'transactions_pkey')) throw duplicateTransaction(tx.refId);
+          throw error;
+        }
+      }
+      return created;
+    });
+
+  return {
+    async create(input) {
+      const [record] = await createMany([input]);
+      if (!record) throw new Error('unreachable: createMany returned nothing');
+      return record;
+    },
+    createMany,
+    confirmation: (confirmationId) => first<string[]>(pool, 'ref_ids', 'SELECT ref_ids FROM confirmations WHERE id = $1', [confirmationId]),
+    get: (refId) => one('SELECT record FROM transactions WHERE ref_id = $1 AND NOT final', [refId]),
+    find: (refId) => one('SELECT record FROM transactions WHERE ref_id = $1', [refId]),
+    findForUser: (userId, refId) => one('SELECT record FROM transactions WHERE ref_id = $1 AND user_id = $2', [refId, userId]),
+    findByTrxId: (userId, trxId) =>
+      one(`SELECT record FROM transactions WHERE user_id = $1 AND upper(trx_id) = upper($2) ${newestFirst} LIMIT 1`, [userId, trxId]),
+    listOpen: () => records('SELECT record FROM transactions WHERE NOT final ORDER BY created_at, ref_id', []),
+    listByUser: (userId, options) =>
+      records(`SELECT record FROM transactions WHERE user_id = $1 ${newestFirst} LIMIT $2 OFFSET $3`, [userId, ...page(options)]),
+    listByTarget: (userId, target, options) =>
+      records(`SELECT record FROM transactions WHERE user_id = $1 AND target = $2 ${newestFirst} LIMIT $3 OFFSET $4`, [
+        userId,
+        target,
+        ...page(options),
+      ]),
+    listByUserBetween: (userId, from, to) =>
+      records('SELECT record FROM transactions WHERE user_id = $1 AND created_at >= $2 AND created_at < $3 ORDER BY created_at, ref_id', [
+        userId,
+        from.toISOString(),
+        to.toISOString(),
+      ]),
+    listCreatedSince: (since) => records(`SELECT record FROM transactions WHERE created_at >= $1 ${newestFirst}`, [since.toISOString()]),
+    async buyersSince(since) {
+      const ids = await column<string>(
+        pool,
+        'user_id',
+        `SELECT DISTINCT user_id FROM transactions WHERE created_at >= $1 AND record->>'status' <> 'Gagal'`,
+        [since.toISOString()],
+      );
+      return new Set(ids.map(Number));
+    },
+    update: (refId, patch, options = {}) => change(refId, options.notify ?? [], (existing, at) => updatedTransaction(existing, patch, at)),
+    settle(refId, patch, options = {}) {
+      const notify = options.notify ?? [];
+      return change(refId, notify, (existing, at) => settledTransaction(existing, patch, at, notify.length > 0));
+    },
+    due: (nowMs, options = {}) =>
+      records('SELECT record FROM transactions WHERE NOT final AND due_at <= $1 ORDER BY due_at, ref_id LIMIT $2', [
+        new Date(nowMs).toISOString(),
+        options.limit ?? null,
+      ]),
+    async claimDue(nowMs, { limit, lease }) {
+      const at = new Date(nowMs).toISOString();
+      // SKIP LOCKED: a row another claimer is taking right now is passed over, never waited for.
+      const { rows } = await pool.query<{ record: TransactionRecord }>(
+        `WITH due AS (
+           SELECT ref_id FROM transactions
+           WHERE NOT final AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+           ORDER BY due_at, ref_id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         UPDATE transactions t SET lease_owner = $3, lease_until = $4 FROM due WHERE t.ref_id = due.ref_id
+         RETURNING t.record, t.due_at`,
+        [at, limit, lease.owner, new Date(nowMs + lease.ms).toISOString()],
+      );
+      return rows.map((row) => row.record).sort((a, b) => Date.parse(dueAt(a)) - Date.parse(dueAt(b)) || (a.refId < b.refId ? -1 : 1));
+    },
+    async nextDueAt() {
+      const at = await first<Date | null>(pool, 'at', 'SELECT min(due_at) AS at FROM transactions WHERE NOT final');
+      return at ? at.getTime() : undefined;
+    },
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * The invariants issue 14 asks both engines to keep (DESIGN invariants 1-3), and on PostgreSQL
+ * across instances: each "instance" is an engine with its own connection pool on one database.
+ */
+import { expect, it } from 'vitest';
+import { sealCredential } from '../../src/store/credentials.ts';
+import { sealConversation } from '../../src/store/conversations.ts';
+import { migratePg, pgMigrations } from '../../src/store/pg/migrate.ts';
+import { describeEngines, quietPool } from './contract/harness.ts';
+import { createClock, purchase, testVault } from './helpers.ts';
+
+const start = '2026-03-01T08:00:00.000Z';
+const lease = (owner: string) => ({ owner, ms: 30_000 });
+const notice = (chatId: number) => ({ chatId, kind: 'final', payload: { chatId } });
+
+describeEngines('store invariants', (suite) => {
+  it('a confirmation id makes one set of transactions, also when callers race it', async () => {
+    const store = await suite.open(createClock(start).now);
+    const tap = (n: number) => store.transactions.createMany([purchase(`A${n}`), purchase(`B${n}`)], { confirmationId: 'confirm-1' });
+    const results = await Promise.allSettled([tap(1), tap(2), tap(3)]);
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    for (const result of results) if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'duplicate' });
+    const winner = await store.transactions.confirmation('confirm-1');
+    expect(winner).toHaveLength(2);
+    expect((await store.transactions.listOpen()).map((tx) => tx.refId).sort()).toEqual([...winner!].sort());
+    await expect(tap(4)).rejects.toMatchObject({ code: 'duplicate' });
+  });
+
+  it('a confirmation whose refs clash stores nothing, and its id stays free', async () => {
+    const store = await suite.open(createClock(start).now);
+    await store.transactions.create(purchase('TAKEN'));
+    await expect(store.transactions.createMany([purchase('NEW'), purchase('TAKEN')], { confirmationId: 'c' })).rejects.toMatchObject({
+      code: 'duplicate',
+    });
+    expect(await store.transactions.find('NEW')).toBeUndefined();
+    expect(await store.transactions.confirmation('c')).toBeUndefined();
+    await store.transactions.createMany([purchase('NEW')], { confirmationId: 'c' });
+    expect(await store.transactions.confirmation('c')).toEqual(['NEW']);
+  });
+
+  it('a settlement and its notices are one step: racing settlements notify once, a failing notice keeps it open', async () => {
+    const store = await suite.open(createClock(start).now);
+    await store.transactions.create(purchase('R1'));
+    await expect(
+      store.transactions.settle('R1', { status: 'Sukses' }, { notify: [notice(42), { chatId: 1.5, kind: 'bad', payload: {} }] }),
+    ).rejects.toMatchObject({ code: 'invalid' });
+    expect(await store.transactions.get('R1')).toMatchObject({ status: 'Created' });
+    expect(await store.outbox.size()).toBe(0);
+
+    const results = await Promise.all(
+      ['Sukses', 'Gagal', 'Sukses'].map((status) => store.transactions.settle('R1', { status }, { notify: [notice(42), notice(-100)] })),
+    );
+    const settled = results.filter((result) => result !== undefined);
+    expect(settled).toHaveLength(1);
+    expect(await store.transactions.find('R1')).toMatchObject({ status: settled[0]!.status, notified: true });
+    expect((await store.outbox.list()).map((item) => item.chatId).sort()).toEqual([-100, 42]);
+  });
+
+  it('a due outbox item is claimed by one owner until its lease runs out or the owner is done', async () => {
+    const clock = createClock(start);
+    const store = await suite.open(clock.now);
+    const a = await store.outbox.enqueue(notice(1));
+    const b = await store.outbox.enqueue(notice(2));
+    await store.outbox.enqueue({ ...notice(3), notBefore: '2026-03-01T09:00:00.000Z' });
+    expect((await store.outbox.claimDue(clock.now(), { limit: 1, lease: lease('x') })).map((item) => item.id)).toEqual([a.id]);
+    expect((await store.outbox.claimDue(clock.now(), { limit: 10, lease: lease('y') })).map((item) => item.id)).toEqual([b.id]);
+    expect(await store.outbox.claimDue(clock.now(), { limit: 10, lease: lease('z') })).toEqual([]);
+    // x retries later: its update ends the claim; y dies: its lease runs out.
+    await store.outbox.update(a.id, { attempts: 1 });
+    clock.advance(30_000);
+    expect((await store.outbox.claimDue(clock.now(), { limit: 10, lease: lease('z') })).map((item) => item.id)).toEqual([a.id, b.id]);
+  });
+
+  it('a due transaction check is claimed by one owner until its lease runs out or the check is recorded', async () => {
+    const clock = createClock(start);
+    const store = await suite.open(clock.now);
+    await store.transactions.create(purchase('T1'));
+    await store.transactions.create(purchase('T2', { userId: 7 }));
+    const nowMs = clock.now().getTime();
+    const first = await store.transactions.claimDue(nowMs, { limit: 10, lease: lease('x') });
+    expect(first.map((tx) => tx.refId).sort()).toEqual(['T1', 'T2']);
+    expect(await store.transactions.claimDue(nowMs, { limit: 10, lease: lease('y') })).toEqual([]);
+    await store.transactions.update('T1', { status: 'Pending', checks: 1 });
+    expect((await store.transactions.claimDue(nowMs, { limit: 10, lease: lease('y') })).map((tx) => tx.refId)).toEqual(['T1']);
+    expect((await store.transactions.claimDue(nowMs + 30_000, { limit: 10, lease: lease('y') })).map((tx) => tx.refId).sort()).toEqual([
+      'T1',
+      'T2',
+    ]);
+  });
+});
+
+describeEngines(
+  'store invariants across instances',
+  (suite) => {
+    it('two instances racing the same confirmation ids make one set each', async () => {
+      const now = createClock(start).now;
+      const [one, two] = [await suite.open(now), await suite.open(now)];
+      for (let round = 0; round < 20; round++) {
+        const confirmationId = `confirm-${round}`;
+        const results = await Promise.allSettled(
+          [one, two].map((store, i) =>
+            store.transactions.createMany([purchase(`R${round}-${i}-a`), purchase(`R${round}-${i}-b`)], { confirmationId }),
+          ),
+        );
+        expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+      }
+      const [counts] = await suite.sql<{ txs: string; confirmations: string }>(
+        'SELECT (SELECT count(*) FROM transactions) AS txs, (SELECT count(*) FROM confirmations) AS confirmations',
+      );
+      expect(counts).toEqual({ txs: '40', confirmations: '20' });
+    });
+
+    it('the ref id is committed when create resolves: another instance sees it before any provider call', async () => {
+      const now = createClock(start).now;
+      const [one, two] = [await suite.open(now), await suite.open(now)];
+      await one.transactions.createMany([purchase('REF-1')], { confirmationId: 'c' });
+      expect(await two.transactions.get('REF-1')).toMatchObject({ status: 'Created' });
+      expect(await two.transactions.confirmation('c')).toEqual(['REF-1']);
+    });
+
+    it('two instances settling one transaction queue its notices once', async () => {
+      const now = createClock(start).now;
+      const [one, two] = [await suite.open(now), await suite.open(now)];
+      for (let i = 0; i < 10; i++) await one.transactions.create(purchase(`S${i}`));
+      for (let i = 0; i < 10; i++) {
+        const results = await Promise.all(
+          [one, two].map((store) => store.transactions.settle(`S${i}`, { status: 'Sukses' }, { notify: [notice(42)] })),
+        );
+        expect(results.filter((result) => result !== undefined)).toHaveLength(1);
+      }
+      expect(await one.outbox.size()).toBe(10);
+    });
+
+    it('two claimers never claim the same due row (outbox and transaction checks)', async () => {
+      const clock = createClock(start);
+      const [one, two] = [await suite.open(clock.now), await suite.open(clock.now)];
+      for (let i = 0; i < 60; i++) {
+        await one.outbox.enqueue(notice(i));
+        await one.transactions.create(purchase(`C${i}`, { userId: i }));
+      }
+      const at = clock.now();
+      const outboxClaims: string[] = [];
+      const txClaims: string[] = [];
+      for (let round = 0; round < 4; round++) {
+        const claimed = await Promise.all(
+          [one, two].flatMap((store, i) => [
+            store.outbox.claimDue(at, { limit: 10, lease: lease(`w${i}`) }),
+            store.outbox.claimDue(at, { limit: 10, lease: lease(`v${i}`) }),
+          ]),
+        );
+        outboxClaims.push(...claimed.flat().map((item) => item.id));
+        const checks = await Promise.all(
+          [one, two, one, two].map((store, i) => store.transactions.claimDue(at.getTime(), { limit: 10, lease: lease(`w${i}`) })),
+        );
+        txClaims.push(...checks.flat().map((tx) => tx.refId));
+      }
+      expect(new Set(outboxClaims).size).toBe(outboxClaims.length);
+      expect(outboxClaims).toHaveLength(60);
+      expect(new Set(txClaims).size).toBe(txClaims.length);
+      expect(txClaims).toHaveLength(60);
+    });
+
+    it('an update delivered to two instances is stored once, without deadlock', async () => {
+      const now = createClock(start).now;
+      const [one, two] = [await suite.open(now), await suite.open(now)];
+      // Overlapping batches in opposite orders (a deadlock, were rows locked in the order given).
+      for (let round = 0; round < 5; round++) {
+        const updates = Array.from({ length: 300 }, (_, i) => ({ id: 1000 * round + i, sealed: `sealed-${i}` }));
+        const [a, b] = await Promise.all([one.inbox.add(updates), two.inbox.add([...updates].reverse())]);
+        expect([...a, ...b].sort((x, y) => x - y)).toEqual(updates.map((update) => update.id));
+      }
+    });
+
+    it('two instances moving groups between owners at once end consistent (no deadlock, one group per owner)', async () => {
+      const now = createClock(start).now;
+      const [one, two] = [await suite.open(now), await suite.open(now)];
+      for (const id of [1, 2]) await one.users.upsert({ id, firstName: `U${id}` });
+      for (let round = 0; round < 10; round++) {
+        await Promise.all([
+          one.groups.link({ chatId: -1, ownerId: round % 2 === 0 ? 1 : 2 }),
+          two.groups.link({ chatId: -2, ownerId: round % 2 === 0 ? 2 : 1 }),
+          one.groups.link({ chatId: -3, ownerId: 1 }),
+        ]);
+      }
+      const groups = await suite.sql<{ chat_id: string; owner_id: string }>('SELECT chat_id, owner_id FROM groups ORDER BY chat_id');
+      for (const id of [1, 2]) {
+        const owned = groups.filter((group) => Number(group.owner_id) === id).map((group) => Number(group.chat_id));
+        expect(owned.length).toBeLessThanOrEqual(1);
+        expect((await one.users.get(id))?.linkedGroupId).toBe(owned[0]);
+      }
+    });
+
+    it('migrations apply once under the advisory lock, and a database a newer kiosbot migrated is refused', async () => {
+      await suite.open(createClock(start).now);
+      const pool = quietPool(suite.databaseUrl(), 4);
+      try {
+        const later = [...pgMigrations, { id: 2, name: '002-test', sql: 'CREATE TABLE migration_probe (id int)' }];
+        const applied = await Promise.all([migratePg(pool, later), migratePg(pool, later), migratePg(pool, later)]);
+        expect(applied.flat()).toEqual([2]);
+        expect(await suite.sql('SELECT id, name FROM kiosbot_migrations ORDER BY id')).toEqual([
+          { id: 1, name: '001-initial' },
+          { id: 2, name: '002-test' },
+        ]);
+        await expect(migratePg(pool)).rejects.toMatchObject({ code: 'version' });
+      } finally {
+        await suite.sql('DROP TABLE IF EXISTS migration_probe');
+        await suite.sql('DELETE FROM kiosbot_migrations WHERE id = 2');
+        await pool.end();
+      }
+    });
+
+    it('secrets reach the database sealed only', async () => {
+      const clock = createClock(start);
+      const store = await suite.open(clock.now);
+      const vault = testVault();
+      await store.credentials.saveSealed(42, sealCredential(vault, 42, 'reseller', { apiKey: 'PLAIN-KEY-123' }, { at: clock.now() }));
+      await store.conversations.writeSealed('c:42', sealConversation(vault, 'c:42', { pin: 'PLAIN-PIN-987' }));
+      const [row] = await suite.sql<{ dump: string }>(
+        `SELECT (SELECT string_agg(record::text, '') FROM credentials) || (SELECT string_agg(sealed, '') FROM conversations) AS dump`,
+      );
+      expect(row?.dump).toMatch(/\w{20}/);
+      expect(row?.dump).not.toMatch(/PLAIN-KEY-123|PLAIN-PIN-987/);
+    });
+  },
+  ['postgres'],
+);
