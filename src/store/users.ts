@@ -188,7 +188,8 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
       }
     }
     if (!hasPending) return;
-    for (const [key, user] of Object.entries(pending)) if (!shards.forUser(user.id).data.users[key] && matchesUserFilter(user, filter)) visit(user);
+    for (const [key, user] of Object.entries(pending))
+      if (!shards.forUser(user.id).data.users[key] && matchesUserFilter(user, filter)) visit(user);
   };
 
   return {
