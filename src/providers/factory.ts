@@ -68,7 +68,7 @@ export function createProviders(settings: ProviderSettings, hooks: ProviderHooks
         retryDelayMs: settings.retryDelayMs,
         onCall: (call) => hooks.onCall?.({ service: 'reseller', ...call }),
       });
-      const key = accountKey(apiId, apiKey);
+      const key = providerAccountKey('reseller', { apiId, apiKey });
       return watch({ ...client, balance: () => balanceReads(key, () => client.balance()) }, 'reseller', account);
     },
     marketplace: ({ apiKey }, account) =>
@@ -115,9 +115,14 @@ function sharedReads<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
   };
 }
 
-/** A reseller account as a map key: a digest of its trimmed api id and key (the key itself is not kept). */
-function accountKey(apiId: string, apiKey: string): string {
-  return createHash('sha256').update(`${apiId.trim()}\u0000${apiKey.trim()}`).digest('base64');
+/**
+ * A provider account as a map key: a digest of the service and its credentials, the same for
+ * every user of that account; no secret is readable from it (nor kept by it).
+ */
+export function providerAccountKey(service: ServiceName, credentials: Record<string, string>): string {
+  return createHash('sha256')
+    .update([service, ...Object.values(credentials).map((value) => value.trim())].join('\u0000'))
+    .digest('base64');
 }
 
 /** The client with every method passing 401/403 provider errors to `report` before rethrowing them. */

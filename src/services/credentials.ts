@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Store } from '../store/store.ts';
 import { withoutFormatChars } from './targets.ts';
 import type { ServiceName } from '../domain.ts';
-import type { AccountRef, Providers, ServiceCredentials } from '../providers/factory.ts';
+import { providerAccountKey, type AccountRef, type Providers, type ServiceCredentials } from '../providers/factory.ts';
 import type { Logger } from '../logger.ts';
 import { boundedCache } from './memo.ts';
 
@@ -121,9 +120,7 @@ export function createCredentialService(store: Store, providers: Providers, logg
       return accountKeys(sealed, () => {
         const credentials = api.load(userId, service);
         if (!credentials) return undefined;
-        return createHash('sha256')
-          .update(`${service}\u0000${Object.values(credentials).join('\u0000')}`)
-          .digest('base64');
+        return providerAccountKey(service, credentials);
       });
     },
     remove: async (userId, service) => {

@@ -15,24 +15,13 @@ export const segmentFileName = (month: string) => `${month}.jsonl`;
 /** Appends `bytes` to `file` (creating it 0600) and makes them durable (fsync) before resolving. */
 export type SegmentAppender = (file: string, bytes: Buffer) => Promise<void>;
 
-/** An appender that opens, writes (O_APPEND), fdatasyncs and closes the file per call. */
-export async function appendDurably(file: string, bytes: Buffer): Promise<void> {
-  const handle = await fs.open(file, 'a', fileMode);
-  try {
-    await handle.writeFile(bytes);
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /** O_APPEND | O_DSYNC: each write returns once its data (and the size that reaches it) is on disk, as write + fdatasync. */
 const appendSyncFlags = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | fsConstants.O_DSYNC;
 
 /**
  * The history's own appender: keeps the file it appended to last (this month's segment) open in
  * synchronous-write mode, so a settlement costs one write that returns when it is on disk (the
- * durability of `appendDurably`, without an open, a separate fdatasync and a close each time).
+ * durability of write + fdatasync, without an open, a separate fdatasync and a close each time).
  * Another file closes the held one; a failed write closes it too (the next append opens afresh).
  */
 export function createSegmentWriter(): { append: SegmentAppender; close(): Promise<void> } {

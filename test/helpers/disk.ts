@@ -4,10 +4,10 @@
  * does), fail the next few writes only, or hold writes in flight until the test releases them.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, promises as fs, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { writeFileAtomic, type AtomicWriter } from '../../src/store/durable-file.ts';
+import { fileMode, writeFileAtomic, type AtomicWriter } from '../../src/store/durable-file.ts';
 
 export interface TestDisk {
   /** The writer to give the store. */
@@ -24,6 +24,20 @@ export interface TestDisk {
   held(): number;
   /** Files whose write failed, in order. */
   readonly failed: string[];
+}
+
+/**
+ * A history appender for tests that fail some appends (`HistoryOptions.appendFile`): opens,
+ * writes (O_APPEND), fdatasyncs and closes the file per call, so it holds no file open.
+ */
+export async function appendDurably(file: string, bytes: Buffer): Promise<void> {
+  const handle = await fs.open(file, 'a', fileMode);
+  try {
+    await handle.writeFile(bytes);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The error Node gives when the disk is full. */

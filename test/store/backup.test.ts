@@ -22,8 +22,7 @@ import {
 import { hotFileName, type Store } from '../../src/store/store.ts';
 import { createVault } from '../../src/store/vault.ts';
 import { shardOfUser, userShardFileName } from '../../src/store/user-shards.ts';
-import { enospc } from '../helpers/disk.ts';
-import { appendDurably } from '../../src/store/history-lines.ts';
+import { appendDurably, enospc } from '../helpers/disk.ts';
 import { createClock, createTempDirs, openTestStore, purchase, testVault } from './helpers.ts';
 
 const dirs = createTempDirs();

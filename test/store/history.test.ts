@@ -15,9 +15,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { restoreBackup, writeBackup } from '../../src/store/backup.ts';
 import { StoreCorruptError, StoreVersionError } from '../../src/store/errors.ts';
 import { openHistory } from '../../src/store/history.ts';
-import { appendDurably, encodeLine, monthOf, type SegmentAppender } from '../../src/store/history-lines.ts';
+import { encodeLine, monthOf, type SegmentAppender } from '../../src/store/history-lines.ts';
 import type { TransactionRecord } from '../../src/store/schema.ts';
-import { enospc } from '../helpers/disk.ts';
+import { appendDurably, enospc } from '../helpers/disk.ts';
 import { createClock, createTempDirs, historyOnDisk, modeOf, openTestStore, purchase, readJson, testVault } from './helpers.ts';
 
 const dirs = createTempDirs();
