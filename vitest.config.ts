@@ -24,9 +24,14 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
-    // Both cores: most of the time is spent waiting (child processes starting, providers and
-    // Telegram answering), so two workers halve the wall time (about 65 s instead of 120 s).
-    maxWorkers: 2,
+    // KIOSBOT_TEST_CPU_PROF=<dir> writes a V8 CPU profile of each test worker there (summarise one
+    // with `npx tsx bench/profile-summary.ts <file>`).
+    execArgv: process.env.KIOSBOT_TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.KIOSBOT_TEST_CPU_PROF}`] : [],
+    // Three workers on two cores: about a third of the fast project's time is spent waiting
+    // (loopback HTTP, the thread pool's file writes) and the process tests mostly wait for their
+    // children, so a third worker fills those gaps (about 62 s instead of 91 s on a fresh clone).
+    // KIOSBOT_TEST_WORKERS chooses another number.
+    maxWorkers: Number(process.env.KIOSBOT_TEST_WORKERS ?? 3),
     projects: [
       // Not isolated: the fast files share one module graph per worker instead of importing src/,
       // grammY and the emulator again for each of ~75 files (import time went from ~27 s to ~3 s).

@@ -45,15 +45,12 @@ export function createBroadcastService(deps: { store: Store; now: () => Date; de
       return job;
     },
     async cancel() {
-      const job = store.broadcasts.running();
+      const job = store.broadcasts.runningProgress();
       if (!job) return undefined;
       await store.broadcasts.finish(job.id, 'cancelled');
       deps.wake();
       return store.broadcasts.progress(job.id);
     },
-    running() {
-      const job = store.broadcasts.running();
-      return job ? store.broadcasts.progress(job.id) : undefined;
-    },
+    running: () => store.broadcasts.runningProgress(),
   };
 }

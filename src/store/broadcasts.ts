@@ -69,6 +69,8 @@ export interface BroadcastsRepo {
   get(id: string): BroadcastJob | undefined;
   /** The running job, if any (one at a time). */
   running(): BroadcastJob | undefined;
+  /** The running job without its recipient list (cheap: asked with every delivery). */
+  runningProgress(): BroadcastProgress | undefined;
   /** Whether position `index` of the job is finished. */
   isDone(id: string, index: number): boolean;
   /** The job without its recipient list (cheap: for progress reports and status checks). */
@@ -144,6 +146,7 @@ export async function openBroadcasts(options: {
     writeFile: options.writeFile,
   });
   const copy = <T>(value: T): T => structuredClone(value);
+  const runningJob = () => Object.values(file.data.jobs).find((candidate) => candidate.status === 'running');
 
   return {
     async create(input) {
@@ -161,8 +164,12 @@ export async function openBroadcasts(options: {
       return job ? copy(job) : undefined;
     },
     running() {
-      const job = Object.values(file.data.jobs).find((candidate) => candidate.status === 'running');
+      const job = runningJob();
       return job ? copy(job) : undefined;
+    },
+    runningProgress() {
+      const job = runningJob();
+      return job ? copy(progressOf(job)) : undefined;
     },
     isDone: (id, index) => {
       const job = file.data.jobs[id];
@@ -170,8 +177,7 @@ export async function openBroadcasts(options: {
     },
     progress(id) {
       const job = file.data.jobs[id];
-      if (!job) return undefined;
-      return progressOf(copy(job));
+      return job ? copy(progressOf(job)) : undefined;
     },
     async record(id, index, outcome) {
       await file.update((data) => {

@@ -1,6 +1,8 @@
 /**
  * Crash safety at random instants: the bot (as `npm run build` builds it, see test/e2e/build-once.ts) is killed with SIGKILL
- * 0–2,000 ms after a Confirm tap, again and again, and started again on the same data.
+ * 0–2,000 ms after a Confirm tap, again and again, and started again on the same data. Each kill
+ * lands in several purchases of different users at once, each at its own drawn instant after its
+ * tap (the taps are staggered so), which is also what a busy reseller's bot meets.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -70,6 +72,8 @@ interface Lane {
 
 describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
   const runs = Number(process.env.CRASH_RUNS ?? 30);
+  // Purchases in flight at each kill, each tapped its own drawn instant before it: 30 purchases cost 10 restarts, not 30.
+  const perKill = Number(process.env.CRASH_PER_KILL ?? 3);
   // Five bots side by side (each with its own Telegram and data) cut the time spent waiting for kill instants.
   const laneCount = Number(process.env.CRASH_LANES ?? 5);
   // CRASH_SEED=<seed> repeats a failed run's kill instants.
@@ -87,11 +91,14 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
     await sandbox?.close();
   });
 
-  it(`${runs} kills of a 3-line purchase between 0 and 2,000 ms after the tap: each bought once per line with its notices, never lost`, async () => {
+  it(`${runs} 3-line purchases killed between 0 and 2,000 ms after their tap, ${perKill} per kill: each bought once per line with its notices, never lost`, async () => {
     const started = Date.now();
     const random = seededRandom(seed);
     const instants = Array.from({ length: runs }, () => Math.floor(random() * 2000));
-    const report = (run: number) => `run ${run} (CRASH_SEED=${seed}, kill ${instants[run]} ms after the tap)`;
+    /** How long after each run's tap its kill came, as measured. */
+    const killedAfter = new Map<number, number>();
+    const report = (run: number) =>
+      `run ${run} (CRASH_SEED=${seed}, kill ${killedAfter.get(run) ?? instants[run]} ms after the tap, drawn ${instants[run]} ms)`;
     const targetsOf = (run: number) => [1, 2, 3].map((line) => `0812${String(run).padStart(4, '0')}${line}01`);
     // The re-check after the create settles the purchase (Sukses with an SN).
     sandbox = await startSandbox({ reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } });
@@ -123,24 +130,40 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
       };
       const summaries = new Map<number, { text: string | undefined; history: readonly { text?: string }[] }>();
 
-      // Back to back: each restart recovers the previous purchase and serves the next one.
+      // Back to back: each restart recovers the previous round's purchases and serves the next round.
       await startBot();
-      for (const run of laneRuns) {
-        const user = users.get(run)!;
-        const summary = await telegram.waitForBotMessage(user, {
-          after: user.send(
-            targetsOf(run)
-              .map((target) => `TSEL10.${target}`)
-              .join('\n'),
-          ),
-          where: (m) => m.buttons.flat().includes('✅ Konfirmasi'),
-          timeoutMs: 20_000,
+      for (let first = 0; first < laneRuns.length; first += perKill) {
+        const round = laneRuns.slice(first, first + perKill);
+        const shown = await Promise.all(
+          round.map((run) => {
+            const user = users.get(run)!;
+            return telegram.waitForBotMessage(user, {
+              after: user.send(
+                targetsOf(run)
+                  .map((target) => `TSEL10.${target}`)
+                  .join('\n'),
+              ),
+              where: (m) => m.buttons.flat().includes('✅ Konfirmasi'),
+              timeoutMs: 20_000,
+            });
+          }),
+        );
+        // The purchase with the latest kill instant is tapped first, the others later, so that one
+        // kill lands the drawn number of ms after each of their taps.
+        const latest = Math.max(...round.map((run) => instants[run]!));
+        const tapped = new Map<number, number>();
+        round.forEach((run, index) => {
+          summaries.set(run, shown[index]!);
+          setTimeout(() => {
+            users.get(run)!.tap(shown[index]!, '✅ Konfirmasi');
+            tapped.set(run, performance.now());
+          }, latest - instants[run]!);
         });
-        summaries.set(run, summary);
-        user.tap(summary, '✅ Konfirmasi');
         // The random instant of the crash (not a wait for something to happen).
-        await new Promise((resolve) => setTimeout(resolve, instants[run]));
+        await new Promise((resolve) => setTimeout(resolve, latest));
+        const killedAt = performance.now();
         await lane.bot?.stop('SIGKILL');
+        for (const run of round) killedAfter.set(run, Math.round(killedAt - (tapped.get(run) ?? killedAt)));
         await startBot();
       }
 
@@ -211,6 +234,8 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
         ),
       ),
     );
-    console.log(`crash test: ${runs} kills in ${laneCount} lanes (CRASH_SEED=${seed}) in ${Math.round((Date.now() - started) / 1000)} s`);
+    console.log(
+      `crash test: ${runs} purchases, ${Math.ceil(runs / perKill)} kills in ${laneCount} lanes (CRASH_SEED=${seed}) in ${Math.round((Date.now() - started) / 1000)} s`,
+    );
   }, 240_000);
 });

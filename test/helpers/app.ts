@@ -105,11 +105,20 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
       options.polling === false ? undefined : run(app.bot, { runner: { fetch: { timeout: 1, allowed_updates: [...allowedUpdates] } } });
     if (options.jobs) app.startJobs();
   };
+  /**
+   * Resolves once the runner has no update in flight (it handles fetched updates concurrently);
+   * rejects after 10 s. Checked every 2 ms: most waits are a store write or two.
+   */
+  const handled = async () => {
+    for (let waited = 0; (runner?.size() ?? 0) > 0; waited += 2) {
+      if (waited > 10_000) throw new Error('an update is still being handled after 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  };
   const halt = async () => {
     if (runner?.isRunning()) await runner.stop();
     // Let the updates being handled finish (they may be writing conversation state or a purchase).
-    for (let waited = 0; runner && runner.size() > 0 && waited < 10_000; waited += 50)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await handled().catch(() => undefined);
     await app.close();
   };
   await boot();
@@ -129,11 +138,7 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
     },
     async idle() {
       await telegram.waitForIdle();
-      // The runner handles fetched updates concurrently: wait until none is in flight.
-      for (let waited = 0; (runner?.size() ?? 0) > 0; waited += 10) {
-        if (waited > 10_000) throw new Error('idle: an update is still being handled after 10 s');
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await handled();
     },
     async stop() {
       // A test that moved the wall clock (advanceWallClock) gets the real one back.
