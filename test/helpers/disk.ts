@@ -22,6 +22,11 @@ export interface TestDisk {
   release(): void;
   /** How many writes are held right now. */
   held(): number;
+  /**
+   * Resolves once `count` writes are held (told by the writes themselves, however slowly the
+   * machine gets there); rejects after `timeoutMs` of real time.
+   */
+  whenHeld(count: number, timeoutMs?: number): Promise<void>;
   /** Files whose write failed, in order. */
   readonly failed: string[];
 }
@@ -50,10 +55,15 @@ export function createTestDisk(): TestDisk {
   let failures = 0;
   let holding = false;
   const waiting: Array<() => void> = [];
+  const watchers = new Set<() => void>();
   const failed: string[] = [];
   return {
     async write(file, content, options) {
-      if (holding) await new Promise<void>((resolve) => waiting.push(resolve));
+      if (holding) {
+        const held = new Promise<void>((resolve) => waiting.push(resolve));
+        for (const watcher of watchers) watcher();
+        await held;
+      }
       if (full || failures > 0) {
         if (failures > 0) failures -= 1;
         failed.push(file);
@@ -69,6 +79,22 @@ export function createTestDisk(): TestDisk {
       for (const resume of waiting.splice(0)) resume();
     },
     held: () => waiting.length,
+    whenHeld(count, timeoutMs = 10_000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (waiting.length < count) return;
+          watchers.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          watchers.delete(check);
+          reject(new Error(`${waiting.length} writes held after ${timeoutMs} ms, not ${count}`));
+        }, timeoutMs);
+        watchers.add(check);
+        check();
+      });
+    },
     failed,
   };
 }

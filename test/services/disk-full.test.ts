@@ -44,7 +44,7 @@ describe('confirming a purchase with the disk full', () => {
   const hotFile = () =>
     JSON.parse(readFileSync(path.join(world.dataDir, 'kiosbot.json'), 'utf8')) as { transactions: object; confirmations: object };
   const writesHeld = async (count: number) => {
-    for (let i = 0; i < 2000 && disk.held() < count; i++) await new Promise((resolve) => setImmediate(resolve));
+    await disk.whenHeld(count);
     expect(disk.held()).toBe(count);
   };
 

@@ -28,7 +28,7 @@ const onDisk = (file: string) => (readJson(file) as List).items;
 
 /** Waits until the test disk holds `count` writes in flight. */
 async function writesHeld(disk: TestDisk, count: number): Promise<void> {
-  for (let i = 0; i < 1000 && disk.held() < count; i++) await new Promise((resolve) => setImmediate(resolve));
+  await disk.whenHeld(count);
   expect(disk.held()).toBe(count);
 }
 
