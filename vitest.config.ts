@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/sequencer.ts';
 
 // Test data directories (os.tmpdir()) on a memory file system where the machine has one: every
 // store write fsyncs, which on a disk costs the suite about a quarter of its time and proves
@@ -32,6 +33,7 @@ export default defineConfig({
     // children, so a third worker fills those gaps (about 62 s instead of 91 s on a fresh clone).
     // KIOSBOT_TEST_WORKERS chooses another number.
     maxWorkers: Number(process.env.KIOSBOT_TEST_WORKERS ?? 3),
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       // Not isolated: the fast files share one module graph per worker instead of importing src/,
       // grammY and the emulator again for each of ~75 files (import time went from ~27 s to ~3 s).

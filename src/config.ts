@@ -145,6 +145,13 @@ const schema = z.object({
   ).default(10),
   TELEGRAM_START_TIMEOUT_MS: integerText('milliseconds one start-up call to Telegram may take', 100, 60000).default(8000),
   TELEGRAM_RETRY_MS: integerText('milliseconds before the first retry of an unanswered start-up call', 100, 60000).default(2000),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .refine((value) => /^postgres(ql)?:\/\/[^\s]+$/i.test(value) && URL.canParse(value), {
+      error: 'must be a postgres:// URL, like postgres://kiosbot:password@db.example:5432/kiosbot',
+    })
+    .optional(),
 });
 
 type Parsed = z.output<typeof schema>;
@@ -184,7 +191,14 @@ export interface Config {
 }
 
 /** Variables whose values must never be echoed in an error. */
-const secretVariables = new Set(['BOT_TOKEN', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS', 'WEBHOOK_SECRET', 'HEALTH_TOKEN']);
+const secretVariables = new Set([
+  'BOT_TOKEN',
+  'ENCRYPTION_KEY',
+  'ENCRYPTION_KEY_PREVIOUS',
+  'WEBHOOK_SECRET',
+  'HEALTH_TOKEN',
+  'DATABASE_URL',
+]);
 
 /**
  * Parses the environment into a typed config. Pure: reads only `env`. Throws one ConfigError that
@@ -193,6 +207,18 @@ const secretVariables = new Set(['BOT_TOKEN', 'ENCRYPTION_KEY', 'ENCRYPTION_KEY_
  */
 export function createConfig(env: Record<string, string | undefined>): Config {
   const data = parseEnvironment(schema, env);
+  if (data.DATABASE_URL) {
+    // Refused rather than ignored: an operator who copied the store into PostgreSQL must not find
+    // the bot writing to the data directory while they think it writes to the database.
+    throw new ConfigError([
+      {
+        variable: 'DATABASE_URL',
+        problem:
+          'this kiosbot runs on the embedded store (DATA_DIR) only; PostgreSQL takes `npm run migrate-store` copies so far ' +
+          '(README "Scaling out"). Unset DATABASE_URL to start the bot on DATA_DIR.',
+      },
+    ]);
+  }
   if (data.WEBHOOK_URL && !data.WEBHOOK_SECRET) {
     throw new ConfigError([
       { variable: 'WEBHOOK_SECRET', problem: 'required when WEBHOOK_URL is set (16+ characters of A-Z, a-z, 0-9, _ and -)' },
@@ -249,6 +275,26 @@ export interface DataConfig {
 export interface KeyConfig extends DataConfig {
   encryptionKey: Buffer;
   previousKeys: Buffer[];
+}
+
+/** What `npm run migrate-store` needs: the data directory and its keys, and the target database. */
+export interface MigrateConfig extends KeyConfig {
+  databaseUrl: string;
+}
+
+/** Parses the variables of `npm run migrate-store`; DATABASE_URL is required there. Pure. */
+export function createMigrateConfig(env: Record<string, string | undefined>): MigrateConfig {
+  const keys = createKeyConfig(env);
+  const { DATABASE_URL: databaseUrl } = parseEnvironment(schema.pick({ DATABASE_URL: true }), env);
+  if (!databaseUrl) {
+    throw new ConfigError([
+      {
+        variable: 'DATABASE_URL',
+        problem: 'required: the PostgreSQL database to copy into, like postgres://kiosbot:password@db.example:5432/kiosbot',
+      },
+    ]);
+  }
+  return { ...keys, databaseUrl };
 }
 
 /** Parses DATA_DIR and BACKUP_DIR like createConfig does. Pure. */

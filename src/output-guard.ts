@@ -40,6 +40,19 @@ export function outputSecrets(env: Record<string, string | undefined>): string[]
     const value = env[name]?.trim();
     if (value) forms.add(value);
   }
+  // A database URL's password, as written in it (percent-encoded) and decoded.
+  const databaseUrl = env.DATABASE_URL?.trim();
+  if (databaseUrl && URL.canParse(databaseUrl)) {
+    const { password } = new URL(databaseUrl);
+    if (password) {
+      forms.add(password);
+      try {
+        forms.add(decodeURIComponent(password));
+      } catch {
+        // Not valid percent-encoding: masked as written.
+      }
+    }
+  }
   const keyTexts = [env.ENCRYPTION_KEY ?? '', ...(env.ENCRYPTION_KEY_PREVIOUS ?? '').split(',')].map((text) => text.trim());
   for (const keyText of keyTexts.filter((text) => text !== '')) {
     forms.add(keyText);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, createConfig, createKeyConfig } from '../src/config.ts';
+import { ConfigError, createConfig, createKeyConfig, createMigrateConfig } from '../src/config.ts';
 import { stringContaining } from './helpers/matchers.ts';
 
 const goodKeyBase64 = Buffer.alloc(32, 7).toString('base64');
@@ -189,5 +189,31 @@ describe('BROADCAST_RATE and BROADCAST_PAID', () => {
     expect(problemsOf({ ...goodEnv, BROADCAST_RATE: '0' }).problems[0]?.variable).toBe('BROADCAST_RATE');
     expect(problemsOf({ ...goodEnv, BROADCAST_RATE: '1001', BROADCAST_PAID: 'true' }).problems[0]?.variable).toBe('BROADCAST_RATE');
     expect(problemsOf({ ...goodEnv, BROADCAST_PAID: 'yes' }).problems[0]?.variable).toBe('BROADCAST_PAID');
+  });
+});
+
+describe('DATABASE_URL', () => {
+  const url = 'postgres://kiosbot:pw-Secret-99@db.example:5432/kiosbot';
+
+  it('stops the bot while it is set (the bot runs on DATA_DIR only), without quoting it', () => {
+    const error = problemsOf({ ...goodEnv, DATABASE_URL: url });
+    expect(error.problems.map((p) => p.variable)).toEqual(['DATABASE_URL']);
+    expect(error.message).toMatch(/runs on the embedded store \(DATA_DIR\) only.*Unset DATABASE_URL/);
+    expect(error.message).not.toContain('pw-Secret-99');
+  });
+
+  it('is required by migrate-store and must be a postgres:// URL; the password is never quoted', () => {
+    expect(createMigrateConfig({ ENCRYPTION_KEY: goodKeyBase64, DATABASE_URL: ` ${url} ` })).toMatchObject({
+      databaseUrl: url,
+      dataDir: './data',
+    });
+    expect(() => createMigrateConfig({ ENCRYPTION_KEY: goodKeyBase64 })).toThrow(/DATABASE_URL.*required/);
+    const wrong = `mysql://root:pw-Secret-99@db/kiosbot`;
+    expect(() => createMigrateConfig({ ENCRYPTION_KEY: goodKeyBase64, DATABASE_URL: wrong })).toThrow(/must be a postgres:\/\/ URL/);
+    try {
+      createMigrateConfig({ ENCRYPTION_KEY: goodKeyBase64, DATABASE_URL: wrong });
+    } catch (error) {
+      expect(String(error)).not.toContain('pw-Secret-99');
+    }
   });
 });

@@ -36,6 +36,12 @@ describe('output guard', () => {
     expect(outputSecrets({})).toEqual([]);
   });
 
+  it("masks DATABASE_URL's password, as written and decoded", () => {
+    const forms = outputSecrets({ DATABASE_URL: 'postgres://kiosbot:p%40ss-word-1@db:5432/kiosbot' });
+    expect(maskSecrets('connect postgres://kiosbot:p%40ss-word-1@db failed; said p@ss-word-1', forms)).not.toMatch(/ss-word-1/);
+    expect(outputSecrets({ DATABASE_URL: 'postgres://db/kiosbot' })).toEqual([]);
+  });
+
   it('lists the old keys of a key rotation too', () => {
     const old = Buffer.alloc(32, 21);
     const forms = outputSecrets({

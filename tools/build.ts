@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 
 /** The entry points of `npm run build`: src/main.ts → main.mjs, src/ops/backup.ts → ops/backup.mjs, … */
-export const builtEntries = ['src/main.ts', 'src/ops/backup.ts', 'src/ops/restore.ts', 'src/ops/rotate-key.ts'];
+export const builtEntries = ['src/main.ts', 'src/ops/backup.ts', 'src/ops/restore.ts', 'src/ops/rotate-key.ts', 'src/ops/migrate-store.ts'];
 
 /**
  * Bundled CommonJS packages read `require`, `__filename` and `__dirname`, which an ES module does

@@ -1,5 +1,5 @@
 /** Why a store operation failed, for callers that branch on it. */
-export type StoreErrorCode = 'corrupt' | 'version' | 'locked' | 'closed' | 'duplicate' | 'invalid' | 'key';
+export type StoreErrorCode = 'corrupt' | 'version' | 'locked' | 'closed' | 'duplicate' | 'invalid' | 'key' | 'incomplete';
 
 /** Base class of every error the store throws on purpose. Messages never contain secrets. */
 export class StoreError extends Error {

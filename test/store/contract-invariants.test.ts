@@ -194,17 +194,18 @@ describeEngines(
       await suite.open(createClock(start).now);
       const pool = quietPool(suite.databaseUrl(), 4);
       try {
-        const later = [...pgMigrations, { id: 2, name: '002-test', sql: 'CREATE TABLE migration_probe (id int)' }];
+        const probe = pgMigrations.length + 1;
+        const later = [...pgMigrations, { id: probe, name: 'probe', sql: 'CREATE TABLE migration_probe (id int)' }];
         const applied = await Promise.all([migratePg(pool, later), migratePg(pool, later), migratePg(pool, later)]);
-        expect(applied.flat()).toEqual([2]);
+        expect(applied.flat()).toEqual([probe]);
         expect(await suite.sql('SELECT id, name FROM kiosbot_migrations ORDER BY id')).toEqual([
-          { id: 1, name: '001-initial' },
-          { id: 2, name: '002-test' },
+          ...pgMigrations.map(({ id, name }) => ({ id, name })),
+          { id: probe, name: 'probe' },
         ]);
         await expect(migratePg(pool)).rejects.toMatchObject({ code: 'version' });
       } finally {
         await suite.sql('DROP TABLE IF EXISTS migration_probe');
-        await suite.sql('DELETE FROM kiosbot_migrations WHERE id = 2');
+        await suite.sql('DELETE FROM kiosbot_migrations WHERE id = $1', [pgMigrations.length + 1]);
         await pool.end();
       }
     });

@@ -28,6 +28,7 @@ import {
 } from '../schema.ts';
 import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch } from '../users.ts';
 import { column, first, inTransaction, insertOutbox, isUniqueViolation, type Db } from './db.ts';
+import { checkStoreImport } from './import-lowdb.ts';
 import { migratePg } from './migrate.ts';
 import { createPgTransactions } from './transactions.ts';
 
@@ -50,7 +51,7 @@ export interface PgEngineOptions {
 
 /**
  * Opens the store contract on PostgreSQL: applies the pending migrations (under an advisory lock,
- * see migrate.ts), then serves every repository from the database, so several bot instances may
+ * see migrate.ts), refuses a database whose copy from lowdb did not finish (import-lowdb.ts), then serves every repository from the database, so several bot instances may
  * share it. Uniqueness is left to constraints and claims to `FOR UPDATE SKIP LOCKED`, never to a
  * read followed by a write.
  */
@@ -61,6 +62,7 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
   if (owned) pool.on('error', (error) => options.onIdleError?.(error));
   try {
     await migratePg(pool);
+    await checkStoreImport(pool);
   } catch (error) {
     if (owned) await pool.end();
     throw error;

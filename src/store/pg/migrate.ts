@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { StoreError } from '../errors.ts';
 import { sql as initial } from './migrations/001-initial.ts';
+import { sql as storeImport } from './migrations/002-store-import.ts';
 
 /** A numbered schema change; applied once, in order, each in its own transaction. */
 export interface PgMigration {
@@ -10,7 +11,10 @@ export interface PgMigration {
 }
 
 /** Every migration, in order. Append new ones (`002-…ts`); never edit an applied one. */
-export const pgMigrations: readonly PgMigration[] = [{ id: 1, name: '001-initial', sql: initial }];
+export const pgMigrations: readonly PgMigration[] = [
+  { id: 1, name: '001-initial', sql: initial },
+  { id: 2, name: '002-store-import', sql: storeImport },
+];
 
 /** The advisory lock key migrations run under (any 64-bit number no other tool uses). */
 export const migrationLockKey = 0x6b696f73; // "kios"

@@ -1,0 +1,467 @@
+/**
+ * Moving a store from lowdb to PostgreSQL (`npm run migrate-store -- --to postgres`): every record
+ * of a lowdb data directory is copied into an empty PostgreSQL database, then each table is
+ * compared with the data directory by its row count and a checksum PostgreSQL computes over the
+ * stored rows (no row is read back).
+ *
+ * - The data directory is opened like the bot opens it (its lock taken, so the bot cannot run on it
+ *   meanwhile; the key checked; what a crash left half done finished) and only read after that.
+ * - Secrets are copied as they are stored: sealed by the vault. The database never sees a plain key,
+ *   and the bot opens them with the same ENCRYPTION_KEY.
+ * - `store_import` says `copying` (committed before the first row) until the copy is verified,
+ *   then `done`. An engine refuses a database whose copy is not `done` (see `checkStoreImport`), so
+ *   a copy cut short by a crash, a full disk or a failed check is never served; running the
+ *   command again starts it over.
+ * - All rows go in one transaction: a copy that fails leaves the tables empty.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type pg from 'pg';
+import { balancesFileName, decodeBalancesFile } from '../balances.ts';
+import { broadcastsFileName, decodeBroadcastsFile } from '../broadcasts.ts';
+import { unsealJson } from '../durable-file.ts';
+import { StoreError } from '../errors.ts';
+import { decodeInboxFile, inboxFileName } from '../inbox.ts';
+import { decodePriceWatchFile, priceWatchFileName } from '../price-watch.ts';
+import { decodeHotFile, isFinalStatus, type HotData } from '../schema.ts';
+import { hotFileName, openStore } from '../store.ts';
+import { decodeUserShardFile, userShardCount, userShardFileName, type UserShardData } from '../user-shards.ts';
+import type { Vault } from '../vault.ts';
+import { inTransaction } from './db.ts';
+import { migratePg } from './migrate.ts';
+
+/** A column: its name, its PostgreSQL type, and its value in a row. */
+type Column<R> = readonly [name: string, type: string, value: (row: R) => unknown];
+
+/**
+ * One table: how a source row is inserted, and the row as one value (`canonical`) whose jsonb text
+ * equals what the SQL expression `rowText` gives for the stored row: the checksum compares the two.
+ */
+interface Table<R> {
+  name: string;
+  columns: readonly Column<R>[];
+  canonical: (row: R) => unknown;
+  rowText: string;
+}
+
+/** Every row of one table, read from the data directory. */
+interface SourceTable<R> {
+  table: Table<R>;
+  rows: readonly R[];
+}
+
+/** Milliseconds since the epoch of an ISO time, as the checksum compares times (SQL: see `epochMs`). */
+const ms = (value: string) => Date.parse(value);
+/** The SQL of a timestamptz column as epoch milliseconds (a number in jsonb, whatever the session's time zone). */
+const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::bigint`;
+
+function table<R>(definition: Table<R>): Table<R> {
+  return definition;
+}
+
+const tables = {
+  users: table<HotData['pendingUsers'][string]>({
+    name: 'users',
+    columns: [
+      ['id', 'bigint', (user) => user.id],
+      ['active', 'boolean', (user) => user.active],
+      ['record', 'jsonb', (user) => JSON.stringify(user)],
+    ],
+    canonical: (user) => user,
+    rowText: 'record::text',
+  }),
+  credentials: table<{ userId: number; record: UserShardData['credentials'][string] }>({
+    name: 'credentials',
+    columns: [
+      ['user_id', 'bigint', (row) => row.userId],
+      ['service', 'text', (row) => row.record.service],
+      ['record', 'jsonb', (row) => JSON.stringify(row.record)],
+    ],
+    canonical: (row) => [row.userId, row.record],
+    rowText: 'jsonb_build_array(user_id, record)::text',
+  }),
+  conversations: table<{ key: string; sealed: string }>({
+    name: 'conversations',
+    columns: [
+      ['key', 'text', (row) => row.key],
+      ['sealed', 'text', (row) => row.sealed],
+    ],
+    canonical: (row) => [row.key, row.sealed],
+    rowText: 'jsonb_build_array(key, sealed)::text',
+  }),
+  transactions: table<HotData['transactions'][string]>({
+    name: 'transactions',
+    columns: [
+      ['ref_id', 'text', (tx) => tx.refId],
+      ['user_id', 'bigint', (tx) => tx.userId],
+      ['final', 'boolean', (tx) => isFinalStatus(tx.status)],
+      ['created_at', 'timestamptz', (tx) => tx.createdAt],
+      // As the engine keeps it: a check is due at nextCheckAt, else at the creation.
+      ['due_at', 'timestamptz', (tx) => tx.nextCheckAt ?? tx.createdAt],
+      ['target', 'text', (tx) => tx.target],
+      ['trx_id', 'text', (tx) => tx.trxId ?? null],
+      ['record', 'jsonb', (tx) => JSON.stringify(tx)],
+    ],
+    canonical: (tx) => tx,
+    rowText: 'record::text',
+  }),
+  confirmations: table<{ id: string; refIds: string[]; at: string }>({
+    name: 'confirmations',
+    columns: [
+      ['id', 'text', (row) => row.id],
+      // An array column cannot go through unnest (it would be flattened): jsonb, turned back below.
+      ['ref_ids', 'jsonb', (row) => JSON.stringify(row.refIds)],
+      ['at', 'timestamptz', (row) => row.at],
+    ],
+    canonical: (row) => [row.id, row.refIds, ms(row.at)],
+    rowText: `jsonb_build_array(id, to_jsonb(ref_ids), ${epochMs('at')})::text`,
+  }),
+  outbox: table<HotData['outbox'][string]>({
+    name: 'outbox',
+    columns: [
+      ['id', 'text', (item) => item.id],
+      ['chat_id', 'bigint', (item) => item.chatId],
+      ['due_at', 'timestamptz', (item) => item.notBefore ?? item.createdAt],
+      ['dedupe_key', 'text', (item) => item.dedupeKey ?? null],
+      ['item', 'jsonb', (item) => JSON.stringify(item)],
+    ],
+    canonical: (item) => item,
+    rowText: 'item::text',
+  }),
+  groups: table<{ chatId: number; record: HotData['groups'][string] }>({
+    name: 'groups',
+    columns: [
+      ['chat_id', 'bigint', (row) => row.chatId],
+      ['owner_id', 'bigint', (row) => row.record.ownerId],
+      ['record', 'jsonb', (row) => JSON.stringify(row.record)],
+    ],
+    canonical: (row) => [row.chatId, row.record],
+    rowText: 'jsonb_build_array(chat_id, record)::text',
+  }),
+  gameOrders: table<HotData['gameOrders'][string]>({
+    name: 'game_orders',
+    columns: [
+      ['order_id', 'text', (order) => order.orderId],
+      ['user_id', 'bigint', (order) => order.userId],
+      ['created_at', 'timestamptz', (order) => order.createdAt],
+      ['record', 'jsonb', (order) => JSON.stringify(order)],
+    ],
+    canonical: (order) => order,
+    rowText: 'record::text',
+  }),
+  inbox: table<{ id: number; sealed: string; receivedAt: string; done?: true; attempts?: number }>({
+    name: 'inbox',
+    columns: [
+      ['update_id', 'bigint', (entry) => entry.id],
+      ['sealed', 'text', (entry) => entry.sealed],
+      ['received_at', 'timestamptz', (entry) => entry.receivedAt],
+      ['done', 'boolean', (entry) => entry.done === true],
+      ['attempts', 'integer', (entry) => entry.attempts ?? 0],
+    ],
+    canonical: (entry) => [entry.id, entry.sealed, ms(entry.receivedAt), entry.done === true, entry.attempts ?? 0],
+    rowText: `jsonb_build_array(update_id, sealed, ${epochMs('received_at')}, done, attempts)::text`,
+  }),
+  balances: table<{ userId: number; seconds: number; balance: number; account: string }>({
+    name: 'balances',
+    columns: [
+      ['user_id', 'bigint', (entry) => entry.userId],
+      ['account', 'text', (entry) => entry.account],
+      ['at', 'timestamptz', (entry) => new Date(entry.seconds * 1000).toISOString()],
+      ['balance', 'bigint', (entry) => entry.balance],
+    ],
+    canonical: (entry) => [entry.userId, entry.account, entry.seconds, entry.balance],
+    rowText: 'jsonb_build_array(user_id, account, extract(epoch FROM at)::bigint, balance)::text',
+  }),
+  broadcasts: table<ReturnType<typeof decodeBroadcastsFile>['data']['jobs'][string]>({
+    name: 'broadcasts',
+    columns: [
+      ['id', 'text', (job) => job.id],
+      ['status', 'text', (job) => job.status],
+      ['created_at', 'timestamptz', (job) => job.createdAt],
+      ['job', 'jsonb', (job) => JSON.stringify(job)],
+    ],
+    canonical: (job) => job,
+    rowText: 'job::text',
+  }),
+  priceWatch: table<{ accountKey: string; snapshot: unknown }>({
+    name: 'price_watch',
+    columns: [
+      ['account_key', 'text', (row) => row.accountKey],
+      ['snapshot', 'jsonb', (row) => JSON.stringify(row.snapshot)],
+    ],
+    canonical: (row) => [row.accountKey, row.snapshot],
+    rowText: 'jsonb_build_array(account_key, snapshot)::text',
+  }),
+};
+
+/** The tables a copy fills, in the order it fills them. */
+export const importedTables: readonly string[] = Object.values(tables).map((t) => t.name);
+
+/** What a copy found and verified: rows and checksum per table (the same on both sides). */
+export interface ImportReport {
+  source: string;
+  tables: Record<string, { rows: number; checksum: string }>;
+}
+
+export interface ImportOptions {
+  /** The lowdb data directory (DATA_DIR). */
+  dataDir: string;
+  /** Opens the store (ENCRYPTION_KEY): the copy moves sealed secrets, but checks they are this key's. */
+  vault: Vault;
+  /** The target database. */
+  pool: pg.Pool;
+  now?: () => Date;
+  /** Told as each table is copied (for the command's output). */
+  onTable?: (name: string, rows: number) => void;
+  /**
+   * Runs after the rows were inserted and before they are read back (tests: a crash or a row lost
+   * between the two). Not for production use.
+   */
+  beforeVerify?: (client: pg.PoolClient) => Promise<void>;
+}
+
+/** A copy that cannot start or did not verify; the message says what to do. Nothing secret in it. */
+export class StoreImportError extends StoreError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('incomplete', message, options);
+    this.name = 'StoreImportError';
+  }
+}
+
+/**
+ * Refuses a database whose copy from lowdb has not finished (`store_import` not `done`): what it
+ * holds is part of a data directory, and serving it would lose the rest.
+ */
+export async function checkStoreImport(db: pg.Pool | pg.PoolClient): Promise<void> {
+  const { rows } = await db.query<{ source: string; started_at: Date }>(
+    `SELECT source, started_at FROM store_import WHERE state = 'copying'`,
+  );
+  const copying = rows[0];
+  if (!copying) return;
+  throw new StoreImportError(
+    `This database holds a copy of ${copying.source} that did not finish (started ${copying.started_at.toISOString()}), ` +
+      'so kiosbot will not open it. Run `npm run migrate-store -- --to postgres` again with the same DATA_DIR: it starts the copy over ' +
+      '(the data directory was left as it was). Or point DATABASE_URL at another database.',
+  );
+}
+
+/** Copies `dataDir` into the database and verifies it; resolves the report once `store_import` says done. */
+export async function importLowdbIntoPg(options: ImportOptions): Promise<ImportReport> {
+  const now = options.now ?? (() => new Date());
+  const source = path.resolve(options.dataDir);
+  const { pool } = options;
+  await migratePg(pool);
+  await claimTarget(pool, source, now);
+  // Opened like the bot opens it; held open (its lock) until the copy is verified.
+  const store = await openStore({ dataDir: source, vault: options.vault, now });
+  try {
+    await store.flush();
+    const sources = await readSource(source, await store.transactions.listCreatedSince(new Date(0)), now);
+    const expected = new Map(sources.map(({ table: t, rows }) => [t.name, summarise(rows.map((row) => t.canonical(row)))]));
+    const report: ImportReport = { source, tables: {} };
+    await inTransaction(pool, async (client) => {
+      // What an unfinished copy left (broadcast_deliveries, which no lowdb file has, goes with broadcasts).
+      await client.query(`TRUNCATE ${[...importedTables, 'broadcast_deliveries'].join(', ')}`);
+      for (const { table: t, rows } of sources) {
+        await insertRows(client, t, rows);
+        options.onTable?.(t.name, rows.length);
+      }
+      if (options.beforeVerify) await options.beforeVerify(client);
+    });
+    const mismatched: string[] = [];
+    for (const { table: t } of sources) {
+      const want = expected.get(t.name)!;
+      const got = await storedSummary(pool, t);
+      if (got.rows !== want.rows || got.checksum !== want.checksum) {
+        mismatched.push(
+          `${t.name} (${want.rows} rows in the data directory, ${got.rows} in the database${got.rows === want.rows ? ', contents differ' : ''})`,
+        );
+      }
+      report.tables[t.name] = want;
+    }
+    if (mismatched.length > 0) {
+      throw new StoreImportError(
+        `The copy did not verify: ${mismatched.join('; ')}. The database stays marked as an unfinished copy, so the bot will not open it; ` +
+          'the data directory was left as it was. Run the command again; if it fails the same way, keep running the bot on DATA_DIR and report it.',
+      );
+    }
+    await pool.query(`UPDATE store_import SET state = 'done', finished_at = $1, report = $2 WHERE id = 1`, [
+      now().toISOString(),
+      JSON.stringify(report),
+    ]);
+    return report;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * Marks the database as receiving a copy of `source` (committed at once): refuses one that holds
+ * kiosbot data already, or the finished copy of a data directory; an unfinished copy is started over.
+ */
+async function claimTarget(pool: pg.Pool, source: string, now: () => Date): Promise<void> {
+  await inTransaction(pool, async (client) => {
+    // One copy at a time into one database.
+    await client.query('LOCK TABLE store_import IN EXCLUSIVE MODE');
+    const { rows } = await client.query<{ source: string; state: string; finished_at: Date | null }>(
+      'SELECT source, state, finished_at FROM store_import',
+    );
+    const previous = rows[0];
+    if (previous?.state === 'done') {
+      throw new StoreImportError(
+        `This database already holds a finished copy of ${previous.source} (${previous.finished_at?.toISOString() ?? ''}); nothing was changed. ` +
+          'To copy again, use an empty database (`CREATE DATABASE …`) and point DATABASE_URL at it.',
+      );
+    }
+    if (!previous) {
+      const used: string[] = [];
+      for (const name of importedTables) {
+        const { rowCount } = await client.query(`SELECT 1 FROM ${name} LIMIT 1`);
+        if ((rowCount ?? 0) > 0) used.push(name);
+      }
+      if (used.length > 0) {
+        throw new StoreImportError(
+          `This database already holds kiosbot data (${used.join(', ')}); nothing was changed. migrate-store copies into an empty database only: ` +
+            'create one (`CREATE DATABASE …`) and point DATABASE_URL at it.',
+        );
+      }
+    }
+    await client.query(
+      `INSERT INTO store_import (id, source, state, started_at) VALUES (1, $1, 'copying', $2)
+       ON CONFLICT (id) DO UPDATE SET source = EXCLUDED.source, state = 'copying', started_at = EXCLUDED.started_at, finished_at = NULL, report = NULL`,
+      [source, now().toISOString()],
+    );
+  });
+}
+
+/** Reads a data file's JSON (with or without its checksum), or undefined if there is none. */
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return JSON.parse(unsealJson(text) ?? text);
+}
+
+/** Every table's rows, from the data files (read with the store open and flushed) and the transactions. */
+async function readSource(
+  dataDir: string,
+  transactions: ReadonlyArray<HotData['transactions'][string]>,
+  now: () => Date,
+): Promise<Array<SourceTable<never>>> {
+  const file = (name: string) => path.join(dataDir, name);
+  const hot = decodeHotFile(await readJson(file(hotFileName)), hotFileName, now()).data;
+  const users: Array<HotData['pendingUsers'][string]> = [];
+  const credentials: Array<{ userId: number; record: UserShardData['credentials'][string] }> = [];
+  const conversations: Array<{ key: string; sealed: string }> = [];
+  for (let index = 0; index < userShardCount; index++) {
+    const name = userShardFileName(index);
+    const raw = await readJson(file(name));
+    if (raw === undefined) continue;
+    const shard = decodeUserShardFile(raw, name).data;
+    users.push(...Object.values(shard.users));
+    for (const [key, record] of Object.entries(shard.credentials)) credentials.push({ userId: Number(key.split(':')[0]), record });
+    for (const [key, sealed] of Object.entries(shard.conversations)) conversations.push({ key, sealed });
+  }
+  const side = async <T>(name: string, decode: (raw: unknown, file: string) => { data: T }) => {
+    const raw = await readJson(file(name));
+    return raw === undefined ? undefined : decode(raw, name).data;
+  };
+  const inbox = await side(inboxFileName, decodeInboxFile);
+  const balances = await side(balancesFileName, decodeBalancesFile);
+  const broadcasts = await side(broadcastsFileName, decodeBroadcastsFile);
+  const priceWatch = await side(priceWatchFileName, decodePriceWatchFile);
+  const sources = [
+    { table: tables.users, rows: users },
+    { table: tables.credentials, rows: credentials },
+    { table: tables.conversations, rows: conversations },
+    { table: tables.transactions, rows: transactions },
+    {
+      table: tables.confirmations,
+      rows: Object.entries(hot.confirmations).map(([id, confirmation]) => ({ id, ...confirmation })),
+    },
+    { table: tables.outbox, rows: Object.values(hot.outbox) },
+    { table: tables.groups, rows: Object.entries(hot.groups).map(([chatId, record]) => ({ chatId: Number(chatId), record })) },
+    { table: tables.gameOrders, rows: Object.values(hot.gameOrders) },
+    { table: tables.inbox, rows: inbox?.entries ?? [] },
+    {
+      table: tables.balances,
+      // Oldest first per user, as the engine lists them (by id).
+      rows: Object.entries(balances?.users ?? {}).flatMap(([userId, entries]) =>
+        entries.map(([seconds, balance, account]) => ({ userId: Number(userId), seconds, balance, account })),
+      ),
+    },
+    { table: tables.broadcasts, rows: Object.values(broadcasts?.jobs ?? {}) },
+    {
+      table: tables.priceWatch,
+      rows: Object.entries(priceWatch?.accounts ?? {}).map(([accountKey, snapshot]) => ({ accountKey, snapshot })),
+    },
+  ];
+  return sources as unknown as Array<SourceTable<never>>;
+}
+
+/** Rows per statement: large enough to be quick, small enough for PostgreSQL's parameter and memory limits. */
+const batchSize = 2000;
+
+async function insertRows<R>(client: pg.PoolClient, t: Table<R>, rows: readonly R[]): Promise<void> {
+  const names = t.columns.map(([name]) => name).join(', ');
+  // ref_ids is text[] in the table: the jsonb array each row carries becomes one.
+  const selected = t.columns
+    .map(([name], index) => (name === 'ref_ids' ? `ARRAY(SELECT jsonb_array_elements_text(c${index}))` : `c${index}`))
+    .join(', ');
+  const unnest = t.columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
+  const aliases = t.columns.map((_, index) => `c${index}`).join(', ');
+  for (let start = 0; start < rows.length; start += batchSize) {
+    const batch = rows.slice(start, start + batchSize);
+    await client.query(
+      `INSERT INTO ${t.name} (${names}) SELECT ${selected} FROM unnest(${unnest}) AS r(${aliases})`,
+      t.columns.map(([, , value]) => batch.map((row) => value(row))),
+    );
+  }
+}
+
+/**
+ * The checksum of one row: the first 60 bits of the md5 of its jsonb text, as a number. A table's
+ * checksum is their sum (order does not matter), computed the same way in SQL (`storedSummary`).
+ */
+const rowHash = (text: string) => BigInt(`0x${createHash('md5').update(text).digest('hex').slice(0, 15)}`);
+
+/** Count and checksum of the source rows' canonical values. */
+function summarise(values: Iterable<unknown>): { rows: number; checksum: string } {
+  let rows = 0;
+  let sum = 0n;
+  for (const value of values) {
+    rows += 1;
+    sum += rowHash(jsonbText(value));
+  }
+  return { rows, checksum: sum.toString() };
+}
+
+/** Count and checksum of a table as stored, computed by PostgreSQL over each row's `rowText` (no row leaves the server). */
+async function storedSummary<R>(pool: pg.Pool, t: Table<R>): Promise<{ rows: number; checksum: string }> {
+  const { rows } = await pool.query<{ rows: number; checksum: string }>(
+    `SELECT count(*)::int AS rows, coalesce(sum(('x' || substr(md5(${t.rowText}), 1, 15))::bit(60)::bigint), 0)::text AS checksum FROM ${t.name}`,
+  );
+  return rows[0]!;
+}
+
+/**
+ * The text PostgreSQL gives a jsonb value (`value::text`): object keys ordered by length, then
+ * byte by byte; ", " and ": " between items; strings escaped as JSON. Numbers are written as
+ * JavaScript writes them, which for the integers and plain decimals the store keeps is the same.
+ */
+export function jsonbText(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((item) => jsonbText(item)).join(', ')}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((key) => record[key] !== undefined)
+    .map((key) => ({ key, bytes: Buffer.from(key) }))
+    .sort((a, b) => a.bytes.length - b.bytes.length || Buffer.compare(a.bytes, b.bytes));
+  return `{${keys.map(({ key }) => `${JSON.stringify(key)}: ${jsonbText(record[key])}`).join(', ')}}`;
+}

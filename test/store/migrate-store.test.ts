@@ -1,0 +1,292 @@
+/**
+ * `npm run migrate-store -- --to postgres` (src/store/pg/import-lowdb.ts): a lowdb data directory
+ * copied into an empty PostgreSQL database reads the same through the store contract on both
+ * engines, the directory's files are left byte for byte as they were, and a copy that was cut
+ * short or did not verify is never opened.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import type { StoreEngine } from '../../src/store/contract.ts';
+import { sealConversation } from '../../src/store/conversations.ts';
+import { sealCredential } from '../../src/store/credentials.ts';
+import { sealUpdate } from '../../src/store/inbox.ts';
+import { createLowdbEngine } from '../../src/store/lowdb-engine.ts';
+import { importLowdbIntoPg, importedTables, jsonbText } from '../../src/store/pg/import-lowdb.ts';
+import { historyDirName, openStore } from '../../src/store/store.ts';
+import type { TransactionRecord } from '../../src/store/schema.ts';
+import { describeEngines, quietPool } from './contract/harness.ts';
+import { createClock, createTempDirs, purchase, testVault } from './helpers.ts';
+
+const start = '2026-03-01T08:00:00.000Z';
+const vault = testVault();
+
+/** sha256 of every data file of `dir` (the history indexes, caches rebuilt at open, left out). */
+function fileDigests(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (sub: string) => {
+    for (const name of readdirSync(path.join(dir, sub))) {
+      const relative = path.join(sub, name);
+      if (statSync(path.join(dir, relative)).isDirectory()) {
+        if (relative !== path.join(historyDirName, 'index')) walk(relative);
+      } else if (!name.endsWith('.lock')) {
+        out[relative] = createHash('sha256')
+          .update(readFileSync(path.join(dir, relative)))
+          .digest('hex');
+      }
+    }
+  };
+  walk('');
+  return out;
+}
+
+/** A data directory with something in every table, made through the store's own API. */
+async function fillDataDir(dataDir: string, now: () => Date): Promise<void> {
+  const engine = createLowdbEngine(await openStore({ dataDir, vault, now }), now);
+  try {
+    await engine.users.upsert({ id: 42, firstName: 'Budi', username: 'budi', locale: 'id' });
+    await engine.users.upsert({ id: 7, firstName: 'Ani', locale: 'en' });
+    await engine.users.update(42, { alertThreshold: 50_000 }, { notify: [{ chatId: 42, kind: 'alert', payload: { balance: 1 } }] });
+    await engine.users.setActive(7, false);
+    await engine.credentials.saveSealed(42, sealCredential(vault, 42, 'reseller', { apiId: 'R-1', apiKey: 'KEY-SECRET-1' }, { at: now() }));
+    await engine.credentials.saveSealed(7, sealCredential(vault, 7, 'gameshop', { apiKey: 'KEY-SECRET-2' }, { at: now() }));
+    await engine.conversations.writeSealed('42:42', sealConversation(vault, '42:42', { pin: '123456' }));
+    await engine.transactions.createMany([purchase('R-1'), purchase('R-2', { target: '0813' })], { confirmationId: 'c-1' });
+    await engine.transactions.update('R-1', { status: 'Pending', nextCheckAt: '2026-03-01T08:05:00.000Z' });
+    await engine.transactions.settle(
+      'R-2',
+      { status: 'Sukses', sn: 'SN-9' },
+      { notify: [{ chatId: 42, kind: 'settled', payload: { refId: 'R-2' } }] },
+    );
+    await engine.groups.link({ chatId: -100, ownerId: 42, title: 'Kios Budi' });
+    await engine.gameOrders.save(
+      {
+        orderId: 'G-1',
+        userId: 42,
+        chatId: 42,
+        game: 'mlbb',
+        productId: 7,
+        paymentMethodId: 3,
+        quantity: 1,
+        totalPrice: 15_000,
+        paymentStatus: 'UNPAID',
+        expiredAt: '2026-03-01T09:00:00.000Z',
+        createdAt: start,
+      },
+      { notify: [{ chatId: 42, kind: 'order-reminder', payload: { orderId: 'G-1' }, notBefore: '2026-03-01T08:50:00.000Z' }] },
+    );
+    const message = (id: number, text: string) => ({
+      update_id: id,
+      message: {
+        message_id: id,
+        date: 0,
+        chat: { id: 42, type: 'private' as const, first_name: 'Budi' },
+        from: { id: 42, is_bot: false, first_name: 'Budi' },
+        text,
+      },
+    });
+    await engine.inbox.add([sealUpdate(vault, message(500, '/saldo')), sealUpdate(vault, message(501, '1234'))]);
+    await engine.inbox.markDone(500);
+    await engine.balances.record(42, 'R-1…', 100_000);
+    await engine.balances.record(42, 'R-1…', 90_000);
+    const job = await engine.broadcasts.create({
+      id: 'B-1',
+      adminId: 42,
+      fromChatId: 42,
+      messageId: 9,
+      audience: { kind: 'all' },
+      recipients: [7, 42],
+    });
+    await engine.broadcasts.record(job.id, 1, 'sent');
+    await engine.priceWatch.save('acct-1', {
+      at: start,
+      products: [{ code: 'TSEL10', name: 'Telkomsel 10.000', price: 10_250, status: 'active' }],
+    });
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Everything the contract shows of the filled data (ids as fillDataDir made them), engine-neutral. */
+async function contractView(engine: StoreEngine, userIds: readonly number[]) {
+  const byRef = (a: TransactionRecord, b: TransactionRecord) => (a.refId < b.refId ? -1 : 1);
+  const perUser = await Promise.all(
+    userIds.map(async (id) => ({
+      user: await engine.users.get(id),
+      services: (await engine.credentials.listServices(id)).sort(),
+      credentials: await Promise.all(
+        (['reseller', 'marketplace', 'gameshop'] as const).map((service) => engine.credentials.sealed(id, service)),
+      ),
+      groups: await engine.groups.byOwner(id),
+      balances: await engine.balances.list(id),
+      orders: await engine.gameOrders.listByUser(id),
+      recent: await engine.transactions.listByUser(id, { limit: 5 }),
+    })),
+  );
+  return {
+    users: await engine.users.list(),
+    activeCount: await engine.users.count({ active: true }),
+    perUser,
+    countByService: await engine.credentials.countByService(),
+    conversation: await engine.conversations.readSealed('42:42'),
+    transactions: (await engine.transactions.listCreatedSince(new Date(0))).sort(byRef),
+    open: (await engine.transactions.listOpen()).map((tx) => tx.refId),
+    nextDueAt: await engine.transactions.nextDueAt(),
+    confirmation: await engine.transactions.confirmation('c-1'),
+    outbox: (await engine.outbox.list()).sort((a, b) => (a.id < b.id ? -1 : 1)),
+    group: await engine.groups.get(-100),
+    pendingUpdates: await engine.inbox.pendingIds(),
+    seenUpdate: await engine.inbox.has(500),
+    broadcast: await engine.broadcasts.get('B-1'),
+    running: (await engine.broadcasts.running())?.id,
+    prices: await engine.priceWatch.get('acct-1'),
+  };
+}
+
+describeEngines(
+  'migrate-store: lowdb to PostgreSQL',
+  (suite) => {
+    const dirs = createTempDirs();
+    afterEach(() => dirs.cleanup());
+
+    it('copies every table: the contract reads the same on both engines, and the data files are untouched', async () => {
+      const clock = createClock(start);
+      const dataDir = dirs.make();
+      await fillDataDir(dataDir, clock.now);
+      const before = fileDigests(dataDir);
+      const pool = quietPool(suite.databaseUrl(), 4);
+      const copied: string[] = [];
+      try {
+        const report = await importLowdbIntoPg({ dataDir, vault, pool, now: clock.now, onTable: (name) => copied.push(name) });
+        expect(copied).toEqual(importedTables);
+        expect(report.tables).toMatchObject({ users: { rows: 2 }, transactions: { rows: 2 }, outbox: { rows: 3 }, inbox: { rows: 2 } });
+        const [marker] = await suite.sql<{ state: string; source: string }>('SELECT state, source FROM store_import');
+        expect(marker).toEqual({ state: 'done', source: path.resolve(dataDir) });
+      } finally {
+        await pool.end();
+      }
+      expect(fileDigests(dataDir)).toEqual(before);
+
+      const lowdb = createLowdbEngine(await openStore({ dataDir, vault, now: clock.now }), clock.now);
+      const postgres = await suite.open(clock.now);
+      try {
+        const want = await contractView(lowdb, [42, 7]);
+        expect(want.transactions).toHaveLength(2);
+        expect(want.outbox).toHaveLength(3);
+        expect(await contractView(postgres, [42, 7])).toEqual(want);
+      } finally {
+        await lowdb.close();
+      }
+      // Secrets went over sealed.
+      const [dump] = await suite.sql<{ text: string }>(
+        `SELECT (SELECT string_agg(record::text, '') FROM credentials) || (SELECT string_agg(sealed, '') FROM conversations) ||
+                (SELECT string_agg(sealed, '') FROM inbox) AS text`,
+      );
+      expect(dump?.text).not.toMatch(/KEY-SECRET|123456|"text":"1234"/);
+    });
+
+    it("the checksum's text of a value is PostgreSQL's own jsonb text of it", async () => {
+      const values = [
+        { b: 1, a: 2, aa: [1, 'x', null, true, { z: false }], '': 0, é: 'é', ab: -12.5, nested: {}, list: [] },
+        ['quote " backslash \\ newline \n tab \t control \u0001 \u001f del \u007f', 'line sep \u2028 emoji 🙂 rupiah Rp10.000'],
+        { refId: '01J9Z', price: 10_250, userId: 1_000_000_042, chatId: -1001234567890, status: 'Sukses', checks: 0 },
+        { key: 'x', undefinedIsLeftOut: undefined },
+      ];
+      for (const value of values) {
+        const [row] = await suite.sql<{ text: string }>('SELECT $1::jsonb::text AS text', [JSON.stringify(value)]);
+        expect(jsonbText(value)).toBe(row?.text);
+      }
+    });
+
+    it('refuses a database that holds kiosbot data, and one that holds a finished copy; nothing changes', async () => {
+      const clock = createClock(start);
+      const dataDir = dirs.make();
+      await fillDataDir(dataDir, clock.now);
+      const engine = await suite.open(clock.now);
+      await engine.users.upsert({ id: 99, firstName: 'Existing' });
+      const pool = quietPool(suite.databaseUrl(), 4);
+      try {
+        await expect(importLowdbIntoPg({ dataDir, vault, pool, now: clock.now })).rejects.toThrow(
+          /already holds kiosbot data \(users\); nothing was changed.*empty database/,
+        );
+        expect(await suite.sql('SELECT id FROM users')).toEqual([{ id: '99' }]);
+        await suite.sql(`TRUNCATE users, store_import`);
+        await importLowdbIntoPg({ dataDir, vault, pool, now: clock.now });
+        await expect(importLowdbIntoPg({ dataDir, vault, pool, now: clock.now })).rejects.toThrow(/already holds a finished copy of/);
+        expect(await suite.sql('SELECT count(*)::int AS n FROM users')).toEqual([{ n: 2 }]);
+      } finally {
+        await pool.end();
+      }
+    });
+
+    it('a copy cut short leaves the database marked unfinished: the engine refuses it, and running the command again finishes it', async () => {
+      const clock = createClock(start);
+      const dataDir = dirs.make();
+      await fillDataDir(dataDir, clock.now);
+      const before = fileDigests(dataDir);
+      const pool = quietPool(suite.databaseUrl(), 4);
+      try {
+        // The process dies after inserting (the transaction never commits).
+        await expect(
+          importLowdbIntoPg({
+            dataDir,
+            vault,
+            pool,
+            now: clock.now,
+            beforeVerify: () => Promise.reject(new Error('killed')),
+          }),
+        ).rejects.toThrow('killed');
+        expect(await suite.sql('SELECT count(*)::int AS n FROM transactions')).toEqual([{ n: 0 }]);
+        await expect(suite.open(clock.now)).rejects.toThrow(/did not finish.*npm run migrate-store -- --to postgres/);
+
+        // A row lost between the copy and its check (say, an operator's DELETE): the check says which table.
+        await expect(
+          importLowdbIntoPg({
+            dataDir,
+            vault,
+            pool,
+            now: clock.now,
+            beforeVerify: async (client) => void (await client.query(`DELETE FROM outbox WHERE item->>'kind' = 'alert'`)),
+          }),
+        ).rejects.toThrow(/did not verify: outbox \(3 rows in the data directory, 2 in the database\)/);
+        await expect(suite.open(clock.now)).rejects.toMatchObject({ code: 'incomplete' });
+
+        // A changed row with the same count is caught by the checksum.
+        await expect(
+          importLowdbIntoPg({
+            dataDir,
+            vault,
+            pool,
+            now: clock.now,
+            beforeVerify: async (client) =>
+              void (await client.query(`UPDATE users SET record = jsonb_set(record, '{firstName}', '"X"') WHERE id = 42`)),
+          }),
+        ).rejects.toThrow(/users \(2 rows in the data directory, 2 in the database, contents differ\)/);
+
+        await importLowdbIntoPg({ dataDir, vault, pool, now: clock.now });
+        const engine = await suite.open(clock.now);
+        expect((await engine.users.list()).map((user) => user.firstName)).toEqual(['Ani', 'Budi']);
+      } finally {
+        await pool.end();
+      }
+      expect(fileDigests(dataDir)).toEqual(before);
+    });
+
+    it('a data directory in use by the bot (its lock held) is not copied', async () => {
+      const clock = createClock(start);
+      const dataDir = dirs.make();
+      await fillDataDir(dataDir, clock.now);
+      const running = await openStore({ dataDir, vault, now: clock.now });
+      const pool = quietPool(suite.databaseUrl(), 4);
+      try {
+        await expect(importLowdbIntoPg({ dataDir, vault, pool, now: clock.now })).rejects.toMatchObject({ code: 'locked' });
+        expect(await suite.sql('SELECT count(*)::int AS n FROM users')).toEqual([{ n: 0 }]);
+      } finally {
+        await pool.end();
+        await running.close();
+      }
+    });
+  },
+  ['postgres'],
+);
