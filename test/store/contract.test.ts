@@ -2,26 +2,13 @@ import { expect, it } from 'vitest';
 import { StoreError } from '../../src/store/errors.ts';
 import { sealConversation, openConversation } from '../../src/store/conversations.ts';
 import { openCredential, sealCredential } from '../../src/store/credentials.ts';
-import type { GameOrderRecord } from '../../src/store/schema.ts';
 import { describeEngines } from './contract/harness.ts';
-import { createClock, purchase, testVault } from './helpers.ts';
+import { createClock, gameOrder, purchase, testVault } from './helpers.ts';
 
 const start = '2026-03-01T08:00:00.000Z';
 const vault = testVault();
 
-const order = (orderId: string, createdAt: string): GameOrderRecord => ({
-  orderId,
-  userId: 42,
-  chatId: 42,
-  game: 'mlbb',
-  productId: 7,
-  paymentMethodId: 3,
-  quantity: 1,
-  totalPrice: 15000,
-  paymentStatus: 'UNPAID',
-  expiredAt: '2026-03-01T09:00:00.000Z',
-  createdAt,
-});
+const order = gameOrder;
 
 describeEngines('store contract', (suite) => {
   it('users: upsert creates then refreshes, update with a notice, list and count by filter', async () => {

@@ -4,7 +4,7 @@ import { test } from 'vitest';
 import path from 'node:path';
 import type { WriteEvent } from '../../src/store/durable-file.ts';
 import { decodeLine, type SegmentAppender } from '../../src/store/history-lines.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { GameOrderRecord, TransactionRecord } from '../../src/store/schema.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { createVault, type Vault } from '../../src/store/vault.ts';
 import type { NewTransaction } from '../../src/store/transactions.ts';
@@ -29,6 +29,21 @@ export const purchase = (refId: string, overrides: Partial<NewTransaction> = {})
   target: '081234567890',
   price: 10250,
   ...overrides,
+});
+
+/** A game shop order as the bot stores it (user 42, unpaid, expiring an hour after 08:00 UTC 2026-03-01). */
+export const gameOrder = (orderId: string, createdAt: string): GameOrderRecord => ({
+  orderId,
+  userId: 42,
+  chatId: 42,
+  game: 'mlbb',
+  productId: 7,
+  paymentMethodId: 3,
+  quantity: 1,
+  totalPrice: 15000,
+  paymentStatus: 'UNPAID',
+  expiredAt: '2026-03-01T09:00:00.000Z',
+  createdAt,
 });
 
 /** A fresh temporary directory, removed by `cleanup()`. */

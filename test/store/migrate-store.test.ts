@@ -7,17 +7,18 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import type { StoreEngine } from '../../src/store/contract.ts';
 import { sealConversation } from '../../src/store/conversations.ts';
 import { sealCredential } from '../../src/store/credentials.ts';
 import { sealUpdate } from '../../src/store/inbox.ts';
 import { createLowdbEngine } from '../../src/store/lowdb-engine.ts';
-import { importLowdbIntoPg, importedTables, jsonbText } from '../../src/store/pg/import-lowdb.ts';
+import { importLowdbIntoPg, importedTables, jsonbText, type ImportOptions } from '../../src/store/pg/import-lowdb.ts';
 import { historyDirName, openStore } from '../../src/store/store.ts';
 import type { TransactionRecord } from '../../src/store/schema.ts';
 import { describeEngines, quietPool } from './contract/harness.ts';
-import { createClock, createTempDirs, purchase, testVault } from './helpers.ts';
+import { createClock, createTempDirs, gameOrder, purchase, testVault } from './helpers.ts';
 
 const start = '2026-03-01T08:00:00.000Z';
 const vault = testVault();
@@ -60,22 +61,9 @@ async function fillDataDir(dataDir: string, now: () => Date): Promise<void> {
       { notify: [{ chatId: 42, kind: 'settled', payload: { refId: 'R-2' } }] },
     );
     await engine.groups.link({ chatId: -100, ownerId: 42, title: 'Kios Budi' });
-    await engine.gameOrders.save(
-      {
-        orderId: 'G-1',
-        userId: 42,
-        chatId: 42,
-        game: 'mlbb',
-        productId: 7,
-        paymentMethodId: 3,
-        quantity: 1,
-        totalPrice: 15_000,
-        paymentStatus: 'UNPAID',
-        expiredAt: '2026-03-01T09:00:00.000Z',
-        createdAt: start,
-      },
-      { notify: [{ chatId: 42, kind: 'order-reminder', payload: { orderId: 'G-1' }, notBefore: '2026-03-01T08:50:00.000Z' }] },
-    );
+    await engine.gameOrders.save(gameOrder('G-1', start), {
+      notify: [{ chatId: 42, kind: 'order-reminder', payload: { orderId: 'G-1' }, notBefore: '2026-03-01T08:50:00.000Z' }],
+    });
     const message = (id: number, text: string) => ({
       update_id: id,
       message: {
@@ -148,24 +136,30 @@ describeEngines(
   'migrate-store: lowdb to PostgreSQL',
   (suite) => {
     const dirs = createTempDirs();
-    afterEach(() => dirs.cleanup());
+    const pools: pg.Pool[] = [];
+    afterEach(async () => {
+      await Promise.all(pools.splice(0).map((pool) => pool.end()));
+      dirs.cleanup();
+    });
 
-    it('copies every table: the contract reads the same on both engines, and the data files are untouched', async () => {
+    /** A filled data directory (fillDataDir), a pool on the test database, and the copy between them. */
+    async function filled() {
       const clock = createClock(start);
       const dataDir = dirs.make();
       await fillDataDir(dataDir, clock.now);
-      const before = fileDigests(dataDir);
       const pool = quietPool(suite.databaseUrl(), 4);
+      pools.push(pool);
+      const copy = (options: Partial<ImportOptions> = {}) => importLowdbIntoPg({ dataDir, vault, pool, now: clock.now, ...options });
+      return { clock, dataDir, copy, before: fileDigests(dataDir) };
+    }
+
+    it('copies every table: the contract reads the same on both engines, and the data files are untouched', async () => {
+      const { clock, dataDir, copy, before } = await filled();
       const copied: string[] = [];
-      try {
-        const report = await importLowdbIntoPg({ dataDir, vault, pool, now: clock.now, onTable: (name) => copied.push(name) });
-        expect(copied).toEqual(importedTables);
-        expect(report.tables).toMatchObject({ users: { rows: 2 }, transactions: { rows: 2 }, outbox: { rows: 3 }, inbox: { rows: 2 } });
-        const [marker] = await suite.sql<{ state: string; source: string }>('SELECT state, source FROM store_import');
-        expect(marker).toEqual({ state: 'done', source: path.resolve(dataDir) });
-      } finally {
-        await pool.end();
-      }
+      const report = await copy({ onTable: (name) => copied.push(name) });
+      expect(copied).toEqual(importedTables);
+      expect(report.tables).toMatchObject({ users: { rows: 2 }, transactions: { rows: 2 }, outbox: { rows: 3 }, inbox: { rows: 2 } });
+      expect(await suite.sql('SELECT state, source FROM store_import')).toEqual([{ state: 'done', source: path.resolve(dataDir) }]);
       expect(fileDigests(dataDir)).toEqual(before);
 
       const lowdb = createLowdbEngine(await openStore({ dataDir, vault, now: clock.now }), clock.now);
@@ -200,90 +194,51 @@ describeEngines(
     });
 
     it('refuses a database that holds kiosbot data, and one that holds a finished copy; nothing changes', async () => {
-      const clock = createClock(start);
-      const dataDir = dirs.make();
-      await fillDataDir(dataDir, clock.now);
+      const { clock, copy } = await filled();
       const engine = await suite.open(clock.now);
       await engine.users.upsert({ id: 99, firstName: 'Existing' });
-      const pool = quietPool(suite.databaseUrl(), 4);
-      try {
-        await expect(importLowdbIntoPg({ dataDir, vault, pool, now: clock.now })).rejects.toThrow(
-          /already holds kiosbot data \(users\); nothing was changed.*empty database/,
-        );
-        expect(await suite.sql('SELECT id FROM users')).toEqual([{ id: '99' }]);
-        await suite.sql(`TRUNCATE users, store_import`);
-        await importLowdbIntoPg({ dataDir, vault, pool, now: clock.now });
-        await expect(importLowdbIntoPg({ dataDir, vault, pool, now: clock.now })).rejects.toThrow(/already holds a finished copy of/);
-        expect(await suite.sql('SELECT count(*)::int AS n FROM users')).toEqual([{ n: 2 }]);
-      } finally {
-        await pool.end();
-      }
+      await expect(copy()).rejects.toThrow(/already holds kiosbot data \(users\); nothing was changed.*empty database/);
+      expect(await suite.sql('SELECT id FROM users')).toEqual([{ id: '99' }]);
+      await suite.sql(`TRUNCATE users, store_import`);
+      await copy();
+      await expect(copy()).rejects.toThrow(/already holds a finished copy of/);
+      expect(await suite.sql('SELECT count(*)::int AS n FROM users')).toEqual([{ n: 2 }]);
     });
 
     it('a copy cut short leaves the database marked unfinished: the engine refuses it, and running the command again finishes it', async () => {
-      const clock = createClock(start);
-      const dataDir = dirs.make();
-      await fillDataDir(dataDir, clock.now);
-      const before = fileDigests(dataDir);
-      const pool = quietPool(suite.databaseUrl(), 4);
-      try {
-        // The process dies after inserting (the transaction never commits).
-        await expect(
-          importLowdbIntoPg({
-            dataDir,
-            vault,
-            pool,
-            now: clock.now,
-            beforeVerify: () => Promise.reject(new Error('killed')),
-          }),
-        ).rejects.toThrow('killed');
-        expect(await suite.sql('SELECT count(*)::int AS n FROM transactions')).toEqual([{ n: 0 }]);
-        await expect(suite.open(clock.now)).rejects.toThrow(/did not finish.*npm run migrate-store -- --to postgres/);
+      const { clock, dataDir, copy, before } = await filled();
+      // The process dies after inserting (the transaction never commits).
+      await expect(copy({ beforeVerify: () => Promise.reject(new Error('killed')) })).rejects.toThrow('killed');
+      expect(await suite.sql('SELECT count(*)::int AS n FROM transactions')).toEqual([{ n: 0 }]);
+      await expect(suite.open(clock.now)).rejects.toThrow(/did not finish.*npm run migrate-store -- --to postgres/);
 
-        // A row lost between the copy and its check (say, an operator's DELETE): the check says which table.
-        await expect(
-          importLowdbIntoPg({
-            dataDir,
-            vault,
-            pool,
-            now: clock.now,
-            beforeVerify: async (client) => void (await client.query(`DELETE FROM outbox WHERE item->>'kind' = 'alert'`)),
-          }),
-        ).rejects.toThrow(/did not verify: outbox \(3 rows in the data directory, 2 in the database\)/);
-        await expect(suite.open(clock.now)).rejects.toMatchObject({ code: 'incomplete' });
+      // A row lost between the copy and its check (say, an operator's DELETE): the check says which table.
+      const lose = async (client: pg.PoolClient) => void (await client.query(`DELETE FROM outbox WHERE item->>'kind' = 'alert'`));
+      await expect(copy({ beforeVerify: lose })).rejects.toThrow(
+        /did not verify: outbox \(3 rows in the data directory, 2 in the database\)/,
+      );
+      await expect(suite.open(clock.now)).rejects.toMatchObject({ code: 'incomplete' });
 
-        // A changed row with the same count is caught by the checksum.
-        await expect(
-          importLowdbIntoPg({
-            dataDir,
-            vault,
-            pool,
-            now: clock.now,
-            beforeVerify: async (client) =>
-              void (await client.query(`UPDATE users SET record = jsonb_set(record, '{firstName}', '"X"') WHERE id = 42`)),
-          }),
-        ).rejects.toThrow(/users \(2 rows in the data directory, 2 in the database, contents differ\)/);
+      // A changed row with the same count is caught by the checksum.
+      const change = async (client: pg.PoolClient) =>
+        void (await client.query(`UPDATE users SET record = jsonb_set(record, '{firstName}', '"X"') WHERE id = 42`));
+      await expect(copy({ beforeVerify: change })).rejects.toThrow(
+        /users \(2 rows in the data directory, 2 in the database, contents differ\)/,
+      );
 
-        await importLowdbIntoPg({ dataDir, vault, pool, now: clock.now });
-        const engine = await suite.open(clock.now);
-        expect((await engine.users.list()).map((user) => user.firstName)).toEqual(['Ani', 'Budi']);
-      } finally {
-        await pool.end();
-      }
+      await copy();
+      const engine = await suite.open(clock.now);
+      expect((await engine.users.list()).map((user) => user.firstName)).toEqual(['Ani', 'Budi']);
       expect(fileDigests(dataDir)).toEqual(before);
     });
 
     it('a data directory in use by the bot (its lock held) is not copied', async () => {
-      const clock = createClock(start);
-      const dataDir = dirs.make();
-      await fillDataDir(dataDir, clock.now);
+      const { clock, dataDir, copy } = await filled();
       const running = await openStore({ dataDir, vault, now: clock.now });
-      const pool = quietPool(suite.databaseUrl(), 4);
       try {
-        await expect(importLowdbIntoPg({ dataDir, vault, pool, now: clock.now })).rejects.toMatchObject({ code: 'locked' });
+        await expect(copy()).rejects.toMatchObject({ code: 'locked' });
         expect(await suite.sql('SELECT count(*)::int AS n FROM users')).toEqual([{ n: 0 }]);
       } finally {
-        await pool.end();
         await running.close();
       }
     });
