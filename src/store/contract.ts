@@ -216,6 +216,18 @@ export interface PriceWatchStore {
   retain(accountKeys: ReadonlySet<string>): Promise<void>;
 }
 
+/**
+ * Updates of one chat handled one at a time, across every instance that shares the store: a
+ * flow's next answer never races the step before it, whichever instance each update reached.
+ */
+export interface ChatLockStore {
+  /**
+   * Runs `work` holding the chat's lock (waiting for it first). The lock goes when `work` settles,
+   * or when its holder dies (PostgreSQL: with the holder's connection). Chats do not wait for each other.
+   */
+  run<T>(chatId: number, work: () => Promise<T>): Promise<T>;
+}
+
 /** The whole contract: one engine's repositories, and its end. */
 export interface StoreEngine {
   readonly kind: StoreEngineKind;
@@ -230,6 +242,7 @@ export interface StoreEngine {
   balances: BalanceStore;
   broadcasts: BroadcastStore;
   priceWatch: PriceWatchStore;
+  chatLocks: ChatLockStore;
   /** Waits for what is in flight and releases the engine (its files or connections). */
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  * lowdb repository's own, resolved as a promise.
  */
 /* eslint-disable @typescript-eslint/require-await -- lowdb reads are synchronous: `async` turns their results and throws into the contract's promises */
+import { createLocalChatLocks } from './chat-locks.ts';
 import type { ClaimOptions, StoreEngine } from './contract.ts';
 import type { Store } from './store.ts';
 
@@ -163,6 +164,7 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
       save: (accountKey, snapshot) => priceWatch.save(accountKey, snapshot),
       retain: (accountKeys) => priceWatch.retain(accountKeys),
     },
+    chatLocks: createLocalChatLocks(),
     close: () => store.close(),
   };
 }

@@ -87,6 +87,39 @@ describeEngines('store invariants', (suite) => {
       'T2',
     ]);
   });
+
+  it("one chat's work runs one at a time, in the order asked; other chats meanwhile; a failure does not block the next", async () => {
+    const store = await suite.open(createClock(start).now);
+    const events: string[] = [];
+    let inside = 0;
+    let most = 0;
+    // Chat 8's work is not held back by chat 7's queue: chat 7's first step waits for it.
+    let otherChatRan!: () => void;
+    const otherChat = new Promise<void>((resolve) => (otherChatRan = resolve));
+    const step =
+      (name: string, fail = false) =>
+      async () => {
+        inside += 1;
+        most = Math.max(most, inside);
+        events.push(`${name} in`);
+        if (name === 'a') await otherChat;
+        // Real round trips to the engine while the lock is held.
+        for (let i = 0; i < 3; i++) await store.users.get(1);
+        events.push(`${name} out`);
+        inside -= 1;
+        if (fail) throw new Error(`${name} failed`);
+        return name;
+      };
+    const results = await Promise.allSettled([
+      store.chatLocks.run(7, step('a')),
+      store.chatLocks.run(7, step('b', true)),
+      store.chatLocks.run(7, step('c')),
+      store.chatLocks.run(8, () => Promise.resolve(otherChatRan())),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(most).toBe(1);
+    expect(events).toEqual(['a in', 'a out', 'b in', 'b out', 'c in', 'c out']);
+  });
 });
 
 describeEngines(
@@ -188,6 +221,35 @@ describeEngines(
         expect(owned.length).toBeLessThanOrEqual(1);
         expect((await one.users.get(id))?.linkedGroupId).toBe(owned[0]);
       }
+    });
+
+    it("one chat's lock holds across instances; another chat never waits for it; a dead holder lets go", async () => {
+      const now = createClock(start).now;
+      const [one, two] = [await suite.open(now), await suite.open(now)];
+      let inside = 0;
+      let most = 0;
+      const work = (engine: typeof one) => async () => {
+        inside += 1;
+        most = Math.max(most, inside);
+        for (let i = 0; i < 3; i++) await engine.users.get(1);
+        inside -= 1;
+      };
+      await Promise.all(Array.from({ length: 10 }, (_, n) => (n % 2 ? one : two).chatLocks.run(42, work(n % 2 ? one : two))));
+      expect(most).toBe(1);
+
+      // Chat 42 held by instance one: chat 43 goes through on instance two meanwhile.
+      let release!: () => void;
+      const held = one.chatLocks.run(42, () => new Promise<void>((resolve) => (release = resolve)));
+      await expect.poll(() => suite.sql(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted`)).toHaveLength(1);
+      expect(await two.chatLocks.run(43, () => Promise.resolve('other chat'))).toBe('other chat');
+      let secondRan = false;
+      const second = two.chatLocks.run(42, () => Promise.resolve(void (secondRan = true)));
+      // The holder's connection dies (its process was killed): the server releases the lock, the other instance goes on.
+      await suite.sql(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()`);
+      await second;
+      expect(secondRan).toBe(true);
+      release();
+      await held;
     });
 
     it('migrations apply once under the advisory lock, and a database a newer kiosbot migrated is refused', async () => {

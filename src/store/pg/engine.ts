@@ -28,6 +28,7 @@ import {
 } from '../schema.ts';
 import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch } from '../users.ts';
 import { column, first, inTransaction, insertOutbox, isUniqueViolation, type Db } from './db.ts';
+import { createPgChatLocks } from './chat-locks.ts';
 import { checkStoreImport } from './import-lowdb.ts';
 import { migratePg } from './migrate.ts';
 import { createPgTransactions } from './transactions.ts';
@@ -41,6 +42,11 @@ export interface PgEngineOptions {
   now?: () => Date;
   /** Connections of the engine's own pool (default 10). */
   max?: number;
+  /**
+   * Connections that hold per-chat locks (`chatLocks`, default 20): how many chats one instance
+   * handles at once; further chats wait for a connection. A pool of its own, ended by `close`.
+   */
+  chatLockConnections?: number;
   /**
    * Told when the server closes an idle connection of the engine's own pool (a restart, a
    * fail-over, an operator ending it): the pool drops it and the next query opens another. Without
@@ -68,8 +74,12 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
     throw error;
   }
   const users = createPgUsers(pool, now);
+  // Same server and credentials as the engine's pool (a caller's pool too), connections of its own.
+  const lockPool = new pg.Pool({ ...pool.options, max: options.chatLockConnections ?? 20 });
+  lockPool.on('error', (error) => options.onIdleError?.(error));
   return {
     kind: 'postgres',
+    chatLocks: createPgChatLocks(lockPool),
     users,
     credentials: {
       async saveSealed(userId, input) {
@@ -215,6 +225,7 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
       },
     },
     async close() {
+      await lockPool.end();
       if (owned) await pool.end();
     },
   };

@@ -1,0 +1,43 @@
+/**
+ * Per-chat locks across instances (the PostgreSQL engine's `chatLocks`): a session advisory lock
+ * per chat, held on a connection of a pool of its own while the work runs, behind a queue per chat
+ * in the process (so one instance runs a chat's work in the order it was asked). The work's queries use
+ * the engine's pool, so chats holding locks can never starve the work of connections (a full lock
+ * pool only makes further chats wait their turn). A holder that dies loses its connection, and the
+ * server releases the lock with it: another instance takes over.
+ */
+import type pg from 'pg';
+import { createLocalChatLocks } from '../chat-locks.ts';
+import type { ChatLockStore } from '../contract.ts';
+
+/** The lock's key: a 64-bit hash of the chat id in kiosbot's own name space. */
+const lockKey = `hashtextextended('kiosbot:chat:' || $1::text, 0)`;
+
+export function createPgChatLocks(locks: pg.Pool): ChatLockStore {
+  // In this process the chat's work queues first (the order it was asked in); only the head of each
+  // chat's queue takes the lock on the server, which makes the instances take turns.
+  const local = createLocalChatLocks();
+  const holdOnServer = async <T>(chatId: number, work: () => Promise<T>): Promise<T> => {
+    const client = await locks.connect();
+    // A connection that failed a lock query, or that the server ended while it held the lock, is
+    // not reused (the server released its locks with it).
+    let healthy = true;
+    const ended = () => void (healthy = false);
+    client.on('error', ended);
+    try {
+      await client.query(`SELECT pg_advisory_lock(${lockKey})`, [chatId]).catch((error: unknown) => {
+        healthy = false;
+        throw error;
+      });
+      try {
+        return await work();
+      } finally {
+        if (healthy) await client.query(`SELECT pg_advisory_unlock(${lockKey})`, [chatId]).catch(ended);
+      }
+    } finally {
+      client.off('error', ended);
+      client.release(!healthy);
+    }
+  };
+  return { run: (chatId, work) => local.run(chatId, () => holdOnServer(chatId, work)) };
+}
