@@ -7,6 +7,7 @@ import { isProviderError, type ProviderErrorKind } from '../providers/provider-e
 import { mintRefId } from './refs.ts';
 import { createInProcessSendClaims, type SendClaims } from './send-claims.ts';
 import { sellPriceOf, type SellRules } from './pricing.ts';
+import { createKeyedQueue } from '../queue.ts';
 
 /** One line of a purchase: a product bought for one target, at the price the user confirmed. */
 export interface PurchaseLine {
@@ -156,7 +157,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
   const claims = deps.claims ?? createInProcessSendClaims();
   const iso = () => deps.now().toISOString();
   /** Per multi-line purchase: the settlement running now (see `settleInTurn`). */
-  const batchTurns = new Map<string, Promise<unknown>>();
+  const batchTurns = createKeyedQueue<string>();
 
   /**
    * Runs the settlements of one multi-line purchase one after another, so each sees the lines
@@ -165,17 +166,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
    * process; one process owns the data directory, like the send claims.)
    */
   function settleInTurn<T>(batchId: string, task: () => Promise<T>): Promise<T> {
-    const previous = batchTurns.get(batchId) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const done = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    batchTurns.set(batchId, done);
-    void done.then(() => {
-      if (batchTurns.get(batchId) === done) batchTurns.delete(batchId);
-    });
-    return run;
+    return batchTurns.run(batchId, () => task());
   }
 
   /**

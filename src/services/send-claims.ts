@@ -5,6 +5,7 @@
  * answer into the store, and with a provider that treats a repeated ref id as a new purchase it
  * could even debit twice.
  */
+import { createKeyedQueue } from '../queue.ts';
 
 /** What the holder of a claim learns when it gets it. */
 export interface SendClaim {
@@ -40,22 +41,6 @@ export interface SendClaims {
  * lowdb store's lock guarantees that). Waiters queue in call order.
  */
 export function createInProcessSendClaims(): SendClaims {
-  /** The tail of each ref's queue: resolves when the last caller in line is done. */
-  const tails = new Map<string, Promise<void>>();
-  return {
-    async withClaim(refId, task) {
-      const before = tails.get(refId);
-      let done: () => void = () => undefined;
-      const mine = new Promise<void>((resolve) => (done = resolve));
-      tails.set(refId, mine);
-      try {
-        if (before) await before;
-        return await task({ waited: before !== undefined });
-      } finally {
-        done();
-        // The last in line leaves no trace behind.
-        if (tails.get(refId) === mine) tails.delete(refId);
-      }
-    },
-  };
+  const queue = createKeyedQueue<string>();
+  return { withClaim: (refId, task) => queue.run(refId, (waited) => task({ waited })) };
 }
