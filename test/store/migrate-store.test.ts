@@ -232,12 +232,14 @@ describeEngines(
       expect(fileDigests(dataDir)).toEqual(before);
     });
 
-    it('a data directory in use by the bot (its lock held) is not copied', async () => {
+    it('a data directory in use by the bot (its lock held) is not copied, and the database is not marked', async () => {
       const { clock, dataDir, copy } = await filled();
       const running = await openStore({ dataDir, vault, now: clock.now });
       try {
         await expect(copy()).rejects.toMatchObject({ code: 'locked' });
+        // The database is left as it was: empty, not even marked as receiving a copy.
         expect(await suite.sql('SELECT count(*)::int AS n FROM users')).toEqual([{ n: 0 }]);
+        expect(await suite.sql('SELECT * FROM store_import')).toEqual([]);
       } finally {
         await running.close();
       }

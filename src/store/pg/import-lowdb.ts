@@ -252,10 +252,11 @@ export async function importLowdbIntoPg(options: ImportOptions): Promise<ImportR
   const source = path.resolve(options.dataDir);
   const { pool } = options;
   await migratePg(pool);
-  await claimTarget(pool, source, now);
-  // Opened like the bot opens it; held open (its lock) until the copy is verified.
+  // Opened like the bot opens it, before the database is marked (a running bot or a wrong key
+  // leaves the database as it was); held open (its lock) until the copy is verified.
   const store = await openStore({ dataDir: source, vault: options.vault, now });
   try {
+    await claimTarget(pool, source, now);
     await store.flush();
     const sources = await readSource(source, await store.transactions.listCreatedSince(new Date(0)), now);
     const expected = new Map(sources.map(({ table: t, rows }) => [t.name, summarise(rows.map((row) => t.canonical(row)))]));
