@@ -179,11 +179,22 @@ export interface SealedUpdate {
 /** Updates that may move money, stored before Telegram is told they arrived; the de-duplication record. */
 export interface InboxStore {
   has(updateId: number): Promise<boolean>;
-  /** Stores the updates not held yet; resolves with the ids that were new, lowest first (the rest were duplicates). */
-  add(updates: readonly SealedUpdate[]): Promise<number[]>;
+  /**
+   * Stores the updates not held yet; resolves with the ids that were new, lowest first (the rest
+   * were duplicates). With `lease`, the new ones are held by the caller, who handles them, until
+   * they are done or the lease runs out (its holder died): only then may a replay claim them.
+   */
+  add(updates: readonly SealedUpdate[], options?: { lease?: Lease }): Promise<number[]>;
   markDone(updateId: number): Promise<void>;
   /** Ids not done, lowest first. */
   pendingIds(): Promise<number[]>;
+  /**
+   * Claims updates not done that nobody holds (added without a lease, or its lease ran out),
+   * lowest id first, at most `limit`, counting one replay attempt each (committed before it
+   * resolves). One already replayed `maxAttempts` times is marked done instead and only its id
+   * returned in `givenUp`: a start that crashes on the same update again and again gives it up.
+   */
+  claimForReplay(options: ClaimOptions & { maxAttempts: number }): Promise<{ updates: SealedUpdate[]; givenUp: number[] }>;
 }
 
 /** The reseller balances the bot saw, changes only. */

@@ -76,6 +76,14 @@ export interface Inbox {
    * that cannot be opened (its key was retired) is given up too.
    */
   takeForReplay(maxAttempts: number): Promise<{ updates: Update[]; givenUp: number[] }>;
+  /**
+   * `takeForReplay` for the store contract: the entries still sealed, only those `take` accepts,
+   * at most `limit` of them (each counted one attempt).
+   */
+  takeSealedForReplay(
+    maxAttempts: number,
+    choice?: { limit?: number; take?: (updateId: number) => boolean },
+  ): Promise<{ entries: Array<{ id: number; sealed: string }>; givenUp: number[] }>;
   /** Ids of the entries not done (for logs and tests). */
   pendingIds(): number[];
   /** Seals every stored update that is not sealed with the vault's current key again (key rotation). */
@@ -195,6 +203,37 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
     return entries.map((entry) => entry.id);
   };
 
+  /**
+   * Counts one replay attempt for each open entry `choice` takes (lowest id first); marks done, in
+   * the same write, those already replayed `maxAttempts` times and those `readable` refuses.
+   */
+  async function takeEntries(
+    maxAttempts: number,
+    choice: { limit?: number; take?: (updateId: number) => boolean },
+    readable: (entry: InboxEntry) => boolean,
+  ): Promise<{ taken: Array<{ id: number; sealed: string }>; givenUp: number[] }> {
+    const taken: Array<{ id: number; sealed: string }> = [];
+    const givenUp: number[] = [];
+    const open = file.data.entries
+      .filter((entry) => !entry.done && !doneSoon.has(entry.id) && (choice.take?.(entry.id) ?? true))
+      .slice(0, choice.limit ?? Infinity);
+    for (const entry of open) {
+      if ((entry.attempts ?? 0) < maxAttempts && readable(entry)) taken.push({ id: entry.id, sealed: entry.sealed });
+      else givenUp.push(entry.id);
+    }
+    if (open.length === 0) return { taken, givenUp };
+    const replayed = new Set(taken.map((entry) => entry.id));
+    const abandoned = new Set(givenUp);
+    await file.update((data) => {
+      applyLazy(data);
+      for (const entry of data.entries) {
+        if (replayed.has(entry.id)) entry.attempts = (entry.attempts ?? 0) + 1;
+        if (abandoned.has(entry.id)) entry.done = true;
+      }
+    });
+    return { taken, givenUp };
+  }
+
   return {
     has: (updateId) => held.has(updateId),
 
@@ -230,31 +269,20 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
 
     async takeForReplay(maxAttempts) {
       const updates: Update[] = [];
-      const givenUp: number[] = [];
-      const open = file.data.entries.filter((entry) => !entry.done && !doneSoon.has(entry.id));
-      for (const entry of open) {
-        let update: Update | undefined;
-        if ((entry.attempts ?? 0) < maxAttempts) {
-          try {
-            update = JSON.parse(options.vault.decrypt(entry.sealed, inboxAad(entry.id))) as Update;
-          } catch {
-            update = undefined;
-          }
-        }
-        if (update) updates.push(update);
-        else givenUp.push(entry.id);
-      }
-      if (open.length === 0) return { updates, givenUp };
-      const replayed = new Set(updates.map((update) => update.update_id));
-      const abandoned = new Set(givenUp);
-      await file.update((data) => {
-        applyLazy(data);
-        for (const entry of data.entries) {
-          if (replayed.has(entry.id)) entry.attempts = (entry.attempts ?? 0) + 1;
-          if (abandoned.has(entry.id)) entry.done = true;
+      const { givenUp } = await takeEntries(maxAttempts, {}, (entry) => {
+        try {
+          updates.push(JSON.parse(options.vault.decrypt(entry.sealed, inboxAad(entry.id))) as Update);
+          return true;
+        } catch {
+          return false;
         }
       });
       return { updates, givenUp };
+    },
+
+    async takeSealedForReplay(maxAttempts, choice = {}) {
+      const { taken, givenUp } = await takeEntries(maxAttempts, choice, () => true);
+      return { entries: taken, givenUp };
     },
 
     pendingIds: () => file.data.entries.filter((entry) => !entry.done && !doneSoon.has(entry.id)).map((entry) => entry.id),

@@ -33,6 +33,7 @@ function createLeases(now: () => Date) {
 export function createLowdbEngine(store: Store, now: () => Date = () => new Date()): StoreEngine {
   const txLeases = createLeases(now);
   const outboxLeases = createLeases(now);
+  const inboxLeases = createLeases(now);
   const { users, credentials, transactions, outbox, conversations, groups, gameOrders, inbox, balances, broadcasts, priceWatch } = store;
 
   return {
@@ -141,9 +142,30 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
     },
     inbox: {
       has: async (updateId) => inbox.has(updateId),
-      add: async (updates) => (await inbox.addSealed(updates)).sort((a, b) => a - b),
-      markDone: (updateId) => inbox.markDone(updateId),
+      async add(updates, options = {}) {
+        const added = (await inbox.addSealed(updates)).sort((a, b) => a - b);
+        if (options.lease) inboxLeases.take(added.map(String), now().getTime(), { limit: added.length, lease: options.lease });
+        return added;
+      },
+      async markDone(updateId) {
+        await inbox.markDone(updateId);
+        inboxLeases.end(String(updateId));
+      },
       pendingIds: async () => inbox.pendingIds(),
+      async claimForReplay(options) {
+        inboxLeases.prune();
+        const atMs = now().getTime();
+        const { entries, givenUp } = await inbox.takeSealedForReplay(options.maxAttempts, {
+          limit: options.limit,
+          take: (updateId) => inboxLeases.free(String(updateId), atMs),
+        });
+        inboxLeases.take(
+          entries.map((entry) => String(entry.id)),
+          atMs,
+          options,
+        );
+        return { updates: entries, givenUp };
+      },
     },
     balances: {
       record: (userId, account, balance) => balances.record(userId, account, balance),

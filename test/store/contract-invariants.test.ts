@@ -88,6 +88,30 @@ describeEngines('store invariants', (suite) => {
     ]);
   });
 
+  it('a stored update is replayed only when its handler is gone: a lease held keeps it, attempts are counted, and it is given up after the last', async () => {
+    const clock = createClock(start);
+    const store = await suite.open(clock.now);
+    const sealed = (id: number) => ({ id, sealed: `sealed-${id}` });
+    expect(await store.inbox.add([sealed(2), sealed(1)], { lease: lease('handler') })).toEqual([1, 2]);
+    expect(await store.inbox.add([sealed(3)])).toEqual([3]);
+    const replay = (owner: string) => store.inbox.claimForReplay({ limit: 10, lease: lease(owner), maxAttempts: 2 });
+
+    // 1 and 2 are being handled; 3 has no handler.
+    expect(await replay('r1')).toEqual({ updates: [sealed(3)], givenUp: [] });
+    expect(await replay('r2')).toEqual({ updates: [], givenUp: [] });
+    await store.inbox.markDone(1);
+    // The handler died: once its lease ran out, 2 is claimed; so is 3, whose replayer died too.
+    clock.advance(30_000);
+    expect(await replay('r3')).toEqual({ updates: [sealed(2), sealed(3)], givenUp: [] });
+    clock.advance(30_000);
+    // 3 was replayed twice already (each time its replayer died): given up, marked done.
+    expect(await replay('r4')).toEqual({ updates: [sealed(2)], givenUp: [3] });
+    await store.inbox.markDone(2);
+    clock.advance(30_000);
+    expect(await replay('r5')).toEqual({ updates: [], givenUp: [] });
+    expect(await store.inbox.pendingIds()).toEqual([]);
+  });
+
   it("one chat's work runs one at a time, in the order asked; other chats meanwhile; a failure does not block the next", async () => {
     const store = await suite.open(createClock(start).now);
     const events: string[] = [];
@@ -250,6 +274,17 @@ describeEngines(
       expect(secondRan).toBe(true);
       release();
       await held;
+    });
+
+    it('two instances replaying at once claim each stored update once', async () => {
+      const now = createClock(start).now;
+      const [one, two] = [await suite.open(now), await suite.open(now)];
+      await one.inbox.add(Array.from({ length: 60 }, (_, n) => ({ id: 1000 + n, sealed: `s${n}` })));
+      const claims = await Promise.all(
+        Array.from({ length: 6 }, (_, n) => (n % 2 ? one : two).inbox.claimForReplay({ limit: 15, lease: lease(`i${n}`), maxAttempts: 3 })),
+      );
+      const ids = claims.flatMap((claim) => claim.updates.map((update) => update.id));
+      expect(ids.sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, n) => 1000 + n));
     });
 
     it('migrations apply once under the advisory lock, and a database a newer kiosbot migrated is refused', async () => {

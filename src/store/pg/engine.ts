@@ -29,6 +29,7 @@ import {
 import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch } from '../users.ts';
 import { column, first, inTransaction, insertOutbox, isUniqueViolation, type Db } from './db.ts';
 import { createPgChatLocks } from './chat-locks.ts';
+import { createPgInbox } from './inbox.ts';
 import { checkStoreImport } from './import-lowdb.ts';
 import { migratePg } from './migrate.ts';
 import { createPgTransactions } from './transactions.ts';
@@ -149,31 +150,7 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
           [userId, Math.max(0, options.limit ?? 10), Math.max(0, options.offset ?? 0)],
         ),
     },
-    inbox: {
-      async has(updateId) {
-        return (await first<number>(pool, 'one', 'SELECT 1 AS one FROM inbox WHERE update_id = $1', [updateId])) !== undefined;
-      },
-      async add(input) {
-        if (input.length === 0) return [];
-        // In id order, so two instances adding overlapping batches wait on each other, never deadlock.
-        const updates = [...input].sort((a, b) => a.id - b.id);
-        // ON CONFLICT DO NOTHING: an update two instances receive at once is stored (and handled) once.
-        const ids = await column<string>(
-          pool,
-          'update_id',
-          `INSERT INTO inbox (update_id, sealed, received_at)
-           SELECT * FROM unnest($1::bigint[], $2::text[], $3::timestamptz[])
-           ON CONFLICT (update_id) DO NOTHING RETURNING update_id`,
-          [updates.map((u) => u.id), updates.map((u) => u.sealed), updates.map(() => now().toISOString())],
-        );
-        return ids.map(Number).sort((a, b) => a - b);
-      },
-      async markDone(updateId) {
-        await pool.query('UPDATE inbox SET done = true WHERE update_id = $1', [updateId]);
-      },
-      pendingIds: async () =>
-        (await column<string>(pool, 'update_id', 'SELECT update_id FROM inbox WHERE NOT done ORDER BY update_id')).map(Number),
-    },
+    inbox: createPgInbox(pool, now),
     balances: {
       record: (userId, account, balance) =>
         inTransaction(pool, async (client) => {

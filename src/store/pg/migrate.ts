@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { StoreError } from '../errors.ts';
 import { sql as initial } from './migrations/001-initial.ts';
 import { sql as storeImport } from './migrations/002-store-import.ts';
+import { sql as inboxLease } from './migrations/003-inbox-lease.ts';
 
 /** A numbered schema change; applied once, in order, each in its own transaction. */
 export interface PgMigration {
@@ -14,6 +15,7 @@ export interface PgMigration {
 export const pgMigrations: readonly PgMigration[] = [
   { id: 1, name: '001-initial', sql: initial },
   { id: 2, name: '002-store-import', sql: storeImport },
+  { id: 3, name: '003-inbox-lease', sql: inboxLease },
 ];
 
 /** The advisory lock key migrations run under (any 64-bit number no other tool uses). */

@@ -1,0 +1,67 @@
+/**
+ * Stored updates on PostgreSQL: the de-duplication record of updates that may move money, and
+ * their replay. An update is held (leased) by the instance that added it while it handles it; a
+ * replay, on any instance, claims only updates nobody holds, so a live handler's update is never
+ * handled twice and a dead one's is handled by another instance.
+ */
+import type pg from 'pg';
+import type { InboxStore } from '../contract.ts';
+import { column, first, inTransaction } from './db.ts';
+
+export function createPgInbox(pool: pg.Pool, now: () => Date): InboxStore {
+  return {
+    async has(updateId) {
+      return (await first<number>(pool, 'one', 'SELECT 1 AS one FROM inbox WHERE update_id = $1', [updateId])) !== undefined;
+    },
+    async add(input, options = {}) {
+      if (input.length === 0) return [];
+      // In id order, so two instances adding overlapping batches wait on each other, never deadlock.
+      const updates = [...input].sort((a, b) => a.id - b.id);
+      const at = now();
+      const { lease } = options;
+      // ON CONFLICT DO NOTHING: an update two instances receive at once is stored (and handled) once.
+      const ids = await column<string>(
+        pool,
+        'update_id',
+        `INSERT INTO inbox (update_id, sealed, received_at, lease_owner, lease_until)
+       SELECT u.id, u.sealed, $3, $4, $5 FROM unnest($1::bigint[], $2::text[]) AS u(id, sealed)
+       ON CONFLICT (update_id) DO NOTHING RETURNING update_id`,
+        [
+          updates.map((u) => u.id),
+          updates.map((u) => u.sealed),
+          at.toISOString(),
+          lease?.owner ?? null,
+          lease ? new Date(at.getTime() + lease.ms).toISOString() : null,
+        ],
+      );
+      return ids.map(Number).sort((a, b) => a - b);
+    },
+    async markDone(updateId) {
+      await pool.query('UPDATE inbox SET done = true, lease_owner = NULL, lease_until = NULL WHERE update_id = $1', [updateId]);
+    },
+    pendingIds: async () =>
+      (await column<string>(pool, 'update_id', 'SELECT update_id FROM inbox WHERE NOT done ORDER BY update_id')).map(Number),
+    claimForReplay: ({ limit, lease, maxAttempts }) =>
+      inTransaction(pool, async (client) => {
+        const at = now();
+        // Free rows only (no lease, or one that ran out); a row another claimer is taking is skipped, not waited for.
+        const { rows } = await client.query<{ update_id: string; sealed: string; done: boolean }>(
+          `WITH free AS (
+           SELECT update_id FROM inbox WHERE NOT done AND (lease_until IS NULL OR lease_until <= $1)
+           ORDER BY update_id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         UPDATE inbox i SET attempts = i.attempts + CASE WHEN i.attempts < $5 THEN 1 ELSE 0 END,
+                done = i.attempts >= $5,
+                lease_owner = CASE WHEN i.attempts < $5 THEN $3 END,
+                lease_until = CASE WHEN i.attempts < $5 THEN $4::timestamptz END
+         FROM free WHERE i.update_id = free.update_id
+         RETURNING i.update_id, i.sealed, i.done`,
+          [at.toISOString(), limit, lease.owner, new Date(at.getTime() + lease.ms).toISOString(), maxAttempts],
+        );
+        const sorted = rows.map((row) => ({ ...row, id: Number(row.update_id) })).sort((a, b) => a.id - b.id);
+        return {
+          updates: sorted.filter((row) => !row.done).map(({ id, sealed }) => ({ id, sealed })),
+          givenUp: sorted.filter((row) => row.done).map((row) => row.id),
+        };
+      }),
+  };
+}
