@@ -239,6 +239,31 @@ export interface ChatLockStore {
   run<T>(chatId: number, work: () => Promise<T>): Promise<T>;
 }
 
+/** Telegram's limits as the whole fleet keeps them (one set for every instance sharing the store). */
+export interface FleetLimits {
+  /** Messages per second over all chats (Telegram allows about 30). */
+  perSecond: number;
+  /** Milliseconds between two messages to one chat (Telegram: about 1 s). */
+  perChatMs: number;
+  /** Messages to one group (chat id < 0) per minute (Telegram: 20). */
+  perGroupPerMinute: number;
+}
+
+/**
+ * Send slots shared by every instance: each message the bot sends on its own is given an instant,
+ * so that the fleet together keeps Telegram's limits, not each instance alone.
+ */
+export interface SendSlotStore {
+  /**
+   * Reserves and resolves the earliest instant (ms, engine clock) at or after `atMs` at which one
+   * message to `chatId` keeps `limits` together with every reservation before it: the overall
+   * rate cut into slots of 1000 / perSecond ms, one message each (so any second holds at most
+   * perSecond), `perChatMs` after the chat's previous message, and for a group 60 s /
+   * perGroupPerMinute after its previous one (so any minute holds at most perGroupPerMinute).
+   */
+  reserve(chatId: number, atMs: number, limits: FleetLimits): Promise<number>;
+}
+
 /** The whole contract: one engine's repositories, and its end. */
 export interface StoreEngine {
   readonly kind: StoreEngineKind;
@@ -254,6 +279,7 @@ export interface StoreEngine {
   broadcasts: BroadcastStore;
   priceWatch: PriceWatchStore;
   chatLocks: ChatLockStore;
+  sendSlots: SendSlotStore;
   /** Waits for what is in flight and releases the engine (its files or connections). */
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@
 /* eslint-disable @typescript-eslint/require-await -- lowdb reads are synchronous: `async` turns their results and throws into the contract's promises */
 import { createLocalChatLocks } from './chat-locks.ts';
 import type { ClaimOptions, StoreEngine } from './contract.ts';
+import { createLocalSendSlots } from './send-slots.ts';
 import type { Store } from './store.ts';
 
 /** Leases on rows of one kind, by id: a row whose lease runs is not claimed again. */
@@ -187,6 +188,7 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
       retain: (accountKeys) => priceWatch.retain(accountKeys),
     },
     chatLocks: createLocalChatLocks(),
+    sendSlots: createLocalSendSlots(),
     close: () => store.close(),
   };
 }

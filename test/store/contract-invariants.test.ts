@@ -3,6 +3,7 @@
  * across instances: each "instance" is an engine with its own connection pool on one database.
  */
 import { expect, it } from 'vitest';
+import type { StoreEngine } from '../../src/store/contract.ts';
 import { sealCredential } from '../../src/store/credentials.ts';
 import { sealConversation } from '../../src/store/conversations.ts';
 import { migratePg, pgMigrations } from '../../src/store/pg/migrate.ts';
@@ -12,6 +13,38 @@ import { createClock, purchase, testVault } from './helpers.ts';
 const start = '2026-03-01T08:00:00.000Z';
 const lease = (owner: string) => ({ owner, ms: 30_000 });
 const notice = (chatId: number) => ({ chatId, kind: 'final', payload: { chatId } });
+const telegramLimits = { perSecond: 30, perChatMs: 1000, perGroupPerMinute: 20 };
+
+/**
+ * Every chat asks for `rounds` messages, a round at a time, all from `fromMs`, through `engines`
+ * (taking turns), and the instants are checked: none before `fromMs`; the first round packed into
+ * consecutive slots (no slot wasted); overall no 1,000 ms with more than 30; 1 s between two to a
+ * chat, 3 s between two to a group (20 a minute).
+ */
+async function reserveAndCheck(engines: readonly StoreEngine[], chats: readonly number[], rounds: number, fromMs: number) {
+  const got: Array<{ chatId: number; at: number }> = [];
+  for (let round = 0; round < rounds; round++) {
+    const reserved = await Promise.all(
+      chats.map(async (chatId, n) => ({
+        chatId,
+        at: await engines[n % engines.length]!.sendSlots.reserve(chatId, fromMs, telegramLimits),
+      })),
+    );
+    if (round === 0) expect(Math.max(...reserved.map((r) => r.at))).toBe(fromMs + Math.ceil(((chats.length - 1) * 1000) / 30));
+    got.push(...reserved);
+  }
+  const times = got.map((g) => g.at).sort((a, b) => a - b);
+  expect(times[0]).toBe(fromMs);
+  expect(new Set(times).size, 'one message per slot').toBe(times.length);
+  for (let i = 0; i + 30 < times.length; i++)
+    expect(times[i + 30]! - times[i]!, `31 messages within a second from ${times[i]}`).toBeGreaterThanOrEqual(1000);
+  for (const chatId of chats) {
+    const mine = got.filter((g) => g.chatId === chatId).map((g) => g.at);
+    expect(mine).toHaveLength(rounds);
+    for (let i = 1; i < mine.length; i++)
+      expect(mine[i]! - mine[i - 1]!, `chat ${chatId}`).toBeGreaterThanOrEqual(chatId < 0 ? 3000 : 1000);
+  }
+}
 
 describeEngines('store invariants', (suite) => {
   it('a confirmation id makes one set of transactions, also when callers race it', async () => {
@@ -110,6 +143,16 @@ describeEngines('store invariants', (suite) => {
     clock.advance(30_000);
     expect(await replay('r5')).toEqual({ updates: [], givenUp: [] });
     expect(await store.inbox.pendingIds()).toEqual([]);
+  });
+
+  it("send slots keep Telegram's limits: 30 a second overall, 1 s per chat, 20 a minute per group, and waste no slot", async () => {
+    const clock = createClock(start);
+    const store = await suite.open(clock.now);
+    const chats = [...Array.from({ length: 36 }, (_, n) => 100 + n), -1001, -1002, -1003, -1004];
+    await reserveAndCheck([store], chats, 3, clock.now().getTime());
+    // Later asks come after the earlier reservations, never before `atMs`.
+    const later = clock.now().getTime() + 60_000;
+    expect(await store.sendSlots.reserve(100, later, telegramLimits)).toBeGreaterThanOrEqual(later);
   });
 
   it("one chat's work runs one at a time, in the order asked; other chats meanwhile; a failure does not block the next", async () => {
@@ -285,6 +328,13 @@ describeEngines(
       );
       const ids = claims.flatMap((claim) => claim.updates.map((update) => update.id));
       expect(ids.sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, n) => 1000 + n));
+    });
+
+    it("two instances reserving send slots at once keep Telegram's limits for the fleet", async () => {
+      const now = createClock(start).now;
+      const engines = [await suite.open(now), await suite.open(now)];
+      const chats = [...Array.from({ length: 46 }, (_, n) => 500 + n), -2001, -2002, -2003, -2004];
+      await reserveAndCheck(engines, chats, 2, now().getTime());
     });
 
     it('migrations apply once under the advisory lock, and a database a newer kiosbot migrated is refused', async () => {

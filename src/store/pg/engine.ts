@@ -30,6 +30,7 @@ import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch } from '../
 import { column, first, inTransaction, insertOutbox, isUniqueViolation, type Db } from './db.ts';
 import { createPgChatLocks } from './chat-locks.ts';
 import { createPgInbox } from './inbox.ts';
+import { createPgSendSlots } from './send-slots.ts';
 import { checkStoreImport } from './import-lowdb.ts';
 import { migratePg } from './migrate.ts';
 import { createPgTransactions } from './transactions.ts';
@@ -81,6 +82,7 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
   return {
     kind: 'postgres',
     chatLocks: createPgChatLocks(lockPool),
+    sendSlots: createPgSendSlots(pool),
     users,
     credentials: {
       async saveSealed(userId, input) {

@@ -3,6 +3,7 @@ import { StoreError } from '../errors.ts';
 import { sql as initial } from './migrations/001-initial.ts';
 import { sql as storeImport } from './migrations/002-store-import.ts';
 import { sql as inboxLease } from './migrations/003-inbox-lease.ts';
+import { sql as sendSlots } from './migrations/004-send-slots.ts';
 
 /** A numbered schema change; applied once, in order, each in its own transaction. */
 export interface PgMigration {
@@ -16,6 +17,7 @@ export const pgMigrations: readonly PgMigration[] = [
   { id: 1, name: '001-initial', sql: initial },
   { id: 2, name: '002-store-import', sql: storeImport },
   { id: 3, name: '003-inbox-lease', sql: inboxLease },
+  { id: 4, name: '004-send-slots', sql: sendSlots },
 ];
 
 /** The advisory lock key migrations run under (any 64-bit number no other tool uses). */
