@@ -195,6 +195,11 @@ export interface InboxStore {
    * returned in `givenUp`: a start that crashes on the same update again and again gives it up.
    */
   claimForReplay(options: ClaimOptions & { maxAttempts: number }): Promise<{ updates: SealedUpdate[]; givenUp: number[] }>;
+  /**
+   * Forgets done updates received more than `maxAgeMs` ago, and all but the newest `maxCount` done
+   * ones (Telegram does not deliver those again); resolves once that is durable. Pending ones stay.
+   */
+  pruneDone(limits: { maxAgeMs: number; maxCount: number }): Promise<void>;
 }
 
 /** The reseller balances the bot saw, changes only. */

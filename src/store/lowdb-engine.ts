@@ -153,6 +153,10 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
         inboxLeases.end(String(updateId));
       },
       pendingIds: async () => inbox.pendingIds(),
+      pruneDone(limits) {
+        inbox.pruneDone(limits);
+        return inbox.flush();
+      },
       async claimForReplay(options) {
         inboxLeases.prune();
         const atMs = now().getTime();

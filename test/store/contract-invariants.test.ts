@@ -145,6 +145,21 @@ describeEngines('store invariants', (suite) => {
     expect(await store.inbox.pendingIds()).toEqual([]);
   });
 
+  it('done updates are forgotten by age and count, pending ones never, and a kept one still refuses its duplicate', async () => {
+    const clock = createClock(start);
+    const store = await suite.open(clock.now);
+    for (let id = 1; id <= 5; id++) {
+      await store.inbox.add([{ id, sealed: `s${id}` }]);
+      clock.advance(10_000);
+    }
+    for (const id of [1, 2, 3, 4]) await store.inbox.markDone(id);
+    // Now +50 s: 1 and 2 were received more than 25 s ago; of the done ones only the newest (4) is kept by count.
+    await store.inbox.pruneDone({ maxAgeMs: 25_000, maxCount: 1 });
+    expect(await Promise.all([1, 2, 3, 4, 5].map((id) => store.inbox.has(id)))).toEqual([false, false, false, true, true]);
+    expect(await store.inbox.pendingIds()).toEqual([5]);
+    expect(await store.inbox.add([{ id: 4, sealed: 'again' }])).toEqual([]);
+  });
+
   it("send slots keep Telegram's limits: 30 a second overall, 1 s per chat, 20 a minute per group, and waste no slot", async () => {
     const clock = createClock(start);
     const store = await suite.open(clock.now);

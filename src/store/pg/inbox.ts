@@ -41,6 +41,13 @@ export function createPgInbox(pool: pg.Pool, now: () => Date): InboxStore {
     },
     pendingIds: async () =>
       (await column<string>(pool, 'update_id', 'SELECT update_id FROM inbox WHERE NOT done ORDER BY update_id')).map(Number),
+    async pruneDone({ maxAgeMs, maxCount }) {
+      await pool.query(
+        `DELETE FROM inbox WHERE done AND (received_at < $1 OR update_id < ALL (
+           SELECT update_id FROM inbox WHERE done ORDER BY update_id DESC LIMIT $2))`,
+        [new Date(now().getTime() - maxAgeMs).toISOString(), maxCount],
+      );
+    },
     claimForReplay: ({ limit, lease, maxAttempts }) =>
       inTransaction(pool, async (client) => {
         const at = now();
