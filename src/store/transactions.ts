@@ -71,6 +71,12 @@ export interface TransactionsRepo {
    * Reads only the history months from `since`'s month on (for the operator's /stats).
    */
   listCreatedSince(since: Date): Promise<TransactionRecord[]>;
+  /**
+   * Every transaction, open and settled, a batch at a time: the open ones, then each history month
+   * (newest first, the latest copy of each). Holds one month in memory, not the whole history
+   * (`npm run migrate-store` copies a store this way).
+   */
+  batches(): AsyncGenerator<TransactionRecord[]>;
   /** Ids of the users with a purchase created at or after `since` that did not fail (Gagal). */
   buyersSince(since: Date): Promise<Set<number>>;
   /**
@@ -331,6 +337,12 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
           if (!found.has(tx.refId)) found.set(tx.refId, tx);
       }
       return [...found.values()].sort(newestFirst).map(copy);
+    },
+    async *batches() {
+      const open = Object.values(hot.data.transactions).map(copy);
+      yield open;
+      const openIds = new Set(open.map((tx) => tx.refId));
+      for (const month of history.months()) yield await history.scan(month, (tx) => !openIds.has(tx.refId));
     },
     async buyersSince(since) {
       const recent = await repo.listCreatedSince(since);

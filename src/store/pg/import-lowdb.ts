@@ -45,10 +45,10 @@ interface Table<R> {
   rowText: string;
 }
 
-/** Every row of one table, read from the data directory. */
+/** Every row of one table, read from the data directory: all at once, or a batch at a time. */
 interface SourceTable<R> {
   table: Table<R>;
-  rows: readonly R[];
+  batches: Iterable<readonly R[]> | AsyncIterable<readonly R[]>;
 }
 
 /** Milliseconds since the epoch of an ISO time, as the checksum compares times (SQL: see `epochMs`). */
@@ -258,15 +258,20 @@ export async function importLowdbIntoPg(options: ImportOptions): Promise<ImportR
   try {
     await claimTarget(pool, source, now);
     await store.flush();
-    const sources = await readSource(source, await store.transactions.listCreatedSince(new Date(0)), now);
-    const expected = new Map(sources.map(({ table: t, rows }) => [t.name, summarise(rows.map((row) => t.canonical(row)))]));
+    const sources = await readSource(source, store.transactions.batches(), now);
+    const expected = new Map<string, { rows: number; checksum: string }>();
     const report: ImportReport = { source, tables: {} };
     await inTransaction(pool, async (client) => {
       // What an unfinished copy left (broadcast_deliveries, which no lowdb file has, goes with broadcasts).
       await client.query(`TRUNCATE ${[...importedTables, 'broadcast_deliveries'].join(', ')}`);
-      for (const { table: t, rows } of sources) {
-        await insertRows(client, t, rows);
-        options.onTable?.(t.name, rows.length);
+      for (const { table: t, batches } of sources) {
+        const summary = createSummary();
+        for await (const rows of batches) {
+          await insertRows(client, t, rows);
+          for (const row of rows) summary.add(t.canonical(row));
+        }
+        expected.set(t.name, summary.result());
+        options.onTable?.(t.name, summary.result().rows);
       }
       if (options.beforeVerify) await options.beforeVerify(client);
     });
@@ -348,10 +353,13 @@ async function readJson(file: string): Promise<unknown> {
   return JSON.parse(unsealJson(text) ?? text);
 }
 
-/** Every table's rows, from the data files (read with the store open and flushed) and the transactions. */
+/**
+ * Every table's rows, from the data files (read with the store open and flushed), and the
+ * transactions a batch at a time (the history is the bulk of a store).
+ */
 async function readSource(
   dataDir: string,
-  transactions: ReadonlyArray<HotData['transactions'][string]>,
+  transactions: AsyncIterable<ReadonlyArray<HotData['transactions'][string]>>,
   now: () => Date,
 ): Promise<Array<SourceTable<never>>> {
   const file = (name: string) => path.join(dataDir, name);
@@ -376,30 +384,30 @@ async function readSource(
   const balances = await side(balancesFileName, decodeBalancesFile);
   const broadcasts = await side(broadcastsFileName, decodeBroadcastsFile);
   const priceWatch = await side(priceWatchFileName, decodePriceWatchFile);
+  const all = <R>(rows: readonly R[]) => [rows];
   const sources = [
-    { table: tables.users, rows: users },
-    { table: tables.credentials, rows: credentials },
-    { table: tables.conversations, rows: conversations },
-    { table: tables.transactions, rows: transactions },
-    {
-      table: tables.confirmations,
-      rows: Object.entries(hot.confirmations).map(([id, confirmation]) => ({ id, ...confirmation })),
-    },
-    { table: tables.outbox, rows: Object.values(hot.outbox) },
-    { table: tables.groups, rows: Object.entries(hot.groups).map(([chatId, record]) => ({ chatId: Number(chatId), record })) },
-    { table: tables.gameOrders, rows: Object.values(hot.gameOrders) },
-    { table: tables.inbox, rows: inbox?.entries ?? [] },
+    { table: tables.users, batches: all(users) },
+    { table: tables.credentials, batches: all(credentials) },
+    { table: tables.conversations, batches: all(conversations) },
+    { table: tables.transactions, batches: transactions },
+    { table: tables.confirmations, batches: all(Object.entries(hot.confirmations).map(([id, confirmation]) => ({ id, ...confirmation }))) },
+    { table: tables.outbox, batches: all(Object.values(hot.outbox)) },
+    { table: tables.groups, batches: all(Object.entries(hot.groups).map(([chatId, record]) => ({ chatId: Number(chatId), record }))) },
+    { table: tables.gameOrders, batches: all(Object.values(hot.gameOrders)) },
+    { table: tables.inbox, batches: all(inbox?.entries ?? []) },
     {
       table: tables.balances,
       // Oldest first per user, as the engine lists them (by id).
-      rows: Object.entries(balances?.users ?? {}).flatMap(([userId, entries]) =>
-        entries.map(([seconds, balance, account]) => ({ userId: Number(userId), seconds, balance, account })),
+      batches: all(
+        Object.entries(balances?.users ?? {}).flatMap(([userId, entries]) =>
+          entries.map(([seconds, balance, account]) => ({ userId: Number(userId), seconds, balance, account })),
+        ),
       ),
     },
-    { table: tables.broadcasts, rows: Object.values(broadcasts?.jobs ?? {}) },
+    { table: tables.broadcasts, batches: all(Object.values(broadcasts?.jobs ?? {})) },
     {
       table: tables.priceWatch,
-      rows: Object.entries(priceWatch?.accounts ?? {}).map(([accountKey, snapshot]) => ({ accountKey, snapshot })),
+      batches: all(Object.entries(priceWatch?.accounts ?? {}).map(([accountKey, snapshot]) => ({ accountKey, snapshot }))),
     },
   ];
   return sources as unknown as Array<SourceTable<never>>;
@@ -431,15 +439,17 @@ async function insertRows<R>(client: pg.PoolClient, t: Table<R>, rows: readonly 
  */
 const rowHash = (text: string) => BigInt(`0x${createHash('md5').update(text).digest('hex').slice(0, 15)}`);
 
-/** Count and checksum of the source rows' canonical values. */
-function summarise(values: Iterable<unknown>): { rows: number; checksum: string } {
+/** Count and checksum of the source rows' canonical values, added a row at a time. */
+function createSummary(): { add(value: unknown): void; result(): { rows: number; checksum: string } } {
   let rows = 0;
   let sum = 0n;
-  for (const value of values) {
-    rows += 1;
-    sum += rowHash(jsonbText(value));
-  }
-  return { rows, checksum: sum.toString() };
+  return {
+    add(value) {
+      rows += 1;
+      sum += rowHash(jsonbText(value));
+    },
+    result: () => ({ rows, checksum: sum.toString() }),
+  };
 }
 
 /** Count and checksum of a table as stored, computed by PostgreSQL over each row's `rowText` (no row leaves the server). */
