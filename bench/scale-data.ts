@@ -121,13 +121,13 @@ const cacheRoot = path.join(tmpdir(), 'kiosbot-bench-scale');
  */
 const generatorVersion = 3;
 const storeDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/store');
+/** The store's source files, sub-folders (pg/) included, in a stable order. */
+const storeSources = readdirSync(storeDir, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isFile())
+  .map((entry) => path.join(entry.parentPath, entry.name))
+  .sort();
 const cacheVersion = `${generatorVersion}-${createHash('sha256')
-  .update(
-    readdirSync(storeDir)
-      .sort()
-      .map((name) => readFileSync(path.join(storeDir, name), 'utf8'))
-      .join('\0'),
-  )
+  .update(storeSources.map((file) => readFileSync(file, 'utf8')).join('\0'))
   .digest('hex')
   .slice(0, 10)}`;
 
