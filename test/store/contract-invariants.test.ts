@@ -319,15 +319,17 @@ describeEngines(
       await Promise.all(Array.from({ length: 10 }, (_, n) => (n % 2 ? one : two).chatLocks.run(42, work(n % 2 ? one : two))));
       expect(most).toBe(1);
 
+      // Advisory locks granted in this test's database only (other test files use the same server).
+      const heldHere = `locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
       // Chat 42 held by instance one: chat 43 goes through on instance two meanwhile.
       let release!: () => void;
       const held = one.chatLocks.run(42, () => new Promise<void>((resolve) => (release = resolve)));
-      await expect.poll(() => suite.sql(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted`)).toHaveLength(1);
+      await expect.poll(() => suite.sql(`SELECT 1 FROM pg_locks WHERE ${heldHere}`), { timeout: 10_000 }).toHaveLength(1);
       expect(await two.chatLocks.run(43, () => Promise.resolve('other chat'))).toBe('other chat');
       let secondRan = false;
       const second = two.chatLocks.run(42, () => Promise.resolve(void (secondRan = true)));
       // The holder's connection dies (its process was killed): the server releases the lock, the other instance goes on.
-      await suite.sql(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()`);
+      await suite.sql(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE ${heldHere} AND pid <> pg_backend_pid()`);
       await second;
       expect(secondRan).toBe(true);
       release();
