@@ -232,6 +232,18 @@ describeEngines(
       expect(fileDigests(dataDir)).toEqual(before);
     });
 
+    it('two copies started at once into one database: one copies, the other is refused and changes nothing', async () => {
+      const first = await filled();
+      const second = await filled();
+      const results = await Promise.allSettled([first.copy(), second.copy()]);
+      expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const refused = results.find((result) => result.status === 'rejected');
+      expect(String(refused?.reason)).toMatch(/copying into this database right now|already holds a finished copy/);
+      const winner = results[0]?.status === 'fulfilled' ? first : second;
+      expect(await suite.sql('SELECT state, source FROM store_import')).toEqual([{ state: 'done', source: path.resolve(winner.dataDir) }]);
+      expect(await suite.sql('SELECT count(*)::int AS n FROM users')).toEqual([{ n: 2 }]);
+    });
+
     it('a data directory in use by the bot (its lock held) is not copied, and the database is not marked', async () => {
       const { clock, dataDir, copy } = await filled();
       const running = await openStore({ dataDir, vault, now: clock.now });

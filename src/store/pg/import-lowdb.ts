@@ -25,7 +25,7 @@ import { StoreError } from '../errors.ts';
 import { decodeInboxFile, inboxFileName } from '../inbox.ts';
 import { decodePriceWatchFile, priceWatchFileName } from '../price-watch.ts';
 import { decodeHotFile, isFinalStatus, type HotData } from '../schema.ts';
-import { hotFileName, openStore } from '../store.ts';
+import { hotFileName, openStore, type Store } from '../store.ts';
 import { decodeUserShardFile, userShardCount, userShardFileName, type UserShardData } from '../user-shards.ts';
 import type { Vault } from '../vault.ts';
 import { inTransaction } from './db.ts';
@@ -252,10 +252,19 @@ export async function importLowdbIntoPg(options: ImportOptions): Promise<ImportR
   const source = path.resolve(options.dataDir);
   const { pool } = options;
   await migratePg(pool);
-  // Opened like the bot opens it, before the database is marked (a running bot or a wrong key
-  // leaves the database as it was); held open (its lock) until the copy is verified.
-  const store = await openStore({ dataDir: source, vault: options.vault, now });
+  // One copy at a time into one database: held on a connection of its own until this one ends.
+  const guard = await pool.connect();
+  let store: Store | undefined;
   try {
+    const { rows } = await guard.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${importLockKey}) AS ok`);
+    if (!rows[0]?.ok) {
+      throw new StoreImportError(
+        'Another `npm run migrate-store` is copying into this database right now; nothing was changed. Let it finish (or stop it), then run this again if you still need to.',
+      );
+    }
+    // Opened like the bot opens it, before the database is marked (a running bot or a wrong key
+    // leaves the database as it was); held open (its lock) until the copy is verified.
+    store = await openStore({ dataDir: source, vault: options.vault, now });
     await claimTarget(pool, source, now);
     await store.flush();
     const sources = await readSource(source, store.transactions.batches(), now);
@@ -298,9 +307,17 @@ export async function importLowdbIntoPg(options: ImportOptions): Promise<ImportR
     ]);
     return report;
   } finally {
-    await store.close();
+    await store?.close();
+    // Ending the session also ends the lock, should the unlock fail.
+    await guard.query(`SELECT pg_advisory_unlock(${importLockKey})`).then(
+      () => guard.release(),
+      () => guard.release(true),
+    );
   }
 }
+
+/** The advisory lock a copy holds for its whole run (any 64-bit number no other lock uses). */
+const importLockKey = `hashtextextended('kiosbot:store-import', 0)`;
 
 /**
  * Marks the database as receiving a copy of `source` (committed at once): refuses one that holds
