@@ -102,6 +102,20 @@ export async function serveOnLoopback(server: Server): Promise<{ url: string; cl
 }
 
 /**
+ * Writes one user (Budi, id 1) with a reseller account whose key is `apiKey` into `dataDir`, as
+ * /start and /connect would have: two writes of their shard file, so it has a `.bak` too.
+ */
+export async function seedConnectedUser(dataDir: string, apiKey: string): Promise<void> {
+  const store = await openStore({ dataDir, vault: createVault({ key: Buffer.from(testEncryptionKey, 'base64') }) });
+  try {
+    await store.users.upsert({ id: 1, firstName: 'Budi' });
+    await store.credentials.save(1, 'reseller', { apiId: 'RS-1', apiKey });
+  } finally {
+    await store.close();
+  }
+}
+
+/**
  * Writes users (and, with `reseller`, the demo reseller account connected for each) into
  * `dataDir` before the bot process starts, as /start and /connect would have.
  */

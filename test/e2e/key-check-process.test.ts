@@ -9,9 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/store.ts';
-import { createVault, parseEncryptionKey } from '../../src/store/vault.ts';
 import { testEncryptionKey } from '../helpers/app.ts';
+import { seedConnectedUser } from './fixture.ts';
 import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
 
 const wrongEncryptionKey = Buffer.alloc(32, 99).toString('base64');
@@ -29,10 +28,7 @@ describe('npm start with the wrong ENCRYPTION_KEY', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'kiosbot-key-'));
     const dataDir = path.join(dir, 'data');
     // Data made with the right key: a connected user, their shard written twice so there is a .bak.
-    const store = await openStore({ dataDir, vault: createVault({ key: parseEncryptionKey(testEncryptionKey) }) });
-    await store.users.upsert({ id: 1, firstName: 'Budi' });
-    await store.credentials.save(1, 'reseller', { apiId: 'RS-1', apiKey: 'secret-key-1' });
-    await store.close();
+    await seedConnectedUser(dataDir, 'secret-key-1');
     const hash = (name: string) =>
       createHash('sha256')
         .update(readFileSync(path.join(dataDir, name)))

@@ -8,9 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { openStore } from '../../src/store/store.ts';
-import { createVault, parseEncryptionKey } from '../../src/store/vault.ts';
 import { testEncryptionKey } from '../helpers/app.ts';
+import { seedConnectedUser } from './fixture.ts';
 import { builtArgs, spawnBot, type BotProcess } from '../helpers/bot-process.ts';
 import { describeEngines } from '../store/contract/harness.ts';
 
@@ -31,10 +30,7 @@ describeEngines(
     async function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
       dir = await mkdtemp(path.join(tmpdir(), 'kiosbot-migrate-'));
       const dataDir = path.join(dir, 'data');
-      const store = await openStore({ dataDir, vault: createVault({ key: parseEncryptionKey(testEncryptionKey) }) });
-      await store.users.upsert({ id: 1, firstName: 'Budi' });
-      await store.credentials.save(1, 'reseller', { apiId: 'RS-1', apiKey: 'api-key-SECRET-1' });
-      await store.close();
+      await seedConnectedUser(dataDir, 'api-key-SECRET-1');
       command = spawnBot({ ENCRYPTION_KEY: testEncryptionKey, DATA_DIR: dataDir, ...env }, dir, [
         ...builtArgs('src/ops/migrate-store.ts'),
         ...args,

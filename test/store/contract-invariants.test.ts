@@ -167,7 +167,14 @@ describeEngines('store invariants', (suite) => {
     await reserveAndCheck([store], chats, 3, clock.now().getTime());
     // Later asks come after the earlier reservations, never before `atMs`.
     const later = clock.now().getTime() + 60_000;
-    expect(await store.sendSlots.reserve(100, later, telegramLimits)).toBeGreaterThanOrEqual(later);
+    expect(await store.sendSlots.reserve(100, later, telegramLimits)).toBe(later);
+    // Two minutes on, what went before is forgotten: the first slot is free again for any chat.
+    const muchLater = later + 120_000;
+    expect(
+      await Promise.all([store.sendSlots.reserve(100, muchLater, telegramLimits), store.sendSlots.reserve(101, muchLater, telegramLimits)]),
+    ).toEqual([muchLater, muchLater + 34]);
+    if (suite.kind === 'postgres')
+      expect(await suite.sql('SELECT chat_id FROM chat_sends ORDER BY chat_id')).toEqual([{ chat_id: '100' }, { chat_id: '101' }]);
   });
 
   it("one chat's work runs one at a time, in the order asked; other chats meanwhile; a failure does not block the next", async () => {

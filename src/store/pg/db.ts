@@ -41,6 +41,9 @@ export async function first<T>(db: Db, name: string, text: string, values: unkno
   return value;
 }
 
+/** When an outbox item is due (its `due_at` column): its notBefore, else its creation. */
+export const outboxDueAt = (item: OutboxItem) => item.notBefore ?? item.createdAt;
+
 /**
  * Queues `item` (built by buildOutboxItem) unless a pending item has its dedupeKey; resolves the
  * queued one. The unique index on dedupe_key decides a race.
@@ -51,7 +54,7 @@ export async function insertOutbox(db: Db, item: OutboxItem): Promise<OutboxItem
     'item',
     `INSERT INTO outbox (id, chat_id, due_at, dedupe_key, item) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING item`,
-    [item.id, item.chatId, item.notBefore ?? item.createdAt, item.dedupeKey ?? null, item],
+    [item.id, item.chatId, outboxDueAt(item), item.dedupeKey ?? null, item],
   );
   if (inserted) return inserted;
   const pending = await first<OutboxItem>(db, 'item', 'SELECT item FROM outbox WHERE dedupe_key = $1', [item.dedupeKey]);

@@ -27,12 +27,11 @@ import {
   type UserRecord,
 } from '../schema.ts';
 import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch } from '../users.ts';
-import { column, first, inTransaction, insertOutbox, isUniqueViolation, type Db } from './db.ts';
+import { column, first, inTransaction, insertOutbox, isUniqueViolation, outboxDueAt, type Db } from './db.ts';
 import { createPgChatLocks } from './chat-locks.ts';
 import { createPgInbox } from './inbox.ts';
 import { createPgSendSlots } from './send-slots.ts';
-import { checkStoreImport } from './import-lowdb.ts';
-import { migratePg } from './migrate.ts';
+import { checkStoreImport, migratePg } from './migrate.ts';
 import { createPgTransactions } from './transactions.ts';
 
 export interface PgEngineOptions {
@@ -286,7 +285,7 @@ function createPgOutbox(pool: pg.Pool, now: () => Date): OutboxStore {
         const next = patchedOutboxItem(existing, patch);
         await client.query('UPDATE outbox SET due_at = $2, item = $3, lease_owner = NULL, lease_until = NULL WHERE id = $1', [
           id,
-          next.notBefore ?? next.createdAt,
+          outboxDueAt(next),
           next,
         ]);
         return next;

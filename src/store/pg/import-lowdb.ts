@@ -21,15 +21,15 @@ import type pg from 'pg';
 import { balancesFileName, decodeBalancesFile } from '../balances.ts';
 import { broadcastsFileName, decodeBroadcastsFile } from '../broadcasts.ts';
 import { unsealJson } from '../durable-file.ts';
-import { StoreError } from '../errors.ts';
 import { decodeInboxFile, inboxFileName } from '../inbox.ts';
 import { decodePriceWatchFile, priceWatchFileName } from '../price-watch.ts';
 import { decodeHotFile, isFinalStatus, type HotData } from '../schema.ts';
 import { hotFileName, openStore, type Store } from '../store.ts';
 import { decodeUserShardFile, userShardCount, userShardFileName, type UserShardData } from '../user-shards.ts';
 import type { Vault } from '../vault.ts';
-import { inTransaction } from './db.ts';
-import { migratePg } from './migrate.ts';
+import { inTransaction, outboxDueAt } from './db.ts';
+import { migratePg, StoreImportError } from './migrate.ts';
+import { dueAt } from './transactions.ts';
 
 /** A column: its name, its PostgreSQL type, and its value in a row. */
 type Column<R> = readonly [name: string, type: string, value: (row: R) => unknown];
@@ -97,8 +97,7 @@ const tables = {
       ['user_id', 'bigint', (tx) => tx.userId],
       ['final', 'boolean', (tx) => isFinalStatus(tx.status)],
       ['created_at', 'timestamptz', (tx) => tx.createdAt],
-      // As the engine keeps it: a check is due at nextCheckAt, else at the creation.
-      ['due_at', 'timestamptz', (tx) => tx.nextCheckAt ?? tx.createdAt],
+      ['due_at', 'timestamptz', dueAt],
       ['target', 'text', (tx) => tx.target],
       ['trx_id', 'text', (tx) => tx.trxId ?? null],
       ['record', 'jsonb', (tx) => JSON.stringify(tx)],
@@ -122,7 +121,7 @@ const tables = {
     columns: [
       ['id', 'text', (item) => item.id],
       ['chat_id', 'bigint', (item) => item.chatId],
-      ['due_at', 'timestamptz', (item) => item.notBefore ?? item.createdAt],
+      ['due_at', 'timestamptz', outboxDueAt],
       ['dedupe_key', 'text', (item) => item.dedupeKey ?? null],
       ['item', 'jsonb', (item) => JSON.stringify(item)],
     ],
@@ -219,31 +218,6 @@ export interface ImportOptions {
    * between the two). Not for production use.
    */
   beforeVerify?: (client: pg.PoolClient) => Promise<void>;
-}
-
-/** A copy that cannot start or did not verify; the message says what to do. Nothing secret in it. */
-export class StoreImportError extends StoreError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('incomplete', message, options);
-    this.name = 'StoreImportError';
-  }
-}
-
-/**
- * Refuses a database whose copy from lowdb has not finished (`store_import` not `done`): what it
- * holds is part of a data directory, and serving it would lose the rest.
- */
-export async function checkStoreImport(db: pg.Pool | pg.PoolClient): Promise<void> {
-  const { rows } = await db.query<{ source: string; started_at: Date }>(
-    `SELECT source, started_at FROM store_import WHERE state = 'copying'`,
-  );
-  const copying = rows[0];
-  if (!copying) return;
-  throw new StoreImportError(
-    `This database holds a copy of ${copying.source} that did not finish (started ${copying.started_at.toISOString()}), ` +
-      'so kiosbot will not open it. Run `npm run migrate-store -- --to postgres` again with the same DATA_DIR: it starts the copy over ' +
-      '(the data directory was left as it was). Or point DATABASE_URL at another database.',
-  );
 }
 
 /** Copies `dataDir` into the database and verifies it; resolves the report once `store_import` says done. */

@@ -70,3 +70,28 @@ export async function migratePg(pool: pg.Pool, migrations: readonly PgMigration[
     client.release();
   }
 }
+
+/** A copy that cannot start or did not verify; the message says what to do. Nothing secret in it. */
+export class StoreImportError extends StoreError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('incomplete', message, options);
+    this.name = 'StoreImportError';
+  }
+}
+
+/**
+ * Refuses a database whose copy from lowdb has not finished (`store_import` not `done`): what it
+ * holds is part of a data directory, and serving it would lose the rest.
+ */
+export async function checkStoreImport(db: pg.Pool | pg.PoolClient): Promise<void> {
+  const { rows } = await db.query<{ source: string; started_at: Date }>(
+    `SELECT source, started_at FROM store_import WHERE state = 'copying'`,
+  );
+  const copying = rows[0];
+  if (!copying) return;
+  throw new StoreImportError(
+    `This database holds a copy of ${copying.source} that did not finish (started ${copying.started_at.toISOString()}), ` +
+      'so kiosbot will not open it. Run `npm run migrate-store -- --to postgres` again with the same DATA_DIR: it starts the copy over ' +
+      '(the data directory was left as it was). Or point DATABASE_URL at another database.',
+  );
+}

@@ -37,11 +37,12 @@ export function createPgSendSlots(pool: pg.Pool): SendSlotStore {
           `INSERT INTO chat_sends (chat_id, next_at) VALUES ($1, $2) ON CONFLICT (chat_id) DO UPDATE SET next_at = EXCLUDED.next_at`,
           [chatId, at + gapOf(chatId, limits)],
         );
-        // Slots a minute in the past are of no use any more.
+        // Slots a minute in the past are of no use any more, nor are chats whose next instant passed a minute ago.
         await client.query('DELETE FROM send_slots WHERE per_second = $1 AND slot < $2', [
           limits.perSecond,
           slotAt(atMs - 60_000, limits.perSecond),
         ]);
+        await client.query('DELETE FROM chat_sends WHERE next_at < $1', [atMs - 60_000]);
         return at;
       }),
   };

@@ -14,8 +14,8 @@ import { column, first, inTransaction, insertOutbox, isUniqueViolation, type Db 
 
 const newestFirst = 'ORDER BY created_at DESC, ref_id DESC';
 const page = (options: { limit?: number; offset?: number } = {}) => [Math.max(0, options.limit ?? 10), Math.max(0, options.offset ?? 0)];
-/** When a check of `tx` is due: its nextCheckAt, else its creation. */
-const dueAt = (tx: TransactionRecord) => tx.nextCheckAt ?? tx.createdAt;
+/** When a check of `tx` is due (its `due_at` column): its nextCheckAt, else its creation. */
+export const dueAt = (tx: TransactionRecord) => tx.nextCheckAt ?? tx.createdAt;
 
 /** Writes `tx` over its row (ending any claim on it). */
 async function writeRow(db: Db, tx: TransactionRecord): Promise<void> {

@@ -12,4 +12,6 @@ CREATE TABLE chat_sends (
   chat_id bigint PRIMARY KEY,
   next_at bigint NOT NULL
 );
+-- Chats whose next free instant passed long ago are deleted as reservations go on.
+CREATE INDEX chat_sends_by_next_at ON chat_sends (next_at);
 `;
