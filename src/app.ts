@@ -2,6 +2,11 @@ import type { BotConfig } from 'grammy';
 import type { Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openStore, type Store, type StoreOptions } from './store/store.ts';
+import { createLowdbEngine } from './store/lowdb-engine.ts';
+import { openPgEngine } from './store/pg/engine.ts';
+import { createDb, type Db } from './store/db.ts';
+import type { Lease, StoreEngine } from './store/contract.ts';
+import { randomUUID } from 'node:crypto';
 import { createVault } from './store/vault.ts';
 import { createProviders, type AccountProblem, type Providers } from './providers/factory.ts';
 import type { NewOutboxItem } from './store/outbox.ts';
@@ -35,7 +40,17 @@ import { spreadUpdateStarts } from './server/turns.ts';
 export interface App {
   bot: ReturnType<typeof createBot>;
   deps: BotDeps;
+  /** The store services, jobs and the bot use: lowdb (DATA_DIR) or PostgreSQL (DATABASE_URL). */
+  db: Db;
+  /**
+   * The embedded store itself (DATA_DIR): tests and lowdb-only operations read it directly. On
+   * PostgreSQL there is none and reading it throws.
+   */
   store: Store;
+  /** Names this process in the claims it takes in a shared store (leases of due checks, updates). */
+  instanceId: string;
+  /** The hold on an update this process handles (the webhook stores each with it). */
+  updateLease: Lease;
   services: Services;
   providers: Providers;
   logger: Logger;
@@ -104,13 +119,24 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       ],
     });
   const now = options.now ?? (() => new Date());
-  const store = await openStore({
-    dataDir: config.dataDir,
-    vault: createVault({ key: config.encryptionKey, previousKeys: config.previousKeys }),
-    now,
-    writeFile: options.storeWriteFile,
-  });
-  if (store.migratedFrom !== undefined) logger.info('data file upgraded', { from: store.migratedFrom });
+  const vault = createVault({ key: config.encryptionKey, previousKeys: config.previousKeys });
+  const instanceId = `${process.pid}-${randomUUID()}`;
+  let store: Store | undefined;
+  let engine: StoreEngine;
+  if (config.databaseUrl) {
+    engine = await openPgEngine({
+      connectionString: config.databaseUrl,
+      now,
+      onIdleError: (error) => logger.warn('a database connection was closed by the server; the next query opens another', { error }),
+    });
+  } else {
+    store = await openStore({ dataDir: config.dataDir, vault, now, writeFile: options.storeWriteFile });
+    if (store.migratedFrom !== undefined) logger.info('data file upgraded', { from: store.migratedFrom });
+    engine = createLowdbEngine(store, now);
+  }
+  const db = createDb(engine, vault, now);
+  /** How long an update this process handles is its own before a replay elsewhere may take it. */
+  const updateLease = { owner: instanceId, ms: 10 * 60_000 };
   // Set once the outbox exists; a provider call can only happen after createApp returns.
   let reportAccountProblem: (problem: AccountProblem) => void = () => undefined;
   const providers = createProviders(config.providers, {
@@ -118,9 +144,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // Endpoint path, status and duration only: the query, headers and body carry the api keys and signs.
     onCall: (call) => logger.info('provider call', { ...call }),
   });
-  const i18n = createI18n<ConversationContext>({ defaultLocale: config.defaultLocale, store });
+  const i18n = createI18n<ConversationContext>({ defaultLocale: config.defaultLocale, db });
   const notices = createNotices({
-    store,
+    db,
     translate: (locale, key, variables) => i18n.t(locale, key, variables),
     formatReceipt,
     receiptKeyboard: (t, tx) => createReceiptKeyboard(t, tx),
@@ -135,26 +161,27 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   outboxApi.config.use(htmlParseMode);
   const outbox = createOutbox({
     api: outboxApi,
-    store,
+    db,
+    instanceId,
     logger,
     now,
     // A broadcast paced above the default 25/s (BROADCAST_RATE up to 30) needs the room in the global window.
     limits: { globalPerSecond: config.broadcast.paid ? undefined : Math.max(25, config.broadcast.rate), ...options.outboxLimits },
     onBlocked: async (chatId) => {
-      if (chatId < 0 && store.groups.get(chatId)) await store.groups.unlink(chatId);
+      if (chatId < 0 && (await db.groups.get(chatId))) await db.groups.unlink(chatId);
     },
     onMigrated: async (oldId, newId) => {
-      await store.groups.migrate(oldId, newId);
+      await db.groups.migrate(oldId, newId);
     },
   });
   /** Queues messages the bot sends on its own and wakes the outbox. */
   const enqueue = async (items: NewOutboxItem[]): Promise<void> => {
-    for (const item of items) await store.outbox.enqueue(item);
+    for (const item of items) await db.outbox.enqueue(item);
     if (items.length > 0) outbox.kick();
   };
   const operatorFeed = createOperatorFeed({ enqueue, logger, ...options.operatorFeed });
   const broadcaster = createBroadcastRunner({
-    store,
+    db,
     logger,
     rate: options.broadcast?.rate ?? config.broadcast.rate,
     windowMs: options.broadcast?.windowMs,
@@ -165,7 +192,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     enqueue,
     attach: (source) => outbox.setBulkSource(source),
   });
-  const broadcasts = createBroadcastService({ store, now, defaultLocale: config.defaultLocale, wake: () => broadcaster.wake() });
+  const broadcasts = createBroadcastService({ db, now, defaultLocale: config.defaultLocale, wake: () => broadcaster.wake() });
   reportAccountProblem = createAccountProblemReporter({
     operatorItems: (problem, burst) => notices.accountProblem(problem, config.publicIp, burst),
     feed: operatorFeed,
@@ -174,7 +201,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     now,
   });
   const services = createServices({
-    store,
+    db,
     providers,
     logger,
     now,
@@ -185,28 +212,29 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     recheckFirstMs: config.recheckFirstMs,
     adminIds: config.adminIds,
     sellPriceOf: options.sellPriceOf,
-    broadcastProgress: () => {
-      const running = broadcasts.running();
+    broadcastProgress: async () => {
+      const running = await broadcasts.running();
       return running ? { sent: running.sent, total: running.total } : undefined;
     },
   });
   const watcher = createSettlementWatcher({
-    store,
+    db,
+    instanceId,
     purchases: services.purchases,
     logger,
     now,
     horizonMs: config.pendingHorizonMs,
     tickMs: options.watcherTickMs,
-    onAccountPaused: (userId, reason) => enqueue(notices.accountPaused(userId, reason)),
+    onAccountPaused: async (userId, reason) => enqueue(await notices.accountPaused(userId, reason)),
   });
   const summaries = createDailySummaryJob({
-    store,
+    db,
     now,
     logger,
     summary: async (user, range) => {
       const locale = user.locale ?? config.defaultLocale;
       const t = ((key: string, variables?: Record<string, TextVariable>) => i18n.t(locale, key, variables)) as TranslateFunction;
-      return dailySummaryItem(t, user.id, await loadPeriodReport(store, user.id, range));
+      return dailySummaryItem(t, user.id, await loadPeriodReport(db, user.id, range));
     },
     onQueued: () => outbox.kick(),
   });
@@ -214,6 +242,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   let alertTimer: NodeJS.Timeout | undefined;
   const backups = createBackupJob({ store, dir: config.backups.dir, keep: config.backups.keep, logger, now });
   let backupTimer: NodeJS.Timeout | undefined;
+  let replayTimer: NodeJS.Timeout | undefined;
   const deps: BotDeps = {
     settings: {
       botToken: config.botToken,
@@ -226,7 +255,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       floodLimit: options.floodLimit,
     },
     logger,
-    store,
+    db,
     services,
     notices,
     enqueue,
@@ -242,15 +271,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   const bot = createBot(deps, botConfig);
   // Updates that may move money are stored before Telegram is told they arrived, marked done once handled.
-  bot.api.config.use(inboxGetUpdatesTransformer(store.inbox));
-  markDoneAfterHandling(bot, store.inbox);
+  // Long polling (lowdb only: a fleet on PostgreSQL takes updates by webhook, see config.ts).
+  if (store) bot.api.config.use(inboxGetUpdatesTransformer(store.inbox));
+  markDoneAfterHandling(bot, db.inbox);
   // A getUpdates answer's 100 updates start over several event-loop turns, ~4 ms each, I/O between.
   spreadUpdateStarts(bot);
   const jobs = outbox;
   return {
     bot,
     deps,
-    store,
+    db,
+    get store(): Store {
+      if (!store) throw new Error('This app runs on PostgreSQL (DATABASE_URL): it has no embedded store; use app.db.');
+      return store;
+    },
+    instanceId,
+    updateLease,
     services,
     providers,
     logger,
@@ -261,7 +297,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     summaries,
     backups,
     priceWatch,
-    replayInbox: () => replayInbox(bot, store.inbox, logger),
+    replayInbox: () => replayInbox(bot, db.inbox, logger, updateLease),
     startJobs() {
       jobs.start();
       broadcaster.start();
@@ -270,7 +306,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       priceWatch.start();
       alertTimer ??= setInterval(() => void services.alerts.checkAll(), options.alertIntervalMs ?? 10 * 60_000);
       alertTimer.unref?.();
-      if (config.backups.everyMs > 0) {
+      if (config.databaseUrl) {
+        // On a shared store an instance that died leaves the updates it held: the others replay
+        // them once their hold runs out.
+        replayTimer ??= setInterval(
+          () => void replayInbox(bot, db.inbox, logger, updateLease).catch((error: unknown) => logger.error('replay failed', { error })),
+          60_000,
+        );
+        replayTimer.unref?.();
+      }
+      if (store && config.backups.everyMs > 0) {
         backupTimer ??= setInterval(() => void backups.run(), config.backups.everyMs);
         backupTimer.unref?.();
       }
@@ -283,8 +328,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       // Counted bursts go into the outbox's store before it closes (sent after the restart).
       await operatorFeed.close();
       broadcaster.stop();
+      if (replayTimer) clearInterval(replayTimer);
       await jobs.stop();
-      await store.close();
+      await db.close();
     },
   };
 }

@@ -171,6 +171,8 @@ export interface Config {
   adminChatId: number | undefined;
   publicIp: string | undefined;
   webhook: { url: string; secret: string } | undefined;
+  /** DATABASE_URL: the store is PostgreSQL, shared by every instance, instead of DATA_DIR. */
+  databaseUrl: string | undefined;
   port: number;
   /** Interface the HTTP server (health, webhook) listens on. */
   healthHost: string;
@@ -207,15 +209,15 @@ const secretVariables = new Set([
  */
 export function createConfig(env: Record<string, string | undefined>): Config {
   const data = parseEnvironment(schema, env);
-  if (data.DATABASE_URL) {
-    // Refused rather than ignored: an operator who copied the store into PostgreSQL must not find
-    // the bot writing to the data directory while they think it writes to the database.
+  if (data.DATABASE_URL && !data.WEBHOOK_URL) {
+    // Telegram answers getUpdates to one caller at a time: a fleet sharing a database takes its
+    // updates by webhook, behind a load balancer (README "Scaling out").
     throw new ConfigError([
       {
-        variable: 'DATABASE_URL',
+        variable: 'WEBHOOK_URL',
         problem:
-          'this kiosbot runs on the embedded store (DATA_DIR) only; PostgreSQL takes `npm run migrate-store` copies so far ' +
-          '(README "Scaling out"). Unset DATABASE_URL to start the bot on DATA_DIR.',
+          'required with DATABASE_URL: instances sharing PostgreSQL receive updates by webhook (Telegram serves long polling ' +
+          'to one process only). Set WEBHOOK_URL and WEBHOOK_SECRET, or unset DATABASE_URL to run one process on DATA_DIR.',
       },
     ]);
   }
@@ -241,6 +243,7 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     adminChatId: data.ADMIN_CHAT_ID,
     publicIp: data.PUBLIC_IP,
     webhook: data.WEBHOOK_URL && data.WEBHOOK_SECRET ? { url: data.WEBHOOK_URL, secret: data.WEBHOOK_SECRET } : undefined,
+    databaseUrl: data.DATABASE_URL,
     port: data.PORT,
     healthHost: data.HEALTH_HOST,
     healthToken: data.HEALTH_TOKEN,

@@ -40,7 +40,7 @@ try {
   console.error(`kiosbot cannot start: ${error instanceof Error ? error.message : String(error)}${advice}`);
   process.exit(1);
 }
-const { bot, logger, store } = app;
+const { bot, logger, db } = app;
 const started = app;
 
 // SIGINT/SIGTERM are ours from here to the end, so no instant is left where a signal kills the
@@ -69,7 +69,7 @@ try {
   await initBotWithRetry(bot, { apiRoot: config.telegramApiRoot, ...config.telegramStart, logger, signal: waiting.signal });
 } catch (error) {
   if (!waiting.signal.aborted) logger.error(error instanceof BotTokenRejectedError ? error.message : 'cannot start', { error });
-  await store.close();
+  await db.close();
   process.exit(waiting.signal.aborted ? 0 : 1);
 }
 // --- Update inbox: before any new update is received, handle those a crash interrupted. ---
@@ -96,8 +96,8 @@ try {
       host: config.healthHost,
       healthToken: config.healthToken,
       logger,
-      store,
-      webhook: { bot, path, secret: config.webhook.secret },
+      db: started.db,
+      webhook: { bot, path, secret: config.webhook.secret, lease: started.updateLease },
     });
     await bot.api.setWebhook(config.webhook.url, { secret_token: config.webhook.secret, allowed_updates: [...allowedUpdates] });
     logger.info('webhook mode', {
@@ -111,7 +111,7 @@ try {
         : {}),
     });
   } else {
-    server = await startHttpServer({ port: config.port, host: config.healthHost, healthToken: config.healthToken, logger, store });
+    server = await startHttpServer({ port: config.port, host: config.healthHost, healthToken: config.healthToken, logger, db: started.db });
     await bot.api.deleteWebhook();
     // The runner prints polling errors raw (their URL holds the token): they go through the logger instead.
     logPollingErrors(bot.api, logger);

@@ -5,7 +5,7 @@ import type { I18n, I18nFlavor } from '@grammyjs/i18n';
 import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
 import type { Locale } from '../domain.ts';
 import type { Logger } from '../logger.ts';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { UserRecord } from '../store/schema.ts';
 import type { Services } from '../services/services.ts';
 import type { Notices } from '../notify/notices.ts';
@@ -38,7 +38,7 @@ export interface FloodLimit {
 export interface BotDeps {
   settings: BotSettings;
   logger: Logger;
-  store: Store;
+  db: Db;
   services: Services;
   /** Builds the messages the bot sends on its own (operator feed, notices). */
   notices: Notices;

@@ -1,5 +1,5 @@
 import type { VersionedState, ConversationData, ConversationStorage } from '@grammyjs/conversations';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { BotContext } from './context.ts';
 
 /**
@@ -13,15 +13,15 @@ export const conversationsVersion = 3;
  * restart, and a secret typed during a step (an API key, a PIN) is never stored in plain text.
  * One state per chat and user.
  */
-export function createConversationStorage(store: Store): ConversationStorage<BotContext, ConversationData> {
+export function createConversationStorage(db: Db): ConversationStorage<BotContext, ConversationData> {
   return {
     type: 'key',
     version: conversationsVersion,
     getStorageKey: (ctx) => (ctx.chat && ctx.from ? `${ctx.chat.id}:${ctx.from.id}` : undefined),
     adapter: {
-      read: (key) => store.conversations.read(key) as VersionedState<ConversationData> | undefined,
-      write: (key, state) => store.conversations.write(key, state),
-      delete: (key) => store.conversations.delete(key),
+      read: async (key) => await db.conversations.read(key) as VersionedState<ConversationData> | undefined,
+      write: (key, state) => db.conversations.write(key, state),
+      delete: (key) => db.conversations.delete(key),
     },
   };
 }

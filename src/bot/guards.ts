@@ -12,7 +12,7 @@ type AnyContext = Context & I18nFlavor;
 /** True when the sender has connected `service`; otherwise tells them how to connect. */
 export async function requireConnected(ctx: AnyContext, deps: BotDeps, service: ServiceName): Promise<boolean> {
   const userId = ctx.from?.id;
-  if (userId !== undefined && deps.services.credentials.has(userId, service)) return true;
+  if (userId !== undefined && (await deps.services.credentials.has(userId, service))) return true;
   await ctx.reply(notConnected(ctx, service));
   return false;
 }

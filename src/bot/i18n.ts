@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { I18n, type I18nFlavor, type LocaleId, type TranslateFunction, type TranslationVariables } from '@grammyjs/i18n';
 import type { Context, MiddlewareFn } from 'grammy';
 import { isLocale, type Locale } from '../domain.ts';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import { escapeVariables } from '../text/html.ts';
 
 export const localesDirectory = fileURLToPath(new URL('../../locales', import.meta.url));
@@ -81,15 +81,15 @@ class HtmlI18n<C extends Context> extends I18n<C> {
  * their Telegram app when we speak it, else the default. Fluent files live in `locales/<locale>/`,
  * one file per feature. Variables are HTML-escaped by the translate functions.
  */
-export function createI18n<C extends Context>(options: { defaultLocale: Locale; store: Store }): I18n<C> {
+export function createI18n<C extends Context>(options: { defaultLocale: Locale; db: Db }): I18n<C> {
   return new HtmlI18n<C>({
     defaultLocale: options.defaultLocale,
     directory: localesDirectory,
     useSession: false,
     fluentBundleOptions: { useIsolating: false },
-    localeNegotiator: (ctx) => {
+    localeNegotiator: async (ctx) => {
       const id = ctx.from?.id;
-      const stored = id === undefined ? undefined : options.store.users.get(id)?.locale;
+      const stored = id === undefined ? undefined : (await options.db.users.get(id))?.locale;
       return stored ?? localeFromTelegram(ctx.from?.language_code) ?? options.defaultLocale;
     },
   });

@@ -107,7 +107,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   );
   bot.use(
     conversations<BotContext, ConversationContext>({
-      storage: createConversationStorage(deps.store),
+      storage: createConversationStorage(deps.db),
       // A conversation ends from outside when the user moved on (a command or another feature's
       // button typed mid-flow: `leftFlow`, said here before the update runs), on /cancel, or
       // because its wait timed out. Only the latter leaves a non-command update unmarked.

@@ -12,13 +12,19 @@ export interface BackupJob {
  * Scheduled backups (BACKUP_EVERY_HOURS): each run writes `kiosbot-<time>.json.gz` into `dir`
  * and keeps the newest `keep`. A failed run is logged and changes nothing; the next one tries again.
  */
-export function createBackupJob(deps: { store: Store; dir: string; keep: number; logger: Logger; now: () => Date }): BackupJob {
+export function createBackupJob(deps: { store: Store | undefined; dir: string; keep: number; logger: Logger; now: () => Date }): BackupJob {
   return {
     async run() {
+      const { store } = deps;
+      if (!store) {
+        // PostgreSQL keeps the data: its own tools back it up (README "Scaling out").
+        deps.logger.warn('no backup: the store is PostgreSQL (DATABASE_URL); back it up with pg_dump');
+        return undefined;
+      }
       const file = path.join(deps.dir, backupFileName(deps.now()));
       try {
-        await deps.store.flush();
-        const backup = await deps.store.holdWrites(() => writeBackup(deps.store.dataDir, file, { now: deps.now }));
+        await store.flush();
+        const backup = await store.holdWrites(() => writeBackup(store.dataDir, file, { now: deps.now }));
         const removed = await pruneBackups(deps.dir, deps.keep);
         deps.logger.info('backup written', { file, files: backup.files.length, removed: removed.length });
         return file;

@@ -11,10 +11,10 @@ import type { Logger } from '../logger.ts';
 import type { BulkDelivery, BulkOutcome, BulkSource } from '../notify/bulk.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { BroadcastJob, BroadcastProgress } from '../store/broadcasts.ts';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 
 export interface BroadcastRunnerOptions {
-  store: Store;
+  db: Db;
   logger: Logger;
   /** Messages per window (BROADCAST_RATE). */
   rate: number;
@@ -45,7 +45,7 @@ export interface BroadcastRunner {
 type Job = Pick<BroadcastJob, 'id' | 'adminId' | 'fromChatId' | 'messageId' | 'replyMarkup' | 'recipients'>;
 
 export function createBroadcastRunner(options: BroadcastRunnerOptions): BroadcastRunner {
-  const { store } = options;
+  const { db } = options;
   const log = options.logger.child({ component: 'broadcast' });
   const windowMs = options.windowMs ?? 1000;
   const maxAttempts = options.maxAttempts ?? 5;
@@ -61,15 +61,20 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
   let finishing = false;
   let progressTimer: NodeJS.Timeout | undefined;
   let running = false;
+  /** Positions above the job's low-water mark that were finished when it was loaded. */
+  let doneAtLoad = new Set<number>();
+  /** Jobs seen cancelled (by an admin on any instance): the rest of their audience is not sent. */
+  const stopped = new Set<string>();
 
-  const adminLocale = (adminId: number) => store.users.get(adminId)?.locale ?? options.defaultLocale;
+  const adminLocale = async (adminId: number) => (await db.users.get(adminId))?.locale ?? options.defaultLocale;
 
-  const load = () => {
-    const found = store.broadcasts.running();
+  const load = async () => {
+    const found = await db.broadcasts.running();
     if (!found || found.id === job?.id) return;
     const { id, adminId, fromChatId, messageId, replyMarkup, recipients } = found;
     job = { id, adminId, fromChatId, messageId, replyMarkup, recipients };
     cursor = found.next;
+    doneAtLoad = new Set(found.doneAbove);
     retries.length = 0;
     attempts.clear();
     finishing = false;
@@ -79,9 +84,8 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     options.attach(source);
   };
 
-  const render = (progress: BroadcastProgress, final: boolean): string => {
-    const t = (key: string, variables?: Record<string, string | number>) =>
-      options.translate(adminLocale(progress.adminId), key, variables);
+  const render = (progress: BroadcastProgress, final: boolean, locale: string): string => {
+    const t = (key: string, variables?: Record<string, string | number>) => options.translate(locale, key, variables);
     const done = progress.sent + progress.blocked + progress.failed;
     const remaining = progress.total - done;
     const now = performance.now();
@@ -97,13 +101,14 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     });
   };
 
-  const progressItems = (progress: BroadcastProgress, final: boolean): NewOutboxItem[] => {
+  const progressItems = async (progress: BroadcastProgress, final: boolean): Promise<NewOutboxItem[]> => {
     if (progress.progressMessageId === undefined) return [];
+    const locale = await adminLocale(progress.adminId);
     return [
       {
         chatId: progress.adminId,
         kind: 'broadcast-progress',
-        payload: { type: 'edit', messageId: progress.progressMessageId, text: render(progress, final), parseMode: 'HTML' },
+        payload: { type: 'edit', messageId: progress.progressMessageId, text: render(progress, final, locale), parseMode: 'HTML' },
         dedupeKey: final ? undefined : `broadcast-progress:${progress.id}`,
       },
     ];
@@ -112,16 +117,20 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
   async function reportProgress(): Promise<void> {
     const current = job;
     if (!current || finishing) return;
-    const progress = store.broadcasts.progress(current.id);
-    if (!progress || progress.status !== 'running') return;
-    await options.enqueue(progressItems(progress, false)).catch((error: unknown) => log.error('progress report failed', { error }));
+    const progress = await db.broadcasts.progress(current.id);
+    if (!progress || progress.status !== 'running') {
+      // Cancelled (on any instance): no more deliveries are handed out.
+      if (progress?.id === current.id) stopped.add(current.id);
+      return;
+    }
+    await options.enqueue(await progressItems(progress, false)).catch((error: unknown) => log.error('progress report failed', { error }));
   }
 
   async function finish(current: Job): Promise<void> {
     try {
-      const status = store.broadcasts.progress(current.id)?.status === 'cancelled' ? 'cancelled' : 'done';
-      const final = await store.broadcasts.finish(current.id, status);
-      const progress = store.broadcasts.progress(current.id);
+      const status = (await db.broadcasts.progress(current.id))?.status === 'cancelled' ? 'cancelled' : 'done';
+      const final = await db.broadcasts.finish(current.id, status);
+      const progress = await db.broadcasts.progress(current.id);
       if (final && progress) {
         log.info('broadcast finished', {
           jobId: current.id,
@@ -133,15 +142,15 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
         const report: NewOutboxItem = {
           chatId: progress.adminId,
           kind: 'broadcast-report',
-          payload: { type: 'send', text: render(progress, true), parseMode: 'HTML' },
+          payload: { type: 'send', text: render(progress, true, await adminLocale(progress.adminId)), parseMode: 'HTML' },
         };
-        await options.enqueue([...progressItems(progress, true), report]);
+        await options.enqueue([...(await progressItems(progress, true)), report]);
       }
     } catch (error) {
       log.error('finishing a broadcast failed', { jobId: current.id, error });
     } finally {
       if (job === current) job = undefined;
-      load();
+      await load().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
       if (!job) {
         options.attach(undefined);
         if (progressTimer) clearInterval(progressTimer);
@@ -153,7 +162,7 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
   const delivery = (current: Job, index: number, chatId: number): BulkDelivery => {
     const settle = async (outcome: BulkOutcome) => {
       try {
-        await store.broadcasts.record(current.id, index, outcome);
+        await db.broadcasts.record(current.id, index, outcome);
       } finally {
         inFlight.delete(index);
         outcomes.push(performance.now());
@@ -161,6 +170,8 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     };
     return {
       chatId,
+      // Blocked the bot since the audience was taken: counted as blocked, not sent.
+      before: async () => ((await db.users.get(chatId))?.active === false ? 'blocked' : undefined),
       send: (api: Api, signal: AbortSignal) =>
         api.copyMessage(
           chatId,
@@ -192,8 +203,7 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     take(t, isBusy) {
       const current = job;
       if (!current || finishing || !running) return undefined;
-      const status = store.broadcasts.progress(current.id)?.status;
-      const stopping = status !== 'running';
+      const stopping = stopped.has(current.id);
       if (!stopping) {
         while (starts.length > 0 && starts[0]! <= t - windowMs) starts.shift();
         if (starts.length >= options.rate) return starts[0]! + windowMs;
@@ -203,13 +213,8 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
         while (index === undefined && cursor < current.recipients.length) {
           const candidate = cursor;
           cursor += 1;
-          if (inFlight.has(candidate) || store.broadcasts.isDone(current.id, candidate)) continue;
+          if (inFlight.has(candidate) || doneAtLoad.has(candidate)) continue;
           const chatId = current.recipients[candidate]!;
-          if (store.users.get(chatId)?.active === false) {
-            // Blocked the bot since the audience was taken: counted as blocked, not sent.
-            void store.broadcasts.record(current.id, candidate, 'blocked');
-            continue;
-          }
           if (isBusy(chatId)) retries.push(candidate);
           else index = candidate;
         }
@@ -230,12 +235,16 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
   return {
     start() {
       running = true;
-      load();
+      void load().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
     },
     wake() {
       if (!running) return;
-      load();
-      options.attach(job ? source : undefined);
+      void (async () => {
+        const current = job;
+        if (current && (await db.broadcasts.progress(current.id))?.status !== 'running') stopped.add(current.id);
+        await load();
+        options.attach(job ? source : undefined);
+      })().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
     },
     stop() {
       running = false;

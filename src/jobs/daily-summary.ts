@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { UserRecord } from '../store/schema.ts';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { DayRange } from '../services/export-periods.ts';
 import { isSummaryDue, summaryRange } from '../services/daily-summary.ts';
 import { wibDayOf } from '../services/export-periods.ts';
@@ -15,7 +15,7 @@ export interface DailySummaryJob {
 }
 
 export interface DailySummaryDeps {
-  store: Store;
+  db: Db;
   now: () => Date;
   logger: Logger;
   /** The summary message of `user` for the WIB days of `range` (the report, in their language). */
@@ -33,23 +33,23 @@ export interface DailySummaryDeps {
  * bot that was down at the hour sends it when it is back, the same day.
  */
 export function createDailySummaryJob(deps: DailySummaryDeps): DailySummaryJob {
-  const { store, logger } = deps;
+  const { db, logger } = deps;
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<number> | undefined;
 
   async function queueDue(): Promise<number> {
     let queued = 0;
     // Only the opted-in users are copied out of the store (a full list at 50k users costs ~300 ms).
-    for (const candidate of store.users.list({ active: true, where: (user) => user.dailySummary !== undefined })) {
+    for (const candidate of await db.users.list({ active: true, where: (user) => user.dailySummary !== undefined })) {
       const now = deps.now();
       if (!isSummaryDue(candidate, now)) continue;
       try {
         const item = await deps.summary(candidate, summaryRange(now));
         // Read again after the report was built: the user may have turned it off meanwhile.
-        const user = store.users.get(candidate.id);
+        const user = await db.users.get(candidate.id);
         if (!user?.dailySummary || !isSummaryDue(user, now)) continue;
         // The day marked sent and the summary queued in one atomic write.
-        await store.users.update(
+        await db.users.update(
           user.id,
           { dailySummary: { ...user.dailySummary, lastSent: wibDayOf(now) } },
           { notify: [{ ...item, dedupeKey: `summary:${user.id}:${wibDayOf(now)}` }] },

@@ -1,10 +1,11 @@
-import type { Store } from '../store/store.ts';
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../store/db.ts';
 import type { TransactionRecord } from '../store/schema.ts';
 import type { PurchaseService } from '../services/purchases.ts';
 import type { Logger } from '../logger.ts';
 
 export interface SettlementWatcherOptions {
-  store: Store;
+  db: Db;
   purchases: PurchaseService;
   logger: Logger;
   now: () => Date;
@@ -24,6 +25,13 @@ export interface SettlementWatcherOptions {
    * credentials or IP (401/403), or the user disconnected. The caller tells the user.
    */
   onAccountPaused?: (userId: number, reason: string) => void | Promise<void>;
+  /** Who claims due checks (one id per process); default a random one. */
+  instanceId?: string;
+  /**
+   * How long a claimed check is this instance's alone (ms, default 2 minutes): its answer (stored
+   * by the purchase service) ends the claim sooner; an instance that dies lets it go after this.
+   */
+  leaseMs?: number;
 }
 
 export interface SettlementWatcher {
@@ -53,10 +61,12 @@ const accountProblems = ['credentials', 'ip_blocked', 'not-connected'] as const;
  * same ref a second time at once.
  */
 export function createSettlementWatcher(options: SettlementWatcherOptions): SettlementWatcher {
-  const { store, purchases, logger } = options;
+  const { db, purchases, logger } = options;
   const tickMs = options.tickMs ?? 1000;
   const perAccount = options.perAccountConcurrency ?? 2;
   const overall = options.concurrency ?? 8;
+  const instanceId = options.instanceId ?? `watcher-${randomUUID()}`;
+  const leaseMs = options.leaseMs ?? 2 * 60_000;
   const inFlight = new Map<string, Promise<void>>();
   const perUser = new Map<number, number>();
   /**
@@ -64,37 +74,35 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
    * the user record too, so a restart neither re-checks a refused account nor tells its user again.
    */
   const paused = new Map<number, number>();
-  for (const user of store.users.list({ where: (candidate) => candidate.recheckPause !== undefined })) {
-    if (user.recheckPause) paused.set(user.id, Date.parse(user.recheckPause.since));
-  }
   /** Accounts whose pause is being announced and stored right now. */
   const pausing = new Set<number>();
   let timer: NodeJS.Timeout | undefined;
   /**
    * Transactions still `Created` when this process started: whoever was about to send them died
    * with the previous process, so they are due at once, whatever hold their nextCheckAt carries.
+   * Read with the pauses on the first pass.
    */
-  const orphaned = new Set(
-    store.transactions
-      .listOpen()
-      .filter((tx) => tx.status === 'Created')
-      .map((tx) => tx.refId),
-  );
+  const orphaned = new Set<string>();
+  let loaded: Promise<void> | undefined;
+  const load = async () => {
+    for (const user of await db.users.list({ where: (candidate) => candidate.recheckPause !== undefined })) {
+      if (user.recheckPause) paused.set(user.id, Date.parse(user.recheckPause.since));
+    }
+    for (const tx of await db.transactions.listOpen()) if (tx.status === 'Created') orphaned.add(tx.refId);
+  };
 
-  const isPaused = (userId: number): boolean => {
-    const since = paused.get(userId);
-    if (since === undefined) return false;
-    const connectedAt = store.credentials.info(userId, 'reseller')?.connectedAt;
-    if (connectedAt && Date.parse(connectedAt) > since) {
+  /** Resumes the paused accounts that were connected again since their pause. */
+  async function resumeReconnected(): Promise<void> {
+    for (const [userId, since] of paused) {
+      const connectedAt = (await db.credentials.info(userId, 'reseller'))?.connectedAt;
+      if (!connectedAt || Date.parse(connectedAt) <= since) continue;
       paused.delete(userId);
       logger.info('re-checks resumed after reconnect', { userId });
-      store.users
+      db.users
         .update(userId, { recheckPause: undefined })
         .catch((error: unknown) => logger.error('could not store a resumed account', { userId, error }));
-      return false;
     }
-    return true;
-  };
+  }
 
   async function handle(tx: TransactionRecord): Promise<void> {
     const now = options.now().getTime();
@@ -114,7 +122,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
         logger.warn('re-checks paused for an account', { userId: tx.userId, reason });
         // Told first, stored second: a crash in between tells the user twice rather than never.
         await options.onAccountPaused?.(tx.userId, reason);
-        await store.users.update(tx.userId, { recheckPause: { reason, since: new Date(now).toISOString() } });
+        await db.users.update(tx.userId, { recheckPause: { reason, since: new Date(now).toISOString() } });
         paused.set(tx.userId, now);
       } finally {
         pausing.delete(tx.userId);
@@ -123,41 +131,70 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
   }
 
   /** Room for more calls of this account now: 0 while it is paused or at its bound. */
-  const roomOf = (userId: number): number => (pausing.has(userId) || isPaused(userId) ? 0 : perAccount - (perUser.get(userId) ?? 0));
+  const roomOf = (userId: number): number =>
+    pausing.has(userId) || paused.has(userId) ? 0 : perAccount - (perUser.get(userId) ?? 0);
 
   /**
    * The orphans still `Created` (checked first, whatever their due time), then what the due-time
-   * index says is due, up to the free slots. An account that cannot take a call now (paused, at
+   * index says is due, up to the free slots, claimed for `leaseMs` so that no other instance
+   * sharing the store checks them meanwhile. An account that cannot take a call now (paused, at
    * its bound) is skipped, not waited for; nothing due costs one comparison, not a pass over
    * every open transaction.
    */
-  function dueNow(now: number, free: number): TransactionRecord[] {
+  async function dueNow(now: number, free: number): Promise<TransactionRecord[]> {
     const picked: TransactionRecord[] = [];
     const room = new Map<number, number>();
-    const take = (tx: TransactionRecord) => {
-      picked.push(tx);
-      room.set(tx.userId, (room.get(tx.userId) ?? roomOf(tx.userId)) - 1);
-    };
+    const roomLeft = (userId: number) => room.get(userId) ?? roomOf(userId);
     for (const refId of orphaned) {
       if (picked.length >= free) break;
-      const tx = store.transactions.get(refId);
+      const tx = await db.transactions.get(refId);
       if (tx?.status !== 'Created') orphaned.delete(refId);
-      else if (!inFlight.has(refId) && (room.get(tx.userId) ?? roomOf(tx.userId)) > 0) take(tx);
+      else if (!inFlight.has(refId) && roomLeft(tx.userId) > 0) {
+        picked.push(tx);
+        room.set(tx.userId, roomLeft(tx.userId) - 1);
+      }
     }
     const chosen = new Set(picked.map((tx) => tx.refId));
-    const more = store.transactions.due(now, {
+    const more = await db.transactions.claimDue(now, {
       limit: free - picked.length,
-      room: (userId) => room.get(userId) ?? roomOf(userId),
+      lease: { owner: instanceId, ms: leaseMs },
+      room: roomLeft,
       skip: (refId) => inFlight.has(refId) || chosen.has(refId),
     });
     return [...picked, ...more];
   }
 
+  /** One launch at a time: a freed slot and the tick may both ask for one. */
+  let launching: Promise<void> | undefined;
+  let again = false;
+  function launch(): Promise<void> {
+    if (launching) {
+      again = true;
+      return launching;
+    }
+    launching = (async () => {
+      try {
+        loaded ??= load();
+        await loaded;
+        do {
+          again = false;
+          await resumeReconnected();
+          await launchDue();
+        } while (again);
+      } catch (error) {
+        logger.error('settlement watcher pass failed', { error });
+      } finally {
+        launching = undefined;
+      }
+    })();
+    return launching;
+  }
+
   /** Starts the calls for the due transactions, within the concurrency bounds; does not wait. */
-  function launch(): void {
+  async function launchDue(): Promise<void> {
     const free = overall - inFlight.size;
     if (free <= 0) return;
-    for (const tx of dueNow(options.now().getTime(), free)) {
+    for (const tx of (await dueNow(options.now().getTime(), free))) {
       perUser.set(tx.userId, (perUser.get(tx.userId) ?? 0) + 1);
       const job = handle(tx)
         .catch((error: unknown) => logger.error('re-check failed', { refId: tx.refId, error }))
@@ -166,7 +203,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
           perUser.set(tx.userId, (perUser.get(tx.userId) ?? 1) - 1);
           // A freed slot takes the next due check at once: the pace is set by the bounds and the
           // provider's answer time, not by the tick.
-          if (timer) launch();
+          if (timer) void launch();
         });
       inFlight.set(tx.refId, job);
     }
@@ -175,17 +212,18 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
   return {
     start() {
       if (timer) return;
-      timer = setInterval(launch, tickMs);
+      timer = setInterval(() => void launch(), tickMs);
       timer.unref?.();
-      launch();
+      void launch();
     },
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
+      await launching;
       await Promise.all(inFlight.values());
     },
     async runOnce() {
-      launch();
+      await launch();
       await Promise.all(inFlight.values());
     },
   };

@@ -13,7 +13,7 @@
  */
 import { GrammyError, type Api } from 'grammy';
 import type { Logger } from '../logger.ts';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { Pacing } from './pacing.ts';
 
 export type BulkOutcome = 'sent' | 'blocked' | 'failed';
@@ -22,6 +22,8 @@ export type BulkOutcome = 'sent' | 'blocked' | 'failed';
 export interface BulkDelivery {
   chatId: number;
   /** Sends it (one Telegram request); rejects with Telegram's error. */
+  /** Asked before sending: an outcome settles the delivery without a message (a recipient who blocked the bot since). */
+  before?(): Promise<BulkOutcome | undefined>;
   send(api: Api, signal: AbortSignal): Promise<unknown>;
   /** Records the outcome; resolves once it is on disk. */
   settle(outcome: BulkOutcome): Promise<void>;
@@ -41,7 +43,7 @@ export interface BulkSource {
 
 export interface BulkLaneContext {
   api: Api;
-  store: Store;
+  db: Db;
   log: Logger;
   pacing: Pacing;
   /** The outbox's deliveries in flight (until their outcome is on disk). */
@@ -83,6 +85,12 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
       else if (answered) pacing.holdChat(delivery.chatId, mono() + 1000);
     };
     const run = (async () => {
+      const early = await delivery.before?.();
+      if (early) {
+        release(false);
+        await delivery.settle(early);
+        return;
+      }
       try {
         await delivery.send(context.api, AbortSignal.timeout(context.requestTimeoutMs));
       } catch (error) {
@@ -114,7 +122,7 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
       return;
     }
     if (error instanceof GrammyError && error.error_code === 403) {
-      if (chatId > 0 && context.store.users.get(chatId)?.active) await context.store.users.setActive(chatId, false);
+      if (chatId > 0 && (await context.db.users.get(chatId))?.active) await context.db.users.setActive(chatId, false);
       await delivery.settle('blocked');
       return;
     }

@@ -1,5 +1,5 @@
 import type { Locale } from '../domain.ts';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { TransactionRecord } from '../store/schema.ts';
 import type { AccountProblem } from '../providers/factory.ts';
@@ -27,7 +27,7 @@ export interface KeyboardJson {
 }
 
 export interface NoticesDeps {
-  store: Store;
+  db: Db;
   translate: Translate;
   formatReceipt: ReceiptFormatter;
   /** The buttons under a receipt in the owner's chat (buy again, copy SN), if any. */
@@ -60,16 +60,16 @@ export interface Notices {
    * Also a masked post to the owner's linked group, and a line in the operator feed for Gagal and
    * Unresolved.
    */
-  settlement(tx: TransactionRecord, options: SettlementOptions): NewOutboxItem[];
-  lowBalance(userId: number, balance: number, threshold: number, formatted: { balance: string; threshold: string }): NewOutboxItem;
+  settlement(tx: TransactionRecord, options: SettlementOptions): Promise<NewOutboxItem[]>;
+  lowBalance(userId: number, balance: number, threshold: number, formatted: { balance: string; threshold: string }): Promise<NewOutboxItem>;
   /**
    * One price-change digest for a subscriber in their language and, with `groupChatId`, a copy
    * for their linked group (default language, no cost or margin). `dedupeKey` names the change
    * (the same change queued twice while still pending is sent once).
    */
-  priceDigest(userId: number, changes: readonly DigestChange[], options: { groupChatId?: number; dedupeKey: string }): NewOutboxItem[];
+  priceDigest(userId: number, changes: readonly DigestChange[], options: { groupChatId?: number; dedupeKey: string }): Promise<NewOutboxItem[]>;
   /** The account's re-checks are paused (credentials refused, IP blocked, disconnected). */
-  accountPaused(userId: number, reason: string): NewOutboxItem[];
+  accountPaused(userId: number, reason: string): Promise<NewOutboxItem[]>;
   /**
    * The operator-feed line asking to review an open transaction the provider had acknowledged but
    * keeps refusing on re-checks (400/402/404): it may hold the money, so nobody tells the user
@@ -93,7 +93,7 @@ export interface SettlementOptions {
 }
 
 export function createNotices(deps: NoticesDeps): Notices {
-  const localeOf = (userId: number) => deps.store.users.get(userId)?.locale ?? deps.defaultLocale;
+  const localeOf = async (userId: number) => (await deps.db.users.get(userId))?.locale ?? deps.defaultLocale;
   const tFor = (locale: string) => (key: string, variables?: Record<string, TextVariable>) => deps.translate(locale, key, variables);
   const text = (chatId: number, kind: string, body: string, dedupeKey?: string): NewOutboxItem => ({
     chatId,
@@ -112,8 +112,8 @@ export function createNotices(deps: NoticesDeps): Notices {
   };
 
   return {
-    settlement(tx, { notifyOwner, batch }) {
-      const t = tFor(localeOf(tx.userId));
+    async settlement(tx, { notifyOwner, batch }) {
+      const t = tFor(await localeOf(tx.userId));
       const headline = t(`notify-settled-${headlineKey(tx.status)}`, { product: tx.productName, target: tx.target });
       const receipt = `${headline}\n\n${deps.formatReceipt(t, tx)}`;
       const replyMarkup = deps.receiptKeyboard?.(t, tx);
@@ -153,7 +153,7 @@ export function createNotices(deps: NoticesDeps): Notices {
           dedupeKey: `settle:${tx.refId}`,
         });
       }
-      const group = deps.store.groups.byOwner(tx.userId)[0];
+      const group = (await deps.db.groups.byOwner(tx.userId))[0];
       if (group) {
         const groupT = tFor(deps.defaultLocale);
         const masked = deps.formatReceipt(groupT, tx, { maskTarget: true });
@@ -177,12 +177,12 @@ export function createNotices(deps: NoticesDeps): Notices {
       }
       return items;
     },
-    lowBalance(userId, _balance, _threshold, formatted) {
-      return text(userId, 'low-balance', tFor(localeOf(userId))('alert-low-balance', formatted), `low-balance:${userId}`);
+    async lowBalance(userId, _balance, _threshold, formatted) {
+      return text(userId, 'low-balance', tFor(await localeOf(userId))('alert-low-balance', formatted), `low-balance:${userId}`);
     },
-    priceDigest(userId, changes, { groupChatId, dedupeKey }) {
+    async priceDigest(userId, changes, { groupChatId, dedupeKey }) {
       const items = [
-        text(userId, 'price-digest', formatPriceDigest(tFor(localeOf(userId)), changes, { forGroup: false }), `${dedupeKey}:${userId}`),
+        text(userId, 'price-digest', formatPriceDigest(tFor(await localeOf(userId)), changes, { forGroup: false }), `${dedupeKey}:${userId}`),
       ];
       if (groupChatId !== undefined) {
         const body = formatPriceDigest(tFor(deps.defaultLocale), changes, { forGroup: true });
@@ -190,8 +190,8 @@ export function createNotices(deps: NoticesDeps): Notices {
       }
       return items;
     },
-    accountPaused(userId, reason) {
-      const t = tFor(localeOf(userId));
+    async accountPaused(userId, reason) {
+      const t = tFor(await localeOf(userId));
       // The operator hears of a refused account from the provider hook (accountProblem), once.
       return [
         text(

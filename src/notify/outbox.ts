@@ -47,7 +47,8 @@ import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { Logger } from '../logger.ts';
 import type { OutboxEntry } from '../store/outbox.ts';
 import type { OutboxItem } from '../store/schema.ts';
-import type { Store } from '../store/store.ts';
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../store/db.ts';
 import { outboxPayloadSchema, type OutboxPayload, type SendPayload } from './payload.ts';
 import { htmlParseMode } from '../text/html.ts';
 import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
@@ -75,7 +76,9 @@ export interface OutboxOptions {
    * `new Api(token, { apiRoot })`, not `bot.api`, with only `htmlParseMode` installed.
    */
   api: Api;
-  store: Store;
+  db: Db;
+  /** Names this process in the claims it takes on items (several instances may share the store); default a random id. */
+  instanceId?: string;
   logger: Logger;
   /** Clock for the timestamps stored on items (`notBefore`, `failingSince`). Pacing uses the monotonic clock. */
   now?: () => Date;
@@ -150,7 +153,9 @@ const uneditable =
  * outbox.kick();
  */
 export function createOutbox(options: OutboxOptions): Outbox {
-  const { api, store } = options;
+  const { api, db } = options;
+  /** An item being sent is this process's for this long (its removal or update ends it sooner). */
+  const lease = { owner: options.instanceId ?? `outbox-${randomUUID()}`, ms: 2 * 60_000 };
   const log = options.logger.child({ component: 'outbox' });
   const now = options.now ?? (() => new Date());
   const limits = { ...defaults, ...definedOnly(options.retry) };
@@ -178,7 +183,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const drainWaiters = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
   const bulk = createBulkLane({
     api,
-    store,
+    db,
     log,
     pacing,
     sending,
@@ -211,7 +216,25 @@ export function createOutbox(options: OutboxOptions): Outbox {
   };
 
   /** One scheduling pass: starts every delivery the limits allow now and sets the timer for the next. */
+  /** One pass at a time: a pass reads the queue, then starts deliveries; a wake meanwhile runs another after it. */
+  let pumping = false;
+  let pumpAgain = false;
   function pump(): void {
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = true;
+    void pumpOnce().finally(() => {
+      pumping = false;
+      if (pumpAgain) {
+        pumpAgain = false;
+        pump();
+      }
+    });
+  }
+
+  async function pumpOnce(): Promise<void> {
     if (!running) return;
     let wakeAt = mono() + pollMs;
     try {
@@ -220,7 +243,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       pacing.prune(t, (chatId) => busyChats.has(chatId));
       // Per chat, the oldest item that is due or waiting for a retry; it holds back the rest of its chat.
       const heads = new Map<number, { entry: OutboxEntry; dueAt: number }>();
-      for (const entry of store.outbox.entries()) {
+      for (const entry of await db.outbox.entries()) {
         if (busyChats.has(entry.chatId)) continue;
         const dueAt = retryAt.get(entry.id) ?? (entry.notBefore === undefined ? t : t + (Date.parse(entry.notBefore) - wall));
         if (dueAt > t && entry.attempts === 0) {
@@ -275,7 +298,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
       pacing.requestEnded(entry.chatId, answered, mono());
     };
     const run = (async () => {
-      const item = store.outbox.get(entry.id);
+      // Claimed, not read: of the instances sharing the store, one sends it.
+      const item = await db.outbox.claim(entry.id, lease);
       if (!item) return;
       const parsed = outboxPayloadSchema.safeParse(item.payload);
       if (!parsed.success) {
@@ -340,12 +364,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
         pacing.holdChat(item.chatId, until);
         retryAt.set(item.id, until);
         log.warn('Telegram asked to slow down; waiting before sending to this chat again', { ...where, retryAfterMs: waitMs });
-        await store.outbox.update(item.id, { attempts: item.attempts + 1, notBefore: new Date(now().getTime() + waitMs).toISOString() });
+        await db.outbox.update(item.id, { attempts: item.attempts + 1, notBefore: new Date(now().getTime() + waitMs).toISOString() });
         return;
       }
       const newChatId = parameters.migrate_to_chat_id;
       if (newChatId !== undefined) {
-        const moved = await store.outbox.retarget(item.chatId, newChatId);
+        const moved = await db.outbox.retarget(item.chatId, newChatId);
         log.info('group became a supergroup; its notifications follow it', { ...where, newChatId, moved });
         await hook('onMigrated', () => options.onMigrated?.(item.chatId, newChatId));
         return;
@@ -356,7 +380,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
           description,
         });
         if (item.chatId > 0) {
-          if (store.users.get(item.chatId)?.active) await store.users.setActive(item.chatId, false);
+          if ((await db.users.get(item.chatId))?.active) await db.users.setActive(item.chatId, false);
         } else {
           await hook('onBlocked', () => options.onBlocked?.(item.chatId));
         }
@@ -367,7 +391,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         if (payload.type === 'edit' && uneditable.test(description)) {
           if (payload.sendIfGone && !/not modified/i.test(description)) {
             log.info('the message to edit is gone; sending the notification as a new message', { ...where, description });
-            await store.outbox.update(item.id, { payload: asSend(payload) });
+            await db.outbox.update(item.id, { payload: asSend(payload) });
             return;
           }
           log.info('edit not applied (message gone, too old or unchanged); dropping it', { ...where, description });
@@ -396,12 +420,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
     retryAt.set(item.id, mono() + backoffMs);
     const level = error instanceof HttpError || (error instanceof GrammyError && error.error_code >= 500) ? 'warn' : 'error';
     log[level]('sending a notification failed; retrying later', { ...where, attempts, retryInMs: backoffMs, reason });
-    await store.outbox.update(item.id, { attempts, failingSince, notBefore: new Date(now().getTime() + backoffMs).toISOString() });
+    await db.outbox.update(item.id, { attempts, failingSince, notBefore: new Date(now().getTime() + backoffMs).toISOString() });
   }
 
   async function drop(item: OutboxItem): Promise<void> {
     retryAt.delete(item.id);
-    await store.outbox.remove(item.id);
+    await db.outbox.remove(item.id);
   }
 
   async function hook(name: string, run: () => void | Promise<void> | undefined): Promise<void> {
@@ -420,7 +444,10 @@ export function createOutbox(options: OutboxOptions): Outbox {
     start() {
       if (running) return;
       running = true;
-      log.info('outbox started', { queued: store.outbox.size() });
+      void db.outbox.size().then(
+        (queued) => log.info('outbox started', { queued }),
+        () => undefined,
+      );
       schedulePump();
     },
     async stop() {
@@ -452,9 +479,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
         if (timeoutMs !== undefined) {
           timeout = setTimeout(
             () =>
-              finish(
-                new Error(
-                  `The outbox did not drain within ${timeoutMs} ms (${store.outbox.size()} items queued, ${sending.size} in flight).`,
+              void db.outbox.size().then((queued) =>
+                finish(
+                  new Error(`The outbox did not drain within ${timeoutMs} ms (${queued} items queued, ${sending.size} in flight).`),
                 ),
               ),
             timeoutMs,

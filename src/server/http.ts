@@ -3,10 +3,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { webhookCallback, type Bot } from 'grammy';
 import type { Update } from 'grammy/types';
-import { mayMoveMoney } from './update-inbox.ts';
+import { chatOf, mayMoveMoney } from './update-inbox.ts';
 import type { BotContext } from '../bot/context.ts';
 import type { Logger } from '../logger.ts';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
+import type { Lease } from '../store/contract.ts';
 
 export interface HttpServerOptions {
   port: number;
@@ -15,9 +16,12 @@ export interface HttpServerOptions {
   /** HEALTH_TOKEN: a request with `Authorization: Bearer <token>` gets the counts; without it, liveness only. */
   healthToken?: string;
   logger: Logger;
-  store: Store;
-  /** In webhook mode: the bot, the path Telegram posts to and the secret it sends. */
-  webhook?: { bot: Bot<BotContext>; path: string; secret: string };
+  db: Db;
+  /**
+   * In webhook mode: the bot, the path Telegram posts to and the secret it sends, and the lease a
+   * stored update is held with while this process handles it (a replay elsewhere waits for it).
+   */
+  webhook?: { bot: Bot<BotContext>; path: string; secret: string; lease: Lease };
 }
 
 export interface HttpServer {
@@ -46,7 +50,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       })
     : undefined;
 
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const respond = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://local').pathname;
     if (req.method === 'GET' && path === '/health') {
       const access = healthAccess(req.headers.authorization, options.healthToken);
@@ -60,9 +64,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         access === 'counts'
           ? {
               ok: true,
-              users: options.store.users.count({ active: true }),
-              openPurchases: options.store.transactions.listOpen().length,
-              queuedNotices: options.store.outbox.size(),
+              users: await options.db.users.count({ active: true }),
+              openPurchases: (await options.db.transactions.listOpen()).length,
+              queuedNotices: await options.db.outbox.size(),
             }
           : { ok: true },
       );
@@ -70,13 +74,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       return;
     }
     if (handleUpdate && options.webhook && req.method === 'POST' && path === options.webhook.path) {
-      void receiveWebhookUpdate(req, res, options.webhook.secret, options.store, handleUpdate).catch((error: unknown) => {
+      void receiveWebhookUpdate(req, res, options.webhook, options.db, handleUpdate).catch((error: unknown) => {
         options.logger.error('webhook update failed', { error });
         if (!res.headersSent) res.writeHead(500).end();
       });
       return;
     }
     res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ok: false, error: 'not found' }));
+  };
+  const server: Server = createServer((req, res) => {
+    respond(req, res).catch((error: unknown) => {
+      options.logger.error('HTTP request failed', { error });
+      if (!res.headersSent) res.writeHead(500).end();
+    });
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -117,18 +127,22 @@ type WebhookHandler = (
 
 /**
  * One webhook POST: the secret is checked first (401 otherwise, nothing stored), then an update
- * that may move money is written to the inbox BEFORE grammY handles it, so a crash before the end
- * of its handling is replayed at the next start. Telegram re-sends an update it got no 200 for: one
- * the inbox holds already is answered 200 and not handled again. A failed inbox write answers 500,
- * so Telegram delivers it again later.
+ * that may move money is written to the inbox BEFORE grammY handles it, held by this process, so
+ * a crash before the end of its handling is replayed (at the next start, or by another instance
+ * sharing the store once the hold runs out). Telegram re-sends an update it got no 200 for: one
+ * the inbox holds already is answered 200 and not handled again — decided by the insert itself, so
+ * two instances given the same update handle it once. One chat's updates are handled one at a time
+ * across every instance (the store's chat lock). A failed inbox write answers 500, so Telegram
+ * delivers it again later.
  */
 async function receiveWebhookUpdate(
   req: IncomingMessage,
   res: ServerResponse,
-  secret: string,
-  store: Store,
+  webhook: { secret: string; lease: Lease },
+  db: Db,
   handle: WebhookHandler,
 ): Promise<void> {
+  const { secret } = webhook;
   const header = req.headers['x-telegram-bot-api-secret-token'];
   const given = Buffer.from(Array.isArray(header) ? (header[0] ?? '') : (header ?? ''));
   const expected = Buffer.from(secret);
@@ -147,17 +161,20 @@ async function receiveWebhookUpdate(
     res.writeHead(400).end('not an update');
     return;
   }
-  if (store.inbox.has(update.update_id)) {
-    res.writeHead(200).end();
-    return;
-  }
-  if (mayMoveMoney(update)) await store.inbox.add([update]);
-  await handle(
-    update,
-    (json) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(json),
-    secret,
-    () => res.writeHead(401).end('secret token is wrong'),
-  );
+  const run = async () => {
+    const fresh = mayMoveMoney(update)
+      ? (await db.inbox.addUpdates([update], { lease: webhook.lease })).length > 0
+      : !(await db.inbox.has(update.update_id));
+    if (!fresh) return;
+    await handle(
+      update,
+      (json) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(json),
+      secret,
+      () => res.writeHead(401).end('secret token is wrong'),
+    );
+  };
+  const chatId = chatOf(update);
+  await (chatId === undefined ? run() : db.chatLocks.run(chatId, run));
   if (!res.headersSent) res.writeHead(200).end();
-  store.inbox.pruneDone(webhookInboxRetention);
+  void db.inbox.pruneDone(webhookInboxRetention).catch(() => undefined);
 }

@@ -7,6 +7,8 @@ import type { Update } from 'grammy/types';
 import type { BotContext } from '../bot/context.ts';
 import type { Logger } from '../logger.ts';
 import type { Inbox } from '../store/inbox.ts';
+import type { InboxDb } from '../store/db.ts';
+import type { InboxStore, Lease } from '../store/contract.ts';
 
 /** A start replays an update at most this many times (a crash loop on one update then gives up on it). */
 export const maxReplayAttempts = 3;
@@ -59,7 +61,7 @@ export function inboxGetUpdatesTransformer(inbox: Inbox): Transformer {
  * polling (the runner calls `bot.handleUpdate`), the webhook (grammY's callback calls it) and the
  * replay alike.
  */
-export function markDoneAfterHandling(bot: Bot<BotContext>, inbox: Inbox): void {
+export function markDoneAfterHandling(bot: Bot<BotContext>, inbox: Pick<InboxStore, 'markDone'>): void {
   const handle = bot.handleUpdate.bind(bot);
   bot.handleUpdate = async (update, webhookReplyEnvelope) => {
     try {
@@ -71,12 +73,19 @@ export function markDoneAfterHandling(bot: Bot<BotContext>, inbox: Inbox): void 
 }
 
 /**
- * Replays the inbox entries not marked done (a crash came between their acknowledgement and the
- * end of their handling), before any new update is received. Updates of one chat run in update-id
- * order, one after the other; different chats run side by side. Resolves when all are handled.
+ * Replays the inbox entries not marked done whose handler is gone (a crash came between their
+ * acknowledgement and the end of their handling; on PostgreSQL also an instance that died with
+ * them while the others run), claimed with `lease` so that no other instance replays them too.
+ * Updates of one chat run in update-id order, one after the other; different chats run side by
+ * side. Resolves with how many were replayed, once all are handled.
  */
-export async function replayInbox(bot: Bot<BotContext>, inbox: Inbox, logger: Logger): Promise<number> {
-  const { updates, givenUp } = await inbox.takeForReplay(maxReplayAttempts);
+export async function replayInbox(
+  bot: Bot<BotContext>,
+  inbox: Pick<InboxDb, 'claimUpdatesForReplay'>,
+  logger: Logger,
+  lease: Lease,
+): Promise<number> {
+  const { updates, givenUp } = await inbox.claimUpdatesForReplay({ limit: 1000, lease, maxAttempts: maxReplayAttempts });
   if (givenUp.length > 0)
     logger.error('updates not replayed: each start crashed on them, or they cannot be opened', { updateIds: givenUp });
   if (updates.length === 0) return 0;
@@ -97,8 +106,12 @@ export async function replayInbox(bot: Bot<BotContext>, inbox: Inbox, logger: Lo
       }
     }),
   );
-  await inbox.flush();
   return updates.length;
+}
+
+/** The chat an update belongs to (its sender's private chat, or the update itself), for per-chat order. */
+export function chatOf(update: Update): number | undefined {
+  return update.message?.chat.id ?? update.callback_query?.message?.chat.id ?? update.message?.from?.id ?? update.callback_query?.from.id;
 }
 
 function chatKey(update: Update): string {

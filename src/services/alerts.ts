@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
@@ -15,23 +15,23 @@ export interface AlertService {
 }
 
 export interface AlertServiceDeps {
-  store: Store;
+  db: Db;
   credentials: CredentialService;
   logger: Logger;
   /** Builds the alert message for the outbox. */
-  lowBalanceNotice: (userId: number, balance: number, threshold: number) => NewOutboxItem;
+  lowBalanceNotice: (userId: number, balance: number, threshold: number) => Promise<NewOutboxItem>;
   /** Wakes the outbox after something was queued. */
   onQueued?: () => void;
 }
 
 export function createAlertService(deps: AlertServiceDeps): AlertService {
-  const { store, logger } = deps;
+  const { db, logger } = deps;
   const running = new Map<number, Promise<void>>();
 
   async function checkNow(userId: number): Promise<void> {
-    const user = store.users.get(userId);
+    const user = await db.users.get(userId);
     if (!user || user.alertThreshold === undefined || !user.active) return;
-    const client = deps.credentials.client(userId, 'reseller');
+    const client = await deps.credentials.client(userId, 'reseller');
     if (!client) return;
     let balance: number;
     try {
@@ -43,11 +43,11 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     const threshold = user.alertThreshold;
     const armed = user.alertArmed !== false;
     if (balance < threshold && armed) {
-      await store.outbox.enqueue(deps.lowBalanceNotice(userId, balance, threshold));
-      await store.users.update(userId, { alertArmed: false });
+      await db.outbox.enqueue(await deps.lowBalanceNotice(userId, balance, threshold));
+      await db.users.update(userId, { alertArmed: false });
       deps.onQueued?.();
     } else if (balance >= threshold && !armed) {
-      await store.users.update(userId, { alertArmed: true });
+      await db.users.update(userId, { alertArmed: true });
     }
   }
 
@@ -62,7 +62,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
       });
     },
     async checkAll() {
-      for (const user of store.users.list({ active: true, where: (candidate) => candidate.alertThreshold !== undefined })) {
+      for (const user of await db.users.list({ active: true, where: (candidate) => candidate.alertThreshold !== undefined })) {
         await this.check(user.id);
       }
     },

@@ -5,7 +5,7 @@
  */
 import { ulid } from 'ulid';
 import type { BroadcastAudience, BroadcastJob, BroadcastProgress, NewBroadcastJob } from '../store/broadcasts.ts';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import { serviceNames, type ServiceName } from '../domain.ts';
 
 export type { BroadcastAudience, BroadcastProgress, NewBroadcastJob } from '../store/broadcasts.ts';
@@ -18,39 +18,42 @@ export interface BroadcastService {
   /** Stops the running job (what is in flight still lands); resolves its progress, or undefined if none ran. */
   cancel(): Promise<BroadcastProgress | undefined>;
   /** The running job's progress, if one runs. */
-  running(): BroadcastProgress | undefined;
+  running(): Promise<BroadcastProgress | undefined>;
 }
 
-export function createBroadcastService(deps: { store: Store; now: () => Date; defaultLocale: string; wake: () => void }): BroadcastService {
-  const { store, now } = deps;
+export function createBroadcastService(deps: { db: Db; now: () => Date; defaultLocale: string; wake: () => void }): BroadcastService {
+  const { db, now } = deps;
   const isService = (value: string): value is ServiceName => (serviceNames as readonly string[]).includes(value);
   return {
     async recipients(audience) {
-      const active = store.users.list({ active: true }).filter((user) => user.ban === undefined);
+      const active = (await db.users.list({ active: true })).filter((user) => user.ban === undefined);
       let chosen = active;
       if (audience.kind === 'service') {
         const service = audience.service;
-        chosen = isService(service) ? active.filter((user) => store.credentials.has(user.id, service)) : [];
+        if (isService(service)) {
+          const has = await Promise.all(active.map((user) => db.credentials.has(user.id, service)));
+          chosen = active.filter((_user, index) => has[index]);
+        } else chosen = [];
       } else if (audience.kind === 'locale') {
         chosen = active.filter((user) => (user.locale ?? deps.defaultLocale) === audience.locale);
       } else if (audience.kind === 'buyers') {
-        const buyers = await store.transactions.buyersSince(new Date(now().getTime() - audience.days * 24 * 3600_000));
+        const buyers = await db.transactions.buyersSince(new Date(now().getTime() - audience.days * 24 * 3600_000));
         chosen = active.filter((user) => buyers.has(user.id));
       }
       return chosen.map((user) => user.id).sort((a, b) => a - b);
     },
     async start(input) {
-      const job = await store.broadcasts.create({ ...input, id: ulid(now().getTime()) });
+      const job = await db.broadcasts.create({ ...input, id: ulid(now().getTime()) });
       deps.wake();
       return job;
     },
     async cancel() {
-      const job = store.broadcasts.runningProgress();
+      const job = await db.broadcasts.runningProgress();
       if (!job) return undefined;
-      await store.broadcasts.finish(job.id, 'cancelled');
+      await db.broadcasts.finish(job.id, 'cancelled');
       deps.wake();
-      return store.broadcasts.progress(job.id);
+      return db.broadcasts.progress(job.id);
     },
-    running: () => store.broadcasts.runningProgress(),
+    running: () => db.broadcasts.runningProgress(),
   };
 }

@@ -14,7 +14,7 @@ export interface CatalogueService {
   /** A product by code (case-insensitive) from the cached list. */
   product(userId: number, code: string): Promise<Product | undefined>;
   /** Drops the cached list of the user's account (after a reconnect). */
-  forget(userId: number): void;
+  forget(userId: number): Promise<void>;
   /**
    * `groupByBrand(products)`, memoised for a list this service handed out (the same array while
    * it is cached), so paging through brands does not regroup the list on every tap.
@@ -103,18 +103,20 @@ export function createCatalogueService(deps: { credentials: CredentialService; n
   const groupsOf = new WeakMap<readonly Product[], BrandGroup[]>();
   const service: CatalogueService = {
     async priceList(userId, options) {
-      const account = deps.credentials.accountKey(userId, 'reseller');
+      const account = await deps.credentials.accountKey(userId, 'reseller');
       if (account === undefined) throw new Error('reseller not connected');
       const cached = cache.get(account);
       if (cached && !options?.fresh && deps.now().getTime() - cached.at < priceListTtlMs) return cached.products;
       const running = fetching.get(account);
       if (running) return running;
-      const client = deps.credentials.client(userId, 'reseller');
-      if (!client) throw new Error('reseller not connected');
-      const fetched = client.priceList().then((products) => {
+      // Registered before anything is awaited, so users of the account asking meanwhile share it.
+      const fetched = (async () => {
+        const client = await deps.credentials.client(userId, 'reseller');
+        if (!client) throw new Error('reseller not connected');
+        const products = await client.priceList();
         cache.set(account, { at: deps.now().getTime(), products });
         return products;
-      });
+      })();
       fetching.set(account, fetched);
       try {
         return await fetched;
@@ -127,8 +129,8 @@ export function createCatalogueService(deps: { credentials: CredentialService; n
       const products = await service.priceList(userId);
       return products.find((p) => p.code.toUpperCase() === wanted);
     },
-    forget(userId) {
-      const account = deps.credentials.accountKey(userId, 'reseller');
+    async forget(userId) {
+      const account = await deps.credentials.accountKey(userId, 'reseller');
       if (account !== undefined) cache.delete(account);
     },
     brands(products) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import { withoutFormatChars } from './targets.ts';
 import type { ServiceName } from '../domain.ts';
 import { providerAccountKey, type AccountRef, type Providers, type ServiceCredentials } from '../providers/factory.ts';
@@ -28,25 +28,25 @@ export interface CredentialService {
    */
   verifyAndSave<S extends ServiceName>(userId: number, service: S, credentials: ServiceCredentials[S]): Promise<string>;
   /** The user's decrypted credentials for a service, or undefined when not connected. */
-  load<S extends ServiceName>(userId: number, service: S): ServiceCredentials[S] | undefined;
+  load<S extends ServiceName>(userId: number, service: S): Promise<ServiceCredentials[S] | undefined>;
   /**
    * A provider client for the user's stored account of `service`, or undefined when not
    * connected. Made for the account, so a 401/403 it meets is reported (see ProviderHooks):
    * every call with stored credentials goes through here.
    */
-  client<S extends ServiceName>(userId: number, service: S): ReturnType<Providers[S]> | undefined;
-  has(userId: number, service: ServiceName): boolean;
+  client<S extends ServiceName>(userId: number, service: S): Promise<ReturnType<Providers[S]> | undefined>;
+  has(userId: number, service: ServiceName): Promise<boolean>;
   /**
    * A digest naming the provider account behind the user's stored credentials of `service`: the
    * same for every user of that account, no secret readable from it; undefined when not
    * connected. Worked out once per stored credentials (not a decryption per call).
    */
-  accountKey(userId: number, service: ServiceName): string | undefined;
+  accountKey(userId: number, service: ServiceName): Promise<string | undefined>;
   remove(userId: number, service: ServiceName): Promise<void>;
-  connected(userId: number): ServiceName[];
+  connected(userId: number): Promise<ServiceName[]>;
 }
 
-export function createCredentialService(store: Store, providers: Providers, logger: Pick<Logger, 'warn'>): CredentialService {
+export function createCredentialService(db: Db, providers: Providers, logger: Pick<Logger, 'warn'>): CredentialService {
   const trim = <T extends Record<string, string>>(value: T): T =>
     Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutFormatChars(v).trim()])) as T;
 
@@ -55,13 +55,13 @@ export function createCredentialService(store: Store, providers: Providers, logg
    * disk. A failed write is logged, never fails the read.
    */
   const seen = (userId: number, account: string, balance: number): Promise<void> =>
-    store.balances.record(userId, account, balance).then(
+    db.balances.record(userId, account, balance).then(
       () => undefined,
       (error: unknown) => logger.warn('balance not recorded', { userId, error }),
     );
 
   /** Account keys by the sealed credentials they were worked out from (a new save seals anew). */
-  const accountKeys = boundedCache<string, string | undefined>(20_000);
+  const accountKeys = boundedCache<string, Promise<string | undefined>>(20_000);
 
   const api: CredentialService = {
     async verifyAndSave(userId, service, raw) {
@@ -80,18 +80,18 @@ export function createCredentialService(store: Store, providers: Providers, logg
         // No part of a key is ever kept in plain text; the label only says what the key unlocks.
         label = `${games.length} games`;
       }
-      await store.credentials.save(userId, service, credentials, label);
+      await db.credentials.save(userId, service, credentials, label);
       if (balance !== undefined) await seen(userId, label, balance);
       return label;
     },
-    load(userId, service) {
-      const stored = store.credentials.load(userId, service);
+    async load(userId, service) {
+      const stored = await db.credentials.load(userId, service);
       if (!stored) return undefined;
       const parsed = credentialSchemas[service].safeParse(stored);
       return parsed.success ? (parsed.data as ServiceCredentials[typeof service]) : undefined;
     },
-    client(userId, service) {
-      const credentials = api.load(userId, service);
+    async client(userId, service) {
+      const credentials = await api.load(userId, service);
       if (!credentials) return undefined;
       const make = providers[service] as (
         credentials: ServiceCredentials[typeof service],
@@ -101,7 +101,7 @@ export function createCredentialService(store: Store, providers: Providers, logg
       if (service !== 'reseller') return client;
       // Every balance read of a stored reseller account (/saldo, alerts, the buy flow) is recorded.
       const reseller = client as ReturnType<Providers['reseller']>;
-      const account = store.credentials.info(userId, 'reseller')?.label ?? '-';
+      const account = (await db.credentials.info(userId, 'reseller'))?.label ?? '-';
       const recording: ReturnType<Providers['reseller']> = {
         ...reseller,
         balance: async () => {
@@ -113,20 +113,20 @@ export function createCredentialService(store: Store, providers: Providers, logg
       };
       return recording as typeof client;
     },
-    has: (userId, service) => store.credentials.has(userId, service),
-    accountKey(userId, service) {
-      const sealed = store.credentials.sealedOf(userId, service);
+    has: (userId, service) => db.credentials.has(userId, service),
+    async accountKey(userId, service) {
+      const sealed = await db.credentials.sealedOf(userId, service);
       if (sealed === undefined) return undefined;
-      return accountKeys(sealed, () => {
-        const credentials = api.load(userId, service);
+      return accountKeys(sealed, async () => {
+        const credentials = await api.load(userId, service);
         if (!credentials) return undefined;
         return providerAccountKey(service, credentials);
       });
     },
     remove: async (userId, service) => {
-      await store.credentials.remove(userId, service);
+      await db.credentials.remove(userId, service);
     },
-    connected: (userId) => store.credentials.listServices(userId),
+    connected: (userId) => db.credentials.listServices(userId),
   };
   return api;
 }

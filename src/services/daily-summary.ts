@@ -3,7 +3,7 @@
  * day before, so its figures are final), once per day. Always yesterday, whatever the hour: a
  * report of "today so far" would change meaning with the hour picked and be incomplete.
  */
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { UserRecord } from '../store/schema.ts';
 import { periodRange, wibDayOf, type DayRange } from './export-periods.ts';
 
@@ -27,8 +27,8 @@ export function isSummaryDue(user: UserRecord, now: Date): boolean {
  * counts as sent today, so the first summary comes at that hour tomorrow rather than at once.
  * Resolves the stored user, or undefined if there is no such user.
  */
-export async function setSummaryHour(store: Store, userId: number, hour: number | undefined, now: Date): Promise<UserRecord | undefined> {
-  if (hour === undefined) return store.users.update(userId, { dailySummary: undefined });
+export async function setSummaryHour(db: Db, userId: number, hour: number | undefined, now: Date): Promise<UserRecord | undefined> {
+  if (hour === undefined) return db.users.update(userId, { dailySummary: undefined });
   const lastSent = wibHourOf(now) > hour ? wibDayOf(now) : undefined;
-  return store.users.update(userId, { dailySummary: lastSent ? { hour, lastSent } : { hour } });
+  return db.users.update(userId, { dailySummary: lastSent ? { hour, lastSent } : { hour } });
 }

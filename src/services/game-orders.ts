@@ -7,7 +7,7 @@
  * Every result is plain JSON (provider errors as `ProviderErrorJson`), so the conversation can keep
  * it in its replayed state as it is.
  */
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { Logger } from '../logger.ts';
 import type { GameOrderRecord } from '../store/schema.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
@@ -154,16 +154,16 @@ export interface GameOrderService {
    */
   create(request: CreateGameOrderRequest): Promise<CreateGameOrderOutcome>;
   /** The order created by `confirmationId`, among the user's own orders only. */
-  findByConfirmation(userId: number, confirmationId: string): GameOrderRecord | undefined;
+  findByConfirmation(userId: number, confirmationId: string): Promise<GameOrderRecord | undefined>;
   /**
    * A page (0-based) of the user's orders, newest first; a page past the end gives the first page.
    * `hasNext` tells whether a further page exists.
    */
-  ordersPage(userId: number, page: number, pageSize: number): { page: number; orders: GameOrderRecord[]; hasNext: boolean };
+  ordersPage(userId: number, page: number, pageSize: number): Promise<{ page: number; orders: GameOrderRecord[]; hasNext: boolean }>;
 }
 
 export interface GameOrderServiceDeps {
-  store: Store;
+  db: Db;
   credentials: CredentialService;
   logger: Logger;
   now: () => Date;
@@ -226,18 +226,18 @@ function replayedOrder(stored: GameOrderRecord): CreatedGameOrder {
 }
 
 export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderService {
-  const { store, credentials, logger } = deps;
+  const { db, credentials, logger } = deps;
   // One loader per service, so the catalogue is loaded (and its state logged) once.
   const gameCatalogue = createGameCatalogueLoader({ path: deps.gameshopCataloguePath, logger });
   /** Orders in progress or done in this process, by confirmation id. */
   const attempts = new Map<string, Promise<CreateGameOrderOutcome>>();
 
-  const findByConfirmation: GameOrderService['findByConfirmation'] = (userId, confirmationId) =>
-    store.gameOrders.listByUser(userId, { limit: confirmationSearchDepth }).find((order) => order.confirmationId === confirmationId);
+  const findByConfirmation: GameOrderService['findByConfirmation'] = async (userId, confirmationId) =>
+    (await db.gameOrders.listByUser(userId, { limit: confirmationSearchDepth })).find((order) => order.confirmationId === confirmationId);
 
   /** What the user's newest stored order of `slug` was for (see `LastOrderDetails`); undefined when nothing is known. */
-  function lastDetails(userId: number, slug: string): LastOrderDetails | undefined {
-    const orders = store.gameOrders.listByUser(userId, { limit: confirmationSearchDepth });
+  async function lastDetails(userId: number, slug: string): Promise<LastOrderDetails | undefined> {
+    const orders = await db.gameOrders.listByUser(userId, { limit: confirmationSearchDepth });
     const same = orders.find((order) => order.game === slug && order.playerId !== undefined);
     const whatsapp = same?.whatsapp ?? orders.find((order) => order.whatsapp !== undefined)?.whatsapp;
     const last: LastOrderDetails = {};
@@ -249,9 +249,9 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
 
   async function create(request: CreateGameOrderRequest): Promise<CreateGameOrderOutcome> {
     const { confirmationId, userId, chatId, game, draft } = request;
-    const stored = findByConfirmation(userId, confirmationId);
+    const stored = await findByConfirmation(userId, confirmationId);
     if (stored) return { ok: true, order: replayedOrder(stored) };
-    const client = credentials.client(userId, 'gameshop');
+    const client = await credentials.client(userId, 'gameshop');
     if (!client) return { ok: false, error: { kind: 'not_connected' } };
     const { product, method } = draft;
     if (!product || !method) return { ok: false, error: { service: 'gameshop', kind: 'validation', endpoint: '/order', fieldErrors: {} } };
@@ -305,7 +305,7 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
         : [];
     let saved = true;
     try {
-      await store.gameOrders.save(record, { notify });
+      await db.gameOrders.save(record, { notify });
     } catch (error) {
       saved = false;
       logger.error('game order created at the shop but not stored; no reminder will be sent', { userId, orderId: created.orderId, error });
@@ -325,7 +325,7 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
 
   return {
     async games(userId) {
-      const client = credentials.client(userId, 'gameshop');
+      const client = await credentials.client(userId, 'gameshop');
       if (!client) return { ok: false, error: { kind: 'not_connected' } };
       try {
         const { games, popular } = await client.games();
@@ -347,7 +347,7 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
     },
 
     async gameInfo(game, userId) {
-      const last = userId === undefined ? undefined : lastDetails(userId, game.slug);
+      const last = userId === undefined ? undefined : await lastDetails(userId, game.slug);
       const withLast = (info: GameInfo): GameInfo => (last ? { ...info, last } : info);
       const state = await gameCatalogue();
       if (state.kind !== 'ok')
@@ -387,12 +387,12 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
 
     findByConfirmation,
 
-    ordersPage(userId, requestedPage, pageSize) {
+    async ordersPage(userId, requestedPage, pageSize) {
       let page = requestedPage;
-      let orders = store.gameOrders.listByUser(userId, { offset: page * pageSize, limit: pageSize + 1 });
+      let orders = await db.gameOrders.listByUser(userId, { offset: page * pageSize, limit: pageSize + 1 });
       if (orders.length === 0 && page > 0) {
         page = 0;
-        orders = store.gameOrders.listByUser(userId, { offset: 0, limit: pageSize + 1 });
+        orders = await db.gameOrders.listByUser(userId, { offset: 0, limit: pageSize + 1 });
       }
       return { page, orders: orders.slice(0, pageSize), hasNext: orders.length > pageSize };
     },

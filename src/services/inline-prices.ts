@@ -5,11 +5,11 @@
  * (`CatalogueService`), never fetched per keystroke; the search is the price list's own.
  */
 import { isProductAvailable, type Product } from '../providers/reseller/schemas.ts';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import { brandOf, type CatalogueService } from './catalogue.ts';
 import { searchProducts } from './product-search.ts';
 
-import type { SellPriceOf } from './pricing.ts';
+import type { SellPriceOf, SellPricesOf } from './pricing.ts';
 export type { SellPriceOf };
 
 /** Results per answer (Telegram allows 50). */
@@ -48,17 +48,18 @@ export interface InlinePriceService {
 }
 
 export function createInlinePriceService(deps: {
-  store: Store;
+  db: Db;
   catalogue: CatalogueService;
-  sellPriceOf?: SellPriceOf | undefined;
+  /** Default: no sell prices (cards show the cost). */
+  sellPrices?: SellPricesOf | undefined;
   pageSize?: number;
 }): InlinePriceService {
-  const sellPriceOf: SellPriceOf = deps.sellPriceOf ?? (() => undefined);
+  const sellPrices: SellPricesOf = deps.sellPrices ?? (() => Promise.resolve(() => undefined));
   const pageSize = deps.pageSize ?? inlinePageSize;
 
   /** The price list with the reseller's most-bought products first (most bought, then most recent), the rest in provider order. */
   const mostBoughtFirst = async (userId: number, products: Product[]): Promise<Product[]> => {
-    const recent = await deps.store.transactions.listByUser(userId, { limit: recentForRanking });
+    const recent = await deps.db.transactions.listByUser(userId, { limit: recentForRanking });
     const counts = new Map<string, number>();
     for (const tx of recent) counts.set(tx.code.toUpperCase(), (counts.get(tx.code.toUpperCase()) ?? 0) + 1);
     const order = [...counts.keys()];
@@ -71,7 +72,7 @@ export function createInlinePriceService(deps: {
 
   return {
     async search(userId, query, offset) {
-      if (!deps.store.credentials.listServices(userId).includes('reseller')) return { kind: 'not-connected' };
+      if (!(await deps.db.credentials.listServices(userId)).includes('reseller')) return { kind: 'not-connected' };
       let products: Product[];
       try {
         products = await deps.catalogue.priceList(userId);
@@ -81,19 +82,20 @@ export function createInlinePriceService(deps: {
       const found = query.trim() === '' ? await mostBoughtFirst(userId, products) : searchProducts(products, query);
       const start = /^\d+$/.test(offset) ? Number(offset) : 0;
       const page = found.slice(start, start + pageSize);
+      const sellPriceOf = await sellPrices(userId);
       return {
         kind: 'page',
         cards: page.map((product) => ({
           code: product.code,
           name: product.product_name,
           sellPrice:
-            sellPriceOf(userId, { code: product.code, name: product.product_name, brand: brandOf(product), price: product.price }) ??
+            sellPriceOf({ code: product.code, name: product.product_name, brand: brandOf(product), price: product.price }) ??
             product.price,
           available: isProductAvailable(product),
           status: product.status,
         })),
         nextOffset: start + pageSize < found.length ? String(start + pageSize) : undefined,
-        shopName: deps.store.users.get(userId)?.shop?.name,
+        shopName: (await deps.db.users.get(userId))?.shop?.name,
       };
     },
   };

@@ -2,7 +2,7 @@
  * Everything /report (/laporan) and the daily summary show of one user's period: the figures of
  * the transactions and the balance movements the bot saw.
  */
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { TransactionRecord } from '../store/schema.ts';
 import { balanceMoves, type BalanceMoves } from './balance-moves.ts';
 import type { DayRange } from './export-periods.ts';
@@ -18,12 +18,12 @@ export interface PeriodReport {
 }
 
 /** Reads the user's own transactions and balances of `range` (history months on demand). */
-export async function loadPeriodReport(store: Store, userId: number, range: DayRange): Promise<PeriodReport> {
-  const txs = await store.transactions.listByUserBetween(userId, range.start, range.end);
+export async function loadPeriodReport(db: Db, userId: number, range: DayRange): Promise<PeriodReport> {
+  const txs = await db.transactions.listByUserBetween(userId, range.start, range.end);
   return {
     days: { from: range.from, to: range.to },
     txs,
     report: computeReport(txs),
-    moves: balanceMoves(store.balances.list(userId), range),
+    moves: balanceMoves(await db.balances.list(userId), range),
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 
 /** Wrong PINs allowed before purchases are locked. */
 export const maxPinAttempts = 5;
@@ -22,12 +22,12 @@ export function isValidPin(text: string): boolean {
 export type PinCheck = { ok: true } | { ok: false; locked: false; attemptsLeft: number } | { ok: false; locked: true; until: Date };
 
 export interface PinService {
-  hasPin(userId: number): boolean;
+  hasPin(userId: number): Promise<boolean>;
   /** Sets or replaces the PIN, stored as a salted scrypt hash (never the digits). */
   set(userId: number, pin: string): Promise<void>;
   remove(userId: number): Promise<void>;
   /** When purchases are locked after too many wrong PINs, until when. */
-  lockedUntil(userId: number): Date | undefined;
+  lockedUntil(userId: number): Promise<Date | undefined>;
   /**
    * Checks a PIN. A wrong one counts an attempt; the fifth locks purchases for 15 minutes. A
    * right one resets the count. While locked, every try is refused without being checked.
@@ -35,45 +35,45 @@ export interface PinService {
   verify(userId: number, pin: string): Promise<PinCheck>;
 }
 
-export function createPinService(deps: { store: Store; now: () => Date }): PinService {
-  const { store } = deps;
-  const lockedUntil = (userId: number): Date | undefined => {
-    const until = store.users.get(userId)?.pin?.lockedUntil;
+export function createPinService(deps: { db: Db; now: () => Date }): PinService {
+  const { db } = deps;
+  const lockedUntil = async (userId: number): Promise<Date | undefined> => {
+    const until = (await db.users.get(userId))?.pin?.lockedUntil;
     if (!until) return undefined;
     const date = new Date(until);
     return date.getTime() > deps.now().getTime() ? date : undefined;
   };
 
   return {
-    hasPin: (userId) => store.users.get(userId)?.pin !== undefined,
+    hasPin: async (userId) => (await db.users.get(userId))?.pin !== undefined,
     async set(userId, pin) {
       const salt = randomBytes(16);
       const hash = await derive(pin.trim(), salt);
-      await store.users.update(userId, { pin: { hash: hash.toString('base64'), salt: salt.toString('base64'), failedAttempts: 0 } });
+      await db.users.update(userId, { pin: { hash: hash.toString('base64'), salt: salt.toString('base64'), failedAttempts: 0 } });
     },
     async remove(userId) {
-      await store.users.update(userId, { pin: undefined });
+      await db.users.update(userId, { pin: undefined });
     },
     lockedUntil,
     async verify(userId, pin) {
-      const stored = store.users.get(userId)?.pin;
+      const stored = (await db.users.get(userId))?.pin;
       if (!stored) return { ok: true };
-      const until = lockedUntil(userId);
+      const until = await lockedUntil(userId);
       if (until) return { ok: false, locked: true, until };
       const actual = await derive(pin.trim(), Buffer.from(stored.salt, 'base64'));
       const expected = Buffer.from(stored.hash, 'base64');
       if (actual.length === expected.length && timingSafeEqual(actual, expected)) {
         if (stored.failedAttempts > 0 || stored.lockedUntil)
-          await store.users.update(userId, { pin: { ...stored, failedAttempts: 0, lockedUntil: undefined } });
+          await db.users.update(userId, { pin: { ...stored, failedAttempts: 0, lockedUntil: undefined } });
         return { ok: true };
       }
       const failedAttempts = stored.failedAttempts + 1;
       if (failedAttempts >= maxPinAttempts) {
         const lockEnd = new Date(deps.now().getTime() + pinLockMs);
-        await store.users.update(userId, { pin: { ...stored, failedAttempts: 0, lockedUntil: lockEnd.toISOString() } });
+        await db.users.update(userId, { pin: { ...stored, failedAttempts: 0, lockedUntil: lockEnd.toISOString() } });
         return { ok: false, locked: true, until: lockEnd };
       }
-      await store.users.update(userId, { pin: { ...stored, failedAttempts } });
+      await db.users.update(userId, { pin: { ...stored, failedAttempts } });
       return { ok: false, locked: false, attemptsLeft: maxPinAttempts - failedAttempts };
     },
   };

@@ -6,7 +6,7 @@
  * records the baseline; an unchanged list sends nothing.
  */
 import { createHash } from 'node:crypto';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { SnapshotProduct } from '../store/price-watch.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { UserRecord } from '../store/schema.ts';
@@ -19,7 +19,7 @@ import { activeProductStatus } from '../providers/reseller/schemas.ts';
  * The reseller's sell price of a product (their markup rules), or undefined when they set none.
  * Injected: the pricing module supplies it; without one no margin is shown.
  */
-import type { SellPriceOf } from './pricing.ts';
+import type { SellPriceOf, SellPricesOf } from './pricing.ts';
 export type { SellPriceOf };
 
 /** The sell price source used until a pricing module is wired: nobody has a sell price. */
@@ -111,11 +111,11 @@ export type PriceCheckOutcome = 'baseline' | 'unchanged' | 'changed' | 'failed';
 
 export interface PriceWatchService {
   /** The user's subscription, or undefined when they are not subscribed. */
-  settings(userId: number): PriceWatchSettings | undefined;
+  settings(userId: number): Promise<PriceWatchSettings | undefined>;
   /** Subscribes (or changes the settings); `undefined` unsubscribes. Resolves once stored. */
   update(userId: number, settings: PriceWatchSettings | undefined): Promise<void>;
   /** Accounts with at least one subscriber, each with its subscribers (connected, active, not banned). */
-  accounts(): WatchedAccount[];
+  accounts(): Promise<WatchedAccount[]>;
   /**
    * Fetches the account's price list once, compares it with the stored copy, queues one digest
    * per subscriber who follows a changed brand (and their group), then stores the new copy.
@@ -131,13 +131,13 @@ export interface PriceWatchService {
 }
 
 export interface PriceWatchDeps {
-  store: Store;
+  db: Db;
   credentials: CredentialService;
   logger: Logger;
   now: () => Date;
-  sellPriceOf: SellPriceOf;
+  sellPrices: SellPricesOf;
   /** The digest messages for one subscriber (their chat, and their group when `groupChatId` is set). */
-  digest: (userId: number, changes: SubscriberChange[], options: { groupChatId?: number; dedupeKey: string }) => NewOutboxItem[];
+  digest: (userId: number, changes: SubscriberChange[], options: { groupChatId?: number; dedupeKey: string }) => Promise<NewOutboxItem[]>;
   /** Wakes the outbox after something was queued. */
   onQueued?: () => void;
 }
@@ -148,45 +148,46 @@ export function accountKeyOf(apiId: string): string {
 }
 
 export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService {
-  const { store, logger } = deps;
+  const { db, logger } = deps;
   const isSubscriber = (user: UserRecord) => user.priceWatch !== undefined && user.active && user.ban === undefined;
 
   /** Queues one user's digest (filtered by their brands); resolves how many messages were queued. */
   async function notify(userId: number, changes: PriceChange[], fingerprint: string): Promise<number> {
-    const user = store.users.get(userId);
+    const user = await db.users.get(userId);
     const settings = user?.priceWatch;
     if (!user || !settings || !isSubscriber(user)) return 0;
     const followed = new Set(settings.brands);
+    const sellPriceOf = await deps.sellPrices(userId);
     const mine = changes
       .filter((c) => followed.size === 0 || followed.has(c.brand.toLowerCase()))
       .map((c): SubscriberChange => {
         const sell =
-          c.kind === 'removed' ? undefined : deps.sellPriceOf(userId, { code: c.code, name: c.name, brand: c.brand, price: c.price });
+          c.kind === 'removed' ? undefined : sellPriceOf({ code: c.code, name: c.name, brand: c.brand, price: c.price });
         return sell === undefined ? c : { ...c, sell };
       });
     if (mine.length === 0) return 0;
-    const group = settings.group ? store.groups.byOwner(userId)[0] : undefined;
-    const items = deps.digest(userId, mine, { dedupeKey: `prices:${fingerprint}`, ...(group ? { groupChatId: group.chatId } : {}) });
-    for (const item of items) await store.outbox.enqueue(item);
+    const group = settings.group ? (await db.groups.byOwner(userId))[0] : undefined;
+    const items = await deps.digest(userId, mine, { dedupeKey: `prices:${fingerprint}`, ...(group ? { groupChatId: group.chatId } : {}) });
+    for (const item of items) await db.outbox.enqueue(item);
     return items.length;
   }
 
   const service: PriceWatchService = {
-    settings(userId) {
-      const settings = store.users.get(userId)?.priceWatch;
+    async settings(userId) {
+      const settings = (await db.users.get(userId))?.priceWatch;
       return settings ? { brands: [...settings.brands], group: settings.group } : undefined;
     },
     async update(userId, settings) {
       const brands = settings ? [...new Set(settings.brands.map((b) => b.trim().toLowerCase()).filter(Boolean))] : [];
-      await store.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
+      await db.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
     },
-    accounts() {
+    async accounts() {
       const byKey = new Map<string, number[]>();
       // The few watchers are picked on the stored records: the other users are not copied.
-      for (const user of store.users.list({ active: true, where: isSubscriber })) {
+      for (const user of await db.users.list({ active: true, where: isSubscriber })) {
         let apiId: string | undefined;
         try {
-          apiId = deps.credentials.load(user.id, 'reseller')?.apiId;
+          apiId = (await deps.credentials.load(user.id, 'reseller'))?.apiId;
         } catch (error) {
           logger.warn('price watch: stored credentials cannot be opened', { userId: user.id, error });
         }
@@ -198,7 +199,7 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     },
     async check(account) {
       const [first] = account.userIds;
-      const client = first === undefined ? undefined : deps.credentials.client(first, 'reseller');
+      const client = first === undefined ? undefined : await deps.credentials.client(first, 'reseller');
       if (!client) return 'failed';
       let products: SnapshotProduct[];
       try {
@@ -208,9 +209,9 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
         return 'failed';
       }
       const snapshot = { at: deps.now().toISOString(), products };
-      const before = store.priceWatch.get(account.key);
+      const before = await db.priceWatch.get(account.key);
       if (!before) {
-        await store.priceWatch.save(account.key, snapshot);
+        await db.priceWatch.save(account.key, snapshot);
         return 'baseline';
       }
       const changes = diffPriceLists(before.products, products);
@@ -220,18 +221,18 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
       const fingerprint = `${account.key}:${createHash('sha256').update(JSON.stringify(products)).digest('hex').slice(0, 16)}`;
       let queued = 0;
       for (const userId of account.userIds) queued += await notify(userId, changes, fingerprint);
-      await store.priceWatch.save(account.key, snapshot);
+      await db.priceWatch.save(account.key, snapshot);
       if (queued > 0) deps.onQueued?.();
       logger.info('price watch: price list changed', { account: account.key, changes: changes.length, queued });
       return 'changed';
     },
     async checkAll(pause) {
-      const accounts = service.accounts();
+      const accounts = await service.accounts();
       for (const [index, account] of accounts.entries()) {
         if (index > 0 && pause && !(await pause(accounts.length))) return;
         await service.check(account);
       }
-      await store.priceWatch.retain(new Set(accounts.map((a) => a.key)));
+      await db.priceWatch.retain(new Set(accounts.map((a) => a.key)));
     },
   };
   return service;

@@ -31,7 +31,21 @@ export interface SellPrice {
  * A reseller's sell price of a price-list product (their /jual rules, or a test's); `undefined`
  * when they set no rules (price digests then show no margin, price cards the cost).
  */
-export type SellPriceOf = (userId: number, product: { code: string; name: string; brand: string; price: number }) => number | undefined;
+export type SellPriceOf = (userId: number, product: PricedCard) => number | undefined;
+
+/** The part of a product a sell price is worked out from. */
+export interface PricedCard {
+  code: string;
+  name: string;
+  brand: string;
+  price: number;
+}
+
+/**
+ * A reseller's sell prices, looked up once per use (their rules read once, then each product
+ * priced without another read).
+ */
+export type SellPricesOf = (userId: number) => Promise<(product: PricedCard) => number | undefined>;
 
 /** The part of a price-list product the rules read. */
 export interface PricedProduct {

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import { isFinalStatus as isFinal, type TransactionRecord } from '../store/schema.ts';
 import type { CredentialService } from './credentials.ts';
 import type { Logger } from '../logger.ts';
@@ -102,7 +102,7 @@ export interface CallOptions {
 }
 
 export interface PurchaseServiceDeps {
-  store: Store;
+  db: Db;
   credentials: CredentialService;
   logger: Logger;
   now: () => Date;
@@ -110,7 +110,7 @@ export interface PurchaseServiceDeps {
    * The notices a settlement queues, in the same store write as the final status (so each final
    * status is announced exactly once, even across crashes).
    */
-  settlementNotices?: (tx: TransactionRecord, options: { notifyOwner: boolean; batch?: TransactionRecord[] }) => NewOutboxItem[];
+  settlementNotices?: (tx: TransactionRecord, options: { notifyOwner: boolean; batch?: TransactionRecord[] }) => Promise<NewOutboxItem[]>;
   /** Called after a transaction settled (wakes the outbox, checks the balance alert). */
   onSettled?: (tx: TransactionRecord) => void;
   /** Random source for the re-check jitter (tests pass a fixed one). */
@@ -153,7 +153,7 @@ function sellFigures(rules: SellRules | undefined, line: PurchaseLine): { sellPr
 }
 
 export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseService {
-  const { store, logger } = deps;
+  const { db, logger } = deps;
   const claims = deps.claims ?? createInProcessSendClaims();
   const iso = () => deps.now().toISOString();
   /** Per multi-line purchase: the settlement running now (see `settleInTurn`). */
@@ -175,9 +175,9 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
    */
   async function batchOf(tx: TransactionRecord): Promise<TransactionRecord[] | undefined> {
     if (tx.summaryMessage === undefined || tx.batchId === undefined) return undefined;
-    const refIds = store.transactions.confirmation(tx.batchId);
+    const refIds = await db.transactions.confirmation(tx.batchId);
     if (!refIds) return undefined;
-    const lines = await Promise.all(refIds.map((refId) => (refId === tx.refId ? Promise.resolve(tx) : store.transactions.find(refId))));
+    const lines = await Promise.all(refIds.map((refId) => (refId === tx.refId ? Promise.resolve(tx) : db.transactions.find(refId))));
     return lines.every((line) => line !== undefined) ? lines : undefined;
   }
 
@@ -196,30 +196,30 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     if (isFinal(status)) {
       const settle = async () => {
         // As stored now: the message to edit may have been recorded since `tx` was read.
-        const final: TransactionRecord = { ...(store.transactions.get(tx.refId) ?? tx), ...patch, status, settledAt: now.toISOString() };
+        const final: TransactionRecord = { ...(await db.transactions.get(tx.refId) ?? tx), ...patch, status, settledAt: now.toISOString() };
         const batch = await batchOf(final);
-        const notify = deps.settlementNotices?.(final, { notifyOwner: options.notifyOwner ?? false, ...(batch ? { batch } : {}) }) ?? [];
-        return store.transactions.settle(tx.refId, { ...patch, status, settledAt: now.toISOString() }, { notify });
+        const notify = (await deps.settlementNotices?.(final, { notifyOwner: options.notifyOwner ?? false, ...(batch ? { batch } : {}) })) ?? [];
+        return db.transactions.settle(tx.refId, { ...patch, status, settledAt: now.toISOString() }, { notify });
       };
-      const batchId = store.transactions.get(tx.refId)?.summaryMessage !== undefined ? tx.batchId : undefined;
+      const batchId = (await db.transactions.get(tx.refId))?.summaryMessage !== undefined ? tx.batchId : undefined;
       const settled = batchId === undefined ? await settle() : await settleInTurn(batchId, settle);
       if (settled) deps.onSettled?.(settled);
       // Undefined: someone else settled it meanwhile; report what is stored.
-      return settled ?? (await store.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
+      return settled ?? (await db.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
     }
     const age = now.getTime() - Date.parse(tx.createdAt);
     // ±20 % jitter spreads the re-checks of a burst of purchases.
     const jitter = 0.8 + 0.4 * (deps.random ?? Math.random)();
     const nextCheckAt = new Date(now.getTime() + Math.round(nextCheckDelayMs(age, deps.recheckFirstMs) * jitter)).toISOString();
-    const updated = await store.transactions.update(tx.refId, { ...patch, status, nextCheckAt }, queue.length > 0 ? { notify: queue } : {});
+    const updated = await db.transactions.update(tx.refId, { ...patch, status, nextCheckAt }, queue.length > 0 ? { notify: queue } : {});
     if (updated && queue.length > 0) deps.onQueued?.();
-    return updated ?? (await store.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
+    return updated ?? (await db.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
   }
 
   /** One provider call for a ref, as its only sender: a caller that had to wait takes the answer just stored. */
   function call(refId: string, mode: 'create' | 'check', options: CallOptions = {}): Promise<TransactionRecord> {
     return claims.withClaim(refId, async ({ waited }) => {
-      const tx = store.transactions.get(refId) ?? (await store.transactions.find(refId));
+      const tx = await db.transactions.get(refId) ?? (await db.transactions.find(refId));
       if (!tx) throw new Error(`transaction ${refId} is unknown`);
       if (isFinal(tx.status)) return tx;
       // Another sender (the conversation, the watcher, a /cek) just asked the provider about this
@@ -233,7 +233,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
 
   async function send(tx: TransactionRecord, mode: 'create' | 'check', options: CallOptions): Promise<TransactionRecord> {
     const refId = tx.refId;
-    const client = deps.credentials.client(tx.userId, 'reseller');
+    const client = await deps.credentials.client(tx.userId, 'reseller');
     if (!client) {
       // Disconnected while the purchase was open: keep it open; the watcher reports it.
       return record(tx, { message: 'not-connected' }, options);
@@ -242,7 +242,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     // Nothing reaches the provider before it is on disk: this write carries the transaction itself
     // if its creation is still being written, and a failed write (disk full) throws here, so the
     // request below is never made for a purchase the store has undone.
-    if (firstSend) await store.transactions.update(refId, { sentAt: iso() });
+    if (firstSend) await db.transactions.update(refId, { sentAt: iso() });
     const request = { refId: tx.refId, code: tx.code, target: tx.target };
     try {
       const result = mode === 'create' ? await client.createTransaction(request) : await client.checkTransaction(request);
@@ -313,27 +313,16 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
   }
 
   /**
-   * The transactions of a confirmation that is already recorded, once that record is on disk
-   * (a concurrent confirm's write may still be running, and may fail). Undefined if there is none;
-   * rejects if the write carrying it fails.
+   * The transactions of a confirmation that is already recorded, once that record is durable (the
+   * engine waits for a concurrent confirm's write, and reads a failed one as none).
    */
   async function recordedConfirmation(confirmationId: string): Promise<TransactionRecord[] | undefined> {
-    for (;;) {
-      if (!store.transactions.confirmation(confirmationId)) return undefined;
-      const failure = await store.flush().then(
-        () => undefined,
-        (error: unknown) => ({ error }),
-      );
-      const refIds = store.transactions.confirmation(confirmationId);
-      if (!failure) return refIds ? loadAll(refIds) : undefined;
-      // A failed write undoes its changes: if this confirmation is gone, it never reached the disk.
-      if (!refIds) throw failure.error;
-      // Still there: the failed write was another one (a history file); make sure of it again.
-    }
+    const refIds = await db.transactions.confirmation(confirmationId);
+    return refIds ? loadAll(refIds) : undefined;
   }
 
   async function loadAll(refIds: string[]): Promise<TransactionRecord[]> {
-    const found = await Promise.all(refIds.map((refId) => store.transactions.find(refId)));
+    const found = await Promise.all(refIds.map((refId) => db.transactions.find(refId)));
     return found.filter((tx): tx is TransactionRecord => tx !== undefined);
   }
 
@@ -344,7 +333,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       const now = deps.now();
       const hold = holdMs !== undefined && holdMs > 0 ? { nextCheckAt: new Date(now.getTime() + holdMs).toISOString() } : {};
       // The sell price in force now, at the confirmation: stored with it and never recomputed.
-      const rules = store.users.get(userId)?.sellRules;
+      const rules = (await db.users.get(userId))?.sellRules;
       const records = lines.map((line) => ({
         ...hold,
         ...sellFigures(rules, line),
@@ -359,7 +348,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
         batchId: confirmationId,
       }));
       try {
-        return await store.transactions.createMany(records, { confirmationId });
+        return await db.transactions.createMany(records, { confirmationId });
       } catch (error) {
         // A concurrent confirm of the same id won the race: return its transactions, once on disk.
         // (A failed write is undone in memory, so this never finds a confirmation that is lost.)
@@ -373,7 +362,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     async recentRepeats(userId, lines, confirmationId) {
       const now = deps.now().getTime();
       // Fifty is far more than anyone buys in a minute.
-      const recent = (await store.transactions.listByUser(userId, { limit: 50 })).filter(
+      const recent = (await db.transactions.listByUser(userId, { limit: 50 })).filter(
         (tx) =>
           now - Date.parse(tx.createdAt) < repeatWindowMs &&
           tx.batchId !== confirmationId &&
@@ -391,7 +380,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       return found;
     },
     async markUnresolved(refId) {
-      const tx = store.transactions.get(refId);
+      const tx = await db.transactions.get(refId);
       if (!tx || isFinal(tx.status)) return undefined;
       return record(tx, { status: 'Unresolved', providerStatus: tx.providerStatus ?? tx.status }, { notifyOwner: true });
     },

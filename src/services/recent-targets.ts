@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import { isOfBrand } from './catalogue.ts';
 
 /** Transactions read (newest first) when looking for earlier targets: plenty for a reseller's recent work. */
@@ -13,10 +13,10 @@ export interface RecentTargetsService {
   forBrand(userId: number, brand: string, limit?: number): Promise<string[]>;
 }
 
-export function createRecentTargetsService(deps: { store: Store }): RecentTargetsService {
+export function createRecentTargetsService(deps: { db: Db }): RecentTargetsService {
   return {
     async forBrand(userId, brand, limit = 5) {
-      const transactions = await deps.store.transactions.listByUser(userId, { limit: scanned });
+      const transactions = await deps.db.transactions.listByUser(userId, { limit: scanned });
       const targets: string[] = [];
       for (const tx of transactions) {
         if (targets.length >= limit) break;

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { Providers } from '../providers/factory.ts';
 import type { Logger } from '../logger.ts';
 import { createCredentialService, type CredentialService } from './credentials.ts';
@@ -13,7 +13,7 @@ import type { Notices } from '../notify/notices.ts';
 import { createUserAdminService, type UserAdminService } from './user-admin.ts';
 import { createStatsService, type BroadcastProgress, type StatsService } from './stats.ts';
 import { createPriceWatchService, type PriceWatchService } from './price-watch.ts';
-import { hasSellRules, sellPriceOf, type SellPriceOf } from './pricing.ts';
+import { hasSellRules, sellPriceOf, type SellPriceOf, type SellPricesOf } from './pricing.ts';
 import { createInlinePriceService, type InlinePriceService } from './inline-prices.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
@@ -39,7 +39,7 @@ export interface Services {
 }
 
 export interface ServicesDeps {
-  store: Store;
+  db: Db;
   providers: Providers;
   logger: Logger;
   now: () => Date;
@@ -54,7 +54,7 @@ export interface ServicesDeps {
   /** When the process started (for the uptime in /stats); default: when the services were made. */
   startedAt?: Date;
   /** The broadcast being delivered, if any: the hook the broadcast job fills in (/stats shows "none" without it). */
-  broadcastProgress?: () => BroadcastProgress | undefined;
+  broadcastProgress?: () => Promise<BroadcastProgress | undefined>;
   /** ADMIN_IDS (they can never be banned). */
   adminIds?: readonly number[];
   /** RECHECK_FIRST_SECONDS in ms: re-check delay of a purchase's first 2 minutes. */
@@ -64,13 +64,16 @@ export interface ServicesDeps {
 }
 
 export function createServices(deps: ServicesDeps): Services {
-  const credentials = createCredentialService(deps.store, deps.providers, deps.logger);
-  const sellPrices = deps.sellPriceOf ?? sellPriceUnderRules(deps.store);
+  const credentials = createCredentialService(deps.db, deps.providers, deps.logger);
+  const injected = deps.sellPriceOf;
+  const sellPrices: SellPricesOf = injected
+    ? (userId) => Promise.resolve((product) => injected(userId, product))
+    : sellPricesUnderRules(deps.db);
   const alerts = createAlertService({
     ...deps,
     credentials,
-    lowBalanceNotice: (userId, balance, threshold) =>
-      deps.notices.lowBalance(userId, balance, threshold, { balance: deps.formatMoney(balance), threshold: deps.formatMoney(threshold) }),
+    lowBalanceNotice: async (userId, balance, threshold) =>
+      await deps.notices.lowBalance(userId, balance, threshold, { balance: deps.formatMoney(balance), threshold: deps.formatMoney(threshold) }),
   });
   const catalogue = createCatalogueService({ credentials, now: deps.now });
   return {
@@ -87,36 +90,35 @@ export function createServices(deps: ServicesDeps): Services {
       },
     }),
     catalogue,
-    inlinePrices: createInlinePriceService({ store: deps.store, catalogue, sellPriceOf: sellPrices }),
-    pin: createPinService({ store: deps.store, now: deps.now }),
-    verification: createVerificationService({ store: deps.store, credentials, logger: deps.logger, now: deps.now }),
+    inlinePrices: createInlinePriceService({ db: deps.db, catalogue, sellPrices }),
+    pin: createPinService({ db: deps.db, now: deps.now }),
+    verification: createVerificationService({ db: deps.db, credentials, logger: deps.logger, now: deps.now }),
     gameOrders: createGameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),
-    recentTargets: createRecentTargetsService({ store: deps.store }),
+    recentTargets: createRecentTargetsService({ db: deps.db }),
     stats: createStatsService({
-      store: deps.store,
+      db: deps.db,
       now: deps.now,
       startedAt: deps.startedAt ?? deps.now(),
       ...(deps.broadcastProgress ? { broadcast: deps.broadcastProgress } : {}),
     }),
-    userAdmin: createUserAdminService({ store: deps.store, logger: deps.logger, now: deps.now, adminIds: deps.adminIds ?? [] }),
+    userAdmin: createUserAdminService({ db: deps.db, logger: deps.logger, now: deps.now, adminIds: deps.adminIds ?? [] }),
     priceWatch: createPriceWatchService({
-      store: deps.store,
+      db: deps.db,
       credentials,
       logger: deps.logger,
       now: deps.now,
-      sellPriceOf: sellPrices,
-      digest: (userId, changes, options) => deps.notices.priceDigest(userId, changes, options),
+      sellPrices,
+      digest: async (userId, changes, options) => await deps.notices.priceDigest(userId, changes, options),
       ...(deps.onQueued ? { onQueued: deps.onQueued } : {}),
     }),
   };
 }
 
-/** A user's /jual sell price of a product; undefined without rules (the digest then shows no margin). */
-function sellPriceUnderRules(store: Store): SellPriceOf {
-  return (userId, product) => {
-    const rules = store.users.get(userId)?.sellRules;
-    return hasSellRules(rules)
-      ? sellPriceOf(rules, { code: product.code, product_name: product.name, price: product.price }).sell
-      : undefined;
+/** A user's /jual sell prices; undefined without rules (the digest then shows no margin). */
+function sellPricesUnderRules(db: Db): SellPricesOf {
+  return async (userId) => {
+    const rules = (await db.users.get(userId))?.sellRules;
+    return (product) =>
+      hasSellRules(rules) ? sellPriceOf(rules, { code: product.code, product_name: product.name, price: product.price }).sell : undefined;
   };
 }

@@ -1,5 +1,5 @@
 import type { ServiceName } from '../domain.ts';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import { isFinalStatus, type TransactionRecord } from '../store/schema.ts';
 
 /** Counts of one period's transactions, by how they stand now. */
@@ -47,12 +47,12 @@ export interface Stats {
 }
 
 export interface StatsDeps {
-  store: Store;
+  db: Db;
   now: () => Date;
   /** When this process started (uptime is counted from it). */
   startedAt: Date;
   /** The broadcast in progress, if the broadcast job is wired in; none otherwise. */
-  broadcast?: () => BroadcastProgress | undefined;
+  broadcast?: () => Promise<BroadcastProgress | undefined>;
 }
 
 export interface StatsService {
@@ -87,26 +87,26 @@ export function summarise(transactions: readonly TransactionRecord[]): Transacti
 
 /** The operator's figures (`/stats`), computed here so the bot only renders them. */
 export function createStatsService(deps: StatsDeps): StatsService {
-  const { store } = deps;
+  const { db } = deps;
   return {
     async collect() {
       const now = deps.now();
-      const users = store.users.list();
+      const users = await db.users.list();
       const todayStart = startOfWibDay(now).getTime();
-      const week = await store.transactions.listCreatedSince(startOfWibDay(now, 6));
+      const week = await db.transactions.listCreatedSince(startOfWibDay(now, 6));
       const nowMs = now.getTime();
       return {
         users: {
           total: users.length,
           active: users.filter((user) => user.active).length,
           banned: users.filter((user) => user.ban !== undefined).length,
-          connected: store.credentials.countByService(),
+          connected: await db.credentials.countByService(),
         },
         today: summarise(week.filter((tx) => Date.parse(tx.createdAt) >= todayStart)),
         week: summarise(week),
-        watcherBacklog: store.transactions.listOpen().filter((tx) => Date.parse(tx.nextCheckAt ?? tx.createdAt) <= nowMs).length,
-        outbox: store.outbox.size(),
-        broadcast: deps.broadcast?.(),
+        watcherBacklog: (await db.transactions.listOpen()).filter((tx) => Date.parse(tx.nextCheckAt ?? tx.createdAt) <= nowMs).length,
+        outbox: await db.outbox.size(),
+        broadcast: await deps.broadcast?.(),
         uptimeMs: Math.max(0, nowMs - deps.startedAt.getTime()),
       };
     },

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.ts';
 import type { ServiceName } from '../domain.ts';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { CredentialInfo } from '../store/credentials.ts';
 import type { TransactionRecord, UserRecord } from '../store/schema.ts';
 
@@ -18,7 +18,7 @@ export type BanRefusal = 'not-found' | 'admin' | 'already-banned' | 'not-banned'
 export type BanResult = { ok: true; user: UserRecord } | { ok: false; reason: BanRefusal; user?: UserRecord };
 
 export interface UserAdminDeps {
-  store: Store;
+  db: Db;
   logger: Logger;
   now: () => Date;
   /** ADMIN_IDS: they can never be banned. */
@@ -28,7 +28,7 @@ export interface UserAdminDeps {
 /** The admins' user management: /user, /ban, /unban. */
 export interface UserAdminService {
   /** A user by numeric id, or by `@username` / `username` (any letter case); undefined if unknown. */
-  find(query: string): UserRecord | undefined;
+  find(query: string): Promise<UserRecord | undefined>;
   /** The profile of a stored user, with their last `limit` (default 5) transactions. */
   profile(userId: number, limit?: number): Promise<UserProfile | undefined>;
   /**
@@ -41,40 +41,39 @@ export interface UserAdminService {
 }
 
 export function createUserAdminService(deps: UserAdminDeps): UserAdminService {
-  const { store, logger } = deps;
+  const { db, logger } = deps;
   return {
-    find(query) {
+    async find(query) {
       const text = query.trim();
-      if (/^-?\d+$/.test(text)) return store.users.get(Number(text));
+      if (/^-?\d+$/.test(text)) return db.users.get(Number(text));
       const name = text.replace(/^@/, '').toLowerCase();
       if (name === '') return undefined;
-      return store.users.list().find((user) => user.username?.toLowerCase() === name);
+      return (await db.users.list()).find((user) => user.username?.toLowerCase() === name);
     },
     async profile(userId, limit = 5) {
-      const user = store.users.get(userId);
+      const user = await db.users.get(userId);
       if (!user) return undefined;
-      const services = store.credentials
-        .listServices(userId)
-        .map((service: ServiceName) => store.credentials.info(userId, service))
-        .filter((info) => info !== undefined);
-      const recent = await store.transactions.listByUser(userId, { limit });
+      const services = (
+        await Promise.all((await db.credentials.listServices(userId)).map((service: ServiceName) => db.credentials.info(userId, service)))
+      ).filter((info) => info !== undefined);
+      const recent = await db.transactions.listByUser(userId, { limit });
       return { user, services, recent };
     },
     async ban(userId, adminId) {
-      const user = store.users.get(userId);
+      const user = await db.users.get(userId);
       if (!user) return { ok: false, reason: 'not-found' };
       if (deps.adminIds.includes(userId)) return { ok: false, reason: 'admin', user };
       if (user.ban) return { ok: false, reason: 'already-banned', user };
-      const banned = await store.users.update(userId, { ban: { at: deps.now().toISOString(), by: adminId } });
+      const banned = await db.users.update(userId, { ban: { at: deps.now().toISOString(), by: adminId } });
       if (!banned) return { ok: false, reason: 'not-found' };
       logger.info('user banned', { userId, adminId });
       return { ok: true, user: banned };
     },
     async unban(userId, adminId) {
-      const user = store.users.get(userId);
+      const user = await db.users.get(userId);
       if (!user) return { ok: false, reason: 'not-found' };
       if (!user.ban) return { ok: false, reason: 'not-banned', user };
-      const lifted = await store.users.update(userId, { ban: undefined });
+      const lifted = await db.users.update(userId, { ban: undefined });
       if (!lifted) return { ok: false, reason: 'not-found' };
       logger.info('user unbanned', { userId, adminId });
       return { ok: true, user: lifted };

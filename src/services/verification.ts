@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Store } from '../store/store.ts';
+import type { Db } from '../store/db.ts';
 import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
 import type { MarketplaceClient } from '../providers/marketplace/client.ts';
@@ -69,7 +69,7 @@ export interface VerificationService {
 }
 
 export interface VerificationDeps {
-  store: Store;
+  db: Db;
   credentials: CredentialService;
   logger: Logger;
   now: () => Date;
@@ -83,7 +83,7 @@ interface Seller {
 }
 
 /** Builds the purchase-code verification use case; its memory (answers, checks) lives in the returned service. */
-export function createVerificationService({ store, credentials, logger, now }: VerificationDeps): VerificationService {
+export function createVerificationService({ db, credentials, logger, now }: VerificationDeps): VerificationService {
   /** By opaque key of (account, code): the outcome and when it was fetched (ms). */
   const answers = new Map<string, { at: number; outcome: VerifyOutcome }>();
   /** By chat id: times (ms) of the checks within the rate-limit window, oldest first. */
@@ -94,14 +94,14 @@ export function createVerificationService({ store, credentials, logger, now }: V
   const keySecret = randomBytes(32);
 
   /** The account that answers here, or why there is none. */
-  function sellerFor(request: VerifyRequest): Seller | Extract<VerifyResult, { kind: 'not-connected' }> {
+  async function sellerFor(request: VerifyRequest): Promise<Seller | Extract<VerifyResult, { kind: 'not-connected' }>> {
     const { senderId } = request;
-    const link = request.isPrivate ? undefined : store.groups.get(request.chatId);
+    const link = request.isPrivate ? undefined : await db.groups.get(request.chatId);
     if (link) {
-      const client = credentials.client(link.ownerId, 'marketplace');
+      const client = await credentials.client(link.ownerId, 'marketplace');
       return client ? { client, userId: link.ownerId, own: link.ownerId === senderId } : { kind: 'not-connected', who: 'group-owner' };
     }
-    const client = senderId === undefined ? undefined : credentials.client(senderId, 'marketplace');
+    const client = senderId === undefined ? undefined : await credentials.client(senderId, 'marketplace');
     if (client && senderId !== undefined) return { client, userId: senderId, own: true };
     return { kind: 'not-connected', who: request.isPrivate ? 'sender' : 'group' };
   }
@@ -125,8 +125,8 @@ export function createVerificationService({ store, credentials, logger, now }: V
   }
 
   /** The seller's account (as connected) and the code as one opaque key. */
-  function answerKey(sellerId: number, code: string): string {
-    const connectedAt = store.credentials.info(sellerId, 'marketplace')?.connectedAt ?? '';
+  async function answerKey(sellerId: number, code: string): Promise<string> {
+    const connectedAt = (await db.credentials.info(sellerId, 'marketplace'))?.connectedAt ?? '';
     return createHmac('sha256', keySecret).update(`${sellerId}\u0000${connectedAt}\u0000`).update(code).digest('base64url');
   }
 
@@ -154,7 +154,7 @@ export function createVerificationService({ store, credentials, logger, now }: V
     async verify(request, hooks = {}) {
       const code = request.code.trim();
       if (code === '' || code.length > maxPurchaseCodeLength) return { kind: 'bad-code' };
-      const seller = sellerFor(request);
+      const seller = await sellerFor(request);
       if ('kind' in seller) return seller;
 
       const at = now().getTime();
@@ -166,8 +166,8 @@ export function createVerificationService({ store, credentials, logger, now }: V
         return { kind: 'too-many', waitMs, tell: !told };
       }
 
-      const account = store.credentials.info(seller.userId, 'marketplace')?.label;
-      const key = answerKey(seller.userId, code);
+      const account = (await db.credentials.info(seller.userId, 'marketplace'))?.label;
+      const key = await answerKey(seller.userId, code);
       const remembered = recentAnswer(key, at);
       if (remembered) return { kind: 'answered', outcome: remembered, cached: true, account };
 

@@ -32,6 +32,14 @@ export interface Lease {
   ms: number;
 }
 
+/** What a caller leaves out of a claim of due transactions. */
+export interface DueFilter {
+  /** Leaves this one out (a check of it runs already) and looks further. */
+  skip?: (refId: string) => boolean;
+  /** At most this many of the account's (0 skips the account and looks further). */
+  room?: (userId: number) => number;
+}
+
 export interface ClaimOptions {
   /** At most this many rows. */
   limit: number;
@@ -77,7 +85,10 @@ export interface TransactionStore {
    * StoreError('duplicate') and stores nothing: one confirmation, one set of transactions.
    */
   createMany(txs: readonly NewTransaction[], options?: { confirmationId?: string }): Promise<TransactionRecord[]>;
-  /** The ref ids a confirmation was turned into, if it was (kept 7 days). */
+  /**
+   * The ref ids a confirmation was turned into, if it was (kept 7 days), once that is durable: a
+   * concurrent caller's write still in flight is waited for, and one that failed reads as none.
+   */
   confirmation(confirmationId: string): Promise<string[] | undefined>;
   /** An open transaction. */
   get(refId: string): Promise<TransactionRecord | undefined>;
@@ -114,8 +125,12 @@ export interface TransactionStore {
    * account (earliest account first, each account's earliest first), PostgreSQL by due time.
    */
   due(nowMs: number, options?: { limit?: number }): Promise<TransactionRecord[]>;
-  /** Claims due open transactions not under another live lease, earliest due first. */
-  claimDue(nowMs: number, options: ClaimOptions): Promise<TransactionRecord[]>;
+  /**
+   * Claims due open transactions not under another live lease, earliest due first (lowdb: by
+   * account, as `due`). `skip` leaves one out and `room` caps one account's share (0 passes the
+   * account over); both are asked in the caller's process, so they must answer at once.
+   */
+  claimDue(nowMs: number, options: ClaimOptions & DueFilter): Promise<TransactionRecord[]>;
   /** When the earliest open transaction is due (ms), undefined with none open. */
   nextDueAt(): Promise<number | undefined>;
 }
@@ -129,6 +144,11 @@ export interface OutboxStore {
   list(): Promise<OutboxItem[]>;
   /** Items due at `at` (notBefore passed, or none), oldest due first. */
   listDue(at: Date): Promise<OutboxItem[]>;
+  /**
+   * Claims one pending item for `lease.owner` unless another owner's lease on it still runs;
+   * undefined if it is gone or held elsewhere (the sender of a fleet takes each item this way).
+   */
+  claim(id: string, lease: Lease): Promise<OutboxItem | undefined>;
   /** Claims due items not under another live lease, oldest due first. */
   claimDue(at: Date, options: ClaimOptions): Promise<OutboxItem[]>;
   /** Changes a pending item (and ends a claim on it); undefined if it is gone. */
@@ -216,6 +236,8 @@ export interface BroadcastStore {
   create(job: NewBroadcastJob): Promise<BroadcastJob>;
   get(id: string): Promise<BroadcastJob | undefined>;
   running(): Promise<BroadcastJob | undefined>;
+  /** The running job without its recipient list (cheap: for status checks). */
+  runningProgress(): Promise<BroadcastProgress | undefined>;
   isDone(id: string, index: number): Promise<boolean>;
   progress(id: string): Promise<BroadcastProgress | undefined>;
   /** Records one delivery's outcome (a second record of the same position is ignored). */

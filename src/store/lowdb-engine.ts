@@ -14,7 +14,10 @@ function createLeases(now: () => Date) {
   const held = new Map<string, { owner: string; until: number }>();
   return {
     /** Whether `id` can be claimed at `atMs` (no lease, or one that ran out). */
-    free: (id: string, atMs: number) => (held.get(id)?.until ?? -Infinity) <= atMs,
+    free(id: string, atMs: number, owner?: string) {
+      const lease = held.get(id);
+      return lease === undefined || lease.until <= atMs || lease.owner === owner;
+    },
     take(ids: readonly string[], atMs: number, { lease }: ClaimOptions) {
       for (const id of ids) held.set(id, { owner: lease.owner, until: atMs + lease.ms });
     },
@@ -57,7 +60,21 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
     transactions: {
       create: (tx) => transactions.create(tx),
       createMany: (txs, options) => transactions.createMany(txs, options),
-      confirmation: async (id) => transactions.confirmation(id),
+      async confirmation(id) {
+        // A concurrent confirm's write may still be running, and may fail (and be undone in memory).
+        for (;;) {
+          if (!transactions.confirmation(id)) return undefined;
+          const failure = await store.flush().then(
+            () => undefined,
+            (error: unknown) => ({ error }),
+          );
+          const refIds = transactions.confirmation(id);
+          if (!failure) return refIds;
+          // A failed write undoes its changes: if this confirmation is gone, it never reached the disk.
+          if (!refIds) throw failure.error;
+          // Still there: the failed write was another one (a history file); make sure of it again.
+        }
+      },
       get: async (refId) => transactions.get(refId),
       find: (refId) => transactions.find(refId),
       findForUser: (userId, refId) => transactions.findForUser(userId, refId),
@@ -81,7 +98,11 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
       due: async (nowMs, options) => transactions.due(nowMs, options),
       async claimDue(nowMs, options) {
         txLeases.prune();
-        const claimed = transactions.due(nowMs, { limit: options.limit, skip: (refId) => !txLeases.free(refId, nowMs) });
+        const claimed = transactions.due(nowMs, {
+          limit: options.limit,
+          ...(options.room ? { room: options.room } : {}),
+          skip: (refId) => !txLeases.free(refId, nowMs) || options.skip?.(refId) === true,
+        });
         txLeases.take(
           claimed.map((tx) => tx.refId),
           nowMs,
@@ -96,6 +117,13 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
       get: async (id) => outbox.get(id),
       list: async () => outbox.list(),
       listDue: async (at) => outbox.listDue(at),
+      async claim(id, lease) {
+        const atMs = now().getTime();
+        const item = outbox.get(id);
+        if (!item || !outboxLeases.free(id, atMs, lease.owner)) return undefined;
+        outboxLeases.take([id], atMs, { limit: 1, lease });
+        return item;
+      },
       async claimDue(at, options) {
         outboxLeases.prune();
         const atMs = at.getTime();
@@ -180,6 +208,7 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
       create: (job) => broadcasts.create(job),
       get: async (id) => broadcasts.get(id),
       running: async () => broadcasts.running(),
+      runningProgress: async () => broadcasts.runningProgress(),
       isDone: async (id, index) => broadcasts.isDone(id, index),
       progress: async (id) => broadcasts.progress(id),
       record: (id, index, outcome) => broadcasts.record(id, index, outcome),

@@ -68,7 +68,7 @@ export async function pickPurchase(env: BuyPickerEnv, initialCode?: string): Pro
   /** Reads the price list (cached by the catalogue service) for `task`, as plain JSON. */
   const read = <T>(task: (list: Product[]) => T | Promise<T>) =>
     conversation.external(async (): Promise<Loaded<T>> => {
-      if (!deps.services.credentials.has(userId, 'reseller')) return { ok: false };
+      if (!(await deps.services.credentials.has(userId, 'reseller'))) return { ok: false };
       try {
         return { ok: true, value: await task(await deps.services.catalogue.priceList(userId)) };
       } catch (error) {

@@ -128,7 +128,7 @@ export function createBuyConversation(deps: BotDeps) {
 
     /** Answers a buy button that belongs to another (older) summary. */
     const answerStaleButton = async (button: ConversationContext, id: string | undefined) => {
-      const done = id === undefined ? false : await conversation.external(() => deps.store.transactions.confirmation(id) !== undefined);
+      const done = id === undefined ? false : await conversation.external(async () => await deps.db.transactions.confirmation(id) !== undefined);
       await quietly(button.answerCallbackQuery({ text: t(done ? 'buy-already-done' : 'buy-expired') }));
       await quietly(button.editMessageReplyMarkup());
     };
@@ -168,7 +168,7 @@ export function createBuyConversation(deps: BotDeps) {
     const lookup = (codes: string[]) =>
       conversation.external(async (): Promise<PriceLookup> => {
         // Disconnected in the middle of the flow.
-        if (!deps.services.credentials.has(userId, 'reseller')) return { ok: false };
+        if (!(await deps.services.credentials.has(userId, 'reseller'))) return { ok: false };
         try {
           const list = await deps.services.catalogue.priceList(userId);
           const products = codes.map((code) => {
@@ -191,9 +191,9 @@ export function createBuyConversation(deps: BotDeps) {
     const questions = createBuyQuestions({ lookup, lookupFailed });
 
     // --- 0. May this user buy at all? -----------------------------------------------------
-    const gate = await conversation.external(() => ({
-      connected: deps.services.credentials.has(userId, 'reseller'),
-      lockedUntil: deps.services.pin.lockedUntil(userId)?.toISOString(),
+    const gate = await conversation.external(async () => ({
+      connected: await deps.services.credentials.has(userId, 'reseller'),
+      lockedUntil: (await deps.services.pin.lockedUntil(userId))?.toISOString(),
     }));
     if (!gate.connected) {
       await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
@@ -226,10 +226,10 @@ export function createBuyConversation(deps: BotDeps) {
     // --- 2. Summary: the confirmation id is minted (and stored) before it is shown -------------
     const prepared = await conversation.external(async () => {
       const confirmationId = confirmationIdOf(ctx);
-      const client = deps.services.credentials.client(userId, 'reseller');
+      const client = await deps.services.credentials.client(userId, 'reseller');
       const balance = client ? await within(client.balance(), balanceDeadlineMs) : undefined;
       // Shown only: the sell price is fixed at the confirmation, by the rules in force then.
-      const sellRules = deps.store.users.get(userId)?.sellRules;
+      const sellRules = (await deps.db.users.get(userId))?.sellRules;
       return { confirmationId, ...(balance === undefined ? {} : { balance }), ...(sellRules ? { sellRules } : {}) };
     });
     const { confirmationId } = prepared;
@@ -313,16 +313,16 @@ export function createBuyConversation(deps: BotDeps) {
     }
 
     // --- 4. PIN ----------------------------------------------------------------------------
-    const pin = await conversation.external(() => ({
+    const pin = await conversation.external(async () => ({
       required: deps.services.pin.hasPin(userId),
-      lockedUntil: deps.services.pin.lockedUntil(userId)?.toISOString(),
+      lockedUntil: (await deps.services.pin.lockedUntil(userId))?.toISOString(),
     }));
     if (pin.lockedUntil !== undefined) {
       await closeBoth(t('buy-summary-not-bought'));
       await ctx.reply(t('buy-pin-locked', { until: formatWib(pin.lockedUntil) }));
       return;
     }
-    if (pin.required) {
+    if ((await pin.required)) {
       await ctx.reply(t('buy-pin-ask'));
       for (;;) {
         const got = await receive({
@@ -361,7 +361,7 @@ export function createBuyConversation(deps: BotDeps) {
     // --- 5. Buy: ref ids stored first ("confirmed" only once that is on disk), then sent --------
     const recorded = await conversation.external(async (): Promise<{ ok: false } | { ok: true; again: boolean; refIds: string[] }> => {
       // Already recorded before this run: a crash interrupted this update after the write, and it is replayed.
-      const again = deps.store.transactions.confirmation(confirmationId) !== undefined;
+      const again = await deps.db.transactions.confirmation(confirmationId) !== undefined;
       try {
         const transactions = await deps.services.purchases.confirm({
           confirmationId,
@@ -391,7 +391,7 @@ export function createBuyConversation(deps: BotDeps) {
         } catch (error) {
           // Stored before sending: the watcher sends it (same ref id) once the hold is over.
           deps.logger.error('purchase not sent for now; it stays open', { refId, error });
-          const tx = deps.store.transactions.get(refId) ?? (await deps.store.transactions.find(refId));
+          const tx = await deps.db.transactions.get(refId) ?? (await deps.db.transactions.find(refId));
           if (!tx) throw error;
           return toPurchaseResult({ ...tx, status: 'Pending' });
         }
@@ -411,7 +411,7 @@ export function createBuyConversation(deps: BotDeps) {
       const shown = { chatId, messageId: resultMessageId };
       const patch = outcome.results.length === 1 ? { pendingMessage: shown } : { summaryMessage: shown };
       await conversation.external(async () => {
-        await Promise.all(open.map((result) => deps.store.transactions.update(result.refId, patch)));
+        await Promise.all(open.map((result) => deps.db.transactions.update(result.refId, patch)));
       });
     }
   };

@@ -99,7 +99,7 @@ export function createConnectConversation(deps: BotDeps) {
       deps.logger.addSecret(credentials.apiKey);
       try {
         const label = await deps.services.credentials.verifyAndSave(userId, service, credentials);
-        if (service === 'reseller') deps.services.catalogue.forget(userId);
+        if (service === 'reseller') await deps.services.catalogue.forget(userId);
         deps.logger.info('service connected', { userId, service });
         return { ok: true, label };
       } catch (error) {
@@ -108,7 +108,7 @@ export function createConnectConversation(deps: BotDeps) {
           deps.logger.warn('credentials not accepted; nothing stored', { userId, service, error });
           return { ok: false, error: failure };
         }
-        deps.logger.error('could not check or store credentials', { userId, service, error });
+        deps.logger.error('could not check or db credentials', { userId, service, error });
         return { ok: false };
       }
     });

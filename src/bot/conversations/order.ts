@@ -103,7 +103,7 @@ export function createOrderConversation(deps: BotDeps) {
         await quietly(button.answerCallbackQuery({ text: t('order-button-old') }));
         return;
       }
-      const orderId = await conversation.external(() => gameOrders.findByConfirmation(userId, confirm.id)?.orderId ?? null);
+      const orderId = await conversation.external(async () => (await gameOrders.findByConfirmation(userId, confirm.id))?.orderId ?? null);
       await quietly(
         button.answerCallbackQuery({
           text: orderId === null ? t('order-summary-expired') : t('order-already-created', { orderId: raw(orderId) }),

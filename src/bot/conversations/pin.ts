@@ -97,9 +97,9 @@ export function createPinConversation(deps: BotDeps) {
       }
     };
 
-    const state = await conversation.external(() => ({
+    const state = await conversation.external(async () => ({
       hasPin: deps.services.pin.hasPin(userId),
-      lockedUntil: deps.services.pin.lockedUntil(userId)?.toISOString(),
+      lockedUntil: (await deps.services.pin.lockedUntil(userId))?.toISOString(),
     }));
     if (state.lockedUntil !== undefined) {
       await ctx.reply(t('pin-locked', { until: formatWib(state.lockedUntil) }));
@@ -107,7 +107,7 @@ export function createPinConversation(deps: BotDeps) {
     }
 
     let action: 'set' | 'change' | 'remove' = 'set';
-    if (state.hasPin) {
+    if ((await state.hasPin)) {
       const menu = new InlineKeyboard()
         .text(t('pin-button-change'), pinData.pack({ action: 'change' }))
         .text(t('pin-button-remove'), pinData.pack({ action: 'remove' }))
@@ -198,7 +198,7 @@ export function createPinConversation(deps: BotDeps) {
         deps.logger.info(action === 'change' ? 'purchase PIN changed' : 'purchase PIN set', { userId });
         return true;
       } catch (error) {
-        deps.logger.error('could not store the purchase PIN', { userId, error });
+        deps.logger.error('could not db the purchase PIN', { userId, error });
         return false;
       }
     });

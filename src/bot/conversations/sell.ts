@@ -92,8 +92,8 @@ export function createSellConversation(deps: BotDeps) {
     /** Stores the rules `change` makes of the current ones; resolves the stored rules. */
     const save = (change: (rules: SellRules | undefined) => SellRules) =>
       conversation.external(async () => {
-        const rules = change(deps.store.users.get(userId)?.sellRules);
-        await deps.store.users.update(userId, { sellRules: rules });
+        const rules = change((await deps.db.users.get(userId))?.sellRules);
+        await deps.db.users.update(userId, { sellRules: rules });
         return rules;
       });
 

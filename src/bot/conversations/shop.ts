@@ -106,17 +106,17 @@ export function createShopConversation(deps: BotDeps) {
     const save = (profile: ShopProfile | undefined): Promise<boolean> =>
       conversation.external(async () => {
         try {
-          await deps.store.users.update(userId, { shop: profile });
+          await deps.db.users.update(userId, { shop: profile });
           deps.logger.info(profile ? 'shop profile saved' : 'shop profile deleted', { userId });
           return true;
         } catch (error) {
-          deps.logger.error('could not store the shop profile', { userId, error });
+          deps.logger.error('could not db the shop profile', { userId, error });
           return false;
         }
       });
 
     const promptFor = (field: ShopField) => t(`shop-ask-${field}`, { max: shopFieldLimits[field] });
-    let profile = await conversation.external(() => deps.store.users.get(userId)?.shop ?? null);
+    let profile = await conversation.external(async () => (await deps.db.users.get(userId))?.shop ?? null);
     let note: string | undefined;
     if (profile === null) {
       const name = await askField('name', t('shop-intro', { max: shopFieldLimits.name }));

@@ -27,7 +27,7 @@ export function createAdminFeature(): Composer<BotContext> {
     const query = ctx.match.trim();
     if (query === '') return void (await ctx.reply(ctx.t('admin-user-usage')));
     const { userAdmin } = ctx.deps.services;
-    const user = userAdmin.find(query);
+    const user = await userAdmin.find(query);
     const profile = user ? await userAdmin.profile(user.id) : undefined;
     if (!profile) return void (await ctx.reply(ctx.t('admin-user-not-found', { query })));
     await ctx.reply(renderUserProfile(ctx.t, profile));
@@ -39,7 +39,7 @@ export function createAdminFeature(): Composer<BotContext> {
       const query = ctx.match.trim();
       if (query === '') return void (await ctx.reply(ctx.t('admin-ban-usage')));
       const { userAdmin } = ctx.deps.services;
-      const target = userAdmin.find(query);
+      const target = await userAdmin.find(query);
       if (!target) return void (await ctx.reply(ctx.t('admin-user-not-found', { query })));
       const result = action === 'ban' ? await userAdmin.ban(target.id, ctx.from.id) : await userAdmin.unban(target.id, ctx.from.id);
       const who = { name: target.firstName, id: String(target.id) };

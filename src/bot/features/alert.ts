@@ -24,7 +24,7 @@ export function parseRupiah(text: string): number | undefined {
 export const alertFeature = new FastComposer<BotContext>();
 
 alertFeature.chatType('private').command(commandNames('alert'), async (ctx) => {
-  const { store } = ctx.deps;
+  const { db } = ctx.deps;
   const argument = ctx.match.trim().toLowerCase();
   if (argument === '') {
     const threshold = ctx.account?.alertThreshold;
@@ -33,7 +33,7 @@ alertFeature.chatType('private').command(commandNames('alert'), async (ctx) => {
   }
   const amount = parseRupiah(argument);
   if (argument === 'off' || argument === 'mati' || amount === 0) {
-    await store.users.update(ctx.from.id, { alertThreshold: undefined, alertArmed: undefined });
+    await db.users.update(ctx.from.id, { alertThreshold: undefined, alertArmed: undefined });
     await ctx.reply(ctx.t('alert-removed'));
     return;
   }
@@ -41,12 +41,12 @@ alertFeature.chatType('private').command(commandNames('alert'), async (ctx) => {
     await ctx.reply(ctx.t('alert-invalid'));
     return;
   }
-  if (!store.credentials.has(ctx.from.id, 'reseller')) {
+  if (!await db.credentials.has(ctx.from.id, 'reseller')) {
     await ctx.reply(ctx.t('error-not-connected', { service: ctx.t('service-reseller') }));
     return;
   }
   const threshold = amount;
-  await store.users.update(ctx.from.id, { alertThreshold: threshold, alertArmed: true });
+  await db.users.update(ctx.from.id, { alertThreshold: threshold, alertArmed: true });
   await ctx.reply(ctx.t('alert-set', { amount: formatRupiah(threshold) }));
   await ctx.deps.services.alerts.check(ctx.from.id);
 });

@@ -26,7 +26,7 @@ async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: I
     await replyProviderError(ctx, ctx.deps, error);
     return undefined;
   }
-  const label = ctx.deps.store.credentials.info(ctx.from.id, 'reseller')?.label ?? '-';
+  const label = (await ctx.deps.db.credentials.info(ctx.from.id, 'reseller'))?.label ?? '-';
   const text = ctx.t('balance-shown', {
     service: ctx.t('service-reseller'),
     amount: formatRupiah(amount),

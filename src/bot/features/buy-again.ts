@@ -31,7 +31,7 @@ export async function tappedTransaction(
   } catch {
     ref = '';
   }
-  const tx = ref === '' || ref.length > 100 ? undefined : await ctx.deps.store.transactions.findForUser(ctx.from.id, ref);
+  const tx = ref === '' || ref.length > 100 ? undefined : await ctx.deps.db.transactions.findForUser(ctx.from.id, ref);
   if (!tx) await ctx.answerCallbackQuery({ text: ctx.t(gone), show_alert: true });
   return tx;
 }

@@ -55,10 +55,10 @@ privateChat.on('message:text', async (ctx, next) => {
 
 buyFeature.callbackQuery(buyData.filter(), async (ctx) => {
   const data = readBuyData(ctx.callbackQuery.data);
-  const refIds = data ? ctx.deps.store.transactions.confirmation(data.id) : undefined;
+  const refIds = data ? await ctx.deps.db.transactions.confirmation(data.id) : undefined;
   let done = false;
   if (refIds && data?.action !== 'no') {
-    const mine = await Promise.all(refIds.map((refId) => ctx.deps.store.transactions.findForUser(ctx.from.id, refId)));
+    const mine = await Promise.all(refIds.map((refId) => ctx.deps.db.transactions.findForUser(ctx.from.id, refId)));
     done = mine.some((tx) => tx !== undefined);
   }
   await quietly(ctx.answerCallbackQuery({ text: ctx.t(done ? 'buy-already-done' : 'buy-expired') }));

@@ -44,7 +44,7 @@ connectFeature.callbackQuery(connectData.filter({ action: 'pick' }), async (ctx)
     await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
     return;
   }
-  const info = ctx.deps.store.credentials.info(ctx.from.id, service);
+  const info = await ctx.deps.db.credentials.info(ctx.from.id, service);
   if (info) {
     await ctx.answerCallbackQuery();
     const text = ctx.t('connect-already', {
@@ -84,10 +84,12 @@ connectFeature.callbackQuery(connectData.filter({ action: 'cancel' }), async (ct
 export async function showDisconnectPicker(ctx: BotContext): Promise<void> {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
-  const connected = ctx.deps.services.credentials.connected(userId).map((service) => ({
-    service,
-    label: ctx.deps.store.credentials.info(userId, service)?.label ?? '-',
-  }));
+  const connected = await Promise.all(
+    (await ctx.deps.services.credentials.connected(userId)).map(async (service) => ({
+      service,
+      label: (await ctx.deps.db.credentials.info(userId, service))?.label ?? '-',
+    })),
+  );
   if (connected.length === 0) {
     await ctx.reply(ctx.t('disconnect-none'));
     return;
@@ -104,7 +106,7 @@ connectFeature.callbackQuery(disconnectData.filter({ action: 'pick' }), async (c
     return;
   }
   await ctx.answerCallbackQuery();
-  const info = ctx.deps.store.credentials.info(ctx.from.id, service);
+  const info = await ctx.deps.db.credentials.info(ctx.from.id, service);
   const name = ctx.t(`service-${service}`);
   if (!info) {
     await ctx.editMessageText(ctx.t('disconnect-not-connected', { service: name }));
@@ -123,13 +125,13 @@ connectFeature.callbackQuery(disconnectData.filter({ action: 'confirm' }), async
   }
   const userId = ctx.from.id;
   const name = ctx.t(`service-${service}`);
-  if (!ctx.deps.services.credentials.has(userId, service)) {
+  if (!(await ctx.deps.services.credentials.has(userId, service))) {
     await ctx.answerCallbackQuery();
     await ctx.editMessageText(ctx.t('disconnect-not-connected', { service: name }));
     return;
   }
   await ctx.deps.services.credentials.remove(userId, service);
-  if (service === 'reseller') ctx.deps.services.catalogue.forget(userId);
+  if (service === 'reseller') await ctx.deps.services.catalogue.forget(userId);
   ctx.deps.logger.info('service disconnected', { userId, service });
   await ctx.answerCallbackQuery();
   await ctx.editMessageText(ctx.t('disconnect-done', { service: name }));

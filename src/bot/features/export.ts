@@ -62,7 +62,7 @@ exportFeature.callbackQuery(exportPeriodData.filter(), async (ctx) => {
 
 /** Sends the CSV of the user's transactions in `range`, or says there are none. */
 async function sendExport(ctx: BotContext, userId: number, range: DayRange, separator: CsvSeparator): Promise<void> {
-  const txs = await ctx.deps.store.transactions.listByUserBetween(userId, range.start, range.end);
+  const txs = await ctx.deps.db.transactions.listByUserBetween(userId, range.start, range.end);
   const days = { from: range.from, to: range.to };
   if (txs.length === 0) {
     await ctx.reply(ctx.t('export-empty', days));

@@ -141,7 +141,7 @@ privateChat.command(commandNames('order'), connectedTo('gameshop'), async (ctx) 
 privateChat.command(commandNames('orders'), async (ctx) => {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
-  const { text, keyboard } = renderOrdersPage(ctx.t, ctx.deps, userId, 0);
+  const { text, keyboard } = await renderOrdersPage(ctx.t, ctx.deps, userId, 0);
   await ctx.reply(text, { link_preview_options: { is_disabled: true }, reply_markup: keyboard });
 });
 
@@ -180,14 +180,14 @@ gameshopFeature.callbackQuery(ordersPageData.filter(), async (ctx) => {
     return;
   }
   await ctx.answerCallbackQuery();
-  const { text, keyboard } = renderOrdersPage(ctx.t, ctx.deps, ctx.from.id, page);
+  const { text, keyboard } = await renderOrdersPage(ctx.t, ctx.deps, ctx.from.id, page);
   await editInPlace(ctx, text, keyboard, noPreview);
 });
 
 // A confirmation button whose conversation is over: say whether it already ordered, never order again.
 gameshopFeature.callbackQuery(orderConfirmData.filter(), async (ctx) => {
   const data = readOrderConfirmData(ctx.callbackQuery.data);
-  const order = data ? ctx.deps.services.gameOrders.findByConfirmation(ctx.from.id, data.id) : undefined;
+  const order = data ? await ctx.deps.services.gameOrders.findByConfirmation(ctx.from.id, data.id) : undefined;
   await ctx
     .answerCallbackQuery(
       order
@@ -205,13 +205,13 @@ gameshopFeature.callbackQuery(orderStepData.filter(), async (ctx) => {
 });
 
 /** A page of the user's game orders as text and buttons; a page past the end falls back to the first. */
-export function renderOrdersPage(
+export async function renderOrdersPage(
   t: TranslateFunction,
   deps: BotDeps,
   userId: number,
   requestedPage: number,
-): { text: string; keyboard: InlineKeyboard | undefined } {
-  const { page, orders: shown, hasNext } = deps.services.gameOrders.ordersPage(userId, requestedPage, ordersPageSize);
+): Promise<{ text: string; keyboard: InlineKeyboard | undefined }> {
+  const { page, orders: shown, hasNext } = await deps.services.gameOrders.ordersPage(userId, requestedPage, ordersPageSize);
   if (shown.length === 0) return { text: t('orders-empty'), keyboard: undefined };
   const now = deps.now().getTime();
   const firstNumber = page * ordersPageSize + 1;

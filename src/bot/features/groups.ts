@@ -32,9 +32,9 @@ groupsFeature.chatType('private').command(commandNames('unlinkgroup'), async (ct
 const inGroups = groupsFeature.chatType(['group', 'supergroup']);
 
 inGroups.command(commandNames('linkgroup'), async (ctx) => {
-  const { store } = ctx.deps;
+  const { db } = ctx.deps;
   // A top-up reseller links for settlement notices; a marketplace seller for /verify in their support group.
-  if (!store.credentials.has(ctx.from.id, 'reseller') && !store.credentials.has(ctx.from.id, 'marketplace')) {
+  if (!await db.credentials.has(ctx.from.id, 'reseller') && !await db.credentials.has(ctx.from.id, 'marketplace')) {
     await ctx.reply(ctx.t('groups-link-not-connected'));
     return;
   }
@@ -42,14 +42,14 @@ inGroups.command(commandNames('linkgroup'), async (ctx) => {
     await ctx.reply(ctx.t('groups-link-not-admin'));
     return;
   }
-  await store.groups.link({ chatId: ctx.chat.id, ownerId: ctx.from.id, title: ctx.chat.title });
+  await db.groups.link({ chatId: ctx.chat.id, ownerId: ctx.from.id, title: ctx.chat.title });
   ctx.deps.logger.info('group linked', { chatId: ctx.chat.id, ownerId: ctx.from.id });
   await ctx.reply(ctx.t('groups-linked', { name: ctx.from.first_name }));
 });
 
 inGroups.command(commandNames('unlinkgroup'), async (ctx) => {
-  const { store } = ctx.deps;
-  const link = store.groups.get(ctx.chat.id);
+  const { db } = ctx.deps;
+  const link = await db.groups.get(ctx.chat.id);
   if (!link) {
     await ctx.reply(ctx.t('groups-not-linked'));
     return;
@@ -58,7 +58,7 @@ inGroups.command(commandNames('unlinkgroup'), async (ctx) => {
     await ctx.reply(ctx.t('groups-unlink-not-allowed'));
     return;
   }
-  await store.groups.unlink(ctx.chat.id);
+  await db.groups.unlink(ctx.chat.id);
   await ctx.reply(ctx.t('groups-unlinked'));
 });
 
@@ -66,17 +66,17 @@ inGroups.command(commandNames('unlinkgroup'), async (ctx) => {
 groupsFeature.on('my_chat_member', async (ctx, next) => {
   const status = ctx.myChatMember.new_chat_member.status;
   const chatId = ctx.myChatMember.chat.id;
-  if ((status === 'left' || status === 'kicked') && ctx.deps.store.groups.get(chatId)) {
-    await ctx.deps.store.groups.unlink(chatId);
+  if ((status === 'left' || status === 'kicked') && await ctx.deps.db.groups.get(chatId)) {
+    await ctx.deps.db.groups.unlink(chatId);
     ctx.deps.logger.info('group unlinked: the bot was removed', { chatId });
   }
   if (ctx.chat?.type === 'private' && status === 'kicked' && ctx.from) {
-    await ctx.deps.store.users.setActive(ctx.from.id, false);
+    await ctx.deps.db.users.setActive(ctx.from.id, false);
   }
   await next();
 });
 
 // A group that became a supergroup keeps its link under the new id.
 groupsFeature.on('message:migrate_to_chat_id', async (ctx) => {
-  await ctx.deps.store.groups.migrate(ctx.chat.id, ctx.message.migrate_to_chat_id);
+  await ctx.deps.db.groups.migrate(ctx.chat.id, ctx.message.migrate_to_chat_id);
 });

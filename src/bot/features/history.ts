@@ -55,7 +55,7 @@ historyFeature.callbackQuery(historyDetailData.filter(), async (ctx) => {
     await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
     return;
   }
-  const tx = await ctx.deps.store.transactions.findForUser(ctx.from.id, data.ref);
+  const tx = await ctx.deps.db.transactions.findForUser(ctx.from.id, data.ref);
   if (!tx) {
     await ctx.answerCallbackQuery({ text: ctx.t('history-not-found'), show_alert: true });
     return;
@@ -84,10 +84,10 @@ async function renderHistoryPage(
   page: number,
 ): Promise<{ text: string; keyboard?: InlineKeyboard }> {
   let current = page;
-  let rows = await deps.store.transactions.listByUser(userId, { offset: current * historyPageSize, limit: historyPageSize + 1 });
+  let rows = await deps.db.transactions.listByUser(userId, { offset: current * historyPageSize, limit: historyPageSize + 1 });
   if (rows.length === 0 && current > 0) {
     current = 0;
-    rows = await deps.store.transactions.listByUser(userId, { offset: 0, limit: historyPageSize + 1 });
+    rows = await deps.db.transactions.listByUser(userId, { offset: 0, limit: historyPageSize + 1 });
   }
   if (rows.length === 0) return { text: t('history-empty') };
   const shown = rows.slice(0, historyPageSize);

@@ -84,7 +84,7 @@ inlineFeature.on('inline_query', async (ctx) => {
 
 inlineFeature.command('start', async (ctx, next) => {
   if (ctx.match !== inlineStartParameter || ctx.chat.type !== 'private') return next();
-  const connected = ctx.deps.store.credentials.listServices(ctx.from?.id ?? 0).includes('reseller');
+  const connected = (await ctx.deps.db.credentials.listServices(ctx.from?.id ?? 0)).includes('reseller');
   await ctx.reply(ctx.t(connected ? 'inline-start-help' : 'inline-start-connect', { bot: ctx.me.username }));
 });
 

@@ -108,7 +108,7 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
  * alert when the user has no reseller account (any more), with the provider's error otherwise.
  */
 async function priceListForButton(ctx: BotContext & { from: { id: number } }, fresh: boolean): Promise<Product[] | undefined> {
-  if (!ctx.deps.services.credentials.has(ctx.from.id, 'reseller')) {
+  if (!(await ctx.deps.services.credentials.has(ctx.from.id, 'reseller'))) {
     await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-reseller')) }), show_alert: true });
     return undefined;
   }
@@ -139,7 +139,7 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
   // Secret-looking text goes on to the fallback, which deletes it, even as an answer to the prompt.
   if (looksLikeSecret(text)) return next();
   if (!answersPrompt && (ctx.expiredConversation !== undefined || text.includes('\n'))) return next();
-  if (query === '' || text.trimStart().startsWith('/') || !ctx.deps.services.credentials.has(ctx.from.id, 'reseller')) return next();
+  if (query === '' || text.trimStart().startsWith('/') || !(await ctx.deps.services.credentials.has(ctx.from.id, 'reseller'))) return next();
   const view: PriceView = { kind: 's', brand: 0, page: 0, query };
   if (answersPrompt) {
     await replyPriceView(ctx, view);

@@ -31,7 +31,7 @@ reportChartFeature.callbackQuery(reportChartData.filter(), async (ctx) => {
   await ctx.answerCallbackQuery();
   await showChatAction(ctx, 'upload_photo');
   const range = dayRange(days.from, days.to);
-  const txs = await ctx.deps.store.transactions.listByUserBetween(ctx.from.id, range.start, range.end);
+  const txs = await ctx.deps.db.transactions.listByUserBetween(ctx.from.id, range.start, range.end);
   const points = dailySeries(txs, range);
   const png = await renderDailyChart(
     points,

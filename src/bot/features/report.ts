@@ -46,7 +46,7 @@ reportFeature.callbackQuery(reportPeriodData.filter(), async (ctx) => {
 
 /** Sends the report of the user's transactions and balances in `range`, or says there are no transactions. */
 async function sendReport(ctx: BotContext, userId: number, range: DayRange): Promise<void> {
-  const period = await loadPeriodReport(ctx.deps.store, userId, range);
+  const period = await loadPeriodReport(ctx.deps.db, userId, range);
   const keyboard = period.txs.length > 0 ? createReportKeyboard(ctx.t, period.days) : undefined;
   await ctx.reply(renderReportMessage(ctx.t, period), keyboard ? { reply_markup: keyboard } : {});
 }

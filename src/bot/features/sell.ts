@@ -30,7 +30,7 @@ privateChat.command(commandNames('sellprice'), async (ctx) => {
     return;
   }
   if (clearWords.has(argument.toLowerCase())) {
-    await ctx.deps.store.users.update(ctx.from.id, { sellRules: undefined });
+    await ctx.deps.db.users.update(ctx.from.id, { sellRules: undefined });
     await ctx.reply(ctx.t('sell-cleared'), { reply_markup: createSellMenuKeyboard(ctx.t) });
     return;
   }
@@ -40,7 +40,7 @@ privateChat.command(commandNames('sellprice'), async (ctx) => {
     return;
   }
   const rules = withDefaultRule(current, markup, (current ?? emptySellRules()).step);
-  await ctx.deps.store.users.update(ctx.from.id, { sellRules: rules });
+  await ctx.deps.db.users.update(ctx.from.id, { sellRules: rules });
   await ctx.reply([ctx.t('sell-saved'), '', renderSellRules(ctx.t, rules)].join('\n'), { reply_markup: createSellMenuKeyboard(ctx.t) });
 });
 

@@ -17,20 +17,22 @@ export const settingsFeature = new FastComposer<BotContext>();
 
 settingsFeature.chatType('private').command(commandNames('settings'), async (ctx) => {
   const userId = ctx.from.id;
-  const services = serviceNames.map((service) => {
+  const services = await Promise.all(
+    serviceNames.map(async (service) => {
     const name = ctx.t(`service-${service}`);
-    const info = ctx.deps.store.credentials.info(userId, service);
+    const info = await ctx.deps.db.credentials.info(userId, service);
     return info
       ? ctx.t('settings-service-connected', { service: name, label: info.label ?? '-' })
       : ctx.t('settings-service-missing', { service: name });
-  });
+    }),
+  );
   const locale = await ctx.i18n.getLocale();
   const text = [
     ctx.t('settings-title'),
     [ctx.t('settings-services'), ...services].join('\n'),
     [
       ctx.t('settings-language', { language: isLocale(locale) ? languageNames[locale] : locale }),
-      ctx.t(ctx.deps.services.pin.hasPin(userId) ? 'settings-pin-on' : 'settings-pin-off'),
+      ctx.t(await ctx.deps.services.pin.hasPin(userId) ? 'settings-pin-on' : 'settings-pin-off'),
     ].join('\n'),
   ].join('\n\n');
   const button = (key: string, action: string) => InlineKeyboard.text(ctx.t(key), settingsData.pack({ action }));

@@ -13,14 +13,14 @@ startFeature.command('start', async (ctx) => {
     await ctx.reply(ctx.t('start-group'));
     return;
   }
-  const connected = ctx.from ? ctx.deps.store.credentials.listServices(ctx.from.id).length > 0 : false;
+  const connected = ctx.from ? (await ctx.deps.db.credentials.listServices(ctx.from.id)).length > 0 : false;
   await ctx.reply(ctx.t(connected ? 'start-welcome-connected' : 'start-welcome', { name }), {
     reply_markup: createMainMenuKeyboard(ctx.t),
   });
 });
 
 startFeature.command(commandNames('help'), async (ctx) => {
-  const connected = ctx.from ? ctx.deps.store.credentials.listServices(ctx.from.id) : [];
+  const connected = ctx.from ? await ctx.deps.db.credentials.listServices(ctx.from.id) : [];
   await ctx.reply(helpText(ctx, connected), { link_preview_options: { is_disabled: true } });
 });
 

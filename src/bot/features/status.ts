@@ -32,7 +32,7 @@ privateChat.command(commandNames('status'), async (ctx) => {
   if (userId === undefined) return;
   const ref = parseRef(ctx.match);
   if (ref === undefined) {
-    const { text, keyboard } = renderPendingList(ctx.t, ctx.deps, userId);
+    const { text, keyboard } = await renderPendingList(ctx.t, ctx.deps, userId);
     await ctx.reply(text, { reply_markup: keyboard });
     return;
   }
@@ -73,7 +73,7 @@ statusFeature.callbackQuery(statusCheckData.filter(), async (ctx) => {
 
 statusFeature.callbackQuery(statusListData.filter(), async (ctx) => {
   await ctx.answerCallbackQuery();
-  const { text, keyboard } = renderPendingList(ctx.t, ctx.deps, ctx.from.id);
+  const { text, keyboard } = await renderPendingList(ctx.t, ctx.deps, ctx.from.id);
   await editInPlace(ctx, text, keyboard);
 });
 
@@ -91,11 +91,11 @@ function parseRef(match: string): string | undefined {
  */
 async function lookUp(deps: BotDeps, userId: number, query: string, typed: string): Promise<TransactionRecord[]> {
   if (query.length > maxRefLength) return [];
-  const byRef = (await findOwn(deps, userId, query)) ?? (await deps.store.transactions.findByTrxId(userId, query));
+  const byRef = (await findOwn(deps, userId, query)) ?? (await deps.db.transactions.findByTrxId(userId, query));
   if (byRef) return [byRef];
   // A phone number may be typed with spaces or dashes (`0812 3456 7890`): stored in the 08… form.
   const target = normalisePhone(withoutFormatChars(typed)) ?? normalisePhone(query) ?? query;
-  return deps.store.transactions.listByTarget(userId, target, { limit: pendingListLimit + 1 });
+  return deps.db.transactions.listByTarget(userId, target, { limit: pendingListLimit + 1 });
 }
 
 /** One numbered line per transaction (product, target, status, time), as both lists show them. */
@@ -123,9 +123,9 @@ function renderMatches(t: TranslateFunction, found: readonly TransactionRecord[]
 /** The sender's transaction by ref id (ULIDs are case-insensitive, so a lower-case copy is found too). */
 async function findOwn(deps: BotDeps, userId: number, ref: string): Promise<TransactionRecord | undefined> {
   if (ref.length > maxRefLength) return undefined;
-  const found = await deps.store.transactions.findForUser(userId, ref);
+  const found = await deps.db.transactions.findForUser(userId, ref);
   if (found || ref.toUpperCase() === ref) return found;
-  return deps.store.transactions.findForUser(userId, ref.toUpperCase());
+  return deps.db.transactions.findForUser(userId, ref.toUpperCase());
 }
 
 /**
@@ -169,9 +169,9 @@ function receiptText(t: TranslateFunction, tx: TransactionRecord, note: string |
 }
 
 /** The sender's open transactions, newest first, as text and buttons (no keyboard when there are none). */
-function renderPendingList(t: TranslateFunction, deps: BotDeps, userId: number): { text: string; keyboard?: InlineKeyboard } {
-  const open = deps.store.transactions
-    .listOpen()
+async function renderPendingList(t: TranslateFunction, deps: BotDeps, userId: number): Promise<{ text: string; keyboard?: InlineKeyboard }> {
+  const open = (await deps.db.transactions
+    .listOpen())
     .filter((tx) => tx.userId === userId)
     .reverse();
   if (open.length === 0) return { text: t('status-pending-none') };

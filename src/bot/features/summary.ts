@@ -22,7 +22,7 @@ function summaryMenu(ctx: BotContext, hour: number | undefined): string {
 }
 
 privateChat.command(commandNames('summary'), async (ctx) => {
-  const hour = ctx.deps.store.users.get(ctx.from.id)?.dailySummary?.hour;
+  const hour = (await ctx.deps.db.users.get(ctx.from.id))?.dailySummary?.hour;
   await ctx.reply(summaryMenu(ctx, hour), { reply_markup: createSummaryKeyboard(ctx.t, hour) });
 });
 
@@ -39,12 +39,12 @@ summaryFeature.callbackQuery(summaryData.filter(), async (ctx) => {
   }
   if (choice === 'menu') {
     await quietly(ctx.answerCallbackQuery());
-    const hour = ctx.deps.store.users.get(ctx.from.id)?.dailySummary?.hour;
+    const hour = (await ctx.deps.db.users.get(ctx.from.id))?.dailySummary?.hour;
     await ctx.reply(summaryMenu(ctx, hour), { reply_markup: createSummaryKeyboard(ctx.t, hour) });
     return;
   }
   const hour = choice === 'off' ? undefined : choice;
-  await setSummaryHour(ctx.deps.store, ctx.from.id, hour, ctx.deps.now());
+  await setSummaryHour(ctx.deps.db, ctx.from.id, hour, ctx.deps.now());
   await quietly(
     ctx.answerCallbackQuery({ text: hour === undefined ? ctx.t('summary-off') : ctx.t('summary-set', { hour: hourLabel(hour) }) }),
   );

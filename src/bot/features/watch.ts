@@ -32,9 +32,9 @@ async function brandsOf(ctx: BotContext, userId: number): Promise<string[] | und
 
 /** The settings screen: text and buttons. */
 async function screen(ctx: BotContext, userId: number): Promise<{ text: string; keyboard: InlineKeyboard }> {
-  const settings = ctx.deps.services.priceWatch.settings(userId);
+  const settings = await ctx.deps.services.priceWatch.settings(userId);
   const brands = await brandsOf(ctx, userId);
-  const group = ctx.deps.store.groups.byOwner(userId)[0];
+  const group = (await ctx.deps.db.groups.byOwner(userId))[0];
   const followed = new Set(settings?.brands ?? []);
   const named = (brands ?? []).filter((brand) => followed.has(brand.toLowerCase()));
   const lines = [ctx.t('watch-title'), ctx.t(settings ? 'watch-status-on' : 'watch-status-off')];
@@ -89,7 +89,7 @@ const privateChats = watchFeature.chatType('private');
 
 privateChats.command(commandNames('watch'), async (ctx) => {
   const userId = ctx.from.id;
-  if (!ctx.deps.store.credentials.has(userId, 'reseller')) {
+  if (!await ctx.deps.db.credentials.has(userId, 'reseller')) {
     await ctx.reply(ctx.t('error-not-connected', { service: ctx.t('service-reseller') }));
     return;
   }
@@ -101,12 +101,12 @@ privateChats.command(commandNames('watch'), async (ctx) => {
     return;
   }
   if (allWords.has(words)) {
-    await priceWatch.update(userId, changed(priceWatch.settings(userId), 'all', ''));
+    await priceWatch.update(userId, changed(await priceWatch.settings(userId), 'all', ''));
   } else if (words !== '') {
     const brands = await brandsOf(ctx, userId);
     const { found, unknown } = matchBrands(words, brands ?? []);
     if (found.length > 0) {
-      const current = priceWatch.settings(userId);
+      const current = await priceWatch.settings(userId);
       await priceWatch.update(userId, { group: current?.group ?? false, brands: found });
     }
     if (unknown.length > 0) await ctx.reply(ctx.t('watch-unknown-brands', { words: unknown.join(', ') }));
@@ -118,12 +118,12 @@ privateChats.command(commandNames('watch'), async (ctx) => {
 watchFeature.callbackQuery(watchData.filter(), async (ctx) => {
   const data = readCallback(() => watchData.unpack(ctx.callbackQuery.data));
   const userId = ctx.from.id;
-  if (!data || ctx.chat?.type !== 'private' || !ctx.deps.store.credentials.has(userId, 'reseller')) {
+  if (!data || ctx.chat?.type !== 'private' || !await ctx.deps.db.credentials.has(userId, 'reseller')) {
     await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
     return;
   }
   const { priceWatch } = ctx.deps.services;
-  const next = changed(priceWatch.settings(userId), data.action, data.brand);
+  const next = changed(await priceWatch.settings(userId), data.action, data.brand);
   await priceWatch.update(userId, next);
   await ctx.answerCallbackQuery({ text: ctx.t(next ? 'watch-saved' : 'watch-unsubscribed') });
   const { text, keyboard } = await screen(ctx, userId);

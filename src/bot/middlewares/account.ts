@@ -13,17 +13,17 @@ export function attachAccount(deps: BotDeps): MiddlewareFn<BotContext> {
       ctx.account = undefined;
       return next();
     }
-    const existing = deps.store.users.get(from.id);
+    const existing = await deps.db.users.get(from.id);
     if (!existing) {
-      const { user } = await deps.store.users.upsert({ id: from.id, firstName: from.first_name, username: from.username });
+      const { user } = await deps.db.users.upsert({ id: from.id, firstName: from.first_name, username: from.username });
       ctx.account = user;
       deps.logger.info('new user', { userId: from.id });
       await deps.enqueue(deps.notices.operator('operator-new-user', { name: from.first_name, userId: from.id }));
     } else {
       if (!existing.active || existing.firstName !== from.first_name || existing.username !== from.username) {
-        await deps.store.users.update(from.id, { active: true, firstName: from.first_name, username: from.username });
+        await deps.db.users.update(from.id, { active: true, firstName: from.first_name, username: from.username });
       }
-      ctx.account = deps.store.users.get(from.id);
+      ctx.account = await deps.db.users.get(from.id);
     }
     return next();
   };

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { OutboxItem } from '../schema.ts';
 
 /** A pool or one of its clients (inside a transaction). */
-export type Db = pg.Pool | pg.PoolClient;
+export type Queryable = pg.Pool | pg.PoolClient;
 
 /**
  * Runs `work` in one transaction on one client: committed when it resolves, rolled back when it
@@ -30,13 +30,13 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 }
 
 /** The rows' first column `column`, typed by the caller (records are validated where they are built). */
-export async function column<T>(db: Db, column: string, text: string, values: unknown[] = []): Promise<T[]> {
+export async function column<T>(db: Queryable, column: string, text: string, values: unknown[] = []): Promise<T[]> {
   const { rows } = await db.query<Record<string, T>>(text, values);
   return rows.map((row) => row[column] as T);
 }
 
 /** The first row's `column`, or undefined without a row. */
-export async function first<T>(db: Db, name: string, text: string, values: unknown[] = []): Promise<T | undefined> {
+export async function first<T>(db: Queryable, name: string, text: string, values: unknown[] = []): Promise<T | undefined> {
   const [value] = await column<T>(db, name, text, values);
   return value;
 }
@@ -48,7 +48,7 @@ export const outboxDueAt = (item: OutboxItem) => item.notBefore ?? item.createdA
  * Queues `item` (built by buildOutboxItem) unless a pending item has its dedupeKey; resolves the
  * queued one. The unique index on dedupe_key decides a race.
  */
-export async function insertOutbox(db: Db, item: OutboxItem): Promise<OutboxItem> {
+export async function insertOutbox(db: Queryable, item: OutboxItem): Promise<OutboxItem> {
   const inserted = await first<OutboxItem>(
     db,
     'item',

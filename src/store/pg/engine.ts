@@ -27,7 +27,7 @@ import {
   type UserRecord,
 } from '../schema.ts';
 import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch } from '../users.ts';
-import { column, first, inTransaction, insertOutbox, isUniqueViolation, outboxDueAt, type Db } from './db.ts';
+import { column, first, inTransaction, insertOutbox, isUniqueViolation, outboxDueAt, type Queryable } from './db.ts';
 import { createPgChatLocks } from './chat-locks.ts';
 import { createPgInbox } from './inbox.ts';
 import { createPgSendSlots } from './send-slots.ts';
@@ -210,9 +210,9 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
 }
 
 /** Locks and reads a user row inside a transaction. */
-const lockUser = (client: Db, id: number) => first<UserRecord>(client, 'record', 'SELECT record FROM users WHERE id = $1 FOR UPDATE', [id]);
+const lockUser = (client: Queryable, id: number) => first<UserRecord>(client, 'record', 'SELECT record FROM users WHERE id = $1 FOR UPDATE', [id]);
 
-const writeUser = (client: Db, user: UserRecord) =>
+const writeUser = (client: Queryable, user: UserRecord) =>
   client.query('UPDATE users SET active = $2, record = $3 WHERE id = $1', [user.id, user.active, user]);
 
 function createPgUsers(pool: pg.Pool, now: () => Date): UserStore {
@@ -266,6 +266,16 @@ function createPgOutbox(pool: pg.Pool, now: () => Date): OutboxStore {
     get: (id) => first<OutboxItem>(pool, 'item', 'SELECT item FROM outbox WHERE id = $1', [id]),
     list: () => items('SELECT item FROM outbox ORDER BY id'),
     listDue: (at) => items('SELECT item FROM outbox WHERE due_at <= $1 ORDER BY due_at, id', [at.toISOString()]),
+    async claim(id, lease) {
+      const at = now();
+      return first<OutboxItem>(
+        pool,
+        'item',
+        `UPDATE outbox SET lease_owner = $2, lease_until = $3
+         WHERE id = $1 AND (lease_until IS NULL OR lease_until <= $4 OR lease_owner = $2) RETURNING item`,
+        [id, lease.owner, new Date(at.getTime() + lease.ms).toISOString(), at.toISOString()],
+      );
+    },
     async claimDue(at, { limit, lease }) {
       // SKIP LOCKED: a row another claimer is taking right now is passed over, never waited for.
       const { rows } = await pool.query<{ item: OutboxItem; due_at: Date }>(
@@ -326,7 +336,7 @@ function createPgGroups(pool: pg.Pool, now: () => Date): GroupStore {
     });
 
   /** Drops `chatId` from the user's record if it is their linked group. */
-  const unlinkUser = async (client: Db, userId: number, chatId: number) => {
+  const unlinkUser = async (client: Queryable, userId: number, chatId: number) => {
     const user = await lockUser(client, userId);
     if (user?.linkedGroupId !== chatId) return;
     const { linkedGroupId: _gone, ...rest } = user;
@@ -334,7 +344,7 @@ function createPgGroups(pool: pg.Pool, now: () => Date): GroupStore {
   };
 
   /** Puts `record` at `chatId` (see groups.ts `place`): the previous owner and the owner's previous group let go. */
-  const place = async (client: Db, chatId: number, record: GroupRecord) => {
+  const place = async (client: Queryable, chatId: number, record: GroupRecord) => {
     const owner = await lockUser(client, record.ownerId);
     const previous = await first<string>(client, 'owner_id', 'SELECT owner_id FROM groups WHERE chat_id = $1 FOR UPDATE', [chatId]);
     if (previous !== undefined && Number(previous) !== record.ownerId) await unlinkUser(client, Number(previous), chatId);
@@ -383,11 +393,11 @@ function createPgGroups(pool: pg.Pool, now: () => Date): GroupStore {
 }
 
 function createPgBroadcasts(pool: pg.Pool, now: () => Date): StoreEngine['broadcasts'] {
-  const job = async (db: Db, id: string, lock = false) => {
+  const job = async (db: Queryable, id: string, lock = false) => {
     const stored = await first<unknown>(db, 'job', `SELECT job FROM broadcasts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
     return stored === undefined ? undefined : parseBroadcastJob(stored);
   };
-  const write = (db: Db, value: BroadcastJob) =>
+  const write = (db: Queryable, value: BroadcastJob) =>
     db.query('UPDATE broadcasts SET status = $2, job = $3 WHERE id = $1', [value.id, value.status, value]);
   /** Locks the job, lets `change` edit it, writes it back; the job as changed. */
   const changeJob = (id: string, change: (value: BroadcastJob) => void) =>
@@ -420,6 +430,10 @@ function createPgBroadcasts(pool: pg.Pool, now: () => Date): StoreEngine['broadc
     async running() {
       const stored = await first<unknown>(pool, 'job', `SELECT job FROM broadcasts WHERE status = 'running'`);
       return stored === undefined ? undefined : parseBroadcastJob(stored);
+    },
+    async runningProgress() {
+      const stored = await first<unknown>(pool, 'job', `SELECT job FROM broadcasts WHERE status = 'running'`);
+      return stored === undefined ? undefined : progressOf(parseBroadcastJob(stored));
     },
     async isDone(id, index) {
       const value = await job(pool, id);

@@ -10,7 +10,7 @@ import {
   settledTransaction,
   updatedTransaction,
 } from '../transactions.ts';
-import { column, first, inTransaction, insertOutbox, isUniqueViolation, type Db } from './db.ts';
+import { column, first, inTransaction, insertOutbox, isUniqueViolation, type Queryable } from './db.ts';
 
 const newestFirst = 'ORDER BY created_at DESC, ref_id DESC';
 const page = (options: { limit?: number; offset?: number } = {}) => [Math.max(0, options.limit ?? 10), Math.max(0, options.offset ?? 0)];
@@ -18,7 +18,10 @@ const page = (options: { limit?: number; offset?: number } = {}) => [Math.max(0,
 export const dueAt = (tx: TransactionRecord) => tx.nextCheckAt ?? tx.createdAt;
 
 /** Writes `tx` over its row (ending any claim on it). */
-async function writeRow(db: Db, tx: TransactionRecord): Promise<void> {
+/** Candidates locked beyond `limit` when the caller filters some out (paused or busy accounts). */
+const claimSlack = 200;
+
+async function writeRow(db: Queryable, tx: TransactionRecord): Promise<void> {
   await db.query(
     `UPDATE transactions SET final = $2, due_at = $3, target = $4, trx_id = $5, lease_owner = NULL, lease_until = NULL, record = $6
      WHERE ref_id = $1`,
@@ -138,19 +141,36 @@ export function createPgTransactions(pool: pg.Pool, now: () => Date): Transactio
         new Date(nowMs).toISOString(),
         options.limit ?? null,
       ]),
-    async claimDue(nowMs, { limit, lease }) {
+    async claimDue(nowMs, { limit, lease, skip, room }) {
       const at = new Date(nowMs).toISOString();
-      // SKIP LOCKED: a row another claimer is taking right now is passed over, never waited for.
-      const { rows } = await pool.query<{ record: TransactionRecord }>(
-        `WITH due AS (
-           SELECT ref_id FROM transactions
+      return inTransaction(pool, async (client) => {
+        // SKIP LOCKED: a row another claimer is taking right now is passed over, never waited for.
+        // The caller's filters run here, so a page of candidates is locked and the chosen kept;
+        // the rest are released at COMMIT, untouched.
+        const { rows } = await client.query<{ record: TransactionRecord }>(
+          `SELECT record FROM transactions
            WHERE NOT final AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
-           ORDER BY due_at, ref_id LIMIT $2 FOR UPDATE SKIP LOCKED)
-         UPDATE transactions t SET lease_owner = $3, lease_until = $4 FROM due WHERE t.ref_id = due.ref_id
-         RETURNING t.record, t.due_at`,
-        [at, limit, lease.owner, new Date(nowMs + lease.ms).toISOString()],
-      );
-      return rows.map((row) => row.record).sort((a, b) => Date.parse(dueAt(a)) - Date.parse(dueAt(b)) || (a.refId < b.refId ? -1 : 1));
+           ORDER BY due_at, ref_id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [at, skip || room ? limit + claimSlack : limit],
+        );
+        const share = new Map<number, number>();
+        const chosen: TransactionRecord[] = [];
+        for (const { record } of rows) {
+          if (chosen.length >= limit) break;
+          if (skip?.(record.refId)) continue;
+          const left = share.get(record.userId) ?? room?.(record.userId) ?? Infinity;
+          if (left <= 0) continue;
+          share.set(record.userId, left - 1);
+          chosen.push(record);
+        }
+        if (chosen.length > 0)
+          await client.query('UPDATE transactions SET lease_owner = $1, lease_until = $2 WHERE ref_id = ANY($3)', [
+            lease.owner,
+            new Date(nowMs + lease.ms).toISOString(),
+            chosen.map((tx) => tx.refId),
+          ]);
+        return chosen;
+      });
     },
     async nextDueAt() {
       const at = await first<Date | null>(pool, 'at', 'SELECT min(due_at) AS at FROM transactions WHERE NOT final');
