@@ -115,7 +115,7 @@ try {
   await startJob(recipients);
   const waits: number[] = [];
   let probe = 0;
-  while (app.deps.broadcasts.running()) {
+  while (await app.deps.broadcasts.running()) {
     const user = probes[probe++ % probes.length]!;
     const asked = performance.now();
     await telegram.waitForBotMessage(user, { after: user.send('/start'), timeoutMs: 30_000 });

@@ -7,6 +7,8 @@
  * 10,000 Pending not yet due, beside what the tick did before the due-time index (copy + sort +
  * filter of every open transaction). Prints one JSON line per figure. Run: npx tsx bench/watcher.ts
  */
+import { createDb } from '../src/store/db.ts';
+import { createLowdbEngine } from '../src/store/lowdb-engine.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,7 +62,7 @@ async function dueAtOnce(answerMs: number, awaitWrites: boolean): Promise<void> 
     const answer = answerMs > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, answerMs)) : undefined;
     const fake = fakePurchases(store, { now: () => new Date(), awaitWrites, ...(answer ? { answer } : {}) });
     const watcher = createSettlementWatcher({
-      store,
+      db: dbOf(store),
       purchases: fake.service,
       logger,
       now: () => new Date(),
@@ -106,7 +108,7 @@ async function dueAtOnce(answerMs: number, awaitWrites: boolean): Promise<void> 
 async function idle(): Promise<void> {
   await withStore(3600_000, async (store) => {
     const fake = fakePurchases(store, { now: () => new Date() });
-    const watcher = createSettlementWatcher({ store, purchases: fake.service, logger, now: () => new Date(), horizonMs: 48 * 3600_000 });
+    const watcher = createSettlementWatcher({ db: dbOf(store), purchases: fake.service, logger, now: () => new Date(), horizonMs: 48 * 3600_000 });
     const perTick = async (tick: () => unknown): Promise<number> => {
       await tick();
       const cpu = process.cpuUsage();
@@ -134,3 +136,8 @@ await idle();
 await dueAtOnce(0, false);
 await dueAtOnce(50, false);
 await dueAtOnce(0, true);
+
+/** The store contract over the benchmark's lowdb store, as the outbox and the watcher take it. */
+function dbOf(store: Store) {
+  return createDb(createLowdbEngine(store), vault);
+}

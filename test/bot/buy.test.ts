@@ -66,7 +66,7 @@ describe('buy conversation (/beli)', () => {
     const refused = await world.telegram.waitForBotMessage(budi, { after: budi.send('/beli TSEL150'), textIncludes: 'tidak tersedia' });
     expect(refused.text).toContain('gangguan');
     world.sandbox.reseller.setProductStatus('XL10', 'Sedang Gangguan Pusat');
-    world.app.services.catalogue.forget(budi.id);
+    await world.app.services.catalogue.forget(budi.id);
     const quick = await world.telegram.waitForBotMessage(budi, {
       after: budi.send('/beli XL10 081234567890'),
       textIncludes: 'tidak tersedia',

@@ -12,7 +12,7 @@ describe('the command menu', () => {
   it('with DEFAULT_LOCALE=en the list without a language is English', async () => {
     const world = await startWorld();
     try {
-      await publishCommands(world.app.bot.api, createI18n({ defaultLocale: 'en', store: world.app.store }), world.app.logger, 'en');
+      await publishCommands(world.app.bot.api, createI18n({ defaultLocale: 'en', db: world.app.db }), world.app.logger, 'en');
       expect(asMap(world.telegram.myCommands({ type: 'all_private_chats' })).balance).toBe('Check your deposit balance');
       expect(asMap(world.telegram.myCommands({ type: 'all_private_chats' }, 'id')).balance).toBe('Cek saldo deposit');
     } finally {
@@ -28,7 +28,7 @@ describe('the admins’ command menu', () => {
       for (const id of [990001, 990002]) world.telegram.createUser({ firstName: `Admin ${id}`, languageCode: 'id', id });
       await publishCommands(
         world.app.bot.api,
-        createI18n({ defaultLocale: 'id', store: world.app.store }),
+        createI18n({ defaultLocale: 'id', db: world.app.db }),
         world.app.logger,
         'id',
         [990001, 990002],

@@ -111,7 +111,7 @@ describe('/connect and /disconnect', () => {
     const shop = await connectService(world, budi, 'gameshop', { apiKey: gameshopDemoKeys.main });
     expect(shop.text).toMatch(/Toko game terhubung: \d+ games/);
     expect(shop.text).toContain('/pesan');
-    expect(world.app.services.credentials.connected(budi.id).sort()).toEqual(['gameshop', 'marketplace']);
+    expect((await world.app.services.credentials.connected(budi.id)).sort()).toEqual(['gameshop', 'marketplace']);
     expect(world.app.services.credentials.load(budi.id, 'gameshop')).toEqual({ apiKey: gameshopDemoKeys.main });
     const keyMessages = world.telegram
       .messages(budi)
@@ -141,7 +141,7 @@ describe('/connect and /disconnect', () => {
     await world.app.services.credentials.verifyAndSave(budi.id, 'reseller', { apiId: main.apiId, apiKey: main.apiKey });
     const done = await connectReseller(world, budi, resellerDemoAccounts.second);
     expect(done.text).toContain('DEMO…R-2');
-    expect(world.app.services.credentials.load(budi.id, 'reseller')?.apiId).toBe(resellerDemoAccounts.second.apiId);
+    expect((await world.app.services.credentials.load(budi.id, 'reseller'))?.apiId).toBe(resellerDemoAccounts.second.apiId);
   });
 
   it('refuses /connect in a group', async () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../src/bot/i18n.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { Db } from '../../src/store/db.ts';
 import type { Game } from '../../src/services/providers.ts';
 import { renderGamesOverview } from '../../src/bot/features/gameshop.ts';
 import { paymentStatusText } from '../../src/bot/renderers/game-order.ts';
 
 // The production translate function; out of context it never reads the store.
-const i18n = createI18n({ defaultLocale: 'id', store: {} as Store });
+const i18n = createI18n({ defaultLocale: 'id', db: {} as Db });
 const inIndonesian = (key: string, variables?: Record<string, unknown>) => i18n.t('id', key, variables as never);
 const inEnglish = (key: string, variables?: Record<string, unknown>) => i18n.t('en', key, variables as never);
 

@@ -124,7 +124,7 @@ describe('group links, the operator feed and start-up cosmetics', () => {
       errorCode: 400,
       description: 'Bad Request: BOT_COMMAND_INVALID',
     });
-    const i18n = createI18n({ defaultLocale: 'id', store: world.app.store });
+    const i18n = createI18n({ defaultLocale: 'id', db: world.app.db });
     await publishCommands(world.app.bot.api, i18n, world.app.logger, 'id');
     expect(world.logs.some((line) => line.includes('could not publish the command menu'))).toBe(true);
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });

@@ -125,7 +125,7 @@ describe('/pin', () => {
     for (const left of [4, 3, 2, 1]) await say('000111', `Sisa ${left} kali`);
     const locked = await say('000111', 'dikunci sampai');
     expect(locked.text).toMatch(/dikunci sampai \d{2} \w{3} \d{4} \d{2}\.\d{2} WIB/);
-    const until = world.app.services.pin.lockedUntil(budi.id);
+    const until = await world.app.services.pin.lockedUntil(budi.id);
     expect(until).toBeDefined();
     expect((until?.getTime() ?? 0) - Date.now()).toBeGreaterThan(14 * 60_000);
     expect(world.app.services.pin.hasPin(budi.id)).toBe(true);

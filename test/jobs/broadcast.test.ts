@@ -3,6 +3,7 @@
  * one write for the whole audience, the outbox's own notices ahead of the broadcast, one global
  * window shared by both.
  */
+import { dbOf } from '../store/helpers.ts';
 import path from 'node:path';
 import { Api } from 'grammy';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,13 +42,13 @@ describe('broadcast jobs', () => {
     const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
     const outbox = createOutbox({
       api,
-      store,
+      db: dbOf(store),
       logger,
       limits: { perChatMs: 10, globalPerSecond: 10, globalWindowMs: 100 },
       retry: { baseMs: 20, maxMs: 100 },
     });
     const runner = createBroadcastRunner({
-      store,
+      db: dbOf(store),
       logger,
       rate: 1000,
       windowMs: 100,

@@ -122,7 +122,7 @@ describe('price-change digests', () => {
   it('follows only the chosen brands; a change in other brands sends nothing', async () => {
     await start();
     const budi = await subscriber('Budi', 'xl');
-    expect(world.app.services.priceWatch.settings(budi.id)?.brands).toEqual(['xl']);
+    expect((await world.app.services.priceWatch.settings(budi.id))?.brands).toEqual(['xl']);
     await pass();
 
     world.sandbox.reseller.setProduct('TSEL10', { price: 10900 });
@@ -148,7 +148,7 @@ describe('price-change digests', () => {
     });
     const screen = await world.telegram.waitForBotMessage(budi, { after: budi.send('/pantau'), textIncludes: 'Konter Budi' });
     budi.tap(screen, '👥 Kirim juga ke grup');
-    await world.telegram.waitFor(() => world.app.services.priceWatch.settings(budi.id)?.group === true);
+    await world.telegram.waitFor(async () => (await world.app.services.priceWatch.settings(budi.id))?.group === true);
     const rudi = await subscriber('Rudi');
     const off = await world.telegram.waitForBotMessage(rudi, { after: rudi.send('/pantau off') });
     expect(off.text).toContain('dimatikan');
@@ -267,7 +267,7 @@ describe('/pantau settings', () => {
     const unknown = await world.telegram.waitForBotMessage(budi, { after: budi.send('/pantau telkomsel mobile legends zzz') });
     expect(unknown.text).toContain('zzz');
     await world.telegram.waitFor(() => world.app.services.priceWatch.settings(budi.id) !== undefined);
-    expect(world.app.services.priceWatch.settings(budi.id)?.brands.sort()).toEqual(['mobile legends', 'telkomsel']);
+    expect((await world.app.services.priceWatch.settings(budi.id))?.brands.sort()).toEqual(['mobile legends', 'telkomsel']);
   });
 
   it('needs a connected reseller account', async () => {

@@ -3,6 +3,7 @@
  * crowd of due transactions is checked once each at the pace of the bounds (not of the tick), an
  * account that cannot be checked holds back no other, and idle ticks touch no transaction.
  */
+import { dbOf } from '../store/helpers.ts';
 import { afterEach, describe, expect, vi } from 'vitest';
 import { createSettlementWatcher, type SettlementWatcher } from '../../src/jobs/settlement.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -43,7 +44,7 @@ describe('settlement watcher at scale', () => {
       clock.advance(1000);
       const fake = fakePurchases(store, { now: clock.now });
       // A tick of an hour: only the watcher's own chaining can get through 2,000 checks.
-      watcher = createSettlementWatcher({ store, purchases: fake.service, logger, now: clock.now, horizonMs: 48 * hour, tickMs: hour });
+      watcher = createSettlementWatcher({ db: dbOf(store), purchases: fake.service, logger, now: clock.now, horizonMs: 48 * hour, tickMs: hour });
       const listOpen = vi.spyOn(store.transactions, 'listOpen');
       watcher.start();
       await fake.checked(2000);
@@ -71,7 +72,7 @@ describe('settlement watcher at scale', () => {
       const busy = await seedPending(store, 2, 1000, -2 * hour);
       const others = [...(await seedPending(store, 3, 10, -hour)), ...(await seedPending(store, 4, 10, -hour))];
       const fake = fakePurchases(store, { now: clock.now });
-      watcher = createSettlementWatcher({ store, purchases: fake.service, logger, now: clock.now, horizonMs: 48 * hour, tickMs: hour });
+      watcher = createSettlementWatcher({ db: dbOf(store), purchases: fake.service, logger, now: clock.now, horizonMs: 48 * hour, tickMs: hour });
       watcher.start();
       await fake.checkedAll(others);
       await watcher.stop();
@@ -90,7 +91,7 @@ describe('settlement watcher at scale', () => {
     for (let userId = 1; userId <= 10; userId++) await seedPending(store, userId, 200, hour);
     const fake = fakePurchases(store, { now: clock.now });
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
-    watcher = createSettlementWatcher({ store, purchases: fake.service, logger, now: clock.now, horizonMs: 48 * hour });
+    watcher = createSettlementWatcher({ db: dbOf(store), purchases: fake.service, logger, now: clock.now, horizonMs: 48 * hour });
     const listOpen = vi.spyOn(store.transactions, 'listOpen');
     const get = vi.spyOn(store.transactions, 'get');
     const due = vi.spyOn(store.transactions, 'due');

@@ -1,4 +1,5 @@
 /** The outbox's bulk lane on its own, with an injected monotonic clock: Telegram's answers and what they mean for a broadcast. */
+import { dbOf } from '../store/helpers.ts';
 import { Api, GrammyError } from 'grammy';
 import { describe, expect, it } from 'vitest';
 import { createBulkLane, type BulkDelivery, type BulkOutcome, type BulkSource } from '../../src/notify/bulk.ts';
@@ -56,7 +57,7 @@ function lane(answers: Array<Error | undefined>) {
   };
   const bulk = createBulkLane({
     api: new Api('1:x'),
-    store,
+    db: dbOf(store),
     log: createLogger({ level: 'error', write: () => undefined }),
     pacing: createPacing({ perChatMs: 10, globalPerSecond: 10, globalWindowMs: 100 }),
     sending,

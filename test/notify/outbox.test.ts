@@ -2,6 +2,7 @@
  * The outbox against the Bot API emulator over loopback, with a real store in a temp directory:
  * delivery once and in order, Telegram's limits, 429/403/migration/edit errors, back-off, restart.
  */
+import { dbOf } from '../store/helpers.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Api } from 'grammy';
@@ -62,7 +63,7 @@ async function setup(telegramOptions: BotApiOptions = {}): Promise<Setup> {
     logs,
     api,
     outbox(options = {}) {
-      const outbox = createOutbox({ api, store, logger, limits: fastLimits, retry: fastRetry, ...options });
+      const outbox = createOutbox({ api, db: dbOf(store), logger, limits: fastLimits, retry: fastRetry, ...options });
       outboxes.push(outbox);
       return outbox;
     },
@@ -488,7 +489,7 @@ describe('outbox failures and restarts', () => {
 
     const store = await s.reopen();
     expect(store.outbox.size()).toBe(4);
-    const second = s.outbox({ store });
+    const second = s.outbox({ db: dbOf(store) });
     second.start();
     await second.drain({ timeoutMs: 4000 });
 

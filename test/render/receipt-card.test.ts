@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createI18n } from '../../src/bot/i18n.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { Db } from '../../src/store/db.ts';
 import type { TransactionRecord } from '../../src/store/schema.ts';
 import { buildCustomerReceipt } from '../../src/text/customer-receipt.ts';
 import { receiptCardWidth, renderReceiptCard } from '../../src/render/receipt-card.ts';
 import { isPng, pngSize } from '../helpers/qr-image.ts';
 
-const i18n = createI18n({ defaultLocale: 'id', store: {} as Store });
+const i18n = createI18n({ defaultLocale: 'id', db: {} as Db });
 
 const pln: TransactionRecord = {
   refId: '01JDEMO0000000000000000002',

@@ -17,7 +17,7 @@ describe('HTTP server: health and webhook', () => {
   it('GET /health without a configured token: liveness only, no counts, even with a bearer token', async () => {
     world = await startWorld();
     await world.app.store.users.upsert({ id: 5001, firstName: 'Budi' });
-    server = await startHttpServer({ port: 0, logger: world.app.logger, store: world.app.store });
+    server = await startHttpServer({ port: 0, logger: world.app.logger, db: world.app.db });
     const answer = await health();
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ ok: true });
@@ -29,7 +29,7 @@ describe('HTTP server: health and webhook', () => {
     world = await startWorld();
     await world.app.store.users.upsert({ id: 5001, firstName: 'Budi' });
     await world.app.store.outbox.enqueue({ chatId: 5001, kind: 'test', payload: { type: 'send', text: 'hai' } });
-    server = await startHttpServer({ port: 0, logger: world.app.logger, store: world.app.store, healthToken });
+    server = await startHttpServer({ port: 0, logger: world.app.logger, db: world.app.db, healthToken });
 
     const anonymous = await health();
     expect(anonymous.status).toBe(200);
@@ -50,7 +50,7 @@ describe('HTTP server: health and webhook', () => {
 
   it('listens on 127.0.0.1 by default', async () => {
     world = await startWorld();
-    server = await startHttpServer({ port: 0, logger: world.app.logger, store: world.app.store });
+    server = await startHttpServer({ port: 0, logger: world.app.logger, db: world.app.db });
     expect(server.host).toBe('127.0.0.1');
     expect((await health()).status).toBe(200);
   });
@@ -63,11 +63,11 @@ describe('HTTP server: health and webhook', () => {
     "is not reachable on the machine's other addresses by default, and is with HEALTH_HOST=0.0.0.0",
     async () => {
       world = await startWorld();
-      server = await startHttpServer({ port: 0, logger: world.app.logger, store: world.app.store });
+      server = await startHttpServer({ port: 0, logger: world.app.logger, db: world.app.db });
       const port = new URL(server.url).port;
       await expect(fetch(`http://${external}:${port}/health`)).rejects.toThrow();
       await server.close();
-      server = await startHttpServer({ port: 0, host: '0.0.0.0', logger: world.app.logger, store: world.app.store });
+      server = await startHttpServer({ port: 0, host: '0.0.0.0', logger: world.app.logger, db: world.app.db });
       expect((await fetch(`http://${external}:${new URL(server.url).port}/health`)).status).toBe(200);
     },
   );
@@ -80,8 +80,8 @@ describe('HTTP server: health and webhook', () => {
       port: 0,
       host: '127.0.0.1',
       logger: world.app.logger,
-      store: world.app.store,
-      webhook: { bot: world.app.bot, path: '/telegram', secret },
+      db: world.app.db,
+      webhook: { bot: world.app.bot, path: '/telegram', secret, lease: world.app.updateLease },
     });
     world.telegram.deliverTo(`${server.url}/telegram`, secret);
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });

@@ -167,8 +167,8 @@ describe('inbox with the real bot', () => {
       port: 0,
       host: '127.0.0.1',
       logger: world.app.logger,
-      store: world.app.store,
-      webhook: { bot: world.app.bot, path: '/telegram', secret },
+      db: world.app.db,
+      webhook: { bot: world.app.bot, path: '/telegram', secret, lease: world.app.updateLease },
     });
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     const update = {

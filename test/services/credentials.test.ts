@@ -10,8 +10,8 @@ const logger = createLogger({ level: 'error', write: () => undefined });
 
 describe('account keys', () => {
   storeTest('name the provider account: the same for its users, another after a reconnect to another key', async ({ stores }) => {
-    const { store } = await stores.open(stores.dir());
-    const credentials = createCredentialService(store, noProviders, logger);
+    const { store, db } = await stores.open(stores.dir());
+    const credentials = createCredentialService(db, noProviders, logger);
     const shop = { apiId: 'SHOP-1', apiKey: 'key-1' };
     await store.credentials.save(1, 'reseller', shop, 'SHOP…P-1');
     await store.credentials.save(2, 'reseller', shop, 'SHOP…P-1');

@@ -49,10 +49,10 @@ function credentialsFor(): CredentialService {
 
 async function setup(options: { dataDir?: string; catalogue?: string; aheadMs?: number } = {}) {
   const dataDir = options.dataDir ?? dirs.make();
-  const { store, writes } = await openTestStore(dataDir, { now: clock.now });
+  const { store, db, writes } = await openTestStore(dataDir, { now: clock.now });
   const logs: string[] = [];
   const deps: GameOrderServiceDeps = {
-    store,
+    db,
     credentials: credentialsFor(),
     logger: createLogger({ level: 'debug', write: (line) => logs.push(line) }),
     now: () => new Date(clock.now().getTime() + (options.aheadMs ?? 0)),
@@ -136,7 +136,7 @@ describe('game order service: create', () => {
     const again = await second.service.create(confirm);
     expect(orderRequests()).toHaveLength(before + 1);
     expect(again).toMatchObject({ ok: true, order: { orderId: a.order.orderId, replayed: true, reminder: 'none' } });
-    expect(second.service.findByConfirmation(connected, confirm.confirmationId)?.orderId).toBe(a.order.orderId);
+    expect((await second.service.findByConfirmation(connected, confirm.confirmationId))?.orderId).toBe(a.order.orderId);
     expect(second.service.findByConfirmation(stranger, confirm.confirmationId)).toBeUndefined();
     expect(second.store.outbox.list()).toHaveLength(1);
     await second.store.close();
@@ -264,14 +264,14 @@ describe('game order service: games, catalogue, pages', () => {
     });
     for (let n = 1; n <= 5; n++) await store.gameOrders.save(record(connected, n));
     await store.gameOrders.save(record(stranger, 9));
-    const first = service.ordersPage(connected, 0, 2);
+    const first = await service.ordersPage(connected, 0, 2);
     expect(first).toMatchObject({ page: 0, hasNext: true });
     expect(first.orders.map((o) => o.orderId)).toEqual(['INV-5', 'INV-4']);
-    const last = service.ordersPage(connected, 2, 2);
+    const last = await service.ordersPage(connected, 2, 2);
     expect(last.orders.map((o) => o.orderId)).toEqual(['INV-1']);
     expect(last.hasNext).toBe(false);
-    expect(service.ordersPage(connected, 7, 2).page).toBe(0);
-    expect(service.ordersPage(stranger, 0, 10).orders.map((o) => o.orderId)).toEqual(['INV-9']);
+    expect((await service.ordersPage(connected, 7, 2)).page).toBe(0);
+    expect((await service.ordersPage(stranger, 0, 10)).orders.map((o) => o.orderId)).toEqual(['INV-9']);
   });
 });
 

@@ -1,25 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { createInlinePriceService, type SellPriceOf } from '../../src/services/inline-prices.ts';
 import type { CatalogueService } from '../../src/services/catalogue.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { Db } from '../../src/store/db.ts';
+import type { PricedCard } from '../../src/services/pricing.ts';
 import { resellerDemoProducts } from '../../tools/sandbox/reseller.ts';
 
 const wire = resellerDemoProducts.map((p) => ({ product_name: p.name, code: p.code, price: p.price, status: p.status }));
 
 /** A store with one connected reseller (id 1) who bought nothing, and a catalogue answering the sandbox's list. */
 function service(sellPriceOf?: SellPriceOf, fetches: number[] = []) {
-  const store = {
-    credentials: { listServices: (id: number) => (id === 1 ? ['reseller'] : []) },
+  const db = {
+    credentials: { listServices: (id: number) => Promise.resolve(id === 1 ? ['reseller'] : []) },
     transactions: { listByUser: () => Promise.resolve([]) },
-    users: { get: () => undefined },
-  } as unknown as Store;
+    users: { get: () => Promise.resolve(undefined) },
+  } as unknown as Db;
   const catalogue = {
     priceList: (userId: number) => {
       fetches.push(userId);
       return Promise.resolve(wire);
     },
   } as unknown as CatalogueService;
-  return createInlinePriceService({ store, catalogue, sellPriceOf, pageSize: 5 });
+  const sellPrices = sellPriceOf && ((userId: number) => Promise.resolve((product: PricedCard) => sellPriceOf(userId, product)));
+  return createInlinePriceService({ db, catalogue, sellPrices, pageSize: 5 });
 }
 
 describe('inline prices', () => {

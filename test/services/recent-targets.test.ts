@@ -16,7 +16,7 @@ const purchase = (n: number, code: string, productName: string, target: string, 
 describe('recent targets of a brand', () => {
   storeTest('the last five distinct targets of the brand, newest first, settled ones included, only the user’s own', async ({ stores }) => {
     const clock = createClock('2025-01-31T06:00:00Z');
-    const { store } = await stores.open(stores.dir(), { now: clock.now });
+    const { store, db } = await stores.open(stores.dir(), { now: clock.now });
     const bought: Array<[string, string, string]> = [
       ['TSEL10', 'Telkomsel 10.000', '081200000001'],
       ['TSELD1GB', 'Telkomsel Data 1GB 7 Hari', '081200000002'],
@@ -33,7 +33,7 @@ describe('recent targets of a brand', () => {
     }
     await store.transactions.create(purchase(99, 'TSEL10', 'Telkomsel 10.000', '089999999999', 7));
     await store.transactions.settle('ref-0', { status: 'Sukses' });
-    const service = createRecentTargetsService({ store });
+    const service = createRecentTargetsService({ db });
     expect(await service.forBrand(42, 'Telkomsel')).toEqual([
       '081200000003',
       '081200000006',

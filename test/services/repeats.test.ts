@@ -21,9 +21,9 @@ afterEach(() => {
 });
 
 async function setup() {
-  const { store } = await openTestStore(dirs.make(), { now: clock.now });
+  const { store, db } = await openTestStore(dirs.make(), { now: clock.now });
   const purchases = createPurchaseService({
-    store,
+    db,
     // Nothing is sent in these tests: no provider client is needed.
     credentials: { client: () => undefined } as unknown as CredentialService,
     logger: createLogger({ level: 'error', write: () => undefined }),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createStatsService, startOfWibDay } from '../../src/services/stats.ts';
 import type { HotData } from '../../src/store/schema.ts';
 import type { UserShardData } from '../../src/store/user-shards.ts';
-import { createClock, historyOnDisk, purchase, readJson, storeTest } from '../store/helpers.ts';
+import { createClock, dbOf, historyOnDisk, purchase, readJson, storeTest } from '../store/helpers.ts';
 
 /** The figures as an operator would count them by hand from the files on disk. */
 function countFromDisk(dataDir: string, now: Date) {
@@ -89,7 +89,7 @@ describe('stats', () => {
     clock.set('2025-03-06T02:00:00Z');
     await store.flush();
 
-    const stats = await createStatsService({ store, now: clock.now, startedAt }).collect();
+    const stats = await createStatsService({ db: dbOf(store, { now: clock.now }), now: clock.now, startedAt }).collect();
     const expected = countFromDisk(dataDir, clock.now());
     expect(stats).toMatchObject(expected);
     expect(stats.today.count).toBeGreaterThan(0);
@@ -97,7 +97,12 @@ describe('stats', () => {
     expect(stats.week.success + stats.week.failed + stats.week.pending + stats.week.unresolved).toBe(stats.week.count);
     expect(stats.broadcast).toBeUndefined();
     expect(stats.uptimeMs).toBe(clock.now().getTime() - startedAt.getTime());
-    const withBroadcast = createStatsService({ store, now: clock.now, startedAt, broadcast: () => ({ sent: 3, total: 10 }) });
+    const withBroadcast = createStatsService({
+      db: dbOf(store, { now: clock.now }),
+      now: clock.now,
+      startedAt,
+      broadcast: () => Promise.resolve({ sent: 3, total: 10 }),
+    });
     expect((await withBroadcast.collect()).broadcast).toEqual({ sent: 3, total: 10 });
   });
 });

@@ -73,12 +73,12 @@ function fakeMarketplace(sales: Record<string, string[]>) {
 
 async function setup(stores: StoreKit) {
   const clock = createClock('2025-03-01T03:00:00Z');
-  const { store } = await stores.open(stores.dir(), { now: clock.now });
+  const { store, db } = await stores.open(stores.dir(), { now: clock.now });
   const marketplace = fakeMarketplace({ [sellerKey]: [goodCode], [otherKey]: [otherCode] });
   const lines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => void lines.push(line) });
-  const credentials = createCredentialService(store, marketplace.providers, logger);
-  const service = createVerificationService({ store, credentials, logger, now: clock.now });
+  const credentials = createCredentialService(db, marketplace.providers, logger);
+  const service = createVerificationService({ db, credentials, logger, now: clock.now });
   await store.credentials.save(seller, 'marketplace', { apiKey: sellerKey }, 'nusantara-studio');
   await store.credentials.save(other, 'marketplace', { apiKey: otherKey }, 'lombok-audio');
   return { store, clock, marketplace, lines, service };

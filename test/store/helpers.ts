@@ -7,6 +7,8 @@ import { decodeLine, type SegmentAppender } from '../../src/store/history-lines.
 import type { GameOrderRecord, TransactionRecord } from '../../src/store/schema.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { createVault, type Vault } from '../../src/store/vault.ts';
+import { createDb, type Db } from '../../src/store/db.ts';
+import { createLowdbEngine } from '../../src/store/lowdb-engine.ts';
 import type { NewTransaction } from '../../src/store/transactions.ts';
 import { shardOfUser, userShardCount, userShardFileName, type UserShardData } from '../../src/store/user-shards.ts';
 
@@ -71,16 +73,22 @@ export function createClock(start: string): { now: () => Date; set(iso: string):
 export async function openTestStore(
   dataDir: string,
   options: { now?: () => Date; vault?: Vault; appendFile?: SegmentAppender } = {},
-): Promise<{ store: Store; writes: WriteEvent[] }> {
+): Promise<{ store: Store; db: Db; writes: WriteEvent[] }> {
   const writes: WriteEvent[] = [];
+  const vault = options.vault ?? testVault();
   const store = await openStore({
     dataDir,
-    vault: options.vault ?? testVault(),
+    vault,
     onWrite: (event) => writes.push(event),
     ...(options.now ? { now: options.now } : {}),
     ...(options.appendFile ? { appendFile: options.appendFile } : {}),
   });
-  return { store, writes };
+  return { store, db: dbOf(store, { vault, ...(options.now ? { now: options.now } : {}) }), writes };
+}
+
+/** The store contract over an open lowdb `store`, as services and jobs take it (vault: the test key's unless given). */
+export function dbOf(store: Store, options: { vault?: Vault; now?: () => Date } = {}): Db {
+  return createDb(createLowdbEngine(store, options.now), options.vault ?? testVault(), options.now);
 }
 
 /** Every regular file under `dir`, recursively. */
@@ -135,7 +143,7 @@ export interface StoreKit {
   open(
     dataDir: string,
     options?: { now?: () => Date; vault?: Vault; appendFile?: SegmentAppender },
-  ): Promise<{ store: Store; writes: WriteEvent[] }>;
+  ): Promise<{ store: Store; db: Db; writes: WriteEvent[] }>;
 }
 
 /** `it` with a `stores` fixture: every store it opens is closed and every directory removed afterwards. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../src/bot/i18n.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { Db } from '../../src/store/db.ts';
 import type { ShopProfile, TransactionRecord } from '../../src/store/schema.ts';
 import type { ReceiptTranslate } from '../../src/text/receipt.ts';
 import { buildCustomerReceipt, formatCustomerReceipt } from '../../src/text/customer-receipt.ts';
 
-const i18n = createI18n({ defaultLocale: 'id', store: {} as Store });
+const i18n = createI18n({ defaultLocale: 'id', db: {} as Db });
 const inIndonesian: ReceiptTranslate = (key, variables) => i18n.t('id', key, variables);
 const inEnglish: ReceiptTranslate = (key, variables) => i18n.t('en', key, variables);
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { InlineKeyboard } from 'grammy';
 import { createI18n } from '../../src/bot/i18n.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { Db } from '../../src/store/db.ts';
 import { formatReceipt, statusWord, type ReceiptTranslate } from '../../src/text/receipt.ts';
 import { groupToken, plnToken } from '../../src/text/token.ts';
 import { addCopySnButton } from '../../src/bot/keyboards/receipt.ts';
 import type { TransactionRecord } from '../../src/store/schema.ts';
 
 // The production translate function (it escapes variables); out of context it never reads the store.
-const i18n = createI18n({ defaultLocale: 'id', store: {} as Store });
+const i18n = createI18n({ defaultLocale: 'id', db: {} as Db });
 const inIndonesian: ReceiptTranslate = (key, variables) => i18n.t('id', key, variables);
 const inEnglish: ReceiptTranslate = (key, variables) => i18n.t('en', key, variables);
 
