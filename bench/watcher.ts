@@ -108,7 +108,13 @@ async function dueAtOnce(answerMs: number, awaitWrites: boolean): Promise<void> 
 async function idle(): Promise<void> {
   await withStore(3600_000, async (store) => {
     const fake = fakePurchases(store, { now: () => new Date() });
-    const watcher = createSettlementWatcher({ db: dbOf(store), purchases: fake.service, logger, now: () => new Date(), horizonMs: 48 * 3600_000 });
+    const watcher = createSettlementWatcher({
+      db: dbOf(store),
+      purchases: fake.service,
+      logger,
+      now: () => new Date(),
+      horizonMs: 48 * 3600_000,
+    });
     const perTick = async (tick: () => unknown): Promise<number> => {
       await tick();
       const cpu = process.cpuUsage();

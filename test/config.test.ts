@@ -195,11 +195,14 @@ describe('BROADCAST_RATE and BROADCAST_PAID', () => {
 describe('DATABASE_URL', () => {
   const url = 'postgres://kiosbot:pw-Secret-99@db.example:5432/kiosbot';
 
-  it('stops the bot while it is set (the bot runs on DATA_DIR only), without quoting it', () => {
+  it('selects PostgreSQL in webhook mode, and without a webhook says a fleet needs one, without quoting the URL', () => {
     const error = problemsOf({ ...goodEnv, DATABASE_URL: url });
-    expect(error.problems.map((p) => p.variable)).toEqual(['DATABASE_URL']);
-    expect(error.message).toMatch(/runs on the embedded store \(DATA_DIR\) only.*Unset DATABASE_URL/);
+    expect(error.problems.map((p) => p.variable)).toEqual(['WEBHOOK_URL']);
+    expect(error.message).toMatch(/required with DATABASE_URL.*by webhook.*unset DATABASE_URL/);
     expect(error.message).not.toContain('pw-Secret-99');
+    const webhook = { WEBHOOK_URL: 'https://bot.example/telegram', WEBHOOK_SECRET: 'a-secret-of-sixteen-chars' };
+    expect(createConfig({ ...goodEnv, ...webhook, DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(createConfig({ ...goodEnv, ...webhook }).databaseUrl).toBeUndefined();
   });
 
   it('is required by migrate-store and must be a postgres:// URL; the password is never quoted', () => {

@@ -19,7 +19,7 @@ export function createConversationStorage(db: Db): ConversationStorage<BotContex
     version: conversationsVersion,
     getStorageKey: (ctx) => (ctx.chat && ctx.from ? `${ctx.chat.id}:${ctx.from.id}` : undefined),
     adapter: {
-      read: async (key) => await db.conversations.read(key) as VersionedState<ConversationData> | undefined,
+      read: async (key) => (await db.conversations.read(key)) as VersionedState<ConversationData> | undefined,
       write: (key, state) => db.conversations.write(key, state),
       delete: (key) => db.conversations.delete(key),
     },

@@ -27,7 +27,7 @@ export async function requireClient<S extends ServiceName>(
   service: S,
 ): Promise<ReturnType<Providers[S]> | undefined> {
   const userId = ctx.from?.id;
-  const client = userId === undefined ? undefined : deps.services.credentials.client(userId, service);
+  const client = userId === undefined ? undefined : await deps.services.credentials.client(userId, service);
   if (!client) await ctx.reply(notConnected(ctx, service));
   return client;
 }

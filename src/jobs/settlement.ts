@@ -80,16 +80,20 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
   /**
    * Transactions still `Created` when this process started: whoever was about to send them died
    * with the previous process, so they are due at once, whatever hold their nextCheckAt carries.
-   * Read with the pauses on the first pass.
    */
   const orphaned = new Set<string>();
-  let loaded: Promise<void> | undefined;
+  /** Read once, when the watcher is made (the first pass waits for it). */
   const load = async () => {
-    for (const user of await db.users.list({ where: (candidate) => candidate.recheckPause !== undefined })) {
+    const open = db.transactions.listOpen();
+    const pausedUsers = db.users.list({ where: (candidate) => candidate.recheckPause !== undefined });
+    for (const tx of await open) if (tx.status === 'Created') orphaned.add(tx.refId);
+    for (const user of await pausedUsers) {
       if (user.recheckPause) paused.set(user.id, Date.parse(user.recheckPause.since));
     }
-    for (const tx of await db.transactions.listOpen()) if (tx.status === 'Created') orphaned.add(tx.refId);
   };
+  const loaded = load();
+  // Reported by the first pass that waits for it.
+  loaded.catch(() => undefined);
 
   /** Resumes the paused accounts that were connected again since their pause. */
   async function resumeReconnected(): Promise<void> {
@@ -131,8 +135,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
   }
 
   /** Room for more calls of this account now: 0 while it is paused or at its bound. */
-  const roomOf = (userId: number): number =>
-    pausing.has(userId) || paused.has(userId) ? 0 : perAccount - (perUser.get(userId) ?? 0);
+  const roomOf = (userId: number): number => (pausing.has(userId) || paused.has(userId) ? 0 : perAccount - (perUser.get(userId) ?? 0));
 
   /**
    * The orphans still `Created` (checked first, whatever their due time), then what the due-time
@@ -174,7 +177,6 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
     }
     launching = (async () => {
       try {
-        loaded ??= load();
         await loaded;
         do {
           again = false;
@@ -194,7 +196,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
   async function launchDue(): Promise<void> {
     const free = overall - inFlight.size;
     if (free <= 0) return;
-    for (const tx of (await dueNow(options.now().getTime(), free))) {
+    for (const tx of await dueNow(options.now().getTime(), free)) {
       perUser.set(tx.userId, (perUser.get(tx.userId) ?? 0) + 1);
       const job = handle(tx)
         .catch((error: unknown) => logger.error('re-check failed', { refId: tx.refId, error }))

@@ -67,7 +67,11 @@ export interface Notices {
    * for their linked group (default language, no cost or margin). `dedupeKey` names the change
    * (the same change queued twice while still pending is sent once).
    */
-  priceDigest(userId: number, changes: readonly DigestChange[], options: { groupChatId?: number; dedupeKey: string }): Promise<NewOutboxItem[]>;
+  priceDigest(
+    userId: number,
+    changes: readonly DigestChange[],
+    options: { groupChatId?: number; dedupeKey: string },
+  ): Promise<NewOutboxItem[]>;
   /** The account's re-checks are paused (credentials refused, IP blocked, disconnected). */
   accountPaused(userId: number, reason: string): Promise<NewOutboxItem[]>;
   /**
@@ -182,7 +186,12 @@ export function createNotices(deps: NoticesDeps): Notices {
     },
     async priceDigest(userId, changes, { groupChatId, dedupeKey }) {
       const items = [
-        text(userId, 'price-digest', formatPriceDigest(tFor(await localeOf(userId)), changes, { forGroup: false }), `${dedupeKey}:${userId}`),
+        text(
+          userId,
+          'price-digest',
+          formatPriceDigest(tFor(await localeOf(userId)), changes, { forGroup: false }),
+          `${dedupeKey}:${userId}`,
+        ),
       ];
       if (groupChatId !== undefined) {
         const body = formatPriceDigest(tFor(deps.defaultLocale), changes, { forGroup: true });

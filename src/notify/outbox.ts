@@ -43,13 +43,12 @@
  * to 10 min, also pausing the whole outbox for a while) and given up after 24 h with an error log.
  */
 import { GrammyError, HttpError, type Api, type Transformer } from 'grammy';
-import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { Logger } from '../logger.ts';
 import type { OutboxEntry } from '../store/outbox.ts';
 import type { OutboxItem } from '../store/schema.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.ts';
-import { outboxPayloadSchema, type OutboxPayload, type SendPayload } from './payload.ts';
+import { deliverPayload, outboxPayloadSchema, type OutboxPayload, type SendPayload } from './payload.ts';
 import { htmlParseMode } from '../text/html.ts';
 import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
 import { createBulkLane, type BulkSource } from './bulk.ts';
@@ -133,8 +132,6 @@ const defaults = {
  * re-send at most this many messages after the restart.
  */
 export const maxUnrecordedDeliveries = 8;
-
-type ApiSignal = Parameters<Api['sendMessage']>[3];
 
 /** Seconds to wait when a 429 carries no retry_after (it always does in practice). */
 const fallbackRetryAfterSeconds = 5;
@@ -335,23 +332,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     sending.set(entry.id, run);
   }
 
-  async function call(chatId: number, payload: OutboxPayload): Promise<number> {
-    // grammY types its signal with the abort-controller shim; Node's own AbortSignal is what it uses at run time.
-    const signal = AbortSignal.timeout(limits.requestTimeoutMs) as unknown as ApiSignal;
-    const common = { parse_mode: payload.parseMode, reply_markup: payload.replyMarkup as unknown as InlineKeyboardMarkup | undefined };
-    const preview = payload.linkPreview === false ? { link_preview_options: { is_disabled: true } } : {};
-    if (payload.type === 'edit') {
-      const edited = await api.editMessageText(chatId, payload.messageId, payload.text, { ...common, ...preview }, signal);
-      return edited === true ? payload.messageId : edited.message_id;
-    }
-    const silent = payload.silent ? { disable_notification: true } : {};
-    const reply =
-      payload.replyTo === undefined ? {} : { reply_parameters: { message_id: payload.replyTo, allow_sending_without_reply: true } };
-    if (payload.photo !== undefined) {
-      return (await api.sendPhoto(chatId, payload.photo, { caption: payload.text, ...common, ...silent, ...reply }, signal)).message_id;
-    }
-    return (await api.sendMessage(chatId, payload.text, { ...common, ...preview, ...silent, ...reply }, signal)).message_id;
-  }
+  const call = (chatId: number, payload: OutboxPayload) => deliverPayload(api, chatId, payload, limits.requestTimeoutMs);
 
   /** Decides what a failed delivery means for the item (see the module comment). */
   async function failed(item: OutboxItem, payload: OutboxPayload, error: unknown): Promise<void> {
@@ -479,11 +460,11 @@ export function createOutbox(options: OutboxOptions): Outbox {
         if (timeoutMs !== undefined) {
           timeout = setTimeout(
             () =>
-              void db.outbox.size().then((queued) =>
-                finish(
-                  new Error(`The outbox did not drain within ${timeoutMs} ms (${queued} items queued, ${sending.size} in flight).`),
+              void db.outbox
+                .size()
+                .then((queued) =>
+                  finish(new Error(`The outbox did not drain within ${timeoutMs} ms (${queued} items queued, ${sending.size} in flight).`)),
                 ),
-              ),
             timeoutMs,
           );
         }

@@ -3,6 +3,8 @@
  * these schemas when the outbox reads them, so a malformed item is logged and dropped instead of
  * being retried forever.
  */
+import type { Api } from 'grammy';
+import type { InlineKeyboardMarkup } from 'grammy/types';
 import { z } from 'zod';
 
 const inlineButtonSchema = z
@@ -58,3 +60,24 @@ export type SendPayload = z.infer<typeof sendPayloadSchema>;
 export type EditPayload = z.infer<typeof editPayloadSchema>;
 /** The payload of an outbox item (`NewOutboxItem.payload`); build one with `satisfies OutboxPayload`. */
 export type OutboxPayload = z.infer<typeof outboxPayloadSchema>;
+
+/** grammY types its signal with the abort-controller shim; Node's own AbortSignal is what it uses at run time. */
+type ApiSignal = Parameters<Api['sendMessage']>[3];
+
+/** Makes one Bot API call for `payload` (send, photo or edit), abandoned after `timeoutMs`; resolves the message id. */
+export async function deliverPayload(api: Api, chatId: number, payload: OutboxPayload, timeoutMs: number): Promise<number> {
+  const signal = AbortSignal.timeout(timeoutMs) as unknown as ApiSignal;
+  const common = { parse_mode: payload.parseMode, reply_markup: payload.replyMarkup as unknown as InlineKeyboardMarkup | undefined };
+  const preview = payload.linkPreview === false ? { link_preview_options: { is_disabled: true } } : {};
+  if (payload.type === 'edit') {
+    const edited = await api.editMessageText(chatId, payload.messageId, payload.text, { ...common, ...preview }, signal);
+    return edited === true ? payload.messageId : edited.message_id;
+  }
+  const silent = payload.silent ? { disable_notification: true } : {};
+  const reply =
+    payload.replyTo === undefined ? {} : { reply_parameters: { message_id: payload.replyTo, allow_sending_without_reply: true } };
+  if (payload.photo !== undefined) {
+    return (await api.sendPhoto(chatId, payload.photo, { caption: payload.text, ...common, ...silent, ...reply }, signal)).message_id;
+  }
+  return (await api.sendMessage(chatId, payload.text, { ...common, ...preview, ...silent, ...reply }, signal)).message_id;
+}

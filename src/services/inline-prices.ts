@@ -89,8 +89,7 @@ export function createInlinePriceService(deps: {
           code: product.code,
           name: product.product_name,
           sellPrice:
-            sellPriceOf({ code: product.code, name: product.product_name, brand: brandOf(product), price: product.price }) ??
-            product.price,
+            sellPriceOf({ code: product.code, name: product.product_name, brand: brandOf(product), price: product.price }) ?? product.price,
           available: isProductAvailable(product),
           status: product.status,
         })),

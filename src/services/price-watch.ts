@@ -161,8 +161,7 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     const mine = changes
       .filter((c) => followed.size === 0 || followed.has(c.brand.toLowerCase()))
       .map((c): SubscriberChange => {
-        const sell =
-          c.kind === 'removed' ? undefined : sellPriceOf({ code: c.code, name: c.name, brand: c.brand, price: c.price });
+        const sell = c.kind === 'removed' ? undefined : sellPriceOf({ code: c.code, name: c.name, brand: c.brand, price: c.price });
         return sell === undefined ? c : { ...c, sell };
       });
     if (mine.length === 0) return 0;

@@ -196,9 +196,15 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     if (isFinal(status)) {
       const settle = async () => {
         // As stored now: the message to edit may have been recorded since `tx` was read.
-        const final: TransactionRecord = { ...(await db.transactions.get(tx.refId) ?? tx), ...patch, status, settledAt: now.toISOString() };
+        const final: TransactionRecord = {
+          ...((await db.transactions.get(tx.refId)) ?? tx),
+          ...patch,
+          status,
+          settledAt: now.toISOString(),
+        };
         const batch = await batchOf(final);
-        const notify = (await deps.settlementNotices?.(final, { notifyOwner: options.notifyOwner ?? false, ...(batch ? { batch } : {}) })) ?? [];
+        const notify =
+          (await deps.settlementNotices?.(final, { notifyOwner: options.notifyOwner ?? false, ...(batch ? { batch } : {}) })) ?? [];
         return db.transactions.settle(tx.refId, { ...patch, status, settledAt: now.toISOString() }, { notify });
       };
       const batchId = (await db.transactions.get(tx.refId))?.summaryMessage !== undefined ? tx.batchId : undefined;
@@ -219,7 +225,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
   /** One provider call for a ref, as its only sender: a caller that had to wait takes the answer just stored. */
   function call(refId: string, mode: 'create' | 'check', options: CallOptions = {}): Promise<TransactionRecord> {
     return claims.withClaim(refId, async ({ waited }) => {
-      const tx = await db.transactions.get(refId) ?? (await db.transactions.find(refId));
+      const tx = (await db.transactions.get(refId)) ?? (await db.transactions.find(refId));
       if (!tx) throw new Error(`transaction ${refId} is unknown`);
       if (isFinal(tx.status)) return tx;
       // Another sender (the conversation, the watcher, a /cek) just asked the provider about this

@@ -73,7 +73,10 @@ export function createServices(deps: ServicesDeps): Services {
     ...deps,
     credentials,
     lowBalanceNotice: async (userId, balance, threshold) =>
-      await deps.notices.lowBalance(userId, balance, threshold, { balance: deps.formatMoney(balance), threshold: deps.formatMoney(threshold) }),
+      await deps.notices.lowBalance(userId, balance, threshold, {
+        balance: deps.formatMoney(balance),
+        threshold: deps.formatMoney(threshold),
+      }),
   });
   const catalogue = createCatalogueService({ credentials, now: deps.now });
   return {

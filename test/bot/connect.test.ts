@@ -52,7 +52,7 @@ describe('/connect and /disconnect', () => {
     expect(done.text).toContain('Top-up reseller terhubung: DEMO…LER');
     expect(done.text).toContain('/saldo');
     expect(done.text).toContain('/harga');
-    expect(world.app.services.credentials.load(budi.id, 'reseller')).toEqual({ apiId: main.apiId, apiKey: main.apiKey });
+    expect(await world.app.services.credentials.load(budi.id, 'reseller')).toEqual({ apiId: main.apiId, apiKey: main.apiKey });
     // The conversation ended with the save: no state (and so no key) is kept for this chat.
     await world.telegram.waitFor(() => world.app.store.conversations.read(`${budi.id}:${budi.id}`) === undefined);
 
@@ -88,7 +88,7 @@ describe('/connect and /disconnect', () => {
     expect(refused.text).toContain('menolak kredensial');
     expect(refused.text).toContain('Tidak ada yang disimpan');
     expect(keyMessage.deleted).toBe(true);
-    expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(false);
+    expect(await world.app.services.credentials.has(budi.id, 'reseller')).toBe(false);
 
     budi.tap(refused, '🔁 Coba lagi');
     await world.telegram.waitForBotMessage(budi, { after: refused, textIncludes: 'API ID' });
@@ -101,7 +101,7 @@ describe('/connect and /disconnect', () => {
     const answer = await world.telegram.waitForBotMessage(budi, { after: budi.send(blocked.apiKey), textIncludes: '❌' });
     expect(answer.text).toContain('203.0.113.7');
     expect(answer.text).toContain('whitelist');
-    expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(false);
+    expect(await world.app.services.credentials.has(budi.id, 'reseller')).toBe(false);
   });
 
   it('connects the marketplace and the game shop with their demo keys', async () => {
@@ -112,7 +112,7 @@ describe('/connect and /disconnect', () => {
     expect(shop.text).toMatch(/Toko game terhubung: \d+ games/);
     expect(shop.text).toContain('/pesan');
     expect((await world.app.services.credentials.connected(budi.id)).sort()).toEqual(['gameshop', 'marketplace']);
-    expect(world.app.services.credentials.load(budi.id, 'gameshop')).toEqual({ apiKey: gameshopDemoKeys.main });
+    expect(await world.app.services.credentials.load(budi.id, 'gameshop')).toEqual({ apiKey: gameshopDemoKeys.main });
     const keyMessages = world.telegram
       .messages(budi)
       .filter((m) => !m.fromBot && (m.text === gameshopDemoKeys.main || m.text === marketplaceDemoAccounts.main.apiKey));
@@ -160,7 +160,7 @@ describe('/connect and /disconnect', () => {
     // The conversation is over: the key is no longer taken as one.
     const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send(main.apiKey) });
     expect(reply.text).not.toContain('✅');
-    expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(false);
+    expect(await world.app.services.credentials.has(budi.id, 'reseller')).toBe(false);
   });
 
   it('a prompt loses its Cancel button once answered', async () => {
@@ -190,7 +190,7 @@ describe('/connect and /disconnect', () => {
         .slice(before)
         .map((m) => m.text),
     ).toEqual([probe.text]);
-    expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
+    expect(await world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
   });
 
   it('the Cancel button stops the flow too', async () => {
@@ -212,7 +212,7 @@ describe('/connect and /disconnect', () => {
     expect(keyPrompt.text).toContain('Langkah 2/2');
     const done = await world.telegram.waitForBotMessage(budi, { after: budi.send(main.apiKey), textIncludes: '✅' });
     expect(done.text).toContain('DEMO…LER');
-    expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
+    expect(await world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
   });
 
   it('asks the user to delete the key message when Telegram refuses to delete it', async () => {
@@ -225,7 +225,7 @@ describe('/connect and /disconnect', () => {
     expect(warning.text).toContain('Hapus pesan itu sendiri');
     await world.telegram.waitForBotMessage(budi, { after: keyMessage, textIncludes: '✅' });
     expect(keyMessage.deleted).toBe(false);
-    expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
+    expect(await world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
   });
 
   it('a command in the middle ends the flow, says so, and runs', async () => {
@@ -265,10 +265,10 @@ describe('/connect and /disconnect', () => {
     ]);
     budi.tap(picker, disconnectData.pack({ action: 'pick', service: 'reseller' }));
     await world.telegram.waitFor(() => picker.text?.includes('Putuskan Top-up reseller'));
-    expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
+    expect(await world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
     budi.tap(picker, '✅ Ya, putuskan');
     await world.telegram.waitFor(() => picker.text?.includes('diputuskan'));
-    expect(world.app.services.credentials.connected(budi.id)).toEqual(['marketplace']);
+    expect(await world.app.services.credentials.connected(budi.id)).toEqual(['marketplace']);
 
     const balance = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
     expect(balance.text).toContain('belum terhubung');
@@ -281,6 +281,6 @@ describe('/connect and /disconnect', () => {
     await world.telegram.waitFor(() => picker.buttons.flat().includes('❌ Batal') && picker.text?.includes('Putuskan'));
     budi.tap(picker, '❌ Batal');
     await world.telegram.waitFor(() => picker.text?.includes('tetap terhubung'));
-    expect(world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
+    expect(await world.app.services.credentials.has(budi.id, 'reseller')).toBe(true);
   });
 });

@@ -170,7 +170,7 @@ describe.concurrent('commands inside a flow', () => {
       const sent = user.send(main.apiKey);
       await world.telegram.waitForBotMessage(user, { after: sent, textIncludes: '✅' });
       expect(sent.deleted).toBe(true);
-      expect(world.app.services.credentials.has(user.id, 'reseller')).toBe(true);
+      expect(await world.app.services.credentials.has(user.id, 'reseller')).toBe(true);
     }));
 });
 

@@ -119,7 +119,7 @@ describe('invisible characters in pasted keys and codes', () => {
     await world.telegram.waitForBotMessage(rizky, { after: rizky.send('/start') });
     const { apiId, apiKey } = resellerDemoAccounts.main;
     await world.app.services.credentials.verifyAndSave(rizky.id, 'reseller', { apiId: `\u200B${apiId}`, apiKey: `${apiKey}\uFEFF` });
-    expect(world.app.services.credentials.load(rizky.id, 'reseller')).toEqual({ apiId, apiKey });
+    expect(await world.app.services.credentials.load(rizky.id, 'reseller')).toEqual({ apiId, apiKey });
 
     await world.app.services.credentials.verifyAndSave(rizky.id, 'marketplace', { apiKey: marketplaceDemoAccounts.main.apiKey });
     const code = marketplaceDemoPurchaseCodes.supported;

@@ -55,7 +55,7 @@ describe('/pin: /batal and timeouts', () => {
     const reply = await world.telegram.waitForBotMessage(budi, { after: late });
     expect(reply.text).not.toContain('PIN disimpan');
     expect(late.deleted).toBe(true);
-    expect(world.app.services.pin.hasPin(budi.id)).toBe(false);
+    expect(await world.app.services.pin.hasPin(budi.id)).toBe(false);
   });
 
   it('a PIN typed after the step timed out is deleted, sets nothing, and the bot says to start again with /pin', async () => {
@@ -71,7 +71,7 @@ describe('/pin: /batal and timeouts', () => {
     expect(late.deleted).toBe(true);
     expect(reply.text).toContain('sudah berakhir');
     expect(reply.text).toContain('Mulai lagi dengan /pin');
-    expect(world.app.services.pin.hasPin(budi.id)).toBe(false);
+    expect(await world.app.services.pin.hasPin(budi.id)).toBe(false);
   });
 
   it('a non-PIN answer after the step timed out names /pin as the way back', async () => {
@@ -86,7 +86,7 @@ describe('/pin: /batal and timeouts', () => {
     expect(reply.text).toContain('sudah berakhir');
     expect(reply.text).toContain('Mulai lagi dengan /pin');
     expect(reply.text).not.toContain('4–6 angka');
-    expect(world.app.services.pin.hasPin(budi.id)).toBe(false);
+    expect(await world.app.services.pin.hasPin(budi.id)).toBe(false);
   });
 });
 

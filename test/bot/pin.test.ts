@@ -117,7 +117,7 @@ describe('/pin', () => {
     const current = budi.send(pin);
     await world.telegram.waitForBotMessage(budi, { after: current, textIncludes: '✅ PIN dihapus' });
     expect(current.deleted).toBe(true);
-    expect(world.app.services.pin.hasPin(budi.id)).toBe(false);
+    expect(await world.app.services.pin.hasPin(budi.id)).toBe(false);
   });
 
   it('locks purchases for 15 minutes after five wrong PINs', async () => {
@@ -128,7 +128,7 @@ describe('/pin', () => {
     const until = await world.app.services.pin.lockedUntil(budi.id);
     expect(until).toBeDefined();
     expect((until?.getTime() ?? 0) - Date.now()).toBeGreaterThan(14 * 60_000);
-    expect(world.app.services.pin.hasPin(budi.id)).toBe(true);
+    expect(await world.app.services.pin.hasPin(budi.id)).toBe(true);
 
     // Even the right PIN is refused while locked; /pin says so at once.
     const again = await world.telegram.waitForBotMessage(budi, { after: budi.send('/pin'), textIncludes: '🔒' });

@@ -253,12 +253,12 @@ describe('/pantau settings', () => {
     await world.telegram.waitFor(() => screen.text?.includes('Brand: XL') === true);
     budi.tap(screen, 'Semua brand');
     await world.telegram.waitFor(() => screen.text?.includes('Brand: semua') === true);
-    expect(world.app.services.priceWatch.settings(budi.id)).toEqual({ brands: [], group: false });
+    expect(await world.app.services.priceWatch.settings(budi.id)).toEqual({ brands: [], group: false });
     expect(screen.text).toContain('belum ada (ketik /linkgroup');
 
     budi.tap(screen, '🔕 Matikan');
     await world.telegram.waitFor(() => screen.text?.includes('Belum aktif') === true);
-    expect(world.app.services.priceWatch.settings(budi.id)).toBeUndefined();
+    expect(await world.app.services.priceWatch.settings(budi.id)).toBeUndefined();
   });
 
   it('/pantau with brand words follows them (two-word brands too) and names the words it does not know', async () => {
@@ -275,7 +275,7 @@ describe('/pantau settings', () => {
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     const answer = await world.telegram.waitForBotMessage(budi, { after: budi.send('/pantau') });
     expect(answer.text).not.toContain('📊');
-    expect(world.app.services.priceWatch.settings(budi.id)).toBeUndefined();
+    expect(await world.app.services.priceWatch.settings(budi.id)).toBeUndefined();
   });
 });
 

@@ -44,7 +44,14 @@ describe('settlement watcher at scale', () => {
       clock.advance(1000);
       const fake = fakePurchases(store, { now: clock.now });
       // A tick of an hour: only the watcher's own chaining can get through 2,000 checks.
-      watcher = createSettlementWatcher({ db: dbOf(store), purchases: fake.service, logger, now: clock.now, horizonMs: 48 * hour, tickMs: hour });
+      watcher = createSettlementWatcher({
+        db: dbOf(store),
+        purchases: fake.service,
+        logger,
+        now: clock.now,
+        horizonMs: 48 * hour,
+        tickMs: hour,
+      });
       const listOpen = vi.spyOn(store.transactions, 'listOpen');
       watcher.start();
       await fake.checked(2000);
@@ -72,7 +79,14 @@ describe('settlement watcher at scale', () => {
       const busy = await seedPending(store, 2, 1000, -2 * hour);
       const others = [...(await seedPending(store, 3, 10, -hour)), ...(await seedPending(store, 4, 10, -hour))];
       const fake = fakePurchases(store, { now: clock.now });
-      watcher = createSettlementWatcher({ db: dbOf(store), purchases: fake.service, logger, now: clock.now, horizonMs: 48 * hour, tickMs: hour });
+      watcher = createSettlementWatcher({
+        db: dbOf(store),
+        purchases: fake.service,
+        logger,
+        now: clock.now,
+        horizonMs: 48 * hour,
+        tickMs: hour,
+      });
       watcher.start();
       await fake.checkedAll(others);
       await watcher.stop();

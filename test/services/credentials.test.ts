@@ -17,17 +17,17 @@ describe('account keys', () => {
     await store.credentials.save(2, 'reseller', shop, 'SHOP…P-1');
     await store.credentials.save(3, 'reseller', { apiId: 'SHOP-2', apiKey: 'key-1' }, 'SHOP…P-2');
 
-    const first = credentials.accountKey(1, 'reseller');
+    const first = await credentials.accountKey(1, 'reseller');
     expect(first).toBeDefined();
-    expect(credentials.accountKey(2, 'reseller')).toBe(first);
-    expect(credentials.accountKey(3, 'reseller')).not.toBe(first);
-    expect(credentials.accountKey(1, 'marketplace')).toBeUndefined();
+    expect(await credentials.accountKey(2, 'reseller')).toBe(first);
+    expect(await credentials.accountKey(3, 'reseller')).not.toBe(first);
+    expect(await credentials.accountKey(1, 'marketplace')).toBeUndefined();
     // No secret readable in it.
     expect(first).not.toContain('key-1');
 
     await store.credentials.save(1, 'reseller', { apiId: 'SHOP-1', apiKey: 'key-2' }, 'SHOP…P-1');
-    expect(credentials.accountKey(1, 'reseller')).not.toBe(first);
+    expect(await credentials.accountKey(1, 'reseller')).not.toBe(first);
     await store.credentials.remove(1, 'reseller');
-    expect(credentials.accountKey(1, 'reseller')).toBeUndefined();
+    expect(await credentials.accountKey(1, 'reseller')).toBeUndefined();
   });
 });

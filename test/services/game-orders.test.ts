@@ -137,7 +137,7 @@ describe('game order service: create', () => {
     expect(orderRequests()).toHaveLength(before + 1);
     expect(again).toMatchObject({ ok: true, order: { orderId: a.order.orderId, replayed: true, reminder: 'none' } });
     expect((await second.service.findByConfirmation(connected, confirm.confirmationId))?.orderId).toBe(a.order.orderId);
-    expect(second.service.findByConfirmation(stranger, confirm.confirmationId)).toBeUndefined();
+    expect(await second.service.findByConfirmation(stranger, confirm.confirmationId)).toBeUndefined();
     expect(second.store.outbox.list()).toHaveLength(1);
     await second.store.close();
   });

@@ -128,7 +128,8 @@ export function createBuyConversation(deps: BotDeps) {
 
     /** Answers a buy button that belongs to another (older) summary. */
     const answerStaleButton = async (button: ConversationContext, id: string | undefined) => {
-      const done = id === undefined ? false : await conversation.external(async () => await deps.db.transactions.confirmation(id) !== undefined);
+      const done =
+        id === undefined ? false : await conversation.external(async () => (await deps.db.transactions.confirmation(id)) !== undefined);
       await quietly(button.answerCallbackQuery({ text: t(done ? 'buy-already-done' : 'buy-expired') }));
       await quietly(button.editMessageReplyMarkup());
     };
@@ -314,7 +315,7 @@ export function createBuyConversation(deps: BotDeps) {
 
     // --- 4. PIN ----------------------------------------------------------------------------
     const pin = await conversation.external(async () => ({
-      required: deps.services.pin.hasPin(userId),
+      required: await deps.services.pin.hasPin(userId),
       lockedUntil: (await deps.services.pin.lockedUntil(userId))?.toISOString(),
     }));
     if (pin.lockedUntil !== undefined) {
@@ -322,7 +323,7 @@ export function createBuyConversation(deps: BotDeps) {
       await ctx.reply(t('buy-pin-locked', { until: formatWib(pin.lockedUntil) }));
       return;
     }
-    if ((await pin.required)) {
+    if (pin.required) {
       await ctx.reply(t('buy-pin-ask'));
       for (;;) {
         const got = await receive({
@@ -361,7 +362,7 @@ export function createBuyConversation(deps: BotDeps) {
     // --- 5. Buy: ref ids stored first ("confirmed" only once that is on disk), then sent --------
     const recorded = await conversation.external(async (): Promise<{ ok: false } | { ok: true; again: boolean; refIds: string[] }> => {
       // Already recorded before this run: a crash interrupted this update after the write, and it is replayed.
-      const again = await deps.db.transactions.confirmation(confirmationId) !== undefined;
+      const again = (await deps.db.transactions.confirmation(confirmationId)) !== undefined;
       try {
         const transactions = await deps.services.purchases.confirm({
           confirmationId,
@@ -391,7 +392,7 @@ export function createBuyConversation(deps: BotDeps) {
         } catch (error) {
           // Stored before sending: the watcher sends it (same ref id) once the hold is over.
           deps.logger.error('purchase not sent for now; it stays open', { refId, error });
-          const tx = await deps.db.transactions.get(refId) ?? (await deps.db.transactions.find(refId));
+          const tx = (await deps.db.transactions.get(refId)) ?? (await deps.db.transactions.find(refId));
           if (!tx) throw error;
           return toPurchaseResult({ ...tx, status: 'Pending' });
         }

@@ -98,7 +98,7 @@ export function createPinConversation(deps: BotDeps) {
     };
 
     const state = await conversation.external(async () => ({
-      hasPin: deps.services.pin.hasPin(userId),
+      hasPin: await deps.services.pin.hasPin(userId),
       lockedUntil: (await deps.services.pin.lockedUntil(userId))?.toISOString(),
     }));
     if (state.lockedUntil !== undefined) {
@@ -107,7 +107,7 @@ export function createPinConversation(deps: BotDeps) {
     }
 
     let action: 'set' | 'change' | 'remove' = 'set';
-    if ((await state.hasPin)) {
+    if (state.hasPin) {
       const menu = new InlineKeyboard()
         .text(t('pin-button-change'), pinData.pack({ action: 'change' }))
         .text(t('pin-button-remove'), pinData.pack({ action: 'remove' }))

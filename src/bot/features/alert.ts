@@ -41,7 +41,7 @@ alertFeature.chatType('private').command(commandNames('alert'), async (ctx) => {
     await ctx.reply(ctx.t('alert-invalid'));
     return;
   }
-  if (!await db.credentials.has(ctx.from.id, 'reseller')) {
+  if (!(await db.credentials.has(ctx.from.id, 'reseller'))) {
     await ctx.reply(ctx.t('error-not-connected', { service: ctx.t('service-reseller') }));
     return;
   }

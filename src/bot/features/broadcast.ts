@@ -85,7 +85,7 @@ export function createBroadcastFeature(): Composer<BotContext> {
 
   admins.command('broadcast', async (ctx) => {
     if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
-    if ((await ctx.deps.broadcasts.running())) return void (await ctx.reply(ctx.t('broadcast-busy')));
+    if (await ctx.deps.broadcasts.running()) return void (await ctx.reply(ctx.t('broadcast-busy')));
     const replied = ctx.message.reply_to_message;
     let previewMessageId: number;
     let replyMarkup: InlineKeyboardMarkup | undefined;

@@ -34,7 +34,7 @@ const inGroups = groupsFeature.chatType(['group', 'supergroup']);
 inGroups.command(commandNames('linkgroup'), async (ctx) => {
   const { db } = ctx.deps;
   // A top-up reseller links for settlement notices; a marketplace seller for /verify in their support group.
-  if (!await db.credentials.has(ctx.from.id, 'reseller') && !await db.credentials.has(ctx.from.id, 'marketplace')) {
+  if (!(await db.credentials.has(ctx.from.id, 'reseller')) && !(await db.credentials.has(ctx.from.id, 'marketplace'))) {
     await ctx.reply(ctx.t('groups-link-not-connected'));
     return;
   }
@@ -66,7 +66,7 @@ inGroups.command(commandNames('unlinkgroup'), async (ctx) => {
 groupsFeature.on('my_chat_member', async (ctx, next) => {
   const status = ctx.myChatMember.new_chat_member.status;
   const chatId = ctx.myChatMember.chat.id;
-  if ((status === 'left' || status === 'kicked') && await ctx.deps.db.groups.get(chatId)) {
+  if ((status === 'left' || status === 'kicked') && (await ctx.deps.db.groups.get(chatId))) {
     await ctx.deps.db.groups.unlink(chatId);
     ctx.deps.logger.info('group unlinked: the bot was removed', { chatId });
   }

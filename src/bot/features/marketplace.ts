@@ -142,7 +142,7 @@ marketplaceFeature.callbackQuery(marketplaceItemData.filter(), async (ctx) => {
 
 /** A client for the tapper's marketplace account, or undefined after telling them to connect (as an alert). */
 async function callbackClient(ctx: BotContext): Promise<MarketplaceClient | undefined> {
-  const client = ctx.from ? ctx.deps.services.credentials.client(ctx.from.id, 'marketplace') : undefined;
+  const client = ctx.from ? await ctx.deps.services.credentials.client(ctx.from.id, 'marketplace') : undefined;
   if (!client) {
     await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-marketplace')) }), show_alert: true });
   }

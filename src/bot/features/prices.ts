@@ -139,7 +139,8 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
   // Secret-looking text goes on to the fallback, which deletes it, even as an answer to the prompt.
   if (looksLikeSecret(text)) return next();
   if (!answersPrompt && (ctx.expiredConversation !== undefined || text.includes('\n'))) return next();
-  if (query === '' || text.trimStart().startsWith('/') || !(await ctx.deps.services.credentials.has(ctx.from.id, 'reseller'))) return next();
+  if (query === '' || text.trimStart().startsWith('/') || !(await ctx.deps.services.credentials.has(ctx.from.id, 'reseller')))
+    return next();
   const view: PriceView = { kind: 's', brand: 0, page: 0, query };
   if (answersPrompt) {
     await replyPriceView(ctx, view);

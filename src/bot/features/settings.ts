@@ -19,11 +19,11 @@ settingsFeature.chatType('private').command(commandNames('settings'), async (ctx
   const userId = ctx.from.id;
   const services = await Promise.all(
     serviceNames.map(async (service) => {
-    const name = ctx.t(`service-${service}`);
-    const info = await ctx.deps.db.credentials.info(userId, service);
-    return info
-      ? ctx.t('settings-service-connected', { service: name, label: info.label ?? '-' })
-      : ctx.t('settings-service-missing', { service: name });
+      const name = ctx.t(`service-${service}`);
+      const info = await ctx.deps.db.credentials.info(userId, service);
+      return info
+        ? ctx.t('settings-service-connected', { service: name, label: info.label ?? '-' })
+        : ctx.t('settings-service-missing', { service: name });
     }),
   );
   const locale = await ctx.i18n.getLocale();
@@ -32,7 +32,7 @@ settingsFeature.chatType('private').command(commandNames('settings'), async (ctx
     [ctx.t('settings-services'), ...services].join('\n'),
     [
       ctx.t('settings-language', { language: isLocale(locale) ? languageNames[locale] : locale }),
-      ctx.t(await ctx.deps.services.pin.hasPin(userId) ? 'settings-pin-on' : 'settings-pin-off'),
+      ctx.t((await ctx.deps.services.pin.hasPin(userId)) ? 'settings-pin-on' : 'settings-pin-off'),
     ].join('\n'),
   ].join('\n\n');
   const button = (key: string, action: string) => InlineKeyboard.text(ctx.t(key), settingsData.pack({ action }));

@@ -169,11 +169,12 @@ function receiptText(t: TranslateFunction, tx: TransactionRecord, note: string |
 }
 
 /** The sender's open transactions, newest first, as text and buttons (no keyboard when there are none). */
-async function renderPendingList(t: TranslateFunction, deps: BotDeps, userId: number): Promise<{ text: string; keyboard?: InlineKeyboard }> {
-  const open = (await deps.db.transactions
-    .listOpen())
-    .filter((tx) => tx.userId === userId)
-    .reverse();
+async function renderPendingList(
+  t: TranslateFunction,
+  deps: BotDeps,
+  userId: number,
+): Promise<{ text: string; keyboard?: InlineKeyboard }> {
+  const open = (await deps.db.transactions.listOpen()).filter((tx) => tx.userId === userId).reverse();
   if (open.length === 0) return { text: t('status-pending-none') };
   const shown = open.slice(0, pendingListLimit);
   const lines = numberedLines(t, shown);

@@ -89,7 +89,7 @@ const privateChats = watchFeature.chatType('private');
 
 privateChats.command(commandNames('watch'), async (ctx) => {
   const userId = ctx.from.id;
-  if (!await ctx.deps.db.credentials.has(userId, 'reseller')) {
+  if (!(await ctx.deps.db.credentials.has(userId, 'reseller'))) {
     await ctx.reply(ctx.t('error-not-connected', { service: ctx.t('service-reseller') }));
     return;
   }
@@ -118,7 +118,7 @@ privateChats.command(commandNames('watch'), async (ctx) => {
 watchFeature.callbackQuery(watchData.filter(), async (ctx) => {
   const data = readCallback(() => watchData.unpack(ctx.callbackQuery.data));
   const userId = ctx.from.id;
-  if (!data || ctx.chat?.type !== 'private' || !await ctx.deps.db.credentials.has(userId, 'reseller')) {
+  if (!data || ctx.chat?.type !== 'private' || !(await ctx.deps.db.credentials.has(userId, 'reseller'))) {
     await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
     return;
   }

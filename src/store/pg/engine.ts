@@ -210,7 +210,8 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
 }
 
 /** Locks and reads a user row inside a transaction. */
-const lockUser = (client: Queryable, id: number) => first<UserRecord>(client, 'record', 'SELECT record FROM users WHERE id = $1 FOR UPDATE', [id]);
+const lockUser = (client: Queryable, id: number) =>
+  first<UserRecord>(client, 'record', 'SELECT record FROM users WHERE id = $1 FOR UPDATE', [id]);
 
 const writeUser = (client: Queryable, user: UserRecord) =>
   client.query('UPDATE users SET active = $2, record = $3 WHERE id = $1', [user.id, user.active, user]);
