@@ -25,6 +25,7 @@ import { fit, renderPurchaseResults, toPurchaseResult } from './bot/renderers/pu
 import { formatRupiah } from './text/format.ts';
 import { createNotices, type Notices } from './notify/notices.ts';
 import { createOutbox, type Outbox } from './notify/outbox.ts';
+import { createFleetGate, createFleetReplyPacer } from './notify/fleet-pacing.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
 import { createBackupJob, type BackupJob } from './jobs/backups.ts';
 import { createBroadcastRunner, type BroadcastRunner } from './jobs/broadcast.ts';
@@ -136,7 +137,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
   const db = createDb(engine, vault, now);
   /** How long an update this process handles is its own before a replay elsewhere may take it. */
-  const updateLease = { owner: instanceId, ms: 10 * 60_000 };
+  const updateLease = { owner: instanceId, ms: config.claimLeaseMs };
   // Set once the outbox exists; a provider call can only happen after createApp returns.
   let reportAccountProblem: (problem: AccountProblem) => void = () => undefined;
   const providers = createProviders(config.providers, {
@@ -159,14 +160,25 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const outboxApi = new Api(config.botToken, { apiRoot: config.telegramApiRoot });
   // Notifications are HTML like every other message (src/text/html.ts); this transformer never retries.
   outboxApi.config.use(htmlParseMode);
+  // A fleet sharing PostgreSQL keeps Telegram's overall rate together: every message takes a shared slot.
+  const outboxLimits = { globalPerSecond: config.broadcast.paid ? undefined : Math.max(25, config.broadcast.rate), ...options.outboxLimits };
+  const fleetGate = config.databaseUrl
+    ? createFleetGate({
+        slots: db.sendSlots,
+        limits: { perSecond: outboxLimits.globalPerSecond ?? 25, perChatMs: 1000, perGroupPerMinute: 20 },
+        now,
+      })
+    : undefined;
   const outbox = createOutbox({
     api: outboxApi,
     db,
     instanceId,
+    claimLeaseMs: config.claimLeaseMs,
+    ...(fleetGate ? { fleetGate } : {}),
     logger,
     now,
     // A broadcast paced above the default 25/s (BROADCAST_RATE up to 30) needs the room in the global window.
-    limits: { globalPerSecond: config.broadcast.paid ? undefined : Math.max(25, config.broadcast.rate), ...options.outboxLimits },
+    limits: outboxLimits,
     onBlocked: async (chatId) => {
       if (chatId < 0 && (await db.groups.get(chatId))) await db.groups.unlink(chatId);
     },
@@ -220,6 +232,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const watcher = createSettlementWatcher({
     db,
     instanceId,
+    leaseMs: config.claimLeaseMs,
+    orphansAtStart: !config.databaseUrl,
     purchases: services.purchases,
     logger,
     now,
@@ -253,6 +267,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       conversationTimeoutMs: options.conversationTimeoutMs ?? 15 * 60_000,
       gameshopCataloguePath: config.gameshopCataloguePath,
       floodLimit: options.floodLimit,
+      submitHoldMs: config.claimLeaseMs,
     },
     logger,
     db,
@@ -262,7 +277,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     operatorFeed,
     broadcasts,
     now,
-    replyPacer: outbox.replyPacer(),
+    replyPacer: fleetGate ? createFleetReplyPacer(fleetGate) : outbox.replyPacer(),
     i18n,
   };
   const botConfig: BotConfig<BotContext> = {
@@ -311,7 +326,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         // them once their hold runs out.
         replayTimer ??= setInterval(
           () => void replayInbox(bot, db.inbox, logger, updateLease).catch((error: unknown) => logger.error('replay failed', { error })),
-          60_000,
+          Math.max(1000, Math.min(60_000, config.claimLeaseMs)),
         );
         replayTimer.unref?.();
       }

@@ -145,6 +145,11 @@ const schema = z.object({
   ).default(10),
   TELEGRAM_START_TIMEOUT_MS: integerText('milliseconds one start-up call to Telegram may take', 100, 60000).default(8000),
   TELEGRAM_RETRY_MS: integerText('milliseconds before the first retry of an unanswered start-up call', 100, 60000).default(2000),
+  CLAIM_LEASE_SECONDS: integerText(
+    'seconds an instance sharing PostgreSQL holds what it took (a due check, a notice, an update) before another may take it over',
+    5,
+    3600,
+  ).default(120),
   DATABASE_URL: z
     .string()
     .trim()
@@ -173,6 +178,11 @@ export interface Config {
   webhook: { url: string; secret: string } | undefined;
   /** DATABASE_URL: the store is PostgreSQL, shared by every instance, instead of DATA_DIR. */
   databaseUrl: string | undefined;
+  /**
+   * CLAIM_LEASE_SECONDS in ms: how long an instance holds a due check, a notice or a stored update
+   * it took; one that dies lets them go to the others after this.
+   */
+  claimLeaseMs: number;
   port: number;
   /** Interface the HTTP server (health, webhook) listens on. */
   healthHost: string;
@@ -244,6 +254,7 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     publicIp: data.PUBLIC_IP,
     webhook: data.WEBHOOK_URL && data.WEBHOOK_SECRET ? { url: data.WEBHOOK_URL, secret: data.WEBHOOK_SECRET } : undefined,
     databaseUrl: data.DATABASE_URL,
+    claimLeaseMs: data.CLAIM_LEASE_SECONDS * 1000,
     port: data.PORT,
     healthHost: data.HEALTH_HOST,
     healthToken: data.HEALTH_TOKEN,

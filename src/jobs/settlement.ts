@@ -25,6 +25,12 @@ export interface SettlementWatcherOptions {
    * credentials or IP (401/403), or the user disconnected. The caller tells the user.
    */
   onAccountPaused?: (userId: number, reason: string) => void | Promise<void>;
+  /**
+   * Whether the `Created` transactions found at start are this process's orphans, sent at once
+   * (default true: one process owns the store). Off on a shared store, where another live
+   * instance may be sending them right now: they are checked when due, under a claim, like the rest.
+   */
+  orphansAtStart?: boolean;
   /** Who claims due checks (one id per process); default a random one. */
   instanceId?: string;
   /**
@@ -86,7 +92,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
   const load = async () => {
     const open = db.transactions.listOpen();
     const pausedUsers = db.users.list({ where: (candidate) => candidate.recheckPause !== undefined });
-    for (const tx of await open) if (tx.status === 'Created') orphaned.add(tx.refId);
+    if (options.orphansAtStart ?? true) for (const tx of await open) if (tx.status === 'Created') orphaned.add(tx.refId);
     for (const user of await pausedUsers) {
       if (user.recheckPause) paused.set(user.id, Date.parse(user.recheckPause.since));
     }

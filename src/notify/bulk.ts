@@ -14,6 +14,7 @@
 import { GrammyError, type Api } from 'grammy';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
+import type { FleetGate } from './fleet-pacing.ts';
 import type { Pacing } from './pacing.ts';
 
 export type BulkOutcome = 'sent' | 'blocked' | 'failed';
@@ -55,6 +56,8 @@ export interface BulkLaneContext {
   mono: () => number;
   /** Asks the outbox for a scheduling pass. */
   wake: () => void;
+  /** With several instances: the fleet's shared send slots (fleet-pacing.ts). */
+  fleetGate?: FleetGate;
 }
 
 export interface BulkLane {
@@ -91,6 +94,8 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
         await delivery.settle(early);
         return;
       }
+      // Paid broadcast copies do not count against the overall rate (Telegram bills them instead).
+      if (counted) await context.fleetGate?.wait(delivery.chatId, 'notice');
       try {
         await delivery.send(context.api, AbortSignal.timeout(context.requestTimeoutMs));
       } catch (error) {

@@ -53,6 +53,7 @@ import { htmlParseMode } from '../text/html.ts';
 import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
 import { createBulkLane, type BulkSource } from './bulk.ts';
 import { createReplyPacer } from './reply-pacer.ts';
+import type { FleetGate } from './fleet-pacing.ts';
 
 export type { OutboxLimits } from './pacing.ts';
 
@@ -78,6 +79,10 @@ export interface OutboxOptions {
   db: Db;
   /** Names this process in the claims it takes on items (several instances may share the store); default a random id. */
   instanceId?: string;
+  /** How long a claimed item is this process's alone (ms, default 2 minutes). */
+  claimLeaseMs?: number;
+  /** With several instances: the fleet's shared send slots, taken before every message (fleet-pacing.ts). */
+  fleetGate?: FleetGate;
   logger: Logger;
   /** Clock for the timestamps stored on items (`notBefore`, `failingSince`). Pacing uses the monotonic clock. */
   now?: () => Date;
@@ -152,7 +157,7 @@ const uneditable =
 export function createOutbox(options: OutboxOptions): Outbox {
   const { api, db } = options;
   /** An item being sent is this process's for this long (its removal or update ends it sooner). */
-  const lease = { owner: options.instanceId ?? `outbox-${randomUUID()}`, ms: 2 * 60_000 };
+  const lease = { owner: options.instanceId ?? `outbox-${randomUUID()}`, ms: options.claimLeaseMs ?? 2 * 60_000 };
   const log = options.logger.child({ component: 'outbox' });
   const now = options.now ?? (() => new Date());
   const limits = { ...defaults, ...definedOnly(options.retry) };
@@ -190,6 +195,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     retryBaseMs: limits.baseMs,
     mono,
     wake: () => schedulePump(),
+    ...(options.fleetGate ? { fleetGate: options.fleetGate } : {}),
   });
 
   const schedulePump = () => {
@@ -298,6 +304,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       // Claimed, not read: of the instances sharing the store, one sends it.
       const item = await db.outbox.claim(entry.id, lease);
       if (!item) return;
+      await options.fleetGate?.wait(item.chatId, 'notice');
       const parsed = outboxPayloadSchema.safeParse(item.payload);
       if (!parsed.success) {
         log.error('dropping a notification with an invalid payload (a bug in its producer)', {

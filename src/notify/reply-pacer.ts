@@ -2,7 +2,7 @@ import type { Transformer } from 'grammy';
 import type { Pacing } from './pacing.ts';
 
 /** Methods that post a message into a chat: Telegram counts them against its overall limit. */
-const postingMethods: ReadonlySet<string> = new Set([
+export const postingMethods: ReadonlySet<string> = new Set([
   'sendMessage',
   'sendPhoto',
   'sendDocument',

@@ -83,6 +83,11 @@ export interface BotApiEmulator {
   sendInlineQuery(user: UserRef, text: string, options?: SendInlineQueryOptions): InlineQuery;
   /** The user picks a result of an answer: its message appears in `chat` from the user, via the bot. */
   chooseInlineResult(user: UserRef, answer: InlineAnswer, resultId: string, options?: { chat?: ChatRef }): EmulatedMessage;
+  /**
+   * Queues an update again with the same update_id (the update or its id), as Telegram re-sends
+   * one whose delivery it saw no 2xx answer for: a duplicate the bot must recognise.
+   */
+  redeliver(update: Update | number): Update;
   /** Queues any update; update_id is assigned when absent. */
   pushUpdate(update: Omit<Update, 'update_id'> & { update_id?: number }): Update;
 
@@ -144,11 +149,25 @@ export interface BotApiEmulator {
   maxSendsInWindow(chat: ChatRef | 'all', windowMs: number): number;
 
   // webhook
-  /** Switches to webhook mode: updates are POSTed to a loopback URL (with the secret header). */
+  /**
+   * Switches to webhook mode: updates are POSTed to a loopback URL (with the secret header), over
+   * `webhookConnections` connections at once (one chat's updates one at a time, in order).
+   */
   deliverTo(url: string, secretToken?: string): void;
 
   /** Stops the server: pending polls end empty, pending waits reject, sockets close. */
   close(): Promise<void>;
+}
+
+/** Options of the emulator's server: the world's, and how the webhook is delivered. */
+export interface BotApiServerOptions extends BotApiOptions {
+  /**
+   * Webhook POSTs in flight at once when setWebhook gave no `max_connections` (Telegram's
+   * default is 40). Default 1: updates one at a time, in order. With more, updates of different
+   * chats go side by side while each chat's stay in order, as several bot instances behind a load
+   * balancer receive them.
+   */
+  webhookConnections?: number;
 }
 
 /**
@@ -158,7 +177,7 @@ export interface BotApiEmulator {
  * const api = await startBotApi();
  * const bot = new Bot(api.token, { botInfo: api.botInfo, client: { apiRoot: api.apiRoot } });
  */
-export async function startBotApi(options: BotApiOptions = {}): Promise<BotApiEmulator> {
+export async function startBotApi(options: BotApiServerOptions = {}): Promise<BotApiEmulator> {
   const world = new World(options);
   installMethods(world);
   const inline = new InlineMode(world);
@@ -217,7 +236,7 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<BotApiEm
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const apiRoot = `http://${host}:${address.port}`;
-  const deliverer = startWebhookDelivery(world);
+  const deliverer = startWebhookDelivery(world, { connections: options.webhookConnections });
 
   let closing: Promise<void> | undefined;
   const extras = {

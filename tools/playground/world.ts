@@ -233,8 +233,8 @@ export class World {
   readonly commands = new Map<string, unknown[]>();
   readonly botSettings = new Map<string, unknown>();
   webhook: WebhookState | undefined;
-  /** Set by the webhook deliverer while a POST is in flight. */
-  webhookBusy = false;
+  /** POSTs the webhook deliverer has in flight (several with more than one connection). */
+  webhookInFlight = 0;
   /** Incremented on every observable change. */
   version = 0;
   closed = false;
@@ -736,9 +736,29 @@ export class World {
     return batch.map(clone);
   }
 
-  /** Removes one delivered update (webhook mode). */
-  removeUpdate(updateId: number): void {
-    this.queue = this.queue.filter((u) => u.update_id !== updateId);
+  /**
+   * The oldest deliverable queued update that `free` accepts (webhook mode: one of a chat with
+   * nothing in flight), itself, not a copy, so its delivery removes exactly this entry (a
+   * re-delivery may queue another with the same update_id). Updates of types not allowed are
+   * dropped, as Telegram does.
+   */
+  nextWebhookUpdate(free: (update: Update) => boolean): Update | undefined {
+    let found: Update | undefined;
+    const dropped = new Set<Update>();
+    for (const update of this.queue) {
+      if (!this.isAllowed(update)) dropped.add(update);
+      else if (free(update)) {
+        found = update;
+        break;
+      }
+    }
+    if (dropped.size) this.queue = this.queue.filter((u) => !dropped.has(u));
+    return found;
+  }
+
+  /** Removes one delivered update, this very entry of the queue (webhook mode). */
+  removeQueued(update: Update): void {
+    this.queue = this.queue.filter((u) => u !== update);
     this.changed();
   }
 
@@ -1120,7 +1140,8 @@ export class World {
    */
   waitForIdle(options: WaitOptions = {}): Promise<true> {
     return this.waitFor(
-      () => (this.queue.length === 0 && (this.webhook?.delivering ? !this.webhookBusy : this.polling) ? (true as const) : undefined),
+      () =>
+        this.queue.length === 0 && (this.webhook?.delivering ? this.webhookInFlight === 0 : this.polling) ? (true as const) : undefined,
       { ...options, message: options.message ?? 'waitForIdle: the bot did not consume all updates' },
     );
   }
@@ -1130,6 +1151,24 @@ export class World {
     this.closed = true;
     this.endPollers([]);
     this.changed();
+  }
+
+  /**
+   * Queues an update again with the same update_id (the update, or its id), as Telegram re-sends
+   * one it saw no 2xx answer for (a lost answer, a timeout): a duplicate the bot must recognise.
+   * The copy is queued at the end and listed in `updates` a second time; in webhook mode it is
+   * POSTed like any other update (never while the same chat has one in flight).
+   */
+  redeliver(ref: Update | number): Update {
+    const id = typeof ref === 'number' ? ref : ref.update_id;
+    const original = this.updates.find((u) => u.update_id === id);
+    if (!original) throw new Error(`redeliver: no update ${id} was ever queued.`);
+    const again = clone(original);
+    this.queue.push(again);
+    this.updates.push(again);
+    this.changed();
+    this.wakePollers();
+    return again;
   }
 
   /** Pushes any update, e.g. `{ message: {...} }`; update_id is assigned when absent. */

@@ -369,7 +369,7 @@ export function createBuyConversation(deps: BotDeps) {
           userId,
           chatId,
           lines: items.map((item) => ({ code: item.code, productName: item.productName, target: item.target, price: item.price })),
-          holdMs: submitHoldMs,
+          holdMs: deps.settings.submitHoldMs ?? submitHoldMs,
         });
         return { ok: true, again, refIds: transactions.map((tx) => tx.refId) };
       } catch (error) {

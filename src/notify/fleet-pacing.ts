@@ -1,0 +1,53 @@
+/**
+ * Telegram's limits for a fleet: several instances sharing PostgreSQL each pace their own outbox
+ * (pacing.ts), but Telegram counts the bot's messages together. Here every message an instance
+ * posts — a notice, a broadcast copy, a reply — first takes a send slot from the shared store
+ * (`sendSlots.reserve`, see src/store/pg/send-slots.ts) and waits for its instant, so the fleet
+ * together stays under the ceiling. One process on lowdb does not need it: its outbox's own pacing
+ * sees every message it sends.
+ */
+import type { Transformer } from 'grammy';
+import type { FleetLimits, SendSlotStore } from '../store/contract.ts';
+import { postingMethods } from './reply-pacer.ts';
+
+export interface FleetGate {
+  /**
+   * Resolves at the instant this process may post one message to `chatId`. A reply keeps the
+   * overall rate and a group's 20 a minute (a user waiting for an answer is not held to one
+   * message a second); a notice or a broadcast copy also keeps the per-chat gap.
+   */
+  wait(chatId: number, kind: 'reply' | 'notice'): Promise<void>;
+}
+
+export interface FleetGateOptions {
+  slots: SendSlotStore;
+  limits: FleetLimits;
+  /** The store's clock (slots are instants on it). */
+  now?: () => Date;
+  /** Waits `ms` (tests pass a virtual one). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createFleetGate(options: FleetGateOptions): FleetGate {
+  const now = options.now ?? (() => new Date());
+  const sleep = options.sleep ?? realSleep;
+  const replyLimits: FleetLimits = { ...options.limits, perChatMs: 0 };
+  return {
+    async wait(chatId, kind) {
+      const at = await options.slots.reserve(chatId, now().getTime(), kind === 'reply' ? replyLimits : options.limits);
+      const waitMs = at - now().getTime();
+      if (waitMs > 0) await sleep(waitMs);
+    },
+  };
+}
+
+/** The API transformer that makes the bot's replies take their slot of the fleet's rate. */
+export function createFleetReplyPacer(gate: FleetGate): Transformer {
+  return async (prev, method, payload, signal) => {
+    const chatId = (payload as { chat_id?: unknown }).chat_id;
+    if (postingMethods.has(method) && typeof chatId === 'number') await gate.wait(chatId, 'reply');
+    return prev(method, payload, signal);
+  };
+}
