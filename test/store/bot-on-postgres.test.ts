@@ -1,0 +1,95 @@
+/**
+ * The bot with DATABASE_URL: the same flows as on lowdb, on a PostgreSQL database of the test's
+ * own — a purchase that settles with one notice, a double tap on Confirm that buys once, a flow
+ * that continues on another instance (a second app on the same database), and secrets that reach
+ * the database sealed only.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TestWorld } from '../helpers/app.ts';
+import { buyer, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
+import { buyPending, recheck, startSettlementWorld, testClock, waitForSettled } from '../helpers/settlement.ts';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/pg-database.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+
+const available = await postgresAvailable();
+const main = resellerDemoAccounts.main;
+
+describe.skipIf(available !== true)('the bot on PostgreSQL (DATABASE_URL)', () => {
+  let database: TestDatabase;
+  let world: TestWorld | undefined;
+  const clock = testClock();
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(async () => {
+    await world?.stop();
+    world = undefined;
+    const tables = await database.sql<{ tablename: string }>(
+      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'kiosbot_migrations'`,
+    );
+    if (tables.length > 0) await database.sql(`TRUNCATE ${tables.map((row) => row.tablename).join(', ')} CASCADE`);
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  const start = async () => {
+    world = await startSettlementWorld(clock, {
+      env: { DATABASE_URL: database.url, WEBHOOK_URL: 'https://bot.example/telegram', WEBHOOK_SECRET: 'a-secret-of-sixteen-chars' },
+    });
+    return world;
+  };
+
+  it('a Pending purchase settles: the receipt, exactly one ping, and the record final in the database', async () => {
+    const w = await start();
+    expect(w.app.db.kind).toBe('postgres');
+    const budi = await buyer(w);
+    const pending = await buyPending(w, budi, 'TSEL10', '081234567890');
+    expect(sandboxTransactions(w)).toHaveLength(1);
+
+    await recheck(w, clock, 3);
+    const ping = await waitForSettled(w, budi, pending, 'Transaksi sukses');
+    expect(ping.text).toBe('✅ Telkomsel 10.000 · 0812****7890 · Sukses');
+    await recheck(w, clock, 3);
+    await w.app.outbox.drain();
+    expect(w.telegram.botMessages(budi).filter((m) => m.messageId > pending.messageId)).toEqual([ping]);
+    const rows = await database.sql<{ final: boolean; status: string }>(`SELECT final, record->>'status' AS status FROM transactions`);
+    expect(rows).toEqual([{ final: true, status: 'Sukses' }]);
+    expect(await database.sql('SELECT id FROM outbox')).toEqual([]);
+  });
+
+  it('a double tap on Confirm buys once', async () => {
+    const w = await start();
+    const budi = await buyer(w);
+    const summary = await waitForSummary(w, budi, budi.send('/beli TSEL10 081234567890'));
+    budi.tap(summary, '✅ Konfirmasi');
+    budi.tap(summary, '✅ Konfirmasi');
+    await w.telegram.waitForBotMessage(budi, { after: summary, textIncludes: /Sedang diproses|Belum pasti/ });
+    await w.idle();
+    expect(sandboxTransactions(w)).toHaveLength(1);
+    expect(await database.sql('SELECT id FROM confirmations')).toHaveLength(1);
+  });
+
+  it('a flow started on one instance continues on another; the key reaches the database sealed only', async () => {
+    const w = await start();
+    const budi = w.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const picker = await w.telegram.waitForBotMessage(budi, { after: budi.send('/connect') });
+    budi.tap(picker, 'Top-up reseller');
+    await w.telegram.waitForBotMessage(budi, { after: picker, textIncludes: 'API ID' });
+    await w.telegram.waitForBotMessage(budi, { after: budi.send(main.apiId), textIncludes: 'API key' });
+    // The state is stored once the prompt is out; then this instance goes and another takes over.
+    for (let waited = 0; (await database.sql('SELECT key FROM conversations')).length === 0; waited += 10) {
+      if (waited > 5000) throw new Error('the conversation state was never stored');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await w.restart();
+    const done = await w.telegram.waitForBotMessage(budi, { after: budi.send(main.apiKey), textIncludes: '✅' });
+    expect(done.text).toContain('DEMO…LER');
+    expect(await w.app.services.credentials.load(budi.id, 'reseller')).toEqual({ apiId: main.apiId, apiKey: main.apiKey });
+    const dump =
+      JSON.stringify(await database.sql('SELECT * FROM credentials')) + JSON.stringify(await database.sql('SELECT * FROM conversations'));
+    expect(dump).not.toContain(main.apiKey);
+    expect(dump).toContain('DEMO…LER');
+  });
+});
