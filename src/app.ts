@@ -128,6 +128,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     engine = await openPgEngine({
       connectionString: config.databaseUrl,
       now,
+      vault,
       onIdleError: (error) => logger.warn('a database connection was closed by the server; the next query opens another', { error }),
     });
   } else {

@@ -72,7 +72,7 @@ export class StoreKeyError extends StoreError {
     super(
       'key',
       `ENCRYPTION_KEY is not the key the data in ${file} was encrypted with: ${reason}. kiosbot has not changed anything. ` +
-        'Set ENCRYPTION_KEY back to the key this data directory was created with, then start kiosbot again ' +
+        'Set ENCRYPTION_KEY back to the key this data was created with, then start kiosbot again ' +
         '(while rotating keys: the new key in ENCRYPTION_KEY and the old one in ENCRYPTION_KEY_PREVIOUS). ' +
         'Without that key the stored provider credentials cannot be read; do not delete the data to get past this: it also holds the open purchases.',
     );

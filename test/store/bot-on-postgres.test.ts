@@ -5,7 +5,10 @@
  * the database sealed only.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestWorld } from '../helpers/app.ts';
+import { loopbackEnv, type TestWorld } from '../helpers/app.ts';
+import { createApp } from '../../src/app.ts';
+import { createConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
 import { buyer, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
 import { buyPending, recheck, startSettlementWorld, testClock, waitForSettled } from '../helpers/settlement.ts';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/pg-database.ts';
@@ -92,4 +95,27 @@ describe.skipIf(available !== true)('the bot on PostgreSQL (DATABASE_URL)', () =
     expect(dump).not.toContain(main.apiKey);
     expect(dump).toContain('DEMO…LER');
   });
+
+  it('an instance started with another ENCRYPTION_KEY is refused before it touches a secret', async () => {
+    const w = await start();
+    const budi = await buyer(w);
+    const otherKey = Buffer.alloc(32, 9).toString('base64');
+    const config = { ...w.config, ...createConfig({ ...envOf(w), ENCRYPTION_KEY: otherKey }) };
+    await expect(createApp(config, { logger: createLogger({ level: 'error', write: () => undefined }) })).rejects.toThrow(
+      /ENCRYPTION_KEY is not the key the data in the PostgreSQL database kiosbot_test_\w+ was encrypted with/,
+    );
+    // The running instance is unaffected, its key check value unchanged.
+    expect(await w.app.services.credentials.load(budi.id, 'reseller')).toEqual({ apiId: main.apiId, apiKey: main.apiKey });
+    expect(await database.sql(`SELECT key FROM store_meta`)).toEqual([{ key: 'key_check' }]);
+  });
 });
+
+/** The environment a world's app was configured from, for a second app beside it. */
+function envOf(w: TestWorld): Record<string, string> {
+  return {
+    ...loopbackEnv(w.telegram, w.sandbox, w.dataDir),
+    DATABASE_URL: w.config.databaseUrl ?? '',
+    WEBHOOK_URL: 'https://bot.example/telegram',
+    WEBHOOK_SECRET: 'a-secret-of-sixteen-chars',
+  };
+}

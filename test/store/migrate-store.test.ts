@@ -14,6 +14,8 @@ import { sealConversation } from '../../src/store/conversations.ts';
 import { sealCredential } from '../../src/store/credentials.ts';
 import { sealUpdate } from '../../src/store/inbox.ts';
 import { createLowdbEngine } from '../../src/store/lowdb-engine.ts';
+import { openPgEngine } from '../../src/store/pg/engine.ts';
+import { createVault } from '../../src/store/vault.ts';
 import { importLowdbIntoPg, importedTables, jsonbText, type ImportOptions } from '../../src/store/pg/import-lowdb.ts';
 import { historyDirName, openStore } from '../../src/store/store.ts';
 import type { TransactionRecord } from '../../src/store/schema.ts';
@@ -178,6 +180,12 @@ describeEngines(
                 (SELECT string_agg(sealed, '') FROM inbox) AS text`,
       );
       expect(dump?.text).not.toMatch(/KEY-SECRET|123456|"text":"1234"/);
+      // The key the data directory opened with is the database's from now on: another is refused.
+      const url = suite.databaseUrl();
+      await expect(openPgEngine({ connectionString: url, vault: createVault({ key: Buffer.alloc(32, 9) }) })).rejects.toThrow(
+        /ENCRYPTION_KEY is not the key/,
+      );
+      await (await openPgEngine({ connectionString: url, vault })).close();
     });
 
     it("the checksum's text of a value is PostgreSQL's own jsonb text of it", async () => {

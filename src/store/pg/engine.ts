@@ -32,6 +32,8 @@ import { createPgChatLocks } from './chat-locks.ts';
 import { createPgInbox } from './inbox.ts';
 import { createPgSendSlots } from './send-slots.ts';
 import { checkStoreImport, migratePg } from './migrate.ts';
+import { checkPgKey } from './key-check.ts';
+import type { Vault } from '../vault.ts';
 import { createPgTransactions } from './transactions.ts';
 
 export interface PgEngineOptions {
@@ -54,6 +56,12 @@ export interface PgEngineOptions {
    * a listener node-postgres would throw it out of the process.
    */
   onIdleError?: (error: Error) => void;
+  /**
+   * The vault secrets are sealed with: the database's key check value must open with it
+   * (key-check.ts), else opening fails with StoreKeyError. Without one nothing is checked (tests
+   * of the contract, which only ever see sealed tokens).
+   */
+  vault?: Vault;
 }
 
 /**
@@ -70,6 +78,7 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
   try {
     await migratePg(pool);
     await checkStoreImport(pool);
+    if (options.vault) await checkPgKey(pool, options.vault, `the PostgreSQL database ${databaseName(pool)}`, now());
   } catch (error) {
     if (owned) await pool.end();
     throw error;
@@ -462,4 +471,9 @@ function createPgBroadcasts(pool: pg.Pool, now: () => Date): StoreEngine['broadc
       return value;
     },
   };
+}
+
+/** The database's name (no host, user or password), for messages. */
+function databaseName(pool: pg.Pool): string {
+  return pool.options.database ?? (pool.options.connectionString ? new URL(pool.options.connectionString).pathname.slice(1) : 'kiosbot');
 }

@@ -27,6 +27,7 @@ import { decodeHotFile, isFinalStatus, type HotData } from '../schema.ts';
 import { hotFileName, openStore, type Store } from '../store.ts';
 import { decodeUserShardFile, userShardCount, userShardFileName, type UserShardData } from '../user-shards.ts';
 import type { Vault } from '../vault.ts';
+import { writePgKeyCheck } from './key-check.ts';
 import { inTransaction, outboxDueAt } from './db.ts';
 import { migratePg, StoreImportError } from './migrate.ts';
 import { dueAt } from './transactions.ts';
@@ -275,6 +276,8 @@ export async function importLowdbIntoPg(options: ImportOptions): Promise<ImportR
           'the data directory was left as it was. Run the command again; if it fails the same way, keep running the bot on DATA_DIR and report it.',
       );
     }
+    // The key the data directory was opened with: an instance started with another is refused.
+    await writePgKeyCheck(pool, options.vault, now(), { replace: true });
     await pool.query(`UPDATE store_import SET state = 'done', finished_at = $1, report = $2 WHERE id = 1`, [
       now().toISOString(),
       JSON.stringify(report),
