@@ -162,7 +162,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Notifications are HTML like every other message (src/text/html.ts); this transformer never retries.
   outboxApi.config.use(htmlParseMode);
   // A fleet sharing PostgreSQL keeps Telegram's overall rate together: every message takes a shared slot.
-  const outboxLimits = { globalPerSecond: config.broadcast.paid ? undefined : Math.max(25, config.broadcast.rate), ...options.outboxLimits };
+  const outboxLimits = {
+    globalPerSecond: config.broadcast.paid ? undefined : Math.max(25, config.broadcast.rate),
+    ...options.outboxLimits,
+  };
   const fleetGate = config.databaseUrl
     ? createFleetGate({
         slots: db.sendSlots,

@@ -48,7 +48,7 @@ import type { OutboxEntry } from '../store/outbox.ts';
 import type { OutboxItem } from '../store/schema.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.ts';
-import { deliverPayload, outboxPayloadSchema, type OutboxPayload, type SendPayload } from './payload.ts';
+import { asSend, deliverPayload, outboxPayloadSchema, type OutboxPayload } from './payload.ts';
 import { htmlParseMode } from '../text/html.ts';
 import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
 import { createBulkLane, type BulkSource } from './bulk.ts';
@@ -486,11 +486,6 @@ export function createOutbox(options: OutboxOptions): Outbox {
 function queuedBefore(a: OutboxEntry, b: OutboxEntry): boolean {
   const byTime = Date.parse(a.createdAt) - Date.parse(b.createdAt);
   return byTime < 0 || (byTime === 0 && a.id < b.id);
-}
-
-function asSend(payload: OutboxPayload): SendPayload {
-  const { text, parseMode, replyMarkup, linkPreview } = payload;
-  return { type: 'send', text, parseMode, replyMarkup, linkPreview };
 }
 
 /** Log fields naming an item without its text (which may hold a customer's number). */

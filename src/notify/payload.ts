@@ -81,3 +81,9 @@ export async function deliverPayload(api: Api, chatId: number, payload: OutboxPa
   }
   return (await api.sendMessage(chatId, payload.text, { ...common, ...preview, ...silent, ...reply }, signal)).message_id;
 }
+
+/** The same text as a new message (what an edit that can no longer be made becomes). */
+export function asSend(payload: OutboxPayload): SendPayload {
+  const { text, parseMode, replyMarkup, linkPreview } = payload;
+  return { type: 'send', text, parseMode, replyMarkup, linkPreview };
+}

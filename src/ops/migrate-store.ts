@@ -44,7 +44,7 @@ try {
   const tables = Object.keys(report.tables).length;
   console.log(
     `Verified: the row count and checksum of each of the ${tables} tables match the data directory, which was left as it was. ` +
-      'This kiosbot still runs on DATA_DIR only: keep DATABASE_URL unset for `npm start` (README "Scaling out").',
+      'Start the bot with this DATABASE_URL (webhook mode) to run on PostgreSQL; without it, it keeps running on DATA_DIR (README "Scaling out").',
   );
 } catch (error) {
   console.error(`The store was not copied: ${explain(error)}`);
