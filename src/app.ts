@@ -261,6 +261,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const backups = createBackupJob({ store, dir: config.backups.dir, keep: config.backups.keep, logger, now });
   let backupTimer: NodeJS.Timeout | undefined;
   let replayTimer: NodeJS.Timeout | undefined;
+  let broadcastTimer: NodeJS.Timeout | undefined;
   const deps: BotDeps = {
     settings: {
       botToken: config.botToken,
@@ -333,6 +334,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
           Math.max(1000, Math.min(60_000, config.claimLeaseMs)),
         );
         replayTimer.unref?.();
+        // A broadcast started on another instance, or whose leader died, is looked for here.
+        broadcastTimer ??= setInterval(() => broadcaster.wake(), 2000);
+        broadcastTimer.unref?.();
       }
       if (store && config.backups.everyMs > 0) {
         backupTimer ??= setInterval(() => void backups.run(), config.backups.everyMs);
@@ -348,6 +352,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await operatorFeed.close();
       broadcaster.stop();
       if (replayTimer) clearInterval(replayTimer);
+      if (broadcastTimer) clearInterval(broadcastTimer);
       await jobs.stop();
       await db.close();
     },

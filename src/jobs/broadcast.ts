@@ -44,6 +44,12 @@ export interface BroadcastRunner {
 
 type Job = Pick<BroadcastJob, 'id' | 'adminId' | 'fromChatId' | 'messageId' | 'replyMarkup' | 'recipients'>;
 
+/**
+ * The chat id whose store lock stands for "delivers broadcasts" (no Telegram chat has id 0): the
+ * instances sharing a store take it in turn, so one of them delivers the running job.
+ */
+export const broadcastLeaderChat = 0;
+
 export function createBroadcastRunner(options: BroadcastRunnerOptions): BroadcastRunner {
   const { db } = options;
   const log = options.logger.child({ component: 'broadcast' });
@@ -65,6 +71,52 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
   let doneAtLoad = new Set<number>();
   /** Jobs seen cancelled (by an admin on any instance): the rest of their audience is not sent. */
   const stopped = new Set<string>();
+
+  /**
+   * Leadership: of the instances sharing a store, one delivers the running broadcast. It holds the
+   * store's lock of `broadcastLeaderChat` while it does (PostgreSQL: an advisory lock on its own
+   * connection); the others wait for it, and when the leader dies its connection (and so the lock)
+   * goes, and the next one resumes the job from its recorded progress.
+   */
+  let leadership: (() => void) | undefined;
+  let acquiring: Promise<void> | undefined;
+  const lead = (): Promise<void> => {
+    if (leadership) return Promise.resolve();
+    acquiring ??= new Promise<void>((acquired, failed) => {
+      db.chatLocks
+        .run(
+          broadcastLeaderChat,
+          () =>
+            new Promise<void>((release) => {
+              leadership = release;
+              acquired();
+            }),
+        )
+        .catch(failed)
+        .finally(() => {
+          leadership = undefined;
+          acquiring = undefined;
+        });
+    });
+    return acquiring;
+  };
+  const resign = () => leadership?.();
+
+  /** Loads the running job, taking the leadership first when there is one (and giving it up when there is none). */
+  const loadAsLeader = async () => {
+    if (!running) return;
+    if (!(await db.broadcasts.runningProgress())) {
+      if (!job) resign();
+      return;
+    }
+    await lead();
+    if (!running) {
+      resign();
+      return;
+    }
+    await load();
+    if (!job) resign();
+  };
 
   const adminLocale = async (adminId: number) => (await db.users.get(adminId))?.locale ?? options.defaultLocale;
 
@@ -150,7 +202,7 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
       log.error('finishing a broadcast failed', { jobId: current.id, error });
     } finally {
       if (job === current) job = undefined;
-      await load().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
+      await loadAsLeader().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
       if (!job) {
         options.attach(undefined);
         if (progressTimer) clearInterval(progressTimer);
@@ -235,19 +287,20 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
   return {
     start() {
       running = true;
-      void load().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
+      void loadAsLeader().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
     },
     wake() {
       if (!running) return;
       void (async () => {
         const current = job;
         if (current && (await db.broadcasts.progress(current.id))?.status !== 'running') stopped.add(current.id);
-        await load();
+        await loadAsLeader();
         options.attach(job ? source : undefined);
       })().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
     },
     stop() {
       running = false;
+      resign();
       if (progressTimer) clearInterval(progressTimer);
       progressTimer = undefined;
     },

@@ -53,7 +53,7 @@ export async function worldWithUsers(count: number, options: UsersOptions): Prom
   await awaitIn(
     time,
     Promise.all(
-      [admin, ...users].map((user) => world.app.store.users.upsert({ id: user.id, firstName: user.user.first_name, locale: 'id' })),
+      [admin, ...users].map((user) => world.app.db.users.upsert({ id: user.id, firstName: user.user.first_name, locale: 'id' })),
     ),
   );
   const blocked = new Set<number>();

@@ -1,0 +1,72 @@
+/**
+ * A broadcast with two instances on one PostgreSQL database: one of them delivers it (the
+ * leadership lock), each user gets one copy, and when the delivering instance stops halfway the
+ * job goes on from its recorded progress on an instance that is still up: one copy each all the
+ * same, and one final report.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../../src/app.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { TestWorld } from '../helpers/app.ts';
+import { copiesOf, startPhotoBroadcast, worldWithUsers } from '../helpers/broadcast.ts';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/pg-database.ts';
+
+const available = await postgresAvailable();
+
+describe.skipIf(available !== true)('a broadcast on a fleet sharing PostgreSQL', () => {
+  let database: TestDatabase;
+  let world: TestWorld | undefined;
+  let second: App | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(async () => {
+    await second?.close();
+    second = undefined;
+    await world?.stop();
+    world = undefined;
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  it('each user gets one copy although the delivering instance stops halfway; one report', async () => {
+    const fast = {
+      outboxLimits: { perChatMs: 10, globalPerSecond: 5000 },
+      broadcast: { rate: 20, windowMs: 1000, progressEveryMs: 200 },
+    };
+    const [w, { admin, users, blocked }] = await worldWithUsers(80, {
+      env: { DATABASE_URL: database.url, WEBHOOK_URL: 'https://bot.example/telegram', WEBHOOK_SECRET: 'a-secret-of-sixteen-chars' },
+      app: fast,
+    });
+    world = w;
+    // A second instance beside it: its jobs run, it receives no updates.
+    second = await createApp(w.config, {
+      logger: createLogger({ level: 'error', write: () => undefined }),
+      botConfig: { botInfo: w.telegram.botInfo },
+      ...fast,
+    });
+    second.startJobs();
+
+    const picker = await startPhotoBroadcast(w, admin);
+    admin.tap(picker, '📣 Kirim');
+    const copies = () => users.reduce((sum, user) => sum + copiesOf(w, user), 0);
+    await w.telegram.waitFor(() => copies() >= 15, { timeoutMs: 10_000 });
+    // The first instance goes (as in a deploy) and comes back; meanwhile the second one takes over.
+    await w.restart();
+    await w.telegram.waitForBotMessage(admin, { textIncludes: 'Siaran selesai', timeoutMs: 30_000 });
+
+    for (const user of users) expect(copiesOf(w, user), `user ${user.id}`).toBe(blocked.has(user.id) ? 0 : 1);
+    await w.app.outbox.drain();
+    await second.outbox.drain();
+    // One report after the progress message (which is edited to the same text besides).
+    const reports = w.telegram.botMessages(admin).filter((m) => m.messageId > picker.messageId && m.text?.includes('Siaran selesai'));
+    expect(reports).toHaveLength(1);
+    // Delivered by one instance at a time: the second started where the first one's progress ended.
+    const runs = w.logs.filter((line) => line.includes('"broadcast running"')).map((line) => (JSON.parse(line) as { from: number }).from);
+    expect(runs).toHaveLength(2);
+    expect(runs[1]).toBeGreaterThanOrEqual(15);
+    expect(await database.sql(`SELECT status FROM broadcasts`)).toEqual([{ status: 'done' }]);
+  }, 60_000);
+});
