@@ -12,6 +12,7 @@ import type { BulkDelivery, BulkOutcome, BulkSource } from '../notify/bulk.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { BroadcastJob, BroadcastProgress } from '../store/broadcasts.ts';
 import type { Db } from '../store/db.ts';
+import { fleetLocks } from '../store/fleet-locks.ts';
 
 export interface BroadcastRunnerOptions {
   db: Db;
@@ -44,12 +45,6 @@ export interface BroadcastRunner {
 
 type Job = Pick<BroadcastJob, 'id' | 'adminId' | 'fromChatId' | 'messageId' | 'replyMarkup' | 'recipients'>;
 
-/**
- * The chat id whose store lock stands for "delivers broadcasts" (no Telegram chat has id 0): the
- * instances sharing a store take it in turn, so one of them delivers the running job.
- */
-export const broadcastLeaderChat = 0;
-
 export function createBroadcastRunner(options: BroadcastRunnerOptions): BroadcastRunner {
   const { db } = options;
   const log = options.logger.child({ component: 'broadcast' });
@@ -74,7 +69,7 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
 
   /**
    * Leadership: of the instances sharing a store, one delivers the running broadcast. It holds the
-   * store's lock of `broadcastLeaderChat` while it does (PostgreSQL: an advisory lock on its own
+   * store's lock of `fleetLocks.broadcast` while it does (PostgreSQL: an advisory lock on its own
    * connection); the others wait for it, and when the leader dies its connection (and so the lock)
    * goes, and the next one resumes the job from its recorded progress.
    */
@@ -85,7 +80,7 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     acquiring ??= new Promise<void>((acquired, failed) => {
       db.chatLocks
         .run(
-          broadcastLeaderChat,
+          fleetLocks.broadcast,
           () =>
             new Promise<void>((release) => {
               leadership = release;

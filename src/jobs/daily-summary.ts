@@ -2,6 +2,7 @@ import type { Logger } from '../logger.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { UserRecord } from '../store/schema.ts';
 import type { Db } from '../store/db.ts';
+import { fleetLocks } from '../store/fleet-locks.ts';
 import type { DayRange } from '../services/export-periods.ts';
 import { isSummaryDue, summaryRange } from '../services/daily-summary.ts';
 import { wibDayOf } from '../services/export-periods.ts';
@@ -65,7 +66,8 @@ export function createDailySummaryJob(deps: DailySummaryDeps): DailySummaryJob {
 
   return {
     runOnce() {
-      pass ??= queueDue().finally(() => (pass = undefined));
+      // One instance's pass at a time over a shared store: the next one sees the days marked sent.
+      pass ??= db.chatLocks.run(fleetLocks.dailySummary, queueDue).finally(() => (pass = undefined));
       return pass;
     },
     start() {

@@ -1,4 +1,5 @@
 import type { Db } from '../store/db.ts';
+import { fleetLocks } from '../store/fleet-locks.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
@@ -61,10 +62,13 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
         if (running.get(userId) === next) running.delete(userId);
       });
     },
-    async checkAll() {
-      for (const user of await db.users.list({ active: true, where: (candidate) => candidate.alertThreshold !== undefined })) {
-        await this.check(user.id);
-      }
+    checkAll() {
+      // One instance's pass at a time over a shared store: the next one sees the alerts disarmed.
+      return db.chatLocks.run(fleetLocks.balanceAlerts, async () => {
+        for (const user of await db.users.list({ active: true, where: (candidate) => candidate.alertThreshold !== undefined })) {
+          await this.check(user.id);
+        }
+      });
     },
   };
 }

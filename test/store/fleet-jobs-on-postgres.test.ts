@@ -1,8 +1,8 @@
 /**
- * A broadcast with two instances on one PostgreSQL database: one of them delivers it (the
- * leadership lock), each user gets one copy, and when the delivering instance stops halfway the
- * job goes on from its recorded progress on an instance that is still up: one copy each all the
- * same, and one final report.
+ * The jobs with two instances on one PostgreSQL database. A broadcast: one of them delivers it
+ * (the leadership lock), each user gets one copy, and when the delivering instance stops halfway
+ * the job goes on from its recorded progress on an instance that is up: one copy each all the
+ * same, and one final report. Daily summaries: both instances' passes at once queue one each.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
@@ -12,8 +12,10 @@ import { copiesOf, startPhotoBroadcast, worldWithUsers } from '../helpers/broadc
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/pg-database.ts';
 
 const available = await postgresAvailable();
+/** The first line of a daily summary (locales/id). */
+const headline = '🗓 Ringkasan harian';
 
-describe.skipIf(available !== true)('a broadcast on a fleet sharing PostgreSQL', () => {
+describe.skipIf(available !== true)('jobs on a fleet sharing PostgreSQL', () => {
   let database: TestDatabase;
   let world: TestWorld | undefined;
   let second: App | undefined;
@@ -26,6 +28,11 @@ describe.skipIf(available !== true)('a broadcast on a fleet sharing PostgreSQL',
     second = undefined;
     await world?.stop();
     world = undefined;
+    // Each test on an empty database (the emulator hands out the same user ids again).
+    const tables = await database.sql<{ tablename: string }>(
+      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'kiosbot_migrations'`,
+    );
+    if (tables.length > 0) await database.sql(`TRUNCATE ${tables.map((row) => row.tablename).join(', ')} CASCADE`);
   });
   afterAll(async () => {
     await database.drop();
@@ -69,4 +76,24 @@ describe.skipIf(available !== true)('a broadcast on a fleet sharing PostgreSQL',
     expect(runs[1]).toBeGreaterThanOrEqual(15);
     expect(await database.sql(`SELECT status FROM broadcasts`)).toEqual([{ status: 'done' }]);
   }, 60_000);
+
+  it('daily summaries: two instances passing at the same moment queue one summary per user', async () => {
+    const [w, { users, blocked }] = await worldWithUsers(30, {
+      env: { DATABASE_URL: database.url, WEBHOOK_URL: 'https://bot.example/telegram', WEBHOOK_SECRET: 'a-secret-of-sixteen-chars' },
+    });
+    world = w;
+    second = await createApp(w.config, {
+      logger: createLogger({ level: 'error', write: () => undefined }),
+      botConfig: { botInfo: w.telegram.botInfo },
+    });
+    for (const user of users) await w.app.db.users.update(user.id, { dailySummary: { hour: 0 } });
+    const [first, other] = await Promise.all([w.app.summaries.runOnce(), second.summaries.runOnce()]);
+    expect(first + other).toBe(users.length);
+    // Sent by the running instance's outbox: each user gets one (but those who blocked the bot).
+    await w.app.outbox.drain();
+    for (const user of users) {
+      const summaries = w.telegram.botMessages(user).filter((m) => m.text?.startsWith(headline));
+      expect(summaries, `user ${user.id}`).toHaveLength(blocked.has(user.id) ? 0 : 1);
+    }
+  });
 });
