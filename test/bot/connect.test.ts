@@ -15,9 +15,16 @@ const pickReseller = connectData.pack({ action: 'pick', service: 'reseller' });
 
 /** Every file under `dir`, as text. */
 async function readAllFiles(dir: string): Promise<string> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const texts = await Promise.all(entries.filter((e) => e.isFile()).map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')));
-  return texts.join('\n');
+  // A write's temporary file may be renamed away between the listing and the read: list again then.
+  for (let attempt = 1; ; attempt += 1) {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    try {
+      const texts = await Promise.all(entries.filter((e) => e.isFile()).map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')));
+      return texts.join('\n');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 20) throw error;
+    }
+  }
 }
 
 describe('/connect and /disconnect', () => {
