@@ -354,6 +354,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       if (replayTimer) clearInterval(replayTimer);
       if (broadcastTimer) clearInterval(broadcastTimer);
       await jobs.stop();
+      // After the copies in flight are recorded: another instance resumes the broadcast from there.
+      broadcaster.release();
       await db.close();
     },
   };

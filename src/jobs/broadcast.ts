@@ -41,6 +41,12 @@ export interface BroadcastRunner {
   wake(): void;
   /** Stops handing out deliveries (the outbox waits for those in flight). */
   stop(): void;
+  /**
+   * Gives up delivering broadcasts, so that another instance sharing the store takes the job
+   * over. Call it after `stop()` once the outbox has stopped: the copies in flight are recorded
+   * by then, and the next instance does not send them again.
+   */
+  release(): void;
 }
 
 type Job = Pick<BroadcastJob, 'id' | 'adminId' | 'fromChatId' | 'messageId' | 'replyMarkup' | 'recipients'>;
@@ -295,9 +301,11 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     },
     stop() {
       running = false;
-      resign();
       if (progressTimer) clearInterval(progressTimer);
       progressTimer = undefined;
+    },
+    release() {
+      resign();
     },
   };
 }

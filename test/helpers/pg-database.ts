@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-const adminUrl = process.env.KIOSBOT_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const adminUrl = process.env.KIOSBOT_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const required = process.env.CI === 'true' || process.env.KIOSBOT_REQUIRE_POSTGRES === '1';
 
 /** Whether a server answers: `true`, or the reason none does (thrown where PostgreSQL is required). */
@@ -32,6 +32,8 @@ export interface TestDatabase {
   url: string;
   /** Runs SQL on it. */
   sql<T>(text: string, values?: unknown[]): Promise<T[]>;
+  /** Empties every kiosbot table (the schema stays), for the next test. */
+  empty(): Promise<void>;
   /** Drops it, ending whatever is still connected. */
   drop(): Promise<void>;
 }
@@ -50,6 +52,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url: url.toString(),
     async sql<T>(text: string, values: unknown[] = []) {
       return (await pool.query(text, values)).rows as T[];
+    },
+    async empty() {
+      const { rows } = await pool.query<{ tablename: string }>(
+        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'kiosbot_migrations'`,
+      );
+      if (rows.length > 0) await pool.query(`TRUNCATE ${rows.map((row) => row.tablename).join(', ')} CASCADE`);
     },
     async drop() {
       await pool.end();

@@ -33,6 +33,10 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
+/** The watcher with a tick of an hour: only its own chaining gets through the checks due now. */
+const hourlyWatcher = (store: Store, fake: ReturnType<typeof fakePurchases>, now: () => Date) =>
+  createSettlementWatcher({ db: dbOf(store), purchases: fake.service, logger, now, horizonMs: 48 * hour, tickMs: hour });
+
 describe('settlement watcher at scale', () => {
   storeTest(
     '2,000 due Pending transactions are each checked once, within the overall and per-account bounds, without waiting for ticks',
@@ -44,14 +48,7 @@ describe('settlement watcher at scale', () => {
       clock.advance(1000);
       const fake = fakePurchases(store, { now: clock.now });
       // A tick of an hour: only the watcher's own chaining can get through 2,000 checks.
-      watcher = createSettlementWatcher({
-        db: dbOf(store),
-        purchases: fake.service,
-        logger,
-        now: clock.now,
-        horizonMs: 48 * hour,
-        tickMs: hour,
-      });
+      watcher = hourlyWatcher(store, fake, clock.now);
       const listOpen = vi.spyOn(store.transactions, 'listOpen');
       watcher.start();
       await fake.checked(2000);
@@ -79,14 +76,7 @@ describe('settlement watcher at scale', () => {
       const busy = await seedPending(store, 2, 1000, -2 * hour);
       const others = [...(await seedPending(store, 3, 10, -hour)), ...(await seedPending(store, 4, 10, -hour))];
       const fake = fakePurchases(store, { now: clock.now });
-      watcher = createSettlementWatcher({
-        db: dbOf(store),
-        purchases: fake.service,
-        logger,
-        now: clock.now,
-        horizonMs: 48 * hour,
-        tickMs: hour,
-      });
+      watcher = hourlyWatcher(store, fake, clock.now);
       watcher.start();
       await fake.checkedAll(others);
       await watcher.stop();

@@ -28,10 +28,8 @@ describe.skipIf(available !== true)('the bot on PostgreSQL (DATABASE_URL)', () =
   afterEach(async () => {
     await world?.stop();
     world = undefined;
-    const tables = await database.sql<{ tablename: string }>(
-      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'kiosbot_migrations'`,
-    );
-    if (tables.length > 0) await database.sql(`TRUNCATE ${tables.map((row) => row.tablename).join(', ')} CASCADE`);
+    // Each test on an empty database (the emulator hands out the same user ids again).
+    await database.empty();
   });
   afterAll(async () => {
     await database.drop();

@@ -285,6 +285,34 @@ describeEngines(
       expect(txClaims).toHaveLength(60);
     });
 
+    it("an instance closing while it waits for another's chat lock stops waiting and closes", async () => {
+      const now = createClock(start).now;
+      const [one, two] = [await suite.open(now), await suite.open(now)];
+      let release = () => undefined as void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding = () => undefined as void;
+      const taken = new Promise<void>((resolve) => (holding = resolve));
+      const holder = one.chatLocks.run(7, async () => {
+        holding();
+        await held;
+      });
+      await taken;
+      let ran = false;
+      const waiter = two.chatLocks.run(7, () => {
+        ran = true;
+        return Promise.resolve();
+      });
+      const outcome = waiter.then(
+        () => 'ran',
+        () => 'stopped',
+      );
+      await two.close();
+      expect(await outcome).toBe('stopped');
+      expect(ran).toBe(false);
+      release();
+      await holder;
+    });
+
     it('an update delivered to two instances is stored once, without deadlock', async () => {
       const now = createClock(start).now;
       const [one, two] = [await suite.open(now), await suite.open(now)];

@@ -29,10 +29,7 @@ describe.skipIf(available !== true)('jobs on a fleet sharing PostgreSQL', () => 
     await world?.stop();
     world = undefined;
     // Each test on an empty database (the emulator hands out the same user ids again).
-    const tables = await database.sql<{ tablename: string }>(
-      `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'kiosbot_migrations'`,
-    );
-    if (tables.length > 0) await database.sql(`TRUNCATE ${tables.map((row) => row.tablename).join(', ')} CASCADE`);
+    await database.empty();
   });
   afterAll(async () => {
     await database.drop();

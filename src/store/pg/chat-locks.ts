@@ -13,7 +13,21 @@ import type { ChatLockStore } from '../contract.ts';
 /** The lock's key: a 64-bit hash of the chat id in kiosbot's own name space. */
 const lockKey = `hashtextextended('kiosbot:chat:' || $1::text, 0)`;
 
-export function createPgChatLocks(locks: pg.Pool): ChatLockStore {
+/** How long one wait for a lock lasts before it is asked again (so a closing engine stops waiting). */
+export const lockWaitMs = 1000;
+
+/** Connection settings of the lock pool: a lock not granted within `lockWaitMs` fails (55P03) and is asked again. */
+export const lockSessionOptions = `-c lock_timeout=${lockWaitMs}`;
+
+const isLockTimeout = (error: unknown) => (error as { code?: unknown } | undefined)?.code === '55P03';
+
+/**
+ * The chat locks over `locks`, a pool whose sessions have `lockSessionOptions`. `close()` stops
+ * every wait within `lockWaitMs` (it rejects), so the pool can end although another instance
+ * holds a lock this one waits for.
+ */
+export function createPgChatLocks(locks: pg.Pool): ChatLockStore & { close(): void } {
+  let closing = false;
   // In this process the chat's work queues first (the order it was asked in); only the head of each
   // chat's queue takes the lock on the server, which makes the instances take turns.
   const local = createLocalChatLocks();
@@ -25,10 +39,17 @@ export function createPgChatLocks(locks: pg.Pool): ChatLockStore {
     const ended = () => void (healthy = false);
     client.on('error', ended);
     try {
-      await client.query(`SELECT pg_advisory_lock(${lockKey})`, [chatId]).catch((error: unknown) => {
-        healthy = false;
-        throw error;
-      });
+      // Waited for in turns of lockWaitMs (the session's lock_timeout): a closing engine stops waiting.
+      for (;;) {
+        try {
+          await client.query(`SELECT pg_advisory_lock(${lockKey})`, [chatId]);
+          break;
+        } catch (error) {
+          if (isLockTimeout(error) && !closing) continue;
+          healthy = false;
+          throw error;
+        }
+      }
       try {
         return await work();
       } finally {
@@ -39,5 +60,10 @@ export function createPgChatLocks(locks: pg.Pool): ChatLockStore {
       client.release(!healthy);
     }
   };
-  return { run: (chatId, work) => local.run(chatId, () => holdOnServer(chatId, work)) };
+  return {
+    run: (chatId, work) => local.run(chatId, () => holdOnServer(chatId, work)),
+    close() {
+      closing = true;
+    },
+  };
 }

@@ -28,7 +28,7 @@ import {
 } from '../schema.ts';
 import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch } from '../users.ts';
 import { column, first, inTransaction, insertOutbox, isUniqueViolation, outboxDueAt, type Queryable } from './db.ts';
-import { createPgChatLocks } from './chat-locks.ts';
+import { createPgChatLocks, lockSessionOptions } from './chat-locks.ts';
 import { createPgInbox } from './inbox.ts';
 import { createPgSendSlots } from './send-slots.ts';
 import { checkStoreImport, migratePg } from './migrate.ts';
@@ -85,11 +85,13 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
   }
   const users = createPgUsers(pool, now);
   // Same server and credentials as the engine's pool (a caller's pool too), connections of its own.
-  const lockPool = new pg.Pool({ ...pool.options, max: options.chatLockConnections ?? 20 });
+  const lockPool = new pg.Pool({ ...pool.options, max: options.chatLockConnections ?? 20, options: lockSessionOptions });
+  const chatLocks = createPgChatLocks(lockPool);
+  let closing: Promise<void> | undefined;
   lockPool.on('error', (error) => options.onIdleError?.(error));
   return {
     kind: 'postgres',
-    chatLocks: createPgChatLocks(lockPool),
+    chatLocks,
     sendSlots: createPgSendSlots(pool),
     users,
     credentials: {
@@ -211,9 +213,15 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
         await pool.query('DELETE FROM price_watch WHERE NOT (account_key = ANY($1::text[]))', [[...accountKeys]]);
       },
     },
-    async close() {
-      await lockPool.end();
-      if (owned) await pool.end();
+    close() {
+      // Safe to call twice (the pools end once).
+      closing ??= (async () => {
+        // Waits for a lock end within a second; then the lock connections can go.
+        chatLocks.close();
+        await lockPool.end();
+        if (owned) await pool.end();
+      })();
+      return closing;
     },
   };
 }

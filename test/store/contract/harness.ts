@@ -5,7 +5,6 @@
  * names another), emptied between tests. Where no server answers, the PostgreSQL suite is skipped
  * with a warning; with CI=true or KIOSBOT_REQUIRE_POSTGRES=1 that is a failure instead.
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, it } from 'vitest';
 import type { StoreEngine, StoreEngineKind } from '../../../src/store/contract.ts';
@@ -13,28 +12,9 @@ import { createLowdbEngine } from '../../../src/store/lowdb-engine.ts';
 import { openPgEngine } from '../../../src/store/pg/engine.ts';
 import { openStore } from '../../../src/store/store.ts';
 import { createTempDirs, testVault } from '../helpers.ts';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from '../../helpers/pg-database.ts';
 
-const adminUrl = process.env.KIOSBOT_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const required = process.env.CI === 'true' || process.env.KIOSBOT_REQUIRE_POSTGRES === '1';
-
-/** Whether a PostgreSQL server answers (asked once per worker). */
-async function probePostgres(): Promise<{ available: true } | { available: false; reason: string }> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return { available: true };
-  } catch (error) {
-    const reason = `no PostgreSQL server answered at ${adminUrl.replace(/\/\/[^@]*@/, '//')} (${String(error)})`;
-    if (required) throw new Error(`The PostgreSQL store tests are required here (CI or KIOSBOT_REQUIRE_POSTGRES=1), but ${reason}.`);
-    console.warn(`SKIPPING the PostgreSQL store contract tests: ${reason}. Start one (see README "Tests") to run them.`);
-    return { available: false, reason };
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const postgres = await probePostgres();
+const postgres = await postgresAvailable();
 
 /**
  * A pool whose idle connections may be ended by the server without an uncaught error: dropping
@@ -62,38 +42,22 @@ function engineSuite(kind: StoreEngineKind): EngineSuite {
   const opened: StoreEngine[] = [];
   const dirs = createTempDirs();
   let dataDir: string | undefined;
-  let database: { name: string; url: string; admin: pg.Client; pool: pg.Pool } | undefined;
+  let database: TestDatabase | undefined;
 
   beforeAll(async () => {
-    if (kind !== 'postgres') return;
-    const name = `kiosbot_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    database = { name, url: url.toString(), admin, pool: quietPool(url.toString()) };
+    if (kind === 'postgres') database = await createTestDatabase();
   });
 
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((engine) => engine.close()));
     dataDir = undefined;
     dirs.cleanup();
-    if (database) {
-      const { rows } = await database.pool.query<{ tablename: string }>(
-        `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'kiosbot_migrations'`,
-      );
-      if (rows.length > 0) await database.pool.query(`TRUNCATE ${rows.map((row) => row.tablename).join(', ')} CASCADE`);
-    }
+    await database?.empty();
   });
 
   afterAll(async () => {
-    if (!database) return;
-    const { name, admin, pool } = database;
+    await database?.drop();
     database = undefined;
-    await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
   });
 
   return {
@@ -117,8 +81,7 @@ function engineSuite(kind: StoreEngineKind): EngineSuite {
     },
     async sql<T>(text: string, values?: unknown[]): Promise<T[]> {
       if (!database) throw new Error('Raw SQL needs the PostgreSQL engine.');
-      const result = await database.pool.query(text, values ?? []);
-      return result.rows as T[];
+      return database.sql<T>(text, values);
     },
   };
 }
@@ -130,8 +93,8 @@ export function describeEngines(
   kinds: readonly StoreEngineKind[] = ['lowdb', 'postgres'],
 ): void {
   describe.each(kinds.map((kind) => ({ kind })))(`${title} ($kind)`, ({ kind }) => {
-    if (kind === 'postgres' && !postgres.available) {
-      it.skip(`skipped: ${postgres.reason}`, () => undefined);
+    if (kind === 'postgres' && postgres !== true) {
+      it.skip(`skipped: ${postgres}`, () => undefined);
       return;
     }
     body(engineSuite(kind));
