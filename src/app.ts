@@ -37,6 +37,7 @@ import { createPriceWatchJob, type PriceWatchJob } from './jobs/price-watch.ts';
 import type { SellPriceOf } from './services/pricing.ts';
 import { inboxGetUpdatesTransformer, markDoneAfterHandling, replayInbox } from './server/update-inbox.ts';
 import { spreadUpdateStarts } from './server/turns.ts';
+import { webhookInboxRetention } from './server/http.ts';
 
 export interface App {
   bot: ReturnType<typeof createBot>;
@@ -330,7 +331,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         // On a shared store an instance that died leaves the updates it held: the others replay
         // them once their hold runs out.
         replayTimer ??= setInterval(
-          () => void replayInbox(bot, db.inbox, logger, updateLease).catch((error: unknown) => logger.error('replay failed', { error })),
+          () =>
+            void replayInbox(bot, db.inbox, logger, updateLease)
+              .then(() => db.inbox.pruneDone(webhookInboxRetention.postgres))
+              .catch((error: unknown) => logger.error('replay failed', { error })),
           Math.max(1000, Math.min(60_000, config.claimLeaseMs)),
         );
         replayTimer.unref?.();

@@ -115,8 +115,16 @@ function healthAccess(authorization: string | undefined, token: string | undefin
   return timingSafeEqual(digest(match[1]!.trim()), digest(token)) ? 'counts' : 'refused';
 }
 
-/** How long done inbox entries are kept in webhook mode to recognise a re-delivery, and how many at most. */
-export const webhookInboxRetention = { maxAgeMs: 60 * 60_000, maxCount: 200 };
+/**
+ * How long done inbox entries are kept in webhook mode to recognise a re-delivery, and how many
+ * at most: by count in the data directory's inbox file (each write rewrites it), by age only on
+ * PostgreSQL, where a fleet handles hundreds of updates a second and a count would forget an
+ * update within seconds of handling it.
+ */
+export const webhookInboxRetention = {
+  lowdb: { maxAgeMs: 60 * 60_000, maxCount: 200 },
+  postgres: { maxAgeMs: 60 * 60_000, maxCount: Number.MAX_SAFE_INTEGER },
+} as const;
 
 type WebhookHandler = (
   update: Update,
@@ -176,5 +184,6 @@ async function receiveWebhookUpdate(
   const chatId = chatOf(update);
   await (chatId === undefined ? run() : db.chatLocks.run(chatId, run));
   if (!res.headersSent) res.writeHead(200).end();
-  void db.inbox.pruneDone(webhookInboxRetention).catch(() => undefined);
+  // The data directory's inbox after each update (its count bound); PostgreSQL's by the app's timer.
+  if (db.kind === 'lowdb') void db.inbox.pruneDone(webhookInboxRetention.lowdb).catch(() => undefined);
 }

@@ -42,10 +42,16 @@ export function createPgInbox(pool: pg.Pool, now: () => Date): InboxStore {
     pendingIds: async () =>
       (await column<string>(pool, 'update_id', 'SELECT update_id FROM inbox WHERE NOT done ORDER BY update_id')).map(Number),
     async pruneDone({ maxAgeMs, maxCount }) {
+      const before = new Date(now().getTime() - maxAgeMs).toISOString();
+      if (maxCount >= Number.MAX_SAFE_INTEGER) {
+        // By age only: no ranking of every done row.
+        await pool.query('DELETE FROM inbox WHERE done AND received_at < $1', [before]);
+        return;
+      }
       await pool.query(
         `DELETE FROM inbox WHERE done AND (received_at < $1 OR update_id < ALL (
            SELECT update_id FROM inbox WHERE done ORDER BY update_id DESC LIMIT $2))`,
-        [new Date(now().getTime() - maxAgeMs).toISOString(), maxCount],
+        [before, maxCount],
       );
     },
     claimForReplay: ({ limit, lease, maxAttempts }) =>
