@@ -9,6 +9,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Measured on the 2-core machine, longest first (README "Tests"). */
 const longest = [
+  'test/e2e/fleet.test.ts',
   'test/e2e/crash-random.test.ts',
   'test/browser/demo.test.ts',
   'test/browser/page.test.ts',

@@ -52,9 +52,7 @@ export async function worldWithUsers(count: number, options: UsersOptions): Prom
   const users = Array.from({ length: count }, (_, i) => world.telegram.createUser({ firstName: `Pengguna ${i}`, languageCode: 'id' }));
   await awaitIn(
     time,
-    Promise.all(
-      [admin, ...users].map((user) => world.app.db.users.upsert({ id: user.id, firstName: user.user.first_name, locale: 'id' })),
-    ),
+    Promise.all([admin, ...users].map((user) => world.app.db.users.upsert({ id: user.id, firstName: user.user.first_name, locale: 'id' }))),
   );
   const blocked = new Set<number>();
   users.forEach((user, i) => {

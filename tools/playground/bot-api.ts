@@ -168,6 +168,12 @@ export interface BotApiServerOptions extends BotApiOptions {
    * balancer receive them.
    */
   webhookConnections?: number;
+  /**
+   * Deliver to an `https://` loopback webhook over plain `http://`, as if a TLS-terminating
+   * reverse proxy stood in front of it: a bot that insists on an https WEBHOOK_URL (as Telegram
+   * does) can then be tested behind a plain loopback server. Default false.
+   */
+  webhookHttpsAsHttp?: boolean;
 }
 
 /**
@@ -236,7 +242,7 @@ export async function startBotApi(options: BotApiServerOptions = {}): Promise<Bo
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const apiRoot = `http://${host}:${address.port}`;
-  const deliverer = startWebhookDelivery(world, { connections: options.webhookConnections });
+  const deliverer = startWebhookDelivery(world, { connections: options.webhookConnections, httpsAsHttp: options.webhookHttpsAsHttp });
 
   let closing: Promise<void> | undefined;
   const extras = {

@@ -6,7 +6,8 @@
  * while an earlier one of the same chat is in flight or waiting to be retried. A 2xx answer
  * confirms the update (and a method in the answer body is executed, like Telegram's webhook
  * reply); anything else is retried with a short backoff and shown in getWebhookInfo's
- * last_error_*.
+ * last_error_*. With `httpsAsHttp`, an `https://` loopback webhook is POSTed to over plain HTTP,
+ * as if a TLS-terminating proxy stood in front of it.
  */
 import type { Update } from 'grammy/types';
 import { normalizeParams, Params } from './params.ts';
@@ -21,6 +22,8 @@ export interface WebhookDeliveryOptions {
   requestTimeoutMs?: number;
   /** Connections used at once when setWebhook gave no `max_connections`. Default 1. */
   connections?: number;
+  /** POST to an `https://` loopback webhook over plain `http://` (see BotApiServerOptions.webhookHttpsAsHttp). Default false. */
+  httpsAsHttp?: boolean;
 }
 
 /**
@@ -29,8 +32,7 @@ export interface WebhookDeliveryOptions {
  */
 export function updateChatKey(update: Update): string {
   const payload = Object.entries(update).find(([key]) => key !== 'update_id')?.[1] as
-    | { chat?: { id: number }; message?: { chat?: { id: number } }; from?: { id: number }; user?: { id: number } }
-    | undefined;
+    { chat?: { id: number }; message?: { chat?: { id: number } }; from?: { id: number }; user?: { id: number } } | undefined;
   const id = payload?.chat?.id ?? payload?.message?.chat?.id ?? payload?.from?.id ?? payload?.user?.id;
   return id === undefined ? `update:${update.update_id}` : `chat:${id}`;
 }
@@ -67,8 +69,10 @@ export function startWebhookDelivery(world: World, options: WebhookDeliveryOptio
 
   /** POSTs one queued update; on failure its chat stays busy through the backoff, so it is retried first. */
   const deliver = async (update: Update, hook: NonNullable<World['webhook']>): Promise<void> => {
+    const url = new URL(hook.url);
+    if (options.httpsAsHttp && url.protocol === 'https:') url.protocol = 'http:';
     try {
-      const response = await fetch(hook.url, {
+      const response = await fetch(url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',

@@ -1,0 +1,151 @@
+/**
+ * The fleet tests' lab: several bot processes (the e2e build, see test/e2e/build-once.ts) in
+ * webhook mode sharing one PostgreSQL database, behind the round-robin proxy
+ * (test/fleet/round-robin-proxy.ts) that Telegram (the emulator) posts updates to, all pointed at
+ * one sandbox. Each lab has a database of its own (test/helpers/pg-database.ts: random name on
+ * the server at 127.0.0.1:5432, dropped WITH (FORCE) at the end). Where no server answers, the
+ * fleet tests are skipped with a warning; with CI=true or KIOSBOT_REQUIRE_POSTGRES=1 that is a
+ * failure instead.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../tools/sandbox/server.ts';
+import { createDb } from '../../src/store/db.ts';
+import { openPgEngine } from '../../src/store/pg/engine.ts';
+import { createVault } from '../../src/store/vault.ts';
+import { startRoundRobinProxy, type RoundRobinProxy } from '../fleet/round-robin-proxy.ts';
+import { loopbackEnv, testEncryptionKey } from '../helpers/app.ts';
+import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
+import { createTestDatabase, postgresAvailable } from '../helpers/pg-database.ts';
+
+/** True, or why the fleet tests are skipped (no server; a failure instead with CI=true or KIOSBOT_REQUIRE_POSTGRES=1). */
+export const postgres = await postgresAvailable();
+
+/** The webhook secret every instance is given (16+ characters of A-Za-z0-9_-). */
+const webhookSecret = 'fleet-test-secret_0123456789';
+
+export interface FleetOptions {
+  /** Bot processes behind the proxy. Default 3. */
+  instances?: number;
+  sandbox?: SandboxOptions;
+  /** Webhook POSTs the emulator has in flight at once (Telegram's max_connections). Default 12. */
+  webhookConnections?: number;
+  /** Variables on top of the fleet's own, for every instance. */
+  env?: Record<string, string>;
+}
+
+export interface Fleet {
+  sandbox: Sandbox;
+  telegram: BotApiEmulator;
+  proxy: RoundRobinProxy;
+  /** The lab's own database. */
+  databaseUrl: string;
+  /** The processes, by proxy target index (empty before `start`). */
+  readonly instances: readonly BotProcess[];
+  /** Stores users (and the demo reseller account connected for each) as /start and /connect would, before `start`. */
+  seed(users: readonly EmulatedUser[]): Promise<void>;
+  /** Starts every instance and resolves once each has set the webhook and serves it ("webhook mode"). */
+  start(): Promise<void>;
+  /** Ends instance `index` with SIGKILL and marks it down in the proxy (a load balancer's health check would). */
+  kill(index: number): Promise<void>;
+  /** What every instance printed, each under a header, for failure messages. */
+  output(): string;
+  /** Runs SQL on the lab's database. */
+  sql<T>(text: string, values?: unknown[]): Promise<T[]>;
+  /** Kills the instances, closes the servers, drops the database, removes the directory. */
+  close(): Promise<void>;
+}
+
+/** A port nothing listens on right now (the proxy must know its targets before they start). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Opens a lab: its database, the sandbox, the emulator and the proxy; the instances start with `start()`. */
+export async function openFleet(options: FleetOptions = {}): Promise<Fleet> {
+  const count = options.instances ?? 3;
+  const database = await createTestDatabase();
+  const databaseUrl = database.url;
+
+  const sandbox = await startSandbox(options.sandbox);
+  // The bot wants an https WEBHOOK_URL (Telegram's rule); the emulator posts to it over plain
+  // HTTP on loopback, the proxy standing where a TLS-terminating load balancer would.
+  const telegram = await startBotApi({ webhookConnections: options.webhookConnections ?? 12, webhookHttpsAsHttp: true });
+  const ports: number[] = [];
+  for (let i = 0; i < count; i += 1) ports.push(await freePort());
+  const proxy = await startRoundRobinProxy({ targets: ports.map((port) => `http://127.0.0.1:${port}`) });
+  const dir = await mkdtemp(path.join(tmpdir(), 'kiosbot-fleet-'));
+  const instances: BotProcess[] = [];
+  const vault = createVault({ key: Buffer.from(testEncryptionKey, 'base64') });
+
+  const envOf = (port: number): Record<string, string> => ({
+    ...loopbackEnv(telegram, sandbox, dir),
+    DATABASE_URL: databaseUrl,
+    WEBHOOK_URL: `${proxy.url.replace(/^http:/, 'https:')}/telegram`,
+    WEBHOOK_SECRET: webhookSecret,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    PROVIDER_TIMEOUT_MS: '10000',
+    // The re-check that settles a purchase comes 1 s after it was sent, not 10 s.
+    RECHECK_FIRST_SECONDS: '1',
+    // A killed instance's claims (due checks, notices, stored updates) go to the others after 5 s.
+    CLAIM_LEASE_SECONDS: '5',
+    ...options.env,
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    sandbox,
+    telegram,
+    proxy,
+    databaseUrl,
+    instances,
+    async seed(users) {
+      const db = createDb(await openPgEngine({ connectionString: databaseUrl, max: 4 }), vault);
+      try {
+        const { apiId, apiKey } = resellerDemoAccounts.main;
+        for (const user of users) {
+          await db.users.upsert({ id: user.id, firstName: user.user.first_name });
+          await db.credentials.save(user.id, 'reseller', { apiId, apiKey }, 'DEMO');
+        }
+      } finally {
+        await db.close();
+      }
+    },
+    async start() {
+      for (const port of ports) instances.push(spawnBot(envOf(port), dir));
+      await Promise.all(instances.map((instance) => instance.waitForOutput((output) => output.includes('webhook mode'), 60_000)));
+    },
+    async kill(index) {
+      await instances[index]?.stop('SIGKILL');
+      proxy.setDown(index, true);
+    },
+    output() {
+      return instances.map((instance, i) => `----- instance ${i} (port ${ports[i]}) -----\n${instance.output}`).join('\n');
+    },
+    sql: (text, values) => database.sql(text, values),
+    close() {
+      closing ??= (async () => {
+        await Promise.all(instances.map((instance) => instance.stop('SIGKILL')));
+        await proxy.close();
+        await telegram.close();
+        await sandbox.close();
+        await database.drop();
+        await rm(dir, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
+}

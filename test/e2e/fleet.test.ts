@@ -1,0 +1,269 @@
+/**
+ * Scaling out (issue 14): three bot processes in webhook mode sharing one PostgreSQL database
+ * behind a round-robin load balancer (fleet-lab.ts), Telegram emulated with several webhook
+ * connections at once (each chat's updates in order, as Telegram keeps them). Everything is
+ * checked as an operator or a user would notice it: what the provider charged, the messages each
+ * chat got and in which order, the fleet's send rate as Telegram counts it.
+ */
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { until } from './fixture.ts';
+import { openFleet, postgres, type Fleet } from './fleet-lab.ts';
+
+/** The outbox's default overall rate (src/notify/pacing.ts), kept by the whole fleet together. */
+const ceilingPerSecond = 25;
+const confirm = '✅ Konfirmasi';
+const { apiId } = resellerDemoAccounts.main;
+
+/** A user's phone number: unique last four digits per user, never ending 0000 (fails) or 9999 (stays Pending). */
+const targetOf = (index: number) => `0812${String(70_000_000 + index * 10 + 1)}`;
+
+/** The text a message had when it was sent (a message edited later keeps its first version in `history`). */
+const firstText = (message: EmulatedMessage) => {
+  const first = message.history[0] ?? message.message;
+  return first.text ?? first.caption ?? '';
+};
+
+/**
+ * The messages that tell a user a purchase settled: the one-line ping replying to the "in process"
+ * message, or the receipt sent as a new message when there was no message to edit. Messages edited
+ * into a receipt later (the "sending…" message) are not new notices.
+ */
+const settlementNotices = (fleet: Fleet, user: EmulatedUser) =>
+  fleet.telegram.botMessages(user).filter((message) => /sukses/i.test(firstText(message)));
+
+/** Messages of the bot in a chat whose first version starts with `prefix`, in the order the chat shows them. */
+const answersStarting = (fleet: Fleet, user: EmulatedUser, prefix: string) =>
+  fleet.telegram.botMessages(user).filter((message) => firstText(message).startsWith(prefix));
+
+/** Purchases the provider received per target; more than one for a target is a double purchase. */
+function purchasesByTarget(fleet: Fleet): Map<string, string[]> {
+  const byTarget = new Map<string, string[]>();
+  for (const tx of fleet.sandbox.reseller.transactions().filter((t) => t.apiId === apiId)) {
+    byTarget.set(tx.target, [...(byTarget.get(tx.target) ?? []), tx.refId]);
+  }
+  return byTarget;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Resolves once the fleet has nothing left to do or say: no open transaction, no queued notice
+ * and no stored update left unhandled (a dead instance's are replayed once their lease runs out)
+ * in the database. A final status and its notices commit together, so no notice can come after this.
+ */
+async function quiet(fleet: Fleet, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [state] = await fleet.sql<{ open: number; queued: number; unhandled: number }>(
+      `SELECT (SELECT count(*)::int FROM transactions WHERE NOT final) AS open, (SELECT count(*)::int FROM outbox) AS queued,
+              (SELECT count(*)::int FROM inbox WHERE NOT done) AS unhandled`,
+    );
+    if (state?.open === 0 && state.queued === 0 && state.unhandled === 0) return;
+    if (Date.now() > deadline) throw new Error(`after ${timeoutMs} ms still ${JSON.stringify(state)}\n${fleet.output().slice(-20_000)}`);
+    await sleep(100);
+  }
+}
+
+describe('a fleet of three instances on one PostgreSQL database', () => {
+  if (postgres !== true) {
+    it.skip(`skipped: ${postgres}`, () => undefined);
+    return;
+  }
+
+  it('200 users, 2,000 updates with duplicates and double taps: no double purchase, one notice each, per-chat order, under the send ceiling', async () => {
+    const started = Date.now();
+    // A Pending purchase settles on its first status check (the re-check 1 s after it was sent).
+    const fleet = await openFleet({ sandbox: { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } } });
+    onTestFinished(() => fleet.close());
+    // Enough for 200 purchases of Rp 10.450 on the one demo account every user is connected with.
+    fleet.sandbox.reseller.setBalance(apiId, 100_000_000);
+    const { telegram } = fleet;
+    const users = Array.from({ length: 200 }, (_, i) => telegram.createUser({ firstName: `Pembeli ${i}`, languageCode: 'id' }));
+    await fleet.seed(users);
+    await fleet.start();
+    const ready = Date.now();
+
+    const timeoutMs = 150_000;
+    const wait = (user: EmulatedUser, after: EmulatedMessage, what: string, where: (m: EmulatedMessage) => boolean) =>
+      telegram.waitForBotMessage(user, { after, where, timeoutMs, message: `${what} never came to user ${user.id}` });
+
+    /**
+     * One user's ten updates: /saldo and /harga at once; /beli with a summary; two taps on Confirm
+     * (a double tap); Telegram delivering the first tap and the first /saldo again (same update_id,
+     * as after a lost answer); /bantuan, a search and /saldo at once.
+     */
+    const script = async (user: EmulatedUser, index: number) => {
+      const saldo = user.send('/saldo');
+      const saldoUpdate = telegram.updates.at(-1)!;
+      user.send('/harga');
+      await wait(user, saldo, 'the price list', (m) => firstText(m).startsWith('📋 Daftar harga'));
+      const beli = user.send(`/beli TSEL10 ${targetOf(index)}`);
+      const summary = await wait(user, beli, 'the purchase summary', (m) => m.buttons.flat().includes(confirm));
+      user.tap(summary, confirm);
+      const firstTap = telegram.updates.at(-1)!;
+      user.tap(summary, confirm);
+      await wait(user, summary, 'the "sending" message', (m) => firstText(m).startsWith('⏳'));
+      telegram.redeliver(firstTap);
+      telegram.redeliver(saldoUpdate);
+      const help = user.send('/bantuan');
+      user.send('tsel 10');
+      user.send('/saldo');
+      await wait(user, help, 'the answer to the second /saldo', (m) => firstText(m).startsWith('💰 Saldo'));
+    };
+    // Users arrive over about a minute: the fleet's replies (8 per user) come to about the ceiling.
+    await Promise.all(
+      users.map(async (user, index) => {
+        await sleep(index * 300);
+        await script(user, index);
+      }),
+    );
+    const scripted = Date.now();
+
+    expect(telegram.updates).toHaveLength(2000);
+    // Every purchase settles and its notice is sent; nothing is left queued.
+    await until(
+      () => users.every((user) => settlementNotices(fleet, user).length >= 1),
+      60_000,
+      () =>
+        `users without a settlement notice: ${users.filter((u) => settlementNotices(fleet, u).length === 0).length}\n${fleet.output().slice(-20_000)}`,
+    );
+    await telegram.waitForIdle({ timeoutMs: 30_000 });
+    await quiet(fleet);
+    const settled = Date.now();
+
+    // The provider charged each confirmation once: 200 confirmations, 200 transactions with 200 ref
+    // ids, one per user's number, all Sukses.
+    expect(await fleet.sql('SELECT count(*)::int AS confirmations FROM confirmations')).toEqual([{ confirmations: 200 }]);
+    const purchases = purchasesByTarget(fleet);
+    expect(
+      [...purchases].filter(([, refIds]) => refIds.length > 1),
+      'bought more than once',
+    ).toEqual([]);
+    expect([...purchases.keys()].sort()).toEqual(users.map((_, i) => targetOf(i)).sort());
+    const transactions = fleet.sandbox.reseller.transactions();
+    expect(new Set(transactions.map((tx) => tx.refId)).size).toBe(200);
+    expect(transactions.filter((tx) => tx.status !== 'Sukses')).toEqual([]);
+
+    // Each user: exactly one settlement notice, naming their number (masked in the ping: 0812****0011).
+    const notices = users.flatMap((user, index) => {
+      const got = settlementNotices(fleet, user);
+      if (got.length !== 1) return [`user ${index}: ${got.length} settlement notices`];
+      return firstText(got[0]!).includes(targetOf(index).slice(-4)) ? [] : [`user ${index}: a notice for another number`];
+    });
+    expect.soft(notices, 'settlement notices').toEqual([]);
+
+    const ids = (user: EmulatedUser, prefix: string) => answersStarting(fleet, user, prefix).map((m) => m.messageId);
+    // Per-chat order: /saldo answered before /harga; /bantuan before the search before the second /saldo.
+    const order = users.flatMap((user, index) => {
+      const [balance, prices, help, search, lastBalance] = [
+        ids(user, '💰 Saldo')[0],
+        ids(user, '📋 Daftar harga')[0],
+        ids(user, 'Perintah kiosbot')[0],
+        ids(user, '🔎 Hasil pencarian')[0],
+        ids(user, '💰 Saldo').at(-1),
+      ];
+      if ([balance, prices, help, search, lastBalance].includes(undefined)) return [`user ${index}: an answer is missing`];
+      return balance! < prices! && help! < search! && search! < lastBalance!
+        ? []
+        : [
+            `user ${index}: answers out of order (saldo ${balance}, harga ${prices}, bantuan ${help}, search ${search}, saldo ${lastBalance})`,
+          ];
+    });
+    expect.soft(order, 'per-chat order').toEqual([]);
+
+    // An update delivered twice is handled once: two /saldo messages (one of them delivered twice), two answers.
+    const duplicates = users.flatMap((user, index) => {
+      const answers = [ids(user, '💰 Saldo').length, ids(user, '📋 Daftar harga').length, ids(user, 'Perintah kiosbot').length];
+      return answers.join() === '2,1,1' ? [] : [`user ${index}: answers to /saldo, /harga, /bantuan: ${answers.join(', ')}`];
+    });
+    expect.soft(duplicates, 'a duplicated update answered again').toEqual([]);
+
+    // The fleet together stays under the overall rate, as Telegram counts it (every chat).
+    expect.soft(telegram.maxSendsInWindow('all', 1000), 'most messages in one second').toBeLessThanOrEqual(ceilingPerSecond);
+    // The load balancer spread the updates over every instance.
+    expect
+      .soft(
+        fleet.proxy.counts().every((n) => n > 0),
+        `updates per instance: ${fleet.proxy.counts().join(', ')}`,
+      )
+      .toBe(true);
+    console.info(
+      `fleet: start ${ready - started} ms, scripts ${scripted - ready} ms, settled +${settled - scripted} ms; ` +
+        `sends ${telegram.sendTimes('all').length}, max ${telegram.maxSendsInWindow('all', 1000)}/s; proxy ${fleet.proxy.counts().join('/')}`,
+    );
+  }, 300_000);
+
+  it('kill -9 of one instance in the middle of purchases: the others settle every purchase and notify each once, none bought twice', async () => {
+    const fleet = await openFleet({ sandbox: { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } } });
+    onTestFinished(() => fleet.close());
+    const { telegram, sandbox } = fleet;
+    const users = Array.from({ length: 30 }, (_, i) => telegram.createUser({ firstName: `Pembeli ${i}`, languageCode: 'id' }));
+    await fleet.seed(users);
+    await fleet.start();
+    // The provider takes 3 s to answer a purchase: when the instance dies, some of its own are on their way.
+    sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'latency', ms: 3000 } });
+
+    // Every user asks for a summary and taps Confirm twice.
+    const tapped = Promise.all(
+      users.map(async (user, index) => {
+        const summary = await telegram.waitForBotMessage(user, {
+          after: user.send(`/beli TSEL10 ${targetOf(index)}`),
+          where: (m) => m.buttons.flat().includes(confirm),
+          timeoutMs: 90_000,
+          message: `no purchase summary for user ${index}`,
+        });
+        user.tap(summary, confirm);
+        user.tap(summary, confirm);
+      }),
+    );
+    // Once some Confirms were answered and their purchases reached the provider, instance 1 dies.
+    const victim = 1;
+    const answered = () => telegram.callbackAnswers.filter((a) => a.text?.startsWith('Sedang diproses')).length;
+    const creates = () => sandbox.received.filter((r) => r.path === '/transaction').length;
+    await until(
+      () => answered() >= 10 && creates() >= 10,
+      60_000,
+      () => `confirms answered ${answered()}, purchases at the provider ${creates()}\n${fleet.output().slice(-20_000)}`,
+    );
+    const atKill = { answered: answered(), creates: creates(), updates: fleet.proxy.counts() };
+    await fleet.kill(victim);
+    sandbox.clearFaults();
+    await tapped;
+
+    // Every purchase settles and its user is told, by the instances left.
+    await until(
+      () => users.every((user) => settlementNotices(fleet, user).length >= 1),
+      120_000,
+      () =>
+        `users without a settlement notice: ${users.flatMap((u, i) => (settlementNotices(fleet, u).length === 0 ? [i] : [])).join(', ')}\n` +
+        fleet.output().slice(-30_000),
+    );
+    await quiet(fleet, 60_000);
+
+    // The kill interrupted work: updates the dead instance was handling were replayed by the others.
+    expect(atKill.updates[victim], 'updates the killed instance had received').toBeGreaterThan(0);
+    const [{ replayed } = { replayed: 0 }] = await fleet.sql<{ replayed: number }>(
+      'SELECT count(*)::int AS replayed FROM inbox WHERE attempts > 0',
+    );
+    expect(replayed, 'updates replayed after the kill').toBeGreaterThan(0);
+    expect(await fleet.sql('SELECT count(*)::int AS confirmations FROM confirmations')).toEqual([{ confirmations: 30 }]);
+    const purchases = purchasesByTarget(fleet);
+    expect(
+      [...purchases].filter(([, refIds]) => refIds.length > 1),
+      'bought more than once',
+    ).toEqual([]);
+    expect([...purchases.keys()].sort()).toEqual(users.map((_, i) => targetOf(i)).sort());
+    expect(sandbox.reseller.transactions().filter((tx) => tx.status !== 'Sukses')).toEqual([]);
+    const notices = users.flatMap((user, index) => {
+      const got = settlementNotices(fleet, user);
+      return got.length === 1 ? [] : [`user ${index}: ${got.length} settlement notices`];
+    });
+    expect(notices).toEqual([]);
+    console.info(
+      `kill: at the kill ${atKill.answered} confirms answered, ${atKill.creates} purchases at the provider, ` +
+        `updates per instance ${atKill.updates.join('/')}; ${replayed} updates replayed after it`,
+    );
+  }, 240_000);
+});
