@@ -61,12 +61,7 @@ async function dueAtOnce(answerMs: number, awaitWrites: boolean): Promise<void> 
   await withStore(-1000, async (store) => {
     const answer = answerMs > 0 ? () => new Promise<void>((resolve) => setTimeout(resolve, answerMs)) : undefined;
     const fake = fakePurchases(store, { now: () => new Date(), awaitWrites, ...(answer ? { answer } : {}) });
-    const watcher = createSettlementWatcher({
-      db: dbOf(store),
-      purchases: fake.service,
-      logger,
-      now: () => new Date(),
-      horizonMs: 48 * 3600_000,
+    const watcher = watcherOver(store, fake, {
       concurrency,
     });
     const started = performance.now();
@@ -108,13 +103,7 @@ async function dueAtOnce(answerMs: number, awaitWrites: boolean): Promise<void> 
 async function idle(): Promise<void> {
   await withStore(3600_000, async (store) => {
     const fake = fakePurchases(store, { now: () => new Date() });
-    const watcher = createSettlementWatcher({
-      db: dbOf(store),
-      purchases: fake.service,
-      logger,
-      now: () => new Date(),
-      horizonMs: 48 * 3600_000,
-    });
+    const watcher = watcherOver(store, fake);
     const perTick = async (tick: () => unknown): Promise<number> => {
       await tick();
       const cpu = process.cpuUsage();
@@ -146,4 +135,20 @@ await dueAtOnce(0, true);
 /** The store contract over the benchmark's lowdb store, as the outbox and the watcher take it. */
 function dbOf(store: Store) {
   return createDb(createLowdbEngine(store), vault);
+}
+
+/** The watcher over the benchmark's store and fake purchases, on the wall clock. */
+function watcherOver(
+  store: Store,
+  fake: ReturnType<typeof fakePurchases>,
+  options: Partial<Parameters<typeof createSettlementWatcher>[0]> = {},
+) {
+  return createSettlementWatcher({
+    db: dbOf(store),
+    purchases: fake.service,
+    logger,
+    now: () => new Date(),
+    horizonMs: 48 * 3600_000,
+    ...options,
+  });
 }

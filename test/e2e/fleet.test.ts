@@ -46,6 +46,17 @@ function purchasesByTarget(fleet: Fleet): Map<string, string[]> {
   return byTarget;
 }
 
+/** One confirmation per user, and the provider charged each once: one transaction per user's number. */
+async function expectOnePurchaseEach(fleet: Fleet, users: readonly EmulatedUser[]): Promise<void> {
+  expect(await fleet.sql('SELECT count(*)::int AS confirmations FROM confirmations')).toEqual([{ confirmations: users.length }]);
+  const purchases = purchasesByTarget(fleet);
+  expect(
+    [...purchases].filter(([, refIds]) => refIds.length > 1),
+    'bought more than once',
+  ).toEqual([]);
+  expect([...purchases.keys()].sort()).toEqual(users.map((_, i) => targetOf(i)).sort());
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -135,13 +146,7 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
 
     // The provider charged each confirmation once: 200 confirmations, 200 transactions with 200 ref
     // ids, one per user's number, all Sukses.
-    expect(await fleet.sql('SELECT count(*)::int AS confirmations FROM confirmations')).toEqual([{ confirmations: 200 }]);
-    const purchases = purchasesByTarget(fleet);
-    expect(
-      [...purchases].filter(([, refIds]) => refIds.length > 1),
-      'bought more than once',
-    ).toEqual([]);
-    expect([...purchases.keys()].sort()).toEqual(users.map((_, i) => targetOf(i)).sort());
+    await expectOnePurchaseEach(fleet, users);
     const transactions = fleet.sandbox.reseller.transactions();
     expect(new Set(transactions.map((tx) => tx.refId)).size).toBe(200);
     expect(transactions.filter((tx) => tx.status !== 'Sukses')).toEqual([]);
@@ -248,13 +253,7 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
       'SELECT count(*)::int AS replayed FROM inbox WHERE attempts > 0',
     );
     expect(replayed, 'updates replayed after the kill').toBeGreaterThan(0);
-    expect(await fleet.sql('SELECT count(*)::int AS confirmations FROM confirmations')).toEqual([{ confirmations: 30 }]);
-    const purchases = purchasesByTarget(fleet);
-    expect(
-      [...purchases].filter(([, refIds]) => refIds.length > 1),
-      'bought more than once',
-    ).toEqual([]);
-    expect([...purchases.keys()].sort()).toEqual(users.map((_, i) => targetOf(i)).sort());
+    await expectOnePurchaseEach(fleet, users);
     expect(sandbox.reseller.transactions().filter((tx) => tx.status !== 'Sukses')).toEqual([]);
     const notices = users.flatMap((user, index) => {
       const got = settlementNotices(fleet, user);
