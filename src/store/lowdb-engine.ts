@@ -12,6 +12,7 @@ import type { Store } from './store.ts';
 /** Leases on rows of one kind, by id: a row whose lease runs is not claimed again. */
 function createLeases(now: () => Date) {
   const held = new Map<string, { owner: string; until: number }>();
+  let prunedAt = -Infinity;
   return {
     /** Whether `id` can be claimed at `atMs` (no lease, or one that ran out). */
     free(id: string, atMs: number, owner?: string) {
@@ -22,9 +23,14 @@ function createLeases(now: () => Date) {
       for (const id of ids) held.set(id, { owner: lease.owner, until: atMs + lease.ms });
     },
     end: (id: string) => held.delete(id),
-    /** Forgets leases that ran out (called with each claim, so the map stays small). */
+    /**
+     * Forgets leases that ran out (asked with each claim, done at most once a second, so a claim
+     * does not walk every lease: `free` reads a lease's end anyway).
+     */
     prune() {
       const at = now().getTime();
+      if (at - prunedAt < 1000) return;
+      prunedAt = at;
       for (const [id, lease] of held) if (lease.until <= at) held.delete(id);
     },
   };
