@@ -5,6 +5,7 @@
  * checked as an operator or a user would notice it: what the provider charged, the messages each
  * chat got and in which order, the fleet's send rate as Telegram counts it.
  */
+import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
@@ -63,17 +64,48 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Resolves once the fleet has nothing left to do or say: no open transaction, no queued notice
  * and no stored update left unhandled (a dead instance's are replayed once their lease runs out)
  * in the database. A final status and its notices commit together, so no notice can come after this.
+ * Checked again at each change of those tables (a trigger of the test's own database notifies a
+ * listening connection), not on a timer.
  */
 async function quiet(fleet: Fleet, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [state] = await fleet.sql<{ open: number; queued: number; unhandled: number }>(
-      `SELECT (SELECT count(*)::int FROM transactions WHERE NOT final) AS open, (SELECT count(*)::int FROM outbox) AS queued,
-              (SELECT count(*)::int FROM inbox WHERE NOT done) AS unhandled`,
+  const client = new pg.Client({ connectionString: fleet.databaseUrl });
+  await client.connect();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await client.query(
+      `CREATE OR REPLACE FUNCTION fleet_test_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN PERFORM pg_notify('fleet_test', TG_TABLE_NAME); RETURN NULL; END $$`,
     );
-    if (state?.open === 0 && state.queued === 0 && state.unhandled === 0) return;
-    if (Date.now() > deadline) throw new Error(`after ${timeoutMs} ms still ${JSON.stringify(state)}\n${fleet.output().slice(-20_000)}`);
-    await sleep(100);
+    for (const table of ['transactions', 'outbox', 'inbox'])
+      await client.query(
+        `CREATE OR REPLACE TRIGGER fleet_test_${table} AFTER INSERT OR UPDATE OR DELETE ON ${table}
+         FOR EACH STATEMENT EXECUTE FUNCTION fleet_test_changed()`,
+      );
+    await client.query('LISTEN fleet_test');
+    let changed = () => undefined as void;
+    client.on('notification', () => changed());
+    let state: { open: number; queued: number; unhandled: number } | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`after ${timeoutMs} ms still ${JSON.stringify(state)}\n${fleet.output().slice(-20_000)}`)),
+        timeoutMs,
+      );
+    });
+    for (;;) {
+      // Armed before the read: a change during it wakes the next check.
+      const next = new Promise<void>((resolve) => (changed = resolve));
+      [state] = (
+        await client.query<{ open: number; queued: number; unhandled: number }>(
+          `SELECT (SELECT count(*)::int FROM transactions WHERE NOT final) AS open, (SELECT count(*)::int FROM outbox) AS queued,
+                  (SELECT count(*)::int FROM inbox WHERE NOT done) AS unhandled`,
+        )
+      ).rows;
+      if (state?.open === 0 && state.queued === 0 && state.unhandled === 0) return;
+      await Promise.race([next, expired]);
+    }
+  } finally {
+    clearTimeout(timer);
+    await client.end();
   }
 }
 
