@@ -70,15 +70,11 @@ export interface Inbox {
   /** Forgets done entries received more than `maxAgeMs` ago and all but the newest `maxCount` done ones (lazily). */
   pruneDone(limits: { maxAgeMs: number; maxCount: number }): void;
   /**
-   * The entries not done, lowest update id first, opened for a replay. Each call counts one
-   * attempt per entry (on disk before it resolves); an entry already replayed `maxAttempts` times
-   * (each start crashed on it) is marked done instead and its id returned in `givenUp`. An entry
-   * that cannot be opened (its key was retired) is given up too.
-   */
-  takeForReplay(maxAttempts: number): Promise<{ updates: Update[]; givenUp: number[] }>;
-  /**
-   * `takeForReplay` for the store contract: the entries still sealed, only those `take` accepts,
-   * at most `limit` of them (each counted one attempt).
+   * The entries not done, lowest update id first, still sealed (the store contract's
+   * `claimForReplay` opens them above it): only those `take` accepts, at most `limit`. Each call
+   * counts one attempt per entry (on disk before it resolves); an entry already replayed
+   * `maxAttempts` times (each start crashed on it) is marked done instead and its id returned in
+   * `givenUp`.
    */
   takeSealedForReplay(
     maxAttempts: number,
@@ -265,19 +261,6 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
       if (done.length <= limits.maxCount && done.every((entry) => Date.parse(entry.receivedAt) >= oldest)) return;
       pruneLimits = limits;
       void schedule();
-    },
-
-    async takeForReplay(maxAttempts) {
-      const updates: Update[] = [];
-      const { givenUp } = await takeEntries(maxAttempts, {}, (entry) => {
-        try {
-          updates.push(JSON.parse(options.vault.decrypt(entry.sealed, inboxAad(entry.id))) as Update);
-          return true;
-        } catch {
-          return false;
-        }
-      });
-      return { updates, givenUp };
     },
 
     async takeSealedForReplay(maxAttempts, choice = {}) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Update } from 'grammy/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { privateTextUpdate } from '../helpers/updates.ts';
-import { openInbox, type Inbox, type InboxData } from '../../src/store/inbox.ts';
+import { inboxAad, openInbox, type Inbox, type InboxData } from '../../src/store/inbox.ts';
 import { createVault } from '../../src/store/vault.ts';
 import type { WriteEvent } from '../../src/store/durable-file.ts';
 
@@ -61,9 +61,9 @@ describe('update inbox (inbox.json)', () => {
 
     const reopened = await open();
     expect([19, 20, 21].map((id) => reopened.has(id))).toEqual([true, true, true]);
-    const { updates, givenUp } = await reopened.takeForReplay(3);
-    expect(updates.map((u) => u.update_id)).toEqual([19, 20]);
-    expect(updates[0]?.message?.text).toBe('z');
+    const { entries, givenUp } = await reopened.takeSealedForReplay(3);
+    expect(entries.map((entry) => entry.id)).toEqual([19, 20]);
+    expect((JSON.parse(vault.decrypt(entries[0]!.sealed, inboxAad(19))) as Update).message?.text).toBe('z');
     expect(givenUp).toEqual([]);
   });
 
@@ -120,12 +120,12 @@ describe('update inbox (inbox.json)', () => {
     const box = await open();
     await box.add([privateMessage(7, 'poison'), privateMessage(8, 'fine')]);
     for (let start = 1; start <= 2; start++) {
-      const { updates } = await box.takeForReplay(2);
-      expect(updates.map((u) => u.update_id)).toEqual([7, 8]);
+      const { entries } = await box.takeSealedForReplay(2);
+      expect(entries.map((entry) => entry.id)).toEqual([7, 8]);
       if (start === 2) void box.markDone(8);
     }
-    const third = await box.takeForReplay(2);
-    expect(third.updates).toEqual([]);
+    const third = await box.takeSealedForReplay(2);
+    expect(third.entries).toEqual([]);
     expect(third.givenUp).toEqual([7]);
     expect(box.pendingIds()).toEqual([]);
   });
