@@ -26,6 +26,7 @@
  *   BENCH_DEBUG=1 node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/updates.ts --only kiosbot --runs 1
  *   npx tsx bench/profile-summary.ts /tmp/prof/<file>.cpuprofile --from … --to …   (the window printed)
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,9 +38,7 @@ import { createApp, type App } from '../src/app.ts';
 import { createConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { writeFileAtomic, type AtomicWriter } from '../src/store/durable-file.ts';
-import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../tools/playground/bot-api.ts';
-import { resellerDemoProducts } from '../tools/sandbox/reseller.ts';
-import { startSandbox, type Sandbox } from '../tools/sandbox/server.ts';
+import type { WorldCounts, WorldRequest, WorldStarted, WorldUser } from './updates-world.ts';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
 /** `--only kiosbot` (e.g. under --cpu-prof) runs one side; its figures then lack their baseline. */
@@ -66,6 +65,8 @@ interface RunFigures {
   updatesPerSecond: number;
   /** CPU time (user + system) of the whole process per burst update: less moved by a busy machine than updates/s. */
   cpuMsPerUpdate: number;
+  /** The same for the world process (Telegram and the providers), whichever bot it served. */
+  worldCpuMsPerUpdate: number;
   burstP50Ms: number;
   burstP99Ms: number;
   loopDelayP99Ms: number;
@@ -89,32 +90,73 @@ function messagesOf(index: number): [string, string] {
   return index % 2 === 0 ? ['/saldo', `TSEL10.${phone}`] : ['/harga', 'pulsa'];
 }
 
-/** A user writes `text`; returns the id of the update it queued. */
-function send(telegram: BotApiEmulator, user: EmulatedUser, text: string): number {
-  telegram.sendText(user, text);
-  const update = telegram.updates.at(-1);
-  if (!update) throw new Error('the emulator queued no update');
-  return update.update_id;
+
+/** The world process (bench/updates-world.ts): Telegram and the providers, off the bot's loop. */
+interface WorldProcess {
+  call<T>(request: DistributiveOmit<WorldRequest, 'id'>): Promise<T>;
+  /** Queues messages without waiting for the answer (the sustained phase sends one at a time). */
+  post(items: Array<[number, string]>): void;
+  kill(): void;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+function startWorld(): WorldProcess {
+  const child: ChildProcess = fork(new URL('./updates-world.ts', import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let nextId = 1;
+  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  child.on('message', (message: { id: number; result?: unknown; error?: string }) => {
+    const waiter = waiting.get(message.id);
+    waiting.delete(message.id);
+    if (message.error !== undefined) waiter?.reject(new Error(`world: ${message.error}`));
+    else waiter?.resolve(message.result);
+  });
+  child.on('exit', (code) => {
+    for (const waiter of waiting.values()) waiter.reject(new Error(`the world process exited (${code})`));
+    waiting.clear();
+  });
+  return {
+    call<T>(request: DistributiveOmit<WorldRequest, 'id'>) {
+      const id = nextId++;
+      return new Promise<T>((resolve, reject) => {
+        waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        child.send({ ...request, id });
+      });
+    },
+    post(items) {
+      child.send({ id: nextId++, op: 'send', items });
+    },
+    kill: () => child.kill(),
+  };
+}
+
+/** What an update is known by on both sides of the process boundary: its sender and text. */
+const keyOf = (userId: number, text: string) => `${userId}\u0000${text}`;
+
+function keyOfUpdate(update: Update): string | undefined {
+  const message = update.message;
+  return message?.from && message.text !== undefined ? keyOf(message.from.id, message.text) : undefined;
 }
 
 interface Harness {
-  telegram: BotApiEmulator;
   handleUpdate: { wrap(bot: { handleUpdate(update: Update): Promise<void> }): void };
   /** Resolves when `count` updates have been handled since the last reset. */
   handled(count: number): Promise<void>;
-  /** Records the time an update counts from (its due time). */
-  due: Map<number, number>;
+  /** The time (performance.now) each update counts from (its due time), by `keyOf`. */
+  due: Map<string, number>;
   latencies: number[];
   reset(): void;
 }
 
-function harness(telegram: BotApiEmulator): Harness {
-  const due = new Map<number, number>();
+function harness(): Harness {
+  const due = new Map<string, number>();
   const latencies: number[] = [];
   let done = 0;
   let waiter: { count: number; resolve: () => void } | undefined;
   return {
-    telegram,
     due,
     latencies,
     reset() {
@@ -129,7 +171,8 @@ function harness(telegram: BotApiEmulator): Harness {
           try {
             await inner(update);
           } finally {
-            const since = due.get(update.update_id);
+            const key = keyOfUpdate(update);
+            const since = key === undefined ? undefined : due.get(key);
             if (since !== undefined) latencies.push(performance.now() - since);
             done++;
             if (waiter && done >= waiter.count) waiter.resolve();
@@ -144,20 +187,19 @@ function harness(telegram: BotApiEmulator): Harness {
   };
 }
 
-interface World {
+interface Bench {
   h: Harness;
-  users: EmulatedUser[];
   stop(): Promise<void>;
 }
 
-async function startKiosbot(sandbox: Sandbox, telegram: BotApiEmulator, userCount: number): Promise<World> {
+async function startKiosbot(world: WorldStarted): Promise<Bench> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-bench-updates-'));
   const config = createConfig({
-    BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-    RESELLER_API_URL: sandbox.urls.reseller,
-    MARKETPLACE_API_URL: sandbox.urls.marketplace,
-    GAMESHOP_API_URL: sandbox.urls.gameshop,
+    BOT_TOKEN: world.token,
+    TELEGRAM_API_ROOT: world.apiRoot,
+    RESELLER_API_URL: world.urls.reseller,
+    MARKETPLACE_API_URL: world.urls.marketplace,
+    GAMESHOP_API_URL: world.urls.gameshop,
     ENCRYPTION_KEY: Buffer.alloc(32, 42).toString('base64'),
     DATA_DIR: dataDir,
     PUBLIC_IP: '203.0.113.7',
@@ -165,40 +207,34 @@ async function startKiosbot(sandbox: Sandbox, telegram: BotApiEmulator, userCoun
   const logger = createLogger({ level: 'warn', write: () => undefined });
   const app: App = await createApp(config, {
     logger,
-    botConfig: { botInfo: telegram.botInfo },
+    botConfig: { botInfo: world.botInfo },
     floodLimit: { updates: 1_000, windowMs: 1_000 },
     storeWriteFile: debug ? countingWriter : undefined,
   });
-  const users: EmulatedUser[] = [];
-  const seeding: Array<Promise<unknown>> = [];
-  for (let i = 0; i < userCount; i++) {
-    const user = telegram.createUser({ firstName: `Reseller ${i}`, languageCode: 'id' });
-    users.push(user);
-    const account = Math.floor(i / usersPerAccount);
-    seeding.push(
-      app.store.users
-        .upsert({ id: user.id, firstName: user.user.first_name, username: user.user.username })
+  await Promise.all(
+    world.users.map((user: WorldUser, i) => {
+      const account = Math.floor(i / usersPerAccount);
+      return app.store.users
+        .upsert({ id: user.id, firstName: user.firstName, username: user.username })
         .then(() =>
           app.store.credentials.save(user.id, 'reseller', { apiId: `BENCH-${account}`, apiKey: `bench-key-${account}` }, `BE…${account}`),
-        ),
-    );
-  }
-  await Promise.all(seeding);
-  const h = harness(telegram);
+        );
+    }),
+  );
+  const h = harness();
   h.handleUpdate.wrap(app.bot);
   await app.replayInbox();
   const runner = run(app.bot, { runner: { fetch: { timeout: 1 } } });
-  return { h, users, stop: () => stopAll(runner, () => app.close(), dataDir) };
+  return { h, stop: () => stopAll(runner, () => app.close(), dataDir) };
 }
 
-function startMinimal(telegram: BotApiEmulator, userCount: number): World {
-  const bot = new Bot(telegram.token, { botInfo: telegram.botInfo, client: { apiRoot: telegram.apiRoot } });
+function startMinimal(world: WorldStarted): Bench {
+  const bot = new Bot(world.token, { botInfo: world.botInfo, client: { apiRoot: world.apiRoot } });
   bot.on('message', (ctx) => ctx.reply('ok'));
-  const users = Array.from({ length: userCount }, (_, i) => telegram.createUser({ firstName: `Reseller ${i}`, languageCode: 'id' }));
-  const h = harness(telegram);
+  const h = harness();
   h.handleUpdate.wrap(bot);
   const runner = run(bot, { runner: { fetch: { timeout: 1 } } });
-  return { h, users, stop: () => stopAll(runner, () => Promise.resolve(), undefined) };
+  return { h, stop: () => stopAll(runner, () => Promise.resolve(), undefined) };
 }
 
 async function stopAll(runner: RunnerHandle, close: () => Promise<void>, dataDir: string | undefined): Promise<void> {
@@ -208,89 +244,78 @@ async function stopAll(runner: RunnerHandle, close: () => Promise<void>, dataDir
 }
 
 async function measure(kind: Kind): Promise<RunFigures> {
-  const accounts = Array.from({ length: (burstUsers * 2) / usersPerAccount }, (_, i) => ({
-    apiId: `BENCH-${i}`,
-    apiKey: `bench-key-${i}`,
-    balance: 1_000_000_000,
-  }));
-  const sandbox = await startSandbox({
-    reseller: { accounts, products: resellerDemoProducts, settleAfterChecks: 1000, settleAfterMs: 3_600_000 },
-  });
-  const telegram = await startBotApi();
   // Burst users first, then fresh users for the sustained phase (nobody mid-flow from the burst).
   const sustainedUsers = (sustainedRate * sustainedSeconds) / 2;
-  const world =
-    kind === 'kiosbot'
-      ? await startKiosbot(sandbox, telegram, burstUsers + sustainedUsers)
-      : startMinimal(telegram, burstUsers + sustainedUsers);
-  const { h } = world;
+  const worldProcess = startWorld();
+  const world = await worldProcess.call<WorldStarted>({
+    op: 'start',
+    accounts: (burstUsers * 2) / usersPerAccount,
+    users: burstUsers + sustainedUsers,
+  });
+  const bench = kind === 'kiosbot' ? await startKiosbot(world) : startMinimal(world);
+  const { h } = bench;
+  const text = (index: number, round: 0 | 1) => messagesOf(index)[round];
   try {
     // A warm-up outside the figures (module loading, first Fluent bundle use, JIT).
-    const warm = world.users.slice(burstUsers, burstUsers + 20);
+    const warm = Array.from({ length: 20 }, (_, i) => burstUsers + i);
     h.reset();
-    for (const user of warm) telegram.sendText(user, '/start');
+    await worldProcess.call({ op: 'send', items: warm.map((index) => [index, '/start']) });
     await h.handled(warm.length);
-    const callsBefore = telegram.calls.filter((call) => call.method !== 'getUpdates').length;
-    const firstBurstCall = telegram.calls.length;
-    const firstProviderRequest = sandbox.received.length;
+    const mark = await worldProcess.call<{ call: number; request: number }>({ op: 'mark' });
+    const worldCpuBefore = (await worldProcess.call<WorldCounts>({ op: 'counts', fromCall: mark.call, fromRequest: mark.request })).cpuMs;
 
     // The burst: every update queued before the bot can fetch any.
     h.reset();
     fileWrites.clear();
-    const burst: Array<[EmulatedUser, string]> = [];
-    for (const round of [0, 1] as const) {
-      world.users.slice(0, burstUsers).forEach((user, index) => burst.push([user, messagesOf(index)[round]]));
-    }
+    const burst: Array<[number, string]> = [];
+    for (const round of [0, 1] as const) for (let index = 0; index < burstUsers; index++) burst.push([index, text(index, round)]);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     const burstFrom = process.hrtime.bigint() / 1000n;
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
-    for (const [user, text] of burst) h.due.set(send(telegram, user, text), started);
+    for (const [index, message] of burst) h.due.set(keyOf(world.users[index]!.id, message), started);
     delay.enable();
+    await worldProcess.call({ op: 'send', items: burst });
     await h.handled(burst.length);
     const elapsed = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
     delay.disable();
-    const calls = telegram.calls.filter((call) => call.method !== 'getUpdates').length - callsBefore;
     const burstLatencies = [...h.latencies];
+    const counts = await worldProcess.call<WorldCounts>({ op: 'counts', fromCall: mark.call, fromRequest: mark.request });
+    const calls = Object.entries(counts.calls).reduce((sum, [method, n]) => (method === 'getUpdates' ? sum : sum + n), 0);
     if (debug) {
-      const byMethod: Record<string, number> = {};
-      const burstCalls = telegram.calls.slice(firstBurstCall);
-      for (const call of burstCalls) byMethod[call.method] = (byMethod[call.method] ?? 0) + 1;
-      console.error(kind, 'Telegram calls during the burst', byMethod, 'heap MB', Math.round(process.memoryUsage().heapUsed / 1e6));
-      // The burst's window on the clock CPU profiles use: bench/profile-summary.ts --from/--to.
+      console.error(kind, 'Telegram calls during the burst', counts.calls, 'heap MB', Math.round(process.memoryUsage().heapUsed / 1e6));
       if (kind === 'kiosbot') {
         console.error(kind, 'store file writes during the burst', Object.fromEntries(fileWrites));
-        const byPath: Record<string, number> = {};
-        for (const request of sandbox.received.slice(firstProviderRequest)) byPath[request.path] = (byPath[request.path] ?? 0) + 1;
-        console.error(kind, 'provider requests during the burst', byPath);
+        console.error(kind, 'provider requests during the burst', counts.requests);
       }
       // Users of the burst who got fewer messages than they sent updates, with what they sent.
-      const answers = new Map<number, number>();
-      for (const call of burstCalls)
-        if (call.method === 'sendMessage') answers.set(Number(call.params.chat_id), (answers.get(Number(call.params.chat_id)) ?? 0) + 1);
       const unanswered = world.users
         .slice(0, burstUsers)
-        .flatMap((user, index) => ((answers.get(user.id) ?? 0) < 2 ? [messagesOf(index).join(' + ')] : []));
+        .flatMap((user, index) => ((counts.messagesByChat[user.id] ?? 0) < 2 ? [messagesOf(index).join(' + ')] : []));
       console.error(kind, 'burst users with fewer than 2 messages', unanswered.length, unanswered.slice(0, 5));
+      // The burst's window on the clock CPU profiles use: bench/profile-summary.ts --from/--to.
       console.error(kind, 'burst window', `--from ${burstFrom} --to ${process.hrtime.bigint() / 1000n}`);
     }
 
     // Sustained: 200 updates/s; latency from each update's due time.
     h.reset();
-    const paced = world.users.slice(burstUsers + warm.length, burstUsers + sustainedUsers);
-    const schedule: Array<[EmulatedUser, string]> = [];
-    for (const round of [0, 1] as const) paced.forEach((user, index) => schedule.push([user, messagesOf(index)[round]]));
+    const paced = Array.from({ length: sustainedUsers - warm.length }, (_, i) => burstUsers + warm.length + i);
+    const schedule: Array<[number, string]> = [];
+    for (const round of [0, 1] as const) paced.forEach((index, i) => schedule.push([index, text(i, round)]));
     const pacedStart = performance.now() + 20;
     let next = 0;
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
         const now = performance.now();
+        const due: Array<[number, string]> = [];
         while (next < schedule.length && pacedStart + (next * 1000) / sustainedRate <= now) {
-          const [user, text] = schedule[next]!;
-          h.due.set(send(telegram, user, text), pacedStart + (next * 1000) / sustainedRate);
+          const [index, message] = schedule[next]!;
+          h.due.set(keyOf(world.users[index]!.id, message), pacedStart + (next * 1000) / sustainedRate);
+          due.push([index, message]);
           next++;
         }
+        if (due.length > 0) worldProcess.post(due);
         if (next >= schedule.length) {
           clearInterval(timer);
           resolve();
@@ -302,6 +327,7 @@ async function measure(kind: Kind): Promise<RunFigures> {
     return {
       updatesPerSecond: round((burst.length / elapsed) * 1000),
       cpuMsPerUpdate: Math.round(((cpu.user + cpu.system) / 1000 / burst.length) * 100) / 100,
+      worldCpuMsPerUpdate: Math.round(((counts.cpuMs - worldCpuBefore) / burst.length) * 100) / 100,
       burstP50Ms: percentile(burstLatencies, 50),
       burstP99Ms: percentile(burstLatencies, 99),
       loopDelayP99Ms: round(delay.percentile(99) / 1e6),
@@ -310,9 +336,8 @@ async function measure(kind: Kind): Promise<RunFigures> {
       telegramCallsPerUpdate: Math.round((calls / burst.length) * 100) / 100,
     };
   } finally {
-    await world.stop();
-    await telegram.close();
-    await sandbox.close();
+    await bench.stop();
+    await worldProcess.call({ op: 'close' }).catch(() => worldProcess.kill());
   }
 }
 
@@ -341,6 +366,8 @@ emit({
   ofBaseline: Math.round((ups / upsBase) * 100) / 100,
   cpuMsPerUpdate: med('kiosbot', 'cpuMsPerUpdate'),
   baselineCpuMsPerUpdate: med('minimal', 'cpuMsPerUpdate'),
+  worldCpuMsPerUpdate: med('kiosbot', 'worldCpuMsPerUpdate'),
+  baselineWorldCpuMsPerUpdate: med('minimal', 'worldCpuMsPerUpdate'),
   telegramCallsPerUpdate: med('kiosbot', 'telegramCallsPerUpdate'),
   baselineTelegramCallsPerUpdate: med('minimal', 'telegramCallsPerUpdate'),
   target: `>= ${targets.updatesPerSecond}/s and >= ${targets.ofBaseline * 100}% of the minimal bot`,
