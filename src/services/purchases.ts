@@ -217,7 +217,16 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     // ±20 % jitter spreads the re-checks of a burst of purchases.
     const jitter = 0.8 + 0.4 * (deps.random ?? Math.random)();
     const nextCheckAt = new Date(now.getTime() + Math.round(nextCheckDelayMs(age, deps.recheckFirstMs) * jitter)).toISOString();
-    const updated = await db.transactions.update(tx.refId, { ...patch, status, nextCheckAt }, queue.length > 0 ? { notify: queue } : {});
+    // Still Pending after being Pending: nothing a crash could lose but this re-check's schedule
+    // (the transaction is then checked again sooner), so its write is not waited for and a wave
+    // of re-checks shares a few writes. Anything else (the first answer, a queued notice) is on
+    // disk before this returns.
+    const stillPending = status === 'Pending' && tx.status === 'Pending' && queue.length === 0;
+    const updated = await db.transactions.update(
+      tx.refId,
+      { ...patch, status, nextCheckAt },
+      queue.length > 0 ? { notify: queue } : stillPending ? { deferWrite: true } : {},
+    );
     if (updated && queue.length > 0) deps.onQueued?.();
     return updated ?? (await db.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
   }

@@ -40,6 +40,19 @@ export interface DueFilter {
   room?: (userId: number) => number;
 }
 
+export interface TransactionUpdateOptions {
+  /** Queued in the same commit as the change. */
+  notify?: NewOutboxItem[];
+  /**
+   * The change need not be on disk when the call resolves: the lowdb engine writes it with the
+   * next write, at most about a second later, so a wave of re-checks shares a few writes instead
+   * of making one each (PostgreSQL commits it as always). Only for a change whose loss in a crash
+   * costs nothing: a re-check that found the transaction still Pending (it is only checked again
+   * sooner). Ignored with `notify`: queued messages are always on disk first.
+   */
+  deferWrite?: boolean;
+}
+
 export interface ClaimOptions {
   /** At most this many rows. */
   limit: number;
@@ -114,7 +127,7 @@ export interface TransactionStore {
    * Changes an open transaction (a final status is refused: use `settle`), `notify` in the same
    * commit; ends a claim on it. Undefined, nothing queued, if it is not open.
    */
-  update(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
+  update(refId: string, patch: TransactionPatch, options?: TransactionUpdateOptions): Promise<TransactionRecord | undefined>;
   /**
    * Gives an open transaction its final status and queues `notify` in one commit; undefined,
    * nothing queued, if it is not open (so of two racing settlements exactly one notifies).

@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Low, type Adapter } from 'lowdb';
 import { StoreCorruptError, StoreError, StoreVersionError } from './errors.ts';
+import { ensureDir, exists, fileMode, isErrno, noop, removeStaleTemps, tightenMode, writeFileAtomic } from './atomic-file.ts';
 
-/** Mode of every data file: readable and writable by the owner only. */
-export const fileMode = 0o600;
-/** Mode of the data directories. */
-export const dirMode = 0o700;
+export { dirMode, ensureDir, fileMode, syncDir, writeFileAtomic } from './atomic-file.ts';
 
 /** What the adapter reports after each completed file write (for tests, metrics and benchmarks). */
 export interface WriteEvent {
@@ -253,6 +250,10 @@ export class DurableFile<T> {
   private writing: Batch | undefined;
   /** Changes made since `writing` started (or since the last write): the next write. */
   private pending: Batch | undefined;
+  /** Whether `pending` holds a change that must be written at once (not only deferred ones). */
+  private pendingNow = false;
+  /** Starts the write of deferred changes when nothing else has written them first. */
+  private deferTimer: NodeJS.Timeout | undefined;
 
   private constructor(low: Low<T>, filePath: string, adapter: AtomicJsonAdapter<T>) {
     this.low = low;
@@ -312,10 +313,29 @@ export class DurableFile<T> {
   }
 
   /**
+   * Like `update`, but the change need not reach the disk at once: it goes with the next write,
+   * started by another change or, at the latest, `withinMs` later. Returns the mutator's result
+   * right away; `written` settles with that write (a failed one undoes the change in memory, as
+   * for `update`). For changes whose loss in a crash costs nothing (a re-check that found a
+   * transaction still Pending: the check is only made again): many of them share one write
+   * instead of each making its own.
+   */
+  updateDeferred<R>(mutator: (data: T) => R, withinMs: number): { result: R; written: Promise<void> } {
+    if (this.closed) throw new StoreError('closed', `${this.path} is closed; no more changes are accepted.`);
+    const result = mutator(this.low.data);
+    if (isThenable(result)) {
+      throw new TypeError('DurableFile.updateDeferred: the mutator must be synchronous (it returned a promise).');
+    }
+    return { result, written: this.join(withinMs) };
+  }
+
+  /**
    * Resolves when every change made so far is on disk; rejects if the write that carries any of
    * them fails (those changes are then gone from memory too).
    */
   flush(): Promise<void> {
+    // Deferred changes waiting for their timer are written now.
+    if (this.pending && !this.pendingNow) void this.join();
     return (this.pending ?? this.writing)?.promise ?? Promise.resolve();
   }
 
@@ -325,14 +345,34 @@ export class DurableFile<T> {
     await this.flush();
   }
 
-  /** Puts the changes just made into the next write, starting it once the current run is over. */
-  private join(): Promise<void> {
-    if (!this.pending) {
-      this.pending = newBatch();
-      // After the current synchronous run, so that all its changes land in this one write.
-      if (!this.writing) queueMicrotask(() => void this.writeNext());
+  /**
+   * Puts the changes just made into the next write, starting it once the current run is over;
+   * with `deferMs`, starting it at the latest that much later (unless another change needs it sooner).
+   */
+  private join(deferMs?: number): Promise<void> {
+    this.pending ??= newBatch();
+    if (deferMs === undefined) {
+      if (!this.pendingNow) {
+        this.pendingNow = true;
+        this.clearDeferTimer();
+        // After the current synchronous run, so that all its changes land in this one write.
+        if (!this.writing) queueMicrotask(() => void this.writeNext());
+      }
+    } else if (!this.pendingNow && !this.deferTimer) {
+      this.deferTimer = setTimeout(() => {
+        this.deferTimer = undefined;
+        // While a write runs, its end starts this one (see writeNext).
+        if (!this.writing) void this.writeNext();
+      }, deferMs);
+      // Deferred changes do not keep the process alive; close() writes them.
+      this.deferTimer.unref();
     }
     return this.pending.promise;
+  }
+
+  private clearDeferTimer(): void {
+    if (this.deferTimer) clearTimeout(this.deferTimer);
+    this.deferTimer = undefined;
   }
 
   private async writeNext(): Promise<void> {
@@ -340,6 +380,8 @@ export class DurableFile<T> {
     if (!batch || this.writing) return;
     // From here on, new changes belong to the next write.
     this.pending = undefined;
+    this.pendingNow = false;
+    this.clearDeferTimer();
     this.writing = batch;
     try {
       // The JSON text is taken synchronously here: exactly the changes made so far.
@@ -358,97 +400,16 @@ export class DurableFile<T> {
       }
       const next = this.pending as Batch | undefined;
       this.pending = undefined;
+      this.pendingNow = false;
+      this.clearDeferTimer();
       this.writing = undefined;
       batch.reject(error);
       next?.reject(error);
       return;
     }
-    if (this.pending) await this.writeNext();
+    // Deferred changes alone wait for their timer (unless it fired during this write).
+    if (this.pending && (this.pendingNow || !this.deferTimer)) await this.writeNext();
   }
-}
-
-/**
- * Writes `content` to `file` atomically and durably (temp file 0600 + fsync + rename + directory
- * fsync). With `backup`, the replaced version stays reachable as `<file>.bak`.
- */
-export async function writeFileAtomic(file: string, content: string | Buffer, options: { backup: boolean }): Promise<void> {
-  const dir = path.dirname(file);
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await fs.open(temp, 'wx', fileMode);
-  try {
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    if (options.backup) await linkBackup(file);
-    await fs.rename(temp, file);
-  } catch (error) {
-    await fs.rm(temp, { force: true }).catch(noop);
-    throw error;
-  }
-  await syncDir(dir);
-}
-
-/**
- * Creates `dir` (and missing parents) with mode 0700. An existing directory keeps its mode: it
- * may be shared with other things, and every data file in it is 0600 anyway.
- */
-export async function ensureDir(dir: string): Promise<void> {
-  await fs.mkdir(dir, { recursive: true, mode: dirMode });
-}
-
-async function tightenMode(target: string, mode: number): Promise<void> {
-  try {
-    const stat = await fs.stat(target);
-    if ((stat.mode & 0o777) !== mode) await fs.chmod(target, mode);
-  } catch {
-    // Not ours to change (or a platform without modes): leave it as it is.
-  }
-}
-
-/** Makes `<file>.bak` the current version (a hard link, then an atomic rename over the old backup). */
-async function linkBackup(file: string): Promise<void> {
-  const backup = `${file}.bak`;
-  const temp = `${path.join(path.dirname(file), `.${path.basename(backup)}`)}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await fs.link(file, temp);
-    await fs.rename(temp, backup);
-  } catch {
-    // No current version yet, or a filesystem without hard links: the write goes on, the old backup stays.
-    await fs.rm(temp, { force: true }).catch(noop);
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** Fsyncs a directory (a rename in it is durable after this); a platform that cannot is let be. */
-export async function syncDir(dir: string): Promise<void> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic there.
-  } finally {
-    await handle?.close().catch(noop);
-  }
-}
-
-/** Temp files left by a crash in the middle of a write; safe to delete because we own the directory. */
-async function removeStaleTemps(file: string, listing?: ReadonlySet<string>): Promise<void> {
-  const dir = path.dirname(file);
-  const prefix = `.${path.basename(file)}.`;
-  const names = listing ? [...listing] : await fs.readdir(dir).catch(() => [] as string[]);
-  await Promise.all(
-    names.filter((name) => name.startsWith(prefix) && name.endsWith('.tmp')).map((name) => fs.rm(path.join(dir, name), { force: true })),
-  );
 }
 
 function jsonProblem(error: unknown): string {
@@ -472,12 +433,6 @@ function schemaProblem(error: unknown): string {
   return `it does not have the expected format (${error instanceof Error ? error.message : String(error)})`;
 }
 
-function isErrno(error: unknown, code: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
-}
-
 function isThenable(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
-
-function noop(): void {}

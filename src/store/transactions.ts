@@ -5,6 +5,11 @@ import type { HistoryArchive } from './history.ts';
 import { monthOf } from './history-lines.ts';
 import { buildOutboxItem, insertOutboxItem, type NewOutboxItem } from './outbox.ts';
 import { finalStatuses, isFinalStatus, transactionSchema, type HotData, type TransactionRecord } from './schema.ts';
+import type { TransactionUpdateOptions } from './contract.ts';
+
+/** The longest a deferred change (`update(…, { deferWrite: true })`) waits for its write. */
+export const deferredWriteMs = 1000;
+const noop = () => undefined;
 
 /** A purchase to record before its first provider request. Status defaults to `Created`, checks to 0. */
 export type NewTransaction = Omit<TransactionRecord, 'createdAt' | 'updatedAt' | 'checks' | 'status'> &
@@ -54,7 +59,7 @@ export interface TransactionsRepo {
    * open. A final status is refused: use `settle`. `notify` is queued in the same write as the
    * change (an operator request to review it, say), so it is queued exactly once.
    */
-  update(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
+  update(refId: string, patch: TransactionPatch, options?: TransactionUpdateOptions): Promise<TransactionRecord | undefined>;
   /** Open transactions, oldest first. */
   listOpen(): TransactionRecord[];
   /**
@@ -297,6 +302,12 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
       const at = now();
       const next = updatedTransaction(existing, patch, at);
       const items = (options.notify ?? []).map((item) => buildOutboxItem(item, at));
+      if (options.deferWrite && items.length === 0) {
+        const { result, written } = hot.updateDeferred((data) => put(data, next), deferredWriteMs);
+        // Nobody waits for it: a failed write undoes the change in memory and the check comes again.
+        written.catch(noop);
+        return copy(result);
+      }
       return copy(
         await hot.update((data) => {
           for (const item of items) insertOutboxItem(data, item);

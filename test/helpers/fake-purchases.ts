@@ -26,8 +26,13 @@ export function fakePurchases(
     now: () => Date;
     answer?: () => Promise<void>;
     nextCheckInMs?: number;
-    /** Wait for the store write of each answer, as the real purchase service does. Default false. */
+    /** Wait for the store write of each answer (as the real purchase service does for answers that must be on disk). Default false. */
     awaitWrites?: boolean;
+    /**
+     * Store each answer as the real purchase service stores a still-Pending re-check: a deferred
+     * write (`deferWrite`), shared with the next write or made within a second. Default false.
+     */
+    deferWrites?: boolean;
   },
 ): FakePurchases {
   const calls = new Map<string, number>();
@@ -54,7 +59,11 @@ export function fakePurchases(
       const nextCheckAt = new Date(at + (options.nextCheckInMs ?? 3600_000)).toISOString();
       // The change is in memory (and in the due-time index) at once; not waiting for its write
       // lets many checks share one write, which keeps a test of thousands of checks fast.
-      const updated = store.transactions.update(refId, { status: 'Pending', nextCheckAt, checks: tx.checks + 1 });
+      const updated = store.transactions.update(
+        refId,
+        { status: 'Pending', nextCheckAt, checks: tx.checks + 1 },
+        options.deferWrites ? { deferWrite: true } : {},
+      );
       updated.catch(() => undefined);
       if (options.awaitWrites) await updated;
       for (const wait of waiting.filter((w) => w.done())) {
