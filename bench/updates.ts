@@ -90,7 +90,6 @@ function messagesOf(index: number): [string, string] {
   return index % 2 === 0 ? ['/saldo', `TSEL10.${phone}`] : ['/harga', 'pulsa'];
 }
 
-
 /** The world process (bench/updates-world.ts): Telegram and the providers, off the bot's loop. */
 interface WorldProcess {
   call<T>(request: DistributiveOmit<WorldRequest, 'id'>): Promise<T>;

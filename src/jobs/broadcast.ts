@@ -212,7 +212,7 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     }
   }
 
-  const delivery = (current: Job, index: number, chatId: number): BulkDelivery => {
+  const delivery = (current: Job, index: number, chatId: number, startedAt: number): BulkDelivery => {
     const settle = async (outcome: BulkOutcome) => {
       try {
         await db.broadcasts.record(current.id, index, outcome);
@@ -223,8 +223,14 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     };
     return {
       chatId,
-      // Blocked the bot since the audience was taken: counted as blocked, not sent.
-      before: async () => ((await db.users.get(chatId))?.active === false ? 'blocked' : undefined),
+      // Blocked the bot since the audience was taken: counted as blocked, not sent, and its start
+      // does not count against the rate (the next recipient takes its place at once).
+      before: async () => {
+        if ((await db.users.get(chatId))?.active !== false) return undefined;
+        const at = starts.indexOf(startedAt);
+        if (at >= 0) starts.splice(at, 1);
+        return 'blocked';
+      },
       send: (api: Api, signal: AbortSignal) =>
         api.copyMessage(
           chatId,
@@ -259,7 +265,9 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
       const stopping = stopped.has(current.id);
       if (!stopping) {
         while (starts.length > 0 && starts[0]! <= t - windowMs) starts.shift();
-        if (starts.length >= options.rate) return starts[0]! + windowMs;
+        // A full window holds back the next recipient, not the end of a job with none left.
+        const left = cursor < current.recipients.length || retries.length > 0;
+        if (left && starts.length >= options.rate) return starts[0]! + windowMs;
         let index: number | undefined;
         const retryAt = retries.findIndex((candidate) => !isBusy(current.recipients[candidate]!));
         if (retryAt >= 0) index = retries.splice(retryAt, 1)[0];
@@ -274,7 +282,7 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
         if (index !== undefined) {
           inFlight.add(index);
           starts.push(t);
-          return delivery(current, index, current.recipients[index]!);
+          return delivery(current, index, current.recipients[index]!, t);
         }
         if (retries.length > 0) return t + 50;
       }

@@ -90,7 +90,11 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
     const run = (async () => {
       const early = await delivery.before?.();
       if (early) {
-        release(false);
+        // Nothing was sent: the slot goes to the next recipient at once (a broadcast to an
+        // audience with 5% inactive users would otherwise go 5% slower than its rate).
+        released = true;
+        if (counted) pacing.requestCancelled();
+        context.wake();
         await delivery.settle(early);
         return;
       }

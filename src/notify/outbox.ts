@@ -31,7 +31,7 @@
  * per `groupWindowMs`, `globalPerSecond` over all chats per `globalWindowMs`, the starts spread
  * evenly over the window. The global default is 25/s, below Telegram's ~30/s. The bot's replies
  * count in the same window through `replyPacer()` and go first: a reply that finds the window full
- * takes the next slot, and one slot of Telegram's 30 is always left to replies. The bookkeeping lives in pacing.ts.
+ * takes the next slot before the outbox does. The bookkeeping lives in pacing.ts.
  *
  * Errors: 429 waits `retry_after` for that chat (every outbox call names a chat, and the outbox's
  * own pacing keeps the bot under the global limit), then retries the same item - never dropped.

@@ -67,6 +67,11 @@ export interface Pacing {
   requestStarted(t: number): void;
   /** A request ended; when Telegram `answered` (successfully or not), that answer starts the chat's gap and counts globally. */
   requestEnded(chatId: number, answered: boolean, t: number): void;
+  /**
+   * A request started with `requestStarted` was never sent (a recipient found to have blocked the
+   * bot): its slot goes back, the next request may take it at once.
+   */
+  requestCancelled(): void;
   /** A message was delivered to the chat; counts towards a group's window. */
   delivered(chatId: number, t: number): void;
   /** No request to the chat before `until` (a 429's retry_after). */
@@ -90,8 +95,12 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
   /** Per chat: earliest monotonic time of the next request (pacing gap, or a 429 wait). */
   const chatWaits = new Map<number, number>();
   let globalPausedUntil = 0;
-  /** The outbox's limit: its own, but one slot of Telegram's ceiling always left to the replies (a limit set above the ceiling is taken as it is). */
-  const outboxLimit = limits.globalPerSecond === limits.ceilingPerSecond ? Math.max(1, limits.globalPerSecond - 1) : limits.globalPerSecond;
+  /**
+   * The outbox's limit: the configured rate, all of it, even at Telegram's ceiling. A reply that
+   * finds the window full is not left behind: it waits for the next slot and the outbox starts
+   * nothing until it has it (`replyWaiting`), so it waits one slot at most (about 33 ms at 30/s).
+   */
+  const outboxLimit = limits.globalPerSecond;
   /** The outbox's starts are spread evenly: the next may start at `nextSlotAt`. */
   const spacingMs = limits.globalWindowMs / outboxLimit;
   let nextSlotAt = -Infinity;
@@ -165,6 +174,10 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
       requestsInFlight += 1;
       // A timer that fired a little late keeps the schedule; after a pause it starts from now.
       nextSlotAt = (t - nextSlotAt < spacingMs ? nextSlotAt : t) + spacingMs;
+    },
+    requestCancelled() {
+      requestsInFlight -= 1;
+      nextSlotAt -= spacingMs;
     },
     requestEnded(chatId, answered, t) {
       requestsInFlight -= 1;

@@ -94,4 +94,58 @@ describe('broadcast jobs', () => {
     // Broadcast and notices together never exceed the outbox's global window (10 per 100 ms).
     expect(telegram.maxSendsInWindow('all', 100)).toBeLessThanOrEqual(10);
   });
+
+  it('does not spend its rate on recipients who blocked the bot since: the next recipient takes the slot at once', async () => {
+    const telegram = await startBotApi();
+    const { store } = await openTestStore(dirs.make());
+    const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
+    // The job allows 3 sends a minute: no window of it ends during the test.
+    const outbox = createOutbox({
+      api,
+      db: dbOf(store),
+      logger,
+      limits: { perChatMs: 10, globalPerSecond: 1000, ceilingPerSecond: 1000 },
+      retry: { baseMs: 20, maxMs: 100 },
+    });
+    const runner = createBroadcastRunner({
+      db: dbOf(store),
+      logger,
+      rate: 3,
+      windowMs: 60_000,
+      paid: false,
+      translate: (_locale, key) => key,
+      defaultLocale: 'id',
+      enqueue: async (items) => {
+        for (const item of items) await store.outbox.enqueue(item);
+        outbox.kick();
+      },
+      attach: (source) => outbox.setBulkSource(source),
+    });
+    cleanups.push(async () => {
+      runner.stop();
+      await outbox.stop();
+      await store.close();
+      await telegram.close();
+    });
+    const admin = telegram.createUser({ firstName: 'Admin', id: 990001 });
+    const users = Array.from({ length: 6 }, (_, i) => telegram.createUser({ firstName: `U${i}` }));
+    // The first three blocked the bot after the audience was taken (the bot was told: inactive).
+    for (const user of users) await store.users.upsert({ id: user.id, firstName: user.user.first_name });
+    for (const user of users.slice(0, 3)) await store.users.setActive(user.id, false);
+    const source = admin.send('Harga naik besok');
+    await store.broadcasts.create({
+      id: 'job1',
+      adminId: admin.id,
+      fromChatId: admin.id,
+      messageId: source.messageId,
+      audience: { kind: 'all' },
+      recipients: users.map((user) => user.id),
+    });
+    outbox.start();
+    runner.start();
+    // Three sends allowed in the window, three active recipients: all of them within it.
+    await telegram.waitFor(() => store.broadcasts.progress('job1')?.status === 'done', { timeoutMs: 5_000 });
+    expect(store.broadcasts.progress('job1')).toMatchObject({ sent: 3, blocked: 3, failed: 0 });
+    expect(telegram.callsTo('copyMessage').map((call) => call.params.chat_id)).toEqual(users.slice(3).map((user) => user.id));
+  });
 });

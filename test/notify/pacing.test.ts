@@ -75,20 +75,50 @@ describe('outbox pacing', () => {
 });
 
 describe('the outbox and the replies in one window', () => {
-  it('spreads the outbox over the window, makes up a late timer, and leaves one slot of the ceiling to replies', () => {
+  it('spreads the outbox over the window at its whole configured rate, and makes up a late timer', () => {
     const pacing = createPacing({ globalPerSecond: 30, ceilingPerSecond: 30 });
-    // 29 per second for the outbox: one start every 1000/29 ms.
-    const spacing = 1000 / 29;
+    // 30 per second for the outbox: one start every 1000/30 ms.
+    const spacing = 1000 / 30;
     expect(pacing.outboxFreeAt(0)).toBe(0);
     pacing.requestStarted(0);
     expect(pacing.outboxFreeAt(1)).toBeCloseTo(spacing);
     // Started 5 ms late: the next slot is still on the schedule, not 5 ms later.
     pacing.requestStarted(spacing + 5);
     expect(pacing.outboxFreeAt(spacing + 6)).toBeCloseTo(2 * spacing);
-    for (let i = 2; i < 29; i++) pacing.requestStarted(i * spacing);
-    // 29 in flight: the outbox is full, a reply still has its slot.
-    expect(pacing.outboxFreeAt(29 * spacing)).toBe(Infinity);
-    expect(pacing.replyFreeAt(29 * spacing)).toBe(0);
+    for (let i = 2; i < 30; i++) pacing.requestStarted(i * spacing);
+    // 30 in flight: the window is full, for the outbox and for a reply alike.
+    expect(pacing.outboxFreeAt(30 * spacing)).toBe(Infinity);
+    expect(pacing.replyFreeAt(30 * spacing)).toBe(Infinity);
+  });
+
+  it('gives the first slot that frees to a waiting reply, not to the outbox', () => {
+    const pacing = createPacing({ globalPerSecond: 30, ceilingPerSecond: 30 });
+    const spacing = 1000 / 30;
+    for (let i = 0; i < 30; i++) {
+      pacing.requestStarted(i * spacing);
+      pacing.requestEnded(100 + i, true, i * spacing + 2);
+    }
+    const t = 30 * spacing;
+    // The window is full until the first answer (at 2 ms) leaves it.
+    expect(pacing.replyFreeAt(t)).toBe(1002);
+    pacing.replyWaiting(1);
+    expect(pacing.outboxFreeAt(1002)).toBeGreaterThan(1002);
+    expect(pacing.replyFreeAt(1002)).toBe(0);
+    pacing.replyWaiting(-1);
+    pacing.replyStarted();
+    // The reply took the slot: the outbox waits for the next one.
+    expect(pacing.outboxFreeAt(1002)).toBeGreaterThan(1002);
+  });
+
+  it('gives back the slot of a delivery that was never sent (a recipient who blocked the bot)', () => {
+    const pacing = createPacing({ globalPerSecond: 10 });
+    pacing.requestStarted(0);
+    expect(pacing.outboxFreeAt(1)).toBe(100);
+    pacing.requestCancelled();
+    expect(pacing.outboxFreeAt(1)).toBe(0);
+    // And nothing of it stays in the window.
+    for (let i = 0; i < 10; i++) pacing.requestStarted(i * 100);
+    expect(pacing.outboxFreeAt(1000)).toBe(Infinity);
   });
 
   it('starts nothing of the outbox while a reply waits for a slot', () => {
