@@ -37,6 +37,7 @@ import { createPriceWatchJob, type PriceWatchJob } from './jobs/price-watch.ts';
 import type { SellPriceOf } from './services/pricing.ts';
 import { inboxGetUpdatesTransformer, markDoneAfterHandling, replayInbox } from './server/update-inbox.ts';
 import { spreadUpdateStarts } from './server/turns.ts';
+import { limitActiveUpdates, type ActiveUpdateOptions } from './server/active-updates.ts';
 import { webhookInboxRetention } from './server/http.ts';
 
 export interface App {
@@ -86,6 +87,8 @@ export interface AppOptions {
   logger?: Logger;
   now?: () => Date;
   botConfig?: BotConfig<BotContext>;
+  /** How many updates are handled at once (src/server/active-updates.ts); default 32, 250 ms. */
+  activeUpdates?: ActiveUpdateOptions;
   /** Milliseconds a conversation waits for the next answer. Default 15 minutes. */
   conversationTimeoutMs?: number;
   /** Outbox pacing (tests shorten it). */
@@ -295,8 +298,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Long polling (lowdb only: a fleet on PostgreSQL takes updates by webhook, see config.ts).
   if (store) bot.api.config.use(inboxGetUpdatesTransformer(store.inbox));
   markDoneAfterHandling(bot, db.inbox);
-  // A getUpdates answer's 100 updates start over several event-loop turns, ~4 ms each, I/O between.
+  // A getUpdates answer's 100 updates start over several event-loop turns, ~4 ms each, I/O between,
+  // and at most 32 are handled at once, one waiting over 250 ms on a slow call not counted.
   spreadUpdateStarts(bot);
+  limitActiveUpdates(bot, options.activeUpdates);
   const jobs = outbox;
   return {
     bot,

@@ -1,0 +1,80 @@
+/**
+ * At most `maxActive` updates handled at once, not counting those parked on a slow call.
+ *
+ * The runner keeps up to 500 updates in hand so that a slow provider cannot stall the bot: an
+ * update waiting 10 s for a provider only holds one of them. But when 500 updates are in flight
+ * and everything answers fast (a burst), every event-loop turn handles hundreds of provider and
+ * Telegram answers, their HTTP parsing and continuations at once, and the heap holds hundreds of
+ * half-handled updates for the garbage collector to walk: turns of 40-50 ms, and every timer,
+ * reply and write of the bot waits that long (bench/updates.ts, event-loop delay). Handled 32 at a
+ * time, the same burst goes as fast with turns about half as long (bench/README.md).
+ *
+ * A plain concurrency of 32 would bring the stall back: 32 users waiting on a provider that hangs
+ * would hold every slot. So an update that has run for `parkAfterMs` (a slow call, not a busy
+ * loop) stops counting and the next one starts; it finishes when its call does. Updates start in
+ * the order the runner hands them over (which keeps each chat's order: the runner's
+ * sequentialize hands a chat's next update over only after the previous one).
+ */
+import type { Update } from 'grammy/types';
+
+export const activeUpdateDefaults = { maxActive: 32, parkAfterMs: 250 } as const;
+
+export interface ActiveUpdateOptions {
+  /** Default 32. */
+  maxActive?: number;
+  /** Default 250 ms. */
+  parkAfterMs?: number;
+  /** Runs `task` after `ms` unless cleared; default an unref'd setTimeout (tests inject one). */
+  setTimer?: (task: () => void, ms: number) => { clear(): void };
+}
+
+interface HandlesUpdates {
+  handleUpdate(update: Update, ...rest: never[]): Promise<void>;
+}
+
+const realTimer = (task: () => void, ms: number) => {
+  const timer = setTimeout(task, ms);
+  timer.unref();
+  return { clear: () => clearTimeout(timer) };
+};
+
+/** Makes `bot.handleUpdate` run at most `maxActive` updates at once, parked ones not counted (see above). */
+export function limitActiveUpdates<B extends HandlesUpdates>(bot: B, options: ActiveUpdateOptions = {}): void {
+  const maxActive = options.maxActive ?? activeUpdateDefaults.maxActive;
+  const parkAfterMs = options.parkAfterMs ?? activeUpdateDefaults.parkAfterMs;
+  const setTimer = options.setTimer ?? realTimer;
+  const handle = bot.handleUpdate.bind(bot) as (...args: Parameters<B['handleUpdate']>) => Promise<void>;
+  const waiting: Array<() => void> = [];
+  let active = 0;
+
+  const admit = () => {
+    while (active < maxActive && waiting.length > 0) {
+      active += 1;
+      waiting.shift()?.();
+    }
+  };
+
+  bot.handleUpdate = (...args: Parameters<B['handleUpdate']>) =>
+    new Promise<void>((resolve, reject) => {
+      const start = () => {
+        let counted = true;
+        const release = () => {
+          if (!counted) return;
+          counted = false;
+          active -= 1;
+          admit();
+        };
+        const parking = setTimer(release, parkAfterMs);
+        handle(...args)
+          .then(resolve, reject)
+          .finally(() => {
+            parking.clear();
+            release();
+          });
+      };
+      if (active < maxActive && waiting.length === 0) {
+        active += 1;
+        start();
+      } else waiting.push(start);
+    });
+}
