@@ -1,7 +1,8 @@
 /**
  * Summarises a V8 CPU profile (`node --cpu-prof`, a `.cpuprofile` file): the functions that spent
- * the most self time, and the same time by file (or package), so a benchmark run says where its
- * time went without opening DevTools.
+ * the most self time, the same time by file (or package), and the time by the innermost function
+ * of the bot's own code on the stack (which part of the bot caused it), so a benchmark run says
+ * where its time went without opening DevTools.
  *
  * Run: npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 25] [--from µs] [--to µs]
  *
@@ -22,6 +23,7 @@ interface CallFrame {
 interface ProfileNode {
   id: number;
   callFrame: CallFrame;
+  children?: number[];
 }
 
 /** The parts of the `.cpuprofile` format (Chrome DevTools protocol `Profiler.Profile`) read here. */
@@ -44,6 +46,39 @@ export function selfTimes(profile: CpuProfile, keyOf: (frame: CallFrame) => stri
     const frame = frames.get(id);
     if (!frame) return;
     const key = keyOf(frame);
+    totals.set(key, (totals.get(key) ?? 0) + delta);
+  });
+  return totals;
+}
+
+/**
+ * Time by the innermost function of the bot's own code (`src/`) on each sample's stack: what part
+ * of the bot caused the time, wherever it was spent below (node-fetch, fs, crypto). Samples with no
+ * `src/` frame are keyed by their self frame's file or package; GC, idle and program by name.
+ */
+export function timesBySrcCaller(profile: CpuProfile, from = -Infinity, to = Infinity): Map<string, number> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const keyOfSample = (id: number): string => {
+    const self = byId.get(id)?.callFrame;
+    if (!self) return '(unknown)';
+    if (self.url === '' && self.functionName.startsWith('(')) return self.functionName;
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+      const frame = byId.get(at)?.callFrame;
+      if (frame && locationOf(frame.url).startsWith('src/')) return functionOf(frame);
+    }
+    return `below no src/ frame: ${fileOf(self.url)}`;
+  };
+  const keys = new Map<number, string>();
+  const totals = new Map<string, number>();
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (at < from || at > to) return;
+    let key = keys.get(id);
+    if (key === undefined) keys.set(id, (key = keyOfSample(id)));
     totals.set(key, (totals.get(key) ?? 0) + delta);
   });
   return totals;
@@ -102,4 +137,6 @@ if (isMain) {
       top,
     ),
   );
+  console.log();
+  console.log(table('time by the innermost src/ function on the stack', timesBySrcCaller(profile, from, to), top));
 }

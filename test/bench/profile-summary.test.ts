@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileOf, selfTimes } from '../../bench/profile-summary.ts';
+import { fileOf, selfTimes, timesBySrcCaller } from '../../bench/profile-summary.ts';
 
 /** A profile of three frames: root, a grammY function and one of the bot's, sampled 4 times. */
 const profile = {
@@ -31,5 +31,30 @@ describe('profile summary', () => {
     expect(fileOf(`file://${process.cwd()}/src/bot/features/balance.ts`)).toBe('src/bot/features/balance.ts');
     expect(fileOf('node:events')).toBe('node:events');
     expect(fileOf('')).toBe('(native or V8)');
+  });
+
+  it('charges time spent in a dependency to the innermost function of the bot that called it', () => {
+    // root > readBalance (src) > fetch (node_modules); root > GC; root > runner (node_modules).
+    const nested = {
+      nodes: [
+        { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 }, children: [2, 4, 5] },
+        {
+          id: 2,
+          callFrame: { functionName: 'readBalance', url: `file://${process.cwd()}/src/bot/features/balance.ts`, lineNumber: 16 },
+          children: [3],
+        },
+        { id: 3, callFrame: { functionName: 'fetch', url: 'file:///app/node_modules/node-fetch/lib/index.js', lineNumber: 9 } },
+        { id: 4, callFrame: { functionName: '(garbage collector)', url: '', lineNumber: -1 } },
+        { id: 5, callFrame: { functionName: 'run', url: 'file:///app/node_modules/@grammyjs/runner/out/runner.js', lineNumber: 1 } },
+      ],
+      startTime: 0,
+      samples: [3, 3, 2, 4, 5],
+      timeDeltas: [10, 10, 5, 7, 3],
+    };
+    expect(Object.fromEntries(timesBySrcCaller(nested))).toEqual({
+      'readBalance src/bot/features/balance.ts:17': 25,
+      '(garbage collector)': 7,
+      'below no src/ frame: node_modules/@grammyjs/runner': 3,
+    });
   });
 });
