@@ -103,6 +103,26 @@ describeEngines('store contract', (suite) => {
     expect(await store.transactions.due(later, { limit: 1 })).toHaveLength(1);
   });
 
+  it('transactions: a deferred re-check write is in effect at once and ends the claim', async () => {
+    const clock = createClock(start);
+    const store = await suite.open(clock.now);
+    await store.transactions.create(purchase('D', { status: 'Pending' }));
+    const claim = (owner: string) =>
+      store.transactions
+        .claimDue(clock.now().getTime(), { limit: 5, lease: { owner, ms: 600_000 } })
+        .then((txs) => txs.map((tx) => tx.refId));
+    expect(await claim('watcher-1')).toEqual(['D']);
+    // Due again 30 s later, well inside watcher-1's 10-minute lease.
+    const nextCheckAt = '2026-03-01T08:00:30.000Z';
+    const updated = await store.transactions.update('D', { status: 'Pending', checks: 1, nextCheckAt }, { deferWrite: true });
+    expect(updated).toMatchObject({ checks: 1, nextCheckAt });
+    expect(await store.transactions.get('D')).toMatchObject({ checks: 1, nextCheckAt });
+    expect(await store.transactions.nextDueAt()).toBe(Date.parse(nextCheckAt));
+    clock.set(nextCheckAt);
+    // The update ended watcher-1's claim: another instance takes it now.
+    expect(await claim('watcher-2')).toEqual(['D']);
+  });
+
   it('outbox: enqueue with a dedupe key, due order, update, retarget, remove', async () => {
     const clock = createClock(start);
     const store = await suite.open(clock.now);
