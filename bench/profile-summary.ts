@@ -37,16 +37,22 @@ interface CpuProfile {
 /** Self time in microseconds per key, for the samples between `from` and `to` (µs, monotonic clock). */
 export function selfTimes(profile: CpuProfile, keyOf: (frame: CallFrame) => string, from = -Infinity, to = Infinity): Map<string, number> {
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  return totalsBy(profile, from, to, (id) => {
+    const frame = frames.get(id);
+    return frame ? keyOf(frame) : undefined;
+  });
+}
+
+/** Microseconds per key of the samples between `from` and `to` (µs, monotonic clock); `keyOf` undefined skips a sample. */
+function totalsBy(profile: CpuProfile, from: number, to: number, keyOf: (nodeId: number) => string | undefined): Map<string, number> {
   const totals = new Map<string, number>();
   let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     const delta = profile.timeDeltas[i] ?? 0;
     at += delta;
     if (at < from || at > to) return;
-    const frame = frames.get(id);
-    if (!frame) return;
-    const key = keyOf(frame);
-    totals.set(key, (totals.get(key) ?? 0) + delta);
+    const key = keyOf(id);
+    if (key !== undefined) totals.set(key, (totals.get(key) ?? 0) + delta);
   });
   return totals;
 }
@@ -71,17 +77,11 @@ export function timesBySrcCaller(profile: CpuProfile, from = -Infinity, to = Inf
     return `below no src/ frame: ${fileOf(self.url)}`;
   };
   const keys = new Map<number, string>();
-  const totals = new Map<string, number>();
-  let at = profile.startTime;
-  profile.samples.forEach((id, i) => {
-    const delta = profile.timeDeltas[i] ?? 0;
-    at += delta;
-    if (at < from || at > to) return;
+  return totalsBy(profile, from, to, (id) => {
     let key = keys.get(id);
     if (key === undefined) keys.set(id, (key = keyOfSample(id)));
-    totals.set(key, (totals.get(key) ?? 0) + delta);
+    return key;
   });
-  return totals;
 }
 
 /** Where a script is: `node:…` built-ins, the path inside `node_modules` for dependencies, the path below the working directory otherwise. */
