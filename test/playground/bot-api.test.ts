@@ -600,3 +600,24 @@ describe('getUpdates', () => {
     expect((await older).json).toMatchObject({ ok: false, error_code: 409 });
   });
 });
+
+describe('network delay', () => {
+  it('adds a round trip to each call: half before it arrives (and is counted), half before its answer', async () => {
+    const api = await emulator();
+    const user = api.createUser({ firstName: 'Budi' });
+    api.setNetworkDelay(120);
+    const sent = Date.now();
+    const answer = await raw(api, 'sendMessage', { chat_id: user.id, text: 'halo' });
+    const elapsed = Date.now() - sent;
+    expect(answer.json).toMatchObject({ ok: true });
+    expect(elapsed).toBeGreaterThanOrEqual(115);
+    // Counted when it arrived (the emulator's clock is Date.now), not when it left the bot.
+    const call = api.callsTo('sendMessage')[0]!;
+    expect(call.at - sent).toBeGreaterThanOrEqual(55);
+    expect(call.at - sent).toBeLessThan(elapsed);
+    api.setNetworkDelay(0);
+    const quick = Date.now();
+    await raw(api, 'getMe');
+    expect(Date.now() - quick).toBeLessThan(elapsed);
+  });
+});

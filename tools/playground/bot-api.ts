@@ -155,6 +155,12 @@ export interface BotApiEmulator {
    */
   deliverTo(url: string, secretToken?: string): void;
 
+  /**
+   * Adds a network round trip to every Bot API call over HTTP: half of it before the call arrives
+   * (and counts against the limits), half before its answer leaves. 0 (the default) turns it off.
+   */
+  setNetworkDelay(roundTripMs: number): void;
+
   /** Stops the server: pending polls end empty, pending waits reject, sockets close. */
   close(): Promise<void>;
 }
@@ -189,6 +195,9 @@ export async function startBotApi(options: BotApiServerOptions = {}): Promise<Bo
   const inline = new InlineMode(world);
 
   let handling = 0;
+  /** Half a round trip, added before each Bot API call is handled and again before its answer (`setNetworkDelay`). */
+  let halfTripMs = 0;
+  const travel = () => (halfTripMs > 0 ? new Promise<void>((resolve) => setTimeout(resolve, halfTripMs)) : undefined);
   const server = createServer((req, res) => {
     handling += 1;
     res.once('close', () => (handling -= 1));
@@ -207,6 +216,8 @@ export async function startBotApi(options: BotApiServerOptions = {}): Promise<Bo
       return;
     }
     const [, token, method] = route as unknown as [string, string, string];
+    // The way there: the call arrives (and counts against the limits) half a round trip later.
+    await travel();
     const at = world.now();
     let parsed: ReturnType<typeof parseParams>;
     try {
@@ -229,6 +240,8 @@ export async function startBotApi(options: BotApiServerOptions = {}): Promise<Bo
       if (!res.writableFinished) abort.abort();
     });
     const call = await world.call(method, new Params(parsed.params, parsed.files), 'http', abort.signal);
+    // And the way back.
+    await travel();
     if (!res.destroyed && !res.writableEnded) send(res, call.response, call.status);
   }
 
@@ -248,6 +261,9 @@ export async function startBotApi(options: BotApiServerOptions = {}): Promise<Bo
   const extras = {
     apiRoot,
     url: apiRoot,
+    setNetworkDelay(roundTripMs: number) {
+      halfTripMs = Math.max(0, roundTripMs) / 2;
+    },
     replyKeyboard: (chat: ChatRef) => world.requireChat(chat).replyKeyboard,
     inlineAnswers: inline.inlineAnswers,
     sendInlineQuery: (user: UserRef, text: string, options?: SendInlineQueryOptions) => inline.sendInlineQuery(user, text, options),
