@@ -25,6 +25,8 @@ export type WorldRequest =
   | { id: number; op: 'send'; items: Array<[number, string]> }
   /** Where the call and request logs end now (what `counts` later counts from). */
   | { id: number; op: 'mark' }
+  /** Adds a network round trip to every Bot API call from now on (the emulator's setNetworkDelay). */
+  | { id: number; op: 'delay'; roundTripMs: number }
   | { id: number; op: 'counts'; fromCall: number; fromRequest: number }
   | { id: number; op: 'close' };
 
@@ -76,6 +78,9 @@ async function handle(request: WorldRequest): Promise<unknown> {
     }
     case 'send':
       for (const [index, text] of request.items) telegram!.sendText(users[index]!, text);
+      return null;
+    case 'delay':
+      telegram!.setNetworkDelay(request.roundTripMs);
       return null;
     case 'mark':
       return { call: telegram!.calls.length, request: sandbox!.received.length };

@@ -17,7 +17,10 @@
  *   the minimal bot's; on a busy machine it moves much less than updates/s);
  * - `latency`: handler latency p50/p99 at 200 updates/s sustained for 5 s (from the time an update
  *   was due to be sent to the end of its handling), and the same measured over the burst;
- * - `event-loop`: event-loop delay p99 during the burst (perf_hooks.monitorEventLoopDelay).
+ * - `event-loop`: event-loop delay p99 during the burst (perf_hooks.monitorEventLoopDelay);
+ * - `burst-far` (information, no target): the burst again from 1,000 fresh users with a 200 ms
+ *   round trip to every Bot API call, about what a bot in Indonesia meets; then each getUpdates
+ *   answer (at most 100 updates) costs a round trip, which bounds both bots alike.
  *
  * Run: npx tsx bench/updates.ts [--runs 3] [--only kiosbot|minimal]; BENCH_DEBUG=1 also prints to
  * stderr the burst's Telegram calls, provider requests and store file writes (the inbox's are not
@@ -49,6 +52,8 @@ const sustainedSeconds = 5;
 /** Users share provider accounts (a shop's staff, or one reseller in several chats): 10 users per account. */
 const usersPerAccount = 10;
 const targets = { updatesPerSecond: 1_000, ofBaseline: 0.8, latencyP99Ms: 50, loopDelayP99Ms: 20 };
+/** The round trip to Telegram of the `burst-far` figure: about what a bot in Indonesia meets. */
+const farRoundTripMs = 200;
 const debug = Boolean(process.env.BENCH_DEBUG);
 
 /** BENCH_DEBUG: the store's durable file writes by file (users' shards counted together), reset before the burst. */
@@ -63,6 +68,8 @@ type Kind = 'kiosbot' | 'minimal';
 
 interface RunFigures {
   updatesPerSecond: number;
+  /** The burst again with a round trip of `farRoundTripMs` to Telegram. */
+  farUpdatesPerSecond: number;
   /** CPU time (user + system) of the whole process per burst update: less moved by a busy machine than updates/s. */
   cpuMsPerUpdate: number;
   /** The same for the world process (Telegram and the providers), whichever bot it served. */
@@ -249,7 +256,7 @@ async function measure(kind: Kind): Promise<RunFigures> {
   const world = await worldProcess.call<WorldStarted>({
     op: 'start',
     accounts: (burstUsers * 2) / usersPerAccount,
-    users: burstUsers + sustainedUsers,
+    users: 2 * burstUsers + sustainedUsers,
   });
   const bench = kind === 'kiosbot' ? await startKiosbot(world) : startMinimal(world);
   const { h } = bench;
@@ -322,16 +329,29 @@ async function measure(kind: Kind): Promise<RunFigures> {
       }, 2);
     });
     await h.handled(schedule.length);
+    const sustainedLatencies = [...h.latencies];
+
+    // The same burst from 1,000 fresh users with a round trip to Telegram (information).
+    await worldProcess.call({ op: 'delay', roundTripMs: farRoundTripMs });
+    h.reset();
+    const farFrom = burstUsers + sustainedUsers;
+    const far: Array<[number, string]> = [];
+    for (const round of [0, 1] as const) for (let i = 0; i < burstUsers; i++) far.push([farFrom + i, text(i, round)]);
+    const farStarted = performance.now();
+    await worldProcess.call({ op: 'send', items: far });
+    await h.handled(far.length);
+    const farElapsed = performance.now() - farStarted;
 
     return {
       updatesPerSecond: round((burst.length / elapsed) * 1000),
+      farUpdatesPerSecond: round((far.length / farElapsed) * 1000),
       cpuMsPerUpdate: Math.round(((cpu.user + cpu.system) / 1000 / burst.length) * 100) / 100,
       worldCpuMsPerUpdate: Math.round(((counts.cpuMs - worldCpuBefore) / burst.length) * 100) / 100,
       burstP50Ms: percentile(burstLatencies, 50),
       burstP99Ms: percentile(burstLatencies, 99),
       loopDelayP99Ms: round(delay.percentile(99) / 1e6),
-      sustainedP50Ms: percentile(h.latencies, 50),
-      sustainedP99Ms: percentile(h.latencies, 99),
+      sustainedP50Ms: percentile(sustainedLatencies, 50),
+      sustainedP99Ms: percentile(sustainedLatencies, 99),
       telegramCallsPerUpdate: Math.round((calls / burst.length) * 100) / 100,
     };
   } finally {
@@ -371,6 +391,18 @@ emit({
   baselineTelegramCallsPerUpdate: med('minimal', 'telegramCallsPerUpdate'),
   target: `>= ${targets.updatesPerSecond}/s and >= ${targets.ofBaseline * 100}% of the minimal bot`,
   ...note(ups >= targets.updatesPerSecond && ups >= targets.ofBaseline * upsBase, 'updates/s below target'),
+});
+const far = med('kiosbot', 'farUpdatesPerSecond');
+const farBase = med('minimal', 'farUpdatesPerSecond');
+emit({
+  figure: 'burst-far',
+  roundTripMs: farRoundTripMs,
+  updates: burstUsers * 2,
+  runs,
+  updatesPerSecond: far,
+  baselineUpdatesPerSecond: farBase,
+  ofBaseline: Math.round((far / farBase) * 100) / 100,
+  what: 'information: the burst with a round trip to Telegram, where one getUpdates answer of 100 updates per round trip bounds both bots',
 });
 const p99 = med('kiosbot', 'sustainedP99Ms');
 emit({
