@@ -87,7 +87,7 @@ export interface AppOptions {
   logger?: Logger;
   now?: () => Date;
   botConfig?: BotConfig<BotContext>;
-  /** How many updates are handled at once (src/server/active-updates.ts); default 32, 250 ms. */
+  /** How many updates are handled at once (src/server/active-updates.ts); default 32, 50 ms. */
   activeUpdates?: ActiveUpdateOptions;
   /** Milliseconds a conversation waits for the next answer. Default 15 minutes. */
   conversationTimeoutMs?: number;
@@ -299,7 +299,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   if (store) bot.api.config.use(inboxGetUpdatesTransformer(store.inbox));
   markDoneAfterHandling(bot, db.inbox);
   // A getUpdates answer's 100 updates start over several event-loop turns, ~4 ms each, I/O between,
-  // and at most 32 are handled at once, one waiting over 250 ms on a slow call not counted.
+  // and at most 32 are handled at once, one waiting over 50 ms on a slow call not counted.
   spreadUpdateStarts(bot);
   limitActiveUpdates(bot, options.activeUpdates);
   const jobs = outbox;

@@ -10,19 +10,22 @@
  * time, the same burst goes as fast with turns about half as long (bench/README.md).
  *
  * A plain concurrency of 32 would bring the stall back: 32 users waiting on a provider that hangs
- * would hold every slot. So an update that has run for `parkAfterMs` (a slow call, not a busy
- * loop) stops counting and the next one starts; it finishes when its call does. Updates start in
+ * would hold every slot. And it would cap the bot at 32 updates per round trip: with Telegram
+ * 200 ms away (a bot in Indonesia), 160 updates/s. So an update that has run for `parkAfterMs`
+ * (50 ms: longer than any update's own work in a burst, shorter than a call to Telegram or a
+ * provider from here) stops counting and the next one starts; it finishes when its call does. With
+ * a 200 ms round trip the burst goes as fast as without the limit (bench/updates.ts, burst-far). Updates start in
  * the order the runner hands them over (which keeps each chat's order: the runner's
  * sequentialize hands a chat's next update over only after the previous one).
  */
 import type { Update } from 'grammy/types';
 
-export const activeUpdateDefaults = { maxActive: 32, parkAfterMs: 250 } as const;
+export const activeUpdateDefaults = { maxActive: 32, parkAfterMs: 50 } as const;
 
 export interface ActiveUpdateOptions {
   /** Default 32. */
   maxActive?: number;
-  /** Default 250 ms. */
+  /** Default 50 ms. */
   parkAfterMs?: number;
   /** Runs `task` after `ms` unless cleared; default an unref'd setTimeout (tests inject one). */
   setTimer?: (task: () => void, ms: number) => { clear(): void };
