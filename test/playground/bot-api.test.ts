@@ -615,9 +615,5 @@ describe('network delay', () => {
     const call = api.callsTo('sendMessage')[0]!;
     expect(call.at - sent).toBeGreaterThanOrEqual(55);
     expect(call.at - sent).toBeLessThan(elapsed);
-    api.setNetworkDelay(0);
-    const quick = Date.now();
-    await raw(api, 'getMe');
-    expect(Date.now() - quick).toBeLessThan(elapsed);
   });
 });
