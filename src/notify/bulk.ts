@@ -81,20 +81,22 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
     busyChats.add(delivery.chatId);
     if (counted) pacing.requestStarted(mono());
     let released = false;
-    const release = (answered: boolean) => {
+    /** Frees the slot once: `answered` by Telegram, not (a network failure), or never `sent` at all. */
+    const release = (how: 'answered' | 'unanswered' | 'unsent') => {
       if (released) return;
       released = true;
-      if (counted) pacing.requestEnded(delivery.chatId, answered, mono());
-      else if (answered) pacing.holdChat(delivery.chatId, mono() + 1000);
+      // Nothing was sent: the slot goes to the next recipient at once (a broadcast to an audience
+      // with 5% inactive users would otherwise go 5% slower than its rate).
+      if (how === 'unsent') {
+        if (counted) pacing.requestCancelled();
+        context.wake();
+      } else if (counted) pacing.requestEnded(delivery.chatId, how === 'answered', mono());
+      else if (how === 'answered') pacing.holdChat(delivery.chatId, mono() + 1000);
     };
     const run = (async () => {
       const early = await delivery.before?.();
       if (early) {
-        // Nothing was sent: the slot goes to the next recipient at once (a broadcast to an
-        // audience with 5% inactive users would otherwise go 5% slower than its rate).
-        released = true;
-        if (counted) pacing.requestCancelled();
-        context.wake();
+        release('unsent');
         await delivery.settle(early);
         return;
       }
@@ -103,17 +105,17 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
       try {
         await delivery.send(context.api, AbortSignal.timeout(context.requestTimeoutMs));
       } catch (error) {
-        release(error instanceof GrammyError);
+        release(error instanceof GrammyError ? 'answered' : 'unanswered');
         await failed(delivery, error);
         return;
       }
-      release(true);
+      release('answered');
       failures = 0;
       await delivery.settle('sent');
     })()
       .catch((error: unknown) => context.log.error('recording a broadcast delivery failed', { chatId: delivery.chatId, error }))
       .finally(() => {
-        release(false);
+        release('unanswered');
         sending.delete(key);
         busyChats.delete(delivery.chatId);
         context.wake();

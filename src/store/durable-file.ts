@@ -254,6 +254,8 @@ export class DurableFile<T> {
   private pendingNow = false;
   /** Starts the write of deferred changes when nothing else has written them first. */
   private deferTimer: NodeJS.Timeout | undefined;
+  /** When `deferTimer` fires (performance.now()); a change deferred for less moves it earlier. */
+  private deferDeadline = Infinity;
 
   private constructor(low: Low<T>, filePath: string, adapter: AtomicJsonAdapter<T>) {
     this.low = low;
@@ -323,10 +325,12 @@ export class DurableFile<T> {
   updateDeferred<R>(mutator: (data: T) => R, withinMs: number): { result: R; written: Promise<void> } {
     if (this.closed) throw new StoreError('closed', `${this.path} is closed; no more changes are accepted.`);
     const result = mutator(this.low.data);
+    // Joined before the check, as in `update`: whatever the mutator changed is written.
+    const written = this.join(withinMs);
     if (isThenable(result)) {
       throw new TypeError('DurableFile.updateDeferred: the mutator must be synchronous (it returned a promise).');
     }
-    return { result, written: this.join(withinMs) };
+    return { result, written };
   }
 
   /**
@@ -358,10 +362,14 @@ export class DurableFile<T> {
         // After the current synchronous run, so that all its changes land in this one write.
         if (!this.writing) queueMicrotask(() => void this.writeNext());
       }
-    } else if (!this.pendingNow && !this.deferTimer) {
+    } else if (!this.pendingNow && performance.now() + deferMs < this.deferDeadline) {
+      this.clearDeferTimer();
+      this.deferDeadline = performance.now() + deferMs;
       this.deferTimer = setTimeout(() => {
         this.deferTimer = undefined;
-        // While a write runs, its end starts this one (see writeNext).
+        this.deferDeadline = Infinity;
+        // Due now: written like any other change, right after the write under way if there is one.
+        this.pendingNow = true;
         if (!this.writing) void this.writeNext();
       }, deferMs);
       // Deferred changes do not keep the process alive; close() writes them.
@@ -373,6 +381,7 @@ export class DurableFile<T> {
   private clearDeferTimer(): void {
     if (this.deferTimer) clearTimeout(this.deferTimer);
     this.deferTimer = undefined;
+    this.deferDeadline = Infinity;
   }
 
   private async writeNext(): Promise<void> {
@@ -407,8 +416,8 @@ export class DurableFile<T> {
       next?.reject(error);
       return;
     }
-    // Deferred changes alone wait for their timer (unless it fired during this write).
-    if (this.pending && (this.pendingNow || !this.deferTimer)) await this.writeNext();
+    // Deferred changes alone wait for their timer.
+    if (this.pending && this.pendingNow) await this.writeNext();
   }
 }
 

@@ -6,10 +6,10 @@ import { monthOf } from './history-lines.ts';
 import { buildOutboxItem, insertOutboxItem, type NewOutboxItem } from './outbox.ts';
 import { finalStatuses, isFinalStatus, transactionSchema, type HotData, type TransactionRecord } from './schema.ts';
 import type { TransactionUpdateOptions } from './contract.ts';
+import { noop } from './atomic-file.ts';
 
 /** The longest a deferred change (`update(…, { deferWrite: true })`) waits for its write. */
 export const deferredWriteMs = 1000;
-const noop = () => undefined;
 
 /** A purchase to record before its first provider request. Status defaults to `Created`, checks to 0. */
 export type NewTransaction = Omit<TransactionRecord, 'createdAt' | 'updatedAt' | 'checks' | 'status'> &

@@ -5,8 +5,7 @@ import { Bot, GrammyError, InlineKeyboard, InputFile, webhookCallback, type BotE
 import { conversations, createConversation, type Conversation, type ConversationFlavor } from '@grammyjs/conversations';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { run } from '@grammyjs/runner';
-import { startBotApi, type BotApiEmulator } from '../../tools/playground/bot-api.ts';
-import type { BotApiOptions } from '../../tools/playground/types.ts';
+import { startBotApi, type BotApiEmulator, type BotApiServerOptions } from '../../tools/playground/bot-api.ts';
 
 // ---------------------------------------------------------------- fixtures
 
@@ -20,7 +19,7 @@ afterEach(async () => {
 });
 
 /** Starts an emulator that is closed after the test. */
-async function emulator(options: BotApiOptions = {}): Promise<BotApiEmulator> {
+async function emulator(options: BotApiServerOptions = {}): Promise<BotApiEmulator> {
   const api = await startBotApi(options);
   running.push(() => api.close());
   return api;
@@ -603,17 +602,28 @@ describe('getUpdates', () => {
 
 describe('network delay', () => {
   it('adds a round trip to each call: half before it arrives (and is counted), half before its answer', async () => {
-    const api = await emulator();
+    // Each half trip waits until the test lets it go.
+    const trips: Array<{ ms: number; go: () => void }> = [];
+    const api = await emulator({ networkWait: (ms) => new Promise<void>((go) => trips.push({ ms, go })) });
     const user = api.createUser({ firstName: 'Budi' });
     api.setNetworkDelay(120);
-    const sent = Date.now();
-    const answer = await raw(api, 'sendMessage', { chat_id: user.id, text: 'halo' });
-    const elapsed = Date.now() - sent;
-    expect(answer.json).toMatchObject({ ok: true });
-    expect(elapsed).toBeGreaterThanOrEqual(115);
-    // Counted when it arrived (the emulator's clock is Date.now), not when it left the bot.
-    const call = api.callsTo('sendMessage')[0]!;
-    expect(call.at - sent).toBeGreaterThanOrEqual(55);
-    expect(call.at - sent).toBeLessThan(elapsed);
+    let answered = false;
+    const answer = raw(api, 'sendMessage', { chat_id: user.id, text: 'halo' }).then((result) => ((answered = true), result));
+    await api.waitFor(() => trips.length === 1);
+    // On its way there: not arrived, not counted, no message yet.
+    expect(trips[0]!.ms).toBe(60);
+    expect(api.callsTo('sendMessage')).toEqual([]);
+    trips[0]!.go();
+    await api.waitFor(() => trips.length === 2);
+    // Arrived and handled; the answer is on its way back.
+    expect(api.callsTo('sendMessage')).toHaveLength(1);
+    expect(api.messages(user).map((m) => m.text)).toEqual(['halo']);
+    expect(answered).toBe(false);
+    trips[1]!.go();
+    expect((await answer).json).toMatchObject({ ok: true });
+    // Off again: no more waits.
+    api.setNetworkDelay(0);
+    await raw(api, 'getMe');
+    expect(trips).toHaveLength(2);
   });
 });

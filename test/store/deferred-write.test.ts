@@ -107,6 +107,46 @@ describe('DurableFile.updateDeferred', () => {
   });
 });
 
+describe('DurableFile.updateDeferred deadlines', () => {
+  async function heldList() {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const file = path.join(dirs.make(), 'list.json');
+    const disk = createTestDisk();
+    const list = await DurableFile.open<List>({
+      path: file,
+      decode: (raw) => ({ data: listSchema.parse(raw) }),
+      defaultData: () => ({ version: 1, items: [] }),
+      writeFile: disk.write,
+    });
+    return { file, disk, list };
+  }
+
+  it('a change whose time came during a write is written right after it, not pushed back by a later deferred one', async () => {
+    const { file, disk, list } = await heldList();
+    disk.hold();
+    const running = list.update((data) => data.items.push(1));
+    await disk.whenHeld(1);
+    const due = list.updateDeferred((data) => data.items.push(2), 500);
+    vi.advanceTimersByTime(500);
+    // Deferred again after its time came, while the write still runs.
+    list.updateDeferred((data) => data.items.push(3), 500);
+    disk.release();
+    await running;
+    // No timer advanced: the change that was due goes out with the next write at once.
+    await due.written;
+    expect(listOnDisk(file)).toEqual([1, 2, 3]);
+  });
+
+  it('a change deferred for less moves the write earlier', async () => {
+    const { file, list } = await heldList();
+    const long = list.updateDeferred((data) => data.items.push(1), 10_000);
+    const short = list.updateDeferred((data) => data.items.push(2), 100);
+    vi.advanceTimersByTime(100);
+    await Promise.all([long.written, short.written]);
+    expect(listOnDisk(file)).toEqual([1, 2]);
+  });
+});
+
 describe('a still-Pending re-check stored with deferWrite', () => {
   const refId = 'TRX-DEFER-1';
   const rescheduled = '2026-11-26T12:00:00.000Z';

@@ -180,6 +180,11 @@ export interface BotApiServerOptions extends BotApiOptions {
    * does) can then be tested behind a plain loopback server. Default false.
    */
   webhookHttpsAsHttp?: boolean;
+  /**
+   * How the emulator waits out half a round trip of `setNetworkDelay` (ms); default a timer. Tests
+   * pass one they resolve themselves.
+   */
+  networkWait?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -197,7 +202,8 @@ export async function startBotApi(options: BotApiServerOptions = {}): Promise<Bo
   let handling = 0;
   /** Half a round trip, added before each Bot API call is handled and again before its answer (`setNetworkDelay`). */
   let halfTripMs = 0;
-  const travel = () => (halfTripMs > 0 ? new Promise<void>((resolve) => setTimeout(resolve, halfTripMs)) : undefined);
+  const networkWait = options.networkWait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const travel = () => (halfTripMs > 0 ? networkWait(halfTripMs) : undefined);
   const server = createServer((req, res) => {
     handling += 1;
     res.once('close', () => (handling -= 1));
