@@ -171,41 +171,37 @@ try {
     };
   };
 
+  /** One `deliver` figure: `perSecond` against the configured rate, with the 95% target when `target` names it. */
+  const emitDeliver = (during: string, figures: Record<string, unknown>, perSecond: number, target?: string) => {
+    const share = perSecond / rate;
+    emit({
+      figure: 'deliver',
+      during,
+      ...figures,
+      share: Number(share.toFixed(3)),
+      ...(target === undefined
+        ? { what: 'information: the same broadcast with a real round trip (no target: the target rows are the loopback ones)' }
+        : { target, ...(share < 0.95 ? { missed: true } : {}) }),
+    });
+  };
   // The broadcast alone: its pace against the ceiling.
   const alone = await deliver(users.slice(0, recipients), false);
-  const aloneShare = alone.figures.sendsPerSecond / rate;
-  emit({
-    figure: 'deliver',
-    during: 'nothing else',
-    ...alone.figures,
-    share: Number(aloneShare.toFixed(3)),
-    target: '>= 95% of the configured rate',
-    ...(aloneShare < 0.95 ? { missed: true } : {}),
-  });
+  emitDeliver('nothing else', alone.figures, alone.figures.sendsPerSecond, '>= 95% of the configured rate');
   // With users asking meanwhile: the replies take their share of the same ceiling first.
   const asked = await deliver(users.slice(recipients, 2 * recipients), true);
-  const allShare = asked.figures.allPerSecond / rate;
-  emit({
-    figure: 'deliver',
-    during: 'replies to two users a second',
-    ...asked.figures,
-    share: Number(allShare.toFixed(3)),
-    target: '>= 95% of the configured rate, copies and replies together',
-    ...(allShare < 0.95 ? { missed: true } : {}),
-  });
+  emitDeliver(
+    'replies to two users a second',
+    asked.figures,
+    asked.figures.allPerSecond,
+    '>= 95% of the configured rate, copies and replies together',
+  );
   // Information, no target: Telegram is not on loopback. From Indonesia a call to the Bot API
   // takes ~200 ms; the outbox counts a message in the window from its start until its answer has
   // left it (the only count that holds whatever the network does), so a round trip of R ms costs
   // R / (1000 + R) of the rate (bench/README.md).
   telegram.setNetworkDelay(rttMs);
   const far = await deliver(users.slice(2 * recipients, audiences), false);
-  emit({
-    figure: 'deliver',
-    during: `nothing else, ${rttMs} ms round trip to Telegram`,
-    ...far.figures,
-    share: Number((far.figures.sendsPerSecond / rate).toFixed(3)),
-    what: 'information: the same broadcast with a real round trip (no target: the target rows are the loopback ones)',
-  });
+  emitDeliver(`nothing else, ${rttMs} ms round trip to Telegram`, far.figures, far.figures.sendsPerSecond);
   await runner.stop();
   const sorted = [...asked.waits].sort((a, b) => a - b);
   const p99 = quantile(sorted, 0.99);

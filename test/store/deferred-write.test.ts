@@ -38,6 +38,20 @@ function openList(file: string, writes: WriteEvent[]): Promise<DurableFile<List>
   });
 }
 
+/** A list file on a test disk, with fake timers (setTimeout) for the deferral. */
+async function heldList() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const file = path.join(dirs.make(), 'list.json');
+  const disk = createTestDisk();
+  const list = await DurableFile.open<List>({
+    path: file,
+    decode: (raw) => ({ data: listSchema.parse(raw) }),
+    defaultData: () => ({ version: 1, items: [] }),
+    writeFile: disk.write,
+  });
+  return { file, disk, list };
+}
+
 const listOnDisk = (file: string) => (readJson(file) as List).items;
 const hotOnDisk = (dataDir: string, refId: string) =>
   (readJson(path.join(dataDir, hotFileName)) as { transactions: Record<string, TransactionRecord> }).transactions[refId];
@@ -84,15 +98,7 @@ describe('DurableFile.updateDeferred', () => {
   });
 
   it('a deferred change made while a write runs is written after it, once its timer fires', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const file = path.join(dirs.make(), 'list.json');
-    const disk = createTestDisk();
-    const list = await DurableFile.open<List>({
-      path: file,
-      decode: (raw) => ({ data: listSchema.parse(raw) }),
-      defaultData: () => ({ version: 1, items: [] }),
-      writeFile: disk.write,
-    });
+    const { file, disk, list } = await heldList();
     disk.hold();
     const running = list.update((data) => data.items.push(1));
     await disk.whenHeld(1);
@@ -108,19 +114,6 @@ describe('DurableFile.updateDeferred', () => {
 });
 
 describe('DurableFile.updateDeferred deadlines', () => {
-  async function heldList() {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const file = path.join(dirs.make(), 'list.json');
-    const disk = createTestDisk();
-    const list = await DurableFile.open<List>({
-      path: file,
-      decode: (raw) => ({ data: listSchema.parse(raw) }),
-      defaultData: () => ({ version: 1, items: [] }),
-      writeFile: disk.write,
-    });
-    return { file, disk, list };
-  }
-
   it('a change whose time came during a write is written right after it, not pushed back by a later deferred one', async () => {
     const { file, disk, list } = await heldList();
     disk.hold();
