@@ -22,8 +22,9 @@
  *   round trip to every Bot API call, about what a bot in Indonesia meets; then each getUpdates
  *   answer (at most 100 updates) costs a round trip, which bounds both bots alike.
  *
- * Run: npx tsx bench/updates.ts [--runs 3] [--only kiosbot|minimal]; BENCH_DEBUG=1 also prints to
- * stderr the burst's Telegram calls, provider requests and store file writes (the inbox's are not
+ * Run: npx tsx bench/updates.ts [--runs 3] [--only kiosbot|minimal]; BENCH_RATE=n sets the sustained
+ * phase's rate (default 200). BENCH_DEBUG=1 also prints to stderr the sustained phase's latency by
+ * kind of update (command, quick-buy, text), the burst's Telegram calls, provider requests and store file writes (the inbox's are not
  * counted: about one per getUpdates answer), the users left with fewer answers than updates, the
  * heap size and the burst's window on the monotonic clock in µs. To see where the burst's time goes:
  *   BENCH_DEBUG=1 node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/updates.ts --only kiosbot --runs 1
@@ -41,13 +42,14 @@ import { createApp, type App } from '../src/app.ts';
 import { createConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { writeFileAtomic, type AtomicWriter } from '../src/store/durable-file.ts';
+import { hostFigure } from './host.ts';
 import type { WorldCounts, WorldRequest, WorldStarted, WorldUser } from './updates-world.ts';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
 /** `--only kiosbot` (e.g. under --cpu-prof) runs one side; its figures then lack their baseline. */
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const burstUsers = 1_000;
-const sustainedRate = 200;
+const sustainedRate = Number(process.env.BENCH_RATE) || 200;
 const sustainedSeconds = 5;
 /** Users share provider accounts (a shop's staff, or one reseller in several chats): 10 users per account. */
 const usersPerAccount = 10;
@@ -154,20 +156,31 @@ interface Harness {
   /** The time (performance.now) each update counts from (its due time), by `keyOf`. */
   due: Map<string, number>;
   latencies: number[];
+  /** BENCH_DEBUG: the same latencies by what the update was (`kindOf`). */
+  latenciesByKind: Map<string, number[]>;
   reset(): void;
+}
+
+/** What an update asked for, for BENCH_DEBUG's latency by kind: the command, or the flow a text belongs to. */
+function kindOf(update: Update): string {
+  const text = update.message?.text ?? '';
+  return text.startsWith('/') ? text : /^[A-Z]+\d*\./.test(text) ? 'quick-buy' : 'text';
 }
 
 function harness(): Harness {
   const due = new Map<string, number>();
   const latencies: number[] = [];
+  const latenciesByKind = new Map<string, number[]>();
   let done = 0;
   let waiter: { count: number; resolve: () => void } | undefined;
   return {
     due,
     latencies,
+    latenciesByKind,
     reset() {
       due.clear();
       latencies.length = 0;
+      latenciesByKind.clear();
       done = 0;
     },
     handleUpdate: {
@@ -179,7 +192,16 @@ function harness(): Harness {
           } finally {
             const key = keyOfUpdate(update);
             const since = key === undefined ? undefined : due.get(key);
-            if (since !== undefined) latencies.push(performance.now() - since);
+            if (since !== undefined) {
+              const latency = performance.now() - since;
+              latencies.push(latency);
+              if (debug) {
+                const kind = kindOf(update);
+                const ofKind = latenciesByKind.get(kind) ?? [];
+                ofKind.push(latency);
+                latenciesByKind.set(kind, ofKind);
+              }
+            }
             done++;
             if (waiter && done >= waiter.count) waiter.resolve();
           }
@@ -237,6 +259,8 @@ async function startKiosbot(world: WorldStarted): Promise<Bench> {
 function startMinimal(world: WorldStarted): Bench {
   const bot = new Bot(world.token, { botInfo: world.botInfo, client: { apiRoot: world.apiRoot } });
   bot.on('message', (ctx) => ctx.reply('ok'));
+  // One line per failed update (grammY's default handler prints the whole context and stops the runner).
+  bot.catch((error) => console.error('minimal bot: update', error.ctx.update.update_id, String(error.error)));
   const h = harness();
   h.handleUpdate.wrap(bot);
   const runner = run(bot, { runner: { fetch: { timeout: 1 } } });
@@ -330,6 +354,10 @@ async function measure(kind: Kind): Promise<RunFigures> {
     });
     await h.handled(schedule.length);
     const sustainedLatencies = [...h.latencies];
+    if (debug) {
+      const byKind = [...h.latenciesByKind].map(([kind, values]) => `${kind} p50 ${percentile(values, 50)} p99 ${percentile(values, 99)}`);
+      console.error(kind, 'sustained latency ms by kind:', byKind.join('; '));
+    }
 
     // The same burst from 1,000 fresh users with a round trip to Telegram (information).
     await worldProcess.call({ op: 'delay', roundTripMs: farRoundTripMs });
@@ -364,6 +392,7 @@ function emit(figures: Record<string, unknown>): void {
   console.log(JSON.stringify({ bench: 'updates', ...figures }));
 }
 
+console.log(JSON.stringify(hostFigure()));
 const results: Record<Kind, RunFigures[]> = { kiosbot: [], minimal: [] };
 for (let i = 0; i < runs; i++) {
   // Alternate the order so a machine that gets busier or quieter favours neither.
