@@ -43,6 +43,7 @@ import { createConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { writeFileAtomic, type AtomicWriter } from '../src/store/durable-file.ts';
 import { hostFigure } from './host.ts';
+import { startIoBot } from './updates-io-bot.ts';
 import type { WorldCounts, WorldRequest, WorldStarted, WorldUser } from './updates-world.ts';
 
 const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
@@ -66,7 +67,8 @@ const countingWriter: AtomicWriter = (file, content, options) => {
   return writeFileAtomic(file, content, options);
 };
 
-type Kind = 'kiosbot' | 'minimal';
+/** kiosbot; the minimal bot (`ctx.reply` only); the bot doing kiosbot's outside work and nothing else (bench/updates-io-bot.ts). */
+type Kind = 'kiosbot' | 'minimal' | 'same-io';
 
 interface RunFigures {
   updatesPerSecond: number;
@@ -267,6 +269,26 @@ function startMinimal(world: WorldStarted): Bench {
   return { h, stop: () => stopAll(runner, () => Promise.resolve(), undefined) };
 }
 
+async function startSameIo(world: WorldStarted): Promise<Bench> {
+  const indexOf = new Map(world.users.map((user, index) => [user.id, index]));
+  const io = await startIoBot({
+    token: world.token,
+    apiRoot: world.apiRoot,
+    botInfo: world.botInfo,
+    resellerUrl: world.urls.reseller,
+    accountOf(userId) {
+      const index = indexOf.get(userId);
+      if (index === undefined) return undefined;
+      const account = Math.floor(index / usersPerAccount);
+      return { apiId: `BENCH-${account}`, apiKey: `bench-key-${account}` };
+    },
+  });
+  const h = harness();
+  h.handleUpdate.wrap(io.bot);
+  const runner = run(io.bot, { runner: { fetch: { timeout: 1 } } });
+  return { h, stop: () => stopAll(runner, () => io.close(), undefined) };
+}
+
 async function stopAll(runner: RunnerHandle, close: () => Promise<void>, dataDir: string | undefined): Promise<void> {
   if (runner.isRunning()) await runner.stop();
   await close();
@@ -277,12 +299,10 @@ async function measure(kind: Kind): Promise<RunFigures> {
   // Burst users first, then fresh users for the sustained phase (nobody mid-flow from the burst).
   const sustainedUsers = (sustainedRate * sustainedSeconds) / 2;
   const worldProcess = startWorld();
-  const world = await worldProcess.call<WorldStarted>({
-    op: 'start',
-    accounts: (burstUsers * 2) / usersPerAccount,
-    users: 2 * burstUsers + sustainedUsers,
-  });
-  const bench = kind === 'kiosbot' ? await startKiosbot(world) : startMinimal(world);
+  // Every user's account exists at the provider (the burst, the sustained phase and burst-far alike).
+  const users = 2 * burstUsers + sustainedUsers;
+  const world = await worldProcess.call<WorldStarted>({ op: 'start', accounts: Math.ceil(users / usersPerAccount), users });
+  const bench = kind === 'kiosbot' ? await startKiosbot(world) : kind === 'same-io' ? await startSameIo(world) : startMinimal(world);
   const { h } = bench;
   const text = (index: number, round: 0 | 1) => messagesOf(index)[round];
   try {
@@ -393,10 +413,11 @@ function emit(figures: Record<string, unknown>): void {
 }
 
 console.log(JSON.stringify(hostFigure()));
-const results: Record<Kind, RunFigures[]> = { kiosbot: [], minimal: [] };
+const results: Record<Kind, RunFigures[]> = { kiosbot: [], minimal: [], 'same-io': [] };
 for (let i = 0; i < runs; i++) {
   // Alternate the order so a machine that gets busier or quieter favours neither.
-  const order: Kind[] = i % 2 === 0 ? ['minimal', 'kiosbot'] : ['kiosbot', 'minimal'];
+  const kinds: Kind[] = ['minimal', 'same-io', 'kiosbot'];
+  const order = [...kinds.slice(i % kinds.length), ...kinds.slice(0, i % kinds.length)];
   for (const kind of order) if (!only || only === kind) results[kind].push(await measure(kind));
 }
 const med = (kind: Kind, key: keyof RunFigures) => median(results[kind].map((r) => r[key]));
@@ -420,6 +441,20 @@ emit({
   baselineTelegramCallsPerUpdate: med('minimal', 'telegramCallsPerUpdate'),
   target: `>= ${targets.updatesPerSecond}/s and >= ${targets.ofBaseline * 100}% of the minimal bot`,
   ...note(ups >= targets.updatesPerSecond && ups >= targets.ofBaseline * upsBase, 'updates/s below target'),
+});
+const upsIo = med('same-io', 'updatesPerSecond');
+emit({
+  figure: 'burst-same-io',
+  updates: burstUsers * 2,
+  runs,
+  updatesPerSecond: upsIo,
+  ofBaseline: Math.round((upsIo / upsBase) * 100) / 100,
+  kiosbotOfIt: Math.round((ups / upsIo) * 100) / 100,
+  cpuMsPerUpdate: med('same-io', 'cpuMsPerUpdate'),
+  latencyP50Ms: med('same-io', 'sustainedP50Ms'),
+  latencyP99Ms: med('same-io', 'sustainedP99Ms'),
+  loopDelayP99Ms: med('same-io', 'loopDelayP99Ms'),
+  what: "information: a bare bot doing kiosbot's outside work per update (durable sealed inbox, the balance call, the sealed pending purchase written durably, one reply) and nothing else; ofBaseline is what that work leaves of the minimal bot, kiosbotOfIt what kiosbot's own code leaves of it",
 });
 const far = med('kiosbot', 'farUpdatesPerSecond');
 const farBase = med('minimal', 'farUpdatesPerSecond');

@@ -2,7 +2,7 @@
  * How the update inbox (src/store/inbox.ts) sits between Telegram and the bot: which updates it
  * keeps, the getUpdates transformer of long polling, the done marks, and the replay on start.
  */
-import type { Bot, Transformer } from 'grammy';
+import type { Bot, Context, Transformer } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { BotContext } from '../bot/context.ts';
 import type { Logger } from '../logger.ts';
@@ -61,7 +61,7 @@ export function inboxGetUpdatesTransformer(inbox: Inbox): Transformer {
  * polling (the runner calls `bot.handleUpdate`), the webhook (grammY's callback calls it) and the
  * replay alike.
  */
-export function markDoneAfterHandling(bot: Bot<BotContext>, inbox: Pick<InboxStore, 'markDone'>): void {
+export function markDoneAfterHandling<C extends Context>(bot: Bot<C>, inbox: Pick<InboxStore, 'markDone'>): void {
   const handle = bot.handleUpdate.bind(bot);
   bot.handleUpdate = async (update, webhookReplyEnvelope) => {
     try {
