@@ -31,7 +31,8 @@
  *   npx tsx bench/profile-summary.ts /tmp/prof/<file>.cpuprofile --from … --to …   (the window printed)
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -99,6 +100,32 @@ const median = (values: number[]) => percentile(values, 50);
 function messagesOf(index: number): [string, string] {
   const phone = `0812${(10_000_000 + index).toString().slice(-8)}`;
   return index % 2 === 0 ? ['/saldo', `TSEL10.${phone}`] : ['/harga', 'pulsa'];
+}
+
+/**
+ * BENCH_ALLOC=<path>: every allocation of the burst, sampled every 16 KB (collected ones included,
+ * unlike `--heap-prof`), written to `<path>.<bot>.heapprofile` (DevTools, Memory tab) — what the
+ * garbage collector's share of the burst comes from.
+ */
+const allocationProfile = process.env.BENCH_ALLOC;
+
+async function startAllocationSampling(): Promise<{ stop(file: string): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('HeapProfiler.startSampling', {
+    samplingInterval: 16_384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return {
+    async stop(file) {
+      const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
+      session.disconnect();
+      await writeFile(file, JSON.stringify(profile));
+    },
+  };
 }
 
 /** The world process (bench/updates-world.ts): Telegram and the providers, off the bot's loop. */
@@ -324,12 +351,14 @@ async function measure(kind: Kind): Promise<RunFigures> {
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     for (const [index, message] of burst) h.due.set(keyOf(world.users[index]!.id, message), started);
+    const allocations = allocationProfile ? await startAllocationSampling() : undefined;
     delay.enable();
     await worldProcess.call({ op: 'send', items: burst });
     await h.handled(burst.length);
     const elapsed = performance.now() - started;
     const cpu = process.cpuUsage(cpuBefore);
     delay.disable();
+    if (allocations) await allocations.stop(`${allocationProfile}.${kind}.heapprofile`);
     const burstLatencies = [...h.latencies];
     const counts = await worldProcess.call<WorldCounts>({ op: 'counts', fromCall: mark.call, fromRequest: mark.request });
     const calls = Object.entries(counts.calls).reduce((sum, [method, n]) => (method === 'getUpdates' ? sum : sum + n), 0);
