@@ -27,9 +27,15 @@ function flatten<C extends Context>(middleware: Middleware<C>): MiddlewareFn<C> 
   return typeof middleware === 'function' ? middleware : (ctx, next) => middleware.middleware()(ctx, next);
 }
 
+/** A `filter` step: its branch runs when the predicate holds, else the update goes on. */
+interface FilterStep<C extends Context> {
+  predicate: (ctx: C) => MaybePromise<boolean>;
+  branch: MiddlewareFn<C>;
+}
+
 export class FastComposer<C extends Context> extends Composer<C> {
   /** This composer's middleware, in the order they were installed. */
-  private readonly stack: Array<MiddlewareFn<C>>;
+  private readonly stack: Array<MiddlewareFn<C> | FilterStep<C>>;
   /** What `middleware()` hands out: one function for the composer's lifetime. */
   private readonly handle: MiddlewareFn<C> = (ctx, next) => this.run(ctx, next, 0);
 
@@ -45,11 +51,38 @@ export class FastComposer<C extends Context> extends Composer<C> {
   /**
    * Runs the middleware at `index`, whose `next` runs the one after it; past the last one, `next`
    * (what follows this composer). No async wrapper per step: the promise of a step is the
-   * middleware's own, and a synchronous throw becomes a rejection as in grammY.
+   * middleware's own, and a synchronous throw becomes a rejection as in grammY. Filters whose
+   * predicate says no at once are passed in a loop: each would only call its `next` (most of the
+   * steps an update meets: every feature's commands, buttons and chat-type filters).
    */
   private run(ctx: C, next: NextFunction, index: number): Promise<void> {
-    const middleware = this.stack[index];
-    if (!middleware) return next();
+    let middleware: MiddlewareFn<C>;
+    for (;;) {
+      const step = this.stack[index];
+      if (step === undefined) return next();
+      if (typeof step === 'function') {
+        middleware = step;
+        break;
+      }
+      let matched: MaybePromise<boolean>;
+      try {
+        matched = step.predicate(ctx);
+      } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as thrown, as grammY's async middleware would.
+        return Promise.reject(error);
+      }
+      if (matched instanceof Promise) {
+        const { branch } = step;
+        const pending = matched;
+        middleware = (c, n) => pending.then((yes) => (yes ? branch(c, n) : n()));
+        break;
+      }
+      if (matched) {
+        middleware = step.branch;
+        break;
+      }
+      index += 1;
+    }
     // As in grammY, only a `next` that leads to another middleware of this composer is guarded.
     let nextCalled = false;
     const after: NextFunction =
@@ -78,12 +111,7 @@ export class FastComposer<C extends Context> extends Composer<C> {
   override filter(predicate: (ctx: C) => MaybePromise<boolean>, ...middleware: Array<Middleware<C>>): Composer<C>;
   override filter(predicate: (ctx: C) => MaybePromise<boolean>, ...middleware: Array<Middleware<C>>): Composer<C> {
     const composer = new FastComposer<C>(...middleware);
-    const branch = composer.middleware();
-    this.stack.push((ctx, next) => {
-      const matched = predicate(ctx);
-      if (matched instanceof Promise) return matched.then((yes) => (yes ? branch(ctx, next) : next()));
-      return matched ? branch(ctx, next) : next();
-    });
+    this.stack.push({ predicate, branch: composer.middleware() });
     return composer;
   }
 }

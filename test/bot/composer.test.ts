@@ -198,6 +198,43 @@ describe('FastComposer', () => {
     }
   });
 
+  it('a filter whose predicate throws fails the update like grammY, after the filters before it said no', async () => {
+    for (const make of [grammy, fast]) {
+      const seen: string[] = [];
+      const composer = make();
+      composer.command('saldo', () => void seen.push('saldo'));
+      composer.callbackQuery('x', () => void seen.push('x'));
+      composer.filter(
+        () => {
+          throw new Error('predicate boom');
+        },
+        () => void seen.push('never'),
+      );
+      composer.use(() => void seen.push('after'));
+      await expect(composer.middleware()(new Context(sticker, new Api('dummy'), me), () => Promise.resolve())).rejects.toThrow(
+        'predicate boom',
+      );
+      expect(seen).toEqual([]);
+    }
+  });
+
+  it('passes a long run of filters that say no, then runs the first that says yes, with a guarded next', async () => {
+    for (const make of [grammy, fast]) {
+      const seen: string[] = [];
+      const composer = make();
+      for (let i = 0; i < 50; i++) composer.command(`c${i}`, () => void seen.push(`c${i}`));
+      composer.on('message:sticker', async (_ctx, next) => {
+        seen.push('sticker');
+        await next();
+        await expect(next()).rejects.toThrow('`next` already called before!');
+      });
+      for (let i = 0; i < 50; i++) composer.callbackQuery(`b${i}`, () => void seen.push(`b${i}`));
+      composer.use(() => void seen.push('end'));
+      await composer.middleware()(new Context(sticker, new Api('dummy'), me), () => Promise.resolve(void seen.push('outer')));
+      expect(seen).toEqual(['sticker', 'end']);
+    }
+  });
+
   it('an empty composer passes every update on', async () => {
     const passed: string[] = [];
     await new FastComposer<Context>().middleware()(new Context(sticker, new Api('dummy'), me), () => {
