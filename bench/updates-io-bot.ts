@@ -85,8 +85,12 @@ export async function startIoBot(world: IoBotWorld): Promise<IoBot> {
     shards.set(index, shard);
     shard.states[userId] = vault.encrypt(JSON.stringify(pending), `user:${userId}:pending`);
     const file = path.join(dataDir, 'users', `${index}.json`);
-    shard.writing = shard.writing.then(() => writeFileAtomic(file, JSON.stringify({ version: 1, states: shard.states }), { backup: true }));
-    return shard.writing;
+    // After the shard's previous write, failed or not (as the store's queue of writes per file).
+    const write = shard.writing
+      .catch(() => undefined)
+      .then(() => writeFileAtomic(file, JSON.stringify({ version: 1, states: shard.states }), { backup: true }));
+    shard.writing = write;
+    return write;
   };
 
   bot.on('message:text', async (ctx) => {
