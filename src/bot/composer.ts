@@ -64,9 +64,11 @@ export class FastComposer<C extends Context> extends Composer<C> {
         middleware = step;
         break;
       }
+      const { predicate } = step;
       let matched: MaybePromise<boolean>;
       try {
-        matched = step.predicate(ctx);
+        // Called on its own (no `this`), as grammY calls it.
+        matched = predicate(ctx);
       } catch (error) {
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- passed on as thrown, as grammY's async middleware would.
         return Promise.reject(error);

@@ -1,9 +1,9 @@
 import { Bot, type BotConfig } from 'grammy';
 import { conversations, createConversation } from '@grammyjs/conversations';
-import { FastComposer } from './composer.ts';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { limit } from '@grammyjs/ratelimiter';
 import { sequentialize } from '@grammyjs/runner';
+import { FastComposer } from './composer.ts';
 import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './context.ts';
 import { attachAccount } from './middlewares/account.ts';
 import { refuseBanned } from './middlewares/banned.ts';

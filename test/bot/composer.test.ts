@@ -218,6 +218,19 @@ describe('FastComposer', () => {
     }
   });
 
+  it('calls a predicate on its own, as grammY does (no `this`)', async () => {
+    for (const make of [grammy, fast]) {
+      const seen: unknown[] = [];
+      const composer = make();
+      composer.filter(function (this: unknown) {
+        seen.push(this);
+        return false;
+      });
+      await composer.middleware()(new Context(sticker, new Api('dummy'), me), () => Promise.resolve());
+      expect(seen).toEqual([undefined]);
+    }
+  });
+
   it('passes a long run of filters that say no, then runs the first that says yes, with a guarded next', async () => {
     for (const make of [grammy, fast]) {
       const seen: string[] = [];
