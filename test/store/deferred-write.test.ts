@@ -52,6 +52,15 @@ async function heldList() {
   return { file, disk, list };
 }
 
+/** `heldList` with a write of `[1]` started and held on the disk (the test releases it). */
+async function listWhileWriting() {
+  const held = await heldList();
+  held.disk.hold();
+  const running = held.list.update((data) => data.items.push(1));
+  await held.disk.whenHeld(1);
+  return { ...held, running };
+}
+
 const listOnDisk = (file: string) => (readJson(file) as List).items;
 const hotOnDisk = (dataDir: string, refId: string) =>
   (readJson(path.join(dataDir, hotFileName)) as { transactions: Record<string, TransactionRecord> }).transactions[refId];
@@ -98,10 +107,7 @@ describe('DurableFile.updateDeferred', () => {
   });
 
   it('a deferred change made while a write runs is written after it, once its timer fires', async () => {
-    const { file, disk, list } = await heldList();
-    disk.hold();
-    const running = list.update((data) => data.items.push(1));
-    await disk.whenHeld(1);
+    const { file, disk, list, running } = await listWhileWriting();
     const deferred = list.updateDeferred((data) => data.items.push(2), 500);
     disk.release();
     await running;
@@ -115,10 +121,7 @@ describe('DurableFile.updateDeferred', () => {
 
 describe('DurableFile.updateDeferred deadlines', () => {
   it('a change whose time came during a write is written right after it, not pushed back by a later deferred one', async () => {
-    const { file, disk, list } = await heldList();
-    disk.hold();
-    const running = list.update((data) => data.items.push(1));
-    await disk.whenHeld(1);
+    const { file, disk, list, running } = await listWhileWriting();
     const due = list.updateDeferred((data) => data.items.push(2), 500);
     vi.advanceTimersByTime(500);
     // Deferred again after its time came, while the write still runs.
