@@ -50,6 +50,9 @@ buy-summary-not-bought = ❌ Not bought.
 buy-summary-confirmed = ✅ Confirmed.
 buy-summary-cancelled = ❌ Cancelled.
 buy-summary-abandoned = (This summary is no longer valid.)
+buy-summary-price-changed = 🔄 Price changed — not bought. See the new summary below.
+buy-price-changed-title = 🔄 <b>Price changed</b> since the summary above. Check again, then confirm:
+buy-price-changed-line = • { $product } (<code>{ $code }</code>): { $old } → <b>{ $new }</b>
 
 buy-button-confirm = ✅ Confirm
 buy-button-cancel = ❌ Cancel

@@ -45,6 +45,9 @@ buy-summary-not-bought = ❌ Tidak dibeli.
 buy-summary-confirmed = ✅ Dikonfirmasi.
 buy-summary-cancelled = ❌ Dibatalkan.
 buy-summary-abandoned = (Ringkasan ini tidak berlaku lagi.)
+buy-summary-price-changed = 🔄 Harga berubah — tidak dibeli. Lihat ringkasan baru di bawah.
+buy-price-changed-title = 🔄 <b>Harga berubah</b> sejak ringkasan tadi. Periksa lagi, lalu konfirmasi:
+buy-price-changed-line = • { $product } (<code>{ $code }</code>): { $old } → <b>{ $new }</b>
 
 buy-button-confirm = ✅ Konfirmasi
 buy-button-cancel = ❌ Batal

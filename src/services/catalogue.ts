@@ -2,15 +2,33 @@ import type { Product } from '../providers/reseller/schemas.ts';
 import type { CredentialService } from './credentials.ts';
 import { boundedCache, productTextKey } from './memo.ts';
 
-/** How long a provider account's price list is reused before it is fetched again. */
+/** How long a provider account's price list is reused before it is fetched again (browsing, search, inline). */
 export const priceListTtlMs = 3 * 60_000;
+
+/**
+ * The oldest list a purchase summary is built from: its prices are what the user agrees to, and
+ * the Confirm tap checks them again against a list fetched after the summary was shown.
+ */
+export const summaryPriceMaxAgeMs = 60_000;
+
+/** Which copy of a price list will do. */
+export interface PriceListOptions {
+  /** Fetch a new list whatever is cached. */
+  fresh?: boolean;
+  /** Reuse a cached list only when it is younger than this (default `priceListTtlMs`). */
+  maxAgeMs?: number;
+  /** Reuse a cached list only when it was fetched at or after this instant (epoch ms). */
+  since?: number;
+}
 
 export interface CatalogueService {
   /**
-   * The user's price list, cached per provider account for a few minutes (users of one account
-   * share it, and one fetch while several ask at once); `fresh` forces a new fetch.
+   * The user's price list: the one copy per provider account that every feature shares (browsing,
+   * search, inline mode, purchase summaries and the price watcher, whose fetches replace it too),
+   * so whoever fetched last, everybody sees that list. Users of one account asking at once wait
+   * for the same fetch.
    */
-  priceList(userId: number, options?: { fresh?: boolean }): Promise<Product[]>;
+  priceList(userId: number, options?: PriceListOptions): Promise<Product[]>;
   /** A product by code (case-insensitive) from the cached list. */
   product(userId: number, code: string): Promise<Product | undefined>;
   /** Drops the cached list of the user's account (after a reconnect). */
@@ -98,30 +116,42 @@ export function createCatalogueService(deps: { credentials: CredentialService; n
   /** Lists by provider account (`credentials.accountKey`): users of one account share one list and one fetch. */
   const cache = new Map<string, { at: number; products: Product[] }>();
   /** Fetches under way by account, so users of one account asking at once wait for the same answer. */
-  const fetching = new Map<string, Promise<Product[]>>();
+  const fetching = new Map<string, { startedAt: number; products: Promise<Product[]> }>();
   /** Brand groups of the lists handed out; an array no longer cached is forgotten with it. */
   const groupsOf = new WeakMap<readonly Product[], BrandGroup[]>();
+  /** Whether a copy fetched at `at` satisfies what the caller asked for. */
+  const isUsable = (at: number, options: PriceListOptions | undefined) => {
+    if (options?.fresh) return false;
+    if (options?.since !== undefined && at < options.since) return false;
+    return deps.now().getTime() - at < (options?.maxAgeMs ?? priceListTtlMs);
+  };
   const service: CatalogueService = {
     async priceList(userId, options) {
       const account = await deps.credentials.accountKey(userId, 'reseller');
       if (account === undefined) throw new Error('reseller not connected');
       const cached = cache.get(account);
-      if (cached && !options?.fresh && deps.now().getTime() - cached.at < priceListTtlMs) return cached.products;
+      if (cached && isUsable(cached.at, options)) return cached.products;
       const running = fetching.get(account);
-      if (running) return running;
+      const startedAt = deps.now().getTime();
+      // A fetch under way will do unless the caller needs one started after it.
+      const since = options?.fresh ? startedAt : options?.since;
+      if (running && (since === undefined || running.startedAt >= since)) return running.products;
       // Registered before anything is awaited, so users of the account asking meanwhile share it.
       const fetched = (async () => {
         const client = await deps.credentials.client(userId, 'reseller');
         if (!client) throw new Error('reseller not connected');
         const products = await client.priceList();
-        cache.set(account, { at: deps.now().getTime(), products });
+        // A slower, older fetch never replaces a newer copy.
+        const current = cache.get(account);
+        if (!current || current.at <= startedAt) cache.set(account, { at: startedAt, products });
         return products;
       })();
-      fetching.set(account, fetched);
+      const entry = { startedAt, products: fetched };
+      fetching.set(account, entry);
       try {
         return await fetched;
       } finally {
-        fetching.delete(account);
+        if (fetching.get(account) === entry) fetching.delete(account);
       }
     },
     async product(userId, code) {

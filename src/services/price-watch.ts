@@ -12,7 +12,7 @@ import type { NewOutboxItem } from '../store/outbox.ts';
 import type { UserRecord } from '../store/schema.ts';
 import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
-import { groupByBrand } from './catalogue.ts';
+import { groupByBrand, type CatalogueService } from './catalogue.ts';
 import { activeProductStatus } from '../providers/reseller/schemas.ts';
 
 /**
@@ -112,7 +112,11 @@ export type PriceCheckOutcome = 'baseline' | 'unchanged' | 'changed' | 'failed';
 export interface PriceWatchService {
   /** The user's subscription, or undefined when they are not subscribed. */
   settings(userId: number): Promise<PriceWatchSettings | undefined>;
-  /** Subscribes (or changes the settings); `undefined` unsubscribes. Resolves once stored. */
+  /**
+   * Subscribes (or changes the settings); `undefined` unsubscribes. Resolves once stored and, when
+   * the user's account had no stored copy yet, once its starting point is taken (so the first
+   * change after subscribing is reported; a failed fetch leaves that to the next pass).
+   */
   update(userId: number, settings: PriceWatchSettings | undefined): Promise<void>;
   /** Accounts with at least one subscriber, each with its subscribers (connected, active, not banned). */
   accounts(): Promise<WatchedAccount[]>;
@@ -133,6 +137,8 @@ export interface PriceWatchService {
 export interface PriceWatchDeps {
   db: Db;
   credentials: CredentialService;
+  /** The one price list per account: the watcher's fetch replaces the copy every feature shows. */
+  catalogue: CatalogueService;
   logger: Logger;
   now: () => Date;
   sellPrices: SellPricesOf;
@@ -171,6 +177,19 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     return items.length;
   }
 
+  /** Records the first copy of the user's account unless one is stored. */
+  async function takeStartingPoint(userId: number): Promise<void> {
+    let apiId: string | undefined;
+    try {
+      apiId = (await deps.credentials.load(userId, 'reseller'))?.apiId;
+    } catch (error) {
+      logger.warn('price watch: stored credentials cannot be opened', { userId, error });
+    }
+    if (apiId === undefined) return;
+    const key = accountKeyOf(apiId);
+    if (!(await db.priceWatch.get(key))) await service.check({ key, userIds: [userId] });
+  }
+
   const service: PriceWatchService = {
     async settings(userId) {
       const settings = (await db.users.get(userId))?.priceWatch;
@@ -179,6 +198,7 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     async update(userId, settings) {
       const brands = settings ? [...new Set(settings.brands.map((b) => b.trim().toLowerCase()).filter(Boolean))] : [];
       await db.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
+      if (settings) await takeStartingPoint(userId);
     },
     async accounts() {
       const byKey = new Map<string, number[]>();
@@ -198,11 +218,11 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     },
     async check(account) {
       const [first] = account.userIds;
-      const client = first === undefined ? undefined : await deps.credentials.client(first, 'reseller');
-      if (!client) return 'failed';
+      if (first === undefined) return 'failed';
       let products: SnapshotProduct[];
       try {
-        products = (await client.priceList()).map((p) => ({ code: p.code, name: p.product_name, price: p.price, status: p.status }));
+        const list = await deps.catalogue.priceList(first, { fresh: true });
+        products = list.map((p) => ({ code: p.code, name: p.product_name, price: p.price, status: p.status }));
       } catch (error) {
         logger.warn('price watch: price list fetch failed', { account: account.key, error });
         return 'failed';

@@ -108,6 +108,7 @@ export function createServices(deps: ServicesDeps): Services {
     priceWatch: createPriceWatchService({
       db: deps.db,
       credentials,
+      catalogue,
       logger: deps.logger,
       now: deps.now,
       sellPrices,

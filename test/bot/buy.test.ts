@@ -115,7 +115,7 @@ describe('buy conversation (/beli)', () => {
     expect(reply.text).toContain('whitelist');
   });
 
-  it('an IP block at purchase time: summary without balance, refusal naming the IP, nothing bought', async () => {
+  it('an IP block at purchase time: summary without balance, refusal naming the IP at the tap (the price check), nothing bought', async () => {
     await start();
     const account = { apiId: 'DEMO-LATER-BLOCKED', apiKey: 'demo-key-later-blocked', balance: 100_000 };
     world.sandbox.reseller.addAccount(account);
@@ -125,8 +125,9 @@ describe('buy conversation (/beli)', () => {
     const summary = await waitForSummary(world, budi, budi.send('081234567890'));
     expect(summary.text).toContain('tidak bisa dicek');
     budi.tap(summary, '✅ Konfirmasi');
-    const result = await waitForResult(world, budi, summary, 'Ditolak');
-    expect(result.text).toContain('203.0.113.7');
+    const result = await waitForResult(world, budi, summary, '203.0.113.7');
+    expect(summary.text).toContain('Tidak dibeli');
+    expect(result.buttons).toEqual([]);
     expect(sandboxTransactions(world, account.apiId)).toHaveLength(0);
   });
 

@@ -89,6 +89,30 @@ describe('price-change digests', () => {
     expect(priceListRequests().length).toBe(before + 1);
   });
 
+  it("the first change after the account's first subscriber subscribed is reported (the starting point is taken at subscribing)", async () => {
+    await start();
+    const budi = await subscriber('Budi');
+    world.sandbox.reseller.setProduct('TSEL10', { price: 10600 });
+    await pass();
+    const [digest, ...more] = digests(budi);
+    expect(more).toHaveLength(0);
+    expect(digest?.text).toContain('TSEL10 Telkomsel 10.000: Rp 10.450 → Rp 10.600');
+  });
+
+  it("the watcher's fetch is the catalogue's copy: a summary after it shows the new price", async () => {
+    await start();
+    const budi = await subscriber('Budi');
+    const before = await world.app.services.catalogue.priceList(budi.id);
+    expect(before.find((p) => p.code === 'TSEL10')?.price).toBe(10450);
+    world.sandbox.reseller.setProduct('TSEL10', { price: 10600 });
+    await pass();
+    const requests = priceListRequests().length;
+    const after = await world.app.services.catalogue.priceList(budi.id);
+    expect(after.find((p) => p.code === 'TSEL10')?.price).toBe(10600);
+    // Shared, not fetched again.
+    expect(priceListRequests().length).toBe(requests);
+  });
+
   it('one fetch per provider account however many subscribers share it; each gets their own digest in their language', async () => {
     await start();
     const budi = await subscriber('Budi');

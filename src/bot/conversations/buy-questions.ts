@@ -21,6 +21,45 @@ export interface ProductJson {
 /** The products of some codes (null: not listed), or why the price list could not be read (no error: not connected). */
 export type PriceLookup = { ok: true; products: Array<ProductJson | null> } | { ok: false; error?: ProviderErrorJson };
 
+/** A product whose price changed between a summary and its Confirm tap. */
+export interface PriceChangeLine {
+  code: string;
+  productName: string;
+  oldPrice: number;
+  newPrice: number;
+}
+
+/**
+ * The summary's lines against a newer price list (`products`, in the order of the lines' codes
+ * as `lookup` was asked): the lines at their current price, the prices that changed, and the
+ * lines no longer listed or available (as problems, like a quick-buy's skipped lines).
+ */
+export function repriceSelection(
+  selection: Selection,
+  products: ReadonlyArray<ProductJson | null>,
+): { selection: Selection; changes: PriceChangeLine[]; gone: BuyProblem[] } {
+  const byCode = new Map(products.filter((p): p is ProductJson => p !== null).map((p) => [p.code.toUpperCase(), p]));
+  const items: Selection['items'] = [];
+  const changes: PriceChangeLine[] = [];
+  const gone: BuyProblem[] = [];
+  selection.items.forEach((item, index) => {
+    const line = 'line' in item && typeof item.line === 'number' ? item.line : index + 1;
+    const product = byCode.get(item.code.toUpperCase());
+    if (!product) {
+      gone.push({ type: 'unknown', line, code: item.code });
+      return;
+    }
+    if (!isProductAvailable(product)) {
+      gone.push({ type: 'unavailable', line, code: product.code, product: product.product_name, status: product.status });
+      return;
+    }
+    if (product.price !== item.price && !changes.some((c) => c.code === product.code))
+      changes.push({ code: product.code, productName: product.product_name, oldPrice: item.price, newPrice: product.price });
+    items.push({ ...item, price: product.price });
+  });
+  return { selection: { items, problems: [...selection.problems, ...gone] }, changes, gone };
+}
+
 /** A requested line: its number in the message, the code, and the target when given. */
 export interface RequestedLine {
   line: number;

@@ -8,7 +8,8 @@ import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
 import { providerFailureOf, type ProviderErrorJson } from '../../services/providers.ts';
 import { privateChatOf, waitForAnswer } from './ask.ts';
 import { editOrReply, quietly } from '../edits.ts';
-import { createBuyQuestions, requestedLines, type PriceLookup } from './buy-questions.ts';
+import { createBuyQuestions, repriceSelection, requestedLines, type PriceChangeLine, type PriceLookup } from './buy-questions.ts';
+import { summaryPriceMaxAgeMs } from '../../services/catalogue.ts';
 import { pickPurchase } from './buy-picker.ts';
 import {
   explainProviderError,
@@ -16,6 +17,7 @@ import {
   nothingToBuyText,
   type PurchaseForm,
   renderPurchaseResults,
+  renderPriceChanges,
   renderPurchaseSummary,
   renderRepeatQuestion,
   resultKind,
@@ -73,7 +75,7 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
 
 /**
  * The confirmation id of a conversation's summary, derived from the update that started the
- * conversation (a conversation shows one summary). If a crash interrupts that update after the
+ * conversation (a summary shown again after a price change gets `roundConfirmationId`). If a crash interrupts that update after the
  * summary was sent, the start replays it (update inbox) and shows a summary with the SAME id, so
  * the user's tap on the first one still counts, and a purchase recorded under it is found again
  * instead of bought twice. Never shared by two purchases: a message id is unique within its chat
@@ -86,6 +88,11 @@ function confirmationIdOf(ctx: ConversationContext): string {
   return createHash('sha256').update(`kiosbot-confirmation:${origin}`).digest('base64url').slice(0, 16);
 }
 
+/** The confirmation id of a summary shown again (`round` ≥ 1) after its prices changed. */
+function roundConfirmationId(base: string, round: number): string {
+  return createHash('sha256').update(`kiosbot-confirmation:${base}:${round}`).digest('base64url').slice(0, 16);
+}
+
 /**
  * Creates the buy conversation (`conversationIds.buy`), the one way anything is bought.
  *
@@ -95,7 +102,9 @@ function confirmationIdOf(ctx: ConversationContext): string {
  * and the others can still be bought — the batch is not refused as a whole).
  *
  * It waits for, in turn: the picker's taps and answers when the product or target is missing; a tap on ✅ Confirm /
- * ❌ Cancel under the summary (product, code, target, price, total and current balance); a
+ * ❌ Cancel under the summary (product, code, target, price, total and current balance) — at the tap
+ * the prices are checked against a list fetched after the summary was shown, and a changed price
+ * shows the summary again with the change and waits for a new tap; a
  * "Yes, buy again" tap when the same code and target were bought less than a minute ago (or twice
  * in one message); the PIN, when the user set one (its message is deleted right away). Any
  * command, another feature's button or a new CODE.TARGET message ends it (the command then runs).
@@ -165,13 +174,19 @@ export function createBuyConversation(deps: BotDeps) {
         leave: options.leave,
       });
 
-    /** Looks codes up in the user's (cached) price list. */
-    const lookup = (codes: string[]) =>
+    /**
+     * Looks codes up in the user's price list: one no older than `summaryPriceMaxAgeMs` for a
+     * summary, or one fetched at or after `since` (the instant a summary was shown) for its check.
+     */
+    const lookup = (codes: string[], since?: number) =>
       conversation.external(async (): Promise<PriceLookup> => {
         // Disconnected in the middle of the flow.
         if (!(await deps.services.credentials.has(userId, 'reseller'))) return { ok: false };
         try {
-          const list = await deps.services.catalogue.priceList(userId);
+          const list = await deps.services.catalogue.priceList(
+            userId,
+            since === undefined ? { maxAgeMs: summaryPriceMaxAgeMs } : { since },
+          );
           const products = codes.map((code) => {
             const found = list.find((p) => p.code.toUpperCase() === code.toUpperCase());
             return found ? { code: found.code, product_name: found.product_name, price: found.price, status: found.status } : null;
@@ -189,7 +204,42 @@ export function createBuyConversation(deps: BotDeps) {
       if (error) await ctx.reply(explainProviderError(t, error, publicIp));
       else await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
     };
-    const questions = createBuyQuestions({ lookup, lookupFailed });
+    const questions = createBuyQuestions({ lookup: (codes) => lookup(codes), lookupFailed });
+
+    /** Edits a summary: its text, then a closing line (editing the text drops the keyboard). */
+    const closeSummaryOf = (messageId: number, text: string, line: string) =>
+      quietly(ctx.api.editMessageText(chatId, messageId, `${text}\n\n${line}`));
+
+    /**
+     * Waits for ✅ Confirm (true) or ❌ Cancel (false, the user told) under the summary
+     * `messageId`; a new quick-buy message or a command ends the wait (false).
+     */
+    const waitForConfirm = async (id: string, repeat: PendingQuestion, messageId: number, text: string): Promise<boolean> => {
+      for (;;) {
+        const got = await receive({
+          confirmationId: id,
+          repeat,
+          text: false,
+          hint: t('buy-use-buttons'),
+          quickBuyLeaves: true,
+          leave: () => closeSummaryOf(messageId, text, t('buy-summary-abandoned')),
+        });
+        if (got.kind !== 'button') continue;
+        if (got.action === 'no') {
+          await quietly(got.ctx.answerCallbackQuery());
+          await closeSummaryOf(messageId, text, t('buy-summary-cancelled'));
+          await ctx.reply(t('buy-cancelled'));
+          return false;
+        }
+        if (got.action === 'ok') {
+          // Not "confirmed" yet: that is said once the confirmation is on disk (step 5).
+          await quietly(got.ctx.answerCallbackQuery({ text: t('buy-in-progress') }));
+          await closeSummaryOf(messageId, text, t('buy-summary-checking'));
+          return true;
+        }
+        await quietly(got.ctx.answerCallbackQuery());
+      }
+    };
 
     // --- 0. May this user buy at all? -----------------------------------------------------
     const gate = await conversation.external(async () => ({
@@ -214,7 +264,7 @@ export function createBuyConversation(deps: BotDeps) {
     }
     const [firstLine] = lines;
     const guided = lines.length === 0 || (lines.length === 1 && firstLine?.target === undefined && skipped.length === 0);
-    const selection = guided
+    let selection = guided
       ? await pickPurchase({ conversation, ctx, deps, userId, chatId, lookupFailed, resolveLines: questions.resolveLines }, firstLine?.code)
       : await questions.resolveLines(lines, skipped);
     if (!selection) return;
@@ -222,48 +272,56 @@ export function createBuyConversation(deps: BotDeps) {
       await ctx.reply(nothingToBuyText(t, selection.problems, args?.form === 'spaced' ? 'spaced' : 'dotted'));
       return;
     }
-    const { items } = selection;
-
     // --- 2. Summary: the confirmation id is minted (and stored) before it is shown -------------
-    const prepared = await conversation.external(async () => {
-      const confirmationId = confirmationIdOf(ctx);
-      const client = await deps.services.credentials.client(userId, 'reseller');
-      const balance = client ? await within(client.balance(), balanceDeadlineMs) : undefined;
-      // Shown only: the sell price is fixed at the confirmation, by the rules in force then.
-      const sellRules = (await deps.db.users.get(userId))?.sellRules;
-      return { confirmationId, ...(balance === undefined ? {} : { balance }), ...(sellRules ? { sellRules } : {}) };
-    });
-    const { confirmationId } = prepared;
-    const summary = fit((compact) => renderPurchaseSummary(t, selection, prepared.balance, compact, prepared.sellRules));
-    const summaryKeyboard = createBuySummaryKeyboard(t, confirmationId);
-    const summaryMessage = await ctx.reply(summary, { reply_markup: summaryKeyboard });
-    /** Replaces the summary's buttons by a closing line (editing the text drops the keyboard). */
-    const closeSummary = (line: string) => quietly(ctx.api.editMessageText(chatId, summaryMessage.message_id, `${summary}\n\n${line}`));
-
-    for (;;) {
-      const got = await receive({
-        confirmationId,
-        repeat: { text: summary, reply_markup: summaryKeyboard },
-        text: false,
-        hint: t('buy-use-buttons'),
-        quickBuyLeaves: true,
-        leave: () => closeSummary(t('buy-summary-abandoned')),
+    // At the Confirm tap the prices are checked against a list fetched after the summary was shown:
+    // a changed one shows the summary again (with a new confirmation id, so a second tap on the old
+    // one cannot buy at a price the user did not see) and asks again.
+    const baseConfirmationId = confirmationIdOf(ctx);
+    let confirmationId = baseConfirmationId;
+    let summary = '';
+    let summaryMessageId = 0;
+    let changes: PriceChangeLine[] = [];
+    for (let round = 0; ; round++) {
+      confirmationId = round === 0 ? baseConfirmationId : roundConfirmationId(baseConfirmationId, round);
+      const prepared = await conversation.external(async () => {
+        const client = await deps.services.credentials.client(userId, 'reseller');
+        const balance = client ? await within(client.balance(), balanceDeadlineMs) : undefined;
+        // Shown only: the sell price is fixed at the confirmation, by the rules in force then.
+        const sellRules = (await deps.db.users.get(userId))?.sellRules;
+        const shownAt = deps.now().getTime();
+        return { shownAt, ...(balance === undefined ? {} : { balance }), ...(sellRules ? { sellRules } : {}) };
       });
-      if (got.kind !== 'button') continue;
-      if (got.action === 'no') {
-        await quietly(got.ctx.answerCallbackQuery());
-        await closeSummary(t('buy-summary-cancelled'));
-        await ctx.reply(t('buy-cancelled'));
+      const shown = selection;
+      const header = changes.length > 0 ? `${renderPriceChanges(t, changes)}\n\n` : '';
+      summary = fit((compact) => header + renderPurchaseSummary(t, shown, prepared.balance, compact, prepared.sellRules));
+      const summaryKeyboard = createBuySummaryKeyboard(t, confirmationId);
+      summaryMessageId = (await ctx.reply(summary, { reply_markup: summaryKeyboard })).message_id;
+      const confirmed = await waitForConfirm(confirmationId, { text: summary, reply_markup: summaryKeyboard }, summaryMessageId, summary);
+      if (!confirmed) return;
+      const check = await lookup(
+        shown.items.map((item) => item.code),
+        prepared.shownAt,
+      );
+      if (!check.ok) {
+        await closeSummaryOf(summaryMessageId, summary, t('buy-summary-not-bought'));
+        await lookupFailed(check.error);
         return;
       }
-      if (got.action === 'ok') {
-        // Not "confirmed" yet: that is said once the confirmation is on disk (step 5).
-        await quietly(got.ctx.answerCallbackQuery({ text: t('buy-in-progress') }));
-        await closeSummary(t('buy-summary-checking'));
-        break;
+      const repriced = repriceSelection(shown, check.products);
+      if (repriced.changes.length === 0 && repriced.gone.length === 0) break;
+      await closeSummaryOf(summaryMessageId, summary, t('buy-summary-price-changed'));
+      if (repriced.selection.items.length === 0) {
+        await ctx.reply(nothingToBuyText(t, repriced.selection.problems, args?.form === 'spaced' ? 'spaced' : 'dotted'));
+        return;
       }
-      await quietly(got.ctx.answerCallbackQuery());
+      selection = repriced.selection;
+      changes = repriced.changes;
     }
+    const { items } = selection;
+    const finalSummary = summary;
+    const finalMessageId = summaryMessageId;
+    /** Replaces the summary's buttons by a closing line (editing the text drops the keyboard). */
+    const closeSummary = (line: string) => closeSummaryOf(finalMessageId, finalSummary, line);
 
     /** Closes the summary and the repeat question (if any) with the same line. */
     const closeBoth = async (line: string) => {

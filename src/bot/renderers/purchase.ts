@@ -191,6 +191,22 @@ export function renderPurchaseSummary(
   return parts.join('\n');
 }
 
+/** The lines whose price changed between a summary and its Confirm tap, above the new summary. */
+export function renderPriceChanges(
+  t: TranslateFunction,
+  changes: ReadonlyArray<{ code: string; productName: string; oldPrice: number; newPrice: number }>,
+): string {
+  const lines = changes.map((change) =>
+    t('buy-price-changed-line', {
+      product: change.productName,
+      code: change.code,
+      old: formatRupiah(change.oldPrice),
+      new: formatRupiah(change.newPrice),
+    }),
+  );
+  return [t('buy-price-changed-title'), ...lines].join('\n');
+}
+
 /**
  * The question asked when lines repeat a purchase of less than a minute ago (`seconds` ago), or
  * an earlier line of the same message (no `seconds`). `index` is the line's place in `items`.
