@@ -4,13 +4,37 @@
  * woken through `wake`.
  */
 import { ulid } from 'ulid';
+import { z } from 'zod';
 import type { BroadcastAudience, BroadcastJob, BroadcastProgress, NewBroadcastJob } from '../store/broadcasts.ts';
 import type { Db } from '../store/db.ts';
 import { serviceNames, type ServiceName } from '../domain.ts';
 
 export type { BroadcastAudience, BroadcastProgress, NewBroadcastJob } from '../store/broadcasts.ts';
 
+/**
+ * A broadcast waiting for its audience and confirmation: the preview in the admin's chat is the
+ * message that will be copied, with the inline keyboard (Telegram's shape, as JSON) it carries.
+ */
+export interface BroadcastDraft {
+  previewMessageId: number;
+  replyMarkup?: NewBroadcastJob['replyMarkup'];
+  audience?: BroadcastAudience;
+}
+
+const draftSchema = z.object({
+  previewMessageId: z.number().int(),
+  replyMarkup: z.unknown().optional(),
+  audience: z.unknown().optional(),
+});
+
+/** Where an admin's draft is kept: beside conversation states, sealed like them. */
+const draftKey = (adminId: number) => `broadcast-draft:${adminId}`;
+
 export interface BroadcastService {
+  /** The admin's draft, if one waits (stored, so the tap that continues it may reach any instance). */
+  draft(adminId: number): Promise<BroadcastDraft | undefined>;
+  /** Stores the admin's draft (replacing theirs); `undefined` drops it. Resolves once stored. */
+  saveDraft(adminId: number, draft: BroadcastDraft | undefined): Promise<void>;
   /** Active users in the audience, in a stable order. */
   recipients(audience: BroadcastAudience): Promise<number[]>;
   /** Stores the job and wakes the runner. Rejects (StoreError 'duplicate') while another one runs. */
@@ -25,6 +49,20 @@ export function createBroadcastService(deps: { db: Db; now: () => Date; defaultL
   const { db, now } = deps;
   const isService = (value: string): value is ServiceName => (serviceNames as readonly string[]).includes(value);
   return {
+    async draft(adminId) {
+      const parsed = draftSchema.safeParse(await db.conversations.read(draftKey(adminId)));
+      if (!parsed.success) return undefined;
+      const { previewMessageId, replyMarkup, audience } = parsed.data;
+      return {
+        previewMessageId,
+        ...(replyMarkup === undefined ? {} : { replyMarkup: replyMarkup as NewBroadcastJob['replyMarkup'] }),
+        ...(audience === undefined ? {} : { audience: audience as BroadcastAudience }),
+      };
+    },
+    async saveDraft(adminId, draft) {
+      if (draft) await db.conversations.write(draftKey(adminId), draft);
+      else await db.conversations.delete(draftKey(adminId));
+    },
     async recipients(audience) {
       const active = (await db.users.list({ active: true })).filter((user) => user.ban === undefined);
       let chosen = active;

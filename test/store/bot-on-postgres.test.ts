@@ -13,6 +13,7 @@ import { buyer, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
 import { buyPending, recheck, startSettlementWorld, testClock, waitForSettled } from '../helpers/settlement.ts';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../helpers/pg-database.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { adminId } from '../helpers/broadcast.ts';
 
 const available = await postgresAvailable();
 const main = resellerDemoAccounts.main;
@@ -35,9 +36,9 @@ describe.skipIf(available !== true)('the bot on PostgreSQL (DATABASE_URL)', () =
     await database.drop();
   });
 
-  const start = async () => {
+  const start = async (env: Record<string, string> = {}) => {
     world = await startSettlementWorld(clock, {
-      env: { DATABASE_URL: database.url, WEBHOOK_URL: 'https://bot.example/telegram', WEBHOOK_SECRET: 'a-secret-of-sixteen-chars' },
+      env: { DATABASE_URL: database.url, WEBHOOK_URL: 'https://bot.example/telegram', WEBHOOK_SECRET: 'a-secret-of-sixteen-chars', ...env },
     });
     return world;
   };
@@ -92,6 +93,23 @@ describe.skipIf(available !== true)('the bot on PostgreSQL (DATABASE_URL)', () =
       JSON.stringify(await database.sql('SELECT * FROM credentials')) + JSON.stringify(await database.sql('SELECT * FROM conversations'));
     expect(dump).not.toContain(main.apiKey);
     expect(dump).toContain('DEMO…LER');
+  });
+
+  it('/broadcast drafted on one instance is confirmed through another (the draft is in the database)', async () => {
+    const w = await start({ ADMIN_IDS: String(adminId) });
+    const admin = w.telegram.createUser({ firstName: 'Admin', languageCode: 'id', id: adminId });
+    const budi = await buyer(w);
+    const picker = await w.telegram.waitForBotMessage(admin, {
+      after: admin.send('/broadcast Promo pulsa hari ini'),
+      textIncludes: 'Kirim ke siapa',
+    });
+    admin.tap(picker, 'Semua pengguna aktif');
+    await w.telegram.waitFor(() => picker.text?.includes('pengguna aktif (Semua pengguna aktif)') ?? false);
+    // This instance goes; the tap reaches another.
+    await w.restart();
+    admin.tap(picker, '📣 Kirim');
+    await w.telegram.waitForBotMessage(admin, { textIncludes: 'Siaran selesai', timeoutMs: 10_000 });
+    expect(w.telegram.botMessages(budi).filter((m) => m.text === 'Promo pulsa hari ini')).toHaveLength(1);
   });
 
   it('an instance started with another ENCRYPTION_KEY is refused before it touches a secret', async () => {

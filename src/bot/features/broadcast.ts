@@ -13,14 +13,6 @@ const broadcastData = createCallbackData('bcast', { action: String, value: Strin
 
 const isAdmin = (ctx: BotContext): boolean => ctx.from !== undefined && ctx.deps.settings.adminIds.includes(ctx.from.id);
 
-/** A broadcast waiting for its audience and confirmation: the preview in the admin's chat is the message copied. */
-interface Draft {
-  previewMessageId: number;
-  replyMarkup: InlineKeyboardMarkup | undefined;
-  audience?: BroadcastAudience;
-  recipients?: number[];
-}
-
 const encodeAudience = (audience: BroadcastAudience): string =>
   audience.kind === 'all'
     ? 'all'
@@ -76,12 +68,12 @@ function commandText(ctx: BotContext & { message: { text: string } }): { text: s
  *   the audience, sees its size and confirms; the job is stored and delivered by the broadcast
  *   runner (src/jobs/broadcast.ts), which edits the confirmation into a progress message.
  * - `/broadcast_cancel`: stops the running broadcast; the final report follows.
- * Drafts wait in memory per admin id (a restart asks again).
+ * Drafts are stored per admin id (`broadcasts.saveDraft`), so the taps that continue one may reach
+ * another instance, or this one after a restart.
  */
 export function createBroadcastFeature(): Composer<BotContext> {
   const feature = new FastComposer<BotContext>();
   const admins = feature.chatType('private');
-  const drafts = new Map<number, Draft>();
 
   admins.command('broadcast', async (ctx) => {
     if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
@@ -110,7 +102,11 @@ export function createBroadcastFeature(): Composer<BotContext> {
       const preview = entities.length > 0 ? await ctx.reply(text, { entities }) : await ctx.reply(escapeHtml(text));
       previewMessageId = preview.message_id;
     }
-    drafts.set(ctx.from.id, { previewMessageId, replyMarkup });
+    await ctx.deps.broadcasts.saveDraft(ctx.from.id, {
+      previewMessageId,
+      // Telegram's own shape, stored as JSON.
+      ...(replyMarkup ? { replyMarkup: replyMarkup as unknown as NewBroadcastJob['replyMarkup'] } : {}),
+    });
     await ctx.reply(ctx.t('broadcast-pick-audience'), { reply_markup: audienceKeyboard(ctx) });
   });
 
@@ -123,11 +119,11 @@ export function createBroadcastFeature(): Composer<BotContext> {
   feature.callbackQuery(broadcastData.filter(), async (ctx) => {
     if (!isAdmin(ctx)) return void (await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') }));
     const { action, value } = broadcastData.unpack(ctx.callbackQuery.data);
-    const draft = drafts.get(ctx.from.id);
+    const draft = await ctx.deps.broadcasts.draft(ctx.from.id);
     await ctx.answerCallbackQuery();
     if (!draft) return void (await ctx.editMessageText(ctx.t('unhandled-callback')));
     if (action === 'cancel') {
-      drafts.delete(ctx.from.id);
+      await ctx.deps.broadcasts.saveDraft(ctx.from.id, undefined);
       return void (await ctx.editMessageText(ctx.t('broadcast-cancelled')));
     }
     if (action === 'back')
@@ -136,7 +132,7 @@ export function createBroadcastFeature(): Composer<BotContext> {
       const audience = decodeAudience(value);
       if (!audience) return void (await ctx.editMessageText(ctx.t('unhandled-callback')));
       const recipients = await ctx.deps.broadcasts.recipients(audience);
-      drafts.set(ctx.from.id, { ...draft, audience, recipients });
+      await ctx.deps.broadcasts.saveDraft(ctx.from.id, { ...draft, audience });
       const keyboard = new InlineKeyboard();
       if (recipients.length > 0) keyboard.text(ctx.t('broadcast-send'), broadcastData.pack({ action: 'send', value: '' }));
       keyboard
@@ -147,26 +143,27 @@ export function createBroadcastFeature(): Composer<BotContext> {
         reply_markup: keyboard,
       }));
     }
-    if (action !== 'send' || !draft.audience || !draft.recipients) return void (await ctx.editMessageText(ctx.t('unhandled-callback')));
-    drafts.delete(ctx.from.id);
+    if (action !== 'send' || !draft.audience) return void (await ctx.editMessageText(ctx.t('unhandled-callback')));
+    // Who is in the audience now (users may have joined or blocked the bot since the count was shown).
+    const recipients = await ctx.deps.broadcasts.recipients(draft.audience);
+    await ctx.deps.broadcasts.saveDraft(ctx.from.id, undefined);
     // The confirmation becomes the progress message: edited first, so no progress edit of the job is overwritten.
-    await ctx.editMessageText(ctx.t('broadcast-queued', { count: draft.recipients.length }));
+    await ctx.editMessageText(ctx.t('broadcast-queued', { count: recipients.length }));
     try {
       await ctx.deps.broadcasts.start({
         adminId: ctx.from.id,
         fromChatId: ctx.from.id,
         messageId: draft.previewMessageId,
-        // Telegram's own shape, stored as JSON.
-        replyMarkup: draft.replyMarkup as unknown as NewBroadcastJob['replyMarkup'],
+        replyMarkup: draft.replyMarkup,
         audience: draft.audience,
-        recipients: draft.recipients,
+        recipients,
         progressMessageId: ctx.callbackQuery.message?.message_id,
       });
     } catch (error) {
       if (error instanceof StoreError && error.code === 'duplicate') return void (await ctx.editMessageText(ctx.t('broadcast-busy')));
       throw error;
     }
-    ctx.deps.logger.info('broadcast queued', { adminId: ctx.from.id, recipients: draft.recipients.length });
+    ctx.deps.logger.info('broadcast queued', { adminId: ctx.from.id, recipients: recipients.length });
   });
 
   return feature;
