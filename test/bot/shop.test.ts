@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { seedConnectedUser, seedPurchase } from '../helpers/seed-transactions.ts';
+import { waitForSummary } from '../helpers/buy.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 /** Taps `button` on `message` and waits for the bot's next message in the chat. */
@@ -44,6 +45,29 @@ describe('/toko: the shop profile on customer receipts', () => {
     const receipt = await say(world, budi, `/cek ${ref}`);
     const struk = await tapAndWait(world, budi, receipt, '🧾 Struk pelanggan', 'STRUK PEMBELIAN');
     expect(struk.text?.split('\n').slice(0, 2)).toEqual(['🏪 Konter Budi', 'Jl. Melati 5, Bandung']);
+  });
+
+  it('an old ⏭ Lewati of a finished /toko tapped under a purchase summary is answered as outdated and leaves the purchase as it was', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    await say(world, budi, '/toko');
+    const address = await say(world, budi, 'Konter Budi', 'alamat');
+    const footer = await say(world, budi, 'Jl. Melati 5', 'catatan kaki');
+    const target = await tapAndWait(world, budi, footer, '⏭ Lewati', 'nomor tujuan');
+    const menu = await tapAndWait(world, budi, target, 'Disamarkan', 'Profil toko');
+    await tapAndWait(world, budi, menu, '✅ Selesai', 'Selesai');
+
+    const summary = await waitForSummary(world, budi, budi.send('TSEL10.081234567890'));
+    const before = world.telegram.botMessages(budi).length;
+    const stale = budi.tap(address, '⏭ Lewati');
+    await world.telegram.waitFor(() => world.telegram.callsTo('answerCallbackQuery').some((c) => c.params.callback_query_id === stale.id));
+    await world.idle();
+    const answer = world.telegram.callsTo('answerCallbackQuery').find((c) => c.params.callback_query_id === stale.id);
+    expect(answer?.params.text).toContain('tidak berlaku');
+    // The summary is untouched and still buys.
+    expect(summary.text).not.toContain('tidak berlaku lagi');
+    expect(world.telegram.botMessages(budi)).toHaveLength(before);
+    budi.tap(summary, '✅ Konfirmasi');
+    await world.telegram.waitForBotMessage(budi, { after: summary, textIncludes: /Sukses|Sedang diproses/ });
   });
 
   it('with a profile: changes a field, clears one, refuses a too long name, switches the target style and deletes it', async () => {

@@ -15,6 +15,12 @@ import { exportPeriodData, exportSeparatorData } from '../callback-data/export.t
 import { reportPeriodData } from '../callback-data/report.ts';
 import { customerReceiptData } from '../callback-data/receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
+import { shopData } from '../callback-data/shop.ts';
+import { pinData } from '../callback-data/pin.ts';
+import { sellStepData } from '../callback-data/sell.ts';
+import { buyData } from '../callback-data/buy.ts';
+import { buyPickerData } from '../callback-data/buy-picker.ts';
+import { orderConfirmData, orderStepData } from '../callback-data/gameshop.ts';
 
 /**
  * The opening of a flow that only runs in a private chat (buying, ordering): the user and chat
@@ -82,6 +88,19 @@ const infoButtons = [
   customerReceiptData,
 ];
 
+/**
+ * Buttons that only a running flow acts on (its questions, pickers and summaries). Outside their
+ * flow the bot only answers them as outdated, so a tap on one during another flow is passed on for
+ * that answer and changes nothing in the flow under way (it does not end it).
+ */
+const flowOnlyButtons = [shopData, pinData, sellStepData, buyData, buyPickerData, orderStepData, orderConfirmData];
+
+/** True for a tap on a button of a flow other than this one (an outdated button: see `flowOnlyButtons`). */
+function isOtherFlowButton(ctx: Context, ownsButton: (data: string | undefined) => boolean): boolean {
+  const data = ctx.callbackQuery?.data;
+  return data !== undefined && !ownsButton(data) && flowOnlyButtons.some((button) => button.filter().test(data));
+}
+
 /** The command word of a message starting with `/` (lower-case, without `@bot`), or undefined. */
 function commandOf(ctx: Context): string | undefined {
   const text = (ctx.message?.text ?? '').trim();
@@ -105,7 +124,7 @@ export function isInfoRequest(ctx: Context): boolean {
  * runs or the button does what it says.
  */
 export function leavesFlow(ctx: Context, ownsButton: (data: string | undefined) => boolean): boolean {
-  if (isInfoRequest(ctx)) return false;
+  if (isInfoRequest(ctx) || isOtherFlowButton(ctx, ownsButton)) return false;
   if (ctx.callbackQuery) return !ownsButton(ctx.callbackQuery.data);
   return commandOf(ctx) !== undefined;
 }
@@ -140,7 +159,8 @@ export interface WaitForAnswerOptions<C extends Context, T> {
  * `conversation.waitUntil` with `otherwise`, plus the shared rules. Updates that are neither
  * messages nor button taps are skipped and passed on to the rest of the bot.
  *
- * An information request is skipped too and passed on, so its feature answers it; a message also
+ * An outdated button of another flow is passed on too (its feature answers it as outdated) and the
+ * wait goes on. An information request is skipped too and passed on, so its feature answers it; a message also
  * leaves `repeat` on the outside context for `askAgainAfterInfo`. A skipped update is not kept in
  * the conversation state, so replays and restarts see the flow still waiting here, and nothing
  * about the question is stored outside the flow. A leaving update marks the outside context
@@ -151,12 +171,14 @@ export async function waitForAnswer<C extends Context, T>(
   options: WaitForAnswerOptions<C, T>,
 ): Promise<T> {
   const leaves = (ctx: C) => leavesFlow(ctx, options.ownsButton) || (options.alsoLeaves?.(ctx) ?? false);
+  const passedOn = (next: C) => isInfoRequest(next) || isOtherFlowButton(next, options.ownsButton);
   const ctx = await conversation.waitUntil(
-    (next) => isInfoRequest(next) || leaves(next) || (!next.message && !next.callbackQuery) || options.accept(next) !== undefined,
+    (next) => passedOn(next) || leaves(next) || (!next.message && !next.callbackQuery) || options.accept(next) !== undefined,
     {
       otherwise: options.otherwise,
     },
   );
+  if (isOtherFlowButton(ctx, options.ownsButton)) return conversation.skip({ next: true });
   if (isInfoRequest(ctx)) {
     const question = ctx.message ? options.repeat : undefined;
     if (question) {
