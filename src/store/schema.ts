@@ -153,6 +153,14 @@ export function isFinalStatus(status: string): boolean {
 }
 
 /** A game shop order as the bot keeps it: what the user sees in /orders and the reminder needs. */
+/**
+ * The `message` of a transaction that was confirmed but not yet sent (`Created`) in a backup that
+ * was restored: the bot that made the backup went on after it and may have sent it, or had it
+ * refused and told its owner so. A status check is the same request as the purchase (a ref id the
+ * provider does not know is bought), so the restored bot never sends it: it settles it Unresolved.
+ */
+export const restoredUnsentMessage = 'restored_unsent';
+
 export const gameOrderSchema = z.object({
   orderId: z.string().min(1),
   userId: z.number().int(),
