@@ -270,6 +270,12 @@ export const metaSchema = z.object({
   createdAt: isoDate,
   /** The last upgrade of the data format, for the operator's information. */
   lastMigration: z.object({ from: z.number().int(), to: z.number().int(), at: isoDate }).optional(),
+  /**
+   * The months that have a history segment (`YYYY-MM`), so that a segment deleted or lost is
+   * noticed at start-up instead of its month silently missing. Absent in files from before it:
+   * the store fills it in from the segments at open.
+   */
+  historyMonths: z.array(z.string().regex(/^\d{4}-\d{2}$/)).optional(),
 });
 
 export const hotFileSchema = z
