@@ -136,8 +136,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       onIdleError: (error) => logger.warn('a database connection was closed by the server; the next query opens another', { error }),
     });
   } else {
-    store = await openStore({ dataDir: config.dataDir, vault, now, writeFile: options.storeWriteFile });
+    store = await openStore({
+      dataDir: config.dataDir,
+      vault,
+      now,
+      writeFile: options.storeWriteFile,
+      acceptMissingData: config.acceptMissingData,
+    });
     if (store.migratedFrom !== undefined) logger.info('data file upgraded', { from: store.migratedFrom });
+    if (store.lostData.length > 0) {
+      logger.error('started WITHOUT missing data (ACCEPT_MISSING_DATA=true): what it held is lost; remove the variable now', {
+        lost: store.lostData,
+      });
+    }
     engine = createLowdbEngine(store, now);
   }
   const db = createDb(engine, vault, now);

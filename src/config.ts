@@ -78,6 +78,7 @@ const schema = z.object({
   ENCRYPTION_KEY: encryptionKeyField,
   ENCRYPTION_KEY_PREVIOUS: previousKeysField,
   DATA_DIR: z.string().trim().min(1).default('./data'),
+  ACCEPT_MISSING_DATA: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   ADMIN_IDS: z
     .string()
     .default('')
@@ -172,6 +173,11 @@ export interface Config {
   /** Keys that may still open stored secrets during a key rotation (ENCRYPTION_KEY_PREVIOUS). */
   previousKeys: Buffer[];
   dataDir: string;
+  /**
+   * ACCEPT_MISSING_DATA: start although a piece of the data directory is missing (the hot file
+   * beside users or history, a history month the hot file lists), losing what it held. For one start.
+   */
+  acceptMissingData: boolean;
   adminIds: number[];
   adminChatId: number | undefined;
   publicIp: string | undefined;
@@ -249,6 +255,7 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     encryptionKey: data.ENCRYPTION_KEY,
     previousKeys: data.ENCRYPTION_KEY_PREVIOUS,
     dataDir: data.DATA_DIR,
+    acceptMissingData: data.ACCEPT_MISSING_DATA === 'true',
     adminIds: data.ADMIN_IDS,
     adminChatId: data.ADMIN_CHAT_ID,
     publicIp: data.PUBLIC_IP,

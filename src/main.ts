@@ -7,7 +7,7 @@ import { run, type RunnerHandle } from '@grammyjs/runner';
 import { ConfigError, createConfig } from './config.ts';
 import { allowedUpdates, createApp } from './app.ts';
 import { restoreAdvice } from './store/backup.ts';
-import { StoreCorruptError } from './store/errors.ts';
+import { StoreCorruptError, StoreMissingError } from './store/errors.ts';
 import { publishCommands } from './bot/commands.ts';
 import { BotTokenRejectedError, initBotWithRetry } from './telegram-start.ts';
 import { startHttpServer, type HttpServer } from './server/http.ts';
@@ -36,7 +36,8 @@ let app;
 try {
   app = await createApp(config);
 } catch (error) {
-  const advice = error instanceof StoreCorruptError ? ` ${await restoreAdvice(config.backups.dir)}` : '';
+  const advice =
+    error instanceof StoreCorruptError || error instanceof StoreMissingError ? ` ${await restoreAdvice(config.backups.dir)}` : '';
   console.error(`kiosbot cannot start: ${error instanceof Error ? error.message : String(error)}${advice}`);
   process.exit(1);
 }

@@ -4,6 +4,7 @@ notify-settled-success = ✅ <b>Transaction succeeded</b> — { $product } { $ta
 notify-settled-failed = ❌ <b>Transaction failed</b> — { $product } { $target }. The provider refunded the balance.
 notify-settled-rejected = ⛔ <b>Transaction refused by the provider</b> — { $product } { $target }
 notify-settled-unresolved = ⚠️ <b>Status still unknown</b> — { $product } { $target }. The provider gave no final answer for too long; contact the provider with the ref ID below. This transaction is no longer checked.
+notify-settled-restored = ⚠️ <b>Status unknown</b> — { $product } { $target }. The bot was restored from a backup made before this purchase was sent to the provider, so it cannot tell whether it went through. It was not sent again; ask the provider about it with the ref ID below.
 notify-paused-credentials = ⚠️ The provider refused your credentials while checking a Pending transaction. Checks are paused; reconnect with /connect and I will continue.
 notify-paused-ip = ⚠️ The provider blocks the bot server's IP while checking a Pending transaction. Whitelist the server IP, then reconnect with /connect; I will continue after that.
 notify-paused-disconnected = ⚠️ A transaction is Pending but your top-up account is not connected. Connect it again with /connect so I can check it.

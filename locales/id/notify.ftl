@@ -4,6 +4,7 @@ notify-settled-success = ✅ <b>Transaksi sukses</b> — { $product } { $target 
 notify-settled-failed = ❌ <b>Transaksi gagal</b> — { $product } { $target }. Saldo dikembalikan oleh provider.
 notify-settled-rejected = ⛔ <b>Transaksi ditolak provider</b> — { $product } { $target }
 notify-settled-unresolved = ⚠️ <b>Status belum pasti</b> — { $product } { $target }. Provider terlalu lama tidak memberi kepastian; hubungi provider dengan ref ID di bawah. Transaksi ini tidak dicek lagi.
+notify-settled-restored = ⚠️ <b>Status belum pasti</b> — { $product } { $target }. Bot dipulihkan dari cadangan yang dibuat sebelum pembelian ini dikirim ke provider, jadi bot tidak tahu apakah pembelian ini jadi. Bot tidak mengirimnya lagi; tanyakan ke provider dengan ref ID di bawah.
 notify-paused-credentials = ⚠️ Provider menolak kredensial Anda saat mengecek transaksi Pending. Pengecekan dihentikan sementara; hubungkan ulang dengan /connect dan saya lanjutkan.
 notify-paused-ip = ⚠️ Provider memblokir IP server bot saat mengecek transaksi Pending. Masukkan IP server ke whitelist lalu hubungkan ulang dengan /connect; saya lanjutkan setelahnya.
 notify-paused-disconnected = ⚠️ Ada transaksi Pending, tetapi akun top-up Anda tidak terhubung. Hubungkan lagi dengan /connect supaya saya bisa mengeceknya.

@@ -1,7 +1,7 @@
 import type { Locale } from '../domain.ts';
 import type { Db } from '../store/db.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
-import type { TransactionRecord } from '../store/schema.ts';
+import { restoredUnsentMessage, type TransactionRecord } from '../store/schema.ts';
 import type { AccountProblem } from '../providers/factory.ts';
 import type { TextVariable } from '../text/html.ts';
 import { formatSettlementPing } from '../text/receipt.ts';
@@ -118,7 +118,7 @@ export function createNotices(deps: NoticesDeps): Notices {
   return {
     async settlement(tx, { notifyOwner, batch }) {
       const t = tFor(await localeOf(tx.userId));
-      const headline = t(`notify-settled-${headlineKey(tx.status)}`, { product: tx.productName, target: tx.target });
+      const headline = t(`notify-settled-${headlineKey(tx)}`, { product: tx.productName, target: tx.target });
       const receipt = `${headline}\n\n${deps.formatReceipt(t, tx)}`;
       const replyMarkup = deps.receiptKeyboard?.(t, tx);
       const keyboard = replyMarkup ? { replyMarkup } : {};
@@ -165,7 +165,7 @@ export function createNotices(deps: NoticesDeps): Notices {
           text(
             group.chatId,
             'group-settlement',
-            `${groupT(`notify-settled-${headlineKey(tx.status)}`, { product: tx.productName, target: '' })}\n\n${masked}`,
+            `${groupT(`notify-settled-${headlineKey(tx)}`, { product: tx.productName, target: '' })}\n\n${masked}`,
             `group:${tx.refId}`,
           ),
         );
@@ -227,7 +227,8 @@ export function createNotices(deps: NoticesDeps): Notices {
   };
 }
 
-function headlineKey(status: string): string {
+function headlineKey({ status, message }: TransactionRecord): string {
+  if (status === 'Unresolved' && message === restoredUnsentMessage) return 'restored';
   if (status === 'Sukses') return 'success';
   if (status === 'Gagal') return 'failed';
   if (status === 'Rejected') return 'rejected';

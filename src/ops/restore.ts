@@ -20,11 +20,15 @@ const config = startCommand(createKeyConfig);
 
 try {
   const vault = createVault({ key: config.encryptionKey, previousKeys: config.previousKeys });
-  const { movedTo, backup } = await restoreBackup(file, config.dataDir, vault);
+  const { movedTo, backup, notReplayed, unsent } = await restoreBackup(file, config.dataDir, vault);
   console.log(
     `Restored ${backup.files.length} files from ${file} (made ${backup.createdAt}) into ${config.dataDir}.` +
       (movedTo ? ` The files it replaced are in ${movedTo}.` : '') +
-      ' Start the bot: purchases that were Pending in the backup are checked again with their providers.',
+      ' Start the bot: purchases that were Pending in the backup are checked again with their providers (same ref id).' +
+      (notReplayed > 0 ? ` ${notReplayed} update(s) the backup held unhandled (taps, messages) will not be replayed.` : '') +
+      (unsent > 0
+        ? ` ${unsent} purchase(s) confirmed but not yet sent in the backup will not be sent: the bot marks them unresolved and tells their owners to check with the provider.`
+        : ''),
   );
 } catch (error) {
   if (!(error instanceof StoreError)) throw error;

@@ -1,5 +1,5 @@
 import type { Db } from '../store/db.ts';
-import { isFinalStatus as isFinal, type TransactionRecord } from '../store/schema.ts';
+import { isFinalStatus as isFinal, restoredUnsentMessage, type TransactionRecord } from '../store/schema.ts';
 import type { CredentialService } from './credentials.ts';
 import type { Logger } from '../logger.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
@@ -242,6 +242,12 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       if (waited) return tx;
       // Sent and answered already: re-sending it is the watcher's job, on its schedule.
       if (mode === 'create' && tx.status !== 'Created') return tx;
+      // Confirmed but not sent in a restored backup: the bot that made the backup may have sent it
+      // or had it refused, and any request under its ref id (a status check too) would buy it.
+      if (tx.status === 'Created' && tx.message === restoredUnsentMessage) {
+        logger.warn('purchase from a restored backup not sent: its first send is unknown', { refId, userId: tx.userId });
+        return record(tx, { status: 'Unresolved' }, options);
+      }
       return send(tx, mode, options);
     });
   }

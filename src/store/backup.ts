@@ -6,7 +6,8 @@
  * months) restores as it is and is converted when the store opens it. Made while the bot runs: every data file is
  * replaced by an atomic rename, so a snapshot reads each file whole, and it is retaken until no
  * file changed while it was read — the state at one instant, which the store opens like the
- * state after a crash at that instant. Secrets stay sealed exactly as in the data files.
+ * state after a crash at that instant, except what was in flight then: a restore keeps it from
+ * moving money again (settleInFlight). Secrets stay sealed exactly as in the data files.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -28,7 +29,7 @@ const sideFiles: ReadonlyMap<string, (raw: unknown, name: string) => unknown> = 
   [priceWatchFileName, decodePriceWatchFile],
 ]);
 import { acquireDirLock } from './lock.ts';
-import { decodeHistoryFile, decodeHotFile } from './schema.ts';
+import { decodeHistoryFile, decodeHotFile, restoredUnsentMessage } from './schema.ts';
 import { historyIndexDirName } from './history.ts';
 import { checkSegmentText } from './history-lines.ts';
 import { hotFileName, historyDirName } from './store.ts';
@@ -147,17 +148,60 @@ export async function readBackup(file: string): Promise<Backup> {
   return backup;
 }
 
+/** What a restore did. */
+export interface RestoreResult {
+  /** Where the data files it replaced went (undefined: there were none). */
+  movedTo: string | undefined;
+  backup: Backup;
+  /** Stored updates the backup held unhandled, marked handled so that no start replays them. */
+  notReplayed: number;
+  /** Purchases confirmed but not yet sent in the backup, marked so that they are never sent (restoredUnsentMessage). */
+  unsent: number;
+}
+
+/**
+ * A restore is not a crash: the bot that made the backup went on after the backup's instant and
+ * handled (or refused) what was in flight then, so nothing of it may move money again. The
+ * inbox's unhandled updates (a Confirm tap, a quick-buy, a PIN) are marked handled instead of
+ * replayed; `Created` purchases (confirmed, first send not known to have happened) are marked
+ * `restoredUnsentMessage`, which the purchase service settles Unresolved without sending.
+ * Pending ones stay as they are: the provider acknowledged them, so re-checking their ref id is
+ * a status check. Other files are written as they are.
+ */
+function settleInFlight(name: string, text: string, counts: { notReplayed: number; unsent: number }): string {
+  if (name === inboxFileName) {
+    const inbox = JSON.parse(text) as { entries: Array<{ done?: true }> };
+    for (const entry of inbox.entries) {
+      if (entry.done) continue;
+      entry.done = true;
+      counts.notReplayed++;
+    }
+    return JSON.stringify(inbox);
+  }
+  if (name === hotFileName) {
+    const hot = JSON.parse(text) as { transactions?: Record<string, { status: string; message?: string }> };
+    for (const tx of Object.values(hot.transactions ?? {})) {
+      if (tx.status !== 'Created') continue;
+      tx.message = restoredUnsentMessage;
+      counts.unsent++;
+    }
+    return JSON.stringify(hot);
+  }
+  return text;
+}
+
 /**
  * Puts a backup back into `dataDir`: checks it (readBackup) and that `vault` opens its secrets,
  * takes the directory's lock (so the bot must be stopped), moves the current data files aside
- * into `before-restore-<time>/` and writes the backup's files. Returns where the old files went.
+ * into `before-restore-<time>/` and writes the backup's files, with what was in flight at the
+ * backup's instant made unable to move money again (see settleInFlight).
  */
 export async function restoreBackup(
   file: string,
   dataDir: string,
   vault: Vault,
   now: () => Date = () => new Date(),
-): Promise<{ movedTo: string | undefined; backup: Backup }> {
+): Promise<RestoreResult> {
   const backup = await readBackup(file);
   const hot = decodeHotFile(JSON.parse(backup.files.find((entry) => entry.name === hotFileName)?.text ?? '{}'), hotFileName).data;
   const problem = hot.keyCheck ? verifyKeyCheck(vault, hot.keyCheck.sealed) : undefined;
@@ -188,12 +232,13 @@ export async function restoreBackup(
       }
       await aside(path.join(historyDirName, historyIndexDirName));
     }
+    const inFlight = { notReplayed: 0, unsent: 0 };
     for (const entry of backup.files) {
       const target = path.join(dataDir, entry.name);
       await ensureDir(path.dirname(target));
-      await writeFileAtomic(target, entry.text, { backup: false });
+      await writeFileAtomic(target, settleInFlight(entry.name, entry.text, inFlight), { backup: false });
     }
-    return { movedTo, backup };
+    return { movedTo, backup, ...inFlight };
   } finally {
     await lock.release();
   }

@@ -124,8 +124,10 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
         throw new StoreCorruptError(
           file,
           'the file is missing, but its backup is there',
-          `If it was lost by accident, stop kiosbot and restore the previous version: cp "${backup}" "${file}". ` +
-            `To really start with this file empty, delete "${backup}". Then start kiosbot again.`,
+          `If it was lost by accident, stop kiosbot and restore the previous version: cp "${backup}" "${file}", then start kiosbot again. ` +
+            `Starting with this file empty loses for good what it held (kiosbot.json holds the open purchases, queued notifications, ` +
+            `linked groups and game orders); if that is really wanted, move "${backup}" away and start again ` +
+            '(for kiosbot.json beside other data, once with ACCEPT_MISSING_DATA=true).',
         );
       }
       this.existed = false;

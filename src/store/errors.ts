@@ -1,5 +1,5 @@
 /** Why a store operation failed, for callers that branch on it. */
-export type StoreErrorCode = 'corrupt' | 'version' | 'locked' | 'closed' | 'duplicate' | 'invalid' | 'key' | 'incomplete';
+export type StoreErrorCode = 'corrupt' | 'version' | 'locked' | 'closed' | 'duplicate' | 'invalid' | 'key' | 'incomplete' | 'missing';
 
 /** Base class of every error the store throws on purpose. Messages never contain secrets. */
 export class StoreError extends Error {
@@ -78,5 +78,25 @@ export class StoreKeyError extends StoreError {
     );
     this.name = 'StoreKeyError';
     this.file = file;
+  }
+}
+
+/**
+ * A piece of the data directory is gone while the rest is there (the hot file beside the users'
+ * files or the history, a history month the hot file lists). Starting would silently lose what it
+ * held, so start-up stops unless the operator accepts the loss (ACCEPT_MISSING_DATA=true).
+ */
+export class StoreMissingError extends StoreError {
+  readonly missing: string;
+  constructor(dataDir: string, details: { missing: string; found: string; loses: string }) {
+    super(
+      'missing',
+      `The data directory ${dataDir} is incomplete: ${details.missing} is missing, though ${details.found} is there. ` +
+        `Starting without it would lose ${details.loses}. kiosbot has not changed anything. ` +
+        'Put it back (from a copy of the data directory, or restore a backup), or, to start anyway and lose that for good, ' +
+        'start once with ACCEPT_MISSING_DATA=true (then remove it).',
+    );
+    this.name = 'StoreMissingError';
+    this.missing = details.missing;
   }
 }

@@ -153,6 +153,14 @@ export function isFinalStatus(status: string): boolean {
 }
 
 /** A game shop order as the bot keeps it: what the user sees in /orders and the reminder needs. */
+/**
+ * The `message` of a transaction that was confirmed but not yet sent (`Created`) in a backup that
+ * was restored: the bot that made the backup went on after it and may have sent it, or had it
+ * refused and told its owner so. A status check is the same request as the purchase (a ref id the
+ * provider does not know is bought), so the restored bot never sends it: it settles it Unresolved.
+ */
+export const restoredUnsentMessage = 'restored_unsent';
+
 export const gameOrderSchema = z.object({
   orderId: z.string().min(1),
   userId: z.number().int(),
@@ -262,6 +270,12 @@ export const metaSchema = z.object({
   createdAt: isoDate,
   /** The last upgrade of the data format, for the operator's information. */
   lastMigration: z.object({ from: z.number().int(), to: z.number().int(), at: isoDate }).optional(),
+  /**
+   * The months that have a history segment (`YYYY-MM`), so that a segment deleted or lost is
+   * noticed at start-up instead of its month silently missing. Absent in files from before it:
+   * the store fills it in from the segments at open.
+   */
+  historyMonths: z.array(z.string().regex(/^\d{4}-\d{2}$/)).optional(),
 });
 
 export const hotFileSchema = z

@@ -23,6 +23,7 @@ import { conversationAad } from './conversations.ts';
 import { createWriteGate } from './write-gate.ts';
 import { splitLegacyHotFile, type KeyCheckInput } from './split.ts';
 import { openUserShards } from './user-shards.ts';
+import { checkHistoryPresent, checkHotFilePresent } from './missing-data.ts';
 import { copyPendingUsers } from './users.ts';
 
 /** Name of the hot file inside the data directory. */
@@ -46,6 +47,11 @@ export interface StoreOptions {
    * synchronous-write mode). Tests simulate a full disk with it.
    */
   appendFile?: SegmentAppender;
+  /**
+   * Open although a piece of the data directory is missing (ACCEPT_MISSING_DATA): what it held is
+   * lost, and `lostData` says what. Without it such an open fails with StoreMissingError.
+   */
+  acceptMissingData?: boolean;
 }
 
 /**
@@ -60,6 +66,8 @@ export interface Store {
   readonly dataDir: string;
   /** Data version the hot file was upgraded from at open, if it was (for a log line). */
   readonly migratedFrom: number | undefined;
+  /** What was missing at open and started without (only with `acceptMissingData`), in words; empty normally. */
+  readonly lostData: readonly string[];
   users: UsersRepo;
   credentials: CredentialsRepo;
   transactions: TransactionsRepo;
@@ -112,6 +120,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const onWrite = { onWrite: options.onWrite, writeFile: gate.wrap(options.writeFile) };
   try {
     const hotPath = path.join(dataDir, hotFileName);
+    const historyDir = path.join(dataDir, historyDirName);
+    const accept = options.acceptMissingData ?? false;
+    // Before anything is written: a data directory with a piece gone is not a new one.
+    const lostData = await checkHotFilePresent({ dataDir, hotFile: hotPath, historyDir, accept });
     const keyCheck = (input: KeyCheckInput) => checkKey(input, options.vault, hotPath);
     await splitLegacyHotFile({ dataDir, hotFile: hotPath, checkKey: keyCheck, ...onWrite });
     const shards = await openUserShards({ dataDir, ...onWrite });
@@ -123,6 +135,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       verify: (data) => keyCheck({ keyCheck: data.keyCheck, sources: shards.all.map((shard) => shard.data) }),
       ...onWrite,
     });
+    lostData.push(...(await checkHistoryPresent({ dataDir, historyDir, listed: hot.data.meta.historyMonths, accept })));
     // A new file is written right away, so an unwritable directory fails at start-up, not at the
     // first purchase; it carries the key check value, which an older file gets here too (the key
     // was just verified against one of its secrets) and which follows a key rotation.
@@ -133,11 +146,18 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       });
     }
     const history = await openHistory({
-      dir: path.join(dataDir, historyDirName),
+      dir: historyDir,
       onWrite: options.onWrite,
       appendFile: options.appendFile,
       guardAppend: (append) => gate.guard(append),
     });
+    // The months on disk now (converted, or accepted as lost) are the ones to expect from here on.
+    const months = [...history.months()].sort();
+    if (JSON.stringify(hot.data.meta.historyMonths) !== JSON.stringify(months)) {
+      await hot.update((data) => {
+        data.meta.historyMonths = months;
+      });
+    }
     const inbox = await openInbox({ path: path.join(dataDir, inboxFileName), vault: options.vault, now, ...onWrite });
     const broadcasts = await openBroadcasts({ dataDir, now, ...onWrite });
     const balances = await openBalances({ dataDir, now, ...onWrite });
@@ -153,6 +173,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     return {
       dataDir,
       migratedFrom: hot.migratedFrom,
+      lostData,
       users: createUsersRepo(context),
       credentials: createCredentialsRepo(context),
       transactions,

@@ -239,6 +239,10 @@ export function createTransactionsRepo({ hot, now }: RepoContext, history: Histo
   const archive = async (records: TransactionRecord[]) => {
     await history.append(records);
     await hot.update((data) => {
+      // Listed once the segment has its line: a listed month whose segment is gone is a loss.
+      const months = new Set(data.meta.historyMonths);
+      for (const tx of records) months.add(monthOf(tx.createdAt));
+      if (months.size !== data.meta.historyMonths?.length) data.meta.historyMonths = [...months].sort();
       for (const tx of records) {
         const current = data.transactions[tx.refId];
         if (current && isFinalStatus(current.status)) delete data.transactions[tx.refId];

@@ -3,7 +3,7 @@
  * Pure functions of a translate function and a transaction, so the outbox can format a receipt
  * without a chat context (the "copy SN" button is in bot/keyboards/receipt.ts).
  */
-import type { TransactionRecord } from '../store/schema.ts';
+import { restoredUnsentMessage, type TransactionRecord } from '../store/schema.ts';
 import { escapeHtml, formatRupiah, formatWib, maskTarget } from './format.ts';
 import { raw, type TextVariable } from './html.ts';
 import { groupToken, splitPlnSn } from './token.ts';
@@ -85,7 +85,7 @@ function receiptNote(t: ReceiptTranslate, tx: TransactionRecord): string | undef
     case 'Rejected':
       return t('receipt-note-rejected', { reason: tx.providerStatus ?? tx.message ?? '-' });
     case 'Unresolved':
-      return t('receipt-note-unresolved');
+      return t(tx.message === restoredUnsentMessage ? 'receipt-note-restored' : 'receipt-note-unresolved');
     default:
       return t('receipt-note-pending', { refId: tx.refId });
   }

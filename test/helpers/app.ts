@@ -25,8 +25,11 @@ export interface TestWorld {
   dataDir: string;
   /** Every log line the app wrote (JSON strings), to assert no secret leaks. */
   logs: string[];
-  /** Stops the bot and closes the store, then builds and starts a new app on the same data. */
-  restart(): Promise<void>;
+  /**
+   * Stops the bot and closes the store, then builds and starts a new app on the same data;
+   * `between` runs while nothing holds the data directory (a test restores a backup there).
+   */
+  restart(between?: () => Promise<void>): Promise<void>;
   /**
    * Resolves once every update sent so far has been fetched and completely handled (conversation
    * state written), e.g. before a test moves the clock past a conversation's timeout.
@@ -132,8 +135,9 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
     config,
     dataDir,
     logs,
-    async restart() {
+    async restart(between) {
       await halt();
+      await between?.();
       await boot();
     },
     async idle() {
