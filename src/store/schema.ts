@@ -152,7 +152,6 @@ export function isFinalStatus(status: string): boolean {
   return (finalStatuses as readonly string[]).includes(status);
 }
 
-/** A game shop order as the bot keeps it: what the user sees in /orders and the reminder needs. */
 /**
  * The `message` of a transaction that was confirmed but not yet sent (`Created`) in a backup that
  * was restored: the bot that made the backup went on after it and may have sent it, or had it
@@ -161,6 +160,7 @@ export function isFinalStatus(status: string): boolean {
  */
 export const restoredUnsentMessage = 'restored_unsent';
 
+/** A game shop order as the bot keeps it: what the user sees in /orders and the reminder needs. */
 export const gameOrderSchema = z.object({
   orderId: z.string().min(1),
   userId: z.number().int(),
