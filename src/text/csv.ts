@@ -41,12 +41,13 @@ export function wibDateTime(iso: string): string {
 }
 
 /**
- * A transaction's row: time (WIB), ref id, trx id, product code, product name, target, price
- * (the cost, integer rupiah), sell price and margin as stored at the confirmation (one without a
- * stored sell price sold at cost: margin 0), status (as `statusOf` words it) and SN.
+ * A transaction's row: time (WIB), ref id, trx id, product code, product name, target, cost
+ * (integer rupiah), sell price as stored at the confirmation (one without a stored sell price sold
+ * at cost), the margin — only for a Sukses transaction, empty for every other status, so that the
+ * column sums to what was earned — status (as `statusOf` words it) and SN.
  */
 export function transactionCsvRow(tx: TransactionRecord, statusOf: (tx: TransactionRecord) => string): CsvValue[] {
   const sell = tx.sellPrice ?? tx.price;
-  const margin = tx.margin ?? sell - tx.price;
+  const margin = tx.status === 'Sukses' ? (tx.margin ?? sell - tx.price) : undefined;
   return [wibDateTime(tx.createdAt), tx.refId, tx.trxId, tx.code, tx.productName, tx.target, tx.price, sell, margin, statusOf(tx), tx.sn];
 }

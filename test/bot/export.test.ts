@@ -14,7 +14,7 @@ async function documentText(world: TestWorld, message: EmulatedMessage): Promise
   return Buffer.from(await response.arrayBuffer()).toString('utf8');
 }
 
-const header = 'Waktu (WIB),Ref ID,Trx ID,Kode produk,Nama produk,Tujuan,Harga,Harga jual,Margin,Status,SN';
+const header = 'Waktu (WIB),Ref ID,Trx ID,Kode produk,Nama produk,Tujuan,Modal,Harga jual,Margin (Sukses),Status,SN';
 
 describe('/ekspor: the transactions of a period as a CSV document', () => {
   let world: TestWorld;
@@ -49,12 +49,33 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     expect(lines[0]).toBe(header);
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(
-      new RegExp(`^${today} \\d{2}:\\d{2}:\\d{2},${first},[^,]*,TSEL10,Telkomsel 10\\.000,081200000001,10500,10500,0,Pending,$`),
+      new RegExp(`^${today} \\d{2}:\\d{2}:\\d{2},${first},[^,]*,TSEL10,Telkomsel 10\\.000,081200000001,10500,10500,,Pending,$`),
     );
     expect(lines[2]).toContain(`${second},`);
-    expect(lines[2]).toContain(`,XL5,"XL 5GB, ""Combo""",'=1+2,25000,25000,0,Pending,`);
+    expect(lines[2]).toContain(`,XL5,"XL 5GB, ""Combo""",'=1+2,25000,25000,,Pending,`);
     expect(text).not.toContain(anis);
     expect(text).not.toContain('081299999999');
+  });
+
+  it('a margin only for Sukses rows: Gagal and Pending rows leave it empty, so the column sums to what was earned', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.store.users.update(budi.id, {
+      sellRules: { default: { kind: 'fixed', amount: 1000 }, step: 1, brands: {}, products: {} },
+    });
+    const done = await seedPurchase(world, budi, { target: '081200000001' });
+    const failed = await seedPurchase(world, budi, { target: '081200000002' });
+    const open = await seedPurchase(world, budi, { target: '081200000003' });
+    await world.app.store.transactions.settle(done, { status: 'Sukses', sn: 'SN1' });
+    await world.app.store.transactions.settle(failed, { status: 'Gagal' });
+    const file = await world.telegram.waitForBotMessage(budi, {
+      after: budi.send(`/ekspor ${periodRange('today', new Date()).from} ${periodRange('today', new Date()).from}`),
+    });
+    const lines = (await documentText(world, file)).split('\r\n');
+    const row = (ref: string) => lines.find((line) => line.includes(ref)) ?? '';
+    expect(row(done)).toMatch(/,10500,11500,1000,Sukses,SN1$/);
+    expect(row(failed)).toMatch(/,10500,11500,,Gagal,$/);
+    expect(row(open)).toMatch(/,10500,11500,,[^,]+,$/);
   });
 
   it('sends a period of more than 10,000 transactions in one file', async () => {
@@ -81,7 +102,7 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     expect(lines).toHaveLength(count + 2);
     expect(lines[1]).toContain(',bulk-00000,');
     expect(lines[count]).toContain(',bulk-10000,');
-    expect(lines[count]).toMatch(/,081200010000,10500,10500,0,[^,]+,$/);
+    expect(lines[count]).toMatch(/,081200010000,10500,10500,,[^,]+,$/);
   });
 
   it('writes ; as the separator after the Excel Indonesia (;) button', async () => {
@@ -97,7 +118,7 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     const lines = text.slice(1).split('\r\n');
     expect(lines[0]).toBe(header.replaceAll(',', ';'));
     expect(lines[1]).toContain(`;${ref};`);
-    expect(lines[1]).toContain(';TSEL10;"Paket; murah";081234567890;10500;10500;0;Pending;');
+    expect(lines[1]).toContain(';TSEL10;"Paket; murah";081234567890;10500;10500;;Pending;');
   });
 
   it('exports a typed range in either date form; an empty period gets a message and no file', async () => {
@@ -128,8 +149,8 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     const file = await world.telegram.waitForBotMessage(ann, { after: ann.send(`/export ${today} ${today}`) });
     expect(file.message.caption).toContain('📤 1 transaction, ');
     const lines = (await documentText(world, file)).slice(1).split('\r\n');
-    expect(lines[0]).toBe('Time (WIB),Ref ID,Trx ID,Product code,Product name,Target,Price,Sell price,Margin,Status,SN');
-    expect(lines[1]).toMatch(/,10500,10500,0,Pending,$/);
+    expect(lines[0]).toBe('Time (WIB),Ref ID,Trx ID,Product code,Product name,Target,Cost,Sell price,Margin (Sukses),Status,SN');
+    expect(lines[1]).toMatch(/,10500,10500,,Pending,$/);
   });
 
   it('says which date forms work when a date is wrong or the range is reversed', async () => {

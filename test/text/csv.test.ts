@@ -128,7 +128,8 @@ describe('the transactions CSV document', () => {
         'Sukses',
         '1234',
       ],
-      ['2026-11-23 00:05:09', 'R2', '', 'TSEL10', 'Paket "Combo"; 10GB,\n30 hari', "'=1+1", '10500', '11000', '500', 'Gagal', ''],
+      // A Gagal transaction earned nothing: no margin.
+      ['2026-11-23 00:05:09', 'R2', '', 'TSEL10', 'Paket "Combo"; 10GB,\n30 hari', "'=1+1", '10500', '11000', '', 'Gagal', ''],
     ]);
     const semicolons = csvDocument(
       header,
