@@ -56,7 +56,7 @@ export function describeUnreadable(found: UnreadableSecrets): string {
   const more = found.names.length > namesShown ? ` and ${found.names.length - namesShown} more` : '';
   const ids = found.keyIds.map((id) => `"${id}"`).join(', ');
   return (
-    `${found.names.length} stored secret${found.names.length === 1 ? ' is' : 's are'} sealed with a key it does not have ` +
+    `${found.names.length} stored secret${found.names.length === 1 ? ' is' : 's are'} sealed with a key that is neither ENCRYPTION_KEY nor in ENCRYPTION_KEY_PREVIOUS ` +
     `(key id ${ids}): ${shown}${more}`
   );
 }
