@@ -139,8 +139,10 @@ export function createVault(options: VaultOptions): Vault {
 
 /** The key id a token names (`v1.<keyId>.…`), or undefined for a value that is not a vault token. */
 export function keyIdOfToken(token: string): string | undefined {
-  const parts = token.split('.');
-  return parts.length === 5 && parts[0] === tokenVersion ? parts[1] : undefined;
+  // Called for every stored secret at each start: no split of the whole token.
+  if (!token.startsWith(`${tokenVersion}.`)) return undefined;
+  const end = token.indexOf('.', tokenVersion.length + 1);
+  return end < 0 ? undefined : token.slice(tokenVersion.length + 1, end);
 }
 
 /**
