@@ -34,6 +34,8 @@ import { historyIndexDirName } from './history.ts';
 import { checkSegmentText } from './history-lines.ts';
 import { hotFileName, historyDirName } from './store.ts';
 import { verifyKeyCheck, type Vault } from './vault.ts';
+import { describeUnreadable, findUnreadable } from './key-audit.ts';
+import { inboxSecrets, shardSecrets } from './reseal.ts';
 import { decodeUserShardFile, isUserShardFileName, usersDirName } from './user-shards.ts';
 
 /** A backup that cannot be made or used; the message says what to do. */
@@ -210,6 +212,7 @@ export async function restoreBackup(
       `${file} was made with another ENCRYPTION_KEY (${problem}). Set the key it was made with (or give it as ENCRYPTION_KEY_PREVIOUS) and run the restore again. Nothing was changed.`,
     );
   }
+  checkBackupSecrets(file, backup, vault);
   await ensureDir(dataDir);
   const lock = await acquireDirLock(dataDir);
   try {
@@ -242,6 +245,25 @@ export async function restoreBackup(
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * Refuses a backup holding secrets (users' credentials and conversation states, stored updates)
+ * that none of the vault's keys opens: restored, the bot would refuse to start on them. Names
+ * their owners, never their content.
+ */
+function checkBackupSecrets(file: string, backup: Backup, vault: Vault): void {
+  const secrets = backup.files.flatMap((entry) => {
+    if (isUserShardFileName(entry.name)) return shardSecrets(decodeUserShardFile(JSON.parse(entry.text), entry.name).data);
+    if (entry.name === inboxFileName) return inboxSecrets(decodeInboxFile(JSON.parse(entry.text), entry.name).data);
+    return [];
+  });
+  const found = findUnreadable(vault, secrets);
+  if (found.names.length === 0) return;
+  throw new BackupError(
+    `${file} cannot be restored with the keys given: ${describeUnreadable(found)}. Set the key that sealed them as ` +
+      'ENCRYPTION_KEY_PREVIOUS (comma separated) and run the restore again, or restore another backup. Nothing was changed.',
+  );
 }
 
 /** Backup files in `dir`, newest first (by name, which is the time they were made). */

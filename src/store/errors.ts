@@ -68,13 +68,16 @@ export class StoreLockedError extends StoreError {
  */
 export class StoreKeyError extends StoreError {
   readonly file: string;
-  constructor(file: string, reason: string) {
+  /** `advice`: what to do, where the data directory's (set the key back, or finish the rotation) does not apply. */
+  constructor(file: string, reason: string, advice?: string) {
     super(
       'key',
       `ENCRYPTION_KEY is not the key the data in ${file} was encrypted with: ${reason}. kiosbot has not changed anything. ` +
-        'Set ENCRYPTION_KEY back to the key this data was created with, then start kiosbot again ' +
-        '(while rotating keys: the new key in ENCRYPTION_KEY and the old one in ENCRYPTION_KEY_PREVIOUS). ' +
-        'Without that key the stored provider credentials cannot be read; do not delete the data to get past this: it also holds the open purchases.',
+        (advice ??
+          'Set ENCRYPTION_KEY back to the key this data was created with, then start kiosbot again ' +
+            '(while rotating keys: the new key in ENCRYPTION_KEY and the old one in ENCRYPTION_KEY_PREVIOUS, until `npm run rotate-key` ' +
+            'has sealed everything with the new key and says so).') +
+        ' Without that key the stored provider credentials cannot be read; do not delete the data to get past this: it also holds the open purchases.',
     );
     this.name = 'StoreKeyError';
     this.file = file;

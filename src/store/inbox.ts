@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DurableFile, type WriteEvent } from './durable-file.ts';
 import { StoreVersionError } from './errors.ts';
 import type { Vault } from './vault.ts';
-import { resealFile, type ResealReport } from './reseal.ts';
+import { inboxSecrets, resealFile, type ResealReport } from './reseal.ts';
 
 /** Name of the inbox file inside the data directory. */
 export const inboxFileName = 'inbox.json';
@@ -270,18 +270,7 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
 
     pendingIds: () => file.data.entries.filter((entry) => !entry.done && !doneSoon.has(entry.id)).map((entry) => entry.id),
 
-    reseal: () =>
-      resealFile(file, options.vault, (data) =>
-        data.entries.map((entry) => ({
-          kind: 'inbox' as const,
-          token: entry.sealed,
-          aad: inboxAad(entry.id),
-          name: `the stored update ${entry.id}`,
-          put: (token: string) => {
-            entry.sealed = token;
-          },
-        })),
-      ),
+    reseal: () => resealFile(file, options.vault, inboxSecrets),
 
     flush: () => writeLazy(),
 

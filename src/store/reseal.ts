@@ -1,6 +1,7 @@
 import type { DurableFile } from './durable-file.ts';
 import { conversationAad } from './conversations.ts';
 import { credentialsAad } from './credentials.ts';
+import { inboxAad, type InboxData } from './inbox.ts';
 import type { HotData } from './schema.ts';
 import type { UserShardData, UserShards } from './user-shards.ts';
 import { sealKeyCheck, type Vault } from './vault.ts';
@@ -62,7 +63,7 @@ export async function resealFile<T>(
 }
 
 /** The sealed values of a users' shard file: its users' credentials and conversation states. */
-export function shardSecrets(data: UserShardData): SealedValue[] {
+export function shardSecrets(data: Pick<UserShardData, 'credentials' | 'conversations'>): SealedValue[] {
   const credentials = Object.entries(data.credentials).map(([key, record]): SealedValue => {
     const userId = Number(key.slice(0, key.indexOf(':')));
     return {
@@ -87,37 +88,49 @@ export function shardSecrets(data: UserShardData): SealedValue[] {
   return [...credentials, ...conversations];
 }
 
+/** The sealed values of the inbox: one stored update each. */
+export function inboxSecrets(data: InboxData): SealedValue[] {
+  return data.entries.map((entry) => ({
+    kind: 'inbox' as const,
+    token: entry.sealed,
+    aad: inboxAad(entry.id),
+    name: `the stored update ${entry.id}`,
+    put: (token: string) => {
+      entry.sealed = token;
+    },
+  }));
+}
+
 /**
  * Re-seals the secrets of every shard file with the vault's current key (a shard never written
- * and empty is left alone). `hadStale`: whether any secret was sealed with another key.
+ * and empty is left alone).
  */
-export async function resealShards(shards: UserShards, vault: Vault): Promise<{ report: ResealReport; hadStale: boolean }> {
+export async function resealShards(shards: UserShards, vault: Vault): Promise<ResealReport> {
   const report: ResealReport = { resealed: { credentials: 0, conversations: 0, inbox: 0 }, unreadable: [] };
-  let hadStale = false;
   for (const shard of shards.all) {
-    const secrets = shardSecrets(shard.data);
-    if (!shard.existed && secrets.length === 0) continue;
-    hadStale ||= secrets.some((value) => !vault.isCurrent(value.token));
+    if (!shard.existed && shardSecrets(shard.data).length === 0) continue;
     const done = await resealFile(shard, vault, shardSecrets);
     report.resealed.credentials += done.resealed.credentials;
     report.resealed.conversations += done.resealed.conversations;
     report.unreadable.push(...done.unreadable);
   }
-  return { report, hadStale };
+  return report;
 }
 
 /**
- * Seals the hot file's key check value with the vault's current key when it is not, or when
- * `secretsWereStale` (the shards held secrets of another key), and writes the file twice so that
- * its `.bak` is current too. The hot file holds no other secret.
+ * The last step of a key rotation, once every other secret was sealed again: with `everySecretOpens`
+ * (no secret was left unreadable), seals the hot file's key check value with the vault's current
+ * key if it is not yet; else leaves it as it is, so that a start with the new key alone is still
+ * refused. Writes the file twice either way, so that its `.bak` matches. The hot file holds no
+ * other secret.
  */
-export function resealHot(hot: DurableFile<HotData>, vault: Vault, now: () => Date, secretsWereStale: boolean): Promise<ResealReport> {
+export function resealHot(hot: DurableFile<HotData>, vault: Vault, now: () => Date, everySecretOpens: boolean): Promise<ResealReport> {
   const checkStale = !hot.data.keyCheck || !vault.isCurrent(hot.data.keyCheck.sealed);
   return resealFile(
     hot,
     vault,
     () => [],
-    secretsWereStale || checkStale
+    everySecretOpens && checkStale
       ? (data) => {
           data.keyCheck = { ...sealKeyCheck(vault), at: now().toISOString() };
         }

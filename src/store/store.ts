@@ -1,8 +1,10 @@
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createConversationsRepo, type ConversationsRepo } from './conversations.ts';
 import { createCredentialsRepo, type CredentialsRepo } from './credentials.ts';
 import { DurableFile, ensureDir, type AtomicWriter, type WriteEvent } from './durable-file.ts';
-import { inboxFileName, openInbox, type Inbox } from './inbox.ts';
+import { decodeInboxFile, inboxFileName, openInbox, type Inbox } from './inbox.ts';
+import { allSealedWithCurrentKey, describeUnreadable, findUnreadable, type StoredSecret } from './key-audit.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
 import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
 import { openHistory } from './history.ts';
@@ -17,7 +19,7 @@ import { createTransactionsRepo, type TransactionsRepo } from './transactions.ts
 import { createUsersRepo, type UsersRepo } from './users.ts';
 import { sealKeyCheck, verifyKeyCheck, type Vault } from './vault.ts';
 import { StoreKeyError } from './errors.ts';
-import { resealHot, resealShards, type ResealReport } from './reseal.ts';
+import { inboxSecrets, resealHot, resealShards, shardSecrets, type ResealReport } from './reseal.ts';
 import { credentialsAad } from './credentials.ts';
 import { conversationAad } from './conversations.ts';
 import { createWriteGate } from './write-gate.ts';
@@ -42,6 +44,11 @@ export interface StoreOptions {
   onWrite?: (event: WriteEvent) => void;
   /** Writes each data file; default the real atomic writer (tests simulate a full disk with it). */
   writeFile?: AtomicWriter;
+  /**
+   * Opens data holding secrets none of the vault's keys opens (they stay as they are), instead of
+   * refusing it: for `npm run rotate-key`, which names them in its report. Default false.
+   */
+  allowUnreadableSecrets?: boolean;
   /**
    * Appends to a history segment durably; default the history's own (the segment kept open in
    * synchronous-write mode). Tests simulate a full disk with it.
@@ -124,7 +131,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const accept = options.acceptMissingData ?? false;
     // Before anything is written: a data directory with a piece gone is not a new one.
     const lostData = await checkHotFilePresent({ dataDir, hotFile: hotPath, historyDir, accept });
-    const keyCheck = (input: KeyCheckInput) => checkKey(input, options.vault, hotPath);
+    const inboxPath = path.join(dataDir, inboxFileName);
+    const storedUpdates = await readInboxSecrets(inboxPath);
+    const keyCheck = (input: KeyCheckInput) =>
+      checkKey({ ...input, vault: options.vault, file: hotPath, storedUpdates, allowUnreadable: options.allowUnreadableSecrets ?? false });
     await splitLegacyHotFile({ dataDir, hotFile: hotPath, checkKey: keyCheck, ...onWrite });
     const shards = await openUserShards({ dataDir, ...onWrite });
     const hot = await DurableFile.open<HotData>({
@@ -137,12 +147,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     });
     lostData.push(...(await checkHistoryPresent({ dataDir, historyDir, listed: hot.data.meta.historyMonths, accept })));
     // A new file is written right away, so an unwritable directory fails at start-up, not at the
-    // first purchase; it carries the key check value, which an older file gets here too (the key
-    // was just verified against one of its secrets) and which follows a key rotation.
-    const storedCheck = hot.data.keyCheck;
-    if (!hot.existed || !storedCheck || !options.vault.isCurrent(storedCheck.sealed)) {
+    // first purchase. It carries the key check value, which an older file gets here too, sealed
+    // with the current key only when every stored secret is: otherwise the key check would let
+    // the current key alone start on data that needs another one. A key rotation moves it (resealSecrets).
+    const everySecretCurrent = () =>
+      allSealedWithCurrentKey(options.vault, [...shards.all.flatMap((shard) => shardSecrets(shard.data)), ...storedUpdates]);
+    const addCheck = !hot.data.keyCheck && everySecretCurrent();
+    if (!hot.existed || addCheck) {
       await hot.update((data) => {
-        data.keyCheck = { ...sealKeyCheck(options.vault), at: now().toISOString() };
+        if (addCheck) data.keyCheck = { ...sealKeyCheck(options.vault), at: now().toISOString() };
       });
     }
     const history = await openHistory({
@@ -158,7 +171,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         data.meta.historyMonths = months;
       });
     }
-    const inbox = await openInbox({ path: path.join(dataDir, inboxFileName), vault: options.vault, now, ...onWrite });
+    const inbox = await openInbox({ path: inboxPath, vault: options.vault, now, ...onWrite });
     const broadcasts = await openBroadcasts({ dataDir, now, ...onWrite });
     const balances = await openBalances({ dataDir, now, ...onWrite });
     const priceWatch = await openPriceWatch({ dataDir, ...onWrite });
@@ -186,14 +199,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       balances,
       priceWatch,
       async resealSecrets() {
-        // The shards first, the key check value (in the hot file) after them.
+        // The key check value (in the hot file) last, and only once every other secret opens with the current key.
         const fromShards = await resealShards(shards, options.vault);
-        const fromHot = await resealHot(hot, options.vault, now, fromShards.hadStale);
         const fromInbox = await inbox.reseal();
-        return {
-          resealed: { ...fromShards.report.resealed, inbox: fromInbox.resealed.inbox },
-          unreadable: [...fromShards.report.unreadable, ...fromHot.unreadable, ...fromInbox.unreadable],
-        };
+        const unreadable = [...fromShards.unreadable, ...fromInbox.unreadable];
+        await resealHot(hot, options.vault, now, unreadable.length === 0);
+        return { resealed: { ...fromShards.resealed, inbox: fromInbox.resealed.inbox }, unreadable };
       },
       holdWrites: (task) => gate.hold(task),
       async flush() {
@@ -235,22 +246,43 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 }
 
 /**
- * Refuses a vault whose key does not fit the data, before anything is written. The key check
+ * Refuses a vault whose keys do not fit the data, before anything is written. The key check
  * value must open; data from before the check value must open its oldest stored secret (the one
- * sealed first, so with the key the data was created with), if it has any.
+ * sealed first, so with the key the data was created with), if it has any. Then every stored
+ * secret must be sealed with one of the vault's keys (key-audit.ts), unless `allowUnreadable`.
  */
-function checkKey(input: KeyCheckInput, vault: Vault, file: string): void {
+function checkKey(
+  input: KeyCheckInput & { vault: Vault; file: string; storedUpdates: readonly StoredSecret[]; allowUnreadable: boolean },
+): void {
+  const { vault, file } = input;
+  const unreadable = () => findUnreadable(vault, [...input.sources.flatMap((source) => shardSecrets(source)), ...input.storedUpdates]);
   if (input.keyCheck) {
     const problem = verifyKeyCheck(vault, input.keyCheck.sealed);
-    if (problem) throw new StoreKeyError(file, problem);
-    return;
+    if (problem) {
+      const found = unreadable();
+      throw new StoreKeyError(file, found.names.length > 0 ? `${problem}; ${describeUnreadable(found)}` : problem);
+    }
+  } else {
+    const secret = oldestSecret(input);
+    if (secret) {
+      try {
+        vault.decrypt(secret.sealed, secret.aad);
+      } catch {
+        throw new StoreKeyError(file, `it cannot open ${secret.what}`);
+      }
+    }
   }
-  const secret = oldestSecret(input);
-  if (!secret) return;
+  if (input.allowUnreadable) return;
+  const found = unreadable();
+  if (found.names.length > 0) throw new StoreKeyError(file, describeUnreadable(found));
+}
+
+/** The stored updates of the inbox file as the key check sees them; none if it is missing or unreadable (its open reports that). */
+async function readInboxSecrets(file: string): Promise<StoredSecret[]> {
   try {
-    vault.decrypt(secret.sealed, secret.aad);
+    return inboxSecrets(decodeInboxFile(JSON.parse(await fs.readFile(file, 'utf8')), file).data);
   } catch {
-    throw new StoreKeyError(file, `it cannot open ${secret.what}`);
+    return [];
   }
 }
 

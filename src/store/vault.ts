@@ -17,6 +17,8 @@ export class VaultError extends Error {
 export interface Vault {
   /** Id of the key new tokens are sealed with. */
   readonly keyId: string;
+  /** Ids of every key this vault opens tokens with: the current one and the previous ones. */
+  readonly keyIds: readonly string[];
   /**
    * Seals `plaintext` into a token `v1.<keyId>.<iv>.<tag>.<ciphertext>` (base64url parts).
    * `aad` names the owner and field (e.g. `user:123:credentials:reseller`); the token only opens
@@ -79,6 +81,7 @@ export function createVault(options: VaultOptions): Vault {
 
   const vault: Vault = {
     keyId,
+    keyIds: [...keys.keys()],
     encrypt(plaintext, aad) {
       const iv = randomBytes(ivBytes);
       const cipher = createCipheriv('aes-256-gcm', current, iv, { authTagLength: tagBytes });
@@ -132,6 +135,14 @@ export function createVault(options: VaultOptions): Vault {
     },
   };
   return vault;
+}
+
+/** The key id a token names (`v1.<keyId>.…`), or undefined for a value that is not a vault token. */
+export function keyIdOfToken(token: string): string | undefined {
+  // Called for every stored secret at each start: no split of the whole token.
+  if (!token.startsWith(`${tokenVersion}.`)) return undefined;
+  const end = token.indexOf('.', tokenVersion.length + 1);
+  return end < 0 ? undefined : token.slice(tokenVersion.length + 1, end);
 }
 
 /**

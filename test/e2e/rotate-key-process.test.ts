@@ -3,6 +3,7 @@
  * new key and the old one it reseals everything and says so, never printing a key; it refuses
  * while the bot holds the data directory, and names a bad ENCRYPTION_KEY_PREVIOUS without echoing it.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,6 +51,25 @@ describe('npm run rotate-key', () => {
     await after.close();
     expect(locked.code).toBe(1);
     expect(locked.output).toContain('Stop that process first');
+  });
+
+  it('refuses with DATABASE_URL set, says what to do, and writes no data directory', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'kiosbot-rotate-'));
+    const dataDir = path.join(dir, 'data');
+    const result = await rotate(
+      {
+        ENCRYPTION_KEY: newKey.toString('base64'),
+        ENCRYPTION_KEY_PREVIOUS: oldKey.toString('hex'),
+        DATA_DIR: dataDir,
+        DATABASE_URL: 'postgres://kiosbot@127.0.0.1:1/kiosbot',
+      },
+      dir,
+    );
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('DATABASE_URL is set');
+    expect(result.output).toContain('Nothing was changed');
+    expect(result.output).not.toContain('remove ENCRYPTION_KEY_PREVIOUS');
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('names a bad ENCRYPTION_KEY_PREVIOUS without echoing it', async () => {

@@ -225,6 +225,31 @@ describe('backups', () => {
     expect(readFileSync(path.join(dataDir, hotFileName), 'utf8')).toBe(before);
   });
 
+  it('refuses a backup whose user files were sealed with another key, naming the owners, and changes nothing', async () => {
+    const { dataDir, store } = await busyStore();
+    await store.close();
+    const file = path.join(dirs.make(), 'b.json.gz');
+    await writeBackup(dataDir, file);
+    // The same user's shard file from an installation with another key, swapped into the backup.
+    const otherDir = dirs.make();
+    const { store: other } = await openTestStore(otherDir, { vault: createVault({ key: Buffer.alloc(32, 99) }) });
+    await other.users.upsert({ id: 42, firstName: 'Budi' });
+    await other.credentials.save(42, 'reseller', { apiId: 'RS-9', apiKey: 'secret-key-9' });
+    await other.close();
+    const name = userShardFileName(shardOfUser(42));
+    const swapped = readFileSync(path.join(otherDir, name), 'utf8');
+    rewriteBackup(file, (backup) => {
+      const entry = backup.files.find((candidate) => candidate.name === name);
+      if (!entry) throw new Error(`the backup has no ${name}`);
+      entry.text = swapped;
+      entry.sha256 = createHash('sha256').update(swapped).digest('hex');
+    });
+    const target = dirs.make();
+
+    await expect(restoreBackup(file, target, testVault())).rejects.toThrow(/the reseller credentials of user 42/);
+    expect(readdirSync(target)).toEqual([]);
+  });
+
   it('refuses to restore while the bot holds the data directory', async () => {
     const { dataDir, store } = await busyStore();
     const file = path.join(dirs.make(), 'b.json.gz');

@@ -4,7 +4,7 @@
  * the new key alone opens everything. A crash after any number of file writes leaves every secret
  * readable with the two keys, and running the rotation again finishes it.
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Update } from 'grammy/types';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { createVault, keyIdOf, legacyKeyId, type Vault } from '../../src/store/v
 import { enospc } from '../helpers/disk.ts';
 import { privateTextUpdate } from '../helpers/updates.ts';
 import { createTempDirs, editShard, filesUnder, readJson, shardOnDisk } from './helpers.ts';
+import { createHash } from 'node:crypto';
 
 const dirs = createTempDirs();
 afterEach(() => dirs.cleanup());
@@ -26,6 +27,7 @@ const strangerKey = Buffer.alloc(32, 5);
 const legacyVault = () => createVault({ key: oldKey, keyId: legacyKeyId });
 const bothKeys = () => createVault({ key: newKey, previousKeys: [oldKey] });
 const newOnly = () => createVault({ key: newKey });
+const oldOnly = () => createVault({ key: oldKey });
 
 const update = (id: number): Update => privateTextUpdate(id, `/beli TSEL10 0812${id}`, { id: 7, firstName: 'Budi' });
 
@@ -75,6 +77,29 @@ function dyingDisk(allowed: number): AtomicWriter {
     done += 1;
     await writeFileAtomic(file, content, options);
   };
+}
+
+/** sha256 of every file under the data directory but the lock, by path. */
+function hashes(dataDir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const file of filesUnder(dataDir).sort()) {
+    if (file.endsWith('kiosbot.lock')) continue;
+    out[file] = createHash('sha256').update(readFileSync(file)).digest('hex');
+  }
+  return out;
+}
+
+/** Opens the store expecting a refusal, and returns the error. */
+async function refusal(dataDir: string, vault: Vault): Promise<StoreError> {
+  const error = await open(dataDir, vault).then(
+    async (store) => {
+      await store.close();
+      return undefined;
+    },
+    (e: unknown) => e,
+  );
+  if (error instanceof StoreError) return error;
+  throw new Error(`expected the store to refuse the keys, got ${String(error)}`);
 }
 
 describe('key rotation', () => {
@@ -132,6 +157,52 @@ describe('key rotation', () => {
     },
   );
 
+  it('after a run with the new and the old key, either key alone is refused, naming what needs the other, and nothing changes', async () => {
+    const dataDir = await oldData();
+    const store = await open(dataDir, bothKeys());
+    // Sealed with the new key at once; the old data stays sealed with the old one.
+    await store.credentials.save(3, 'marketplace', { apiKey: 'secret-key-4' });
+    await store.close();
+    const before = hashes(dataDir);
+
+    const withNew = await refusal(dataDir, newOnly());
+    expect(withNew.code).toBe('key');
+    expect(withNew.message).toContain('the reseller credentials of user 1');
+    expect(withNew.message).toContain('ENCRYPTION_KEY_PREVIOUS');
+    expect(withNew.message).toContain('npm run rotate-key');
+    expect(withNew.message).not.toContain(oldKey.toString('base64'));
+    expect(hashes(dataDir)).toEqual(before);
+
+    const withOld = await refusal(dataDir, oldOnly());
+    expect(withOld.message).toContain('the marketplace credentials of user 3');
+    expect(hashes(dataDir)).toEqual(before);
+
+    await expectReadable(dataDir, bothKeys());
+  });
+
+  it('a secret no configured key opens stops the start, named by owner, before anything is written', async () => {
+    const dataDir = await oldData();
+    const stray = createVault({ key: strangerKey }).encrypt('{"apiKey":"x"}', 'user:2:credentials:gameshop');
+    editShard(dataDir, 2, (shard) => {
+      const record = shard.credentials['2:gameshop'];
+      if (record) record.sealed = stray;
+    });
+    const before = hashes(dataDir);
+    const error = await refusal(dataDir, legacyVault());
+    expect(error.code).toBe('key');
+    expect(error.message).toContain('the gameshop credentials of user 2');
+    expect(error.message).not.toContain('"apiKey"');
+    expect(hashes(dataDir)).toEqual(before);
+
+    // A legacy token (no key id of its own) that no configured key opens is found too.
+    const strayLegacy = createVault({ key: strangerKey, keyId: legacyKeyId }).encrypt('{"apiKey":"x"}', 'user:2:credentials:gameshop');
+    editShard(dataDir, 2, (shard) => {
+      const record = shard.credentials['2:gameshop'];
+      if (record) record.sealed = strayLegacy;
+    });
+    expect((await refusal(dataDir, legacyVault())).message).toContain('the gameshop credentials of user 2');
+  });
+
   it('names the secrets no key opens, leaves them as they were, and reseals the rest', async () => {
     const dataDir = await oldData();
     // A credential sealed with a key nobody configured (e.g. a key lost two rotations ago).
@@ -141,11 +212,93 @@ describe('key rotation', () => {
       if (record) record.sealed = stray;
     });
 
-    const store = await open(dataDir, bothKeys());
+    // A start refuses such data; the rotation (npm run rotate-key) opens it to report.
+    expect((await refusal(dataDir, bothKeys())).message).toContain('the gameshop credentials of user 2');
+    const store = await openStore({ dataDir, vault: bothKeys(), allowUnreadableSecrets: true });
     const report = await store.resealSecrets();
     await store.close();
     expect(report.resealed).toEqual({ credentials: 1, conversations: 1, inbox: 1 });
     expect(report.unreadable).toEqual(['the gameshop credentials of user 2']);
     expect(shardOnDisk(dataDir, 2).credentials['2:gameshop']?.sealed).toBe(stray);
+    // The key check value stays with the old key: the new key alone is still refused.
+    expect(readJson(path.join(dataDir, hotFileName))).not.toHaveProperty(['keyCheck', 'keyId'], keyIdOf(newKey));
+    expect((await refusal(dataDir, newOnly())).code).toBe('key');
   });
+});
+
+describe('a rotation that dies at any write, then a start with the new key alone', () => {
+  // 600 users in 20 of the shard files (30 each): a rotation of about fifty writes, so that the
+  // runs below land on most of its write boundaries.
+  const userIds = Array.from({ length: 600 }, (_, i) => 1 + (i % 20) + 256 * Math.floor(i / 20));
+  const runs = 32;
+  let template: string;
+  let rotationWrites: number;
+
+  /** A copy of the 600-user data directory sealed with the old key. */
+  const copy = () => {
+    const dataDir = dirs.make();
+    cpSync(template, dataDir, { recursive: true });
+    return dataDir;
+  };
+
+  /** Every user's credentials open with the new key alone (or the start is refused): the two outcomes allowed. */
+  async function startWithNewKey(dataDir: string): Promise<'refused' | 'complete'> {
+    const store = await open(dataDir, newOnly()).catch((error: unknown) => {
+      if (error instanceof StoreError && error.code === 'key') return undefined;
+      throw error;
+    });
+    if (!store) return 'refused';
+    try {
+      for (const id of userIds) expect(store.credentials.load(id, 'reseller')).toEqual({ apiId: `RS-${id}`, apiKey: `secret-${id}` });
+      return 'complete';
+    } finally {
+      await store.close();
+    }
+  }
+
+  it(
+    'is refused or complete, never opens with unreadable credentials; a second run with both keys completes it',
+    { timeout: 180_000 },
+    async () => {
+      const base = dirs.make();
+      const store = await open(base, oldOnly());
+      await Promise.all(userIds.map((id) => store.credentials.save(id, 'reseller', { apiId: `RS-${id}`, apiKey: `secret-${id}` })));
+      await store.close();
+      template = base;
+
+      // How many writes a whole rotation makes (opening included).
+      let counted = 0;
+      const counting: AtomicWriter = async (file, content, options) => {
+        counted += 1;
+        await writeFileAtomic(file, content, options);
+      };
+      const whole = await open(copy(), bothKeys(), counting);
+      await whole.resealSecrets();
+      await whole.close();
+      rotationWrites = counted;
+      expect(rotationWrites).toBeGreaterThan(40);
+
+      // Crash points spread over the whole rotation (a fixed pseudo-random sequence), and its very end.
+      let seed = 27;
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+      const points = [...Array.from({ length: runs - 1 }, () => next() % rotationWrites), rotationWrites];
+      const outcomes: string[] = [];
+      for (const [run, writes] of points.entries()) {
+        const dataDir = copy();
+        const dying = await open(dataDir, bothKeys(), dyingDisk(writes)).catch(() => undefined);
+        await dying?.resealSecrets().catch(() => undefined);
+        await dying?.close().catch(() => undefined);
+
+        outcomes.push(await startWithNewKey(dataDir));
+        if (run % 4 === 0 || writes === rotationWrites) {
+          const again = await open(dataDir, bothKeys());
+          expect((await again.resealSecrets()).unreadable).toEqual([]);
+          await again.close();
+          expect(await startWithNewKey(dataDir)).toBe('complete');
+        }
+      }
+      expect(outcomes.at(-1)).toBe('complete');
+      expect(outcomes.filter((outcome) => outcome === 'refused').length).toBeGreaterThan(runs / 2);
+    },
+  );
 });

@@ -1,20 +1,36 @@
 /**
  * The key check on PostgreSQL, as `openStore` does it for a data directory: the database keeps a
- * value sealed with the vault's key (`store_meta.key_check`), written by the first instance that
- * opens it (or by `npm run migrate-store`, with the key the data directory was opened with). An
- * instance whose ENCRYPTION_KEY does not open it is refused before it reads or writes a secret,
- * so one misconfigured instance of a fleet cannot seal new credentials with a key the others lack.
+ * value sealed with the fleet's key (`store_meta.key_check`), written by the first instance that
+ * opens it (or by `npm run migrate-store`, with the key the data directory was opened with).
+ *
+ * An instance is refused at start, before it reads or writes a secret, when its keys do not open
+ * the key check value, when some stored secret was sealed with a key it lacks (key-audit.ts), or
+ * when its ENCRYPTION_KEY is not the key the key check value was sealed with: the instances of a
+ * fleet share one key, since whatever one of them seals the others must open. A rotation's new key
+ * (with the old one in ENCRYPTION_KEY_PREVIOUS) is therefore refused on a database too: this
+ * kiosbot does not change the key of a database (`npm run rotate-key` refuses with DATABASE_URL),
+ * and such an instance would seal new credentials that the old-key instances cannot read.
  */
 import type { Queryable } from './db.ts';
 import { first } from './db.ts';
+import { conversationAad } from '../conversations.ts';
+import { credentialsAad } from '../credentials.ts';
 import { StoreKeyError } from '../errors.ts';
-import { sealKeyCheck, verifyKeyCheck, type Vault } from '../vault.ts';
+import { inboxAad } from '../inbox.ts';
+import { describeUnreadable, findUnreadable, type StoredSecret } from '../key-audit.ts';
+import type { ServiceName } from '../../domain.ts';
+import { legacyKeyId, sealKeyCheck, verifyKeyCheck, type Vault } from '../vault.ts';
 
 interface StoredKeyCheck {
   keyId: string;
   sealed: string;
   at: string;
 }
+
+/** What to do when the fleet's key does not fit: the data directory's advice (finish a rotation) does not apply. */
+const fleetAdvice =
+  'Give this instance the ENCRYPTION_KEY every other instance of the fleet runs with (the key the database was created with); ' +
+  'this kiosbot cannot change the key of a PostgreSQL database, so keep that key.';
 
 /**
  * Writes the key check value unless there is one (the first writer wins; every instance then
@@ -28,18 +44,61 @@ export async function writePgKeyCheck(db: Queryable, vault: Vault, at: Date, opt
 }
 
 /**
- * Refuses (StoreKeyError) a vault whose keys do not open the database's key check value; writes
- * one first if there is none. A value sealed with a previous key (ENCRYPTION_KEY_PREVIOUS, during
- * a rotation) is sealed again with the current one.
+ * Refuses (StoreKeyError) a vault that does not fit the database (see the module comment); on a
+ * database without a key check value whose secrets all open, writes one first. Never replaces one.
  */
 export async function checkPgKey(db: Queryable, vault: Vault, where: string, at: Date): Promise<void> {
-  await writePgKeyCheck(db, vault, at);
+  const unreadable = findUnreadable(vault, await secretsOfOtherKeys(db, vault));
+  // The first writer wins (two instances starting on an empty database): both then check the value that won.
+  if (unreadable.names.length === 0) await writePgKeyCheck(db, vault, at);
   const stored = await first<StoredKeyCheck>(db, 'value', `SELECT value FROM store_meta WHERE key = 'key_check'`);
-  if (!stored) throw new Error('unreachable: the key check value was just written');
-  const problem = verifyKeyCheck(vault, stored.sealed);
-  if (problem) throw new StoreKeyError(where, problem);
-  if (!vault.isCurrent(stored.sealed)) {
-    const value: StoredKeyCheck = { ...sealKeyCheck(vault), at: at.toISOString() };
-    await db.query(`UPDATE store_meta SET value = $1 WHERE key = 'key_check'`, [value]);
+  if (stored) {
+    const problem = verifyKeyCheck(vault, stored.sealed);
+    if (problem) {
+      throw new StoreKeyError(where, unreadable.names.length > 0 ? `${problem}; ${describeUnreadable(unreadable)}` : problem, fleetAdvice);
+    }
   }
+  if (unreadable.names.length > 0) throw new StoreKeyError(where, describeUnreadable(unreadable), fleetAdvice);
+  if (stored && !vault.isCurrent(stored.sealed)) {
+    throw new StoreKeyError(
+      where,
+      `the database's secrets are sealed with key id "${stored.keyId}" (its key check value), and this instance would seal ` +
+        `new ones with key id "${vault.keyId}", which the instances running with the database's key cannot open`,
+      fleetAdvice,
+    );
+  }
+}
+
+/**
+ * The stored secrets whose token names a key id other than the vault's (and every legacy token,
+ * which names none): the only ones the key audit has to look at. The filter runs in the database.
+ */
+async function secretsOfOtherKeys(db: Queryable, vault: Vault): Promise<StoredSecret[]> {
+  const known = vault.keyIds.filter((id) => id !== legacyKeyId);
+  const other = (column: string) => `(split_part(${column}, '.', 2) <> ALL($1::text[]) OR split_part(${column}, '.', 1) <> 'v1')`;
+  const credentials = await db.query<{ user_id: string; service: ServiceName; token: string }>(
+    `SELECT user_id, service, record->>'sealed' AS token FROM credentials WHERE ${other(`record->>'sealed'`)} ORDER BY user_id, service`,
+    [known],
+  );
+  const conversations = await db.query<{ key: string; sealed: string }>(
+    `SELECT key, sealed FROM conversations WHERE ${other('sealed')} ORDER BY key`,
+    [known],
+  );
+  const inbox = await db.query<{ update_id: string; sealed: string }>(
+    `SELECT update_id, sealed FROM inbox WHERE ${other('sealed')} ORDER BY update_id`,
+    [known],
+  );
+  return [
+    ...credentials.rows.map((row) => ({
+      token: row.token,
+      aad: credentialsAad(Number(row.user_id), row.service),
+      name: `the ${row.service} credentials of user ${row.user_id}`,
+    })),
+    ...conversations.rows.map((row) => ({ token: row.sealed, aad: conversationAad(row.key), name: `the conversation state ${row.key}` })),
+    ...inbox.rows.map((row) => ({
+      token: row.sealed,
+      aad: inboxAad(Number(row.update_id)),
+      name: `the stored update ${row.update_id}`,
+    })),
+  ];
 }
