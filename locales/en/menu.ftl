@@ -32,3 +32,8 @@ flow-left = { $id ->
         [pin] The previous PIN change was cancelled.
        *[connect] Connecting the account was cancelled; nothing was stored.
     }
+# $what: what the flow was about (a summary's lines).
+flow-left-what = { $id ->
+        [buy] The previous summary ({ $what }) was cancelled — nothing was bought.
+       *[other] { $what }: cancelled.
+    }

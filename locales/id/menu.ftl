@@ -32,3 +32,8 @@ flow-left = { $id ->
         [pin] Pengaturan PIN sebelumnya dibatalkan.
        *[connect] Menghubungkan akun dibatalkan; tidak ada yang disimpan.
     }
+# $what: what the flow was about (a summary's lines).
+flow-left-what = { $id ->
+        [buy] Ringkasan sebelumnya ({ $what }) dibatalkan — tidak ada yang dibeli.
+       *[other] { $what }: dibatalkan.
+    }

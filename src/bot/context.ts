@@ -83,6 +83,8 @@ interface Extras {
   crowded?: boolean;
   /** Set by a flow that ended because the user moved on (another command or feature's button): the exit says so. */
   leftFlow?: boolean;
+  /** What that flow was about (`WaitForAnswerOptions.leftWhat`), when it said. */
+  leftFlowWhat?: string;
 }
 
 /** A flow's question as sent: its text (HTML) and buttons. */

@@ -119,8 +119,10 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
       // button typed mid-flow: `leftFlow`, said here before the update runs), on /cancel, or
       // because its wait timed out. Only the latter leaves a non-command update unmarked.
       onExit: async (id, ctx) => {
-        if (ctx.leftFlow) await quietly(ctx.reply(ctx.t('flow-left', { id })));
-        else if (!isCommand(ctx)) ctx.expiredConversation = id;
+        if (ctx.leftFlow) {
+          const what = ctx.leftFlowWhat;
+          await quietly(ctx.reply(what === undefined ? ctx.t('flow-left', { id }) : ctx.t('flow-left-what', { id, what })));
+        } else if (!isCommand(ctx)) ctx.expiredConversation = id;
       },
       plugins: [
         i18n,

@@ -33,6 +33,21 @@ describe('quick-buy and the once-only confirm', () => {
     expect(result.inlineKeyboard?.inline_keyboard.flat()).toContainEqual({ text: '📋 Salin SN', copy_text: { text: sn } });
   });
 
+  it('a second quick-buy before the first is confirmed says which summary it replaced; the new one buys', async () => {
+    const budi = await buyer(world);
+    const first = await waitForSummary(world, budi, budi.send('TSEL10.081234567890'));
+    const second = await waitForSummary(world, budi, budi.send('XL10.081911112222'));
+    const between = world.telegram.botMessages(budi).filter((m) => m.messageId > first.messageId && m.messageId < second.messageId);
+    const note = between.map((m) => m.text ?? '').join('\n');
+    expect(note).toContain('TSEL10');
+    expect(note).toContain('081234567890');
+    expect(note).toMatch(/tidak ada yang dibeli/i);
+    expect(first.buttons).toEqual([]);
+    budi.tap(second, '✅ Konfirmasi');
+    await waitForResult(world, budi, second, 'Sukses');
+    expect(sandboxTransactions(world).map((tx) => tx.code)).toEqual(['XL10']);
+  });
+
   it('a plain CODE.TARGET message buys too (phone normalised)', async () => {
     const budi = await buyer(world);
     const summary = await waitForSummary(world, budi, budi.send('tsel10.6281234567890'));

@@ -152,6 +152,8 @@ export interface WaitForAnswerOptions<C extends Context, T> {
   alsoLeaves?: (ctx: C) => boolean;
   /** Runs before the flow is left (e.g. to close a summary's buttons). */
   leave?: () => Promise<void>;
+  /** What the flow was about, said when it is left (e.g. a summary's lines: "TSEL10 → 0812…"). */
+  leftWhat?: string;
 }
 
 /**
@@ -192,6 +194,7 @@ export async function waitForAnswer<C extends Context, T>(
     await options.leave?.();
     await conversation.external((outside) => {
       outside.leftFlow = true;
+      if (options.leftWhat !== undefined) outside.leftFlowWhat = options.leftWhat;
     });
     return conversation.halt({ next: true });
   }

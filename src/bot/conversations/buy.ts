@@ -88,6 +88,12 @@ function confirmationIdOf(ctx: ConversationContext): string {
   return createHash('sha256').update(`kiosbot-confirmation:${origin}`).digest('base64url').slice(0, 16);
 }
 
+/** A summary's lines in a few words ("TSEL10 → 081234567890", the first three of more, then "+N"). */
+function describeLines(items: ReadonlyArray<{ code: string; target: string }>): string {
+  const shown = items.slice(0, 3).map((item) => `${item.code} → ${item.target}`);
+  return items.length > 3 ? `${shown.join(', ')} +${items.length - 3}` : shown.join(', ');
+}
+
 /** The confirmation id of a summary shown again (`round` ≥ 1) after its prices changed. */
 function roundConfirmationId(base: string, round: number): string {
   return createHash('sha256').update(`kiosbot-confirmation:${base}:${round}`).digest('base64url').slice(0, 16);
@@ -156,6 +162,7 @@ export function createBuyConversation(deps: BotDeps) {
       hint: string;
       quickBuyLeaves?: boolean;
       leave?: () => Promise<void>;
+      leftWhat?: string;
     }): Promise<Received> =>
       waitForAnswer(conversation, {
         ownsButton: (data) => readBuyData(data) !== undefined,
@@ -172,6 +179,7 @@ export function createBuyConversation(deps: BotDeps) {
         otherwise: (next) =>
           next.callbackQuery ? answerStaleButton(next, readBuyData(next.callbackQuery.data)?.id) : next.reply(options.hint),
         leave: options.leave,
+        ...(options.leftWhat === undefined ? {} : { leftWhat: options.leftWhat }),
       });
 
     /**
@@ -214,7 +222,7 @@ export function createBuyConversation(deps: BotDeps) {
      * Waits for ✅ Confirm (true) or ❌ Cancel (false, the user told) under the summary
      * `messageId`; a new quick-buy message or a command ends the wait (false).
      */
-    const waitForConfirm = async (id: string, repeat: PendingQuestion, messageId: number, text: string): Promise<boolean> => {
+    const waitForConfirm = async (id: string, repeat: PendingQuestion, messageId: number, text: string, what: string): Promise<boolean> => {
       for (;;) {
         const got = await receive({
           confirmationId: id,
@@ -223,6 +231,7 @@ export function createBuyConversation(deps: BotDeps) {
           hint: t('buy-use-buttons'),
           quickBuyLeaves: true,
           leave: () => closeSummaryOf(messageId, text, t('buy-summary-abandoned')),
+          leftWhat: what,
         });
         if (got.kind !== 'button') continue;
         if (got.action === 'no') {
@@ -296,7 +305,13 @@ export function createBuyConversation(deps: BotDeps) {
       summary = fit((compact) => header + renderPurchaseSummary(t, shown, prepared.balance, compact, prepared.sellRules));
       const summaryKeyboard = createBuySummaryKeyboard(t, confirmationId);
       summaryMessageId = (await ctx.reply(summary, { reply_markup: summaryKeyboard })).message_id;
-      const confirmed = await waitForConfirm(confirmationId, { text: summary, reply_markup: summaryKeyboard }, summaryMessageId, summary);
+      const confirmed = await waitForConfirm(
+        confirmationId,
+        { text: summary, reply_markup: summaryKeyboard },
+        summaryMessageId,
+        summary,
+        describeLines(shown.items),
+      );
       if (!confirmed) return;
       const check = await lookup(
         shown.items.map((item) => item.code),
