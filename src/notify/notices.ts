@@ -15,7 +15,7 @@ export type Translate = (locale: string, key: string, variables?: Record<string,
 export type ReceiptFormatter = (
   t: (key: string, variables?: Record<string, TextVariable>) => string,
   tx: TransactionRecord,
-  options?: { maskTarget?: boolean },
+  options?: { maskTarget?: boolean; hideCost?: boolean },
 ) => string;
 
 /** A context-free translate function, as `ReceiptFormatter` receives it. */
@@ -160,7 +160,7 @@ export function createNotices(deps: NoticesDeps): Notices {
       const group = (await deps.db.groups.byOwner(tx.userId))[0];
       if (group) {
         const groupT = tFor(deps.defaultLocale);
-        const masked = deps.formatReceipt(groupT, tx, { maskTarget: true });
+        const masked = deps.formatReceipt(groupT, tx, { maskTarget: true, hideCost: true });
         items.push(
           text(
             group.chatId,

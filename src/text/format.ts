@@ -73,3 +73,8 @@ export function echoInput(text: string, max = 64): string {
   const chars = [...text];
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
 }
+
+/** A margin with its sign and without `Rp` (short for phones): `+850`, `-151`, `+1.000`. */
+export function formatMargin(margin: number): string {
+  return `${margin < 0 ? '-' : '+'}${formatRupiah(Math.abs(margin)).replace('Rp ', '')}`;
+}

@@ -3,8 +3,8 @@
  * Pure functions of a translate function and a transaction, so the outbox can format a receipt
  * without a chat context (the "copy SN" button is in bot/keyboards/receipt.ts).
  */
-import { restoredUnsentMessage, type TransactionRecord } from '../store/schema.ts';
-import { escapeHtml, formatRupiah, formatWib, maskTarget } from './format.ts';
+import { isFinalStatus, restoredUnsentMessage, type TransactionRecord } from '../store/schema.ts';
+import { escapeHtml, formatMargin, formatRupiah, formatWib, maskTarget } from './format.ts';
 import { raw, type TextVariable } from './html.ts';
 import { groupToken, splitPlnSn } from './token.ts';
 
@@ -49,16 +49,21 @@ export function statusIcon(tx: Pick<TransactionRecord, 'status'>): string {
  * Formats a transaction receipt as HTML: product and code, target, price,
  * status in words, SN as copyable `<code>` (a PLN token grouped in fours), ref id, provider trx id, time in WIB, and a short
  * note on what happens next for open, refused and unresolved transactions. `maskTarget` hides
- * the middle of the target (for group posts). `t` escapes every value (src/text/html.ts).
+ * the middle of the target and `hideCost` shows the sell price without cost or margin (both for
+ * group posts). `t` escapes every value (src/text/html.ts).
  */
-export function formatReceipt(t: ReceiptTranslate, tx: TransactionRecord, options: { maskTarget?: boolean } = {}): string {
+export function formatReceipt(
+  t: ReceiptTranslate,
+  tx: TransactionRecord,
+  options: { maskTarget?: boolean; hideCost?: boolean } = {},
+): string {
   const code = (value: string) => raw(`<code>${escapeHtml(value)}</code>`);
   const lines = [
     t('receipt-title'),
     '',
     t('receipt-product', { product: tx.productName, code: code(tx.code) }),
     t('receipt-target', { target: options.maskTarget ? maskTarget(tx.target) : code(tx.target) }),
-    t('receipt-price', { price: formatRupiah(tx.price) }),
+    formatPriceLine(t, tx, { hideCost: options.hideCost ?? false }),
     t('receipt-status', { status: `${statusIcon(tx)} ${statusWord(t, tx)}` }),
   ];
   const pln = splitPlnSn(tx);
@@ -75,6 +80,27 @@ export function formatReceipt(t: ReceiptTranslate, tx: TransactionRecord, option
   const note = receiptNote(t, tx);
   if (note !== undefined) lines.push('', note);
   return lines.join('\n');
+}
+
+/**
+ * The price: the cost alone for a purchase sold at cost; with a sell price of its own, the owner sees
+ * `cost → sell` and the margin — earned on Sukses, expected while the purchase is open, none once
+ * it failed — and a group only the sell price. `label` is the key of the plain price line.
+ */
+export function formatPriceLine(
+  t: ReceiptTranslate,
+  tx: Pick<TransactionRecord, 'price' | 'sellPrice' | 'margin' | 'status'>,
+  options: { hideCost?: boolean; label?: string } = {},
+): string {
+  const label = options.label ?? 'receipt-price';
+  // Sold at cost (no /jual rules then): nothing to tell apart.
+  if (tx.sellPrice === undefined || tx.sellPrice === tx.price) return t(label, { price: formatRupiah(tx.price) });
+  if (options.hideCost) return t(label, { price: formatRupiah(tx.sellPrice) });
+  const margin = tx.margin ?? tx.sellPrice - tx.price;
+  const figures = { cost: formatRupiah(tx.price), sell: formatRupiah(tx.sellPrice), margin: formatMargin(margin) };
+  if (tx.status === 'Sukses') return t(margin < 0 ? 'receipt-price-sell-loss' : 'receipt-price-sell', figures);
+  if (isFinalStatus(tx.status)) return t('receipt-price-sell-none', figures);
+  return t('receipt-price-sell-open', figures);
 }
 
 function receiptNote(t: ReceiptTranslate, tx: TransactionRecord): string | undefined {

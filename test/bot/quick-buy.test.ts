@@ -48,6 +48,19 @@ describe('quick-buy and the once-only confirm', () => {
     expect(sandboxTransactions(world).map((tx) => tx.code)).toEqual(['XL10']);
   });
 
+  it('with /jual rules the result shows cost → sell and the margin, as the summary did', async () => {
+    const budi = await buyer(world);
+    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.store.users.update(budi.id, {
+      sellRules: { default: { kind: 'fixed', amount: 1000 }, step: 1, brands: {}, products: {} },
+    });
+    const summary = await waitForSummary(world, budi, budi.send('TSEL10.081234567890'));
+    expect(summary.text).toContain('Rp 10.450 → Rp 11.450 (+1.000)');
+    budi.tap(summary, '✅ Konfirmasi');
+    const result = await waitForResult(world, budi, summary, 'Sukses');
+    expect(result.text).toContain('Modal → jual: Rp 10.450 → Rp 11.450 (+1.000)');
+  });
+
   it('a plain CODE.TARGET message buys too (phone normalised)', async () => {
     const budi = await buyer(world);
     const summary = await waitForSummary(world, budi, budi.send('tsel10.6281234567890'));

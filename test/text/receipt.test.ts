@@ -59,6 +59,21 @@ describe('formatReceipt', () => {
     ]);
   });
 
+  it("with a stored sell price: the reseller's own receipt shows cost → sell and the margin (earned on Sukses, expected while open, none on Gagal)", () => {
+    const sold = { ...settled, sellPrice: 11500, margin: 1000 };
+    const line = (tx: TransactionRecord, t = inIndonesian) => plain(formatReceipt(t, tx)).split('\n')[4];
+    expect(line(sold)).toBe('Modal → jual: Rp 10.500 → Rp 11.500 (+1.000)');
+    expect(line({ ...sold, status: 'Pending' })).toBe('Modal → jual: Rp 10.500 → Rp 11.500 (+1.000 bila sukses)');
+    expect(line({ ...sold, status: 'Gagal' })).toBe('Modal → jual: Rp 10.500 → Rp 11.500 (tanpa margin)');
+    expect(line(sold, inEnglish)).toBe('Cost → sell: Rp 10.500 → Rp 11.500 (+1.000)');
+    expect(line({ ...sold, sellPrice: 10000, margin: -500 })).toBe('Modal → jual: Rp 10.500 → Rp 10.000 (⚠️ rugi -500)');
+    // A group post shows neither cost nor margin: the sell price only.
+    const group = plain(formatReceipt(inIndonesian, sold, { maskTarget: true, hideCost: true }));
+    expect(group).toContain('Harga: Rp 11.500');
+    expect(group).not.toContain('10.500');
+    expect(group).not.toContain('margin');
+  });
+
   it('masks the target for group posts', () => {
     const html = formatReceipt(inIndonesian, settled, { maskTarget: true });
     expect(html).toContain('Tujuan: 0812****7890');

@@ -4,15 +4,16 @@
  * plain JSON values (what the conversation stores) and the translate function, nothing else.
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { formatRupiah } from '../../text/format.ts';
+import { formatMargin, formatRupiah } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import type { ProviderErrorJson, ProviderErrorKind } from '../../services/providers.ts';
 import { maxTargetLength, type TargetProblem } from '../../services/targets.ts';
 import { operatorMismatch } from '../../services/operators.ts';
 import { raw } from '../../text/html.ts';
 import { displaySn } from '../../text/token.ts';
+import { formatPriceLine } from '../../text/receipt.ts';
 import { hasSellRules, sellPriceOf, type SellRules } from '../../services/pricing.ts';
-import { formatMargin, sellFigures } from './sell.ts';
+import { sellFigures } from './sell.ts';
 
 /** Why a requested line cannot be bought; rendered by `describeBuyProblem`. */
 export type BuyProblem =
@@ -46,6 +47,9 @@ export interface PurchaseResult {
   sn?: string;
   message?: string;
   providerStatus?: string;
+  /** The sell price and margin stored at the confirmation (see TransactionRecord). */
+  sellPrice?: number;
+  margin?: number;
 }
 
 const knownErrorKinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
@@ -254,7 +258,7 @@ export function renderPurchaseResults(
       '',
       t('buy-result-product', { product: only.productName, code: only.code }),
       t('buy-result-target', { target: only.target }),
-      t('buy-result-price', { price: formatRupiah(only.price) }),
+      formatPriceLine(t, only, { label: 'buy-result-price' }),
     ];
     if (kind === 'success' && only.sn) parts.push(t('buy-result-sn', { sn: displaySn(only) }));
     parts.push(t('buy-result-ref', { ref: only.refId }));
@@ -300,5 +304,7 @@ export function toPurchaseResult(tx: PurchaseResult): PurchaseResult {
   if (tx.sn !== undefined) result.sn = tx.sn;
   if (tx.message !== undefined) result.message = tx.message;
   if (tx.providerStatus !== undefined) result.providerStatus = tx.providerStatus;
+  if (tx.sellPrice !== undefined) result.sellPrice = tx.sellPrice;
+  if (tx.margin !== undefined) result.margin = tx.margin;
   return result;
 }

@@ -2,9 +2,8 @@
  * Pure renderer of /report (/laporan): the figures of a period as an HTML message.
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { formatRupiah } from '../../text/format.ts';
+import { formatMargin, formatRupiah } from '../../text/format.ts';
 import type { Report } from '../../services/report.ts';
-import { formatMargin } from './sell.ts';
 
 /**
  * The report of the WIB days `from`..`to`: statuses, turnover at sell prices, cost, margin, success

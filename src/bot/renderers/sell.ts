@@ -3,14 +3,9 @@
  * `Rp 10.150 → Rp 11.000 (+850)` figures the price list, search, purchase summary and history show.
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { formatRupiah } from '../../text/format.ts';
+import { formatMargin, formatRupiah } from '../../text/format.ts';
 import { raw } from '../../text/html.ts';
 import { hasSellRules, type Markup, type SellPrice, type SellRules } from '../../services/pricing.ts';
-
-/** A margin with its sign and without `Rp` (short for phones): `+850`, `-151`, `+1.000`. */
-export function formatMargin(margin: number): string {
-  return `${margin < 0 ? '-' : '+'}${formatRupiah(Math.abs(margin)).replace('Rp ', '')}`;
-}
 
 /** `cost → sell (+margin)`, a loss flagged (HTML-free; `t` escapes). */
 export function sellFigures(t: TranslateFunction, price: Pick<SellPrice, 'cost' | 'sell' | 'margin'>): string {
