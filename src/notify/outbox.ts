@@ -53,6 +53,7 @@ import { htmlParseMode } from '../text/html.ts';
 import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
 import { createBulkLane, type BulkSource } from './bulk.ts';
 import { createReplyPacer } from './reply-pacer.ts';
+import { createOutcomeRecorder } from './recording.ts';
 import type { FleetGate } from './fleet-pacing.ts';
 
 export type { OutboxLimits } from './pacing.ts';
@@ -138,6 +139,9 @@ const defaults = {
  */
 export const maxUnrecordedDeliveries = 8;
 
+/** Longest wait between two tries to write an outcome that failed to reach the disk. */
+const recordRetryMaxMs = 30_000;
+
 /** Seconds to wait when a 429 carries no retry_after (it always does in practice). */
 const fallbackRetryAfterSeconds = 5;
 
@@ -183,6 +187,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const retryAt = new Map<string, number>();
   let consecutiveFailures = 0;
   const drainWaiters = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
+  // A delivery keeps its unrecorded slot until its outcome is on disk, however long the disk fails.
+  const recorder = createOutcomeRecorder({ log, baseMs: limits.baseMs, maxMs: recordRetryMaxMs, onRecovered: () => schedulePump() });
+  const persist = (write: () => Promise<unknown>, item: Pick<OutboxItem, 'id' | 'chatId'>) => recorder.record(write, describe(item));
   const bulk = createBulkLane({
     api,
     db,
@@ -191,6 +198,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     sending,
     busyChats,
     maxUnrecorded,
+    recorder,
     requestTimeoutMs: limits.requestTimeoutMs,
     retryBaseMs: limits.baseMs,
     mono,
@@ -265,6 +273,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }
       ready.sort((a, b) => (queuedBefore(a, b) ? -1 : 1));
       let started = 0;
+      // While an outcome cannot be written, nothing new goes out (recording.ts); its recovery wakes the pump.
+      if (recorder.failing) ready.length = 0;
       for (const entry of ready) {
         // Crash bound: a delivery frees its slot only once its outcome is on disk (see the module comment).
         if (sending.size >= maxUnrecorded) break;
@@ -278,7 +288,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         started += 1;
       }
       // Queued items first: the bulk lane only gets what is left once every ready item started.
-      if (started === ready.length) {
+      if (started === ready.length && !recorder.failing) {
         const bulkAt = bulk.fill(t);
         if (Number.isFinite(bulkAt)) wakeAt = Math.min(wakeAt, bulkAt);
       }
@@ -352,12 +362,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
         pacing.holdChat(item.chatId, until);
         retryAt.set(item.id, until);
         log.warn('Telegram asked to slow down; waiting before sending to this chat again', { ...where, retryAfterMs: waitMs });
-        await db.outbox.update(item.id, { attempts: item.attempts + 1, notBefore: new Date(now().getTime() + waitMs).toISOString() });
+        const notBefore = new Date(now().getTime() + waitMs).toISOString();
+        await persist(() => db.outbox.update(item.id, { attempts: item.attempts + 1, notBefore }), item);
         return;
       }
       const newChatId = parameters.migrate_to_chat_id;
       if (newChatId !== undefined) {
-        const moved = await db.outbox.retarget(item.chatId, newChatId);
+        let moved = 0;
+        await persist(async () => (moved += await db.outbox.retarget(item.chatId, newChatId)), item);
         log.info('group became a supergroup; its notifications follow it', { ...where, newChatId, moved });
         await hook('onMigrated', () => options.onMigrated?.(item.chatId, newChatId));
         return;
@@ -368,7 +380,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
           description,
         });
         if (item.chatId > 0) {
-          if ((await db.users.get(item.chatId))?.active) await db.users.setActive(item.chatId, false);
+          await persist(async () => {
+            if ((await db.users.get(item.chatId))?.active) await db.users.setActive(item.chatId, false);
+          }, item);
         } else {
           await hook('onBlocked', () => options.onBlocked?.(item.chatId));
         }
@@ -379,7 +393,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         if (payload.type === 'edit' && uneditable.test(description)) {
           if (payload.sendIfGone && !/not modified/i.test(description)) {
             log.info('the message to edit is gone; sending the notification as a new message', { ...where, description });
-            await db.outbox.update(item.id, { payload: asSend(payload) });
+            await persist(() => db.outbox.update(item.id, { payload: asSend(payload) }), item);
             return;
           }
           log.info('edit not applied (message gone, too old or unchanged); dropping it', { ...where, description });
@@ -408,12 +422,13 @@ export function createOutbox(options: OutboxOptions): Outbox {
     retryAt.set(item.id, mono() + backoffMs);
     const level = error instanceof HttpError || (error instanceof GrammyError && error.error_code >= 500) ? 'warn' : 'error';
     log[level]('sending a notification failed; retrying later', { ...where, attempts, retryInMs: backoffMs, reason });
-    await db.outbox.update(item.id, { attempts, failingSince, notBefore: new Date(now().getTime() + backoffMs).toISOString() });
+    const notBefore = new Date(now().getTime() + backoffMs).toISOString();
+    await persist(() => db.outbox.update(item.id, { attempts, failingSince, notBefore }), item);
   }
 
   async function drop(item: OutboxItem): Promise<void> {
     retryAt.delete(item.id);
-    await db.outbox.remove(item.id);
+    await persist(() => db.outbox.remove(item.id), item);
   }
 
   async function hook(name: string, run: () => void | Promise<void> | undefined): Promise<void> {
@@ -432,6 +447,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     start() {
       if (running) return;
       running = true;
+      recorder.start();
       void db.outbox.size().then(
         (queued) => log.info('outbox started', { queued }),
         () => undefined,
@@ -440,6 +456,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
     },
     async stop() {
       running = false;
+      // A record still failing gets one last try; its message may be sent again after the restart.
+      recorder.stop();
       if (timer) clearTimeout(timer);
       if (immediate) clearImmediate(immediate);
       timer = undefined;
