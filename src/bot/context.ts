@@ -83,6 +83,8 @@ interface Extras {
   crowded?: boolean;
   /** Set by a flow that ended because the user moved on (another command or feature's button): the exit says so. */
   leftFlow?: boolean;
+  /** Set when this update's handling failed on a temporary problem and it will be handled again (src/server/update-inbox.ts). */
+  handlingRetried?: boolean;
 }
 
 /** A flow's question as sent: its text (HTML) and buttons. */
