@@ -54,6 +54,7 @@ import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
 import { createBulkLane, type BulkSource } from './bulk.ts';
 import { createReplyPacer } from './reply-pacer.ts';
 import { createOutcomeRecorder } from './recording.ts';
+import { describe, errorSummary, queuedBefore, uneditable } from './outbox-items.ts';
 import type { FleetGate } from './fleet-pacing.ts';
 
 export type { OutboxLimits } from './pacing.ts';
@@ -139,15 +140,8 @@ const defaults = {
  */
 export const maxUnrecordedDeliveries = 8;
 
-/** Longest wait between two tries to write an outcome that failed to reach the disk. */
-const recordRetryMaxMs = 30_000;
-
 /** Seconds to wait when a 429 carries no retry_after (it always does in practice). */
 const fallbackRetryAfterSeconds = 5;
-
-/** Telegram's answers to an edit that can never succeed: the message is gone, not editable, or already shows this. */
-const uneditable =
-  /message to edit not found|message can't be edited|MESSAGE_ID_INVALID|there is no text in the message to edit|message is not modified/i;
 
 /**
  * Creates the outbox over `store.outbox`. Nothing is sent before `start()`.
@@ -188,7 +182,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   let consecutiveFailures = 0;
   const drainWaiters = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
   // A delivery keeps its unrecorded slot until its outcome is on disk, however long the disk fails.
-  const recorder = createOutcomeRecorder({ log, baseMs: limits.baseMs, maxMs: recordRetryMaxMs, onRecovered: () => schedulePump() });
+  const recorder = createOutcomeRecorder({ log, baseMs: limits.baseMs, onRecovered: () => schedulePump() });
   const persist = (write: () => Promise<unknown>, item: Pick<OutboxItem, 'id' | 'chatId'>) => recorder.record(write, describe(item));
   const bulk = createBulkLane({
     api,
@@ -498,21 +492,4 @@ export function createOutbox(options: OutboxOptions): Outbox {
       });
     },
   };
-}
-
-/** Whether `a` was queued before `b` (createdAt, then the time-ordered id). */
-function queuedBefore(a: OutboxEntry, b: OutboxEntry): boolean {
-  const byTime = Date.parse(a.createdAt) - Date.parse(b.createdAt);
-  return byTime < 0 || (byTime === 0 && a.id < b.id);
-}
-
-/** Log fields naming an item without its text (which may hold a customer's number). */
-function describe(item: Pick<OutboxItem, 'id' | 'chatId'> & Partial<Pick<OutboxItem, 'kind'>>): Record<string, unknown> {
-  return { itemId: item.id, chatId: item.chatId, kind: item.kind };
-}
-
-function errorSummary(error: unknown): string {
-  if (error instanceof GrammyError) return `${error.error_code} ${error.description}`;
-  if (error instanceof HttpError) return `network: ${error.message}`;
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

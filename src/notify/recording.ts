@@ -28,8 +28,8 @@ export interface OutcomeRecorderOptions {
   log: Logger;
   /** First wait before writing again; it doubles per failed try. */
   baseMs: number;
-  /** Longest wait. */
-  maxMs: number;
+  /** Longest wait; default 30 s. */
+  maxMs?: number;
   /** Recording works again after failing: sending may resume. */
   onRecovered: () => void;
 }
@@ -77,7 +77,7 @@ export function createOutcomeRecorder(options: OutcomeRecorderOptions): OutcomeR
             },
           );
         } else log.debug('recording a delivered message failed again', { ...fields, tries });
-        await sleep(Math.min(options.baseMs * 2 ** (tries - 1), options.maxMs));
+        await sleep(Math.min(options.baseMs * 2 ** (tries - 1), options.maxMs ?? 30_000));
         continue;
       }
       if (failing) {
