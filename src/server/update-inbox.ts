@@ -133,7 +133,10 @@ async function retryHandling<C extends Context>(bot: Bot<C>, update: Update): Pr
 /** Longest wait between two tries of a done mark that could not be written. */
 const markRetryMaxMs = 30_000;
 
-/** Writes a done mark until it lands, or until the store is closed (the next start then replays the update). */
+/**
+ * Writes a done mark until it lands, while what keeps it out is temporary (a full disk, a dropped
+ * connection), or until the store is closed: the next start then replays the update.
+ */
 async function markDoneDurably(inbox: Pick<InboxStore, 'markDone'>, updateId: number, log: Logger | undefined): Promise<void> {
   for (let tries = 1; ; tries += 1) {
     try {
@@ -142,13 +145,19 @@ async function markDoneDurably(inbox: Pick<InboxStore, 'markDone'>, updateId: nu
       return;
     } catch (error) {
       if (error instanceof StoreError && error.code === 'closed') return;
-      if (tries === 1) {
+      // Only a problem that passes (a full disk, a dropped connection) is worth waiting out.
+      const temporary = isTemporaryFailure(error);
+      if (tries === 1 || !temporary) {
         const failure = writeFailureOf(error);
-        log?.error('marking an update done failed; writing it again until it lands (a restart meanwhile handles it again)', {
+        const next = temporary
+          ? 'writing it again until it lands (a restart meanwhile handles it again)'
+          : 'the next start handles it again';
+        log?.error(`marking an update done failed; ${next}`, {
           updateId,
           ...(failure ? writeFailureFields(failure) : { error }),
         });
       }
+      if (!temporary) return;
       await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * 2 ** (tries - 1), markRetryMaxMs)).unref());
     }
   }

@@ -1,12 +1,13 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ApiCallFn, RawApi, Transformer } from 'grammy';
+import { Bot, type ApiCallFn, type RawApi, type Transformer } from 'grammy';
 import type { Update } from 'grammy/types';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openInbox, type Inbox } from '../../src/store/inbox.ts';
 import { createVault } from '../../src/store/vault.ts';
-import { inboxGetUpdatesTransformer, mayMoveMoney } from '../../src/server/update-inbox.ts';
+import { inboxGetUpdatesTransformer, markDoneAfterHandling, mayMoveMoney } from '../../src/server/update-inbox.ts';
+import { createLogger } from '../../src/logger.ts';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer, waitForSummary } from '../helpers/buy.ts';
 import { privateTextUpdate } from '../helpers/updates.ts';
@@ -110,6 +111,36 @@ describe('getUpdates transformer of the inbox', () => {
     const transformer = inboxGetUpdatesTransformer(inbox);
     await call(transformer, 'sendMessage', { chat_id: 1, text: 'x' });
     expect(payloads).toEqual([{ method: 'sendMessage', chat_id: 1, text: 'x' }]);
+  });
+});
+
+describe('done marks', () => {
+  it('a done mark that cannot be written (disk full) is written again until it lands', async () => {
+    vi.useFakeTimers();
+    try {
+      const bot = new Bot('1:test', { botInfo: { id: 1, is_bot: true, first_name: 'K', username: 'k_bot' } as never });
+      bot.on('message', () => undefined);
+      const marked: number[] = [];
+      let full = true;
+      const inbox = {
+        markDone: (id: number) => {
+          if (full) return Promise.reject(enospc('/data/inbox.json'));
+          marked.push(id);
+          return Promise.resolve();
+        },
+      };
+      const lines: string[] = [];
+      markDoneAfterHandling(bot, inbox, { logger: createLogger({ level: 'info', write: (line) => lines.push(line) }) });
+      await bot.handleUpdate(privateText(500));
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(marked).toEqual([]);
+      expect(lines.join('\n')).toContain('the disk holding the data directory is full');
+      full = false;
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(marked).toEqual([500]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
