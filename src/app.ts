@@ -107,6 +107,8 @@ export interface AppOptions {
   operatorFeed?: Pick<OperatorFeedOptions, 'windowMs' | 'setTimer' | 'clearTimer'>;
   /** A reseller's sell price of a product; default: their /jual rules (tests inject their own). */
   sellPriceOf?: SellPriceOf;
+  /** Waits before handling again an update that failed on a temporary problem (src/server/update-inbox.ts); default 2 s, 10 s. */
+  handlingRetryDelaysMs?: readonly number[];
 }
 
 /**
@@ -308,7 +310,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Updates that may move money are stored before Telegram is told they arrived, marked done once handled.
   // Long polling (lowdb only: a fleet on PostgreSQL takes updates by webhook, see config.ts).
   if (store) bot.api.config.use(inboxGetUpdatesTransformer(store.inbox));
-  markDoneAfterHandling(bot, db.inbox);
+  markDoneAfterHandling(bot, db.inbox, {
+    logger,
+    ...(options.handlingRetryDelaysMs ? { retryDelaysMs: options.handlingRetryDelaysMs } : {}),
+  });
   // A getUpdates answer's 100 updates start over several event-loop turns, ~4 ms each, I/O between,
   // and at most 32 are handled at once, one waiting over 50 ms on a slow call not counted.
   spreadUpdateStarts(bot);

@@ -9,6 +9,7 @@
 import { inspect } from 'node:util';
 import type { Api } from 'grammy';
 import type { Logger } from './logger.ts';
+import { writeFailureFields, writeFailureOf } from './store/errors.ts';
 import { parseEncryptionKey } from './store/vault.ts';
 
 const REDACTED = '[redacted]';
@@ -107,7 +108,9 @@ export function installOutputGuard(secrets: readonly string[], streams: Writable
 /**
  * Reports failed `getUpdates` calls through the logger (which masks secrets) - for the runner,
  * started with `silent: true` so it does not print the raw error (whose URL holds the token)
- * itself. The runner retries on its own; an aborted poll (stopping) is not reported.
+ * itself. The runner retries on its own; an aborted poll (stopping) is not reported. A call that
+ * failed because the update inbox could not be written (update-inbox.ts) says what is wrong with
+ * the data directory: no update is answered until it can be written again (Telegram keeps them).
  */
 export function logPollingErrors(api: Api, logger: Logger): void {
   api.config.use(async (prev, method, payload, signal) => {
@@ -115,7 +118,13 @@ export function logPollingErrors(api: Api, logger: Logger): void {
       return await prev(method, payload, signal);
     } catch (error) {
       if (method === 'getUpdates' && !(signal as AbortSignal | undefined)?.aborted) {
-        logger.warn('fetching updates from Telegram failed; retrying (check the network and TELEGRAM_API_ROOT)', { error });
+        const failure = writeFailureOf(error);
+        if (failure)
+          logger.error(
+            'the data directory cannot be written, so the updates Telegram sent cannot be stored: nobody gets an answer until it can (Telegram keeps the updates; retrying)',
+            writeFailureFields(failure),
+          );
+        else logger.warn('fetching updates from Telegram failed; retrying (check the network and TELEGRAM_API_ROOT)', { error });
       }
       throw error;
     }

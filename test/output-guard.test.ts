@@ -2,7 +2,14 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { installOutputGuard, maskSecrets, outputSecrets, type WritableLike } from '../src/output-guard.ts';
+import { Api } from 'grammy';
+import { installOutputGuard, logPollingErrors, maskSecrets, outputSecrets, type WritableLike } from '../src/output-guard.ts';
+import { createLogger } from '../src/logger.ts';
+import { inboxGetUpdatesTransformer } from '../src/server/update-inbox.ts';
+import { openInbox } from '../src/store/inbox.ts';
+import { createVault } from '../src/store/vault.ts';
+import { startBotApi } from '../tools/playground/bot-api.ts';
+import { mountTinyTmpfs } from './helpers/disk.ts';
 
 const token = '123456789:AAEsecretpartofthetoken_x';
 const key = Buffer.alloc(32, 42);
@@ -100,4 +107,46 @@ describe('output guard', () => {
       expect(child.stderr + child.stdout).not.toContain(token.slice(10));
     }
   }, 60_000);
+});
+
+describe('polling errors in the log', () => {
+  it('a read-only data directory is named as such (path, errno, what to do), not blamed on the network', async (ctx) => {
+    const disk = mountTinyTmpfs();
+    if ('reason' in disk) {
+      if (process.env.KIOSBOT_REQUIRE_TMPFS === '1') throw new Error(`KIOSBOT_REQUIRE_TMPFS=1 but ${disk.reason}`);
+      ctx.skip(`no read-only file system here: ${disk.reason}`);
+      return;
+    }
+    const telegram = await startBotApi();
+    const inbox = await openInbox({ path: path.join(disk.dir, 'inbox.json'), vault: createVault({ key }) });
+    try {
+      // The data directory turns read-only while the bot runs (a remount, or the kernel after disk errors).
+      expect(spawnSync('mount', ['-o', 'remount,ro', disk.dir]).status).toBe(0);
+      const logs: Array<Record<string, unknown>> = [];
+      const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line) as Record<string, unknown>) });
+      const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
+      api.config.use(inboxGetUpdatesTransformer(inbox));
+      logPollingErrors(api, logger);
+      const sari = telegram.createUser({ firstName: 'Sari' });
+      sari.send('TSEL10.081234567890');
+
+      await expect(api.getUpdates({ offset: 0, timeout: 0 })).rejects.toMatchObject({ code: 'EROFS' });
+      const [line, ...more] = logs;
+      expect(more).toEqual([]);
+      expect(line).toMatchObject({
+        level: 'error',
+        msg: expect.stringContaining('data directory') as string,
+        dataDirProblem: 'the data directory is on a read-only file system',
+        errno: 'EROFS',
+        path: expect.stringContaining(disk.dir) as string,
+        whatToDo: expect.stringContaining('remount') as string,
+      });
+      expect(JSON.stringify(line)).not.toMatch(/network|TELEGRAM_API_ROOT/);
+    } finally {
+      spawnSync('mount', ['-o', 'remount,rw', disk.dir]);
+      await inbox.close();
+      await telegram.close();
+      disk.unmount();
+    }
+  });
 });

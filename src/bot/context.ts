@@ -85,6 +85,8 @@ interface Extras {
   leftFlow?: boolean;
   /** What that flow was about (`WaitForAnswerOptions.leftWhat`), when it said. */
   leftFlowWhat?: string;
+  /** Set when this update's handling failed on a temporary problem and it will be handled again (src/server/update-inbox.ts). */
+  handlingRetried?: boolean;
 }
 
 /** A flow's question as sent: its text (HTML) and buttons. */

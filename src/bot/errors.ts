@@ -1,5 +1,38 @@
-import { GrammyError, HttpError, type BotError } from 'grammy';
+import { BotError, GrammyError, HttpError } from 'grammy';
+import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
 import type { BotContext } from './context.ts';
+
+/** Errno codes of a connection that failed or dropped (Telegram, a provider, PostgreSQL). */
+const connectionErrnos = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/**
+ * Whether an update's handling failed on a problem that passes by itself, so handling it again
+ * later can succeed: the data directory could not be written (full, read-only …), Telegram
+ * could not be reached or answered 5xx, a connection (to PostgreSQL, say) failed or dropped.
+ * Anything else is taken for the bot's own bug: it would fail the same way again.
+ */
+export function isTemporaryFailure(error: unknown): boolean {
+  let cause = error instanceof BotError ? error.error : error;
+  for (let depth = 0; typeof cause === 'object' && cause !== null && depth < 5; depth += 1) {
+    if (writeFailureOf(cause)) return true;
+    if (cause instanceof HttpError) return true;
+    if (cause instanceof GrammyError) return cause.error_code >= 500 || cause.error_code === 429;
+    const code = (cause as { code?: unknown }).code;
+    // PostgreSQL's connection exceptions (class 08) and shutdowns (57P01-57P03).
+    if (typeof code === 'string' && (connectionErrnos.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code))) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 /**
  * Last line of defence: logs the error (scrubbed by the logger) and tells the user something went
@@ -15,7 +48,15 @@ export async function handleBotError(error: BotError<BotContext>): Promise<void>
     console.error('kiosbot: error before dependencies were attached', cause instanceof Error ? cause.message : cause);
     return;
   }
-  if (cause instanceof GrammyError)
+  const writeFailure = writeFailureOf(cause);
+  const temporary = isTemporaryFailure(cause);
+  if (writeFailure)
+    deps.logger.error('the data directory cannot be written; the update could not be handled', {
+      ...fields,
+      ...writeFailureFields(writeFailure),
+      retried: ctx.handlingRetried === true,
+    });
+  else if (cause instanceof GrammyError)
     deps.logger.error('Telegram refused a request', { ...fields, method: cause.method, description: cause.description });
   else if (cause instanceof HttpError) deps.logger.error('could not reach Telegram', fields);
   else deps.logger.error('unhandled error while processing an update', fields);
@@ -24,9 +65,17 @@ export async function handleBotError(error: BotError<BotContext>): Promise<void>
   deps.operatorFeed.report(`bot-error:${summary}`, (burst) =>
     deps.notices.operator('operator-bot-error', { summary }, `bot-error:${summary}`, burst),
   );
+  // A temporary problem says so: whether the bot tries again by itself, or the user should.
+  const text = ctx.t(!temporary ? 'error-generic' : ctx.handlingRetried ? 'error-temporary-retrying' : 'error-temporary');
   try {
-    if (ctx.callbackQuery) await ctx.answerCallbackQuery({ text: ctx.t('error-generic'), show_alert: true });
-    else if (ctx.chat?.type === 'private') await ctx.reply(ctx.t('error-generic'));
+    // A tap's query may be answered already (a retried update): the chat gets the words then.
+    const answered = ctx.callbackQuery
+      ? await ctx.answerCallbackQuery({ text, show_alert: true }).then(
+          () => true,
+          () => false,
+        )
+      : false;
+    if (!answered && ctx.chat?.type === 'private') await ctx.reply(text);
   } catch (replyError) {
     deps.logger.warn('could not tell the user about an error', { userId: ctx.from?.id, error: replyError });
   }

@@ -13,6 +13,10 @@ import type { NewOutboxItem } from '../store/outbox.ts';
 import type { BroadcastJob, BroadcastProgress } from '../store/broadcasts.ts';
 import type { Db } from '../store/db.ts';
 import { fleetLocks } from '../store/fleet-locks.ts';
+import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
+
+/** How long a broadcast waits before writing its end (or queueing its report) again after a failed write. */
+const finishRetryMs = 2000;
 
 export interface BroadcastRunnerOptions {
   db: Db;
@@ -179,6 +183,11 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     await options.enqueue(await progressItems(progress, false)).catch((error: unknown) => log.error('progress report failed', { error }));
   }
 
+  /**
+   * Ends the job and queues the admin's final report. A write that fails (a full disk) is tried
+   * again after a while, not dropped: the job stays running on disk until its end is written, and
+   * the report is queued once, with the counts on disk.
+   */
   async function finish(current: Job): Promise<void> {
     try {
       const status = (await db.broadcasts.progress(current.id))?.status === 'cancelled' ? 'cancelled' : 'done';
@@ -192,34 +201,58 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
           blocked: progress.blocked,
           failed: progress.failed,
         });
-        const report: NewOutboxItem = {
-          chatId: progress.adminId,
-          kind: 'broadcast-report',
-          payload: { type: 'send', text: render(progress, true, await adminLocale(progress.adminId)), parseMode: 'HTML' },
-        };
-        await options.enqueue([...(await progressItems(progress, true)), report]);
+        await queueReport(progress);
       }
     } catch (error) {
-      log.error('finishing a broadcast failed', { jobId: current.id, error });
-    } finally {
-      if (job === current) job = undefined;
-      await loadAsLeader().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
-      if (!job) {
-        options.attach(undefined);
-        if (progressTimer) clearInterval(progressTimer);
-        progressTimer = undefined;
+      const failure = writeFailureOf(error);
+      log.error('finishing a broadcast failed; trying again shortly', {
+        jobId: current.id,
+        ...(failure ? writeFailureFields(failure) : { error }),
+      });
+      if (running) {
+        setTimeout(() => void finish(current), finishRetryMs).unref();
+        return;
+      }
+    }
+    if (job === current) job = undefined;
+    await loadAsLeader().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
+    if (!job) {
+      options.attach(undefined);
+      if (progressTimer) clearInterval(progressTimer);
+      progressTimer = undefined;
+    }
+  }
+
+  /** Queues the final report, trying again while the queue cannot be written (the job's end is on disk already). */
+  async function queueReport(progress: BroadcastProgress): Promise<void> {
+    const report: NewOutboxItem = {
+      chatId: progress.adminId,
+      kind: 'broadcast-report',
+      payload: { type: 'send', text: render(progress, true, await adminLocale(progress.adminId)), parseMode: 'HTML' },
+    };
+    const items = [...(await progressItems(progress, true)), report];
+    for (;;) {
+      try {
+        await options.enqueue(items);
+        return;
+      } catch (error) {
+        if (!running) throw error;
+        const failure = writeFailureOf(error);
+        log.error('queueing the broadcast report failed; trying again shortly', {
+          jobId: progress.id,
+          ...(failure ? writeFailureFields(failure) : { error }),
+        });
+        await new Promise((resolve) => setTimeout(resolve, finishRetryMs).unref());
       }
     }
   }
 
   const delivery = (current: Job, index: number, chatId: number, startedAt: number): BulkDelivery => {
+    // A failed record rejects and keeps the position in flight: the bulk lane writes it again.
     const settle = async (outcome: BulkOutcome) => {
-      try {
-        await db.broadcasts.record(current.id, index, outcome);
-      } finally {
-        inFlight.delete(index);
-        outcomes.push(performance.now());
-      }
+      await db.broadcasts.record(current.id, index, outcome);
+      inFlight.delete(index);
+      outcomes.push(performance.now());
     };
     return {
       chatId,

@@ -16,6 +16,7 @@ import type { Logger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
 import type { FleetGate } from './fleet-pacing.ts';
 import type { Pacing } from './pacing.ts';
+import type { OutcomeRecorder } from './recording.ts';
 
 export type BulkOutcome = 'sent' | 'blocked' | 'failed';
 
@@ -51,6 +52,8 @@ export interface BulkLaneContext {
   sending: Map<string, Promise<void>>;
   busyChats: Set<number>;
   maxUnrecorded: number;
+  /** Writes outcomes until they land; while one fails, no delivery starts (recording.ts). */
+  recorder: OutcomeRecorder;
   requestTimeoutMs: number;
   retryBaseMs: number;
   mono: () => number;
@@ -69,7 +72,10 @@ export interface BulkLane {
 const fallbackRetryAfterSeconds = 5;
 
 export function createBulkLane(context: BulkLaneContext): BulkLane {
-  const { pacing, sending, busyChats, mono } = context;
+  const { pacing, sending, busyChats, mono, recorder } = context;
+  /** Writes `write` (an outcome) until it is on disk; the delivery keeps its slot meanwhile. */
+  const persist = (delivery: BulkDelivery, write: () => Promise<unknown> | void) =>
+    recorder.record(async () => write(), { chatId: delivery.chatId, kind: 'broadcast' });
   let source: BulkSource | undefined;
   let pausedUntil = 0;
   let failures = 0;
@@ -97,7 +103,7 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
       const early = await delivery.before?.();
       if (early) {
         release('unsent');
-        await delivery.settle(early);
+        await persist(delivery, () => delivery.settle(early));
         return;
       }
       // Paid broadcast copies do not count against the overall rate (Telegram bills them instead).
@@ -111,7 +117,7 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
       }
       release('answered');
       failures = 0;
-      await delivery.settle('sent');
+      await persist(delivery, () => delivery.settle('sent'));
     })()
       .catch((error: unknown) => context.log.error('recording a broadcast delivery failed', { chatId: delivery.chatId, error }))
       .finally(() => {
@@ -129,24 +135,26 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
       const waitMs = (error.parameters.retry_after ?? fallbackRetryAfterSeconds) * 1000;
       pausedUntil = Math.max(pausedUntil, mono() + waitMs);
       context.log.warn('Telegram asked to slow down; the broadcast waits', { chatId, retryAfterMs: waitMs });
-      await delivery.retry(false);
+      await persist(delivery, () => delivery.retry(false));
       return;
     }
     if (error instanceof GrammyError && error.error_code === 403) {
-      if (chatId > 0 && (await context.db.users.get(chatId))?.active) await context.db.users.setActive(chatId, false);
-      await delivery.settle('blocked');
+      await persist(delivery, async () => {
+        if (chatId > 0 && (await context.db.users.get(chatId))?.active) await context.db.users.setActive(chatId, false);
+        await delivery.settle('blocked');
+      });
       return;
     }
     if (error instanceof GrammyError && error.error_code === 400) {
       context.log.warn('Telegram refused a broadcast message', { chatId, description: error.description });
-      await delivery.settle('failed');
+      await persist(delivery, () => delivery.settle('failed'));
       return;
     }
     failures += 1;
     const pauseMs = Math.min(context.retryBaseMs * 2 ** (failures - 1), 60_000);
     pausedUntil = Math.max(pausedUntil, mono() + pauseMs);
     context.log.warn('a broadcast message failed; retrying later', { chatId, retryInMs: pauseMs, reason: String(error) });
-    await delivery.retry(true);
+    await persist(delivery, () => delivery.retry(true));
   }
 
   return {
@@ -158,6 +166,8 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
       const current = source;
       if (!current) return Infinity;
       if (pausedUntil > t) return pausedUntil;
+      // An outcome that cannot be written holds every new delivery back; its recovery wakes the outbox.
+      if (recorder.failing) return Infinity;
       while (sending.size < context.maxUnrecorded) {
         if (!current.paid) {
           const freeAt = pacing.outboxFreeAt(t);

@@ -53,6 +53,8 @@ import { htmlParseMode } from '../text/html.ts';
 import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
 import { createBulkLane, type BulkSource } from './bulk.ts';
 import { createReplyPacer } from './reply-pacer.ts';
+import { createOutcomeRecorder } from './recording.ts';
+import { describe, errorSummary, queuedBefore, uneditable } from './outbox-items.ts';
 import type { FleetGate } from './fleet-pacing.ts';
 
 export type { OutboxLimits } from './pacing.ts';
@@ -141,10 +143,6 @@ export const maxUnrecordedDeliveries = 8;
 /** Seconds to wait when a 429 carries no retry_after (it always does in practice). */
 const fallbackRetryAfterSeconds = 5;
 
-/** Telegram's answers to an edit that can never succeed: the message is gone, not editable, or already shows this. */
-const uneditable =
-  /message to edit not found|message can't be edited|MESSAGE_ID_INVALID|there is no text in the message to edit|message is not modified/i;
-
 /**
  * Creates the outbox over `store.outbox`. Nothing is sent before `start()`.
  *
@@ -183,6 +181,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const retryAt = new Map<string, number>();
   let consecutiveFailures = 0;
   const drainWaiters = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
+  // A delivery keeps its unrecorded slot until its outcome is on disk, however long the disk fails.
+  const recorder = createOutcomeRecorder({ log, baseMs: limits.baseMs, onRecovered: () => schedulePump() });
+  const persist = (write: () => Promise<unknown>, item: Pick<OutboxItem, 'id' | 'chatId'>) => recorder.record(write, describe(item));
   const bulk = createBulkLane({
     api,
     db,
@@ -191,6 +192,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     sending,
     busyChats,
     maxUnrecorded,
+    recorder,
     requestTimeoutMs: limits.requestTimeoutMs,
     retryBaseMs: limits.baseMs,
     mono,
@@ -265,6 +267,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
       }
       ready.sort((a, b) => (queuedBefore(a, b) ? -1 : 1));
       let started = 0;
+      // While an outcome cannot be written, nothing new goes out (recording.ts); its recovery wakes the pump.
+      if (recorder.failing) ready.length = 0;
       for (const entry of ready) {
         // Crash bound: a delivery frees its slot only once its outcome is on disk (see the module comment).
         if (sending.size >= maxUnrecorded) break;
@@ -278,7 +282,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         started += 1;
       }
       // Queued items first: the bulk lane only gets what is left once every ready item started.
-      if (started === ready.length) {
+      if (started === ready.length && !recorder.failing) {
         const bulkAt = bulk.fill(t);
         if (Number.isFinite(bulkAt)) wakeAt = Math.min(wakeAt, bulkAt);
       }
@@ -352,12 +356,14 @@ export function createOutbox(options: OutboxOptions): Outbox {
         pacing.holdChat(item.chatId, until);
         retryAt.set(item.id, until);
         log.warn('Telegram asked to slow down; waiting before sending to this chat again', { ...where, retryAfterMs: waitMs });
-        await db.outbox.update(item.id, { attempts: item.attempts + 1, notBefore: new Date(now().getTime() + waitMs).toISOString() });
+        const notBefore = new Date(now().getTime() + waitMs).toISOString();
+        await persist(() => db.outbox.update(item.id, { attempts: item.attempts + 1, notBefore }), item);
         return;
       }
       const newChatId = parameters.migrate_to_chat_id;
       if (newChatId !== undefined) {
-        const moved = await db.outbox.retarget(item.chatId, newChatId);
+        let moved = 0;
+        await persist(async () => (moved += await db.outbox.retarget(item.chatId, newChatId)), item);
         log.info('group became a supergroup; its notifications follow it', { ...where, newChatId, moved });
         await hook('onMigrated', () => options.onMigrated?.(item.chatId, newChatId));
         return;
@@ -368,7 +374,9 @@ export function createOutbox(options: OutboxOptions): Outbox {
           description,
         });
         if (item.chatId > 0) {
-          if ((await db.users.get(item.chatId))?.active) await db.users.setActive(item.chatId, false);
+          await persist(async () => {
+            if ((await db.users.get(item.chatId))?.active) await db.users.setActive(item.chatId, false);
+          }, item);
         } else {
           await hook('onBlocked', () => options.onBlocked?.(item.chatId));
         }
@@ -379,7 +387,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         if (payload.type === 'edit' && uneditable.test(description)) {
           if (payload.sendIfGone && !/not modified/i.test(description)) {
             log.info('the message to edit is gone; sending the notification as a new message', { ...where, description });
-            await db.outbox.update(item.id, { payload: asSend(payload) });
+            await persist(() => db.outbox.update(item.id, { payload: asSend(payload) }), item);
             return;
           }
           log.info('edit not applied (message gone, too old or unchanged); dropping it', { ...where, description });
@@ -408,12 +416,13 @@ export function createOutbox(options: OutboxOptions): Outbox {
     retryAt.set(item.id, mono() + backoffMs);
     const level = error instanceof HttpError || (error instanceof GrammyError && error.error_code >= 500) ? 'warn' : 'error';
     log[level]('sending a notification failed; retrying later', { ...where, attempts, retryInMs: backoffMs, reason });
-    await db.outbox.update(item.id, { attempts, failingSince, notBefore: new Date(now().getTime() + backoffMs).toISOString() });
+    const notBefore = new Date(now().getTime() + backoffMs).toISOString();
+    await persist(() => db.outbox.update(item.id, { attempts, failingSince, notBefore }), item);
   }
 
   async function drop(item: OutboxItem): Promise<void> {
     retryAt.delete(item.id);
-    await db.outbox.remove(item.id);
+    await persist(() => db.outbox.remove(item.id), item);
   }
 
   async function hook(name: string, run: () => void | Promise<void> | undefined): Promise<void> {
@@ -432,6 +441,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     start() {
       if (running) return;
       running = true;
+      recorder.start();
       void db.outbox.size().then(
         (queued) => log.info('outbox started', { queued }),
         () => undefined,
@@ -440,6 +450,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
     },
     async stop() {
       running = false;
+      // A record still failing gets one last try; its message may be sent again after the restart.
+      recorder.stop();
       if (timer) clearTimeout(timer);
       if (immediate) clearImmediate(immediate);
       timer = undefined;
@@ -480,21 +492,4 @@ export function createOutbox(options: OutboxOptions): Outbox {
       });
     },
   };
-}
-
-/** Whether `a` was queued before `b` (createdAt, then the time-ordered id). */
-function queuedBefore(a: OutboxEntry, b: OutboxEntry): boolean {
-  const byTime = Date.parse(a.createdAt) - Date.parse(b.createdAt);
-  return byTime < 0 || (byTime === 0 && a.id < b.id);
-}
-
-/** Log fields naming an item without its text (which may hold a customer's number). */
-function describe(item: Pick<OutboxItem, 'id' | 'chatId'> & Partial<Pick<OutboxItem, 'kind'>>): Record<string, unknown> {
-  return { itemId: item.id, chatId: item.chatId, kind: item.kind };
-}
-
-function errorSummary(error: unknown): string {
-  if (error instanceof GrammyError) return `${error.error_code} ${error.description}`;
-  if (error instanceof HttpError) return `network: ${error.message}`;
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

@@ -2,9 +2,11 @@
  * How the update inbox (src/store/inbox.ts) sits between Telegram and the bot: which updates it
  * keeps, the getUpdates transformer of long polling, the done marks, and the replay on start.
  */
-import type { Bot, Context, Transformer } from 'grammy';
+import { BotError, type Bot, type Context, type Transformer } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { BotContext } from '../bot/context.ts';
+import { isTemporaryFailure } from '../bot/errors.ts';
+import { StoreError, writeFailureFields, writeFailureOf } from '../store/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Inbox } from '../store/inbox.ts';
 import type { InboxDb } from '../store/db.ts';
@@ -55,21 +57,110 @@ export function inboxGetUpdatesTransformer(inbox: Inbox): Transformer {
   };
 }
 
+/** Default waits before handling again an update that failed on a temporary problem (one retry per entry). */
+export const handlingRetryDelaysMs: readonly number[] = [2000, 10_000];
+
+export interface MarkDoneOptions {
+  /** Where a retry and a mark that cannot be written are logged (default: nowhere). */
+  logger?: Logger;
+  /** Waits before each new try of an update that failed on a temporary problem; its length bounds the retries. */
+  retryDelaysMs?: readonly number[];
+}
+
 /**
- * Marks every inbox update done once `bot.handleUpdate` finished with it (also when its handling
- * failed with an error the bot already reported: replaying it would fail again). Covers long
- * polling (the runner calls `bot.handleUpdate`), the webhook (grammY's callback calls it) and the
- * replay alike.
+ * Marks an inbox update done once `bot.handleUpdate` finished with it. Covers long polling (the
+ * runner calls `bot.handleUpdate`), the webhook (grammY's callback calls it) and the replay alike.
+ *
+ * An update whose handling failed is not marked done when the failure is temporary
+ * (`isTemporaryFailure`: the data directory or the database could not be written, Telegram
+ * could not be reached): it is handled again after `retryDelaysMs[0]`, then `[1]` ..., and only
+ * when those are used up is it marked done (the error handler has told the user each time to try
+ * again). A retried tap cannot buy twice: a purchase is recorded under its confirmation id before
+ * anything is sent, and a run that finds it recorded checks it instead of buying again. A failure
+ * that is the bot's own (a bug) would fail the same way again: marked done at once, as the error
+ * handler reported it. A mark that cannot be written is written again until it lands (a later
+ * start would otherwise replay an update that was handled).
  */
-export function markDoneAfterHandling<C extends Context>(bot: Bot<C>, inbox: Pick<InboxStore, 'markDone'>): void {
+export function markDoneAfterHandling<C extends Context>(
+  bot: Bot<C>,
+  inbox: Pick<InboxStore, 'markDone'>,
+  options: MarkDoneOptions = {},
+): void {
   const handle = bot.handleUpdate.bind(bot);
+  const delays = options.retryDelaysMs ?? handlingRetryDelaysMs;
+  const log = options.logger;
+  /** Failed tries so far, by update id, of updates waiting to be handled again. */
+  const failedTries = new Map<number, number>();
+  const markDone = (updateId: number) => {
+    failedTries.delete(updateId);
+    void markDoneDurably(inbox, updateId, log);
+  };
   bot.handleUpdate = async (update, webhookReplyEnvelope) => {
     try {
-      return await handle(update, webhookReplyEnvelope);
-    } finally {
-      void inbox.markDone(update.update_id).catch(() => undefined);
+      const result = await handle(update, webhookReplyEnvelope);
+      markDone(update.update_id);
+      return result;
+    } catch (error) {
+      const tries = (failedTries.get(update.update_id) ?? 0) + 1;
+      const delayMs = isTemporaryFailure(error) ? delays[tries - 1] : undefined;
+      if (delayMs === undefined) {
+        markDone(update.update_id);
+        throw error;
+      }
+      failedTries.set(update.update_id, tries);
+      // Read by the error handler: the user is told it is being tried again.
+      if (error instanceof BotError) (error.ctx as Partial<BotContext>).handlingRetried = true;
+      log?.warn('handling an update failed on a temporary problem; it is not marked done and is tried again', {
+        updateId: update.update_id,
+        retryInMs: delayMs,
+        retry: tries,
+      });
+      setTimeout(() => void retryHandling(bot, update), delayMs).unref();
+      throw error;
     }
   };
+}
+
+/** Handles `update` again through the whole pipeline; a failure goes to the bot's error handler, as the runner's would. */
+async function retryHandling<C extends Context>(bot: Bot<C>, update: Update): Promise<void> {
+  try {
+    await bot.handleUpdate(update);
+  } catch (error) {
+    if (error instanceof BotError) await Promise.resolve(bot.errorHandler(error as BotError<C>)).catch(() => undefined);
+  }
+}
+
+/** Longest wait between two tries of a done mark that could not be written. */
+const markRetryMaxMs = 30_000;
+
+/**
+ * Writes a done mark until it lands, while what keeps it out is temporary (a full disk, a dropped
+ * connection), or until the store is closed: the next start then replays the update.
+ */
+async function markDoneDurably(inbox: Pick<InboxStore, 'markDone'>, updateId: number, log: Logger | undefined): Promise<void> {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      await inbox.markDone(updateId);
+      if (tries > 1) log?.info('the done mark of an update is written now', { updateId });
+      return;
+    } catch (error) {
+      if (error instanceof StoreError && error.code === 'closed') return;
+      // Only a problem that passes (a full disk, a dropped connection) is worth waiting out.
+      const temporary = isTemporaryFailure(error);
+      if (tries === 1 || !temporary) {
+        const failure = writeFailureOf(error);
+        const next = temporary
+          ? 'writing it again until it lands (a restart meanwhile handles it again)'
+          : 'the next start handles it again';
+        log?.error(`marking an update done failed; ${next}`, {
+          updateId,
+          ...(failure ? writeFailureFields(failure) : { error }),
+        });
+      }
+      if (!temporary) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000 * 2 ** (tries - 1), markRetryMaxMs)).unref());
+    }
+  }
 }
 
 /**

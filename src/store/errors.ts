@@ -103,3 +103,68 @@ export class StoreMissingError extends StoreError {
     this.missing = details.missing;
   }
 }
+
+/** What an operator is told about a write that failed on the data directory's file system. */
+export interface WriteFailure {
+  /** The errno code (ENOSPC, EROFS, EACCES ...). */
+  code: string;
+  /** The file or directory the write was for, when the error names one. */
+  path?: string;
+  /** What is wrong, in a sentence. */
+  problem: string;
+  /** What to do about it. */
+  advice: string;
+}
+
+/** Errno codes that mean the data directory cannot take writes (as opposed to a bug or the network). */
+const writeFailures: Record<string, { problem: string; advice: string }> = {
+  ENOSPC: {
+    problem: 'the disk holding the data directory is full',
+    advice: 'free space on that disk (kiosbot goes on by itself once writes work again)',
+  },
+  EDQUOT: {
+    problem: 'the disk quota of the user kiosbot runs as is used up on the data directory',
+    advice: 'raise the quota or free space (kiosbot goes on by itself once writes work again)',
+  },
+  EROFS: {
+    problem: 'the data directory is on a read-only file system',
+    advice: 'remount it read-write (check the mount, or the disk for errors: the kernel remounts a failing disk read-only)',
+  },
+  EACCES: {
+    problem: 'the data directory is not writable by the user kiosbot runs as (permission denied)',
+    advice: 'give that user write permission on the data directory and its files again (chown/chmod)',
+  },
+  EPERM: {
+    problem: 'the data directory is not writable by the user kiosbot runs as (operation not permitted)',
+    advice: 'give that user write permission on the data directory and its files again (chown/chmod, chattr -i)',
+  },
+  EIO: {
+    problem: 'the disk holding the data directory reported an I/O error',
+    advice: 'check the disk (dmesg, smartctl); restore from a backup onto a healthy disk if it is failing',
+  },
+};
+
+/**
+ * The data directory problem behind `error`, when it is one (a write refused by the file system:
+ * full, read-only, no permission, I/O error); undefined for anything else. Callers log it instead
+ * of a generic failure, so the operator reads what is wrong and what to do, not "network error".
+ */
+export function writeFailureOf(error: unknown): WriteFailure | undefined {
+  for (let cause = error, depth = 0; typeof cause === 'object' && cause !== null && depth < 5; depth += 1) {
+    const { code, path } = cause as { code?: unknown; path?: unknown };
+    const known = typeof code === 'string' ? writeFailures[code] : undefined;
+    if (known && typeof code === 'string') return { code, ...(typeof path === 'string' ? { path } : {}), ...known };
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Log fields naming a write failure: `dataDirProblem` (what is wrong), `path`, `errno` and `whatToDo`. */
+export function writeFailureFields(failure: WriteFailure): Record<string, string> {
+  return {
+    dataDirProblem: failure.problem,
+    ...(failure.path ? { path: failure.path } : {}),
+    errno: failure.code,
+    whatToDo: failure.advice,
+  };
+}

@@ -6,7 +6,9 @@
 import { describe, expect } from 'vitest';
 import { maxUnrecordedDeliveries } from '../../src/notify/outbox.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
-import { processTest, seedUsers } from './fixture.ts';
+import { processTest, seedUsers, until } from './fixture.ts';
+import { mountTinyTmpfs } from '../helpers/disk.ts';
+import path from 'node:path';
 
 const adminId = 990001;
 const users = 100;
@@ -57,6 +59,71 @@ describe('outbox crash safety (kill -9 during a broadcast)', () => {
       const copies = [admin, ...audience].reduce((sum, user) => sum + received(user), 0);
       const duplicates = copies - (users + 1);
       expect(duplicates).toBeLessThanOrEqual(maxUnrecordedDeliveries);
+    },
+    120_000,
+  );
+});
+
+describe('outbox crash safety on a full disk (kill -9 while the broadcast cannot record its progress)', () => {
+  processTest(
+    'a broadcast whose progress cannot be written stops sending; a kill -9 then re-sends at most the stated number, and everyone gets it',
+    async ({ lab, skip }) => {
+      const disk = mountTinyTmpfs(8 * 1024 * 1024);
+      if ('reason' in disk) {
+        if (process.env.KIOSBOT_REQUIRE_TMPFS === '1') throw new Error(`KIOSBOT_REQUIRE_TMPFS=1 but ${disk.reason}`);
+        skip(`no real full-disk test here: ${disk.reason}`);
+        return;
+      }
+      try {
+        const { telegram } = lab;
+        const dataDir = path.join(disk.dir, 'data');
+        const startBot = () => lab.start({ ADMIN_IDS: String(adminId), DATA_DIR: dataDir });
+        const output = () => lab.bot?.output ?? '';
+        const received = (user: EmulatedUser) =>
+          telegram.botMessages(user).filter((m) => m.text === text && m.method === 'copyMessage').length;
+        const admin = telegram.createUser({ firstName: 'Admin', languageCode: 'id', id: adminId });
+        const audience = Array.from({ length: users }, (_, i) => telegram.createUser({ firstName: `Pengguna ${i}`, languageCode: 'id' }));
+        await seedUsers(dataDir, [admin, ...audience]);
+
+        await startBot();
+        const confirm = await telegram.waitForBotMessage(admin, {
+          after: admin.send(`/broadcast ${text}`),
+          textIncludes: 'Kirim ke siapa',
+          timeoutMs: 20_000,
+        });
+        admin.tap(confirm, 'Semua pengguna aktif');
+        await telegram.waitFor(() => confirm.text?.includes(`${users + 1} pengguna aktif`), { timeoutMs: 20_000 });
+        admin.tap(confirm, '📣 Kirim');
+        await telegram.waitFor(() => telegram.callsTo('copyMessage').length >= 10, {
+          timeoutMs: 30_000,
+          message: `the broadcast never started\n${output()}`,
+        });
+        // The disk fills up mid-broadcast: no progress can be written from now on.
+        disk.fill();
+        await until(
+          () => /recording a (delivered message|broadcast delivery) failed/.test(output()),
+          20_000,
+          () => `no write failed\n${output()}`,
+        );
+        // Time enough for a broadcast that kept sending to send much more than the bound.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await lab.bot?.stop('SIGKILL');
+        const copiesAtKill = [admin, ...audience].reduce((sum, user) => sum + received(user), 0);
+        expect(copiesAtKill, 'the full disk must stop the broadcast before its end').toBeLessThan(users + 1);
+
+        disk.unfill();
+        await startBot();
+        await telegram.waitFor(() => [admin, ...audience].every((user) => received(user) >= 1), {
+          timeoutMs: 60_000,
+          message: `not every user got the broadcast after the restart\n${output()}`,
+        });
+        const copies = [admin, ...audience].reduce((sum, user) => sum + received(user), 0);
+        expect(copies - (users + 1)).toBeLessThanOrEqual(maxUnrecordedDeliveries);
+      } finally {
+        await lab.bot?.stop('SIGKILL');
+        disk.unfill();
+        disk.unmount();
+      }
     },
     120_000,
   );

@@ -11,7 +11,9 @@ import { createLogger } from '../../src/logger.ts';
 import { createOutbox, maxUnrecordedDeliveries } from '../../src/notify/outbox.ts';
 import type { OutboxLimits } from '../../src/notify/pacing.ts';
 import { createBroadcastRunner } from '../../src/jobs/broadcast.ts';
-import { broadcastsFileName } from '../../src/store/broadcasts.ts';
+import { broadcastsFileName, type BroadcastJob } from '../../src/store/broadcasts.ts';
+import { readFileSync } from 'node:fs';
+import { createTestDisk, type TestDisk } from '../helpers/disk.ts';
 import { startBotApi } from '../../tools/playground/bot-api.ts';
 import { createTempDirs, openTestStore } from '../store/helpers.ts';
 
@@ -25,9 +27,10 @@ afterEach(async () => {
 const logger = createLogger({ level: 'error', write: () => undefined });
 
 /** The emulated Bot API, a store, an outbox with `limits` and a broadcast runner at `rate` per `windowMs` on its bulk lane. */
-async function startBroadcasting(limits: OutboxLimits, rate: number, windowMs: number) {
+async function startBroadcasting(limits: OutboxLimits, rate: number, windowMs: number, disk?: TestDisk) {
   const telegram = await startBotApi();
-  const { store } = await openTestStore(dirs.make());
+  const dataDir = dirs.make();
+  const { store } = await openTestStore(dataDir, disk ? { writeFile: disk.write } : {});
   const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
   const outbox = createOutbox({ api, db: dbOf(store), logger, limits, retry: { baseMs: 20, maxMs: 100 } });
   const runner = createBroadcastRunner({
@@ -66,7 +69,13 @@ async function startBroadcasting(limits: OutboxLimits, rate: number, windowMs: n
     outbox.start();
     runner.start();
   };
-  return { telegram, store, outbox, broadcastTo };
+  /** Positions of the job finished in the file on disk: what a restart after a kill -9 would not send again. */
+  const finishedOnDisk = () => {
+    const job = (JSON.parse(readFileSync(path.join(dataDir, broadcastsFileName), 'utf8')) as { jobs: Record<string, BroadcastJob> }).jobs
+      .job1!;
+    return job.next + job.doneAbove.length;
+  };
+  return { telegram, store, outbox, broadcastTo, finishedOnDisk };
 }
 
 describe('broadcast jobs', () => {
@@ -122,5 +131,30 @@ describe('broadcast jobs', () => {
     // Sent concurrently to different chats: in any order.
     const copiedTo = telegram.callsTo('copyMessage').map((call) => Number(call.params.chat_id));
     expect(copiedTo.sort((a, b) => a - b)).toEqual(users.slice(3).map((user) => user.id));
+  });
+  it('a full disk mid-way stops the broadcast: at most maxUnrecorded copies go out unrecorded, and the counts are exact once it works again', async () => {
+    const disk = createTestDisk();
+    const { telegram, store, broadcastTo, finishedOnDisk } = await startBroadcasting(
+      { perChatMs: 10, globalPerSecond: 1000, ceilingPerSecond: 1000 },
+      1000,
+      100,
+      disk,
+    );
+    const users = Array.from({ length: 120 }, (_, i) => telegram.createUser({ firstName: `U${i}` }));
+    await broadcastTo(users);
+    await telegram.waitFor(() => telegram.callsTo('copyMessage').length >= 20);
+    disk.setFull(true);
+    // The outcomes are written again and again while the disk is full.
+    await telegram.waitFor(() => disk.failed.length >= 10, { timeoutMs: 10_000 });
+    // Every copy whose position is not finished on disk would go out again after a kill -9 now.
+    expect(telegram.callsTo('copyMessage').length - finishedOnDisk()).toBeLessThanOrEqual(maxUnrecordedDeliveries);
+
+    disk.setFull(false);
+    await telegram.waitFor(() => store.broadcasts.progress('job1')?.status === 'done', { timeoutMs: 10_000 });
+    const copies = telegram.callsTo('copyMessage').map((call) => Number(call.params.chat_id));
+    expect(new Set(copies).size, 'nobody got it twice').toBe(copies.length);
+    // The report counts what really went out.
+    expect(store.broadcasts.progress('job1')).toMatchObject({ sent: copies.length, blocked: 0, failed: 0 });
+    expect(copies).toHaveLength(120);
   });
 });

@@ -4,6 +4,7 @@ import { Api, GrammyError } from 'grammy';
 import { describe, expect, it } from 'vitest';
 import { createBulkLane, type BulkDelivery, type BulkOutcome, type BulkSource } from '../../src/notify/bulk.ts';
 import { createPacing } from '../../src/notify/pacing.ts';
+import { createOutcomeRecorder } from '../../src/notify/recording.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Store } from '../../src/store/store.ts';
 
@@ -55,14 +56,16 @@ function lane(answers: Array<Error | undefined>) {
       return delivery;
     },
   };
+  const log = createLogger({ level: 'error', write: () => undefined });
   const bulk = createBulkLane({
     api: new Api('1:x'),
     db: dbOf(store),
-    log: createLogger({ level: 'error', write: () => undefined }),
+    log,
     pacing: createPacing({ perChatMs: 10, globalPerSecond: 10, globalWindowMs: 100 }),
     sending,
     busyChats: new Set(),
     maxUnrecorded: 8,
+    recorder: createOutcomeRecorder({ log, baseMs: 20, maxMs: 100, onRecovered: () => undefined }),
     requestTimeoutMs: 1000,
     retryBaseMs: 20,
     mono: () => t,

@@ -17,6 +17,7 @@ import { hotFileName, type Store } from '../../src/store/store.ts';
 import { createTempDirs, openTestStore } from '../store/helpers.ts';
 import { stringContaining } from '../helpers/matchers.ts';
 import { testClock } from '../helpers/settlement.ts';
+import { createTestDisk, type TestDisk } from '../helpers/disk.ts';
 
 /** Short windows so a test of the pacing runs in about a second. */
 const fastLimits = { perChatMs: 25, perGroupPerMinute: 8, groupWindowMs: 300, globalPerSecond: 10, globalWindowMs: 100 };
@@ -41,10 +42,10 @@ interface Setup {
   reopen(): Promise<Store>;
 }
 
-async function setup(telegramOptions: BotApiOptions = {}): Promise<Setup> {
+async function setup(telegramOptions: BotApiOptions = {}, disk?: TestDisk): Promise<Setup> {
   const telegram = await startBotApi(telegramOptions);
   const dataDir = dirs.make();
-  let { store } = await openTestStore(dataDir);
+  let { store } = await openTestStore(dataDir, disk ? { writeFile: disk.write } : {});
   const logs: Setup['logs'] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line) as Setup['logs'][number]) });
   const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
@@ -534,6 +535,46 @@ describe('outbox failures and restarts', () => {
     expect(Math.max(...unrecordedAtEachSend)).toBeLessThanOrEqual(bound);
     // The bound was actually reached (sends overlap), so the check above is not vacuous.
     expect(Math.max(...unrecordedAtEachSend)).toBe(bound);
+  });
+
+  it('a removal that cannot be written (disk full) stops sending: nothing is sent twice, at most maxUnrecorded sends go unrecorded, all goes out once the disk works', async () => {
+    const disk = createTestDisk();
+    const s = await setup({}, disk);
+    const users = Array.from({ length: 30 }, (_, i) => s.telegram.createUser({ firstName: `User ${i}` }));
+    for (const user of users) await s.store.outbox.enqueue({ chatId: user.id, kind: 'test', payload: send(`hai ${user.id}`) });
+    const bound = 3;
+    /** Sends whose item was still in the file on disk when the disk filled up, plus those made after. */
+    const onDisk = () =>
+      new Set(
+        Object.values(
+          (JSON.parse(readFileSync(path.join(s.dataDir, hotFileName), 'utf8')) as { outbox: Record<string, { chatId: number }> }).outbox,
+        ).map((item) => item.chatId),
+      );
+    const api = new Api(s.telegram.token, { apiRoot: s.telegram.apiRoot });
+    api.config.use(async (prev, method, payload, signal) => {
+      // The disk fills up right before the fifth message.
+      if (method === 'sendMessage' && s.telegram.callsTo('sendMessage').length === 4) disk.setFull(true);
+      return prev(method, payload, signal);
+    });
+    const lifted = { perChatMs: 0, perGroupPerMinute: 1000, globalPerSecond: 1000 };
+    const outbox = s.outbox({ api, limits: lifted, maxUnrecorded: bound });
+    outbox.start();
+    // The removals are written again and again while the disk is full.
+    await s.telegram.waitFor(() => disk.failed.length >= 8, { timeoutMs: 10_000 });
+    const sentWhileFull = s.telegram.callsTo('sendMessage').map((call) => Number(call.params.chat_id));
+    expect(new Set(sentWhileFull).size, 'no message is sent twice').toBe(sentWhileFull.length);
+    // What a kill -9 now would send again: the chats sent to whose item is still on disk.
+    const pending = onDisk();
+    expect(sentWhileFull.filter((chatId) => pending.has(chatId)).length).toBeLessThanOrEqual(bound);
+    expect(s.logs).toContainEqual(
+      expect.objectContaining({ level: 'error', msg: stringContaining('no message is sent until it can be recorded'), errno: 'ENOSPC' }),
+    );
+
+    disk.setFull(false);
+    await outbox.drain({ timeoutMs: 10_000 });
+    for (const user of users) expect(botTexts(s.telegram, user)).toEqual([`hai ${user.id}`]);
+    expect(s.store.outbox.size()).toBe(0);
+    expect(s.logs).toContainEqual(expect.objectContaining({ level: 'info', msg: 'recording works again; sending resumes' }));
   });
 
   it('stop() waits for the call in flight and leaves the rest queued', async () => {

@@ -1,16 +1,18 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ApiCallFn, RawApi, Transformer } from 'grammy';
+import { Bot, type ApiCallFn, type RawApi, type Transformer } from 'grammy';
 import type { Update } from 'grammy/types';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openInbox, type Inbox } from '../../src/store/inbox.ts';
 import { createVault } from '../../src/store/vault.ts';
-import { inboxGetUpdatesTransformer, mayMoveMoney } from '../../src/server/update-inbox.ts';
+import { inboxGetUpdatesTransformer, markDoneAfterHandling, mayMoveMoney } from '../../src/server/update-inbox.ts';
+import { createLogger } from '../../src/logger.ts';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer, waitForSummary } from '../helpers/buy.ts';
 import { privateTextUpdate } from '../helpers/updates.ts';
 import { startHttpServer, type HttpServer } from '../../src/server/http.ts';
+import { enospc } from '../helpers/disk.ts';
 
 const vault = createVault({ key: Buffer.alloc(32, 9) });
 const privateText = (id: number, text = 'hi'): Update => privateTextUpdate(id, text, { id: 5, firstName: 'A' });
@@ -112,6 +114,36 @@ describe('getUpdates transformer of the inbox', () => {
   });
 });
 
+describe('done marks', () => {
+  it('a done mark that cannot be written (disk full) is written again until it lands', async () => {
+    vi.useFakeTimers();
+    try {
+      const bot = new Bot('1:test', { botInfo: { id: 1, is_bot: true, first_name: 'K', username: 'k_bot' } as never });
+      bot.on('message', () => undefined);
+      const marked: number[] = [];
+      let full = true;
+      const inbox = {
+        markDone: (id: number) => {
+          if (full) return Promise.reject(enospc('/data/inbox.json'));
+          marked.push(id);
+          return Promise.resolve();
+        },
+      };
+      const lines: string[] = [];
+      markDoneAfterHandling(bot, inbox, { logger: createLogger({ level: 'info', write: (line) => lines.push(line) }) });
+      await bot.handleUpdate(privateText(500));
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(marked).toEqual([]);
+      expect(lines.join('\n')).toContain('the disk holding the data directory is full');
+      full = false;
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(marked).toEqual([500]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('inbox with the real bot', () => {
   let world: TestWorld;
   let server: HttpServer | undefined;
@@ -193,6 +225,48 @@ describe('inbox with the real bot', () => {
     expect((await post(secret)).status).toBe(200);
     expect(heldWhenHandled).toEqual([true]);
     expect(world.telegram.botMessages(budi)).toHaveLength(1);
+  });
+
+  it('a Confirm tap whose handling fails on a full disk is not marked done, is handled again, and buys once', async () => {
+    world = await startWorld({ sandbox: { reseller: { instant: true } }, app: { handlingRetryDelaysMs: [50, 50] } });
+    const budi = await buyer(world);
+    const summary = await waitForSummary(world, budi, budi.send('TSEL10.081234567890'));
+    // The disk is full for the conversation's last write (its end) once: the handling fails there.
+    const conversations = world.app.db.conversations;
+    const remove = conversations.delete.bind(conversations);
+    let failures = 0;
+    conversations.delete = (key) => (failures++ === 0 ? Promise.reject(enospc('/data/kiosbot.json')) : remove(key));
+    const query = budi.tap(summary, '✅ Konfirmasi');
+    const id = () => world.telegram.updates.find((u) => u.callback_query?.id === query.id)?.update_id ?? -1;
+    // Handled again: the purchase is found recorded under its confirmation, and checked, not bought again.
+    await world.telegram.waitForBotMessage(budi, { after: summary, textIncludes: 'sudah tercatat', timeoutMs: 5000 });
+    await world.telegram.waitFor(() => !world.app.store.inbox.pendingIds().includes(id()), { timeoutMs: 3000 });
+    const bought = world.sandbox.received.filter((request) => request.service === 'reseller' && request.path === '/transaction');
+    expect(new Set(bought.map((request) => (request.body as { ref_id?: string }).ref_id)).size).toBe(1);
+    // The conversation is over (its end was written on the second run): no old summary waits for a tap.
+    expect(await world.app.db.conversations.read(`${budi.id}:${budi.id}`)).toBeUndefined();
+  });
+
+  it('an update failing on a temporary problem is tried a bounded number of times, then marked done and the user told to try again', async () => {
+    world = await startWorld({ sandbox: { reseller: { instant: true } }, app: { handlingRetryDelaysMs: [50, 50] } });
+    const budi = await buyer(world);
+    const summary = await waitForSummary(world, budi, budi.send('TSEL10.081234567890'));
+    let tries = 0;
+    world.app.db.conversations.delete = () => {
+      tries += 1;
+      return Promise.reject(enospc('/data/kiosbot.json'));
+    };
+    const query = budi.tap(summary, '✅ Konfirmasi');
+    const id = () => world.telegram.updates.find((u) => u.callback_query?.id === query.id)?.update_id ?? -1;
+    await world.telegram.waitFor(() => tries >= 3 && !world.app.store.inbox.pendingIds().includes(id()), { timeoutMs: 5000 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(tries, 'the first run and two retries, no more').toBe(3);
+    const told = world.telegram.botMessages(budi).filter((message) => message.text?.includes('gangguan sementara'));
+    expect(told.length).toBeGreaterThanOrEqual(1);
+    const bought = world.sandbox.received.filter((request) => request.service === 'reseller' && request.path === '/transaction');
+    expect(new Set(bought.map((request) => (request.body as { ref_id?: string }).ref_id)).size).toBe(1);
+    // The operator reads what is wrong with the data directory, not a generic error.
+    expect(world.logs.join('\n')).toContain('the disk holding the data directory is full');
   });
 
   it('long polling through the runner: a tap is in the inbox, then marked done once handled', async () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { test } from 'vitest';
 import path from 'node:path';
-import type { WriteEvent } from '../../src/store/durable-file.ts';
+import type { AtomicWriter, WriteEvent } from '../../src/store/durable-file.ts';
 import { decodeLine, type SegmentAppender } from '../../src/store/history-lines.ts';
 import type { GameOrderRecord, TransactionRecord } from '../../src/store/schema.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
@@ -72,7 +72,7 @@ export function createClock(start: string): { now: () => Date; set(iso: string):
 /** Opens a store in `dataDir` that records every file write. */
 export async function openTestStore(
   dataDir: string,
-  options: { now?: () => Date; vault?: Vault; appendFile?: SegmentAppender } = {},
+  options: { now?: () => Date; vault?: Vault; appendFile?: SegmentAppender; writeFile?: AtomicWriter } = {},
 ): Promise<{ store: Store; db: Db; writes: WriteEvent[] }> {
   const writes: WriteEvent[] = [];
   const vault = options.vault ?? testVault();
@@ -82,6 +82,7 @@ export async function openTestStore(
     onWrite: (event) => writes.push(event),
     ...(options.now ? { now: options.now } : {}),
     ...(options.appendFile ? { appendFile: options.appendFile } : {}),
+    ...(options.writeFile ? { writeFile: options.writeFile } : {}),
   });
   return { store, db: dbOf(store, { vault, ...(options.now ? { now: options.now } : {}) }), writes };
 }

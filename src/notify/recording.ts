@@ -1,0 +1,105 @@
+/**
+ * Writing a delivery's outcome (an outbox item's removal or retry record, a broadcast position's
+ * outcome) is part of the delivery: until it is on disk, a crash sends that message again. The
+ * outbox bounds how many deliveries may be unrecorded at once (`maxUnrecordedDeliveries`); that
+ * bound only holds if a delivery whose record failed keeps its slot. So a failed record is not a
+ * log line: it is written again (with back-off) until it lands, the delivery keeps its slot
+ * meanwhile, and while any record is failing no new message starts. Only a stop gives up on it
+ * (that message may then be sent again after the restart, as after a crash).
+ */
+import type { Logger } from '../logger.ts';
+import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
+
+export interface OutcomeRecorder {
+  /** Whether the last record write failed and none has landed since: no new delivery may start. */
+  readonly failing: boolean;
+  /**
+   * Runs `write` until it resolves; resolves true then, or false if the recorder was stopped
+   * before it worked (after one last try). `fields` name the delivery in the logs.
+   */
+  record(write: () => Promise<unknown>, fields: Record<string, unknown>): Promise<boolean>;
+  /** Accepts records again after a stop. */
+  start(): void;
+  /** Ends the waits: every record still failing gets one last try, then gives up. */
+  stop(): void;
+}
+
+export interface OutcomeRecorderOptions {
+  log: Logger;
+  /** First wait before writing again; it doubles per failed try. */
+  baseMs: number;
+  /** Longest wait; default 30 s. */
+  maxMs?: number;
+  /** Recording works again after failing: sending may resume. */
+  onRecovered: () => void;
+}
+
+export function createOutcomeRecorder(options: OutcomeRecorderOptions): OutcomeRecorder {
+  const { log } = options;
+  let failing = false;
+  let stopped = false;
+  /** Wakes the records waiting to try again (a stop). */
+  const sleepers = new Set<() => void>();
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      sleepers.add(wake);
+    });
+
+  async function record(write: () => Promise<unknown>, fields: Record<string, unknown>): Promise<boolean> {
+    for (let tries = 1; ; tries += 1) {
+      const lastTry = stopped;
+      try {
+        await write();
+      } catch (error) {
+        const failure = writeFailureOf(error);
+        const problem = failure ? writeFailureFields(failure) : { error };
+        if (lastTry) {
+          log.error('stopping with a delivered message whose outcome could not be recorded; it may be sent again after the restart', {
+            ...fields,
+            ...problem,
+          });
+          return false;
+        }
+        if (!failing) {
+          failing = true;
+          log.error(
+            'recording a delivered message failed; no message is sent until it can be recorded (so a crash cannot repeat more of them)',
+            {
+              ...fields,
+              ...problem,
+            },
+          );
+        } else log.debug('recording a delivered message failed again', { ...fields, tries });
+        await sleep(Math.min(options.baseMs * 2 ** (tries - 1), options.maxMs ?? 30_000));
+        continue;
+      }
+      if (failing) {
+        failing = false;
+        log.info('recording works again; sending resumes', fields);
+        options.onRecovered();
+      }
+      return true;
+    }
+  }
+
+  return {
+    get failing() {
+      return failing;
+    },
+    record,
+    start() {
+      stopped = false;
+    },
+    stop() {
+      stopped = true;
+      for (const wake of [...sleepers]) wake();
+    },
+  };
+}
