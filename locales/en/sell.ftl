@@ -54,6 +54,7 @@ sell-ask-product =
 sell-bad-product =
     The line "{ $text }" could not be read.
     { sell-syntax-product }
+sell-too-large = "{ $text }" is too large: a markup or sell price is at most { $rupiah }, a percent at most { $percent }%.
 sell-text-only = Answer with text, or type /cancel.
 sell-cancelled = Cancelled; your sell-price rules are unchanged.
 sell-saved = ✅ Sell-price rules saved.

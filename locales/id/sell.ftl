@@ -54,6 +54,7 @@ sell-ask-product =
 sell-bad-product =
     Baris "{ $text }" tidak bisa dibaca.
     { sell-syntax-product }
+sell-too-large = "{ $text }" terlalu besar: markup atau harga jual paling banyak { $rupiah }, persen paling banyak { $percent }%.
 sell-text-only = Balas dengan teks, atau ketik /batal.
 sell-cancelled = Dibatalkan; aturan harga jual tidak berubah.
 sell-saved = ✅ Aturan harga jual disimpan.

@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { webhookCallback, type Bot } from 'grammy';
+import { BotError, webhookCallback, type Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { chatOf, mayMoveMoney } from './update-inbox.ts';
+import { readUpdate } from './update-shape.ts';
 import type { BotContext } from '../bot/context.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
@@ -74,7 +75,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       return;
     }
     if (handleUpdate && options.webhook && req.method === 'POST' && path === options.webhook.path) {
-      void receiveWebhookUpdate(req, res, options.webhook, options.db, handleUpdate).catch((error: unknown) => {
+      void receiveWebhookUpdate(req, res, options.webhook, options.db, options.logger, handleUpdate).catch((error: unknown) => {
         options.logger.error('webhook update failed', { error });
         if (!res.headersSent) res.writeHead(500).end();
       });
@@ -126,6 +127,46 @@ export const webhookInboxRetention = {
   postgres: { maxAgeMs: 60 * 60_000, maxCount: Number.MAX_SAFE_INTEGER },
 } as const;
 
+/**
+ * Largest webhook body read (1 MiB). Telegram's updates are a few kilobytes (a message holds at
+ * most 4,096 characters of text and 1,024 of caption); a larger body is refused with 413 before
+ * more of it is read, so no request can make the process hold megabytes for it.
+ */
+export const maxWebhookBodyBytes = 1024 * 1024;
+
+/**
+ * The body of `req`, or undefined as soon as it is known to exceed `limit` bytes (its
+ * Content-Length says so, or the bytes read so far pass it): reading stops there.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      // Paused, not destroyed: the socket must stay open for the 413.
+      req.off('data', onData).pause();
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+/**
+ * Answers 413 and closes the connection once the answer is out, without reading the rest of the
+ * body (Node would otherwise drain it to keep the connection alive).
+ */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  res
+    .writeHead(413, { Connection: 'close', 'Content-Type': 'text/plain' })
+    .end(`body larger than ${maxWebhookBodyBytes} bytes`, () => req.socket.destroy());
+}
+
 type WebhookHandler = (
   update: Update,
   respond: (json: string) => unknown,
@@ -146,8 +187,9 @@ type WebhookHandler = (
 async function receiveWebhookUpdate(
   req: IncomingMessage,
   res: ServerResponse,
-  webhook: { secret: string; lease: Lease },
+  webhook: { bot: Bot<BotContext>; secret: string; lease: Lease },
   db: Db,
+  logger: Logger,
   handle: WebhookHandler,
 ): Promise<void> {
   const { secret } = webhook;
@@ -159,27 +201,41 @@ async function receiveWebhookUpdate(
     res.writeHead(401).end('secret token is wrong');
     return;
   }
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  let update: Update;
-  try {
-    update = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Update;
-    if (typeof update?.update_id !== 'number') throw new Error('no update_id');
-  } catch {
+  const body = await readBody(req, maxWebhookBodyBytes);
+  if (body === undefined) {
+    refuseTooLarge(req, res);
+    return;
+  }
+  const read = readUpdate(body.toString('utf8'));
+  if ('notAnUpdate' in read) {
     res.writeHead(400).end('not an update');
     return;
   }
+  if ('field' in read) {
+    // Answered 200 so that Telegram does not post it again: no retry could make it readable.
+    logger.warn('webhook update refused: a field has the wrong type', { updateId: read.updateId, field: read.field });
+    res.writeHead(200).end();
+    return;
+  }
+  const { update } = read;
   const run = async () => {
     const fresh = mayMoveMoney(update)
       ? (await db.inbox.addUpdates([update], { lease: webhook.lease })).length > 0
       : !(await db.inbox.has(update.update_id));
     if (!fresh) return;
-    await handle(
-      update,
-      (json) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(json),
-      secret,
-      () => res.writeHead(401).end('secret token is wrong'),
-    );
+    try {
+      await handle(
+        update,
+        (json) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(json),
+        secret,
+        () => res.writeHead(401).end('secret token is wrong'),
+      );
+    } catch (error) {
+      // A handler that threw is reported as under long polling (bot.catch: logged, the user told)
+      // and the update acknowledged: it is marked done, so a re-delivery would not run it again.
+      if (!(error instanceof BotError)) throw error;
+      await webhook.bot.errorHandler(error as BotError<BotContext>);
+    }
   };
   const chatId = chatOf(update);
   await (chatId === undefined ? run() : db.chatLocks.run(chatId, run));

@@ -14,8 +14,19 @@ export type { Markup, SellRules } from '../store/schema.ts';
 /** The rounding steps offered as buttons (1 = not rounded). */
 export const roundingSteps = [1, 100, 500, 1000] as const;
 
-/** Largest percent markup accepted (a typo guard, not a business rule). */
-const maxPercent = 1000;
+/**
+ * Largest markups accepted, either way (typo guards, not business rules): a rupiah markup or an
+ * exact sell price of at most Rp 10.000.000 (far above any top-up's price; sums of many sales then
+ * stay exact integers), a percent of at most 1000.
+ */
+export const sellLimits = { rupiah: 10_000_000, percent: 1000 } as const;
+
+/**
+ * Longest override line read (characters, trimmed): a brand name or code and a markup fit with
+ * room to spare. A longer line is refused unread: the line pattern may backtrack, which costs the
+ * square of a line's length or more.
+ */
+const maxOverrideLineLength = 100;
 
 /** What a product costs and sells for under the rules, and which rule decided it. */
 export interface SellPrice {
@@ -151,12 +162,16 @@ function parseDecimal(text: string): number | undefined {
   return /^\d+([.,]\d{1,2})?$/.test(text) ? Number(text.replace(',', '.')) : undefined;
 }
 
+/** What a typed markup is: the markup, or over `sellLimits` (`tooLarge`); undefined when it is no markup. */
+export type MarkupRead = { markup: Markup } | { tooLarge: true } | undefined;
+
 /**
  * A markup as a reseller types it: `5%`, `2,5%`, `1500`, `Rp 1.500`, `+1.000`, `1,5rb`, `2k`.
  * With `override`, also negative (`-500`, `-2%`); with `price` (a product), an exact sell price
- * (`=12.500`). Undefined when it is none of these.
+ * (`=12.500`). `{ tooLarge: true }` for an amount or percent beyond `sellLimits` (either sign);
+ * undefined when it is none of these.
  */
-export function parseMarkup(text: string, options: { override?: boolean; price?: boolean } = {}): Markup | undefined {
+export function readMarkup(text: string, options: { override?: boolean; price?: boolean } = {}): MarkupRead {
   const match = markupPattern.exec(text.trim());
   if (!match?.groups) return undefined;
   const { op, num = '', unit } = match.groups;
@@ -167,7 +182,8 @@ export function parseMarkup(text: string, options: { override?: boolean; price?:
   if (unit === '%') {
     if (op === '=') return undefined;
     const percent = parseDecimal(num);
-    return percent === undefined || percent > maxPercent ? undefined : { kind: 'percent', percent: sign * percent + 0 };
+    if (percent === undefined) return undefined;
+    return percent > sellLimits.percent ? { tooLarge: true } : { markup: { kind: 'percent', percent: sign * percent + 0 } };
   }
   if (unit) {
     const thousands = parseDecimal(num);
@@ -175,22 +191,37 @@ export function parseMarkup(text: string, options: { override?: boolean; price?:
   } else {
     amount = parseRupiah(num);
   }
-  if (amount === undefined || !Number.isSafeInteger(amount)) return undefined;
-  return op === '=' ? { kind: 'price', price: amount } : { kind: 'fixed', amount: sign * amount + 0 };
+  if (amount === undefined) return undefined;
+  if (amount > sellLimits.rupiah) return { tooLarge: true };
+  return { markup: op === '=' ? { kind: 'price', price: amount } : { kind: 'fixed', amount: sign * amount + 0 } };
+}
+
+/** `readMarkup`'s markup, or undefined for anything else (no markup, or one over `sellLimits`). */
+export function parseMarkup(text: string, options: { override?: boolean; price?: boolean } = {}): Markup | undefined {
+  const read = readMarkup(text, options);
+  return read && 'markup' in read ? read.markup : undefined;
 }
 
 /**
  * An override line: a name (brand, may have spaces; or a product code) then a markup
  * (`TELKOMSEL 1000`, `MOBILE LEGENDS 5%`, `TSEL10 =12500`) or a removal word (`hapus`, `remove`,
- * `-`). The name comes back in upper case. `price`: exact prices are allowed (products).
+ * `-`). The name comes back in upper case; `tooLarge` when the markup is over `sellLimits`.
+ * `price`: exact prices are allowed (products). Undefined for a line it cannot read, or one longer
+ * than `maxOverrideLineLength`.
  */
-export function parseOverride(text: string, options: { price?: boolean } = {}): { name: string; markup: Markup | 'remove' } | undefined {
-  const match = overridePattern.exec(text.trim());
+export function parseOverride(
+  text: string,
+  options: { price?: boolean } = {},
+): { name: string; markup: Markup | 'remove' } | { name: string; tooLarge: true } | undefined {
+  const line = text.trim();
+  if (line.length > maxOverrideLineLength) return undefined;
+  const match = overridePattern.exec(line);
   if (!match?.groups) return undefined;
   const name = brandKey(match.groups.name ?? '');
   const value = (match.groups.value ?? '').trim();
   if (name === '' || /^\d+$/.test(name)) return undefined;
   if (/^(hapus|remove|delete|-)$/i.test(value)) return { name, markup: 'remove' };
-  const markup = parseMarkup(value, { override: true, price: options.price ?? false });
-  return markup ? { name, markup } : undefined;
+  const read = readMarkup(value, { override: true, price: options.price ?? false });
+  if (!read) return undefined;
+  return 'markup' in read ? { name, markup: read.markup } : { name, tooLarge: true };
 }

@@ -11,21 +11,38 @@ export type ShopField = keyof typeof shopFieldLimits;
 /** The footer may keep this many lines; the name and address are one line each. */
 export const footerLines = 3;
 
+/** Line breaks of every kind: a name or an address is one line. */
+const lineBreak = /[\n\r\u0085\u2028\u2029]/;
 /**
- * What the user typed for `field`, tidied: spaces collapsed, a name or address on one line, a
- * footer of at most three lines. `{ tooLong }` (the limit) when it is longer than the field allows,
- * `{ tooManyLines }` for a footer of more lines, `{ empty: true }` when nothing is left.
+ * Unicode format characters (category Cf: bidi overrides such as U+202E, zero-width spaces, the
+ * byte-order mark), control characters and line separators, other than the tab (a space) and the
+ * footer's line feeds: they are invisible, reorder what is shown or break lines unseen, so a
+ * receipt or an inline card would not read as typed.
  */
-export function readShopField(
-  field: ShopField,
-  text: string,
-): { value: string } | { tooLong: number } | { tooManyLines: number } | { empty: true } {
-  const lines = text
+const invisible = /[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]/u;
+/** A zero-width joiner between two pictographs joins one emoji (👨‍👩‍👧): allowed. */
+const emojiJoiner = /(?<=\p{Extended_Pictographic}\uFE0F?)\u200D(?=\p{Extended_Pictographic})/gu;
+
+/** Why a typed field value was refused (see `readShopField`). */
+export type ShopFieldProblem = { tooLong: number } | { tooManyLines: number } | { oneLine: true } | { invisible: true } | { empty: true };
+
+/**
+ * What the user typed for `field`, tidied: spaces collapsed, a footer of at most three lines.
+ * Refused: a name or address with a line break (`{ oneLine }`), any field with a format or control
+ * character (`{ invisible }`; tabs count as spaces, the footer keeps its line feeds), a value
+ * longer than the field allows (`{ tooLong }`, the limit), a footer of more lines
+ * (`{ tooManyLines }`), and nothing at all (`{ empty }`).
+ */
+export function readShopField(field: ShopField, text: string): { value: string } | ShopFieldProblem {
+  const typed = text.trim();
+  if (typed === '') return { empty: true };
+  if (field !== 'footer' && lineBreak.test(typed)) return { oneLine: true };
+  const lines = typed
     .split('\n')
-    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .map((line) => line.replace(/[\t\p{Zs}]+/gu, ' ').trim())
     .filter((line) => line !== '');
-  const value = field === 'footer' ? lines.join('\n') : lines.join(' ');
-  if (value === '') return { empty: true };
+  if (lines.some((line) => invisible.test(line.replace(emojiJoiner, '')))) return { invisible: true };
+  const value = lines.join('\n');
   if (field === 'footer' && lines.length > footerLines) return { tooManyLines: footerLines };
   const limit = shopFieldLimits[field];
   return [...value].length > limit ? { tooLong: limit } : { value };

@@ -31,6 +31,14 @@ export type TargetCheck = { ok: true; target: string } | { ok: false; problem: T
 /** Longest target accepted (game ids with a zone, meter numbers and phone numbers are far shorter). */
 export const maxTargetLength = 40;
 
+/**
+ * Longest quick-buy line read (characters, trimmed): a code (at most 30), a separator and a
+ * target (at most `maxTargetLength`, or a phone number with its separators) fit with room to
+ * spare. A longer line is a problem as it stands, never matched: the line patterns may backtrack,
+ * which costs the square of a line's length or more.
+ */
+export const maxQuickBuyLineLength = 100;
+
 /** Most CODE.TARGET lines accepted in one message. */
 export const maxQuickBuyLines = 20;
 
@@ -163,6 +171,7 @@ export function parseQuickBuy(text: string): QuickBuyParse | undefined {
   const problems: QuickBuyFormatProblem[] = [];
   const all = nonEmptyLines(text);
   all.forEach((raw, index) => {
+    if (raw.length > maxQuickBuyLineLength) return void problems.push({ line: index + 1, text: shorten(raw) });
     const dotted = dottedLine.exec(raw);
     const spaced = dotted ? undefined : spacedNumberLine.exec(raw);
     const match = dotted ?? (spaced?.[2] && countDigits(spaced[2]) >= 6 ? spaced : undefined);
@@ -186,6 +195,7 @@ export function parseBuyCommand(argument: string): QuickBuyParse {
   const problems: QuickBuyFormatProblem[] = [];
   all.forEach((raw, index) => {
     const line = index + 1;
+    if (raw.length > maxQuickBuyLineLength) return void problems.push({ line, text: shorten(raw) });
     const dotted = dottedLine.exec(raw);
     const spaced = dotted ? undefined : spacedLine.exec(raw);
     const match = dotted ?? spaced;

@@ -6,7 +6,7 @@
  * sell price only: the cost (`tx.price` when a sell price was set) never reaches it.
  */
 import type { ShopProfile, TransactionRecord } from '../store/schema.ts';
-import { escapeHtml, formatRupiah, formatWib, maskTarget } from './format.ts';
+import { escapeHtml, formatRupiah, formatWib, maskTarget, withoutHiddenChars } from './format.ts';
 import type { ReceiptTranslate } from './receipt.ts';
 import { groupToken, splitPlnSn } from './token.ts';
 
@@ -66,9 +66,9 @@ export function buildCustomerReceipt(t: ReceiptTranslate, tx: TransactionRecord,
     total: { label: t('customer-receipt-price'), value: formatRupiah(customerPrice(tx)), strong: true },
   };
   if (shop) {
-    model.shopName = shop.name;
-    if (shop.address !== undefined) model.address = shop.address;
-    if (shop.footer !== undefined) model.footer = shop.footer;
+    model.shopName = withoutHiddenChars(shop.name);
+    if (shop.address !== undefined) model.address = withoutHiddenChars(shop.address);
+    if (shop.footer !== undefined) model.footer = withoutHiddenChars(shop.footer);
   }
   return model;
 }

@@ -78,3 +78,20 @@ export function echoInput(text: string, max = 64): string {
 export function formatMargin(margin: number): string {
   return `${margin < 0 ? '-' : '+'}${formatRupiah(Math.abs(margin)).replace('Rp ', '')}`;
 }
+
+/**
+ * Format characters (Cf), control characters but the line feed, and line/paragraph separators;
+ * a zero-width joiner between two pictographs (one emoji: 👨‍👩‍👧) is matched first, as `joiner`, and kept.
+ */
+const hiddenChars =
+  /(?<joiner>(?<=\p{Extended_Pictographic}\uFE0F?)\u200D(?=\p{Extended_Pictographic}))|[\p{Cf}\p{Zl}\p{Zp}]|(?!\n)\p{Cc}/gu;
+
+/**
+ * `text` without the characters that are invisible or reorder what follows (a right-to-left
+ * override, zero-width spaces, the byte-order mark, control characters), line feeds and the
+ * joiners inside emoji kept: for user-typed text printed where others read it (a shop's name on
+ * a customer receipt or a price card), in case it was stored before it was checked.
+ */
+export function withoutHiddenChars(text: string): string {
+  return text.replace(hiddenChars, (_char, joiner: string | undefined) => joiner ?? '');
+}

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { seedConnectedUser } from '../helpers/seed-transactions.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { codesShown, productButtons } from '../helpers/prices.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { normaliseQuery } from '../../src/bot/features/prices.ts';
 
 /** A user whose reseller account is connected (seeded through the service: connecting is not the subject here). */
 const connectedUser = (world: TestWorld, firstName: string, languageCode = 'id'): Promise<EmulatedUser> =>
@@ -11,6 +12,38 @@ const connectedUser = (world: TestWorld, firstName: string, languageCode = 'id')
 
 const priceListRequests = (world: TestWorld) =>
   world.sandbox.received.filter((request) => request.service === 'reseller' && request.path === '/price-list').length;
+
+describe('normaliseQuery: what is searched of a typed text', () => {
+  it('keeps at most 40 bytes of lower-case, single-spaced words, never half a character', () => {
+    expect(normaliseQuery('  Pulsa   XL:10  ')).toBe('pulsa xl 10');
+    expect(normaliseQuery('a'.repeat(100))).toBe('a'.repeat(40));
+    // Each emoji is 4 bytes in UTF-8 (two UTF-16 units): ten fit, the eleventh is left whole.
+    expect(normaliseQuery('😀'.repeat(30))).toBe('😀'.repeat(10));
+    expect(normaliseQuery(`${'a'.repeat(39)}é`)).toBe('a'.repeat(39));
+    // Cut just after a space: no trailing space is kept.
+    expect(normaliseQuery(`${'a'.repeat(39)} bcd`)).toBe('a'.repeat(39));
+  });
+
+  // The longest message Telegram delivers: every plain text message of a connected user passes
+  // here, so its work must grow with the text, not with its square (it once dropped one character
+  // per turn and re-measured the rest: thousands of passes over a 4,095-character message).
+  it.each([
+    ['letters', 'a'.repeat(4095)],
+    ['words', 'pulsa xl 10 '.repeat(342).slice(0, 4095)],
+    ['emoji', '😀'.repeat(2047)],
+  ])('a 4,095-character text (%s) is measured and cut in a bounded number of passes', (_shape, text) => {
+    const measured = vi.spyOn(Buffer, 'byteLength');
+    const split = vi.spyOn(Array, 'from');
+    try {
+      expect(Buffer.byteLength(normaliseQuery(text), 'utf8')).toBeLessThanOrEqual(40);
+      // One pass to measure and one to cut would do; a few more are allowed, thousands are not.
+      expect(measured.mock.calls.length + split.mock.calls.length).toBeLessThanOrEqual(4);
+    } finally {
+      measured.mockRestore();
+      split.mockRestore();
+    }
+  });
+});
 
 describe('/harga: the price list', () => {
   let world: TestWorld;

@@ -130,4 +130,33 @@ describe('/jual: sell-price rules', () => {
     expect(list.text).toContain('TSEL10 Telkomsel 10.000 — Rp 10.450');
     expect(list.text).not.toContain('→');
   });
+
+  it('refuses a markup or sell price above the maximum, saying the maximum, in /jual, its flow and override lines', async () => {
+    const budi = await buyer(world);
+    const oneShot = await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 1000000000000000') });
+    expect(oneShot.text).toContain('terlalu besar');
+    expect(oneShot.text).toContain('Rp 10.000.000');
+    expect(oneShot.text).toContain('1.000%');
+    expect(world.app.store.users.get(budi.id)?.sellRules).toBeUndefined();
+    const percent = await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 5000%') });
+    expect(percent.text).toContain('terlalu besar');
+
+    const screen = await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual') });
+    budi.tap(screen, '📦 Per produk');
+    await world.telegram.waitForBotMessage(budi, { after: screen, textIncludes: 'per produk' });
+    const line = await world.telegram.waitForBotMessage(budi, { after: budi.send('TSEL10 1000\nXL10 =Rp 10.000.001') });
+    expect(line.text).toContain('XL10 =Rp 10.000.001');
+    expect(line.text).toContain('terlalu besar');
+    expect(line.text).toContain('Rp 10.000.000');
+    // The question stands: the largest allowed price is taken.
+    const saved = await world.telegram.waitForBotMessage(budi, { after: budi.send('XL10 =10.000.000'), textIncludes: 'disimpan' });
+    expect(saved.text).toContain('XL10: harga jual Rp 10.000.000');
+    expect(world.app.store.users.get(budi.id)?.sellRules?.products).toEqual({ XL10: { kind: 'price', price: 10_000_000 } });
+
+    const ann = await buyer(world, 'Ann', { languageCode: 'en' });
+    const english = await world.telegram.waitForBotMessage(ann, { after: ann.send('/sellprice 1000000000000000') });
+    expect(english.text).toContain('too large');
+    expect(english.text).toContain('Rp 10.000.000');
+    expect(english.text).toContain('1,000%');
+  });
 });

@@ -103,6 +103,32 @@ describe('/toko: the shop profile on customer receipts', () => {
     expect(again.text).toContain('struk pelanggan');
   });
 
+  it('refuses a name or address with a line break or an invisible character (U+202E), saying why; the footer keeps its lines', async () => {
+    const budi = await seedConnectedUser(world, 'Budi');
+    await say(world, budi, '/toko');
+    const twoLines = await say(world, budi, 'Konter Budi\nPulsa Murah', 'satu baris');
+    expect(twoLines.buttons.flat()).toEqual(['✖️ Batal']);
+    // Right-to-left override: "Konter ‮iduB" would show as "Konter Budi" reversed on the receipt.
+    const reversed = await say(world, budi, 'Konter \u202eiduB', 'tak terlihat');
+    expect(reversed.text).toContain('Ketik lagi');
+    const address = await say(world, budi, 'Konter Budi', 'alamat');
+    await say(world, budi, 'Jl. Melati 5\u200b, Bandung', 'tak terlihat');
+    await tapAndWait(world, budi, address, '⏭ Lewati', 'catatan kaki');
+    await say(world, budi, 'Terima kasih\u202e!', 'tak terlihat');
+    const target = await say(world, budi, 'Terima kasih!\nBuka 08.00–21.00', 'nomor tujuan');
+    await tapAndWait(world, budi, target, 'Lengkap', 'disimpan');
+    expect(world.app.store.users.get(budi.id)?.shop).toEqual({
+      name: 'Konter Budi',
+      footer: 'Terima kasih!\nBuka 08.00–21.00',
+      target: 'full',
+    });
+
+    const ann = await seedConnectedUser(world, 'Ann', { languageCode: 'en' });
+    await say(world, ann, '/shop');
+    await say(world, ann, "Ann's\nShop", 'one line');
+    await say(world, ann, "Ann's \u202eShop", 'invisible');
+  });
+
   it('cancelling the first set-up stores nothing', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
     await say(world, budi, '/toko');

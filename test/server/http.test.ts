@@ -1,7 +1,8 @@
+import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
-import { startHttpServer, type HttpServer } from '../../src/server/http.ts';
+import { maxWebhookBodyBytes, startHttpServer, type HttpServer } from '../../src/server/http.ts';
 
 describe('HTTP server: health and webhook', () => {
   let world: TestWorld;
@@ -97,5 +98,143 @@ describe('HTTP server: health and webhook', () => {
       }),
     });
     expect(forged.status).toBe(401);
+  });
+
+  const secret = 'test-webhook-secret-1234';
+  /** The world's bot behind the webhook endpoint, with Telegram delivering to it; resolves the bot's handleUpdate spy. */
+  const webhookWorld = async () => {
+    world = await startWorld({ polling: false });
+    await world.app.bot.init();
+    const handled = vi.spyOn(world.app.bot, 'handleUpdate');
+    server = await startHttpServer({
+      port: 0,
+      logger: world.app.logger,
+      db: world.app.db,
+      webhook: { bot: world.app.bot, path: '/telegram', secret, lease: world.app.updateLease },
+    });
+    world.telegram.deliverTo(`${server.url}/telegram`, secret);
+    return handled;
+  };
+  const post = (body: string) =>
+    fetch(`${server!.url}/telegram`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret },
+      body,
+    });
+
+  it('webhook: a body over the limit gets 413 as soon as its length says so, and the bot never sees it', async () => {
+    const handled = await webhookWorld();
+    expect(maxWebhookBodyBytes).toBe(1024 * 1024);
+    const update = {
+      update_id: 5001,
+      message: { message_id: 1, date: 0, chat: { id: 61, type: 'private', first_name: 'X' }, text: '/start' },
+    };
+    const padded = JSON.stringify(update).replace('{', `{${' '.repeat(maxWebhookBodyBytes)}`);
+    const answer = await post(padded);
+    expect(answer.status).toBe(413);
+    expect(handled).not.toHaveBeenCalled();
+    expect(await world.app.db.inbox.has(5001)).toBe(false);
+    // Just under the limit is an ordinary update.
+    const fits = JSON.stringify({ ...update, update_id: 5002 }).replace('{', `{${' '.repeat(maxWebhookBodyBytes - 200)}`);
+    expect((await post(fits)).status).toBe(200);
+    expect(handled).toHaveBeenCalledTimes(1);
+  });
+
+  it('webhook: a body streamed without a length is cut off at the limit: 413 long before the sender is done', async () => {
+    const handled = await webhookWorld();
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const total = 256 * 1024 * 1024;
+    let sent = 0;
+    const status = await new Promise<{ status: number; sentWhenAnswered: number }>((resolve, reject) => {
+      const req = request(`${server!.url}/telegram`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret, 'transfer-encoding': 'chunked' },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, sentWhenAnswered: sent });
+        req.destroy();
+      });
+      req.on('error', (error) => (sent >= total ? reject(error) : undefined));
+      const pump = () => {
+        while (sent < total && !req.destroyed) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        if (!req.destroyed) req.end();
+      };
+      req.write('{');
+      pump();
+    });
+    expect(status.status).toBe(413);
+    // The server stopped reading at about the limit; what the sender had written by then sits in socket buffers.
+    expect(status.sentWhenAnswered).toBeLessThan(total / 4);
+    expect(handled).not.toHaveBeenCalled();
+  });
+
+  it('webhook: updates whose fields have the wrong types get 200 or 400, never 500, each logged once; the bot goes on serving', async () => {
+    const handled = await webhookWorld();
+    const from = { id: 77, is_bot: false, first_name: 'X' };
+    const chat = { id: 77, type: 'private', first_name: 'X' };
+    const message = { message_id: 1, date: 0, chat, from };
+    const confused: Record<string, unknown>[] = [
+      { message: { ...message, text: 123 } },
+      { message: { ...message, text: { a: 1 } } },
+      { message: { message_id: 1, date: 0, from, text: 'hi' } },
+      { message: { ...message, chat: null, text: 'hi' } },
+      { message: 'hello' },
+      { message: [] },
+      { message: { ...message, from: 'x', text: 'hi' } },
+      { message: { ...message, chat: { ...chat, id: 'abc' }, text: 'hi' } },
+      { message: { ...message, text: '/start', entities: 'x' } },
+      { message: { ...message, text: '/start', entities: [{ type: 'bot_command', offset: 0, length: 'x' }] } },
+      { message: { ...message, text: 'hi', reply_to_message: 'x' } },
+      { callback_query: { id: 'c', from, chat_instance: '1', data: 5, message } },
+      { callback_query: { id: 'c', chat_instance: '1', data: 'x' } },
+      { inline_query: { id: 'i', query: 'x', offset: '' } },
+      { my_chat_member: { chat, from, date: 0, old_chat_member: 5, new_chat_member: null } },
+    ];
+    for (const [i, body] of confused.entries()) {
+      const answer = await post(JSON.stringify({ update_id: 7000 + i, ...body }));
+      expect([200, 400], JSON.stringify(body)).toContain(answer.status);
+    }
+    for (const body of [
+      '{',
+      '[]',
+      'null',
+      '"x"',
+      JSON.stringify({ update_id: 1.5, message }),
+      JSON.stringify({ update_id: -1, message }),
+    ]) {
+      expect((await post(body)).status, body).toBe(400);
+    }
+    expect(handled).not.toHaveBeenCalled();
+    const refusals = world.logs
+      .map((line) => JSON.parse(line) as { msg: string; updateId?: number })
+      .filter((l) => l.msg.startsWith('webhook update refused'));
+    expect(refusals.map((l) => l.updateId)).toEqual(confused.map((_, i) => 7000 + i));
+    expect(world.logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const reply = await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
+    expect(reply.text).toContain('Halo Budi');
+  });
+
+  it('webhook: a handler that throws is reported like in polling (the user told, an error logged) and answered 200, not 500', async () => {
+    await webhookWorld();
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    // A stored user whose account lookup fails: every update of theirs throws inside the bot.
+    const failing = vi.spyOn(world.app.db.users, 'get').mockRejectedValue(new Error('disk on fire'));
+    const statuses: number[] = [];
+    const answer = await post(
+      JSON.stringify({
+        update_id: 8001,
+        message: { message_id: 1, date: 0, chat: { id: budi.id, type: 'private', first_name: 'Budi' }, from: budi.user, text: '/start' },
+      }),
+    );
+    statuses.push(answer.status);
+    failing.mockRestore();
+    expect(statuses).toEqual([200]);
+    expect(world.logs.some((line) => line.includes('unhandled error while processing an update'))).toBe(true);
   });
 });

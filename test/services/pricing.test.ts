@@ -3,6 +3,8 @@ import {
   emptySellRules,
   parseMarkup,
   parseOverride,
+  readMarkup,
+  sellLimits,
   roundUp,
   sellPriceOf,
   withBrandRule,
@@ -10,6 +12,7 @@ import {
   withProductRule,
   type SellRules,
 } from '../../src/services/pricing.ts';
+import { longestPatternInput } from '../helpers/pattern-work.ts';
 
 const tsel10 = { code: 'TSEL10', product_name: 'Telkomsel 10.000', price: 10_150 };
 const xl5 = { code: 'XL5', product_name: 'XL 5.000', price: 5_600 };
@@ -143,4 +146,42 @@ describe('parseMarkup / parseOverride: what a reseller types', () => {
   it.each(['TELKOMSEL', '1000', 'TSEL10 mahal', ''])('override %j is refused', (text) =>
     expect(parseOverride(text, { price: true })).toBeUndefined(),
   );
+});
+
+describe('markup caps: a typo never makes a price of Rp 10^15', () => {
+  it.each([
+    ['10000000', { markup: { kind: 'fixed', amount: 10_000_000 } }],
+    ['10.000.001', { tooLarge: true }],
+    ['1000000000000000', { tooLarge: true }],
+    ['99999999999999999999', { tooLarge: true }],
+    ['10001rb', { tooLarge: true }],
+    ['1000%', { markup: { kind: 'percent', percent: 1000 } }],
+    ['1000,5%', { tooLarge: true }],
+    ['2000%', { tooLarge: true }],
+  ] as const)('default %j → %j', (text, expected) => expect(readMarkup(text)).toEqual(expected));
+
+  it('holds for negative overrides and exact prices too', () => {
+    expect(readMarkup('-10.000.001', { override: true })).toEqual({ tooLarge: true });
+    expect(readMarkup('-2000%', { override: true })).toEqual({ tooLarge: true });
+    expect(readMarkup('=10.000.001', { override: true, price: true })).toEqual({ tooLarge: true });
+    expect(readMarkup('=10.000.000', { override: true, price: true })).toEqual({ markup: { kind: 'price', price: 10_000_000 } });
+    expect(parseOverride('TSEL10 =1000000000000000', { price: true })).toEqual({ name: 'TSEL10', tooLarge: true });
+    expect(parseMarkup('1000000000000000')).toBeUndefined();
+  });
+
+  it('the caps are Rp 10.000.000 and 1000%', () => {
+    expect(sellLimits).toEqual({ rupiah: 10_000_000, percent: 1000 });
+  });
+
+  // Override lines come several to a message of up to 4,095 characters; one shape made the line
+  // pattern backtrack over the whole line (about 100 ms for one line).
+  it.each([
+    ['spaces', `a${' '.repeat(4093)}x`],
+    ['rp and spaces', `TSEL10 rp${' '.repeat(4085)}x`],
+  ])('a 4,095-character override line (%s) is refused after matching a short prefix at most', (_shape, line) => {
+    let read: ReturnType<typeof parseOverride>;
+    const longest = longestPatternInput(() => (read = parseOverride(line, { price: true })));
+    expect(read!).toBeUndefined();
+    expect(longest).toBeLessThanOrEqual(100);
+  });
 });

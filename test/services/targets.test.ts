@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  maxQuickBuyLineLength,
   maxQuickBuyLines,
   normaliseCode,
   normalisePhone,
@@ -8,6 +9,8 @@ import {
   parseQuickBuy,
   targetKindOf,
 } from '../../src/services/targets.ts';
+
+import { longestPatternInput } from '../helpers/pattern-work.ts';
 
 const product = (code: string, product_name: string) => ({ code, product_name });
 
@@ -117,6 +120,35 @@ describe('parseQuickBuy', () => {
   it('counts every line so the caller can refuse more than the limit', () => {
     const text = Array.from({ length: maxQuickBuyLines + 1 }, (_, i) => `TSEL10.0812345678${String(i).padStart(2, '0')}`).join('\n');
     expect(parseQuickBuy(text)?.count).toBe(maxQuickBuyLines + 1);
+  });
+});
+
+describe('quick-buy lines of any length are read in bounded work', () => {
+  // Telegram delivers texts of up to 4,095 characters; these shapes made the line patterns
+  // backtrack over the whole line (tens of milliseconds each, quadratic in its length).
+  const long = {
+    spaces: `TSEL10 ${' '.repeat(4086)}x`,
+    'spaces before a carriage return': `TSEL10.${' '.repeat(4083)}\ry\rz`,
+    digits: `TSEL10.${'1'.repeat(4088)}`,
+  };
+
+  it.each(Object.entries(long))('a 4,095-character line (%s) is a problem, matched over a short prefix at most', (_shape, text) => {
+    let quick: ReturnType<typeof parseQuickBuy>;
+    let command: ReturnType<typeof parseBuyCommand> | undefined;
+    const longest = longestPatternInput(() => {
+      quick = parseQuickBuy(text);
+      command = parseBuyCommand(text);
+    });
+    expect(longest).toBeLessThanOrEqual(maxQuickBuyLineLength);
+    expect(quick!).toBeUndefined();
+    expect(command?.lines).toEqual([]);
+    expect(command?.problems).toEqual([{ line: 1, text: `${text.slice(0, 29)}…` }]);
+  });
+
+  it('a line of the longest useful length is still read', () => {
+    const line = `${'A'.repeat(30)} . ${'1'.repeat(maxQuickBuyLineLength - 33)}`;
+    expect(line).toHaveLength(maxQuickBuyLineLength);
+    expect(parseQuickBuy(line)?.lines).toEqual([{ line: 1, code: 'A'.repeat(30), target: '1'.repeat(maxQuickBuyLineLength - 33) }]);
   });
 });
 

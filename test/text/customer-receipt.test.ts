@@ -4,6 +4,7 @@ import type { Db } from '../../src/store/db.ts';
 import type { ShopProfile, TransactionRecord } from '../../src/store/schema.ts';
 import type { ReceiptTranslate } from '../../src/text/receipt.ts';
 import { buildCustomerReceipt, formatCustomerReceipt } from '../../src/text/customer-receipt.ts';
+import { withoutHiddenChars } from '../../src/text/format.ts';
 
 const i18n = createI18n({ defaultLocale: 'id', db: {} as Db });
 const inIndonesian: ReceiptTranslate = (key, variables) => i18n.t('id', key, variables);
@@ -51,6 +52,18 @@ describe('the customer receipt text', () => {
     expect(text).not.toContain('10.475');
     expect(text).not.toContain('10475');
     expect(text).not.toContain('TSEL10');
+  });
+
+  it('a profile stored before /toko refused hidden characters prints without them (a right-to-left override, a zero-width space)', () => {
+    const hidden: ShopProfile = {
+      name: 'Konter \u202eiduB',
+      address: 'Jl.\u200b Melati 5',
+      footer: 'Makasih\u2066!\nBuka 24 jam',
+      target: 'masked',
+    };
+    const model = buildCustomerReceipt(inIndonesian, sold, hidden);
+    expect([model.shopName, model.address, model.footer]).toEqual(['Konter iduB', 'Jl. Melati 5', 'Makasih!\nBuka 24 jam']);
+    expect(withoutHiddenChars('Konter 👨\u200d👩\u200d👧')).toBe('Konter 👨\u200d👩\u200d👧');
   });
 
   it('the model itself holds no cost: every value differs from the cost in any spelling', () => {

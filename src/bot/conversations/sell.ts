@@ -4,10 +4,10 @@ import { quietly } from '../edits.ts';
 import { sellStepData } from '../callback-data/sell.ts';
 import { readCallback } from '../callback-data/read.ts';
 import { createSellCancelKeyboard, createSellMenuKeyboard, createSellStepKeyboard } from '../keyboards/sell.ts';
-import { describeMarkup, renderSellRules, sellFigures } from '../renderers/sell.ts';
+import { describeMarkup, renderSellRules, sellFigures, tooLargeText } from '../renderers/sell.ts';
 import {
-  parseMarkup,
   parseOverride,
+  readMarkup,
   roundingSteps,
   sellPriceOf,
   withBrandRule,
@@ -105,8 +105,9 @@ export function createSellConversation(deps: BotDeps) {
         { text: t('sell-ask-default'), reply_markup: cancelKeyboard },
         (got) => {
           if (got.kind !== 'text') return undefined;
-          const read = parseMarkup(got.text);
-          return read ? { value: read } : { problem: t('sell-bad-default', { text: got.text.slice(0, 40) }) };
+          const read = readMarkup(got.text);
+          if (!read) return { problem: t('sell-bad-default', { text: got.text.slice(0, 40) }) };
+          return 'markup' in read ? { value: read.markup } : { problem: tooLargeText(t, got.text) };
         },
         t('sell-text-only'),
       );
@@ -130,6 +131,7 @@ export function createSellConversation(deps: BotDeps) {
           for (const line of got.text.split('\n').filter((l) => l.trim() !== '')) {
             const parsed = parseOverride(line, { price: mode === 'product' });
             if (!parsed) return { problem: t(`sell-bad-${mode}`, { text: line.trim().slice(0, 40) }) };
+            if ('tooLarge' in parsed) return { problem: tooLargeText(t, line) };
             read.push(parsed);
           }
           return read.length > 0 ? { value: read } : undefined;

@@ -1,7 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import type { ShopProfile, TargetStyle } from '../../store/schema.ts';
-import { readShopField, shopFieldLimits, type ShopField } from '../../services/shop-profile.ts';
+import { readShopField, shopFieldLimits, type ShopField, type ShopFieldProblem } from '../../services/shop-profile.ts';
 import { shopData } from '../callback-data/shop.ts';
 import { readCallback } from '../callback-data/read.ts';
 import { raw } from '../../text/html.ts';
@@ -82,13 +82,7 @@ export function createShopConversation(deps: BotDeps) {
         if (got.kind === 'button') return got.action === 'cancel' ? undefined : null;
         const read = readShopField(field, got.text);
         if ('value' in read) return read.value;
-        const problem =
-          'tooLong' in read
-            ? t('shop-too-long', { max: read.tooLong })
-            : 'tooManyLines' in read
-              ? t('shop-too-many-lines', { max: read.tooManyLines })
-              : t('shop-text-only');
-        question = { text: problem, reply_markup: keyboard };
+        question = { text: shopFieldProblemText(t, read), reply_markup: keyboard };
       }
     };
 
@@ -173,4 +167,13 @@ export function createShopConversation(deps: BotDeps) {
       }
     }
   };
+}
+
+/** What to say about a refused field value; the question follows it. */
+function shopFieldProblemText(t: ConversationContext['t'], problem: ShopFieldProblem): string {
+  if ('tooLong' in problem) return t('shop-too-long', { max: problem.tooLong });
+  if ('tooManyLines' in problem) return t('shop-too-many-lines', { max: problem.tooManyLines });
+  if ('oneLine' in problem) return t('shop-one-line');
+  if ('invisible' in problem) return t('shop-invisible');
+  return t('shop-text-only');
 }

@@ -2,7 +2,7 @@ import { GrammyError } from 'grammy';
 import type { InlineQueryResultArticle, InlineQueryResultsButton } from 'grammy/types';
 import type { BotContext } from '../context.ts';
 import type { PriceCard } from '../../services/inline-prices.ts';
-import { echoInput, formatRupiah } from '../../text/format.ts';
+import { echoInput, formatRupiah, withoutHiddenChars } from '../../text/format.ts';
 import { raw } from '../../text/html.ts';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { FastComposer } from '../composer.ts';
@@ -47,7 +47,7 @@ function priceCard(t: TranslateFunction, card: PriceCard, shopName: string | und
     id: card.code,
     title: card.name,
     description: t('inline-description', { price: raw(price), status: raw(status(raw(card.status))) }),
-    input_message_content: { message_text: shopName ? `${t('inline-card-shop', { shop: shopName })}\n${text}` : text },
+    input_message_content: { message_text: shopName ? `${t('inline-card-shop', { shop: withoutHiddenChars(shopName) })}\n${text}` : text },
   };
 }
 

@@ -36,6 +36,9 @@ import { FastComposer } from '../composer.ts';
 
 /** Longest search text kept (bytes): it travels in the callback data of the paging buttons. */
 const maxQueryBytes = 40;
+const utf8 = new TextEncoder();
+/** Scratch space of `normaliseQuery` (only how much of the text fits in it is read). */
+const queryBytes = new Uint8Array(maxQueryBytes);
 
 /**
  * /prices (/harga): the reseller price list. Without words: brands → products of a brand, 10 per
@@ -201,9 +204,11 @@ async function priceViewOf(ctx: BotContext, products: readonly Product[], view: 
  * `:` (the callback-data delimiter), at most `maxQueryBytes` bytes.
  */
 export function normaliseQuery(text: string): string {
-  let query = text.toLowerCase().replace(/:/g, ' ').replace(/\s+/g, ' ').trim();
-  while (Buffer.byteLength(query, 'utf8') > maxQueryBytes) query = Array.from(query).slice(0, -1).join('');
-  return query.trim();
+  const query = text.toLowerCase().replace(/:/g, ' ').replace(/\s+/g, ' ').trim();
+  // Encoding into a buffer of the limit stops at the last whole character that fits, in one pass
+  // over at most that many bytes: any text Telegram delivers costs the same few steps here.
+  const { read } = utf8.encodeInto(query, queryBytes);
+  return query.slice(0, read).trim();
 }
 
 /** Callback answers hold at most 200 characters; provider texts inside them may be longer. */

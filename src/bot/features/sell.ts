@@ -5,8 +5,8 @@ import { conversationIds, type SellArgs } from '../conversations/ids.ts';
 import { sellMenuData, sellStepData } from '../callback-data/sell.ts';
 import { readCallback } from '../callback-data/read.ts';
 import { createSellMenuKeyboard } from '../keyboards/sell.ts';
-import { renderSellRules } from '../renderers/sell.ts';
-import { emptySellRules, parseMarkup, withDefaultRule } from '../../services/pricing.ts';
+import { renderSellRules, tooLargeText } from '../renderers/sell.ts';
+import { emptySellRules, readMarkup, withDefaultRule } from '../../services/pricing.ts';
 import { FastComposer } from '../composer.ts';
 
 const clearWords = new Set(['hapus', 'remove', 'off', 'reset', 'mati']);
@@ -34,11 +34,16 @@ privateChat.command(commandNames('sellprice'), async (ctx) => {
     await ctx.reply(ctx.t('sell-cleared'), { reply_markup: createSellMenuKeyboard(ctx.t) });
     return;
   }
-  const markup = parseMarkup(argument);
-  if (!markup) {
+  const read = readMarkup(argument);
+  if (!read) {
     await ctx.reply(ctx.t('sell-bad-oneshot', { text: argument.slice(0, 40) }));
     return;
   }
+  if ('tooLarge' in read) {
+    await ctx.reply(tooLargeText(ctx.t, argument));
+    return;
+  }
+  const markup = read.markup;
   const rules = withDefaultRule(current, markup, (current ?? emptySellRules()).step);
   await ctx.deps.db.users.update(ctx.from.id, { sellRules: rules });
   await ctx.reply([ctx.t('sell-saved'), '', renderSellRules(ctx.t, rules)].join('\n'), { reply_markup: createSellMenuKeyboard(ctx.t) });

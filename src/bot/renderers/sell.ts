@@ -5,12 +5,17 @@
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { formatMargin, formatRupiah } from '../../text/format.ts';
 import { raw } from '../../text/html.ts';
-import { hasSellRules, type Markup, type SellPrice, type SellRules } from '../../services/pricing.ts';
+import { hasSellRules, sellLimits, type Markup, type SellPrice, type SellRules } from '../../services/pricing.ts';
 
 /** `cost → sell (+margin)`, a loss flagged (HTML-free; `t` escapes). */
 export function sellFigures(t: TranslateFunction, price: Pick<SellPrice, 'cost' | 'sell' | 'margin'>): string {
   const values = { cost: formatRupiah(price.cost), sell: formatRupiah(price.sell), margin: formatMargin(price.margin) };
   return t(price.margin < 0 ? 'sell-figures-loss' : 'sell-figures', values);
+}
+
+/** A typed markup over `sellLimits`: what was typed (shortened) and the maximum of each kind. */
+export function tooLargeText(t: TranslateFunction, typed: string): string {
+  return t('sell-too-large', { text: typed.trim().slice(0, 40), rupiah: formatRupiah(sellLimits.rupiah), percent: sellLimits.percent });
 }
 
 /** One rule as words: `+Rp 1.000`, `+2,5%`, `sell price Rp 12.500`. */
