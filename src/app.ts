@@ -20,7 +20,7 @@ import { createI18n } from './bot/i18n.ts';
 import { htmlParseMode, type TextVariable } from './text/html.ts';
 import { formatReceipt } from './text/receipt.ts';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { createReceiptKeyboard } from './bot/keyboards/receipt.ts';
+import { createReceiptKeyboard, createResultsKeyboard } from './bot/keyboards/receipt.ts';
 import { fit, renderPurchaseResults, toPurchaseResult } from './bot/renderers/purchase.ts';
 import { formatRupiah } from './text/format.ts';
 import { createNotices, type Notices } from './notify/notices.ts';
@@ -169,6 +169,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     translate: (locale, key, variables) => i18n.t(locale, key, variables),
     formatReceipt,
     receiptKeyboard: (t, tx) => createReceiptKeyboard(t, tx),
+    resultsKeyboard: (t, transactions) => createResultsKeyboard(t, transactions),
     formatPurchaseResults: (t, transactions) =>
       fit((compact) => renderPurchaseResults(t as TranslateFunction, transactions.map(toPurchaseResult), config.publicIp, compact)),
     defaultLocale: config.defaultLocale,

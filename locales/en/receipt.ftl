@@ -30,6 +30,9 @@ receipt-note-unresolved = The status could not be confirmed within the checking 
 receipt-note-restored = The bot was restored from a backup made before this purchase was sent, and did not send it again. Ask the provider about it with the Ref ID above.
 
 receipt-button-copy-sn = 📋 Copy SN
+# $n: the line's number in a multi-line purchase's result.
+receipt-button-line-sn = 📋 SN { $n }
+receipt-button-line-receipt = 🧾 Receipt { $n }
 receipt-button-copy-token = 📋 Copy token
 receipt-button-buy-again = 🔁 Buy again
 

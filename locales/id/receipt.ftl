@@ -30,6 +30,9 @@ receipt-note-unresolved = Status tidak bisa dipastikan dalam batas waktu pengece
 receipt-note-restored = Bot dipulihkan dari cadangan yang dibuat sebelum pembelian ini dikirim, dan tidak mengirimnya lagi. Tanyakan ke provider dengan Ref ID di atas.
 
 receipt-button-copy-sn = 📋 Salin SN
+# $n: the line's number in a multi-line purchase's result.
+receipt-button-line-sn = 📋 SN { $n }
+receipt-button-line-receipt = 🧾 Struk { $n }
 receipt-button-copy-token = 📋 Salin token
 receipt-button-buy-again = 🔁 Beli lagi
 

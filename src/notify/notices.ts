@@ -37,6 +37,8 @@ export interface NoticesDeps {
    * transactions in line order - the same renderer the buy conversation shows it with.
    */
   formatPurchaseResults?: (t: BoundTranslate, transactions: TransactionRecord[]) => string;
+  /** The buttons under that result (copy SN and customer receipt of each Sukses line), if any. */
+  resultsKeyboard?: (t: BoundTranslate, transactions: TransactionRecord[]) => KeyboardJson | undefined;
   defaultLocale: Locale;
   /** Chat of the operator feed (ADMIN_CHAT_ID), if any. */
   adminChatId: number | undefined;
@@ -142,10 +144,17 @@ export function createNotices(deps: NoticesDeps): Notices {
         });
         if (notifyOwner) items.push(ping(chatId, messageId));
       } else if (summary && batch && batch.length > 0 && deps.formatPurchaseResults) {
+        const buttons = deps.resultsKeyboard?.(t, batch);
         items.push({
           chatId: summary.chatId,
           kind: 'settlement-summary',
-          payload: { type: 'edit', messageId: summary.messageId, text: deps.formatPurchaseResults(t, batch), parseMode: 'HTML' },
+          payload: {
+            type: 'edit',
+            messageId: summary.messageId,
+            text: deps.formatPurchaseResults(t, batch),
+            parseMode: 'HTML',
+            ...(buttons ? { replyMarkup: buttons } : {}),
+          },
           dedupeKey: `summary:${tx.refId}`,
         });
         if (notifyOwner) items.push(ping(summary.chatId, summary.messageId));

@@ -61,6 +61,23 @@ describe('quick-buy and the once-only confirm', () => {
     expect(result.text).toContain('Modal → jual: Rp 10.450 → Rp 11.450 (+1.000)');
   });
 
+  it('a multi-line result gives each Sukses line its 📋 SN and 🧾 Struk buttons; the customer receipt opens', async () => {
+    const budi = await buyer(world);
+    const summary = await waitForSummary(world, budi, budi.send('TSEL10.081234567890\nTSEL10.081200000000\nXL10.081911112222'));
+    budi.tap(summary, '✅ Konfirmasi');
+    const result = await waitForResult(world, budi, summary, 'Hasil 3 transaksi');
+    expect(result.buttons).toEqual([
+      ['📋 SN 1', '🧾 Struk 1'],
+      ['📋 SN 3', '🧾 Struk 3'],
+    ]);
+    const sn = sandboxTransactions(world).find((tx) => tx.target === '081911112222')?.sn ?? 'missing';
+    expect(result.inlineKeyboard?.inline_keyboard.flat()).toContainEqual({ text: '📋 SN 3', copy_text: { text: sn } });
+    budi.tap(result, '🧾 Struk 3');
+    const struk = await world.telegram.waitForBotMessage(budi, { after: result, textIncludes: 'STRUK' });
+    expect(struk.text).toContain('XL 10.000');
+    expect(struk.text).toMatch(/0819.*2222/);
+  });
+
   it('a plain CODE.TARGET message buys too (phone normalised)', async () => {
     const budi = await buyer(world);
     const summary = await waitForSummary(world, budi, budi.send('tsel10.6281234567890'));

@@ -84,6 +84,8 @@ describe('settlement receipts', () => {
     expect(lines()[2]).toContain('Diproses');
     const sn = sandboxTransactions(world).find((tx) => tx.target === '081234567891')?.sn ?? 'missing';
     expect(result.text).toContain(sn);
+    // The settled Sukses line gets its own copy and customer-receipt buttons, numbered as its line.
+    expect(result.buttons).toEqual([['📋 SN 2', '🧾 Struk 2']]);
 
     await world.restart();
     // Two at once: the summary ends with both.
@@ -95,6 +97,10 @@ describe('settlement receipts', () => {
     expect(lines()[1]).toContain('Sukses');
     expect(result.text).not.toContain('Diproses');
     expect(result.text).not.toContain('akan saya kabari');
+    expect(result.buttons).toEqual([
+      ['📋 SN 1', '🧾 Struk 1'],
+      ['📋 SN 2', '🧾 Struk 2'],
+    ]);
 
     // One short ping per settled line, each a reply to the summary; no second copy of anything.
     const pings = after(world, budi, result);

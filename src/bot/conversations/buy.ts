@@ -3,7 +3,7 @@ import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } f
 import type { BuyArgs, BuyRequest } from './ids.ts';
 import { formatWib } from '../../text/format.ts';
 import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
-import { createReceiptKeyboard } from '../keyboards/receipt.ts';
+import { createReceiptKeyboard, createResultsKeyboard } from '../keyboards/receipt.ts';
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
 import { providerFailureOf, type ProviderErrorJson } from '../../services/providers.ts';
 import { privateChatOf, waitForAnswer } from './ask.ts';
@@ -473,9 +473,10 @@ export function createBuyConversation(deps: BotDeps) {
       return { results };
     });
     const text = fit((compact) => renderPurchaseResults(t, outcome.results, publicIp, compact));
-    // A single purchase that is already final is its receipt: it gets the receipt's buttons (Beli lagi, Salin SN).
+    // A single purchase that is already final is its receipt: it gets the receipt's buttons (Beli lagi,
+    // Salin SN); a multi-line one gets copy and customer-receipt buttons per Sukses line.
     const [only] = outcome.results;
-    const buttons = outcome.results.length === 1 && only ? createReceiptKeyboard(t, only) : undefined;
+    const buttons = outcome.results.length === 1 && only ? createReceiptKeyboard(t, only) : createResultsKeyboard(t, outcome.results);
     const resultMessageId = await editOrReply(ctx, processing.message_id, text, buttons ? { reply_markup: buttons } : {});
 
     // Pending lines: the message showing them is edited when they settle (a single purchase's into

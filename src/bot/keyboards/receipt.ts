@@ -74,3 +74,29 @@ export function createReceiptKeyboard(
   const rows = withoutEmptyRows(keyboard);
   return rows.inline_keyboard.length > 0 ? rows : undefined;
 }
+
+/**
+ * The buttons under a multi-line purchase's result ("Hasil 3 transaksi"): one row per Sukses line,
+ * numbered as its line, with 📋 SN n (copies its SN or token) and 🧾 Struk n (its customer
+ * receipt); undefined while no line succeeded. Built again each time a line settles.
+ */
+export function createResultsKeyboard(
+  t: ReceiptTranslate,
+  lines: ReadonlyArray<Pick<TransactionRecord, 'refId' | 'status' | 'code' | 'productName' | 'sn'>>,
+): InlineKeyboard | undefined {
+  const keyboard = new InlineKeyboard();
+  lines.forEach((tx, index) => {
+    if (tx.status !== 'Sukses') return;
+    const n = index + 1;
+    const sn = tx.sn;
+    if (sn !== undefined && sn !== '') {
+      const token = plnToken({ code: tx.code, productName: tx.productName, sn });
+      addCopyButton(keyboard, t('receipt-button-line-sn', { n }), token ?? sn);
+    }
+    const data = packRef((ref) => customerReceiptData.pack({ ref }), tx.refId);
+    if (data !== undefined) keyboard.text(t('receipt-button-line-receipt', { n }), data);
+    keyboard.row();
+  });
+  const rows = withoutEmptyRows(keyboard);
+  return rows.inline_keyboard.length > 0 ? rows : undefined;
+}
