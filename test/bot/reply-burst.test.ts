@@ -9,6 +9,7 @@ import type { TestWorld } from '../helpers/app.ts';
 import { startWorld } from '../helpers/app.ts';
 import { useVirtualTime, type VirtualTime } from '../helpers/virtual-time.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { connectData } from '../../src/bot/callback-data/connect.ts';
 
 const users = 300;
 const burstMs = 500;
@@ -77,4 +78,38 @@ describe('300 new users send /start within half a second (Telegram enforcing 30 
     });
     expect(overtaken).toEqual([]);
   }, 120_000);
+});
+
+describe('a reply inside a conversation (its context has an Api of its own)', () => {
+  let world: TestWorld | undefined;
+  let time: VirtualTime | undefined;
+  afterEach(async () => {
+    if (world) await time?.until(world.stop());
+    world = undefined;
+    time?.restore();
+    time = undefined;
+  });
+
+  it('waits out five 429s in a row (more than auto-retry ever tried) and arrives once', async () => {
+    time = useVirtualTime();
+    const clock = time;
+    world = await clock.until(startWorld({ telegram: { now: () => Date.now() }, app: { storeWriteFile: clock.writeFile } }));
+    const w = world;
+    clock.watch(w.telegram);
+    const budi = w.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const picker = await clock.until(
+      w.telegram.waitForBotMessage(budi, { after: budi.send('/connect'), where: (m) => m.buttons.length > 0 }),
+    );
+    w.telegram.inject429({ chatId: budi.id, method: 'sendMessage', retryAfter: 2, times: 5 });
+    budi.tap(picker, connectData.pack({ action: 'pick', service: 'marketplace' }));
+    const asked = await clock.until(w.telegram.waitForBotMessage(budi, { after: picker, textIncludes: 'API key', timeoutMs: 60_000 }));
+    expect(asked.text).toContain('API key');
+    const refusals = w.telegram.calls.filter((call) => call.status === 429);
+    expect(refusals).toHaveLength(5);
+    // Each try came after the 2 s Telegram asked for.
+    const tries = w.telegram.calls.filter((call) => call.method === 'sendMessage' && call.params.chat_id === budi.id).slice(-6);
+    for (let i = 1; i < tries.length; i++) expect(tries[i]!.at - tries[i - 1]!.at).toBeGreaterThanOrEqual(2000);
+    await clock.until(w.idle());
+    expect(w.telegram.botMessages(budi).filter((m) => m.text?.includes('API key'))).toHaveLength(1);
+  }, 60_000);
 });
