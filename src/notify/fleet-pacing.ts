@@ -37,31 +37,23 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  */
 export const slotShare = 0.9;
 
-/** A message that wakes too late takes another slot (at most this many times) rather than crowd a later second. */
+/** A message that wakes this many slots late takes another slot (at most `maxRetakes` times) rather than crowd a later second. */
+const lateSlots = 1;
 const maxRetakes = 3;
-
-/**
- * How late a message may leave after its slot's start: as long as the slots of that time fit in the
- * room between the slots' rate and the configured one, late messages never bring a second above
- * the configured rate (any second then holds its own slots and those of this much before it).
- * Retaking costs a slot and sends the message to the back of the fleet's queue, so in a burst on a
- * busy machine a tighter bound wasted most of the slots.
- */
-const lateToleranceMs = (configured: number, slots: number) => Math.max(1000 / slots, (1000 * (configured - slots)) / slots);
 
 export function createFleetGate(options: FleetGateOptions): FleetGate {
   const now = options.now ?? (() => new Date());
   const sleep = options.sleep ?? realSleep;
   const limits: FleetLimits = { ...options.limits, perSecond: Math.max(1, Math.floor(options.limits.perSecond * slotShare)) };
   const replyLimits: FleetLimits = { ...limits, perChatMs: 0 };
-  const toleranceMs = lateToleranceMs(options.limits.perSecond, limits.perSecond);
+  const slotMs = 1000 / limits.perSecond;
   return {
     async wait(chatId, kind) {
       for (let taken = 0; ; taken += 1) {
         const at = await options.slots.reserve(chatId, now().getTime(), kind === 'reply' ? replyLimits : limits);
         const waitMs = at - now().getTime();
         if (waitMs > 0) await sleep(waitMs);
-        if (now().getTime() - at <= toleranceMs || taken >= maxRetakes) return;
+        if (now().getTime() - at <= lateSlots * slotMs || taken >= maxRetakes) return;
       }
     },
   };
