@@ -1,4 +1,4 @@
-import { Bot, type BotConfig } from 'grammy';
+import { Bot, type Api, type BotConfig } from 'grammy';
 import { conversations, createConversation } from '@grammyjs/conversations';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { limit } from '@grammyjs/ratelimiter';
@@ -63,6 +63,20 @@ const isCommand = (ctx: BotContext): boolean => (ctx.message?.text ?? '').trimSt
 export const defaultFloodLimit: FloodLimit = { updates: 15, windowMs: 3000 };
 
 /**
+ * The transformers of an Api the bot replies with (bot.api, and each conversation's fresh one).
+ * Installed last is outermost: the pacer (innermost) makes each call take its turn under
+ * Telegram's ceiling and waits out every 429 (src/notify/reply-pacer.ts); auto-retry around it
+ * tries a 5xx again a few times, each try through the pacer; the parse mode sets HTML on every text
+ * (src/text/html.ts; the translate function escapes the variables). Unsolicited messages go
+ * through the outbox instead.
+ */
+export function installReplyTransformers(api: Api, deps: Pick<BotDeps, 'replyPacer'>): void {
+  if (deps.replyPacer) api.config.use(deps.replyPacer);
+  api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
+  api.config.use(htmlParseMode);
+}
+
+/**
  * Assembles the bot: the only place middleware is put together. Everything it needs is injected,
  * so a test passes `{ botInfo, client: { apiRoot } }` and runs this exact production path.
  */
@@ -71,12 +85,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   // One i18n instance (its Fluent files parsed once) for the bot, its conversations and the jobs.
   const i18n = deps.i18n;
 
-  // Replies wait out a 429 instead of failing (unsolicited messages go through the outbox).
-  bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
-  // Replies count in the outbox's window and take the next slot before a broadcast does.
-  if (deps.replyPacer) bot.api.config.use(deps.replyPacer);
-  // Every text is HTML (src/text/html.ts); the translate function escapes the variables.
-  bot.api.config.use(htmlParseMode);
+  installReplyTransformers(bot.api, deps);
 
   // Every middleware runs from one FastComposer (src/bot/composer.ts): grammY's Bot nests two async
   // functions per `bot.use`, which an update walking to the fallback search at the end paid ~45
@@ -128,9 +137,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
         i18n,
         async (ctx, next) => {
           // A conversation's context has a fresh Api: it gets the same transformers as bot.api.
-          ctx.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30, rethrowHttpErrors: true }));
-          if (deps.replyPacer) ctx.api.config.use(deps.replyPacer);
-          ctx.api.config.use(htmlParseMode);
+          installReplyTransformers(ctx.api, deps);
           await next();
         },
       ],

@@ -8,7 +8,7 @@
  */
 import type { Transformer } from 'grammy';
 import type { FleetLimits, SendSlotStore } from '../store/contract.ts';
-import { postingMethods } from './reply-pacer.ts';
+import { createPacedReplies, type ReplySlots, type Sleep } from './reply-pacer.ts';
 
 export interface FleetGate {
   /**
@@ -59,11 +59,16 @@ export function createFleetGate(options: FleetGateOptions): FleetGate {
   };
 }
 
-/** The API transformer that makes the bot's replies take their slot of the fleet's rate. */
-export function createFleetReplyPacer(gate: FleetGate): Transformer {
-  return async (prev, method, payload, signal) => {
-    const chatId = (payload as { chat_id?: unknown }).chat_id;
-    if (postingMethods.has(method) && typeof chatId === 'number') await gate.wait(chatId, 'reply');
-    return prev(method, payload, signal);
+/**
+ * The API transformer that makes the bot's replies take their slot of the fleet's rate, however
+ * long the fleet's queue, and wait out a 429 (reply-pacer.ts): a refused reply takes a new slot.
+ */
+export function createFleetReplyPacer(gate: FleetGate, sleep?: Sleep): Transformer {
+  const slots: ReplySlots = {
+    take: (chatId) => (chatId === undefined ? Promise.resolve() : gate.wait(chatId, 'reply')),
+    // The shared slots are instants handed out in order: nothing to give back or to hold here.
+    ended: () => undefined,
+    refused: () => undefined,
   };
+  return createPacedReplies(slots, sleep);
 }

@@ -48,10 +48,9 @@ export interface Pacing {
    */
   outboxFreeAt(t: number): number;
   /**
-   * When a reply of the bot may start: at once, unless the window is full and the outbox has
-   * messages in it (a broadcast is going out); then when the next slot frees, which the outbox
-   * leaves to the reply. Replies alone are never held back: a window full of replies only means a
-   * busy bot, and holding them back would make everybody wait for nothing.
+   * When a reply of the bot may start: when one more message fits Telegram's ceiling in the window
+   * (replies and the outbox's messages together); the outbox leaves the next free slot to a
+   * waiting reply. Replies alone are held to the ceiling too: past it Telegram refuses them.
    */
   replyFreeAt(t: number): number;
   /** A reply starts (+1) or stops (-1) waiting for a slot; the outbox starts nothing meanwhile. */
@@ -87,9 +86,6 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
   let requestsInFlight = 0;
   /** Monotonic times of Telegram's answers, over all chats. */
   const globalAnswers: number[] = [];
-  /** The replies among them (answer times), and the replies in flight. */
-  const replyAnswers: number[] = [];
-  let repliesInFlight = 0;
   /** Monotonic times of delivered messages per group. */
   const groupDeliveries = new Map<number, number[]>();
   /** Per chat: earliest monotonic time of the next request (pacing gap, or a 429 wait). */
@@ -98,7 +94,7 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
   /**
    * The outbox's limit: the configured rate, all of it, even at Telegram's ceiling. A reply that
    * finds the window full is not left behind: it waits for the next slot and the outbox starts
-   * nothing until it has it (`replyWaiting`), so it waits one slot at most (about 33 ms at 30/s).
+   * nothing until it has it (`replyWaiting`), so it waits behind other replies only.
    */
   const outboxLimit = limits.globalPerSecond;
   /** The outbox's starts are spread evenly: the next may start at `nextSlotAt`. */
@@ -107,10 +103,9 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
   /** Replies waiting for a slot. */
   let repliesWaiting = 0;
 
-  /** Forgets the answers that left the window at `t` (cheap: both lists are in time order). */
+  /** Forgets the answers that left the window at `t` (cheap: the list is in time order). */
   const pruneWindow = (t: number) => {
     while (globalAnswers.length > 0 && globalAnswers[0]! <= t - limits.globalWindowMs) globalAnswers.shift();
-    while (replyAnswers.length > 0 && replyAnswers[0]! <= t - limits.globalWindowMs) replyAnswers.shift();
   };
 
   /** When one more request fits the global window under `limit`; Infinity when only a request ending frees a slot. */
@@ -151,23 +146,18 @@ export function createPacing(options: OutboxLimits = {}): Pacing {
     replyFreeAt(t) {
       // Replies come whether or not the outbox pumps (which prunes too): keep the lists short here.
       pruneWindow(t);
-      const ceiling = Math.max(limits.ceilingPerSecond, limits.globalPerSecond);
-      const outbox = globalAnswers.length - replyAnswers.length + requestsInFlight - repliesInFlight;
-      return outbox === 0 ? 0 : windowFreeAt(ceiling, t);
+      return windowFreeAt(Math.max(limits.ceilingPerSecond, limits.globalPerSecond), t);
     },
     replyWaiting(delta) {
       repliesWaiting = Math.max(0, repliesWaiting + delta);
     },
     replyStarted() {
       requestsInFlight += 1;
-      repliesInFlight += 1;
     },
     replyEnded(chatId, answered, t) {
       requestsInFlight -= 1;
-      repliesInFlight -= 1;
       if (!answered) return;
       globalAnswers.push(t);
-      replyAnswers.push(t);
       if (chatId !== undefined) holdChat(chatId, t + limits.perChatMs);
     },
     requestStarted(t) {

@@ -132,16 +132,15 @@ describe('the outbox and the replies in one window', () => {
 });
 
 describe('replies alone', () => {
-  it('are never held back, however many: a window full of replies is a busy bot, not a broadcast', () => {
-    const pacing = createPacing({ globalPerSecond: 25 });
-    for (let i = 0; i < 40; i++) {
+  it('are held to the ceiling too: past it Telegram would refuse them', () => {
+    const pacing = createPacing({ globalPerSecond: 25, ceilingPerSecond: 30 });
+    for (let i = 0; i < 30; i++) {
       expect(pacing.replyFreeAt(i)).toBe(0);
       pacing.replyStarted();
       pacing.replyEnded(1000 + i, true, i + 1);
     }
-    // With an outbox message in the full window, the next reply waits for a slot.
-    pacing.requestStarted(41);
-    pacing.requestEnded(7, true, 42);
-    expect(pacing.replyFreeAt(43)).toBeGreaterThan(43);
+    // The 31st waits until the first answer (at 1 ms) leaves the window.
+    expect(pacing.replyFreeAt(31)).toBe(1001);
+    expect(pacing.replyFreeAt(1001)).toBe(0);
   });
 });
