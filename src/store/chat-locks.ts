@@ -8,5 +8,7 @@ import type { ChatLockStore } from './contract.ts';
 
 export function createLocalChatLocks(): ChatLockStore {
   const queue = createKeyedQueue<number>();
-  return { run: (chatId, work) => queue.run(chatId, () => work()) };
+  // In one process a lock cannot be lost while its work runs.
+  const held = new AbortController().signal;
+  return { run: (chatId, work) => queue.run(chatId, () => work(held)) };
 }
