@@ -40,6 +40,7 @@ import {
   type PgConnections,
   type Queryable,
 } from './db.ts';
+import { connectionBudget, defaultConnectionBudget } from './budget.ts';
 import { createPgChatLocks, lockSessionOptions } from './chat-locks.ts';
 import { createPgInbox } from './inbox.ts';
 import { createPgSendSlots } from './send-slots.ts';
@@ -518,20 +519,6 @@ function createPgBroadcasts(pool: PgConnections, now: () => Date): StoreEngine['
       return value;
     },
   };
-}
-
-/** The connections one instance opens with the default DATABASE_POOL_SIZE. */
-export const defaultConnectionBudget = 20;
-
-/**
- * How an instance's `total` connections (DATABASE_POOL_SIZE) are shared: half, rounded down, hold
- * chat locks (each chat handled at once holds one for as long as its update runs; a broadcast's
- * leader and the fleet's periodic passes one each), the rest run queries. Neither pool ever opens
- * more, so an instance never has more than `total` connections; at least 2 of each.
- */
-export function connectionBudget(total: number): { queries: number; chatLocks: number } {
-  const chatLocks = Math.max(2, Math.floor(total / 2));
-  return { queries: Math.max(2, total - chatLocks), chatLocks };
 }
 
 /**
