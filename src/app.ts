@@ -3,7 +3,8 @@ import type { Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { openStore, type Store, type StoreOptions } from './store/store.ts';
 import { createLowdbEngine } from './store/lowdb-engine.ts';
-import { openPgEngine } from './store/pg/engine.ts';
+import { openPgEngine, type PgEngineOptions } from './store/pg/engine.ts';
+import { connectionBudget } from './store/pg/budget.ts';
 import { createDb, type Db } from './store/db.ts';
 import type { Lease, StoreEngine } from './store/contract.ts';
 import { randomUUID } from 'node:crypto';
@@ -135,7 +136,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       connectionString: config.databaseUrl,
       now,
       vault,
-      onIdleError: (error) => logger.warn('a database connection was closed by the server; the next query opens another', { error }),
+      ...pgConnectionSettings(config, instanceId, logger),
     });
   } else {
     store = await openStore({
@@ -347,7 +348,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       watcher.start();
       summaries.start();
       priceWatch.start();
-      alertTimer ??= setInterval(() => void services.alerts.checkAll(), options.alertIntervalMs ?? 10 * 60_000);
+      alertTimer ??= setInterval(
+        () =>
+          void services.alerts
+            .checkAll()
+            .catch((error: unknown) => logger.warn('balance alert pass failed; the next one tries again', { error })),
+        options.alertIntervalMs ?? 10 * 60_000,
+      );
       alertTimer.unref?.();
       if (config.databaseUrl) {
         // On a shared store an instance that died leaves the updates it held: the others replay
@@ -384,5 +391,38 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       broadcaster.release();
       await db.close();
     },
+  };
+}
+
+/**
+ * How this instance connects to PostgreSQL: DATABASE_POOL_SIZE connections at most, shared between
+ * queries and chat locks; each named after the instance in pg_stat_activity (application_name), so
+ * an operator can count them; lost connections and lost chat locks in the log (the first loss at
+ * once, then at most one line per 10 s with the count).
+ */
+function pgConnectionSettings(config: Config, instanceId: string, logger: Logger): Partial<PgEngineOptions> {
+  const budget = connectionBudget(config.databasePoolSize);
+  let reportedAt = -Infinity;
+  let unreported = 0;
+  return {
+    max: budget.queries,
+    chatLockConnections: budget.chatLocks,
+    applicationName: `kiosbot ${instanceId}`,
+    onIdleError: (error) => logger.warn('a database connection was closed by the server; the next query opens another', { error }),
+    onConnectionLost(error) {
+      unreported += 1;
+      if (Date.now() - reportedAt < 10_000) return;
+      logger.warn('the database connection was lost or could not be opened; reads and unfinished transactions are tried again', {
+        error,
+        losses: unreported,
+      });
+      reportedAt = Date.now();
+      unreported = 0;
+    },
+    onLockLost: (chatId, error) =>
+      logger.error('a chat lock went with its database connection while its work ran; another instance may take the chat now', {
+        chatId,
+        error,
+      }),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { supportedLocales, type Locale } from './domain.ts';
 import { parseEncryptionKey } from './store/vault.ts';
+import { defaultConnectionBudget } from './store/pg/budget.ts';
 
 /** Thrown when the environment is unusable; its message lists every offending variable. */
 export class ConfigError extends Error {
@@ -151,6 +152,11 @@ const schema = z.object({
     5,
     3600,
   ).default(120),
+  DATABASE_POOL_SIZE: integerText(
+    'PostgreSQL connections one instance may open; half of them, rounded down, hold chat locks',
+    4,
+    1000,
+  ).default(defaultConnectionBudget),
   DATABASE_URL: z
     .string()
     .trim()
@@ -184,6 +190,11 @@ export interface Config {
   webhook: { url: string; secret: string } | undefined;
   /** DATABASE_URL: the store is PostgreSQL, shared by every instance, instead of DATA_DIR. */
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_POOL_SIZE: every PostgreSQL connection one instance may open (queries and chat locks
+   * together, see src/store/pg/budget.ts).
+   */
+  databasePoolSize: number;
   /**
    * CLAIM_LEASE_SECONDS in ms: how long an instance holds a due check, a notice or a stored update
    * it took; one that dies lets them go to the others after this.
@@ -261,6 +272,7 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     publicIp: data.PUBLIC_IP,
     webhook: data.WEBHOOK_URL && data.WEBHOOK_SECRET ? { url: data.WEBHOOK_URL, secret: data.WEBHOOK_SECRET } : undefined,
     databaseUrl: data.DATABASE_URL,
+    databasePoolSize: data.DATABASE_POOL_SIZE,
     claimLeaseMs: data.CLAIM_LEASE_SECONDS * 1000,
     port: data.PORT,
     healthHost: data.HEALTH_HOST,

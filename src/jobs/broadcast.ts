@@ -91,9 +91,24 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
       db.chatLocks
         .run(
           fleetLocks.broadcast,
-          () =>
+          (held) =>
             new Promise<void>((release) => {
               leadership = release;
+              // The lock went with its database connection: another instance may lead now, so no
+              // more deliveries are handed out here; the next wake takes the lock again and resumes
+              // from the recorded progress.
+              held.addEventListener(
+                'abort',
+                () => {
+                  log.error('broadcast leadership lost with its database connection; delivery pauses until it is taken again', {
+                    jobId: job?.id,
+                  });
+                  job = undefined;
+                  options.attach(undefined);
+                  release();
+                },
+                { once: true },
+              );
               acquired();
             }),
         )
@@ -136,7 +151,10 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     attempts.clear();
     finishing = false;
     log.info('broadcast running', { jobId: id, recipients: recipients.length, from: found.next });
-    progressTimer ??= setInterval(() => void reportProgress(), options.progressEveryMs ?? 3000);
+    progressTimer ??= setInterval(
+      () => void reportProgress().catch((error: unknown) => log.warn('reading the broadcast progress failed', { error })),
+      options.progressEveryMs ?? 3000,
+    );
     progressTimer.unref();
     options.attach(source);
   };

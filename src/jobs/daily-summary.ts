@@ -38,10 +38,12 @@ export function createDailySummaryJob(deps: DailySummaryDeps): DailySummaryJob {
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<number> | undefined;
 
-  async function queueDue(): Promise<number> {
+  /** Queues the due summaries; stops early if the pass's fleet lock goes (`held`: another instance may take the pass). */
+  async function queueDue(held?: AbortSignal): Promise<number> {
     let queued = 0;
     // Only the opted-in users are copied out of the store (a full list at 50k users costs ~300 ms).
     for (const candidate of await db.users.list({ active: true, where: (user) => user.dailySummary !== undefined })) {
+      if (held?.aborted) break;
       const now = deps.now();
       if (!isSummaryDue(candidate, now)) continue;
       try {
@@ -71,7 +73,11 @@ export function createDailySummaryJob(deps: DailySummaryDeps): DailySummaryJob {
       return pass;
     },
     start() {
-      timer ??= setInterval(() => void this.runOnce(), deps.tickMs ?? 60_000);
+      // A pass that fails (the database unreachable) is logged; the next tick tries again.
+      timer ??= setInterval(
+        () => void this.runOnce().catch((error: unknown) => logger.warn('daily summary pass failed; the next tick tries again', { error })),
+        deps.tickMs ?? 60_000,
+      );
       timer.unref?.();
     },
     stop() {

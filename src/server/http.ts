@@ -61,17 +61,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
           .end(JSON.stringify({ ok: false, error: 'unauthorized' }));
         return;
       }
-      const body = JSON.stringify(
-        access === 'counts'
-          ? {
-              ok: true,
-              users: await options.db.users.count({ active: true }),
-              openPurchases: (await options.db.transactions.listOpen()).length,
-              queuedNotices: await options.db.outbox.size(),
-            }
-          : { ok: true },
-      );
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(await healthBody(options.db, access === 'counts')));
       return;
     }
     if (handleUpdate && options.webhook && req.method === 'POST' && path === options.webhook.path) {
@@ -101,6 +91,32 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     host: address.address,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * The body of a /health answer. The process is alive (`ok: true`) as long as it answers, also while
+ * a shared database cannot be reached: then `database` says `degraded` (the instance waits for it
+ * and goes on by itself, so a restart would not help), and the counts, which need the database, are
+ * left out.
+ */
+async function healthBody(db: Db, counts: boolean): Promise<Record<string, unknown>> {
+  const store = db.health?.();
+  const database = store ? { database: store.reachable ? 'ok' : 'degraded' } : {};
+  if (!counts) return { ok: true, ...database };
+  const losses = store ? { connectionLosses: store.connectionLosses, locksLost: store.locksLost } : {};
+  try {
+    return {
+      ok: true,
+      ...database,
+      users: await db.users.count({ active: true }),
+      openPurchases: (await db.transactions.listOpen()).length,
+      queuedNotices: await db.outbox.size(),
+      ...losses,
+    };
+  } catch (error) {
+    if (!store) throw error;
+    return { ok: true, database: 'degraded', ...losses };
+  }
 }
 
 /**

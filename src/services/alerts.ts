@@ -64,8 +64,10 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     },
     checkAll() {
       // One instance's pass at a time over a shared store: the next one sees the alerts disarmed.
-      return db.chatLocks.run(fleetLocks.balanceAlerts, async () => {
+      return db.chatLocks.run(fleetLocks.balanceAlerts, async (held) => {
         for (const user of await db.users.list({ active: true, where: (candidate) => candidate.alertThreshold !== undefined })) {
+          // The pass's fleet lock went with its connection: another instance may run the pass now.
+          if (held.aborted) break;
           await this.check(user.id);
         }
       });

@@ -89,7 +89,10 @@ export function createServices(deps: ServicesDeps): Services {
       reviewNotices: (tx, details) => deps.notices.transactionReview(tx, details),
       onSettled: (tx) => {
         deps.onQueued?.();
-        if (tx.status === 'Sukses') void alerts.check(tx.userId);
+        if (tx.status === 'Sukses')
+          void alerts
+            .check(tx.userId)
+            .catch((error: unknown) => deps.logger.warn('balance alert check failed', { userId: tx.userId, error }));
       },
     }),
     catalogue,

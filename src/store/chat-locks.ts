@@ -8,5 +8,6 @@ import type { ChatLockStore } from './contract.ts';
 
 export function createLocalChatLocks(): ChatLockStore {
   const queue = createKeyedQueue<number>();
-  return { run: (chatId, work) => queue.run(chatId, () => work()) };
+  // In one process a lock cannot be lost while its work runs: a signal of its own per run, never aborted.
+  return { run: (chatId, work) => queue.run(chatId, () => work(new AbortController().signal)) };
 }

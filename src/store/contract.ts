@@ -275,8 +275,10 @@ export interface ChatLockStore {
   /**
    * Runs `work` holding the chat's lock (waiting for it first). The lock goes when `work` settles,
    * or when its holder dies (PostgreSQL: with the holder's connection). Chats do not wait for each other.
+   * `held` is aborted (with StoreError('lock-lost')) if the lock goes while `work` still runs — on
+   * PostgreSQL when the connection holding it is lost — so work that lasts stops acting as the holder.
    */
-  run<T>(chatId: number, work: () => Promise<T>): Promise<T>;
+  run<T>(chatId: number, work: (held: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 /** Telegram's limits as the whole fleet keeps them (one set for every instance sharing the store). */
@@ -320,6 +322,18 @@ export interface StoreEngine {
   priceWatch: PriceWatchStore;
   chatLocks: ChatLockStore;
   sendSlots: SendSlotStore;
+  /** How the engine reaches its data (PostgreSQL: the database server); the embedded engine has none to report. */
+  health?(): StoreHealth;
   /** Waits for what is in flight and releases the engine (its files or connections). */
   close(): Promise<void>;
+}
+
+/** How a shared store's connections are doing, for /health. */
+export interface StoreHealth {
+  /** False from a failed attempt to reach the database until an operation reaches it again. */
+  reachable: boolean;
+  /** Connections lost (or not opened) by operations since the engine opened. */
+  connectionLosses: number;
+  /** Chat locks that went with their connection while their work ran. */
+  locksLost: number;
 }

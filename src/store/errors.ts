@@ -1,5 +1,21 @@
 /** Why a store operation failed, for callers that branch on it. */
-export type StoreErrorCode = 'corrupt' | 'version' | 'locked' | 'closed' | 'duplicate' | 'invalid' | 'key' | 'incomplete' | 'missing';
+export type StoreErrorCode =
+  | 'corrupt'
+  | 'version'
+  | 'locked'
+  | 'closed'
+  | 'duplicate'
+  | 'invalid'
+  | 'key'
+  | 'incomplete'
+  /** A piece of the data directory is gone while the rest is there. */
+  | 'missing'
+  /** PostgreSQL: the database could not be reached for a while; nothing was done. */
+  | 'unavailable'
+  /** PostgreSQL: the connection went away after a change was sent; whether it was stored is not known. */
+  | 'outcome-unknown'
+  /** PostgreSQL: the connection holding a chat lock went away, and the lock with it. */
+  | 'lock-lost';
 
 /** Base class of every error the store throws on purpose. Messages never contain secrets. */
 export class StoreError extends Error {

@@ -49,6 +49,24 @@ describe('HTTP server: health and webhook', () => {
     expect(await authorised.json()).toEqual({ ok: true, users: 1, openPurchases: 0, queuedNotices: 1 });
   });
 
+  it('GET /health while a shared database cannot be reached: still ok (alive), database degraded, no counts, no 500', async () => {
+    world = await startWorld();
+    // The store as the PostgreSQL engine reports it while the server is restarting: every query fails.
+    const down = () => Promise.reject(new Error('Connection terminated unexpectedly'));
+    const db = {
+      ...world.app.db,
+      health: () => ({ reachable: false, connectionLosses: 3, locksLost: 1 }),
+      users: { ...world.app.db.users, count: down },
+    };
+    server = await startHttpServer({ port: 0, logger: world.app.logger, db, healthToken });
+    const anonymous = await health();
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toEqual({ ok: true, database: 'degraded' });
+    const authorised = await health({ authorization: `Bearer ${healthToken}` });
+    expect(authorised.status).toBe(200);
+    expect(await authorised.json()).toEqual({ ok: true, database: 'degraded', connectionLosses: 3, locksLost: 1 });
+  });
+
   it('listens on 127.0.0.1 by default', async () => {
     world = await startWorld();
     server = await startHttpServer({ port: 0, logger: world.app.logger, db: world.app.db });

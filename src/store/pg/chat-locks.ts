@@ -5,10 +5,17 @@
  * the engine's pool, so chats holding locks can never starve the work of connections (a full lock
  * pool only makes further chats wait their turn). A holder that dies loses its connection, and the
  * server releases the lock with it: another instance takes over.
+ *
+ * The lock lives exactly as long as its connection. A connection lost while the work runs (a
+ * server restart, a fail-over, an operator ending it) takes the lock with it although this process
+ * lives on: the work is told through its `held` signal (aborted with StoreError('lock-lost')), and
+ * `onLockLost` reports it, so the holder stops acting as if it still had the lock.
  */
 import type pg from 'pg';
 import { createLocalChatLocks } from '../chat-locks.ts';
 import type { ChatLockStore } from '../contract.ts';
+import { StoreError } from '../errors.ts';
+import { isConnectionLoss, type PgConnections } from './db.ts';
 
 /** The lock's key: a 64-bit hash of the chat id in kiosbot's own name space. */
 const lockKey = `hashtextextended('kiosbot:chat:' || $1::text, 0)`;
@@ -21,41 +28,74 @@ export const lockSessionOptions = `-c lock_timeout=${lockWaitMs}`;
 
 const isLockTimeout = (error: unknown) => (error as { code?: unknown } | undefined)?.code === '55P03';
 
-/**
- * The chat locks over `locks`, a pool whose sessions have `lockSessionOptions`. `close()` stops
- * every wait within `lockWaitMs` (it rejects), so the pool can end although another instance
- * holds a lock this one waits for.
- */
-export function createPgChatLocks(locks: pg.Pool): ChatLockStore & { close(): void } {
+export interface PgChatLockOptions {
+  /** Told when the connection holding a chat's lock is lost while its work runs (the lock is gone). */
+  onLockLost?: (chatId: number, error: StoreError) => void;
+}
+
+export interface PgChatLocks extends ChatLockStore {
+  /** Stops every wait within `lockWaitMs` (it rejects), so the pool can end although another instance holds a lock this one waits for. */
+  close(): void;
+  /** How many locks were lost with their connection while their work ran, since the engine opened. */
+  lostCount(): number;
+}
+
+/** The chat locks over `locks`, connections whose sessions have `lockSessionOptions`. */
+export function createPgChatLocks(locks: PgConnections, options: PgChatLockOptions = {}): PgChatLocks {
   let closing = false;
+  let lostCount = 0;
   // In this process the chat's work queues first (the order it was asked in); only the head of each
   // chat's queue takes the lock on the server, which makes the instances take turns.
   const local = createLocalChatLocks();
-  const holdOnServer = async <T>(chatId: number, work: () => Promise<T>): Promise<T> => {
-    const client = await locks.connect();
-    // A connection that failed a lock query, or that the server ended while it held the lock, is
-    // not reused (the server released its locks with it).
+
+  /** A connection holding the chat's lock. One lost before the lock was granted is replaced: nothing was held yet. */
+  const acquire = async (chatId: number): Promise<pg.PoolClient> => {
+    let firstLoss: number | undefined;
+    for (let attempt = 0; ; attempt++) {
+      const client = await locks.connect();
+      try {
+        // Waited for in turns of lockWaitMs (the session's lock_timeout): a closing engine stops waiting.
+        for (;;) {
+          try {
+            await client.query(`SELECT pg_advisory_lock(${lockKey})`, [chatId]);
+            return client;
+          } catch (error) {
+            if (!isLockTimeout(error) || closing) throw error;
+          }
+        }
+      } catch (error) {
+        client.release(true);
+        if (!isConnectionLoss(error) || closing) throw error;
+        locks.lost(error);
+        firstLoss ??= Date.now();
+        if (!(await locks.backOff(attempt, firstLoss))) throw error;
+      }
+    }
+  };
+
+  const holdOnServer = async <T>(chatId: number, work: (held: AbortSignal) => Promise<T>): Promise<T> => {
+    const client = await acquire(chatId);
+    const held = new AbortController();
+    // A connection that the server ended while it held the lock is not reused (its locks went with it).
     let healthy = true;
-    const ended = () => void (healthy = false);
+    const ended = (error: Error) => {
+      healthy = false;
+      if (held.signal.aborted) return;
+      lostCount += 1;
+      const lost = new StoreError(
+        'lock-lost',
+        `The database connection holding the lock of chat ${chatId} was lost, and the lock with it: another instance may ` +
+          'run work of this chat now. The work running under it was told to stop acting as the holder.',
+        { cause: error },
+      );
+      held.abort(lost);
+      options.onLockLost?.(chatId, lost);
+    };
     client.on('error', ended);
     try {
-      // Waited for in turns of lockWaitMs (the session's lock_timeout): a closing engine stops waiting.
-      for (;;) {
-        try {
-          await client.query(`SELECT pg_advisory_lock(${lockKey})`, [chatId]);
-          break;
-        } catch (error) {
-          if (isLockTimeout(error) && !closing) continue;
-          healthy = false;
-          throw error;
-        }
-      }
-      try {
-        return await work();
-      } finally {
-        if (healthy) await client.query(`SELECT pg_advisory_unlock(${lockKey})`, [chatId]).catch(ended);
-      }
+      return await work(held.signal);
     } finally {
+      if (healthy) await client.query(`SELECT pg_advisory_unlock(${lockKey})`, [chatId]).catch(() => void (healthy = false));
       client.off('error', ended);
       client.release(!healthy);
     }
@@ -65,5 +105,6 @@ export function createPgChatLocks(locks: pg.Pool): ChatLockStore & { close(): vo
     close() {
       closing = true;
     },
+    lostCount: () => lostCount,
   };
 }

@@ -14,6 +14,7 @@ import {
 } from '../broadcasts.ts';
 import { validated } from '../context.ts';
 import type { GroupStore, OutboxStore, StoreEngine, UserStore } from '../contract.ts';
+import type { StoreError } from '../errors.ts';
 import { buildOutboxItem, checkRetarget, patchedOutboxItem, type OutboxEntry } from '../outbox.ts';
 import { fromStoredSnapshot, toStoredSnapshot } from '../price-watch.ts';
 import {
@@ -27,7 +28,19 @@ import {
   type UserRecord,
 } from '../schema.ts';
 import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch } from '../users.ts';
-import { column, first, inTransaction, insertOutbox, isUniqueViolation, outboxDueAt, type Queryable } from './db.ts';
+import {
+  column,
+  connectPg,
+  first,
+  inTransaction,
+  insertOutbox,
+  isConnectionLoss,
+  isUniqueViolation,
+  outboxDueAt,
+  type PgConnections,
+  type Queryable,
+} from './db.ts';
+import { connectionBudget, defaultConnectionBudget } from './budget.ts';
 import { createPgChatLocks, lockSessionOptions } from './chat-locks.ts';
 import { createPgInbox } from './inbox.ts';
 import { createPgSendSlots } from './send-slots.ts';
@@ -43,13 +56,25 @@ export interface PgEngineOptions {
   pool?: pg.Pool;
   /** Clock for timestamps, due times and leases; defaults to the system clock. */
   now?: () => Date;
-  /** Connections of the engine's own pool (default 10). */
+  /** Connections of the engine's own pool (default: `connectionBudget(20).queries`). */
   max?: number;
   /**
-   * Connections that hold per-chat locks (`chatLocks`, default 20): how many chats one instance
-   * handles at once; further chats wait for a connection. A pool of its own, ended by `close`.
+   * Connections that hold per-chat locks (`chatLocks`, default `connectionBudget(20).chatLocks`):
+   * how many chats one instance handles at once; further chats wait for a connection. A pool of
+   * its own, ended by `close`.
    */
   chatLockConnections?: number;
+  /**
+   * The name every connection of this engine shows in `pg_stat_activity.application_name` (so an
+   * operator can count an instance's connections); PostgreSQL keeps its first 63 bytes.
+   */
+  applicationName?: string;
+  /** How long an operation keeps trying while the database cannot be reached (default 15 s). */
+  retryForMs?: number;
+  /** Told when an operation met a lost connection, or could not open one (it is tried again where that is safe). */
+  onConnectionLost?: (error: unknown) => void;
+  /** Told when the connection holding a chat's lock is lost while its work runs (see chat-locks.ts). */
+  onLockLost?: (chatId: number, error: StoreError) => void;
   /**
    * Told when the server closes an idle connection of the engine's own pool (a restart, a
    * fail-over, an operator ending it): the pool drops it and the next query opens another. Without
@@ -72,26 +97,41 @@ export interface PgEngineOptions {
  */
 export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngine> {
   const owned = options.pool === undefined;
-  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
+  const budget = connectionBudget(defaultConnectionBudget);
+  const session = {
+    ...(options.applicationName === undefined ? {} : { application_name: options.applicationName.slice(0, 63) }),
+    // A server that vanished without closing the connection (a fail-over, a cut network) is noticed.
+    keepAlive: true,
+  };
+  const raw = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? budget.queries, ...session });
   const now = options.now ?? (() => new Date());
-  if (owned) pool.on('error', (error) => options.onIdleError?.(error));
+  if (owned) raw.on('error', (error) => options.onIdleError?.(error));
+  const connections = { retryForMs: options.retryForMs, onLoss: options.onConnectionLost };
+  const pool = connectPg(raw, connections);
   try {
-    await migratePg(pool);
-    await checkStoreImport(pool);
-    if (options.vault) await checkPgKey(pool, options.vault, `the PostgreSQL database ${databaseName(pool)}`, now());
+    await prepare(raw, pool, options.vault, now);
   } catch (error) {
-    if (owned) await pool.end();
+    if (owned) await raw.end();
     throw error;
   }
   const users = createPgUsers(pool, now);
   // Same server and credentials as the engine's pool (a caller's pool too), connections of its own.
-  const lockPool = new pg.Pool({ ...pool.options, max: options.chatLockConnections ?? 20, options: lockSessionOptions });
-  const chatLocks = createPgChatLocks(lockPool);
+  const lockPool = new pg.Pool({
+    ...raw.options,
+    ...session,
+    max: options.chatLockConnections ?? budget.chatLocks,
+    options: lockSessionOptions,
+  });
+  const chatLocks = createPgChatLocks(connectPg(lockPool, connections), { onLockLost: options.onLockLost });
   let closing: Promise<void> | undefined;
   lockPool.on('error', (error) => options.onIdleError?.(error));
   return {
     kind: 'postgres',
     chatLocks,
+    health: () => {
+      const state = pool.state();
+      return { reachable: state.reachable, connectionLosses: state.losses, locksLost: chatLocks.lostCount() };
+    },
     sendSlots: createPgSendSlots(pool),
     users,
     credentials: {
@@ -219,7 +259,7 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
         // Waits for a lock end within a second; then the lock connections can go.
         chatLocks.close();
         await lockPool.end();
-        if (owned) await pool.end();
+        if (owned) await raw.end();
       })();
       return closing;
     },
@@ -233,7 +273,7 @@ const lockUser = (client: Queryable, id: number) =>
 const writeUser = (client: Queryable, user: UserRecord) =>
   client.query('UPDATE users SET active = $2, record = $3 WHERE id = $1', [user.id, user.active, user]);
 
-function createPgUsers(pool: pg.Pool, now: () => Date): UserStore {
+function createPgUsers(pool: PgConnections, now: () => Date): UserStore {
   const update: UserStore['update'] = (id, patch, options = {}) =>
     inTransaction(pool, async (client) => {
       const existing = await lockUser(client, id);
@@ -277,7 +317,7 @@ function createPgUsers(pool: pg.Pool, now: () => Date): UserStore {
   };
 }
 
-function createPgOutbox(pool: pg.Pool, now: () => Date): OutboxStore {
+function createPgOutbox(pool: PgConnections, now: () => Date): OutboxStore {
   const items = (text: string, values: unknown[] = []) => column<OutboxItem>(pool, 'item', text, values);
   return {
     enqueue: (input) => insertOutbox(pool, buildOutboxItem(input, now())),
@@ -341,7 +381,7 @@ function createPgOutbox(pool: pg.Pool, now: () => Date): OutboxStore {
   };
 }
 
-function createPgGroups(pool: pg.Pool, now: () => Date): GroupStore {
+function createPgGroups(pool: PgConnections, now: () => Date): GroupStore {
   const linked = (chatId: number, record: GroupRecord) => ({ chatId, ...record });
   /**
    * Group changes touch two groups and two users in an order known only as they go: they take
@@ -410,7 +450,7 @@ function createPgGroups(pool: pg.Pool, now: () => Date): GroupStore {
   };
 }
 
-function createPgBroadcasts(pool: pg.Pool, now: () => Date): StoreEngine['broadcasts'] {
+function createPgBroadcasts(pool: PgConnections, now: () => Date): StoreEngine['broadcasts'] {
   const job = async (db: Queryable, id: string, lock = false) => {
     const stored = await first<unknown>(db, 'job', `SELECT job FROM broadcasts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
     return stored === undefined ? undefined : parseBroadcastJob(stored);
@@ -479,6 +519,27 @@ function createPgBroadcasts(pool: pg.Pool, now: () => Date): StoreEngine['broadc
       return value;
     },
   };
+}
+
+/**
+ * Brings the database up to date and checks it (migrations, an unfinished copy, the key check).
+ * The database may be restarting while an instance starts: a lost connection is waited out for
+ * the connections' `retryForMs` (each migration commits with its row, so running them again is safe).
+ */
+async function prepare(raw: pg.Pool, pool: PgConnections, vault: Vault | undefined, now: () => Date): Promise<void> {
+  const since = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await migratePg(raw);
+      await checkStoreImport(pool);
+      if (vault) await checkPgKey(pool, vault, `the PostgreSQL database ${databaseName(raw)}`, now());
+      return;
+    } catch (error) {
+      if (!isConnectionLoss(error)) throw error;
+      pool.lost(error);
+      if (!(await pool.backOff(attempt, since))) throw error;
+    }
+  }
 }
 
 /** The database's name (no host, user or password), for messages. */

@@ -28,7 +28,7 @@ import { hotFileName, openStore, type Store } from '../store.ts';
 import { decodeUserShardFile, userShardCount, userShardFileName, type UserShardData } from '../user-shards.ts';
 import type { Vault } from '../vault.ts';
 import { writePgKeyCheck } from './key-check.ts';
-import { inTransaction, outboxDueAt } from './db.ts';
+import { connectPg, inTransaction, outboxDueAt, type PgConnections } from './db.ts';
 import { migratePg, StoreImportError } from './migrate.ts';
 import { dueAt } from './transactions.ts';
 
@@ -226,9 +226,12 @@ export async function importLowdbIntoPg(options: ImportOptions): Promise<ImportR
   const now = options.now ?? (() => new Date());
   const source = path.resolve(options.dataDir);
   const { pool } = options;
+  // A copy is never run again on its own (it reads its source once): a lost connection fails it,
+  // without crashing the command, and it is started over by running the command again.
+  const connections = connectPg(pool, { retryForMs: 0 });
   await migratePg(pool);
   // One copy at a time into one database: held on a connection of its own until this one ends.
-  const guard = await pool.connect();
+  const guard = await connections.connect();
   let store: Store | undefined;
   try {
     const { rows } = await guard.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${importLockKey}) AS ok`);
@@ -240,12 +243,12 @@ export async function importLowdbIntoPg(options: ImportOptions): Promise<ImportR
     // Opened like the bot opens it, before the database is marked (a running bot or a wrong key
     // leaves the database as it was); held open (its lock) until the copy is verified.
     store = await openStore({ dataDir: source, vault: options.vault, now });
-    await claimTarget(pool, source, now);
+    await claimTarget(connections, source, now);
     await store.flush();
     const sources = await readSource(source, store.transactions.batches(), now);
     const expected = new Map<string, { rows: number; checksum: string }>();
     const report: ImportReport = { source, tables: {} };
-    await inTransaction(pool, async (client) => {
+    await inTransaction(connections, async (client) => {
       // What an unfinished copy left (broadcast_deliveries, which no lowdb file has, goes with broadcasts).
       await client.query(`TRUNCATE ${[...importedTables, 'broadcast_deliveries'].join(', ')}`);
       for (const { table: t, batches } of sources) {
@@ -300,8 +303,8 @@ const importLockKey = `hashtextextended('kiosbot:store-import', 0)`;
  * Marks the database as receiving a copy of `source` (committed at once): refuses one that holds
  * kiosbot data already, or the finished copy of a data directory; an unfinished copy is started over.
  */
-async function claimTarget(pool: pg.Pool, source: string, now: () => Date): Promise<void> {
-  await inTransaction(pool, async (client) => {
+async function claimTarget(connections: PgConnections, source: string, now: () => Date): Promise<void> {
+  await inTransaction(connections, async (client) => {
     // One copy at a time into one database.
     await client.query('LOCK TABLE store_import IN EXCLUSIVE MODE');
     const { rows } = await client.query<{ source: string; state: string; finished_at: Date | null }>(

@@ -4,11 +4,10 @@
  * replay, on any instance, claims only updates nobody holds, so a live handler's update is never
  * handled twice and a dead one's is handled by another instance.
  */
-import type pg from 'pg';
 import type { InboxStore } from '../contract.ts';
-import { column, first, inTransaction } from './db.ts';
+import { column, first, inTransaction, type PgConnections } from './db.ts';
 
-export function createPgInbox(pool: pg.Pool, now: () => Date): InboxStore {
+export function createPgInbox(pool: PgConnections, now: () => Date): InboxStore {
   return {
     async has(updateId) {
       return (await first<number>(pool, 'one', 'SELECT 1 AS one FROM inbox WHERE update_id = $1', [updateId])) !== undefined;

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { StoreError } from '../errors.ts';
+import type { Queryable } from './db.ts';
 import { sql as initial } from './migrations/001-initial.ts';
 import { sql as storeImport } from './migrations/002-store-import.ts';
 import { sql as inboxLease } from './migrations/003-inbox-lease.ts';
@@ -33,6 +34,11 @@ export const migrationLockKey = 0x6b696f73; // "kios"
  */
 export async function migratePg(pool: pg.Pool, migrations: readonly PgMigration[] = pgMigrations): Promise<number[]> {
   const client = await pool.connect();
+  // A connection the server ends meanwhile fails the query in flight (the caller may try again:
+  // each migration commits with its row); without a listener it would throw out of the process.
+  let lost = false;
+  const onError = () => void (lost = true);
+  client.on('error', onError);
   try {
     await client.query('SELECT pg_advisory_lock($1)', [migrationLockKey]);
     try {
@@ -59,17 +65,19 @@ export async function migratePg(pool: pg.Pool, migrations: readonly PgMigration[
           await client.query('INSERT INTO kiosbot_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name]);
           await client.query('COMMIT');
         } catch (error) {
-          await client.query('ROLLBACK');
+          await client.query('ROLLBACK').catch(() => undefined);
           throw error;
         }
         done.push(migration.id);
       }
       return done;
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]);
+      // Should the unlock fail, the connection is dropped: ending its session ends the lock.
+      await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]).catch(() => void (lost = true));
     }
   } finally {
-    client.release();
+    client.off('error', onError);
+    client.release(lost);
   }
 }
 
@@ -85,7 +93,7 @@ export class StoreImportError extends StoreError {
  * Refuses a database whose copy from lowdb has not finished (`store_import` not `done`): what it
  * holds is part of a data directory, and serving it would lose the rest.
  */
-export async function checkStoreImport(db: pg.Pool | pg.PoolClient): Promise<void> {
+export async function checkStoreImport(db: Queryable): Promise<void> {
   const { rows } = await db.query<{ source: string; started_at: Date }>(
     `SELECT source, started_at FROM store_import WHERE state = 'copying'`,
   );

@@ -4,12 +4,11 @@
  * the same slot and no two reservations can deadlock; each is a few short statements, far more
  * than the 30 a second Telegram allows.
  */
-import type pg from 'pg';
 import type { SendSlotStore } from '../contract.ts';
 import { gapOf, slotAt, slotStart } from '../send-slots.ts';
-import { first, inTransaction } from './db.ts';
+import { first, inTransaction, type PgConnections } from './db.ts';
 
-export function createPgSendSlots(pool: pg.Pool): SendSlotStore {
+export function createPgSendSlots(pool: PgConnections): SendSlotStore {
   return {
     reserve: (chatId, atMs, limits) =>
       inTransaction(pool, async (client) => {

@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import type { TransactionStore } from '../contract.ts';
 import { buildOutboxItem, type NewOutboxItem } from '../outbox.ts';
 import { isFinalStatus, type TransactionRecord } from '../schema.ts';
@@ -10,7 +9,7 @@ import {
   settledTransaction,
   updatedTransaction,
 } from '../transactions.ts';
-import { column, first, inTransaction, insertOutbox, isUniqueViolation, type Queryable } from './db.ts';
+import { column, first, inTransaction, insertOutbox, isUniqueViolation, type PgConnections, type Queryable } from './db.ts';
 
 const newestFirst = 'ORDER BY created_at DESC, ref_id DESC';
 const page = (options: { limit?: number; offset?: number } = {}) => [Math.max(0, options.limit ?? 10), Math.max(0, options.offset ?? 0)];
@@ -34,7 +33,7 @@ async function writeRow(db: Queryable, tx: TransactionRecord): Promise<void> {
  * (update, settle) locks the open row (`FOR UPDATE ... AND NOT final`), so of two racing
  * settlements the second finds it final and changes nothing.
  */
-export function createPgTransactions(pool: pg.Pool, now: () => Date): TransactionStore {
+export function createPgTransactions(pool: PgConnections, now: () => Date): TransactionStore {
   const records = (text: string, values: unknown[]) => column<TransactionRecord>(pool, 'record', text, values);
   const one = (text: string, values: unknown[]) => first<TransactionRecord>(pool, 'record', text, values);
 
