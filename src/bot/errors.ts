@@ -65,9 +65,10 @@ export async function handleBotError(error: BotError<BotContext>): Promise<void>
   deps.operatorFeed.report(`bot-error:${summary}`, (burst) =>
     deps.notices.operator('operator-bot-error', { summary }, `bot-error:${summary}`, burst),
   );
-  // A temporary problem says so: whether the bot tries again by itself, or the user should.
-  const text = ctx.t(!temporary ? 'error-generic' : ctx.handlingRetried ? 'error-temporary-retrying' : 'error-temporary');
   try {
+    // A temporary problem says so: whether the bot tries again by itself, or the user should.
+    // (Inside the try: an error before the i18n middleware ran leaves the context without `t`.)
+    const text = ctx.t(!temporary ? 'error-generic' : ctx.handlingRetried ? 'error-temporary-retrying' : 'error-temporary');
     // A tap's query may be answered already (a retried update): the chat gets the words then.
     const answered = ctx.callbackQuery
       ? await ctx.answerCallbackQuery({ text, show_alert: true }).then(
