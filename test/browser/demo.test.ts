@@ -2,8 +2,11 @@
  * The offline demo in a real browser: `npm run demo`'s entry in a child process, its chat page in
  * headless Chromium. A reseller says /start, connects the demo reseller account from the main
  * menu with the demo credentials, buys Telkomsel 10.000 for 081234567890 by taps (category, brand,
- * product), confirms, and sees the Pending message settle into one Sukses receipt. A screenshot of the chat is saved under test-artifacts/.
+ * product), confirms, and sees the Pending message settle into one Sukses receipt; then downloads
+ * that purchase as the /ekspor CSV and posts a price card through an inline query typed in the
+ * message box. A screenshot of the chat is saved under test-artifacts/.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -81,6 +84,30 @@ describe('npm run demo in a browser', () => {
       expect(await chat.page.locator('#messages .msg').filter({ hasText: 'Sedang diproses' }).count()).toBe(0);
     } finally {
       await chat.screenshot('demo-purchase');
+      await chat.context.close();
+    }
+  }, 120_000);
+
+  // Goes on from the purchase above (same demo, same user).
+  it('/ekspor: the CSV downloads with the purchase in it; @bot tsel 10 lists prices and sends the chosen card', async () => {
+    const chat = await openChat(browser, pageUrl);
+    try {
+      // The page opens on the chat so far.
+      await chat.waitForText(/· Sukses/, { fromBot: true, timeoutMs: 3000 });
+      await chat.sendText('/ekspor 2020-01-01 2099-12-31');
+      const exported = await chat.waitForText('1 transaksi', { fromBot: true, timeoutMs: 30_000 });
+      const [download] = await Promise.all([chat.page.waitForEvent('download'), exported.getByRole('link', { name: /\.csv$/ }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^kiosbot-.*\.csv$/);
+      expect(await readFile(await download.path(), 'utf8')).toMatch(/TSEL10[\s\S]*081234567890/);
+
+      const box = chat.page.locator('#text');
+      await box.click();
+      await box.pressSequentially('@kiosbot_test_bot tsel 10');
+      await chat.page.locator('#inline .result', { hasText: 'Telkomsel 10.000' }).first().click({ timeout: 30_000 });
+      const card = await chat.waitForText(/Telkomsel 10\.000[\s\S]*Rp/, { fromBot: false });
+      expect(await card.textContent()).not.toContain('@kiosbot_test_bot');
+    } finally {
+      await chat.screenshot('demo-export-inline');
       await chat.context.close();
     }
   }, 120_000);

@@ -1,7 +1,9 @@
 /**
  * `npm run demo`: one command starts the sandbox, the playground and the bot; Ctrl+C (SIGINT to
- * the whole process group, as a terminal sends it) or a SIGTERM to the demo alone stops every
- * process it started and removes the temporary data directory.
+ * the whole process group, as a terminal sends it), a SIGTERM or SIGHUP to npm alone (what a CI
+ * runner, `timeout` or systemd sends), npm killed outright, or a SIGTERM to the demo alone stops
+ * every process it started, frees its ports and removes the temporary data directory; the bot
+ * stops by itself, and removes that directory, if the demo is killed outright.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -58,13 +60,19 @@ async function ready(demo: Running) {
   const output = demo.output();
   const pageUrl = /Open the chat page:\s+(\S+)/.exec(output)?.[1] ?? '';
   const dataDir = /Data: (\S+)/.exec(output)?.[1] ?? '';
+  const sandboxUrl = /curl -X PATCH (http:\/\/[\d.]+:\d+)\//.exec(output)?.[1] ?? '';
   const tree = descendants(demo.child.pid!);
-  return { output, pageUrl, dataDir, tree };
+  return { output, pageUrl, sandboxUrl, dataDir, tree };
 }
 
 async function expectAllStopped(demo: Running, tree: ReturnType<typeof descendants>, pageUrl: string, dataDir: string) {
   await demo.exited; // npm itself ends by the signal; the demo under it exits 0 once all is stopped
-  expect(demo.output()).toContain('Demo stopped.');
+  // The demo may print its last line after npm has gone (npm killed outright).
+  await until(
+    () => demo.output().includes('Demo stopped.'),
+    30_000,
+    () => `the demo did not say it stopped:\n${demo.output()}`,
+  );
   await until(
     () => tree.every((p) => !alive(p.pid)),
     15_000,
@@ -105,5 +113,47 @@ describe('npm run demo', () => {
     demo.child.kill('SIGTERM');
     expect(await demo.exited).toBe(0);
     await expectAllStopped(demo, tree, pageUrl, dataDir);
+  }, 150_000);
+
+  // A CI runner, `timeout` or systemd signals the process it started (npm) and nobody else;
+  // npm 11 passes SIGTERM to the shell running the script, which ends without passing it on.
+  for (const [how, signal] of [
+    ['SIGTERM to npm alone', 'SIGTERM'],
+    ['SIGHUP to npm alone', 'SIGHUP'],
+    ['npm killed outright (SIGKILL)', 'SIGKILL'],
+  ] as const) {
+    it(`${how} stops every process of the demo, frees its ports and removes its data directory`, async () => {
+      const demo = launch('npm', ['run', 'demo']);
+      const { pageUrl, sandboxUrl, dataDir, tree } = await ready(demo);
+      expect(sandboxUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(tree.map((p) => p.command).join('\n')).toMatch(/tools\/demo\/main\.ts[\s\S]*src\/main\.ts/);
+
+      process.kill(demo.child.pid!, signal); // the npm process only, not its group
+      await expectAllStopped(demo, tree, pageUrl, dataDir);
+      await expect(fetch(sandboxUrl)).rejects.toThrow();
+    }, 150_000);
+  }
+
+  it('the demo killed outright: the bot it started stops by itself and its data directory is removed', async () => {
+    const demo = launch('npm', ['run', 'demo']);
+    const { dataDir, tree } = await ready(demo);
+    const demoNode = tree.find((p) => /--import \S+ tools\/demo\/main\.ts/.test(p.command));
+    expect(demoNode).toBeDefined();
+
+    process.kill(demoNode!.pid, 'SIGKILL'); // nothing left to run its stop()
+    await until(
+      () => tree.every((p) => !alive(p.pid)),
+      20_000,
+      () =>
+        `still running:\n${tree
+          .filter((p) => alive(p.pid))
+          .map((p) => `${p.pid} ${p.command}`)
+          .join('\n')}`,
+    );
+    await until(
+      () => !existsSync(dataDir),
+      10_000,
+      () => `${dataDir} is still there`,
+    );
   }, 150_000);
 });

@@ -61,6 +61,7 @@ Try a purchase: TSEL10.081234567890 — it stays Pending, then settles to Sukses
 A target ending in 0000 fails (Gagal, refunded); one ending in 9999 stays Pending.
 Marketplace purchase codes: ${marketplaceDemoPurchaseCodes.supported} (support active), ${marketplaceDemoPurchaseCodes.expired} (expired).
 Game shop promo codes: ${promos}.
+Inline prices: type @${demo.playground.botInfo.username} tsel 10 in the message box, then pick a product to post its card.
 Price alerts: /pantau, then change a price (checked every ${demo.priceWatchMinutes} min, PRICE_WATCH_MINUTES):
   curl -X PATCH ${demo.sandbox.url}${controlPrefix}/TSEL10 -d '{"price": 11000, "status": "gangguan"}'
 Data: ${data}

@@ -3,7 +3,8 @@
  * (`src/main.ts`, as `npm start` runs it) as a child process pointed at both, with a fresh
  * encryption key and a fresh temporary data directory unless ENCRYPTION_KEY / DATA_DIR are given.
  * `stop()` ends the bot first (gracefully, SIGKILL after 10 s), then the servers, then removes the
- * temporary directory.
+ * temporary directory. The bot also stops by itself, and removes that directory, if this process
+ * is killed outright (bot-lifeline.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -19,6 +20,7 @@ import { startSandbox, type Sandbox } from '../sandbox/server.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+const botLifeline = pathToFileURL(path.join(import.meta.dirname, 'bot-lifeline.ts')).href;
 
 /** Variables of the caller's environment the bot also gets; everything else it needs the demo sets. */
 const passedThrough = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR', 'LOG_LEVEL', 'DEFAULT_LOCALE', 'ADMIN_CHAT_ID', 'PENDING_HORIZON_HOURS'];
@@ -104,7 +106,8 @@ export async function startDemo({ env, onBotLine = (line) => console.log(`bot â”
       PORT: '0',
     });
 
-    const bot = spawn(process.execPath, ['--import', tsxLoader, path.join(repoRoot, 'src/main.ts')], {
+    // The lifeline stops the bot should this process be killed outright (no stop() to end it).
+    const bot = spawn(process.execPath, ['--import', tsxLoader, '--import', botLifeline, path.join(repoRoot, 'src/main.ts')], {
       cwd: runDir,
       env: botEnv,
       stdio: ['ignore', 'pipe', 'pipe'],

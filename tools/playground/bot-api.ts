@@ -65,6 +65,12 @@ export interface BotApiEmulator {
   // driving the bot
   /** A user writes text (private chat by default); `/command` gets a bot_command entity. */
   sendText(user: UserRef, text: string, options?: SendTextOptions): EmulatedMessage;
+  /** A user sends a photo (image bytes), with a caption if given; its file_id works for the bot. */
+  sendPhoto(
+    user: UserRef,
+    photo: { bytes: Buffer; width: number; height: number; filename?: string; mimeType?: string },
+    options?: Omit<SendTextOptions, 'mentionBot'> & { caption?: string },
+  ): EmulatedMessage;
   /** A user taps an inline button (by text, else by callback_data); throws if there is none. */
   tap(user: UserRef, message: MessageRef, button: string): CallbackQuery;
   /** A user edits their text message (edited_message update). */
@@ -217,7 +223,7 @@ export async function startBotApi(options: BotApiServerOptions = {}): Promise<Bo
     const url = new URL(req.url ?? '/', 'http://emulator.local');
     const route = /^\/bot([^/]+)\/([^/]+)\/?$/.exec(url.pathname);
     if (!route) {
-      if (await handlePlaygroundRequest(world, req, res, url)) return;
+      if (await handlePlaygroundRequest(world, inline, req, res, url)) return;
       send(res, { ok: false, error_code: 404, description: 'Not Found' }, 404);
       return;
     }

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Message, MessageEntity } from 'grammy/types';
+import type { InlineMode } from './inline.ts';
 import { readBody } from './params.ts';
 import type { ChatState, StoredMessage, World } from './world.ts';
 
@@ -22,7 +23,8 @@ interface MessageView {
   editCount: number;
   service: string | undefined;
   photo: string | undefined;
-  document: string | undefined;
+  /** A document: its name, and where the page downloads it (the emulator's copy, else its URL). */
+  document: { name: string; href: string } | undefined;
   replyTo: { id: number; text: string } | undefined;
   time: string;
 }
@@ -44,7 +46,13 @@ function serviceText(message: Message): string | undefined {
   return undefined;
 }
 
-function view(stored: StoredMessage): MessageView {
+function documentView(world: World, fileId: string, fileName: string | undefined): MessageView['document'] {
+  const file = world.files.get(fileId);
+  const href = file?.bytes ? `/playground/file/${encodeURIComponent(fileId)}` : (file?.url ?? '');
+  return { name: fileName ?? 'document', href };
+}
+
+function view(world: World, stored: StoredMessage): MessageView {
   const m = stored.message;
   const photo = m.photo?.at(-1);
   return {
@@ -68,7 +76,7 @@ function view(stored: StoredMessage): MessageView {
     editCount: stored.history.length,
     service: serviceText(m),
     photo: photo?.file_id,
-    document: m.document ? (m.document.file_name ?? 'document') : undefined,
+    document: m.document ? documentView(world, m.document.file_id, m.document.file_name) : undefined,
     replyTo: m.reply_to_message
       ? { id: m.reply_to_message.message_id, text: (m.reply_to_message.text ?? m.reply_to_message.caption ?? '').slice(0, 80) }
       : undefined,
@@ -76,7 +84,23 @@ function view(stored: StoredMessage): MessageView {
   };
 }
 
-function state(world: World, userId: number | undefined, chatId: number | undefined) {
+/** The bot's answer to the user's latest inline query, as the page lists it above the message box. */
+function inlineView(inline: InlineMode, userId: number | undefined) {
+  const answer = inline.inlineAnswers.findLast((a) => a.query.from.id === userId);
+  if (!answer) return undefined;
+  return {
+    queryId: answer.inlineQueryId,
+    query: answer.query.query,
+    results: answer.results.map((r) => ({
+      id: r.id,
+      title: 'title' in r && typeof r.title === 'string' ? r.title : r.id,
+      description: 'description' in r && typeof r.description === 'string' ? r.description : '',
+    })),
+    button: answer.button?.start_parameter === undefined ? undefined : { text: answer.button.text, start: answer.button.start_parameter },
+  };
+}
+
+function state(world: World, inline: InlineMode, userId: number | undefined, chatId: number | undefined) {
   const users = [...world.users.values()].map((u) => ({
     id: u.user.id,
     name: nameOf(u.user),
@@ -114,12 +138,24 @@ function state(world: World, userId: number | undefined, chatId: number | undefi
     bot: { id: world.botInfo.id, username: world.botInfo.username, name: world.botInfo.first_name },
     users,
     chats,
-    chat: shown && { id: shown.id, type: shown.type, replyKeyboard: shown.replyKeyboard, messages: [...shown.messages.values()].map(view) },
+    chat: shown && {
+      id: shown.id,
+      type: shown.type,
+      replyKeyboard: shown.replyKeyboard,
+      messages: [...shown.messages.values()].map((m) => view(world, m)),
+    },
     answers,
     calls,
     polling: world.polling,
     pendingUpdates: world.queue.length,
+    inline: inlineView(inline, userId),
   };
+}
+
+/** `attachment` with the file name, ASCII fallback plus the UTF-8 form (RFC 6266). */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 const optionalInt = (value: string | null): number | undefined => (value !== null && /^-?\d+$/.test(value) ? Number(value) : undefined);
@@ -128,7 +164,13 @@ const optionalInt = (value: string | null): number | undefined => (value !== nul
  * Serves the chat page (`GET /`) and its JSON API under `/playground/`. Returns false when the
  * path belongs to neither, so the caller can answer 404.
  */
-export async function handlePlaygroundRequest(world: World, req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+export async function handlePlaygroundRequest(
+  world: World,
+  inline: InlineMode,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<boolean> {
   const path = url.pathname;
   if (req.method === 'GET' && (path === '/' || path === '/index.html')) {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -145,7 +187,7 @@ export async function handlePlaygroundRequest(world: World, req: IncomingMessage
         // Long poll: answer at the next change, or after 25 s with the same state.
         await Promise.race([world.nextChange(), new Promise((resolve) => setTimeout(resolve, 25_000).unref())]);
       }
-      json(res, 200, state(world, userId, chatId));
+      json(res, 200, state(world, inline, userId, chatId));
       return true;
     }
     if (req.method === 'GET' && path.startsWith('/playground/file/')) {
@@ -156,7 +198,12 @@ export async function handlePlaygroundRequest(world: World, req: IncomingMessage
       }
       const png = file.bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
       const jpeg = file.bytes[0] === 0xff && file.bytes[1] === 0xd8;
-      res.writeHead(200, { 'Content-Type': png ? 'image/png' : jpeg ? 'image/jpeg' : (file.mimeType ?? 'application/octet-stream') });
+      const image = png || jpeg;
+      res.writeHead(200, {
+        'Content-Type': png ? 'image/png' : jpeg ? 'image/jpeg' : (file.mimeType ?? 'application/octet-stream'),
+        // A document downloads under the name the bot gave it.
+        ...(image ? {} : { 'Content-Disposition': contentDisposition(file.filename ?? 'document') }),
+      });
       res.end(file.bytes);
       return true;
     }
@@ -199,6 +246,31 @@ export async function handlePlaygroundRequest(world: World, req: IncomingMessage
       case '/playground/send': {
         const replyTo = typeof body.replyTo === 'number' ? body.replyTo : undefined;
         const message = world.sendText(num('userId'), str('text'), { chat: num('chatId'), replyTo });
+        json(res, 200, { messageId: message.messageId });
+        return true;
+      }
+      case '/playground/photo': {
+        const bytes = Buffer.from(str('data'), 'base64');
+        const caption = typeof body.caption === 'string' ? body.caption : undefined;
+        const replyTo = typeof body.replyTo === 'number' ? body.replyTo : undefined;
+        const filename = typeof body.name === 'string' ? body.name : undefined;
+        const mimeType = typeof body.mimeType === 'string' ? body.mimeType : undefined;
+        const photo = { bytes, width: num('width'), height: num('height'), filename, mimeType };
+        const message = world.sendPhoto(num('userId'), photo, { chat: num('chatId'), caption, replyTo });
+        json(res, 200, { messageId: message.messageId });
+        return true;
+      }
+      case '/playground/inline': {
+        const chat = world.requireChat(num('chatId'));
+        const chatType = chat.type === 'private' ? (chat.userId === num('userId') ? 'sender' : 'private') : chat.type;
+        const query = inline.sendInlineQuery(num('userId'), str('query'), { chatType });
+        json(res, 200, { queryId: query.id });
+        return true;
+      }
+      case '/playground/inline/choose': {
+        const answer = inline.inlineAnswers.find((a) => a.inlineQueryId === str('queryId'));
+        if (!answer) throw new Error('The bot has not answered that inline query.');
+        const message = inline.chooseInlineResult(num('userId'), answer, str('resultId'), { chat: num('chatId') });
         json(res, 200, { messageId: message.messageId });
         return true;
       }
@@ -246,7 +318,7 @@ export const pageHtml = `<!doctype html>
   .row { display: flex; gap: 6px; margin-bottom: 6px; } .row > * { flex: 1; min-width: 0; }
   .chat-item { padding: 8px; border-radius: 6px; cursor: pointer; } .chat-item:hover { background: #202b36; } .chat-item.active { background: #2b5278; }
   .chat-item small { color: var(--muted); display: block; }
-  main { display: grid; grid-template-rows: auto 1fr auto auto; min-height: 0; height: 100vh; }
+  main { display: grid; grid-template-rows: auto 1fr auto auto auto; min-height: 0; height: 100vh; }
   header { padding: 10px 16px; background: var(--panel); border-bottom: 1px solid #0b1118; display: flex; justify-content: space-between; align-items: center; }
   header small { color: var(--muted); }
   #messages { overflow-y: auto; padding: 16px; display: flex; flex-direction: column; gap: 6px; }
@@ -270,6 +342,11 @@ export const pageHtml = `<!doctype html>
   form#composer { display: flex; gap: 8px; padding: 10px 16px; background: var(--panel); border-top: 1px solid #0b1118; align-items: center; }
   form#composer textarea { flex: 1; font: inherit; color: var(--text); background: #242f3d; border: 1px solid #2f3b4a; border-radius: 6px; padding: 6px 8px; resize: none; max-height: 40vh; }
   #replying { color: var(--muted); font-size: 12px; }
+  #attach { cursor: pointer; font-size: 18px; } #attach:hover { color: var(--accent); }
+  #inline { display: none; padding: 6px 16px; background: var(--panel); border-top: 1px solid #0b1118; max-height: 35vh; overflow-y: auto; }
+  #inline .result { padding: 6px 8px; border-radius: 6px; cursor: pointer; } #inline .result:hover { background: #202b36; }
+  #inline .result small, #inline .muted { color: var(--muted); display: block; }
+  .msg .doc a { font-weight: 600; }
   #toast { position: fixed; top: 16px; left: 50%; transform: translateX(-50%); background: #000c; padding: 8px 14px; border-radius: 8px; display: none; }
   #log { font: 11px/1.3 ui-monospace, Menlo, Consolas, monospace; color: var(--muted); max-height: 260px; overflow-y: auto; }
   #log .err { color: var(--danger); }
@@ -298,7 +375,8 @@ export const pageHtml = `<!doctype html>
   <header><div><b id="title">No chat</b><br><small id="subtitle"></small></div><div id="headerActions"></div></header>
   <div id="messages"><div class="empty">Create a user on the left, then say /start.</div></div>
   <div id="replyKb"></div>
-  <form id="composer"><span id="replying"></span><textarea id="text" rows="1" autocomplete="off" placeholder="Message (Enter sends, Shift+Enter: new line)"></textarea><button>Send</button></form>
+  <div id="inline"></div>
+  <form id="composer"><span id="replying"></span><label id="attach" title="Send a photo (the text in the box is its caption)">📎<input type="file" id="photo" accept="image/*" hidden></label><textarea id="text" rows="1" autocomplete="off" placeholder="Message (Enter sends, Shift+Enter: new line; @bot query: inline)"></textarea><button>Send</button></form>
 </main>
 <div id="toast"></div>
 <script>
@@ -363,7 +441,9 @@ function renderMessages(chat) {
     const who = chat.type !== "private" && !mine ? '<div class="who">' + esc(m.fromName) + "</div>" : "";
     const quote = m.replyTo ? '<div class="quote">' + esc(m.replyTo.text || "message #" + m.replyTo.id) + "</div>" : "";
     const photo = m.photo ? '<img alt="photo" src="/playground/file/' + encodeURIComponent(m.photo) + '" onerror="this.replaceWith(Object.assign(document.createElement(\\'i\\'),{textContent:\\'[photo from URL]\\'}))">' : "";
-    const doc = m.document ? "<div>📄 " + esc(m.document) + "</div>" : "";
+    const doc = !m.document ? "" : '<div class="doc">📄 ' + (m.document.href
+      ? '<a href="' + esc(m.document.href.startsWith("/playground/") ? m.document.href : safeUrl(m.document.href)) + '" download="' + esc(m.document.name) + '">' + esc(m.document.name) + "</a>"
+      : esc(m.document.name)) + "</div>";
     const kb = m.buttons.length && !m.deleted ? '<div class="kb">' + m.buttons.map((row) => '<div class="r">' + row.map((b) =>
       b.url ? '<button type="button" data-url="' + esc(b.url) + '">' + esc(b.text) + " ↗</button>"
       : b.copy !== undefined ? '<button type="button" data-copy="' + esc(b.copy) + '" title="copies the text">' + esc(b.text) + " ⧉</button>"
@@ -405,6 +485,7 @@ function render(s) {
   $("headerActions").innerHTML = chatInfo && chatInfo.type === "group" && !chatInfo.migratedTo ? '<button type="button" id="migrate">Upgrade to supergroup</button>' : "";
   renderMessages(s.chat);
   renderReplyKeyboard(s.chat);
+  renderInline();
   for (const a of s.answers) {
     if (seenAnswers.has(a.index)) continue;
     seenAnswers.add(a.index);
@@ -427,6 +508,9 @@ async function poll() {
       if (key !== selection()) { version = -1; continue; } // selection changed meanwhile
       version = s.version;
       render(s);
+      // The first answer picks the user and chat to show (none were chosen yet): ask again for
+      // that chat at once rather than waiting for the next change.
+      if (key !== selection()) version = -1;
     } catch { await new Promise((r) => setTimeout(r, 1000)); }
   }
 }
@@ -451,6 +535,63 @@ $("text").addEventListener("keydown", (e) => {
   if (e.key === "Enter" && !e.shiftKey && !e.isComposing) { e.preventDefault(); $("composer").requestSubmit(); }
 });
 $("text").addEventListener("input", (e) => grow(e.target));
+// --- the view follows the end of the chat while the reader is there, also when a photo loads and grows it ---
+let stick = true;
+$("messages").addEventListener("scroll", () => { const b = $("messages"); stick = b.scrollHeight - b.scrollTop - b.clientHeight < 40; });
+$("messages").addEventListener("load", (e) => { if (e.target.tagName === "IMG" && stick) $("messages").scrollTop = $("messages").scrollHeight; }, true);
+// --- photos: the picked image goes out as the user's photo, the text in the box as its caption ---
+const readBase64 = (file) => new Promise((resolve, reject) => {
+  const reader = new FileReader();
+  reader.onload = () => resolve(String(reader.result).split(",")[1] || "");
+  reader.onerror = () => reject(reader.error);
+  reader.readAsDataURL(file);
+});
+$("photo").addEventListener("change", async (e) => {
+  const file = e.target.files && e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  if (current.user === undefined) { toast("Create a user first", true); return; }
+  let size;
+  try { const bitmap = await createImageBitmap(file); size = { width: bitmap.width, height: bitmap.height }; bitmap.close(); }
+  catch { toast(file.name + " is not an image this browser can show; pick a JPEG or PNG.", true); return; }
+  const box = $("text");
+  await post("photo", { userId: current.user, chatId: current.chat, data: await readBase64(file), name: file.name, mimeType: file.type, ...size, caption: box.value, replyTo });
+  box.value = ""; grow(box); replyTo = undefined; $("replying").textContent = "";
+});
+// --- inline mode: "@bot query" in the message box asks the bot (an inline_query) and lists its answer ---
+let inlineAsked = null; // { queryId, text } of the query the box holds
+function inlineQueryOf(text) {
+  const m = /^@(\\w+) ([\\s\\S]*)$/.exec(text);
+  return m && lastState && m[1].toLowerCase() === lastState.bot.username.toLowerCase() ? m[2] : null;
+}
+async function askInline() {
+  const text = $("text").value, query = inlineQueryOf(text);
+  if (query === null || current.user === undefined) { inlineAsked = null; renderInline(); return; }
+  if (inlineAsked && inlineAsked.text === text) return;
+  const { queryId } = await post("inline", { userId: current.user, chatId: current.chat, query });
+  if ($("text").value === text) { inlineAsked = { queryId, text }; renderInline(); }
+}
+$("text").addEventListener("input", () => { clearTimeout(askInline.timer); askInline.timer = setTimeout(askInline, 300); });
+function renderInline() {
+  const el = $("inline");
+  if (!inlineAsked || inlineQueryOf($("text").value) === null) { inlineAsked = null; el.style.display = "none"; el.innerHTML = ""; return; }
+  el.style.display = "block";
+  const a = lastState && lastState.inline;
+  if (!a || a.queryId !== inlineAsked.queryId) { el.innerHTML = '<div class="muted">Waiting for @' + esc(lastState.bot.username) + "…</div>"; return; }
+  const button = a.button ? '<button type="button" data-inline-start="' + esc(a.button.start) + '">' + esc(a.button.text) + "</button>" : "";
+  const results = a.results.map((r) => '<div class="result" data-result="' + esc(r.id) + '"><b>' + esc(r.title) + "</b><small>" + esc(r.description) + "</small></div>").join("");
+  el.innerHTML = button + (results || (button ? "" : '<div class="muted">No results</div>'));
+}
+function endInline() { const box = $("text"); box.value = ""; grow(box); inlineAsked = null; renderInline(); }
+async function chooseInline(resultId) {
+  await post("inline/choose", { userId: current.user, chatId: current.chat, queryId: inlineAsked.queryId, resultId });
+  endInline();
+}
+// The button above inline results opens the private chat with the bot as /start <parameter>.
+async function startFromInline(parameter) {
+  current.chat = current.user; render.first = true; endInline(); refresh();
+  await say("/start " + parameter);
+}
 // --- copy_text buttons: copy their text to the clipboard ---
 async function copyText(text) {
   try { await navigator.clipboard.writeText(text); }
@@ -477,9 +618,11 @@ $("newGroup").addEventListener("submit", async (e) => {
 $("user").addEventListener("change", (e) => { current.user = Number(e.target.value); current.chat = current.user; localStorage.setItem("pg-user", String(current.user)); render.first = true; refresh(); });
 $("block").addEventListener("click", () => { const me = lastState && lastState.users.find((u) => u.id === current.user); if (me) post("block", { userId: me.id, blocked: !me.blocked }); });
 document.addEventListener("click", (e) => {
-  const t = e.target.closest("[data-chat],[data-tap],[data-url],[data-copy],[data-say],[data-command],#migrate,.quote,.msg");
+  const t = e.target.closest("[data-chat],[data-tap],[data-url],[data-copy],[data-say],[data-command],[data-result],[data-inline-start],#migrate,.quote,.msg");
   if (!t) return;
-  if (t.dataset.chat) { current.chat = Number(t.dataset.chat); render.first = true; refresh(); }
+  if (t.dataset.result !== undefined) chooseInline(t.dataset.result);
+  else if (t.dataset.inlineStart !== undefined) startFromInline(t.dataset.inlineStart);
+  else if (t.dataset.chat) { current.chat = Number(t.dataset.chat); render.first = true; refresh(); }
   else if (t.dataset.tap) post("tap", { userId: current.user, chatId: current.chat, messageId: Number(t.dataset.tap), button: t.dataset.button });
   else if (t.dataset.copy !== undefined) copyText(t.dataset.copy);
   else if (t.dataset.url) { if (confirm("Open " + t.dataset.url + " ?")) window.open(safeUrl(t.dataset.url), "_blank", "noopener"); }

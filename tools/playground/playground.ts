@@ -1,6 +1,7 @@
 /**
  * The playground as `npm run playground` and `npm run demo` start it: the Bot API emulator with a
- * first user ready (so the page can say /start at once).
+ * first user ready (so the page can say /start at once), and inline mode on (the bot answers
+ * `@bot query`, as BotFather's /setinline allows).
  */
 import { startBotApi, type BotApiEmulator, type BotApiOptions, type EmulatedUser } from './bot-api.ts';
 
@@ -8,7 +9,7 @@ import { startBotApi, type BotApiEmulator, type BotApiOptions, type EmulatedUser
 export const firstPlaygroundUser = { firstName: 'Budi', username: 'budi', languageCode: 'id' } as const;
 
 export async function startPlayground(options: BotApiOptions = {}): Promise<{ api: BotApiEmulator; firstUser: EmulatedUser }> {
-  const api = await startBotApi(options);
+  const api = await startBotApi({ inlineMode: true, ...options });
   const firstUser = api.createUser({ ...firstPlaygroundUser });
   return { api, firstUser };
 }

@@ -459,21 +459,8 @@ export class World {
    * bot unless group privacy mode hides it.
    */
   sendText(userRef: number | { readonly id: number }, text: string, options: SendTextOptions = {}): StoredMessage {
-    const state = this.requireUser(userRef);
-    const chat = options.chat === undefined ? this.requireChat(state.user.id) : this.requireChat(options.chat);
-    if (chat.migratedTo !== undefined) throw new Error(`Group ${chat.id} was migrated to supergroup ${chat.migratedTo}; write there.`);
     if (text.length === 0) throw new Error('sendText: Telegram clients cannot send an empty message.');
-    if (chat.type === 'private') {
-      if (chat.userId !== state.user.id) throw new Error(`User ${state.user.id} cannot write in the private chat of user ${chat.userId}.`);
-      // A user who blocked the bot restarts it by writing to it, as the "Restart bot" button does.
-      if (state.blocked) this.setBlocked(state, false);
-      state.startedBot = true;
-    } else {
-      const status = chat.members.get(state.user.id);
-      if (status !== 'creator' && status !== 'administrator' && status !== 'member') {
-        throw new Error(`User ${state.user.id} is not a member of group ${chat.id}.`);
-      }
-    }
+    const { state, chat } = this.writer(userRef, options.chat);
     let body = text;
     const command = /^\/([A-Za-z0-9_]{1,64})(@[A-Za-z0-9_]+)?/.exec(body);
     if (command && chat.type !== 'private' && !command[2] && options.mentionBot !== false) {
@@ -482,20 +469,7 @@ export class World {
     const entities: MessageEntity[] = [];
     const commandNow = /^\/[A-Za-z0-9_]{1,64}(@[A-Za-z0-9_]+)?/.exec(body);
     if (commandNow) entities.push({ type: 'bot_command', offset: 0, length: commandNow[0].length });
-
-    let replyTo: StoredMessage | undefined;
-    if (options.replyTo !== undefined) {
-      replyTo = typeof options.replyTo === 'number' ? chat.messages.get(options.replyTo) : this.requireMessage(options.replyTo);
-      if (!replyTo || replyTo.chatId !== chat.id || replyTo.deleted) {
-        throw new Error(`sendText: the message to reply to is not a live message of chat ${chat.id}.`);
-      }
-    } else if (chat.forceReplyTo !== undefined) {
-      const forced = chat.messages.get(chat.forceReplyTo);
-      if (forced && !forced.deleted) replyTo = forced;
-    }
-    chat.forceReplyTo = undefined;
-    if (chat.replyKeyboard?.one_time_keyboard) chat.replyKeyboard = undefined;
-
+    const replyTo = this.replyTarget(chat, options.replyTo, 'sendText');
     const message = this.storeMessage(
       chat,
       {
@@ -511,6 +485,75 @@ export class World {
     if (visible) this.enqueue({ message: clone(message.message) } as Omit<Update, 'update_id'>);
     else this.changed();
     return message;
+  }
+
+  /**
+   * A user sends a photo (the bytes of an image), with a caption if given. The bot gets a
+   * `message` with `photo` whose file_id it can use like any (copyMessage, sendPhoto); in a group
+   * only where it would see the user's text.
+   */
+  sendPhoto(
+    userRef: number | { readonly id: number },
+    photo: { bytes: Buffer; width: number; height: number; filename?: string; mimeType?: string },
+    options: Omit<SendTextOptions, 'mentionBot'> & { caption?: string } = {},
+  ): StoredMessage {
+    if (photo.bytes.length === 0) throw new Error('sendPhoto: the photo is empty.');
+    const { state, chat } = this.writer(userRef, options.chat);
+    const replyTo = this.replyTarget(chat, options.replyTo, 'sendPhoto');
+    const file = this.storeFile({ bytes: photo.bytes, url: undefined, filename: photo.filename, mimeType: photo.mimeType }, 'AgAC');
+    const size = { file_id: file.fileId, file_unique_id: file.fileUniqueId, file_size: photo.bytes.length };
+    const caption = options.caption?.trim() ? options.caption : undefined;
+    const message = this.storeMessage(
+      chat,
+      {
+        from: state.user,
+        photo: [{ ...size, width: photo.width, height: photo.height }],
+        caption,
+        reply_to_message: replyTo ? this.replyCopy(replyTo) : undefined,
+      },
+      false,
+      undefined,
+    );
+    const visible = chat.type === 'private' || this.botSeesInGroup(chat, caption ?? '', replyTo);
+    if (visible) this.enqueue({ message: clone(message.message) } as Omit<Update, 'update_id'>);
+    else this.changed();
+    return message;
+  }
+
+  /** The user and the chat they write in, checked as a client would let them write there. */
+  private writer(userRef: number | { readonly id: number }, chatRef: ChatRef | undefined): { state: UserState; chat: ChatState } {
+    const state = this.requireUser(userRef);
+    const chat = chatRef === undefined ? this.requireChat(state.user.id) : this.requireChat(chatRef);
+    if (chat.migratedTo !== undefined) throw new Error(`Group ${chat.id} was migrated to supergroup ${chat.migratedTo}; write there.`);
+    if (chat.type === 'private') {
+      if (chat.userId !== state.user.id) throw new Error(`User ${state.user.id} cannot write in the private chat of user ${chat.userId}.`);
+      // A user who blocked the bot restarts it by writing to it, as the "Restart bot" button does.
+      if (state.blocked) this.setBlocked(state, false);
+      state.startedBot = true;
+    } else {
+      const status = chat.members.get(state.user.id);
+      if (status !== 'creator' && status !== 'administrator' && status !== 'member') {
+        throw new Error(`User ${state.user.id} is not a member of group ${chat.id}.`);
+      }
+    }
+    return { state, chat };
+  }
+
+  /** The message a user's new message replies to: the one given, else the bot's pending force_reply. */
+  private replyTarget(chat: ChatState, ref: number | MessageRef | undefined, method: string): StoredMessage | undefined {
+    let replyTo: StoredMessage | undefined;
+    if (ref !== undefined) {
+      replyTo = typeof ref === 'number' ? chat.messages.get(ref) : this.requireMessage(ref);
+      if (!replyTo || replyTo.chatId !== chat.id || replyTo.deleted) {
+        throw new Error(`${method}: the message to reply to is not a live message of chat ${chat.id}.`);
+      }
+    } else if (chat.forceReplyTo !== undefined) {
+      const forced = chat.messages.get(chat.forceReplyTo);
+      if (forced && !forced.deleted) replyTo = forced;
+    }
+    chat.forceReplyTo = undefined;
+    if (chat.replyKeyboard?.one_time_keyboard) chat.replyKeyboard = undefined;
+    return replyTo;
   }
 
   /** The user edits a text message they sent; queues an `edited_message` update. */
