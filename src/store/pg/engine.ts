@@ -1,17 +1,6 @@
 import pg from 'pg';
 import { serviceNames, type ServiceName } from '../../domain.ts';
 import { balancesKeptPerUser } from '../balances.ts';
-import {
-  broadcastRunning,
-  endJob,
-  keepFinished,
-  newBroadcastJob,
-  parseBroadcastJob,
-  progressOf,
-  recordDelivery,
-  isDone,
-  type BroadcastJob,
-} from '../broadcasts.ts';
 import { validated } from '../context.ts';
 import type { GroupStore, OutboxStore, StoreEngine, UserStore } from '../contract.ts';
 import type { StoreError } from '../errors.ts';
@@ -35,7 +24,6 @@ import {
   inTransaction,
   insertOutbox,
   isConnectionLoss,
-  isUniqueViolation,
   outboxDueAt,
   type PgConnections,
   type Queryable,
@@ -43,6 +31,7 @@ import {
 import { connectionBudget, defaultConnectionBudget } from './budget.ts';
 import { createPgChatLocks, lockSessionOptions } from './chat-locks.ts';
 import { createPgInbox } from './inbox.ts';
+import { createPgBroadcasts } from './broadcasts.ts';
 import { createPgSendSlots } from './send-slots.ts';
 import { checkStoreImport, migratePg } from './migrate.ts';
 import { checkPgKey } from './key-check.ts';
@@ -446,77 +435,6 @@ function createPgGroups(pool: PgConnections, now: () => Date): GroupStore {
         [ownerId],
       );
       return rows.map((row) => linked(Number(row.chat_id), row.record));
-    },
-  };
-}
-
-function createPgBroadcasts(pool: PgConnections, now: () => Date): StoreEngine['broadcasts'] {
-  const job = async (db: Queryable, id: string, lock = false) => {
-    const stored = await first<unknown>(db, 'job', `SELECT job FROM broadcasts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
-    return stored === undefined ? undefined : parseBroadcastJob(stored);
-  };
-  const write = (db: Queryable, value: BroadcastJob) =>
-    db.query('UPDATE broadcasts SET status = $2, job = $3 WHERE id = $1', [value.id, value.status, value]);
-  /** Locks the job, lets `change` edit it, writes it back; the job as changed. */
-  const changeJob = (id: string, change: (value: BroadcastJob) => void) =>
-    inTransaction(pool, async (client) => {
-      const value = await job(client, id, true);
-      if (!value) return undefined;
-      change(value);
-      await write(client, value);
-      return value;
-    });
-
-  return {
-    async create(input) {
-      const value = newBroadcastJob(input, now());
-      try {
-        // The partial unique index on running jobs refuses a second one, whichever instance starts it.
-        await pool.query('INSERT INTO broadcasts (id, status, created_at, job) VALUES ($1, $2, $3, $4)', [
-          value.id,
-          value.status,
-          value.createdAt,
-          value,
-        ]);
-      } catch (error) {
-        if (isUniqueViolation(error, 'broadcasts_one_running')) throw broadcastRunning();
-        throw error;
-      }
-      return value;
-    },
-    get: (id) => job(pool, id),
-    async running() {
-      const stored = await first<unknown>(pool, 'job', `SELECT job FROM broadcasts WHERE status = 'running'`);
-      return stored === undefined ? undefined : parseBroadcastJob(stored);
-    },
-    async runningProgress() {
-      const stored = await first<unknown>(pool, 'job', `SELECT job FROM broadcasts WHERE status = 'running'`);
-      return stored === undefined ? undefined : progressOf(parseBroadcastJob(stored));
-    },
-    async isDone(id, index) {
-      const value = await job(pool, id);
-      return value !== undefined && isDone(value, index);
-    },
-    async progress(id) {
-      const value = await job(pool, id);
-      return value ? progressOf(value) : undefined;
-    },
-    async record(id, index, outcome) {
-      await changeJob(id, (value) => recordDelivery(value, index, outcome));
-    },
-    async setProgressMessage(id, messageId) {
-      await changeJob(id, (value) => {
-        value.progressMessageId = messageId;
-      });
-    },
-    async finish(id, status) {
-      const value = await changeJob(id, (found) => endJob(found, status, now()));
-      await pool.query(
-        `DELETE FROM broadcasts WHERE status <> 'running' AND id NOT IN
-           (SELECT id FROM broadcasts WHERE status <> 'running' ORDER BY created_at DESC LIMIT $1)`,
-        [keepFinished],
-      );
-      return value;
     },
   };
 }

@@ -1,0 +1,89 @@
+/**
+ * Broadcast jobs on PostgreSQL: one row per job (its whole audience and progress as JSON), changed
+ * under a row lock; the partial unique index `broadcasts_one_running` keeps one running job fleet-wide.
+ */
+import {
+  broadcastRunning,
+  endJob,
+  keepFinished,
+  newBroadcastJob,
+  parseBroadcastJob,
+  progressOf,
+  recordDelivery,
+  isDone,
+  type BroadcastJob,
+} from '../broadcasts.ts';
+import type { StoreEngine } from '../contract.ts';
+import { first, inTransaction, isUniqueViolation, type PgConnections, type Queryable } from './db.ts';
+
+/** The broadcast jobs repository of the contract. */
+export function createPgBroadcasts(pool: PgConnections, now: () => Date): StoreEngine['broadcasts'] {
+  const job = async (db: Queryable, id: string, lock = false) => {
+    const stored = await first<unknown>(db, 'job', `SELECT job FROM broadcasts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    return stored === undefined ? undefined : parseBroadcastJob(stored);
+  };
+  const write = (db: Queryable, value: BroadcastJob) =>
+    db.query('UPDATE broadcasts SET status = $2, job = $3 WHERE id = $1', [value.id, value.status, value]);
+  /** Locks the job, lets `change` edit it, writes it back; the job as changed. */
+  const changeJob = (id: string, change: (value: BroadcastJob) => void) =>
+    inTransaction(pool, async (client) => {
+      const value = await job(client, id, true);
+      if (!value) return undefined;
+      change(value);
+      await write(client, value);
+      return value;
+    });
+
+  return {
+    async create(input) {
+      const value = newBroadcastJob(input, now());
+      try {
+        // The partial unique index on running jobs refuses a second one, whichever instance starts it.
+        await pool.query('INSERT INTO broadcasts (id, status, created_at, job) VALUES ($1, $2, $3, $4)', [
+          value.id,
+          value.status,
+          value.createdAt,
+          value,
+        ]);
+      } catch (error) {
+        if (isUniqueViolation(error, 'broadcasts_one_running')) throw broadcastRunning();
+        throw error;
+      }
+      return value;
+    },
+    get: (id) => job(pool, id),
+    async running() {
+      const stored = await first<unknown>(pool, 'job', `SELECT job FROM broadcasts WHERE status = 'running'`);
+      return stored === undefined ? undefined : parseBroadcastJob(stored);
+    },
+    async runningProgress() {
+      const stored = await first<unknown>(pool, 'job', `SELECT job FROM broadcasts WHERE status = 'running'`);
+      return stored === undefined ? undefined : progressOf(parseBroadcastJob(stored));
+    },
+    async isDone(id, index) {
+      const value = await job(pool, id);
+      return value !== undefined && isDone(value, index);
+    },
+    async progress(id) {
+      const value = await job(pool, id);
+      return value ? progressOf(value) : undefined;
+    },
+    async record(id, index, outcome) {
+      await changeJob(id, (value) => recordDelivery(value, index, outcome));
+    },
+    async setProgressMessage(id, messageId) {
+      await changeJob(id, (value) => {
+        value.progressMessageId = messageId;
+      });
+    },
+    async finish(id, status) {
+      const value = await changeJob(id, (found) => endJob(found, status, now()));
+      await pool.query(
+        `DELETE FROM broadcasts WHERE status <> 'running' AND id NOT IN
+           (SELECT id FROM broadcasts WHERE status <> 'running' ORDER BY created_at DESC LIMIT $1)`,
+        [keepFinished],
+      );
+      return value;
+    },
+  };
+}
