@@ -6,7 +6,8 @@ import { createLowdbEngine } from './store/lowdb-engine.ts';
 import { openPgEngine, type PgEngineOptions } from './store/pg/engine.ts';
 import { connectionBudget } from './store/pg/budget.ts';
 import { createDb, type Db } from './store/db.ts';
-import type { Lease, StoreEngine } from './store/contract.ts';
+import type { StoreEngine } from './store/contract.ts';
+import { createClaimHolder, type ClaimHolder } from './store/claim-holder.ts';
 import { randomUUID } from 'node:crypto';
 import { createVault } from './store/vault.ts';
 import { createProviders, type AccountProblem, type Providers } from './providers/factory.ts';
@@ -36,7 +37,15 @@ import { loadPeriodReport } from './services/period-report.ts';
 import { dailySummaryItem } from './bot/renderers/daily-summary.ts';
 import { createPriceWatchJob, type PriceWatchJob } from './jobs/price-watch.ts';
 import type { SellPriceOf } from './services/pricing.ts';
-import { inboxGetUpdatesTransformer, markDoneAfterHandling, replayInbox } from './server/update-inbox.ts';
+import {
+  claimGuard,
+  createUpdateClaims,
+  inboxGetUpdatesTransformer,
+  markDoneAfterHandling,
+  replayInbox,
+  runUpdatesInChatTurns,
+  type UpdateClaims,
+} from './server/update-inbox.ts';
 import { spreadUpdateStarts } from './server/turns.ts';
 import { limitActiveUpdates, type ActiveUpdateOptions } from './server/active-updates.ts';
 import { webhookInboxRetention } from './server/http.ts';
@@ -53,8 +62,13 @@ export interface App {
   store: Store;
   /** Names this process in the claims it takes in a shared store (leases of due checks, updates). */
   instanceId: string;
-  /** The hold on an update this process handles (the webhook stores each with it). */
-  updateLease: Lease;
+  /**
+   * This process's claims in a shared store (CLAIM_LEASE_SECONDS): renewed by its heartbeat while
+   * it lives, under a token a paused-and-woken process finds stale (src/store/claim-holder.ts).
+   */
+  claims: ClaimHolder;
+  /** The stored updates this process handles and their claim tokens (the webhook records each). */
+  updateClaims: UpdateClaims;
   services: Services;
   providers: Providers;
   logger: Logger;
@@ -155,8 +169,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     engine = createLowdbEngine(store, now);
   }
   const db = createDb(engine, vault, now);
-  /** How long an update this process handles is its own before a replay elsewhere may take it. */
-  const updateLease = { owner: instanceId, ms: config.claimLeaseMs };
+  // Every claim of this process (stored updates, due checks, outbox items) is its own while it lives:
+  // renewed by one heartbeat; only on a shared store (one process owns a data directory).
+  const claims = createClaimHolder({
+    instanceId,
+    leaseMs: config.claimLeaseMs,
+    renew: (lease) => db.renewLeases(lease),
+    onProblem: (message, fields) => logger.warn(message, fields),
+  });
+  if (config.databaseUrl) claims.start();
+  const updateClaims = createUpdateClaims(claims, { track: config.databaseUrl !== undefined });
   // Set once the outbox exists; a provider call can only happen after createApp returns.
   let reportAccountProblem: (problem: AccountProblem) => void = () => undefined;
   const providers = createProviders(config.providers, {
@@ -197,6 +219,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     db,
     instanceId,
     claimLeaseMs: config.claimLeaseMs,
+    ...(config.databaseUrl ? { lease: () => claims.lease() } : {}),
     ...(fleetGate ? { fleetGate } : {}),
     logger,
     now,
@@ -256,6 +279,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     db,
     instanceId,
     leaseMs: config.claimLeaseMs,
+    ...(config.databaseUrl ? { lease: () => claims.lease() } : {}),
     orphansAtStart: !config.databaseUrl,
     purchases: services.purchases,
     logger,
@@ -314,12 +338,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   if (store) bot.api.config.use(inboxGetUpdatesTransformer(store.inbox));
   markDoneAfterHandling(bot, db.inbox, {
     logger,
+    claimOf: (updateId) => updateClaims.take(updateId),
     ...(options.handlingRetryDelaysMs ? { retryDelaysMs: options.handlingRetryDelaysMs } : {}),
   });
   // A getUpdates answer's 100 updates start over several event-loop turns, ~4 ms each, I/O between,
   // and at most 32 are handled at once, one waiting over 50 ms on a slow call not counted.
   spreadUpdateStarts(bot);
   limitActiveUpdates(bot, options.activeUpdates);
+  // Webhook deliveries, replays and retries take one path: the chat's lock, the claim checked in it.
+  if (config.webhook) runUpdatesInChatTurns(bot, db, updateClaims);
+  // A process paused past its lease sends nothing for the updates whose claims moved meanwhile.
+  if (config.databaseUrl) bot.api.config.use(claimGuard(claims));
   const jobs = outbox;
   return {
     bot,
@@ -330,7 +359,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       return store;
     },
     instanceId,
-    updateLease,
+    claims,
+    updateClaims,
     services,
     providers,
     logger,
@@ -341,7 +371,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     summaries,
     backups,
     priceWatch,
-    replayInbox: () => replayInbox(bot, db.inbox, logger, updateLease),
+    replayInbox: () => replayInbox(bot, db.inbox, logger, updateClaims),
     startJobs() {
       jobs.start();
       broadcaster.start();
@@ -361,7 +391,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         // them once their hold runs out.
         replayTimer ??= setInterval(
           () =>
-            void replayInbox(bot, db.inbox, logger, updateLease)
+            void replayInbox(bot, db.inbox, logger, updateClaims)
               .then(() => db.inbox.pruneDone(webhookInboxRetention.postgres))
               .catch((error: unknown) => logger.error('replay failed', { error })),
           Math.max(1000, Math.min(60_000, config.claimLeaseMs)),
@@ -389,6 +419,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await jobs.stop();
       // After the copies in flight are recorded: another instance resumes the broadcast from there.
       broadcaster.release();
+      await claims.stop();
       await db.close();
     },
   };

@@ -1,3 +1,4 @@
+import type { Lease } from '../store/contract.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.ts';
 import type { TransactionRecord } from '../store/schema.ts';
@@ -38,6 +39,11 @@ export interface SettlementWatcherOptions {
    * by the purchase service) ends the claim sooner; an instance that dies lets it go after this.
    */
   leaseMs?: number;
+  /**
+   * The lease of each claim, asked at claim time (a fleet's claim holder: its token, renewed by the
+   * instance's heartbeat while it lives); replaces `instanceId` and `leaseMs`.
+   */
+  lease?: () => Lease;
 }
 
 export interface SettlementWatcher {
@@ -166,7 +172,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
     const chosen = new Set(picked.map((tx) => tx.refId));
     const more = await db.transactions.claimDue(now, {
       limit: free - picked.length,
-      lease: { owner: instanceId, ms: leaseMs },
+      lease: options.lease?.() ?? { owner: instanceId, ms: leaseMs },
       room: roomLeft,
       skip: (refId) => inFlight.has(refId) || chosen.has(refId),
     });

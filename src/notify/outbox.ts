@@ -42,6 +42,7 @@
  * errors, timeouts, 5xx and anything else are retried with exponential back-off (2 s doubling up
  * to 10 min, also pausing the whole outbox for a while) and given up after 24 h with an error log.
  */
+import type { Lease } from '../store/contract.ts';
 import { GrammyError, HttpError, type Api, type Transformer } from 'grammy';
 import type { Logger } from '../logger.ts';
 import type { OutboxEntry } from '../store/outbox.ts';
@@ -83,6 +84,11 @@ export interface OutboxOptions {
   instanceId?: string;
   /** How long a claimed item is this process's alone (ms, default 2 minutes). */
   claimLeaseMs?: number;
+  /**
+   * The lease of each claim, asked at claim time (a fleet's claim holder: its token, renewed by the
+   * instance's heartbeat while it lives); replaces `instanceId` and `claimLeaseMs`.
+   */
+  lease?: () => Lease;
   /** With several instances: the fleet's shared send slots, taken before every message (fleet-pacing.ts). */
   fleetGate?: FleetGate;
   logger: Logger;
@@ -155,7 +161,8 @@ const fallbackRetryAfterSeconds = 5;
 export function createOutbox(options: OutboxOptions): Outbox {
   const { api, db } = options;
   /** An item being sent is this process's for this long (its removal or update ends it sooner). */
-  const lease = { owner: options.instanceId ?? `outbox-${randomUUID()}`, ms: options.claimLeaseMs ?? 2 * 60_000 };
+  const fixedLease = { owner: options.instanceId ?? `outbox-${randomUUID()}`, ms: options.claimLeaseMs ?? 2 * 60_000 };
+  const leaseOf = options.lease ?? (() => fixedLease);
   const log = options.logger.child({ component: 'outbox' });
   const now = options.now ?? (() => new Date());
   const limits = { ...defaults, ...definedOnly(options.retry) };
@@ -306,7 +313,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     };
     const run = (async () => {
       // Claimed, not read: of the instances sharing the store, one sends it.
-      const item = await db.outbox.claim(entry.id, lease);
+      const item = await db.outbox.claim(entry.id, leaseOf());
       if (!item) return;
       await options.fleetGate?.wait(item.chatId, 'notice');
       const parsed = outboxPayloadSchema.safeParse(item.payload);

@@ -3,12 +3,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { BotError, webhookCallback, type Bot } from 'grammy';
 import type { Update } from 'grammy/types';
-import { chatOf, mayMoveMoney } from './update-inbox.ts';
+import { mayMoveMoney, type UpdateClaims } from './update-inbox.ts';
 import { readUpdate } from './update-shape.ts';
 import type { BotContext } from '../bot/context.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
-import type { Lease } from '../store/contract.ts';
 
 export interface HttpServerOptions {
   port: number;
@@ -19,10 +18,10 @@ export interface HttpServerOptions {
   logger: Logger;
   db: Db;
   /**
-   * In webhook mode: the bot, the path Telegram posts to and the secret it sends, and the lease a
-   * stored update is held with while this process handles it (a replay elsewhere waits for it).
+   * In webhook mode: the bot, the path Telegram posts to and the secret it sends, and the claims
+   * a stored update is held under while this process handles it (a replay elsewhere waits for it).
    */
-  webhook?: { bot: Bot<BotContext>; path: string; secret: string; lease: Lease };
+  webhook?: { bot: Bot<BotContext>; path: string; secret: string; claims: UpdateClaims };
 }
 
 export interface HttpServer {
@@ -196,14 +195,15 @@ type WebhookHandler = (
  * a crash before the end of its handling is replayed (at the next start, or by another instance
  * sharing the store once the hold runs out). Telegram re-sends an update it got no 200 for: one
  * the inbox holds already is answered 200 and not handled again — decided by the insert itself, so
- * two instances given the same update handle it once. One chat's updates are handled one at a time
- * across every instance (the store's chat lock). A failed inbox write answers 500, so Telegram
+ * two instances given the same update handle it once. The bot's `handleUpdate` runs it as it runs a
+ * replay: one chat's updates one at a time across every instance (the store's chat lock, see
+ * `runUpdatesInChatTurns`). A failed inbox write answers 500, so Telegram
  * delivers it again later.
  */
 async function receiveWebhookUpdate(
   req: IncomingMessage,
   res: ServerResponse,
-  webhook: { bot: Bot<BotContext>; secret: string; lease: Lease },
+  webhook: { bot: Bot<BotContext>; secret: string; claims: UpdateClaims },
   db: Db,
   logger: Logger,
   handle: WebhookHandler,
@@ -234,11 +234,12 @@ async function receiveWebhookUpdate(
     return;
   }
   const { update } = read;
-  const run = async () => {
-    const fresh = mayMoveMoney(update)
-      ? (await db.inbox.addUpdates([update], { lease: webhook.lease })).length > 0
-      : !(await db.inbox.has(update.update_id));
-    if (!fresh) return;
+  const lease = webhook.claims.holder.lease();
+  const fresh = mayMoveMoney(update)
+    ? (await db.inbox.addUpdates([update], { lease })).length > 0
+    : !(await db.inbox.has(update.update_id));
+  if (fresh) {
+    if (mayMoveMoney(update)) webhook.claims.record(update.update_id, lease.owner);
     try {
       await handle(
         update,
@@ -252,9 +253,7 @@ async function receiveWebhookUpdate(
       if (!(error instanceof BotError)) throw error;
       await webhook.bot.errorHandler(error as BotError<BotContext>);
     }
-  };
-  const chatId = chatOf(update);
-  await (chatId === undefined ? run() : db.chatLocks.run(chatId, run));
+  }
   if (!res.headersSent) res.writeHead(200).end();
   // The data directory's inbox after each update (its count bound); PostgreSQL's by the app's timer.
   if (db.kind === 'lowdb') void db.inbox.pruneDone(webhookInboxRetention.lowdb).catch(() => undefined);

@@ -10,7 +10,9 @@ import { StoreError, writeFailureFields, writeFailureOf } from '../store/errors.
 import type { Logger } from '../logger.ts';
 import type { Inbox } from '../store/inbox.ts';
 import type { InboxDb } from '../store/db.ts';
-import type { InboxStore, Lease } from '../store/contract.ts';
+import type { ChatLockStore, InboxStore } from '../store/contract.ts';
+import type { ClaimHolder } from '../store/claim-holder.ts';
+import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** A start replays an update at most this many times (a crash loop on one update then gives up on it). */
 export const maxReplayAttempts = 3;
@@ -61,6 +63,8 @@ export function inboxGetUpdatesTransformer(inbox: Inbox): Transformer {
 export const handlingRetryDelaysMs: readonly number[] = [2000, 10_000];
 
 export interface MarkDoneOptions {
+  /** The claim token a stored update is held under by this process (its done mark is fenced by it). */
+  claimOf?: (updateId: number) => string | undefined;
   /** Where a retry and a mark that cannot be written are logged (default: nowhere). */
   logger?: Logger;
   /** Waits before each new try of an update that failed on a temporary problem; its length bounds the retries. */
@@ -81,11 +85,7 @@ export interface MarkDoneOptions {
  * handler reported it. A mark that cannot be written is written again until it lands (a later
  * start would otherwise replay an update that was handled).
  */
-export function markDoneAfterHandling<C extends Context>(
-  bot: Bot<C>,
-  inbox: Pick<InboxStore, 'markDone'>,
-  options: MarkDoneOptions = {},
-): void {
+export function markDoneAfterHandling<C extends Context>(bot: Bot<C>, inbox: DoneMarks, options: MarkDoneOptions = {}): void {
   const handle = bot.handleUpdate.bind(bot);
   const delays = options.retryDelaysMs ?? handlingRetryDelaysMs;
   const log = options.logger;
@@ -93,7 +93,7 @@ export function markDoneAfterHandling<C extends Context>(
   const failedTries = new Map<number, number>();
   const markDone = (updateId: number) => {
     failedTries.delete(updateId);
-    void markDoneDurably(inbox, updateId, log);
+    void markDoneDurably(inbox, updateId, options.claimOf?.(updateId), log);
   };
   bot.handleUpdate = async (update, webhookReplyEnvelope) => {
     try {
@@ -130,6 +130,11 @@ async function retryHandling<C extends Context>(bot: Bot<C>, update: Update): Pr
   }
 }
 
+/** Where done marks go: the store's inbox (fenced by the claim token when one is given). */
+export interface DoneMarks {
+  markDone(updateId: number, owner?: string): Promise<unknown>;
+}
+
 /** Longest wait between two tries of a done mark that could not be written. */
 const markRetryMaxMs = 30_000;
 
@@ -137,10 +142,11 @@ const markRetryMaxMs = 30_000;
  * Writes a done mark until it lands, while what keeps it out is temporary (a full disk, a dropped
  * connection), or until the store is closed: the next start then replays the update.
  */
-async function markDoneDurably(inbox: Pick<InboxStore, 'markDone'>, updateId: number, log: Logger | undefined): Promise<void> {
+async function markDoneDurably(inbox: DoneMarks, updateId: number, owner: string | undefined, log: Logger | undefined): Promise<void> {
   for (let tries = 1; ; tries += 1) {
     try {
-      await inbox.markDone(updateId);
+      if ((await inbox.markDone(updateId, owner)) === false)
+        log?.warn('the claim on an update moved to another instance before its done mark: not marked here', { updateId });
       if (tries > 1) log?.info('the done mark of an update is written now', { updateId });
       return;
     } catch (error) {
@@ -164,25 +170,112 @@ async function markDoneDurably(inbox: Pick<InboxStore, 'markDone'>, updateId: nu
 }
 
 /**
+ * The stored updates this process handles and the claim token each is held under: the webhook
+ * records one it stored, the replay one it claimed; its done mark takes it (fenced by the token).
+ */
+export interface UpdateClaims {
+  holder: ClaimHolder;
+  /** Records that `updateId` is held under `owner`. */
+  record(updateId: number, owner: string): void;
+  /** The token `updateId` is held under here, if it is. */
+  ownerOf(updateId: number): string | undefined;
+  /** Forgets the update's claim (once it is marked done) and returns its token. */
+  take(updateId: number): string | undefined;
+}
+
+/**
+ * The registry of a fleet instance; with `track: false` (the data directory's single process,
+ * whose replay runs only at start) nothing is recorded and updates run as they always did.
+ */
+export function createUpdateClaims(holder: ClaimHolder, { track }: { track: boolean }): UpdateClaims {
+  const owners = new Map<number, string>();
+  return {
+    holder,
+    record: (updateId, owner) => void (track && owners.set(updateId, owner)),
+    ownerOf: (updateId) => owners.get(updateId),
+    take(updateId) {
+      const owner = owners.get(updateId);
+      owners.delete(updateId);
+      return owner;
+    },
+  };
+}
+
+/** The claim the update being handled runs under (read by the Bot API guard). */
+const claimScope = new AsyncLocalStorage<{ owner: string }>();
+
+/** A call to Telegram refused because the update's claim is no longer this process's. */
+export class ClaimLostError extends Error {
+  constructor() {
+    super('the claim on this update moved to another instance (this one was paused past its lease): nothing is sent');
+    this.name = 'ClaimLostError';
+  }
+}
+
+/**
+ * One path for every update, however it arrives (webhook, replay, a retry): it runs in its chat's
+ * lock (so a replay and a live delivery of one chat never run at once, on any instance), a stored
+ * one only while this process still holds it (not done, its claim not moved: checked inside the
+ * lock, so an update another handler finished meanwhile is not handled again), and with its claim
+ * in scope, so that no Bot API call is made once the claim is lost (see `claimGuard`).
+ */
+export function runUpdatesInChatTurns<C extends Context>(
+  bot: Bot<C>,
+  db: { chatLocks: ChatLockStore; inbox: Pick<InboxStore, 'holds'> },
+  claims: UpdateClaims,
+): void {
+  const handle = bot.handleUpdate.bind(bot);
+  bot.handleUpdate = (update, webhookReplyEnvelope) => {
+    const run = async () => {
+      const owner = claims.ownerOf(update.update_id);
+      if (owner === undefined) return handle(update, webhookReplyEnvelope);
+      if (!claims.holder.holds(owner) || !(await db.inbox.holds(update.update_id, owner))) {
+        claims.take(update.update_id);
+        return;
+      }
+      return claimScope.run({ owner }, () => handle(update, webhookReplyEnvelope));
+    };
+    const chatId = chatOf(update);
+    return chatId === undefined ? run() : db.chatLocks.run(chatId, run);
+  };
+}
+
+/**
+ * A Bot API transformer that refuses every call made for an update whose claim this process has
+ * lost (it was paused past its lease: another instance has the update now), before it reaches Telegram.
+ */
+export function claimGuard(holder: ClaimHolder): Transformer {
+  return (prev, method, payload, signal) => {
+    const scope = claimScope.getStore();
+    if (scope && !holder.holds(scope.owner)) throw new ClaimLostError();
+    return prev(method, payload, signal);
+  };
+}
+
+/**
  * Replays the inbox entries not marked done whose handler is gone (a crash came between their
  * acknowledgement and the end of their handling; on PostgreSQL also an instance that died with
- * them while the others run), claimed with `lease` so that no other instance replays them too.
- * Updates of one chat run in update-id order, one after the other; different chats run side by
- * side. Resolves with how many were replayed, once all are handled.
+ * them while the others run), claimed under this process's token so that no other instance
+ * replays them too. Each goes through `bot.handleUpdate` like a fresh delivery (the chat lock, the
+ * check that it is still held, the done mark: `runUpdatesInChatTurns`). Updates of one chat run in
+ * update-id order, one after the other; different chats run side by side. Resolves with how many
+ * were replayed, once all are handled.
  */
 export async function replayInbox(
   bot: Bot<BotContext>,
   inbox: Pick<InboxDb, 'claimUpdatesForReplay'>,
   logger: Logger,
-  lease: Lease,
+  claims: UpdateClaims,
 ): Promise<number> {
+  const lease = claims.holder.lease();
   const { updates, givenUp } = await inbox.claimUpdatesForReplay({ limit: 1000, lease, maxAttempts: maxReplayAttempts });
   if (givenUp.length > 0)
     logger.error('updates not replayed: each start crashed on them, or they cannot be opened', { updateIds: givenUp });
   if (updates.length === 0) return 0;
-  logger.warn('replaying updates a crash interrupted', { count: updates.length, updateIds: updates.map((u) => u.update_id) });
+  logger.warn('replaying updates whose handler is gone', { count: updates.length, updateIds: updates.map((u) => u.update_id) });
   const chains = new Map<string, Update[]>();
   for (const update of updates) {
+    claims.record(update.update_id, lease.owner);
     const key = chatKey(update);
     chains.set(key, [...(chains.get(key) ?? []), update]);
   }

@@ -218,7 +218,13 @@ export interface InboxStore {
    * they are done or the lease runs out (its holder died): only then may a replay claim them.
    */
   add(updates: readonly SealedUpdate[], options?: { lease?: Lease }): Promise<number[]>;
-  markDone(updateId: number): Promise<void>;
+  /**
+   * Marks the update done. With `owner` only while `owner` still holds it (fenced: a holder whose
+   * claim moved to another instance marks nothing); resolves whether it was marked.
+   */
+  markDone(updateId: number, owner?: string): Promise<boolean>;
+  /** Whether the update is stored, not done, and held by `owner` (its handler may run it now). */
+  holds(updateId: number, owner: string): Promise<boolean>;
   /** Ids not done, lowest first. */
   pendingIds(): Promise<number[]>;
   /**
@@ -324,6 +330,11 @@ export interface StoreEngine {
   sendSlots: SendSlotStore;
   /** How the engine reaches its data (PostgreSQL: the database server); the embedded engine has none to report. */
   health?(): StoreHealth;
+  /**
+   * Extends every claim `lease.owner` holds (stored updates, due checks, outbox items) to
+   * `lease.ms` from now: a live holder renews its claims, so only a dead one's run out.
+   */
+  renewLeases(lease: Lease): Promise<void>;
   /** Waits for what is in flight and releases the engine (its files or connections). */
   close(): Promise<void>;
 }

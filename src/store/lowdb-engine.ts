@@ -23,6 +23,12 @@ function createLeases(now: () => Date) {
       for (const id of ids) held.set(id, { owner: lease.owner, until: atMs + lease.ms });
     },
     end: (id: string) => held.delete(id),
+    /** The owner of `id`'s lease, if it has one. */
+    ownerOf: (id: string) => held.get(id)?.owner,
+    /** Extends `owner`'s leases to `ms` from `atMs`. */
+    renew(owner: string, atMs: number, ms: number) {
+      for (const lease of held.values()) if (lease.owner === owner) lease.until = atMs + ms;
+    },
     /**
      * Forgets leases that ran out (asked with each claim, done at most once a second, so a claim
      * does not walk every lease: `free` reads a lease's end anyway).
@@ -182,10 +188,13 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
         if (options.lease) inboxLeases.take(added.map(String), now().getTime(), { limit: added.length, lease: options.lease });
         return added;
       },
-      async markDone(updateId) {
+      async markDone(updateId, owner) {
+        if (owner !== undefined && inboxLeases.ownerOf(String(updateId)) !== owner) return false;
         await inbox.markDone(updateId);
         inboxLeases.end(String(updateId));
+        return true;
       },
+      holds: async (updateId, owner) => inboxLeases.ownerOf(String(updateId)) === owner && inbox.pendingIds().includes(updateId),
       pendingIds: async () => inbox.pendingIds(),
       pruneDone(limits) {
         inbox.pruneDone(limits);
@@ -228,6 +237,10 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
     },
     chatLocks: createLocalChatLocks(),
     sendSlots: createLocalSendSlots(),
+    async renewLeases({ owner, ms }) {
+      const atMs = now().getTime();
+      for (const leases of [txLeases, outboxLeases, inboxLeases]) leases.renew(owner, atMs, ms);
+    },
     close: () => store.close(),
   };
 }

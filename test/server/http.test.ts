@@ -100,7 +100,7 @@ describe('HTTP server: health and webhook', () => {
       host: '127.0.0.1',
       logger: world.app.logger,
       db: world.app.db,
-      webhook: { bot: world.app.bot, path: '/telegram', secret, lease: world.app.updateLease },
+      webhook: { bot: world.app.bot, path: '/telegram', secret, claims: world.app.updateClaims },
     });
     world.telegram.deliverTo(`${server.url}/telegram`, secret);
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
@@ -128,7 +128,7 @@ describe('HTTP server: health and webhook', () => {
       port: 0,
       logger: world.app.logger,
       db: world.app.db,
-      webhook: { bot: world.app.bot, path: '/telegram', secret, lease: world.app.updateLease },
+      webhook: { bot: world.app.bot, path: '/telegram', secret, claims: world.app.updateClaims },
     });
     world.telegram.deliverTo(`${server.url}/telegram`, secret);
     return handled;

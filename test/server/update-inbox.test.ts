@@ -6,7 +6,17 @@ import type { Update } from 'grammy/types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openInbox, type Inbox } from '../../src/store/inbox.ts';
 import { createVault } from '../../src/store/vault.ts';
-import { inboxGetUpdatesTransformer, markDoneAfterHandling, mayMoveMoney } from '../../src/server/update-inbox.ts';
+import {
+  claimGuard,
+  createUpdateClaims,
+  inboxGetUpdatesTransformer,
+  markDoneAfterHandling,
+  mayMoveMoney,
+  replayInbox,
+  runUpdatesInChatTurns,
+} from '../../src/server/update-inbox.ts';
+import { createLocalChatLocks } from '../../src/store/chat-locks.ts';
+import { createClaimHolder } from '../../src/store/claim-holder.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer, waitForSummary } from '../helpers/buy.ts';
@@ -114,6 +124,97 @@ describe('getUpdates transformer of the inbox', () => {
   });
 });
 
+describe('one path for every update', () => {
+  const botInfo = { id: 1, is_bot: true, first_name: 'K', username: 'k_bot' } as never;
+
+  /** A bot whose handler records which updates run at once, with a store whose updates are all held by `owner`. */
+  const fleetBot = (elapsed: () => number = () => 0) => {
+    const bot = new Bot('1:test', { botInfo });
+    const running = new Set<number>();
+    const overlaps: number[][] = [];
+    const handled: number[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    bot.use(async (ctx) => {
+      running.add(ctx.update.update_id);
+      if (running.size > 1) overlaps.push([...running]);
+      if (ctx.update.update_id === 10) await gate;
+      handled.push(ctx.update.update_id);
+      running.delete(ctx.update.update_id);
+    });
+    const holder = createClaimHolder({ instanceId: 'b', leaseMs: 5000, renew: () => Promise.resolve(), elapsed });
+    const claims = createUpdateClaims(holder, { track: true });
+    const done = new Set<number>();
+    const inbox = {
+      holds: (id: number, owner: string) => Promise.resolve(!done.has(id) && owner === holder.lease().owner),
+      markDone: (id: number) => Promise.resolve(void done.add(id)),
+      claimUpdatesForReplay: () => Promise.resolve({ updates: [tap(11)], givenUp: [] }),
+    };
+    markDoneAfterHandling(bot, inbox, { claimOf: (id) => claims.take(id) });
+    runUpdatesInChatTurns(bot, { chatLocks: createLocalChatLocks(), inbox }, claims);
+    return { bot, claims, holder, inbox, overlaps, handled, release, done };
+  };
+
+  it('a replayed update waits for the live update of the same chat and runs after it, never beside it', async () => {
+    const { bot, claims, holder, inbox, overlaps, handled, release } = fleetBot();
+    const liveTap = {
+      ...tap(10),
+      callback_query: {
+        ...tap(10).callback_query!,
+        message: { message_id: 1, date: 0, chat: { id: 5, type: 'private', first_name: 'A' } },
+      },
+    } as Update;
+    claims.record(10, holder.lease().owner);
+    const live = bot.handleUpdate(liveTap);
+    const replay = replayInbox(bot as never, inbox, createLogger({ level: 'error', write: () => undefined }), claims);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(handled).toEqual([]);
+    release();
+    await Promise.all([live, replay]);
+    expect(handled).toEqual([10, 11]);
+    expect(overlaps).toEqual([]);
+  });
+
+  it('an update another handler finished while this one waited for the chat is not handled again', async () => {
+    const { bot, claims, holder, handled, done } = fleetBot();
+    claims.record(12, holder.lease().owner);
+    done.add(12);
+    await bot.handleUpdate(tap(12));
+    expect(handled).toEqual([]);
+  });
+
+  it('a process paused past its lease sends nothing for the update it was handling', async () => {
+    let clock = 0;
+    const holder = createClaimHolder({ instanceId: 'a', leaseMs: 5000, renew: () => Promise.resolve(), elapsed: () => clock });
+    const claims = createUpdateClaims(holder, { track: true });
+    const sent: string[] = [];
+    const bot = new Bot('1:test', { botInfo });
+    bot.api.config.use(() => {
+      sent.push('sendMessage');
+      return Promise.resolve({ ok: true, result: true } as never);
+    });
+    bot.api.config.use(claimGuard(holder));
+    let resume: () => void = () => undefined;
+    const paused = new Promise<void>((resolve) => (resume = resolve));
+    bot.on('callback_query', async (ctx) => {
+      await ctx.api.sendMessage(5, 'before');
+      await paused;
+      await ctx.api.sendMessage(5, 'after the pause');
+    });
+    const inbox = { holds: () => Promise.resolve(true), markDone: () => Promise.resolve(false) };
+    runUpdatesInChatTurns(bot, { chatLocks: createLocalChatLocks(), inbox }, claims);
+    claims.record(20, holder.lease().owner);
+    const handling = bot.handleUpdate(tap(20));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent).toEqual(['sendMessage']);
+    // Stopped for three leases: no heartbeat ran meanwhile.
+    clock += 15_000;
+    resume();
+    await expect(handling).rejects.toThrow(/claim on this update moved/);
+    expect(sent).toEqual(['sendMessage']);
+  });
+});
+
 describe('done marks', () => {
   it('a done mark that cannot be written (disk full) is written again until it lands', async () => {
     vi.useFakeTimers();
@@ -200,7 +301,7 @@ describe('inbox with the real bot', () => {
       host: '127.0.0.1',
       logger: world.app.logger,
       db: world.app.db,
-      webhook: { bot: world.app.bot, path: '/telegram', secret, lease: world.app.updateLease },
+      webhook: { bot: world.app.bot, path: '/telegram', secret, claims: world.app.updateClaims },
     });
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     const update = {

@@ -121,6 +121,39 @@ describeEngines('store invariants', (suite) => {
     ]);
   });
 
+  it('slow is not dead: claims renewed by their live holder stay its own however long its work runs; a stopped holder loses them, and its fenced writes are refused', async () => {
+    const clock = createClock(start);
+    const store = await suite.open(clock.now);
+    const sealed = (id: number) => ({ id, sealed: `sealed-${id}` });
+    const slow = lease('slow:1');
+    await store.inbox.add([sealed(1)], { lease: slow });
+    await store.outbox.enqueue(notice(7));
+    expect(await store.outbox.claimDue(clock.now(), { limit: 10, lease: slow })).toHaveLength(1);
+    await store.transactions.create(purchase('T1', { createdAt: start }));
+    expect(await store.transactions.claimDue(clock.now().getTime(), { limit: 10, lease: slow })).toHaveLength(1);
+    const others = async () => ({
+      updates: (await store.inbox.claimForReplay({ limit: 10, lease: lease('other:1'), maxAttempts: 5 })).updates.map((u) => u.id),
+      outbox: (await store.outbox.claimDue(clock.now(), { limit: 10, lease: lease('other:1') })).length,
+      checks: (await store.transactions.claimDue(clock.now().getTime(), { limit: 10, lease: lease('other:1') })).length,
+    });
+    // The work runs four leases long; its holder renews every third of a lease.
+    for (let beat = 0; beat < 12; beat++) {
+      clock.advance(10_000);
+      await store.renewLeases(slow);
+      expect(await others()).toEqual({ updates: [], outbox: 0, checks: 0 });
+    }
+    expect(await store.inbox.holds(1, 'slow:1')).toBe(true);
+    // The holder stops renewing (paused): after one lease, another instance takes everything.
+    clock.advance(30_000);
+    expect(await others()).toEqual({ updates: [1], outbox: 1, checks: 1 });
+    // The woken holder's done mark under its old token changes nothing; the new holder's lands.
+    expect(await store.inbox.holds(1, 'slow:1')).toBe(false);
+    expect(await store.inbox.markDone(1, 'slow:1')).toBe(false);
+    expect(await store.inbox.pendingIds()).toEqual([1]);
+    expect(await store.inbox.markDone(1, 'other:1')).toBe(true);
+    expect(await store.inbox.pendingIds()).toEqual([]);
+  });
+
   it('a stored update is replayed only when its handler is gone: a lease held keeps it, attempts are counted, and it is given up after the last', async () => {
     const clock = createClock(start);
     const store = await suite.open(clock.now);

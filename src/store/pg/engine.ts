@@ -122,6 +122,12 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
       return { reachable: state.reachable, connectionLosses: state.losses, locksLost: chatLocks.lostCount() };
     },
     sendSlots: createPgSendSlots(pool),
+    async renewLeases({ owner, ms }) {
+      const until = new Date(now().getTime() + ms).toISOString();
+      // One statement per table for every claim of the instance (its heartbeat), not one timer per claim.
+      for (const table of ['inbox', 'transactions', 'outbox'])
+        await pool.query(`UPDATE ${table} SET lease_until = $2 WHERE lease_owner = $1`, [owner, until]);
+    },
     users,
     credentials: {
       async saveSealed(userId, input) {

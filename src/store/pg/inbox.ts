@@ -35,9 +35,21 @@ export function createPgInbox(pool: PgConnections, now: () => Date): InboxStore 
       );
       return ids.map(Number).sort((a, b) => a - b);
     },
-    async markDone(updateId) {
-      await pool.query('UPDATE inbox SET done = true, lease_owner = NULL, lease_until = NULL WHERE update_id = $1', [updateId]);
+    async markDone(updateId, owner) {
+      // Fenced by the holder's token: a holder paused past its lease, whose update another instance
+      // took, marks nothing (0 rows).
+      const { rowCount } = await pool.query(
+        `UPDATE inbox SET done = true, lease_owner = NULL, lease_until = NULL
+         WHERE update_id = $1 AND ($2::text IS NULL OR (lease_owner = $2 AND NOT done))`,
+        [updateId, owner ?? null],
+      );
+      return (rowCount ?? 0) > 0;
     },
+    holds: async (updateId, owner) =>
+      (await first<number>(pool, 'one', 'SELECT 1 AS one FROM inbox WHERE update_id = $1 AND NOT done AND lease_owner = $2', [
+        updateId,
+        owner,
+      ])) !== undefined,
     pendingIds: async () =>
       (await column<string>(pool, 'update_id', 'SELECT update_id FROM inbox WHERE NOT done ORDER BY update_id')).map(Number),
     async pruneDone({ maxAgeMs, maxCount }) {
