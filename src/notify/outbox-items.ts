@@ -1,7 +1,19 @@
-/** What the outbox says about its items: their queue order, their log fields, and Telegram's answers it reads. */
+/** What the outbox says about its items: their queue order, their log fields, Telegram's answers it reads, and its retry settings. */
 import { GrammyError, HttpError } from 'grammy';
 import type { OutboxEntry } from '../store/outbox.ts';
 import type { OutboxItem } from '../store/schema.ts';
+
+/** Retrying after network errors, timeouts and 5xx. */
+export interface OutboxRetry {
+  /** First back-off; it doubles with every failed attempt. Default 2000. */
+  baseMs?: number;
+  /** Longest back-off. Default 10 minutes. */
+  maxMs?: number;
+  /** An item failing for this long is dropped with an error log. Default 24 hours. */
+  giveUpAfterMs?: number;
+  /** A Telegram request without an answer after this long is aborted and retried. Default 30 000. */
+  requestTimeoutMs?: number;
+}
 
 /** Telegram's answers to an edit that can never succeed: the message is gone, not editable, or already shows this. */
 export const uneditable =

@@ -55,22 +55,10 @@ import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
 import { createBulkLane, type BulkSource } from './bulk.ts';
 import { createReplyPacer } from './reply-pacer.ts';
 import { createOutcomeRecorder } from './recording.ts';
-import { describe, errorSummary, queuedBefore, uneditable } from './outbox-items.ts';
+import { describe, errorSummary, queuedBefore, uneditable, type OutboxRetry } from './outbox-items.ts';
 import type { FleetGate } from './fleet-pacing.ts';
 
 export type { OutboxLimits } from './pacing.ts';
-
-/** Retrying after network errors, timeouts and 5xx. */
-export interface OutboxRetry {
-  /** First back-off; it doubles with every failed attempt. Default 2000. */
-  baseMs?: number;
-  /** Longest back-off. Default 10 minutes. */
-  maxMs?: number;
-  /** An item failing for this long is dropped with an error log. Default 24 hours. */
-  giveUpAfterMs?: number;
-  /** A Telegram request without an answer after this long is aborted and retried. Default 30 000. */
-  requestTimeoutMs?: number;
-}
 
 export interface OutboxOptions {
   /**
