@@ -5,7 +5,8 @@ import type { Logger } from '../logger.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
 import { isProviderError, type ProviderErrorKind } from '../providers/provider-error.ts';
 import { mintRefId } from './refs.ts';
-import { createInProcessSendClaims, type SendClaims } from './send-claims.ts';
+import { createInProcessSendClaims } from '../store/send-claims.ts';
+import type { SendClaimStore } from '../store/contract.ts';
 import { sellPriceOf, type SellRules } from './pricing.ts';
 import { createKeyedQueue } from '../queue.ts';
 
@@ -125,10 +126,10 @@ export interface PurchaseServiceDeps {
   /** Called after something was queued outside a settlement (wakes the outbox). */
   onQueued?: () => void;
   /**
-   * Who may talk to the provider about a ref right now. Default: claims in this process's memory,
-   * right for the lowdb store; a multi-process store passes claims it can honour across processes.
+   * Who may talk to the provider about a ref right now: the store's `sendClaims` (PostgreSQL: held
+   * across instances). Default: claims in this process's memory, right for the lowdb store.
    */
-  claims?: SendClaims;
+  claims?: SendClaimStore;
 }
 
 /**
@@ -233,7 +234,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
 
   /** One provider call for a ref, as its only sender: a caller that had to wait takes the answer just stored. */
   function call(refId: string, mode: 'create' | 'check', options: CallOptions = {}): Promise<TransactionRecord> {
-    return claims.withClaim(refId, async ({ waited }) => {
+    return claims.withClaim(refId, async ({ waited, held }) => {
       const tx = (await db.transactions.get(refId)) ?? (await db.transactions.find(refId));
       if (!tx) throw new Error(`transaction ${refId} is unknown`);
       if (isFinal(tx.status)) return tx;
@@ -248,11 +249,31 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
         logger.warn('purchase from a restored backup not sent: its first send is unknown', { refId, userId: tx.userId });
         return record(tx, { status: 'Unresolved' }, options);
       }
-      return send(tx, mode, options);
+      // The claim went (with its connection) before anything was sent: another instance may be the
+      // sender now; this one sends nothing and the transaction stays as stored.
+      if (held.aborted) return tx;
+      return send(tx, mode, options, held);
     });
   }
 
-  async function send(tx: TransactionRecord, mode: 'create' | 'check', options: CallOptions): Promise<TransactionRecord> {
+  /**
+   * What a sender that lost its claim during the provider call does with the answer: the request
+   * cannot be unsent, but another instance may be the ref's sender by now and storing its own
+   * answer, so this one stores nothing. The transaction stays open as stored (its send recorded by
+   * `sentAt`), and the next sender's request under the same ref id is a status check that learns
+   * the outcome.
+   */
+  async function claimLost(tx: TransactionRecord, mode: 'create' | 'check'): Promise<TransactionRecord> {
+    logger.warn('send claim lost during the provider call; its answer is left to the next check', { refId: tx.refId, mode });
+    return (await db.transactions.find(tx.refId)) ?? tx;
+  }
+
+  async function send(
+    tx: TransactionRecord,
+    mode: 'create' | 'check',
+    options: CallOptions,
+    held: AbortSignal,
+  ): Promise<TransactionRecord> {
     const refId = tx.refId;
     const client = await deps.credentials.client(tx.userId, 'reseller');
     if (!client) {
@@ -267,6 +288,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
     const request = { refId: tx.refId, code: tx.code, target: tx.target };
     try {
       const result = mode === 'create' ? await client.createTransaction(request) : await client.checkTransaction(request);
+      if (held.aborted) return await claimLost(tx, mode);
       const status = result.status === 'Sukses' || result.status === 'Gagal' ? result.status : 'Pending';
       return record(
         tx,
@@ -284,6 +306,7 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
       );
     } catch (error) {
       if (!isProviderError(error)) throw error;
+      if (held.aborted) return await claimLost(tx, mode);
       // A refusal of the very first send: the provider has no transaction under this ref id.
       if (firstSend && (refusalKinds.has(error.kind) || accountKinds.has(error.kind))) {
         logger.info('purchase refused by the provider', { refId, kind: error.kind });

@@ -85,6 +85,7 @@ export function createServices(deps: ServicesDeps): Services {
     purchases: createPurchaseService({
       ...deps,
       credentials,
+      claims: deps.db.sendClaims,
       settlementNotices: (tx, options) => deps.notices.settlement(tx, options),
       reviewNotices: (tx, details) => deps.notices.transactionReview(tx, details),
       onSettled: (tx) => {

@@ -287,6 +287,34 @@ export interface ChatLockStore {
   run<T>(chatId: number, work: (held: AbortSignal) => Promise<T>): Promise<T>;
 }
 
+/** What the holder of a send claim learns when it gets it. */
+export interface SendClaim {
+  /**
+   * True when another sender held the ref first and this caller waited for it to finish. The
+   * waiter should take that sender's answer from the store rather than ask the provider again.
+   */
+  waited: boolean;
+  /**
+   * Aborted (with StoreError('lock-lost')) if the claim goes while the task still runs — on
+   * PostgreSQL with the connection holding it — so the task stops acting as the ref's sender.
+   */
+  held: AbortSignal;
+}
+
+/**
+ * One sender per ref at a time (DESIGN invariant 8): who may talk to the provider about one ref id
+ * right now, across every instance sharing the store.
+ */
+export interface SendClaimStore {
+  /**
+   * Runs `task` as the only holder of `refId`'s claim: a caller that finds it taken (in this
+   * instance or another) waits until it is free, is told so through `waited`, then runs. Claims of
+   * different refs never wait for each other. The claim goes when `task` settles, or with its
+   * holder (PostgreSQL: with the holder's connection, signalled through `held`).
+   */
+  withClaim<T>(refId: string, task: (claim: SendClaim) => Promise<T>): Promise<T>;
+}
+
 /** Telegram's limits as the whole fleet keeps them (one set for every instance sharing the store). */
 export interface FleetLimits {
   /** Messages per second over all chats (Telegram allows about 30). */
@@ -328,6 +356,7 @@ export interface StoreEngine {
   priceWatch: PriceWatchStore;
   chatLocks: ChatLockStore;
   sendSlots: SendSlotStore;
+  sendClaims: SendClaimStore;
   /** How the engine reaches its data (PostgreSQL: the database server); the embedded engine has none to report. */
   health?(): StoreHealth;
   /**
@@ -345,6 +374,6 @@ export interface StoreHealth {
   reachable: boolean;
   /** Connections lost (or not opened) by operations since the engine opened. */
   connectionLosses: number;
-  /** Chat locks that went with their connection while their work ran. */
+  /** Chat locks and send claims that went with their connection while their work ran. */
   locksLost: number;
 }

@@ -7,6 +7,7 @@
 import { createLocalChatLocks } from './chat-locks.ts';
 import type { ClaimOptions, StoreEngine } from './contract.ts';
 import { createLocalSendSlots } from './send-slots.ts';
+import { createInProcessSendClaims } from './send-claims.ts';
 import type { Store } from './store.ts';
 
 /** Leases on rows of one kind, by id: a row whose lease runs is not claimed again. */
@@ -237,6 +238,7 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
     },
     chatLocks: createLocalChatLocks(),
     sendSlots: createLocalSendSlots(),
+    sendClaims: createInProcessSendClaims(),
     async renewLeases({ owner, ms }) {
       const atMs = now().getTime();
       for (const leases of [txLeases, outboxLeases, inboxLeases]) leases.renew(owner, atMs, ms);

@@ -33,6 +33,7 @@ import { createPgChatLocks, lockSessionOptions } from './chat-locks.ts';
 import { createPgInbox } from './inbox.ts';
 import { createPgBroadcasts } from './broadcasts.ts';
 import { createPgSendSlots } from './send-slots.ts';
+import { createPgSendClaims } from './send-claims.ts';
 import { checkStoreImport, migratePg } from './migrate.ts';
 import { checkPgKey } from './key-check.ts';
 import type { Vault } from '../vault.ts';
@@ -62,6 +63,10 @@ export interface PgEngineOptions {
   retryForMs?: number;
   /** Told when an operation met a lost connection, or could not open one (it is tried again where that is safe). */
   onConnectionLost?: (error: unknown) => void;
+  /** Told when the connection holding send claims is lost while their provider calls run (see send-claims.ts). */
+  onSendClaimsLost?: (refIds: string[], error: StoreError) => void;
+  /** How often a sender waiting for another instance's send claim asks again (default 100 ms). */
+  sendClaimPollMs?: number;
   /** Told when the connection holding a chat's lock is lost while its work runs (see chat-locks.ts). */
   onLockLost?: (chatId: number, error: StoreError) => void;
   /**
@@ -112,16 +117,24 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
     options: lockSessionOptions,
   });
   const chatLocks = createPgChatLocks(connectPg(lockPool, connections), { onLockLost: options.onLockLost });
+  // One connection of its own holds every send claim of the instance (send-claims.ts says why).
+  const claimPool = new pg.Pool({ ...raw.options, ...session, max: 1 });
+  const sendClaims = createPgSendClaims(connectPg(claimPool, connections), {
+    pollMs: options.sendClaimPollMs,
+    onClaimsLost: options.onSendClaimsLost,
+  });
   let closing: Promise<void> | undefined;
   lockPool.on('error', (error) => options.onIdleError?.(error));
+  claimPool.on('error', (error) => options.onIdleError?.(error));
   return {
     kind: 'postgres',
     chatLocks,
     health: () => {
       const state = pool.state();
-      return { reachable: state.reachable, connectionLosses: state.losses, locksLost: chatLocks.lostCount() };
+      return { reachable: state.reachable, connectionLosses: state.losses, locksLost: chatLocks.lostCount() + sendClaims.lostCount() };
     },
     sendSlots: createPgSendSlots(pool),
+    sendClaims,
     async renewLeases({ owner, ms }) {
       const until = new Date(now().getTime() + ms).toISOString();
       // One statement per table for every claim of the instance (its heartbeat), not one timer per claim.
@@ -253,7 +266,8 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
       closing ??= (async () => {
         // Waits for a lock end within a second; then the lock connections can go.
         chatLocks.close();
-        await lockPool.end();
+        await sendClaims.close();
+        await Promise.all([lockPool.end(), claimPool.end()]);
         if (owned) await raw.end();
       })();
       return closing;

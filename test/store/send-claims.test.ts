@@ -4,7 +4,7 @@
  * throws still releases the ref.
  */
 import { describe, expect, it } from 'vitest';
-import { createInProcessSendClaims } from '../../src/services/send-claims.ts';
+import { createInProcessSendClaims } from '../../src/store/send-claims.ts';
 
 /** A promise the test settles by hand. */
 function deferred() {
