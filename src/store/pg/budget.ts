@@ -9,10 +9,11 @@ export const defaultConnectionBudget = 20;
 /**
  * How an instance's `total` connections are shared: half, rounded down, hold chat locks (each chat
  * handled at once holds one while its update runs, a broadcast's leader and each periodic fleet pass
- * one each; a chat finding them all taken waits its turn), the rest run queries. Neither pool ever
+ * one each; a chat finding them all taken waits its turn), one holds the send claims, the rest run queries. Neither pool ever
  * opens more, so an instance never has more than `total` (4 at least: 2 of each).
  */
-export function connectionBudget(total: number): { queries: number; chatLocks: number } {
+export function connectionBudget(total: number): { queries: number; chatLocks: number; sendClaims: number } {
   const chatLocks = Math.max(2, Math.floor(total / 2));
-  return { queries: Math.max(2, total - chatLocks), chatLocks };
+  // One connection holds every send claim of the instance (send-claims.ts); it comes off the queries' share.
+  return { queries: Math.max(2, total - chatLocks - 1), chatLocks, sendClaims: 1 };
 }

@@ -30,7 +30,7 @@ describe('the connection budget (DATABASE_POOL_SIZE)', () => {
   it('four instances with the default budget fit a default server (max_connections 100), as README "Scaling out" says', () => {
     const perInstance = createConfig(env).databasePoolSize;
     const budget = connectionBudget(perInstance);
-    expect(budget.queries + budget.chatLocks).toBe(perInstance);
+    expect(budget.queries + budget.chatLocks + budget.sendClaims).toBe(perInstance);
     expect(4 * perInstance + superuserReserved + operatorRoom).toBeLessThanOrEqual(100);
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     // The figures the README gives are the ones the code uses.
