@@ -153,8 +153,8 @@ const schema = z.object({
     3600,
   ).default(120),
   DATABASE_POOL_SIZE: integerText(
-    'PostgreSQL connections one instance may open; half of them, rounded down, hold chat locks',
-    4,
+    'PostgreSQL connections one instance may open; half of them, rounded down, hold chat locks, one the send claims',
+    5,
     1000,
   ).default(defaultConnectionBudget),
   DATABASE_URL: z

@@ -40,8 +40,8 @@ describe('the connection budget (DATABASE_POOL_SIZE)', () => {
     );
   });
 
-  it('a budget below 4 or not a number is refused with what to set', () => {
-    expect(() => createConfig({ ...env, DATABASE_POOL_SIZE: '3' })).toThrow(/DATABASE_POOL_SIZE.*between 4 and 1000/s);
+  it('a budget below 5 or not a number is refused with what to set', () => {
+    expect(() => createConfig({ ...env, DATABASE_POOL_SIZE: '4' })).toThrow(/DATABASE_POOL_SIZE.*between 5 and 1000/s);
     expect(() => createConfig({ ...env, DATABASE_POOL_SIZE: 'many' })).toThrow(/DATABASE_POOL_SIZE.*whole number/s);
   });
 });
