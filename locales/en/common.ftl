@@ -40,7 +40,15 @@ conversation-restart = { $id ->
     }
 conversation-expired = That step had already ended because there was no reply for { $minutes } min, so I did not pass your message on. Start again with { $command }.
 
+time-wib = { $date } { $hour }:{ $minute } WIB
 unhandled-text = I did not understand that. Send /help for the commands, or send CODE.TARGET (for example TSEL10.081234567890) to buy quickly.
+unhandled-phone = 📱 { $phone } is a { $operator } number. To buy credit or a data package for it, send <code>CODE.{ $phone }</code>; the product codes are in /prices { $search }.
+unhandled-phone-unknown = 📱 { $phone } looks like a phone number. To buy for it, send <code>CODE.{ $phone }</code>; find the product code with /prices.
+unhandled-bad-target = "{ $target }" is not a valid target for { $code }: a target is written in digits (a phone number, a meter number or a game id), for example <code>{ $code }.081234567890</code>.
+unhandled-search-target =
+    Products matching "{ $query }" for { $target }. Send one of these lines to buy:
+    { $lines }
+unhandled-search-target-none = To buy for { $target }, send <code>CODE.{ $target }</code>. Find the product code with /prices { $query }.
 unhandled-secret = I deleted your message because it looks like an API key or a PIN and nothing was waiting for one (perhaps the step timed out). Start again with /connect or /pin.
 unhandled-secret-expired = I deleted your message because it looks like an API key or a PIN. That step had already ended because there was no reply for { $minutes } min, so nothing was saved. Start again with { $command }.
 unhandled-callback = This button is no longer valid. Start again from its command.

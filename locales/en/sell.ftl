@@ -55,6 +55,8 @@ sell-bad-product =
     The line "{ $text }" could not be read.
     { sell-syntax-product }
 sell-too-large = "{ $text }" is too large: a markup or sell price is at most { $rupiah }, a percent at most { $percent }%.
+sell-ambiguous = "{ $text }" could mean a percent or rupiah, so I have not used it. Write <code>{ $percent }</code> for a percent, or <code>{ $rupiah }</code> for rupiah.
+sell-ambiguous-oneshot = "{ $text }" could mean a percent or rupiah, so your rules are unchanged. Write <code>/sellprice { $percent }</code> for a percent, or <code>/sellprice { $rupiah }</code> for rupiah.
 sell-text-only = Answer with text, or type /cancel.
 sell-cancelled = Cancelled; your sell-price rules are unchanged.
 sell-saved = ✅ Sell-price rules saved.

@@ -40,7 +40,15 @@ conversation-restart = { $id ->
     }
 conversation-expired = Langkah tadi sudah berakhir karena tidak ada balasan selama { $minutes } menit, jadi pesan ini tidak saya teruskan. Mulai lagi dengan { $command }.
 
+time-wib = { $date } { $hour }.{ $minute } WIB
 unhandled-text = Saya tidak mengerti pesan itu. Ketik /help untuk daftar perintah, atau kirim KODE.TUJUAN (misalnya TSEL10.081234567890) untuk beli cepat.
+unhandled-phone = 📱 { $phone } adalah nomor { $operator }. Untuk membeli pulsa atau paket data untuknya, kirim <code>KODE.{ $phone }</code>; kode produknya ada di /harga { $search }.
+unhandled-phone-unknown = 📱 { $phone } tampaknya nomor HP. Untuk membeli untuknya, kirim <code>KODE.{ $phone }</code>; cari kode produknya dengan /harga.
+unhandled-bad-target = "{ $target }" bukan nomor tujuan yang benar untuk { $code }: tujuan ditulis dengan angka (nomor HP, nomor meter atau ID game), misalnya <code>{ $code }.081234567890</code>.
+unhandled-search-target =
+    Produk yang cocok dengan "{ $query }" untuk { $target }. Kirim salah satu baris ini untuk membeli:
+    { $lines }
+unhandled-search-target-none = Untuk membeli untuk { $target }, kirim <code>KODE.{ $target }</code>. Cari kode produknya dengan /harga { $query }.
 unhandled-secret = Pesan Anda saya hapus karena tampak seperti API key atau PIN, dan tidak ada proses yang sedang menunggunya (mungkin waktunya sudah habis). Mulai lagi dengan /connect atau /pin.
 unhandled-secret-expired = Pesan Anda saya hapus karena tampak seperti API key atau PIN. Langkah tadi sudah berakhir karena tidak ada balasan selama { $minutes } menit, jadi tidak ada yang disimpan. Mulai lagi dengan { $command }.
 unhandled-callback = Tombol ini sudah tidak berlaku. Mulai lagi dari perintahnya.

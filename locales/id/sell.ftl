@@ -55,6 +55,8 @@ sell-bad-product =
     Baris "{ $text }" tidak bisa dibaca.
     { sell-syntax-product }
 sell-too-large = "{ $text }" terlalu besar: markup atau harga jual paling banyak { $rupiah }, persen paling banyak { $percent }%.
+sell-ambiguous = "{ $text }" bisa berarti persen atau rupiah, jadi belum saya pakai. Tulis <code>{ $percent }</code> untuk persen, atau <code>{ $rupiah }</code> untuk rupiah.
+sell-ambiguous-oneshot = "{ $text }" bisa berarti persen atau rupiah, jadi aturan tidak diubah. Tulis <code>/jual { $percent }</code> untuk persen, atau <code>/jual { $rupiah }</code> untuk rupiah.
 sell-text-only = Balas dengan teks, atau ketik /batal.
 sell-cancelled = Dibatalkan; aturan harga jual tidak berubah.
 sell-saved = ✅ Aturan harga jual disimpan.

@@ -146,7 +146,7 @@ export function withProductRule(rules: SellRules | undefined, code: string, mark
 }
 
 /** A markup as typed: `+`/`-`/`=`, `Rp`, digits with `.`/`,`, and `%` or `rb`/`ribu`/`k`. */
-const markupPattern = /^(?<op>[+=-])?\s*(?:rp\.?\s*)?(?<num>\d[\d.,]*)\s*(?<unit>%|rb|ribu|k)?$/i;
+const markupPattern = /^(?<op>[+=-])?\s*(?<rp>rp\.?\s*)?(?<num>\d[\d.,]*)\s*(?<unit>%|rb|ribu|k)?$/i;
 const valuePattern = String.raw`(?:[+=-]\s*)?(?:rp\.?\s*)?\d[\d.,]*\s*(?:%|rb|ribu|k)?`;
 const overridePattern = new RegExp(String.raw`^(?<name>.+?)\s+(?<value>${valuePattern}|hapus|remove|delete|-)$`, 'i');
 
@@ -162,19 +162,29 @@ function parseDecimal(text: string): number | undefined {
   return /^\d+([.,]\d{1,2})?$/.test(text) ? Number(text.replace(',', '.')) : undefined;
 }
 
-/** What a typed markup is: the markup, or over `sellLimits` (`tooLarge`); undefined when it is no markup. */
-export type MarkupRead = { markup: Markup } | { tooLarge: true } | undefined;
+/**
+ * The largest bare number (no `%`, no `Rp`, no `rb`/`k`) that is read as ambiguous: a markup of
+ * `10` is far more often meant as 10% than as Rp 10, so up to here the reseller must say which.
+ */
+export const ambiguousMarkupMax = 100;
+
+/**
+ * What a typed markup is: the markup, over `sellLimits` (`tooLarge`), or a bare small number that
+ * may be a percent or rupiah (`ambiguous`, signed); undefined when it is no markup.
+ */
+export type MarkupRead = { markup: Markup } | { tooLarge: true } | { ambiguous: number } | undefined;
 
 /**
  * A markup as a reseller types it: `5%`, `2,5%`, `1500`, `Rp 1.500`, `+1.000`, `1,5rb`, `2k`.
  * With `override`, also negative (`-500`, `-2%`); with `price` (a product), an exact sell price
  * (`=12.500`). `{ tooLarge: true }` for an amount or percent beyond `sellLimits` (either sign);
- * undefined when it is none of these.
+ * `{ ambiguous }` for a bare number from 1 to `ambiguousMarkupMax` (`10`, `+10`, `-5`), which is
+ * applied neither as a percent nor as rupiah; undefined when it is none of these.
  */
 export function readMarkup(text: string, options: { override?: boolean; price?: boolean } = {}): MarkupRead {
   const match = markupPattern.exec(text.trim());
   if (!match?.groups) return undefined;
-  const { op, num = '', unit } = match.groups;
+  const { op, rp, num = '', unit } = match.groups;
   if (op === '-' && !options.override) return undefined;
   if (op === '=' && !options.price) return undefined;
   const sign = op === '-' ? -1 : 1;
@@ -190,6 +200,8 @@ export function readMarkup(text: string, options: { override?: boolean; price?: 
     amount = thousands === undefined ? undefined : Math.round(thousands * 1000);
   } else {
     amount = parseRupiah(num);
+    const bare = rp === undefined && op !== '=' && /^\d+$/.test(num);
+    if (bare && amount !== undefined && amount >= 1 && amount <= ambiguousMarkupMax) return { ambiguous: sign * amount };
   }
   if (amount === undefined) return undefined;
   if (amount > sellLimits.rupiah) return { tooLarge: true };
@@ -205,14 +217,15 @@ export function parseMarkup(text: string, options: { override?: boolean; price?:
 /**
  * An override line: a name (brand, may have spaces; or a product code) then a markup
  * (`TELKOMSEL 1000`, `MOBILE LEGENDS 5%`, `TSEL10 =12500`) or a removal word (`hapus`, `remove`,
- * `-`). The name comes back in upper case; `tooLarge` when the markup is over `sellLimits`.
+ * `-`). The name comes back in upper case; `tooLarge` when the markup is over `sellLimits`,
+ * `ambiguous` when it is a bare small number (see `readMarkup`).
  * `price`: exact prices are allowed (products). Undefined for a line it cannot read, or one longer
  * than `maxOverrideLineLength`.
  */
 export function parseOverride(
   text: string,
   options: { price?: boolean } = {},
-): { name: string; markup: Markup | 'remove' } | { name: string; tooLarge: true } | undefined {
+): { name: string; markup: Markup | 'remove' } | { name: string; tooLarge: true } | { name: string; ambiguous: number } | undefined {
   const line = text.trim();
   if (line.length > maxOverrideLineLength) return undefined;
   const match = overridePattern.exec(line);
@@ -223,5 +236,6 @@ export function parseOverride(
   if (/^(hapus|remove|delete|-)$/i.test(value)) return { name, markup: 'remove' };
   const read = readMarkup(value, { override: true, price: options.price ?? false });
   if (!read) return undefined;
+  if ('ambiguous' in read) return { name, ambiguous: read.ambiguous };
   return 'markup' in read ? { name, markup: read.markup } : { name, tooLarge: true };
 }

@@ -44,6 +44,19 @@ export function formatWib(date: Date | string): string {
   return `${wibFormat.format(value).replace(/,/g, '')} WIB`;
 }
 
+/**
+ * `formatWib` as the reader's language writes the hour, through its translations (`time-wib`):
+ * `22 Nov 2026 14:05 WIB` in English, `22 Nov 2026 14.05 WIB` in Indonesian. `t` is `ctx.t`, or
+ * `i18n.t` bound to a locale outside a chat; an unreadable date is shown as given.
+ */
+export function formatWibIn(t: (key: string, variables?: Record<string, string>) => string, date: Date | string): string {
+  const value = typeof date === 'string' ? new Date(date) : date;
+  if (Number.isNaN(value.getTime())) return String(date);
+  const parts = new Map(wibFormat.formatToParts(value).map((part) => [part.type, part.value]));
+  const day = `${parts.get('day') ?? ''} ${parts.get('month') ?? ''} ${parts.get('year') ?? ''}`;
+  return t('time-wib', { date: day, hour: parts.get('hour') ?? '', minute: parts.get('minute') ?? '' });
+}
+
 const wibDateFormat = new Intl.DateTimeFormat('id-ID', { timeZone: 'Asia/Jakarta', day: '2-digit', month: 'short', year: 'numeric' });
 
 /** A date as it is in Western Indonesian Time, without the hour: `11 Apr 2019`; an unreadable date is shown as given. */

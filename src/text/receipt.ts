@@ -4,7 +4,7 @@
  * without a chat context (the "copy SN" button is in bot/keyboards/receipt.ts).
  */
 import { isFinalStatus, restoredUnsentMessage, type TransactionRecord } from '../store/schema.ts';
-import { escapeHtml, formatMargin, formatRupiah, formatWib, maskTarget } from './format.ts';
+import { escapeHtml, formatMargin, formatRupiah, formatWibIn, maskTarget } from './format.ts';
 import { raw, type TextVariable } from './html.ts';
 import { groupToken, splitPlnSn } from './token.ts';
 
@@ -74,8 +74,8 @@ export function formatReceipt(
   } else if (tx.sn !== undefined && tx.sn !== '') lines.push(t('receipt-sn', { sn: code(tx.sn) }));
   lines.push(t('receipt-ref', { refId: code(tx.refId) }));
   if (tx.trxId !== undefined && tx.trxId !== '') lines.push(t('receipt-trx', { trxId: code(tx.trxId) }));
-  lines.push(t('receipt-time', { time: formatWib(tx.createdAt) }));
-  if (tx.settledAt !== undefined) lines.push(t('receipt-settled', { time: formatWib(tx.settledAt) }));
+  lines.push(t('receipt-time', { time: formatWibIn(t, tx.createdAt) }));
+  if (tx.settledAt !== undefined) lines.push(t('receipt-settled', { time: formatWibIn(t, tx.settledAt) }));
 
   const note = receiptNote(t, tx);
   if (note !== undefined) lines.push('', note);

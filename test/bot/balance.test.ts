@@ -72,6 +72,8 @@ describe('/balance', () => {
     const shown = await world.telegram.waitForBotMessage(jane, { after: jane.send('/balance') });
     expect(shown.text).toContain('Reseller top-up balance: Rp 1.000.000');
     expect(shown.text).toContain('As of');
+    // English writes the hour with a colon; Indonesian (above) with a dot.
+    expect(shown.text).toMatch(/As of \d{2} \w{3} \d{4} \d{2}:\d{2} WIB/);
   });
 
   it('shows "typing…" only while a slow provider answers: a quick balance costs one message', async () => {

@@ -63,6 +63,32 @@ describe('what a reseller types, read exactly', () => {
     ).toEqual(['081234567890', '12345678901']);
   });
 
+  it('a bare phone number, CODE.letters and "pulsa tsel 10rb NUMBER" get a helpful answer, not "tidak mengerti"', async () => {
+    const budi = await buyer(world);
+    const phone = await world.telegram.waitForBotMessage(budi, { after: budi.send('081234567890') });
+    expect(phone.text).not.toContain('tidak mengerti');
+    expect(phone.text).toContain('Telkomsel');
+    expect(phone.text).toContain('KODE.081234567890');
+    expect(phone.text).toContain('/harga telkomsel');
+
+    const letters = await world.telegram.waitForBotMessage(budi, { after: budi.send('TSEL10.abcdefghij') });
+    expect(letters.text).not.toContain('tidak mengerti');
+    expect(letters.text).toContain('"abcdefghij" bukan nomor tujuan yang benar untuk TSEL10');
+    expect(letters.text).toContain('TSEL10.081234567890');
+
+    const search = await world.telegram.waitForBotMessage(budi, { after: budi.send('pulsa tsel 10rb 081234567890') });
+    expect(search.text).not.toContain('tidak mengerti');
+    expect(search.text).toContain('TSEL10.081234567890');
+    expect(world.telegram.callsTo('sendMessage').some((call) => String(call.params.text).includes('Konfirmasi'))).toBe(false);
+
+    const ann = await buyer(world, 'Ann', { languageCode: 'en' });
+    const english = await world.telegram.waitForBotMessage(ann, { after: ann.send('TSEL10.abcdefghij') });
+    expect(english.text).toContain('"abcdefghij" is not a valid target for TSEL10');
+    const englishPhone = await world.telegram.waitForBotMessage(ann, { after: ann.send('0817 1234 5678') });
+    expect(englishPhone.text).toContain('CODE.081712345678');
+    expect(englishPhone.text).toContain('/prices xl');
+  });
+
   it('commands are understood in any case: /SALDO, /Cek', async () => {
     const budi = await buyer(world);
     const balance = await world.telegram.waitForBotMessage(budi, { after: budi.send('/SALDO') });

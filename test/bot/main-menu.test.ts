@@ -110,6 +110,15 @@ describe('main menu', () => {
     expect(marketplace.text).toContain('/connect');
   });
 
+  it('offers 🔌 Putuskan akun only when an account is connected', async () => {
+    const sari = world.telegram.createUser({ firstName: 'Sari', languageCode: 'id' });
+    const bare = await world.telegram.waitForBotMessage(sari, { after: sari.send('/pengaturan') });
+    expect(bare.buttons.flat()).toEqual(['🔗 Hubungkan akun', '🌐 Bahasa', '🔒 PIN']);
+    const ann = world.telegram.createUser({ firstName: 'Ann', languageCode: 'en' });
+    const english = await world.telegram.waitForBotMessage(ann, { after: ann.send('/settings') });
+    expect(english.buttons.flat().some((label) => label.includes('🔌'))).toBe(false);
+  });
+
   it('is never shown in groups, and its labels mean nothing there', async () => {
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });

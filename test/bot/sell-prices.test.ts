@@ -131,6 +131,32 @@ describe('/jual: sell-price rules', () => {
     expect(list.text).not.toContain('→');
   });
 
+  it('does not guess what a bare small number means: /jual 10 and the flow ask for 10% or Rp 10 and change nothing', async () => {
+    const budi = await buyer(world);
+    const oneShot = await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 10') });
+    expect(oneShot.text).toContain('/jual 10%');
+    expect(oneShot.text).toContain('/jual Rp 10');
+    expect(oneShot.text).not.toContain('disimpan');
+    expect(world.app.store.users.get(budi.id)?.sellRules).toBeUndefined();
+    const percent = await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 10%'), textIncludes: 'disimpan' });
+    expect(percent.text).toContain('Default: +10%');
+
+    budi.tap(percent, '✏️ Markup default');
+    await world.telegram.waitForBotMessage(budi, { after: percent, textIncludes: 'markup default' });
+    const asked = await world.telegram.waitForBotMessage(budi, { after: budi.send('15') });
+    expect(asked.text).toContain('15%');
+    expect(asked.text).toContain('Rp 15');
+    // The question stands: the spelled-out answer is taken.
+    const step = await world.telegram.waitForBotMessage(budi, { after: budi.send('Rp 15'), textIncludes: 'dibulatkan' });
+    expect(step.text).toContain('Markup +Rp 15');
+
+    const ann = await buyer(world, 'Ann', { languageCode: 'en' });
+    const english = await world.telegram.waitForBotMessage(ann, { after: ann.send('/sellprice 10') });
+    expect(english.text).toContain('/sellprice 10%');
+    expect(english.text).toContain('/sellprice Rp 10');
+    expect(world.app.store.users.get(ann.id)?.sellRules).toBeUndefined();
+  });
+
   it('refuses a markup or sell price above the maximum, saying the maximum, in /jual, its flow and override lines', async () => {
     const budi = await buyer(world);
     const oneShot = await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 1000000000000000') });

@@ -148,6 +148,30 @@ describe('parseMarkup / parseOverride: what a reseller types', () => {
   );
 });
 
+describe('a bare small number is ambiguous: 10 may mean 10% or Rp 10', () => {
+  it.each(['10', '1', '100', '+10', ' 25 '])('%j is neither a percent nor rupiah until the reseller says which', (text) => {
+    expect(readMarkup(text)).toEqual({ ambiguous: Number(text.replace('+', '').trim()) });
+    expect(parseMarkup(text)).toBeUndefined();
+  });
+
+  it.each([
+    ['10%', { kind: 'percent', percent: 10 }],
+    ['Rp 10', { kind: 'fixed', amount: 10 }],
+    ['rp10', { kind: 'fixed', amount: 10 }],
+    ['101', { kind: 'fixed', amount: 101 }],
+    ['1000', { kind: 'fixed', amount: 1000 }],
+    ['1,5rb', { kind: 'fixed', amount: 1500 }],
+    ['0', { kind: 'fixed', amount: 0 }],
+  ])('%j stays unambiguous', (text, markup) => expect(parseMarkup(text)).toEqual(markup));
+
+  it('holds for override lines too (a negative bare number included)', () => {
+    expect(parseOverride('TELKOMSEL 10', { price: true })).toEqual({ name: 'TELKOMSEL', ambiguous: 10 });
+    expect(parseOverride('TSEL10 -5', { price: true })).toEqual({ name: 'TSEL10', ambiguous: -5 });
+    expect(parseOverride('TSEL10 Rp 10', { price: true })).toEqual({ name: 'TSEL10', markup: { kind: 'fixed', amount: 10 } });
+    expect(parseOverride('TSEL10 =50', { price: true })).toEqual({ name: 'TSEL10', markup: { kind: 'price', price: 50 } });
+  });
+});
+
 describe('markup caps: a typo never makes a price of Rp 10^15', () => {
   it.each([
     ['10000000', { markup: { kind: 'fixed', amount: 10_000_000 } }],

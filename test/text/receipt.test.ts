@@ -104,6 +104,11 @@ describe('formatReceipt', () => {
     expect(plain(formatReceipt(inEnglish, { ...settled, status: 'Gagal', sn: undefined }))).toContain('Status: ❌ Failed');
   });
 
+  it('writes the hour with a colon in English (14:05), with a dot in Indonesian (14.05)', () => {
+    expect(plain(formatReceipt(inEnglish, settled))).toContain('22 Nov 2026 14:05 WIB');
+    expect(plain(formatReceipt(inIndonesian, settled))).toContain('22 Nov 2026 14.05 WIB');
+  });
+
   it('says what happens next for open, refused and unresolved transactions', () => {
     const open = formatReceipt(inIndonesian, { ...settled, status: 'Pending', sn: undefined, settledAt: undefined });
     expect(plain(open)).toContain('Status: ⏳ Pending');

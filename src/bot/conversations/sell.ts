@@ -4,7 +4,7 @@ import { quietly } from '../edits.ts';
 import { sellStepData } from '../callback-data/sell.ts';
 import { readCallback } from '../callback-data/read.ts';
 import { createSellCancelKeyboard, createSellMenuKeyboard, createSellStepKeyboard } from '../keyboards/sell.ts';
-import { describeMarkup, renderSellRules, sellFigures, tooLargeText } from '../renderers/sell.ts';
+import { ambiguousText, describeMarkup, renderSellRules, sellFigures, tooLargeText } from '../renderers/sell.ts';
 import {
   parseOverride,
   readMarkup,
@@ -33,7 +33,8 @@ const isSellButton = (data: string | undefined): boolean => data !== undefined &
  * `default` mode waits for a markup (`5%`, `2,5%`, `1500`, `Rp 1.500`), then for a tap on a
  * rounding step (none, Rp 100, Rp 500, Rp 1.000). `brand` and `product` modes wait for override
  * lines, one per line, several per message (`TELKOMSEL 1000`, `TSEL10 =12500`, `TSEL10 hapus`).
- * Bad input gets the syntax and the question stands. It persists the new rules on the user record
+ * Bad input gets the syntax and the question stands; so does a bare small number (`10`, `TSEL 10`),
+ * which could be a percent or rupiah and is answered with both spellings. It persists the new rules on the user record
  * (`store.users.update`), which only future confirmations read; it answers with the rules (and, for
  * products, each product's cost → sell price from the cached price list, a loss flagged). Cancel
  * and /cancel stop it; a command or another feature's button leaves it. Returns nothing.
@@ -107,6 +108,7 @@ export function createSellConversation(deps: BotDeps) {
           if (got.kind !== 'text') return undefined;
           const read = readMarkup(got.text);
           if (!read) return { problem: t('sell-bad-default', { text: got.text.slice(0, 40) }) };
+          if ('ambiguous' in read) return { problem: ambiguousText(t, got.text, read.ambiguous) };
           return 'markup' in read ? { value: read.markup } : { problem: tooLargeText(t, got.text) };
         },
         t('sell-text-only'),
@@ -132,6 +134,7 @@ export function createSellConversation(deps: BotDeps) {
             const parsed = parseOverride(line, { price: mode === 'product' });
             if (!parsed) return { problem: t(`sell-bad-${mode}`, { text: line.trim().slice(0, 40) }) };
             if ('tooLarge' in parsed) return { problem: tooLargeText(t, line) };
+            if ('ambiguous' in parsed) return { problem: ambiguousText(t, line, parsed.ambiguous, { name: parsed.name }) };
             read.push(parsed);
           }
           return read.length > 0 ? { value: read } : undefined;

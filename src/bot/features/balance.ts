@@ -3,7 +3,7 @@ import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
-import { formatRupiah, formatWib } from '../../text/format.ts';
+import { formatRupiah, formatWibIn } from '../../text/format.ts';
 import { balanceRefreshData } from '../callback-data/balance.ts';
 import { FastComposer } from '../composer.ts';
 import { showChatAction } from '../middlewares/crowd.ts';
@@ -31,7 +31,7 @@ async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: I
     service: ctx.t('service-reseller'),
     amount: formatRupiah(amount),
     label: label,
-    time: formatWib(ctx.deps.now()),
+    time: formatWibIn(ctx.t, ctx.deps.now()),
   });
   const keyboard = new InlineKeyboard().text(ctx.t('button-refresh'), balanceRefreshData.pack({ action: 'refresh' }));
   return { text, keyboard };

@@ -5,7 +5,7 @@ import { conversationIds, type SellArgs } from '../conversations/ids.ts';
 import { sellMenuData, sellStepData } from '../callback-data/sell.ts';
 import { readCallback } from '../callback-data/read.ts';
 import { createSellMenuKeyboard } from '../keyboards/sell.ts';
-import { renderSellRules, tooLargeText } from '../renderers/sell.ts';
+import { ambiguousText, renderSellRules, tooLargeText } from '../renderers/sell.ts';
 import { emptySellRules, readMarkup, withDefaultRule } from '../../services/pricing.ts';
 import { FastComposer } from '../composer.ts';
 
@@ -16,7 +16,7 @@ const modes: ReadonlyArray<SellArgs['mode']> = ['default', 'brand', 'product'];
  * /sellprice (/jual): the reseller's sell-price rules. Without arguments it shows them with
  * buttons that start the sell conversation (default markup and rounding, brand overrides, product
  * overrides). `/jual 5%` (or `1500`, `Rp 1.500`) sets the default markup at once, keeping the
- * rounding step; `/jual hapus` removes every rule. Private chats only. Rules only affect purchases
+ * rounding step; a bare small number (`/jual 10`) is refused with both spellings (`10%`, `Rp 10`); `/jual hapus` removes every rule. Private chats only. Rules only affect purchases
  * confirmed afterwards: a stored transaction keeps its sell price.
  */
 export const sellFeature = new FastComposer<BotContext>();
@@ -41,6 +41,10 @@ privateChat.command(commandNames('sellprice'), async (ctx) => {
   }
   if ('tooLarge' in read) {
     await ctx.reply(tooLargeText(ctx.t, argument));
+    return;
+  }
+  if ('ambiguous' in read) {
+    await ctx.reply(ambiguousText(ctx.t, argument, read.ambiguous, { oneShot: true }));
     return;
   }
   const markup = read.markup;

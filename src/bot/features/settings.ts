@@ -10,22 +10,22 @@ import { FastComposer } from '../composer.ts';
 
 /**
  * /settings (/pengaturan), also the main menu's ⚙️ button: what is connected, the language and
- * whether a PIN is set, with buttons that do what /connect, /disconnect, /language and /pin do.
+ * whether a PIN is set, with buttons that do what /connect, /disconnect (only when something is
+ * connected), /language and /pin do.
  * (/account is the marketplace account, a different thing.) Private chats only.
  */
 export const settingsFeature = new FastComposer<BotContext>();
 
 settingsFeature.chatType('private').command(commandNames('settings'), async (ctx) => {
   const userId = ctx.from.id;
-  const services = await Promise.all(
-    serviceNames.map(async (service) => {
-      const name = ctx.t(`service-${service}`);
-      const info = await ctx.deps.db.credentials.info(userId, service);
-      return info
-        ? ctx.t('settings-service-connected', { service: name, label: info.label ?? '-' })
-        : ctx.t('settings-service-missing', { service: name });
-    }),
-  );
+  const infos = await Promise.all(serviceNames.map((service) => ctx.deps.db.credentials.info(userId, service)));
+  const services = serviceNames.map((service, i) => {
+    const name = ctx.t(`service-${service}`);
+    const info = infos[i];
+    return info
+      ? ctx.t('settings-service-connected', { service: name, label: info.label ?? '-' })
+      : ctx.t('settings-service-missing', { service: name });
+  });
   const locale = await ctx.i18n.getLocale();
   const text = [
     ctx.t('settings-title'),
@@ -37,7 +37,10 @@ settingsFeature.chatType('private').command(commandNames('settings'), async (ctx
   ].join('\n\n');
   const button = (key: string, action: string) => InlineKeyboard.text(ctx.t(key), settingsData.pack({ action }));
   const keyboard = new InlineKeyboard([
-    [button('settings-button-connect', 'connect'), button('settings-button-disconnect', 'disconnect')],
+    // Disconnecting is offered only when there is something to disconnect.
+    infos.some(Boolean)
+      ? [button('settings-button-connect', 'connect'), button('settings-button-disconnect', 'disconnect')]
+      : [button('settings-button-connect', 'connect')],
     [button('settings-button-language', 'language'), button('settings-button-pin', 'pin')],
   ]);
   await ctx.reply(text, { reply_markup: keyboard });

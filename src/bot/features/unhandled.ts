@@ -1,9 +1,15 @@
 import type { BotContext } from '../context.ts';
 import { FastComposer } from '../composer.ts';
+import { readStrayText, type StrayText } from '../../services/stray-text.ts';
+import { operatorNames } from '../../services/operators.ts';
+import { searchProducts } from '../../services/product-search.ts';
+import { raw } from '../../text/html.ts';
+import { escapeHtml } from '../../text/format.ts';
 
 /**
- * Last in the chain: a short helpful answer to anything nobody handled, never silence. In groups
- * the bot stays quiet about ordinary chatter.
+ * Last in the chain: a short helpful answer to anything nobody handled, never silence: a bare
+ * phone number, a CODE.TARGET with a wrong target or search words with a number are answered with
+ * how to buy. In groups the bot stays quiet about ordinary chatter.
  */
 export const unhandledFeature = new FastComposer<BotContext>();
 
@@ -45,7 +51,47 @@ unhandledFeature.chatType('private').on('message:text', async (ctx, next) => {
   await ctx.reply(expired ? ctx.t('unhandled-secret-expired', expired) : ctx.t('unhandled-secret'));
 });
 
+/** Most products suggested for "search words + number". */
+const maxSuggestions = 5;
+
+/**
+ * The answer to a message `readStrayText` recognised: how to buy for a bare phone number, why a
+ * CODE.TARGET's target is no number, or (for a connected reseller whose price list matches the
+ * search words) the matching products as CODE.TARGET lines to send back.
+ */
+async function strayTextAnswer(ctx: BotContext, stray: StrayText): Promise<string> {
+  switch (stray.kind) {
+    case 'phone':
+      return stray.operator
+        ? ctx.t('unhandled-phone', { phone: stray.phone, operator: operatorNames[stray.operator], search: stray.operator })
+        : ctx.t('unhandled-phone-unknown', { phone: stray.phone });
+    case 'bad-target':
+      return ctx.t('unhandled-bad-target', { code: stray.code, target: stray.target.slice(0, 40) });
+    case 'search-target': {
+      const query = stray.query.slice(0, 40);
+      const matches = await matchingProducts(ctx, stray.query);
+      if (matches.length === 0) return ctx.t('unhandled-search-target-none', { target: stray.target, query });
+      const lines = matches.map((p) => `<code>${escapeHtml(`${p.code}.${stray.target}`)}</code> · ${escapeHtml(p.product_name)}`);
+      return ctx.t('unhandled-search-target', { query, target: stray.target, lines: raw(lines.join('\n')) });
+    }
+  }
+}
+
+/** The best few products of the user's price list for `query`; none when not connected or the list cannot be fetched. */
+async function matchingProducts(ctx: BotContext, query: string): Promise<Array<{ code: string; product_name: string }>> {
+  const userId = ctx.from?.id;
+  if (userId === undefined || !(await ctx.deps.services.credentials.has(userId, 'reseller'))) return [];
+  try {
+    const products = await ctx.deps.services.catalogue.priceList(userId);
+    return searchProducts(products, query, { wholeWords: true }).slice(0, maxSuggestions);
+  } catch {
+    return [];
+  }
+}
+
 unhandledFeature.chatType('private').on('message', async (ctx) => {
   const expired = expiry(ctx);
-  await ctx.reply(expired ? ctx.t('conversation-expired', expired) : ctx.t('unhandled-text'));
+  if (expired) return void (await ctx.reply(ctx.t('conversation-expired', expired)));
+  const stray = ctx.message.text === undefined ? undefined : readStrayText(ctx.message.text);
+  await ctx.reply(stray ? await strayTextAnswer(ctx, stray) : ctx.t('unhandled-text'));
 });

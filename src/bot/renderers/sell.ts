@@ -18,6 +18,26 @@ export function tooLargeText(t: TranslateFunction, typed: string): string {
   return t('sell-too-large', { text: typed.trim().slice(0, 40), rupiah: formatRupiah(sellLimits.rupiah), percent: sellLimits.percent });
 }
 
+/**
+ * The refusal of a bare small number (`10`: 10% or Rp 10?) with both spellings to copy; `name`
+ * prefixes them for an override line, `oneShot` words it for `/jual 10`.
+ */
+export function ambiguousText(
+  t: TranslateFunction,
+  typed: string,
+  value: number,
+  options: { name?: string; oneShot?: boolean } = {},
+): string {
+  const prefix = options.name === undefined ? '' : `${options.name} `;
+  const sign = value < 0 ? '-' : '';
+  const amount = Math.abs(value);
+  return t(options.oneShot ? 'sell-ambiguous-oneshot' : 'sell-ambiguous', {
+    text: typed.trim().slice(0, 40),
+    percent: `${prefix}${sign}${amount}%`,
+    rupiah: `${prefix}${sign}Rp ${amount}`,
+  });
+}
+
 /** One rule as words: `+Rp 1.000`, `+2,5%`, `sell price Rp 12.500`. */
 export function describeMarkup(t: TranslateFunction, markup: Markup): string {
   switch (markup.kind) {
