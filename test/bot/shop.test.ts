@@ -30,7 +30,7 @@ describe('/toko: the shop profile on customer receipts', () => {
     expect(intro.text).toContain('nama toko');
 
     const address = await say(world, budi, '  Konter   Budi  ', 'alamat');
-    expect(address.buttons.flat()).toEqual(['⏭ Lewati', '✖️ Batal']);
+    expect(address.buttons.flat()).toEqual(['⏭ Lewati', '❌ Batal']);
     const footer = await say(world, budi, 'Jl. Melati 5, Bandung', 'catatan kaki');
     const target = await tapAndWait(world, budi, footer, '⏭ Lewati', 'nomor tujuan');
     const menu = await tapAndWait(world, budi, target, 'Disamarkan', 'Profil toko');
@@ -107,7 +107,7 @@ describe('/toko: the shop profile on customer receipts', () => {
     const budi = await seedConnectedUser(world, 'Budi');
     await say(world, budi, '/toko');
     const twoLines = await say(world, budi, 'Konter Budi\nPulsa Murah', 'satu baris');
-    expect(twoLines.buttons.flat()).toEqual(['✖️ Batal']);
+    expect(twoLines.buttons.flat()).toEqual(['❌ Batal']);
     // Right-to-left override: "Konter ‮iduB" would show as "Konter Budi" reversed on the receipt.
     const reversed = await say(world, budi, 'Konter \u202eiduB', 'tak terlihat');
     expect(reversed.text).toContain('Ketik lagi');
@@ -133,7 +133,7 @@ describe('/toko: the shop profile on customer receipts', () => {
     const budi = await seedConnectedUser(world, 'Budi');
     await say(world, budi, '/toko');
     const address = await say(world, budi, 'Konter Budi', 'alamat');
-    await tapAndWait(world, budi, address, '✖️ Batal', 'tidak diubah');
+    await tapAndWait(world, budi, address, '❌ Batal', 'tidak diubah');
     expect(world.app.store.users.get(budi.id)?.shop).toBeUndefined();
   });
 
@@ -142,7 +142,7 @@ describe('/toko: the shop profile on customer receipts', () => {
     const intro = await say(world, ann, '/shop');
     expect(intro.text).toContain('customer receipts');
     const address = await say(world, ann, "Ann's Phone Shop", 'address');
-    expect(address.buttons.flat()).toEqual(['⏭ Skip', '✖️ Cancel']);
+    expect(address.buttons.flat()).toEqual(['⏭ Skip', '❌ Cancel']);
 
     const group = world.telegram.createGroup({ title: 'Toko', members: [ann] });
     const reply = await world.telegram.waitForBotMessage(group, { after: ann.send('/toko', { chat: group }) });

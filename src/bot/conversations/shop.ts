@@ -21,7 +21,7 @@ const menuActions = ['name', 'address', 'footer', 'target', 'delete', 'done'] as
  *
  * Without a profile it explains what the profile is for and asks, in turn, for the shop name
  * (required), the address line and the footer (each with ⏭ Skip), and how the target shows
- * (in full or masked); ✖️ Cancel there leaves nothing stored. With a profile (or once set up) it
+ * (in full or masked); ❌ Cancel there leaves nothing stored. With a profile (or once set up) it
  * shows the profile with a menu: change the name, address, footer (🧹 Clear empties them) or the
  * target style, delete the profile, or done; each change is stored at once and the menu comes
  * again. Persists the profile on the user record (`users.update`, field `shop`); a typed value
@@ -71,7 +71,7 @@ export function createShopConversation(deps: BotDeps) {
       }
     };
 
-    /** Asks for `field`: its value, null for ⏭ Skip / 🧹 Clear (`extra`), undefined for ✖️ Cancel. */
+    /** Asks for `field`: its value, null for ⏭ Skip / 🧹 Clear (`extra`), undefined for ❌ Cancel. */
     const askField = async (field: ShopField, prompt: string, extra?: 'skip' | 'clear'): Promise<string | null | undefined> => {
       const keyboard = new InlineKeyboard();
       if (extra) keyboard.add(button(`shop-button-${extra}`, extra));
@@ -86,7 +86,7 @@ export function createShopConversation(deps: BotDeps) {
       }
     };
 
-    /** Asks how the target shows: full or masked; undefined for ✖️ Cancel. */
+    /** Asks how the target shows: full or masked; undefined for ❌ Cancel. */
     const askTarget = async (): Promise<TargetStyle | undefined> => {
       const keyboard = new InlineKeyboard()
         .add(button('shop-button-full', 'full'), button('shop-button-masked', 'masked'))
