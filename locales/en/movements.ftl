@@ -2,6 +2,7 @@
 
 moves-title = 💳 <b>Balance movements</b> (as read by the bot)
 moves-count = { $count ->
+    [0] no change yet (the starting balance only)
     [one] { $count } change recorded
    *[other] { $count } changes recorded
 }

@@ -1,7 +1,10 @@
 ## Balance movements: the section of /laporan with the balances the bot saw
 
 moves-title = 💳 <b>Pergerakan saldo</b> (yang terbaca oleh bot)
-moves-count = { $count } perubahan tercatat
+moves-count = { $count ->
+    [0] belum ada perubahan (hanya saldo awal)
+   *[other] { $count } perubahan tercatat
+}
 moves-summary = Awal { $first } · Akhir { $last } · Terendah { $lowest } ({ $lowestAt })
 moves-line = { $time } · { $balance } ({ $change })
 moves-line-first = { $time } · { $balance }

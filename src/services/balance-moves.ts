@@ -17,7 +17,7 @@ export interface BalanceMoves {
   first: BalanceEntry;
   last: BalanceEntry;
   lowest: BalanceEntry;
-  /** Values recorded in the period (each one a change). */
+  /** Changes in the period: values recorded after an earlier one of the same account (a first reading is a starting point). */
   count: number;
   /** The newest `recentMoves`, newest first. */
   recent: BalanceMove[];
@@ -46,7 +46,7 @@ export function balanceMoves(all: readonly BalanceEntry[], range: Pick<DayRange,
     first: strip(first),
     last: strip(last),
     lowest: strip(lowest),
-    count: moves.length,
+    count: moves.filter((move) => move.change !== undefined).length,
     recent: moves.slice(-recentMoves).reverse(),
   };
 }

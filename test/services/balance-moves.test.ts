@@ -37,6 +37,12 @@ describe('balanceMoves: the balance movements of a report period', () => {
     expect(balanceMoves(switched, dayRange('2026-11-01', '2026-11-01'))?.recent.map((move) => move.change)).toEqual([undefined, undefined]);
   });
 
+  it("an account's first reading is its starting point, not a change", () => {
+    const fresh = [entry('2026-11-01T01:00:00.000Z', 1_000_000), entry('2026-11-01T02:00:00.000Z', 989_550)];
+    expect(balanceMoves(fresh, dayRange('2026-11-01', '2026-11-01'))?.count).toBe(1);
+    expect(balanceMoves(fresh.slice(0, 1), dayRange('2026-11-01', '2026-11-01'))?.count).toBe(0);
+  });
+
   it('lists at most 5 changes', () => {
     const many = Array.from({ length: 9 }, (_, i) => entry(`2026-11-01T0${i}:00:00.000Z`, i * 1000));
     expect(balanceMoves(many, dayRange('2026-11-01', '2026-11-01'))?.recent).toHaveLength(5);
