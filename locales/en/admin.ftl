@@ -14,6 +14,8 @@ admin-stats-broadcast = Broadcast in progress: { $sent } of { $total } sent
 admin-stats-uptime = Up for: { $days } d { $hours } h { $minutes } min
 admin-user-usage = Write the user's id or @username, for example: /user 123456789 or /user @budi
 admin-user-not-found = No user { $query }. Only users who have written to the bot are known.
+# $locale: the default language, for a user who never chose one.
+admin-user-locale-default = { $locale } (default, not chosen)
 admin-user-profile =
     👤 <b>{ $name }</b> · id <code>{ $id }</code>
     Username: { $username }

@@ -14,6 +14,8 @@ admin-stats-broadcast = Siaran berjalan: { $sent } dari { $total } terkirim
 admin-stats-uptime = Aktif sejak: { $days } hari { $hours } jam { $minutes } menit
 admin-user-usage = Tulis id atau @username pengguna, misalnya: /user 123456789 atau /user @budi
 admin-user-not-found = Pengguna { $query } tidak ditemukan. Hanya pengguna yang pernah menulis ke bot yang dikenal.
+# $locale: the default language, for a user who never chose one.
+admin-user-locale-default = { $locale } (bawaan, belum dipilih)
 admin-user-profile =
     👤 <b>{ $name }</b> · id <code>{ $id }</code>
     Username: { $username }

@@ -35,6 +35,12 @@ describe('/user, /ban, /unban', () => {
     const byId = await world.telegram.waitForBotMessage(boss, { after: boss.send(`/user ${sari.id}`) });
     expect(byId.text).toBe(text);
 
+    // A user who never chose a language: the one the bot speaks to them, said to be the default.
+    const dewi = await seedConnectedUser(world, 'Dewi');
+    await world.telegram.waitForBotMessage(dewi, { after: dewi.send('/start') });
+    const unchosen = await world.telegram.waitForBotMessage(boss, { after: boss.send(`/user ${dewi.id}`) });
+    expect(unchosen.text).toContain('Bahasa: id (bawaan, belum dipilih)');
+
     const unknown = await world.telegram.waitForBotMessage(boss, { after: boss.send('/user @nobody') });
     expect(unknown.text).toContain('tidak ditemukan');
     const usage = await world.telegram.waitForBotMessage(boss, { after: boss.send('/user') });

@@ -30,7 +30,7 @@ export function createAdminFeature(): Composer<BotContext> {
     const user = await userAdmin.find(query);
     const profile = user ? await userAdmin.profile(user.id) : undefined;
     if (!profile) return void (await ctx.reply(ctx.t('admin-user-not-found', { query })));
-    await ctx.reply(renderUserProfile(ctx.t, profile));
+    await ctx.reply(renderUserProfile(ctx.t, profile, ctx.deps.settings.defaultLocale));
   });
 
   for (const action of ['ban', 'unban'] as const) {

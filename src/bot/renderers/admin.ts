@@ -25,8 +25,12 @@ export function renderStats(t: TranslateFunction, stats: Stats): string {
   ].join('\n');
 }
 
-/** The /user message: who they are, their state, the services connected (labels only) and their last transactions. */
-export function renderUserProfile(t: TranslateFunction, profile: UserProfile): string {
+/**
+ * The /user message: who they are, their state, the services connected (labels only) and their
+ * last transactions. A user who never chose a language is shown the one the bot speaks to them
+ * (`defaultLocale`), marked as not chosen.
+ */
+export function renderUserProfile(t: TranslateFunction, profile: UserProfile, defaultLocale: string): string {
   const { user, services, recent } = profile;
   const status = user.ban ? 'banned' : user.active ? 'active' : 'blocked';
   const lines = [
@@ -34,7 +38,7 @@ export function renderUserProfile(t: TranslateFunction, profile: UserProfile): s
       name: user.firstName,
       id: String(user.id),
       username: user.username === undefined ? '-' : `@${user.username}`,
-      locale: user.locale ?? '-',
+      locale: user.locale ?? t('admin-user-locale-default', { locale: defaultLocale }),
       joined: formatWib(user.createdAt),
       status,
       since: user.ban ? formatWib(user.ban.at) : '',
