@@ -257,6 +257,21 @@ describe('buy conversation (/beli)', () => {
       expect(world.logs.join('\n')).not.toContain('"1234"');
     });
 
+    it('the PIN question has ❌ Batal: tapping it cancels the purchase, nothing is bought', async () => {
+      await start();
+      const budi = await buyer(world);
+      await world.app.services.pin.set(budi.id, '1234');
+      const summary = await waitForSummary(world, budi, budi.send('/beli TSEL10 081234567890'));
+      budi.tap(summary, '✅ Konfirmasi');
+      const ask = await world.telegram.waitForBotMessage(budi, { after: summary, textIncludes: 'PIN' });
+      expect(ask.buttons).toEqual([['❌ Batal']]);
+      budi.tap(ask, '❌ Batal');
+      await world.telegram.waitForBotMessage(budi, { after: ask, textIncludes: 'dibatalkan' });
+      // The flow is over: digits typed now are not taken as a PIN.
+      await world.telegram.waitForBotMessage(budi, { after: budi.send('1234') });
+      expect(sandboxTransactions(world)).toHaveLength(0);
+    });
+
     it('locks after too many wrong PINs, says until when, and buys nothing', async () => {
       await start();
       const budi = await buyer(world);

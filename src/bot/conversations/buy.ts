@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import type { BuyArgs, BuyRequest } from './ids.ts';
 import { formatWib } from '../../text/format.ts';
-import { createBuyAgainKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
+import { createBuyAgainKeyboard, createBuyCancelKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
 import { createReceiptKeyboard, createResultsKeyboard } from '../keyboards/receipt.ts';
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
 import { providerFailureOf, type ProviderErrorJson } from '../../services/providers.ts';
@@ -11,6 +10,7 @@ import { editOrReply, quietly } from '../edits.ts';
 import { createBuyQuestions, repriceSelection, requestedLines, type PriceChangeLine, type PriceLookup } from './buy-questions.ts';
 import { summaryPriceMaxAgeMs } from '../../services/catalogue.ts';
 import { pickPurchase } from './buy-picker.ts';
+import { confirmationIdOf, roundConfirmationId } from './buy-ids.ts';
 import {
   explainProviderError,
   fit,
@@ -73,30 +73,10 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   return Promise.race([settled, deadline]).finally(() => clearTimeout(timer));
 }
 
-/**
- * The confirmation id of a conversation's summary, derived from the update that started the
- * conversation (a summary shown again after a price change gets `roundConfirmationId`). If a crash interrupts that update after the
- * summary was sent, the start replays it (update inbox) and shows a summary with the SAME id, so
- * the user's tap on the first one still counts, and a purchase recorded under it is found again
- * instead of bought twice. Never shared by two purchases: a message id is unique within its chat
- * and a callback query id is unique.
- */
-function confirmationIdOf(ctx: ConversationContext): string {
-  const origin = ctx.callbackQuery
-    ? `callback:${ctx.callbackQuery.id}`
-    : `message:${ctx.chat?.id}:${ctx.msg?.message_id ?? `update-${ctx.update.update_id}`}`;
-  return createHash('sha256').update(`kiosbot-confirmation:${origin}`).digest('base64url').slice(0, 16);
-}
-
 /** A summary's lines in a few words ("TSEL10 → 081234567890", the first three of more, then "+N"). */
 function describeLines(items: ReadonlyArray<{ code: string; target: string }>): string {
   const shown = items.slice(0, 3).map((item) => `${item.code} → ${item.target}`);
   return items.length > 3 ? `${shown.join(', ')} +${items.length - 3}` : shown.join(', ');
-}
-
-/** The confirmation id of a summary shown again (`round` ≥ 1) after its prices changed. */
-function roundConfirmationId(base: string, round: number): string {
-  return createHash('sha256').update(`kiosbot-confirmation:${base}:${round}`).digest('base64url').slice(0, 16);
 }
 
 /**
@@ -397,15 +377,23 @@ export function createBuyConversation(deps: BotDeps) {
       return;
     }
     if (pin.required) {
-      await ctx.reply(t('buy-pin-ask'));
+      const pinKeyboard = createBuyCancelKeyboard(t, confirmationId);
+      const asked = await ctx.reply(t('buy-pin-ask'), { reply_markup: pinKeyboard });
       for (;;) {
         const got = await receive({
           confirmationId,
-          repeat: { text: t('buy-pin-ask') },
+          repeat: { text: t('buy-pin-ask'), reply_markup: pinKeyboard },
           text: true,
           hint: t('buy-pin-ask'),
           leave: () => closeBoth(t('buy-summary-abandoned')),
         });
+        if (got.kind === 'button' && got.action === 'no') {
+          await quietly(got.ctx.answerCallbackQuery());
+          await quietly(ctx.api.editMessageReplyMarkup(chatId, asked.message_id));
+          await closeBoth(t('buy-summary-cancelled'));
+          await ctx.reply(t('buy-cancelled'));
+          return;
+        }
         if (got.kind === 'button') {
           await quietly(got.ctx.answerCallbackQuery({ text: t('buy-pin-first') }));
           continue;

@@ -15,3 +15,8 @@ export function createBuyAgainKeyboard(t: TranslateFunction, confirmationId: str
     .text(t('buy-button-again'), buyData.pack({ action: 'again', id: confirmationId }))
     .text(t('buy-button-cancel'), buyData.pack({ action: 'no', id: confirmationId }));
 }
+
+/** Cancel under the PIN question of a purchase. */
+export function createBuyCancelKeyboard(t: TranslateFunction, confirmationId: string): InlineKeyboard {
+  return new InlineKeyboard().text(t('buy-button-cancel'), buyData.pack({ action: 'no', id: confirmationId }));
+}
