@@ -299,9 +299,11 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
     );
   }, 240_000);
 
-  // Not passing yet, so skipped: on this shared, loaded machine some purchases were not settled
-  // (with 5 s holds, updates slowed by the restart were replayed and given up; with 30 s holds
-  // none settled within the wait). No instance crashed in any run. See the branch's report.
+  // Skipped (a debt): no instance crashes in any run, but it passes about one run in three. Seen
+  // on a quiet machine: a purchase whose send claim went with its connection during the provider
+  // call stores nothing of the answer (another instance may be its sender by then), so it waits
+  // for the just-confirmed purchase's hold (2 minutes) before the watcher checks it again: later
+  // than this test's wait. Making that next check sooner needs the fenced writes of invariant 9.
   it.skip('the database restarts in the middle of purchases (every connection ended, new ones refused): no instance crashes, every purchase settles once', async () => {
     // A small budget (6 connections for queries, 6 for chat locks): the machine's server is shared
     // with other tests. No instance dies here, so holds last 30 s: an update slowed down by the
