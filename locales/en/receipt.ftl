@@ -41,6 +41,7 @@ receipt-button-buy-again = 🔁 Buy again
 receipt-again-question = 🔁 Buy { $product } (<code>{ $code }</code>) again — to the same target or another one?
 receipt-again-same = 📱 { $target }
 receipt-again-other = ✏️ Another target
+receipt-again-cancelled = ❌ Cancelled. Nothing was bought.
 receipt-again-gone = This transaction can no longer be found. Buy through /prices or /buy.
 
 ## The one-line message that pings the owner when a transaction settles (the receipt is the message it replies to)

@@ -41,6 +41,7 @@ receipt-button-buy-again = 🔁 Beli lagi
 receipt-again-question = 🔁 Beli lagi { $product } (<code>{ $code }</code>) — ke tujuan yang sama atau tujuan lain?
 receipt-again-same = 📱 { $target }
 receipt-again-other = ✏️ Tujuan lain
+receipt-again-cancelled = ❌ Dibatalkan. Tidak ada yang dibeli.
 receipt-again-gone = Transaksi ini tidak ditemukan lagi. Beli lewat /harga atau /beli.
 
 ## The one-line message that pings the owner when a transaction settles (the receipt is the message it replies to)

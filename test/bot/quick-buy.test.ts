@@ -78,6 +78,20 @@ describe('quick-buy and the once-only confirm', () => {
     expect(struk.text).toMatch(/0819.*2222/);
   });
 
+  it('🔁 Beli lagi asks the target with a ❌ Batal that ends the question and buys nothing', async () => {
+    const budi = await buyer(world);
+    const summary = await waitForSummary(world, budi, budi.send('/beli TSEL10 081234567890'));
+    budi.tap(summary, '✅ Konfirmasi');
+    const result = await waitForResult(world, budi, summary, 'Sukses');
+    budi.tap(result, '🔁 Beli lagi');
+    const question = await world.telegram.waitForBotMessage(budi, { after: result, textIncludes: 'Beli lagi' });
+    expect(question.buttons).toEqual([['📱 081234567890'], ['✏️ Tujuan lain', '❌ Batal']]);
+    budi.tap(question, '❌ Batal');
+    await world.telegram.waitFor(() => question.buttons.length === 0);
+    expect(question.text).toContain('Dibatalkan');
+    expect(sandboxTransactions(world)).toHaveLength(1);
+  });
+
   it('a plain CODE.TARGET message buys too (phone normalised)', async () => {
     const budi = await buyer(world);
     const summary = await waitForSummary(world, budi, budi.send('tsel10.6281234567890'));

@@ -15,3 +15,6 @@ export function packRef(pack: (ref: string) => string, refId: string): string | 
   const data = pack(refId);
   return Buffer.byteLength(data, 'utf8') <= 64 ? data : undefined;
 }
+
+/** ❌ Batal under the 🔁 Beli lagi question: ends the question, nothing bought. */
+export const buyAgainCancelData = createCallbackData('againx', { ref: String });

@@ -13,7 +13,7 @@ import { priceViewData } from '../callback-data/prices.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { exportPeriodData, exportSeparatorData } from '../callback-data/export.ts';
 import { reportPeriodData } from '../callback-data/report.ts';
-import { customerReceiptData } from '../callback-data/receipt.ts';
+import { buyAgainCancelData, customerReceiptData } from '../callback-data/receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { shopData } from '../callback-data/shop.ts';
 import { pinData } from '../callback-data/pin.ts';
@@ -90,10 +90,11 @@ const infoButtons = [
 
 /**
  * Buttons that only a running flow acts on (its questions, pickers and summaries). Outside their
- * flow the bot only answers them as outdated, so a tap on one during another flow is passed on for
- * that answer and changes nothing in the flow under way (it does not end it).
+ * flow the bot only answers them as outdated (or, for 🔁 Beli lagi's ❌ Batal, closes its own
+ * question), so a tap on one during another flow is passed on for that answer and changes nothing
+ * in the flow under way (it does not end it).
  */
-const flowOnlyButtons = [shopData, pinData, sellStepData, buyData, buyPickerData, orderStepData, orderConfirmData];
+const flowOnlyButtons = [shopData, pinData, sellStepData, buyData, buyPickerData, orderStepData, orderConfirmData, buyAgainCancelData];
 
 /** True for a tap on a button of a flow other than this one (an outdated button: see `flowOnlyButtons`). */
 function isOtherFlowButton(ctx: Context, ownsButton: (data: string | undefined) => boolean): boolean {

@@ -1,8 +1,10 @@
 import { InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
-import { buyAgainData, buyAgainTargetData, packRef } from '../callback-data/receipt.ts';
+import { buyAgainCancelData, buyAgainData, buyAgainTargetData, packRef } from '../callback-data/receipt.ts';
+import { quietly } from '../edits.ts';
 import { raw } from '../../text/html.ts';
+import { escapeHtml } from '../../text/format.ts';
 import type { TransactionRecord } from '../../store/schema.ts';
 import { FastComposer } from '../composer.ts';
 
@@ -45,7 +47,17 @@ privateChat.callbackQuery(buyAgainData.filter(), async (ctx) => {
   const keyboard = new InlineKeyboard();
   if (same) keyboard.text(ctx.t('receipt-again-same', { target: raw(tx.target) }), same).row();
   if (other) keyboard.text(ctx.t('receipt-again-other'), other);
+  const cancel = packRef((ref) => buyAgainCancelData.pack({ ref }), tx.refId);
+  if (cancel) keyboard.text(ctx.t('button-cancel'), cancel);
   await ctx.reply(ctx.t('receipt-again-question', { product: tx.productName, code: tx.code }), { reply_markup: keyboard });
+});
+
+// ❌ Batal: the question closes with a line saying so; nothing was started, so nothing else to undo.
+privateChat.callbackQuery(buyAgainCancelData.filter(), async (ctx) => {
+  await quietly(ctx.answerCallbackQuery());
+  const text = ctx.callbackQuery.message?.text;
+  if (text === undefined) await quietly(ctx.editMessageReplyMarkup());
+  else await quietly(ctx.editMessageText(`${escapeHtml(text)}\n\n${ctx.t('receipt-again-cancelled')}`));
 });
 
 privateChat.callbackQuery(buyAgainTargetData.filter(), async (ctx) => {
