@@ -7,7 +7,9 @@ menu-buy = 🛒 Buy
 menu-prices = 📋 Prices
 menu-history = 🧾 History
 menu-status = 🔎 Status
-menu-settings = ⚙️ Account
+menu-settings = ⚙️ Settings
+# The label before: an older keyboard may still send it.
+menu-settings-former = ⚙️ Account
 # Sent after a language change, with the menu in the new language.
 menu-ready = The menu below now uses the new language.
 

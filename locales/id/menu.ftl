@@ -7,7 +7,9 @@ menu-buy = 🛒 Beli
 menu-prices = 📋 Harga
 menu-history = 🧾 Riwayat
 menu-status = 🔎 Cek
-menu-settings = ⚙️ Akun
+menu-settings = ⚙️ Pengaturan
+# The label before: an older keyboard may still send it.
+menu-settings-former = ⚙️ Akun
 # Sent after a language change, with the menu in the new language.
 menu-ready = Menu di bawah sudah memakai bahasa baru.
 

@@ -13,12 +13,12 @@ import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 const indonesianMenu = [
   ['💰 Saldo', '🛒 Beli'],
   ['📋 Harga', '🧾 Riwayat'],
-  ['🔎 Cek', '⚙️ Akun'],
+  ['🔎 Cek', '⚙️ Pengaturan'],
 ];
 const englishMenu = [
   ['💰 Balance', '🛒 Buy'],
   ['📋 Prices', '🧾 History'],
-  ['🔎 Status', '⚙️ Account'],
+  ['🔎 Status', '⚙️ Settings'],
 ];
 
 describe('main menu', () => {
@@ -80,9 +80,9 @@ describe('main menu', () => {
     await say('🔎 Status', 'Pending');
   });
 
-  it('⚙️ Akun shows what is connected, with connect, disconnect, language and PIN buttons', async () => {
+  it('⚙️ Pengaturan shows what is connected, with connect, disconnect, language and PIN buttons', async () => {
     const budi = await buyer(world);
-    const settings = await world.telegram.waitForBotMessage(budi, { after: budi.send('⚙️ Akun') });
+    const settings = await world.telegram.waitForBotMessage(budi, { after: budi.send('⚙️ Pengaturan') });
     expect(settings.text).toContain('Top-up reseller');
     expect(settings.text).toContain('DEMO…LER');
     expect(settings.text).toContain('Marketplace');
@@ -103,9 +103,14 @@ describe('main menu', () => {
     budi.tap(settings, '🔒 PIN');
     await world.telegram.waitForBotMessage(budi, { after: disconnect, textIncludes: 'PIN' });
 
-    // The English label opens the same screen; /akun stays the marketplace account.
-    const english = await world.telegram.waitForBotMessage(budi, { after: budi.send('⚙️ Account'), textIncludes: 'Akun & pengaturan' });
+    // The English label opens the same screen, and so does the label of an older keyboard (⚙️ Akun,
+    // ⚙️ Account); /akun stays the marketplace account, which no menu label names any more.
+    const english = await world.telegram.waitForBotMessage(budi, { after: budi.send('⚙️ Settings'), textIncludes: 'Akun & pengaturan' });
     expect(english.buttons.flat()).toContain('🔒 PIN');
+    for (const former of ['⚙️ Akun', '⚙️ Account']) {
+      const old = await world.telegram.waitForBotMessage(budi, { after: budi.send(former), textIncludes: 'Akun & pengaturan' });
+      expect(old.buttons.flat()).toContain('🔒 PIN');
+    }
     const marketplace = await world.telegram.waitForBotMessage(budi, { after: budi.send('/akun'), textIncludes: 'Marketplace' });
     expect(marketplace.text).toContain('/connect');
   });

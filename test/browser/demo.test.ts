@@ -47,8 +47,8 @@ describe('npm run demo in a browser', () => {
       await chat.sendText('/start');
       await chat.waitForText('/connect', { fromBot: true });
 
-      // Connect from the main menu: ⚙️ Akun → 🔗 Hubungkan akun → the service; the credentials are typed.
-      await chat.tapButton('⚙️ Akun');
+      // Connect from the main menu: ⚙️ Pengaturan → 🔗 Hubungkan akun → the service; the credentials are typed.
+      await chat.tapButton('⚙️ Pengaturan');
       await chat.waitForText('Akun & pengaturan', { fromBot: true });
       await chat.tapButton('Hubungkan akun');
       await chat.waitForText('Pilih layanan', { fromBot: true });

@@ -5,9 +5,10 @@ import type { CommandName } from '../commands.ts';
 /**
  * The main menu's buttons, row by row: the label's locale key and the command a tap runs. A tap
  * sends the label as text; `menuButtons` (bot/middlewares/menu-buttons.ts) turns it into that
- * command, in whichever language the label is.
+ * command, in whichever language the label is, and so does a former label (`formerKeys`) still on
+ * an older keyboard.
  */
-export const mainMenuButtons: ReadonlyArray<ReadonlyArray<{ key: string; command: CommandName }>> = [
+export const mainMenuButtons: ReadonlyArray<ReadonlyArray<{ key: string; command: CommandName; formerKeys?: readonly string[] }>> = [
   [
     { key: 'menu-balance', command: 'balance' },
     { key: 'menu-buy', command: 'buy' },
@@ -18,7 +19,8 @@ export const mainMenuButtons: ReadonlyArray<ReadonlyArray<{ key: string; command
   ],
   [
     { key: 'menu-status', command: 'status' },
-    { key: 'menu-settings', command: 'settings' },
+    // Once labelled ⚙️ Akun, which read like /akun (the marketplace account): old keyboards still work.
+    { key: 'menu-settings', command: 'settings', formerKeys: ['menu-settings-former'] },
   ],
 ];
 

@@ -14,8 +14,10 @@ import { mainMenuButtons } from '../keyboards/main-menu.ts';
  */
 export function createMenuButtons(i18n: Pick<I18n, 't'>): MiddlewareFn<BotContext> {
   const commandByLabel = new Map<string, string>();
-  for (const { key, command } of mainMenuButtons.flat()) {
-    for (const locale of supportedLocales) commandByLabel.set(i18n.t(locale, key), command);
+  for (const { key, command, formerKeys = [] } of mainMenuButtons.flat()) {
+    for (const label of [key, ...formerKeys]) {
+      for (const locale of supportedLocales) commandByLabel.set(i18n.t(locale, label), command);
+    }
   }
   return async (ctx, next) => {
     const message = ctx.update.message;
