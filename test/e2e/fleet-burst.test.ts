@@ -8,7 +8,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { until } from './fixture.ts';
-import { openFleet, postgres, type Fleet } from './fleet-lab.ts';
+import { openFleet, postgres, quiet, type Fleet } from './fleet-lab.ts';
 
 const users = 300;
 const burstMs = 500;
@@ -44,7 +44,8 @@ async function burst(globalPerSecond: number): Promise<{ fleet: Fleet; crowd: Em
     90_000,
     () => `${answered()} of ${users} answered\n${fleet.output().slice(-20_000)}`,
   );
-  await sleep(3000);
+  // Every update handled and every notice sent: no answer can come after this.
+  await quiet(fleet);
   return { fleet, crowd, asked };
 }
 

@@ -11,6 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../tools/sandbox/server.ts';
@@ -148,4 +149,53 @@ export async function openFleet(options: FleetOptions = {}): Promise<Fleet> {
       return closing;
     },
   };
+}
+
+/**
+ * Resolves once the fleet has nothing left to do or say: no open transaction, no queued notice
+ * and no stored update left unhandled (a dead instance's are replayed once their lease runs out)
+ * in the database. A final status and its notices commit together, so no notice can come after this.
+ * Checked again at each change of those tables (a trigger of the test's own database notifies a
+ * listening connection), not on a timer.
+ */
+export async function quiet(fleet: Fleet, timeoutMs = 30_000): Promise<void> {
+  const client = new pg.Client({ connectionString: fleet.databaseUrl });
+  await client.connect();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await client.query(
+      `CREATE OR REPLACE FUNCTION fleet_test_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN PERFORM pg_notify('fleet_test', TG_TABLE_NAME); RETURN NULL; END $$`,
+    );
+    for (const table of ['transactions', 'outbox', 'inbox'])
+      await client.query(
+        `CREATE OR REPLACE TRIGGER fleet_test_${table} AFTER INSERT OR UPDATE OR DELETE ON ${table}
+         FOR EACH STATEMENT EXECUTE FUNCTION fleet_test_changed()`,
+      );
+    await client.query('LISTEN fleet_test');
+    let changed = () => undefined as void;
+    client.on('notification', () => changed());
+    let state: { open: number; queued: number; unhandled: number } | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`after ${timeoutMs} ms still ${JSON.stringify(state)}\n${fleet.output().slice(-20_000)}`)),
+        timeoutMs,
+      );
+    });
+    for (;;) {
+      // Armed before the read: a change during it wakes the next check.
+      const next = new Promise<void>((resolve) => (changed = resolve));
+      [state] = (
+        await client.query<{ open: number; queued: number; unhandled: number }>(
+          `SELECT (SELECT count(*)::int FROM transactions WHERE NOT final) AS open, (SELECT count(*)::int FROM outbox) AS queued,
+                  (SELECT count(*)::int FROM inbox WHERE NOT done) AS unhandled`,
+        )
+      ).rows;
+      if (state?.open === 0 && state.queued === 0 && state.unhandled === 0) return;
+      await Promise.race([next, expired]);
+    }
+  } finally {
+    clearTimeout(timer);
+    await client.end();
+  }
 }

@@ -11,7 +11,7 @@ import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-a
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { adminUrl } from '../helpers/pg-database.ts';
 import { until } from './fixture.ts';
-import { openFleet, postgres, type Fleet } from './fleet-lab.ts';
+import { openFleet, postgres, quiet, type Fleet } from './fleet-lab.ts';
 
 /** The outbox's default overall rate (src/notify/pacing.ts), kept by the whole fleet together. */
 const ceilingPerSecond = 25;
@@ -60,55 +60,6 @@ async function expectOnePurchaseEach(fleet: Fleet, users: readonly EmulatedUser[
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Resolves once the fleet has nothing left to do or say: no open transaction, no queued notice
- * and no stored update left unhandled (a dead instance's are replayed once their lease runs out)
- * in the database. A final status and its notices commit together, so no notice can come after this.
- * Checked again at each change of those tables (a trigger of the test's own database notifies a
- * listening connection), not on a timer.
- */
-async function quiet(fleet: Fleet, timeoutMs = 30_000): Promise<void> {
-  const client = new pg.Client({ connectionString: fleet.databaseUrl });
-  await client.connect();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await client.query(
-      `CREATE OR REPLACE FUNCTION fleet_test_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-       BEGIN PERFORM pg_notify('fleet_test', TG_TABLE_NAME); RETURN NULL; END $$`,
-    );
-    for (const table of ['transactions', 'outbox', 'inbox'])
-      await client.query(
-        `CREATE OR REPLACE TRIGGER fleet_test_${table} AFTER INSERT OR UPDATE OR DELETE ON ${table}
-         FOR EACH STATEMENT EXECUTE FUNCTION fleet_test_changed()`,
-      );
-    await client.query('LISTEN fleet_test');
-    let changed = () => undefined as void;
-    client.on('notification', () => changed());
-    let state: { open: number; queued: number; unhandled: number } | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`after ${timeoutMs} ms still ${JSON.stringify(state)}\n${fleet.output().slice(-20_000)}`)),
-        timeoutMs,
-      );
-    });
-    for (;;) {
-      // Armed before the read: a change during it wakes the next check.
-      const next = new Promise<void>((resolve) => (changed = resolve));
-      [state] = (
-        await client.query<{ open: number; queued: number; unhandled: number }>(
-          `SELECT (SELECT count(*)::int FROM transactions WHERE NOT final) AS open, (SELECT count(*)::int FROM outbox) AS queued,
-                  (SELECT count(*)::int FROM inbox WHERE NOT done) AS unhandled`,
-        )
-      ).rows;
-      if (state?.open === 0 && state.queued === 0 && state.unhandled === 0) return;
-      await Promise.race([next, expired]);
-    }
-  } finally {
-    clearTimeout(timer);
-    await client.end();
-  }
-}
 
 describe('a fleet of three instances on one PostgreSQL database', () => {
   if (postgres !== true) {

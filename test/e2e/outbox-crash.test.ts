@@ -77,7 +77,8 @@ describe('outbox crash safety on a full disk (kill -9 while the broadcast cannot
       try {
         const { telegram } = lab;
         const dataDir = path.join(disk.dir, 'data');
-        const startBot = () => lab.start({ ADMIN_IDS: String(adminId), DATA_DIR: dataDir });
+        // Debug lines: the outbox's second try at recording shows it held its sends that long.
+        const startBot = () => lab.start({ ADMIN_IDS: String(adminId), DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
         const output = () => lab.bot?.output ?? '';
         const received = (user: EmulatedUser) =>
           telegram.botMessages(user).filter((m) => m.text === text && m.method === 'copyMessage').length;
@@ -105,8 +106,13 @@ describe('outbox crash safety on a full disk (kill -9 while the broadcast cannot
           20_000,
           () => `no write failed\n${output()}`,
         );
-        // Time enough for a broadcast that kept sending to send much more than the bound.
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        // The outbox tries to record again (after its back-off) while the disk is still full: a
+        // broadcast that kept sending would have sent much more than the bound by then.
+        await until(
+          () => /recording a (delivered message|broadcast delivery) failed again/.test(output()),
+          20_000,
+          () => `no second recording attempt\n${output()}`,
+        );
         await lab.bot?.stop('SIGKILL');
         const copiesAtKill = [admin, ...audience].reduce((sum, user) => sum + received(user), 0);
         expect(copiesAtKill, 'the full disk must stop the broadcast before its end').toBeLessThan(users + 1);

@@ -360,7 +360,8 @@ describe('inbox with the real bot', () => {
     const query = budi.tap(summary, '✅ Konfirmasi');
     const id = () => world.telegram.updates.find((u) => u.callback_query?.id === query.id)?.update_id ?? -1;
     await world.telegram.waitFor(() => tries >= 3 && !world.app.store.inbox.pendingIds().includes(id()), { timeoutMs: 5000 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Marked done after the last try: nothing is scheduled any more, and the bot is idle.
+    await world.idle();
     expect(tries, 'the first run and two retries, no more').toBe(3);
     const told = world.telegram.botMessages(budi).filter((message) => message.text?.includes('gangguan sementara'));
     expect(told.length).toBeGreaterThanOrEqual(1);
