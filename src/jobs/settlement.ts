@@ -1,4 +1,4 @@
-import type { Lease } from '../store/contract.ts';
+import type { ClaimTokens } from '../store/claim-holder.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.ts';
 import type { TransactionRecord } from '../store/schema.ts';
@@ -40,10 +40,11 @@ export interface SettlementWatcherOptions {
    */
   leaseMs?: number;
   /**
-   * The lease of each claim, asked at claim time (a fleet's claim holder: its token, renewed by the
-   * instance's heartbeat while it lives); replaces `instanceId` and `leaseMs`.
+   * A fleet's claim holder: each due check is claimed under its token (renewed by the instance's
+   * heartbeat while it lives) and made only while that token still holds; replaces `instanceId`
+   * and `leaseMs`.
    */
-  lease?: () => Lease;
+  claims?: ClaimTokens;
 }
 
 export interface SettlementWatcher {
@@ -79,6 +80,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
   const overall = options.concurrency ?? 8;
   const instanceId = options.instanceId ?? `watcher-${randomUUID()}`;
   const leaseMs = options.leaseMs ?? 2 * 60_000;
+  const claims: ClaimTokens = options.claims ?? { lease: () => ({ owner: instanceId, ms: leaseMs }), holds: () => true };
   const inFlight = new Map<string, Promise<void>>();
   const perUser = new Map<number, number>();
   /**
@@ -120,7 +122,14 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
     }
   }
 
-  async function handle(tx: TransactionRecord): Promise<void> {
+  async function handle(tx: TransactionRecord, owner: string | undefined): Promise<void> {
+    // Paused past the lease since the claim: the check may be another instance's now.
+    if (owner !== undefined && !claims.holds(owner)) {
+      logger.warn('claim on a due check lost before it was made (this instance was paused past its lease): not made here', {
+        refId: tx.refId,
+      });
+      return;
+    }
     const now = options.now().getTime();
     if (now - Date.parse(tx.createdAt) > options.horizonMs) {
       logger.warn('transaction unresolved after the horizon', { refId: tx.refId, userId: tx.userId });
@@ -156,7 +165,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
    * its bound) is skipped, not waited for; nothing due costs one comparison, not a pass over
    * every open transaction.
    */
-  async function dueNow(now: number, free: number): Promise<TransactionRecord[]> {
+  async function dueNow(now: number, free: number): Promise<Array<{ tx: TransactionRecord; owner?: string }>> {
     const picked: TransactionRecord[] = [];
     const room = new Map<number, number>();
     const roomLeft = (userId: number) => room.get(userId) ?? roomOf(userId);
@@ -170,13 +179,15 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
       }
     }
     const chosen = new Set(picked.map((tx) => tx.refId));
+    const lease = claims.lease();
     const more = await db.transactions.claimDue(now, {
       limit: free - picked.length,
-      lease: options.lease?.() ?? { owner: instanceId, ms: leaseMs },
+      lease,
       room: roomLeft,
       skip: (refId) => inFlight.has(refId) || chosen.has(refId),
     });
-    return [...picked, ...more];
+    // Orphans are this process's own (one process owns the data directory): no claim to lose.
+    return [...picked.map((tx) => ({ tx })), ...more.map((tx) => ({ tx, owner: lease.owner }))];
   }
 
   /** One launch at a time: a freed slot and the tick may both ask for one. */
@@ -208,10 +219,16 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
   async function launchDue(): Promise<void> {
     const free = overall - inFlight.size;
     if (free <= 0) return;
-    for (const tx of await dueNow(options.now().getTime(), free)) {
+    for (const { tx, owner } of await dueNow(options.now().getTime(), free)) {
       perUser.set(tx.userId, (perUser.get(tx.userId) ?? 0) + 1);
-      const job = handle(tx)
+      const job = handle(tx, owner)
         .catch((error: unknown) => logger.error('re-check failed', { refId: tx.refId, error }))
+        // A check that wrote nothing (it waited for another sender, or its send claim went) would
+        // otherwise stay claimed: the heartbeat renews every claim of a live instance.
+        .then(() => (owner === undefined ? undefined : db.transactions.releaseClaim(tx.refId, owner)))
+        .catch((error: unknown) =>
+          logger.warn('could not end the claim on a check; it runs out with its lease', { refId: tx.refId, error }),
+        )
         .finally(() => {
           inFlight.delete(tx.refId);
           perUser.set(tx.userId, (perUser.get(tx.userId) ?? 1) - 1);

@@ -42,7 +42,7 @@
  * errors, timeouts, 5xx and anything else are retried with exponential back-off (2 s doubling up
  * to 10 min, also pausing the whole outbox for a while) and given up after 24 h with an error log.
  */
-import type { Lease } from '../store/contract.ts';
+import type { ClaimTokens } from '../store/claim-holder.ts';
 import { GrammyError, HttpError, type Api, type Transformer } from 'grammy';
 import type { Logger } from '../logger.ts';
 import type { OutboxEntry } from '../store/outbox.ts';
@@ -73,10 +73,10 @@ export interface OutboxOptions {
   /** How long a claimed item is this process's alone (ms, default 2 minutes). */
   claimLeaseMs?: number;
   /**
-   * The lease of each claim, asked at claim time (a fleet's claim holder: its token, renewed by the
-   * instance's heartbeat while it lives); replaces `instanceId` and `claimLeaseMs`.
+   * A fleet's claim holder: items are claimed under its token (renewed by the instance's heartbeat)
+   * and sent only while that token holds; replaces `instanceId` and `claimLeaseMs`.
    */
-  lease?: () => Lease;
+  claims?: ClaimTokens;
   /** With several instances: the fleet's shared send slots, taken before every message (fleet-pacing.ts). */
   fleetGate?: FleetGate;
   logger: Logger;
@@ -150,7 +150,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const { api, db } = options;
   /** An item being sent is this process's for this long (its removal or update ends it sooner). */
   const fixedLease = { owner: options.instanceId ?? `outbox-${randomUUID()}`, ms: options.claimLeaseMs ?? 2 * 60_000 };
-  const leaseOf = options.lease ?? (() => fixedLease);
+  const claims: ClaimTokens = options.claims ?? { lease: () => fixedLease, holds: () => true };
   const log = options.logger.child({ component: 'outbox' });
   const now = options.now ?? (() => new Date());
   const limits = { ...defaults, ...definedOnly(options.retry) };
@@ -301,9 +301,15 @@ export function createOutbox(options: OutboxOptions): Outbox {
     };
     const run = (async () => {
       // Claimed, not read: of the instances sharing the store, one sends it.
-      const item = await db.outbox.claim(entry.id, leaseOf());
+      const lease = claims.lease();
+      const item = await db.outbox.claim(entry.id, lease);
       if (!item) return;
       await options.fleetGate?.wait(item.chatId, 'notice');
+      // Paused past the lease (waiting for a slot, or before): another instance may be sending it now.
+      if (!claims.holds(lease.owner)) {
+        const lost = 'claim on a notification lost before it was sent (this instance was paused past its lease): not sent here';
+        return log.warn(lost, describe(item));
+      }
       const parsed = outboxPayloadSchema.safeParse(item.payload);
       if (!parsed.success) {
         log.error('dropping a notification with an invalid payload (a bug in its producer)', {

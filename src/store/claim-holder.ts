@@ -25,6 +25,9 @@ export interface ClaimHolder {
   stop(): Promise<void>;
 }
 
+/** What work taken under claims needs of the holder: the lease to claim with, and whether a token still holds. */
+export type ClaimTokens = Pick<ClaimHolder, 'lease' | 'holds'>;
+
 export interface ClaimHolderOptions {
   instanceId: string;
   /** CLAIM_LEASE_SECONDS in ms. */

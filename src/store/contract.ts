@@ -144,6 +144,12 @@ export interface TransactionStore {
    * account over); both are asked in the caller's process, so they must answer at once.
    */
   claimDue(nowMs: number, options: ClaimOptions & DueFilter): Promise<TransactionRecord[]>;
+  /**
+   * Ends `owner`'s claim on a transaction whose check ended without writing it (a write ends the
+   * claim itself): it is due again at its stored time, for any instance. Another owner's claim is
+   * left as it is.
+   */
+  releaseClaim(refId: string, owner: string): Promise<void>;
   /** When the earliest open transaction is due (ms), undefined with none open. */
   nextDueAt(): Promise<number | undefined>;
 }

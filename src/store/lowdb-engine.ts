@@ -123,6 +123,9 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
         );
         return claimed;
       },
+      async releaseClaim(refId, owner) {
+        if (txLeases.ownerOf(refId) === owner) txLeases.end(refId);
+      },
       nextDueAt: async () => transactions.nextDueAt(),
     },
     outbox: {

@@ -10,6 +10,8 @@ import { createLogger } from '../../src/logger.ts';
 import type { Store } from '../../src/store/store.ts';
 import { fakePurchases } from '../helpers/fake-purchases.ts';
 import { createClock, purchase, storeTest } from '../store/helpers.ts';
+import { createClaimHolder } from '../../src/store/claim-holder.ts';
+import type { PurchaseService } from '../../src/services/purchases.ts';
 
 const logger = createLogger({ level: 'error', write: () => undefined });
 const start = '2025-01-31T06:00:00Z';
@@ -116,4 +118,84 @@ describe('settlement watcher at scale', () => {
     await fake.checked(2000);
     expect(fake.maxInFlight.overall).toBe(8);
   });
+});
+
+describe('settlement watcher under a claim holder', () => {
+  storeTest(
+    'an instance paused between claiming due checks and making them checks nothing when it wakes; the checks are made once the claims are taken again',
+    async ({ stores }) => {
+      const clock = createClock(start);
+      const { store } = await stores.open(stores.dir(), { now: clock.now });
+      // Two: the per-account bound, so one pass takes them all.
+      const refIds = await seedPending(store, 1, 2, -1000);
+      const fake = fakePurchases(store, { now: clock.now });
+      // The process's own clock: a pause (SIGSTOP, a long GC) shows as a gap in it.
+      let elapsed = 0;
+      const holder = createClaimHolder({ instanceId: 'a', leaseMs: 30_000, renew: () => Promise.resolve(), elapsed: () => elapsed });
+      const db = dbOf(store);
+      const claimDue = db.transactions.claimDue.bind(db.transactions);
+      let pauses = 1;
+      vi.spyOn(db.transactions, 'claimDue').mockImplementation(async (...args) => {
+        const claimed = await claimDue(...args);
+        // Paused right after claiming, for longer than the lease: the claims may be another instance's now.
+        if (claimed.length > 0 && pauses-- > 0) elapsed += 60_000;
+        return claimed;
+      });
+      const logs: string[] = [];
+      const watcherLogger = createLogger({ level: 'warn', write: (line) => logs.push((JSON.parse(line) as { msg: string }).msg) });
+      watcher = createSettlementWatcher({
+        db,
+        purchases: fake.service,
+        logger: watcherLogger,
+        now: clock.now,
+        horizonMs: 48 * hour,
+        tickMs: hour,
+        claims: holder,
+      });
+      await watcher.runOnce();
+      expect(fake.calls.size).toBe(0);
+      expect(logs).toContain('claim on a due check lost before it was made (this instance was paused past its lease): not made here');
+
+      // The heartbeat takes a new token; once the old claims ran out, the checks are claimed again and made once each.
+      await holder.beat();
+      clock.advance(30_001);
+      await watcher.runOnce();
+      await fake.checkedAll(refIds);
+      expect([...fake.calls.values()]).toEqual([1, 1]);
+    },
+  );
+});
+
+describe('settlement watcher claims end with the check', () => {
+  storeTest(
+    "a check that ends without writing (it waited for another sender's answer) lets its claim go: the heartbeat does not keep it, and the next check comes when due",
+    async ({ stores }) => {
+      const clock = createClock(start);
+      const { store } = await stores.open(stores.dir(), { now: clock.now });
+      const db = dbOf(store);
+      const [refId = ''] = await seedPending(store, 1, 1, -1000);
+      const checks: string[] = [];
+      // As the purchase service answers a check that waited for another sender (whose claim then went
+      // with its connection): the transaction as stored, nothing written.
+      const purchases = {
+        check: async (ref: string) => {
+          checks.push(ref);
+          return (await store.transactions.find(ref))!;
+        },
+        submit: () => Promise.reject(new Error('nothing to submit here')),
+        markUnresolved: () => Promise.resolve(undefined),
+      } as unknown as PurchaseService;
+      const holder = createClaimHolder({ instanceId: 'a', leaseMs: 30_000, renew: (lease) => db.renewLeases(lease) });
+      watcher = createSettlementWatcher({ db, purchases, logger, now: clock.now, horizonMs: 48 * hour, tickMs: hour, claims: holder });
+      await watcher.runOnce();
+      await vi.waitFor(() => expect(checks).toEqual([refId]));
+      // The heartbeats of a live instance, over more than a lease.
+      for (let beat = 0; beat < 4; beat++) {
+        clock.advance(10_000);
+        await holder.beat();
+      }
+      await watcher.runOnce();
+      await vi.waitFor(() => expect(checks).toEqual([refId, refId]));
+    },
+  );
 });

@@ -17,6 +17,7 @@ import { hotFileName, type Store } from '../../src/store/store.ts';
 import { createTempDirs, openTestStore } from '../store/helpers.ts';
 import { stringContaining } from '../helpers/matchers.ts';
 import { testClock } from '../helpers/settlement.ts';
+import { createClaimHolder } from '../../src/store/claim-holder.ts';
 import { createTestDisk, type TestDisk } from '../helpers/disk.ts';
 
 /** Short windows so a test of the pacing runs in about a second. */
@@ -575,6 +576,39 @@ describe('outbox failures and restarts', () => {
     for (const user of users) expect(botTexts(s.telegram, user)).toEqual([`hai ${user.id}`]);
     expect(s.store.outbox.size()).toBe(0);
     expect(s.logs).toContainEqual(expect.objectContaining({ level: 'info', msg: 'recording works again; sending resumes' }));
+  });
+
+  it('an instance paused past its claim while waiting for a send slot sends nothing when it wakes; the item goes out once when the claim is taken again', async () => {
+    const s = await setup();
+    const budi = s.telegram.createUser({ firstName: 'Budi' });
+    await enqueueTexts(s.store, budi.id, ['Sukses: TSEL10']);
+    // The process's own clock: the pause shows as a gap in it, as a SIGSTOP or a long GC would.
+    let elapsed = 0;
+    const holder = createClaimHolder({ instanceId: 'a', leaseMs: 100, renew: () => Promise.resolve(), elapsed: () => elapsed });
+    let paused = true;
+    const outbox = s.outbox({
+      claims: holder,
+      fleetGate: {
+        wait: () => {
+          // The first wait is the pause: it outlasts the lease, and the claim is gone on waking.
+          if (paused) elapsed += 1000;
+          paused = false;
+          return Promise.resolve();
+        },
+      },
+    });
+    outbox.start();
+    await vi.waitFor(() =>
+      expect(s.logs.map((l) => l.msg)).toContain(
+        'claim on a notification lost before it was sent (this instance was paused past its lease): not sent here',
+      ),
+    );
+    expect(sendCalls(s.telegram, budi)).toHaveLength(0);
+    // The item is still queued: the heartbeat takes a new token and the next claim of it sends it, once.
+    await holder.beat();
+    outbox.kick();
+    await outbox.drain({ timeoutMs: 8000 });
+    expect(botTexts(s.telegram, budi)).toEqual(['Sukses: TSEL10']);
   });
 
   it('stop() waits for the call in flight and leaves the rest queued', async () => {

@@ -121,6 +121,18 @@ describeEngines('store invariants', (suite) => {
     ]);
   });
 
+  it("a check that ended without a write lets its owner's claim go; another owner's release changes nothing", async () => {
+    const clock = createClock(start);
+    const store = await suite.open(clock.now);
+    await store.transactions.create(purchase('T1'));
+    const nowMs = clock.now().getTime();
+    expect((await store.transactions.claimDue(nowMs, { limit: 10, lease: lease('x') })).map((tx) => tx.refId)).toEqual(['T1']);
+    await store.transactions.releaseClaim('T1', 'y');
+    expect(await store.transactions.claimDue(nowMs, { limit: 10, lease: lease('y') })).toEqual([]);
+    await store.transactions.releaseClaim('T1', 'x');
+    expect((await store.transactions.claimDue(nowMs, { limit: 10, lease: lease('y') })).map((tx) => tx.refId)).toEqual(['T1']);
+  });
+
   it('slow is not dead: claims renewed by their live holder stay its own however long its work runs; a stopped holder loses them, and its fenced writes are refused', async () => {
     const clock = createClock(start);
     const store = await suite.open(clock.now);

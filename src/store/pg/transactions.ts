@@ -171,6 +171,12 @@ export function createPgTransactions(pool: PgConnections, now: () => Date): Tran
         return chosen;
       });
     },
+    async releaseClaim(refId, owner) {
+      await pool.query('UPDATE transactions SET lease_owner = NULL, lease_until = NULL WHERE ref_id = $1 AND lease_owner = $2', [
+        refId,
+        owner,
+      ]);
+    },
     async nextDueAt() {
       const at = await first<Date | null>(pool, 'at', 'SELECT min(due_at) AS at FROM transactions WHERE NOT final');
       return at ? at.getTime() : undefined;
