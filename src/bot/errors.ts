@@ -1,5 +1,5 @@
 import { BotError, GrammyError, HttpError } from 'grammy';
-import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
+import { StoreError, writeFailureFields, writeFailureOf, type StoreErrorCode } from '../store/errors.ts';
 import type { BotContext } from './context.ts';
 
 /** Errno codes of a connection that failed or dropped (Telegram, a provider, PostgreSQL). */
@@ -15,6 +15,13 @@ const connectionErrnos = new Set([
 ]);
 
 /**
+ * The store's own words for a database that went away: a change whose outcome is unknown (handling
+ * the update again re-reads what was stored: a purchase is recorded once by its confirmation id),
+ * a database that cannot be reached, a chat lock that went with its connection.
+ */
+const passingStoreCodes: ReadonlySet<StoreErrorCode> = new Set(['outcome-unknown', 'unavailable', 'lock-lost']);
+
+/**
  * Whether an update's handling failed on a problem that passes by itself, so handling it again
  * later can succeed: the data directory could not be written (full, read-only …), Telegram
  * could not be reached or answered 5xx, a connection (to PostgreSQL, say) failed or dropped.
@@ -24,6 +31,7 @@ export function isTemporaryFailure(error: unknown): boolean {
   let cause = error instanceof BotError ? error.error : error;
   for (let depth = 0; typeof cause === 'object' && cause !== null && depth < 5; depth += 1) {
     if (writeFailureOf(cause)) return true;
+    if (cause instanceof StoreError && passingStoreCodes.has(cause.code)) return true;
     if (cause instanceof HttpError) return true;
     if (cause instanceof GrammyError) return cause.error_code >= 500 || cause.error_code === 429;
     const code = (cause as { code?: unknown }).code;
