@@ -12,7 +12,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startBotApi, type BotApiEmulator, type EmulatedUser } from '../../tools/playground/bot-api.ts';
+import { expect } from 'vitest';
+import { startBotApi, type BotApiEmulator, type EmulatedMessage, type EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../tools/sandbox/server.ts';
 import { createDb } from '../../src/store/db.ts';
@@ -53,6 +54,13 @@ export interface Fleet {
   start(): Promise<void>;
   /** Ends instance `index` with SIGKILL and marks it down in the proxy (a load balancer's health check would). */
   kill(index: number): Promise<void>;
+  /**
+   * Pauses instance `index` with SIGSTOP (its connections stay open: to the others it is slow, not
+   * dead) and marks it down in the proxy, as a load balancer's failing health check would.
+   */
+  pause(index: number): void;
+  /** Wakes a paused instance with SIGCONT and lets the proxy send it updates again. */
+  resume(index: number): void;
   /** What every instance printed, each under a header, for failure messages. */
   output(): string;
   /** Runs SQL on the lab's database. */
@@ -133,6 +141,14 @@ export async function openFleet(options: FleetOptions = {}): Promise<Fleet> {
       await instances[index]?.stop('SIGKILL');
       proxy.setDown(index, true);
     },
+    pause(index) {
+      instances[index]?.signal('SIGSTOP');
+      proxy.setDown(index, true);
+    },
+    resume(index) {
+      instances[index]?.signal('SIGCONT');
+      proxy.setDown(index, false);
+    },
     output() {
       return instances.map((instance, i) => `----- instance ${i} (port ${ports[i]}) -----\n${instance.output}`).join('\n');
     },
@@ -198,4 +214,56 @@ export async function quiet(fleet: Fleet, timeoutMs = 30_000): Promise<void> {
     clearTimeout(timer);
     await client.end();
   }
+}
+
+/** The purchase summary's confirm button. */
+export const confirm = '✅ Konfirmasi';
+
+/** A user's phone number: unique last four digits per user, never ending 0000 (fails) or 9999 (stays Pending). */
+export const targetOf = (index: number) => `0812${String(70_000_000 + index * 10 + 1)}`;
+
+/** The text a message had when it was sent (a message edited later keeps its first version in `history`). */
+export const firstText = (message: EmulatedMessage) => {
+  const first = message.history[0] ?? message.message;
+  return first.text ?? first.caption ?? '';
+};
+
+/**
+ * The messages that tell a user a purchase settled: the one-line ping replying to the "in process"
+ * message, or the receipt sent as a new message when there was no message to edit. Messages edited
+ * into a receipt later (the "sending…" message) are not new notices.
+ */
+export const settlementNotices = (fleet: Fleet, user: EmulatedUser) =>
+  fleet.telegram.botMessages(user).filter((message) => /sukses/i.test(firstText(message)));
+
+/**
+ * Whether a user was shown their purchase settled: a settlement notice, or the "in process" message
+ * edited into the receipt by the purchase's own flow (a purchase handled again after an
+ * interruption may learn its outcome on the spot: then no separate notice is due).
+ */
+export const toldSettled = (fleet: Fleet, user: EmulatedUser) =>
+  fleet.telegram.botMessages(user).some((message) => /sukses/i.test(message.text ?? ''));
+
+/** Messages of the bot in a chat whose first version starts with `prefix`, in the order the chat shows them. */
+export const answersStarting = (fleet: Fleet, user: EmulatedUser, prefix: string) =>
+  fleet.telegram.botMessages(user).filter((message) => firstText(message).startsWith(prefix));
+
+/** Purchases the provider received per target; more than one for a target is a double purchase. */
+function purchasesByTarget(fleet: Fleet): Map<string, string[]> {
+  const byTarget = new Map<string, string[]>();
+  for (const tx of fleet.sandbox.reseller.transactions().filter((t) => t.apiId === resellerDemoAccounts.main.apiId)) {
+    byTarget.set(tx.target, [...(byTarget.get(tx.target) ?? []), tx.refId]);
+  }
+  return byTarget;
+}
+
+/** One confirmation per user, and the provider charged each once: one transaction per user's number. */
+export async function expectOnePurchaseEach(fleet: Fleet, users: readonly EmulatedUser[]): Promise<void> {
+  expect(await fleet.sql('SELECT count(*)::int AS confirmations FROM confirmations')).toEqual([{ confirmations: users.length }]);
+  const purchases = purchasesByTarget(fleet);
+  expect(
+    [...purchases].filter(([, refIds]) => refIds.length > 1),
+    'bought more than once',
+  ).toEqual([]);
+  expect([...purchases.keys()].sort()).toEqual(users.map((_, i) => targetOf(i)).sort());
 }

@@ -36,6 +36,8 @@ export interface BotProcess {
   readonly exited: Promise<number | null>;
   /** Sends `signal` (default SIGTERM) and resolves once the process has exited. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Sends `signal` and returns at once (SIGSTOP and SIGCONT pause and wake the process). */
+  signal(signal: NodeJS.Signals): void;
   /**
    * Resolves once the output so far satisfies `ready` (checked on every chunk, no polling);
    * rejects, with the output, if the process exits first or `timeoutMs` passes.
@@ -87,6 +89,9 @@ export function spawnBot(env: Record<string, string>, cwd: string, nodeArgs = bu
         watchers.add(check);
         check();
       });
+    },
+    signal(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -1,0 +1,97 @@
+/**
+ * Slow is not dead (DESIGN invariant 9): one instance of a fleet of two is paused with SIGSTOP in
+ * the middle of purchases, for three times the claim lease, then woken. To the other instance it is
+ * only slow: its database connections stay open, so the locks it holds (a chat's, a ref's send
+ * claim) stay its own, while the claims it renews by heartbeat (stored updates, due checks,
+ * notices) run out and move. Checked as a user and the provider would see it.
+ */
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { until } from './fixture.ts';
+import { confirm, expectOnePurchaseEach, firstText, openFleet, postgres, quiet, settlementNotices, targetOf } from './fleet-lab.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a fleet instance paused past its lease', () => {
+  if (postgres !== true) {
+    it.skip(`skipped: ${postgres}`, () => undefined);
+    return;
+  }
+
+  it('SIGSTOP for three leases in the middle of purchases: every purchase bought once and settled with one notice, never two requests of a ref at once; woken, the instance gives up what it lost', async () => {
+    const leaseSeconds = 5;
+    const fleet = await openFleet({
+      instances: 2,
+      sandbox: { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } },
+      env: { CLAIM_LEASE_SECONDS: String(leaseSeconds) },
+    });
+    onTestFinished(() => fleet.close());
+    const { telegram, sandbox } = fleet;
+    const users = Array.from({ length: 12 }, (_, i) => telegram.createUser({ firstName: `Pembeli ${i}`, languageCode: 'id' }));
+    await fleet.seed(users);
+    await fleet.start();
+    // The provider takes 3 s to answer about a purchase: the pause comes while requests are on their way.
+    const answerMs = 3000;
+    sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'latency', ms: answerMs } });
+
+    const tapped = Promise.all(
+      users.map(async (user, index) => {
+        const summary = await telegram.waitForBotMessage(user, {
+          after: user.send(`/beli TSEL10 ${targetOf(index)}`),
+          where: (m) => m.buttons.flat().includes(confirm),
+          timeoutMs: 60_000,
+          message: `no purchase summary for user ${index}`,
+        });
+        user.tap(summary, confirm);
+      }),
+    );
+    const creates = () => sandbox.received.filter((r) => r.path === '/transaction').length;
+    await until(
+      () => creates() >= 4,
+      60_000,
+      () => `purchases at the provider ${creates()}\n${fleet.output().slice(-20_000)}`,
+    );
+
+    // The pause itself is the scenario: three leases of wall-clock time with the instance stopped.
+    fleet.pause(0);
+    await sleep(3 * leaseSeconds * 1000);
+    fleet.resume(0);
+    await tapped;
+
+    await until(
+      () => users.every((user) => settlementNotices(fleet, user).length >= 1),
+      120_000,
+      () =>
+        `users without a settlement notice: ${users.flatMap((u, i) => (settlementNotices(fleet, u).length === 0 ? [i] : [])).join(', ')}\n` +
+        fleet.output().slice(-30_000),
+    );
+    await quiet(fleet, 60_000);
+
+    await expectOnePurchaseEach(fleet, users);
+    expect(sandbox.reseller.transactions().filter((tx) => tx.status !== 'Sukses')).toEqual([]);
+    const notices = users.flatMap((user, index) => {
+      const got = settlementNotices(fleet, user);
+      return got.length === 1 ? [] : [`user ${index}: ${got.length} settlement notices`];
+    });
+    expect(notices).toEqual([]);
+    // No summary was refused, no purchase reported twice as sent.
+    const confused = users.flatMap((user, index) => {
+      const texts = telegram.botMessages(user).map(firstText);
+      const refused = texts.filter((text) => text.includes('tidak berlaku')).length;
+      const sending = texts.filter((text) => text.startsWith('⏳ Mengirim')).length;
+      return refused === 0 && sending <= 1 ? [] : [`user ${index}: ${refused} refused, ${sending} "sending" messages`];
+    });
+    expect(confused).toEqual([]);
+    // One sender per ref: each request about a ref arrived after the previous one was answered.
+    const byRef = new Map<string, number[]>();
+    for (const request of sandbox.received.filter((r) => r.path === '/transaction')) {
+      const refId = (request.body as { ref_id?: string } | undefined)?.ref_id ?? '?';
+      byRef.set(refId, [...(byRef.get(refId) ?? []), request.at]);
+    }
+    const overlapping = [...byRef].filter(([, at]) => at.some((time, i) => i > 0 && time - at[i - 1]! < answerMs - 100));
+    expect(overlapping, 'refs with two requests in flight at once').toEqual([]);
+    // Woken, the paused instance knew its claims had run out.
+    expect(fleet.instances[0]?.output).toContain('claims not renewed for a whole lease');
+    expect(fleet.output()).not.toContain('kiosbot crashed');
+    console.info(`pause: ${creates()} requests at the provider, ${byRef.size} refs`);
+  }, 240_000);
+});
