@@ -2,9 +2,10 @@
  * Pure renderers of the admin commands (HTML): the figures of /stats and the profile of /user.
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { formatRupiah, formatWib } from '../../text/format.ts';
+import { formatRupiah, formatWibIn } from '../../text/format.ts';
 import type { UserProfile } from '../../services/user-admin.ts';
 import type { Stats, TransactionStats } from '../../services/stats.ts';
+import { statusWord } from '../../text/receipt.ts';
 
 /** The /stats message: users, transactions today and over 7 days, queues, broadcast, uptime. */
 export function renderStats(t: TranslateFunction, stats: Stats): string {
@@ -39,16 +40,20 @@ export function renderUserProfile(t: TranslateFunction, profile: UserProfile, de
       id: String(user.id),
       username: user.username === undefined ? '-' : `@${user.username}`,
       locale: user.locale ?? t('admin-user-locale-default', { locale: defaultLocale }),
-      joined: formatWib(user.createdAt),
+      joined: formatWibIn(t, user.createdAt),
       status,
-      since: user.ban ? formatWib(user.ban.at) : '',
+      since: user.ban ? formatWibIn(t, user.ban.at) : '',
     }),
     '',
     t('admin-user-services'),
     ...(services.length === 0
       ? [t('admin-user-none')]
       : services.map((info) =>
-          t('admin-user-service', { service: t(`service-${info.service}`), label: info.label ?? '-', since: formatWib(info.connectedAt) }),
+          t('admin-user-service', {
+            service: t(`service-${info.service}`),
+            label: info.label ?? '-',
+            since: formatWibIn(t, info.connectedAt),
+          }),
         )),
     '',
     t('admin-user-recent'),
@@ -56,11 +61,11 @@ export function renderUserProfile(t: TranslateFunction, profile: UserProfile, de
       ? [t('admin-user-none')]
       : recent.map((tx) =>
           t('admin-user-transaction', {
-            when: formatWib(tx.createdAt),
+            when: formatWibIn(t, tx.createdAt),
             product: tx.productName,
             target: tx.target,
             price: formatRupiah(tx.price),
-            status: tx.status,
+            status: statusWord(t, tx),
           }),
         )),
   ];

@@ -1,0 +1,54 @@
+/**
+ * The chat screens an English-speaking reseller sees carry no Indonesian: /history lines and the
+ * PIN lockout tell the time as `14:05`, and a product the provider marks `gangguan` is shown as
+ * out of service. The pure renderers (receipt, notices, digest) are covered in
+ * test/text/english-output.test.ts.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { seedConnectedUser, seedPurchase } from '../helpers/seed-transactions.ts';
+
+/** Indonesian that has leaked into English text: the dotted hour, Indonesian months and words. */
+const indonesian = [/\d{2}\.\d{2} WIB/, /\b(Mei|Agu|Okt|Des)\b/, /\b(Sukses|Gagal|gangguan|kosong|nonaktif|sampai|dikunci)\b/i];
+
+function expectEnglish(text: string | undefined): void {
+  for (const pattern of indonesian) expect(text, `${pattern} in:\n${text}`).not.toMatch(pattern);
+}
+
+describe('English screens', () => {
+  let world: TestWorld;
+  beforeEach(async () => {
+    world = await startWorld();
+  });
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  it('/history lines show the time as 14:05', async () => {
+    const jane = await seedConnectedUser(world, 'Jane', { languageCode: 'en' });
+    await seedPurchase(world, jane);
+    const history = await world.telegram.waitForBotMessage(jane, { after: jane.send('/history'), textIncludes: 'Transaction history' });
+    expect(history.text).toMatch(/Pending · \d{2} \w{3} \d{4} \d{2}:\d{2} WIB/);
+    expectEnglish(history.text);
+  });
+
+  it('the PIN lockout tells until when as 14:05', async () => {
+    const jane = await seedConnectedUser(world, 'Jane', { languageCode: 'en' });
+    await world.app.store.users.upsert({ id: jane.id, firstName: 'Jane' });
+    await world.app.services.pin.set(jane.id, '482915');
+    for (let i = 0; i < 5; i++) await world.app.services.pin.verify(jane.id, '000111');
+    const locked = await world.telegram.waitForBotMessage(jane, { after: jane.send('/pin'), textIncludes: '🔒' });
+    expect(locked.text).toMatch(/locked until \d{2} \w{3} \d{4} \d{2}:\d{2} WIB/);
+    expectEnglish(locked.text);
+  });
+
+  it('a product the provider marks gangguan is out of service in the price list and in a quick buy', async () => {
+    const jane = await seedConnectedUser(world, 'Jane', { languageCode: 'en' });
+    const list = await world.telegram.waitForBotMessage(jane, { after: jane.send('/prices pulsa tsel') });
+    expect(list.text).toContain('Telkomsel 150.000 — unavailable (out of service)');
+    expectEnglish(list.text);
+    const quick = await world.telegram.waitForBotMessage(jane, { after: jane.send('TSEL150.081234567890') });
+    expect(quick.text).toContain('out of service');
+    expectEnglish(quick.text);
+  });
+});
