@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { seedConnectedUser, seedPurchase } from '../helpers/seed-transactions.ts';
+import { recheck, startSettlementWorld, testClock } from '../helpers/settlement.ts';
 
 /** Indonesian that has leaked into English text: the dotted hour, Indonesian months and words. */
 const indonesian = [/\d{2}\.\d{2} WIB/, /\b(Mei|Agu|Okt|Des)\b/, /\b(Sukses|Gagal|gangguan|kosong|nonaktif|sampai|dikunci)\b/i];
@@ -50,5 +51,29 @@ describe('English screens', () => {
     const quick = await world.telegram.waitForBotMessage(jane, { after: jane.send('TSEL150.081234567890') });
     expect(quick.text).toContain('out of service');
     expectEnglish(quick.text);
+  });
+});
+
+describe('messages the bot sends on its own, to a user whose Telegram is in English', () => {
+  let world: TestWorld | undefined;
+  afterEach(async () => {
+    await world?.stop();
+  });
+
+  it('a user who never chose a language gets the settlement notice in the language the bot speaks to them in chat', async () => {
+    const clock = testClock();
+    world = await startSettlementWorld(clock, { sandbox: { reseller: { settleAfterChecks: 1_000_000, settleAfterMs: 3_600_000 } } });
+    const jane = await seedConnectedUser(world, 'Jane', { languageCode: 'en' });
+    await world.telegram.waitForBotMessage(jane, { after: jane.send('/start') });
+    expect(world.app.store.users.get(jane.id)?.locale).toBeUndefined();
+
+    const refId = await seedPurchase(world, jane);
+    world.sandbox.reseller.settle(refId, 'Sukses');
+    await recheck(world, clock);
+    await world.app.outbox.drain();
+    const notice = await world.telegram.waitForBotMessage(jane, { textIncludes: refId });
+    expect(notice.text).toContain('Transaction succeeded');
+    expect(notice.text).toMatch(/\d{2}:\d{2} WIB/);
+    expectEnglish(notice.text);
   });
 });
