@@ -1,20 +1,15 @@
 /**
  * The chat screens an English-speaking reseller sees carry no Indonesian: /history lines and the
  * PIN lockout tell the time as `14:05`, and a product the provider marks `gangguan` is shown as
- * out of service. The pure renderers (receipt, notices, digest) are covered in
+ * out of service; a user who never chose a language gets the settlement notice in their Telegram
+ * app's language. The pure renderers (receipt, notices, digest) are covered in
  * test/text/english-output.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { seedConnectedUser, seedPurchase } from '../helpers/seed-transactions.ts';
 import { recheck, startSettlementWorld, testClock } from '../helpers/settlement.ts';
-
-/** Indonesian that has leaked into English text: the dotted hour, Indonesian months and words. */
-const indonesian = [/\d{2}\.\d{2} WIB/, /\b(Mei|Agu|Okt|Des)\b/, /\b(Sukses|Gagal|gangguan|kosong|nonaktif|sampai|dikunci)\b/i];
-
-function expectEnglish(text: string | undefined): void {
-  for (const pattern of indonesian) expect(text, `${pattern} in:\n${text}`).not.toMatch(pattern);
-}
+import { expectEnglish } from '../helpers/english.ts';
 
 describe('English screens', () => {
   let world: TestWorld;

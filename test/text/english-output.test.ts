@@ -16,21 +16,11 @@ import { createNotices } from '../../src/notify/notices.ts';
 import { renderBalanceMoves } from '../../src/bot/renderers/report-message.ts';
 import { renderUserProfile } from '../../src/bot/renderers/admin.ts';
 import type { TranslateFunction } from '@grammyjs/i18n';
+import { expectEnglish } from '../helpers/english.ts';
 
 const i18n = createI18n({ defaultLocale: 'id', db: {} as Db });
 const inEnglish: ReceiptTranslate = (key, variables) => i18n.t('en', key, variables);
 const inIndonesian: ReceiptTranslate = (key, variables) => i18n.t('id', key, variables);
-
-/** Indonesian that has leaked into English text: the dotted hour, Indonesian months and words. */
-const indonesian = [
-  /\d{2}\.\d{2} WIB/,
-  /\b(Mei|Agu|Okt|Des)\b/,
-  /\b(Sukses|Gagal|Ditolak|Diproses|gangguan|kosong|nonaktif|sampai|dikunci)\b/i,
-];
-
-function expectEnglish(text: string): void {
-  for (const pattern of indonesian) expect(text, `${pattern} in:\n${text}`).not.toMatch(pattern);
-}
 
 /** A Sukses purchase made on 21 August 2026 at 14:05 WIB, settled a minute later. */
 const sukses: TransactionRecord = {
