@@ -10,6 +10,7 @@ import type { StoreEngine } from './store/contract.ts';
 import { createClaimHolder, type ClaimHolder } from './store/claim-holder.ts';
 import { randomUUID } from 'node:crypto';
 import { createVault } from './store/vault.ts';
+import { userLocale } from './store/users.ts';
 import { createProviders, type AccountProblem, type Providers } from './providers/factory.ts';
 import type { NewOutboxItem } from './store/outbox.ts';
 import { createAccountProblemReporter } from './notify/account-problems.ts';
@@ -293,7 +294,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     now,
     logger,
     summary: async (user, range) => {
-      const locale = user.locale ?? config.defaultLocale;
+      const locale = userLocale(user, config.defaultLocale);
       const t = ((key: string, variables?: Record<string, TextVariable>) => i18n.t(locale, key, variables)) as TranslateFunction;
       return dailySummaryItem(t, user.id, await loadPeriodReport(db, user.id, range));
     },

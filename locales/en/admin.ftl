@@ -16,6 +16,8 @@ admin-user-usage = Write the user's id or @username, for example: /user 12345678
 admin-user-not-found = No user { $query }. Only users who have written to the bot are known.
 # $locale: the default language, for a user who never chose one.
 admin-user-locale-default = { $locale } (default, not chosen)
+# $locale: the language of their Telegram app, for a user who never chose one.
+admin-user-locale-telegram = { $locale } (Telegram app, not chosen)
 admin-user-profile =
     👤 <b>{ $name }</b> · id <code>{ $id }</code>
     Username: { $username }

@@ -41,6 +41,8 @@ conversation-restart = { $id ->
 conversation-expired = That step had already ended because there was no reply for { $minutes } min, so I did not pass your message on. Start again with { $command }.
 
 time-wib = { $date } { $hour }:{ $minute } WIB
+# The months of a date, January to December, separated by spaces
+time-months = Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec
 unhandled-text = I did not understand that. Send /help for the commands, or send CODE.TARGET (for example TSEL10.081234567890) to buy quickly.
 unhandled-phone = 📱 { $phone } is a { $operator } number. To buy credit or a data package for it, send <code>CODE.{ $phone }</code>; the product codes are in /prices { $search }.
 unhandled-phone-unknown = 📱 { $phone } looks like a phone number. To buy for it, send <code>CODE.{ $phone }</code>; find the product code with /prices.

@@ -28,6 +28,6 @@ export-column-product = Product name
 export-column-target = Target
 export-column-price = Cost
 export-column-sell = Sell price
-export-column-margin = Margin (Sukses)
+export-column-margin = Margin (Success)
 export-column-status = Status
 export-column-sn = SN

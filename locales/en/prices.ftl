@@ -41,3 +41,8 @@ prices-gone = This product is no longer in the price list. Tap 🔄 Refresh for 
 prices-buying = { $name } — { $price }
 prices-search-prompt = 🔍 Type the product, operator or code to look for (for example: credit xl 10k, data tsel 5gb, token pln 50, ml 86):
 prices-search-placeholder = telkomsel 10
+
+## A product's status as the provider wrote it (gangguan, kosong, nonaktif), in the reader's words
+product-status-gangguan = out of service
+product-status-kosong = out of stock
+product-status-nonaktif = inactive

@@ -16,6 +16,8 @@ admin-user-usage = Tulis id atau @username pengguna, misalnya: /user 123456789 a
 admin-user-not-found = Pengguna { $query } tidak ditemukan. Hanya pengguna yang pernah menulis ke bot yang dikenal.
 # $locale: the default language, for a user who never chose one.
 admin-user-locale-default = { $locale } (bawaan, belum dipilih)
+# $locale: the language of their Telegram app, for a user who never chose one.
+admin-user-locale-telegram = { $locale } (aplikasi Telegram, belum dipilih)
 admin-user-profile =
     👤 <b>{ $name }</b> · id <code>{ $id }</code>
     Username: { $username }

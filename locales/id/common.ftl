@@ -41,6 +41,8 @@ conversation-restart = { $id ->
 conversation-expired = Langkah tadi sudah berakhir karena tidak ada balasan selama { $minutes } menit, jadi pesan ini tidak saya teruskan. Mulai lagi dengan { $command }.
 
 time-wib = { $date } { $hour }.{ $minute } WIB
+# The months of a date, January to December, separated by spaces
+time-months = Jan Feb Mar Apr Mei Jun Jul Agu Sep Okt Nov Des
 unhandled-text = Saya tidak mengerti pesan itu. Ketik /help untuk daftar perintah, atau kirim KODE.TUJUAN (misalnya TSEL10.081234567890) untuk beli cepat.
 unhandled-phone = 📱 { $phone } adalah nomor { $operator }. Untuk membeli pulsa atau paket data untuknya, kirim <code>KODE.{ $phone }</code>; kode produknya ada di /harga { $search }.
 unhandled-phone-unknown = 📱 { $phone } tampaknya nomor HP. Untuk membeli untuknya, kirim <code>KODE.{ $phone }</code>; cari kode produknya dengan /harga.

@@ -41,3 +41,8 @@ prices-gone = Produk ini sudah tidak ada di daftar harga. Ketuk 🔄 Muat ulang 
 prices-buying = { $name } — { $price }
 prices-search-prompt = 🔍 Ketik nama produk, operator atau kode yang dicari (misalnya: pulsa xl 10rb, data tsel 5gb, token pln 50, ml 86):
 prices-search-placeholder = telkomsel 10
+
+## A product's status as the provider wrote it (gangguan, kosong, nonaktif), in the reader's words
+product-status-gangguan = { $status }
+product-status-kosong = { $status }
+product-status-nonaktif = { $status }

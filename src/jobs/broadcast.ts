@@ -13,6 +13,7 @@ import type { NewOutboxItem } from '../store/outbox.ts';
 import type { BroadcastJob, BroadcastProgress } from '../store/broadcasts.ts';
 import type { Db } from '../store/db.ts';
 import { fleetLocks } from '../store/fleet-locks.ts';
+import { userLocale } from '../store/users.ts';
 import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
 
 /** How long a broadcast waits before writing its end (or queueing its report) again after a failed write. */
@@ -138,7 +139,7 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
     if (!job) resign();
   };
 
-  const adminLocale = async (adminId: number) => (await db.users.get(adminId))?.locale ?? options.defaultLocale;
+  const adminLocale = async (adminId: number) => userLocale(await db.users.get(adminId), options.defaultLocale);
 
   const load = async () => {
     const found = await db.broadcasts.running();

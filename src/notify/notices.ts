@@ -1,6 +1,7 @@
 import type { Locale } from '../domain.ts';
 import type { Db } from '../store/db.ts';
 import type { NewOutboxItem } from '../store/outbox.ts';
+import { userLocale } from '../store/users.ts';
 import { restoredUnsentMessage, type TransactionRecord } from '../store/schema.ts';
 import type { AccountProblem } from '../providers/factory.ts';
 import type { TextVariable } from '../text/html.ts';
@@ -99,7 +100,7 @@ export interface SettlementOptions {
 }
 
 export function createNotices(deps: NoticesDeps): Notices {
-  const localeOf = async (userId: number) => (await deps.db.users.get(userId))?.locale ?? deps.defaultLocale;
+  const localeOf = async (userId: number) => userLocale(await deps.db.users.get(userId), deps.defaultLocale);
   const tFor = (locale: string) => (key: string, variables?: Record<string, TextVariable>) => deps.translate(locale, key, variables);
   const text = (chatId: number, kind: string, body: string, dedupeKey?: string): NewOutboxItem => ({
     chatId,

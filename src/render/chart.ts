@@ -1,11 +1,11 @@
 /**
  * The PNG chart of /report (/laporan): turnover per WIB day as bars, margin as a line. Rendered on
- * the server with Chart.js on @napi-rs/canvas (prebuilt Skia), with the DejaVu Sans font of the
- * `dejavu-fonts-ttf` package: no network, no system fonts needed.
+ * the server with Chart.js on @napi-rs/canvas (prebuilt Skia), in the fonts of ./fonts.ts (DejaVu
+ * Sans, Twemoji): no network, no system fonts needed.
  */
 import type * as ChartJs from 'chart.js';
 import type { Locale } from '../domain.ts';
-import { fontFamily, loadCanvas } from './fonts.ts';
+import { fontStack, loadCanvas } from './fonts.ts';
 import type { DayPoint } from '../services/daily-series.ts';
 
 let chartJs: Promise<typeof ChartJs> | undefined;
@@ -74,7 +74,7 @@ export async function renderDailyChart(points: readonly DayPoint[], labels: Char
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = colours.background;
   ctx.fillRect(0, 0, chartSize.width, chartSize.height);
-  Chart.defaults.font.family = fontFamily;
+  Chart.defaults.font.family = fontStack;
   Chart.defaults.color = colours.text;
   const config: ChartJs.ChartConfiguration<'bar' | 'line', number[], string> = {
     type: 'bar',

@@ -1,10 +1,10 @@
 /**
  * The customer receipt as a PNG card, drawn locally with @napi-rs/canvas (prebuilt Skia) in the
- * DejaVu Sans fonts of the `dejavu-fonts-ttf` package: no network, no system fonts. It draws a
+ * DejaVu Sans fonts, emoji in Twemoji (./fonts.ts): no network, no system fonts. It draws a
  * `CustomerReceiptModel` (src/text/customer-receipt.ts) as it is, so the card shows exactly what
  * the text message shows: 600 px wide, white, the height its lines need.
  */
-import { fontFamily, loadCanvas } from './fonts.ts';
+import { fontStack, loadCanvas } from './fonts.ts';
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import type { CustomerReceiptModel, CustomerReceiptRow } from '../text/customer-receipt.ts';
 
@@ -15,7 +15,9 @@ const padding = 36;
 const contentWidth = receiptCardWidth - padding * 2;
 const colours = { ink: '#1f2328', muted: '#6e7781', rule: '#c8ccd1', accent: '#0b7a3e', band: '#0b7a3e', tokenBox: '#f2f4f6' };
 
-const font = (size: number, bold = false) => `${bold ? 'bold ' : ''}${size}px "${fontFamily}"`;
+const font = (size: number, bold = false) => `${bold ? 'bold ' : ''}${size}px ${fontStack}`;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 type Align = 'left' | 'right' | 'center';
 
@@ -40,8 +42,9 @@ function wrap(ctx: SKRSContext2D, text: string, fontSpec: string, width: number)
       }
       if (current !== '') lines.push(current);
       current = '';
-      // A word wider than the line (a long ref id) is cut where it reaches the edge.
-      for (const char of word) {
+      // A word wider than the line (a long ref id) is cut where it reaches the edge, between
+      // graphemes so that an emoji made of several code points (👨‍👩‍👧, 🇮🇩) stays whole.
+      for (const { segment: char } of graphemes.segment(word)) {
         if (current !== '' && !fits(current + char)) {
           lines.push(current);
           current = '';

@@ -7,6 +7,7 @@ import { ulid } from 'ulid';
 import { z } from 'zod';
 import type { BroadcastAudience, BroadcastJob, BroadcastProgress, NewBroadcastJob } from '../store/broadcasts.ts';
 import type { Db } from '../store/db.ts';
+import { userLocale } from '../store/users.ts';
 import { serviceNames, type ServiceName } from '../domain.ts';
 
 export type { BroadcastAudience, BroadcastProgress, NewBroadcastJob } from '../store/broadcasts.ts';
@@ -73,7 +74,7 @@ export function createBroadcastService(deps: { db: Db; now: () => Date; defaultL
           chosen = active.filter((_user, index) => has[index]);
         } else chosen = [];
       } else if (audience.kind === 'locale') {
-        chosen = active.filter((user) => (user.locale ?? deps.defaultLocale) === audience.locale);
+        chosen = active.filter((user) => userLocale(user, deps.defaultLocale) === audience.locale);
       } else if (audience.kind === 'buyers') {
         const buyers = await db.transactions.buyersSince(new Date(now().getTime() - audience.days * 24 * 3600_000));
         chosen = active.filter((user) => buyers.has(user.id));

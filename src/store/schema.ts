@@ -69,7 +69,13 @@ export const userSchema = z.object({
   id: z.number().int(),
   firstName: z.string(),
   username: z.string().optional(),
+  /** The language the user chose with /language. */
   locale: localeSchema.optional(),
+  /**
+   * The language of the user's Telegram app as last seen, when the bot speaks it: what the bot
+   * speaks to a user who did not choose one, in chat and in what it sends on its own.
+   */
+  telegramLocale: localeSchema.optional(),
   /** False once the user blocked the bot; true again when they write. */
   active: z.boolean(),
   createdAt: isoDate,

@@ -9,6 +9,8 @@ export interface NewUser {
   firstName: string;
   username?: string | undefined;
   locale?: Locale | undefined;
+  /** The language of their Telegram app, when the bot speaks it. */
+  telegramLocale?: Locale | undefined;
 }
 
 /** Changeable fields of a user; a field set to `undefined` is removed. */
@@ -53,13 +55,26 @@ export interface UsersRepo {
 /** A new (active) user's record, validated. */
 export function newUserRecord(input: NewUser, now: Date): UserRecord {
   const base = { id: input.id, firstName: input.firstName, active: true, createdAt: now.toISOString() };
-  return validated(userSchema, withPatch(base, { username: input.username, locale: input.locale }), 'user');
+  const optional = { username: input.username, locale: input.locale, telegramLocale: input.telegramLocale };
+  return validated(userSchema, withPatch(base, optional), 'user');
 }
 
-/** What a known user's next contact refreshes: names always, the locale when Telegram sent one. */
+/**
+ * The language the bot speaks to `user` where no update tells it (the outbox, jobs, broadcasts,
+ * /user): the one they chose, else their Telegram app's, else the bot's default.
+ */
+export function userLocale<D extends string>(
+  user: Pick<UserRecord, 'locale' | 'telegramLocale'> | undefined,
+  defaultLocale: D,
+): Locale | D {
+  return user?.locale ?? user?.telegramLocale ?? defaultLocale;
+}
+
+/** What a known user's next contact refreshes: names always, the locales when given. */
 export function refreshPatch(input: NewUser): UserPatch {
   const patch: UserPatch = { firstName: input.firstName, username: input.username };
   if (input.locale !== undefined) patch.locale = input.locale;
+  if (input.telegramLocale !== undefined) patch.telegramLocale = input.telegramLocale;
   return patch;
 }
 

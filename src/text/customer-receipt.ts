@@ -6,7 +6,7 @@
  * sell price only: the cost (`tx.price` when a sell price was set) never reaches it.
  */
 import type { ShopProfile, TransactionRecord } from '../store/schema.ts';
-import { escapeHtml, formatRupiah, formatWib, maskTarget, withoutHiddenChars } from './format.ts';
+import { escapeHtml, formatRupiah, formatWibIn, maskTarget, withoutHiddenChars } from './format.ts';
 import type { ReceiptTranslate } from './receipt.ts';
 import { groupToken, splitPlnSn } from './token.ts';
 
@@ -56,7 +56,7 @@ export function buildCustomerReceipt(t: ReceiptTranslate, tx: TransactionRecord,
     if (pln.info !== '') rows.push({ label: t('customer-receipt-token-info'), value: pln.info });
   } else if (tx.sn !== undefined && tx.sn !== '') rows.push({ label: t('customer-receipt-sn'), value: tx.sn, code: true });
   rows.push(
-    { label: t('customer-receipt-time'), value: formatWib(tx.settledAt ?? tx.createdAt) },
+    { label: t('customer-receipt-time'), value: formatWibIn(t, tx.settledAt ?? tx.createdAt) },
     { label: t('customer-receipt-ref'), value: tx.refId },
   );
   const model: CustomerReceiptModel = {

@@ -27,42 +27,56 @@ export function formatMoney(amount: number, currency: string, locale: Locale): s
   return codeFirst ? `${code} ${number}` : `${number} ${code}`;
 }
 
-const wibFormat = new Intl.DateTimeFormat('id-ID', {
+/**
+ * A translate function as the pure text helpers use it: `ctx.t`, a `ReceiptTranslate`, or
+ * `i18n.t` bound to the reader's locale outside a chat (the outbox, jobs).
+ */
+export type TextTranslate = (key: string, variables?: Record<string, string>) => string;
+
+const wibParts = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Asia/Jakarta',
   day: '2-digit',
-  month: 'short',
+  month: 'numeric',
   year: 'numeric',
   hour: '2-digit',
   minute: '2-digit',
-  hour12: false,
+  hourCycle: 'h23',
 });
 
-/** A moment in Western Indonesian Time: `22 Nov 2026 14.05 WIB`. */
-export function formatWib(date: Date | string): string {
-  const value = typeof date === 'string' ? new Date(date) : date;
-  if (Number.isNaN(value.getTime())) return String(date);
-  return `${wibFormat.format(value).replace(/,/g, '')} WIB`;
+/** Day, month (1–12), year, hour and minute of `value` in Western Indonesian Time, as digits. */
+function partsInWib(value: Date): { day: string; month: number; year: string; hour: string; minute: string } {
+  const parts = new Map(wibParts.formatToParts(value).map((part) => [part.type, part.value]));
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.get(type) ?? '';
+  return { day: get('day'), month: Number(get('month')), year: get('year'), hour: get('hour'), minute: get('minute') };
 }
+
+/** `22 Nov 2026`, the month named in the reader's language (`time-months`: Agu in Indonesian, Aug in English). */
+function dayIn(t: TextTranslate, parts: ReturnType<typeof partsInWib>): string {
+  const month = t('time-months').split(' ')[parts.month - 1] ?? String(parts.month);
+  return `${parts.day} ${month} ${parts.year}`;
+}
+
+const readDate = (date: Date | string): Date | undefined => {
+  const value = typeof date === 'string' ? new Date(date) : date;
+  return Number.isNaN(value.getTime()) ? undefined : value;
+};
 
 /**
- * `formatWib` as the reader's language writes the hour, through its translations (`time-wib`):
- * `22 Nov 2026 14:05 WIB` in English, `22 Nov 2026 14.05 WIB` in Indonesian. `t` is `ctx.t`, or
- * `i18n.t` bound to a locale outside a chat; an unreadable date is shown as given.
+ * A moment in Western Indonesian Time as the reader's language writes it, through its
+ * translations (`time-wib`, `time-months`): `22 Agu 2026 14.05 WIB` in Indonesian,
+ * `22 Aug 2026 14:05 WIB` in English. An unreadable date is shown as given.
  */
-export function formatWibIn(t: (key: string, variables?: Record<string, string>) => string, date: Date | string): string {
-  const value = typeof date === 'string' ? new Date(date) : date;
-  if (Number.isNaN(value.getTime())) return String(date);
-  const parts = new Map(wibFormat.formatToParts(value).map((part) => [part.type, part.value]));
-  const day = `${parts.get('day') ?? ''} ${parts.get('month') ?? ''} ${parts.get('year') ?? ''}`;
-  return t('time-wib', { date: day, hour: parts.get('hour') ?? '', minute: parts.get('minute') ?? '' });
+export function formatWibIn(t: TextTranslate, date: Date | string): string {
+  const value = readDate(date);
+  if (value === undefined) return String(date);
+  const parts = partsInWib(value);
+  return t('time-wib', { date: dayIn(t, parts), hour: parts.hour, minute: parts.minute });
 }
 
-const wibDateFormat = new Intl.DateTimeFormat('id-ID', { timeZone: 'Asia/Jakarta', day: '2-digit', month: 'short', year: 'numeric' });
-
-/** A date as it is in Western Indonesian Time, without the hour: `11 Apr 2019`; an unreadable date is shown as given. */
-export function formatWibDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : wibDateFormat.format(date);
+/** A date as it is in Western Indonesian Time, without the hour (`11 Apr 2019`), month in the reader's language; an unreadable date is shown as given. */
+export function formatWibDateIn(t: TextTranslate, date: Date | string): string {
+  const value = readDate(date);
+  return value === undefined ? String(date) : dayIn(t, partsInWib(value));
 }
 
 /** Hides the middle of a target for group posts: `081234567890` → `0812****7890`. */

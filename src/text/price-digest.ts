@@ -7,6 +7,7 @@
  */
 import { formatRupiah } from './format.ts';
 import type { ReceiptTranslate } from './receipt.ts';
+import { productStatusWord } from '../text/product-status.ts';
 
 /** One change as the digest shows it (the price watch service's `SubscriberChange`). */
 export interface DigestChange {
@@ -66,7 +67,7 @@ export function formatPriceDigest(
 
 function lineOf(t: ReceiptTranslate, change: DigestChange, forGroup: boolean): string {
   const product = { code: change.code, name: change.name };
-  if (change.kind === 'unavailable') return t('watch-line-status', { ...product, status: change.status });
+  if (change.kind === 'unavailable') return t('watch-line-status', { ...product, status: productStatusWord(t, change.status) });
   if (forGroup || change.kind === 'active' || change.kind === 'removed') return t('watch-line', product);
   if (change.kind === 'new') return t('watch-line-new', { ...product, price: formatRupiah(change.price) });
   const line = t('watch-line-price', { ...product, old: formatRupiah(change.oldPrice ?? change.price), new: formatRupiah(change.price) });

@@ -35,11 +35,16 @@ describe('/user, /ban, /unban', () => {
     const byId = await world.telegram.waitForBotMessage(boss, { after: boss.send(`/user ${sari.id}`) });
     expect(byId.text).toBe(text);
 
-    // A user who never chose a language: the one the bot speaks to them, said to be the default.
-    const dewi = await seedConnectedUser(world, 'Dewi');
+    // A user who never chose a language: the one the bot speaks to them, from their Telegram app
+    // when the bot speaks it, else the default.
+    const dewi = await seedConnectedUser(world, 'Dewi', { languageCode: 'en' });
     await world.telegram.waitForBotMessage(dewi, { after: dewi.send('/start') });
     const unchosen = await world.telegram.waitForBotMessage(boss, { after: boss.send(`/user ${dewi.id}`) });
-    expect(unchosen.text).toContain('Bahasa: id (bawaan, belum dipilih)');
+    expect(unchosen.text).toContain('Bahasa: en (aplikasi Telegram, belum dipilih)');
+    const rina = await seedConnectedUser(world, 'Rina', { languageCode: 'fr' });
+    await world.telegram.waitForBotMessage(rina, { after: rina.send('/start') });
+    const fallback = await world.telegram.waitForBotMessage(boss, { after: boss.send(`/user ${rina.id}`) });
+    expect(fallback.text).toContain('Bahasa: id (bawaan, belum dipilih)');
 
     const unknown = await world.telegram.waitForBotMessage(boss, { after: boss.send('/user @nobody') });
     expect(unknown.text).toContain('tidak ditemukan');

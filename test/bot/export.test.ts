@@ -149,7 +149,7 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     const file = await world.telegram.waitForBotMessage(ann, { after: ann.send(`/export ${today} ${today}`) });
     expect(file.message.caption).toContain('📤 1 transaction, ');
     const lines = (await documentText(world, file)).slice(1).split('\r\n');
-    expect(lines[0]).toBe('Time (WIB),Ref ID,Trx ID,Product code,Product name,Target,Cost,Sell price,Margin (Sukses),Status,SN');
+    expect(lines[0]).toBe('Time (WIB),Ref ID,Trx ID,Product code,Product name,Target,Cost,Sell price,Margin (Success),Status,SN');
     expect(lines[1]).toMatch(/,10500,10500,,Pending,$/);
   });
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes as codes } from '../../tools/sandbox/marketplace.ts';
-import { formatWib } from '../../src/text/format.ts';
+import { wibIn } from '../helpers/wib.ts';
 
 /** A purchase code no seller has sold. */
 const unknownCode = '00000000-dead-4bee-8f00-000000000000';
@@ -187,14 +187,14 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     expect(supported.text).toContain('Lisensi: Regular');
     expect(supported.text).toContain('Harga: 59,00 USD');
     expect(supported.text).toMatch(/Dibeli: \d{2} \w{3} \d{4} \d{2}\.\d{2} WIB/);
-    expect(supported.text).toContain(`Dukungan: aktif sampai ${formatWib(activeUntil!)}`);
+    expect(supported.text).toContain(`Dukungan: aktif sampai ${wibIn('id', activeUntil!)}`);
     expect(supported.text).toContain('Sudah diunduh: ya');
     expect(supported.text).toContain('Dicek dengan akun marketplace: nusantara-studio');
     expect(supported.message.reply_to_message?.message_id).toBeDefined();
 
     const expired = await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/validasi ${codes.expired}`) });
     expect(expired.text).toContain('Produk: Lumbung - WooCommerce Inventory Manager');
-    expect(expired.text).toContain(`Dukungan: sudah berakhir sejak ${formatWib(expiredSince!)}`);
+    expect(expired.text).toContain(`Dukungan: sudah berakhir sejak ${wibIn('id', expiredSince!)}`);
 
     const unsupported = await world.telegram.waitForBotMessage(rizky, { after: rizky.send(`/verify ${codes.unsupported}`) });
     expect(unsupported.text).toContain('Lisensi: Extended');

@@ -1,6 +1,7 @@
 import { describe, it } from 'vitest';
 import { answerOrder, codeTexts, freeFire, inWorld, indonesian, startOrder, urlButtons, withCatalogue } from '../helpers/gameshop.ts';
-import { formatRupiah, formatWib } from '../../src/text/format.ts';
+import { formatRupiah } from '../../src/text/format.ts';
+import { wibIn } from '../helpers/wib.ts';
 import { isPng, photoBytes } from '../helpers/qr-image.ts';
 
 /*
@@ -48,7 +49,7 @@ describe.concurrent('order conversation (/pesan)', () => {
       expect(created.text).toContain(`Biaya pembayaran: ${formatRupiah(data.pricing.payment_fee)}`);
       expect(created.text).toContain(`Kode unik: ${formatRupiah(data.pricing.unique_code)}`);
       expect(created.text).toContain(`Total bayar: ${formatRupiah(data.total_price)}`);
-      expect(created.text).toContain(formatWib(data.expired_at));
+      expect(created.text).toContain(wibIn('id', data.expired_at));
       expect(urlButtons(created)).toEqual([{ text: '💳 Bayar', url: data.payment_url }]);
       // The summary keeps its content, without buttons.
       expect(summary.buttons).toEqual([]);

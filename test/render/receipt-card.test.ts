@@ -6,6 +6,7 @@ import type { TransactionRecord } from '../../src/store/schema.ts';
 import { buildCustomerReceipt } from '../../src/text/customer-receipt.ts';
 import { receiptCardWidth, renderReceiptCard } from '../../src/render/receipt-card.ts';
 import { isPng, pngSize } from '../helpers/qr-image.ts';
+import type { ShopProfile } from '../../src/store/schema.ts';
 
 const i18n = createI18n({ defaultLocale: 'id', db: {} as Db });
 
@@ -61,4 +62,43 @@ describe('the customer receipt card (PNG)', () => {
     );
     expect(pngSize(png).width).toBe(receiptCardWidth);
   });
+
+  it('draws emoji typed into the shop name and footer as the emoji, in colour, not as a box', async () => {
+    const card = (shop: ShopProfile) => renderReceiptCard(buildCustomerReceipt((k, v) => i18n.t('id', k, v), pln, shop));
+    const shop = (emoji: string): ShopProfile => ({ name: `Toko Budi ${emoji}`, footer: `Terima kasih ${emoji}`, target: 'masked' });
+    const [plain, store, noodles, family] = await Promise.all([card(shop('')), card(shop('🏪')), card(shop('🍜')), card(shop('👨‍👩‍👧'))]);
+
+    // A font without the emoji draws the same box for each of them: different emoji, same picture.
+    expect(store.equals(noodles)).toBe(false);
+    expect(family.equals(store)).toBe(false);
+    // What the emoji added to the card is in colour (the box is drawn in the text's grey ink).
+    for (const withEmoji of [store, noodles, family]) expect(await colouredPixelsAdded(plain, withEmoji)).toBeGreaterThan(100);
+
+    if (process.env.KIOSBOT_SAVE_CARDS) {
+      await mkdir('test-artifacts', { recursive: true });
+      await writeFile('test-artifacts/receipt-card-emoji.png', store);
+    }
+  });
 });
+
+/** The RGBA pixels of a PNG, decoded by the canvas the card was drawn with. */
+async function pixels(png: Buffer): Promise<Uint8ClampedArray> {
+  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+  const image = await loadImage(png);
+  const ctx = createCanvas(image.width, image.height).getContext('2d');
+  ctx.drawImage(image, 0, 0);
+  return ctx.getImageData(0, 0, image.width, image.height).data;
+}
+
+/** How many pixels of `after` differ from `before` and are clearly coloured (not grey, white or black). */
+async function colouredPixelsAdded(before: Buffer, after: Buffer): Promise<number> {
+  expect(pngSize(after)).toEqual(pngSize(before));
+  const [a, b] = await Promise.all([pixels(before), pixels(after)]);
+  let count = 0;
+  for (let i = 0; i < b.length; i += 4) {
+    const [r, g, bl] = [b[i] ?? 0, b[i + 1] ?? 0, b[i + 2] ?? 0];
+    const changed = r !== a[i] || g !== a[i + 1] || bl !== a[i + 2];
+    if (changed && Math.max(r, g, bl) - Math.min(r, g, bl) > 80) count++;
+  }
+  return count;
+}

@@ -25,6 +25,7 @@ import { brandOf, categoryOf, groupByBrand, groupByCategory } from '../../servic
 import { isProductAvailable, providerFailureOf, type Product, type ProviderErrorJson } from '../../services/providers.ts';
 import { maxQuickBuyLines, normaliseTarget, parseBuyCommand, targetKindOf } from '../../services/targets.ts';
 import { raw } from '../../text/html.ts';
+import { productStatusWord } from '../../text/product-status.ts';
 
 export interface BuyPickerEnv {
   conversation: BotConversation;
@@ -121,7 +122,9 @@ export async function pickPurchase(env: BuyPickerEnv, initialCode?: string): Pro
     if (!located) await ctx.reply(t('buy-unknown-code', { code: initialCode }));
     else if (!isProductAvailable(located.product)) {
       const { product } = located;
-      await ctx.reply(t('buy-unavailable-code', { product: product.product_name, code: product.code, status: product.status }));
+      await ctx.reply(
+        t('buy-unavailable-code', { product: product.product_name, code: product.code, status: productStatusWord(t, product.status) }),
+      );
     } else {
       const { product, category, brand } = located;
       stack.push({ step: 'brand', category, page: 0 }, { step: 'product', category, brand, page: 0 }, { step: 'target', product, brand });
@@ -210,7 +213,10 @@ export async function pickPurchase(env: BuyPickerEnv, initialCode?: string): Pro
         } else if (view.step === 'product' && data.step === 'product') {
           const product = data.products[n];
           if (product && !isProductAvailable(product)) {
-            const status = t('buy-picker-unavailable', { name: raw(product.product_name), status: raw(product.status) });
+            const status = t('buy-picker-unavailable', {
+              name: raw(product.product_name),
+              status: raw(productStatusWord(t, product.status)),
+            });
             await quietly(got.ctx.answerCallbackQuery({ text: status.slice(0, 200), show_alert: true }));
             continue;
           }
@@ -256,7 +262,9 @@ export async function pickPurchase(env: BuyPickerEnv, initialCode?: string): Pro
         if (!located) await ctx.reply(t('buy-unknown-code', { code: first.code }));
         else if (!isProductAvailable(located.product)) {
           const { product } = located;
-          await ctx.reply(t('buy-unavailable-code', { product: product.product_name, code: product.code, status: product.status }));
+          await ctx.reply(
+            t('buy-unavailable-code', { product: product.product_name, code: product.code, status: productStatusWord(t, product.status) }),
+          );
         } else next = { step: 'target', product: located.product, brand: located.brand };
       }
     }

@@ -1,6 +1,6 @@
 import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import type { BuyArgs, BuyRequest } from './ids.ts';
-import { formatWib } from '../../text/format.ts';
+import { formatWibIn } from '../../text/format.ts';
 import { createBuyAgainKeyboard, createBuyCancelKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
 import { createReceiptKeyboard, createResultsKeyboard } from '../keyboards/receipt.ts';
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
@@ -240,7 +240,7 @@ export function createBuyConversation(deps: BotDeps) {
       return;
     }
     if (gate.lockedUntil !== undefined) {
-      await ctx.reply(t('buy-pin-locked', { until: formatWib(gate.lockedUntil) }));
+      await ctx.reply(t('buy-pin-locked', { until: formatWibIn(t, gate.lockedUntil) }));
       return;
     }
 
@@ -373,7 +373,7 @@ export function createBuyConversation(deps: BotDeps) {
     }));
     if (pin.lockedUntil !== undefined) {
       await closeBoth(t('buy-summary-not-bought'));
-      await ctx.reply(t('buy-pin-locked', { until: formatWib(pin.lockedUntil) }));
+      await ctx.reply(t('buy-pin-locked', { until: formatWibIn(t, pin.lockedUntil) }));
       return;
     }
     if (pin.required) {
@@ -413,7 +413,7 @@ export function createBuyConversation(deps: BotDeps) {
         if (check.ok) break;
         if (check.until !== undefined) {
           await closeBoth(t('buy-summary-not-bought'));
-          await ctx.reply(t('buy-pin-locked', { until: formatWib(check.until) }));
+          await ctx.reply(t('buy-pin-locked', { until: formatWibIn(t, check.until) }));
           return;
         }
         await ctx.reply(t('buy-pin-wrong', { left: check.left ?? 0 }));

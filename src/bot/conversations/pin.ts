@@ -1,7 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import { isValidPin } from '../../services/pin.ts';
-import { formatWib } from '../../text/format.ts';
+import { formatWibIn } from '../../text/format.ts';
 import { pinData } from '../callback-data/pin.ts';
 import { deleteSecretMessage, waitForAnswer } from './ask.ts';
 import { quietly } from '../edits.ts';
@@ -102,7 +102,7 @@ export function createPinConversation(deps: BotDeps) {
       lockedUntil: (await deps.services.pin.lockedUntil(userId))?.toISOString(),
     }));
     if (state.lockedUntil !== undefined) {
-      await ctx.reply(t('pin-locked', { until: formatWib(state.lockedUntil) }));
+      await ctx.reply(t('pin-locked', { until: formatWibIn(t, state.lockedUntil) }));
       return;
     }
 
@@ -148,7 +148,7 @@ export function createPinConversation(deps: BotDeps) {
         });
         if (check.ok) break;
         if ('until' in check) {
-          await ctx.reply(t('pin-locked', { until: formatWib(check.until) }));
+          await ctx.reply(t('pin-locked', { until: formatWibIn(t, check.until) }));
           return;
         }
         await ctx.reply(t('pin-wrong', { left: check.left }));

@@ -1,7 +1,7 @@
 import type { Composer } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { renderStats, renderUserProfile } from '../renderers/admin.ts';
-import { formatWib } from '../../text/format.ts';
+import { formatWibIn } from '../../text/format.ts';
 import { FastComposer } from '../composer.ts';
 
 const isAdmin = (ctx: BotContext): boolean => ctx.from !== undefined && ctx.deps.settings.adminIds.includes(ctx.from.id);
@@ -50,7 +50,7 @@ export function createAdminFeature(): Composer<BotContext> {
           'already-banned': 'admin-ban-already',
           'not-banned': 'admin-unban-not-banned',
         }[result.reason];
-        return void (await ctx.reply(ctx.t(key, { ...who, query, since: target.ban ? formatWib(target.ban.at) : '' })));
+        return void (await ctx.reply(ctx.t(key, { ...who, query, since: target.ban ? formatWibIn(ctx.t, target.ban.at) : '' })));
       }
       await ctx.reply(ctx.t(action === 'ban' ? 'admin-ban-done' : 'admin-unban-done', who));
     });

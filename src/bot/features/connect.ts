@@ -1,7 +1,7 @@
 import type { BotContext } from '../context.ts';
 import type { ServiceName } from '../../domain.ts';
 import { commandNames } from '../commands.ts';
-import { formatWib } from '../../text/format.ts';
+import { formatWibIn } from '../../text/format.ts';
 import { conversationIds } from '../conversations/ids.ts';
 import { connectData, disconnectData } from '../callback-data/connect.ts';
 import { quietly } from '../edits.ts';
@@ -50,7 +50,7 @@ connectFeature.callbackQuery(connectData.filter({ action: 'pick' }), async (ctx)
     const text = ctx.t('connect-already', {
       service: ctx.t(`service-${service}`),
       label: info.label ?? '-',
-      since: formatWib(info.connectedAt),
+      since: formatWibIn(ctx.t, info.connectedAt),
     });
     await ctx.editMessageText(text, { reply_markup: createReplaceKeyboard(ctx.t, service) });
     return;

@@ -4,7 +4,7 @@ import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { connectedTo, replyProviderError, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
-import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
+import { escapeHtml, formatRupiah, formatWibIn } from '../../text/format.ts';
 import { conversationIds, type OrderArgs } from '../conversations/ids.ts';
 import {
   gamesData,
@@ -232,9 +232,9 @@ export async function renderOrdersPage(
         total: formatRupiah(order.totalPrice),
         method: order.paymentName ?? `ID ${order.paymentMethodId}`,
         status: raw(paymentStatusText(t, order.paymentStatus)),
-        created: formatWib(order.createdAt),
+        created: formatWibIn(t, order.createdAt),
       }),
-      unpaid ? t(expired ? 'orders-expired' : 'orders-pay-before', { at: formatWib(order.expiredAt) }) : '',
+      unpaid ? t(expired ? 'orders-expired' : 'orders-pay-before', { at: formatWibIn(t, order.expiredAt) }) : '',
       '',
     );
   });

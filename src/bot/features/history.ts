@@ -3,7 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
-import { formatRupiah, formatWib } from '../../text/format.ts';
+import { formatRupiah, formatWibIn } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { createHistoryKeyboard, createHistoryReceiptKeyboard } from '../keyboards/history.ts';
@@ -100,7 +100,7 @@ async function renderHistoryPage(
       target: tx.target,
       price: storedPrice(t, tx),
       status: statusWord(t, tx),
-      time: formatWib(tx.createdAt),
+      time: formatWibIn(t, tx.createdAt),
     }),
   );
   const text = [t('history-title', { page: current + 1 }), '', entries.join('\n\n'), '', t('history-footer')].join('\n');

@@ -6,6 +6,7 @@ import { echoInput, formatRupiah, withoutHiddenChars } from '../../text/format.t
 import { raw } from '../../text/html.ts';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { FastComposer } from '../composer.ts';
+import { productStatusWord } from '../../text/product-status.ts';
 
 /** `/start inline`: what the inline answers' button opens. */
 export const inlineStartParameter = 'inline';
@@ -41,12 +42,12 @@ function priceCard(t: TranslateFunction, card: PriceCard, shopName: string | und
   // The card is HTML; the list's description is plain text.
   const status = (word: string | ReturnType<typeof raw>) =>
     card.available ? t('inline-status-available') : t('inline-status-unavailable', { status: word });
-  const text = t('inline-card', { name: card.name, price, status: raw(status(card.status)) });
+  const text = t('inline-card', { name: card.name, price, status: raw(status(productStatusWord(t, card.status))) });
   return {
     type: 'article',
     id: card.code,
     title: card.name,
-    description: t('inline-description', { price: raw(price), status: raw(status(raw(card.status))) }),
+    description: t('inline-description', { price: raw(price), status: raw(status(raw(productStatusWord(t, card.status)))) }),
     input_message_content: { message_text: shopName ? `${t('inline-card-shop', { shop: withoutHiddenChars(shopName) })}\n${text}` : text },
   };
 }

@@ -5,7 +5,7 @@ import { commandNames } from '../commands.ts';
 import { replyProviderError, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { describeProviderError } from '../provider-errors.ts';
-import { escapeHtml, formatMoney, formatWib, formatWibDate } from '../../text/format.ts';
+import { escapeHtml, formatMoney, formatWibIn, formatWibDateIn } from '../../text/format.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
 import { createItemDetailsKeyboard, createItemsKeyboard, isButtonUrl, shorten } from '../keyboards/marketplace.ts';
 import { supportStateOf, type Account, type Item, type MarketplaceClient } from '../../services/providers.ts';
@@ -74,7 +74,7 @@ function renderAccount(t: TranslateFunction, locale: Locale, account: Account): 
   if (heading !== '') lines.push(t('marketplace-account-heading', { heading: shorten(heading, 200) }));
   lines.push(
     t('marketplace-account-balance', { balance: formatMoney(account.balance, account.currency, locale) }),
-    t('marketplace-account-registered', { date: formatWibDate(account.registered_at) }),
+    t('marketplace-account-registered', { date: formatWibDateIn(t, account.registered_at) }),
   );
   return lines.join('\n');
 }
@@ -356,11 +356,12 @@ function renderVerifyOutcome(
       t('marketplace-verify-item', { item: raw(item) }),
       t('marketplace-verify-license', { license: shorten(purchase.license_type, 50) }),
       t('marketplace-verify-price', { price: formatMoney(purchase.price, purchase.currency, options.locale) }),
-      t('marketplace-verify-date', { date: formatWib(purchase.date) }),
+      t('marketplace-verify-date', { date: formatWibIn(t, purchase.date) }),
     );
     const support = supportStateOf(purchase, options.now);
-    if (support === 'active') lines.push(t('marketplace-verify-support-active', { until: formatWib(purchase.supported_until!) }));
-    else if (support === 'expired') lines.push(t('marketplace-verify-support-expired', { since: formatWib(purchase.supported_until!) }));
+    if (support === 'active') lines.push(t('marketplace-verify-support-active', { until: formatWibIn(t, purchase.supported_until!) }));
+    else if (support === 'expired')
+      lines.push(t('marketplace-verify-support-expired', { since: formatWibIn(t, purchase.supported_until!) }));
     else lines.push(t('marketplace-verify-support-none'));
     lines.push(t(purchase.downloaded ? 'marketplace-verify-downloaded-yes' : 'marketplace-verify-downloaded-no'));
   }

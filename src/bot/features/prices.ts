@@ -33,6 +33,7 @@ import { sellFigures } from '../renderers/sell.ts';
 import { localeOf } from '../i18n.ts';
 import { boundedCache } from '../../services/memo.ts';
 import { FastComposer } from '../composer.ts';
+import { productStatusWord } from '../../text/product-status.ts';
 
 /** Longest search text kept (bytes): it travels in the callback data of the paging buttons. */
 const maxQueryBytes = 40;
@@ -92,7 +93,7 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
   }
   if (!isProductAvailable(product)) {
     await ctx.answerCallbackQuery({
-      text: toast(ctx.t('prices-unavailable', { name: raw(product.product_name), status: raw(product.status) })),
+      text: toast(ctx.t('prices-unavailable', { name: raw(product.product_name), status: raw(productStatusWord(ctx.t, product.status)) })),
       show_alert: true,
     });
     return;
@@ -308,7 +309,7 @@ function renderProducts(
   const selling = hasSellRules(rules);
   const lines = shown.map((product) => {
     const values = { code: product.code, name: product.product_name };
-    if (!isProductAvailable(product)) return t('prices-line-unavailable', { ...values, status: product.status });
+    if (!isProductAvailable(product)) return t('prices-line-unavailable', { ...values, status: productStatusWord(t, product.status) });
     if (selling) return t('prices-line-sell', { ...values, figures: raw(sellFigures(t, sellPriceOf(rules, product))) });
     return t('prices-line-available', { ...values, price: formatRupiah(product.price) });
   });

@@ -3,7 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
-import { echoInput, formatWib } from '../../text/format.ts';
+import { echoInput, formatWibIn } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { createPendingListKeyboard, createStatusReceiptKeyboard } from '../keyboards/status.ts';
@@ -106,7 +106,7 @@ function numberedLines(t: TranslateFunction, shown: readonly TransactionRecord[]
       product: tx.productName,
       target: tx.target,
       status: statusWord(t, tx),
-      time: formatWib(tx.createdAt),
+      time: formatWibIn(t, tx.createdAt),
     }),
   );
 }

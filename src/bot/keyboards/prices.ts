@@ -6,6 +6,7 @@ import { priceProductData, priceSearchData, priceViewData } from '../callback-da
 import { formatRupiah } from '../../text/format.ts';
 import { withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
+import { productStatusWord } from '../../text/product-status.ts';
 
 /** What a price-list message shows; packed into every button of it. */
 export interface PriceView {
@@ -74,7 +75,7 @@ export function createProductsKeyboard(
   for (const product of page) {
     const label = isProductAvailable(product)
       ? t('prices-button-product', { code: raw(product.code), price: formatRupiah(product.price) })
-      : t('prices-button-unavailable', { code: raw(product.code), status: raw(product.status) });
+      : t('prices-button-unavailable', { code: raw(product.code), status: raw(productStatusWord(t, product.status)) });
     keyboard.text(label, packProduct(product, indexOf(product))).row();
   }
   addNavigation(keyboard, t, view, pages);

@@ -2,9 +2,17 @@
  * Pure renderers of the admin commands (HTML): the figures of /stats and the profile of /user.
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { formatRupiah, formatWib } from '../../text/format.ts';
+import { formatRupiah, formatWibIn } from '../../text/format.ts';
 import type { UserProfile } from '../../services/user-admin.ts';
 import type { Stats, TransactionStats } from '../../services/stats.ts';
+import { statusWord } from '../../text/receipt.ts';
+
+/** The language the bot speaks to `user`: the one they chose, else their Telegram app's or the default, said to be not chosen. */
+function languageOf(t: TranslateFunction, user: UserProfile['user'], defaultLocale: string): string {
+  if (user.locale !== undefined) return user.locale;
+  if (user.telegramLocale !== undefined) return t('admin-user-locale-telegram', { locale: user.telegramLocale });
+  return t('admin-user-locale-default', { locale: defaultLocale });
+}
 
 /** The /stats message: users, transactions today and over 7 days, queues, broadcast, uptime. */
 export function renderStats(t: TranslateFunction, stats: Stats): string {
@@ -28,7 +36,7 @@ export function renderStats(t: TranslateFunction, stats: Stats): string {
 /**
  * The /user message: who they are, their state, the services connected (labels only) and their
  * last transactions. A user who never chose a language is shown the one the bot speaks to them
- * (`defaultLocale`), marked as not chosen.
+ * (their Telegram app's, else `defaultLocale`), marked as not chosen.
  */
 export function renderUserProfile(t: TranslateFunction, profile: UserProfile, defaultLocale: string): string {
   const { user, services, recent } = profile;
@@ -38,17 +46,21 @@ export function renderUserProfile(t: TranslateFunction, profile: UserProfile, de
       name: user.firstName,
       id: String(user.id),
       username: user.username === undefined ? '-' : `@${user.username}`,
-      locale: user.locale ?? t('admin-user-locale-default', { locale: defaultLocale }),
-      joined: formatWib(user.createdAt),
+      locale: languageOf(t, user, defaultLocale),
+      joined: formatWibIn(t, user.createdAt),
       status,
-      since: user.ban ? formatWib(user.ban.at) : '',
+      since: user.ban ? formatWibIn(t, user.ban.at) : '',
     }),
     '',
     t('admin-user-services'),
     ...(services.length === 0
       ? [t('admin-user-none')]
       : services.map((info) =>
-          t('admin-user-service', { service: t(`service-${info.service}`), label: info.label ?? '-', since: formatWib(info.connectedAt) }),
+          t('admin-user-service', {
+            service: t(`service-${info.service}`),
+            label: info.label ?? '-',
+            since: formatWibIn(t, info.connectedAt),
+          }),
         )),
     '',
     t('admin-user-recent'),
@@ -56,11 +68,11 @@ export function renderUserProfile(t: TranslateFunction, profile: UserProfile, de
       ? [t('admin-user-none')]
       : recent.map((tx) =>
           t('admin-user-transaction', {
-            when: formatWib(tx.createdAt),
+            when: formatWibIn(t, tx.createdAt),
             product: tx.productName,
             target: tx.target,
             price: formatRupiah(tx.price),
-            status: tx.status,
+            status: statusWord(t, tx),
           }),
         )),
   ];

@@ -12,6 +12,7 @@ import { targetKindOf } from '../../services/targets.ts';
 import { brandsPerPage, productsPerPage } from '../keyboards/prices.ts';
 import { createPickerKeyboard, type PickerStamp } from '../keyboards/buy-picker.ts';
 import type { ProductJson } from '../conversations/buy-questions.ts';
+import { productStatusWord } from '../../text/product-status.ts';
 
 /** Where the picker is: the step and what was chosen on the way there. Plain JSON. */
 export type PickerView =
@@ -69,14 +70,14 @@ export function renderPickerStep(
       const values = { code: product.code, name: product.product_name };
       return isProductAvailable(product)
         ? t('prices-line-available', { ...values, price: formatRupiah(product.price) })
-        : t('prices-line-unavailable', { ...values, status: product.status });
+        : t('prices-line-unavailable', { ...values, status: productStatusWord(t, product.status) });
     });
     const title = t('buy-picker-products', { category: categoryLabel(t, view.category), brand: view.brand });
     const text = [title, ...pageLine(t, page, products.length, productsPerPage), '', ...lines, '', t('buy-picker-footer')].join('\n');
     const labels = products.map((product) =>
       isProductAvailable(product)
         ? t('buy-picker-button-product', { name: raw(product.product_name), price: formatRupiah(product.price) })
-        : t('buy-picker-button-unavailable', { name: raw(product.product_name), status: raw(product.status) }),
+        : t('buy-picker-button-unavailable', { name: raw(product.product_name), status: raw(productStatusWord(t, product.status)) }),
     );
     return { text, keyboard: createPickerKeyboard(t, stamp, { labels, perRow: 1, perPage: productsPerPage, page, back }) };
   }

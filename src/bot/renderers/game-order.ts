@@ -3,7 +3,7 @@
  * with its price breakdown, the payment reminder, and the explanation of a failed step.
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { escapeHtml, formatRupiah, formatWib } from '../../text/format.ts';
+import { escapeHtml, formatRupiah, formatWibIn } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { isButtonUrl } from '../keyboards/gameshop.ts';
 import type { OutboxPayload } from '../../notify/payload.ts';
@@ -138,7 +138,7 @@ export function renderCreatedOrder(t: TranslateFunction, info: GameInfo, draft: 
   const code = paymentCodeOf(order);
   if (code?.kind === 'qris') lines.push(t('order-created-qris'));
   if (code?.kind === 'code') lines.push(t('order-created-code', { code: code.code }));
-  lines.push(t('order-created-expires', { at: formatWib(order.expiredAt) }));
+  lines.push(t('order-created-expires', { at: formatWibIn(t, order.expiredAt) }));
   if (order.reminder === 'queued') lines.push(t('order-created-reminder'));
   if (order.reminder === 'late') lines.push(t('order-created-no-reminder'));
   if (!order.saved) lines.push('', t('order-created-not-saved'));
@@ -154,7 +154,7 @@ export function renderOrderReminder(t: TranslateFunction, order: GameOrderRecord
     text: t('order-reminder', {
       orderId: order.orderId,
       item: item,
-      at: formatWib(order.expiredAt),
+      at: formatWibIn(t, order.expiredAt),
       total: formatRupiah(order.totalPrice),
     }),
     parseMode: 'HTML',

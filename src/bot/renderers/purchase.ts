@@ -14,6 +14,7 @@ import { displaySn } from '../../text/token.ts';
 import { formatPriceLine } from '../../text/receipt.ts';
 import { hasSellRules, sellPriceOf, type SellRules } from '../../services/pricing.ts';
 import { sellFigures } from './sell.ts';
+import { productStatusWord } from '../../text/product-status.ts';
 
 /** Why a requested line cannot be bought; rendered by `describeBuyProblem`. */
 export type BuyProblem =
@@ -90,7 +91,7 @@ export function describeBuyProblem(t: TranslateFunction, problem: BuyProblem, wi
       text = t('buy-problem-unknown', { code: problem.code });
       break;
     case 'unavailable':
-      text = t('buy-problem-unavailable', { product: problem.product, code: problem.code, status: problem.status });
+      text = t('buy-problem-unavailable', { product: problem.product, code: problem.code, status: productStatusWord(t, problem.status) });
       break;
     case 'target':
       text = targetProblemText(t, problem.problem, problem.target);

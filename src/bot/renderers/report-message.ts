@@ -3,7 +3,7 @@
  * balance movements the bot saw, or the line saying there were no transactions. Pure.
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { formatRupiah, formatWib } from '../../text/format.ts';
+import { formatRupiah, formatWibIn } from '../../text/format.ts';
 import type { BalanceMoves } from '../../services/balance-moves.ts';
 import type { PeriodReport } from '../../services/period-report.ts';
 import { renderReport } from './report.ts';
@@ -26,12 +26,12 @@ export function renderBalanceMoves(t: TranslateFunction, moves: BalanceMoves | u
       first: formatRupiah(moves.first.balance),
       last: formatRupiah(moves.last.balance),
       lowest: formatRupiah(moves.lowest.balance),
-      lowestAt: formatWib(moves.lowest.at),
+      lowestAt: formatWibIn(t, moves.lowest.at),
     }),
     ...moves.recent.map((move) =>
       move.change === undefined
-        ? t('moves-line-first', { time: formatWib(move.at), balance: formatRupiah(move.balance) })
-        : t('moves-line', { time: formatWib(move.at), balance: formatRupiah(move.balance), change: signed(move.change) }),
+        ? t('moves-line-first', { time: formatWibIn(t, move.at), balance: formatRupiah(move.balance) })
+        : t('moves-line', { time: formatWibIn(t, move.at), balance: formatRupiah(move.balance), change: signed(move.change) }),
     ),
   ];
   return lines.join('\n');
