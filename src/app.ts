@@ -347,7 +347,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   spreadUpdateStarts(bot);
   limitActiveUpdates(bot, options.activeUpdates);
   // Webhook deliveries, replays and retries take one path: the chat's lock, the claim checked in it.
-  if (config.webhook) runUpdatesInChatTurns(bot, db, updateClaims);
+  if (config.webhook) runUpdatesInChatTurns(bot, db, updateClaims, { logger });
   // A process paused past its lease sends nothing for the updates whose claims moved meanwhile.
   if (config.databaseUrl) bot.api.config.use(claimGuard(claims));
   const jobs = outbox;

@@ -8,7 +8,7 @@ import type { BotContext } from '../bot/context.ts';
 import { isTemporaryFailure } from '../bot/errors.ts';
 import { StoreError, writeFailureFields, writeFailureOf } from '../store/errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Inbox } from '../store/inbox.ts';
+import { updateChatId, type Inbox } from '../store/inbox.ts';
 import type { InboxDb } from '../store/db.ts';
 import type { ChatLockStore, InboxStore } from '../store/contract.ts';
 import type { ClaimHolder } from '../store/claim-holder.ts';
@@ -212,31 +212,56 @@ export class ClaimLostError extends Error {
   }
 }
 
+export interface ChatTurnOptions {
+  /** How often a later update of a chat asks again whether the earlier open one is done (default 50 ms). */
+  orderPollMs?: number;
+  /** Longest a later update waits for an earlier one (default two claim leases); then it runs, with a warning. */
+  orderWaitMs?: number;
+  logger?: Logger;
+}
+
+/** What a turn in the chat's lock answers when the update must wait for an earlier one of its chat. */
+const earlierFirst = Symbol('earlier update of the chat first');
+
 /**
  * One path for every update, however it arrives (webhook, replay, a retry): it runs in its chat's
  * lock (so a replay and a live delivery of one chat never run at once, on any instance), a stored
  * one only while this process still holds it (not done, its claim not moved: checked inside the
- * lock, so an update another handler finished meanwhile is not handled again), and with its claim
- * in scope, so that no Bot API call is made once the claim is lost (see `claimGuard`).
+ * lock, so an update another handler finished meanwhile is not handled again), after every
+ * earlier stored update of its chat is done (updates sent at one instant reach different
+ * instances: the later one lets the lock go and asks again, so the earlier one can take it), and
+ * with its claim in scope, so that no Bot API call is made once the claim is lost (see `claimGuard`).
  */
 export function runUpdatesInChatTurns<C extends Context>(
   bot: Bot<C>,
-  db: { chatLocks: ChatLockStore; inbox: Pick<InboxStore, 'holds'> },
+  db: { chatLocks: ChatLockStore; inbox: Pick<InboxStore, 'holds' | 'earlierOpen'> },
   claims: UpdateClaims,
+  options: ChatTurnOptions = {},
 ): void {
   const handle = bot.handleUpdate.bind(bot);
-  bot.handleUpdate = (update, webhookReplyEnvelope) => {
-    const run = async () => {
-      const owner = claims.ownerOf(update.update_id);
+  const pollMs = options.orderPollMs ?? 50;
+  const waitMs = options.orderWaitMs ?? 2 * claims.holder.lease().ms;
+  bot.handleUpdate = async (update, webhookReplyEnvelope) => {
+    const chatId = chatOf(update);
+    const owner = claims.ownerOf(update.update_id);
+    const run = async (mayWait: boolean) => {
       if (owner === undefined) return handle(update, webhookReplyEnvelope);
       if (!claims.holder.holds(owner) || !(await db.inbox.holds(update.update_id, owner))) {
         claims.take(update.update_id);
         return;
       }
+      if (mayWait && chatId !== undefined && (await db.inbox.earlierOpen(chatId, update.update_id))) return earlierFirst;
       return claimScope.run({ owner }, () => handle(update, webhookReplyEnvelope));
     };
-    const chatId = chatOf(update);
-    return chatId === undefined ? run() : db.chatLocks.run(chatId, run);
+    if (chatId === undefined) return run(false) as Promise<void>;
+    const deadline = performance.now() + waitMs;
+    for (;;) {
+      const mayWait = performance.now() < deadline;
+      if (!mayWait)
+        options.logger?.warn('an earlier update of this chat is still open; this one runs now', { updateId: update.update_id, waitMs });
+      if ((await db.chatLocks.run(chatId, () => run(mayWait))) !== earlierFirst) return;
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
   };
 }
 
@@ -294,9 +319,7 @@ export async function replayInbox(
 }
 
 /** The chat an update belongs to (its sender's private chat, or the update itself), for per-chat order. */
-export function chatOf(update: Update): number | undefined {
-  return update.message?.chat.id ?? update.callback_query?.message?.chat.id ?? update.message?.from?.id ?? update.callback_query?.from.id;
-}
+export const chatOf = updateChatId;
 
 function chatKey(update: Update): string {
   const chat = update.message?.chat.id ?? update.callback_query?.message?.chat.id;

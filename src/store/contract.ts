@@ -213,6 +213,8 @@ export interface GameOrderStore {
 export interface SealedUpdate {
   id: number;
   sealed: string;
+  /** The chat it belongs to (`updateChatId`), kept readable for per-chat order. */
+  chatId?: number;
 }
 
 /** Updates that may move money, stored before Telegram is told they arrived; the de-duplication record. */
@@ -233,6 +235,12 @@ export interface InboxStore {
   holds(updateId: number, owner: string): Promise<boolean>;
   /** Ids not done, lowest first. */
   pendingIds(): Promise<number[]>;
+  /**
+   * Whether an update of `chatId` with an id below `updateId` is stored and not done (handled by
+   * someone now, waiting for a retry, or left by a dead instance): a later update of the chat
+   * waits for it, so each chat's updates run in order across instances.
+   */
+  earlierOpen(chatId: number, updateId: number): Promise<boolean>;
   /**
    * Claims updates not done that nobody holds (added without a lease, or its lease ran out),
    * lowest id first, at most `limit`, counting one replay attempt each (committed before it

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DurableFile, type WriteEvent } from './durable-file.ts';
 import { StoreVersionError } from './errors.ts';
 import type { Vault } from './vault.ts';
+import type { SealedUpdate } from './contract.ts';
 import { inboxSecrets, resealFile, type ResealReport } from './reseal.ts';
 
 /** Name of the inbox file inside the data directory. */
@@ -20,6 +21,8 @@ const entrySchema = z.object({
   done: z.literal(true).optional(),
   /** How many times a start replayed it (a crash loop on one update gives up after a few). */
   attempts: z.number().int().nonnegative().optional(),
+  /** The chat it belongs to (`updateChatId`), for per-chat order; absent in entries of before. */
+  chatId: z.number().int().optional(),
 });
 const inboxFileSchema = z.object({ version: z.literal(inboxFileVersion), entries: z.array(entrySchema) });
 
@@ -37,9 +40,22 @@ export function inboxAad(updateId: number): string {
   return `inbox:${updateId}`;
 }
 
-/** Seals an update for the inbox (AAD `inbox:<id>`): a message may hold a PIN or an API key. */
-export function sealUpdate(vault: Vault, update: Update): { id: number; sealed: string } {
-  return { id: update.update_id, sealed: vault.encrypt(JSON.stringify(update), inboxAad(update.update_id)) };
+/**
+ * The chat an update belongs to, for per-chat order and the chat lock: its chat, or its sender's
+ * private chat (a callback query from an inline message has no chat).
+ */
+export function updateChatId(update: Update): number | undefined {
+  return update.message?.chat.id ?? update.callback_query?.message?.chat.id ?? update.message?.from?.id ?? update.callback_query?.from.id;
+}
+
+/** Seals an update for the inbox (AAD `inbox:<id>`): a message may hold a PIN or an API key. The chat id stays readable, for order. */
+export function sealUpdate(vault: Vault, update: Update): SealedUpdate {
+  const chatId = updateChatId(update);
+  return {
+    id: update.update_id,
+    sealed: vault.encrypt(JSON.stringify(update), inboxAad(update.update_id)),
+    ...(chatId === undefined ? {} : { chatId }),
+  };
 }
 
 /**
@@ -59,7 +75,7 @@ export interface Inbox {
    */
   add(updates: readonly Update[]): Promise<Update[]>;
   /** `add` for updates `sealUpdate` sealed already; resolves with the ids that were new. */
-  addSealed(updates: readonly { id: number; sealed: string }[]): Promise<number[]>;
+  addSealed(updates: readonly SealedUpdate[]): Promise<number[]>;
   /**
    * The update's handling finished. The mark is written together with the next write, at the
    * latest after `doneDelayMs` (many marks, one write); resolves once it is on disk.
@@ -80,6 +96,8 @@ export interface Inbox {
     maxAttempts: number,
     choice?: { limit?: number; take?: (updateId: number) => boolean },
   ): Promise<{ entries: Array<{ id: number; sealed: string }>; givenUp: number[] }>;
+  /** Whether an update of `chatId` below `updateId` is stored and not done. */
+  earlierOpen(chatId: number, updateId: number): boolean;
   /** Ids of the entries not done (for logs and tests). */
   pendingIds(): number[];
   /** Seals every stored update that is not sealed with the vault's current key again (key rotation). */
@@ -172,14 +190,14 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
     return waiting;
   };
 
-  const addSealed = async (updates: readonly { id: number; sealed: string }[]): Promise<number[]> => {
+  const addSealed = async (updates: readonly SealedUpdate[]): Promise<number[]> => {
     const seen = new Set<number>();
     const receivedAt = now().toISOString();
     const entries: InboxEntry[] = [];
-    for (const { id, sealed } of updates) {
+    for (const { id, sealed, chatId } of updates) {
       if (held.has(id) || seen.has(id)) continue;
       seen.add(id);
-      entries.push({ id, sealed, receivedAt });
+      entries.push({ id, sealed, receivedAt, ...(chatId === undefined ? {} : { chatId }) });
     }
     if (entries.length === 0) return [];
     for (const entry of entries) held.add(entry.id);
@@ -269,6 +287,9 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
     },
 
     pendingIds: () => file.data.entries.filter((entry) => !entry.done && !doneSoon.has(entry.id)).map((entry) => entry.id),
+
+    earlierOpen: (chatId, updateId) =>
+      file.data.entries.some((entry) => entry.chatId === chatId && entry.id < updateId && !entry.done && !doneSoon.has(entry.id)),
 
     reseal: () => resealFile(file, options.vault, inboxSecrets),
 

@@ -198,6 +198,7 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
         inboxLeases.end(String(updateId));
         return true;
       },
+      earlierOpen: async (chatId, updateId) => inbox.earlierOpen(chatId, updateId),
       holds: async (updateId, owner) => inboxLeases.ownerOf(String(updateId)) === owner && inbox.pendingIds().includes(updateId),
       pendingIds: async () => inbox.pendingIds(),
       pruneDone(limits) {

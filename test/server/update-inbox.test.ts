@@ -149,6 +149,7 @@ describe('one path for every update', () => {
       holds: (id: number, owner: string) => Promise.resolve(!done.has(id) && owner === holder.lease().owner),
       markDone: (id: number) => Promise.resolve(void done.add(id)),
       claimUpdatesForReplay: () => Promise.resolve({ updates: [tap(11)], givenUp: [] }),
+      earlierOpen: () => Promise.resolve(false),
     };
     markDoneAfterHandling(bot, inbox, { claimOf: (id) => claims.take(id) });
     runUpdatesInChatTurns(bot, { chatLocks: createLocalChatLocks(), inbox }, claims);
@@ -173,6 +174,28 @@ describe('one path for every update', () => {
     await Promise.all([live, replay]);
     expect(handled).toEqual([10, 11]);
     expect(overlaps).toEqual([]);
+  });
+
+  it('a later update of a chat waits while an earlier one of the same chat is held elsewhere, then runs after it', async () => {
+    const holder = createClaimHolder({ instanceId: 'b', leaseMs: 5000, renew: () => Promise.resolve() });
+    const claims = createUpdateClaims(holder, { track: true });
+    // Update 30 of chat 5 reached another instance, which stored it and is handling it still.
+    const openElsewhere = new Set([30]);
+    const inbox = {
+      holds: () => Promise.resolve(true),
+      earlierOpen: (chatId: number, updateId: number) => Promise.resolve(chatId === 5 && [...openElsewhere].some((id) => id < updateId)),
+    };
+    const bot = new Bot('1:test', { botInfo });
+    const handled: number[] = [];
+    bot.use((ctx) => void handled.push(ctx.update.update_id));
+    runUpdatesInChatTurns(bot, { chatLocks: createLocalChatLocks(), inbox }, claims, { orderPollMs: 5 });
+    claims.record(31, holder.lease().owner);
+    const later = bot.handleUpdate(tap(31));
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(handled).toEqual([]);
+    openElsewhere.delete(30);
+    await later;
+    expect(handled).toEqual([31]);
   });
 
   it('an update another handler finished while this one waited for the chat is not handled again', async () => {
@@ -201,7 +224,7 @@ describe('one path for every update', () => {
       await paused;
       await ctx.api.sendMessage(5, 'after the pause');
     });
-    const inbox = { holds: () => Promise.resolve(true), markDone: () => Promise.resolve(false) };
+    const inbox = { holds: () => Promise.resolve(true), markDone: () => Promise.resolve(false), earlierOpen: () => Promise.resolve(false) };
     runUpdatesInChatTurns(bot, { chatLocks: createLocalChatLocks(), inbox }, claims);
     claims.record(20, holder.lease().owner);
     const handling = bot.handleUpdate(tap(20));

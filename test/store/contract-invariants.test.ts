@@ -166,6 +166,20 @@ describeEngines('store invariants', (suite) => {
     expect(await store.inbox.pendingIds()).toEqual([]);
   });
 
+  it('per-chat order: an update waits only for an earlier open update of its own chat', async () => {
+    const store = await suite.open(createClock(start).now);
+    await store.inbox.add([
+      { id: 10, sealed: 'sealed-10', chatId: 5 },
+      { id: 11, sealed: 'sealed-11', chatId: 6 },
+      { id: 12, sealed: 'sealed-12', chatId: 5 },
+    ]);
+    expect(await store.inbox.earlierOpen(5, 12)).toBe(true);
+    expect(await store.inbox.earlierOpen(5, 10)).toBe(false);
+    expect(await store.inbox.earlierOpen(6, 11)).toBe(false);
+    await store.inbox.markDone(10);
+    expect(await store.inbox.earlierOpen(5, 12)).toBe(false);
+  });
+
   it('a stored update is replayed only when its handler is gone: a lease held keeps it, attempts are counted, and it is given up after the last', async () => {
     const clock = createClock(start);
     const store = await suite.open(clock.now);

@@ -22,8 +22,8 @@ export function createPgInbox(pool: PgConnections, now: () => Date): InboxStore 
       const ids = await column<string>(
         pool,
         'update_id',
-        `INSERT INTO inbox (update_id, sealed, received_at, lease_owner, lease_until)
-       SELECT u.id, u.sealed, $3, $4, $5 FROM unnest($1::bigint[], $2::text[]) AS u(id, sealed)
+        `INSERT INTO inbox (update_id, sealed, received_at, lease_owner, lease_until, chat_id)
+       SELECT u.id, u.sealed, $3, $4, $5, u.chat_id FROM unnest($1::bigint[], $2::text[], $6::bigint[]) AS u(id, sealed, chat_id)
        ON CONFLICT (update_id) DO NOTHING RETURNING update_id`,
         [
           updates.map((u) => u.id),
@@ -31,6 +31,7 @@ export function createPgInbox(pool: PgConnections, now: () => Date): InboxStore 
           at.toISOString(),
           lease?.owner ?? null,
           lease ? new Date(at.getTime() + lease.ms).toISOString() : null,
+          updates.map((u) => u.chatId ?? null),
         ],
       );
       return ids.map(Number).sort((a, b) => a - b);
@@ -49,6 +50,11 @@ export function createPgInbox(pool: PgConnections, now: () => Date): InboxStore 
       (await first<number>(pool, 'one', 'SELECT 1 AS one FROM inbox WHERE update_id = $1 AND NOT done AND lease_owner = $2', [
         updateId,
         owner,
+      ])) !== undefined,
+    earlierOpen: async (chatId, updateId) =>
+      (await first<number>(pool, 'one', 'SELECT 1 AS one FROM inbox WHERE chat_id = $1 AND update_id < $2 AND NOT done LIMIT 1', [
+        chatId,
+        updateId,
       ])) !== undefined,
     pendingIds: async () =>
       (await column<string>(pool, 'update_id', 'SELECT update_id FROM inbox WHERE NOT done ORDER BY update_id')).map(Number),
