@@ -15,14 +15,13 @@ export function createKeyedQueue<K>(): KeyedQueue<K> {
     run(key, task) {
       const before = tails.get(key);
       const result = (before ?? Promise.resolve()).then(() => task(before !== undefined));
-      const tail = result.then(
-        () => undefined,
-        () => undefined,
-      );
-      tails.set(key, tail);
-      void tail.then(() => {
+      // Freed in the first reaction to the task's end, ahead of its caller's own `await`: a caller
+      // arriving the moment the last task is done finds the key free and is not told it waited.
+      const free = () => {
         if (tails.get(key) === tail) tails.delete(key);
-      });
+      };
+      const tail = result.then(free, free);
+      tails.set(key, tail);
       return result;
     },
   };

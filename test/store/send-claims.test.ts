@@ -1,7 +1,7 @@
 /**
  * The in-process send claims behind "one sender per ref at a time": callers of one ref run one
- * after the other and a waiter is told it waited; other refs are never held up; a task that
- * throws still releases the ref.
+ * after the other, in call order, and a waiter is told it waited. What every engine's send claims
+ * promise (other refs never held up, a task that throws lets go) is in contract-send-claims.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { createInProcessSendClaims } from '../../src/store/send-claims.ts';
@@ -39,17 +39,5 @@ describe('in-process send claims', () => {
     expect(events).toEqual(['a start waited=false', 'a end', 'b start waited=true', 'c start waited=true']);
     // Free again: the next caller does not wait.
     expect(await claims.withClaim('REF1', ({ waited }) => Promise.resolve(waited))).toBe(false);
-  });
-
-  it('never holds up another ref, and a task that throws still releases its ref', async () => {
-    const claims = createInProcessSendClaims();
-    const held = deferred();
-    const slow = claims.withClaim('REF1', async () => held.promise);
-    expect(await claims.withClaim('REF2', ({ waited }) => Promise.resolve(waited))).toBe(false);
-    held.resolve();
-    await slow;
-
-    await expect(claims.withClaim('REF3', async () => Promise.reject(new Error('provider exploded')))).rejects.toThrow('provider exploded');
-    expect(await claims.withClaim('REF3', ({ waited }) => Promise.resolve(waited))).toBe(false);
   });
 });

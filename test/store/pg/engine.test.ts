@@ -4,6 +4,7 @@
  * that is safe) or fails with a clear error, nothing a caller was told is stored is missing, and
  * once the database answers again every operation works.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StoreEngine } from '../../../src/store/contract.ts';
@@ -12,7 +13,6 @@ import { createTestDatabase, postgresAvailable, type TestDatabase } from '../../
 import { createClock, purchase } from '../helpers.ts';
 
 const available = await postgresAvailable();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const telegramLimits = { perSecond: 30, perChatMs: 1000, perGroupPerMinute: 20 };
 
 /** Every uncaught exception and unhandled rejection while `body` runs (each would end the bot's process). */
@@ -23,8 +23,6 @@ async function crashesDuring(body: () => Promise<void>): Promise<unknown[]> {
   process.on('unhandledRejection', record);
   try {
     await body();
-    // Errors a dying connection emits after its query failed come a moment later.
-    await sleep(200);
   } finally {
     process.off('uncaughtException', record);
     process.off('unhandledRejection', record);
@@ -32,13 +30,35 @@ async function crashesDuring(body: () => Promise<void>): Promise<unknown[]> {
   return crashes;
 }
 
-/** Ends every connection to the database but the killer's own, as a server restart would. */
-async function terminateAll(killer: pg.Client): Promise<number> {
+/**
+ * Ends every connection to the database but the killer's own, as a server restart would. With
+ * `waitMs`, returns once each ended backend has exited (pg_terminate_backend checks every 100 ms):
+ * its socket is closed by then, so what the client makes of it is already on its way.
+ */
+async function terminateAll(killer: pg.Client, waitMs = 0): Promise<number> {
   const { rows } = await killer.query<{ n: number }>(
-    `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
-     WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, $1))::int AS n FROM pg_stat_activity
+     WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+    [waitMs],
   );
   return rows[0]?.n ?? 0;
+}
+
+/** Lets a waiter sleep until the workers report progress (or stop), instead of for a fixed time. */
+function progressSignal() {
+  let waiters: Array<() => void> = [];
+  return {
+    /** Wakes every waiter: something changed. */
+    tick() {
+      const woken = waiters;
+      waiters = [];
+      for (const wake of woken) wake();
+    },
+    /** Resolves once `done()` holds, checked at each tick. */
+    async until(done: () => boolean) {
+      while (!done()) await new Promise<void>((resolve) => waiters.push(resolve));
+    },
+  };
 }
 
 describe.skipIf(available !== true)('the PostgreSQL engine when the server ends its connections', () => {
@@ -60,13 +80,14 @@ describe.skipIf(available !== true)('the PostgreSQL engine when the server ends 
     await database.drop();
   });
 
-  const open = async () => {
+  const open = async (onConnectionLost: () => void) => {
     engine = await openPgEngine({
       connectionString: database.url,
       now: clock.now,
       max: 4,
       chatLockConnections: 3,
       onIdleError: () => undefined,
+      onConnectionLost,
     });
     killer = new pg.Client({ connectionString: database.url });
     killer.on('error', () => undefined);
@@ -75,22 +96,33 @@ describe.skipIf(available !== true)('the PostgreSQL engine when the server ends 
   };
 
   it('backends terminated again and again under load: no crash, every failure a clean error, no purchase lost, then everything works', async () => {
-    const store = await open();
-    for (let id = 1; id <= 6; id++) await store.users.upsert({ id, firstName: `User ${id}` });
+    // Each termination comes once the workers stored `perKill` more purchases since the last one:
+    // the server ends connections while work is in flight, and work resumes after each time.
+    const terminations = 10;
+    const perKill = 6;
+    const workerCount = 6;
+    // A bound on each worker, far above what the terminations need (about 15 rounds each).
+    const maxRounds = 300;
+    let losses = 0;
+    const store = await open(() => void (losses += 1));
+    for (let id = 1; id <= workerCount; id++) await store.users.upsert({ id, firstName: `User ${id}` });
     const confirmed: string[] = [];
     const refused: Array<{ confirmationId: string; error: unknown }> = [];
     const failures: unknown[] = [];
+    const killed: number[] = [];
+    const progress = progressSignal();
     let stop = false;
+    let finished = 0;
 
     const crashes = await crashesDuring(async () => {
       // Each worker keeps a chat busy: its lock held while it writes, a purchase, a send slot, reads.
       const worker = async (id: number) => {
-        for (let round = 0; !stop; round++) {
+        for (let round = 0; round < maxRounds && !stop; round++) {
           const confirmationId = `c-${id}-${round}`;
           try {
             await store.chatLocks.run(id, async () => {
               await store.users.update(id, { firstName: `User ${id} round ${round}` });
-              await sleep(5);
+              await nextTurn();
               await store.transactions.createMany([purchase(`R${id}x${round}`, { userId: id, chatId: id })], { confirmationId });
               confirmed.push(confirmationId);
             });
@@ -100,24 +132,51 @@ describe.skipIf(available !== true)('the PostgreSQL engine when the server ends 
           }
           await store.sendSlots.reserve(id, clock.now().getTime(), telegramLimits).catch((error: unknown) => failures.push(error));
           await store.users.get(id).catch((error: unknown) => failures.push(error));
+          progress.tick();
+          // A turn of the event loop each round, however fast the operations fail: the killer and
+          // the connections' own events get their turn, and a round's garbage can be collected.
+          await nextTurn();
         }
+        finished += 1;
+        progress.tick();
       };
-      const workers = [1, 2, 3, 4, 5, 6].map(worker);
-      // Two seconds of a server that keeps ending every connection, every 150 ms.
-      let terminated = 0;
-      for (let i = 0; i < 13; i++) {
-        await sleep(150);
-        terminated += await terminateAll(killer);
+      const workers = Array.from({ length: workerCount }, (_, n) => worker(n + 1));
+      const storedSince = async (mark: number) => {
+        await progress.until(() => confirmed.length >= mark + perKill || finished === workerCount);
+        if (confirmed.length < mark + perKill)
+          throw new Error(`The workers ran out of rounds: ${confirmed.length} purchases stored, ${failures.length} failures.`);
+      };
+      try {
+        for (let kill = 0; kill < terminations; kill++) {
+          await storedSince(confirmed.length);
+          // The last one waits for the ended backends to exit, so the checks below come after it all.
+          killed.push(await terminateAll(killer, kill === terminations - 1 ? 5000 : 0));
+        }
+        // Work goes on after the last one too.
+        await storedSince(confirmed.length);
+      } finally {
+        stop = true;
+        await Promise.all(workers);
       }
-      stop = true;
-      await Promise.all(workers);
-      expect(terminated, 'backends ended by the test').toBeGreaterThan(0);
+
+      // The database is back: every kind of operation works at once. Checked while crashes are
+      // still recorded: these round trips come after every ended backend closed its socket.
+      expect(await store.users.get(1)).toMatchObject({ id: 1 });
+      await store.chatLocks.run(1, () => store.users.update(1, { firstName: 'Back' }));
+      expect(await store.transactions.createMany([purchase('AFTER', { userId: 1, chatId: 1 })], { confirmationId: 'after' })).toHaveLength(
+        1,
+      );
+      expect(await store.sendSlots.reserve(1, clock.now().getTime() + 60_000, telegramLimits)).toBeGreaterThan(0);
     });
 
     expect(crashes, 'uncaught exceptions and unhandled rejections').toEqual([]);
+    expect(killed, 'backends ended at each termination').toHaveLength(terminations);
+    for (const count of killed) expect(count, `backends ended at each termination (${killed.join(', ')})`).toBeGreaterThan(0);
+    // The terminations met operations in flight (each is counted when an operation meets a lost connection).
+    expect(losses, 'operations that met a lost connection').toBeGreaterThan(0);
     for (const failure of failures) expect(failure).toBeInstanceOf(Error);
     // Work went on through the terminations: a lost connection is replaced, a transaction tried again.
-    expect(confirmed.length, `purchases stored (failures: ${failures.length})`).toBeGreaterThanOrEqual(6);
+    expect(confirmed.length, `purchases stored (failures: ${failures.length})`).toBeGreaterThanOrEqual((terminations + 1) * perKill);
     // Every purchase a caller was told is stored is stored; one refused is not, unless its outcome was said to be unknown.
     const stored = new Set((await database.sql<{ id: string }>('SELECT id FROM confirmations')).map((row) => row.id));
     expect(
@@ -128,11 +187,6 @@ describe.skipIf(available !== true)('the PostgreSQL engine when the server ends 
       refused.filter(({ confirmationId, error }) => stored.has(confirmationId) && (error as { code?: string }).code !== 'outcome-unknown'),
       'refused but stored',
     ).toEqual([]);
-
-    // The database is back: every kind of operation works at once, on a new connection.
-    expect(await store.users.get(1)).toMatchObject({ id: 1 });
-    await store.chatLocks.run(1, () => store.users.update(1, { firstName: 'Back' }));
-    expect(await store.transactions.createMany([purchase('AFTER', { userId: 1, chatId: 1 })], { confirmationId: 'after' })).toHaveLength(1);
-    expect(await store.sendSlots.reserve(1, clock.now().getTime() + 60_000, telegramLimits)).toBeGreaterThan(0);
+    expect(stored.has('after'), 'the purchase stored once the database was back').toBe(true);
   }, 30_000);
 });
