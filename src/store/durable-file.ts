@@ -166,7 +166,13 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
     const startedAt = performance.now();
     const json = JSON.stringify(data);
     const text = this.options.decodeChecked ? sealJson(json) : json;
-    await (this.options.writeFile ?? writeFileAtomic)(file, text, { backup: true });
+    await (this.options.writeFile ?? writeFileAtomic)(file, text, { backup: true }).catch((error: unknown) => {
+      // A failed write(2) names no file (ENOSPC, EIO): the operator is told which one it was.
+      if (typeof error === 'object' && error !== null && typeof (error as { path?: unknown }).path !== 'string') {
+        Object.assign(error, { path: file });
+      }
+      throw error;
+    });
     this.diskText = text;
     try {
       this.options.onWrite?.({ file, bytes: Buffer.byteLength(text), startedAt, durationMs: performance.now() - startedAt });
