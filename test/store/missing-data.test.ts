@@ -68,6 +68,13 @@ function snapshot(dir: string): Record<string, string> {
 const open = (dataDir: string, acceptMissingData?: boolean): Promise<Store> =>
   openStore({ dataDir, vault: testVault(), ...(acceptMissingData === undefined ? {} : { acceptMissingData }) });
 
+/** A start without ACCEPT_MISSING_DATA finds nothing missing (after an accepted loss: it needs the flag no more). */
+async function expectNothingLost(dataDir: string): Promise<void> {
+  const plain = await open(dataDir);
+  expect(plain.lostData).toEqual([]);
+  await plain.close();
+}
+
 describe('opening a data directory with a piece missing', () => {
   it('refuses to start without kiosbot.json and its .bak while users and history are there, naming what it would lose and the flag', async () => {
     const dataDir = await usedDataDir();
@@ -124,9 +131,7 @@ describe('opening a data directory with a piece missing', () => {
     const again = await open(dataDir, true);
     expect(again.lostData).toEqual([expect.stringMatching(/^history\/2026-10\.jsonl: the settled purchases of 2026-10/)]);
     await again.close();
-    const plain = await open(dataDir);
-    expect(plain.lostData).toEqual([]);
-    await plain.close();
+    await expectNothingLost(dataDir);
   });
 
   it("refuses to start when a user's shard file is gone (with its .bak), naming it and what it held", async () => {
@@ -191,9 +196,7 @@ describe('opening a data directory with a piece missing', () => {
     expect(store.users.get(42)).toBeUndefined();
     expect(store.users.get(7)?.firstName).toBe('Sari');
     await store.close();
-    const plain = await open(dataDir);
-    expect(plain.lostData).toEqual([]);
-    await plain.close();
+    await expectNothingLost(dataDir);
   });
 
   it('a data directory from before the record of its files records them at its first start, and notices a loss after', async () => {
