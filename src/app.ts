@@ -19,7 +19,7 @@ import { createServices, type Services } from './services/services.ts';
 import { createBot } from './bot/index.ts';
 import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './bot/context.ts';
 import { Api } from 'grammy';
-import { createI18n } from './bot/i18n.ts';
+import { createI18n, userLocale } from './bot/i18n.ts';
 import { htmlParseMode, type TextVariable } from './text/html.ts';
 import { formatReceipt } from './text/receipt.ts';
 import type { TranslateFunction } from '@grammyjs/i18n';
@@ -48,6 +48,7 @@ import {
   type UpdateClaims,
 } from './server/update-inbox.ts';
 import { spreadUpdateStarts } from './server/turns.ts';
+import { createUnstoredUpdates, type UnstoredUpdates } from './server/unstored-updates.ts';
 import { limitActiveUpdates, type ActiveUpdateOptions } from './server/active-updates.ts';
 import { webhookInboxRetention } from './server/http.ts';
 
@@ -92,6 +93,8 @@ export interface App {
    * many were replayed.
    */
   replayInbox(): Promise<number>;
+  /** Tells the users of updates the data directory could not store to try again (src/server/unstored-updates.ts). */
+  unstored: UnstoredUpdates;
   /** Stops the jobs (waiting for calls in flight), then flushes and closes the store. */
   close(): Promise<void>;
 }
@@ -336,7 +339,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const bot = createBot(deps, botConfig);
   // Updates that may move money are stored before Telegram is told they arrived, marked done once handled.
   // Long polling (lowdb only: a fleet on PostgreSQL takes updates by webhook, see config.ts).
-  if (store) bot.api.config.use(inboxGetUpdatesTransformer(store.inbox));
+  // One the data directory cannot store is not handled: its user is told to try again.
+  const unstored = createUnstoredUpdates({
+    api: bot.api,
+    logger,
+    textFor: async (from) => i18n.t(await userLocale(db, from, config.defaultLocale), 'error-cannot-save'),
+  });
+  if (store) bot.api.config.use(inboxGetUpdatesTransformer(store.inbox, unstored));
   markDoneAfterHandling(bot, db.inbox, {
     logger,
     claimOf: (updateId) => updateClaims.take(updateId),
@@ -373,6 +382,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     backups,
     priceWatch,
     replayInbox: () => replayInbox(bot, db.inbox, logger, updateClaims),
+    unstored,
     startJobs() {
       jobs.start();
       broadcaster.start();

@@ -98,7 +98,7 @@ try {
       healthToken: config.healthToken,
       logger,
       db: started.db,
-      webhook: { bot, path, secret: config.webhook.secret, claims: started.updateClaims },
+      webhook: { bot, path, secret: config.webhook.secret, claims: started.updateClaims, unstored: started.unstored },
     });
     await bot.api.setWebhook(config.webhook.url, { secret_token: config.webhook.secret, allowed_updates: [...allowedUpdates] });
     logger.info('webhook mode', {

@@ -7,6 +7,7 @@ service-gameshop = Game shop
 error-generic = Sorry, something went wrong on the bot's side. Try again in a moment; if it keeps happening, contact the admin.
 error-temporary = Sorry, the bot's server has a temporary problem, so your request could not be handled. Nothing is bought twice. Try again in a few minutes.
 error-temporary-retrying = Sorry, the bot's server has a temporary problem. I will try your request again by myself shortly (nothing is bought twice); if there is no answer within a few minutes, please send it again.
+error-cannot-save = Sorry, the bot cannot save anything right now, so your request was not handled and nothing was bought. Try again in a few minutes.
 error-not-connected = Your { $service } account is not connected yet. Send /connect to connect it first.
 error-private-only = This command only works in a private chat with the bot, to keep your data safe. Open a private chat with me and try again.
 error-too-fast = Slow down 🙂 Too many messages in a short time. Wait a few seconds and try again.

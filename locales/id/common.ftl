@@ -7,6 +7,7 @@ service-gameshop = Toko game
 error-generic = Maaf, ada kesalahan di sisi bot. Coba lagi sebentar lagi; kalau terus terjadi, hubungi admin.
 error-temporary = Maaf, ada gangguan sementara di server bot, jadi permintaan Anda belum bisa diproses. Tidak ada yang dibeli dua kali. Coba lagi beberapa menit lagi.
 error-temporary-retrying = Maaf, ada gangguan sementara di server bot. Saya coba proses lagi otomatis sebentar lagi (tidak ada yang dibeli dua kali); kalau belum ada jawaban dalam beberapa menit, silakan ulangi.
+error-cannot-save = Maaf, bot sedang tidak bisa menyimpan data, jadi permintaan Anda belum diproses dan tidak ada yang dibeli. Coba lagi beberapa menit lagi.
 error-not-connected = Akun { $service } belum terhubung. Ketik /connect untuk menghubungkannya dulu.
 error-private-only = Perintah ini hanya bisa dipakai di chat pribadi dengan bot, supaya data Anda aman. Buka chat pribadi dengan saya lalu coba lagi.
 error-too-fast = Pelan-pelan 🙂 Terlalu banyak pesan dalam waktu singkat. Tunggu beberapa detik lalu coba lagi.

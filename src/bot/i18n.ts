@@ -87,10 +87,16 @@ export function createI18n<C extends Context>(options: { defaultLocale: Locale; 
     directory: localesDirectory,
     useSession: false,
     fluentBundleOptions: { useIsolating: false },
-    localeNegotiator: async (ctx) => {
-      const id = ctx.from?.id;
-      const stored = id === undefined ? undefined : (await options.db.users.get(id))?.locale;
-      return stored ?? localeFromTelegram(ctx.from?.language_code) ?? options.defaultLocale;
-    },
+    localeNegotiator: (ctx) => userLocale(options.db, ctx.from, options.defaultLocale),
   });
+}
+
+/** The locale the bot speaks to `from`: the one they chose with /language, else their Telegram app's when we speak it, else the default. */
+export async function userLocale(
+  db: Pick<Db, 'users'>,
+  from: { id: number; language_code?: string | undefined } | undefined,
+  defaultLocale: Locale,
+): Promise<Locale> {
+  const stored = from === undefined ? undefined : (await db.users.get(from.id))?.locale;
+  return stored ?? localeFromTelegram(from?.language_code) ?? defaultLocale;
 }

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { BotError, webhookCallback, type Bot } from 'grammy';
 import type { Update } from 'grammy/types';
 import { mayMoveMoney, type UpdateClaims } from './update-inbox.ts';
+import type { UnstoredUpdates } from './unstored-updates.ts';
+import type { Lease } from '../store/contract.ts';
 import { readUpdate } from './update-shape.ts';
 import type { BotContext } from '../bot/context.ts';
 import type { Logger } from '../logger.ts';
@@ -21,7 +23,17 @@ export interface HttpServerOptions {
    * In webhook mode: the bot, the path Telegram posts to and the secret it sends, and the claims
    * a stored update is held under while this process handles it (a replay elsewhere waits for it).
    */
-  webhook?: { bot: Bot<BotContext>; path: string; secret: string; claims: UpdateClaims };
+  webhook?: WebhookOptions;
+}
+
+/** The webhook's bot, the path Telegram posts to, its secret, and the claims of the stored updates it handles. */
+export interface WebhookOptions {
+  bot: Bot<BotContext>;
+  path: string;
+  secret: string;
+  claims: UpdateClaims;
+  /** Tells the user of an update the data directory cannot store to try again (answered 200, never handled). */
+  unstored?: UnstoredUpdates;
 }
 
 export interface HttpServer {
@@ -197,13 +209,15 @@ type WebhookHandler = (
  * the inbox holds already is answered 200 and not handled again — decided by the insert itself, so
  * two instances given the same update handle it once. The bot's `handleUpdate` runs it as it runs a
  * replay: one chat's updates one at a time across every instance (the store's chat lock, see
- * `runUpdatesInChatTurns`). A failed inbox write answers 500, so Telegram
- * delivers it again later.
+ * `runUpdatesInChatTurns`). An inbox write that fails because the data
+ * directory cannot be written answers 200, then tells the user to try again (the update is never
+ * handled: see unstored-updates.ts); any other failed write answers 500, so Telegram delivers it
+ * again later.
  */
 async function receiveWebhookUpdate(
   req: IncomingMessage,
   res: ServerResponse,
-  webhook: { bot: Bot<BotContext>; secret: string; claims: UpdateClaims },
+  webhook: WebhookOptions,
   db: Db,
   logger: Logger,
   handle: WebhookHandler,
@@ -235,9 +249,13 @@ async function receiveWebhookUpdate(
   }
   const { update } = read;
   const lease = webhook.claims.holder.lease();
-  const fresh = mayMoveMoney(update)
-    ? (await db.inbox.addUpdates([update], { lease })).length > 0
-    : !(await db.inbox.has(update.update_id));
+  const fresh = await storeWebhookUpdate(update, webhook, db, lease);
+  if (fresh === 'dropped' || fresh === 'unstored') {
+    // Acknowledged (the answer on its way) before its user is told, so that Telegram does not deliver it again.
+    await new Promise<void>((resolve) => res.writeHead(200).end(resolve));
+    if (fresh === 'unstored') await webhook.unstored?.tell([update]);
+    return;
+  }
   if (fresh) {
     if (mayMoveMoney(update)) webhook.claims.record(update.update_id, lease.owner);
     try {
@@ -257,4 +275,28 @@ async function receiveWebhookUpdate(
   if (!res.headersSent) res.writeHead(200).end();
   // The data directory's inbox after each update (its count bound); PostgreSQL's by the app's timer.
   if (db.kind === 'lowdb') void db.inbox.pruneDone(webhookInboxRetention.lowdb).catch(() => undefined);
+}
+
+/**
+ * Stores a webhook update that may move money in the inbox (held by `lease`); resolves whether it
+ * is new (false: a re-delivery). One the data directory cannot store is dropped (`unstored`: its
+ * user is to be told), and so is any later delivery of it (`dropped`): it is never handled. Any
+ * other failed write rejects, so Telegram delivers the update again.
+ */
+async function storeWebhookUpdate(
+  update: Update,
+  webhook: WebhookOptions,
+  db: Db,
+  lease: Lease,
+): Promise<boolean | 'dropped' | 'unstored'> {
+  const { unstored } = webhook;
+  if (unstored?.wasDropped(update.update_id)) return 'dropped';
+  if (!mayMoveMoney(update)) return !(await db.inbox.has(update.update_id));
+  try {
+    return (await db.inbox.addUpdates([update], { lease })).length > 0;
+  } catch (error) {
+    if (!unstored?.handles(error)) throw error;
+    unstored.drop([update], error);
+    return 'unstored';
+  }
 }

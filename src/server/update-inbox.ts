@@ -12,6 +12,7 @@ import { updateChatId, type Inbox } from '../store/inbox.ts';
 import type { InboxDb } from '../store/db.ts';
 import type { ChatLockStore, InboxStore } from '../store/contract.ts';
 import type { ClaimHolder } from '../store/claim-holder.ts';
+import type { UnstoredUpdates } from './unstored-updates.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** A start replays an update at most this many times (a crash loop on one update then gives up on it). */
@@ -32,15 +33,20 @@ export function mayMoveMoney(update: Update): boolean {
 /**
  * The long-polling half: an API transformer for `getUpdates` (install it on `bot.api`). Before
  * the updates of an answer reach the runner — which acknowledges them only with the offset of
- * its NEXT getUpdates — those that may move money are written to the inbox (the call fails if
- * that write fails, so the runner asks again and nothing is acknowledged). Updates the inbox holds
- * already (Telegram re-sends what was not acknowledged before a crash, and the start has replayed
- * them) are dropped from the answer; the offset sent then still moves past them. The offset of each
- * successful call tells which updates Telegram will not send again, so their done entries go.
+ * its NEXT getUpdates — those that may move money are written to the inbox. If that write fails
+ * because the data directory cannot be written and `unstored` is given, the answer's updates are
+ * acknowledged to Telegram at once, those that may move money dropped for good (never handled,
+ * now or when the disk works again) and their users told to try again in a few minutes; otherwise
+ * (or when the acknowledgement fails) the call fails, so the runner asks again and nothing is
+ * acknowledged. Updates the inbox holds already (Telegram
+ * re-sends what was not acknowledged before a crash, and the start has replayed them) are dropped
+ * from the answer; the offset sent then still moves past them. The offset of each successful call
+ * tells which updates Telegram will not send again, so their done entries go.
  */
-export function inboxGetUpdatesTransformer(inbox: Inbox): Transformer {
+export function inboxGetUpdatesTransformer(inbox: Inbox, unstored?: UnstoredUpdates): Transformer {
   /** One past the highest update id this process was given (dropped duplicates included). */
   let nextOffset = 0;
+  const dropped = (update: Update) => unstored?.wasDropped(update.update_id) === true;
   return async (prev, method, payload, signal) => {
     if (method !== 'getUpdates') return prev(method, payload, signal);
     const requested = (payload as { offset?: number }).offset ?? 0;
@@ -51,11 +57,23 @@ export function inboxGetUpdatesTransformer(inbox: Inbox): Transformer {
     if (offset > 0) inbox.acknowledgedBelow(offset);
     const updates = answer.result as unknown as Update[];
     // Held before this answer: a duplicate, already handled or replayed.
-    const fresh = updates.filter((update) => !inbox.has(update.update_id));
-    await inbox.add(fresh.filter(mayMoveMoney));
+    const fresh = updates.filter((update) => !inbox.has(update.update_id) && !dropped(update));
+    const toStore = fresh.filter(mayMoveMoney);
     const last = updates.at(-1);
+    try {
+      await inbox.add(toStore);
+    } catch (error) {
+      if (!unstored?.handles(error) || !last) throw error;
+      // Acknowledged before anyone is told, so that no later start is given them again. (Telegram
+      // confirms every update below the offset; the one this call may return comes again.)
+      const acknowledged = await prev('getUpdates', { offset: last.update_id + 1, limit: 1, timeout: 0 }, signal).catch(() => undefined);
+      if (!acknowledged?.ok) throw error;
+      unstored.drop(toStore, error);
+      await unstored.tell(toStore);
+    }
     if (last) nextOffset = Math.max(nextOffset, last.update_id + 1);
-    return { ...answer, result: fresh as unknown as typeof answer.result };
+    const result = fresh.filter((update) => !dropped(update));
+    return { ...answer, result: result as unknown as typeof answer.result };
   };
 }
 

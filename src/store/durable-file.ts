@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Low, type Adapter } from 'lowdb';
-import { StoreCorruptError, StoreError, StoreVersionError } from './errors.ts';
+import { StoreCorruptError, StoreError, StoreVersionError, unreadableFileError } from './errors.ts';
 import { ensureDir, exists, fileMode, isErrno, noop, removeStaleTemps, tightenMode, writeFileAtomic } from './atomic-file.ts';
 
 export { dirMode, ensureDir, fileMode, syncDir, writeFileAtomic } from './atomic-file.ts';
@@ -117,7 +117,10 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
       if (listing && !listing.has(path.basename(file))) throw Object.assign(new Error(`${file} is not in the listing`), { code: 'ENOENT' });
       bytes = await fs.readFile(file);
     } catch (error) {
-      if (!isErrno(error, 'ENOENT')) throw error;
+      if (!isErrno(error, 'ENOENT')) {
+        this.unreadable = true;
+        throw unreadableFileError(file, error);
+      }
       const backup = `${file}.bak`;
       if (listing ? listing.has(path.basename(backup)) : await exists(backup)) {
         this.unreadable = true;
@@ -163,7 +166,13 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
     const startedAt = performance.now();
     const json = JSON.stringify(data);
     const text = this.options.decodeChecked ? sealJson(json) : json;
-    await (this.options.writeFile ?? writeFileAtomic)(file, text, { backup: true });
+    await (this.options.writeFile ?? writeFileAtomic)(file, text, { backup: true }).catch((error: unknown) => {
+      // A failed write(2) names no file (ENOSPC, EIO): the operator is told which one it was.
+      if (typeof error === 'object' && error !== null && typeof (error as { path?: unknown }).path !== 'string') {
+        Object.assign(error, { path: file });
+      }
+      throw error;
+    });
     this.diskText = text;
     try {
       this.options.onWrite?.({ file, bytes: Buffer.byteLength(text), startedAt, durationMs: performance.now() - startedAt });

@@ -110,7 +110,7 @@ export class StoreMissingError extends StoreError {
   constructor(dataDir: string, details: { missing: string; found: string; loses: string }) {
     super(
       'missing',
-      `The data directory ${dataDir} is incomplete: ${details.missing} is missing, though ${details.found} is there. ` +
+      `The data directory ${dataDir} is incomplete: ${details.missing} ${details.missing.includes(', ') ? 'are' : 'is'} missing, though ${details.found} is there. ` +
         `Starting without it would lose ${details.loses}. kiosbot has not changed anything. ` +
         'Put it back (from a copy of the data directory, or restore a backup), or, to start anyway and lose that for good, ' +
         'start once with ACCEPT_MISSING_DATA=true (then remove it).',
@@ -118,6 +118,21 @@ export class StoreMissingError extends StoreError {
     this.name = 'StoreMissingError';
     this.missing = details.missing;
   }
+}
+
+/**
+ * A data file that exists but cannot be read (permission denied, a directory in its place, an I/O
+ * error): what to tell the operator, who must not be pointed at moving a merely unreadable file away.
+ */
+export function unreadableFileError(file: string, error: unknown): StoreCorruptError {
+  const code = typeof (error as { code?: unknown } | null)?.code === 'string' ? (error as { code: string }).code : 'error';
+  const advice =
+    code === 'EACCES' || code === 'EPERM'
+      ? 'Give the user kiosbot runs as read and write permission on it again (chown/chmod), then start kiosbot again.'
+      : code === 'EISDIR'
+        ? 'Something else is at its place: move that away and put the file back from your backups, then start kiosbot again.'
+        : 'Check the disk (dmesg, smartctl); put the file back from your backups (onto a healthy disk if it is failing), then start kiosbot again.';
+  return new StoreCorruptError(file, `it cannot be read (${code})`, advice);
 }
 
 /** What an operator is told about a write that failed on the data directory's file system. */

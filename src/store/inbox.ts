@@ -1,6 +1,6 @@
 import type { Update } from 'grammy/types';
 import { z } from 'zod';
-import { DurableFile, type WriteEvent } from './durable-file.ts';
+import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { StoreVersionError } from './errors.ts';
 import type { Vault } from './vault.ts';
 import type { SealedUpdate } from './contract.ts';
@@ -114,6 +114,8 @@ export interface InboxOptions {
   /** How long a done mark may wait for another write to join (ms). Default 200. */
   doneDelayMs?: number;
   onWrite?: (event: WriteEvent) => void;
+  /** The file writer (the store's, behind its write gate); default the real atomic writer. */
+  writeFile?: AtomicWriter;
 }
 
 /** Opens (or creates) the inbox file. */
@@ -125,6 +127,7 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
     decode: decodeInboxFile,
     defaultData: () => ({ version: inboxFileVersion, entries: [] }),
     onWrite: options.onWrite,
+    writeFile: options.writeFile,
   });
   const held = new Set(file.data.entries.map((entry) => entry.id));
 

@@ -1,19 +1,23 @@
 /**
  * Start-up's check that no piece of the data directory is missing while the rest is there. A
  * data directory with nothing in it is new and starts empty; one whose hot file is gone (with its
- * `.bak`) beside the users' files or the history, or whose hot file lists a history month that is
- * gone, would start as if that piece had never existed: every open purchase forgotten, or a month
- * of history silently missing. The store refuses that unless the operator accepts it.
+ * `.bak`) beside the users' files or the history, or whose hot file lists a history month, a
+ * users' shard file or a side file that is gone, would start as if that piece had never existed:
+ * every open purchase forgotten, users who must connect their accounts again, updates never
+ * handled, a month of history silently missing. The store refuses that unless the operator
+ * accepts it. The hot file keeps the list of those files (`meta`), updated as they are created.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { exists } from './atomic-file.ts';
+import { exists, noop } from './atomic-file.ts';
+import type { DurableFile } from './durable-file.ts';
 import { StoreMissingError } from './errors.ts';
 import { inboxFileName } from './inbox.ts';
 import { balancesFileName } from './balances.ts';
 import { broadcastsFileName } from './broadcasts.ts';
 import { priceWatchFileName } from './price-watch.ts';
-import { isUserShardFileName, usersDirName } from './user-shards.ts';
+import type { HotData } from './schema.ts';
+import { isUserShardFileName, userShardCount, userShardFileName, usersDirName } from './user-shards.ts';
 
 /** History data files: segments and, until converted, month files of before. */
 const historyMonthFile = /^(\d{4}-\d{2})\.jsonl?$/;
@@ -82,4 +86,121 @@ export async function checkHistoryPresent(options: {
     throw new StoreMissingError(options.dataDir, { missing, found: 'kiosbot.json, which lists it,', loses });
   }
   return [`${missing}: ${loses}`];
+}
+
+/** The side files (beside the hot file, the users' shards and the history), with what losing each loses. */
+const sideFileLosses: Readonly<Record<string, string>> = {
+  [inboxFileName]:
+    'the updates Telegram delivered that may not have been handled yet (a Confirm tap, a purchase message, a PIN): ' +
+    'Telegram does not send them again, and without the file nobody can tell which were handled',
+  [balancesFileName]: 'the provider balances the bot saw (the balance movements /laporan shows)',
+  [broadcastsFileName]: 'the broadcasts and their progress (a running broadcast would not be finished)',
+  [priceWatchFileName]: 'the last price list seen of each watched account (changes until its next check would go unreported)',
+};
+
+/** What losing users' shard file `index` loses, in words. */
+function shardLoss(index: number): string {
+  return (
+    `the users whose Telegram id leaves ${index} when divided by ${userShardCount}: their settings, their connected provider ` +
+    'accounts (each would have to connect again, and their Pending purchases could not be checked meanwhile) and their flows in progress'
+  );
+}
+
+/** The users' shard files (by index) and side files of a data directory: what the hot file records (`meta`). */
+export interface DataFiles {
+  userShards: number[];
+  sideFiles: string[];
+}
+
+/** The shard and side files in `dataDir` (a file, or its `.bak` alone: opening it reports that one). */
+async function dataFilesIn(dataDir: string): Promise<DataFiles> {
+  const names = new Set(await fs.readdir(path.join(dataDir, usersDirName)).catch(() => [] as string[]));
+  const userShards = Array.from({ length: userShardCount }, (_, index) => index).filter((index) => {
+    const name = path.basename(userShardFileName(index));
+    return names.has(name) || names.has(`${name}.bak`);
+  });
+  const sideFiles: string[] = [];
+  for (const name of Object.keys(sideFileLosses)) {
+    const file = path.join(dataDir, name);
+    if ((await exists(file)) || (await exists(`${file}.bak`))) sideFiles.push(name);
+  }
+  return { userShards, sideFiles: sideFiles.sort() };
+}
+
+/**
+ * After the hot file is read: refuses (StoreMissingError) when a users' shard file or a side file
+ * it lists (`meta.userShards`, `meta.sideFiles`) is gone with its `.bak`. With `accept`, returns
+ * what is lost instead. `present` is the files there now: the record to keep from here on.
+ */
+export async function checkDataFilesPresent(options: {
+  dataDir: string;
+  listed: Partial<DataFiles>;
+  accept: boolean;
+}): Promise<{ lost: string[]; present: DataFiles }> {
+  const present = await dataFilesIn(options.dataDir);
+  const gone = [
+    ...(options.listed.userShards ?? [])
+      .filter((index) => !present.userShards.includes(index))
+      .map((index) => ({ name: userShardFileName(index), loses: shardLoss(index) })),
+    ...(options.listed.sideFiles ?? [])
+      .filter((name) => !present.sideFiles.includes(name))
+      .map((name) => ({ name, loses: sideFileLosses[name] ?? 'what it held' })),
+  ];
+  if (gone.length === 0) return { lost: [], present };
+  if (!options.accept) {
+    throw new StoreMissingError(options.dataDir, {
+      missing: gone.map((file) => file.name).join(', '),
+      found: `kiosbot.json, which lists ${gone.length === 1 ? 'it' : 'them'},`,
+      loses: gone.map((file) => (gone.length === 1 ? file.loses : `${file.name}: ${file.loses}`)).join('; '),
+    });
+  }
+  return { lost: gone.map((file) => `${file.name}: ${file.loses}`), present };
+}
+
+/** Whether the hot file's record of the data files is `files`. */
+export function recordsDataFiles(meta: HotData['meta'], files: DataFiles): boolean {
+  return JSON.stringify([meta.userShards, meta.sideFiles]) === JSON.stringify([files.userShards, files.sideFiles]);
+}
+
+/** How long the record of a file written for the first time may wait to go with another write of the hot file. */
+const recordWithinMs = 5_000;
+
+/** Keeps the hot file's record of the data files as they are created (see createDataFilesRecorder). */
+export interface DataFilesRecorder {
+  /** From now on, files written for the first time are recorded in `hot`. */
+  attach(hot: DurableFile<HotData>): void;
+  /** A data file was written (a store's `onWrite`). */
+  wrote(file: string): void;
+}
+
+/**
+ * Records in the hot file each users' shard file and side file written for the first time, with
+ * the hot file's next write (at the latest `recordWithinMs` later): after the file is on disk, so
+ * that the record never names a file that was not written. A record lost to a crash or a failed
+ * write costs nothing: the next open records the files it finds, and the file's next write tries
+ * again. Before `attach` (during the open) it does nothing: the open records what is on disk.
+ */
+export function createDataFilesRecorder(dataDir: string): DataFilesRecorder {
+  let hot: DurableFile<HotData> | undefined;
+  const sideFiles = new Set(Object.keys(sideFileLosses));
+  return {
+    attach: (file) => void (hot = file),
+    wrote(file) {
+      const name = path.relative(dataDir, file).split(path.sep).join('/');
+      const shard = isUserShardFileName(name) ? Number(name.slice(usersDirName.length + 1, -'.json'.length)) : undefined;
+      if (!hot || (shard === undefined && !sideFiles.has(name))) return;
+      const meta = hot.data.meta;
+      if (shard === undefined ? meta.sideFiles?.includes(name) : meta.userShards?.includes(shard)) return;
+      try {
+        hot
+          .updateDeferred(({ meta: current }) => {
+            if (shard === undefined) current.sideFiles = [...new Set([...(current.sideFiles ?? []), name])].sort();
+            else current.userShards = [...new Set([...(current.userShards ?? []), shard])].sort((a, b) => a - b);
+          }, recordWithinMs)
+          .written.catch(noop);
+      } catch {
+        // The hot file is closed: the next open records the file.
+      }
+    },
+  };
 }

@@ -282,6 +282,13 @@ export const metaSchema = z.object({
    * the store fills it in from the segments at open.
    */
   historyMonths: z.array(z.string().regex(/^\d{4}-\d{2}$/)).optional(),
+  /**
+   * The users' shard files (by index) and the side files (`inbox.json` …) written so far, for the
+   * same reason: a data directory in use always has them. Absent in files from before it: the
+   * store fills them in from the files at open.
+   */
+  userShards: z.array(z.number().int().nonnegative()).optional(),
+  sideFiles: z.array(z.string()).optional(),
 });
 
 export const hotFileSchema = z

@@ -25,7 +25,13 @@ import { conversationAad } from './conversations.ts';
 import { createWriteGate } from './write-gate.ts';
 import { splitLegacyHotFile, type KeyCheckInput } from './split.ts';
 import { openUserShards } from './user-shards.ts';
-import { checkHistoryPresent, checkHotFilePresent } from './missing-data.ts';
+import {
+  checkDataFilesPresent,
+  checkHistoryPresent,
+  checkHotFilePresent,
+  createDataFilesRecorder,
+  recordsDataFiles,
+} from './missing-data.ts';
 import { copyPendingUsers } from './users.ts';
 
 /** Name of the hot file inside the data directory. */
@@ -124,7 +130,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   await ensureDir(dataDir);
   const lock = await acquireDirLock(dataDir);
   const gate = createWriteGate();
-  const onWrite = { onWrite: options.onWrite, writeFile: gate.wrap(options.writeFile) };
+  const files = createDataFilesRecorder(dataDir);
+  const onWrite = {
+    onWrite: (event: WriteEvent) => {
+      files.wrote(event.file);
+      options.onWrite?.(event);
+    },
+    writeFile: gate.wrap(options.writeFile),
+  };
   try {
     const hotPath = path.join(dataDir, hotFileName);
     const historyDir = path.join(dataDir, historyDirName);
@@ -146,6 +159,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       ...onWrite,
     });
     lostData.push(...(await checkHistoryPresent({ dataDir, historyDir, listed: hot.data.meta.historyMonths, accept })));
+    const dataFiles = await checkDataFilesPresent({ dataDir, listed: hot.data.meta, accept });
+    lostData.push(...dataFiles.lost);
     // A new file is written right away, so an unwritable directory fails at start-up, not at the
     // first purchase. It carries the key check value, which an older file gets here too, sealed
     // with the current key only when every stored secret is: otherwise the key check would let
@@ -153,11 +168,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const everySecretCurrent = () =>
       allSealedWithCurrentKey(options.vault, [...shards.all.flatMap((shard) => shardSecrets(shard.data)), ...storedUpdates]);
     const addCheck = !hot.data.keyCheck && everySecretCurrent();
-    if (!hot.existed || addCheck) {
+    // The files there now (found, or accepted as lost) are the ones to expect from here on.
+    const recordFiles = !recordsDataFiles(hot.data.meta, dataFiles.present);
+    if (!hot.existed || addCheck || recordFiles) {
       await hot.update((data) => {
         if (addCheck) data.keyCheck = { ...sealKeyCheck(options.vault), at: now().toISOString() };
+        if (recordFiles) Object.assign(data.meta, dataFiles.present);
       });
     }
+    files.attach(hot);
     const history = await openHistory({
       dir: historyDir,
       onWrite: options.onWrite,

@@ -14,6 +14,8 @@ export interface TestDisk {
   write: AtomicWriter;
   /** While full, every write fails with ENOSPC. */
   setFull(full: boolean): void;
+  /** While read-only (a remount, or the kernel after disk errors), every write fails with EROFS. */
+  setReadOnly(readOnly: boolean): void;
   /** The next `count` writes fail with ENOSPC, then the disk works again. */
   failNext(count: number): void;
   /** From now on writes wait (in flight) until `release`. */
@@ -45,33 +47,56 @@ export async function appendDurably(file: string, bytes: Buffer): Promise<void> 
   }
 }
 
+/** The error Node gives when the file system is mounted read-only. */
+export function erofs(file: string): NodeJS.ErrnoException {
+  // Where the atomic writer opens its temp file (writeFileAtomic), the first thing a write does.
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  return Object.assign(new Error(`EROFS: read-only file system, open '${temp}'`), {
+    code: 'EROFS',
+    errno: -30,
+    syscall: 'open',
+    path: temp,
+  });
+}
+
 /** The error Node gives when the disk is full. */
 export function enospc(file: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`ENOSPC: no space left on device, write '${file}'`), { code: 'ENOSPC', errno: -28, syscall: 'write' });
 }
 
-export function createTestDisk(): TestDisk {
+/**
+ * A test disk; `spare` names files it never fails or holds (a disk that fills up between two
+ * writes, say the update inbox's and the confirmation's).
+ */
+export function createTestDisk(options: { spare?: (file: string) => boolean } = {}): TestDisk {
   let full = false;
+  let readOnly = false;
   let failures = 0;
   let holding = false;
   const waiting: Array<() => void> = [];
   const watchers = new Set<() => void>();
   const failed: string[] = [];
   return {
-    async write(file, content, options) {
+    async write(file, content, writeOptions) {
+      if (options.spare?.(file)) return writeFileAtomic(file, content, writeOptions);
       if (holding) {
         const held = new Promise<void>((resolve) => waiting.push(resolve));
         for (const watcher of watchers) watcher();
         await held;
+      }
+      if (readOnly) {
+        failed.push(file);
+        throw erofs(file);
       }
       if (full || failures > 0) {
         if (failures > 0) failures -= 1;
         failed.push(file);
         throw enospc(file);
       }
-      await writeFileAtomic(file, content, options);
+      await writeFileAtomic(file, content, writeOptions);
     },
     setFull: (value) => void (full = value),
+    setReadOnly: (value) => void (readOnly = value),
     failNext: (count) => void (failures = count),
     hold: () => void (holding = true),
     release() {

@@ -2,6 +2,8 @@ import { request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { createTestDisk } from '../helpers/disk.ts';
+import type { AppOptions } from '../../src/app.ts';
 import { maxWebhookBodyBytes, startHttpServer, type HttpServer } from '../../src/server/http.ts';
 
 describe('HTTP server: health and webhook', () => {
@@ -120,15 +122,15 @@ describe('HTTP server: health and webhook', () => {
 
   const secret = 'test-webhook-secret-1234';
   /** The world's bot behind the webhook endpoint, with Telegram delivering to it; resolves the bot's handleUpdate spy. */
-  const webhookWorld = async () => {
-    world = await startWorld({ polling: false });
+  const webhookWorld = async (app: AppOptions = {}) => {
+    world = await startWorld({ polling: false, app });
     await world.app.bot.init();
     const handled = vi.spyOn(world.app.bot, 'handleUpdate');
     server = await startHttpServer({
       port: 0,
       logger: world.app.logger,
       db: world.app.db,
-      webhook: { bot: world.app.bot, path: '/telegram', secret, claims: world.app.updateClaims },
+      webhook: { bot: world.app.bot, path: '/telegram', secret, claims: world.app.updateClaims, unstored: world.app.unstored },
     });
     world.telegram.deliverTo(`${server.url}/telegram`, secret);
     return handled;
@@ -254,5 +256,26 @@ describe('HTTP server: health and webhook', () => {
     failing.mockRestore();
     expect(statuses).toEqual([200]);
     expect(world.logs.some((line) => line.includes('unhandled error while processing an update'))).toBe(true);
+  });
+
+  it('webhook: an update the read-only data directory cannot store is answered "cannot save, try again" with 200, never handled', async () => {
+    const disk = createTestDisk();
+    const handled = await webhookWorld({ storeWriteFile: disk.write });
+    const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'en' });
+    disk.setReadOnly(true);
+    const update = {
+      update_id: 8101,
+      message: { message_id: 1, date: 0, chat: { id: budi.id, type: 'private', first_name: 'Budi' }, from: budi.user, text: '/start' },
+    };
+    expect((await post(JSON.stringify(update))).status).toBe(200);
+    const told = await world.telegram.waitForBotMessage(budi);
+    expect(told.text).toContain('cannot save anything right now');
+    const line = world.logs.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry.errno === 'EROFS');
+    expect(line?.path).toEqual(expect.stringContaining(world.dataDir));
+
+    // Delivered again once the disk works (Telegram missed the 200): still not handled.
+    disk.setReadOnly(false);
+    expect((await post(JSON.stringify(update))).status).toBe(200);
+    expect(handled).not.toHaveBeenCalled();
   });
 });

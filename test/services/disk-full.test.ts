@@ -109,6 +109,9 @@ describe('confirming a purchase with the disk full', () => {
   it('a second confirm of the same id does not report success before the first one is on disk', async () => {
     await start();
     const budi = await buyer(world);
+    // Nothing else on its way to the disk (the inbox's done marks): the held write is the confirmation's.
+    await world.idle();
+    await world.app.store.flush();
     disk.hold();
     const first = confirm(budi, 'c-twice', 120_000);
     await writesHeld(1);
