@@ -19,7 +19,7 @@ import { createServices, type Services } from './services/services.ts';
 import { createBot } from './bot/index.ts';
 import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './bot/context.ts';
 import { Api } from 'grammy';
-import { createI18n, userLocale } from './bot/i18n.ts';
+import { createI18n, senderLocale } from './bot/i18n.ts';
 import { htmlParseMode, type TextVariable } from './text/html.ts';
 import { formatReceipt } from './text/receipt.ts';
 import type { TranslateFunction } from '@grammyjs/i18n';
@@ -343,7 +343,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const unstored = createUnstoredUpdates({
     api: bot.api,
     logger,
-    textFor: async (from) => i18n.t(await userLocale(db, from, config.defaultLocale), 'error-cannot-save'),
+    textFor: async (from) => i18n.t(await senderLocale(db, from, config.defaultLocale), 'error-cannot-save'),
   });
   if (store) bot.api.config.use(inboxGetUpdatesTransformer(store.inbox, unstored));
   markDoneAfterHandling(bot, db.inbox, {

@@ -87,12 +87,12 @@ export function createI18n<C extends Context>(options: { defaultLocale: Locale; 
     directory: localesDirectory,
     useSession: false,
     fluentBundleOptions: { useIsolating: false },
-    localeNegotiator: (ctx) => userLocale(options.db, ctx.from, options.defaultLocale),
+    localeNegotiator: (ctx) => senderLocale(options.db, ctx.from, options.defaultLocale),
   });
 }
 
 /** The locale the bot speaks to `from`: the one they chose with /language, else their Telegram app's when we speak it, else the default. */
-export async function userLocale(
+export async function senderLocale(
   db: Pick<Db, 'users'>,
   from: { id: number; language_code?: string | undefined } | undefined,
   defaultLocale: Locale,
