@@ -7,7 +7,7 @@ import { openPgEngine, type PgEngineOptions } from './store/pg/engine.ts';
 import { connectionBudget } from './store/pg/budget.ts';
 import { createDb, type Db } from './store/db.ts';
 import type { StoreEngine } from './store/contract.ts';
-import { createClaimHolder, type ClaimHolder } from './store/claim-holder.ts';
+import { createClaimHolder, singleProcessClaims, type ClaimHolder } from './store/claim-holder.ts';
 import { randomUUID } from 'node:crypto';
 import { createVault } from './store/vault.ts';
 import { userLocale } from './store/users.ts';
@@ -182,6 +182,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onProblem: (message, fields) => logger.warn(message, fields),
   });
   if (config.databaseUrl) claims.start();
+  // One process owning a data directory: its claims are its own for good, nothing renews them.
+  const claimTokens = config.databaseUrl ? claims : singleProcessClaims(instanceId, config.claimLeaseMs);
   const updateClaims = createUpdateClaims(claims, { track: config.databaseUrl !== undefined });
   // Set once the outbox exists; a provider call can only happen after createApp returns.
   let reportAccountProblem: (problem: AccountProblem) => void = () => undefined;
@@ -221,9 +223,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const outbox = createOutbox({
     api: outboxApi,
     db,
-    instanceId,
-    claimLeaseMs: config.claimLeaseMs,
-    ...(config.databaseUrl ? { claims } : {}),
+    claims: claimTokens,
     ...(fleetGate ? { fleetGate } : {}),
     logger,
     now,
@@ -281,9 +281,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   const watcher = createSettlementWatcher({
     db,
-    instanceId,
-    leaseMs: config.claimLeaseMs,
-    ...(config.databaseUrl ? { claims } : {}),
+    claims: claimTokens,
     orphansAtStart: !config.databaseUrl,
     purchases: services.purchases,
     logger,
@@ -319,7 +317,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       conversationTimeoutMs: options.conversationTimeoutMs ?? 15 * 60_000,
       gameshopCataloguePath: config.gameshopCataloguePath,
       floodLimit: options.floodLimit,
-      submitHoldMs: config.claimLeaseMs,
+      claimLeaseMs: config.claimLeaseMs,
     },
     logger,
     db,

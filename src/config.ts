@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { supportedLocales, type Locale } from './domain.ts';
 import { parseEncryptionKey } from './store/vault.ts';
 import { defaultConnectionBudget } from './store/pg/budget.ts';
+import { defaultClaimLeaseMs } from './store/claim-holder.ts';
 
 /** Thrown when the environment is unusable; its message lists every offending variable. */
 export class ConfigError extends Error {
@@ -151,7 +152,7 @@ const schema = z.object({
     'seconds an instance sharing PostgreSQL holds what it took (a due check, a notice, an update) before another may take it over',
     5,
     3600,
-  ).default(120),
+  ).default(defaultClaimLeaseMs / 1000),
   DATABASE_POOL_SIZE: integerText(
     'PostgreSQL connections one instance may open; half of them, rounded down, hold chat locks, one the send claims',
     5,

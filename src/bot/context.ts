@@ -27,11 +27,11 @@ export interface BotSettings {
   /** Per-user flood limit; default `defaultFloodLimit` (15 updates in 3 s). Tests of long flows loosen it. */
   floodLimit?: FloodLimit;
   /**
-   * How long the settlement watcher leaves a just-confirmed purchase to the flow that sends it
-   * (ms); default `submitHoldMs`. On a shared store, CLAIM_LEASE_SECONDS: when the instance that
-   * took the Confirm dies, another sends it after this.
+   * CLAIM_LEASE_SECONDS in ms (default `defaultClaimLeaseMs`), here the hold the settlement watcher
+   * leaves a just-confirmed purchase to the flow that sends it: when that flow's instance dies,
+   * another sends it after this. (While the flow runs, its send claim keeps the watcher waiting.)
    */
-  submitHoldMs?: number;
+  claimLeaseMs?: number;
 }
 
 /** More than `updates` updates from one user within `windowMs` get one "slow down" answer and are dropped. */

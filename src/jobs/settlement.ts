@@ -1,4 +1,4 @@
-import type { ClaimTokens } from '../store/claim-holder.ts';
+import { singleProcessClaims, type ClaimTokens } from '../store/claim-holder.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.ts';
 import type { TransactionRecord } from '../store/schema.ts';
@@ -32,17 +32,10 @@ export interface SettlementWatcherOptions {
    * instance may be sending them right now: they are checked when due, under a claim, like the rest.
    */
   orphansAtStart?: boolean;
-  /** Who claims due checks (one id per process); default a random one. */
-  instanceId?: string;
   /**
-   * How long a claimed check is this instance's alone (ms, default 2 minutes): its answer (stored
-   * by the purchase service) ends the claim sooner; an instance that dies lets it go after this.
-   */
-  leaseMs?: number;
-  /**
-   * A fleet's claim holder: each due check is claimed under its token (renewed by the instance's
-   * heartbeat while it lives) and made only while that token still holds; replaces `instanceId`
-   * and `leaseMs`.
+   * The process's claims: due checks are claimed under its token and made only while that token
+   * holds (a fleet instance's heartbeat renews it; a check's answer ends its claim sooner, and an
+   * instance that dies lets it go after the lease). Default: a single process's own, default lease.
    */
   claims?: ClaimTokens;
 }
@@ -78,9 +71,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
   const tickMs = options.tickMs ?? 1000;
   const perAccount = options.perAccountConcurrency ?? 2;
   const overall = options.concurrency ?? 8;
-  const instanceId = options.instanceId ?? `watcher-${randomUUID()}`;
-  const leaseMs = options.leaseMs ?? 2 * 60_000;
-  const claims: ClaimTokens = options.claims ?? { lease: () => ({ owner: instanceId, ms: leaseMs }), holds: () => true };
+  const claims = options.claims ?? singleProcessClaims(`watcher-${randomUUID()}`);
   const inFlight = new Map<string, Promise<void>>();
   const perUser = new Map<number, number>();
   /**
@@ -160,7 +151,7 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
 
   /**
    * The orphans still `Created` (checked first, whatever their due time), then what the due-time
-   * index says is due, up to the free slots, claimed for `leaseMs` so that no other instance
+   * index says is due, up to the free slots, claimed (one lease) so that no other instance
    * sharing the store checks them meanwhile. An account that cannot take a call now (paused, at
    * its bound) is skipped, not waited for; nothing due costs one comparison, not a pass over
    * every open transaction.

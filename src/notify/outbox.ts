@@ -42,7 +42,7 @@
  * errors, timeouts, 5xx and anything else are retried with exponential back-off (2 s doubling up
  * to 10 min, also pausing the whole outbox for a while) and given up after 24 h with an error log.
  */
-import type { ClaimTokens } from '../store/claim-holder.ts';
+import { singleProcessClaims, type ClaimTokens } from '../store/claim-holder.ts';
 import { GrammyError, HttpError, type Api, type Transformer } from 'grammy';
 import type { Logger } from '../logger.ts';
 import type { OutboxEntry } from '../store/outbox.ts';
@@ -68,13 +68,9 @@ export interface OutboxOptions {
    */
   api: Api;
   db: Db;
-  /** Names this process in the claims it takes on items (several instances may share the store); default a random id. */
-  instanceId?: string;
-  /** How long a claimed item is this process's alone (ms, default 2 minutes). */
-  claimLeaseMs?: number;
   /**
-   * A fleet's claim holder: items are claimed under its token (renewed by the instance's heartbeat)
-   * and sent only while that token holds; replaces `instanceId` and `claimLeaseMs`.
+   * The process's claims: items are claimed under its token and sent only while that token holds
+   * (a fleet instance's heartbeat renews it). Default: a single process's own, default lease.
    */
   claims?: ClaimTokens;
   /** With several instances: the fleet's shared send slots, taken before every message (fleet-pacing.ts). */
@@ -148,9 +144,7 @@ const fallbackRetryAfterSeconds = 5;
  */
 export function createOutbox(options: OutboxOptions): Outbox {
   const { api, db } = options;
-  /** An item being sent is this process's for this long (its removal or update ends it sooner). */
-  const fixedLease = { owner: options.instanceId ?? `outbox-${randomUUID()}`, ms: options.claimLeaseMs ?? 2 * 60_000 };
-  const claims: ClaimTokens = options.claims ?? { lease: () => fixedLease, holds: () => true };
+  const claims = options.claims ?? singleProcessClaims(`outbox-${randomUUID()}`);
   const log = options.logger.child({ component: 'outbox' });
   const now = options.now ?? (() => new Date());
   const limits = { ...defaults, ...definedOnly(options.retry) };

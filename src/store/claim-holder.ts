@@ -28,6 +28,21 @@ export interface ClaimHolder {
 /** What work taken under claims needs of the holder: the lease to claim with, and whether a token still holds. */
 export type ClaimTokens = Pick<ClaimHolder, 'lease' | 'holds'>;
 
+/**
+ * The one default length of every claim (CLAIM_LEASE_SECONDS): stored updates, due checks, outbox
+ * items, and the hold the settlement watcher leaves a just-confirmed purchase to its flow.
+ */
+export const defaultClaimLeaseMs = 2 * 60_000;
+
+/**
+ * The claims of the process that owns a data directory: nobody else can take them, so a token
+ * always holds and nothing renews them (a lease there only says when a crashed run's leftovers
+ * are due again).
+ */
+export function singleProcessClaims(owner: string, ms = defaultClaimLeaseMs): ClaimTokens {
+  return { lease: () => ({ owner, ms }), holds: () => true };
+}
+
 export interface ClaimHolderOptions {
   instanceId: string;
   /** CLAIM_LEASE_SECONDS in ms. */

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { expect } from 'vitest';
+import { until } from './fixture.ts';
 import { startBotApi, type BotApiEmulator, type EmulatedMessage, type EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../tools/sandbox/server.ts';
@@ -266,4 +267,36 @@ export async function expectOnePurchaseEach(fleet: Fleet, users: readonly Emulat
     'bought more than once',
   ).toEqual([]);
   expect([...purchases.keys()].sort()).toEqual(users.map((_, i) => targetOf(i)).sort());
+}
+
+/**
+ * Each user asks for TSEL10 to their number (`targetOf`) and taps Confirm on the summary `taps`
+ * times (2: a double tap); resolves once every tap is sent.
+ */
+export async function confirmPurchases(fleet: Fleet, users: readonly EmulatedUser[], taps = 1): Promise<void> {
+  await Promise.all(
+    users.map(async (user, index) => {
+      const summary = await fleet.telegram.waitForBotMessage(user, {
+        after: user.send(`/beli TSEL10 ${targetOf(index)}`),
+        where: (m) => m.buttons.flat().includes(confirm),
+        timeoutMs: 90_000,
+        message: `no purchase summary for user ${index}`,
+      });
+      for (let tap = 0; tap < taps; tap++) user.tap(summary, confirm);
+    }),
+  );
+}
+
+/** How many requests about purchases (create or status) the provider received. */
+export const purchaseRequests = (fleet: Fleet) => fleet.sandbox.received.filter((r) => r.path === '/transaction').length;
+
+/** Resolves once every user was shown their purchase settled (`toldSettled`); fails naming who was not, with the fleet's output. */
+export async function everyoneToldSettled(fleet: Fleet, users: readonly EmulatedUser[], timeoutMs: number): Promise<void> {
+  await until(
+    () => users.every((user) => toldSettled(fleet, user)),
+    timeoutMs,
+    () =>
+      `users not told their purchase settled: ${users.flatMap((u, i) => (toldSettled(fleet, u) ? [] : [i])).join(', ')}\n` +
+      fleet.output().slice(-30_000),
+  );
 }

@@ -21,7 +21,9 @@ import {
   quiet,
   settlementNotices,
   targetOf,
-  toldSettled,
+  confirmPurchases,
+  everyoneToldSettled,
+  purchaseRequests,
 } from './fleet-lab.ts';
 
 /** The outbox's default overall rate (src/notify/pacing.ts), kept by the whole fleet together. */
@@ -164,22 +166,11 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
     sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'latency', ms: 3000 } });
 
     // Every user asks for a summary and taps Confirm twice.
-    const tapped = Promise.all(
-      users.map(async (user, index) => {
-        const summary = await telegram.waitForBotMessage(user, {
-          after: user.send(`/beli TSEL10 ${targetOf(index)}`),
-          where: (m) => m.buttons.flat().includes(confirm),
-          timeoutMs: 90_000,
-          message: `no purchase summary for user ${index}`,
-        });
-        user.tap(summary, confirm);
-        user.tap(summary, confirm);
-      }),
-    );
+    const tapped = confirmPurchases(fleet, users, 2);
     // Once some Confirms were answered and their purchases reached the provider, instance 1 dies.
     const victim = 1;
     const answered = () => telegram.callbackAnswers.filter((a) => a.text?.startsWith('Sedang diproses')).length;
-    const creates = () => sandbox.received.filter((r) => r.path === '/transaction').length;
+    const creates = () => purchaseRequests(fleet);
     await until(
       () => answered() >= 10 && creates() >= 10,
       60_000,
@@ -237,19 +228,8 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
     // The provider takes 2 s to answer a purchase: the restart comes while purchases are on their way.
     sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'latency', ms: 2000 } });
 
-    const tapped = Promise.all(
-      users.map(async (user, index) => {
-        const summary = await telegram.waitForBotMessage(user, {
-          after: user.send(`/beli TSEL10 ${targetOf(index)}`),
-          where: (m) => m.buttons.flat().includes(confirm),
-          timeoutMs: 90_000,
-          message: `no purchase summary for user ${index}`,
-        });
-        user.tap(summary, confirm);
-        user.tap(summary, confirm);
-      }),
-    );
-    const creates = () => sandbox.received.filter((r) => r.path === '/transaction').length;
+    const tapped = confirmPurchases(fleet, users, 2);
+    const creates = () => purchaseRequests(fleet);
     await until(
       () => creates() >= 5,
       60_000,
@@ -294,13 +274,7 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
     // A purchase whose handling was interrupted and run again may learn its outcome on the spot (its
     // second request under the same ref is a status check): its "in process" message then becomes
     // the receipt, and no separate notice is due.
-    await until(
-      () => users.every((user) => toldSettled(fleet, user)),
-      120_000,
-      () =>
-        `users not told their purchase settled: ${users.flatMap((u, i) => (toldSettled(fleet, u) ? [] : [i])).join(', ')}\n` +
-        fleet.output().slice(-30_000),
-    );
+    await everyoneToldSettled(fleet, users, 120_000);
     await quiet(fleet, 60_000);
 
     expect(ended, 'connections ended by the restart').toBeGreaterThan(0);

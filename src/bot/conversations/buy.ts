@@ -25,10 +25,9 @@ import {
   type PurchaseResult,
 } from '../renderers/purchase.ts';
 import { isValidPin } from '../../services/pin.ts';
+import { defaultClaimLeaseMs } from '../../store/claim-holder.ts';
 import { maxQuickBuyLines, parseQuickBuy } from '../../services/targets.ts';
 
-/** The settlement watcher leaves a just-confirmed purchase this long to the conversation that sends it. */
-export const submitHoldMs = 2 * 60_000;
 /** Provider calls in flight at once while a bulk purchase is sent. */
 const submitConcurrency = 4;
 /** The balance shown in the summary is skipped when the provider takes longer than this. */
@@ -430,7 +429,7 @@ export function createBuyConversation(deps: BotDeps) {
           userId,
           chatId,
           lines: items.map((item) => ({ code: item.code, productName: item.productName, target: item.target, price: item.price })),
-          holdMs: deps.settings.submitHoldMs ?? submitHoldMs,
+          holdMs: deps.settings.claimLeaseMs ?? defaultClaimLeaseMs,
         });
         return { ok: true, again, refIds: transactions.map((tx) => tx.refId) };
       } catch (error) {
