@@ -4,7 +4,9 @@
  * menu with the demo credentials, buys Telkomsel 10.000 for 081234567890 by taps (category, brand,
  * product), confirms, and sees the Pending message settle into one Sukses receipt; then downloads
  * that purchase as the /ekspor CSV and posts a price card through an inline query typed in the
- * message box. A screenshot of the chat is saved under test-artifacts/.
+ * message box. Then, with a sell price and /pantau on, the sandbox raises TSEL10's cost; once the
+ * digest arrives a quick-buy's summary, its receipt, /laporan and the CSV all show the new cost.
+ * A screenshot of the chat is saved under test-artifacts/ after each run.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -111,4 +113,65 @@ describe('npm run demo in a browser', () => {
       await chat.context.close();
     }
   }, 120_000);
+
+  // Goes on from the purchase above (at Rp 10.450, no sell price). The demo checks watched price
+  // lists once a minute from its start, so the digest takes up to a minute: the longest wait here.
+  it('/pantau on, TSEL10 raised to Rp 10.600: after the digest the summary, the receipt, /laporan and the CSV all use the new cost', async () => {
+    const chat = await openChat(browser, pageUrl);
+    const target = '081234567812';
+    try {
+      // A fixed sell price, so the margin shows which cost was used: Rp 11.000 - 10.600 = +400 (not +550).
+      await chat.sendText('/jual');
+      await chat.waitForText('Harga jual', { fromBot: true });
+      await chat.tapButton('📦 Per produk');
+      await chat.waitForText('Ketik markup per produk', { fromBot: true });
+      await chat.sendText('TSEL10 =11000');
+      await chat.waitForText('Aturan harga jual disimpan', { fromBot: true });
+
+      // Subscribing answers once the starting point (Rp 10.450) is taken.
+      await chat.sendText('/pantau on');
+      await chat.waitForText('🔔 Aktif', { fromBot: true });
+      const control = /curl -X PATCH (\S+)\/TSEL10 /.exec(demo.output)?.[1];
+      expect(control, 'the banner shows how to change a price').toBeDefined();
+      const raised = await fetch(`${control}/TSEL10`, { method: 'PATCH', body: JSON.stringify({ price: 10_600 }) });
+      expect(raised.status).toBe(200);
+      // The next pass reports it (a pass between the answer and the change reports it one minute later).
+      const digest = await chat.waitForText(/Perubahan harga/, { fromBot: true, timeoutMs: 150_000 });
+      expect(await digest.textContent()).toMatch(/TSEL10[^•]*Rp 10\.450 → Rp 10\.600/);
+
+      await chat.sendText(`TSEL10.${target}`);
+      const summary = await chat.waitForText(new RegExp(`Ringkasan pembelian[\\s\\S]*${target}`), { fromBot: true });
+      expect(await summary.textContent()).toContain('Modal → jual: Rp 10.600 → Rp 11.000 (+400)');
+      await chat.tapButton('Konfirmasi');
+      const receipt = chat.page
+        .locator('#messages .msg:not(.mine)')
+        .filter({ hasText: 'Ref ID' })
+        .filter({ hasText: target })
+        .filter({ hasText: /Status: \S+ Sukses/ });
+      await receipt.waitFor({ timeout: 60_000 });
+      expect(await receipt.textContent()).toContain('Modal → jual: Rp 10.600 → Rp 11.000 (+400)');
+
+      // Both purchases: cost 10.450 + 10.600, sold at 10.450 (no sell price then) + 11.000.
+      await chat.sendText('/laporan 2020-01-01 2099-12-31');
+      const report = await chat.waitForText('Laporan 2020-01-01', { fromBot: true, timeoutMs: 30_000 });
+      const reportText = (await report.textContent()) ?? '';
+      expect(reportText).toContain('Sukses: 2');
+      expect(reportText).toContain('Omzet (harga modal): Rp 21.050');
+      expect(reportText).toContain('Margin: +400');
+
+      await chat.sendText('/ekspor 2020-01-01 2099-12-31');
+      const exported = await chat.waitForText('2 transaksi', { fromBot: true, timeoutMs: 30_000 });
+      const [download] = await Promise.all([chat.page.waitForEvent('download'), exported.getByRole('link', { name: /\.csv$/ }).click()]);
+      const [header = [], ...rows] = (await readFile(await download.path(), 'utf8'))
+        .replace(/^\uFEFF/, '')
+        .split('\r\n')
+        .map((line) => line.split(','));
+      const row = rows.find((fields) => fields.includes(target)) ?? [];
+      const column = (name: string) => row[header.indexOf(name)];
+      expect([column('Modal'), column('Harga jual'), column('Margin (Sukses)')]).toEqual(['10600', '11000', '400']);
+    } finally {
+      await chat.screenshot('demo-price-change');
+      await chat.context.close();
+    }
+  }, 240_000);
 });
