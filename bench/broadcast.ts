@@ -108,7 +108,7 @@ try {
     ...(queueMs >= 2000 ? { missed: true } : {}),
   });
 
-  const runner = run(app.bot, { runner: { silent: true } });
+  const runner = run(app.updates.runnerBot, { runner: { silent: true } });
   await telegram.waitFor(() => telegram.polling, { timeoutMs: 10_000 });
   app.startJobs();
   const probes = Array.from({ length: 10 }, (_, i) =>

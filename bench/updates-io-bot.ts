@@ -22,6 +22,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Update } from 'grammy/types';
 import { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import { createResellerClient, type ResellerClient } from '../src/providers/reseller/client.ts';
@@ -41,7 +42,8 @@ export interface IoBotWorld {
 }
 
 export interface IoBot {
-  bot: Bot;
+  /** The bot as the runner takes it, each update through the inbox's done marks (as kiosbot's pipeline does). */
+  bot: Pick<Bot, 'init' | 'api' | 'errorHandler'> & { handleUpdate: (update: Update) => Promise<void> };
   close(): Promise<void>;
 }
 
@@ -54,7 +56,9 @@ export async function startIoBot(world: IoBotWorld): Promise<IoBot> {
   const inbox = await openInbox({ path: path.join(dataDir, 'inbox.json'), vault });
   const bot = new Bot(world.token, { botInfo: world.botInfo, client: { apiRoot: world.apiRoot } });
   bot.api.config.use(inboxGetUpdatesTransformer(inbox));
-  markDoneAfterHandling(bot, inbox);
+  const handleUpdate = markDoneAfterHandling(inbox, { again: (update) => bot.handleUpdate(update).catch(() => undefined) })((update) =>
+    bot.handleUpdate(update),
+  );
 
   const clients = new Map<string, ResellerClient>();
   const clientOf = (userId: number) => {
@@ -114,7 +118,7 @@ export async function startIoBot(world: IoBotWorld): Promise<IoBot> {
   bot.catch((error) => console.error('io bot: update', error.ctx.update.update_id, String(error.error)));
 
   return {
-    bot,
+    bot: { init: (...args) => bot.init(...args), api: bot.api, errorHandler: (error) => bot.errorHandler(error), handleUpdate },
     async close() {
       await Promise.all([...shards.values()].map((shard) => shard.writing.catch(() => undefined)));
       await inbox.close();

@@ -279,9 +279,9 @@ async function startKiosbot(world: WorldStarted): Promise<Bench> {
     }),
   );
   const h = harness();
-  h.handleUpdate.wrap(app.bot);
+  h.handleUpdate.wrap(app.updates.runnerBot);
   await app.replayInbox();
-  const runner = run(app.bot, { runner: { fetch: { timeout: 1 } } });
+  const runner = run(app.updates.runnerBot, { runner: { fetch: { timeout: 1 } } });
   return { h, stop: () => stopAll(runner, () => app.close(), dataDir) };
 }
 

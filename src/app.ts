@@ -38,18 +38,10 @@ import { loadPeriodReport } from './services/period-report.ts';
 import { dailySummaryItem } from './bot/renderers/daily-summary.ts';
 import { createPriceWatchJob, type PriceWatchJob } from './jobs/price-watch.ts';
 import type { SellPriceOf } from './services/pricing.ts';
-import {
-  claimGuard,
-  createUpdateClaims,
-  inboxGetUpdatesTransformer,
-  markDoneAfterHandling,
-  replayInbox,
-  runUpdatesInChatTurns,
-  type UpdateClaims,
-} from './server/update-inbox.ts';
-import { spreadUpdateStarts } from './server/turns.ts';
+import { claimGuard, createUpdateClaims, inboxGetUpdatesTransformer, replayInbox, type UpdateClaims } from './server/update-inbox.ts';
 import { createUnstoredUpdates, type UnstoredUpdates } from './server/unstored-updates.ts';
-import { limitActiveUpdates, type ActiveUpdateOptions } from './server/active-updates.ts';
+import type { ActiveUpdateOptions } from './server/active-updates.ts';
+import { createUpdatePipeline, type UpdatePipeline } from './server/update-pipeline.ts';
 import { webhookInboxRetention } from './server/http.ts';
 
 export interface App {
@@ -71,6 +63,8 @@ export interface App {
   claims: ClaimHolder;
   /** The stored updates this process handles and their claim tokens (the webhook records each). */
   updateClaims: UpdateClaims;
+  /** The one path every update takes (update-pipeline.ts): the runner gets `updates.runnerBot`, the webhook `updates.handle`. */
+  updates: UpdatePipeline;
   services: Services;
   providers: Providers;
   logger: Logger;
@@ -344,17 +338,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     textFor: async (from) => i18n.t(await senderLocale(db, from, config.defaultLocale), 'error-cannot-save'),
   });
   if (store) bot.api.config.use(inboxGetUpdatesTransformer(store.inbox, unstored));
-  markDoneAfterHandling(bot, db.inbox, {
+  // Polling, webhook deliveries, replays and retries take one path (update-pipeline.ts); on a fleet's
+  // store it starts with the chat's lock and the claim checked in it.
+  const updates = createUpdatePipeline({
+    bot,
+    inbox: db.inbox,
+    claims: updateClaims,
     logger,
-    claimOf: (updateId) => updateClaims.take(updateId),
-    ...(options.handlingRetryDelaysMs ? { retryDelaysMs: options.handlingRetryDelaysMs } : {}),
+    ...(config.webhook ? { chatTurns: db } : {}),
+    ...(options.activeUpdates ? { activeUpdates: options.activeUpdates } : {}),
+    ...(options.handlingRetryDelaysMs ? { handlingRetryDelaysMs: options.handlingRetryDelaysMs } : {}),
   });
-  // A getUpdates answer's 100 updates start over several event-loop turns, ~4 ms each, I/O between,
-  // and at most 32 are handled at once, one waiting over 50 ms on a slow call not counted.
-  spreadUpdateStarts(bot);
-  limitActiveUpdates(bot, options.activeUpdates);
-  // Webhook deliveries, replays and retries take one path: the chat's lock, the claim checked in it.
-  if (config.webhook) runUpdatesInChatTurns(bot, db, updateClaims, { logger });
   // A process paused past its lease sends nothing for the updates whose claims moved meanwhile.
   if (config.databaseUrl) bot.api.config.use(claimGuard(claims));
   const jobs = outbox;
@@ -379,7 +373,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     summaries,
     backups,
     priceWatch,
-    replayInbox: () => replayInbox(bot, db.inbox, logger, updateClaims),
+    updates,
+    replayInbox: () => replayInbox(updates.handle, db.inbox, logger, updateClaims),
     unstored,
     startJobs() {
       jobs.start();
@@ -400,7 +395,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         // them once their hold runs out.
         replayTimer ??= setInterval(
           () =>
-            void replayInbox(bot, db.inbox, logger, updateClaims)
+            void replayInbox(updates.handle, db.inbox, logger, updateClaims)
               .then(() => db.inbox.pruneDone(webhookInboxRetention.postgres))
               .catch((error: unknown) => logger.error('replay failed', { error })),
           Math.max(1000, Math.min(60_000, config.claimLeaseMs)),

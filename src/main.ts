@@ -98,7 +98,14 @@ try {
       healthToken: config.healthToken,
       logger,
       db: started.db,
-      webhook: { bot, path, secret: config.webhook.secret, claims: started.updateClaims, unstored: started.unstored },
+      webhook: {
+        bot,
+        handle: started.updates.handle,
+        path,
+        secret: config.webhook.secret,
+        claims: started.updateClaims,
+        unstored: started.unstored,
+      },
     });
     await bot.api.setWebhook(config.webhook.url, { secret_token: config.webhook.secret, allowed_updates: [...allowedUpdates] });
     logger.info('webhook mode', {
@@ -116,7 +123,7 @@ try {
     await bot.api.deleteWebhook();
     // The runner prints polling errors raw (their URL holds the token): they go through the logger instead.
     logPollingErrors(bot.api, logger);
-    runner = run(bot, { runner: { fetch: { allowed_updates: [...allowedUpdates] }, silent: true } });
+    runner = run(started.updates.runnerBot, { runner: { fetch: { allowed_updates: [...allowedUpdates] }, silent: true } });
     logger.info('long polling', { healthUrl: `${server.url}/health` });
   }
 } catch (error) {

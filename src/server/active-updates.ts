@@ -18,7 +18,7 @@
  * the order the runner hands them over (which keeps each chat's order: the runner's
  * sequentialize hands a chat's next update over only after the previous one).
  */
-import type { Update } from 'grammy/types';
+import type { PipelineStage } from './pipeline-stage.ts';
 
 export const activeUpdateDefaults = { maxActive: 32, parkAfterMs: 50 } as const;
 
@@ -31,53 +31,50 @@ export interface ActiveUpdateOptions {
   setTimer?: (task: () => void, ms: number) => { clear(): void };
 }
 
-interface HandlesUpdates {
-  handleUpdate(update: Update, ...rest: never[]): Promise<void>;
-}
-
 const realTimer = (task: () => void, ms: number) => {
   const timer = setTimeout(task, ms);
   timer.unref();
   return { clear: () => clearTimeout(timer) };
 };
 
-/** Makes `bot.handleUpdate` run at most `maxActive` updates at once, parked ones not counted (see above). */
-export function limitActiveUpdates<B extends HandlesUpdates>(bot: B, options: ActiveUpdateOptions = {}): void {
+/** The pipeline stage that runs at most `maxActive` updates at once, parked ones not counted (see above). */
+export function limitActiveUpdates(options: ActiveUpdateOptions = {}): PipelineStage {
   const maxActive = options.maxActive ?? activeUpdateDefaults.maxActive;
   const parkAfterMs = options.parkAfterMs ?? activeUpdateDefaults.parkAfterMs;
   const setTimer = options.setTimer ?? realTimer;
-  const handle = bot.handleUpdate.bind(bot) as (...args: Parameters<B['handleUpdate']>) => Promise<void>;
-  const waiting: Array<() => void> = [];
-  let active = 0;
+  return (handle) => {
+    const waiting: Array<() => void> = [];
+    let active = 0;
 
-  const admit = () => {
-    while (active < maxActive && waiting.length > 0) {
-      active += 1;
-      waiting.shift()?.();
-    }
-  };
-
-  bot.handleUpdate = (...args: Parameters<B['handleUpdate']>) =>
-    new Promise<void>((resolve, reject) => {
-      const start = () => {
-        let counted = true;
-        const release = () => {
-          if (!counted) return;
-          counted = false;
-          active -= 1;
-          admit();
-        };
-        const parking = setTimer(release, parkAfterMs);
-        handle(...args)
-          .then(resolve, reject)
-          .finally(() => {
-            parking.clear();
-            release();
-          });
-      };
-      if (active < maxActive && waiting.length === 0) {
+    const admit = () => {
+      while (active < maxActive && waiting.length > 0) {
         active += 1;
-        start();
-      } else waiting.push(start);
-    });
+        waiting.shift()?.();
+      }
+    };
+
+    return (update) =>
+      new Promise<void>((resolve, reject) => {
+        const start = () => {
+          let counted = true;
+          const release = () => {
+            if (!counted) return;
+            counted = false;
+            active -= 1;
+            admit();
+          };
+          const parking = setTimer(release, parkAfterMs);
+          handle(update)
+            .then(resolve, reject)
+            .finally(() => {
+              parking.clear();
+              release();
+            });
+        };
+        if (active < maxActive && waiting.length === 0) {
+          active += 1;
+          start();
+        } else waiting.push(start);
+      });
+  };
 }

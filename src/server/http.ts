@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BotError, webhookCallback, type Bot } from 'grammy';
+import { BotError, type Bot } from 'grammy';
+import type { HandleUpdate } from './pipeline-stage.ts';
 import type { Update } from 'grammy/types';
 import { mayMoveMoney, type UpdateClaims } from './update-inbox.ts';
 import type { UnstoredUpdates } from './unstored-updates.ts';
@@ -28,7 +29,10 @@ export interface HttpServerOptions {
 
 /** The webhook's bot, the path Telegram posts to, its secret, and the claims of the stored updates it handles. */
 export interface WebhookOptions {
+  /** The bot (its error handler reports a failed update, as under long polling). */
   bot: Bot<BotContext>;
+  /** The update pipeline every update takes (update-pipeline.ts). */
+  handle: HandleUpdate;
   path: string;
   secret: string;
   claims: UpdateClaims;
@@ -54,14 +58,6 @@ export interface HttpServer {
  *   `X-Telegram-Bot-Api-Secret-Token` header (grammY answers 401 otherwise).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
-  const handleUpdate = options.webhook
-    ? webhookCallback(options.webhook.bot, 'callback', {
-        secretToken: options.webhook.secret,
-        onTimeout: 'return',
-        timeoutMilliseconds: 9_000,
-      })
-    : undefined;
-
   const respond = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://local').pathname;
     if (req.method === 'GET' && path === '/health') {
@@ -75,8 +71,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(await healthBody(options.db, access === 'counts')));
       return;
     }
-    if (handleUpdate && options.webhook && req.method === 'POST' && path === options.webhook.path) {
-      void receiveWebhookUpdate(req, res, options.webhook, options.db, options.logger, handleUpdate).catch((error: unknown) => {
+    if (options.webhook && req.method === 'POST' && path === options.webhook.path) {
+      void receiveWebhookUpdate(req, res, options.webhook, options.db, options.logger).catch((error: unknown) => {
         options.logger.error('webhook update failed', { error });
         if (!res.headersSent) res.writeHead(500).end();
       });
@@ -194,12 +190,8 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
     .end(`body larger than ${maxWebhookBodyBytes} bytes`, () => req.socket.destroy());
 }
 
-type WebhookHandler = (
-  update: Update,
-  respond: (json: string) => unknown,
-  header: string | undefined,
-  unauthorized: () => unknown,
-) => Promise<unknown>;
+/** How long a webhook POST waits for its update's handling before it is answered 200 (the handling goes on). */
+const webhookAnswerMs = 9_000;
 
 /**
  * One webhook POST: the secret is checked first (401 otherwise, nothing stored), then an update
@@ -220,7 +212,6 @@ async function receiveWebhookUpdate(
   webhook: WebhookOptions,
   db: Db,
   logger: Logger,
-  handle: WebhookHandler,
 ): Promise<void> {
   const { secret } = webhook;
   const header = req.headers['x-telegram-bot-api-secret-token'];
@@ -258,23 +249,38 @@ async function receiveWebhookUpdate(
   }
   if (fresh) {
     if (mayMoveMoney(update)) webhook.claims.record(update.update_id, lease.owner);
-    try {
-      await handle(
-        update,
-        (json) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(json),
-        secret,
-        () => res.writeHead(401).end('secret token is wrong'),
-      );
-    } catch (error) {
-      // A handler that threw is reported as under long polling (bot.catch: logged, the user told)
-      // and the update acknowledged: it is marked done, so a re-delivery would not run it again.
-      if (!(error instanceof BotError)) throw error;
-      await webhook.bot.errorHandler(error as BotError<BotContext>);
-    }
+    await handleInTime(webhook, update, logger);
   }
   if (!res.headersSent) res.writeHead(200).end();
   // The data directory's inbox after each update (its count bound); PostgreSQL's by the app's timer.
   if (db.kind === 'lowdb') void db.inbox.pruneDone(webhookInboxRetention.lowdb).catch(() => undefined);
+}
+
+/**
+ * Handles `update` along the pipeline for at most `webhookAnswerMs` before its POST is answered;
+ * the handling goes on after that. A handler that threw is reported as under long polling
+ * (bot.catch: logged, the user told); the update is acknowledged all the same (its done mark, or
+ * its retry, is the pipeline's).
+ */
+async function handleInTime(webhook: WebhookOptions, update: Update, logger: Logger): Promise<void> {
+  await webhook.bot.init();
+  let answered = false;
+  const handling = webhook.handle(update).catch(async (error: unknown) => {
+    if (error instanceof BotError) {
+      await webhook.bot.errorHandler(error as BotError<BotContext>);
+      return;
+    }
+    if (!answered) throw error;
+    logger.error('webhook update failed after its answer', { updateId: update.update_id, error });
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, webhookAnswerMs)));
+  try {
+    await Promise.race([handling, late]);
+  } finally {
+    answered = true;
+    clearTimeout(timer);
+  }
 }
 
 /**

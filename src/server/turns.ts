@@ -7,7 +7,7 @@
  * in the order they arrived; one that fits the budget starts at once (no delay when the bot is
  * not busy).
  */
-import type { Update } from 'grammy/types';
+import type { PipelineStage } from './pipeline-stage.ts';
 
 /** Milliseconds of update starts per event-loop turn. */
 export const startBudgetMs = 4;
@@ -21,33 +21,30 @@ export interface TurnOptions {
   nextTurn?: (task: () => void) => void;
 }
 
-interface HandlesUpdates {
-  handleUpdate(update: Update, ...rest: never[]): Promise<void>;
-}
-
-/** Makes `bot.handleUpdate` start updates at most `budgetMs` per event-loop turn (see above). */
-export function spreadUpdateStarts<B extends HandlesUpdates>(bot: B, options: TurnOptions = {}): void {
+/** The pipeline stage that starts updates at most `budgetMs` per event-loop turn (see above). */
+export function spreadUpdateStarts(options: TurnOptions = {}): PipelineStage {
   const budgetMs = options.budgetMs ?? startBudgetMs;
   const now = options.now ?? (() => performance.now());
   const nextTurn = options.nextTurn ?? ((task) => void setImmediate(task));
-  const handle = bot.handleUpdate.bind(bot) as (...args: Parameters<B['handleUpdate']>) => Promise<void>;
-  const waiting: Array<() => void> = [];
-  /** When this turn's first start began; undefined: no start yet in this turn. */
-  let turnStartedAt: number | undefined;
+  return (handle) => {
+    const waiting: Array<() => void> = [];
+    /** When this turn's first start began; undefined: no start yet in this turn. */
+    let turnStartedAt: number | undefined;
 
-  const beginTurn = () => {
-    turnStartedAt = now();
-    nextTurn(() => {
-      turnStartedAt = undefined;
-      if (waiting.length > 0) beginTurn();
-      while (waiting.length > 0 && within()) waiting.shift()?.();
-    });
-  };
-  const within = () => turnStartedAt !== undefined && now() - turnStartedAt < budgetMs;
+    const beginTurn = () => {
+      turnStartedAt = now();
+      nextTurn(() => {
+        turnStartedAt = undefined;
+        if (waiting.length > 0) beginTurn();
+        while (waiting.length > 0 && within()) waiting.shift()?.();
+      });
+    };
+    const within = () => turnStartedAt !== undefined && now() - turnStartedAt < budgetMs;
 
-  bot.handleUpdate = (...args: Parameters<B['handleUpdate']>) => {
-    if (turnStartedAt === undefined) beginTurn();
-    if (waiting.length === 0 && within()) return handle(...args);
-    return new Promise<void>((resolve, reject) => waiting.push(() => void handle(...args).then(resolve, reject)));
+    return (update) => {
+      if (turnStartedAt === undefined) beginTurn();
+      if (waiting.length === 0 && within()) return handle(update);
+      return new Promise<void>((resolve, reject) => waiting.push(() => void handle(update).then(resolve, reject)));
+    };
   };
 }

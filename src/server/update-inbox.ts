@@ -2,7 +2,7 @@
  * How the update inbox (src/store/inbox.ts) sits between Telegram and the bot: which updates it
  * keeps, the getUpdates transformer of long polling, the done marks, and the replay on start.
  */
-import { BotError, type Bot, type Context, type Transformer } from 'grammy';
+import { BotError, type Transformer } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { BotContext } from '../bot/context.ts';
 import { isTemporaryFailure } from '../bot/errors.ts';
@@ -14,6 +14,7 @@ import type { ChatLockStore, InboxStore } from '../store/contract.ts';
 import type { ClaimHolder } from '../store/claim-holder.ts';
 import type { UnstoredUpdates } from './unstored-updates.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { PipelineStage } from './pipeline-stage.ts';
 
 /** A start replays an update at most this many times (a crash loop on one update then gives up on it). */
 export const maxReplayAttempts = 3;
@@ -87,11 +88,16 @@ export interface MarkDoneOptions {
   logger?: Logger;
   /** Waits before each new try of an update that failed on a temporary problem; its length bounds the retries. */
   retryDelaysMs?: readonly number[];
+  /**
+   * Handles an update again from the top of the pipeline (its retry takes the whole path again: the
+   * chat's lock, the claim check), and reports a failure as the runner would (the bot's error handler).
+   */
+  again: (update: Update) => Promise<void>;
 }
 
 /**
- * Marks an inbox update done once `bot.handleUpdate` finished with it. Covers long polling (the
- * runner calls `bot.handleUpdate`), the webhook (grammY's callback calls it) and the replay alike.
+ * The pipeline stage that marks an inbox update done once the bot finished with it, whichever way
+ * it came (long polling, the webhook, a replay: see update-pipeline.ts).
  *
  * An update whose handling failed is not marked done when the failure is temporary
  * (`isTemporaryFailure`: the data directory or the database could not be written, Telegram
@@ -103,8 +109,7 @@ export interface MarkDoneOptions {
  * handler reported it. A mark that cannot be written is written again until it lands (a later
  * start would otherwise replay an update that was handled).
  */
-export function markDoneAfterHandling<C extends Context>(bot: Bot<C>, inbox: DoneMarks, options: MarkDoneOptions = {}): void {
-  const handle = bot.handleUpdate.bind(bot);
+export function markDoneAfterHandling(inbox: DoneMarks, options: MarkDoneOptions): PipelineStage {
   const delays = options.retryDelaysMs ?? handlingRetryDelaysMs;
   const log = options.logger;
   /** Failed tries so far, by update id, of updates waiting to be handled again. */
@@ -113,11 +118,10 @@ export function markDoneAfterHandling<C extends Context>(bot: Bot<C>, inbox: Don
     failedTries.delete(updateId);
     void markDoneDurably(inbox, updateId, options.claimOf?.(updateId), log);
   };
-  bot.handleUpdate = async (update, webhookReplyEnvelope) => {
+  return (handle) => async (update) => {
     try {
-      const result = await handle(update, webhookReplyEnvelope);
+      await handle(update);
       markDone(update.update_id);
-      return result;
     } catch (error) {
       const tries = (failedTries.get(update.update_id) ?? 0) + 1;
       const delayMs = isTemporaryFailure(error) ? delays[tries - 1] : undefined;
@@ -133,19 +137,10 @@ export function markDoneAfterHandling<C extends Context>(bot: Bot<C>, inbox: Don
         retryInMs: delayMs,
         retry: tries,
       });
-      setTimeout(() => void retryHandling(bot, update), delayMs).unref();
+      setTimeout(() => void options.again(update), delayMs).unref();
       throw error;
     }
   };
-}
-
-/** Handles `update` again through the whole pipeline; a failure goes to the bot's error handler, as the runner's would. */
-async function retryHandling<C extends Context>(bot: Bot<C>, update: Update): Promise<void> {
-  try {
-    await bot.handleUpdate(update);
-  } catch (error) {
-    if (error instanceof BotError) await Promise.resolve(bot.errorHandler(error as BotError<C>)).catch(() => undefined);
-  }
 }
 
 /** Where done marks go: the store's inbox (fenced by the claim token when one is given). */
@@ -250,28 +245,29 @@ const earlierFirst = Symbol('earlier update of the chat first');
  * instances: the later one lets the lock go and asks again, so the earlier one can take it), and
  * with its claim in scope, so that no Bot API call is made once the claim is lost (see `claimGuard`).
  */
-export function runUpdatesInChatTurns<C extends Context>(
-  bot: Bot<C>,
+export function runUpdatesInChatTurns(
   db: { chatLocks: ChatLockStore; inbox: Pick<InboxStore, 'holds' | 'earlierOpen'> },
   claims: UpdateClaims,
   options: ChatTurnOptions = {},
-): void {
-  const handle = bot.handleUpdate.bind(bot);
+): PipelineStage {
   const pollMs = options.orderPollMs ?? 50;
   const waitMs = options.orderWaitMs ?? 2 * claims.holder.lease().ms;
-  bot.handleUpdate = async (update, webhookReplyEnvelope) => {
+  return (handle) => async (update) => {
     const chatId = chatOf(update);
     const owner = claims.ownerOf(update.update_id);
     const run = async (mayWait: boolean) => {
-      if (owner === undefined) return handle(update, webhookReplyEnvelope);
+      if (owner === undefined) return handle(update);
       if (!claims.holder.holds(owner) || !(await db.inbox.holds(update.update_id, owner))) {
         claims.take(update.update_id);
         return;
       }
       if (mayWait && chatId !== undefined && (await db.inbox.earlierOpen(chatId, update.update_id))) return earlierFirst;
-      return claimScope.run({ owner }, () => handle(update, webhookReplyEnvelope));
+      return claimScope.run({ owner }, () => handle(update));
     };
-    if (chatId === undefined) return run(false) as Promise<void>;
+    if (chatId === undefined) {
+      await run(false);
+      return;
+    }
     const deadline = performance.now() + waitMs;
     for (;;) {
       const mayWait = performance.now() < deadline;
@@ -299,13 +295,13 @@ export function claimGuard(holder: ClaimHolder): Transformer {
  * Replays the inbox entries not marked done whose handler is gone (a crash came between their
  * acknowledgement and the end of their handling; on PostgreSQL also an instance that died with
  * them while the others run), claimed under this process's token so that no other instance
- * replays them too. Each goes through `bot.handleUpdate` like a fresh delivery (the chat lock, the
+ * replays them too. Each goes through `handle` (the update pipeline) like a fresh delivery (the chat lock, the
  * check that it is still held, the done mark: `runUpdatesInChatTurns`). Updates of one chat run in
  * update-id order, one after the other; different chats run side by side. Resolves with how many
  * were replayed, once all are handled.
  */
 export async function replayInbox(
-  bot: Bot<BotContext>,
+  handle: (update: Update) => Promise<void>,
   inbox: Pick<InboxDb, 'claimUpdatesForReplay'>,
   logger: Logger,
   claims: UpdateClaims,
@@ -326,7 +322,7 @@ export async function replayInbox(
     [...chains.values()].map(async (chain) => {
       for (const update of chain) {
         try {
-          await bot.handleUpdate(update);
+          await handle(update);
         } catch (error) {
           logger.error('replayed update failed', { updateId: update.update_id, error });
         }

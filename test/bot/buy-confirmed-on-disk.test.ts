@@ -76,7 +76,7 @@ describe('buy: the confirmation is on disk before the user is told "confirmed"',
     await world.app.store.conversations.write(key, waitingForTap);
     const update = world.telegram.updates.find((u) => u.callback_query?.id === tap.id);
     expect(update).toBeDefined();
-    await world.app.bot.handleUpdate(update!);
+    await world.app.updates.handle(update!);
 
     // A new message says why it comes again, then shows the (same) result.
     const second = world.telegram.botMessages(budi).find((m) => m.messageId > first.messageId);

@@ -9,13 +9,11 @@ function setup(maxActive: number) {
   const running = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   const started: number[] = [];
   const timers = new Map<number, () => void>();
-  const bot = {
-    handleUpdate(update: Update): Promise<void> {
-      started.push(update.update_id);
-      return new Promise<void>((resolve, reject) => running.set(update.update_id, { resolve, reject }));
-    },
+  const core = (update: Update): Promise<void> => {
+    started.push(update.update_id);
+    return new Promise<void>((resolve, reject) => running.set(update.update_id, { resolve, reject }));
   };
-  limitActiveUpdates(bot, {
+  const limit = limitActiveUpdates({
     maxActive,
     parkAfterMs: 250,
     setTimer: (task) => {
@@ -24,6 +22,7 @@ function setup(maxActive: number) {
       return { clear: () => timers.delete(id) };
     },
   });
+  const bot = { handleUpdate: limit(core) };
   const send = (...ids: number[]) => ids.map((id) => bot.handleUpdate({ update_id: id }));
   const settled = () => new Promise((resolve) => setImmediate(resolve));
   /** Finishes update `id` (or fails it), then lets the promises settle. */

@@ -102,7 +102,7 @@ describe('HTTP server: health and webhook', () => {
       host: '127.0.0.1',
       logger: world.app.logger,
       db: world.app.db,
-      webhook: { bot: world.app.bot, path: '/telegram', secret, claims: world.app.updateClaims },
+      webhook: { bot: world.app.bot, handle: world.app.updates.handle, path: '/telegram', secret, claims: world.app.updateClaims },
     });
     world.telegram.deliverTo(`${server.url}/telegram`, secret);
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
@@ -130,7 +130,14 @@ describe('HTTP server: health and webhook', () => {
       port: 0,
       logger: world.app.logger,
       db: world.app.db,
-      webhook: { bot: world.app.bot, path: '/telegram', secret, claims: world.app.updateClaims, unstored: world.app.unstored },
+      webhook: {
+        bot: world.app.bot,
+        handle: world.app.updates.handle,
+        path: '/telegram',
+        secret,
+        claims: world.app.updateClaims,
+        unstored: world.app.unstored,
+      },
     });
     world.telegram.deliverTo(`${server.url}/telegram`, secret);
     return handled;

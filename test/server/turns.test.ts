@@ -10,14 +10,12 @@ function setup(costMs: number) {
   let clock = 0;
   const later: Array<() => void> = [];
   const started: number[] = [];
-  const bot = {
-    handleUpdate(update: Update): Promise<void> {
-      started.push(update.update_id);
-      clock += costMs;
-      return update.update_id < 0 ? Promise.reject(new Error(`update ${update.update_id} failed`)) : Promise.resolve();
-    },
+  const core = (update: Update): Promise<void> => {
+    started.push(update.update_id);
+    clock += costMs;
+    return update.update_id < 0 ? Promise.reject(new Error(`update ${update.update_id} failed`)) : Promise.resolve();
   };
-  spreadUpdateStarts(bot, { budgetMs: 4, now: () => clock, nextTurn: (task) => void later.push(task) });
+  const bot = { handleUpdate: spreadUpdateStarts({ budgetMs: 4, now: () => clock, nextTurn: (task) => void later.push(task) })(core) };
   const turn = () => {
     for (const task of later.splice(0)) task();
   };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Bot, type ApiCallFn, type RawApi, type Transformer } from 'grammy';
 import type { Update } from 'grammy/types';
+import type { HandleUpdate } from '../../src/server/pipeline-stage.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openInbox, type Inbox } from '../../src/store/inbox.ts';
 import { createVault } from '../../src/store/vault.ts';
@@ -151,13 +152,20 @@ describe('one path for every update', () => {
       claimUpdatesForReplay: () => Promise.resolve({ updates: [tap(11)], givenUp: [] }),
       earlierOpen: () => Promise.resolve(false),
     };
-    markDoneAfterHandling(bot, inbox, { claimOf: (id) => claims.take(id) });
-    runUpdatesInChatTurns(bot, { chatLocks: createLocalChatLocks(), inbox }, claims);
-    return { bot, claims, holder, inbox, overlaps, handled, release, done };
+    // The pipeline's fleet stages, around the bot (update-pipeline.ts composes them the same way).
+    const handle: HandleUpdate = runUpdatesInChatTurns(
+      { chatLocks: createLocalChatLocks(), inbox },
+      claims,
+    )(
+      markDoneAfterHandling(inbox, { claimOf: (id) => claims.take(id), again: (update) => handle(update) })((update) =>
+        bot.handleUpdate(update),
+      ),
+    );
+    return { handle, claims, holder, inbox, overlaps, handled, release, done };
   };
 
   it('a replayed update waits for the live update of the same chat and runs after it, never beside it', async () => {
-    const { bot, claims, holder, inbox, overlaps, handled, release } = fleetBot();
+    const { handle, claims, holder, inbox, overlaps, handled, release } = fleetBot();
     const liveTap = {
       ...tap(10),
       callback_query: {
@@ -166,8 +174,8 @@ describe('one path for every update', () => {
       },
     } as Update;
     claims.record(10, holder.lease().owner);
-    const live = bot.handleUpdate(liveTap);
-    const replay = replayInbox(bot as never, inbox, createLogger({ level: 'error', write: () => undefined }), claims);
+    const live = handle(liveTap);
+    const replay = replayInbox(handle, inbox, createLogger({ level: 'error', write: () => undefined }), claims);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(handled).toEqual([]);
     release();
@@ -188,9 +196,11 @@ describe('one path for every update', () => {
     const bot = new Bot('1:test', { botInfo });
     const handled: number[] = [];
     bot.use((ctx) => void handled.push(ctx.update.update_id));
-    runUpdatesInChatTurns(bot, { chatLocks: createLocalChatLocks(), inbox }, claims, { orderPollMs: 5 });
+    const handle = runUpdatesInChatTurns({ chatLocks: createLocalChatLocks(), inbox }, claims, { orderPollMs: 5 })((update) =>
+      bot.handleUpdate(update),
+    );
     claims.record(31, holder.lease().owner);
-    const later = bot.handleUpdate(tap(31));
+    const later = handle(tap(31));
     await new Promise((resolve) => setTimeout(resolve, 40));
     expect(handled).toEqual([]);
     openElsewhere.delete(30);
@@ -199,10 +209,10 @@ describe('one path for every update', () => {
   });
 
   it('an update another handler finished while this one waited for the chat is not handled again', async () => {
-    const { bot, claims, holder, handled, done } = fleetBot();
+    const { handle, claims, holder, handled, done } = fleetBot();
     claims.record(12, holder.lease().owner);
     done.add(12);
-    await bot.handleUpdate(tap(12));
+    await handle(tap(12));
     expect(handled).toEqual([]);
   });
 
@@ -225,9 +235,9 @@ describe('one path for every update', () => {
       await ctx.api.sendMessage(5, 'after the pause');
     });
     const inbox = { holds: () => Promise.resolve(true), markDone: () => Promise.resolve(false), earlierOpen: () => Promise.resolve(false) };
-    runUpdatesInChatTurns(bot, { chatLocks: createLocalChatLocks(), inbox }, claims);
+    const handle = runUpdatesInChatTurns({ chatLocks: createLocalChatLocks(), inbox }, claims)((update) => bot.handleUpdate(update));
     claims.record(20, holder.lease().owner);
-    const handling = bot.handleUpdate(tap(20));
+    const handling = handle(tap(20));
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(sent).toEqual(['sendMessage']);
     // Stopped for three leases: no heartbeat ran meanwhile.
@@ -254,8 +264,11 @@ describe('done marks', () => {
         },
       };
       const lines: string[] = [];
-      markDoneAfterHandling(bot, inbox, { logger: createLogger({ level: 'info', write: (line) => lines.push(line) }) });
-      await bot.handleUpdate(privateText(500));
+      const handle = markDoneAfterHandling(inbox, {
+        logger: createLogger({ level: 'info', write: (line) => lines.push(line) }),
+        again: () => Promise.resolve(),
+      })((update) => bot.handleUpdate(update));
+      await handle(privateText(500));
       await vi.advanceTimersByTimeAsync(5000);
       expect(marked).toEqual([]);
       expect(lines.join('\n')).toContain('the disk holding the data directory is full');
@@ -324,7 +337,7 @@ describe('inbox with the real bot', () => {
       host: '127.0.0.1',
       logger: world.app.logger,
       db: world.app.db,
-      webhook: { bot: world.app.bot, path: '/telegram', secret, claims: world.app.updateClaims },
+      webhook: { bot: world.app.bot, handle: world.app.updates.handle, path: '/telegram', secret, claims: world.app.updateClaims },
     });
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     const update = {
