@@ -5,7 +5,7 @@
  * every replay of the conversation; the price-list lookup is the conversation's `external` step,
  * passed in.
  */
-import type { BuyConversationArgs } from './buy.ts';
+import type { BuyConversationArgs } from './ids.ts';
 import type { BuyItem, BuyProblem, Selection } from '../renderers/purchase.ts';
 import { isProductAvailable, type ProviderErrorJson } from '../../services/providers.ts';
 import { normaliseCode, normaliseTarget, targetKindOf } from '../../services/targets.ts';

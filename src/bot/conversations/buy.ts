@@ -1,5 +1,5 @@
 import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
-import type { BuyArgs, BuyRequest } from './ids.ts';
+import type { BuyConversationArgs } from './ids.ts';
 import { formatWibIn } from '../../text/format.ts';
 import { createBuyAgainKeyboard, createBuyCancelKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
 import { createReceiptKeyboard, createResultsKeyboard } from '../keyboards/receipt.ts';
@@ -15,7 +15,6 @@ import {
   explainProviderError,
   fit,
   nothingToBuyText,
-  type PurchaseForm,
   renderPurchaseResults,
   renderPriceChanges,
   renderPurchaseSummary,
@@ -32,18 +31,6 @@ import { maxQuickBuyLines, parseQuickBuy } from '../../services/targets.ts';
 const submitConcurrency = 4;
 /** The balance shown in the summary is skipped when the provider takes longer than this. */
 const balanceDeadlineMs = 4_000;
-
-/**
- * Arguments of the buy conversation: the `BuyArgs` other features pass (`{ lines: [{ code }] }`),
- * plus, from quick-buy, each line's number in the message and the lines that were not
- * CODE.TARGET (listed as skipped in the summary). Plain JSON.
- */
-export interface BuyConversationArgs extends BuyArgs {
-  lines: Array<BuyRequest & { line?: number }>;
-  skipped?: Array<{ line: number; text: string }>;
-  /** The form the user typed (`CODE TARGET` or `CODE.TARGET`): hints show the same one. Default dotted. */
-  form?: PurchaseForm;
-}
 
 type Received = { kind: 'text'; ctx: ConversationContext; text: string } | { kind: 'button'; ctx: ConversationContext; action: BuyAction };
 

@@ -3,6 +3,7 @@
  * JSON by the conversations plugin, so keep them plain.
  */
 import type { ServiceName } from '../../domain.ts';
+import type { PurchaseForm } from '../renderers/purchase.ts';
 
 export const conversationIds = {
   connect: 'connect',
@@ -32,6 +33,18 @@ export interface BuyRequest {
 /** Arguments of the buy conversation: one or more lines (quick-buy bulk: up to 20). */
 export interface BuyArgs {
   lines: BuyRequest[];
+}
+
+/**
+ * Arguments of the buy conversation: the `BuyArgs` other features pass (`{ lines: [{ code }] }`),
+ * plus, from quick-buy, each line's number in the message and the lines that were not
+ * CODE.TARGET (listed as skipped in the summary). Plain JSON.
+ */
+export interface BuyConversationArgs extends BuyArgs {
+  lines: Array<BuyRequest & { line?: number }>;
+  skipped?: Array<{ line: number; text: string }>;
+  /** The form the user typed (`CODE TARGET` or `CODE.TARGET`): hints show the same one. Default dotted. */
+  form?: PurchaseForm;
 }
 
 /** Arguments of the connect conversation: the service, when the user already chose it. */

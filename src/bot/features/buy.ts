@@ -2,7 +2,7 @@ import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { connectedTo, requireConnected } from '../guards.ts';
 import { conversationIds } from '../conversations/ids.ts';
-import type { BuyConversationArgs } from '../conversations/buy.ts';
+import type { BuyConversationArgs } from '../conversations/ids.ts';
 import { nothingToBuyText } from '../renderers/purchase.ts';
 import { buyData, readBuyData } from '../callback-data/buy.ts';
 import { buyPickerData } from '../callback-data/buy-picker.ts';
