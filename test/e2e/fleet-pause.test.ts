@@ -5,11 +5,28 @@
  * claim) stay its own, while the claims it renews by heartbeat (stored updates, due checks,
  * notices) run out and move. Checked as a user and the provider would see it.
  */
+import { spawn } from 'node:child_process';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { until } from './fixture.ts';
-import { confirm, expectOnePurchaseEach, firstText, openFleet, postgres, quiet, settlementNotices, targetOf } from './fleet-lab.ts';
+import {
+  confirm,
+  expectOnePurchaseEach,
+  firstText,
+  openFleet,
+  postgres,
+  quiet,
+  settlementNotices,
+  targetOf,
+  toldSettled,
+} from './fleet-lab.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One busy-loop process per core beside the test (the machine's two), stopped when the test ends. */
+function busyCpu(cores = 2): void {
+  const hogs = Array.from({ length: cores }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  onTestFinished(() => hogs.forEach((hog) => hog.kill('SIGKILL')));
+}
 
 describe('a fleet instance paused past its lease', () => {
   if (postgres !== true) {
@@ -94,4 +111,67 @@ describe('a fleet instance paused past its lease', () => {
     expect(fleet.output()).not.toContain('kiosbot crashed');
     console.info(`pause: ${creates()} requests at the provider, ${byRef.size} refs`);
   }, 240_000);
+
+  it('a busy CPU and a provider slower than the lease: no update handled twice, no summary refused, no duplicate message, one purchase and one notice each', async () => {
+    const fleet = await openFleet({ sandbox: { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } } });
+    onTestFinished(() => fleet.close());
+    const { telegram, sandbox } = fleet;
+    const users = Array.from({ length: 30 }, (_, i) => telegram.createUser({ firstName: `Pembeli ${i}`, languageCode: 'id' }));
+    await fleet.seed(users);
+    await fleet.start();
+    busyCpu();
+    // 8 s per answer about a purchase, longer than the fleet's 5 s claim lease.
+    sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'latency', ms: 8000 } });
+
+    await Promise.all(
+      users.map(async (user, index) => {
+        await sleep(index * 200);
+        const balance = user.send('/saldo');
+        await telegram.waitForBotMessage(user, {
+          after: balance,
+          textIncludes: 'Saldo',
+          timeoutMs: 90_000,
+          message: `no balance for user ${index}`,
+        });
+        const summary = await telegram.waitForBotMessage(user, {
+          after: user.send(`/beli TSEL10 ${targetOf(index)}`),
+          where: (m) => m.buttons.flat().includes(confirm),
+          timeoutMs: 90_000,
+          message: `no purchase summary for user ${index}`,
+        });
+        user.tap(summary, confirm);
+        const firstTap = telegram.updates.at(-1)!;
+        user.tap(summary, confirm);
+        // Telegram delivering the first tap again, as after an answer it did not get.
+        telegram.redeliver(firstTap);
+      }),
+    );
+    await until(
+      () => users.every((user) => toldSettled(fleet, user)),
+      150_000,
+      () =>
+        `users not told their purchase settled: ${users.flatMap((u, i) => (toldSettled(fleet, u) ? [] : [i])).join(', ')}\n` +
+        fleet.output().slice(-30_000),
+    );
+    await quiet(fleet, 60_000);
+
+    await expectOnePurchaseEach(fleet, users);
+    // Nobody died: nothing was replayed, so no update ran twice.
+    expect(await fleet.sql('SELECT count(*)::int AS replayed FROM inbox WHERE attempts > 0')).toEqual([{ replayed: 0 }]);
+    const seen = users.flatMap((user, index) => {
+      const texts = telegram.botMessages(user).map(firstText);
+      const count = (pattern: RegExp) => texts.filter((text) => pattern.test(text)).length;
+      const got = {
+        balance: count(/^💰 Saldo/),
+        summary: count(/^🛒 Ringkasan/),
+        sending: count(/^⏳ Mengirim/),
+        again: count(/sudah tercatat/),
+        refused: count(/tidak berlaku/),
+        notices: settlementNotices(fleet, user).length,
+      };
+      const expected = { balance: 1, summary: 1, sending: 1, again: 0, refused: 0, notices: 1 };
+      return JSON.stringify(got) === JSON.stringify(expected) ? [] : [`user ${index}: ${JSON.stringify(got)}`];
+    });
+    expect(seen).toEqual([]);
+  }, 300_000);
 });
