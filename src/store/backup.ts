@@ -29,7 +29,8 @@ const sideFiles: ReadonlyMap<string, (raw: unknown, name: string) => unknown> = 
   [priceWatchFileName, decodePriceWatchFile],
 ]);
 import { acquireDirLock } from './lock.ts';
-import { decodeHistoryFile, decodeHotFile, restoredUnsentMessage } from './schema.ts';
+import { decodeHistoryFile, decodeHotFile } from './schema.ts';
+import { restoredUnsentMessage } from './records/transactions.ts';
 import { historyIndexDirName } from './history.ts';
 import { checkSegmentText } from './history-lines.ts';
 import { hotFileName, historyDirName } from './store.ts';

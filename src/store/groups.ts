@@ -1,11 +1,9 @@
-import { copy, validated, withPatch, type RepoContext } from './context.ts';
-import { groupSchema, type GroupRecord, type HotData, type UserRecord } from './schema.ts';
+import { copy, type RepoContext } from './context.ts';
+import { validated, withPatch } from './records/validation.ts';
+import type { HotData } from './schema.ts';
+import { groupSchema, type GroupRecord, type LinkedGroup } from './records/groups.ts';
+import type { UserRecord } from './records/users.ts';
 import { currentUser, updateWithHot } from './users.ts';
-
-/** A linked group with its chat id. */
-export interface LinkedGroup extends GroupRecord {
-  chatId: number;
-}
 
 /**
  * Groups that receive a user's notifications. A user links at most one group (their

@@ -1,7 +1,8 @@
 import type { DurableFile } from './durable-file.ts';
-import { conversationAad } from './conversations.ts';
-import { credentialsAad } from './credentials.ts';
-import { inboxAad, type InboxData } from './inbox.ts';
+import { conversationAad } from './records/conversations.ts';
+import { credentialsAad } from './records/credentials.ts';
+import type { InboxData } from './inbox.ts';
+import { inboxAad } from './records/updates.ts';
 import type { HotData } from './schema.ts';
 import type { UserShardData, UserShards } from './user-shards.ts';
 import { sealKeyCheck, type Vault } from './vault.ts';

@@ -1,22 +1,15 @@
 import pg from 'pg';
 import { serviceNames, type ServiceName } from '../../domain.ts';
-import { balancesKeptPerUser } from '../balances.ts';
-import { validated } from '../context.ts';
+import { balancesKeptPerUser } from '../records/balances.ts';
+import { validated } from '../records/validation.ts';
 import type { GroupStore, OutboxStore, StoreEngine, UserStore } from '../contract.ts';
 import type { StoreError } from '../errors.ts';
-import { buildOutboxItem, checkRetarget, patchedOutboxItem, type OutboxEntry } from '../outbox.ts';
-import { fromStoredSnapshot, toStoredSnapshot } from '../price-watch.ts';
-import {
-  credentialSchema,
-  gameOrderSchema,
-  groupSchema,
-  type CredentialRecord,
-  type GameOrderRecord,
-  type GroupRecord,
-  type OutboxItem,
-  type UserRecord,
-} from '../schema.ts';
-import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch } from '../users.ts';
+import { buildOutboxItem, checkRetarget, patchedOutboxItem, type OutboxEntry, type OutboxItem } from '../records/outbox.ts';
+import { fromStoredSnapshot, toStoredSnapshot } from '../records/price-watch.ts';
+import { credentialSchema, type CredentialRecord } from '../records/credentials.ts';
+import { gameOrderSchema, type GameOrderRecord } from '../records/game-orders.ts';
+import { groupSchema, type GroupRecord } from '../records/groups.ts';
+import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch, type UserRecord } from '../records/users.ts';
 import {
   column,
   connectPg,

@@ -1,0 +1,15 @@
+/** Groups linked for notifications: one group per owner, one owner per group. */
+import { z } from 'zod';
+import { isoDate } from './validation.ts';
+
+export const groupSchema = z.object({
+  ownerId: z.number().int(),
+  title: z.string().optional(),
+  linkedAt: isoDate,
+});
+export type GroupRecord = z.infer<typeof groupSchema>;
+
+/** A linked group with its chat id. */
+export interface LinkedGroup extends GroupRecord {
+  chatId: number;
+}
