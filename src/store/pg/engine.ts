@@ -78,7 +78,7 @@ export interface PgEngineOptions {
 
 /**
  * Opens the store contract on PostgreSQL: applies the pending migrations (under an advisory lock,
- * see migrate.ts), refuses a database whose copy from lowdb did not finish (import-lowdb.ts), then serves every repository from the database, so several bot instances may
+ * see migrate.ts), refuses a database whose copy from lowdb did not finish (src/ops/import-lowdb.ts), then serves every repository from the database, so several bot instances may
  * share it. Uniqueness is left to constraints and claims to `FOR UPDATE SKIP LOCKED`, never to a
  * read followed by a write.
  */
