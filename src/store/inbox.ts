@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { StoreVersionError } from './errors.ts';
 import type { Vault } from './vault.ts';
-import { sealUpdate, type SealedUpdate } from './records/updates.ts';
-import { inboxSecrets, resealFile, type ResealReport } from './reseal.ts';
+import { inboxAad, sealUpdate, type SealedUpdate } from './records/updates.ts';
+import { resealFile, type ResealReport, type SealedValue } from './reseal.ts';
 
 /** Name of the inbox file inside the data directory. */
 export const inboxFileName = 'inbox.json';
@@ -33,6 +33,19 @@ export function decodeInboxFile(raw: unknown, file: string): { data: InboxData }
   const version = (raw as { version?: unknown } | null)?.version;
   if (typeof version === 'number' && version > inboxFileVersion) throw new StoreVersionError(file, version, inboxFileVersion);
   return { data: inboxFileSchema.parse(raw) };
+}
+
+/** The sealed values of the inbox: one stored update each. */
+export function inboxSecrets(data: InboxData): SealedValue[] {
+  return data.entries.map((entry) => ({
+    kind: 'inbox' as const,
+    token: entry.sealed,
+    aad: inboxAad(entry.id),
+    name: `the stored update ${entry.id}`,
+    put: (token: string) => {
+      entry.sealed = token;
+    },
+  }));
 }
 
 /**

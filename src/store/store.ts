@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createConversationsRepo, type ConversationsRepo } from './conversations.ts';
 import { createCredentialsRepo, type CredentialsRepo } from './credentials.ts';
 import { DurableFile, ensureDir, type AtomicWriter, type WriteEvent } from './durable-file.ts';
-import { decodeInboxFile, inboxFileName, openInbox, type Inbox } from './inbox.ts';
+import { decodeInboxFile, inboxFileName, inboxSecrets, openInbox, type Inbox } from './inbox.ts';
 import { allSealedWithCurrentKey, describeUnreadable, findUnreadable, type StoredSecret } from './key-audit.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
 import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
@@ -19,7 +19,7 @@ import { createTransactionsRepo, type TransactionsRepo } from './transactions.ts
 import { copyPendingUsers, createUsersRepo, type UsersRepo } from './users.ts';
 import { sealKeyCheck, verifyKeyCheck, type Vault } from './vault.ts';
 import { StoreKeyError } from './errors.ts';
-import { inboxSecrets, resealHot, resealShards, shardSecrets, type ResealReport } from './reseal.ts';
+import { resealHot, resealShards, shardSecrets, type ResealReport } from './reseal.ts';
 import { credentialsAad } from './records/credentials.ts';
 import { conversationAad } from './records/conversations.ts';
 import { createWriteGate } from './write-gate.ts';
