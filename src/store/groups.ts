@@ -1,7 +1,6 @@
 import { copy, type RepoContext } from './context.ts';
-import { validated, withPatch } from './records/validation.ts';
 import type { HotData } from './schema.ts';
-import { groupSchema, type GroupRecord, type LinkedGroup } from './records/groups.ts';
+import { newGroupRecord, type GroupRecord, type LinkedGroup } from './records/groups.ts';
 import type { UserRecord } from './records/users.ts';
 import { currentUser, updateWithHot } from './users.ts';
 
@@ -32,7 +31,7 @@ export function createGroupsRepo(context: RepoContext): GroupsRepo {
 
   return {
     async link({ chatId, ownerId, title }) {
-      const record = validated(groupSchema, withPatch({ ownerId, linkedAt: now().toISOString() }, { title }), 'group');
+      const record = newGroupRecord({ ownerId, title }, now());
       await updateWithHot(context, (data) => place(context, data, chatId, record));
       return linked(chatId, record);
     },

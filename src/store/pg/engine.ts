@@ -8,7 +8,7 @@ import { buildOutboxItem, checkRetarget, patchedOutboxItem, type OutboxEntry, ty
 import { fromStoredSnapshot, toStoredSnapshot } from '../records/price-watch.ts';
 import { credentialSchema, type CredentialRecord } from '../records/credentials.ts';
 import { gameOrderSchema, type GameOrderRecord } from '../records/game-orders.ts';
-import { groupSchema, type GroupRecord } from '../records/groups.ts';
+import { newGroupRecord, type GroupRecord } from '../records/groups.ts';
 import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch, type UserRecord } from '../records/users.ts';
 import {
   column,
@@ -419,7 +419,7 @@ function createPgGroups(pool: PgConnections, now: () => Date): GroupStore {
 
   return {
     async link({ chatId, ownerId, title }) {
-      const record = validated(groupSchema, { ownerId, linkedAt: now().toISOString(), ...(title === undefined ? {} : { title }) }, 'group');
+      const record = newGroupRecord({ ownerId, title }, now());
       await inGroupChange((client) => place(client, chatId, record));
       return linked(chatId, record);
     },
