@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { StoreError } from '../errors.ts';
 
-export const broadcastAudienceSchema = z.discriminatedUnion('kind', [
+const broadcastAudienceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('all') }),
   z.object({ kind: z.literal('service'), service: z.string() }),
   z.object({ kind: z.literal('locale'), locale: z.string() }),
