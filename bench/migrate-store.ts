@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { importLowdbIntoPg } from '../src/store/pg/import-lowdb.ts';
+import { importLowdbIntoPg } from '../src/ops/import-lowdb.ts';
 import { benchVault, scaleData, selectSizes } from './scale-data.ts';
 
 const adminUrl = process.env.KIOSBOT_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

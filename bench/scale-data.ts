@@ -29,7 +29,7 @@ import { monotonicFactory } from 'ulid';
 import { historyDirName, openStore } from '../src/store/store.ts';
 import { openHistory } from '../src/store/history.ts';
 import { monthOf } from '../src/store/history-lines.ts';
-import type { TransactionRecord } from '../src/store/schema.ts';
+import type { TransactionRecord } from '../src/store/records/transactions.ts';
 import { createVault } from '../src/store/vault.ts';
 
 /** The key every generated directory is sealed with (ENCRYPTION_KEY for the bot process). */

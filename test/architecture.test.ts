@@ -76,3 +76,60 @@ describe('product code and tools', () => {
     expect(eager).toEqual([]);
   });
 });
+
+const storeDir = join(srcDir, 'store');
+const recordsDir = join(storeDir, 'records');
+const pgDir = join(storeDir, 'pg');
+/**
+ * Store modules that belong to neither engine: errors, the vault and its key audit, and the
+ * in-process locks, send claims and send slots the PostgreSQL engine keeps as its local half.
+ */
+const sharedStoreFiles = ['errors.ts', 'vault.ts', 'key-audit.ts', 'chat-locks.ts', 'send-claims.ts', 'send-slots.ts'].map((name) =>
+  join(storeDir, name),
+);
+
+const inside = (dir: string, file: string) => file.startsWith(dir + sep);
+
+/** The relative imports of `file`, resolved, that `allowed` refuses (as `file → specifier`). */
+function importsRefused(file: string, allowed: (target: string) => boolean): string[] {
+  return specifiers(readFileSync(file, 'utf8'))
+    .filter((specifier) => specifier.startsWith('.'))
+    .filter((specifier) => !allowed(resolve(dirname(file), specifier)))
+    .map((specifier) => `${relative(root, file)} → ${specifier}`);
+}
+
+describe('the store: a contract over its records, two engines beside each other', () => {
+  const contract = join(storeDir, 'contract.ts');
+  const isLowdbFile = (target: string) =>
+    inside(storeDir, target) &&
+    !inside(recordsDir, target) &&
+    !inside(pgDir, target) &&
+    target !== contract &&
+    !sharedStoreFiles.includes(target);
+
+  it('finds the records and both engines (the scan is not vacuous)', () => {
+    expect(tsFiles(recordsDir).length).toBeGreaterThan(5);
+    expect(tsFiles(pgDir).length).toBeGreaterThan(5);
+    expect(tsFiles(storeDir).filter(isLowdbFile).length).toBeGreaterThan(5);
+  });
+
+  it('the contract imports only the records (and the domain names)', () => {
+    expect(importsRefused(contract, (target) => inside(recordsDir, target) || target === join(srcDir, 'domain.ts'))).toEqual([]);
+  });
+
+  it('the records import no engine and not the contract', () => {
+    const refused = tsFiles(recordsDir).flatMap((file) =>
+      importsRefused(file, (target) => !inside(storeDir, target) || inside(recordsDir, target) || sharedStoreFiles.includes(target)),
+    );
+    expect(refused).toEqual([]);
+  });
+
+  it('no file of the PostgreSQL engine imports a file of the lowdb engine', () => {
+    expect(tsFiles(pgDir).flatMap((file) => importsRefused(file, (target) => !isLowdbFile(target)))).toEqual([]);
+  });
+
+  it('no file of the lowdb engine imports a file of the PostgreSQL engine', () => {
+    const lowdbFiles = tsFiles(storeDir).filter(isLowdbFile);
+    expect(lowdbFiles.flatMap((file) => importsRefused(file, (target) => !inside(pgDir, target)))).toEqual([]);
+  });
+});

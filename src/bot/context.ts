@@ -6,10 +6,10 @@ import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
 import type { Locale } from '../domain.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
-import type { UserRecord } from '../store/schema.ts';
+import type { UserRecord } from '../store/records/users.ts';
 import type { Services } from '../services/services.ts';
 import type { Notices } from '../notify/notices.ts';
-import type { NewOutboxItem } from '../store/outbox.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
 import type { OperatorFeed } from '../notify/operator-feed.ts';
 
 /** Settings the bot reads; a slice of the app config so tests can build it by hand. */

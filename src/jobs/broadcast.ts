@@ -9,11 +9,11 @@
 import type { Api } from 'grammy';
 import type { Logger } from '../logger.ts';
 import type { BulkDelivery, BulkOutcome, BulkSource } from '../notify/bulk.ts';
-import type { NewOutboxItem } from '../store/outbox.ts';
-import type { BroadcastJob, BroadcastProgress } from '../store/broadcasts.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
+import type { BroadcastJob, BroadcastProgress } from '../store/records/broadcasts.ts';
 import type { Db } from '../store/db.ts';
 import { fleetLocks } from '../store/fleet-locks.ts';
-import { userLocale } from '../store/users.ts';
+import { userLocale } from '../store/records/users.ts';
 import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
 
 /** How long a broadcast waits before writing its end (or queueing its report) again after a failed write. */

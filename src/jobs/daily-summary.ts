@@ -1,11 +1,10 @@
 import type { Logger } from '../logger.ts';
-import type { NewOutboxItem } from '../store/outbox.ts';
-import type { UserRecord } from '../store/schema.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
+import type { UserRecord } from '../store/records/users.ts';
 import type { Db } from '../store/db.ts';
 import { fleetLocks } from '../store/fleet-locks.ts';
-import type { DayRange } from '../services/export-periods.ts';
+import { wibDayOf, type DayRange } from '../services/export-periods.ts';
 import { isSummaryDue, summaryRange } from '../services/daily-summary.ts';
-import { wibDayOf } from '../services/export-periods.ts';
 
 export interface DailySummaryJob {
   /** Queues the summary of every user due now; resolves how many were queued. One pass at a time. */

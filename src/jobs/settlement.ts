@@ -1,7 +1,7 @@
 import { singleProcessClaims, type ClaimTokens } from '../store/claim-holder.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.ts';
-import type { TransactionRecord } from '../store/schema.ts';
+import type { TransactionRecord } from '../store/records/transactions.ts';
 import type { PurchaseService } from '../services/purchases.ts';
 import type { Logger } from '../logger.ts';
 

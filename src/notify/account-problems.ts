@@ -1,5 +1,5 @@
 import type { AccountProblem } from '../providers/factory.ts';
-import type { NewOutboxItem } from '../store/outbox.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
 import type { Logger } from '../logger.ts';
 import type { Burst, OperatorFeed } from './operator-feed.ts';
 

@@ -1,8 +1,8 @@
 import type { Locale } from '../domain.ts';
 import type { Db } from '../store/db.ts';
-import type { NewOutboxItem } from '../store/outbox.ts';
-import { userLocale } from '../store/users.ts';
-import { restoredUnsentMessage, type TransactionRecord } from '../store/schema.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
+import { userLocale } from '../store/records/users.ts';
+import { restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
 import type { AccountProblem } from '../providers/factory.ts';
 import type { TextVariable } from '../text/html.ts';
 import { formatSettlementPing } from '../text/receipt.ts';

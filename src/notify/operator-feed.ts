@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.ts';
-import type { NewOutboxItem } from '../store/outbox.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
 
 /** How often an error came again after its first report, for the one message that says so. */
 export interface Burst {

@@ -1,7 +1,6 @@
 /** What the outbox says about its items: their queue order, their log fields, Telegram's answers it reads, and its retry settings. */
 import { GrammyError, HttpError } from 'grammy';
-import type { OutboxEntry } from '../store/outbox.ts';
-import type { OutboxItem } from '../store/schema.ts';
+import type { OutboxEntry, OutboxItem } from '../store/records/outbox.ts';
 
 /** Retrying after network errors, timeouts and 5xx. */
 export interface OutboxRetry {

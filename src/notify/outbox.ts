@@ -45,8 +45,7 @@
 import { singleProcessClaims, type ClaimTokens } from '../store/claim-holder.ts';
 import { GrammyError, HttpError, type Api, type Transformer } from 'grammy';
 import type { Logger } from '../logger.ts';
-import type { OutboxEntry } from '../store/outbox.ts';
-import type { OutboxItem } from '../store/schema.ts';
+import type { OutboxEntry, OutboxItem } from '../store/records/outbox.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.ts';
 import { asSend, deliverPayload, outboxPayloadSchema, type OutboxPayload } from './payload.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db.ts';
 import { fleetLocks } from '../store/fleet-locks.ts';
-import type { NewOutboxItem } from '../store/outbox.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
 import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
 

@@ -2,10 +2,10 @@
  * The balance movements of a report period, from the balances the bot saw (store/balances.ts).
  * Pure.
  */
-import type { BalanceEntry } from '../store/balances.ts';
+import type { BalanceEntry } from '../store/records/balances.ts';
 import type { DayRange } from './export-periods.ts';
 
-export type { BalanceEntry } from '../store/balances.ts';
+export type { BalanceEntry } from '../store/records/balances.ts';
 
 /** A balance seen in the period, with its change from the value seen before it for the same account. */
 export interface BalanceMove extends BalanceEntry {

@@ -5,12 +5,12 @@
  */
 import { ulid } from 'ulid';
 import { z } from 'zod';
-import type { BroadcastAudience, BroadcastJob, BroadcastProgress, NewBroadcastJob } from '../store/broadcasts.ts';
+import type { BroadcastAudience, BroadcastJob, BroadcastProgress, NewBroadcastJob } from '../store/records/broadcasts.ts';
 import type { Db } from '../store/db.ts';
-import { userLocale } from '../store/users.ts';
+import { userLocale } from '../store/records/users.ts';
 import { serviceNames, type ServiceName } from '../domain.ts';
 
-export type { BroadcastAudience, BroadcastProgress, NewBroadcastJob } from '../store/broadcasts.ts';
+export type { BroadcastAudience, BroadcastProgress, NewBroadcastJob } from '../store/records/broadcasts.ts';
 
 /**
  * A broadcast waiting for its audience and confirmation: the preview in the admin's chat is the

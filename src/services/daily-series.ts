@@ -1,7 +1,7 @@
 /**
  * The daily series of the /report (/laporan) chart: turnover and margin per WIB day. Pure.
  */
-import type { TransactionRecord } from '../store/schema.ts';
+import type { TransactionRecord } from '../store/records/transactions.ts';
 import { daysOf, wibDayOf, type DayRange } from './export-periods.ts';
 
 /** One WIB day of the chart, in rupiah. */

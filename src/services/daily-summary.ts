@@ -4,7 +4,7 @@
  * report of "today so far" would change meaning with the hour picked and be incomplete.
  */
 import type { Db } from '../store/db.ts';
-import type { UserRecord } from '../store/schema.ts';
+import type { UserRecord } from '../store/records/users.ts';
 import { periodRange, wibDayOf, type DayRange } from './export-periods.ts';
 
 const wibOffsetMs = 7 * 3600_000;

@@ -9,8 +9,8 @@
  */
 import type { Db } from '../store/db.ts';
 import type { Logger } from '../logger.ts';
-import type { GameOrderRecord } from '../store/schema.ts';
-import type { NewOutboxItem } from '../store/outbox.ts';
+import type { GameOrderRecord } from '../store/records/game-orders.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
 import type { OutboxPayload } from '../notify/payload.ts';
 import type { CredentialService } from './credentials.ts';
 import type { GameOrder, OrderInput, Pricing } from '../providers/gameshop/schemas.ts';

@@ -3,7 +3,7 @@
  * the transactions and the balance movements the bot saw.
  */
 import type { Db } from '../store/db.ts';
-import type { TransactionRecord } from '../store/schema.ts';
+import type { TransactionRecord } from '../store/records/transactions.ts';
 import { balanceMoves, type BalanceMoves } from './balance-moves.ts';
 import type { DayRange } from './export-periods.ts';
 import { computeReport, type Report } from './report.ts';

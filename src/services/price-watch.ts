@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.ts';
-import type { SnapshotProduct } from '../store/price-watch.ts';
-import type { NewOutboxItem } from '../store/outbox.ts';
-import type { UserRecord } from '../store/schema.ts';
+import type { SnapshotProduct } from '../store/records/price-watch.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
+import type { UserRecord } from '../store/records/users.ts';
 import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
 import { groupByBrand, type CatalogueService } from './catalogue.ts';

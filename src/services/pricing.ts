@@ -6,10 +6,10 @@
  * rounded UP to (Rp 500: 10.150 + 850 stays 11.000, + 851 becomes 11.500). A product may also get
  * an exact sell price (not rounded). No rules: sell = cost, margin 0.
  */
-import type { Markup, SellRules } from '../store/schema.ts';
+import type { Markup, SellRules } from '../store/records/users.ts';
 import { isOfBrand } from './catalogue.ts';
 
-export type { Markup, SellRules } from '../store/schema.ts';
+export type { Markup, SellRules } from '../store/records/users.ts';
 
 /** The rounding steps offered as buttons (1 = not rounded). */
 export const roundingSteps = [1, 100, 500, 1000] as const;

@@ -1,8 +1,8 @@
 import type { Db } from '../store/db.ts';
-import { isFinalStatus as isFinal, restoredUnsentMessage, type TransactionRecord } from '../store/schema.ts';
+import { isFinalStatus as isFinal, restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
 import type { CredentialService } from './credentials.ts';
 import type { Logger } from '../logger.ts';
-import type { NewOutboxItem } from '../store/outbox.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
 import { isProviderError, type ProviderErrorKind } from '../providers/provider-error.ts';
 import { mintRefId } from './refs.ts';
 import { createInProcessSendClaims } from '../store/send-claims.ts';

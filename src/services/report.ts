@@ -3,7 +3,7 @@
  * the sell price stored with each transaction when it was confirmed (`sellPrice`; one without
  * counts sell = cost), cost at the provider's price, margin the difference.
  */
-import type { TransactionRecord } from '../store/schema.ts';
+import type { TransactionRecord } from '../store/records/transactions.ts';
 import { brandOf } from './catalogue.ts';
 
 export interface StatusCounts {

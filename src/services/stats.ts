@@ -1,6 +1,6 @@
 import type { ServiceName } from '../domain.ts';
 import type { Db } from '../store/db.ts';
-import { isFinalStatus, type TransactionRecord } from '../store/schema.ts';
+import { isFinalStatus, type TransactionRecord } from '../store/records/transactions.ts';
 
 /** Counts of one period's transactions, by how they stand now. */
 export interface TransactionStats {

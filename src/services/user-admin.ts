@@ -1,8 +1,9 @@
 import type { Logger } from '../logger.ts';
 import type { ServiceName } from '../domain.ts';
 import type { Db } from '../store/db.ts';
-import type { CredentialInfo } from '../store/credentials.ts';
-import type { TransactionRecord, UserRecord } from '../store/schema.ts';
+import type { CredentialInfo } from '../store/records/credentials.ts';
+import type { TransactionRecord } from '../store/records/transactions.ts';
+import type { UserRecord } from '../store/records/users.ts';
 
 /** What /user shows of a user: the record, the connected services (labels and dates, never the secrets), the last purchases. */
 export interface UserProfile {

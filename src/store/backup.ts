@@ -16,7 +16,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { ensureDir, writeFileAtomic } from './durable-file.ts';
 import { StoreError } from './errors.ts';
-import { decodeInboxFile, inboxFileName } from './inbox.ts';
+import { decodeInboxFile, inboxFileName, inboxSecrets } from './inbox.ts';
 import { balancesFileName, decodeBalancesFile } from './balances.ts';
 import { broadcastsFileName, decodeBroadcastsFile } from './broadcasts.ts';
 import { decodePriceWatchFile, priceWatchFileName } from './price-watch.ts';
@@ -29,13 +29,14 @@ const sideFiles: ReadonlyMap<string, (raw: unknown, name: string) => unknown> = 
   [priceWatchFileName, decodePriceWatchFile],
 ]);
 import { acquireDirLock } from './lock.ts';
-import { decodeHistoryFile, decodeHotFile, restoredUnsentMessage } from './schema.ts';
+import { decodeHistoryFile, decodeHotFile } from './schema.ts';
+import { restoredUnsentMessage } from './records/transactions.ts';
 import { historyIndexDirName } from './history.ts';
 import { checkSegmentText } from './history-lines.ts';
 import { hotFileName, historyDirName } from './store.ts';
 import { verifyKeyCheck, type Vault } from './vault.ts';
 import { describeUnreadable, findUnreadable } from './key-audit.ts';
-import { inboxSecrets, shardSecrets } from './reseal.ts';
+import { shardSecrets } from './reseal.ts';
 import { decodeUserShardFile, isUserShardFileName, usersDirName } from './user-shards.ts';
 
 /** A backup that cannot be made or used; the message says what to do. */

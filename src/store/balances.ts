@@ -9,26 +9,15 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { versionedDecoder } from './versioned.ts';
+import { balancesKeptPerUser, type BalanceEntry } from './records/balances.ts';
 
 export const balancesFileName = 'balances.json';
 const fileVersion = 1;
-/** Balance changes kept per user (the oldest go first). */
-export const balancesKeptPerUser = 500;
 
 /** `[unix seconds, balance in rupiah, account label]`. */
 const entrySchema = z.tuple([z.number().int(), z.number().int(), z.string()]);
 const fileSchema = z.object({ version: z.literal(fileVersion), users: z.record(z.string(), z.array(entrySchema)) });
 type BalancesData = z.infer<typeof fileSchema>;
-
-/** A balance the bot saw. */
-export interface BalanceEntry {
-  /** ISO time it was read. */
-  at: string;
-  /** Rupiah. */
-  balance: number;
-  /** The account's display label (a masked api id; no secret). */
-  account: string;
-}
 
 /** Decodes `balances.json` (also for backups); a newer version is refused with StoreVersionError. */
 export const decodeBalancesFile = versionedDecoder(fileSchema, fileVersion);

@@ -12,14 +12,16 @@
  *   never take the same one while its lease runs.
  */
 import type { ServiceName } from '../domain.ts';
-import type { BalanceEntry } from './balances.ts';
-import type { BroadcastJob, BroadcastOutcome, BroadcastProgress, NewBroadcastJob } from './broadcasts.ts';
-import type { LinkedGroup } from './groups.ts';
-import type { NewOutboxItem, OutboxEntry, OutboxPatch } from './outbox.ts';
-import type { PriceSnapshot } from './price-watch.ts';
-import type { CredentialRecord, GameOrderRecord, OutboxItem, TransactionRecord, UserRecord } from './schema.ts';
-import type { ListOptions, NewTransaction, TransactionPatch } from './transactions.ts';
-import type { NewUser, UserFilter, UserPatch } from './users.ts';
+import type { BalanceEntry } from './records/balances.ts';
+import type { BroadcastJob, BroadcastOutcome, BroadcastProgress, NewBroadcastJob } from './records/broadcasts.ts';
+import type { CredentialRecord } from './records/credentials.ts';
+import type { GameOrderRecord } from './records/game-orders.ts';
+import type { LinkedGroup } from './records/groups.ts';
+import type { NewOutboxItem, OutboxEntry, OutboxItem, OutboxPatch } from './records/outbox.ts';
+import type { PriceSnapshot } from './records/price-watch.ts';
+import type { ListOptions, NewTransaction, TransactionPatch, TransactionRecord } from './records/transactions.ts';
+import type { SealedUpdate } from './records/updates.ts';
+import type { NewUser, UserFilter, UserPatch, UserRecord } from './records/users.ts';
 
 /** Which engine runs the contract. */
 export type StoreEngineKind = 'lowdb' | 'postgres';
@@ -207,14 +209,6 @@ export interface GameOrderStore {
   get(orderId: string): Promise<GameOrderRecord | undefined>;
   /** The user's orders, newest first (default limit 10). */
   listByUser(userId: number, options?: ListOptions): Promise<GameOrderRecord[]>;
-}
-
-/** A Telegram update as the inbox stores it: its id and the vault token of its JSON (`sealUpdate`). */
-export interface SealedUpdate {
-  id: number;
-  sealed: string;
-  /** The chat it belongs to (`updateChatId`), kept readable for per-chat order. */
-  chatId?: number;
 }
 
 /** Updates that may move money, stored before Telegram is told they arrived; the de-duplication record. */

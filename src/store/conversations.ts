@@ -1,5 +1,5 @@
-import type { Vault } from './vault.ts';
 import type { RepoContext } from './context.ts';
+import { openConversation, sealConversation } from './records/conversations.ts';
 
 /**
  * Conversation state by storage key, sealed with the vault (AAD `conversation:<key>`): what a
@@ -20,27 +20,6 @@ export interface ConversationsRepo {
   readSealed(key: string): string | undefined;
   /** Stores a token `sealConversation` made; `undefined` deletes. Resolves once on disk. */
   writeSealed(key: string, sealed: string | undefined): Promise<void>;
-}
-
-/** The vault AAD for one conversation state. */
-export function conversationAad(key: string): string {
-  return `conversation:${key}`;
-}
-
-/** Seals a conversation state (JSON) for `key`; undefined for a value JSON leaves out (deleting it). */
-export function sealConversation(vault: Vault, key: string, value: unknown): string | undefined {
-  const json = JSON.stringify(value);
-  return json === undefined ? undefined : vault.encrypt(json, conversationAad(key));
-}
-
-/** Opens a token `sealConversation` made; undefined if it cannot be opened (the user starts over). */
-export function openConversation(vault: Vault, key: string, sealed: string | undefined): unknown {
-  if (sealed === undefined) return undefined;
-  try {
-    return JSON.parse(vault.decrypt(sealed, conversationAad(key))) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 export function createConversationsRepo({ shards, vault }: RepoContext): ConversationsRepo {

@@ -1,16 +1,7 @@
-import { z } from 'zod';
-import { validated, type RepoContext } from './context.ts';
-import { StoreError } from './errors.ts';
+import type { RepoContext } from './context.ts';
+import { validated } from './records/validation.ts';
 import { serviceNames, serviceNameSchema, type ServiceName } from '../domain.ts';
-import type { Vault } from './vault.ts';
-import { credentialSchema, type CredentialRecord } from './schema.ts';
-
-/** The non-secret part of stored credentials, for display. */
-export interface CredentialInfo {
-  service: ServiceName;
-  label?: string;
-  connectedAt: string;
-}
+import { credentialSchema, openCredential, sealCredential, type CredentialInfo, type CredentialRecord } from './records/credentials.ts';
 
 /**
  * Each user's API credentials per service. The secret fields are sealed with the vault, bound to
@@ -40,48 +31,6 @@ export interface CredentialsRepo {
   listServices(userId: number): ServiceName[];
   /** How many accounts are connected per service (every service named, 0 if none). */
   countByService(): Record<ServiceName, number>;
-}
-
-const secretSchema = z.record(z.string(), z.string());
-
-/** The vault AAD for a user's credentials of one service. */
-export function credentialsAad(userId: number, service: ServiceName): string {
-  return `user:${userId}:credentials:${service}`;
-}
-
-/**
- * Seals `secret` for the user's `service` (AAD `user:<id>:credentials:<service>`) into a record any
- * store engine keeps as it is: the engine never sees the plain fields.
- */
-export function sealCredential(
-  vault: Vault,
-  userId: number,
-  service: ServiceName,
-  secret: Record<string, string>,
-  options: { label?: string | undefined; at: Date },
-): CredentialRecord {
-  validated(serviceNameSchema, service, 'service');
-  const fields = validated(secretSchema, secret, 'credential');
-  if (Object.keys(fields).length === 0) throw new StoreError('invalid', 'Refusing to store empty credentials.');
-  return validated(
-    credentialSchema,
-    {
-      service,
-      sealed: vault.encrypt(JSON.stringify(fields), credentialsAad(userId, service)),
-      ...(options.label === undefined ? {} : { label: options.label }),
-      connectedAt: options.at.toISOString(),
-    },
-    'credential',
-  );
-}
-
-/** Opens a record `sealCredential` made for this user. Throws VaultError if it cannot be opened. */
-export function openCredential(vault: Vault, userId: number, record: CredentialRecord): Record<string, string> {
-  const opened: unknown = JSON.parse(vault.decrypt(record.sealed, credentialsAad(userId, record.service)));
-  const parsed = secretSchema.safeParse(opened);
-  if (!parsed.success)
-    throw new StoreError('invalid', `Stored credentials for ${record.service} of user ${userId} are not a set of text fields.`);
-  return parsed.data;
 }
 
 export function createCredentialsRepo({ shards, vault, now }: RepoContext): CredentialsRepo {

@@ -7,9 +7,9 @@
 import type { ServiceName } from '../domain.ts';
 import type { Update } from 'grammy/types';
 import type { ClaimOptions, ConversationStore, CredentialStore, InboxStore, Lease, StoreEngine } from './contract.ts';
-import { inboxAad, sealUpdate } from './inbox.ts';
-import { openConversation, sealConversation } from './conversations.ts';
-import { openCredential, sealCredential, type CredentialInfo } from './credentials.ts';
+import { inboxAad, sealUpdate } from './records/updates.ts';
+import { openConversation, sealConversation } from './records/conversations.ts';
+import { openCredential, sealCredential, type CredentialInfo } from './records/credentials.ts';
 import type { Vault } from './vault.ts';
 
 /** A user's credentials per service: sealed by the engine's side, opened here. */

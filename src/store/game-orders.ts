@@ -1,6 +1,8 @@
-import { copy, validated, type RepoContext } from './context.ts';
-import { gameOrderSchema, type GameOrderRecord } from './schema.ts';
-import { buildOutboxItem, insertOutboxItem, type NewOutboxItem } from './outbox.ts';
+import { copy, type RepoContext } from './context.ts';
+import { validated } from './records/validation.ts';
+import { gameOrderSchema, type GameOrderRecord } from './records/game-orders.ts';
+import { insertOutboxItem } from './outbox.ts';
+import { buildOutboxItem, type NewOutboxItem } from './records/outbox.ts';
 
 /** Game shop orders created through the bot. */
 export interface GameOrdersRepo {

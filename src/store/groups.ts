@@ -1,11 +1,8 @@
-import { copy, validated, withPatch, type RepoContext } from './context.ts';
-import { groupSchema, type GroupRecord, type HotData, type UserRecord } from './schema.ts';
+import { copy, type RepoContext } from './context.ts';
+import type { HotData } from './schema.ts';
+import { newGroupRecord, type GroupRecord, type LinkedGroup } from './records/groups.ts';
+import type { UserRecord } from './records/users.ts';
 import { currentUser, updateWithHot } from './users.ts';
-
-/** A linked group with its chat id. */
-export interface LinkedGroup extends GroupRecord {
-  chatId: number;
-}
 
 /**
  * Groups that receive a user's notifications. A user links at most one group (their
@@ -34,7 +31,7 @@ export function createGroupsRepo(context: RepoContext): GroupsRepo {
 
   return {
     async link({ chatId, ownerId, title }) {
-      const record = validated(groupSchema, withPatch({ ownerId, linkedAt: now().toISOString() }, { title }), 'group');
+      const record = newGroupRecord({ ownerId, title }, now());
       await updateWithHot(context, (data) => place(context, data, chatId, record));
       return linked(chatId, record);
     },

@@ -19,7 +19,7 @@
 import { promises as fs } from 'node:fs';
 import { fileMode } from './durable-file.ts';
 import path from 'node:path';
-import type { TransactionRecord } from './schema.ts';
+import type { TransactionRecord } from './records/transactions.ts';
 
 /** Where a record's line is. */
 export interface Pointer {

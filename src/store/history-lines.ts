@@ -7,7 +7,8 @@ import path from 'node:path';
 import { crcHex, fileMode, syncDir, type WriteEvent } from './durable-file.ts';
 import type { Pointer } from './history-index.ts';
 import { StoreCorruptError, StoreError, StoreVersionError } from './errors.ts';
-import { decodeHistoryFile, historyFileVersion, transactionSchema, type TransactionRecord } from './schema.ts';
+import { decodeHistoryFile, historyFileVersion } from './schema.ts';
+import { transactionSchema, type TransactionRecord } from './records/transactions.ts';
 
 /** File name of a month's segment. */
 export const segmentFileName = (month: string) => `${month}.jsonl`;

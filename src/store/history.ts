@@ -19,7 +19,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ensureDir, syncDir, writeFileAtomic, type WriteEvent } from './durable-file.ts';
 import { StoreError } from './errors.ts';
-import { transactionSchema, type TransactionRecord } from './schema.ts';
+import { transactionSchema, type TransactionRecord } from './records/transactions.ts';
 import {
   createSegmentWriter,
   crcOfLineEndingAt,

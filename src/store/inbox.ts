@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { StoreVersionError } from './errors.ts';
 import type { Vault } from './vault.ts';
-import type { SealedUpdate } from './contract.ts';
-import { inboxSecrets, resealFile, type ResealReport } from './reseal.ts';
+import { inboxAad, sealUpdate, type SealedUpdate } from './records/updates.ts';
+import { resealFile, type ResealReport, type SealedValue } from './reseal.ts';
 
 /** Name of the inbox file inside the data directory. */
 export const inboxFileName = 'inbox.json';
@@ -35,27 +35,17 @@ export function decodeInboxFile(raw: unknown, file: string): { data: InboxData }
   return { data: inboxFileSchema.parse(raw) };
 }
 
-/** The vault AAD of one stored update. */
-export function inboxAad(updateId: number): string {
-  return `inbox:${updateId}`;
-}
-
-/**
- * The chat an update belongs to, for per-chat order and the chat lock: its chat, or its sender's
- * private chat (a callback query from an inline message has no chat).
- */
-export function updateChatId(update: Update): number | undefined {
-  return update.message?.chat.id ?? update.callback_query?.message?.chat.id ?? update.message?.from?.id ?? update.callback_query?.from.id;
-}
-
-/** Seals an update for the inbox (AAD `inbox:<id>`): a message may hold a PIN or an API key. The chat id stays readable, for order. */
-export function sealUpdate(vault: Vault, update: Update): SealedUpdate {
-  const chatId = updateChatId(update);
-  return {
-    id: update.update_id,
-    sealed: vault.encrypt(JSON.stringify(update), inboxAad(update.update_id)),
-    ...(chatId === undefined ? {} : { chatId }),
-  };
+/** The sealed values of the inbox: one stored update each. */
+export function inboxSecrets(data: InboxData): SealedValue[] {
+  return data.entries.map((entry) => ({
+    kind: 'inbox' as const,
+    token: entry.sealed,
+    aad: inboxAad(entry.id),
+    name: `the stored update ${entry.id}`,
+    put: (token: string) => {
+      entry.sealed = token;
+    },
+  }));
 }
 
 /**

@@ -1,24 +1,15 @@
-import { monotonicFactory } from 'ulid';
-import { copy, validated, withPatch, type RepoContext } from './context.ts';
-import { StoreError } from './errors.ts';
-import { outboxItemSchema, type HotData, type OutboxItem } from './schema.ts';
-
-/** A notification to queue. `payload` must be JSON (it is stored as JSON). */
-export interface NewOutboxItem {
-  chatId: number;
-  kind: string;
-  payload: unknown;
-  /** ISO time before which it must not be sent. */
-  notBefore?: string;
-  /** While an item with this key is pending, enqueueing another is a no-op returning the pending one. */
-  dedupeKey?: string;
-}
-
-/** What a sender may change on a pending item (attempt count, back-off, payload). */
-export type OutboxPatch = Partial<Pick<OutboxItem, 'attempts' | 'notBefore' | 'payload' | 'failingSince'>>;
-
-/** What a scheduler needs to know of a pending item, without its payload. */
-export type OutboxEntry = Pick<OutboxItem, 'id' | 'chatId' | 'createdAt' | 'attempts' | 'notBefore'>;
+import { copy, type RepoContext } from './context.ts';
+import type { HotData } from './schema.ts';
+import {
+  buildOutboxItem,
+  checkRetarget,
+  outboxDueTime,
+  patchedOutboxItem,
+  type NewOutboxItem,
+  type OutboxEntry,
+  type OutboxItem,
+  type OutboxPatch,
+} from './records/outbox.ts';
 
 /**
  * Pending notifications (messages the bot sends on its own). An item stays here until the sender
@@ -47,21 +38,6 @@ export interface OutboxRepo {
   retarget(fromChatId: number, toChatId: number): Promise<number>;
 }
 
-const nextId = monotonicFactory();
-
-/** Builds and validates an item, ready for `insertOutboxItem` (shared with transactions.settle). */
-export function buildOutboxItem(input: NewOutboxItem, now: Date): OutboxItem {
-  const payload: unknown = input.payload === undefined ? null : JSON.parse(JSON.stringify(input.payload));
-  return validated(
-    outboxItemSchema,
-    withPatch(
-      { id: nextId(now.getTime()), chatId: input.chatId, kind: input.kind, payload, createdAt: now.toISOString(), attempts: 0 },
-      { notBefore: input.notBefore, dedupeKey: input.dedupeKey },
-    ),
-    'notification',
-  );
-}
-
 /** Adds `item` to the data unless a pending item has the same dedupeKey; returns the item that is queued. */
 export function insertOutboxItem(data: HotData, item: OutboxItem): OutboxItem {
   if (item.dedupeKey !== undefined) {
@@ -70,30 +46,6 @@ export function insertOutboxItem(data: HotData, item: OutboxItem): OutboxItem {
   }
   data.outbox[item.id] = item;
   return item;
-}
-
-/** `existing` with the fields a sender may change replaced by `patch`, validated. */
-export function patchedOutboxItem(existing: OutboxItem, patch: OutboxPatch): OutboxItem {
-  const allowed: OutboxPatch = {};
-  if ('attempts' in patch) allowed.attempts = patch.attempts;
-  if ('notBefore' in patch) allowed.notBefore = patch.notBefore;
-  if ('failingSince' in patch) allowed.failingSince = patch.failingSince;
-  if ('payload' in patch) {
-    if (patch.payload === undefined) throw new StoreError('invalid', 'A notification payload cannot be removed.');
-    allowed.payload = JSON.parse(JSON.stringify(patch.payload));
-  }
-  return validated(outboxItemSchema, withPatch(existing, allowed), 'notification');
-}
-
-/** When an item is due: its notBefore, else when it was queued. */
-export function outboxDueTime(item: OutboxItem): string {
-  return item.notBefore ?? item.createdAt;
-}
-
-/** Refuses a retarget to something that is not a chat id. */
-export function checkRetarget(toChatId: number): void {
-  if (!Number.isInteger(toChatId))
-    throw new StoreError('invalid', `Refusing to move notifications to chat ${toChatId}: not an integer id.`);
 }
 
 export function createOutboxRepo({ hot, now }: RepoContext): OutboxRepo {

@@ -14,34 +14,16 @@ import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { versionedDecoder } from './versioned.ts';
 import { copy } from './context.ts';
+import { fromStoredSnapshot, storedSnapshotSchema, toStoredSnapshot, type PriceSnapshot } from './records/price-watch.ts';
 
 export const priceWatchFileName = 'price-watch.json';
 const fileVersion = 1;
 
-/** One product as the snapshot keeps it. */
-export interface SnapshotProduct {
-  code: string;
-  name: string;
-  /** Integer rupiah. */
-  price: number;
-  /** Verbatim: `active` or why it cannot be bought. */
-  status: string;
-}
-
-export interface PriceSnapshot {
-  /** When this list was fetched (ISO). */
-  at: string;
-  products: SnapshotProduct[];
-}
-
-const rowSchema = z.tuple([z.string(), z.string(), z.number().int().nonnegative(), z.string()]);
-const snapshotSchema = z.object({ at: z.string(), products: z.array(rowSchema) });
-const fileSchema = z.object({ version: z.literal(fileVersion), accounts: z.record(z.string(), snapshotSchema) });
+const fileSchema = z.object({ version: z.literal(fileVersion), accounts: z.record(z.string(), storedSnapshotSchema) });
 
 /** Decodes `price-watch.json` (also for backups); a newer version is refused with StoreVersionError. */
 export const decodePriceWatchFile = versionedDecoder(fileSchema, fileVersion);
 type PriceWatchData = z.infer<typeof fileSchema>;
-type StoredSnapshot = z.infer<typeof snapshotSchema>;
 
 export interface PriceWatchRepo {
   /** The last list stored for an account, or undefined before its first fetch. */
@@ -52,17 +34,6 @@ export interface PriceWatchRepo {
   retain(accountKeys: ReadonlySet<string>): Promise<void>;
   flush(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** A snapshot as stored: one `[code, name, price, status]` row per product, validated. */
-export function toStoredSnapshot(snapshot: PriceSnapshot): StoredSnapshot {
-  return snapshotSchema.parse({ at: snapshot.at, products: snapshot.products.map((p) => [p.code, p.name, p.price, p.status]) });
-}
-
-/** A stored snapshot (validated again: the PostgreSQL engine reads it from jsonb) as products. */
-export function fromStoredSnapshot(stored: unknown): PriceSnapshot {
-  const { at, products } = snapshotSchema.parse(stored);
-  return { at, products: products.map(([code, name, price, status]) => ({ code, name, price, status })) };
 }
 
 export async function openPriceWatch(options: {

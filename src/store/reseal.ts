@@ -1,7 +1,6 @@
 import type { DurableFile } from './durable-file.ts';
-import { conversationAad } from './conversations.ts';
-import { credentialsAad } from './credentials.ts';
-import { inboxAad, type InboxData } from './inbox.ts';
+import { conversationAad } from './records/conversations.ts';
+import { credentialsAad } from './records/credentials.ts';
 import type { HotData } from './schema.ts';
 import type { UserShardData, UserShards } from './user-shards.ts';
 import { sealKeyCheck, type Vault } from './vault.ts';
@@ -86,19 +85,6 @@ export function shardSecrets(data: Pick<UserShardData, 'credentials' | 'conversa
     },
   }));
   return [...credentials, ...conversations];
-}
-
-/** The sealed values of the inbox: one stored update each. */
-export function inboxSecrets(data: InboxData): SealedValue[] {
-  return data.entries.map((entry) => ({
-    kind: 'inbox' as const,
-    token: entry.sealed,
-    aad: inboxAad(entry.id),
-    name: `the stored update ${entry.id}`,
-    put: (token: string) => {
-      entry.sealed = token;
-    },
-  }));
 }
 
 /**

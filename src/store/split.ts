@@ -8,7 +8,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { ensureDir, writeFileAtomic, type AtomicWriter, type WriteEvent } from './durable-file.ts';
-import { hotFileMigrations, legacyUserPartSchema, migrate, type CredentialRecord } from './schema.ts';
+import { hotFileMigrations, legacyUserPartSchema, migrate } from './schema.ts';
+import type { CredentialRecord } from './records/credentials.ts';
 import {
   emptyUserShard,
   encodeUserShard,

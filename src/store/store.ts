@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createConversationsRepo, type ConversationsRepo } from './conversations.ts';
 import { createCredentialsRepo, type CredentialsRepo } from './credentials.ts';
 import { DurableFile, ensureDir, type AtomicWriter, type WriteEvent } from './durable-file.ts';
-import { decodeInboxFile, inboxFileName, openInbox, type Inbox } from './inbox.ts';
+import { decodeInboxFile, inboxFileName, inboxSecrets, openInbox, type Inbox } from './inbox.ts';
 import { allSealedWithCurrentKey, describeUnreadable, findUnreadable, type StoredSecret } from './key-audit.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
 import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
@@ -16,12 +16,12 @@ import { openBalances, type BalancesRepo } from './balances.ts';
 import { openPriceWatch, type PriceWatchRepo } from './price-watch.ts';
 import { decodeHotFile, emptyHotData, type HotData } from './schema.ts';
 import { createTransactionsRepo, type TransactionsRepo } from './transactions.ts';
-import { createUsersRepo, type UsersRepo } from './users.ts';
+import { copyPendingUsers, createUsersRepo, type UsersRepo } from './users.ts';
 import { sealKeyCheck, verifyKeyCheck, type Vault } from './vault.ts';
 import { StoreKeyError } from './errors.ts';
-import { inboxSecrets, resealHot, resealShards, shardSecrets, type ResealReport } from './reseal.ts';
-import { credentialsAad } from './credentials.ts';
-import { conversationAad } from './conversations.ts';
+import { resealHot, resealShards, shardSecrets, type ResealReport } from './reseal.ts';
+import { credentialsAad } from './records/credentials.ts';
+import { conversationAad } from './records/conversations.ts';
 import { createWriteGate } from './write-gate.ts';
 import { splitLegacyHotFile, type KeyCheckInput } from './split.ts';
 import { openUserShards } from './user-shards.ts';
@@ -32,7 +32,6 @@ import {
   createDataFilesRecorder,
   recordsDataFiles,
 } from './missing-data.ts';
-import { copyPendingUsers } from './users.ts';
 
 /** Name of the hot file inside the data directory. */
 export const hotFileName = 'kiosbot.json';

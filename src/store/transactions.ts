@@ -1,28 +1,28 @@
-import { copy, validated, withPatch, type RepoContext } from './context.ts';
+import { copy, type RepoContext } from './context.ts';
 import { DueIndex } from './due-index.ts';
-import { StoreError } from './errors.ts';
 import type { HistoryArchive } from './history.ts';
 import { monthOf } from './history-lines.ts';
-import { buildOutboxItem, insertOutboxItem, type NewOutboxItem } from './outbox.ts';
-import { finalStatuses, isFinalStatus, transactionSchema, type HotData, type TransactionRecord } from './schema.ts';
+import { insertOutboxItem } from './outbox.ts';
+import { buildOutboxItem, type NewOutboxItem } from './records/outbox.ts';
+import type { HotData } from './schema.ts';
+import {
+  isFinalStatus,
+  newTransactionRecord,
+  settledTransaction,
+  updatedTransaction,
+  confirmationTtlMs,
+  confirmationUsed,
+  duplicateTransaction,
+  type ListOptions,
+  type NewTransaction,
+  type TransactionPatch,
+  type TransactionRecord,
+} from './records/transactions.ts';
 import type { TransactionUpdateOptions } from './contract.ts';
 import { noop } from './atomic-file.ts';
 
 /** The longest a deferred change (`update(…, { deferWrite: true })`) waits for its write. */
 export const deferredWriteMs = 1000;
-
-/** A purchase to record before its first provider request. Status defaults to `Created`, checks to 0. */
-export type NewTransaction = Omit<TransactionRecord, 'createdAt' | 'updatedAt' | 'checks' | 'status'> &
-  Partial<Pick<TransactionRecord, 'createdAt' | 'status' | 'checks'>>;
-
-/** Changeable fields of a transaction; a field set to `undefined` is removed. */
-export type TransactionPatch = Partial<Omit<TransactionRecord, 'refId' | 'userId' | 'createdAt'>>;
-
-export interface ListOptions {
-  /** Default 10. Ask for one more than a page to know whether a next page exists. */
-  limit?: number;
-  offset?: number;
-}
 
 export interface DueOptions {
   /** At most this many in all. Default: no limit. */
@@ -114,67 +114,6 @@ export interface TransactionsRepo {
    * crash or a failed history write interrupted). Runs on open; resolves with how many moved.
    */
   archiveSettled(): Promise<number>;
-}
-
-/** How long a confirmation id is remembered (its ref ids answer a late double tap). */
-export const confirmationTtlMs = 7 * 24 * 3600_000;
-
-/** A refId taken already: a confirmation never creates a second transaction. */
-export function duplicateTransaction(refId: string): StoreError {
-  return new StoreError('duplicate', `Transaction ${refId} exists already; a confirmation never creates a second transaction.`);
-}
-
-/** A confirmation id that made its transactions already. */
-export function confirmationUsed(confirmationId: string): StoreError {
-  return new StoreError('duplicate', `Confirmation ${confirmationId} was used already.`);
-}
-
-/** Validates a new transaction (status `Created`, no checks yet, unless given); a final status is refused. */
-export function newTransactionRecord(input: NewTransaction, now: Date): TransactionRecord {
-  const createdAt = input.createdAt ?? now.toISOString();
-  const record = validated(
-    transactionSchema,
-    withPatch(withPatch({}, input), { status: input.status ?? 'Created', checks: input.checks ?? 0, createdAt, updatedAt: createdAt }),
-    'transaction',
-  );
-  if (isFinalStatus(record.status)) throw new StoreError('invalid', `A new transaction cannot start as ${record.status}.`);
-  return record;
-}
-
-/** The fields a patch may change: never the refId, owner or creation time. */
-function stripKeys(patch: TransactionPatch): TransactionPatch {
-  const { refId: _r, userId: _u, createdAt: _c, ...changes } = patch as TransactionPatch & Partial<TransactionRecord>;
-  return changes;
-}
-
-/** `existing` with `patch` applied at `at`, validated; a final status is refused (that is `settle`). */
-export function updatedTransaction(existing: TransactionRecord, patch: TransactionPatch, at: Date): TransactionRecord {
-  const next = validated(transactionSchema, withPatch(existing, { ...stripKeys(patch), updatedAt: at.toISOString() }), 'transaction');
-  if (isFinalStatus(next.status)) {
-    throw new StoreError('invalid', `Use transactions.settle to give ${existing.refId} the final status ${next.status}.`);
-  }
-  return next;
-}
-
-/** `existing` settled by `patch` at `at` (marked notified when notices go with it); the result must be final. */
-export function settledTransaction(existing: TransactionRecord, patch: TransactionPatch, at: Date, notifying: boolean): TransactionRecord {
-  const next = validated(
-    transactionSchema,
-    withPatch(existing, {
-      ...stripKeys(patch),
-      updatedAt: at.toISOString(),
-      settledAt: patch.settledAt ?? at.toISOString(),
-      ...(notifying ? { notified: true } : {}),
-    }),
-    'transaction',
-  );
-  if (!isFinalStatus(next.status)) {
-    throw new StoreError(
-      'invalid',
-      `settle needs a final status (${finalStatuses.join(', ')}); ${existing.refId} would be "${next.status}".`,
-    );
-  }
-  return next;
 }
 
 export function createTransactionsRepo({ hot, now }: RepoContext, history: HistoryArchive): TransactionsRepo {

@@ -9,7 +9,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DurableFile, ensureDir, sealJson, type AtomicWriter, type Decoded, type WriteEvent } from './durable-file.ts';
-import { credentialSchema, migrate, userSchema } from './schema.ts';
+import { migrate } from './schema.ts';
+import { credentialSchema } from './records/credentials.ts';
+import { userSchema } from './records/users.ts';
 
 /** Directory of the shard files inside the data directory. */
 export const usersDirName = 'users';

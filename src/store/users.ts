@@ -1,30 +1,17 @@
-import { copy, validated, withPatch, type RepoContext } from './context.ts';
-import type { Locale } from '../domain.ts';
-import { buildOutboxItem, insertOutboxItem, type NewOutboxItem } from './outbox.ts';
-import { userSchema, type HotData, type UserRecord } from './schema.ts';
-
-/** What Telegram tells us about a user on first contact. */
-export interface NewUser {
-  id: number;
-  firstName: string;
-  username?: string | undefined;
-  locale?: Locale | undefined;
-  /** The language of their Telegram app, when the bot speaks it. */
-  telegramLocale?: Locale | undefined;
-}
-
-/** Changeable fields of a user; a field set to `undefined` is removed. */
-export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
-
-/** Filter for list and count. */
-export interface UserFilter {
-  active?: boolean;
-  /**
-   * Only the users this accepts. Runs on the stored records before they are copied, so a pass
-   * looking for a few users among 50,000 copies only those (it must not change the record).
-   */
-  where?: (user: Readonly<UserRecord>) => boolean;
-}
+import { copy, type RepoContext } from './context.ts';
+import { insertOutboxItem } from './outbox.ts';
+import { buildOutboxItem, type NewOutboxItem } from './records/outbox.ts';
+import type { HotData } from './schema.ts';
+import {
+  matchesUserFilter,
+  newUserRecord,
+  patchedUser,
+  refreshPatch,
+  type NewUser,
+  type UserFilter,
+  type UserPatch,
+  type UserRecord,
+} from './records/users.ts';
 
 /**
  * Bot users, keyed by Telegram user id, in the shard files by id. Display names are stored in
@@ -50,43 +37,6 @@ export interface UsersRepo {
   list(filter?: UserFilter): UserRecord[];
   /** How many users match `filter`. */
   count(filter?: UserFilter): number;
-}
-
-/** A new (active) user's record, validated. */
-export function newUserRecord(input: NewUser, now: Date): UserRecord {
-  const base = { id: input.id, firstName: input.firstName, active: true, createdAt: now.toISOString() };
-  const optional = { username: input.username, locale: input.locale, telegramLocale: input.telegramLocale };
-  return validated(userSchema, withPatch(base, optional), 'user');
-}
-
-/**
- * The language the bot speaks to `user` where no update tells it (the outbox, jobs, broadcasts,
- * /user): the one they chose, else their Telegram app's, else the bot's default.
- */
-export function userLocale<D extends string>(
-  user: Pick<UserRecord, 'locale' | 'telegramLocale'> | undefined,
-  defaultLocale: D,
-): Locale | D {
-  return user?.locale ?? user?.telegramLocale ?? defaultLocale;
-}
-
-/** What a known user's next contact refreshes: names always, the locales when given. */
-export function refreshPatch(input: NewUser): UserPatch {
-  const patch: UserPatch = { firstName: input.firstName, username: input.username };
-  if (input.locale !== undefined) patch.locale = input.locale;
-  if (input.telegramLocale !== undefined) patch.telegramLocale = input.telegramLocale;
-  return patch;
-}
-
-/** `existing` with `patch` applied (never its id or creation time), validated. */
-export function patchedUser(existing: UserRecord, patch: UserPatch): UserRecord {
-  const { id: _id, createdAt: _createdAt, ...changes } = patch as UserPatch & Partial<Pick<UserRecord, 'id' | 'createdAt'>>;
-  return validated(userSchema, withPatch(existing, changes), 'user');
-}
-
-/** Whether `user` passes `filter` (active flag and predicate). */
-export function matchesUserFilter(user: UserRecord, filter: UserFilter | undefined): boolean {
-  return (filter?.active === undefined || user.active === filter.active) && (filter?.where === undefined || filter.where(user));
 }
 
 /**

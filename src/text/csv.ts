@@ -3,7 +3,7 @@
  * CRLF line ends, `,` or `;` (Excel with Indonesian regional settings) as separator. A text field
  * that starts like a formula (= + - @) gets a leading `'` so a spreadsheet shows it as text.
  */
-import type { TransactionRecord } from '../store/schema.ts';
+import type { TransactionRecord } from '../store/records/transactions.ts';
 
 export type CsvSeparator = ',' | ';';
 export type CsvValue = string | number | undefined;

@@ -5,7 +5,8 @@
  * (`formatCustomerReceipt`) and the PNG card (src/render/receipt-card.ts). The model carries the
  * sell price only: the cost (`tx.price` when a sell price was set) never reaches it.
  */
-import type { ShopProfile, TransactionRecord } from '../store/schema.ts';
+import type { ShopProfile } from '../store/records/users.ts';
+import type { TransactionRecord } from '../store/records/transactions.ts';
 import { escapeHtml, formatRupiah, formatWibIn, maskTarget, withoutHiddenChars } from './format.ts';
 import type { ReceiptTranslate } from './receipt.ts';
 import { groupToken, splitPlnSn } from './token.ts';

@@ -3,7 +3,7 @@
  * Pure functions of a translate function and a transaction, so the outbox can format a receipt
  * without a chat context (the "copy SN" button is in bot/keyboards/receipt.ts).
  */
-import { isFinalStatus, restoredUnsentMessage, type TransactionRecord } from '../store/schema.ts';
+import { isFinalStatus, restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
 import { escapeHtml, formatMargin, formatRupiah, formatWibIn, maskTarget } from './format.ts';
 import { raw, type TextVariable } from './html.ts';
 import { groupToken, splitPlnSn } from './token.ts';

@@ -16,7 +16,7 @@ import {
 } from '../helpers/gameshop.ts';
 import { isPng, photoBytes, pngShowsQrOf } from '../helpers/qr-image.ts';
 import { formatRupiah } from '../../src/text/format.ts';
-import type { GameOrderRecord } from '../../src/store/schema.ts';
+import type { GameOrderRecord } from '../../src/store/records/game-orders.ts';
 
 /*
  * How a created order shows its payment: the QR drawn by the bot from the QRIS string (the shop's

@@ -4,7 +4,7 @@
  * `answer()` resolves (the move is in memory at once; its write is not waited for). It counts the calls and the most in flight at once, overall and per account.
  */
 import type { PurchaseService } from '../../src/services/purchases.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 import type { Store } from '../../src/store/store.ts';
 
 export interface FakePurchases {

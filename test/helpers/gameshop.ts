@@ -8,7 +8,7 @@ import { startWorld, type TestWorld, type TestWorldOptions } from './app.ts';
 import type { FloodLimit } from '../../src/bot/context.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { gameshopDemoKeys } from '../../tools/sandbox/gameshop.ts';
-import type { GameOrderRecord } from '../../src/store/schema.ts';
+import type { GameOrderRecord } from '../../src/store/records/game-orders.ts';
 
 /** The sample catalogue at the repository root (it describes the sandbox shop). */
 export const sampleCataloguePath = path.resolve(import.meta.dirname, '../../catalogue.sample.json');

@@ -3,7 +3,7 @@
  * one write for the whole audience, the outbox's own notices ahead of the broadcast, one global
  * window shared by both.
  */
-import { dbOf } from '../store/helpers.ts';
+import { createTempDirs, dbOf, openTestStore } from '../store/helpers.ts';
 import path from 'node:path';
 import { Api } from 'grammy';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,11 +11,11 @@ import { createLogger } from '../../src/logger.ts';
 import { createOutbox, maxUnrecordedDeliveries } from '../../src/notify/outbox.ts';
 import type { OutboxLimits } from '../../src/notify/pacing.ts';
 import { createBroadcastRunner } from '../../src/jobs/broadcast.ts';
-import { broadcastsFileName, type BroadcastJob } from '../../src/store/broadcasts.ts';
+import { broadcastsFileName } from '../../src/store/broadcasts.ts';
+import type { BroadcastJob } from '../../src/store/records/broadcasts.ts';
 import { readFileSync } from 'node:fs';
 import { createTestDisk, type TestDisk } from '../helpers/disk.ts';
 import { startBotApi } from '../../tools/playground/bot-api.ts';
-import { createTempDirs, openTestStore } from '../store/helpers.ts';
 
 const dirs = createTempDirs();
 const cleanups: Array<() => Promise<void>> = [];

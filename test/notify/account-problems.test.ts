@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAccountProblemReporter } from '../../src/notify/account-problems.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { AccountProblem } from '../../src/providers/factory.ts';
-import type { NewOutboxItem } from '../../src/store/outbox.ts';
+import type { NewOutboxItem } from '../../src/store/records/outbox.ts';
 
 function setup() {
   let clock = Date.parse('2026-11-23T03:00:00Z');

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createOperatorFeed, type Burst } from '../../src/notify/operator-feed.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { NewOutboxItem } from '../../src/store/outbox.ts';
+import type { NewOutboxItem } from '../../src/store/records/outbox.ts';
 
 function setup() {
   const queued: NewOutboxItem[] = [];

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createI18n } from '../../src/bot/i18n.ts';
 import type { Db } from '../../src/store/db.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 import { buildCustomerReceipt } from '../../src/text/customer-receipt.ts';
 import { receiptCardWidth, renderReceiptCard } from '../../src/render/receipt-card.ts';
 import { isPng, pngSize } from '../helpers/qr-image.ts';
-import type { ShopProfile } from '../../src/store/schema.ts';
+import type { ShopProfile } from '../../src/store/records/users.ts';
 
 const i18n = createI18n({ defaultLocale: 'id', db: {} as Db });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dailySeries } from '../../src/services/daily-series.ts';
 import { dayRange } from '../../src/services/export-periods.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 
 let n = 0;
 function tx(createdAt: string, status: string, price: number, extra: { sellPrice?: number; margin?: number } = {}): TransactionRecord {

@@ -6,14 +6,13 @@ import {
   type GameOrderServiceDeps,
 } from '../../src/services/game-orders.ts';
 import type { CredentialService } from '../../src/services/credentials.ts';
-import { createGameshopClient } from '../../src/providers/gameshop/client.ts';
+import { createGameshopClient, GameshopError } from '../../src/providers/gameshop/client.ts';
 import { providerErrorExternal, providerErrorFromJson, providerErrorToJson } from '../../src/providers/provider-error-json.ts';
-import { GameshopError } from '../../src/providers/gameshop/client.ts';
 import { ProviderError } from '../../src/providers/provider-error.ts';
 import { gameshopDemoKeys } from '../../tools/sandbox/gameshop.ts';
 import { startSandbox, type Sandbox } from '../../tools/sandbox/server.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { GameOrderRecord } from '../../src/store/schema.ts';
+import type { GameOrderRecord } from '../../src/store/records/game-orders.ts';
 import { createClock, createTempDirs, openTestStore } from '../store/helpers.ts';
 import { sampleCataloguePath } from '../helpers/gameshop.ts';
 

@@ -11,7 +11,7 @@ import { buyer, sandboxTransactions } from '../helpers/buy.ts';
 import { createTestDisk } from '../helpers/disk.ts';
 import { buyPending, recheck, startSettlementWorld, testClock } from '../helpers/settlement.ts';
 import { hotFileName } from '../../src/store/store.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 
 describe('re-checks of a purchase that stays Pending', () => {
   let world: TestWorld;

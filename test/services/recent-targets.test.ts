@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { createRecentTargetsService } from '../../src/services/recent-targets.ts';
-import type { NewTransaction } from '../../src/store/transactions.ts';
+import type { NewTransaction } from '../../src/store/records/transactions.ts';
 import { createClock, storeTest } from '../store/helpers.ts';
 
 const purchase = (n: number, code: string, productName: string, target: string, userId = 42): NewTransaction => ({

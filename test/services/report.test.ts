@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeReport } from '../../src/services/report.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 
 let n = 0;
 function tx(status: string, code = 'TSEL10', price = 10_500, productName = 'Telkomsel 10.000'): TransactionRecord {

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { expect } from 'vitest';
 import { createClock, readJson, storeTest as it, testVault } from './helpers.ts';
-import { balancesFileName, balancesKeptPerUser } from '../../src/store/balances.ts';
+import { balancesFileName } from '../../src/store/balances.ts';
+import { balancesKeptPerUser } from '../../src/store/records/balances.ts';
 import { restoreBackup, writeBackup } from '../../src/store/backup.ts';
 import { hotFileName } from '../../src/store/store.ts';
 

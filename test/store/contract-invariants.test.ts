@@ -4,8 +4,8 @@
  */
 import { expect, it } from 'vitest';
 import type { StoreEngine } from '../../src/store/contract.ts';
-import { sealCredential } from '../../src/store/credentials.ts';
-import { sealConversation } from '../../src/store/conversations.ts';
+import { sealCredential } from '../../src/store/records/credentials.ts';
+import { sealConversation } from '../../src/store/records/conversations.ts';
 import { migratePg, pgMigrations } from '../../src/store/pg/migrate.ts';
 import { describeEngines, quietPool } from './contract/harness.ts';
 import { createClock, purchase, testVault } from './helpers.ts';

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { StoreError } from '../../src/store/errors.ts';
-import { sealConversation, openConversation } from '../../src/store/conversations.ts';
-import { openCredential, sealCredential } from '../../src/store/credentials.ts';
+import { sealConversation, openConversation } from '../../src/store/records/conversations.ts';
+import { openCredential, sealCredential } from '../../src/store/records/credentials.ts';
 import { describeEngines } from './contract/harness.ts';
 import { createClock, gameOrder, purchase, testVault } from './helpers.ts';
 

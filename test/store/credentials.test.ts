@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
-import { credentialsAad } from '../../src/store/credentials.ts';
+import { credentialsAad } from '../../src/store/records/credentials.ts';
 import { StoreError } from '../../src/store/errors.ts';
 import { VaultError } from '../../src/store/vault.ts';
 import { type StoreKit, editShard, shardOnDisk, shardPathOf, storeTest } from './helpers.ts';

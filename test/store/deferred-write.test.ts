@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { DurableFile, type WriteEvent } from '../../src/store/durable-file.ts';
 import { hotFileName, openStore, type Store } from '../../src/store/store.ts';
 import { lockFileName } from '../../src/store/lock.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 import { createTestDisk } from '../helpers/disk.ts';
 import { createTempDirs, purchase, readJson, testVault } from './helpers.ts';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect } from 'vitest';
 import { openStore, type Store } from '../../src/store/store.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 import type { DueOptions } from '../../src/store/transactions.ts';
 import { createTestDisk } from '../helpers/disk.ts';
 import { createClock, purchase, storeTest, testVault } from './helpers.ts';

@@ -4,12 +4,12 @@ import { test } from 'vitest';
 import path from 'node:path';
 import type { AtomicWriter, WriteEvent } from '../../src/store/durable-file.ts';
 import { decodeLine, type SegmentAppender } from '../../src/store/history-lines.ts';
-import type { GameOrderRecord, TransactionRecord } from '../../src/store/schema.ts';
+import type { GameOrderRecord } from '../../src/store/records/game-orders.ts';
+import type { NewTransaction, TransactionRecord } from '../../src/store/records/transactions.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
 import { createVault, type Vault } from '../../src/store/vault.ts';
 import { createDb, type Db } from '../../src/store/db.ts';
 import { createLowdbEngine } from '../../src/store/lowdb-engine.ts';
-import type { NewTransaction } from '../../src/store/transactions.ts';
 import { shardOfUser, userShardCount, userShardFileName, type UserShardData } from '../../src/store/user-shards.ts';
 
 export { userShardCount };

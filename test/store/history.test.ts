@@ -16,7 +16,7 @@ import { restoreBackup, writeBackup } from '../../src/store/backup.ts';
 import { StoreCorruptError, StoreVersionError } from '../../src/store/errors.ts';
 import { openHistory } from '../../src/store/history.ts';
 import { encodeLine, monthOf, type SegmentAppender } from '../../src/store/history-lines.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 import { appendDurably, enospc } from '../helpers/disk.ts';
 import { createClock, createTempDirs, historyOnDisk, modeOf, openTestStore, purchase, readJson, testVault } from './helpers.ts';
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Update } from 'grammy/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { privateTextUpdate } from '../helpers/updates.ts';
-import { inboxAad, openInbox, type Inbox, type InboxData } from '../../src/store/inbox.ts';
+import { openInbox, type Inbox, type InboxData } from '../../src/store/inbox.ts';
+import { inboxAad } from '../../src/store/records/updates.ts';
 import { createVault } from '../../src/store/vault.ts';
 import type { WriteEvent } from '../../src/store/durable-file.ts';
 

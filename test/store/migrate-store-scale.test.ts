@@ -6,11 +6,11 @@
  */
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { sealCredential } from '../../src/store/credentials.ts';
+import { sealCredential } from '../../src/store/records/credentials.ts';
 import { openHistory } from '../../src/store/history.ts';
 import { createLowdbEngine } from '../../src/store/lowdb-engine.ts';
-import { importLowdbIntoPg } from '../../src/store/pg/import-lowdb.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import { importLowdbIntoPg } from '../../src/ops/import-lowdb.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 import { historyDirName, openStore } from '../../src/store/store.ts';
 import { describeEngines, quietPool } from './contract/harness.ts';
 import { createClock, createTempDirs, purchase, testVault } from './helpers.ts';

@@ -1,5 +1,5 @@
 /**
- * `npm run migrate-store -- --to postgres` (src/store/pg/import-lowdb.ts): a lowdb data directory
+ * `npm run migrate-store -- --to postgres` (src/ops/import-lowdb.ts): a lowdb data directory
  * copied into an empty PostgreSQL database reads the same through the store contract on both
  * engines, the directory's files are left byte for byte as they were, and a copy that was cut
  * short or did not verify is never opened.
@@ -10,15 +10,15 @@ import path from 'node:path';
 import type pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import type { StoreEngine } from '../../src/store/contract.ts';
-import { sealConversation } from '../../src/store/conversations.ts';
-import { sealCredential } from '../../src/store/credentials.ts';
-import { sealUpdate } from '../../src/store/inbox.ts';
+import { sealConversation } from '../../src/store/records/conversations.ts';
+import { sealCredential } from '../../src/store/records/credentials.ts';
+import { sealUpdate } from '../../src/store/records/updates.ts';
 import { createLowdbEngine } from '../../src/store/lowdb-engine.ts';
 import { openPgEngine } from '../../src/store/pg/engine.ts';
 import { createVault } from '../../src/store/vault.ts';
-import { importLowdbIntoPg, importedTables, jsonbText, type ImportOptions } from '../../src/store/pg/import-lowdb.ts';
+import { importLowdbIntoPg, importedTables, jsonbText, type ImportOptions } from '../../src/ops/import-lowdb.ts';
 import { historyDirName, openStore } from '../../src/store/store.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 import { describeEngines, quietPool } from './contract/harness.ts';
 import { createClock, createTempDirs, gameOrder, purchase, testVault } from './helpers.ts';
 

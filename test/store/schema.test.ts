@@ -8,10 +8,10 @@ import {
   hotFileMigrations,
   hotFileSchema,
   hotFileVersion,
-  isFinalStatus,
   legacyUserPartSchema,
   migrate,
 } from '../../src/store/schema.ts';
+import { isFinalStatus } from '../../src/store/records/transactions.ts';
 import { decodeUserShardFile, emptyUserShard } from '../../src/store/user-shards.ts';
 
 /** What a hot file of version 3 (before the split) holds of users, credentials and conversations. */

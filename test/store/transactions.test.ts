@@ -2,7 +2,8 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { StoreCorruptError, StoreError } from '../../src/store/errors.ts';
-import type { HotData, TransactionRecord } from '../../src/store/schema.ts';
+import type { HotData } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 import { hotFileName } from '../../src/store/store.ts';
 import { type StoreKit, createClock, damageLine, historyOnDisk, modeOf, purchase, readJson, storeTest } from './helpers.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvDocument, csvField, csvLine, transactionCsvRow, wibDateTime } from '../../src/text/csv.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 
 const bom = '\uFEFF';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../src/bot/i18n.ts';
 import type { Db } from '../../src/store/db.ts';
-import type { ShopProfile, TransactionRecord } from '../../src/store/schema.ts';
+import type { ShopProfile } from '../../src/store/records/users.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 import type { ReceiptTranslate } from '../../src/text/receipt.ts';
 import { buildCustomerReceipt, formatCustomerReceipt } from '../../src/text/customer-receipt.ts';
 import { withoutHiddenChars } from '../../src/text/format.ts';

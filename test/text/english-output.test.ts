@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../src/bot/i18n.ts';
 import type { Db } from '../../src/store/db.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 import { formatReceipt, type ReceiptTranslate } from '../../src/text/receipt.ts';
 import { buildCustomerReceipt, formatCustomerReceipt } from '../../src/text/customer-receipt.ts';
 import { formatPriceDigest, type DigestChange } from '../../src/text/price-digest.ts';

@@ -5,7 +5,7 @@ import type { Db } from '../../src/store/db.ts';
 import { formatReceipt, statusWord, type ReceiptTranslate } from '../../src/text/receipt.ts';
 import { groupToken, plnToken } from '../../src/text/token.ts';
 import { addCopySnButton } from '../../src/bot/keyboards/receipt.ts';
-import type { TransactionRecord } from '../../src/store/schema.ts';
+import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 
 // The production translate function (it escapes variables); out of context it never reads the store.
 const i18n = createI18n({ defaultLocale: 'id', db: {} as Db });

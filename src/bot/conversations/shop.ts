@@ -1,6 +1,6 @@
 import { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
-import type { ShopProfile, TargetStyle } from '../../store/schema.ts';
+import type { ShopProfile, TargetStyle } from '../../store/records/users.ts';
 import { readShopField, shopFieldLimits, type ShopField, type ShopFieldProblem } from '../../services/shop-profile.ts';
 import { shopData } from '../callback-data/shop.ts';
 import { readCallback } from '../callback-data/read.ts';

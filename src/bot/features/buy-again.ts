@@ -5,7 +5,7 @@ import { buyAgainCancelData, buyAgainData, buyAgainTargetData, packRef } from '.
 import { quietly } from '../edits.ts';
 import { raw } from '../../text/html.ts';
 import { escapeHtml } from '../../text/format.ts';
-import type { TransactionRecord } from '../../store/schema.ts';
+import type { TransactionRecord } from '../../store/records/transactions.ts';
 import { FastComposer } from '../composer.ts';
 
 /**

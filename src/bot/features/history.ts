@@ -1,4 +1,4 @@
-import { type InlineKeyboard } from 'grammy';
+import type { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
@@ -9,7 +9,7 @@ import { historyDetailData, historyPageData } from '../callback-data/history.ts'
 import { createHistoryKeyboard, createHistoryReceiptKeyboard } from '../keyboards/history.ts';
 import { sellFigures } from '../renderers/sell.ts';
 import { raw, type Raw } from '../../text/html.ts';
-import type { TransactionRecord } from '../../store/schema.ts';
+import type { TransactionRecord } from '../../store/records/transactions.ts';
 import { FastComposer } from '../composer.ts';
 
 /** Transactions per history page. */

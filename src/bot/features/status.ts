@@ -1,4 +1,4 @@
-import { type InlineKeyboard } from 'grammy';
+import type { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
@@ -7,7 +7,7 @@ import { echoInput, formatWibIn } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { createPendingListKeyboard, createStatusReceiptKeyboard } from '../keyboards/status.ts';
-import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
+import { isFinalStatus, type TransactionRecord } from '../../store/records/transactions.ts';
 import { normalisePhone, withoutFormatChars } from '../../services/targets.ts';
 import { FastComposer } from '../composer.ts';
 

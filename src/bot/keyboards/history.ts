@@ -1,6 +1,6 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import type { TransactionRecord } from '../../store/schema.ts';
+import type { TransactionRecord } from '../../store/records/transactions.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { addReceiptButtons } from './receipt.ts';
 import { withoutEmptyRows } from './rows.ts';

@@ -1,5 +1,5 @@
 import { InlineKeyboard } from 'grammy';
-import type { TransactionRecord } from '../../store/schema.ts';
+import type { TransactionRecord } from '../../store/records/transactions.ts';
 import type { ReceiptTranslate } from '../../text/receipt.ts';
 import { plnToken } from '../../text/token.ts';
 import { buyAgainData, customerReceiptData, packRef } from '../callback-data/receipt.ts';

@@ -1,6 +1,6 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { isFinalStatus, type TransactionRecord } from '../../store/schema.ts';
+import { isFinalStatus, type TransactionRecord } from '../../store/records/transactions.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { addReceiptButtons } from './receipt.ts';
 import { withoutEmptyRows } from './rows.ts';

@@ -3,7 +3,7 @@
  * with its 📈 chart button, in the user's language. Pure.
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
-import type { NewOutboxItem } from '../../store/outbox.ts';
+import type { NewOutboxItem } from '../../store/records/outbox.ts';
 import type { PeriodReport } from '../../services/period-report.ts';
 import { createReportKeyboard } from '../keyboards/report.ts';
 import { renderReportMessage } from './report-message.ts';

@@ -7,7 +7,7 @@ import { escapeHtml, formatRupiah, formatWibIn } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { isButtonUrl } from '../keyboards/gameshop.ts';
 import type { OutboxPayload } from '../../notify/payload.ts';
-import type { GameOrderRecord } from '../../store/schema.ts';
+import type { GameOrderRecord } from '../../store/records/game-orders.ts';
 import type {
   CreatedGameOrder,
   GameInfo,

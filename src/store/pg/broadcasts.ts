@@ -12,7 +12,7 @@ import {
   recordDelivery,
   isDone,
   type BroadcastJob,
-} from '../broadcasts.ts';
+} from '../records/broadcasts.ts';
 import type { StoreEngine } from '../contract.ts';
 import { first, inTransaction, isUniqueViolation, type PgConnections, type Queryable } from './db.ts';
 

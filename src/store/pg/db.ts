@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { StoreError } from '../errors.ts';
-import type { OutboxItem } from '../schema.ts';
+import type { OutboxItem } from '../records/outbox.ts';
 
 /** Anything that runs a query: the engine's connections, a pool or one of its clients (inside a transaction). */
 export interface Queryable {

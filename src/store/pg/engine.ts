@@ -1,22 +1,15 @@
 import pg from 'pg';
 import { serviceNames, type ServiceName } from '../../domain.ts';
-import { balancesKeptPerUser } from '../balances.ts';
-import { validated } from '../context.ts';
+import { balancesKeptPerUser } from '../records/balances.ts';
+import { validated } from '../records/validation.ts';
 import type { GroupStore, OutboxStore, StoreEngine, UserStore } from '../contract.ts';
 import type { StoreError } from '../errors.ts';
-import { buildOutboxItem, checkRetarget, patchedOutboxItem, type OutboxEntry } from '../outbox.ts';
-import { fromStoredSnapshot, toStoredSnapshot } from '../price-watch.ts';
-import {
-  credentialSchema,
-  gameOrderSchema,
-  groupSchema,
-  type CredentialRecord,
-  type GameOrderRecord,
-  type GroupRecord,
-  type OutboxItem,
-  type UserRecord,
-} from '../schema.ts';
-import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch } from '../users.ts';
+import { buildOutboxItem, checkRetarget, patchedOutboxItem, type OutboxEntry, type OutboxItem } from '../records/outbox.ts';
+import { fromStoredSnapshot, toStoredSnapshot } from '../records/price-watch.ts';
+import { credentialSchema, type CredentialRecord } from '../records/credentials.ts';
+import { gameOrderSchema, type GameOrderRecord } from '../records/game-orders.ts';
+import { newGroupRecord, type GroupRecord } from '../records/groups.ts';
+import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch, type UserRecord } from '../records/users.ts';
 import {
   column,
   connectPg,
@@ -85,7 +78,7 @@ export interface PgEngineOptions {
 
 /**
  * Opens the store contract on PostgreSQL: applies the pending migrations (under an advisory lock,
- * see migrate.ts), refuses a database whose copy from lowdb did not finish (import-lowdb.ts), then serves every repository from the database, so several bot instances may
+ * see migrate.ts), refuses a database whose copy from lowdb did not finish (src/ops/import-lowdb.ts), then serves every repository from the database, so several bot instances may
  * share it. Uniqueness is left to constraints and claims to `FOR UPDATE SKIP LOCKED`, never to a
  * read followed by a write.
  */
@@ -426,7 +419,7 @@ function createPgGroups(pool: PgConnections, now: () => Date): GroupStore {
 
   return {
     async link({ chatId, ownerId, title }) {
-      const record = validated(groupSchema, { ownerId, linkedAt: now().toISOString(), ...(title === undefined ? {} : { title }) }, 'group');
+      const record = newGroupRecord({ ownerId, title }, now());
       await inGroupChange((client) => place(client, chatId, record));
       return linked(chatId, record);
     },

@@ -11,12 +11,11 @@
  * kiosbot does not change the key of a database (`npm run rotate-key` refuses with DATABASE_URL),
  * and such an instance would seal new credentials that the old-key instances cannot read.
  */
-import type { Queryable } from './db.ts';
-import { first } from './db.ts';
-import { conversationAad } from '../conversations.ts';
-import { credentialsAad } from '../credentials.ts';
+import { first, type Queryable } from './db.ts';
+import { conversationAad } from '../records/conversations.ts';
+import { credentialsAad } from '../records/credentials.ts';
 import { StoreKeyError } from '../errors.ts';
-import { inboxAad } from '../inbox.ts';
+import { inboxAad } from '../records/updates.ts';
 import { describeUnreadable, findUnreadable, type StoredSecret } from '../key-audit.ts';
 import type { ServiceName } from '../../domain.ts';
 import { legacyKeyId, sealKeyCheck, verifyKeyCheck, type Vault } from '../vault.ts';

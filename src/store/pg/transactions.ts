@@ -1,14 +1,15 @@
 import type { TransactionStore } from '../contract.ts';
-import { buildOutboxItem, type NewOutboxItem } from '../outbox.ts';
-import { isFinalStatus, type TransactionRecord } from '../schema.ts';
+import { buildOutboxItem, type NewOutboxItem } from '../records/outbox.ts';
 import {
   confirmationTtlMs,
   confirmationUsed,
   duplicateTransaction,
+  isFinalStatus,
   newTransactionRecord,
   settledTransaction,
   updatedTransaction,
-} from '../transactions.ts';
+  type TransactionRecord,
+} from '../records/transactions.ts';
 import { column, first, inTransaction, insertOutbox, isUniqueViolation, type PgConnections, type Queryable } from './db.ts';
 
 const newestFirst = 'ORDER BY created_at DESC, ref_id DESC';

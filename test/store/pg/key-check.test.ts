@@ -5,7 +5,7 @@
  * key some secret needs, is refused at start and the instances already running are unaffected.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sealCredential } from '../../../src/store/credentials.ts';
+import { sealCredential } from '../../../src/store/records/credentials.ts';
 import { StoreError } from '../../../src/store/errors.ts';
 import { openPgEngine } from '../../../src/store/pg/engine.ts';
 import { createVault, keyIdOf, type Vault } from '../../../src/store/vault.ts';

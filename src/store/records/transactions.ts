@@ -1,0 +1,154 @@
+/**
+ * Transactions: the purchases the bot records before its first provider request, and the rules
+ * that make one, change it while it is open and settle it, shared by both engines.
+ */
+import { z } from 'zod';
+import { StoreError } from '../errors.ts';
+import { isoDate, validated, withPatch } from './validation.ts';
+
+/** Final statuses: a transaction with one of these is settled and moves to history. */
+export const finalStatuses = ['Sukses', 'Gagal', 'Unresolved', 'Rejected'] as const;
+/**
+ * `Created`: stored before the first provider request. `Pending`: sent, not settled. Other
+ * statuses a provider reports are kept verbatim and count as still pending.
+ */
+export type TransactionStatus = 'Created' | 'Pending' | (typeof finalStatuses)[number] | (string & {});
+
+/** True for Sukses, Gagal, Unresolved and Rejected (refused by the provider; never created there). */
+export function isFinalStatus(status: string): boolean {
+  return (finalStatuses as readonly string[]).includes(status);
+}
+
+/**
+ * The `message` of a transaction that was confirmed but not yet sent (`Created`) in a backup that
+ * was restored: the bot that made the backup went on after it and may have sent it, or had it
+ * refused and told its owner so. A status check is the same request as the purchase (a ref id the
+ * provider does not know is bought), so the restored bot never sends it: it settles it Unresolved.
+ */
+export const restoredUnsentMessage = 'restored_unsent';
+
+export const transactionSchema = z.object({
+  refId: z.string().min(1),
+  userId: z.number().int(),
+  chatId: z.number().int(),
+  code: z.string(),
+  productName: z.string(),
+  target: z.string(),
+  /** Integer rupiah: the provider's price (the reseller's cost). */
+  price: z.number().int(),
+  /**
+   * The reseller's sell price (integer rupiah) under their /jual rules when the purchase was
+   * confirmed, and `margin` = sellPrice - price. Never recomputed: a later rule change leaves them.
+   * Absent on transactions from before sell prices (read as sell = cost).
+   */
+  sellPrice: z.number().int().optional(),
+  margin: z.number().int().optional(),
+  status: z
+    .string()
+    .min(1)
+    .transform((status): TransactionStatus => status),
+  /** The provider's status text, verbatim. */
+  providerStatus: z.string().optional(),
+  trxId: z.string().optional(),
+  sn: z.string().optional(),
+  message: z.string().optional(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  sentAt: isoDate.optional(),
+  settledAt: isoDate.optional(),
+  nextCheckAt: isoDate.optional(),
+  /** Status checks made so far. */
+  checks: z.number().int().nonnegative(),
+  batchId: z.string().optional(),
+  /** The "please wait" message to edit when the transaction settles. */
+  pendingMessage: z.object({ chatId: z.number().int(), messageId: z.number().int() }).optional(),
+  /**
+   * The result message of a multi-line purchase ("Hasil 3 transaksi") that lists this transaction
+   * as one of its lines: edited, all lines afresh, whenever a line of it settles.
+   */
+  summaryMessage: z.object({ chatId: z.number().int(), messageId: z.number().int() }).optional(),
+  /** Whether the final notification has been queued. */
+  notified: z.boolean().optional(),
+  /**
+   * Refusals (400/402/404) in a row on re-checks of a transaction the provider had acknowledged;
+   * cleared by the next status answer. They never finalise it (DESIGN invariant 8).
+   */
+  refusals: z.number().int().nonnegative().optional(),
+  /** When the operator was asked to review it after repeated refusals (asked once per transaction). */
+  reviewRequestedAt: isoDate.optional(),
+});
+export type TransactionRecord = z.output<typeof transactionSchema>;
+
+/** A purchase to record before its first provider request. Status defaults to `Created`, checks to 0. */
+export type NewTransaction = Omit<TransactionRecord, 'createdAt' | 'updatedAt' | 'checks' | 'status'> &
+  Partial<Pick<TransactionRecord, 'createdAt' | 'status' | 'checks'>>;
+
+/** Changeable fields of a transaction; a field set to `undefined` is removed. */
+export type TransactionPatch = Partial<Omit<TransactionRecord, 'refId' | 'userId' | 'createdAt'>>;
+
+export interface ListOptions {
+  /** Default 10. Ask for one more than a page to know whether a next page exists. */
+  limit?: number;
+  offset?: number;
+}
+
+/** How long a confirmation id is remembered (its ref ids answer a late double tap). */
+export const confirmationTtlMs = 7 * 24 * 3600_000;
+
+/** A refId taken already: a confirmation never creates a second transaction. */
+export function duplicateTransaction(refId: string): StoreError {
+  return new StoreError('duplicate', `Transaction ${refId} exists already; a confirmation never creates a second transaction.`);
+}
+
+/** A confirmation id that made its transactions already. */
+export function confirmationUsed(confirmationId: string): StoreError {
+  return new StoreError('duplicate', `Confirmation ${confirmationId} was used already.`);
+}
+
+/** Validates a new transaction (status `Created`, no checks yet, unless given); a final status is refused. */
+export function newTransactionRecord(input: NewTransaction, now: Date): TransactionRecord {
+  const createdAt = input.createdAt ?? now.toISOString();
+  const record = validated(
+    transactionSchema,
+    withPatch(withPatch({}, input), { status: input.status ?? 'Created', checks: input.checks ?? 0, createdAt, updatedAt: createdAt }),
+    'transaction',
+  );
+  if (isFinalStatus(record.status)) throw new StoreError('invalid', `A new transaction cannot start as ${record.status}.`);
+  return record;
+}
+
+/** The fields a patch may change: never the refId, owner or creation time. */
+function stripKeys(patch: TransactionPatch): TransactionPatch {
+  const { refId: _r, userId: _u, createdAt: _c, ...changes } = patch as TransactionPatch & Partial<TransactionRecord>;
+  return changes;
+}
+
+/** `existing` with `patch` applied at `at`, validated; a final status is refused (that is `settle`). */
+export function updatedTransaction(existing: TransactionRecord, patch: TransactionPatch, at: Date): TransactionRecord {
+  const next = validated(transactionSchema, withPatch(existing, { ...stripKeys(patch), updatedAt: at.toISOString() }), 'transaction');
+  if (isFinalStatus(next.status)) {
+    throw new StoreError('invalid', `Use transactions.settle to give ${existing.refId} the final status ${next.status}.`);
+  }
+  return next;
+}
+
+/** `existing` settled by `patch` at `at` (marked notified when notices go with it); the result must be final. */
+export function settledTransaction(existing: TransactionRecord, patch: TransactionPatch, at: Date, notifying: boolean): TransactionRecord {
+  const next = validated(
+    transactionSchema,
+    withPatch(existing, {
+      ...stripKeys(patch),
+      updatedAt: at.toISOString(),
+      settledAt: patch.settledAt ?? at.toISOString(),
+      ...(notifying ? { notified: true } : {}),
+    }),
+    'transaction',
+  );
+  if (!isFinalStatus(next.status)) {
+    throw new StoreError(
+      'invalid',
+      `settle needs a final status (${finalStatuses.join(', ')}); ${existing.refId} would be "${next.status}".`,
+    );
+  }
+  return next;
+}

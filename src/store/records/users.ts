@@ -1,0 +1,171 @@
+/**
+ * Users: the bot's record of each Telegram user (no secrets), and the rules that make and change
+ * one, shared by both engines.
+ */
+import { z } from 'zod';
+import { localeSchema, type Locale } from '../../domain.ts';
+import { isoDate, validated, withPatch } from './validation.ts';
+
+/** How a customer receipt shows the target: whole, or `0812****7890`. */
+export const targetStyles = ['full', 'masked'] as const;
+export type TargetStyle = (typeof targetStyles)[number];
+
+export const shopProfileSchema = z.object({
+  name: z.string().min(1),
+  address: z.string().min(1).optional(),
+  footer: z.string().min(1).optional(),
+  target: z.enum(targetStyles),
+});
+export type ShopProfile = z.infer<typeof shopProfileSchema>;
+/**
+ * A markup rule of /jual: a fixed amount of rupiah added to the cost, a percent of the cost (up to
+ * two decimals), or (product overrides only) an exact sell price. Overrides may be negative.
+ */
+export const markupSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('fixed'), amount: z.number().int() }),
+  z.object({ kind: z.literal('percent'), percent: z.number() }),
+  z.object({ kind: z.literal('price'), price: z.number().int().nonnegative() }),
+]);
+export type Markup = z.infer<typeof markupSchema>;
+
+/**
+ * A reseller's sell-price rules (/jual): the default markup, the step sell prices are rounded up
+ * to (1 = not rounded), and overrides by brand (upper case) and by product code (upper case).
+ */
+export const sellRulesSchema = z.object({
+  default: markupSchema.optional(),
+  step: z.number().int().positive(),
+  brands: z.record(z.string(), markupSchema),
+  products: z.record(z.string(), markupSchema),
+});
+export type SellRules = z.infer<typeof sellRulesSchema>;
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  username: z.string().optional(),
+  /** The language the user chose with /language. */
+  locale: localeSchema.optional(),
+  /**
+   * The language of the user's Telegram app as last seen, when the bot speaks it: what the bot
+   * speaks to a user who did not choose one, in chat and in what it sends on its own.
+   */
+  telegramLocale: localeSchema.optional(),
+  /** False once the user blocked the bot; true again when they write. */
+  active: z.boolean(),
+  createdAt: isoDate,
+  pin: z
+    .object({
+      hash: z.string().min(1),
+      salt: z.string().min(1),
+      failedAttempts: z.number().int().nonnegative(),
+      lockedUntil: isoDate.optional(),
+    })
+    .optional(),
+  /** Balance (rupiah) under which the user is alerted. */
+  alertThreshold: z.number().nonnegative().optional(),
+  /** Whether the next dip under the threshold alerts (re-armed when the balance recovers). */
+  alertArmed: z.boolean().optional(),
+  linkedGroupId: z.number().int().optional(),
+  /**
+   * Price-change alerts (/pantau): set while the user is subscribed. `brands` holds the brands
+   * followed, lower case (empty: every brand); `group` also sends the digest to the linked group.
+   * Optional, so data files without it need no migration.
+   */
+  priceWatch: z.object({ brands: z.array(z.string().min(1)), group: z.boolean() }).optional(),
+  isAdmin: z.boolean().optional(),
+  /**
+   * Set when the reseller provider refused this account on a re-check (401/403) or it was
+   * disconnected: the settlement watcher leaves its transactions alone until the user connects
+   * again, and the user was told once. Optional, so data files without it need no migration.
+   */
+  recheckPause: z.object({ reason: z.enum(['credentials', 'ip_blocked', 'not-connected']), since: isoDate }).optional(),
+  /**
+   * Set while an admin has banned the user (/ban): the bot answers them once that they are banned
+   * and serves them nothing else. Optional, so data files without it need no migration.
+   */
+  ban: z.object({ at: isoDate, by: z.number().int(), notified: z.boolean().optional() }).optional(),
+  /**
+   * The reseller's shop as printed on customer receipts (/toko): name, address line, footer and
+   * whether the target is shown whole or with its middle hidden. Optional, so data files without
+   * it need no migration.
+   */
+  shop: shopProfileSchema.optional(),
+  /** Sell-price rules (/jual). Optional, so data files without them need no migration. */
+  sellRules: sellRulesSchema.optional(),
+  /**
+   * The opt-in daily summary (/summary): the WIB hour it is sent at, and the WIB day (`YYYY-MM-DD`)
+   * it was last queued on, so it goes out once a day, also across restarts. Optional, so data files
+   * without it need no migration.
+   */
+  dailySummary: z
+    .object({
+      hour: z.number().int().min(0).max(23),
+      lastSent: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .optional(),
+    })
+    .optional(),
+});
+export type UserRecord = z.infer<typeof userSchema>;
+
+/** What Telegram tells us about a user on first contact. */
+export interface NewUser {
+  id: number;
+  firstName: string;
+  username?: string | undefined;
+  locale?: Locale | undefined;
+  /** The language of their Telegram app, when the bot speaks it. */
+  telegramLocale?: Locale | undefined;
+}
+
+/** Changeable fields of a user; a field set to `undefined` is removed. */
+export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
+
+/** Filter for list and count. */
+export interface UserFilter {
+  active?: boolean;
+  /**
+   * Only the users this accepts. Runs on the stored records before they are copied, so a pass
+   * looking for a few users among 50,000 copies only those (it must not change the record).
+   */
+  where?: (user: Readonly<UserRecord>) => boolean;
+}
+
+/** A new (active) user's record, validated. */
+export function newUserRecord(input: NewUser, now: Date): UserRecord {
+  const base = { id: input.id, firstName: input.firstName, active: true, createdAt: now.toISOString() };
+  const optional = { username: input.username, locale: input.locale, telegramLocale: input.telegramLocale };
+  return validated(userSchema, withPatch(base, optional), 'user');
+}
+
+/**
+ * The language the bot speaks to `user` where no update tells it (the outbox, jobs, broadcasts,
+ * /user): the one they chose, else their Telegram app's, else the bot's default.
+ */
+export function userLocale<D extends string>(
+  user: Pick<UserRecord, 'locale' | 'telegramLocale'> | undefined,
+  defaultLocale: D,
+): Locale | D {
+  return user?.locale ?? user?.telegramLocale ?? defaultLocale;
+}
+
+/** What a known user's next contact refreshes: names always, the locales when given. */
+export function refreshPatch(input: NewUser): UserPatch {
+  const patch: UserPatch = { firstName: input.firstName, username: input.username };
+  if (input.locale !== undefined) patch.locale = input.locale;
+  if (input.telegramLocale !== undefined) patch.telegramLocale = input.telegramLocale;
+  return patch;
+}
+
+/** `existing` with `patch` applied (never its id or creation time), validated. */
+export function patchedUser(existing: UserRecord, patch: UserPatch): UserRecord {
+  const { id: _id, createdAt: _createdAt, ...changes } = patch as UserPatch & Partial<Pick<UserRecord, 'id' | 'createdAt'>>;
+  return validated(userSchema, withPatch(existing, changes), 'user');
+}
+
+/** Whether `user` passes `filter` (active flag and predicate). */
+export function matchesUserFilter(user: UserRecord, filter: UserFilter | undefined): boolean {
+  return (filter?.active === undefined || user.active === filter.active) && (filter?.where === undefined || filter.where(user));
+}
