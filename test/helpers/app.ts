@@ -105,7 +105,9 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
     await app.replayInbox();
     // Only the update types production asks for reach the bot, as from Telegram.
     runner =
-      options.polling === false ? undefined : run(app.updates.runnerBot, { runner: { fetch: { timeout: 1, allowed_updates: [...allowedUpdates] } } });
+      options.polling === false
+        ? undefined
+        : run(app.updates.runnerBot, { runner: { fetch: { timeout: 1, allowed_updates: [...allowedUpdates] } } });
     if (options.jobs) app.startJobs();
   };
   /**
