@@ -5,6 +5,10 @@ import tseslint from 'typescript-eslint';
 // Product code never depends on the development tools (sandbox providers, playground): they are
 // demo and test fixtures, not something the bot may run in production. (A later `files` block's
 // `no-restricted-imports` replaces an earlier one, so each block lists this pattern again.)
+/** The store's write methods (src/store/contract.ts), as an esquery name pattern. */
+const storeWrites =
+  '/^(update|upsert|setActive|save|write|delete|remove|create|createMany|settle|enqueue|link|unlink|migrate|markDone|add|addUpdates|reseal|claim.*|release.*|renew.*)$/';
+
 const noTools = {
   regex: '(^|/)tools(/|$)',
   message: 'src/ must not import from tools/ (sandbox and playground are tools, not product).',
@@ -62,6 +66,18 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+      // One writer per record (DESIGN.md): the bot reads the store, and changes it only through a
+      // service (services/accounts.ts, group-links.ts, purchases.ts ...).
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          `CallExpression[callee.property.name=${storeWrites}][callee.object.object.property.name='db']`,
+          `CallExpression[callee.property.name=${storeWrites}][callee.object.object.name='db']`,
+        ].map((selector) => ({
+          selector,
+          message: 'bot/ writes nothing to the store: call the service that owns the record (src/services/).',
+        })),
       ],
     },
   },

@@ -223,10 +223,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // A broadcast paced above the default 25/s (BROADCAST_RATE up to 30) needs the room in the global window.
     limits: outboxLimits,
     onBlocked: async (chatId) => {
-      if (chatId < 0 && (await db.groups.get(chatId))) await db.groups.unlink(chatId);
+      if (chatId < 0) await services.groupLinks.unlink(chatId);
     },
     onMigrated: async (oldId, newId) => {
-      await db.groups.migrate(oldId, newId);
+      await services.groupLinks.migrate(oldId, newId);
     },
   });
   /** Queues messages the bot sends on its own and wakes the outbox. */

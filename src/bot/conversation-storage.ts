@@ -18,9 +18,13 @@ export function createConversationStorage(db: Db): ConversationStorage<BotContex
     type: 'key',
     version: conversationsVersion,
     getStorageKey: (ctx) => (ctx.chat && ctx.from ? `${ctx.chat.id}:${ctx.from.id}` : undefined),
+    // The conversations plugin's storage adapter is the one writer of conversation state (no
+    // service stands between the plugin and its own records).
     adapter: {
       read: async (key) => (await db.conversations.read(key)) as VersionedState<ConversationData> | undefined,
+      // eslint-disable-next-line no-restricted-syntax
       write: (key, state) => db.conversations.write(key, state),
+      // eslint-disable-next-line no-restricted-syntax
       delete: (key) => db.conversations.delete(key),
     },
   };

@@ -13,6 +13,10 @@ export interface AlertService {
   check(userId: number): Promise<void>;
   /** Checks every user with a threshold (the periodic job). */
   checkAll(): Promise<void>;
+  /** Sets the user's threshold (armed: the next crossing below it is announced) and checks it at once. */
+  set(userId: number, threshold: number): Promise<void>;
+  /** Removes the user's threshold: no alert any more. */
+  remove(userId: number): Promise<void>;
 }
 
 export interface AlertServiceDeps {
@@ -53,6 +57,13 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
   }
 
   return {
+    async set(userId, threshold) {
+      await db.users.update(userId, { alertThreshold: threshold, alertArmed: true });
+      await this.check(userId);
+    },
+    async remove(userId) {
+      await db.users.update(userId, { alertThreshold: undefined, alertArmed: undefined });
+    },
     check(userId) {
       // One check per user at a time: two purchases finishing together must not alert twice.
       const previous = running.get(userId) ?? Promise.resolve();

@@ -76,6 +76,12 @@ export interface PurchaseService {
    */
   check(refId: string, options?: CallOptions): Promise<TransactionRecord>;
   /**
+   * Records the message that shows a purchase's open lines, edited when they settle: a single
+   * purchase's result message (`single`: it becomes the receipt) or a multi-line purchase's (edited
+   * line by line). Settled lines are left as they are.
+   */
+  showResultIn(refIds: readonly string[], message: { chatId: number; messageId: number }, kind: 'single' | 'lines'): Promise<void>;
+  /**
    * Gives up on a transaction past the re-check horizon: it becomes Unresolved (final) and its
    * owner is told to ask the provider. Never re-checked afterwards.
    */
@@ -422,6 +428,10 @@ export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseServic
         else if (lines.slice(0, index).some((other) => same(other, line))) found.push({ index });
       });
       return found;
+    },
+    async showResultIn(refIds, message, kind) {
+      const patch = kind === 'single' ? { pendingMessage: message } : { summaryMessage: message };
+      await Promise.all(refIds.map((refId) => db.transactions.update(refId, patch)));
     },
     async markUnresolved(refId) {
       const tx = await db.transactions.get(refId);

@@ -15,6 +15,8 @@ import { createStatsService, type BroadcastProgress, type StatsService } from '.
 import { createPriceWatchService, type PriceWatchService } from './price-watch.ts';
 import { hasSellRules, sellPriceOf, type SellPriceOf, type SellPricesOf } from './pricing.ts';
 import { createInlinePriceService, type InlinePriceService } from './inline-prices.ts';
+import { createAccountService, type AccountService } from './accounts.ts';
+import { createGroupLinkService, type GroupLinkService } from './group-links.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
 export interface Services {
@@ -36,6 +38,10 @@ export interface Services {
   priceWatch: PriceWatchService;
   /** Inline mode's price cards: sell prices of the matching products. */
   inlinePrices: InlinePriceService;
+  /** A user's own account: contact, language, shop profile, sell rules, a block. */
+  accounts: AccountService;
+  /** Linked groups: the one writer of their links. */
+  groupLinks: GroupLinkService;
 }
 
 export interface ServicesDeps {
@@ -98,6 +104,8 @@ export function createServices(deps: ServicesDeps): Services {
     }),
     catalogue,
     inlinePrices: createInlinePriceService({ db: deps.db, catalogue, sellPrices }),
+    accounts: createAccountService(deps.db),
+    groupLinks: createGroupLinkService(deps.db),
     pin: createPinService({ db: deps.db, now: deps.now }),
     verification: createVerificationService({ db: deps.db, credentials, logger: deps.logger, now: deps.now }),
     gameOrders: createGameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),

@@ -39,6 +39,8 @@ export interface UserAdminService {
   ban(userId: number, adminId: number): Promise<BanResult>;
   /** Lifts a ban (stored and logged); refused for an unknown user or one not banned. */
   unban(userId: number, adminId: number): Promise<BanResult>;
+  /** Records that the user was told of the ban made at `banAt` (not of a later one, nor after an unban). */
+  banNotified(userId: number, banAt: string): Promise<void>;
 }
 
 export function createUserAdminService(deps: UserAdminDeps): UserAdminService {
@@ -69,6 +71,10 @@ export function createUserAdminService(deps: UserAdminDeps): UserAdminService {
       if (!banned) return { ok: false, reason: 'not-found' };
       logger.info('user banned', { userId, adminId });
       return { ok: true, user: banned };
+    },
+    async banNotified(userId, banAt) {
+      const ban = (await db.users.get(userId))?.ban;
+      if (ban?.at === banAt) await db.users.update(userId, { ban: { ...ban, notified: true } });
     },
     async unban(userId, adminId) {
       const user = await db.users.get(userId);

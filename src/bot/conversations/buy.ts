@@ -458,10 +458,13 @@ export function createBuyConversation(deps: BotDeps) {
     const open = outcome.results.filter((result) => resultKind(result.status) === 'pending');
     if (open.length > 0) {
       const shown = { chatId, messageId: resultMessageId };
-      const patch = outcome.results.length === 1 ? { pendingMessage: shown } : { summaryMessage: shown };
-      await conversation.external(async () => {
-        await Promise.all(open.map((result) => deps.db.transactions.update(result.refId, patch)));
-      });
+      await conversation.external(() =>
+        deps.services.purchases.showResultIn(
+          open.map((result) => result.refId),
+          shown,
+          outcome.results.length === 1 ? 'single' : 'lines',
+        ),
+      );
     }
   };
 }

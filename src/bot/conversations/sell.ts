@@ -92,11 +92,7 @@ export function createSellConversation(deps: BotDeps) {
 
     /** Stores the rules `change` makes of the current ones; resolves the stored rules. */
     const save = (change: (rules: SellRules | undefined) => SellRules) =>
-      conversation.external(async () => {
-        const rules = change((await deps.db.users.get(userId))?.sellRules);
-        await deps.db.users.update(userId, { sellRules: rules });
-        return rules;
-      });
+      conversation.external(() => deps.services.accounts.changeSellRules(userId, change));
 
     const cancelKeyboard = createSellCancelKeyboard(t);
     let rules: SellRules;

@@ -100,7 +100,7 @@ export function createShopConversation(deps: BotDeps) {
     const save = (profile: ShopProfile | undefined): Promise<boolean> =>
       conversation.external(async () => {
         try {
-          await deps.db.users.update(userId, { shop: profile });
+          await deps.services.accounts.setShop(userId, profile);
           deps.logger.info(profile ? 'shop profile saved' : 'shop profile deleted', { userId });
           return true;
         } catch (error) {

@@ -33,7 +33,7 @@ alertFeature.chatType('private').command(commandNames('alert'), async (ctx) => {
   }
   const amount = parseRupiah(argument);
   if (argument === 'off' || argument === 'mati' || amount === 0) {
-    await db.users.update(ctx.from.id, { alertThreshold: undefined, alertArmed: undefined });
+    await ctx.deps.services.alerts.remove(ctx.from.id);
     await ctx.reply(ctx.t('alert-removed'));
     return;
   }
@@ -46,7 +46,6 @@ alertFeature.chatType('private').command(commandNames('alert'), async (ctx) => {
     return;
   }
   const threshold = amount;
-  await db.users.update(ctx.from.id, { alertThreshold: threshold, alertArmed: true });
+  await ctx.deps.services.alerts.set(ctx.from.id, threshold);
   await ctx.reply(ctx.t('alert-set', { amount: formatRupiah(threshold) }));
-  await ctx.deps.services.alerts.check(ctx.from.id);
 });

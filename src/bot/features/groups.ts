@@ -42,7 +42,7 @@ inGroups.command(commandNames('linkgroup'), async (ctx) => {
     await ctx.reply(ctx.t('groups-link-not-admin'));
     return;
   }
-  await db.groups.link({ chatId: ctx.chat.id, ownerId: ctx.from.id, title: ctx.chat.title });
+  await ctx.deps.services.groupLinks.link({ chatId: ctx.chat.id, ownerId: ctx.from.id, title: ctx.chat.title });
   ctx.deps.logger.info('group linked', { chatId: ctx.chat.id, ownerId: ctx.from.id });
   await ctx.reply(ctx.t('groups-linked', { name: ctx.from.first_name }));
 });
@@ -58,7 +58,7 @@ inGroups.command(commandNames('unlinkgroup'), async (ctx) => {
     await ctx.reply(ctx.t('groups-unlink-not-allowed'));
     return;
   }
-  await db.groups.unlink(ctx.chat.id);
+  await ctx.deps.services.groupLinks.unlink(ctx.chat.id);
   await ctx.reply(ctx.t('groups-unlinked'));
 });
 
@@ -66,17 +66,16 @@ inGroups.command(commandNames('unlinkgroup'), async (ctx) => {
 groupsFeature.on('my_chat_member', async (ctx, next) => {
   const status = ctx.myChatMember.new_chat_member.status;
   const chatId = ctx.myChatMember.chat.id;
-  if ((status === 'left' || status === 'kicked') && (await ctx.deps.db.groups.get(chatId))) {
-    await ctx.deps.db.groups.unlink(chatId);
+  if ((status === 'left' || status === 'kicked') && (await ctx.deps.services.groupLinks.unlink(chatId))) {
     ctx.deps.logger.info('group unlinked: the bot was removed', { chatId });
   }
   if (ctx.chat?.type === 'private' && status === 'kicked' && ctx.from) {
-    await ctx.deps.db.users.setActive(ctx.from.id, false);
+    await ctx.deps.services.accounts.blocked(ctx.from.id);
   }
   await next();
 });
 
 // A group that became a supergroup keeps its link under the new id.
 groupsFeature.on('message:migrate_to_chat_id', async (ctx) => {
-  await ctx.deps.db.groups.migrate(ctx.chat.id, ctx.message.migrate_to_chat_id);
+  await ctx.deps.services.groupLinks.migrate(ctx.chat.id, ctx.message.migrate_to_chat_id);
 });

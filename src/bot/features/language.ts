@@ -28,7 +28,7 @@ languageFeature.callbackQuery(languageData.filter(), async (ctx) => {
     await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
     return;
   }
-  await ctx.deps.db.users.update(ctx.from.id, { locale });
+  await ctx.deps.services.accounts.setLocale(ctx.from.id, locale);
   ctx.i18n.useLocale(locale);
   await ctx.answerCallbackQuery();
   await ctx.editMessageText(ctx.t('language-changed'));

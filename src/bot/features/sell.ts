@@ -30,7 +30,7 @@ privateChat.command(commandNames('sellprice'), async (ctx) => {
     return;
   }
   if (clearWords.has(argument.toLowerCase())) {
-    await ctx.deps.db.users.update(ctx.from.id, { sellRules: undefined });
+    await ctx.deps.services.accounts.changeSellRules(ctx.from.id, () => undefined);
     await ctx.reply(ctx.t('sell-cleared'), { reply_markup: createSellMenuKeyboard(ctx.t) });
     return;
   }
@@ -48,8 +48,9 @@ privateChat.command(commandNames('sellprice'), async (ctx) => {
     return;
   }
   const markup = read.markup;
-  const rules = withDefaultRule(current, markup, (current ?? emptySellRules()).step);
-  await ctx.deps.db.users.update(ctx.from.id, { sellRules: rules });
+  const rules = await ctx.deps.services.accounts.changeSellRules(ctx.from.id, (stored) =>
+    withDefaultRule(stored, markup, (stored ?? emptySellRules()).step),
+  );
   await ctx.reply([ctx.t('sell-saved'), '', renderSellRules(ctx.t, rules)].join('\n'), { reply_markup: createSellMenuKeyboard(ctx.t) });
 });
 

@@ -16,23 +16,16 @@ export function attachAccount(deps: BotDeps): MiddlewareFn<BotContext> {
       ctx.account = undefined;
       return next();
     }
-    const existing = await deps.db.users.get(from.id);
-    // An update without a language code says nothing about the app's language: keep what is stored.
-    const telegramLocale = from.language_code === undefined ? existing?.telegramLocale : localeFromTelegram(from.language_code);
-    if (!existing) {
-      const { user } = await deps.db.users.upsert({ id: from.id, firstName: from.first_name, username: from.username, telegramLocale });
-      ctx.account = user;
+    const { user, created } = await deps.services.accounts.seen({
+      id: from.id,
+      firstName: from.first_name,
+      username: from.username,
+      telegramLocale: from.language_code === undefined ? undefined : localeFromTelegram(from.language_code),
+    });
+    ctx.account = user;
+    if (created) {
       deps.logger.info('new user', { userId: from.id });
       await deps.enqueue(deps.notices.operator('operator-new-user', { name: from.first_name, userId: from.id }));
-    } else {
-      const changed =
-        !existing.active ||
-        existing.firstName !== from.first_name ||
-        existing.username !== from.username ||
-        existing.telegramLocale !== telegramLocale;
-      if (changed)
-        await deps.db.users.update(from.id, { active: true, firstName: from.first_name, username: from.username, telegramLocale });
-      ctx.account = await deps.db.users.get(from.id);
     }
     return next();
   };

@@ -17,7 +17,7 @@ const telling = new Set<number>();
 export const refuseBanned: MiddlewareFn<BotContext> = async (ctx, next) => {
   const account = ctx.account;
   if (!account?.ban) return next();
-  const { logger, db } = ctx.deps;
+  const { logger } = ctx.deps;
   if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => undefined);
   // An inline query gets what anyone without prices gets: no results, a button to the bot.
   if (ctx.inlineQuery) await answerWithoutPrices(ctx).catch(() => undefined);
@@ -31,8 +31,7 @@ export const refuseBanned: MiddlewareFn<BotContext> = async (ctx, next) => {
       .sendMessage(account.id, ctx.t('ban-notice'))
       .catch((error: unknown) => logger.warn('could not tell a banned user', { userId: account.id, error }));
     // Only the ban this update saw: an unban meanwhile stays an unban.
-    const ban = (await db.users.get(account.id))?.ban;
-    if (ban?.at === account.ban.at) await db.users.update(account.id, { ban: { ...ban, notified: true } });
+    await ctx.deps.services.userAdmin.banNotified(account.id, account.ban.at);
   } finally {
     telling.delete(account.id);
   }
