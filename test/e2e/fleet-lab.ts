@@ -23,7 +23,7 @@ import { createVault } from '../../src/store/vault.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../fleet/round-robin-proxy.ts';
 import { loopbackEnv, testEncryptionKey } from '../helpers/app.ts';
 import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
-import { createTestDatabase, postgresAvailable } from '../helpers/pg-database.ts';
+import { adminUrl, createTestDatabase, postgresAvailable } from '../helpers/pg-database.ts';
 
 /** True, or why the fleet tests are skipped (no server; a failure instead with CI=true or KIOSBOT_REQUIRE_POSTGRES=1). */
 export const postgres = await postgresAvailable();
@@ -83,10 +83,28 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * One lab at a time on the machine's server: each instance may open DATABASE_POOL_SIZE (20)
+ * connections, and two labs of three beside the other tests' databases would pass a default
+ * server's 100 ("too many clients"). A session advisory lock, held for the lab's life, makes the
+ * fleet files of parallel test workers take turns.
+ */
+async function takeLabTurn(): Promise<pg.Client> {
+  const turn = new pg.Client({ connectionString: adminUrl });
+  turn.on('error', () => undefined);
+  await turn.connect();
+  await turn.query(`SELECT pg_advisory_lock(hashtextextended('kiosbot-test:fleet-lab', 0))`);
+  return turn;
+}
+
 /** Opens a lab: its database, the sandbox, the emulator and the proxy; the instances start with `start()`. */
 export async function openFleet(options: FleetOptions = {}): Promise<Fleet> {
   const count = options.instances ?? 3;
-  const database = await createTestDatabase();
+  const turn = await takeLabTurn();
+  const database = await createTestDatabase().catch(async (error: unknown) => {
+    await turn.end();
+    throw error;
+  });
   const databaseUrl = database.url;
 
   const sandbox = await startSandbox(options.sandbox);
@@ -162,6 +180,7 @@ export async function openFleet(options: FleetOptions = {}): Promise<Fleet> {
         await sandbox.close();
         await database.drop();
         await rm(dir, { recursive: true, force: true });
+        await turn.end();
       })();
       return closing;
     },
