@@ -29,6 +29,7 @@ import { createNotices, type Notices } from './notify/notices.ts';
 import { createOutbox, type Outbox } from './notify/outbox.ts';
 import { createFleetGate, createFleetReplyPacer } from './notify/fleet-pacing.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
+import { atShutdown, createScheduler, everyInterval, job, type Scheduler } from './jobs/scheduler.ts';
 import { createBackupJob, type BackupJob } from './jobs/backups.ts';
 import { createBroadcastRunner, type BroadcastRunner } from './jobs/broadcast.ts';
 import { createBroadcastService } from './services/broadcasts.ts';
@@ -78,7 +79,9 @@ export interface App {
   backups: BackupJob;
   /** Price-change alerts' periodic fetches (PRICE_WATCH_MINUTES); `services.priceWatch.checkAll()` runs one pass now. */
   priceWatch: PriceWatchJob;
-  /** Starts the background jobs: outbox, settlement watcher, price watch, periodic balance alerts, scheduled backups. */
+  /** The background jobs by name, in start order (jobs/scheduler.ts); `close` stops them in reverse. */
+  jobs: Scheduler;
+  /** Starts the background jobs (`jobs`): outbox, broadcasts, settlement watcher, summaries, price watch, balance alerts, a fleet's replay, backups. */
   startJobs(): void;
   /**
    * Handles the inbox updates a crash left unhandled (see src/server/update-inbox.ts). Call it
@@ -295,11 +298,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onQueued: () => outbox.kick(),
   });
   const priceWatch = createPriceWatchJob({ service: services.priceWatch, logger, intervalMs: config.priceWatchMs });
-  let alertTimer: NodeJS.Timeout | undefined;
   const backups = createBackupJob({ store, dir: config.backups.dir, keep: config.backups.keep, logger, now });
-  let backupTimer: NodeJS.Timeout | undefined;
-  let replayTimer: NodeJS.Timeout | undefined;
-  let broadcastTimer: NodeJS.Timeout | undefined;
   const deps: BotDeps = {
     settings: {
       botToken: config.botToken,
@@ -350,7 +349,53 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   // A process paused past its lease sends nothing for the updates whose claims moved meanwhile.
   if (config.databaseUrl) bot.api.config.use(claimGuard(claims));
-  const jobs = outbox;
+  const fleet = config.databaseUrl !== undefined;
+  const scheduler = createScheduler([
+    // Stopped last: after the copies in flight are recorded, another instance resumes the broadcast from there.
+    atShutdown('broadcast-leadership', () => broadcaster.release()),
+    job('outbox', outbox),
+    // Counted bursts go into the outbox's store before it stops (sent after the restart).
+    atShutdown('operator-feed', () => operatorFeed.close()),
+    job('broadcast', broadcaster),
+    job('settlement-watcher', watcher),
+    job('daily-summaries', summaries),
+    job('price-watch', priceWatch),
+    everyInterval(
+      'balance-alerts',
+      options.alertIntervalMs ?? 10 * 60_000,
+      () => services.alerts.checkAll(),
+      (error) => logger.warn('balance alert pass failed; the next one tries again', { error }),
+    ),
+    // On a shared store an instance that died leaves the updates it held: the others replay them once their hold runs out.
+    ...(fleet
+      ? [
+          everyInterval(
+            'replay',
+            Math.max(1000, Math.min(60_000, config.claimLeaseMs)),
+            () =>
+              replayInbox(updates.handle, db.inbox, logger, updateClaims).then(() => db.inbox.pruneDone(webhookInboxRetention.postgres)),
+            (error) => logger.error('replay failed', { error }),
+          ),
+          // A broadcast started on another instance, or whose leader died, is looked for here.
+          everyInterval(
+            'broadcast-wake',
+            2000,
+            () => Promise.resolve(broadcaster.wake()),
+            () => undefined,
+          ),
+        ]
+      : []),
+    ...(store && config.backups.everyMs > 0
+      ? [
+          everyInterval(
+            'backups',
+            config.backups.everyMs,
+            () => backups.run(),
+            (error) => logger.error('backup failed', { error }),
+          ),
+        ]
+      : []),
+  ]);
   return {
     bot,
     deps,
@@ -366,7 +411,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     providers,
     logger,
     notices,
-    outbox: jobs,
+    outbox,
     watcher,
     broadcaster,
     summaries,
@@ -375,53 +420,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     updates,
     replayInbox: () => replayInbox(updates.handle, db.inbox, logger, updateClaims),
     unstored,
-    startJobs() {
-      jobs.start();
-      broadcaster.start();
-      watcher.start();
-      summaries.start();
-      priceWatch.start();
-      alertTimer ??= setInterval(
-        () =>
-          void services.alerts
-            .checkAll()
-            .catch((error: unknown) => logger.warn('balance alert pass failed; the next one tries again', { error })),
-        options.alertIntervalMs ?? 10 * 60_000,
-      );
-      alertTimer.unref?.();
-      if (config.databaseUrl) {
-        // On a shared store an instance that died leaves the updates it held: the others replay
-        // them once their hold runs out.
-        replayTimer ??= setInterval(
-          () =>
-            void replayInbox(updates.handle, db.inbox, logger, updateClaims)
-              .then(() => db.inbox.pruneDone(webhookInboxRetention.postgres))
-              .catch((error: unknown) => logger.error('replay failed', { error })),
-          Math.max(1000, Math.min(60_000, config.claimLeaseMs)),
-        );
-        replayTimer.unref?.();
-        // A broadcast started on another instance, or whose leader died, is looked for here.
-        broadcastTimer ??= setInterval(() => broadcaster.wake(), 2000);
-        broadcastTimer.unref?.();
-      }
-      if (store && config.backups.everyMs > 0) {
-        backupTimer ??= setInterval(() => void backups.run(), config.backups.everyMs);
-        backupTimer.unref?.();
-      }
-    },
+    jobs: scheduler,
+    startJobs: () => scheduler.start(),
     async close() {
-      if (alertTimer) clearInterval(alertTimer);
-      summaries.stop();
-      if (backupTimer) clearInterval(backupTimer);
-      await Promise.all([watcher.stop(), priceWatch.stop()]);
-      // Counted bursts go into the outbox's store before it closes (sent after the restart).
-      await operatorFeed.close();
-      broadcaster.stop();
-      if (replayTimer) clearInterval(replayTimer);
-      if (broadcastTimer) clearInterval(broadcastTimer);
-      await jobs.stop();
-      // After the copies in flight are recorded: another instance resumes the broadcast from there.
-      broadcaster.release();
+      await scheduler.stop();
       await claims.stop();
       await db.close();
     },
