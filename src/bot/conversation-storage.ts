@@ -5,6 +5,7 @@ import type { BotContext } from './context.ts';
 /**
  * Version of the conversations' code. Bump it whenever a conversation's steps change, so states
  * stored by an older version are discarded instead of replayed against new code.
+ * test/bot/conversation-versions.test.ts fails when a flow's steps change without a bump.
  */
 export const conversationsVersion = 3;
 
