@@ -88,8 +88,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   installReplyTransformers(bot.api, deps);
 
   // Every middleware runs from one FastComposer (src/bot/composer.ts): grammY's Bot nests two async
-  // functions per `bot.use`, which an update walking to the fallback search at the end paid ~45
-  // times over (a quarter of the bot's allocations per update, bench:updates' BENCH_ALLOC).
+  // functions per `bot.use`, which an update walking to the fallback search at the end paid once
+  // per middleware (bench/README.md, the garbage paragraph: `BENCH_ALLOC`).
   const root = new FastComposer<BotContext>();
   bot.use(root);
 

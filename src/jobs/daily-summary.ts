@@ -40,7 +40,8 @@ export function createDailySummaryJob(deps: DailySummaryDeps): DailySummaryJob {
   /** Queues the due summaries; stops early if the pass's fleet lock goes (`held`: another instance may take the pass). */
   async function queueDue(held?: AbortSignal): Promise<number> {
     let queued = 0;
-    // Only the opted-in users are copied out of the store (a full list at 50k users costs ~300 ms).
+    // Only the opted-in users are copied out of the store: a full list of a large store blocks the
+    // event loop (bench/README.md, store-scale.ts, copying the users).
     for (const candidate of await db.users.list({ active: true, where: (user) => user.dailySummary !== undefined })) {
       if (held?.aborted) break;
       const now = deps.now();

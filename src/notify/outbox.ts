@@ -19,9 +19,9 @@
  *   until the item's removal (or retry record) is written - and no new request starts while that
  *   many are. A kill -9 therefore re-sends at most 8 messages, however long the queue. Recording
  *   "sent" before removing would not narrow the window further: it is itself a write, as long as
- *   the removal; Telegram offers no idempotency key to close it. The price is throughput when
- *   Telegram is far away: bench/outbox.ts measures about 22 msg/s with a 200 ms round trip
- *   (24 without the bound) and 19 with 300 ms (22); on a short round trip the 25 msg/s pace holds.
+ *   the removal; Telegram offers no idempotency key to close it. The price is some throughput
+ *   when Telegram is far away (the bound then caps the requests in flight); on a short round trip
+ *   the pace holds (bench/README.md, outbox.ts, the unrecorded bound).
  * - Order: per chat, items go out one at a time in the order they were queued. An item waiting
  *   out a 429 or a back-off holds back the later items of its chat (also across a restart). An
  *   item scheduled for later (`notBefore`, no failed attempt) does not hold anything back.

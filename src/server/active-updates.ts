@@ -5,9 +5,9 @@
  * update waiting 10 s for a provider only holds one of them. But when 500 updates are in flight
  * and everything answers fast (a burst), every event-loop turn handles hundreds of provider and
  * Telegram answers, their HTTP parsing and continuations at once, and the heap holds hundreds of
- * half-handled updates for the garbage collector to walk: turns of 40-50 ms, and every timer,
- * reply and write of the bot waits that long (bench/updates.ts, event-loop delay). Handled 32 at a
- * time, the same burst goes as fast with turns about half as long (bench/README.md).
+ * half-handled updates for the garbage collector to walk: long event-loop turns, and every timer,
+ * reply and write of the bot waits that long. Handled 32 at a time, the same burst goes as fast
+ * with much shorter turns (bench/README.md, updates.ts, the active-update limit's figures).
  *
  * A plain concurrency of 32 would bring the stall back: 32 users waiting on a provider that hangs
  * would hold every slot. And it would cap the bot at 32 updates per round trip: with Telegram

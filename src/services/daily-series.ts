@@ -14,7 +14,10 @@ export interface DayPoint {
   margin: number;
 }
 
-/** A transaction as the chart reads it; sell price and margin are stored from issue 12's /jual on. */
+/**
+ * A transaction as the chart reads it. Sell price and margin are optional: only transactions bought
+ * since sell prices (/jual) existed carry them, and older ones count at cost with no margin.
+ */
 type Priced = Pick<TransactionRecord, 'createdAt' | 'status' | 'price'> & { sellPrice?: number; margin?: number };
 
 /** One point per WIB day of `range` (days without sales are 0), from the Sukses transactions among `txs`. */
