@@ -43,19 +43,19 @@
  * to 10 min, also pausing the whole outbox for a while) and given up after 24 h with an error log.
  */
 import { singleProcessClaims, type ClaimTokens } from '../store/claim-holder.ts';
-import { GrammyError, HttpError, type Api, type Transformer } from 'grammy';
+import type { Api, Transformer } from 'grammy';
 import type { Logger } from '../logger.ts';
-import type { OutboxEntry, OutboxItem } from '../store/records/outbox.ts';
+import type { OutboxEntry } from '../store/records/outbox.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.ts';
-import { asSend, deliverPayload, outboxPayloadSchema, type OutboxPayload } from './payload.ts';
 import { htmlParseMode } from '../text/html.ts';
-import { createPacing, definedOnly, type OutboxLimits } from './pacing.ts';
-import { createBulkLane, type BulkSource } from './bulk.ts';
+import { createPacing, definedOnly, type OutboxLimits, type Pacing } from './pacing.ts';
+import { createBulkLane, type BulkLane, type BulkSource } from './bulk.ts';
 import { createReplyPacer } from './reply-pacer.ts';
-import { createOutcomeRecorder } from './recording.ts';
-import { describe, errorSummary, queuedBefore, uneditable, type OutboxRetry } from './outbox-items.ts';
+import { createOutcomeRecorder, type OutcomeRecorder } from './recording.ts';
+import { queuedBefore, type OutboxRetry } from './outbox-items.ts';
 import type { FleetGate } from './fleet-pacing.ts';
+import { OutboxDeliveries } from './outbox-delivery.ts';
 
 export type { OutboxLimits } from './pacing.ts';
 
@@ -129,9 +129,6 @@ const defaults = {
  */
 export const maxUnrecordedDeliveries = 8;
 
-/** Seconds to wait when a 429 carries no retry_after (it always does in practice). */
-const fallbackRetryAfterSeconds = 5;
-
 /**
  * Creates the outbox over `store.outbox`. Nothing is sent before `start()`.
  *
@@ -142,348 +139,260 @@ const fallbackRetryAfterSeconds = 5;
  * outbox.kick();
  */
 export function createOutbox(options: OutboxOptions): Outbox {
-  const { api, db } = options;
-  const claims = options.claims ?? singleProcessClaims(`outbox-${randomUUID()}`);
-  const log = options.logger.child({ component: 'outbox' });
-  const now = options.now ?? (() => new Date());
-  const limits = { ...defaults, ...definedOnly(options.retry) };
-  const pacing = createPacing(options.limits);
-  const pollMs = options.pollMs ?? defaults.pollMs;
-  const maxUnrecorded = Math.max(1, options.maxUnrecorded ?? maxUnrecordedDeliveries);
-  const mono = () => performance.now();
+  return new OutboxRunner(options);
+}
 
-  // `htmlParseMode` only adds a field; any other transformer may retry on its own (auto-retry).
+/** What one scheduling pass found: when the outbox should look again (the soonest wins). */
+interface Wake {
+  at: number;
+}
+
+/** The outbox's scheduling: passes over the queue, their timer, start and stop, and drains. */
+class OutboxRunner implements Outbox {
+  private readonly db: Db;
+  private readonly log: Logger;
+  private readonly now: () => Date;
+  private readonly mono = () => performance.now();
+  private readonly pacing: Pacing;
+  private readonly pollMs: number;
+  private readonly maxUnrecorded: number;
+  private readonly recorder: OutcomeRecorder;
+  private readonly deliveries: OutboxDeliveries;
+  private readonly bulk: BulkLane;
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  /** Deliveries in progress by item id: from the request until its outcome is recorded in the store. */
+  private readonly sending = new Map<string, Promise<void>>();
+  private readonly busyChats = new Set<number>();
+  private readonly drainWaiters = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
+  /** One pass at a time: a pass reads the queue, then starts deliveries; a wake meanwhile runs another after it. */
+  private pumping = false;
+  private pumpAgain = false;
+
+  constructor(options: OutboxOptions) {
+    const { api, db } = options;
+    this.db = db;
+    this.log = options.logger.child({ component: 'outbox' });
+    this.now = options.now ?? (() => new Date());
+    const retry = { ...defaults, ...definedOnly(options.retry) };
+    this.pacing = createPacing(options.limits);
+    this.pollMs = options.pollMs ?? defaults.pollMs;
+    this.maxUnrecorded = Math.max(1, options.maxUnrecorded ?? maxUnrecordedDeliveries);
+    warnIfRetrying(api, this.log);
+    const wake = () => this.schedulePump();
+    // A delivery keeps its unrecorded slot until its outcome is on disk, however long the disk fails.
+    this.recorder = createOutcomeRecorder({ log: this.log, baseMs: retry.baseMs, onRecovered: wake });
+    const shared = { api, db, log: this.log, pacing: this.pacing, sending: this.sending, busyChats: this.busyChats };
+    const fleetGate = options.fleetGate ? { fleetGate: options.fleetGate } : {};
+    this.deliveries = new OutboxDeliveries({
+      ...shared,
+      ...fleetGate,
+      claims: options.claims ?? singleProcessClaims(`outbox-${randomUUID()}`),
+      now: this.now,
+      mono: this.mono,
+      retry,
+      recorder: this.recorder,
+      onBlocked: options.onBlocked,
+      onMigrated: options.onMigrated,
+      wake,
+    });
+    this.bulk = createBulkLane({
+      ...shared,
+      ...fleetGate,
+      maxUnrecorded: this.maxUnrecorded,
+      recorder: this.recorder,
+      requestTimeoutMs: retry.requestTimeoutMs,
+      retryBaseMs: retry.baseMs,
+      mono: this.mono,
+      wake,
+    });
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.recorder.start();
+    void this.db.outbox.size().then(
+      (queued) => this.log.info('outbox started', { queued }),
+      () => undefined,
+    );
+    this.schedulePump();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    // A record still failing gets one last try; its message may be sent again after the restart.
+    this.recorder.stop();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
+    for (const waiter of this.drainWaiters) waiter.reject(new Error('The outbox stopped before it drained.'));
+    await Promise.allSettled([...this.sending.values()]);
+  }
+
+  kick(): void {
+    this.schedulePump();
+  }
+
+  setBulkSource(source: BulkSource | undefined): void {
+    this.bulk.setSource(source);
+  }
+
+  replyPacer(): Transformer {
+    return createReplyPacer({ pacing: this.pacing, mono: this.mono });
+  }
+
+  drain({ timeoutMs }: { timeoutMs?: number } = {}): Promise<void> {
+    if (!this.running) return Promise.reject(new Error('The outbox is not running; call start() before drain().'));
+    return new Promise<void>((resolve, reject) => {
+      let timeout: NodeJS.Timeout | undefined;
+      const waiter = {
+        resolve: () => finish(),
+        reject: (error: Error) => finish(error),
+      };
+      const finish = (error?: Error) => {
+        this.drainWaiters.delete(waiter);
+        if (timeout) clearTimeout(timeout);
+        if (error) reject(error);
+        else resolve();
+      };
+      if (timeoutMs !== undefined) {
+        timeout = setTimeout(
+          () =>
+            void this.db.outbox
+              .size()
+              .then((queued) =>
+                finish(
+                  new Error(`The outbox did not drain within ${timeoutMs} ms (${queued} items queued, ${this.sending.size} in flight).`),
+                ),
+              ),
+          timeoutMs,
+        );
+      }
+      this.drainWaiters.add(waiter);
+      this.schedulePump();
+    });
+  }
+
+  private schedulePump(): void {
+    if (!this.running || this.immediate) return;
+    this.immediate = setImmediate(() => {
+      this.immediate = undefined;
+      this.pump();
+    });
+  }
+
+  private setTimer(delayMs: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.pump();
+      },
+      Math.max(0, Math.ceil(delayMs)),
+    );
+    this.timer.unref();
+  }
+
+  private pump(): void {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    void this.pumpOnce().finally(() => {
+      this.pumping = false;
+      if (this.pumpAgain) {
+        this.pumpAgain = false;
+        this.pump();
+      }
+    });
+  }
+
+  /** One scheduling pass: starts every delivery the limits allow now and sets the timer for the next. */
+  private async pumpOnce(): Promise<void> {
+    if (!this.running) return;
+    const wake: Wake = { at: this.mono() + this.pollMs };
+    try {
+      await this.pass(wake);
+    } catch (error) {
+      this.log.error('outbox pass failed; trying again shortly', { error });
+      wake.at = Math.min(wake.at, this.mono() + 1000);
+    }
+    this.setTimer(wake.at - this.mono());
+  }
+
+  /** Reads the queue, starts what may go now, and moves `wake.at` to the soonest time something else may. */
+  private async pass(wake: Wake): Promise<void> {
+    const t = this.mono();
+    const wall = this.now().getTime();
+    this.pacing.prune(t, (chatId) => this.busyChats.has(chatId));
+    const heads = await this.headsOfChats(t, wall, wake);
+    const ready: OutboxEntry[] = [];
+    for (const [chatId, { entry, dueAt }] of heads) {
+      const readyAt = Math.max(dueAt, this.pacing.chatReadyAt(chatId, t));
+      if (readyAt <= t) ready.push(entry);
+      else wake.at = Math.min(wake.at, readyAt);
+    }
+    ready.sort((a, b) => (queuedBefore(a, b) ? -1 : 1));
+    // While an outcome cannot be written, nothing new goes out (recording.ts); its recovery wakes the pump.
+    if (this.recorder.failing) ready.length = 0;
+    const started = this.startDeliveries(ready, t, wake);
+    // Queued items first: the bulk lane only gets what is left once every ready item started.
+    if (started === ready.length && !this.recorder.failing) {
+      const bulkAt = this.bulk.fill(t);
+      if (Number.isFinite(bulkAt)) wake.at = Math.min(wake.at, bulkAt);
+    }
+    if (heads.size === 0 && this.sending.size === 0) this.settleDrains();
+  }
+
+  /** Per chat, the oldest item that is due or waiting for a retry; it holds back the rest of its chat. */
+  private async headsOfChats(t: number, wall: number, wake: Wake): Promise<Map<number, { entry: OutboxEntry; dueAt: number }>> {
+    const heads = new Map<number, { entry: OutboxEntry; dueAt: number }>();
+    for (const entry of await this.db.outbox.entries()) {
+      if (this.busyChats.has(entry.chatId)) continue;
+      const dueAt = this.deliveries.retryTimeOf(entry.id) ?? (entry.notBefore === undefined ? t : t + (Date.parse(entry.notBefore) - wall));
+      if (dueAt > t && entry.attempts === 0) {
+        // Scheduled for later: holds nothing back; wake up when it is due.
+        wake.at = Math.min(wake.at, dueAt);
+        continue;
+      }
+      const head = heads.get(entry.chatId);
+      if (!head || queuedBefore(entry, head.entry)) heads.set(entry.chatId, { entry, dueAt });
+    }
+    return heads;
+  }
+
+  /** Starts the ready items in queue order while the crash bound and the global window allow; returns how many started. */
+  private startDeliveries(ready: readonly OutboxEntry[], t: number, wake: Wake): number {
+    let started = 0;
+    for (const entry of ready) {
+      // Crash bound: a delivery frees its slot only once its outcome is on disk (see the module comment).
+      if (this.sending.size >= this.maxUnrecorded) break;
+      const freeAt = this.pacing.outboxFreeAt(t);
+      if (freeAt > t) {
+        // Full: a completion or the window's end frees a slot.
+        if (Number.isFinite(freeAt)) wake.at = Math.min(wake.at, freeAt);
+        break;
+      }
+      this.deliveries.start(entry);
+      started += 1;
+    }
+    return started;
+  }
+
+  private settleDrains(): void {
+    for (const waiter of this.drainWaiters) waiter.resolve();
+  }
+}
+
+/** `htmlParseMode` only adds a field; any other transformer may retry on its own (auto-retry). */
+function warnIfRetrying(api: Api, log: Logger): void {
   if (api.config.installedTransformers().some((transformer) => transformer !== htmlParseMode)) {
     log.warn(
       'the outbox Api has transformers installed; it must not retry on its own (no auto-retry), or 429s are waited out twice and items may be sent twice',
     );
   }
-
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let immediate: NodeJS.Immediate | undefined;
-  /** Deliveries in progress by item id: from the request until its outcome is recorded in the store. */
-  const sending = new Map<string, Promise<void>>();
-  const busyChats = new Set<number>();
-  /** Per item: monotonic time of its retry (the in-process view of its stored notBefore). */
-  const retryAt = new Map<string, number>();
-  let consecutiveFailures = 0;
-  const drainWaiters = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
-  // A delivery keeps its unrecorded slot until its outcome is on disk, however long the disk fails.
-  const recorder = createOutcomeRecorder({ log, baseMs: limits.baseMs, onRecovered: () => schedulePump() });
-  const persist = (write: () => Promise<unknown>, item: Pick<OutboxItem, 'id' | 'chatId'>) => recorder.record(write, describe(item));
-  const bulk = createBulkLane({
-    api,
-    db,
-    log,
-    pacing,
-    sending,
-    busyChats,
-    maxUnrecorded,
-    recorder,
-    requestTimeoutMs: limits.requestTimeoutMs,
-    retryBaseMs: limits.baseMs,
-    mono,
-    wake: () => schedulePump(),
-    ...(options.fleetGate ? { fleetGate: options.fleetGate } : {}),
-  });
-
-  const schedulePump = () => {
-    if (!running || immediate) return;
-    immediate = setImmediate(() => {
-      immediate = undefined;
-      pump();
-    });
-  };
-
-  const setTimer = (delayMs: number) => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(
-      () => {
-        timer = undefined;
-        pump();
-      },
-      Math.max(0, Math.ceil(delayMs)),
-    );
-    timer.unref();
-  };
-
-  /** One scheduling pass: starts every delivery the limits allow now and sets the timer for the next. */
-  /** One pass at a time: a pass reads the queue, then starts deliveries; a wake meanwhile runs another after it. */
-  let pumping = false;
-  let pumpAgain = false;
-  function pump(): void {
-    if (pumping) {
-      pumpAgain = true;
-      return;
-    }
-    pumping = true;
-    void pumpOnce().finally(() => {
-      pumping = false;
-      if (pumpAgain) {
-        pumpAgain = false;
-        pump();
-      }
-    });
-  }
-
-  async function pumpOnce(): Promise<void> {
-    if (!running) return;
-    let wakeAt = mono() + pollMs;
-    try {
-      const t = mono();
-      const wall = now().getTime();
-      pacing.prune(t, (chatId) => busyChats.has(chatId));
-      // Per chat, the oldest item that is due or waiting for a retry; it holds back the rest of its chat.
-      const heads = new Map<number, { entry: OutboxEntry; dueAt: number }>();
-      for (const entry of await db.outbox.entries()) {
-        if (busyChats.has(entry.chatId)) continue;
-        const dueAt = retryAt.get(entry.id) ?? (entry.notBefore === undefined ? t : t + (Date.parse(entry.notBefore) - wall));
-        if (dueAt > t && entry.attempts === 0) {
-          // Scheduled for later: holds nothing back; wake up when it is due.
-          wakeAt = Math.min(wakeAt, dueAt);
-          continue;
-        }
-        const head = heads.get(entry.chatId);
-        if (!head || queuedBefore(entry, head.entry)) heads.set(entry.chatId, { entry, dueAt });
-      }
-      const ready: OutboxEntry[] = [];
-      for (const [chatId, { entry, dueAt }] of heads) {
-        const readyAt = Math.max(dueAt, pacing.chatReadyAt(chatId, t));
-        if (readyAt <= t) ready.push(entry);
-        else wakeAt = Math.min(wakeAt, readyAt);
-      }
-      ready.sort((a, b) => (queuedBefore(a, b) ? -1 : 1));
-      let started = 0;
-      // While an outcome cannot be written, nothing new goes out (recording.ts); its recovery wakes the pump.
-      if (recorder.failing) ready.length = 0;
-      for (const entry of ready) {
-        // Crash bound: a delivery frees its slot only once its outcome is on disk (see the module comment).
-        if (sending.size >= maxUnrecorded) break;
-        const freeAt = pacing.outboxFreeAt(t);
-        if (freeAt > t) {
-          // Full: a completion or the window's end frees a slot.
-          if (Number.isFinite(freeAt)) wakeAt = Math.min(wakeAt, freeAt);
-          break;
-        }
-        deliver(entry);
-        started += 1;
-      }
-      // Queued items first: the bulk lane only gets what is left once every ready item started.
-      if (started === ready.length && !recorder.failing) {
-        const bulkAt = bulk.fill(t);
-        if (Number.isFinite(bulkAt)) wakeAt = Math.min(wakeAt, bulkAt);
-      }
-      if (heads.size === 0 && sending.size === 0) settleDrains();
-    } catch (error) {
-      log.error('outbox pass failed; trying again shortly', { error });
-      wakeAt = Math.min(wakeAt, mono() + 1000);
-    }
-    setTimer(wakeAt - mono());
-  }
-
-  function deliver(entry: OutboxEntry): void {
-    busyChats.add(entry.chatId);
-    pacing.requestStarted(mono());
-    let released = false;
-    /** Frees the global slot; `answered` records Telegram's answer for pacing. */
-    const release = (answered: boolean) => {
-      if (released) return;
-      released = true;
-      pacing.requestEnded(entry.chatId, answered, mono());
-    };
-    const run = (async () => {
-      // Claimed, not read: of the instances sharing the store, one sends it.
-      const lease = claims.lease();
-      const item = await db.outbox.claim(entry.id, lease);
-      if (!item) return;
-      await options.fleetGate?.wait(item.chatId, 'notice');
-      // Paused past the lease (waiting for a slot, or before): another instance may be sending it now.
-      if (!claims.holds(lease.owner)) {
-        const lost = 'claim on a notification lost before it was sent (this instance was paused past its lease): not sent here';
-        return log.warn(lost, describe(item));
-      }
-      const parsed = outboxPayloadSchema.safeParse(item.payload);
-      if (!parsed.success) {
-        log.error('dropping a notification with an invalid payload (a bug in its producer)', {
-          ...describe(item),
-          problems: parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`),
-        });
-        await drop(item);
-        return;
-      }
-      let messageId: number;
-      try {
-        messageId = await call(item.chatId, parsed.data);
-      } catch (error) {
-        release(true);
-        await failed(item, parsed.data, error);
-        return;
-      }
-      release(true);
-      consecutiveFailures = 0;
-      retryAt.delete(item.id);
-      if (parsed.data.type === 'send') pacing.delivered(item.chatId, mono());
-      log.debug('notification delivered', { ...describe(item), messageId, attempts: item.attempts + 1 });
-      await drop(item);
-    })()
-      .catch((error: unknown) => log.error('recording a notification outcome failed', { ...describe(entry), error }))
-      .finally(() => {
-        release(false);
-        sending.delete(entry.id);
-        busyChats.delete(entry.chatId);
-        schedulePump();
-      });
-    sending.set(entry.id, run);
-  }
-
-  const call = (chatId: number, payload: OutboxPayload) => deliverPayload(api, chatId, payload, limits.requestTimeoutMs);
-
-  /** Decides what a failed delivery means for the item (see the module comment). */
-  async function failed(item: OutboxItem, payload: OutboxPayload, error: unknown): Promise<void> {
-    const where = describe(item);
-    if (error instanceof GrammyError) {
-      const { error_code: code, description, parameters } = error;
-      if (code === 429) {
-        const waitMs = (parameters.retry_after ?? fallbackRetryAfterSeconds) * 1000;
-        const until = mono() + waitMs;
-        pacing.holdChat(item.chatId, until);
-        retryAt.set(item.id, until);
-        log.warn('Telegram asked to slow down; waiting before sending to this chat again', { ...where, retryAfterMs: waitMs });
-        const notBefore = new Date(now().getTime() + waitMs).toISOString();
-        await persist(() => db.outbox.update(item.id, { attempts: item.attempts + 1, notBefore }), item);
-        return;
-      }
-      const newChatId = parameters.migrate_to_chat_id;
-      if (newChatId !== undefined) {
-        let moved = 0;
-        await persist(async () => (moved += await db.outbox.retarget(item.chatId, newChatId)), item);
-        log.info('group became a supergroup; its notifications follow it', { ...where, newChatId, moved });
-        await hook('onMigrated', () => options.onMigrated?.(item.chatId, newChatId));
-        return;
-      }
-      if (code === 403) {
-        log.info('recipient cannot be messaged (blocked the bot, deactivated or removed it); dropping the notification', {
-          ...where,
-          description,
-        });
-        if (item.chatId > 0) {
-          await persist(async () => {
-            if ((await db.users.get(item.chatId))?.active) await db.users.setActive(item.chatId, false);
-          }, item);
-        } else {
-          await hook('onBlocked', () => options.onBlocked?.(item.chatId));
-        }
-        await drop(item);
-        return;
-      }
-      if (code === 400) {
-        if (payload.type === 'edit' && uneditable.test(description)) {
-          if (payload.sendIfGone && !/not modified/i.test(description)) {
-            log.info('the message to edit is gone; sending the notification as a new message', { ...where, description });
-            await persist(() => db.outbox.update(item.id, { payload: asSend(payload) }), item);
-            return;
-          }
-          log.info('edit not applied (message gone, too old or unchanged); dropping it', { ...where, description });
-          await drop(item);
-          return;
-        }
-        log.warn('Telegram refused a notification; it cannot succeed, dropping it', { ...where, description });
-        await drop(item);
-        return;
-      }
-    }
-    // Network errors, timeouts, 5xx, a wrong token or API root (401/404), anything unexpected: retry.
-    const failingSince = item.failingSince ?? now().toISOString();
-    const failingForMs = now().getTime() - Date.parse(failingSince);
-    const reason = errorSummary(error);
-    if (failingForMs >= limits.giveUpAfterMs) {
-      log.error('giving up on a notification that kept failing', { ...where, attempts: item.attempts + 1, failingSince, reason });
-      await drop(item);
-      return;
-    }
-    const attempts = item.attempts + 1;
-    const backoffMs = Math.min(limits.baseMs * 2 ** (attempts - 1), limits.maxMs);
-    consecutiveFailures += 1;
-    // Telegram unreachable or failing usually affects every chat: slow down everything, not just this item.
-    pacing.pauseAll(mono() + Math.min(limits.baseMs * 2 ** (consecutiveFailures - 1), limits.maxMs));
-    retryAt.set(item.id, mono() + backoffMs);
-    const level = error instanceof HttpError || (error instanceof GrammyError && error.error_code >= 500) ? 'warn' : 'error';
-    log[level]('sending a notification failed; retrying later', { ...where, attempts, retryInMs: backoffMs, reason });
-    const notBefore = new Date(now().getTime() + backoffMs).toISOString();
-    await persist(() => db.outbox.update(item.id, { attempts, failingSince, notBefore }), item);
-  }
-
-  async function drop(item: OutboxItem): Promise<void> {
-    retryAt.delete(item.id);
-    await persist(() => db.outbox.remove(item.id), item);
-  }
-
-  async function hook(name: string, run: () => void | Promise<void> | undefined): Promise<void> {
-    try {
-      await run();
-    } catch (error) {
-      log.error(`${name} failed`, { error });
-    }
-  }
-
-  function settleDrains(): void {
-    for (const waiter of drainWaiters) waiter.resolve();
-  }
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      recorder.start();
-      void db.outbox.size().then(
-        (queued) => log.info('outbox started', { queued }),
-        () => undefined,
-      );
-      schedulePump();
-    },
-    async stop() {
-      running = false;
-      // A record still failing gets one last try; its message may be sent again after the restart.
-      recorder.stop();
-      if (timer) clearTimeout(timer);
-      if (immediate) clearImmediate(immediate);
-      timer = undefined;
-      immediate = undefined;
-      for (const waiter of drainWaiters) waiter.reject(new Error('The outbox stopped before it drained.'));
-      await Promise.allSettled([...sending.values()]);
-    },
-    kick: schedulePump,
-    setBulkSource: (source) => bulk.setSource(source),
-    replyPacer: () => createReplyPacer({ pacing, mono }),
-    drain({ timeoutMs } = {}) {
-      if (!running) return Promise.reject(new Error('The outbox is not running; call start() before drain().'));
-      return new Promise<void>((resolve, reject) => {
-        let timeout: NodeJS.Timeout | undefined;
-        const waiter = {
-          resolve: () => finish(),
-          reject: (error: Error) => finish(error),
-        };
-        const finish = (error?: Error) => {
-          drainWaiters.delete(waiter);
-          if (timeout) clearTimeout(timeout);
-          if (error) reject(error);
-          else resolve();
-        };
-        if (timeoutMs !== undefined) {
-          timeout = setTimeout(
-            () =>
-              void db.outbox
-                .size()
-                .then((queued) =>
-                  finish(new Error(`The outbox did not drain within ${timeoutMs} ms (${queued} items queued, ${sending.size} in flight).`)),
-                ),
-            timeoutMs,
-          );
-        }
-        drainWaiters.add(waiter);
-        schedulePump();
-      });
-    },
-  };
 }

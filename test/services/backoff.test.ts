@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { seedConnectedUser, seedPurchase } from '../helpers/seed-transactions.ts';
-import { nextCheckDelayMs } from '../../src/services/purchases.ts';
+import { nextCheckDelayMs } from '../../src/services/purchase-records.ts';
 
 describe('re-check back-off', () => {
   it('the schedule steps from 10 s to 30 s at 2 minutes and to 5 minutes at 10 minutes', () => {

@@ -13,7 +13,7 @@
  *
  * A lost connection takes every claim on it (the server releases them): each task running under
  * one is told through its `held` signal, aborted with StoreError('lock-lost'), so it stops acting
- * as the sender (purchases.ts stores nothing of an answer that arrives after). A request already
+ * as the sender (purchase-sender.ts stores nothing of an answer that arrives after). A request already
  * sent to the provider cannot be unsent; the next claim opens a new connection.
  */
 import type pg from 'pg';
