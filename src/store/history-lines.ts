@@ -13,6 +13,30 @@ import { transactionSchema, type TransactionRecord } from './records/transaction
 /** File name of a month's segment. */
 export const segmentFileName = (month: string) => `${month}.jsonl`;
 
+/** A month's segment as the history holds it in memory. */
+export interface Segment {
+  month: string;
+  file: string;
+  /** Bytes of whole lines on disk (what reads may use). */
+  size: number;
+  /** Bytes indexed so far (<= size). */
+  indexedTo: number;
+  /** Checksum of the line ending at indexedTo ('' at 0). */
+  lastCrc: string;
+  /** A failed append could not be undone: the segment must be cut back to `size` before the next one. */
+  dirty: boolean;
+}
+
+/** A segment of `size` bytes, none of them indexed yet. */
+export const newSegment = (month: string, file: string, size = 0): Segment => ({
+  month,
+  file,
+  size,
+  indexedTo: 0,
+  lastCrc: '',
+  dirty: false,
+});
+
 /** Appends `bytes` to `file` (creating it 0600) and makes them durable (fsync) before resolving. */
 export type SegmentAppender = (file: string, bytes: Buffer) => Promise<void>;
 

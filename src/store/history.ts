@@ -11,18 +11,18 @@
  * interrupted between the history append and the removal from the hot file is finished again on
  * open): the line appended last is the record, every read sees it once.
  *
- * Indexes: caches of the segments, never the truth (history-index.ts says how they are kept).
+ * Indexes: caches of the segments, never the truth (history-index.ts says how they are kept,
+ * history-indexer.ts keeps them).
  *
  * Month files of before (`history/YYYY-MM.json`) are converted on open (history-lines.ts).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ensureDir, syncDir, writeFileAtomic, type WriteEvent } from './durable-file.ts';
+import { ensureDir, syncDir, type WriteEvent } from './durable-file.ts';
 import { StoreError } from './errors.ts';
 import { transactionSchema, type TransactionRecord } from './records/transactions.ts';
 import {
   createSegmentWriter,
-  crcOfLineEndingAt,
   damagedLine,
   decodeLine,
   encodeLine,
@@ -31,23 +31,15 @@ import {
   isRecordLike,
   loadSegments,
   monthOf,
+  newSegment,
   readLines,
   readRecordLines,
   segmentFileName,
-  syncFile,
+  type Segment,
   type SegmentAppender,
 } from './history-lines.ts';
-import {
-  appendIndexLines,
-  bucketCounts,
-  indexFormat,
-  indexLines,
-  readIndexEntries,
-  readState,
-  type IndexState,
-  type Kind,
-  type Pointer,
-} from './history-index.ts';
+import type { Pointer } from './history-index.ts';
+import { HistoryIndexer } from './history-indexer.ts';
 
 /** A user's settled transaction as the user index knows it (enough to sort and page without reading it). */
 export interface HistoryEntry {
@@ -104,260 +96,104 @@ export interface HistoryOptions {
 export const historyIndexDirName = 'index';
 const monthPattern = /^\d{4}-\d{2}$/;
 
-// ---------------------------------------------------------------- segments in memory
-
-interface Segment {
-  month: string;
-  file: string;
-  /** Bytes of whole lines on disk (what reads may use). */
-  size: number;
-  /** Bytes indexed so far (<= size). */
-  indexedTo: number;
-  /** Checksum of the line ending at indexedTo ('' at 0). */
-  lastCrc: string;
-  /** A failed append could not be undone: the segment must be cut back to `size` before the next one. */
-  dirty: boolean;
-}
-
 /** Opens the history (converting month files of before, repairing torn tails, catching the indexes up). */
 export async function openHistory(options: HistoryOptions): Promise<HistoryArchive> {
   const dir = options.dir;
   const indexDir = path.join(dir, historyIndexDirName);
-  const statePath = path.join(indexDir, 'state.json');
   const ownWriter = createSegmentWriter();
   const guardAppend = options.guardAppend ?? ((append: SegmentAppender) => append);
-  const appendFile = guardAppend(options.appendFile ?? ownWriter.append);
-  const checkpointEvery = options.checkpointEvery ?? 1_000;
   await ensureDir(dir);
   await ensureDir(indexDir);
-
   // 1. Segments: month files of before converted, torn tails cut off.
   const segments = new Map<string, Segment>();
-  for (const { month, file, size } of await loadSegments(dir, options.onWrite)) {
-    segments.set(month, { month, file, size, indexedTo: 0, lastCrc: '', dirty: false });
+  for (const { month, file, size } of await loadSegments(dir, options.onWrite)) segments.set(month, newSegment(month, file, size));
+  // 2. Indexes: trusted where they fit the segments, the rest indexed again.
+  const indexer = await HistoryIndexer.open(indexDir, segments, options.checkpointEvery ?? 1_000);
+  return new SegmentHistory({
+    dir,
+    segments,
+    indexer,
+    appendFile: guardAppend(options.appendFile ?? ownWriter.append),
+    closeWriter: () => ownWriter.close(),
+    onWrite: options.onWrite,
+  });
+}
+
+/** Newest createdAt first; among equal times, the greater refId first. */
+const newestFirst = (a: HistoryEntry, b: HistoryEntry) => b.createdMs - a.createdMs || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
+
+/** What an open history is made of (openHistory opens them). */
+interface HistoryParts {
+  dir: string;
+  segments: Map<string, Segment>;
+  indexer: HistoryIndexer;
+  /** The guarded appender every segment write goes through. */
+  appendFile: SegmentAppender;
+  /** Closes the history's own appender (the segment it holds open). */
+  closeWriter: () => Promise<void>;
+  onWrite: ((event: WriteEvent) => void) | undefined;
+}
+
+/** An open history: its segments (appended to here) and their indexes (kept by `indexer`). */
+class SegmentHistory implements HistoryArchive {
+  private readonly dir: string;
+  private readonly segments: Map<string, Segment>;
+  private readonly indexer: HistoryIndexer;
+  private readonly appendFile: SegmentAppender;
+  private readonly closeWriter: () => Promise<void>;
+  private readonly onWrite: ((event: WriteEvent) => void) | undefined;
+  /** Appends, one after the other. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private rebuilding: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(parts: HistoryParts) {
+    this.dir = parts.dir;
+    this.segments = parts.segments;
+    this.indexer = parts.indexer;
+    this.appendFile = parts.appendFile;
+    this.closeWriter = parts.closeWriter;
+    this.onWrite = parts.onWrite;
   }
 
-  // 2. Indexes: trust the state only where it fits the segments; index the rest.
-  const touched = new Set<string>();
-  let knownFiles = new Set<string>();
-  let sinceCheckpoint = 0;
-  let checkpointing: Promise<void> = Promise.resolve();
-  let queue: Promise<unknown> = Promise.resolve();
-  /** Index writes, one after the other, behind the appends they index. */
-  let indexing: Promise<unknown> = Promise.resolve();
-  let closed = false;
-
-  // A bucket counts for a checkpoint only once its lines are in it: the checkpoint must fsync it after that.
-  const writeIndexLines = (lines: Array<[string, unknown[]]>) => appendIndexLines(indexDir, lines, (file) => touched.add(file));
-
-  /** Indexes `segment` from indexedTo to size, reading it in chunks (never all of it at once). */
-  const indexTail = async (segment: Segment) => {
-    if (segment.indexedTo >= segment.size) return;
-    const end = segment.size;
-    let buffered: Array<[string, unknown[]]> = [];
-    let offset = segment.indexedTo;
-    let lastCrc = segment.lastCrc;
-    let indexed = 0;
-    for await (const { line, at, length } of readLines(segment.file, segment.indexedTo, end)) {
-      const value = decodeLine(line);
-      if (value === undefined) throw damagedLine(segment.file, at);
-      if (isRecordLike(value)) {
-        buffered.push(...indexLines(value, { month: segment.month, offset: at, length }));
-        indexed++;
-      }
-      offset = at + length;
-      lastCrc = line.slice(line.lastIndexOf('\t') + 1);
-      if (buffered.length >= 40_000) {
-        await writeIndexLines(buffered);
-        buffered = [];
-        segment.indexedTo = offset;
-        segment.lastCrc = lastCrc;
-      }
-    }
-    await writeIndexLines(buffered);
-    segment.indexedTo = offset;
-    segment.lastCrc = lastCrc;
-    sinceCheckpoint += indexed;
-  };
-
-  const state = await readState(statePath);
-  const present = new Set((await fs.readdir(indexDir)).filter((name) => name.endsWith('.idx')));
-  let trusted =
-    state !== undefined &&
-    JSON.stringify(state.buckets) === JSON.stringify(bucketCounts) &&
-    state.files.every((name) => present.has(name)) &&
-    Object.keys(state.months).every((month) => segments.has(month));
-  if (trusted && state) {
-    for (const segment of segments.values()) {
-      const known = state.months[segment.month];
-      if (!known) continue;
-      if (known.covered > segment.size || (await crcOfLineEndingAt(segment.file, known.covered)) !== known.crc) {
-        trusted = false;
-        break;
-      }
-      segment.indexedTo = known.covered;
-      segment.lastCrc = known.crc;
-    }
+  months(): string[] {
+    return [...this.segments.values()]
+      .filter((s) => s.size > 0)
+      .map((s) => s.month)
+      .sort()
+      .reverse();
   }
-  if (!trusted) {
-    // Rebuild: no bucket may keep lines of a segment that is not the one on disk now.
-    for (const name of present) await fs.rm(path.join(indexDir, name), { force: true });
-    for (const segment of segments.values()) {
-      segment.indexedTo = 0;
-      segment.lastCrc = '';
-    }
-  } else if (state) {
-    knownFiles = new Set(state.files);
-  }
-  for (const name of present) if (trusted) knownFiles.add(name);
 
-  /** Makes the buckets written so far durable, then records how far they reach. */
-  const checkpoint = () => {
-    const months: IndexState['months'] = {};
-    for (const segment of segments.values()) months[segment.month] = { covered: segment.indexedTo, crc: segment.lastCrc };
-    const files = [...touched];
-    touched.clear();
-    sinceCheckpoint = 0;
-    checkpointing = checkpointing.then(async () => {
-      try {
-        for (let from = 0; from < files.length; from += 32) {
-          await Promise.all(files.slice(from, from + 32).map((file) => syncFile(path.join(indexDir, file))));
-        }
-        for (const file of files) knownFiles.add(file);
-        const next: IndexState = { ...indexFormat, months, files: [...knownFiles].sort() };
-        await writeFileAtomic(statePath, JSON.stringify(next), { backup: false });
-      } catch {
-        // The state stays where it was: the next open indexes a little more again.
-        for (const file of files) touched.add(file);
-      }
-    });
-    return checkpointing;
-  };
-
-  for (const segment of segments.values()) await indexTail(segment);
-  if (!trusted || sinceCheckpoint > 0 || !state) await checkpoint();
+  // ---------------------------------------------------------------- appending
 
   /** Runs `work` after every append queued before it (appends never interleave). */
-  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = queue.then(work, work);
-    queue = run.catch(() => undefined);
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
     return run;
-  };
+  }
 
-  /** Runs `work` after every index write queued before it (a segment's index grows in order). */
-  const enqueueIndexing = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = indexing.then(work, work);
-    indexing = run.catch(() => undefined);
-    return run;
-  };
-
-  /** Waits for the index writes of every append so far, then catches up an index left behind (a failed index write). */
-  const indexed = async () => {
-    await indexing;
-    if ([...segments.values()].some((s) => s.indexedTo < s.size)) {
-      await enqueueIndexing(async () => {
-        for (const segment of segments.values()) await indexTail(segment);
-      });
+  append(records: readonly TransactionRecord[]): Promise<void> {
+    if (this.closed) return Promise.reject(new StoreError('closed', 'The history is closed; nothing more is appended.'));
+    const byMonth = new Map<string, TransactionRecord[]>();
+    for (const tx of records) {
+      const month = monthOf(tx.createdAt);
+      if (!monthPattern.test(month)) return Promise.reject(new Error(`Not a history month: ${month}`));
+      const list = byMonth.get(month);
+      if (list) list.push(tx);
+      else byMonth.set(month, [tx]);
     }
-  };
+    return this.enqueue(async () => {
+      for (const [month, txs] of byMonth) await this.appendMonth(month, txs);
+    });
+  }
 
-  let rebuilding: Promise<void> | undefined;
-  /** An index line pointed at something else than it said: rebuild every index from the segments. */
-  const rebuild = () => {
-    rebuilding ??= enqueue(() =>
-      enqueueIndexing(async () => {
-        for (const name of await fs.readdir(indexDir)) if (name.endsWith('.idx')) await fs.rm(path.join(indexDir, name), { force: true });
-        knownFiles = new Set();
-        touched.clear();
-        for (const segment of segments.values()) {
-          segment.indexedTo = 0;
-          segment.lastCrc = '';
-          await indexTail(segment);
-        }
-        await checkpoint();
-      }),
-    ).finally(() => (rebuilding = undefined));
-    return rebuilding;
-  };
-
-  const entries = (kind: Kind, key: string | number) => readIndexEntries(indexDir, kind, key);
-
-  /** Where each refId's latest copy is (refIds history does not have are left out). */
-  const locate = async (refIds: readonly string[]): Promise<Map<string, Pointer>> => {
-    const pointers = new Map<string, Pointer>();
-    for (const refId of new Set(refIds)) {
-      for (const entry of await entries('ref', refId)) {
-        const [, month, offset, length] = entry;
-        if (typeof month !== 'string' || typeof offset !== 'number' || typeof length !== 'number') continue;
-        const known = pointers.get(refId);
-        if (!known || offset > known.offset) pointers.set(refId, { month, offset, length });
-      }
-    }
-    return pointers;
-  };
-
-  const readRecords = (pointers: Map<string, Pointer>) => readRecordLines((month) => segments.get(month), pointers);
-
-  const getMany = async (items: ReadonlyArray<string | HistoryEntry>): Promise<TransactionRecord[]> => {
-    await indexed();
-    const refIds = items.map((item) => (typeof item === 'string' ? item : item.refId));
-    for (let attempt = 0; ; attempt++) {
-      // First through the pointers the entries carry (no ref bucket to read), after a rebuild through the ref index.
-      const pointers = new Map<string, Pointer>();
-      if (attempt === 0) for (const item of items) if (typeof item !== 'string' && item.at) pointers.set(item.refId, item.at);
-      for (const [refId, pointer] of await locate(refIds.filter((refId) => !pointers.has(refId)))) pointers.set(refId, pointer);
-      const records = await readRecords(pointers);
-      if (records) return refIds.flatMap((refId) => records.get(refId) ?? []);
-      if (attempt > 0)
-        throw new StoreError('corrupt', `The history index under ${indexDir} does not fit its segments even after a rebuild.`);
-      await rebuild();
-    }
-  };
-
-  const newestFirst = (a: HistoryEntry, b: HistoryEntry) =>
-    b.createdMs - a.createdMs || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
-
-  /**
-   * Writes the index lines of `records` (encoded as `lines`), appended to `segment` at [start, end)
-   * with the first record at `recordsAt`, unless a catch-up indexed them already.
-   */
-  const indexAppended = async (
-    segment: Segment,
-    { start, recordsAt, end }: { start: number; recordsAt: number; end: number },
-    records: readonly TransactionRecord[],
-    lines: string[],
-  ) => {
-    if (segment.indexedTo === start) {
-      let offset = recordsAt;
-      const pending: Array<[string, unknown[]]> = [];
-      records.forEach((tx, i) => {
-        const length = Buffer.byteLength(lines[i] ?? '');
-        pending.push(...indexLines(tx, { month: segment.month, offset, length }));
-        offset += length;
-      });
-      try {
-        await writeIndexLines(pending);
-        segment.indexedTo = end;
-        const last = lines.at(-1) ?? '';
-        segment.lastCrc = last.slice(last.lastIndexOf('\t') + 1, -1);
-        sinceCheckpoint += records.length;
-      } catch {
-        // The segment has them: the index catches up from it before the next lookup.
-      }
-    } else if (segment.indexedTo < end) {
-      await indexTail(segment).catch(() => undefined);
-    }
-    if (sinceCheckpoint >= checkpointEvery) void checkpoint();
-  };
-
-  /** Appends to one month's segment; its index lines follow (indexAppended). */
-  const appendMonth = async (month: string, records: readonly TransactionRecord[]) => {
-    const file = path.join(dir, segmentFileName(month));
-    let segment = segments.get(month);
-    const created = !segment;
-    if (!segment) {
-      segment = { month, file, size: 0, indexedTo: 0, lastCrc: '', dirty: false };
-    }
+  /** Appends to one month's segment; its index lines follow (HistoryIndexer.indexAppend). */
+  private async appendMonth(month: string, records: readonly TransactionRecord[]): Promise<void> {
+    const file = path.join(this.dir, segmentFileName(month));
+    const known = this.segments.get(month);
+    const segment = known ?? newSegment(month, file);
+    const created = !known;
     if (segment.dirty) {
       await fs.truncate(segment.file, segment.size).catch(ignoreMissing);
       segment.dirty = false;
@@ -367,126 +203,135 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
     const bytes = Buffer.from(head + lines.join(''));
     const startedAt = performance.now();
     try {
-      await appendFile(file, bytes);
+      await this.appendFile(file, bytes);
     } catch (error) {
       // Cut off whatever part of the write reached the file; if even that fails, before the next append.
       const before = segment.size;
       await fs.truncate(file, before).catch((cutError: unknown) => {
         // No file: the failed write created nothing, so nothing is left to cut.
-        if (segment && (cutError as NodeJS.ErrnoException).code !== 'ENOENT') segment.dirty = true;
+        if ((cutError as NodeJS.ErrnoException).code !== 'ENOENT') segment.dirty = true;
       });
-      if (created && segment.dirty) segments.set(month, segment);
+      if (created && segment.dirty) this.segments.set(month, segment);
       throw error;
     }
     if (created) {
-      await syncDir(dir);
-      segments.set(month, segment);
+      await syncDir(this.dir);
+      this.segments.set(month, segment);
     }
     const start = segment.size;
     segment.size += bytes.length;
-    options.onWrite?.({ file, bytes: bytes.length, startedAt, durationMs: performance.now() - startedAt });
+    this.onWrite?.({ file, bytes: bytes.length, startedAt, durationMs: performance.now() - startedAt });
     // The records are on disk: the caller goes on while the index lines are written.
-    const appended = segment;
     const span = { start, recordsAt: start + Buffer.byteLength(head), end: segment.size };
-    void enqueueIndexing(() => indexAppended(appended, span, records, lines));
-  };
+    this.indexer.indexAppend(segment, span, records, lines);
+  }
 
-  return {
-    months: () =>
-      [...segments.values()]
-        .filter((s) => s.size > 0)
-        .map((s) => s.month)
-        .sort()
-        .reverse(),
-    append(records) {
-      if (closed) return Promise.reject(new StoreError('closed', 'The history is closed; nothing more is appended.'));
-      const byMonth = new Map<string, TransactionRecord[]>();
-      for (const tx of records) {
-        const month = monthOf(tx.createdAt);
-        if (!monthPattern.test(month)) return Promise.reject(new Error(`Not a history month: ${month}`));
-        const list = byMonth.get(month);
-        if (list) list.push(tx);
-        else byMonth.set(month, [tx]);
-      }
-      return enqueue(async () => {
-        for (const [month, txs] of byMonth) await appendMonth(month, txs);
-      });
-    },
-    async get(refId) {
-      return (await getMany([refId]))[0];
-    },
-    getMany,
-    async byTrxId(trxId) {
-      await indexed();
-      const wanted = trxId.toUpperCase();
-      // Once each: a segment part indexed again (after a crash or a failed index write) has its lines twice.
-      const refIds = new Set((await entries('trx', wanted)).map((entry) => entry[1]).filter((refId) => typeof refId === 'string'));
-      return (await getMany([...refIds])).filter((tx) => tx.trxId?.toUpperCase() === wanted);
-    },
-    async byTarget(userId, target, want = Infinity) {
-      await indexed();
-      const candidates = new Map<string, HistoryEntry>();
-      for (const [, refId, owner, createdMs] of await entries('target', target)) {
-        if (typeof refId === 'string' && owner === userId && typeof createdMs === 'number') candidates.set(refId, { refId, createdMs });
-      }
-      const ordered = [...candidates.values()].sort(newestFirst);
-      const found: TransactionRecord[] = [];
-      // In pages: a line whose record no longer has this target (a later copy changed it) is skipped.
-      for (let from = 0; from < ordered.length && found.length < want; from += 20) {
-        const page = await getMany(ordered.slice(from, from + 20).map((entry) => entry.refId));
-        found.push(...page.filter((tx) => tx.target === target && tx.userId === userId));
-      }
-      return found;
-    },
-    async userEntries(userId) {
-      await indexed();
-      const found = new Map<string, HistoryEntry>();
-      for (const [, refId, createdMs, month, offset, length] of await entries('user', userId)) {
-        if (typeof refId !== 'string' || typeof createdMs !== 'number') continue;
-        if (typeof month !== 'string' || typeof offset !== 'number' || typeof length !== 'number') continue;
-        const known = found.get(refId);
-        if (!known?.at || offset > known.at.offset) found.set(refId, { refId, createdMs, at: { month, offset, length } });
-      }
-      return [...found.values()].sort(newestFirst);
-    },
-    async scan(month, keep) {
-      const segment = segments.get(month);
-      if (!segment) return [];
-      const latest = new Map<string, TransactionRecord | null>();
-      for await (const { line, at } of readLines(segment.file, 0, segment.size)) {
-        const value = decodeLine(line);
-        if (value === undefined) throw damagedLine(segment.file, at);
-        if (!isRecordLike(value)) continue;
-        latest.set(value.refId, keep(value) ? value : null);
-      }
-      const kept: TransactionRecord[] = [];
-      for (const value of latest.values()) {
-        if (value === null) continue;
-        const parsed = transactionSchema.safeParse(value);
-        if (parsed.success) kept.push(parsed.data);
-      }
-      return kept;
-    },
-    async flush() {
-      await queue;
-      await indexing;
-    },
-    async close() {
-      if (closed) {
-        await queue;
-        await indexing;
-        await checkpointing;
-        return;
-      }
-      closed = true;
-      await queue;
-      await indexing;
-      try {
-        if (sinceCheckpoint > 0 || touched.size > 0) await checkpoint();
-        await checkpointing;
-      } finally {
-        await ownWriter.close();
-      }
-    },
-  };
+  // ---------------------------------------------------------------- reading
+
+  async get(refId: string): Promise<TransactionRecord | undefined> {
+    return (await this.getMany([refId]))[0];
+  }
+
+  async getMany(items: ReadonlyArray<string | HistoryEntry>): Promise<TransactionRecord[]> {
+    await this.indexer.caughtUp();
+    const refIds = items.map((item) => (typeof item === 'string' ? item : item.refId));
+    for (let attempt = 0; ; attempt++) {
+      // First through the pointers the entries carry (no ref bucket to read), after a rebuild through the ref index.
+      const pointers = new Map<string, Pointer>();
+      if (attempt === 0) for (const item of items) if (typeof item !== 'string' && item.at) pointers.set(item.refId, item.at);
+      const unknown = refIds.filter((refId) => !pointers.has(refId));
+      for (const [refId, pointer] of await this.indexer.locate(unknown)) pointers.set(refId, pointer);
+      const records = await readRecordLines((month) => this.segments.get(month), pointers);
+      if (records) return refIds.flatMap((refId) => records.get(refId) ?? []);
+      if (attempt > 0)
+        throw new StoreError('corrupt', `The history index under ${this.indexer.indexDir} does not fit its segments even after a rebuild.`);
+      await this.rebuild();
+    }
+  }
+
+  /** Rebuilds the indexes once every append queued so far is done (one rebuild for all who ask meanwhile). */
+  private rebuild(): Promise<void> {
+    this.rebuilding ??= this.enqueue(() => this.indexer.rebuild()).finally(() => (this.rebuilding = undefined));
+    return this.rebuilding;
+  }
+
+  async byTrxId(trxId: string): Promise<TransactionRecord[]> {
+    await this.indexer.caughtUp();
+    const wanted = trxId.toUpperCase();
+    // Once each: a segment part indexed again (after a crash or a failed index write) has its lines twice.
+    const entries = await this.indexer.entries('trx', wanted);
+    const refIds = new Set(entries.map((entry) => entry[1]).filter((refId) => typeof refId === 'string'));
+    return (await this.getMany([...refIds])).filter((tx) => tx.trxId?.toUpperCase() === wanted);
+  }
+
+  async byTarget(userId: number, target: string, want = Infinity): Promise<TransactionRecord[]> {
+    await this.indexer.caughtUp();
+    const candidates = new Map<string, HistoryEntry>();
+    for (const [, refId, owner, createdMs] of await this.indexer.entries('target', target)) {
+      if (typeof refId === 'string' && owner === userId && typeof createdMs === 'number') candidates.set(refId, { refId, createdMs });
+    }
+    const ordered = [...candidates.values()].sort(newestFirst);
+    const found: TransactionRecord[] = [];
+    // In pages: a line whose record no longer has this target (a later copy changed it) is skipped.
+    for (let from = 0; from < ordered.length && found.length < want; from += 20) {
+      const page = await this.getMany(ordered.slice(from, from + 20).map((entry) => entry.refId));
+      found.push(...page.filter((tx) => tx.target === target && tx.userId === userId));
+    }
+    return found;
+  }
+
+  async userEntries(userId: number): Promise<HistoryEntry[]> {
+    await this.indexer.caughtUp();
+    const found = new Map<string, HistoryEntry>();
+    for (const [, refId, createdMs, month, offset, length] of await this.indexer.entries('user', userId)) {
+      if (typeof refId !== 'string' || typeof createdMs !== 'number') continue;
+      if (typeof month !== 'string' || typeof offset !== 'number' || typeof length !== 'number') continue;
+      const known = found.get(refId);
+      if (!known?.at || offset > known.at.offset) found.set(refId, { refId, createdMs, at: { month, offset, length } });
+    }
+    return [...found.values()].sort(newestFirst);
+  }
+
+  async scan(month: string, keep: (tx: TransactionRecord) => boolean): Promise<TransactionRecord[]> {
+    const segment = this.segments.get(month);
+    if (!segment) return [];
+    const latest = new Map<string, TransactionRecord | null>();
+    for await (const { line, at } of readLines(segment.file, 0, segment.size)) {
+      const value = decodeLine(line);
+      if (value === undefined) throw damagedLine(segment.file, at);
+      if (!isRecordLike(value)) continue;
+      latest.set(value.refId, keep(value) ? value : null);
+    }
+    const kept: TransactionRecord[] = [];
+    for (const value of latest.values()) {
+      if (value === null) continue;
+      const parsed = transactionSchema.safeParse(value);
+      if (parsed.success) kept.push(parsed.data);
+    }
+    return kept;
+  }
+
+  // ---------------------------------------------------------------- flushing and closing
+
+  async flush(): Promise<void> {
+    await this.queue;
+    await this.indexer.settled();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) {
+      await this.queue;
+      await this.indexer.settled();
+      await this.indexer.checkpointed();
+      return;
+    }
+    this.closed = true;
+    await this.queue;
+    await this.indexer.settled();
+    try {
+      await this.indexer.close();
+    } finally {
+      await this.closeWriter();
+    }
+  }
 }
