@@ -5,19 +5,19 @@
  * Each outcome is recorded in the job (coalesced writes); a restart resumes at the first
  * unfinished position. Every `progressEveryMs` the admin's progress message is edited through the
  * outbox; when the job ends (done or cancelled) a final report is queued for the admin.
+ *
+ * The parts: leadership among instances (broadcast-leadership.ts), handing out copies
+ * (broadcast-copies.ts), the admin's progress and report (broadcast-reports.ts); the runner here
+ * loads the job, answers the bulk lane and ends the job.
  */
-import type { Api } from 'grammy';
 import type { Logger } from '../logger.ts';
-import type { BulkDelivery, BulkOutcome, BulkSource } from '../notify/bulk.ts';
+import type { BulkSource } from '../notify/bulk.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
-import type { BroadcastJob, BroadcastProgress } from '../store/records/broadcasts.ts';
 import type { Db } from '../store/db.ts';
-import { fleetLocks } from '../store/fleet-locks.ts';
-import { userLocale } from '../store/records/users.ts';
 import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
-
-/** How long a broadcast waits before writing its end (or queueing its report) again after a failed write. */
-const finishRetryMs = 2000;
+import { BroadcastLeadership } from './broadcast-leadership.ts';
+import { BroadcastReports, finishRetryMs } from './broadcast-reports.ts';
+import { BroadcastCopies, type BroadcastJobCopy } from './broadcast-copies.ts';
 
 export interface BroadcastRunnerOptions {
   db: Db;
@@ -54,152 +54,141 @@ export interface BroadcastRunner {
   release(): void;
 }
 
-type Job = Pick<BroadcastJob, 'id' | 'adminId' | 'fromChatId' | 'messageId' | 'replyMarkup' | 'recipients'>;
-
+/** Creates the runner of the running broadcast job (see the module comment). */
 export function createBroadcastRunner(options: BroadcastRunnerOptions): BroadcastRunner {
-  const { db } = options;
-  const log = options.logger.child({ component: 'broadcast' });
-  const windowMs = options.windowMs ?? 1000;
-  const maxAttempts = options.maxAttempts ?? 5;
-  let job: Job | undefined;
-  let cursor = 0;
-  const retries: number[] = [];
-  const inFlight = new Set<number>();
-  const attempts = new Map<number, number>();
-  /** Monotonic start times inside the rate window. */
-  const starts: number[] = [];
-  /** Monotonic times of recorded outcomes (the measured rate). */
-  const outcomes: number[] = [];
-  let finishing = false;
-  let progressTimer: NodeJS.Timeout | undefined;
-  let running = false;
-  /** Positions above the job's low-water mark that were finished when it was loaded. */
-  let doneAtLoad = new Set<number>();
-  /** Jobs seen cancelled (by an admin on any instance): the rest of their audience is not sent. */
-  const stopped = new Set<string>();
+  return new BroadcastJobRunner(options);
+}
 
-  /**
-   * Leadership: of the instances sharing a store, one delivers the running broadcast. It holds the
-   * store's lock of `fleetLocks.broadcast` while it does (PostgreSQL: an advisory lock on its own
-   * connection); the others wait for it, and when the leader dies its connection (and so the lock)
-   * goes, and the next one resumes the job from its recorded progress.
-   */
-  let leadership: (() => void) | undefined;
-  let acquiring: Promise<void> | undefined;
-  const lead = (): Promise<void> => {
-    if (leadership) return Promise.resolve();
-    acquiring ??= new Promise<void>((acquired, failed) => {
-      db.chatLocks
-        .run(
-          fleetLocks.broadcast,
-          (held) =>
-            new Promise<void>((release) => {
-              leadership = release;
-              // The lock went with its database connection: another instance may lead now, so no
-              // more deliveries are handed out here; the next wake takes the lock again and resumes
-              // from the recorded progress.
-              held.addEventListener(
-                'abort',
-                () => {
-                  log.error('broadcast leadership lost with its database connection; delivery pauses until it is taken again', {
-                    jobId: job?.id,
-                  });
-                  job = undefined;
-                  options.attach(undefined);
-                  release();
-                },
-                { once: true },
-              );
-              acquired();
-            }),
-        )
-        .catch(failed)
-        .finally(() => {
-          leadership = undefined;
-          acquiring = undefined;
-        });
+/**
+ * Delivers the running job while this instance leads: loads it, hands its copies to the bulk
+ * lane, reports its progress, and ends it when every copy is recorded.
+ */
+class BroadcastJobRunner implements BroadcastRunner {
+  private readonly db: Db;
+  private readonly options: BroadcastRunnerOptions;
+  private readonly log: Logger;
+  private readonly leadership: BroadcastLeadership;
+  private readonly reports: BroadcastReports;
+  private readonly copies: BroadcastCopies;
+  private job: BroadcastJobCopy | undefined;
+  private finishing = false;
+  private progressTimer: NodeJS.Timeout | undefined;
+  private running = false;
+  /** Jobs seen cancelled (by an admin on any instance): the rest of their audience is not sent. */
+  private readonly stopped = new Set<string>();
+  /** What the outbox's bulk lane asks for the next copy. */
+  private readonly source: BulkSource;
+
+  constructor(options: BroadcastRunnerOptions) {
+    const { db } = options;
+    const log = options.logger.child({ component: 'broadcast' });
+    this.db = db;
+    this.options = options;
+    this.log = log;
+    this.leadership = new BroadcastLeadership(db, () => this.leadershipLost());
+    const { translate, defaultLocale, enqueue } = options;
+    this.reports = new BroadcastReports({ db, log, translate, defaultLocale, enqueue });
+    this.copies = new BroadcastCopies({
+      db,
+      log,
+      rate: options.rate,
+      windowMs: options.windowMs ?? 1000,
+      paid: options.paid,
+      maxAttempts: options.maxAttempts ?? 5,
+      onRecorded: () => this.reports.counted(),
     });
-    return acquiring;
-  };
-  const resign = () => leadership?.();
+    this.source = { paid: options.paid, take: (t, isBusy) => this.take(t, isBusy) };
+  }
+
+  start(): void {
+    this.running = true;
+    void this.loadAsLeader().catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
+  }
+
+  wake(): void {
+    if (!this.running) return;
+    void (async () => {
+      const current = this.job;
+      if (current && (await this.db.broadcasts.progress(current.id))?.status !== 'running') this.stopped.add(current.id);
+      await this.loadAsLeader();
+      this.options.attach(this.job ? this.source : undefined);
+    })().catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.progressTimer) clearInterval(this.progressTimer);
+    this.progressTimer = undefined;
+  }
+
+  release(): void {
+    this.leadership.resign();
+  }
+
+  private leadershipLost(): void {
+    this.log.error('broadcast leadership lost with its database connection; delivery pauses until it is taken again', {
+      jobId: this.job?.id,
+    });
+    this.job = undefined;
+    this.options.attach(undefined);
+  }
 
   /** Loads the running job, taking the leadership first when there is one (and giving it up when there is none). */
-  const loadAsLeader = async () => {
-    if (!running) return;
-    if (!(await db.broadcasts.runningProgress())) {
-      if (!job) resign();
+  private async loadAsLeader(): Promise<void> {
+    if (!this.running) return;
+    if (!(await this.db.broadcasts.runningProgress())) {
+      if (!this.job) this.leadership.resign();
       return;
     }
-    await lead();
-    if (!running) {
-      resign();
+    await this.leadership.lead();
+    if (!this.running) {
+      this.leadership.resign();
       return;
     }
-    await load();
-    if (!job) resign();
-  };
+    await this.load();
+    if (!this.job) this.leadership.resign();
+  }
 
-  const adminLocale = async (adminId: number) => userLocale(await db.users.get(adminId), options.defaultLocale);
-
-  const load = async () => {
-    const found = await db.broadcasts.running();
-    if (!found || found.id === job?.id) return;
+  private async load(): Promise<void> {
+    const found = await this.db.broadcasts.running();
+    if (!found || found.id === this.job?.id) return;
     const { id, adminId, fromChatId, messageId, replyMarkup, recipients } = found;
-    job = { id, adminId, fromChatId, messageId, replyMarkup, recipients };
-    cursor = found.next;
-    doneAtLoad = new Set(found.doneAbove);
-    retries.length = 0;
-    attempts.clear();
-    finishing = false;
-    log.info('broadcast running', { jobId: id, recipients: recipients.length, from: found.next });
-    progressTimer ??= setInterval(
-      () => void reportProgress().catch((error: unknown) => log.warn('reading the broadcast progress failed', { error })),
-      options.progressEveryMs ?? 3000,
+    this.job = { id, adminId, fromChatId, messageId, replyMarkup, recipients };
+    this.copies.reset(found.next, found.doneAbove);
+    this.finishing = false;
+    this.log.info('broadcast running', { jobId: id, recipients: recipients.length, from: found.next });
+    this.progressTimer ??= setInterval(
+      () => void this.reportProgress().catch((error: unknown) => this.log.warn('reading the broadcast progress failed', { error })),
+      this.options.progressEveryMs ?? 3000,
     );
-    progressTimer.unref();
-    options.attach(source);
-  };
+    this.progressTimer.unref();
+    this.options.attach(this.source);
+  }
 
-  const render = (progress: BroadcastProgress, final: boolean, locale: string): string => {
-    const t = (key: string, variables?: Record<string, string | number>) => options.translate(locale, key, variables);
-    const done = progress.sent + progress.blocked + progress.failed;
-    const remaining = progress.total - done;
-    const now = performance.now();
-    while (outcomes.length > 0 && outcomes[0]! < now - 10_000) outcomes.shift();
-    const rate = outcomes.length / 10;
-    const counts = { sent: progress.sent, remaining, blocked: progress.blocked, failed: progress.failed, total: progress.total };
-    if (final) return t(progress.status === 'cancelled' ? 'broadcast-report-cancelled' : 'broadcast-report-done', counts);
-    const eta = rate > 0 ? Math.ceil(remaining / rate) : 0;
-    return t('broadcast-progress', {
-      ...counts,
-      rate: rate.toFixed(1),
-      eta: `${Math.floor(eta / 60)}:${String(eta % 60).padStart(2, '0')}`,
-    });
-  };
+  /** The bulk lane's `take`: the next copy, a time to ask again, or (the job done) its end. */
+  private take(t: number, isBusy: (chatId: number) => boolean): ReturnType<BulkSource['take']> {
+    const current = this.job;
+    if (!current || this.finishing || !this.running) return undefined;
+    if (!this.stopped.has(current.id)) {
+      const next = this.copies.next(current, t, isBusy);
+      if (next !== undefined) return next;
+    }
+    if (this.copies.busy) return undefined;
+    this.finishing = true;
+    void this.finish(current);
+    return undefined;
+  }
 
-  const progressItems = async (progress: BroadcastProgress, final: boolean): Promise<NewOutboxItem[]> => {
-    if (progress.progressMessageId === undefined) return [];
-    const locale = await adminLocale(progress.adminId);
-    return [
-      {
-        chatId: progress.adminId,
-        kind: 'broadcast-progress',
-        payload: { type: 'edit', messageId: progress.progressMessageId, text: render(progress, final, locale), parseMode: 'HTML' },
-        dedupeKey: final ? undefined : `broadcast-progress:${progress.id}`,
-      },
-    ];
-  };
-
-  async function reportProgress(): Promise<void> {
-    const current = job;
-    if (!current || finishing) return;
-    const progress = await db.broadcasts.progress(current.id);
+  private async reportProgress(): Promise<void> {
+    const current = this.job;
+    if (!current || this.finishing) return;
+    const progress = await this.db.broadcasts.progress(current.id);
     if (!progress || progress.status !== 'running') {
       // Cancelled (on any instance): no more deliveries are handed out.
-      if (progress?.id === current.id) stopped.add(current.id);
+      if (progress?.id === current.id) this.stopped.add(current.id);
       return;
     }
-    await options.enqueue(await progressItems(progress, false)).catch((error: unknown) => log.error('progress report failed', { error }));
+    await this.reports.progress(progress);
   }
 
   /**
@@ -207,165 +196,44 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
    * again after a while, not dropped: the job stays running on disk until its end is written, and
    * the report is queued once, with the counts on disk.
    */
-  async function finish(current: Job): Promise<void> {
+  private async finish(current: BroadcastJobCopy): Promise<void> {
     try {
-      const status = (await db.broadcasts.progress(current.id))?.status === 'cancelled' ? 'cancelled' : 'done';
-      const final = await db.broadcasts.finish(current.id, status);
-      const progress = await db.broadcasts.progress(current.id);
-      if (final && progress) {
-        log.info('broadcast finished', {
-          jobId: current.id,
-          status,
-          sent: progress.sent,
-          blocked: progress.blocked,
-          failed: progress.failed,
-        });
-        await queueReport(progress);
-      }
+      await this.writeEnd(current);
     } catch (error) {
       const failure = writeFailureOf(error);
-      log.error('finishing a broadcast failed; trying again shortly', {
+      this.log.error('finishing a broadcast failed; trying again shortly', {
         jobId: current.id,
         ...(failure ? writeFailureFields(failure) : { error }),
       });
-      if (running) {
-        setTimeout(() => void finish(current), finishRetryMs).unref();
+      if (this.running) {
+        setTimeout(() => void this.finish(current), finishRetryMs).unref();
         return;
       }
     }
-    if (job === current) job = undefined;
-    await loadAsLeader().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
-    if (!job) {
-      options.attach(undefined);
-      if (progressTimer) clearInterval(progressTimer);
-      progressTimer = undefined;
+    if (this.job === current) this.job = undefined;
+    await this.loadAsLeader().catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
+    if (!this.job) {
+      this.options.attach(undefined);
+      if (this.progressTimer) clearInterval(this.progressTimer);
+      this.progressTimer = undefined;
     }
   }
 
-  /** Queues the final report, trying again while the queue cannot be written (the job's end is on disk already). */
-  async function queueReport(progress: BroadcastProgress): Promise<void> {
-    const report: NewOutboxItem = {
-      chatId: progress.adminId,
-      kind: 'broadcast-report',
-      payload: { type: 'send', text: render(progress, true, await adminLocale(progress.adminId)), parseMode: 'HTML' },
-    };
-    const items = [...(await progressItems(progress, true)), report];
-    for (;;) {
-      try {
-        await options.enqueue(items);
-        return;
-      } catch (error) {
-        if (!running) throw error;
-        const failure = writeFailureOf(error);
-        log.error('queueing the broadcast report failed; trying again shortly', {
-          jobId: progress.id,
-          ...(failure ? writeFailureFields(failure) : { error }),
-        });
-        await new Promise((resolve) => setTimeout(resolve, finishRetryMs).unref());
-      }
+  /** Writes the job's end (done, or cancelled when an admin cancelled it) and, the first time, queues the report. */
+  private async writeEnd(current: BroadcastJobCopy): Promise<void> {
+    const { db } = this;
+    const status = (await db.broadcasts.progress(current.id))?.status === 'cancelled' ? 'cancelled' : 'done';
+    const final = await db.broadcasts.finish(current.id, status);
+    const progress = await db.broadcasts.progress(current.id);
+    if (final && progress) {
+      this.log.info('broadcast finished', {
+        jobId: current.id,
+        status,
+        sent: progress.sent,
+        blocked: progress.blocked,
+        failed: progress.failed,
+      });
+      await this.reports.final(progress, () => this.running);
     }
   }
-
-  const delivery = (current: Job, index: number, chatId: number, startedAt: number): BulkDelivery => {
-    // A failed record rejects and keeps the position in flight: the bulk lane writes it again.
-    const settle = async (outcome: BulkOutcome) => {
-      await db.broadcasts.record(current.id, index, outcome);
-      inFlight.delete(index);
-      outcomes.push(performance.now());
-    };
-    return {
-      chatId,
-      // Blocked the bot since the audience was taken: counted as blocked, not sent, and its start
-      // does not count against the rate (the next recipient takes its place at once).
-      before: async () => {
-        if ((await db.users.get(chatId))?.active !== false) return undefined;
-        const at = starts.indexOf(startedAt);
-        if (at >= 0) starts.splice(at, 1);
-        return 'blocked';
-      },
-      send: (api: Api, signal: AbortSignal) =>
-        api.copyMessage(
-          chatId,
-          current.fromChatId,
-          current.messageId,
-          {
-            ...(current.replyMarkup ? { reply_markup: current.replyMarkup as never } : {}),
-            ...(options.paid ? { allow_paid_broadcast: true } : {}),
-          },
-          signal as never,
-        ),
-      settle,
-      retry(failure) {
-        const tries = (attempts.get(index) ?? 0) + (failure ? 1 : 0);
-        attempts.set(index, tries);
-        if (tries < maxAttempts) {
-          inFlight.delete(index);
-          retries.push(index);
-          return;
-        }
-        log.warn('giving up on a broadcast message after repeated failures', { jobId: current.id, chatId });
-        return settle('failed');
-      },
-    };
-  };
-
-  const source: BulkSource = {
-    paid: options.paid,
-    take(t, isBusy) {
-      const current = job;
-      if (!current || finishing || !running) return undefined;
-      const stopping = stopped.has(current.id);
-      if (!stopping) {
-        while (starts.length > 0 && starts[0]! <= t - windowMs) starts.shift();
-        // A full window holds back the next recipient, not the end of a job with none left.
-        const left = cursor < current.recipients.length || retries.length > 0;
-        if (left && starts.length >= options.rate) return starts[0]! + windowMs;
-        let index: number | undefined;
-        const retryAt = retries.findIndex((candidate) => !isBusy(current.recipients[candidate]!));
-        if (retryAt >= 0) index = retries.splice(retryAt, 1)[0];
-        while (index === undefined && cursor < current.recipients.length) {
-          const candidate = cursor;
-          cursor += 1;
-          if (inFlight.has(candidate) || doneAtLoad.has(candidate)) continue;
-          const chatId = current.recipients[candidate]!;
-          if (isBusy(chatId)) retries.push(candidate);
-          else index = candidate;
-        }
-        if (index !== undefined) {
-          inFlight.add(index);
-          starts.push(t);
-          return delivery(current, index, current.recipients[index]!, t);
-        }
-        if (retries.length > 0) return t + 50;
-      }
-      if (inFlight.size > 0) return undefined;
-      finishing = true;
-      void finish(current);
-      return undefined;
-    },
-  };
-
-  return {
-    start() {
-      running = true;
-      void loadAsLeader().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
-    },
-    wake() {
-      if (!running) return;
-      void (async () => {
-        const current = job;
-        if (current && (await db.broadcasts.progress(current.id))?.status !== 'running') stopped.add(current.id);
-        await loadAsLeader();
-        options.attach(job ? source : undefined);
-      })().catch((error: unknown) => log.error('loading the running broadcast failed', { error }));
-    },
-    stop() {
-      running = false;
-      if (progressTimer) clearInterval(progressTimer);
-      progressTimer = undefined;
-    },
-    release() {
-      resign();
-    },
-  };
 }
