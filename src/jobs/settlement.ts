@@ -4,6 +4,8 @@ import type { Db } from '../store/db.ts';
 import type { TransactionRecord } from '../store/records/transactions.ts';
 import type { PurchaseService } from '../services/purchases.ts';
 import type { Logger } from '../logger.ts';
+import { AccountPauses } from './settlement-pauses.ts';
+import { DueChecks } from './settlement-due.ts';
 
 export interface SettlementWatcherOptions {
   db: Db;
@@ -48,8 +50,6 @@ export interface SettlementWatcher {
   runOnce(): Promise<void>;
 }
 
-const accountProblems = ['credentials', 'ip_blocked', 'not-connected'] as const;
-
 /**
  * Re-checks every transaction whose outcome is not final — Pending, an unknown outcome after a
  * timeout or 5xx, or a `Created` one that a crash left unsent — by re-sending the same ref id,
@@ -67,152 +67,106 @@ const accountProblems = ['credentials', 'ip_blocked', 'not-connected'] as const;
  * same ref a second time at once.
  */
 export function createSettlementWatcher(options: SettlementWatcherOptions): SettlementWatcher {
-  const { db, purchases, logger } = options;
-  const tickMs = options.tickMs ?? 1000;
-  const perAccount = options.perAccountConcurrency ?? 2;
-  const overall = options.concurrency ?? 8;
-  const claims = options.claims ?? singleProcessClaims(`watcher-${randomUUID()}`);
-  const inFlight = new Map<string, Promise<void>>();
-  const perUser = new Map<number, number>();
-  /**
-   * Accounts whose checks are paused, with the time of the pause; resumed by a reconnect. Kept on
-   * the user record too, so a restart neither re-checks a refused account nor tells its user again.
-   */
-  const paused = new Map<number, number>();
-  /** Accounts whose pause is being announced and stored right now. */
-  const pausing = new Set<number>();
-  let timer: NodeJS.Timeout | undefined;
-  /**
-   * Transactions still `Created` when this process started: whoever was about to send them died
-   * with the previous process, so they are due at once, whatever hold their nextCheckAt carries.
-   */
-  const orphaned = new Set<string>();
-  /** Read once, when the watcher is made (the first pass waits for it). */
-  const load = async () => {
-    const open = db.transactions.listOpen();
-    const pausedUsers = db.users.list({ where: (candidate) => candidate.recheckPause !== undefined });
-    if (options.orphansAtStart ?? true) for (const tx of await open) if (tx.status === 'Created') orphaned.add(tx.refId);
-    for (const user of await pausedUsers) {
-      if (user.recheckPause) paused.set(user.id, Date.parse(user.recheckPause.since));
-    }
-  };
-  const loaded = load();
-  // Reported by the first pass that waits for it.
-  loaded.catch(() => undefined);
+  return new SettlementLoop(options);
+}
 
-  /** Resumes the paused accounts that were connected again since their pause. */
-  async function resumeReconnected(): Promise<void> {
-    for (const [userId, since] of paused) {
-      const connectedAt = (await db.credentials.info(userId, 'reseller'))?.connectedAt;
-      if (!connectedAt || Date.parse(connectedAt) <= since) continue;
-      paused.delete(userId);
-      logger.info('re-checks resumed after reconnect', { userId });
-      db.users
-        .update(userId, { recheckPause: undefined })
-        .catch((error: unknown) => logger.error('could not store a resumed account', { userId, error }));
-    }
+/** The watcher's passes: each starts the due checks that fit the bounds, and a check that ends starts the next. */
+class SettlementLoop implements SettlementWatcher {
+  private readonly options: SettlementWatcherOptions;
+  private readonly tickMs: number;
+  private readonly perAccount: number;
+  private readonly overall: number;
+  private readonly claims: ClaimTokens;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly perUser = new Map<number, number>();
+  private readonly pauses: AccountPauses;
+  private readonly due: DueChecks;
+  private timer: NodeJS.Timeout | undefined;
+  /** Read once, when the watcher is made (the first pass waits for it). */
+  private readonly loaded: Promise<void>;
+  /** One launch at a time: a freed slot and the tick may both ask for one. */
+  private launching: Promise<void> | undefined;
+  private again = false;
+
+  constructor(options: SettlementWatcherOptions) {
+    const { db, logger } = options;
+    this.options = options;
+    this.tickMs = options.tickMs ?? 1000;
+    this.perAccount = options.perAccountConcurrency ?? 2;
+    this.overall = options.concurrency ?? 8;
+    this.claims = options.claims ?? singleProcessClaims(`watcher-${randomUUID()}`);
+    this.pauses = new AccountPauses({ db, logger, onAccountPaused: options.onAccountPaused });
+    this.due = new DueChecks({ db, claims: this.claims, inFlight: this.inFlight, roomOf: (userId) => this.roomOf(userId) });
+    this.loaded = this.load();
+    // Reported by the first pass that waits for it.
+    this.loaded.catch(() => undefined);
   }
 
-  async function handle(tx: TransactionRecord, owner: string | undefined): Promise<void> {
-    // Paused past the lease since the claim: the check may be another instance's now.
-    if (owner !== undefined && !claims.holds(owner)) {
-      logger.warn('claim on a due check lost before it was made (this instance was paused past its lease): not made here', {
-        refId: tx.refId,
-      });
-      return;
-    }
-    const now = options.now().getTime();
-    if (now - Date.parse(tx.createdAt) > options.horizonMs) {
-      logger.warn('transaction unresolved after the horizon', { refId: tx.refId, userId: tx.userId });
-      await purchases.markUnresolved(tx.refId);
-      return;
-    }
-    const result =
-      tx.status === 'Created'
-        ? await purchases.submit(tx.refId, { notifyOwner: true })
-        : await purchases.check(tx.refId, { notifyOwner: true });
-    const reason = accountProblems.find((problem) => problem === result.message);
-    if (reason && !paused.has(tx.userId) && !pausing.has(tx.userId)) {
-      pausing.add(tx.userId);
-      try {
-        logger.warn('re-checks paused for an account', { userId: tx.userId, reason });
-        // Told first, stored second: a crash in between tells the user twice rather than never.
-        await options.onAccountPaused?.(tx.userId, reason);
-        await db.users.update(tx.userId, { recheckPause: { reason, since: new Date(now).toISOString() } });
-        paused.set(tx.userId, now);
-      } finally {
-        pausing.delete(tx.userId);
-      }
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.launch(), this.tickMs);
+    this.timer.unref?.();
+    void this.launch();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.launching;
+    await Promise.all(this.inFlight.values());
+  }
+
+  async runOnce(): Promise<void> {
+    await this.launch();
+    await Promise.all(this.inFlight.values());
+  }
+
+  /** The orphans and the paused accounts, from the store. */
+  private async load(): Promise<void> {
+    const { db } = this.options;
+    const open = db.transactions.listOpen();
+    const pausedUsers = db.users.list({ where: (candidate) => candidate.recheckPause !== undefined });
+    if (this.options.orphansAtStart ?? true) for (const tx of await open) if (tx.status === 'Created') this.due.addOrphan(tx.refId);
+    for (const user of await pausedUsers) {
+      if (user.recheckPause) this.pauses.restore(user.id, Date.parse(user.recheckPause.since));
     }
   }
 
   /** Room for more calls of this account now: 0 while it is paused or at its bound. */
-  const roomOf = (userId: number): number => (pausing.has(userId) || paused.has(userId) ? 0 : perAccount - (perUser.get(userId) ?? 0));
-
-  /**
-   * The orphans still `Created` (checked first, whatever their due time), then what the due-time
-   * index says is due, up to the free slots, claimed (one lease) so that no other instance
-   * sharing the store checks them meanwhile. An account that cannot take a call now (paused, at
-   * its bound) is skipped, not waited for; nothing due costs one comparison, not a pass over
-   * every open transaction.
-   */
-  async function dueNow(now: number, free: number): Promise<Array<{ tx: TransactionRecord; owner?: string }>> {
-    const picked: TransactionRecord[] = [];
-    const room = new Map<number, number>();
-    const roomLeft = (userId: number) => room.get(userId) ?? roomOf(userId);
-    for (const refId of orphaned) {
-      if (picked.length >= free) break;
-      const tx = await db.transactions.get(refId);
-      if (tx?.status !== 'Created') orphaned.delete(refId);
-      else if (!inFlight.has(refId) && roomLeft(tx.userId) > 0) {
-        picked.push(tx);
-        room.set(tx.userId, roomLeft(tx.userId) - 1);
-      }
-    }
-    const chosen = new Set(picked.map((tx) => tx.refId));
-    const lease = claims.lease();
-    const more = await db.transactions.claimDue(now, {
-      limit: free - picked.length,
-      lease,
-      room: roomLeft,
-      skip: (refId) => inFlight.has(refId) || chosen.has(refId),
-    });
-    // Orphans are this process's own (one process owns the data directory): no claim to lose.
-    return [...picked.map((tx) => ({ tx })), ...more.map((tx) => ({ tx, owner: lease.owner }))];
+  private roomOf(userId: number): number {
+    return this.pauses.holds(userId) ? 0 : this.perAccount - (this.perUser.get(userId) ?? 0);
   }
 
-  /** One launch at a time: a freed slot and the tick may both ask for one. */
-  let launching: Promise<void> | undefined;
-  let again = false;
-  function launch(): Promise<void> {
-    if (launching) {
-      again = true;
-      return launching;
+  private launch(): Promise<void> {
+    if (this.launching) {
+      this.again = true;
+      return this.launching;
     }
-    launching = (async () => {
+    this.launching = (async () => {
       try {
-        await loaded;
+        await this.loaded;
         do {
-          again = false;
-          await resumeReconnected();
-          await launchDue();
-        } while (again);
+          this.again = false;
+          await this.pauses.resumeReconnected();
+          await this.launchDue();
+        } while (this.again);
       } catch (error) {
-        logger.error('settlement watcher pass failed', { error });
+        this.options.logger.error('settlement watcher pass failed', { error });
       } finally {
-        launching = undefined;
+        this.launching = undefined;
       }
     })();
-    return launching;
+    return this.launching;
   }
 
   /** Starts the calls for the due transactions, within the concurrency bounds; does not wait. */
-  async function launchDue(): Promise<void> {
-    const free = overall - inFlight.size;
+  private async launchDue(): Promise<void> {
+    const { db, logger } = this.options;
+    const free = this.overall - this.inFlight.size;
     if (free <= 0) return;
-    for (const { tx, owner } of await dueNow(options.now().getTime(), free)) {
-      perUser.set(tx.userId, (perUser.get(tx.userId) ?? 0) + 1);
-      const job = handle(tx, owner)
+    for (const { tx, owner } of await this.due.pick(this.options.now().getTime(), free)) {
+      this.perUser.set(tx.userId, (this.perUser.get(tx.userId) ?? 0) + 1);
+      const job = this.handle(tx, owner)
         .catch((error: unknown) => logger.error('re-check failed', { refId: tx.refId, error }))
         // A check that wrote nothing (it waited for another sender, or its send claim went) would
         // otherwise stay claimed: the heartbeat renews every claim of a live instance.
@@ -221,32 +175,36 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
           logger.warn('could not end the claim on a check; it runs out with its lease', { refId: tx.refId, error }),
         )
         .finally(() => {
-          inFlight.delete(tx.refId);
-          perUser.set(tx.userId, (perUser.get(tx.userId) ?? 1) - 1);
+          this.inFlight.delete(tx.refId);
+          this.perUser.set(tx.userId, (this.perUser.get(tx.userId) ?? 1) - 1);
           // A freed slot takes the next due check at once: the pace is set by the bounds and the
           // provider's answer time, not by the tick.
-          if (timer) void launch();
+          if (this.timer) void this.launch();
         });
-      inFlight.set(tx.refId, job);
+      this.inFlight.set(tx.refId, job);
     }
   }
 
-  return {
-    start() {
-      if (timer) return;
-      timer = setInterval(() => void launch(), tickMs);
-      timer.unref?.();
-      void launch();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await launching;
-      await Promise.all(inFlight.values());
-    },
-    async runOnce() {
-      await launch();
-      await Promise.all(inFlight.values());
-    },
-  };
+  /** Makes one check: marks it Unresolved past the horizon, else sends or re-checks it, and pauses its account on a refusal of the account. */
+  private async handle(tx: TransactionRecord, owner: string | undefined): Promise<void> {
+    const { purchases, logger } = this.options;
+    // Paused past the lease since the claim: the check may be another instance's now.
+    if (owner !== undefined && !this.claims.holds(owner)) {
+      logger.warn('claim on a due check lost before it was made (this instance was paused past its lease): not made here', {
+        refId: tx.refId,
+      });
+      return;
+    }
+    const now = this.options.now().getTime();
+    if (now - Date.parse(tx.createdAt) > this.options.horizonMs) {
+      logger.warn('transaction unresolved after the horizon', { refId: tx.refId, userId: tx.userId });
+      await purchases.markUnresolved(tx.refId);
+      return;
+    }
+    const result =
+      tx.status === 'Created'
+        ? await purchases.submit(tx.refId, { notifyOwner: true })
+        : await purchases.check(tx.refId, { notifyOwner: true });
+    await this.pauses.pauseOn(tx.userId, result.message, now);
+  }
 }

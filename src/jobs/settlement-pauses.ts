@@ -1,0 +1,74 @@
+/**
+ * Account pauses of the settlement watcher: when the provider refuses an account's credentials or
+ * IP (401/403), or the user disconnected, its re-checks stop until the user connects again.
+ */
+import type { Db } from '../store/db.ts';
+import type { Logger } from '../logger.ts';
+
+const accountProblems = ['credentials', 'ip_blocked', 'not-connected'] as const;
+
+export interface AccountPausesOptions {
+  db: Db;
+  logger: Logger;
+  /** Called once per pause; the caller tells the user. */
+  onAccountPaused?: (userId: number, reason: string) => void | Promise<void>;
+}
+
+/** The accounts whose re-checks are paused, kept in memory and on their user records. */
+export class AccountPauses {
+  private readonly options: AccountPausesOptions;
+  /**
+   * Accounts whose checks are paused, with the time of the pause; resumed by a reconnect. Kept on
+   * the user record too, so a restart neither re-checks a refused account nor tells its user again.
+   */
+  private readonly paused = new Map<number, number>();
+  /** Accounts whose pause is being announced and stored right now. */
+  private readonly pausing = new Set<number>();
+
+  constructor(options: AccountPausesOptions) {
+    this.options = options;
+  }
+
+  /** Takes up a pause read from a user record at start (`since` in epoch ms). */
+  restore(userId: number, since: number): void {
+    this.paused.set(userId, since);
+  }
+
+  /** Whether the account's checks wait: paused, or being paused right now. */
+  holds(userId: number): boolean {
+    return this.pausing.has(userId) || this.paused.has(userId);
+  }
+
+  /** Resumes the paused accounts that were connected again since their pause. */
+  async resumeReconnected(): Promise<void> {
+    const { db, logger } = this.options;
+    for (const [userId, since] of this.paused) {
+      const connectedAt = (await db.credentials.info(userId, 'reseller'))?.connectedAt;
+      if (!connectedAt || Date.parse(connectedAt) <= since) continue;
+      this.paused.delete(userId);
+      logger.info('re-checks resumed after reconnect', { userId });
+      db.users
+        .update(userId, { recheckPause: undefined })
+        .catch((error: unknown) => logger.error('could not store a resumed account', { userId, error }));
+    }
+  }
+
+  /**
+   * Pauses the account when a check's answer (`message`) says its credentials, its IP or its
+   * connection are the problem, once: the user is told, then the pause is stored.
+   */
+  async pauseOn(userId: number, message: string | undefined, now: number): Promise<void> {
+    const reason = accountProblems.find((problem) => problem === message);
+    if (!reason || this.paused.has(userId) || this.pausing.has(userId)) return;
+    this.pausing.add(userId);
+    try {
+      this.options.logger.warn('re-checks paused for an account', { userId, reason });
+      // Told first, stored second: a crash in between tells the user twice rather than never.
+      await this.options.onAccountPaused?.(userId, reason);
+      await this.options.db.users.update(userId, { recheckPause: { reason, since: new Date(now).toISOString() } });
+      this.paused.set(userId, now);
+    } finally {
+      this.pausing.delete(userId);
+    }
+  }
+}
