@@ -183,7 +183,6 @@ describe('small, named units', () => {
     'src/jobs/settlement.ts createSettlementWatcher',
     'src/services/game-orders.ts createGameOrderService',
     'src/store/inbox.ts openInbox',
-    'src/store/lowdb-engine.ts createLowdbEngine',
     'src/store/pg/engine.ts openPgEngine',
   ];
 
