@@ -182,7 +182,6 @@ describe('small, named units', () => {
     'src/jobs/broadcast.ts createBroadcastRunner',
     'src/jobs/settlement.ts createSettlementWatcher',
     'src/services/game-orders.ts createGameOrderService',
-    'src/store/inbox.ts openInbox',
     'src/store/pg/engine.ts openPgEngine',
   ];
 
