@@ -108,10 +108,168 @@ export interface InboxOptions {
   writeFile?: AtomicWriter;
 }
 
+type PruneLimits = { maxAgeMs: number; maxCount: number };
+
+/**
+ * The inbox's changes that need no write of their own (done marks, forgotten entries): applied by
+ * the next write, or by the timer `delayMs` after the first of them.
+ */
+class LazyChanges {
+  /** Updates whose handling finished, not marked done in the file yet. */
+  readonly doneSoon = new Set<number>();
+  /** Done entries below this update id are forgotten. */
+  forgetBelow = -Infinity;
+  /** Limits of `pruneDone` waiting to be applied. */
+  pruneLimits: PruneLimits | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private waiting: Promise<void> | undefined;
+  private settleWaiting: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly file: DurableFile<InboxData>,
+    /** The ids held in the file: forgotten entries leave it. */
+    private readonly held: Set<number>,
+    private readonly now: () => Date,
+    private readonly delayMs: number,
+  ) {}
+
+  /** Applies the lazy changes; called inside a `file.update` mutator. */
+  apply(data: InboxData): void {
+    if (this.doneSoon.size > 0) {
+      for (const entry of data.entries) if (this.doneSoon.has(entry.id)) entry.done = true;
+      this.doneSoon.clear();
+    }
+    const keep = (entry: InboxEntry) => !(entry.done && entry.id < this.forgetBelow);
+    let entries = data.entries.filter(keep);
+    if (this.pruneLimits) {
+      const oldest = this.now().getTime() - this.pruneLimits.maxAgeMs;
+      const done = entries.filter((entry) => entry.done);
+      const excess = new Set(done.slice(0, Math.max(0, done.length - this.pruneLimits.maxCount)).map((entry) => entry.id));
+      entries = entries.filter((entry) => !entry.done || (!excess.has(entry.id) && Date.parse(entry.receivedAt) >= oldest));
+      this.pruneLimits = undefined;
+    }
+    if (entries.length !== data.entries.length) {
+      const kept = new Set(entries.map((entry) => entry.id));
+      for (const entry of data.entries) if (!kept.has(entry.id)) this.held.delete(entry.id);
+      data.entries = entries;
+    }
+  }
+
+  private hasWork(): boolean {
+    return (
+      this.doneSoon.size > 0 ||
+      this.pruneLimits !== undefined ||
+      this.file.data.entries.some((entry) => entry.done && entry.id < this.forgetBelow)
+    );
+  }
+
+  /** Writes the lazy changes now (one write for all of them) and settles whoever waited for them. */
+  write(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const waiters = this.settleWaiting;
+    this.waiting = undefined;
+    this.settleWaiting = undefined;
+    const written = this.closed || !this.hasWork() ? this.file.flush() : this.file.update((data) => this.apply(data));
+    written.then(
+      () => waiters?.resolve(),
+      (error: unknown) => waiters?.reject(error),
+    );
+    return written;
+  }
+
+  /** Resolves once the lazy changes are on disk: with the next write, at the latest `delayMs` from the first. */
+  schedule(): Promise<void> {
+    if (!this.waiting) {
+      this.waiting = new Promise<void>((resolve, reject) => {
+        this.settleWaiting = { resolve, reject };
+      });
+      // A failed lazy write is retried by the next write; nobody must get an unhandled rejection for it.
+      this.waiting.catch(() => undefined);
+      this.timer = setTimeout(() => void this.write().catch(() => undefined), this.delayMs);
+      this.timer.unref?.();
+    }
+    return this.waiting;
+  }
+
+  /** Writes what is waiting; later changes are only flushed, not applied. */
+  async close(): Promise<void> {
+    await this.write();
+    this.closed = true;
+  }
+}
+
+/** Stores the sealed updates not held yet in one write (with the lazy changes); resolves with their ids. */
+async function addEntries(
+  file: DurableFile<InboxData>,
+  held: Set<number>,
+  lazy: LazyChanges,
+  updates: readonly SealedUpdate[],
+  now: () => Date,
+): Promise<number[]> {
+  const seen = new Set<number>();
+  const receivedAt = now().toISOString();
+  const entries: InboxEntry[] = [];
+  for (const { id, sealed, chatId } of updates) {
+    if (held.has(id) || seen.has(id)) continue;
+    seen.add(id);
+    entries.push({ id, sealed, receivedAt, ...(chatId === undefined ? {} : { chatId }) });
+  }
+  if (entries.length === 0) return [];
+  for (const entry of entries) held.add(entry.id);
+  try {
+    await file.update((data) => {
+      lazy.apply(data);
+      data.entries.push(...entries);
+      data.entries.sort((a, b) => a.id - b.id);
+    });
+  } catch (error) {
+    // Not on disk: not held either, so Telegram's next delivery of them is stored again.
+    for (const id of seen) held.delete(id);
+    file.data.entries = file.data.entries.filter((entry) => !seen.has(entry.id));
+    throw error;
+  }
+  // The done marks that were waiting went out with this write; their timer then finds nothing to write.
+  return entries.map((entry) => entry.id);
+}
+
+/**
+ * Counts one replay attempt for each open entry `choice` takes (lowest id first); marks done, in
+ * the same write, those already replayed `maxAttempts` times and those `readable` refuses.
+ */
+async function takeEntries(
+  file: DurableFile<InboxData>,
+  lazy: LazyChanges,
+  maxAttempts: number,
+  choice: { limit?: number; take?: (updateId: number) => boolean },
+  readable: (entry: InboxEntry) => boolean,
+): Promise<{ taken: Array<{ id: number; sealed: string }>; givenUp: number[] }> {
+  const taken: Array<{ id: number; sealed: string }> = [];
+  const givenUp: number[] = [];
+  const open = file.data.entries
+    .filter((entry) => !entry.done && !lazy.doneSoon.has(entry.id) && (choice.take?.(entry.id) ?? true))
+    .slice(0, choice.limit ?? Infinity);
+  for (const entry of open) {
+    if ((entry.attempts ?? 0) < maxAttempts && readable(entry)) taken.push({ id: entry.id, sealed: entry.sealed });
+    else givenUp.push(entry.id);
+  }
+  if (open.length === 0) return { taken, givenUp };
+  const replayed = new Set(taken.map((entry) => entry.id));
+  const abandoned = new Set(givenUp);
+  await file.update((data) => {
+    lazy.apply(data);
+    for (const entry of data.entries) {
+      if (replayed.has(entry.id)) entry.attempts = (entry.attempts ?? 0) + 1;
+      if (abandoned.has(entry.id)) entry.done = true;
+    }
+  });
+  return { taken, givenUp };
+}
+
 /** Opens (or creates) the inbox file. */
 export async function openInbox(options: InboxOptions): Promise<Inbox> {
   const now = options.now ?? (() => new Date());
-  const doneDelayMs = options.doneDelayMs ?? 200;
   const file = await DurableFile.open<InboxData>({
     path: options.path,
     decode: decodeInboxFile,
@@ -120,126 +278,9 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
     writeFile: options.writeFile,
   });
   const held = new Set(file.data.entries.map((entry) => entry.id));
-
-  // Changes that need no write of their own: applied by the next write, or by the timer.
-  const doneSoon = new Set<number>();
-  let forgetBelow = -Infinity;
-  let pruneLimits: { maxAgeMs: number; maxCount: number } | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let waiting: Promise<void> | undefined;
-  let settleWaiting: { resolve: () => void; reject: (error: unknown) => void } | undefined;
-  let closed = false;
-
-  /** Applies the lazy changes; called inside a `file.update` mutator. */
-  const applyLazy = (data: InboxData) => {
-    if (doneSoon.size > 0) {
-      for (const entry of data.entries) if (doneSoon.has(entry.id)) entry.done = true;
-      doneSoon.clear();
-    }
-    const keep = (entry: InboxEntry) => !(entry.done && entry.id < forgetBelow);
-    let entries = data.entries.filter(keep);
-    if (pruneLimits) {
-      const oldest = now().getTime() - pruneLimits.maxAgeMs;
-      const done = entries.filter((entry) => entry.done);
-      const excess = new Set(done.slice(0, Math.max(0, done.length - pruneLimits.maxCount)).map((entry) => entry.id));
-      entries = entries.filter((entry) => !entry.done || (!excess.has(entry.id) && Date.parse(entry.receivedAt) >= oldest));
-      pruneLimits = undefined;
-    }
-    if (entries.length !== data.entries.length) {
-      const kept = new Set(entries.map((entry) => entry.id));
-      for (const entry of data.entries) if (!kept.has(entry.id)) held.delete(entry.id);
-      data.entries = entries;
-    }
-  };
-
-  const hasLazyWork = () =>
-    doneSoon.size > 0 || pruneLimits !== undefined || file.data.entries.some((entry) => entry.done && entry.id < forgetBelow);
-
-  /** Writes the lazy changes now (one write for all of them) and settles whoever waited for them. */
-  const writeLazy = (): Promise<void> => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    const waiters = settleWaiting;
-    waiting = undefined;
-    settleWaiting = undefined;
-    const written = closed || !hasLazyWork() ? file.flush() : file.update(applyLazy);
-    written.then(
-      () => waiters?.resolve(),
-      (error: unknown) => waiters?.reject(error),
-    );
-    return written;
-  };
-
-  const schedule = (): Promise<void> => {
-    if (!waiting) {
-      waiting = new Promise<void>((resolve, reject) => {
-        settleWaiting = { resolve, reject };
-      });
-      // A failed lazy write is retried by the next write; nobody must get an unhandled rejection for it.
-      waiting.catch(() => undefined);
-      timer = setTimeout(() => void writeLazy().catch(() => undefined), doneDelayMs);
-      timer.unref?.();
-    }
-    return waiting;
-  };
-
-  const addSealed = async (updates: readonly SealedUpdate[]): Promise<number[]> => {
-    const seen = new Set<number>();
-    const receivedAt = now().toISOString();
-    const entries: InboxEntry[] = [];
-    for (const { id, sealed, chatId } of updates) {
-      if (held.has(id) || seen.has(id)) continue;
-      seen.add(id);
-      entries.push({ id, sealed, receivedAt, ...(chatId === undefined ? {} : { chatId }) });
-    }
-    if (entries.length === 0) return [];
-    for (const entry of entries) held.add(entry.id);
-    try {
-      await file.update((data) => {
-        applyLazy(data);
-        data.entries.push(...entries);
-        data.entries.sort((a, b) => a.id - b.id);
-      });
-    } catch (error) {
-      // Not on disk: not held either, so Telegram's next delivery of them is stored again.
-      for (const id of seen) held.delete(id);
-      file.data.entries = file.data.entries.filter((entry) => !seen.has(entry.id));
-      throw error;
-    }
-    // The done marks that were waiting went out with this write; their timer then finds nothing to write.
-    return entries.map((entry) => entry.id);
-  };
-
-  /**
-   * Counts one replay attempt for each open entry `choice` takes (lowest id first); marks done, in
-   * the same write, those already replayed `maxAttempts` times and those `readable` refuses.
-   */
-  async function takeEntries(
-    maxAttempts: number,
-    choice: { limit?: number; take?: (updateId: number) => boolean },
-    readable: (entry: InboxEntry) => boolean,
-  ): Promise<{ taken: Array<{ id: number; sealed: string }>; givenUp: number[] }> {
-    const taken: Array<{ id: number; sealed: string }> = [];
-    const givenUp: number[] = [];
-    const open = file.data.entries
-      .filter((entry) => !entry.done && !doneSoon.has(entry.id) && (choice.take?.(entry.id) ?? true))
-      .slice(0, choice.limit ?? Infinity);
-    for (const entry of open) {
-      if ((entry.attempts ?? 0) < maxAttempts && readable(entry)) taken.push({ id: entry.id, sealed: entry.sealed });
-      else givenUp.push(entry.id);
-    }
-    if (open.length === 0) return { taken, givenUp };
-    const replayed = new Set(taken.map((entry) => entry.id));
-    const abandoned = new Set(givenUp);
-    await file.update((data) => {
-      applyLazy(data);
-      for (const entry of data.entries) {
-        if (replayed.has(entry.id)) entry.attempts = (entry.attempts ?? 0) + 1;
-        if (abandoned.has(entry.id)) entry.done = true;
-      }
-    });
-    return { taken, givenUp };
-  }
+  const lazy = new LazyChanges(file, held, now, options.doneDelayMs ?? 200);
+  const addSealed = (updates: readonly SealedUpdate[]) => addEntries(file, held, lazy, updates, now);
+  const isOpen = (entry: InboxEntry) => !entry.done && !lazy.doneSoon.has(entry.id);
 
   return {
     has: (updateId) => held.has(updateId),
@@ -255,42 +296,40 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
 
     markDone(updateId) {
       if (!held.has(updateId)) return Promise.resolve();
-      doneSoon.add(updateId);
-      return schedule();
+      lazy.doneSoon.add(updateId);
+      return lazy.schedule();
     },
 
     acknowledgedBelow(offset) {
-      if (offset <= forgetBelow) return;
-      forgetBelow = offset;
-      if (file.data.entries.some((entry) => entry.done && entry.id < offset)) void schedule();
+      if (offset <= lazy.forgetBelow) return;
+      lazy.forgetBelow = offset;
+      if (file.data.entries.some((entry) => entry.done && entry.id < offset)) void lazy.schedule();
     },
 
     pruneDone(limits) {
       const oldest = now().getTime() - limits.maxAgeMs;
-      const done = file.data.entries.filter((entry) => entry.done || doneSoon.has(entry.id));
+      const done = file.data.entries.filter((entry) => entry.done || lazy.doneSoon.has(entry.id));
       // Nothing to forget: no write for it.
       if (done.length <= limits.maxCount && done.every((entry) => Date.parse(entry.receivedAt) >= oldest)) return;
-      pruneLimits = limits;
-      void schedule();
+      lazy.pruneLimits = limits;
+      void lazy.schedule();
     },
 
     async takeSealedForReplay(maxAttempts, choice = {}) {
-      const { taken, givenUp } = await takeEntries(maxAttempts, choice, () => true);
+      const { taken, givenUp } = await takeEntries(file, lazy, maxAttempts, choice, () => true);
       return { entries: taken, givenUp };
     },
 
-    pendingIds: () => file.data.entries.filter((entry) => !entry.done && !doneSoon.has(entry.id)).map((entry) => entry.id),
+    pendingIds: () => file.data.entries.filter(isOpen).map((entry) => entry.id),
 
-    earlierOpen: (chatId, updateId) =>
-      file.data.entries.some((entry) => entry.chatId === chatId && entry.id < updateId && !entry.done && !doneSoon.has(entry.id)),
+    earlierOpen: (chatId, updateId) => file.data.entries.some((entry) => entry.chatId === chatId && entry.id < updateId && isOpen(entry)),
 
     reseal: () => resealFile(file, options.vault, inboxSecrets),
 
-    flush: () => writeLazy(),
+    flush: () => lazy.write(),
 
     async close() {
-      await writeLazy();
-      closed = true;
+      await lazy.close();
       await file.close();
     },
   };

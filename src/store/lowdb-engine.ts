@@ -10,6 +10,9 @@ import { createLocalSendSlots } from './send-slots.ts';
 import { createInProcessSendClaims } from './send-claims.ts';
 import type { Store } from './store.ts';
 
+/** A lease table of `createLeases`. */
+type Leases = ReturnType<typeof createLeases>;
+
 /** Leases on rows of one kind, by id: a row whose lease runs is not claimed again. */
 function createLeases(now: () => Date) {
   const held = new Map<string, { owner: string; until: number }>();
@@ -43,131 +46,203 @@ function createLeases(now: () => Date) {
   };
 }
 
-/**
- * The contract over an open lowdb `store`. Closing the engine closes the store. `now` is the
- * store's clock (leases are measured on it).
- */
-export function createLowdbEngine(store: Store, now: () => Date = () => new Date()): StoreEngine {
-  const txLeases = createLeases(now);
-  const outboxLeases = createLeases(now);
-  const inboxLeases = createLeases(now);
-  const { users, credentials, transactions, outbox, conversations, groups, gameOrders, inbox, balances, broadcasts, priceWatch } = store;
-
+/** The users, as the contract has them. */
+function lowdbUsers({ users }: Store): StoreEngine['users'] {
   return {
-    kind: 'lowdb',
-    users: {
-      get: async (id) => users.get(id),
-      upsert: (input) => users.upsert(input),
-      update: (id, patch, options) => users.update(id, patch, options),
-      setActive: (id, active) => users.setActive(id, active),
-      list: async (filter) => users.list(filter),
-      count: async (filter) => users.count(filter),
+    get: async (id) => users.get(id),
+    upsert: (input) => users.upsert(input),
+    update: (id, patch, options) => users.update(id, patch, options),
+    setActive: (id, active) => users.setActive(id, active),
+    list: async (filter) => users.list(filter),
+    count: async (filter) => users.count(filter),
+  };
+}
+
+/** The sealed credentials, as the contract has them. */
+function lowdbCredentials({ credentials }: Store): StoreEngine['credentials'] {
+  return {
+    saveSealed: (userId, record) => credentials.saveSealed(userId, record),
+    sealed: async (userId, service) => credentials.sealed(userId, service),
+    remove: (userId, service) => credentials.remove(userId, service),
+    listServices: async (userId) => credentials.listServices(userId),
+    countByService: async () => credentials.countByService(),
+  };
+}
+
+/** The ref ids confirmation `id` became, once the write that recorded them is on disk. */
+async function confirmedRefIds(store: Store, id: string): Promise<string[] | undefined> {
+  const { transactions } = store;
+  // A concurrent confirm's write may still be running, and may fail (and be undone in memory).
+  for (;;) {
+    if (!transactions.confirmation(id)) return undefined;
+    const failure = await store.flush().then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+    const refIds = transactions.confirmation(id);
+    if (!failure) return refIds;
+    // A failed write undoes its changes: if this confirmation is gone, it never reached the disk.
+    if (!refIds) throw failure.error;
+    // Still there: the failed write was another one (a history file); make sure of it again.
+  }
+}
+
+/** The transactions, with due checks claimed by leases in `txLeases`. */
+function lowdbTransactions(store: Store, txLeases: Leases): StoreEngine['transactions'] {
+  const { transactions } = store;
+  return {
+    create: (tx) => transactions.create(tx),
+    createMany: (txs, options) => transactions.createMany(txs, options),
+    confirmation: (id) => confirmedRefIds(store, id),
+    get: async (refId) => transactions.get(refId),
+    find: (refId) => transactions.find(refId),
+    findForUser: (userId, refId) => transactions.findForUser(userId, refId),
+    findByTrxId: (userId, trxId) => transactions.findByTrxId(userId, trxId),
+    listOpen: async () => transactions.listOpen(),
+    listByUser: (userId, options) => transactions.listByUser(userId, options),
+    listByTarget: (userId, target, options) => transactions.listByTarget(userId, target, options),
+    listByUserBetween: (userId, from, to) => transactions.listByUserBetween(userId, from, to),
+    listCreatedSince: (since) => transactions.listCreatedSince(since),
+    buyersSince: (since) => transactions.buyersSince(since),
+    async update(refId, patch, options) {
+      const updated = await transactions.update(refId, patch, options);
+      txLeases.end(refId);
+      return updated;
     },
-    credentials: {
-      saveSealed: (userId, record) => credentials.saveSealed(userId, record),
-      sealed: async (userId, service) => credentials.sealed(userId, service),
-      remove: (userId, service) => credentials.remove(userId, service),
-      listServices: async (userId) => credentials.listServices(userId),
-      countByService: async () => credentials.countByService(),
+    async settle(refId, patch, options) {
+      const settled = await transactions.settle(refId, patch, options);
+      txLeases.end(refId);
+      return settled;
     },
-    transactions: {
-      create: (tx) => transactions.create(tx),
-      createMany: (txs, options) => transactions.createMany(txs, options),
-      async confirmation(id) {
-        // A concurrent confirm's write may still be running, and may fail (and be undone in memory).
-        for (;;) {
-          if (!transactions.confirmation(id)) return undefined;
-          const failure = await store.flush().then(
-            () => undefined,
-            (error: unknown) => ({ error }),
-          );
-          const refIds = transactions.confirmation(id);
-          if (!failure) return refIds;
-          // A failed write undoes its changes: if this confirmation is gone, it never reached the disk.
-          if (!refIds) throw failure.error;
-          // Still there: the failed write was another one (a history file); make sure of it again.
-        }
-      },
-      get: async (refId) => transactions.get(refId),
-      find: (refId) => transactions.find(refId),
-      findForUser: (userId, refId) => transactions.findForUser(userId, refId),
-      findByTrxId: (userId, trxId) => transactions.findByTrxId(userId, trxId),
-      listOpen: async () => transactions.listOpen(),
-      listByUser: (userId, options) => transactions.listByUser(userId, options),
-      listByTarget: (userId, target, options) => transactions.listByTarget(userId, target, options),
-      listByUserBetween: (userId, from, to) => transactions.listByUserBetween(userId, from, to),
-      listCreatedSince: (since) => transactions.listCreatedSince(since),
-      buyersSince: (since) => transactions.buyersSince(since),
-      async update(refId, patch, options) {
-        const updated = await transactions.update(refId, patch, options);
-        txLeases.end(refId);
-        return updated;
-      },
-      async settle(refId, patch, options) {
-        const settled = await transactions.settle(refId, patch, options);
-        txLeases.end(refId);
-        return settled;
-      },
-      due: async (nowMs, options) => transactions.due(nowMs, options),
-      async claimDue(nowMs, options) {
-        txLeases.prune();
-        const claimed = transactions.due(nowMs, {
-          limit: options.limit,
-          ...(options.room ? { room: options.room } : {}),
-          skip: (refId) => !txLeases.free(refId, nowMs) || options.skip?.(refId) === true,
-        });
-        txLeases.take(
-          claimed.map((tx) => tx.refId),
-          nowMs,
-          options,
-        );
-        return claimed;
-      },
-      async releaseClaim(refId, owner) {
-        if (txLeases.ownerOf(refId) === owner) txLeases.end(refId);
-      },
-      nextDueAt: async () => transactions.nextDueAt(),
+    due: async (nowMs, options) => transactions.due(nowMs, options),
+    async claimDue(nowMs, options) {
+      txLeases.prune();
+      const claimed = transactions.due(nowMs, {
+        limit: options.limit,
+        ...(options.room ? { room: options.room } : {}),
+        skip: (refId) => !txLeases.free(refId, nowMs) || options.skip?.(refId) === true,
+      });
+      txLeases.take(
+        claimed.map((tx) => tx.refId),
+        nowMs,
+        options,
+      );
+      return claimed;
     },
-    outbox: {
-      enqueue: (item) => outbox.enqueue(item),
-      get: async (id) => outbox.get(id),
-      list: async () => outbox.list(),
-      listDue: async (at) => outbox.listDue(at),
-      async claim(id, lease) {
-        const atMs = now().getTime();
-        const item = outbox.get(id);
-        if (!item || !outboxLeases.free(id, atMs, lease.owner)) return undefined;
-        outboxLeases.take([id], atMs, { limit: 1, lease });
-        return item;
-      },
-      async claimDue(at, options) {
-        outboxLeases.prune();
-        const atMs = at.getTime();
-        const claimed = outbox
-          .listDue(at)
-          .filter((item) => outboxLeases.free(item.id, atMs))
-          .slice(0, options.limit);
-        outboxLeases.take(
-          claimed.map((item) => item.id),
-          atMs,
-          options,
-        );
-        return claimed;
-      },
-      async update(id, patch) {
-        const updated = await outbox.update(id, patch);
-        outboxLeases.end(id);
-        return updated;
-      },
-      async remove(id) {
-        const removed = await outbox.remove(id);
-        outboxLeases.end(id);
-        return removed;
-      },
-      size: async () => outbox.size(),
-      entries: async () => outbox.entries(),
-      retarget: (fromChatId, toChatId) => outbox.retarget(fromChatId, toChatId),
+    async releaseClaim(refId, owner) {
+      if (txLeases.ownerOf(refId) === owner) txLeases.end(refId);
     },
+    nextDueAt: async () => transactions.nextDueAt(),
+  };
+}
+
+/** The outbox, with items claimed by leases in `outboxLeases`. */
+function lowdbOutbox({ outbox }: Store, outboxLeases: Leases, now: () => Date): StoreEngine['outbox'] {
+  return {
+    enqueue: (item) => outbox.enqueue(item),
+    get: async (id) => outbox.get(id),
+    list: async () => outbox.list(),
+    listDue: async (at) => outbox.listDue(at),
+    async claim(id, lease) {
+      const atMs = now().getTime();
+      const item = outbox.get(id);
+      if (!item || !outboxLeases.free(id, atMs, lease.owner)) return undefined;
+      outboxLeases.take([id], atMs, { limit: 1, lease });
+      return item;
+    },
+    async claimDue(at, options) {
+      outboxLeases.prune();
+      const atMs = at.getTime();
+      const claimed = outbox
+        .listDue(at)
+        .filter((item) => outboxLeases.free(item.id, atMs))
+        .slice(0, options.limit);
+      outboxLeases.take(
+        claimed.map((item) => item.id),
+        atMs,
+        options,
+      );
+      return claimed;
+    },
+    async update(id, patch) {
+      const updated = await outbox.update(id, patch);
+      outboxLeases.end(id);
+      return updated;
+    },
+    async remove(id) {
+      const removed = await outbox.remove(id);
+      outboxLeases.end(id);
+      return removed;
+    },
+    size: async () => outbox.size(),
+    entries: async () => outbox.entries(),
+    retarget: (fromChatId, toChatId) => outbox.retarget(fromChatId, toChatId),
+  };
+}
+
+/** The update inbox, with stored updates claimed by leases in `inboxLeases` (keyed by the update id as a string). */
+function lowdbInbox({ inbox }: Store, inboxLeases: Leases, now: () => Date): StoreEngine['inbox'] {
+  return {
+    has: async (updateId) => inbox.has(updateId),
+    async add(updates, options = {}) {
+      const added = (await inbox.addSealed(updates)).sort((a, b) => a - b);
+      if (options.lease) inboxLeases.take(added.map(String), now().getTime(), { limit: added.length, lease: options.lease });
+      return added;
+    },
+    async markDone(updateId, owner) {
+      if (owner !== undefined && inboxLeases.ownerOf(String(updateId)) !== owner) return false;
+      await inbox.markDone(updateId);
+      inboxLeases.end(String(updateId));
+      return true;
+    },
+    earlierOpen: async (chatId, updateId) => inbox.earlierOpen(chatId, updateId),
+    holds: async (updateId, owner) => inboxLeases.ownerOf(String(updateId)) === owner && inbox.pendingIds().includes(updateId),
+    pendingIds: async () => inbox.pendingIds(),
+    pruneDone(limits) {
+      inbox.pruneDone(limits);
+      return inbox.flush();
+    },
+    async claimForReplay(options) {
+      inboxLeases.prune();
+      const atMs = now().getTime();
+      const { entries, givenUp } = await inbox.takeSealedForReplay(options.maxAttempts, {
+        limit: options.limit,
+        take: (updateId) => inboxLeases.free(String(updateId), atMs),
+      });
+      inboxLeases.take(
+        entries.map((entry) => String(entry.id)),
+        atMs,
+        options,
+      );
+      return { updates: entries, givenUp };
+    },
+  };
+}
+
+/** The broadcasts, as the contract has them. */
+function lowdbBroadcasts({ broadcasts }: Store): StoreEngine['broadcasts'] {
+  return {
+    create: (job) => broadcasts.create(job),
+    get: async (id) => broadcasts.get(id),
+    running: async () => broadcasts.running(),
+    runningProgress: async () => broadcasts.runningProgress(),
+    isDone: async (id, index) => broadcasts.isDone(id, index),
+    progress: async (id) => broadcasts.progress(id),
+    record: (id, index, outcome) => broadcasts.record(id, index, outcome),
+    setProgressMessage: (id, messageId) => broadcasts.setProgressMessage(id, messageId),
+    finish: (id, status) => broadcasts.finish(id, status),
+  };
+}
+
+/** The small record kinds (conversations, groups, game orders, balances, price watch), as the contract has them. */
+function lowdbSmallRepos({
+  conversations,
+  groups,
+  gameOrders,
+  balances,
+  priceWatch,
+}: Store): Pick<StoreEngine, 'conversations' | 'groups' | 'gameOrders' | 'balances' | 'priceWatch'> {
+  return {
     conversations: {
       readSealed: async (key) => conversations.readSealed(key),
       writeSealed: (key, sealed) => conversations.writeSealed(key, sealed),
@@ -185,61 +260,41 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
       get: async (orderId) => gameOrders.get(orderId),
       listByUser: async (userId, options) => gameOrders.listByUser(userId, options),
     },
-    inbox: {
-      has: async (updateId) => inbox.has(updateId),
-      async add(updates, options = {}) {
-        const added = (await inbox.addSealed(updates)).sort((a, b) => a - b);
-        if (options.lease) inboxLeases.take(added.map(String), now().getTime(), { limit: added.length, lease: options.lease });
-        return added;
-      },
-      async markDone(updateId, owner) {
-        if (owner !== undefined && inboxLeases.ownerOf(String(updateId)) !== owner) return false;
-        await inbox.markDone(updateId);
-        inboxLeases.end(String(updateId));
-        return true;
-      },
-      earlierOpen: async (chatId, updateId) => inbox.earlierOpen(chatId, updateId),
-      holds: async (updateId, owner) => inboxLeases.ownerOf(String(updateId)) === owner && inbox.pendingIds().includes(updateId),
-      pendingIds: async () => inbox.pendingIds(),
-      pruneDone(limits) {
-        inbox.pruneDone(limits);
-        return inbox.flush();
-      },
-      async claimForReplay(options) {
-        inboxLeases.prune();
-        const atMs = now().getTime();
-        const { entries, givenUp } = await inbox.takeSealedForReplay(options.maxAttempts, {
-          limit: options.limit,
-          take: (updateId) => inboxLeases.free(String(updateId), atMs),
-        });
-        inboxLeases.take(
-          entries.map((entry) => String(entry.id)),
-          atMs,
-          options,
-        );
-        return { updates: entries, givenUp };
-      },
-    },
     balances: {
       record: (userId, account, balance) => balances.record(userId, account, balance),
       list: async (userId, range) => balances.list(userId, range),
-    },
-    broadcasts: {
-      create: (job) => broadcasts.create(job),
-      get: async (id) => broadcasts.get(id),
-      running: async () => broadcasts.running(),
-      runningProgress: async () => broadcasts.runningProgress(),
-      isDone: async (id, index) => broadcasts.isDone(id, index),
-      progress: async (id) => broadcasts.progress(id),
-      record: (id, index, outcome) => broadcasts.record(id, index, outcome),
-      setProgressMessage: (id, messageId) => broadcasts.setProgressMessage(id, messageId),
-      finish: (id, status) => broadcasts.finish(id, status),
     },
     priceWatch: {
       get: async (accountKey) => priceWatch.get(accountKey),
       save: (accountKey, snapshot) => priceWatch.save(accountKey, snapshot),
       retain: (accountKeys) => priceWatch.retain(accountKeys),
     },
+  };
+}
+
+/**
+ * The contract over an open lowdb `store`. Closing the engine closes the store. `now` is the
+ * store's clock (leases are measured on it).
+ */
+export function createLowdbEngine(store: Store, now: () => Date = () => new Date()): StoreEngine {
+  const txLeases = createLeases(now);
+  const outboxLeases = createLeases(now);
+  const inboxLeases = createLeases(now);
+  const small = lowdbSmallRepos(store);
+
+  return {
+    kind: 'lowdb',
+    users: lowdbUsers(store),
+    credentials: lowdbCredentials(store),
+    transactions: lowdbTransactions(store, txLeases),
+    outbox: lowdbOutbox(store, outboxLeases, now),
+    conversations: small.conversations,
+    groups: small.groups,
+    gameOrders: small.gameOrders,
+    inbox: lowdbInbox(store, inboxLeases, now),
+    balances: small.balances,
+    broadcasts: lowdbBroadcasts(store),
+    priceWatch: small.priceWatch,
     chatLocks: createLocalChatLocks(),
     sendSlots: createLocalSendSlots(),
     sendClaims: createInProcessSendClaims(),
