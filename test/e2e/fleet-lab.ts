@@ -39,6 +39,8 @@ export interface FleetOptions {
   webhookConnections?: number;
   /** Variables on top of the fleet's own, for every instance. */
   env?: Record<string, string>;
+  /** The PostgreSQL server the lab's database is made on (default the tests' shared one). */
+  serverUrl?: string;
 }
 
 export interface Fleet {
@@ -101,7 +103,7 @@ async function takeLabTurn(): Promise<pg.Client> {
 export async function openFleet(options: FleetOptions = {}): Promise<Fleet> {
   const count = options.instances ?? 3;
   const turn = await takeLabTurn();
-  const database = await createTestDatabase().catch(async (error: unknown) => {
+  const database = await createTestDatabase(options.serverUrl).catch(async (error: unknown) => {
     await turn.end();
     throw error;
   });

@@ -38,12 +38,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A database of its own on the server at `serverUrl` (default the tests' shared one). */
+export async function createTestDatabase(serverUrl = adminUrl): Promise<TestDatabase> {
   const name = `kiosbot_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
+  const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
   // Dropping WITH (FORCE) ends connections the pool may still hold.
