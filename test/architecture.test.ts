@@ -177,8 +177,6 @@ describe('small, named units', () => {
     'src/bot/conversations/order-questions.ts createOrderQuestions',
     'src/bot/conversations/order.ts createOrderConversation',
     'src/bot/conversations/order.ts createOrderConversation.orderConversation',
-    'src/bot/conversations/pin.ts createPinConversation',
-    'src/bot/conversations/pin.ts createPinConversation.pin',
     'src/jobs/broadcast.ts createBroadcastRunner',
     'src/jobs/settlement.ts createSettlementWatcher',
     'src/services/game-orders.ts createGameOrderService',
