@@ -174,8 +174,6 @@ describe('small, named units', () => {
     'src/bot/conversations/buy-picker.ts pickPurchase',
     'src/bot/conversations/buy.ts createBuyConversation',
     'src/bot/conversations/buy.ts createBuyConversation.buyConversation',
-    'src/bot/conversations/order.ts createOrderConversation',
-    'src/bot/conversations/order.ts createOrderConversation.orderConversation',
     'src/jobs/broadcast.ts createBroadcastRunner',
     'src/jobs/settlement.ts createSettlementWatcher',
     'src/services/game-orders.ts createGameOrderService',
