@@ -136,7 +136,7 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
 async function askProduct(asking: Asking, intro = ''): Promise<void> {
   const { t, question, draft, state } = asking;
   const { products, title } = state.info;
-  let prompt = products
+  const prompt = products
     ? `${intro}${t('order-ask-product', { game: title })}`
     : `${intro}${asking.catalogueNotice()}${t('order-ask-product-id', { game: title })}`;
   const choices = (products ?? []).slice(0, maxChoiceButtons).map((product) => ({
@@ -146,35 +146,56 @@ async function askProduct(asking: Asking, intro = ''): Promise<void> {
         : `${product.name ?? `ID ${product.id}`} — ${formatRupiah(product.price)}`,
     value: String(product.id),
   }));
-  for (;;) {
-    const answer = await question(prompt, choices);
-    const id = answer.kind === 'choice' ? Number(answer.value) : (parseId(answer.text) ?? byName(products, answer.text));
-    if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
-      prompt = t(products ? 'order-product-invalid' : 'order-product-id-invalid');
-      continue;
-    }
-    draft.product = products?.find((product) => product.id === id) ?? { id };
-    return;
-  }
+  draft.product = await askEntry(
+    question,
+    prompt,
+    choices,
+    {},
+    products,
+    t(products ? 'order-product-invalid' : 'order-product-id-invalid'),
+  );
 }
 
 /** Asks for the payment method: the catalogue's methods as buttons, else its numeric id. */
 async function askMethod(asking: Asking, intro = ''): Promise<void> {
   const { t, question, draft, state } = asking;
   const methods = state.info.methods;
-  let prompt = methods ? `${intro}${t('order-ask-method')}` : `${intro}${asking.catalogueNotice()}${t('order-ask-method-id')}`;
+  const prompt = methods ? `${intro}${t('order-ask-method')}` : `${intro}${asking.catalogueNotice()}${t('order-ask-method-id')}`;
   const choices = (methods ?? [])
     .slice(0, maxChoiceButtons)
     .map((method) => ({ label: method.name ?? `ID ${method.id}`, value: String(method.id) }));
+  draft.method = await askEntry(
+    question,
+    prompt,
+    choices,
+    { columns: 2 },
+    methods,
+    t(methods ? 'order-method-invalid' : 'order-method-id-invalid'),
+  );
+}
+
+/**
+ * Waits for a catalogue entry: a tapped button, a typed id or a typed name (of `entries`, when the
+ * catalogue lists them), asking again with `invalid` until the answer is one. An id the catalogue
+ * does not list is taken as it is.
+ */
+async function askEntry<E extends { id: number; name?: string }>(
+  question: AskQuestion,
+  prompt: string,
+  choices: OrderChoice[],
+  options: { columns?: number },
+  entries: readonly E[] | undefined,
+  invalid: string,
+): Promise<E | { id: number }> {
+  let text = prompt;
   for (;;) {
-    const answer = await question(prompt, choices, { columns: 2 });
-    const id = answer.kind === 'choice' ? Number(answer.value) : (parseId(answer.text) ?? byName(methods, answer.text));
+    const answer = await question(text, choices, options);
+    const id = answer.kind === 'choice' ? Number(answer.value) : (parseId(answer.text) ?? byName(entries, answer.text));
     if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
-      prompt = t(methods ? 'order-method-invalid' : 'order-method-id-invalid');
+      text = invalid;
       continue;
     }
-    draft.method = methods?.find((method) => method.id === id) ?? { id };
-    return;
+    return entries?.find((entry) => entry.id === id) ?? { id };
   }
 }
 
