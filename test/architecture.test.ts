@@ -174,11 +174,6 @@ describe('small, named units', () => {
     'src/bot/conversations/buy-picker.ts pickPurchase',
     'src/bot/conversations/buy.ts createBuyConversation',
     'src/bot/conversations/buy.ts createBuyConversation.buyConversation',
-    'src/bot/conversations/order-questions.ts createOrderQuestions',
-    'src/bot/conversations/order.ts createOrderConversation',
-    'src/bot/conversations/order.ts createOrderConversation.orderConversation',
-    'src/bot/conversations/pin.ts createPinConversation',
-    'src/bot/conversations/pin.ts createPinConversation.pin',
     'src/services/game-orders.ts createGameOrderService',
     'src/store/pg/engine.ts openPgEngine',
   ];

@@ -104,291 +104,348 @@ export interface OrderQuestionsEnv {
   loadInfo: (game: ListedGame) => Promise<GameInfo>;
 }
 
+/** What each question needs: the flow's environment and the catalogue notice, said once per run. */
+interface Asking extends OrderQuestionsEnv {
+  /** Said once, the first time a numeric id is asked: the operator gave no (usable) catalogue, or it lacks this game. */
+  catalogueNotice: () => string;
+}
+
 /** The questions after the game; each takes an `intro` said before the question (why it is asked again). */
 export function createOrderQuestions(env: OrderQuestionsEnv) {
-  const { t, question, draft, state } = env;
-
+  const { t, state } = env;
   let catalogueNoticeShown = false;
-  /** Said once, the first time a numeric id is asked: the operator gave no (usable) catalogue, or it lacks this game. */
-  const catalogueNotice = (): string => {
-    if (catalogueNoticeShown) return '';
-    catalogueNoticeShown = true;
-    if (state.info.catalogue !== 'ok') return `${t('order-no-catalogue')}\n\n`;
-    return state.info.catalogued ? '' : `${t('order-game-not-in-catalogue', { game: state.info.title })}\n\n`;
+  const asking: Asking = {
+    ...env,
+    catalogueNotice: () => {
+      if (catalogueNoticeShown) return '';
+      catalogueNoticeShown = true;
+      if (state.info.catalogue !== 'ok') return `${t('order-no-catalogue')}\n\n`;
+      return state.info.catalogued ? '' : `${t('order-game-not-in-catalogue', { game: state.info.title })}\n\n`;
+    },
   };
+  return {
+    askProduct: (intro?: string) => askProduct(asking, intro),
+    askMethod: (intro?: string) => askMethod(asking, intro),
+    askPromo: (intro?: string) => askPromo(asking, intro),
+    askAll: () => askAll(asking),
+    askFields: (fields: string[]) => askFields(asking, fields),
+  };
+}
 
-  const askProduct = async (intro = ''): Promise<void> => {
-    const { products, title } = state.info;
-    let prompt = products
-      ? `${intro}${t('order-ask-product', { game: title })}`
-      : `${intro}${catalogueNotice()}${t('order-ask-product-id', { game: title })}`;
-    const choices = (products ?? []).slice(0, maxChoiceButtons).map((product) => ({
-      label:
-        product.price === undefined
-          ? (product.name ?? `ID ${product.id}`)
-          : `${product.name ?? `ID ${product.id}`} — ${formatRupiah(product.price)}`,
-      value: String(product.id),
-    }));
-    for (;;) {
-      const answer = await question(prompt, choices);
-      const id = answer.kind === 'choice' ? Number(answer.value) : (parseId(answer.text) ?? byName(products, answer.text));
-      if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
-        prompt = t(products ? 'order-product-invalid' : 'order-product-id-invalid');
-        continue;
-      }
-      draft.product = products?.find((product) => product.id === id) ?? { id };
-      return;
+/** Asks for the product: the catalogue's products as buttons, else its numeric id. */
+async function askProduct(asking: Asking, intro = ''): Promise<void> {
+  const { t, question, draft, state } = asking;
+  const { products, title } = state.info;
+  const prompt = products
+    ? `${intro}${t('order-ask-product', { game: title })}`
+    : `${intro}${asking.catalogueNotice()}${t('order-ask-product-id', { game: title })}`;
+  const choices = (products ?? []).slice(0, maxChoiceButtons).map((product) => ({
+    label:
+      product.price === undefined
+        ? (product.name ?? `ID ${product.id}`)
+        : `${product.name ?? `ID ${product.id}`} — ${formatRupiah(product.price)}`,
+    value: String(product.id),
+  }));
+  draft.product = await askEntry(
+    question,
+    prompt,
+    choices,
+    {},
+    products,
+    t(products ? 'order-product-invalid' : 'order-product-id-invalid'),
+  );
+}
+
+/** Asks for the payment method: the catalogue's methods as buttons, else its numeric id. */
+async function askMethod(asking: Asking, intro = ''): Promise<void> {
+  const { t, question, draft, state } = asking;
+  const methods = state.info.methods;
+  const prompt = methods ? `${intro}${t('order-ask-method')}` : `${intro}${asking.catalogueNotice()}${t('order-ask-method-id')}`;
+  const choices = (methods ?? [])
+    .slice(0, maxChoiceButtons)
+    .map((method) => ({ label: method.name ?? `ID ${method.id}`, value: String(method.id) }));
+  draft.method = await askEntry(
+    question,
+    prompt,
+    choices,
+    { columns: 2 },
+    methods,
+    t(methods ? 'order-method-invalid' : 'order-method-id-invalid'),
+  );
+}
+
+/**
+ * Waits for a catalogue entry: a tapped button, a typed id or a typed name (of `entries`, when the
+ * catalogue lists them), asking again with `invalid` until the answer is one. An id the catalogue
+ * does not list is taken as it is.
+ */
+async function askEntry<E extends { id: number; name?: string }>(
+  question: AskQuestion,
+  prompt: string,
+  choices: OrderChoice[],
+  options: { columns?: number },
+  entries: readonly E[] | undefined,
+  invalid: string,
+): Promise<E | { id: number }> {
+  let text = prompt;
+  for (;;) {
+    const answer = await question(text, choices, options);
+    const id = answer.kind === 'choice' ? Number(answer.value) : (parseId(answer.text) ?? byName(entries, answer.text));
+    if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
+      text = invalid;
+      continue;
     }
-  };
+    return entries?.find((entry) => entry.id === id) ?? { id };
+  }
+}
 
-  const askMethod = async (intro = ''): Promise<void> => {
-    const methods = state.info.methods;
-    let prompt = methods ? `${intro}${t('order-ask-method')}` : `${intro}${catalogueNotice()}${t('order-ask-method-id')}`;
-    const choices = (methods ?? [])
-      .slice(0, maxChoiceButtons)
-      .map((method) => ({ label: method.name ?? `ID ${method.id}`, value: String(method.id) }));
-    for (;;) {
-      const answer = await question(prompt, choices, { columns: 2 });
-      const id = answer.kind === 'choice' ? Number(answer.value) : (parseId(answer.text) ?? byName(methods, answer.text));
-      if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
-        prompt = t(methods ? 'order-method-invalid' : 'order-method-id-invalid');
-        continue;
-      }
-      draft.method = methods?.find((method) => method.id === id) ?? { id };
-      return;
+/**
+ * The player id (and server) of the user's last order of this game, when it can be offered:
+ * only the first time the id is asked, and with a server this game accepts.
+ */
+function lastPlayer({ draft, state }: Asking): { playerId: string; server?: string } | undefined {
+  const { last, server: rule } = state.info;
+  if (last?.playerId === undefined || draft.playerId !== undefined) return undefined;
+  if (rule.kind === 'none') return { playerId: last.playerId };
+  if (rule.kind === 'required' && (last.server === undefined || (rule.servers && !rule.servers.includes(last.server)))) return undefined;
+  return last.server === undefined ? { playerId: last.playerId } : { playerId: last.playerId, server: last.server };
+}
+
+/** A "Use …" button offering a remembered value (the question says it can be tapped or replaced). */
+function offerLast(t: TranslateFunction, value: string | undefined): OrderChoice[] {
+  return value === undefined ? [] : [{ label: t('order-use-last', { value: raw(value) }), value: 'last' }];
+}
+
+/**
+ * Asks for the player id. On the first ask it offers the id (and server) of the user's last
+ * order of the game; tapping it settles the server too. Returns whether the server is settled.
+ */
+async function askPlayerId(asking: Asking, intro = ''): Promise<boolean> {
+  const { t, question, draft } = asking;
+  const { info } = asking.state;
+  const label = info.idLabel ?? t('order-field-id');
+  const last = lastPlayer(asking);
+  const serverHint = info.server.kind === 'required' ? `\n${t('order-server-next', { server: info.server.label })}` : '';
+  const lastHint = last ? `\n${t('order-use-last-hint')}` : '';
+  let prompt = `${intro}${t('order-ask-player', { label, game: info.title })}${serverHint}${lastHint}`;
+  const choices = offerLast(t, last && (last.server === undefined ? last.playerId : `${last.playerId} (${last.server})`));
+  for (;;) {
+    const answer = await question(prompt, choices);
+    if (answer.kind === 'choice' && last) {
+      draft.playerId = last.playerId;
+      if (last.server !== undefined && info.server.kind !== 'none') draft.server = last.server;
+      else delete draft.server;
+      return true;
     }
-  };
-
-  /**
-   * The player id (and server) of the user's last order of this game, when it can be offered:
-   * only the first time the id is asked, and with a server this game accepts.
-   */
-  const lastPlayer = (): { playerId: string; server?: string } | undefined => {
-    const { last, server: rule } = state.info;
-    if (last?.playerId === undefined || draft.playerId !== undefined) return undefined;
-    if (rule.kind === 'none') return { playerId: last.playerId };
-    if (rule.kind === 'required' && (last.server === undefined || (rule.servers && !rule.servers.includes(last.server)))) return undefined;
-    return last.server === undefined ? { playerId: last.playerId } : { playerId: last.playerId, server: last.server };
-  };
-
-  /** A "Use …" button offering a remembered value (the question says it can be tapped or replaced). */
-  const offerLast = (value: string | undefined): OrderChoice[] =>
-    value === undefined ? [] : [{ label: t('order-use-last', { value: raw(value) }), value: 'last' }];
-
-  /**
-   * Asks for the player id. On the first ask it offers the id (and server) of the user's last
-   * order of the game; tapping it settles the server too. Returns whether the server is settled.
-   */
-  const askPlayerId = async (intro = ''): Promise<boolean> => {
-    const { info } = state;
-    const label = info.idLabel ?? t('order-field-id');
-    const last = lastPlayer();
-    const serverHint = info.server.kind === 'required' ? `\n${t('order-server-next', { server: info.server.label })}` : '';
-    const lastHint = last ? `\n${t('order-use-last-hint')}` : '';
-    let prompt = `${intro}${t('order-ask-player', { label, game: info.title })}${serverHint}${lastHint}`;
-    const choices = offerLast(last && (last.server === undefined ? last.playerId : `${last.playerId} (${last.server})`));
-    for (;;) {
-      const answer = await question(prompt, choices);
-      if (answer.kind === 'choice' && last) {
-        draft.playerId = last.playerId;
-        if (last.server !== undefined && info.server.kind !== 'none') draft.server = last.server;
-        else delete draft.server;
-        return true;
-      }
-      const value = answer.kind === 'text' ? withoutFormatChars(answer.text).trim() : '';
-      if (value === '' || value.includes('\n')) {
-        prompt = t('order-player-invalid', { label });
-        continue;
-      }
-      if (value.length > maxPlayerIdLength) {
-        prompt = t('order-too-long', { label, max: maxPlayerIdLength });
-        continue;
-      }
-      // "12345678 (1234)": the zone glued to the id. The shop wants them apart.
-      if (info.server.kind === 'required' && /^\S+\s*\(\s*\S+\s*\)$|^\d+\s+\d+$/.test(value)) {
-        prompt = t('order-player-with-server', { label, server: info.server.label });
-        continue;
-      }
-      draft.playerId = value;
-      return false;
+    const value = answer.kind === 'text' ? withoutFormatChars(answer.text).trim() : '';
+    if (value === '' || value.includes('\n')) {
+      prompt = t('order-player-invalid', { label });
+      continue;
     }
-  };
-
-  /** Asks for the server; `required` after the shop asked for one. Skipped when the catalogue says the game has none. */
-  const askServer = async (required: boolean, intro = ''): Promise<void> => {
-    const rule = state.info.server;
-    if (rule.kind === 'none' && !required) {
-      delete draft.server;
-      return;
+    if (value.length > maxPlayerIdLength) {
+      prompt = t('order-too-long', { label, max: maxPlayerIdLength });
+      continue;
     }
-    const servers = rule.kind === 'required' ? rule.servers : undefined;
-    const label = rule.kind === 'required' ? rule.label : t('order-field-server');
-    const optional = !required && rule.kind !== 'required';
-    let prompt = `${intro}${optional ? t('order-ask-server-optional') : servers ? t('order-ask-server-choice', { label }) : t('order-ask-server', { label })}`;
-    const choices = (servers ?? []).map((server, index) => ({ label: server, value: String(index) }));
-    for (;;) {
-      const answer = await question(prompt, choices, { columns: 2, skip: optional });
-      if (answer.kind === 'choice') {
-        if (answer.value === 'skip') {
-          delete draft.server;
-          return;
-        }
-        const chosen = servers?.[Number(answer.value)];
-        if (chosen !== undefined) {
-          draft.server = chosen;
-          return;
-        }
-        continue;
-      }
-      const value = withoutFormatChars(answer.text).trim();
-      if (value === '' || value.length > maxServerLength || value.includes('\n')) {
-        prompt = t('order-server-invalid', { label, max: maxServerLength });
-        continue;
-      }
-      const listed = servers ? servers.find((server) => server.toLowerCase() === value.toLowerCase()) : value;
-      if (listed === undefined) {
-        prompt = t('order-server-not-listed', { label });
-        continue;
-      }
-      draft.server = listed;
-      return;
+    // "12345678 (1234)": the zone glued to the id. The shop wants them apart.
+    if (info.server.kind === 'required' && /^\S+\s*\(\s*\S+\s*\)$|^\d+\s+\d+$/.test(value)) {
+      prompt = t('order-player-with-server', { label, server: info.server.label });
+      continue;
     }
-  };
+    draft.playerId = value;
+    return false;
+  }
+}
 
-  /** Asks for the WhatsApp number; the first time, the one of the user's last order is offered. */
-  const askWhatsapp = async (intro = ''): Promise<void> => {
-    const last = draft.whatsapp === undefined ? state.info.last?.whatsapp : undefined;
-    let prompt = `${intro}${t('order-ask-whatsapp')}${last ? `\n${t('order-use-last-hint')}` : ''}`;
-    const choices = offerLast(last);
-    for (;;) {
-      const answer = await question(prompt, choices);
-      const number = answer.kind === 'choice' ? last : answer.kind === 'text' ? normaliseWhatsapp(answer.text) : undefined;
-      if (number === undefined) {
-        prompt = t('order-whatsapp-invalid');
-        continue;
-      }
-      draft.whatsapp = number;
-      return;
-    }
-  };
-
-  /** An optional text answer ("Skip" clears it), up to `max` characters, checked by `valid`. */
-  const askOptional = async (
-    key: 'nickname' | 'email' | 'promo',
-    prompt: string,
-    max: number,
-    invalid: string,
-    valid: (value: string) => boolean = () => true,
-  ): Promise<void> => {
-    let text = prompt;
-    for (;;) {
-      const answer = await question(text, [], { skip: true });
-      if (answer.kind === 'choice') {
-        delete draft[key];
+/** Asks for the server; `required` after the shop asked for one. Skipped when the catalogue says the game has none. */
+async function askServer(asking: Asking, required: boolean, intro = ''): Promise<void> {
+  const { t, question, draft } = asking;
+  const rule = asking.state.info.server;
+  if (rule.kind === 'none' && !required) {
+    delete draft.server;
+    return;
+  }
+  const servers = rule.kind === 'required' ? rule.servers : undefined;
+  const label = rule.kind === 'required' ? rule.label : t('order-field-server');
+  const optional = !required && rule.kind !== 'required';
+  let prompt = `${intro}${optional ? t('order-ask-server-optional') : servers ? t('order-ask-server-choice', { label }) : t('order-ask-server', { label })}`;
+  const choices = (servers ?? []).map((server, index) => ({ label: server, value: String(index) }));
+  for (;;) {
+    const answer = await question(prompt, choices, { columns: 2, skip: optional });
+    if (answer.kind === 'choice') {
+      if (answer.value === 'skip') {
+        delete draft.server;
         return;
       }
-      const value = withoutFormatChars(answer.text).trim();
-      if (value === '' || value.length > max || value.includes('\n') || !valid(value)) {
-        text = invalid;
-        continue;
+      const chosen = servers?.[Number(answer.value)];
+      if (chosen !== undefined) {
+        draft.server = chosen;
+        return;
       }
-      draft[key] = value;
+      continue;
+    }
+    const value = withoutFormatChars(answer.text).trim();
+    if (value === '' || value.length > maxServerLength || value.includes('\n')) {
+      prompt = t('order-server-invalid', { label, max: maxServerLength });
+      continue;
+    }
+    const listed = servers ? servers.find((server) => server.toLowerCase() === value.toLowerCase()) : value;
+    if (listed === undefined) {
+      prompt = t('order-server-not-listed', { label });
+      continue;
+    }
+    draft.server = listed;
+    return;
+  }
+}
+
+/** Asks for the WhatsApp number; the first time, the one of the user's last order is offered. */
+async function askWhatsapp(asking: Asking, intro = ''): Promise<void> {
+  const { t, question, draft } = asking;
+  const last = draft.whatsapp === undefined ? asking.state.info.last?.whatsapp : undefined;
+  let prompt = `${intro}${t('order-ask-whatsapp')}${last ? `\n${t('order-use-last-hint')}` : ''}`;
+  const choices = offerLast(t, last);
+  for (;;) {
+    const answer = await question(prompt, choices);
+    const number = answer.kind === 'choice' ? last : answer.kind === 'text' ? normaliseWhatsapp(answer.text) : undefined;
+    if (number === undefined) {
+      prompt = t('order-whatsapp-invalid');
+      continue;
+    }
+    draft.whatsapp = number;
+    return;
+  }
+}
+
+/** An optional text answer ("Skip" clears it), up to `max` characters, checked by `valid`. */
+async function askOptional(
+  { question, draft }: Asking,
+  key: 'nickname' | 'email' | 'promo',
+  prompt: string,
+  max: number,
+  invalid: string,
+  valid: (value: string) => boolean = () => true,
+): Promise<void> {
+  let text = prompt;
+  for (;;) {
+    const answer = await question(text, [], { skip: true });
+    if (answer.kind === 'choice') {
+      delete draft[key];
       return;
     }
-  };
-  const askNickname = (intro = '') =>
-    askOptional(
-      'nickname',
-      `${intro}${t('order-ask-nickname')}`,
-      maxNicknameLength,
-      t('order-too-long', { label: t('order-field-nickname'), max: maxNicknameLength }),
-    );
-  const askEmail = (intro = '') =>
-    askOptional(
-      'email',
-      `${intro}${t('order-ask-email')}`,
-      maxEmailLength,
-      t('order-email-invalid'),
-      (value) => emailSchema.safeParse(value).success,
-    );
-  const askPromo = (intro = '') =>
-    askOptional(
-      'promo',
-      `${intro}${t('order-ask-promo')}`,
-      maxPromoLength,
-      t('order-promo-invalid-format', { max: maxPromoLength }),
-      (value) => !/\s/.test(value),
-    );
-
-  const askQuantity = async (intro = ''): Promise<void> => {
-    let prompt = `${intro}${t('order-ask-quantity')}`;
-    const choices = [1, 2, 3, 5, 10].map((n) => ({ label: String(n), value: String(n) }));
-    for (;;) {
-      const answer = await question(prompt, choices, { columns: 5 });
-      const value = answer.kind === 'choice' ? Number(answer.value) : parseId(answer.text);
-      if (value === undefined || !Number.isSafeInteger(value) || value < 1 || value > maxQuantity) {
-        prompt = t('order-quantity-invalid', { max: maxQuantity });
-        continue;
-      }
-      draft.quantity = value;
-      return;
+    const value = withoutFormatChars(answer.text).trim();
+    if (value === '' || value.length > max || value.includes('\n') || !valid(value)) {
+      text = invalid;
+      continue;
     }
-  };
+    draft[key] = value;
+    return;
+  }
+}
 
-  /** Every question after the game, in order. */
-  const askAll = async (): Promise<void> => {
-    await askProduct();
-    await askMethod();
-    const serverSettled = await askPlayerId();
-    if (!serverSettled) await askServer(false);
-    await askWhatsapp();
-    await askNickname();
-    await askEmail();
-    await askPromo();
-    await askQuantity();
-  };
+function askNickname(asking: Asking, intro = ''): Promise<void> {
+  const { t } = asking;
+  return askOptional(
+    asking,
+    'nickname',
+    `${intro}${t('order-ask-nickname')}`,
+    maxNicknameLength,
+    t('order-too-long', { label: t('order-field-nickname'), max: maxNicknameLength }),
+  );
+}
 
-  /** Asks again for the fields the shop refused, in question order. */
-  const askFields = async (fields: string[]): Promise<void> => {
-    const wanted = orderFields.filter((field) => fields.includes(field));
-    for (const field of wanted) {
-      switch (field) {
-        case 'game':
-          state.game = await askGame(env);
-          state.info = await env.loadInfo(state.game);
-          await askProduct();
-          if (state.info.server.kind !== 'unknown') await askServer(false);
-          break;
-        case 'product_id':
-          if (!wanted.includes('game')) await askProduct();
-          break;
-        case 'payment_method_id':
-          await askMethod();
-          break;
-        case 'id':
-          await askPlayerId();
-          break;
-        case 'server':
-          if (!wanted.includes('game')) await askServer(true);
-          break;
-        case 'whatsapp':
-          await askWhatsapp();
-          break;
-        case 'nickname':
-          await askNickname();
-          break;
-        case 'email':
-          await askEmail();
-          break;
-        case 'promo_code':
-          await askPromo();
-          break;
-        case 'quantity':
-          await askQuantity();
-          break;
-      }
+function askEmail(asking: Asking, intro = ''): Promise<void> {
+  const { t } = asking;
+  return askOptional(
+    asking,
+    'email',
+    `${intro}${t('order-ask-email')}`,
+    maxEmailLength,
+    t('order-email-invalid'),
+    (value) => emailSchema.safeParse(value).success,
+  );
+}
+
+function askPromo(asking: Asking, intro = ''): Promise<void> {
+  const { t } = asking;
+  return askOptional(
+    asking,
+    'promo',
+    `${intro}${t('order-ask-promo')}`,
+    maxPromoLength,
+    t('order-promo-invalid-format', { max: maxPromoLength }),
+    (value) => !/\s/.test(value),
+  );
+}
+
+/** Asks for the quantity (1 to `maxQuantity`), with buttons for the usual ones. */
+async function askQuantity(asking: Asking, intro = ''): Promise<void> {
+  const { t, question, draft } = asking;
+  let prompt = `${intro}${t('order-ask-quantity')}`;
+  const choices = [1, 2, 3, 5, 10].map((n) => ({ label: String(n), value: String(n) }));
+  for (;;) {
+    const answer = await question(prompt, choices, { columns: 5 });
+    const value = answer.kind === 'choice' ? Number(answer.value) : parseId(answer.text);
+    if (value === undefined || !Number.isSafeInteger(value) || value < 1 || value > maxQuantity) {
+      prompt = t('order-quantity-invalid', { max: maxQuantity });
+      continue;
     }
-  };
+    draft.quantity = value;
+    return;
+  }
+}
 
-  return { askProduct, askMethod, askPromo, askAll, askFields };
+/** Every question after the game, in order. */
+async function askAll(asking: Asking): Promise<void> {
+  await askProduct(asking);
+  await askMethod(asking);
+  const serverSettled = await askPlayerId(asking);
+  if (!serverSettled) await askServer(asking, false);
+  await askWhatsapp(asking);
+  await askNickname(asking);
+  await askEmail(asking);
+  await askPromo(asking);
+  await askQuantity(asking);
+}
+
+/** Asks again for the fields the shop refused, in question order. */
+async function askFields(asking: Asking, fields: string[]): Promise<void> {
+  const { state } = asking;
+  const wanted = orderFields.filter((field) => fields.includes(field));
+  for (const field of wanted) {
+    switch (field) {
+      case 'game':
+        state.game = await askGame(asking);
+        state.info = await asking.loadInfo(state.game);
+        await askProduct(asking);
+        if (state.info.server.kind !== 'unknown') await askServer(asking, false);
+        break;
+      case 'product_id':
+        if (!wanted.includes('game')) await askProduct(asking);
+        break;
+      case 'payment_method_id':
+        await askMethod(asking);
+        break;
+      case 'id':
+        await askPlayerId(asking);
+        break;
+      case 'server':
+        if (!wanted.includes('game')) await askServer(asking, true);
+        break;
+      case 'whatsapp':
+        await askWhatsapp(asking);
+        break;
+      case 'nickname':
+        await askNickname(asking);
+        break;
+      case 'email':
+        await askEmail(asking);
+        break;
+      case 'promo_code':
+        await askPromo(asking);
+        break;
+      case 'quantity':
+        await askQuantity(asking);
+        break;
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { InputFile, type InlineKeyboard } from 'grammy';
+import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import type { OrderArgs } from './ids.ts';
 import { escapeHtml, formatRupiah } from '../../text/format.ts';
@@ -24,7 +25,14 @@ import {
   renderQrCaption,
   renderRefusedFields,
 } from '../renderers/game-order.ts';
-import type { CreatedGameOrder, GameInfo, GameOrderDraft, GameOrderFailure, ListedGame } from '../../services/game-orders.ts';
+import type {
+  CreatedGameOrder,
+  GameInfo,
+  GameOrderDraft,
+  GameOrderFailure,
+  GameOrderService,
+  ListedGame,
+} from '../../services/game-orders.ts';
 import { raw } from '../../text/html.ts';
 import { renderQrPng } from '../../text/qris.ts';
 
@@ -79,7 +87,6 @@ export function createOrderConversation(deps: BotDeps) {
     const chat = await privateChatOf(ctx);
     if (!chat) return;
     const { userId, chatId } = chat;
-    const describe = (error: GameOrderFailure) => describeOrderFailure(t, error, publicIp);
 
     // --- 0. Connected? The shop's games, and a flow id for this run's buttons ------------------
     const start = await conversation.external(async () => {
@@ -87,7 +94,7 @@ export function createOrderConversation(deps: BotDeps) {
       return outcome.ok ? { ...outcome, flow: randomBytes(6).toString('base64url') } : outcome;
     });
     if (!start.ok) {
-      await ctx.reply(describe(start.error));
+      await ctx.reply(describeOrderFailure(t, start.error, publicIp));
       return;
     }
     const { flow, games } = start;
@@ -95,76 +102,12 @@ export function createOrderConversation(deps: BotDeps) {
       await ctx.reply(t('order-no-games'));
       return;
     }
-
-    /** Answers a button this flow no longer waits for: an earlier question's, or an earlier summary's (done, with the order id, or expired). */
-    const answerOldButton = async (button: ConversationContext): Promise<void> => {
-      const confirm = readOrderConfirmData(button.callbackQuery?.data);
-      if (!confirm) {
-        await quietly(button.answerCallbackQuery({ text: t('order-button-old') }));
-        return;
-      }
-      const orderId = await conversation.external(async () => (await gameOrders.findByConfirmation(userId, confirm.id))?.orderId ?? null);
-      await quietly(
-        button.answerCallbackQuery({
-          text: orderId === null ? t('order-summary-expired') : t('order-already-created', { orderId: raw(orderId) }),
-          show_alert: orderId !== null,
-        }),
-      );
-      await quietly(button.editMessageReplyMarkup());
-    };
-
-    /** Waits for text (when `text`), a tap on the current question's button (`step`) or on the current confirmation's (`confirmationId`). */
-    const receive = (expect: {
-      step?: number;
-      confirmationId?: string;
-      text: boolean;
-      hint: string;
-      repeat: PendingQuestion;
-    }): Promise<Received> =>
-      waitForAnswer(conversation, {
-        ownsButton,
-        repeat: expect.repeat,
-        accept: (next): Received | undefined => {
-          const data = next.callbackQuery?.data;
-          const choice = readOrderStepData(data);
-          if (choice) return choice.flow === flow && choice.step === expect.step ? { kind: 'choice', value: choice.value } : undefined;
-          const confirm = readOrderConfirmData(data);
-          if (confirm) return confirm.id === expect.confirmationId ? { kind: 'confirm', action: confirm.action, ctx: next } : undefined;
-          const text = next.message?.text;
-          return text !== undefined && expect.text ? { kind: 'text', text } : undefined;
-        },
-        otherwise: (next) => (next.callbackQuery ? answerOldButton(next) : next.reply(expect.hint)),
-      });
-
-    let step = 0;
-    /**
-     * Asks one question and waits for the answer. A tapped choice is written under the question and
-     * its buttons removed; a typed answer removes them too.
-     */
-    const question: AskQuestion = async (text, choices = [], options = {}) => {
-      step += 1;
-      const current = step;
-      const keyboard = createOrderChoiceKeyboard(t, flow, current, choices, options);
-      const asked = await ctx.reply(text, { reply_markup: keyboard });
-      const repeat = keyboard ? { text, reply_markup: keyboard } : { text };
-      const got = await receive({ step: current, text: true, hint: t('order-answer-hint'), repeat });
-      if (got.kind === 'choice') {
-        const label = got.value === 'skip' ? t('order-skipped') : (choices.find((c) => c.value === got.value)?.label ?? got.value);
-        await quietly(ctx.api.editMessageText(chatId, asked.message_id, `${text}\n\n👉 <b>${escapeHtml(label)}</b>`));
-        return got;
-      }
-      if (keyboard) await quietly(ctx.api.editMessageReplyMarkup(chatId, asked.message_id));
-      return got.kind === 'text' ? got : { kind: 'text', text: '' };
-    };
+    const run: OrderFlow = { conversation, ctx, deps, gameOrders, publicIp, t, userId, chatId, flow };
+    const question = createQuestion(run);
 
     // --- 1. The game: a slug from /games, or whatever followed /pesan (a slug, or a title naming one game)
     const loadInfo = (chosen: ListedGame): Promise<GameInfo> => conversation.external(() => gameOrders.gameInfo(chosen, userId));
-    const requested = typeof args?.game === 'string' ? args.game.trim().slice(0, 100) : '';
-    const requestedMatches = requested === '' ? [] : matchGames(games, requested);
-    const named = requestedMatches.length === 1 ? requestedMatches[0] : undefined;
-    if (requested !== '' && !named) await ctx.reply(t('order-game-not-listed', { game: requested }));
-
-    const game = named ?? (await askGame({ t, question, games }));
+    const game = await chooseGame(run, question, games, args);
     const state = { game, info: await loadInfo(game) };
     const draft: GameOrderDraft = { quantity: 1 };
     const questions = createOrderQuestions({ t, question, draft, state, games, loadInfo });
@@ -173,151 +116,269 @@ export function createOrderConversation(deps: BotDeps) {
     await questions.askAll();
 
     // --- 3. Summary, confirmation, order -----------------------------------------------------
-    const mintConfirmation = () => conversation.external(() => randomBytes(9).toString('base64url'));
-
-    /**
-     * Shows `text` with `keyboard` (tied to a confirmation minted before it is shown) and waits for
-     * a tap on one of `actions`; `close` ends the message with a line and without its buttons.
-     */
-    const offer = async (text: string, keyboard: (confirmationId: string) => InlineKeyboard, actions: readonly OrderConfirmAction[]) => {
-      const confirmationId = await mintConfirmation();
-      const buttons = keyboard(confirmationId);
-      const shown = await ctx.reply(text, { reply_markup: buttons });
-      const close = (line: string) => quietly(ctx.api.editMessageText(chatId, shown.message_id, `${text}\n\n${line}`));
-      for (;;) {
-        const got = await receive({ confirmationId, text: false, hint: t('order-use-buttons'), repeat: { text, reply_markup: buttons } });
-        if (got.kind !== 'confirm') continue;
-        if (actions.includes(got.action)) return { confirmationId, action: got.action, button: got.ctx, close };
-        // Not a button of this message (forged data): answered, and the wait goes on.
-        await quietly(got.ctx.answerCallbackQuery());
-      }
-    };
-
-    const cancelled = async (close: (line: string) => Promise<void>) => {
-      await close(t('order-summary-cancelled'));
-      await ctx.reply(t('order-cancelled'));
-    };
-
-    /** Shows the summary and waits for a tap. Undefined: cancelled. */
-    const confirmSummary = async (): Promise<string | undefined> => {
-      const tapped = await offer(renderOrderSummary(t, state.info, draft), (id) => createOrderSummaryKeyboard(t, id), ['ok', 'no']);
-      if (tapped.action === 'no') {
-        await quietly(tapped.button.answerCallbackQuery());
-        await cancelled(tapped.close);
-        return undefined;
-      }
-      await quietly(tapped.button.answerCallbackQuery({ text: t('order-in-progress') }));
-      await tapped.close(t('order-summary-confirmed'));
-      return tapped.confirmationId;
-    };
-
-    /** After "promo code not valid": order without it, ask for another code, or cancel. */
-    const promoRefused = async (promo: string, message: string | undefined): Promise<NextMove> => {
-      const text = t('order-promo-refused', { code: promo, message: message ?? '-' });
-      const tapped = await offer(text, (id) => createPromoInvalidKeyboard(t, id), ['nopromo', 'promo', 'no']);
-      await quietly(tapped.button.answerCallbackQuery(tapped.action === 'nopromo' ? { text: t('order-in-progress') } : {}));
-      if (tapped.action === 'nopromo') {
-        delete draft.promo;
-        await tapped.close(t('order-promo-dropped'));
-        return { to: 'create', confirmationId: tapped.confirmationId };
-      }
-      if (tapped.action === 'promo') {
-        await tapped.close(t('order-promo-retype'));
-        await questions.askPromo();
-        return { to: 'summary' };
-      }
-      await cancelled(tapped.close);
-      return { to: 'end' };
-    };
-
-    /**
-     * Shows the created order with its Pay and Copy-code buttons, then the QR: drawn here from a
-     * QRIS payment string (the shop's qr_url is not needed), else the shop's qr_url when it has one.
-     * A QR Telegram refuses is replaced by its link, or by a pointer to the Pay button.
-     */
-    const showOrder = async (order: CreatedGameOrder): Promise<void> => {
-      const text = renderCreatedOrder(t, state.info, draft, order);
-      const code = paymentCodeOf(order);
-      const keyboard = createPayKeyboard(t, order.paymentUrl, code?.kind === 'code' ? code.code : undefined);
-      const noPreview = { link_preview_options: { is_disabled: true } };
-      const warn = (message: string, error: unknown) =>
-        conversation.external(() => deps.logger.warn(message, { userId, orderId: order.orderId, error }));
-      try {
-        await ctx.reply(text, { ...noPreview, reply_markup: keyboard });
-      } catch (error) {
-        // Most likely Telegram refused the button's URL: the same text with the link written out.
-        await warn('order message refused; sending it without the Pay button', error);
-        const link = order.paymentUrl ? `\n\n${t('order-pay-link', { url: order.paymentUrl })}` : '';
-        await quietly(ctx.reply(`${text}${link}`, noPreview));
-      }
-      const remote = isButtonUrl(order.qrUrl) ? order.qrUrl : undefined;
-      if (code?.kind !== 'qris' && remote === undefined) return;
-      try {
-        // The same payload always draws the same picture, so this needs no `external` on replay.
-        const photo = code?.kind === 'qris' ? new InputFile(await renderQrPng(code.payload), `qris-${order.orderId}.png`) : (remote ?? '');
-        const caption =
-          code?.kind === 'qris'
-            ? renderQrCaption(t, order, code.info)
-            : t('order-qr-caption', { orderId: order.orderId, total: formatRupiah(order.totalPrice) });
-        await ctx.replyWithPhoto(photo, { caption });
-      } catch (error) {
-        await warn('QR photo could not be sent; pointing to its link or the Pay button instead', error);
-        await quietly(ctx.reply(remote ? t('order-qr-failed', { url: remote }) : t('order-qr-failed-no-link'), noPreview));
-      }
-    };
-
-    /** Explains a failed order and decides what comes next. */
-    const handleFailure = async (error: GameOrderFailure): Promise<NextMove> => {
-      if (error.kind === 'validation') {
-        const refused = renderRefusedFields(t, state.info, error.fieldErrors ?? {}, error.providerMessage);
-        await ctx.reply(refused.text);
-        if (!refused.fixable) return { to: 'end' };
-        await questions.askFields(Object.keys(error.fieldErrors ?? {}));
-        return { to: 'summary' };
-      }
-      if (error.kind === 'rejected' && error.reason === 'product_mismatch') {
-        const intro = t('order-product-mismatch', {
-          product: draft.product ? productText(draft.product) : '-',
-          game: state.info.title,
-          message: error.providerMessage ?? '-',
-        });
-        await questions.askProduct(`${intro}\n\n`);
-        return { to: 'summary' };
-      }
-      if (error.kind === 'rejected' && error.reason === 'promo_invalid' && draft.promo !== undefined)
-        return promoRefused(draft.promo, error.providerMessage);
-      if (error.kind === 'not_found') {
-        const message = error.providerMessage ?? '';
-        const what = /produk|product/i.test(message) ? 'product' : /pembayaran|payment/i.test(message) ? 'method' : 'game';
-        const explained = t(`order-not-found-${what}`, { message: message || '-', game: state.info.title });
-        if (what === 'game') {
-          await ctx.reply(explained);
-          return { to: 'end' };
-        }
-        await (what === 'product' ? questions.askProduct(`${explained}\n\n`) : questions.askMethod(`${explained}\n\n`));
-        return { to: 'summary' };
-      }
-      if (error.kind === 'unknown_outcome' || error.kind === 'malformed') await ctx.reply(t('order-unknown-outcome'));
-      else await ctx.reply(describe(error));
-      return { to: 'end' };
-    };
-
-    let ready: string | undefined;
-    for (;;) {
-      const confirmationId = ready ?? (await confirmSummary());
-      ready = undefined;
-      if (confirmationId === undefined) return;
-      const request = { confirmationId, userId, chatId, game: { slug: state.info.slug, title: state.info.title }, draft: { ...draft } };
-      const outcome = await conversation.external(() =>
-        gameOrders.create({ ...request, renderReminder: (order) => renderOrderReminder(t, order) }),
-      );
-      if (outcome.ok) {
-        await showOrder(outcome.order);
-        return;
-      }
-      const next = await handleFailure(outcome.error);
-      if (next.to === 'end') return;
-      if (next.to === 'create') ready = next.confirmationId;
-    }
+    await placeOrder({ ...run, state, draft, questions });
   };
+}
+
+/** What every step of one order run needs. */
+interface OrderFlow {
+  conversation: BotConversation;
+  ctx: ConversationContext;
+  deps: BotDeps;
+  gameOrders: GameOrderService;
+  /** The server IP a provider must whitelist, named when the shop answers 403. */
+  publicIp: string | undefined;
+  t: TranslateFunction;
+  userId: number;
+  chatId: number;
+  /** This run's id in its question buttons: a button of an earlier run is old. */
+  flow: string;
+}
+
+/** A run once the game is chosen: its answers so far and the questions that write them. */
+interface OrderRun extends OrderFlow {
+  /** The chosen game and what the flow knows of it (a new game replaces both). */
+  state: { game: ListedGame; info: GameInfo };
+  draft: GameOrderDraft;
+  questions: ReturnType<typeof createOrderQuestions>;
+}
+
+/** Answers a button this flow no longer waits for: an earlier question's, or an earlier summary's (done, with the order id, or expired). */
+async function answerOldButton(run: OrderFlow, button: ConversationContext): Promise<void> {
+  const { t, gameOrders, userId } = run;
+  const confirm = readOrderConfirmData(button.callbackQuery?.data);
+  if (!confirm) {
+    await quietly(button.answerCallbackQuery({ text: t('order-button-old') }));
+    return;
+  }
+  const orderId = await run.conversation.external(async () => (await gameOrders.findByConfirmation(userId, confirm.id))?.orderId ?? null);
+  await quietly(
+    button.answerCallbackQuery({
+      text: orderId === null ? t('order-summary-expired') : t('order-already-created', { orderId: raw(orderId) }),
+      show_alert: orderId !== null,
+    }),
+  );
+  await quietly(button.editMessageReplyMarkup());
+}
+
+/** Waits for text (when `text`), a tap on the current question's button (`step`) or on the current confirmation's (`confirmationId`). */
+function receive(
+  run: OrderFlow,
+  expect: { step?: number; confirmationId?: string; text: boolean; hint: string; repeat: PendingQuestion },
+): Promise<Received> {
+  return waitForAnswer(run.conversation, {
+    ownsButton,
+    repeat: expect.repeat,
+    accept: (next): Received | undefined => {
+      const data = next.callbackQuery?.data;
+      const choice = readOrderStepData(data);
+      if (choice) return choice.flow === run.flow && choice.step === expect.step ? { kind: 'choice', value: choice.value } : undefined;
+      const confirm = readOrderConfirmData(data);
+      if (confirm) return confirm.id === expect.confirmationId ? { kind: 'confirm', action: confirm.action, ctx: next } : undefined;
+      const text = next.message?.text;
+      return text !== undefined && expect.text ? { kind: 'text', text } : undefined;
+    },
+    otherwise: (next) => (next.callbackQuery ? answerOldButton(run, next) : next.reply(expect.hint)),
+  });
+}
+
+/** The run's way of asking a question: each question numbers its buttons so an earlier question's are old. */
+function createQuestion(run: OrderFlow): AskQuestion {
+  const { ctx, t, chatId } = run;
+  let step = 0;
+  /**
+   * Asks one question and waits for the answer. A tapped choice is written under the question and
+   * its buttons removed; a typed answer removes them too.
+   */
+  return async (text, choices = [], options = {}) => {
+    step += 1;
+    const current = step;
+    const keyboard = createOrderChoiceKeyboard(t, run.flow, current, choices, options);
+    const asked = await ctx.reply(text, { reply_markup: keyboard });
+    const repeat = keyboard ? { text, reply_markup: keyboard } : { text };
+    const got = await receive(run, { step: current, text: true, hint: t('order-answer-hint'), repeat });
+    if (got.kind === 'choice') {
+      const label = got.value === 'skip' ? t('order-skipped') : (choices.find((c) => c.value === got.value)?.label ?? got.value);
+      await quietly(ctx.api.editMessageText(chatId, asked.message_id, `${text}\n\n👉 <b>${escapeHtml(label)}</b>`));
+      return got;
+    }
+    if (keyboard) await quietly(ctx.api.editMessageReplyMarkup(chatId, asked.message_id));
+    return got.kind === 'text' ? got : { kind: 'text', text: '' };
+  };
+}
+
+/** The game named by `args` when it names exactly one (else says so), or the one the user picks. */
+async function chooseGame(run: OrderFlow, question: AskQuestion, games: ListedGame[], args: OrderArgs | undefined): Promise<ListedGame> {
+  const { ctx, t } = run;
+  const requested = typeof args?.game === 'string' ? args.game.trim().slice(0, 100) : '';
+  const requestedMatches = requested === '' ? [] : matchGames(games, requested);
+  const named = requestedMatches.length === 1 ? requestedMatches[0] : undefined;
+  if (requested !== '' && !named) await ctx.reply(t('order-game-not-listed', { game: requested }));
+  return named ?? (await askGame({ t, question, games }));
+}
+
+/** The summary until the order is created (then shown), cancelled, or failed beyond repair here. */
+async function placeOrder(run: OrderRun): Promise<void> {
+  const { conversation, gameOrders, t, userId, chatId, state, draft } = run;
+  let ready: string | undefined;
+  for (;;) {
+    const confirmationId = ready ?? (await confirmSummary(run));
+    ready = undefined;
+    if (confirmationId === undefined) return;
+    const request = { confirmationId, userId, chatId, game: { slug: state.info.slug, title: state.info.title }, draft: { ...draft } };
+    const outcome = await conversation.external(() =>
+      gameOrders.create({ ...request, renderReminder: (order) => renderOrderReminder(t, order) }),
+    );
+    if (outcome.ok) {
+      await showOrder(run, outcome.order);
+      return;
+    }
+    const next = await handleFailure(run, outcome.error);
+    if (next.to === 'end') return;
+    if (next.to === 'create') ready = next.confirmationId;
+  }
+}
+
+/**
+ * Shows `text` with `keyboard` (tied to a confirmation minted before it is shown) and waits for
+ * a tap on one of `actions`; `close` ends the message with a line and without its buttons.
+ */
+async function offer(
+  run: OrderFlow,
+  text: string,
+  keyboard: (confirmationId: string) => InlineKeyboard,
+  actions: readonly OrderConfirmAction[],
+) {
+  const { ctx, t, chatId } = run;
+  const confirmationId = await run.conversation.external(() => randomBytes(9).toString('base64url'));
+  const buttons = keyboard(confirmationId);
+  const shown = await ctx.reply(text, { reply_markup: buttons });
+  const close = (line: string) => quietly(ctx.api.editMessageText(chatId, shown.message_id, `${text}\n\n${line}`));
+  for (;;) {
+    const got = await receive(run, { confirmationId, text: false, hint: t('order-use-buttons'), repeat: { text, reply_markup: buttons } });
+    if (got.kind !== 'confirm') continue;
+    if (actions.includes(got.action)) return { confirmationId, action: got.action, button: got.ctx, close };
+    // Not a button of this message (forged data): answered, and the wait goes on.
+    await quietly(got.ctx.answerCallbackQuery());
+  }
+}
+
+/** Ends the message with "cancelled" (and without its buttons) and says the order is cancelled. */
+async function cancelled(run: OrderFlow, close: (line: string) => Promise<void>): Promise<void> {
+  await close(run.t('order-summary-cancelled'));
+  await run.ctx.reply(run.t('order-cancelled'));
+}
+
+/** Shows the summary and waits for a tap. Undefined: cancelled. */
+async function confirmSummary(run: OrderRun): Promise<string | undefined> {
+  const { t } = run;
+  const tapped = await offer(run, renderOrderSummary(t, run.state.info, run.draft), (id) => createOrderSummaryKeyboard(t, id), [
+    'ok',
+    'no',
+  ]);
+  if (tapped.action === 'no') {
+    await quietly(tapped.button.answerCallbackQuery());
+    await cancelled(run, tapped.close);
+    return undefined;
+  }
+  await quietly(tapped.button.answerCallbackQuery({ text: t('order-in-progress') }));
+  await tapped.close(t('order-summary-confirmed'));
+  return tapped.confirmationId;
+}
+
+/** After "promo code not valid": order without it, ask for another code, or cancel. */
+async function promoRefused(run: OrderRun, promo: string, message: string | undefined): Promise<NextMove> {
+  const { t } = run;
+  const text = t('order-promo-refused', { code: promo, message: message ?? '-' });
+  const tapped = await offer(run, text, (id) => createPromoInvalidKeyboard(t, id), ['nopromo', 'promo', 'no']);
+  await quietly(tapped.button.answerCallbackQuery(tapped.action === 'nopromo' ? { text: t('order-in-progress') } : {}));
+  if (tapped.action === 'nopromo') {
+    delete run.draft.promo;
+    await tapped.close(t('order-promo-dropped'));
+    return { to: 'create', confirmationId: tapped.confirmationId };
+  }
+  if (tapped.action === 'promo') {
+    await tapped.close(t('order-promo-retype'));
+    await run.questions.askPromo();
+    return { to: 'summary' };
+  }
+  await cancelled(run, tapped.close);
+  return { to: 'end' };
+}
+
+/**
+ * Shows the created order with its Pay and Copy-code buttons, then the QR: drawn here from a
+ * QRIS payment string (the shop's qr_url is not needed), else the shop's qr_url when it has one.
+ * A QR Telegram refuses is replaced by its link, or by a pointer to the Pay button.
+ */
+async function showOrder(run: OrderRun, order: CreatedGameOrder): Promise<void> {
+  const { conversation, ctx, deps, t, userId } = run;
+  const text = renderCreatedOrder(t, run.state.info, run.draft, order);
+  const code = paymentCodeOf(order);
+  const keyboard = createPayKeyboard(t, order.paymentUrl, code?.kind === 'code' ? code.code : undefined);
+  const noPreview = { link_preview_options: { is_disabled: true } };
+  const warn = (message: string, error: unknown) =>
+    conversation.external(() => deps.logger.warn(message, { userId, orderId: order.orderId, error }));
+  try {
+    await ctx.reply(text, { ...noPreview, reply_markup: keyboard });
+  } catch (error) {
+    // Most likely Telegram refused the button's URL: the same text with the link written out.
+    await warn('order message refused; sending it without the Pay button', error);
+    const link = order.paymentUrl ? `\n\n${t('order-pay-link', { url: order.paymentUrl })}` : '';
+    await quietly(ctx.reply(`${text}${link}`, noPreview));
+  }
+  const remote = isButtonUrl(order.qrUrl) ? order.qrUrl : undefined;
+  if (code?.kind !== 'qris' && remote === undefined) return;
+  try {
+    // The same payload always draws the same picture, so this needs no `external` on replay.
+    const photo = code?.kind === 'qris' ? new InputFile(await renderQrPng(code.payload), `qris-${order.orderId}.png`) : (remote ?? '');
+    const caption =
+      code?.kind === 'qris'
+        ? renderQrCaption(t, order, code.info)
+        : t('order-qr-caption', { orderId: order.orderId, total: formatRupiah(order.totalPrice) });
+    await ctx.replyWithPhoto(photo, { caption });
+  } catch (error) {
+    await warn('QR photo could not be sent; pointing to its link or the Pay button instead', error);
+    await quietly(ctx.reply(remote ? t('order-qr-failed', { url: remote }) : t('order-qr-failed-no-link'), noPreview));
+  }
+}
+
+/** Explains a failed order and decides what comes next. */
+async function handleFailure(run: OrderRun, error: GameOrderFailure): Promise<NextMove> {
+  const { ctx, t, state, draft, questions } = run;
+  if (error.kind === 'validation') {
+    const refused = renderRefusedFields(t, state.info, error.fieldErrors ?? {}, error.providerMessage);
+    await ctx.reply(refused.text);
+    if (!refused.fixable) return { to: 'end' };
+    await questions.askFields(Object.keys(error.fieldErrors ?? {}));
+    return { to: 'summary' };
+  }
+  if (error.kind === 'rejected' && error.reason === 'product_mismatch') {
+    const intro = t('order-product-mismatch', {
+      product: draft.product ? productText(draft.product) : '-',
+      game: state.info.title,
+      message: error.providerMessage ?? '-',
+    });
+    await questions.askProduct(`${intro}\n\n`);
+    return { to: 'summary' };
+  }
+  if (error.kind === 'rejected' && error.reason === 'promo_invalid' && draft.promo !== undefined)
+    return promoRefused(run, draft.promo, error.providerMessage);
+  if (error.kind === 'not_found') return notFound(run, error.providerMessage ?? '');
+  if (error.kind === 'unknown_outcome' || error.kind === 'malformed') await ctx.reply(t('order-unknown-outcome'));
+  else await ctx.reply(describeOrderFailure(t, error, run.publicIp));
+  return { to: 'end' };
+}
+
+/** After a 404: names what the shop does not know; asks again for the product or method, or ends on an unknown game. */
+async function notFound(run: OrderRun, message: string): Promise<NextMove> {
+  const { ctx, t, state, questions } = run;
+  const what = /produk|product/i.test(message) ? 'product' : /pembayaran|payment/i.test(message) ? 'method' : 'game';
+  const explained = t(`order-not-found-${what}`, { message: message || '-', game: state.info.title });
+  if (what === 'game') {
+    await ctx.reply(explained);
+    return { to: 'end' };
+  }
+  await (what === 'product' ? questions.askProduct(`${explained}\n\n`) : questions.askMethod(`${explained}\n\n`));
+  return { to: 'summary' };
 }

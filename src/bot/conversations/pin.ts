@@ -1,4 +1,5 @@
 import { InlineKeyboard } from 'grammy';
+import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import { isValidPin } from '../../services/pin.ts';
 import { formatWibIn } from '../../text/format.ts';
@@ -26,6 +27,18 @@ export function isGuessablePin(pin: string): boolean {
   return steps.every((s) => s === 1) || steps.every((s) => s === -1);
 }
 
+/** What every step of one /pin run needs. */
+interface PinRun {
+  conversation: BotConversation;
+  ctx: ConversationContext;
+  deps: BotDeps;
+  t: TranslateFunction;
+  userId: number;
+  cancelKeyboard: InlineKeyboard;
+  /** The last PIN question asked; repeated when the user strays, also while a later ask sends no prompt of its own. */
+  pending: PendingQuestion | undefined;
+}
+
 /**
  * Builds the /pin conversation, which sets, changes or removes the purchase PIN.
  *
@@ -46,56 +59,7 @@ export function createPinConversation(deps: BotDeps) {
     if (userId === undefined || chatId === undefined) return;
     const t = ctx.t;
     const cancelKeyboard = new InlineKeyboard().text(t('pin-button-cancel'), pinData.pack({ action: 'cancel' }));
-
-    /**
-     * Waits for text (trimmed) or a tap on one of this conversation's buttons; a command or
-     * another feature's button leaves, anything else (a photo, a sticker) gets a hint.
-     */
-    const receive = (repeat: PendingQuestion | undefined): Promise<Received> =>
-      waitForAnswer(conversation, {
-        ownsButton: isPinButton,
-        repeat,
-        accept: (next): Received | undefined => {
-          const data = next.callbackQuery?.data;
-          if (data !== undefined) return { kind: 'button', action: pinData.unpack(data).action, ctx: next };
-          const text = next.message?.text?.trim();
-          return text === undefined ? undefined : { kind: 'text', text, ctx: next };
-        },
-        otherwise: (next) => next.reply(t('pin-text-only')),
-      });
-
-    /** Ends the conversation after a Cancel tap. */
-    const cancelled = async (button: ConversationContext): Promise<void> => {
-      await quietly(button.answerCallbackQuery());
-      await quietly(button.editMessageReplyMarkup());
-      await ctx.reply(t('pin-cancelled'));
-    };
-
-    /**
-     * Sends `prompt` (when given) and waits for a well-formed PIN; every text is deleted at once.
-     * Undefined when the user cancelled (already answered).
-     */
-    let pending: PendingQuestion | undefined;
-    const askPin = async (prompt: string | undefined): Promise<string | undefined> => {
-      if (prompt !== undefined) {
-        pending = { text: prompt, reply_markup: cancelKeyboard };
-        await ctx.reply(prompt, { reply_markup: cancelKeyboard });
-      }
-      for (;;) {
-        const got = await receive(pending);
-        if (got.kind === 'button') {
-          if (got.action === 'cancel') {
-            await cancelled(got.ctx);
-            return undefined;
-          }
-          await quietly(got.ctx.answerCallbackQuery({ text: t('unhandled-callback') }));
-          continue;
-        }
-        if (!(await deleteSecretMessage(conversation, deps, got.ctx))) await ctx.reply(t('pin-delete-failed'));
-        if (isValidPin(got.text)) return got.text;
-        await ctx.reply(t('pin-format'));
-      }
-    };
+    const run: PinRun = { conversation, ctx, deps, t, userId, cancelKeyboard, pending: undefined };
 
     const state = await conversation.external(async () => ({
       hasPin: await deps.services.pin.hasPin(userId),
@@ -108,100 +72,182 @@ export function createPinConversation(deps: BotDeps) {
 
     let action: 'set' | 'change' | 'remove' = 'set';
     if (state.hasPin) {
-      const menu = new InlineKeyboard()
-        .text(t('pin-button-change'), pinData.pack({ action: 'change' }))
-        .text(t('pin-button-remove'), pinData.pack({ action: 'remove' }))
-        .row()
-        .text(t('pin-button-cancel'), pinData.pack({ action: 'cancel' }));
-      await ctx.reply(t('pin-menu'), { reply_markup: menu });
-      for (;;) {
-        const got = await receive({ text: t('pin-menu'), reply_markup: menu });
-        if (got.kind === 'text') {
-          await ctx.reply(t('pin-menu'), { reply_markup: menu });
-          continue;
-        }
-        if (got.action === 'cancel') return cancelled(got.ctx);
-        if (got.action !== 'change' && got.action !== 'remove') {
-          await quietly(got.ctx.answerCallbackQuery({ text: t('unhandled-callback') }));
-          continue;
-        }
-        action = got.action;
-        await quietly(got.ctx.answerCallbackQuery());
-        await quietly(got.ctx.editMessageReplyMarkup());
-        break;
-      }
-
-      // The current PIN first; wrong ones count toward the lock.
-      let prompt: string | undefined = t('pin-ask-current');
-      for (;;) {
-        const current = await askPin(prompt);
-        if (current === undefined) return;
-        prompt = undefined;
-        const check = await conversation.external(async (): Promise<CheckJson> => {
-          const result = await deps.services.pin.verify(userId, current);
-          if (result.ok) return { ok: true };
-          if (result.locked) {
-            deps.logger.warn('purchase PIN locked after too many wrong tries', { userId, until: result.until.toISOString() });
-            return { ok: false, until: result.until.toISOString() };
-          }
-          return { ok: false, left: result.attemptsLeft };
-        });
-        if (check.ok) break;
-        if ('until' in check) {
-          await ctx.reply(t('pin-locked', { until: formatWibIn(t, check.until) }));
-          return;
-        }
-        await ctx.reply(t('pin-wrong', { left: check.left }));
-      }
+      const picked = await chooseAction(run);
+      if (picked === undefined) return;
+      action = picked;
+      if (!(await checkCurrentPin(run))) return;
     } else {
       await ctx.reply(t('pin-intro'));
     }
 
-    if (action === 'remove') {
-      const removed = await conversation.external(async () => {
-        try {
-          await deps.services.pin.remove(userId);
-          deps.logger.info('purchase PIN removed', { userId });
-          return true;
-        } catch (error) {
-          deps.logger.error('could not remove the purchase PIN', { userId, error });
-          return false;
-        }
-      });
-      await ctx.reply(t(removed ? 'pin-removed' : 'pin-failed'));
-      return;
-    }
-
-    // A new PIN, typed twice.
-    let prompt: string | undefined = t('pin-ask-new');
-    let chosen: string;
-    for (;;) {
-      const first = await askPin(prompt);
-      if (first === undefined) return;
-      prompt = undefined;
-      if (isGuessablePin(first)) {
-        await ctx.reply(t('pin-weak'));
-        continue;
-      }
-      const again = await askPin(t('pin-ask-confirm'));
-      if (again === undefined) return;
-      if (again !== first) {
-        await ctx.reply(t('pin-mismatch'));
-        continue;
-      }
-      chosen = first;
-      break;
-    }
-    const saved = await conversation.external(async () => {
-      try {
-        await deps.services.pin.set(userId, chosen);
-        deps.logger.info(action === 'change' ? 'purchase PIN changed' : 'purchase PIN set', { userId });
-        return true;
-      } catch (error) {
-        deps.logger.error('could not db the purchase PIN', { userId, error });
-        return false;
-      }
-    });
-    await ctx.reply(t(!saved ? 'pin-failed' : action === 'change' ? 'pin-changed' : 'pin-set'));
+    if (action === 'remove') return removePin(run);
+    const chosen = await askNewPin(run);
+    if (chosen === undefined) return;
+    await savePin(run, action, chosen);
   };
+}
+
+/**
+ * Waits for text (trimmed) or a tap on one of this conversation's buttons; a command or
+ * another feature's button leaves, anything else (a photo, a sticker) gets a hint.
+ */
+function receive(run: PinRun, repeat: PendingQuestion | undefined): Promise<Received> {
+  const { t } = run;
+  return waitForAnswer(run.conversation, {
+    ownsButton: isPinButton,
+    repeat,
+    accept: (next): Received | undefined => {
+      const data = next.callbackQuery?.data;
+      if (data !== undefined) return { kind: 'button', action: pinData.unpack(data).action, ctx: next };
+      const text = next.message?.text?.trim();
+      return text === undefined ? undefined : { kind: 'text', text, ctx: next };
+    },
+    otherwise: (next) => next.reply(t('pin-text-only')),
+  });
+}
+
+/** Ends the conversation after a Cancel tap. */
+async function cancelled(run: PinRun, button: ConversationContext): Promise<void> {
+  await quietly(button.answerCallbackQuery());
+  await quietly(button.editMessageReplyMarkup());
+  await run.ctx.reply(run.t('pin-cancelled'));
+}
+
+/**
+ * Sends `prompt` (when given) and waits for a well-formed PIN; every text is deleted at once.
+ * Undefined when the user cancelled (already answered).
+ */
+async function askPin(run: PinRun, prompt: string | undefined): Promise<string | undefined> {
+  const { ctx, t } = run;
+  if (prompt !== undefined) {
+    run.pending = { text: prompt, reply_markup: run.cancelKeyboard };
+    await ctx.reply(prompt, { reply_markup: run.cancelKeyboard });
+  }
+  for (;;) {
+    const got = await receive(run, run.pending);
+    if (got.kind === 'button') {
+      if (got.action === 'cancel') {
+        await cancelled(run, got.ctx);
+        return undefined;
+      }
+      await quietly(got.ctx.answerCallbackQuery({ text: t('unhandled-callback') }));
+      continue;
+    }
+    if (!(await deleteSecretMessage(run.conversation, run.deps, got.ctx))) await ctx.reply(t('pin-delete-failed'));
+    if (isValidPin(got.text)) return got.text;
+    await ctx.reply(t('pin-format'));
+  }
+}
+
+/** Offers Change / Remove / Cancel and waits for a tap. Undefined when the user cancelled (already answered). */
+async function chooseAction(run: PinRun): Promise<'change' | 'remove' | undefined> {
+  const { ctx, t } = run;
+  const menu = new InlineKeyboard()
+    .text(t('pin-button-change'), pinData.pack({ action: 'change' }))
+    .text(t('pin-button-remove'), pinData.pack({ action: 'remove' }))
+    .row()
+    .text(t('pin-button-cancel'), pinData.pack({ action: 'cancel' }));
+  await ctx.reply(t('pin-menu'), { reply_markup: menu });
+  for (;;) {
+    const got = await receive(run, { text: t('pin-menu'), reply_markup: menu });
+    if (got.kind === 'text') {
+      await ctx.reply(t('pin-menu'), { reply_markup: menu });
+      continue;
+    }
+    if (got.action === 'cancel') {
+      await cancelled(run, got.ctx);
+      return undefined;
+    }
+    if (got.action !== 'change' && got.action !== 'remove') {
+      await quietly(got.ctx.answerCallbackQuery({ text: t('unhandled-callback') }));
+      continue;
+    }
+    await quietly(got.ctx.answerCallbackQuery());
+    await quietly(got.ctx.editMessageReplyMarkup());
+    return got.action;
+  }
+}
+
+/**
+ * Waits for the current PIN until it is right. False when the flow ends here: cancelled, or
+ * locked (the user was told until when).
+ */
+async function checkCurrentPin(run: PinRun): Promise<boolean> {
+  const { conversation, ctx, deps, t, userId } = run;
+  // The current PIN first; wrong ones count toward the lock.
+  let prompt: string | undefined = t('pin-ask-current');
+  for (;;) {
+    const current = await askPin(run, prompt);
+    if (current === undefined) return false;
+    prompt = undefined;
+    const check = await conversation.external(async (): Promise<CheckJson> => {
+      const result = await deps.services.pin.verify(userId, current);
+      if (result.ok) return { ok: true };
+      if (result.locked) {
+        deps.logger.warn('purchase PIN locked after too many wrong tries', { userId, until: result.until.toISOString() });
+        return { ok: false, until: result.until.toISOString() };
+      }
+      return { ok: false, left: result.attemptsLeft };
+    });
+    if (check.ok) return true;
+    if ('until' in check) {
+      await ctx.reply(t('pin-locked', { until: formatWibIn(t, check.until) }));
+      return false;
+    }
+    await ctx.reply(t('pin-wrong', { left: check.left }));
+  }
+}
+
+/** Removes the PIN and says whether it worked. */
+async function removePin(run: PinRun): Promise<void> {
+  const { deps, userId } = run;
+  const removed = await run.conversation.external(async () => {
+    try {
+      await deps.services.pin.remove(userId);
+      deps.logger.info('purchase PIN removed', { userId });
+      return true;
+    } catch (error) {
+      deps.logger.error('could not remove the purchase PIN', { userId, error });
+      return false;
+    }
+  });
+  await run.ctx.reply(run.t(removed ? 'pin-removed' : 'pin-failed'));
+}
+
+/** Waits for a new PIN, typed twice (a guessable one is refused). Undefined when the user cancelled. */
+async function askNewPin(run: PinRun): Promise<string | undefined> {
+  const { ctx, t } = run;
+  let prompt: string | undefined = t('pin-ask-new');
+  for (;;) {
+    const first = await askPin(run, prompt);
+    if (first === undefined) return undefined;
+    prompt = undefined;
+    if (isGuessablePin(first)) {
+      await ctx.reply(t('pin-weak'));
+      continue;
+    }
+    const again = await askPin(run, t('pin-ask-confirm'));
+    if (again === undefined) return undefined;
+    if (again !== first) {
+      await ctx.reply(t('pin-mismatch'));
+      continue;
+    }
+    return first;
+  }
+}
+
+/** Stores `chosen` as the PIN and says whether it worked. */
+async function savePin(run: PinRun, action: 'set' | 'change', chosen: string): Promise<void> {
+  const { deps, userId } = run;
+  const saved = await run.conversation.external(async () => {
+    try {
+      await deps.services.pin.set(userId, chosen);
+      deps.logger.info(action === 'change' ? 'purchase PIN changed' : 'purchase PIN set', { userId });
+      return true;
+    } catch (error) {
+      deps.logger.error('could not db the purchase PIN', { userId, error });
+      return false;
+    }
+  });
+  await run.ctx.reply(run.t(!saved ? 'pin-failed' : action === 'change' ? 'pin-changed' : 'pin-set'));
 }
