@@ -89,7 +89,8 @@ async function freePort(): Promise<number> {
  * One lab at a time on the machine's server: each instance may open DATABASE_POOL_SIZE (20)
  * connections, and two labs of three beside the other tests' databases would pass a default
  * server's 100 ("too many clients"). A session advisory lock, held for the lab's life, makes the
- * fleet files of parallel test workers take turns.
+ * fleet files of parallel test workers take turns. A fleet test's time limit counts the wait for
+ * its turn (at most about one other lab's life), hence their 7-minute limits.
  */
 async function takeLabTurn(): Promise<pg.Client> {
   const turn = new pg.Client({ connectionString: adminUrl });

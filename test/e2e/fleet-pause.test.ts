@@ -96,7 +96,7 @@ describe('a fleet instance paused past its lease', () => {
     expect(fleet.instances[0]?.output).toContain('claims not renewed for a whole lease');
     expect(fleet.output()).not.toContain('kiosbot crashed');
     console.info(`pause: ${creates()} requests at the provider, ${byRef.size} refs`);
-  }, 240_000);
+  }, 420_000);
 
   it('a busy CPU and a provider slower than the lease: no update handled twice, no summary refused, no duplicate message, one purchase and one notice each', async () => {
     const fleet = await openFleet({ sandbox: { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } } });
@@ -153,5 +153,5 @@ describe('a fleet instance paused past its lease', () => {
       return JSON.stringify(got) === JSON.stringify(expected) ? [] : [`user ${index}: ${JSON.stringify(got)}`];
     });
     expect(seen).toEqual([]);
-  }, 300_000);
+  }, 420_000);
 });

@@ -153,7 +153,7 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
       `fleet: start ${ready - started} ms, scripts ${scripted - ready} ms, settled +${settled - scripted} ms; ` +
         `sends ${telegram.sendTimes('all').length}, max ${telegram.maxSendsInWindow('all', 1000)}/s; proxy ${fleet.proxy.counts().join('/')}`,
     );
-  }, 300_000);
+  }, 420_000);
 
   it('kill -9 of one instance in the middle of purchases: the others settle every purchase and notify each once, none bought twice', async () => {
     const fleet = await openFleet({ sandbox: { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } } });
@@ -208,7 +208,7 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
       `kill: at the kill ${atKill.answered} confirms answered, ${atKill.creates} purchases at the provider, ` +
         `updates per instance ${atKill.updates.join('/')}; ${replayed} updates replayed after it`,
     );
-  }, 240_000);
+  }, 420_000);
 
   it('the database restarts in the middle of purchases (every connection ended, new ones refused): no instance crashes, every purchase settles once', async () => {
     // A small budget (6 connections for queries, 6 for chat locks): the machine's server is shared
@@ -290,5 +290,5 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
     // Each instance still answers, and says the database is back.
     for (const instance of fleet.instances) expect(instance.output).toContain('webhook mode');
     console.info(`restart: ${ended} connections ended, ${creates()} purchases at the provider`);
-  }, 240_000);
+  }, 420_000);
 });
