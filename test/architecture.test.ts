@@ -179,7 +179,6 @@ describe('small, named units', () => {
     'src/bot/conversations/order.ts createOrderConversation.orderConversation',
     'src/bot/conversations/pin.ts createPinConversation',
     'src/bot/conversations/pin.ts createPinConversation.pin',
-    'src/services/game-orders.ts createGameOrderService',
     'src/store/pg/engine.ts openPgEngine',
   ];
 
