@@ -174,8 +174,6 @@ describe('small, named units', () => {
     'src/bot/conversations/buy-picker.ts pickPurchase',
     'src/bot/conversations/buy.ts createBuyConversation',
     'src/bot/conversations/buy.ts createBuyConversation.buyConversation',
-    'src/services/game-orders.ts createGameOrderService',
-    'src/store/pg/engine.ts openPgEngine',
   ];
 
   it('no function in src/ over 150 lines beyond the listed debts (the list only shrinks)', () => {

@@ -16,7 +16,7 @@ import type { CredentialService } from './credentials.ts';
 import type { GameOrder, OrderInput, Pricing } from '../providers/gameshop/schemas.ts';
 import { GameshopError } from '../providers/gameshop/client.ts';
 import { providerErrorToJson, type ProviderErrorJson } from '../providers/provider-error-json.ts';
-import { createGameCatalogueLoader, findCatalogueGame } from './game-catalogue.ts';
+import { createGameCatalogueLoader, findCatalogueGame, type GameCatalogueState } from './game-catalogue.ts';
 
 /** The payment reminder goes out this long before `expired_at`. */
 export const reminderLeadMs = 10 * 60_000;
@@ -225,158 +225,201 @@ function replayedOrder(stored: GameOrderRecord): CreatedGameOrder {
   return order;
 }
 
-export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderService {
+/** The order created by `confirmationId`, among the user's newest orders. */
+async function findStoredConfirmation(db: Db, userId: number, confirmationId: string): Promise<GameOrderRecord | undefined> {
+  return (await db.gameOrders.listByUser(userId, { limit: confirmationSearchDepth })).find(
+    (order) => order.confirmationId === confirmationId,
+  );
+}
+
+/** What the user's newest stored order of `slug` was for (see `LastOrderDetails`); undefined when nothing is known. */
+async function lastDetails(db: Db, userId: number, slug: string): Promise<LastOrderDetails | undefined> {
+  const orders = await db.gameOrders.listByUser(userId, { limit: confirmationSearchDepth });
+  const same = orders.find((order) => order.game === slug && order.playerId !== undefined);
+  const whatsapp = same?.whatsapp ?? orders.find((order) => order.whatsapp !== undefined)?.whatsapp;
+  const last: LastOrderDetails = {};
+  if (same?.playerId !== undefined) last.playerId = same.playerId;
+  if (same?.server !== undefined) last.server = same.server;
+  if (whatsapp !== undefined) last.whatsapp = whatsapp;
+  return Object.keys(last).length > 0 ? last : undefined;
+}
+
+/** The record stored for an order the shop created (product and method are known to be chosen). */
+function orderRecord(
+  request: CreateGameOrderRequest,
+  created: { orderId: string; order: GameOrder },
+  choice: { product: OrderProduct; method: OrderMethod },
+  now: Date,
+): GameOrderRecord {
+  const { confirmationId, userId, chatId, game, draft } = request;
+  const { product, method } = choice;
+  const record: GameOrderRecord = {
+    orderId: created.orderId,
+    userId,
+    chatId,
+    game: game.slug,
+    gameTitle: game.title,
+    productId: product.id,
+    paymentMethodId: method.id,
+    ...shopState(created.order),
+    createdAt: now.toISOString(),
+    confirmationId,
+  };
+  if (product.name !== undefined) record.productName = product.name;
+  if (method.name !== undefined) record.paymentName = method.name;
+  if (draft.playerId !== undefined) record.playerId = draft.playerId;
+  if (draft.server !== undefined) record.server = draft.server;
+  if (draft.whatsapp !== undefined) record.whatsapp = draft.whatsapp;
+  return record;
+}
+
+/** The order's payment reminder, or none when the order expires within `reminderLeadMs`. */
+function reminderItems(request: CreateGameOrderRequest, record: GameOrderRecord, expiredAt: string, now: Date): NewOutboxItem[] {
+  // A reminder moments before the deadline would only repeat what the order message says.
+  const remindAt = Date.parse(expiredAt) - reminderLeadMs;
+  return remindAt > now.getTime()
+    ? [
+        {
+          chatId: request.chatId,
+          kind: orderReminderKind,
+          payload: request.renderReminder(record),
+          notBefore: new Date(remindAt).toISOString(),
+          dedupeKey: orderReminderKey(record.orderId),
+        },
+      ]
+    : [];
+}
+
+/** Creates the order of one confirmation at the shop and stores it with its reminder (see `GameOrderService.create`). */
+async function createOrder(deps: GameOrderServiceDeps, request: CreateGameOrderRequest): Promise<CreateGameOrderOutcome> {
   const { db, credentials, logger } = deps;
+  const { confirmationId, userId, game, draft } = request;
+  const stored = await findStoredConfirmation(db, userId, confirmationId);
+  if (stored) return { ok: true, order: replayedOrder(stored) };
+  const client = await credentials.client(userId, 'gameshop');
+  if (!client) return { ok: false, error: { kind: 'not_connected' } };
+  const { product, method } = draft;
+  if (!product || !method) return { ok: false, error: { service: 'gameshop', kind: 'validation', endpoint: '/order', fieldErrors: {} } };
+
+  let created;
+  try {
+    created = await client.createOrder(orderInput(game.slug, draft, product.id, method.id));
+  } catch (error) {
+    if (error instanceof GameshopError) {
+      logger.warn('game order not created', { userId, confirmationId, error });
+      return { ok: false, error: providerErrorToJson(error) };
+    }
+    // Not a provider error: we cannot tell whether the request went out.
+    logger.error('game order failed unexpectedly; its outcome is unknown', { userId, confirmationId, error });
+    return { ok: false, error: { service: 'gameshop', kind: 'unknown_outcome', endpoint: '/order' } };
+  }
+
+  const order = created.order;
+  const now = deps.now();
+  const record = orderRecord(request, created, { product, method }, now);
+  const notify = reminderItems(request, record, order.expired_at, now);
+  let saved = true;
+  try {
+    await db.gameOrders.save(record, { notify });
+  } catch (error) {
+    saved = false;
+    logger.error('game order created at the shop but not stored; no reminder will be sent', { userId, orderId: created.orderId, error });
+  }
+  logger.info('game order created', { userId, orderId: created.orderId, game: game.slug });
+  return {
+    ok: true,
+    order: {
+      orderId: created.orderId,
+      ...shopState(order),
+      pricing: order.pricing,
+      reminder: !saved ? 'none' : notify.length > 0 ? 'queued' : 'late',
+      saved,
+    },
+  };
+}
+
+/** The active games of the user's shop (see `GameOrderService.games`). */
+async function listGames(deps: GameOrderServiceDeps, userId: number): Promise<GamesOutcome> {
+  const client = await deps.credentials.client(userId, 'gameshop');
+  if (!client) return { ok: false, error: { kind: 'not_connected' } };
+  try {
+    const { games, popular } = await client.games();
+    const popularSlugs = new Set(popular.map((game) => game.slug));
+    const listed = games
+      .filter((game) => game.status)
+      .map((game) => ({
+        slug: game.slug,
+        title: game.title,
+        popular: popularSlugs.has(game.slug) || game.populer,
+        category: game.category?.title ?? '',
+      }));
+    return { ok: true, games: listed };
+  } catch (error) {
+    if (!(error instanceof GameshopError)) throw error;
+    deps.logger.warn('game list unavailable for an order', { userId, error });
+    return { ok: false, error: providerErrorToJson(error) };
+  }
+}
+
+/** What an order for `game` asks, from the catalogue's state (without the user's last order). */
+function catalogueInfo(state: GameCatalogueState, game: { slug: string; title: string }): GameInfo {
+  if (state.kind !== 'ok')
+    return { slug: game.slug, title: game.title, catalogue: state.kind, catalogued: false, server: { kind: 'unknown' } };
+  const methods = state.catalogue.paymentMethods.map((method) => ({ id: method.id, name: method.name }));
+  const entry = findCatalogueGame(state.catalogue, game.slug);
+  if (!entry) return { slug: game.slug, title: game.title, catalogue: 'ok', catalogued: false, server: { kind: 'unknown' }, methods };
+  const info: GameInfo = {
+    slug: game.slug,
+    title: game.title,
+    catalogue: 'ok',
+    catalogued: true,
+    server: entry.server ? { kind: 'required', label: entry.server.label, servers: entry.server.servers } : { kind: 'none' },
+    products: entry.products.map((product) => ({
+      id: product.id,
+      name: product.name,
+      ...(product.price === undefined ? {} : { price: product.price }),
+    })),
+    methods,
+  };
+  if (entry.idLabel !== undefined) info.idLabel = entry.idLabel;
+  return info;
+}
+
+/** A page of the user's orders, newest first (see `GameOrderService.ordersPage`). */
+async function ordersPage(db: Db, userId: number, requestedPage: number, pageSize: number) {
+  let page = requestedPage;
+  let orders = await db.gameOrders.listByUser(userId, { offset: page * pageSize, limit: pageSize + 1 });
+  if (orders.length === 0 && page > 0) {
+    page = 0;
+    orders = await db.gameOrders.listByUser(userId, { offset: 0, limit: pageSize + 1 });
+  }
+  return { page, orders: orders.slice(0, pageSize), hasNext: orders.length > pageSize };
+}
+
+/**
+ * The game shop order service (see `GameOrderService`): one catalogue loader and one memory of
+ * confirmations per service.
+ */
+export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderService {
+  const { db, logger } = deps;
   // One loader per service, so the catalogue is loaded (and its state logged) once.
   const gameCatalogue = createGameCatalogueLoader({ path: deps.gameshopCataloguePath, logger });
   /** Orders in progress or done in this process, by confirmation id. */
   const attempts = new Map<string, Promise<CreateGameOrderOutcome>>();
 
-  const findByConfirmation: GameOrderService['findByConfirmation'] = async (userId, confirmationId) =>
-    (await db.gameOrders.listByUser(userId, { limit: confirmationSearchDepth })).find((order) => order.confirmationId === confirmationId);
-
-  /** What the user's newest stored order of `slug` was for (see `LastOrderDetails`); undefined when nothing is known. */
-  async function lastDetails(userId: number, slug: string): Promise<LastOrderDetails | undefined> {
-    const orders = await db.gameOrders.listByUser(userId, { limit: confirmationSearchDepth });
-    const same = orders.find((order) => order.game === slug && order.playerId !== undefined);
-    const whatsapp = same?.whatsapp ?? orders.find((order) => order.whatsapp !== undefined)?.whatsapp;
-    const last: LastOrderDetails = {};
-    if (same?.playerId !== undefined) last.playerId = same.playerId;
-    if (same?.server !== undefined) last.server = same.server;
-    if (whatsapp !== undefined) last.whatsapp = whatsapp;
-    return Object.keys(last).length > 0 ? last : undefined;
-  }
-
-  async function create(request: CreateGameOrderRequest): Promise<CreateGameOrderOutcome> {
-    const { confirmationId, userId, chatId, game, draft } = request;
-    const stored = await findByConfirmation(userId, confirmationId);
-    if (stored) return { ok: true, order: replayedOrder(stored) };
-    const client = await credentials.client(userId, 'gameshop');
-    if (!client) return { ok: false, error: { kind: 'not_connected' } };
-    const { product, method } = draft;
-    if (!product || !method) return { ok: false, error: { service: 'gameshop', kind: 'validation', endpoint: '/order', fieldErrors: {} } };
-
-    let created;
-    try {
-      created = await client.createOrder(orderInput(game.slug, draft, product.id, method.id));
-    } catch (error) {
-      if (error instanceof GameshopError) {
-        logger.warn('game order not created', { userId, confirmationId, error });
-        return { ok: false, error: providerErrorToJson(error) };
-      }
-      // Not a provider error: we cannot tell whether the request went out.
-      logger.error('game order failed unexpectedly; its outcome is unknown', { userId, confirmationId, error });
-      return { ok: false, error: { service: 'gameshop', kind: 'unknown_outcome', endpoint: '/order' } };
-    }
-
-    const order = created.order;
-    const now = deps.now();
-    const record: GameOrderRecord = {
-      orderId: created.orderId,
-      userId,
-      chatId,
-      game: game.slug,
-      gameTitle: game.title,
-      productId: product.id,
-      paymentMethodId: method.id,
-      ...shopState(order),
-      createdAt: now.toISOString(),
-      confirmationId,
-    };
-    if (product.name !== undefined) record.productName = product.name;
-    if (method.name !== undefined) record.paymentName = method.name;
-    if (draft.playerId !== undefined) record.playerId = draft.playerId;
-    if (draft.server !== undefined) record.server = draft.server;
-    if (draft.whatsapp !== undefined) record.whatsapp = draft.whatsapp;
-
-    // A reminder moments before the deadline would only repeat what the order message says.
-    const remindAt = Date.parse(order.expired_at) - reminderLeadMs;
-    const notify: NewOutboxItem[] =
-      remindAt > now.getTime()
-        ? [
-            {
-              chatId,
-              kind: orderReminderKind,
-              payload: request.renderReminder(record),
-              notBefore: new Date(remindAt).toISOString(),
-              dedupeKey: orderReminderKey(created.orderId),
-            },
-          ]
-        : [];
-    let saved = true;
-    try {
-      await db.gameOrders.save(record, { notify });
-    } catch (error) {
-      saved = false;
-      logger.error('game order created at the shop but not stored; no reminder will be sent', { userId, orderId: created.orderId, error });
-    }
-    logger.info('game order created', { userId, orderId: created.orderId, game: game.slug });
-    return {
-      ok: true,
-      order: {
-        orderId: created.orderId,
-        ...shopState(order),
-        pricing: order.pricing,
-        reminder: !saved ? 'none' : notify.length > 0 ? 'queued' : 'late',
-        saved,
-      },
-    };
-  }
-
   return {
-    async games(userId) {
-      const client = await credentials.client(userId, 'gameshop');
-      if (!client) return { ok: false, error: { kind: 'not_connected' } };
-      try {
-        const { games, popular } = await client.games();
-        const popularSlugs = new Set(popular.map((game) => game.slug));
-        const listed = games
-          .filter((game) => game.status)
-          .map((game) => ({
-            slug: game.slug,
-            title: game.title,
-            popular: popularSlugs.has(game.slug) || game.populer,
-            category: game.category?.title ?? '',
-          }));
-        return { ok: true, games: listed };
-      } catch (error) {
-        if (!(error instanceof GameshopError)) throw error;
-        logger.warn('game list unavailable for an order', { userId, error });
-        return { ok: false, error: providerErrorToJson(error) };
-      }
-    },
+    games: (userId) => listGames(deps, userId),
 
     async gameInfo(game, userId) {
-      const last = userId === undefined ? undefined : await lastDetails(userId, game.slug);
-      const withLast = (info: GameInfo): GameInfo => (last ? { ...info, last } : info);
-      const state = await gameCatalogue();
-      if (state.kind !== 'ok')
-        return withLast({ slug: game.slug, title: game.title, catalogue: state.kind, catalogued: false, server: { kind: 'unknown' } });
-      const methods = state.catalogue.paymentMethods.map((method) => ({ id: method.id, name: method.name }));
-      const entry = findCatalogueGame(state.catalogue, game.slug);
-      if (!entry)
-        return withLast({ slug: game.slug, title: game.title, catalogue: 'ok', catalogued: false, server: { kind: 'unknown' }, methods });
-      const info: GameInfo = {
-        slug: game.slug,
-        title: game.title,
-        catalogue: 'ok',
-        catalogued: true,
-        server: entry.server ? { kind: 'required', label: entry.server.label, servers: entry.server.servers } : { kind: 'none' },
-        products: entry.products.map((product) => ({
-          id: product.id,
-          name: product.name,
-          ...(product.price === undefined ? {} : { price: product.price }),
-        })),
-        methods,
-      };
-      if (entry.idLabel !== undefined) info.idLabel = entry.idLabel;
-      return withLast(info);
+      const last = userId === undefined ? undefined : await lastDetails(db, userId, game.slug);
+      const info = catalogueInfo(await gameCatalogue(), game);
+      return last ? { ...info, last } : info;
     },
 
     create(request) {
       const earlier = attempts.get(request.confirmationId);
       if (earlier) return earlier;
-      const attempt = create(request);
+      const attempt = createOrder(deps, request);
       attempts.set(request.confirmationId, attempt);
       if (attempts.size > rememberedConfirmations) {
         const oldest = attempts.keys().next().value;
@@ -385,16 +428,8 @@ export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderSer
       return attempt;
     },
 
-    findByConfirmation,
+    findByConfirmation: (userId, confirmationId) => findStoredConfirmation(db, userId, confirmationId),
 
-    async ordersPage(userId, requestedPage, pageSize) {
-      let page = requestedPage;
-      let orders = await db.gameOrders.listByUser(userId, { offset: page * pageSize, limit: pageSize + 1 });
-      if (orders.length === 0 && page > 0) {
-        page = 0;
-        orders = await db.gameOrders.listByUser(userId, { offset: 0, limit: pageSize + 1 });
-      }
-      return { page, orders: orders.slice(0, pageSize), hasNext: orders.length > pageSize };
-    },
+    ordersPage: (userId, requestedPage, pageSize) => ordersPage(db, userId, requestedPage, pageSize),
   };
 }

@@ -1,13 +1,7 @@
 import pg from 'pg';
-import { serviceNames, type ServiceName } from '../../domain.ts';
-import { balancesKeptPerUser } from '../records/balances.ts';
-import { validated } from '../records/validation.ts';
 import type { GroupStore, OutboxStore, StoreEngine, UserStore } from '../contract.ts';
 import type { StoreError } from '../errors.ts';
 import { buildOutboxItem, checkRetarget, patchedOutboxItem, type OutboxEntry, type OutboxItem } from '../records/outbox.ts';
-import { fromStoredSnapshot, toStoredSnapshot } from '../records/price-watch.ts';
-import { credentialSchema, type CredentialRecord } from '../records/credentials.ts';
-import { gameOrderSchema, type GameOrderRecord } from '../records/game-orders.ts';
 import { newGroupRecord, type GroupRecord } from '../records/groups.ts';
 import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch, type UserRecord } from '../records/users.ts';
 import {
@@ -18,6 +12,7 @@ import {
   insertOutbox,
   isConnectionLoss,
   outboxDueAt,
+  type PgConnectionOptions,
   type PgConnections,
   type Queryable,
 } from './db.ts';
@@ -30,6 +25,7 @@ import { createPgSendClaims } from './send-claims.ts';
 import { checkStoreImport, migratePg } from './migrate.ts';
 import { checkPgKey } from './key-check.ts';
 import type { Vault } from '../vault.ts';
+import { createPgBalances, createPgConversations, createPgCredentials, createPgGameOrders, createPgPriceWatch } from './repositories.ts';
 import { createPgTransactions } from './transactions.ts';
 
 export interface PgEngineOptions {
@@ -85,11 +81,7 @@ export interface PgEngineOptions {
 export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngine> {
   const owned = options.pool === undefined;
   const budget = connectionBudget(defaultConnectionBudget);
-  const session = {
-    ...(options.applicationName === undefined ? {} : { application_name: options.applicationName.slice(0, 63) }),
-    // A server that vanished without closing the connection (a fail-over, a cut network) is noticed.
-    keepAlive: true,
-  };
+  const session = sessionSettings(options);
   const raw = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? budget.queries, ...session });
   const now = options.now ?? (() => new Date());
   if (owned) raw.on('error', (error) => options.onIdleError?.(error));
@@ -102,23 +94,8 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
     throw error;
   }
   const users = createPgUsers(pool, now);
-  // Same server and credentials as the engine's pool (a caller's pool too), connections of its own.
-  const lockPool = new pg.Pool({
-    ...raw.options,
-    ...session,
-    max: options.chatLockConnections ?? budget.chatLocks,
-    options: lockSessionOptions,
-  });
-  const chatLocks = createPgChatLocks(connectPg(lockPool, connections), { onLockLost: options.onLockLost });
-  // One connection of its own holds every send claim of the instance (send-claims.ts says why).
-  const claimPool = new pg.Pool({ ...raw.options, ...session, max: 1 });
-  const sendClaims = createPgSendClaims(connectPg(claimPool, connections), {
-    pollMs: options.sendClaimPollMs,
-    onClaimsLost: options.onSendClaimsLost,
-  });
+  const { lockPool, claimPool, chatLocks, sendClaims } = openSidePools(raw, session, options, connections);
   let closing: Promise<void> | undefined;
-  lockPool.on('error', (error) => options.onIdleError?.(error));
-  claimPool.on('error', (error) => options.onIdleError?.(error));
   return {
     kind: 'postgres',
     chatLocks,
@@ -135,125 +112,16 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
         await pool.query(`UPDATE ${table} SET lease_until = $2 WHERE lease_owner = $1`, [owner, until]);
     },
     users,
-    credentials: {
-      async saveSealed(userId, input) {
-        const record = validated(credentialSchema, input, 'credential');
-        await pool.query(
-          `INSERT INTO credentials (user_id, service, record) VALUES ($1, $2, $3)
-           ON CONFLICT (user_id, service) DO UPDATE SET record = EXCLUDED.record`,
-          [userId, record.service, record],
-        );
-      },
-      sealed: (userId, service) =>
-        first<CredentialRecord>(pool, 'record', 'SELECT record FROM credentials WHERE user_id = $1 AND service = $2', [userId, service]),
-      async remove(userId, service) {
-        const { rowCount } = await pool.query('DELETE FROM credentials WHERE user_id = $1 AND service = $2', [userId, service]);
-        return (rowCount ?? 0) > 0;
-      },
-      listServices: (userId) =>
-        column<ServiceName>(pool, 'service', 'SELECT service FROM credentials WHERE user_id = $1 ORDER BY service', [userId]),
-      async countByService() {
-        const { rows } = await pool.query<{ service: ServiceName; n: string }>(
-          'SELECT service, count(*) AS n FROM credentials GROUP BY service',
-        );
-        const counts = Object.fromEntries(serviceNames.map((service) => [service, 0])) as Record<ServiceName, number>;
-        for (const row of rows) if (row.service in counts) counts[row.service] = Number(row.n);
-        return counts;
-      },
-    },
+    credentials: createPgCredentials(pool),
     transactions: createPgTransactions(pool, now),
     outbox: createPgOutbox(pool, now),
-    conversations: {
-      readSealed: (key) => first<string>(pool, 'sealed', 'SELECT sealed FROM conversations WHERE key = $1', [key]),
-      async writeSealed(key, sealed) {
-        if (sealed === undefined) {
-          await pool.query('DELETE FROM conversations WHERE key = $1', [key]);
-          return;
-        }
-        await pool.query(
-          'INSERT INTO conversations (key, sealed) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET sealed = EXCLUDED.sealed',
-          [key, sealed],
-        );
-      },
-      async delete(key) {
-        await pool.query('DELETE FROM conversations WHERE key = $1', [key]);
-      },
-    },
+    conversations: createPgConversations(pool),
     groups: createPgGroups(pool, now),
-    gameOrders: {
-      save: (order, options = {}) =>
-        inTransaction(pool, async (client) => {
-          const at = now();
-          const items = (options.notify ?? []).map((item) => buildOutboxItem(item, at));
-          const record = validated(gameOrderSchema, items.length > 0 ? { ...order, reminderQueued: true } : order, 'game order');
-          await client.query(
-            `INSERT INTO game_orders (order_id, user_id, created_at, record) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (order_id) DO UPDATE SET user_id = EXCLUDED.user_id, created_at = EXCLUDED.created_at, record = EXCLUDED.record`,
-            [record.orderId, record.userId, record.createdAt, record],
-          );
-          for (const item of items) await insertOutbox(client, item);
-          return record;
-        }),
-      get: (orderId) => first<GameOrderRecord>(pool, 'record', 'SELECT record FROM game_orders WHERE order_id = $1', [orderId]),
-      listByUser: (userId, options = {}) =>
-        column<GameOrderRecord>(
-          pool,
-          'record',
-          'SELECT record FROM game_orders WHERE user_id = $1 ORDER BY created_at DESC, order_id DESC LIMIT $2 OFFSET $3',
-          [userId, Math.max(0, options.limit ?? 10), Math.max(0, options.offset ?? 0)],
-        ),
-    },
+    gameOrders: createPgGameOrders(pool, now),
     inbox: createPgInbox(pool, now),
-    balances: {
-      record: (userId, account, balance) =>
-        inTransaction(pool, async (client) => {
-          // Two reads racing (two instances) take turns per user, so an unchanged value is stored once.
-          await client.query(`SELECT pg_advisory_xact_lock(hashtextextended('kiosbot:balances:' || $1::text, 0))`, [userId]);
-          const last = await first<string>(
-            client,
-            'balance',
-            'SELECT balance FROM balances WHERE user_id = $1 AND account = $2 ORDER BY id DESC LIMIT 1',
-            [userId, account],
-          );
-          if (last !== undefined && Number(last) === balance) return false;
-          await client.query('INSERT INTO balances (user_id, account, at, balance) VALUES ($1, $2, to_timestamp($3), $4)', [
-            userId,
-            account,
-            Math.floor(now().getTime() / 1000),
-            balance,
-          ]);
-          await client.query(
-            'DELETE FROM balances WHERE user_id = $1 AND id NOT IN (SELECT id FROM balances WHERE user_id = $1 ORDER BY id DESC LIMIT $2)',
-            [userId, balancesKeptPerUser],
-          );
-          return true;
-        }),
-      async list(userId, range) {
-        const { rows } = await pool.query<{ at: Date; balance: string; account: string }>(
-          `SELECT at, balance, account FROM balances WHERE user_id = $1
-           AND ($2::timestamptz IS NULL OR at >= $2) AND ($3::timestamptz IS NULL OR at < $3) ORDER BY id`,
-          [userId, range?.from.toISOString() ?? null, range?.to.toISOString() ?? null],
-        );
-        return rows.map((row) => ({ at: row.at.toISOString(), balance: Number(row.balance), account: row.account }));
-      },
-    },
+    balances: createPgBalances(pool, now),
     broadcasts: createPgBroadcasts(pool, now),
-    priceWatch: {
-      async get(accountKey) {
-        const stored = await first<unknown>(pool, 'snapshot', 'SELECT snapshot FROM price_watch WHERE account_key = $1', [accountKey]);
-        return stored === undefined ? undefined : fromStoredSnapshot(stored);
-      },
-      async save(accountKey, snapshot) {
-        await pool.query(
-          `INSERT INTO price_watch (account_key, snapshot) VALUES ($1, $2)
-           ON CONFLICT (account_key) DO UPDATE SET snapshot = EXCLUDED.snapshot`,
-          [accountKey, JSON.stringify(toStoredSnapshot(snapshot))],
-        );
-      },
-      async retain(accountKeys) {
-        await pool.query('DELETE FROM price_watch WHERE NOT (account_key = ANY($1::text[]))', [[...accountKeys]]);
-      },
-    },
+    priceWatch: createPgPriceWatch(pool),
     close() {
       // Safe to call twice (the pools end once).
       closing ??= (async () => {
@@ -266,6 +134,41 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
       return closing;
     },
   };
+}
+
+/** Settings every connection of the engine opens with. */
+function sessionSettings(options: PgEngineOptions) {
+  return {
+    ...(options.applicationName === undefined ? {} : { application_name: options.applicationName.slice(0, 63) }),
+    // A server that vanished without closing the connection (a fail-over, a cut network) is noticed.
+    keepAlive: true,
+  };
+}
+
+/** The pools of the per-chat locks and of the send claims (each ended by the engine's `close`), and the stores they serve. */
+function openSidePools(
+  raw: pg.Pool,
+  session: ReturnType<typeof sessionSettings>,
+  options: PgEngineOptions,
+  connections: PgConnectionOptions,
+) {
+  // Same server and credentials as the engine's pool (a caller's pool too), connections of its own.
+  const lockPool = new pg.Pool({
+    ...raw.options,
+    ...session,
+    max: options.chatLockConnections ?? connectionBudget(defaultConnectionBudget).chatLocks,
+    options: lockSessionOptions,
+  });
+  const chatLocks = createPgChatLocks(connectPg(lockPool, connections), { onLockLost: options.onLockLost });
+  // One connection of its own holds every send claim of the instance (send-claims.ts says why).
+  const claimPool = new pg.Pool({ ...raw.options, ...session, max: 1 });
+  const sendClaims = createPgSendClaims(connectPg(claimPool, connections), {
+    pollMs: options.sendClaimPollMs,
+    onClaimsLost: options.onSendClaimsLost,
+  });
+  lockPool.on('error', (error) => options.onIdleError?.(error));
+  claimPool.on('error', (error) => options.onIdleError?.(error));
+  return { lockPool, claimPool, chatLocks, sendClaims };
 }
 
 /** Locks and reads a user row inside a transaction. */
