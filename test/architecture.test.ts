@@ -171,7 +171,6 @@ describe('small, named units', () => {
    */
   const longFunctionDebts = [
     'src/app.ts createApp',
-    'src/bot/conversations/buy-picker.ts pickPurchase',
     'src/bot/conversations/order-questions.ts createOrderQuestions',
     'src/bot/conversations/order.ts createOrderConversation',
     'src/bot/conversations/order.ts createOrderConversation.orderConversation',
