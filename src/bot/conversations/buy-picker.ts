@@ -12,6 +12,7 @@
  * started it) and the number of the rendering it belongs to: anything else is outdated.
  */
 import { createHash } from 'node:crypto';
+import type { InlineKeyboard } from 'grammy';
 import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import type { Selection } from '../renderers/purchase.ts';
 import { capitalise, targetProblemText } from '../renderers/purchase.ts';
@@ -53,6 +54,22 @@ function pickerIdOf(ctx: ConversationContext): string {
   return createHash('sha256').update(`kiosbot-picker:${ctx.chat?.id}:${ctx.update.update_id}`).digest('base64url').slice(0, 8);
 }
 
+/** A running picker: its environment, id, message and how it waits. */
+interface Picker {
+  env: BuyPickerEnv;
+  t: ConversationContext['t'];
+  /** The picker's id, carried by its buttons. */
+  flow: string;
+  /** The picker message; the next step is shown by editing it (`edit`, after a tap on it) rather than as a new one. */
+  state: { messageId: number | undefined; edit: boolean; rendering: number };
+  /** Removes the picker message's buttons (the flow moved on to a new message, or ended). */
+  closeButtons: () => Promise<void>;
+}
+
+/** What one answer does: nothing yet, move the picker to another step, or end it (with what to buy). */
+type Answer = { kind: 'stay' } | { kind: 'move'; to: PickerView | 'back' } | { kind: 'end'; selection: Selection | undefined };
+const stay: Answer = { kind: 'stay' };
+
 /**
  * Runs the picker. Waits for taps on its buttons and for typed codes or targets (any command or
  * another feature's button leaves the conversation, as everywhere). `initialCode` (from
@@ -62,221 +79,258 @@ function pickerIdOf(ctx: ConversationContext): string {
  * when the user cancelled or the price list could not be read (the user was told).
  */
 export async function pickPurchase(env: BuyPickerEnv, initialCode?: string): Promise<Selection | undefined> {
-  const { conversation, ctx, deps, userId, chatId } = env;
-  const t = ctx.t;
-  const flow = pickerIdOf(ctx);
-
-  /** Reads the price list (cached by the catalogue service) for `task`, as plain JSON. */
-  const read = <T>(task: (list: Product[]) => T | Promise<T>) =>
-    conversation.external(async (): Promise<Loaded<T>> => {
-      if (!(await deps.services.credentials.has(userId, 'reseller'))) return { ok: false };
-      try {
-        return { ok: true, value: await task(await deps.services.catalogue.priceList(userId)) };
-      } catch (error) {
-        const failure = providerFailureOf(error);
-        if (!failure) throw error;
-        deps.logger.warn('price list unavailable for the buy picker', { userId, error });
-        return { ok: false, error: failure };
-      }
-    });
-
-  const productsOf = (list: Product[], category: string) => groupByCategory(list).find((c) => c.category === category)?.products ?? [];
-
-  /** What a step shows. */
-  const load = (view: PickerView): Promise<Loaded<PickerData>> => {
-    if (view.step === 'target') {
-      return conversation.external(async (): Promise<Loaded<PickerData>> => ({
-        ok: true,
-        value: { step: 'target', recent: await deps.services.recentTargets.forBrand(userId, view.brand) },
-      }));
-    }
-    return read((list): PickerData => {
-      if (view.step === 'category') {
-        return { step: 'category', categories: groupByCategory(list).map((c) => ({ category: c.category, count: c.products.length })) };
-      }
-      const brands = groupByBrand(productsOf(list, view.category));
-      if (view.step === 'brand') return { step: 'brand', brands: brands.map((b) => ({ brand: b.brand, count: b.products.length })) };
-      return { step: 'product', products: (brands.find((b) => b.brand === view.brand)?.products ?? []).map(toJson) };
-    });
+  const { ctx, chatId } = env;
+  const state: Picker['state'] = { messageId: undefined, edit: false, rendering: 0 };
+  const picker: Picker = {
+    env,
+    t: ctx.t,
+    flow: pickerIdOf(ctx),
+    state,
+    closeButtons: async () => {
+      if (state.messageId !== undefined) await quietly(ctx.api.editMessageReplyMarkup(chatId, state.messageId));
+    },
   };
-
-  /** A product by code, with the category and brand the picker files it under. */
-  const locate = (code: string) =>
-    read((list): Located => {
-      const product = list.find((p) => p.code.toUpperCase() === code.toUpperCase());
-      if (!product) return null;
-      const category = categoryOf(product);
-      const brand = groupByBrand(productsOf(list, category)).find((b) => b.products.includes(product))?.brand ?? brandOf(product);
-      return { product: toJson(product), category, brand };
-    });
-
-  // --- Where to start ------------------------------------------------------------------------
-  const stack: PickerView[] = [{ step: 'category', page: 0 }];
-  if (initialCode !== undefined) {
-    const found = await locate(initialCode);
-    if (!found.ok) {
-      await env.lookupFailed(found.error);
-      return undefined;
-    }
-    const located = found.value;
-    if (!located) await ctx.reply(t('buy-unknown-code', { code: initialCode }));
-    else if (!isProductAvailable(located.product)) {
-      const { product } = located;
-      await ctx.reply(
-        t('buy-unavailable-code', { product: product.product_name, code: product.code, status: productStatusWord(t, product.status) }),
-      );
-    } else {
-      const { product, category, brand } = located;
-      stack.push({ step: 'brand', category, page: 0 }, { step: 'product', category, brand, page: 0 }, { step: 'target', product, brand });
-    }
-  }
-
-  let rendering = 0;
-  let messageId: number | undefined;
-  /** The next step is shown by editing the picker message (after a tap on it) rather than as a new one. */
-  let edit = false;
-  /** Removes the picker message's buttons (the flow moved on to a new message, or ended). */
-  const closeButtons = async () => {
-    if (messageId !== undefined) await quietly(ctx.api.editMessageReplyMarkup(chatId, messageId));
-  };
-
-  const receive = (current: number, repeat: PendingQuestion): Promise<Received> =>
-    waitForAnswer(conversation, {
-      repeat,
-      // Summaries' buttons count as this flow's: an old one is answered as such, not passed on.
-      ownsButton: (data) => isBuyPickerData(data) || readBuyData(data) !== undefined,
-      accept: (next): Received | undefined => {
-        const button = readBuyPickerData(next.callbackQuery?.data);
-        if (button)
-          return button.flow === flow && button.view === current
-            ? { kind: 'button', ctx: next, action: button.action, n: button.n }
-            : undefined;
-        const text = next.message?.text;
-        return text !== undefined ? { kind: 'text', ctx: next, text } : undefined;
-      },
-      otherwise: async (next) => {
-        if (!next.callbackQuery) {
-          await next.reply(t('buy-picker-hint'));
-          return;
-        }
-        await quietly(next.answerCallbackQuery({ text: t('buy-picker-outdated') }));
-        // An older message's buttons should not invite another tap; the current message keeps its own.
-        const tapped = next.callbackQuery.message?.message_id;
-        if (tapped !== undefined && tapped !== messageId) await quietly(next.editMessageReplyMarkup());
-      },
-      leave: closeButtons,
-    });
-
+  const stack = await startingSteps(picker, initialCode);
+  if (!stack) return undefined;
   for (;;) {
     const view = stack.at(-1) ?? { step: 'category', page: 0 };
-    const loaded = await load(view);
-    if (!loaded.ok) {
-      await closeButtons();
-      await env.lookupFailed(loaded.error);
-      return undefined;
-    }
-    const data = loaded.value;
-    const stamp = { flow, view: ++rendering };
-    const { text, keyboard } = renderPickerStep(t, view, data, stamp, stack.length > 1);
-    if (edit && messageId !== undefined) messageId = await editOrReply(ctx, messageId, text, { reply_markup: keyboard });
-    else {
-      await closeButtons();
-      messageId = (await ctx.reply(text, { reply_markup: keyboard })).message_id;
-    }
-
-    // Answers until one moves the picker to another step.
-    let next: PickerView | 'back' | undefined;
-    while (next === undefined) {
-      const got = await receive(stamp.view, { text, reply_markup: keyboard });
-      if (got.kind === 'button') {
-        const { action, n } = got;
-        // A tap on the copy an information command left below (see ask.ts) moves the picker there.
-        const tapped = got.ctx.callbackQuery?.message?.message_id;
-        if (tapped !== undefined && tapped !== messageId) {
-          await closeButtons();
-          messageId = tapped;
-        }
-        if (action === 'cancel') {
-          await quietly(got.ctx.answerCallbackQuery());
-          await closeButtons();
-          await ctx.reply(t('buy-cancelled'));
-          return undefined;
-        }
-        if (action === 'back') next = 'back';
-        else if (action === 'page' && view.step !== 'target') next = { ...view, page: n };
-        else if (view.step === 'category' && data.step === 'category') {
-          const category = data.categories[n]?.category;
-          if (category !== undefined) next = { step: 'brand', category, page: 0 };
-        } else if (view.step === 'brand' && data.step === 'brand') {
-          const brand = data.brands[n]?.brand;
-          if (brand !== undefined) next = { step: 'product', category: view.category, brand, page: 0 };
-        } else if (view.step === 'product' && data.step === 'product') {
-          const product = data.products[n];
-          if (product && !isProductAvailable(product)) {
-            const status = t('buy-picker-unavailable', {
-              name: raw(product.product_name),
-              status: raw(productStatusWord(t, product.status)),
-            });
-            await quietly(got.ctx.answerCallbackQuery({ text: status.slice(0, 200), show_alert: true }));
-            continue;
-          }
-          if (product) next = { step: 'target', product, brand: view.brand };
-        } else if (view.step === 'target' && data.step === 'target') {
-          const target = data.recent[n];
-          if (target !== undefined) {
-            const check = normaliseTarget(target, targetKindOf(view.product));
-            await quietly(got.ctx.answerCallbackQuery());
-            if (check.ok) return chosen(view.product, check.target);
-            await ctx.reply(t('buy-target-retry', { problem: raw(capitalise(targetProblemText(t, check.problem, target))) }));
-            continue;
-          }
-        }
-        await quietly(got.ctx.answerCallbackQuery());
-        edit = true;
-        continue;
-      }
-
-      // Typed text: the target at the target step, otherwise a code or CODE.TARGET line(s).
-      edit = false;
-      if (view.step === 'target') {
-        const check = normaliseTarget(got.text, targetKindOf(view.product));
-        if (check.ok) return chosen(view.product, check.target);
-        await ctx.reply(t('buy-target-retry', { problem: raw(capitalise(targetProblemText(t, check.problem, got.text.trim()))) }));
-        continue;
-      }
-      const parsed = parseBuyCommand(got.text);
-      const [first] = parsed.lines;
-      if (parsed.count > maxQuickBuyLines) await ctx.reply(t('buy-too-many-lines', { max: maxQuickBuyLines, count: parsed.count }));
-      else if (!first) await ctx.reply(t('buy-code-format'));
-      else if (parsed.lines.length > 1 || first.target !== undefined) {
-        await closeButtons();
-        return env.resolveLines(parsed.lines, parsed.problems);
-      } else {
-        const found = await locate(first.code);
-        if (!found.ok) {
-          await closeButtons();
-          await env.lookupFailed(found.error);
-          return undefined;
-        }
-        const located = found.value;
-        if (!located) await ctx.reply(t('buy-unknown-code', { code: first.code }));
-        else if (!isProductAvailable(located.product)) {
-          const { product } = located;
-          await ctx.reply(
-            t('buy-unavailable-code', { product: product.product_name, code: product.code, status: productStatusWord(t, product.status) }),
-          );
-        } else next = { step: 'target', product: located.product, brand: located.brand };
-      }
-    }
+    const shown = await showStep(picker, view, stack.length > 1);
+    if (!shown) return undefined;
+    const answer = await answerUntilMoved(picker, view, shown);
+    if (answer.kind === 'end') return answer.selection;
+    const next = answer.to;
     if (next === 'back') {
       if (stack.length > 1) stack.pop();
     } else if (next.step === view.step) stack[stack.length - 1] = next;
     else stack.push(next);
   }
+}
 
-  /** The picked product and target, as the summary takes them; the picker message keeps a line saying so. */
-  async function chosen(product: ProductJson, target: string): Promise<Selection> {
-    await closeButtons();
-    return { items: [{ code: product.code, productName: product.product_name, price: product.price, target }], problems: [] };
+/** Reads the price list (cached by the catalogue service) for `task`, as plain JSON. */
+function readList<T>(env: BuyPickerEnv, task: (list: Product[]) => T | Promise<T>) {
+  const { deps, userId } = env;
+  return env.conversation.external(async (): Promise<Loaded<T>> => {
+    if (!(await deps.services.credentials.has(userId, 'reseller'))) return { ok: false };
+    try {
+      return { ok: true, value: await task(await deps.services.catalogue.priceList(userId)) };
+    } catch (error) {
+      const failure = providerFailureOf(error);
+      if (!failure) throw error;
+      deps.logger.warn('price list unavailable for the buy picker', { userId, error });
+      return { ok: false, error: failure };
+    }
+  });
+}
+
+const productsOf = (list: Product[], category: string) => groupByCategory(list).find((c) => c.category === category)?.products ?? [];
+
+/** What a step shows. */
+function load(env: BuyPickerEnv, view: PickerView): Promise<Loaded<PickerData>> {
+  if (view.step === 'target') {
+    return env.conversation.external(async (): Promise<Loaded<PickerData>> => ({
+      ok: true,
+      value: { step: 'target', recent: await env.deps.services.recentTargets.forBrand(env.userId, view.brand) },
+    }));
   }
+  return readList(env, (list): PickerData => {
+    if (view.step === 'category') {
+      return { step: 'category', categories: groupByCategory(list).map((c) => ({ category: c.category, count: c.products.length })) };
+    }
+    const brands = groupByBrand(productsOf(list, view.category));
+    if (view.step === 'brand') return { step: 'brand', brands: brands.map((b) => ({ brand: b.brand, count: b.products.length })) };
+    return { step: 'product', products: (brands.find((b) => b.brand === view.brand)?.products ?? []).map(toJson) };
+  });
+}
+
+/** A product by code, with the category and brand the picker files it under. */
+function locate(env: BuyPickerEnv, code: string) {
+  return readList(env, (list): Located => {
+    const product = list.find((p) => p.code.toUpperCase() === code.toUpperCase());
+    if (!product) return null;
+    const category = categoryOf(product);
+    const brand = groupByBrand(productsOf(list, category)).find((b) => b.products.includes(product))?.brand ?? brandOf(product);
+    return { product: toJson(product), category, brand };
+  });
+}
+
+/** The located product when it can be bought; otherwise tells the user why not (unknown `code`, or unavailable). */
+async function buyable(picker: Picker, code: string, located: Located): Promise<NonNullable<Located> | undefined> {
+  const { t } = picker;
+  const { ctx } = picker.env;
+  if (!located) await ctx.reply(t('buy-unknown-code', { code }));
+  else if (!isProductAvailable(located.product)) {
+    const { product } = located;
+    await ctx.reply(
+      t('buy-unavailable-code', { product: product.product_name, code: product.code, status: productStatusWord(t, product.status) }),
+    );
+  } else return located;
+  return undefined;
+}
+
+/** Where to start: the category step, or `initialCode`'s target step (above its category, brand and product steps). */
+async function startingSteps(picker: Picker, initialCode: string | undefined): Promise<PickerView[] | undefined> {
+  const stack: PickerView[] = [{ step: 'category', page: 0 }];
+  if (initialCode === undefined) return stack;
+  const found = await locate(picker.env, initialCode);
+  if (!found.ok) {
+    await picker.env.lookupFailed(found.error);
+    return undefined;
+  }
+  const located = await buyable(picker, initialCode, found.value);
+  if (located) {
+    const { product, category, brand } = located;
+    stack.push({ step: 'brand', category, page: 0 }, { step: 'product', category, brand, page: 0 }, { step: 'target', product, brand });
+  }
+  return stack;
+}
+
+/** A step as shown: its data, text, keyboard and rendering number (its buttons carry it). */
+type Shown = { data: PickerData; text: string; keyboard: InlineKeyboard; current: number };
+
+/**
+ * Loads and shows `view` (with ⬅️ Back when `back`), by editing the picker message after a tap on
+ * it, otherwise as a new message; undefined when the price list could not be read (the user was told).
+ */
+async function showStep(picker: Picker, view: PickerView, back: boolean): Promise<Shown | undefined> {
+  const { state, env } = picker;
+  const loaded = await load(env, view);
+  if (!loaded.ok) {
+    await picker.closeButtons();
+    await env.lookupFailed(loaded.error);
+    return undefined;
+  }
+  const data = loaded.value;
+  const stamp = { flow: picker.flow, view: ++state.rendering };
+  const { text, keyboard } = renderPickerStep(picker.t, view, data, stamp, back);
+  if (state.edit && state.messageId !== undefined)
+    state.messageId = await editOrReply(env.ctx, state.messageId, text, { reply_markup: keyboard });
+  else {
+    await picker.closeButtons();
+    state.messageId = (await env.ctx.reply(text, { reply_markup: keyboard })).message_id;
+  }
+  return { data, text, keyboard, current: stamp.view };
+}
+
+/** Waits for an answer to the step rendered as `current` (an older rendering's button is outdated). */
+function receive(picker: Picker, current: number, repeat: PendingQuestion): Promise<Received> {
+  const { t, flow, state } = picker;
+  return waitForAnswer(picker.env.conversation, {
+    repeat,
+    // Summaries' buttons count as this flow's: an old one is answered as such, not passed on.
+    ownsButton: (data) => isBuyPickerData(data) || readBuyData(data) !== undefined,
+    accept: (next): Received | undefined => {
+      const button = readBuyPickerData(next.callbackQuery?.data);
+      if (button)
+        return button.flow === flow && button.view === current
+          ? { kind: 'button', ctx: next, action: button.action, n: button.n }
+          : undefined;
+      const text = next.message?.text;
+      return text !== undefined ? { kind: 'text', ctx: next, text } : undefined;
+    },
+    otherwise: async (next) => {
+      if (!next.callbackQuery) {
+        await next.reply(t('buy-picker-hint'));
+        return;
+      }
+      await quietly(next.answerCallbackQuery({ text: t('buy-picker-outdated') }));
+      // An older message's buttons should not invite another tap; the current message keeps its own.
+      const tapped = next.callbackQuery.message?.message_id;
+      if (tapped !== undefined && tapped !== state.messageId) await quietly(next.editMessageReplyMarkup());
+    },
+    leave: picker.closeButtons,
+  });
+}
+
+/** Answers until one moves the picker to another step or ends it. */
+async function answerUntilMoved(picker: Picker, view: PickerView, shown: Shown): Promise<Exclude<Answer, { kind: 'stay' }>> {
+  for (;;) {
+    const got = await receive(picker, shown.current, { text: shown.text, reply_markup: shown.keyboard });
+    const answer = got.kind === 'button' ? await onTap(picker, view, shown.data, got) : await onText(picker, view, got.text);
+    if (answer.kind !== 'stay') return answer;
+  }
+}
+
+/** A tap on one of the step's buttons. */
+async function onTap(picker: Picker, view: PickerView, data: PickerData, got: Extract<Received, { kind: 'button' }>): Promise<Answer> {
+  const { t, state } = picker;
+  const { action, n } = got;
+  // A tap on the copy an information command left below (see ask.ts) moves the picker there.
+  const tapped = got.ctx.callbackQuery?.message?.message_id;
+  if (tapped !== undefined && tapped !== state.messageId) {
+    await picker.closeButtons();
+    state.messageId = tapped;
+  }
+  if (action === 'cancel') {
+    await quietly(got.ctx.answerCallbackQuery());
+    await picker.closeButtons();
+    await picker.env.ctx.reply(t('buy-cancelled'));
+    return { kind: 'end', selection: undefined };
+  }
+  let next: PickerView | 'back' | undefined;
+  if (action === 'back') next = 'back';
+  else if (action === 'page' && view.step !== 'target') next = { ...view, page: n };
+  else if (view.step === 'category' && data.step === 'category') {
+    const category = data.categories[n]?.category;
+    if (category !== undefined) next = { step: 'brand', category, page: 0 };
+  } else if (view.step === 'brand' && data.step === 'brand') {
+    const brand = data.brands[n]?.brand;
+    if (brand !== undefined) next = { step: 'product', category: view.category, brand, page: 0 };
+  } else if (view.step === 'product' && data.step === 'product') {
+    const product = data.products[n];
+    if (product && !isProductAvailable(product)) {
+      const status = t('buy-picker-unavailable', { name: raw(product.product_name), status: raw(productStatusWord(t, product.status)) });
+      await quietly(got.ctx.answerCallbackQuery({ text: status.slice(0, 200), show_alert: true }));
+      return stay;
+    }
+    if (product) next = { step: 'target', product, brand: view.brand };
+  } else if (view.step === 'target' && data.step === 'target') {
+    const target = data.recent[n];
+    if (target !== undefined) {
+      await quietly(got.ctx.answerCallbackQuery());
+      return takeTarget(picker, view.product, target, target);
+    }
+  }
+  await quietly(got.ctx.answerCallbackQuery());
+  state.edit = true;
+  return next === undefined ? stay : { kind: 'move', to: next };
+}
+
+/** Typed text: the target at the target step, otherwise a code or CODE.TARGET line(s). */
+async function onText(picker: Picker, view: PickerView, text: string): Promise<Answer> {
+  const { t, env } = picker;
+  picker.state.edit = false;
+  if (view.step === 'target') return takeTarget(picker, view.product, text, text.trim());
+  const parsed = parseBuyCommand(text);
+  const [first] = parsed.lines;
+  if (parsed.count > maxQuickBuyLines) await env.ctx.reply(t('buy-too-many-lines', { max: maxQuickBuyLines, count: parsed.count }));
+  else if (!first) await env.ctx.reply(t('buy-code-format'));
+  else if (parsed.lines.length > 1 || first.target !== undefined) {
+    await picker.closeButtons();
+    return { kind: 'end', selection: await env.resolveLines(parsed.lines, parsed.problems) };
+  } else {
+    const found = await locate(env, first.code);
+    if (!found.ok) {
+      await picker.closeButtons();
+      await env.lookupFailed(found.error);
+      return { kind: 'end', selection: undefined };
+    }
+    const located = await buyable(picker, first.code, found.value);
+    if (located) return { kind: 'move', to: { step: 'target', product: located.product, brand: located.brand } };
+  }
+  return stay;
+}
+
+/** `target` (as tapped or typed; `shown` in the retry hint) for `product`: the purchase when it is valid, else a retry hint. */
+async function takeTarget(picker: Picker, product: ProductJson, target: string, shown: string): Promise<Answer> {
+  const { t } = picker;
+  const check = normaliseTarget(target, targetKindOf(product));
+  if (check.ok) return { kind: 'end', selection: await chosen(picker, product, check.target) };
+  await picker.env.ctx.reply(t('buy-target-retry', { problem: raw(capitalise(targetProblemText(t, check.problem, shown))) }));
+  return stay;
+}
+
+/** The picked product and target, as the summary takes them; the picker message keeps a line saying so. */
+async function chosen(picker: Picker, product: ProductJson, target: string): Promise<Selection> {
+  await picker.closeButtons();
+  return { items: [{ code: product.code, productName: product.product_name, price: product.price, target }], problems: [] };
 }
