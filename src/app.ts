@@ -1,12 +1,8 @@
 import { Api, type BotConfig } from 'grammy';
 import type { Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { openStore, type Store, type StoreOptions } from './store/store.ts';
-import { createLowdbEngine } from './store/lowdb-engine.ts';
-import { openPgEngine, type PgEngineOptions } from './store/pg/engine.ts';
-import { connectionBudget } from './store/pg/budget.ts';
+import type { Store, StoreOptions } from './store/store.ts';
 import { createDb, type Db } from './store/db.ts';
-import type { StoreEngine } from './store/contract.ts';
 import { createClaimHolder, singleProcessClaims, type ClaimHolder } from './store/claim-holder.ts';
 import { randomUUID } from 'node:crypto';
 import { createVault } from './store/vault.ts';
@@ -29,7 +25,7 @@ import { createNotices, type Notices } from './notify/notices.ts';
 import { createOutbox, type Outbox } from './notify/outbox.ts';
 import { createFleetGate, createFleetReplyPacer } from './notify/fleet-pacing.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
-import { atShutdown, createScheduler, everyInterval, job, type Scheduler } from './jobs/scheduler.ts';
+import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { createBackupJob, type BackupJob } from './jobs/backups.ts';
 import { createBroadcastRunner, type BroadcastRunner } from './jobs/broadcast.ts';
 import { createBroadcastService } from './services/broadcasts.ts';
@@ -42,7 +38,8 @@ import { claimGuard, createUpdateClaims, inboxGetUpdatesTransformer, replayInbox
 import { createUnstoredUpdates, type UnstoredUpdates } from './server/unstored-updates.ts';
 import type { ActiveUpdateOptions } from './server/active-updates.ts';
 import { createUpdatePipeline, type UpdatePipeline } from './server/update-pipeline.ts';
-import { webhookInboxRetention } from './server/http.ts';
+import { openEngine } from './app-store.ts';
+import { backgroundJobs } from './app-jobs.ts';
 
 export interface App {
   bot: ReturnType<typeof createBot>;
@@ -143,31 +140,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const now = options.now ?? (() => new Date());
   const vault = createVault({ key: config.encryptionKey, previousKeys: config.previousKeys });
   const instanceId = `${process.pid}-${randomUUID()}`;
-  let store: Store | undefined;
-  let engine: StoreEngine;
-  if (config.databaseUrl) {
-    engine = await openPgEngine({
-      connectionString: config.databaseUrl,
-      now,
-      vault,
-      ...pgConnectionSettings(config, instanceId, logger),
-    });
-  } else {
-    store = await openStore({
-      dataDir: config.dataDir,
-      vault,
-      now,
-      writeFile: options.storeWriteFile,
-      acceptMissingData: config.acceptMissingData,
-    });
-    if (store.migratedFrom !== undefined) logger.info('data file upgraded', { from: store.migratedFrom });
-    if (store.lostData.length > 0) {
-      logger.error('started WITHOUT missing data (ACCEPT_MISSING_DATA=true): what it held is lost; remove the variable now', {
-        lost: store.lostData,
-      });
-    }
-    engine = createLowdbEngine(store, now);
-  }
+  const { engine, store } = await openEngine(config, { vault, now, instanceId, logger, storeWriteFile: options.storeWriteFile });
   const db = createDb(engine, vault, now);
   // Every claim of this process (stored updates, due checks, outbox items) is its own while it lives:
   // renewed by one heartbeat; only on a shared store (one process owns a data directory).
@@ -349,53 +322,25 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   // A process paused past its lease sends nothing for the updates whose claims moved meanwhile.
   if (config.databaseUrl) bot.api.config.use(claimGuard(claims));
-  const fleet = config.databaseUrl !== undefined;
-  const scheduler = createScheduler([
-    // Stopped last: after the copies in flight are recorded, another instance resumes the broadcast from there.
-    atShutdown('broadcast-leadership', () => broadcaster.release()),
-    job('outbox', outbox),
-    // Counted bursts go into the outbox's store before it stops (sent after the restart).
-    atShutdown('operator-feed', () => operatorFeed.close()),
-    job('broadcast', broadcaster),
-    job('settlement-watcher', watcher),
-    job('daily-summaries', summaries),
-    job('price-watch', priceWatch),
-    everyInterval(
-      'balance-alerts',
-      options.alertIntervalMs ?? 10 * 60_000,
-      () => services.alerts.checkAll(),
-      (error) => logger.warn('balance alert pass failed; the next one tries again', { error }),
-    ),
-    // On a shared store an instance that died leaves the updates it held: the others replay them once their hold runs out.
-    ...(fleet
-      ? [
-          everyInterval(
-            'replay',
-            Math.max(1000, Math.min(60_000, config.claimLeaseMs)),
-            () =>
-              replayInbox(updates.handle, db.inbox, logger, updateClaims).then(() => db.inbox.pruneDone(webhookInboxRetention.postgres)),
-            (error) => logger.error('replay failed', { error }),
-          ),
-          // A broadcast started on another instance, or whose leader died, is looked for here.
-          everyInterval(
-            'broadcast-wake',
-            2000,
-            () => Promise.resolve(broadcaster.wake()),
-            () => undefined,
-          ),
-        ]
-      : []),
-    ...(store && config.backups.everyMs > 0
-      ? [
-          everyInterval(
-            'backups',
-            config.backups.everyMs,
-            () => backups.run(),
-            (error) => logger.error('backup failed', { error }),
-          ),
-        ]
-      : []),
-  ]);
+  const scheduler = createScheduler(
+    backgroundJobs({
+      config,
+      alertIntervalMs: options.alertIntervalMs,
+      logger,
+      db,
+      store,
+      outbox,
+      operatorFeed,
+      broadcaster,
+      watcher,
+      summaries,
+      priceWatch,
+      services,
+      backups,
+      updates,
+      updateClaims,
+    }),
+  );
   return {
     bot,
     deps,
@@ -427,38 +372,5 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await claims.stop();
       await db.close();
     },
-  };
-}
-
-/**
- * How this instance connects to PostgreSQL: DATABASE_POOL_SIZE connections at most, shared between
- * queries and chat locks; each named after the instance in pg_stat_activity (application_name), so
- * an operator can count them; lost connections and lost chat locks in the log (the first loss at
- * once, then at most one line per 10 s with the count).
- */
-function pgConnectionSettings(config: Config, instanceId: string, logger: Logger): Partial<PgEngineOptions> {
-  const budget = connectionBudget(config.databasePoolSize);
-  let reportedAt = -Infinity;
-  let unreported = 0;
-  return {
-    max: budget.queries,
-    chatLockConnections: budget.chatLocks,
-    applicationName: `kiosbot ${instanceId}`,
-    onIdleError: (error) => logger.warn('a database connection was closed by the server; the next query opens another', { error }),
-    onConnectionLost(error) {
-      unreported += 1;
-      if (Date.now() - reportedAt < 10_000) return;
-      logger.warn('the database connection was lost or could not be opened; reads and unfinished transactions are tried again', {
-        error,
-        losses: unreported,
-      });
-      reportedAt = Date.now();
-      unreported = 0;
-    },
-    onLockLost: (chatId, error) =>
-      logger.error('a chat lock went with its database connection while its work ran; another instance may take the chat now', {
-        chatId,
-        error,
-      }),
   };
 }

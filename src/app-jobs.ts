@@ -1,0 +1,112 @@
+/**
+ * The background jobs of an app instance, composed in their start order (jobs/scheduler.ts
+ * starts them in it and stops them in reverse).
+ */
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import type { Db } from './store/db.ts';
+import type { Store } from './store/store.ts';
+import type { Outbox } from './notify/outbox.ts';
+import type { OperatorFeed } from './notify/operator-feed.ts';
+import type { BroadcastRunner } from './jobs/broadcast.ts';
+import type { SettlementWatcher } from './jobs/settlement.ts';
+import type { DailySummaryJob } from './jobs/daily-summary.ts';
+import type { PriceWatchJob } from './jobs/price-watch.ts';
+import type { Services } from './services/services.ts';
+import type { BackupJob } from './jobs/backups.ts';
+import type { UpdatePipeline } from './server/update-pipeline.ts';
+import { replayInbox, type UpdateClaims } from './server/update-inbox.ts';
+import { webhookInboxRetention } from './server/http.ts';
+import { atShutdown, everyInterval, job, type Job } from './jobs/scheduler.ts';
+
+/** What the background jobs are made of (see `backgroundJobs`). */
+export interface JobParts {
+  config: Config;
+  /** How often the balance alerts pass runs (ms; default 10 minutes). */
+  alertIntervalMs: number | undefined;
+  logger: Logger;
+  db: Db;
+  store: Store | undefined;
+  outbox: Outbox;
+  operatorFeed: OperatorFeed;
+  broadcaster: BroadcastRunner;
+  watcher: SettlementWatcher;
+  summaries: DailySummaryJob;
+  priceWatch: PriceWatchJob;
+  services: Services;
+  backups: BackupJob;
+  updates: UpdatePipeline;
+  updateClaims: UpdateClaims;
+}
+
+/**
+ * The instance's background jobs, in start order (stopped in reverse: jobs/scheduler.ts): a
+ * broadcast's leadership is let go last, after the outbox recorded the copies in flight; the
+ * operator feed flushes into the outbox before it stops.
+ */
+export function backgroundJobs(parts: JobParts): Job[] {
+  const {
+    config,
+    alertIntervalMs,
+    logger,
+    db,
+    store,
+    outbox,
+    operatorFeed,
+    broadcaster,
+    watcher,
+    summaries,
+    priceWatch,
+    services,
+    backups,
+    updates,
+    updateClaims,
+  } = parts;
+  const fleet = config.databaseUrl !== undefined;
+  return [
+    // Stopped last: after the copies in flight are recorded, another instance resumes the broadcast from there.
+    atShutdown('broadcast-leadership', () => broadcaster.release()),
+    job('outbox', outbox),
+    // Counted bursts go into the outbox's store before it stops (sent after the restart).
+    atShutdown('operator-feed', () => operatorFeed.close()),
+    job('broadcast', broadcaster),
+    job('settlement-watcher', watcher),
+    job('daily-summaries', summaries),
+    job('price-watch', priceWatch),
+    everyInterval(
+      'balance-alerts',
+      alertIntervalMs ?? 10 * 60_000,
+      () => services.alerts.checkAll(),
+      (error) => logger.warn('balance alert pass failed; the next one tries again', { error }),
+    ),
+    // On a shared store an instance that died leaves the updates it held: the others replay them once their hold runs out.
+    ...(fleet
+      ? [
+          everyInterval(
+            'replay',
+            Math.max(1000, Math.min(60_000, config.claimLeaseMs)),
+            () =>
+              replayInbox(updates.handle, db.inbox, logger, updateClaims).then(() => db.inbox.pruneDone(webhookInboxRetention.postgres)),
+            (error) => logger.error('replay failed', { error }),
+          ),
+          // A broadcast started on another instance, or whose leader died, is looked for here.
+          everyInterval(
+            'broadcast-wake',
+            2000,
+            () => Promise.resolve(broadcaster.wake()),
+            () => undefined,
+          ),
+        ]
+      : []),
+    ...(store && config.backups.everyMs > 0
+      ? [
+          everyInterval(
+            'backups',
+            config.backups.everyMs,
+            () => backups.run(),
+            (error) => logger.error('backup failed', { error }),
+          ),
+        ]
+      : []),
+  ];
+}

@@ -1,0 +1,80 @@
+/**
+ * The store an app instance runs on, opened: the engine (PostgreSQL or the data directory's
+ * lowdb store) and, on PostgreSQL, how the instance spends its connection budget and reports
+ * lost connections.
+ */
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+import { openStore, type Store, type StoreOptions } from './store/store.ts';
+import { createLowdbEngine } from './store/lowdb-engine.ts';
+import { openPgEngine, type PgEngineOptions } from './store/pg/engine.ts';
+import { connectionBudget } from './store/pg/budget.ts';
+import type { StoreEngine } from './store/contract.ts';
+import type { Vault } from './store/vault.ts';
+
+/**
+ * The store engine of this process: PostgreSQL with DATABASE_URL (a fleet's shared database),
+ * else the data directory's lowdb store (`store`, kept for the operations only it has).
+ */
+export async function openEngine(
+  config: Config,
+  parts: { vault: Vault; now: () => Date; instanceId: string; logger: Logger; storeWriteFile: StoreOptions['writeFile'] },
+): Promise<{ engine: StoreEngine; store: Store | undefined }> {
+  const { vault, now, instanceId, logger } = parts;
+  if (config.databaseUrl) {
+    const engine = await openPgEngine({
+      connectionString: config.databaseUrl,
+      now,
+      vault,
+      ...pgConnectionSettings(config, instanceId, logger),
+    });
+    return { engine, store: undefined };
+  }
+  const store = await openStore({
+    dataDir: config.dataDir,
+    vault,
+    now,
+    writeFile: parts.storeWriteFile,
+    acceptMissingData: config.acceptMissingData,
+  });
+  if (store.migratedFrom !== undefined) logger.info('data file upgraded', { from: store.migratedFrom });
+  if (store.lostData.length > 0) {
+    logger.error('started WITHOUT missing data (ACCEPT_MISSING_DATA=true): what it held is lost; remove the variable now', {
+      lost: store.lostData,
+    });
+  }
+  return { engine: createLowdbEngine(store, now), store };
+}
+
+/**
+ * How this instance connects to PostgreSQL: DATABASE_POOL_SIZE connections at most, shared between
+ * queries and chat locks; each named after the instance in pg_stat_activity (application_name), so
+ * an operator can count them; lost connections and lost chat locks in the log (the first loss at
+ * once, then at most one line per 10 s with the count).
+ */
+function pgConnectionSettings(config: Config, instanceId: string, logger: Logger): Partial<PgEngineOptions> {
+  const budget = connectionBudget(config.databasePoolSize);
+  let reportedAt = -Infinity;
+  let unreported = 0;
+  return {
+    max: budget.queries,
+    chatLockConnections: budget.chatLocks,
+    applicationName: `kiosbot ${instanceId}`,
+    onIdleError: (error) => logger.warn('a database connection was closed by the server; the next query opens another', { error }),
+    onConnectionLost(error) {
+      unreported += 1;
+      if (Date.now() - reportedAt < 10_000) return;
+      logger.warn('the database connection was lost or could not be opened; reads and unfinished transactions are tried again', {
+        error,
+        losses: unreported,
+      });
+      reportedAt = Date.now();
+      unreported = 0;
+    },
+    onLockLost: (chatId, error) =>
+      logger.error('a chat lock went with its database connection while its work ran; another instance may take the chat now', {
+        chatId,
+        error,
+      }),
+  };
+}
