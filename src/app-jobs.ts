@@ -10,7 +10,14 @@ import type { Outbox } from './notify/outbox.ts';
 import type { OperatorFeed } from './notify/operator-feed.ts';
 import type { BroadcastRunner } from './jobs/broadcast.ts';
 import type { SettlementWatcher } from './jobs/settlement.ts';
-import type { DailySummaryJob } from './jobs/daily-summary.ts';
+import { createDailySummaryJob, type DailySummaryJob } from './jobs/daily-summary.ts';
+import type { TranslateFunction } from '@grammyjs/i18n';
+import type { ConversationContext } from './bot/context.ts';
+import type { createI18n } from './bot/i18n.ts';
+import { dailySummaryItem } from './bot/renderers/daily-summary.ts';
+import { loadPeriodReport } from './services/period-report.ts';
+import { userLocale } from './store/records/users.ts';
+import type { TextVariable } from './text/html.ts';
 import type { PriceWatchJob } from './jobs/price-watch.ts';
 import type { Services } from './services/services.ts';
 import type { BackupJob } from './jobs/backups.ts';
@@ -109,4 +116,27 @@ export function backgroundJobs(parts: JobParts): Job[] {
         ]
       : []),
   ];
+}
+
+/** The daily summary job: each user's report of yesterday, in their language, at their hour. */
+export function createSummaryJob(parts: {
+  config: Config;
+  db: Db;
+  i18n: ReturnType<typeof createI18n<ConversationContext>>;
+  logger: Logger;
+  now: () => Date;
+  onQueued: () => void;
+}): DailySummaryJob {
+  const { config, db, i18n } = parts;
+  return createDailySummaryJob({
+    db,
+    now: parts.now,
+    logger: parts.logger,
+    summary: async (user, range) => {
+      const locale = userLocale(user, config.defaultLocale);
+      const t = ((key: string, variables?: Record<string, TextVariable>) => i18n.t(locale, key, variables)) as TranslateFunction;
+      return dailySummaryItem(t, user.id, await loadPeriodReport(db, user.id, range));
+    },
+    onQueued: parts.onQueued,
+  });
 }

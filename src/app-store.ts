@@ -11,6 +11,9 @@ import { openPgEngine, type PgEngineOptions } from './store/pg/engine.ts';
 import { connectionBudget } from './store/pg/budget.ts';
 import type { StoreEngine } from './store/contract.ts';
 import type { Vault } from './store/vault.ts';
+import type { Db } from './store/db.ts';
+import { createClaimHolder, singleProcessClaims, type ClaimHolder, type ClaimTokens } from './store/claim-holder.ts';
+import { createUpdateClaims, type UpdateClaims } from './server/update-inbox.ts';
 
 /**
  * The store engine of this process: PostgreSQL with DATABASE_URL (a fleet's shared database),
@@ -77,4 +80,26 @@ function pgConnectionSettings(config: Config, instanceId: string, logger: Logger
         error,
       }),
   };
+}
+
+/**
+ * This process's claims. Every claim of a fleet instance (stored updates, due checks, outbox items)
+ * is its own while it lives: renewed by one heartbeat, started here. One process owning a data
+ * directory: its claims are its own for good, nothing renews them (`claimTokens` always hold).
+ */
+export function processClaims(
+  config: Config,
+  parts: { instanceId: string; db: Db; logger: Logger },
+): { claims: ClaimHolder; claimTokens: ClaimTokens; updateClaims: UpdateClaims } {
+  const { instanceId, db, logger } = parts;
+  const claims = createClaimHolder({
+    instanceId,
+    leaseMs: config.claimLeaseMs,
+    renew: (lease) => db.renewLeases(lease),
+    onProblem: (message, fields) => logger.warn(message, fields),
+  });
+  if (config.databaseUrl) claims.start();
+  const claimTokens = config.databaseUrl ? claims : singleProcessClaims(instanceId, config.claimLeaseMs);
+  const updateClaims = createUpdateClaims(claims, { track: config.databaseUrl !== undefined });
+  return { claims, claimTokens, updateClaims };
 }

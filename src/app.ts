@@ -1,45 +1,38 @@
-import { Api, type BotConfig } from 'grammy';
+import type { BotConfig } from 'grammy';
 import type { Config } from './config.ts';
-import { createLogger, type Logger } from './logger.ts';
+import type { Logger } from './logger.ts';
 import type { Store, StoreOptions } from './store/store.ts';
 import { createDb, type Db } from './store/db.ts';
-import { createClaimHolder, singleProcessClaims, type ClaimHolder } from './store/claim-holder.ts';
+import type { ClaimHolder } from './store/claim-holder.ts';
 import { randomUUID } from 'node:crypto';
 import { createVault } from './store/vault.ts';
-import { userLocale } from './store/records/users.ts';
 import { createProviders, type AccountProblem, type Providers } from './providers/factory.ts';
 import type { NewOutboxItem } from './store/records/outbox.ts';
 import { createAccountProblemReporter } from './notify/account-problems.ts';
 import { createOperatorFeed, type OperatorFeedOptions } from './notify/operator-feed.ts';
 import { createServices, type Services } from './services/services.ts';
-import { createBot } from './bot/index.ts';
+import type { createBot } from './bot/index.ts';
 import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './bot/context.ts';
 import { createI18n, senderLocale } from './bot/i18n.ts';
-import { htmlParseMode, type TextVariable } from './text/html.ts';
-import { formatReceipt } from './text/receipt.ts';
-import type { TranslateFunction } from '@grammyjs/i18n';
-import { createReceiptKeyboard, createResultsKeyboard } from './bot/keyboards/receipt.ts';
-import { fit, renderPurchaseResults, toPurchaseResult } from './bot/renderers/purchase.ts';
 import { formatRupiah } from './text/format.ts';
-import { createNotices, type Notices } from './notify/notices.ts';
-import { createOutbox, type Outbox } from './notify/outbox.ts';
-import { createFleetGate, createFleetReplyPacer } from './notify/fleet-pacing.ts';
+import type { Notices } from './notify/notices.ts';
+import type { createOutbox, Outbox } from './notify/outbox.ts';
+import { createFleetReplyPacer } from './notify/fleet-pacing.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { createBackupJob, type BackupJob } from './jobs/backups.ts';
 import { createBroadcastRunner, type BroadcastRunner } from './jobs/broadcast.ts';
 import { createBroadcastService } from './services/broadcasts.ts';
-import { createDailySummaryJob, type DailySummaryJob } from './jobs/daily-summary.ts';
-import { loadPeriodReport } from './services/period-report.ts';
-import { dailySummaryItem } from './bot/renderers/daily-summary.ts';
+import type { DailySummaryJob } from './jobs/daily-summary.ts';
 import { createPriceWatchJob, type PriceWatchJob } from './jobs/price-watch.ts';
 import type { SellPriceOf } from './services/pricing.ts';
-import { claimGuard, createUpdateClaims, inboxGetUpdatesTransformer, replayInbox, type UpdateClaims } from './server/update-inbox.ts';
+import { claimGuard, inboxGetUpdatesTransformer, replayInbox, type UpdateClaims } from './server/update-inbox.ts';
 import { createUnstoredUpdates, type UnstoredUpdates } from './server/unstored-updates.ts';
 import type { ActiveUpdateOptions } from './server/active-updates.ts';
 import { createUpdatePipeline, type UpdatePipeline } from './server/update-pipeline.ts';
-import { openEngine } from './app-store.ts';
-import { backgroundJobs } from './app-jobs.ts';
+import { openEngine, processClaims } from './app-store.ts';
+import { createAppBot, createAppLogger, createAppNotices, createAppOutbox } from './app-parts.ts';
+import { backgroundJobs, createSummaryJob } from './app-jobs.ts';
 
 export interface App {
   bot: ReturnType<typeof createBot>;
@@ -128,32 +121,13 @@ export interface AppOptions {
  * → services → bot. Nothing here starts polling; the caller decides how updates arrive.
  */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const logger =
-    options.logger ??
-    createLogger({
-      level: config.logLevel,
-      secrets: [
-        config.botToken,
-        ...[config.encryptionKey, ...config.previousKeys].flatMap((key) => [key.toString('base64'), key.toString('hex')]),
-      ],
-    });
+  const logger = options.logger ?? createAppLogger(config);
   const now = options.now ?? (() => new Date());
   const vault = createVault({ key: config.encryptionKey, previousKeys: config.previousKeys });
   const instanceId = `${process.pid}-${randomUUID()}`;
   const { engine, store } = await openEngine(config, { vault, now, instanceId, logger, storeWriteFile: options.storeWriteFile });
   const db = createDb(engine, vault, now);
-  // Every claim of this process (stored updates, due checks, outbox items) is its own while it lives:
-  // renewed by one heartbeat; only on a shared store (one process owns a data directory).
-  const claims = createClaimHolder({
-    instanceId,
-    leaseMs: config.claimLeaseMs,
-    renew: (lease) => db.renewLeases(lease),
-    onProblem: (message, fields) => logger.warn(message, fields),
-  });
-  if (config.databaseUrl) claims.start();
-  // One process owning a data directory: its claims are its own for good, nothing renews them.
-  const claimTokens = config.databaseUrl ? claims : singleProcessClaims(instanceId, config.claimLeaseMs);
-  const updateClaims = createUpdateClaims(claims, { track: config.databaseUrl !== undefined });
+  const { claims, claimTokens, updateClaims } = processClaims(config, { instanceId, db, logger });
   // Set once the outbox exists; a provider call can only happen after createApp returns.
   let reportAccountProblem: (problem: AccountProblem) => void = () => undefined;
   const providers = createProviders(config.providers, {
@@ -162,48 +136,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onCall: (call) => logger.info('provider call', { ...call }),
   });
   const i18n = createI18n<ConversationContext>({ defaultLocale: config.defaultLocale, db });
-  const notices = createNotices({
-    db,
-    translate: (locale, key, variables) => i18n.t(locale, key, variables),
-    formatReceipt,
-    receiptKeyboard: (t, tx) => createReceiptKeyboard(t, tx),
-    resultsKeyboard: (t, transactions) => createResultsKeyboard(t, transactions),
-    formatPurchaseResults: (t, transactions) =>
-      fit((compact) => renderPurchaseResults(t as TranslateFunction, transactions.map(toPurchaseResult), config.publicIp, compact)),
-    defaultLocale: config.defaultLocale,
-    adminChatId: config.adminChatId,
-  });
-  // The outbox paces itself and waits out 429s, so its Api has no auto-retry transformer.
-  const outboxApi = new Api(config.botToken, { apiRoot: config.telegramApiRoot });
-  // Notifications are HTML like every other message (src/text/html.ts); this transformer never retries.
-  outboxApi.config.use(htmlParseMode);
-  // A fleet sharing PostgreSQL keeps Telegram's overall rate together: every message takes a shared slot.
-  const outboxLimits = {
-    globalPerSecond: config.broadcast.paid ? undefined : Math.max(25, config.broadcast.rate),
-    ...options.outboxLimits,
-  };
-  const fleetGate = config.databaseUrl
-    ? createFleetGate({
-        slots: db.sendSlots,
-        limits: { perSecond: outboxLimits.globalPerSecond ?? 25, perChatMs: 1000, perGroupPerMinute: 20 },
-        now,
-      })
-    : undefined;
-  const outbox = createOutbox({
-    api: outboxApi,
+  const notices = createAppNotices(config, db, i18n);
+  const { outbox, fleetGate } = createAppOutbox({
+    config,
+    limits: options.outboxLimits,
     db,
     claims: claimTokens,
-    ...(fleetGate ? { fleetGate } : {}),
     logger,
     now,
-    // A broadcast paced above the default 25/s (BROADCAST_RATE up to 30) needs the room in the global window.
-    limits: outboxLimits,
-    onBlocked: async (chatId) => {
-      if (chatId < 0) await services.groupLinks.unlink(chatId);
-    },
-    onMigrated: async (oldId, newId) => {
-      await services.groupLinks.migrate(oldId, newId);
-    },
+    groupLinks: () => services.groupLinks,
   });
   /** Queues messages the bot sends on its own and wakes the outbox. */
   const enqueue = async (items: NewOutboxItem[]): Promise<void> => {
@@ -259,47 +200,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     tickMs: options.watcherTickMs,
     onAccountPaused: async (userId, reason) => enqueue(await notices.accountPaused(userId, reason)),
   });
-  const summaries = createDailySummaryJob({
-    db,
-    now,
-    logger,
-    summary: async (user, range) => {
-      const locale = userLocale(user, config.defaultLocale);
-      const t = ((key: string, variables?: Record<string, TextVariable>) => i18n.t(locale, key, variables)) as TranslateFunction;
-      return dailySummaryItem(t, user.id, await loadPeriodReport(db, user.id, range));
-    },
-    onQueued: () => outbox.kick(),
-  });
+  const summaries = createSummaryJob({ config, db, i18n, logger, now, onQueued: () => outbox.kick() });
   const priceWatch = createPriceWatchJob({ service: services.priceWatch, logger, intervalMs: config.priceWatchMs });
   const backups = createBackupJob({ store, dir: config.backups.dir, keep: config.backups.keep, logger, now });
-  const deps: BotDeps = {
-    settings: {
-      botToken: config.botToken,
-      adminIds: config.adminIds,
-      adminChatId: config.adminChatId,
-      publicIp: config.publicIp,
-      defaultLocale: config.defaultLocale,
-      conversationTimeoutMs: options.conversationTimeoutMs ?? 15 * 60_000,
-      gameshopCataloguePath: config.gameshopCataloguePath,
-      floodLimit: options.floodLimit,
-      claimLeaseMs: config.claimLeaseMs,
-    },
-    logger,
-    db,
-    services,
-    notices,
-    enqueue,
-    operatorFeed,
-    broadcasts,
-    now,
+  const { bot, deps } = createAppBot({
+    config,
+    options,
+    parts: { logger, db, services, notices, enqueue, operatorFeed, broadcasts, now, i18n },
     replyPacer: fleetGate ? createFleetReplyPacer(fleetGate) : outbox.replyPacer(),
-    i18n,
-  };
-  const botConfig: BotConfig<BotContext> = {
-    ...options.botConfig,
-    client: { apiRoot: config.telegramApiRoot, ...options.botConfig?.client },
-  };
-  const bot = createBot(deps, botConfig);
+  });
   // Updates that may move money are stored before Telegram is told they arrived, marked done once handled.
   // Long polling (lowdb only: a fleet on PostgreSQL takes updates by webhook, see config.ts).
   // One the data directory cannot store is not handled: its user is told to try again.
@@ -322,25 +231,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   // A process paused past its lease sends nothing for the updates whose claims moved meanwhile.
   if (config.databaseUrl) bot.api.config.use(claimGuard(claims));
-  const scheduler = createScheduler(
-    backgroundJobs({
-      config,
-      alertIntervalMs: options.alertIntervalMs,
-      logger,
-      db,
-      store,
-      outbox,
-      operatorFeed,
-      broadcaster,
-      watcher,
-      summaries,
-      priceWatch,
-      services,
-      backups,
-      updates,
-      updateClaims,
-    }),
-  );
+  const { alertIntervalMs } = options;
+  const parts = { config, alertIntervalMs, logger, db, store, outbox, operatorFeed, broadcaster, watcher, summaries };
+  const scheduler = createScheduler(backgroundJobs({ ...parts, priceWatch, services, backups, updates, updateClaims }));
   return {
     bot,
     deps,

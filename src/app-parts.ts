@@ -1,0 +1,135 @@
+/**
+ * Parts an app instance is composed of, each made in one named place: its logger, the notices it
+ * sends on its own, the outbox (with a fleet's shared send slots) and the bot with its
+ * dependencies. createApp (app.ts) wires them together.
+ */
+import { Api, type BotConfig, type Transformer } from 'grammy';
+import type { TranslateFunction } from '@grammyjs/i18n';
+import type { Config } from './config.ts';
+import { createLogger, type Logger } from './logger.ts';
+import type { Db } from './store/db.ts';
+import type { ClaimTokens } from './store/claim-holder.ts';
+import { createBot } from './bot/index.ts';
+import type { BotContext, BotDeps, ConversationContext, FloodLimit } from './bot/context.ts';
+import type { createI18n } from './bot/i18n.ts';
+import { htmlParseMode } from './text/html.ts';
+import { formatReceipt } from './text/receipt.ts';
+import { createReceiptKeyboard, createResultsKeyboard } from './bot/keyboards/receipt.ts';
+import { fit, renderPurchaseResults, toPurchaseResult } from './bot/renderers/purchase.ts';
+import { createNotices, type Notices } from './notify/notices.ts';
+import { createOutbox, type Outbox, type OutboxLimits } from './notify/outbox.ts';
+import { createFleetGate, type FleetGate } from './notify/fleet-pacing.ts';
+import type { GroupLinkService } from './services/group-links.ts';
+
+type I18n = ReturnType<typeof createI18n<ConversationContext>>;
+
+/** The process's logger, with every secret of the configuration redacted (in either encoding). */
+export function createAppLogger(config: Config): Logger {
+  return createLogger({
+    level: config.logLevel,
+    secrets: [
+      config.botToken,
+      ...[config.encryptionKey, ...config.previousKeys].flatMap((key) => [key.toString('base64'), key.toString('hex')]),
+    ],
+  });
+}
+
+/** The texts of the messages the bot sends on its own (settlements, alerts, operator items). */
+export function createAppNotices(config: Config, db: Db, i18n: I18n): Notices {
+  return createNotices({
+    db,
+    translate: (locale, key, variables) => i18n.t(locale, key, variables),
+    formatReceipt,
+    receiptKeyboard: (t, tx) => createReceiptKeyboard(t, tx),
+    resultsKeyboard: (t, transactions) => createResultsKeyboard(t, transactions),
+    formatPurchaseResults: (t, transactions) =>
+      fit((compact) => renderPurchaseResults(t as TranslateFunction, transactions.map(toPurchaseResult), config.publicIp, compact)),
+    defaultLocale: config.defaultLocale,
+    adminChatId: config.adminChatId,
+  });
+}
+
+/**
+ * The outbox on an Api of its own, and on a fleet's store the shared send slots (`fleetGate`)
+ * every message of every instance takes first. `groupLinks` is asked when a group refuses the bot
+ * or moves (the services are made after the outbox).
+ */
+export function createAppOutbox(parts: {
+  config: Config;
+  limits: OutboxLimits | undefined;
+  db: Db;
+  claims: ClaimTokens;
+  logger: Logger;
+  now: () => Date;
+  groupLinks: () => GroupLinkService;
+}): { outbox: Outbox; fleetGate: FleetGate | undefined } {
+  const { config, db, logger, now } = parts;
+  // The outbox paces itself and waits out 429s, so its Api has no auto-retry transformer.
+  const outboxApi = new Api(config.botToken, { apiRoot: config.telegramApiRoot });
+  // Notifications are HTML like every other message (src/text/html.ts); this transformer never retries.
+  outboxApi.config.use(htmlParseMode);
+  // A fleet sharing PostgreSQL keeps Telegram's overall rate together: every message takes a shared slot.
+  const outboxLimits = {
+    globalPerSecond: config.broadcast.paid ? undefined : Math.max(25, config.broadcast.rate),
+    ...parts.limits,
+  };
+  const fleetGate = config.databaseUrl
+    ? createFleetGate({
+        slots: db.sendSlots,
+        limits: { perSecond: outboxLimits.globalPerSecond ?? 25, perChatMs: 1000, perGroupPerMinute: 20 },
+        now,
+      })
+    : undefined;
+  const outbox = createOutbox({
+    api: outboxApi,
+    db,
+    claims: parts.claims,
+    ...(fleetGate ? { fleetGate } : {}),
+    logger,
+    now,
+    // A broadcast paced above the default 25/s (BROADCAST_RATE up to 30) needs the room in the global window.
+    limits: outboxLimits,
+    onBlocked: async (chatId) => {
+      if (chatId < 0) await parts.groupLinks().unlink(chatId);
+    },
+    onMigrated: async (oldId, newId) => {
+      await parts.groupLinks().migrate(oldId, newId);
+    },
+  });
+  return { outbox, fleetGate };
+}
+
+/** The bot and the dependencies its handlers get (`ctx.deps`). */
+export function createAppBot(input: {
+  config: Config;
+  options: {
+    botConfig?: BotConfig<BotContext> | undefined;
+    conversationTimeoutMs?: number | undefined;
+    floodLimit?: FloodLimit | undefined;
+  };
+  parts: Omit<BotDeps, 'settings' | 'replyPacer'>;
+  /** Counts the bot's replies in Telegram's window (the outbox's, or a fleet's shared slots). */
+  replyPacer: Transformer;
+}): { bot: ReturnType<typeof createBot>; deps: BotDeps } {
+  const { config, options } = input;
+  const deps: BotDeps = {
+    settings: {
+      botToken: config.botToken,
+      adminIds: config.adminIds,
+      adminChatId: config.adminChatId,
+      publicIp: config.publicIp,
+      defaultLocale: config.defaultLocale,
+      conversationTimeoutMs: options.conversationTimeoutMs ?? 15 * 60_000,
+      gameshopCataloguePath: config.gameshopCataloguePath,
+      floodLimit: options.floodLimit,
+      claimLeaseMs: config.claimLeaseMs,
+    },
+    ...input.parts,
+    replyPacer: input.replyPacer,
+  };
+  const botConfig: BotConfig<BotContext> = {
+    ...options.botConfig,
+    client: { apiRoot: config.telegramApiRoot, ...options.botConfig?.client },
+  };
+  return { bot: createBot(deps, botConfig), deps };
+}
