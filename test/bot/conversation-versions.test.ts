@@ -8,7 +8,8 @@
  * conversation-fingerprints.json.
  *
  * `UPDATE_FINGERPRINTS=1` (`npm run fingerprint:conversations`) records them again; it refuses
- * while a recorded flow changed under an unchanged version.
+ * while a recorded path changed under an unchanged version, and records a path not recorded yet
+ * (new coverage, not a change of its flow) without a bump.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import { buyer, tapThrough } from '../helpers/buy.ts';
 import { ChatDriver, answerOrder, freeFire, looseFloodLimit, sampleCataloguePath, shopper } from '../helpers/gameshop.ts';
 import { seedConnectedUser } from '../helpers/seed-transactions.ts';
 import { stepShapes } from '../helpers/conversation-shape.ts';
+import { changedPaths, unrecordedPaths } from '../helpers/conversation-fingerprints.ts';
 import { conversationIds } from '../../src/bot/conversations/ids.ts';
 import { conversationsVersion } from '../../src/bot/conversation-storage.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
@@ -184,24 +186,6 @@ function readFingerprints(): Fingerprints | undefined {
   }
 }
 
-/** The first step where two recordings differ, named by its path and its number there (from 1). */
-function firstDifference(recorded: string[], now: string[]): string {
-  const found = recorded.findIndex((step, i) => step !== now[i]);
-  const at = found === -1 ? recorded.length : found;
-  const start = now.slice(0, at + 1).findLastIndex((step) => step.startsWith('path '));
-  const where = start === -1 ? `step ${at + 1}` : `path "${now[start]?.slice('path '.length)}", step ${at - start}`;
-  return `first difference at ${where}: recorded "${recorded[at] ?? '(none)'}", now "${now[at] ?? '(none)'}"`;
-}
-
-/** The flows whose recorded shapes differ from `now` (a flow recorded for the first time is no change). */
-function changedFlows(recorded: Fingerprints, now: Record<FlowName, string[]>): string[] {
-  return (Object.keys(now) as FlowName[]).flatMap((name) => {
-    const before = recorded.flows[name];
-    if (before === undefined || JSON.stringify(before) === JSON.stringify(now[name])) return [];
-    return [`flow "${name}" changed its steps (${firstDifference(before, now[name])})`];
-  });
-}
-
 describe('conversation versions', () => {
   let world: TestWorld;
   let shapes: Record<FlowName, string[]>;
@@ -229,7 +213,7 @@ describe('conversation versions', () => {
 
   it('records the same steps for the current conversationsVersion, or the version was bumped', () => {
     const recorded = readFingerprints();
-    const changed = recorded ? changedFlows(recorded, shapes) : [];
+    const changed = recorded ? changedPaths(recorded.flows, shapes) : [];
     const bump = `bump conversationsVersion in src/bot/conversation-storage.ts (now ${conversationsVersion}) and run \`${rerecord}\` to record the new fingerprints`;
 
     if (process.env.UPDATE_FINGERPRINTS) {
@@ -248,8 +232,31 @@ describe('conversation versions', () => {
           `run \`${rerecord}\` to record them for ${conversationsVersion}, and commit ${path.basename(fingerprintFile)}.`,
       );
     }
-    const missing = (Object.keys(shapes) as FlowName[]).filter((name) => recorded.flows[name] === undefined);
+    const missing = unrecordedPaths(recorded.flows, shapes);
     if (changed.length > 0) throw new Error(`${changed.join('; ')}: ${bump}.`);
     if (missing.length > 0) throw new Error(`no fingerprint recorded for ${missing.join(', ')}: run \`${rerecord}\` and commit it.`);
+  });
+});
+
+describe('recording fingerprints under an unchanged version', () => {
+  const recorded = { pin: ['path set', 'message: pin () = wait | pending 1', 'message: ended'] };
+
+  it('takes a path with no fingerprint yet as new coverage, not as a change of its flow', () => {
+    const now = { ...recorded, pin: [...recorded.pin, 'path remove', 'message: pin () = wait external | pending 1'] };
+    expect(changedPaths(recorded, now)).toEqual([]);
+    expect(unrecordedPaths(recorded, now)).toEqual(['pin/remove']);
+  });
+
+  it('takes a recorded path whose steps changed as a change that needs a bump, whatever new paths come with it', () => {
+    const now = { pin: ['path set', 'message: pin () = wait external | pending 1', 'message: ended', 'path remove', 'message: ended'] };
+    expect(changedPaths(recorded, now)).toEqual([
+      'flow "pin" changed its steps on path "set" (first difference at step 1: recorded "message: pin () = wait | pending 1", now "message: pin () = wait external | pending 1")',
+    ]);
+  });
+
+  it('takes a flow with no fingerprint at all as unrecorded, every path of it', () => {
+    const now = { ...recorded, sell: ['path rule', 'message: ended'] };
+    expect(changedPaths(recorded, now)).toEqual([]);
+    expect(unrecordedPaths(recorded, now)).toEqual(['sell/rule']);
   });
 });
