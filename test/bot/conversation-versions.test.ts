@@ -24,6 +24,7 @@ import { changedPaths, unrecordedPaths } from '../helpers/conversation-fingerpri
 import { conversationIds } from '../../src/bot/conversations/ids.ts';
 import { conversationsVersion } from '../../src/bot/conversation-storage.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { marketplaceDemoAccounts } from '../../tools/sandbox/marketplace.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 type FlowName = (typeof conversationIds)[keyof typeof conversationIds];
@@ -69,6 +70,18 @@ class RecordedChat extends ChatDriver {
     await this.record('tap', tapThrough(this.world, this.user, message, prefix, includes));
   }
 
+  /** Sends purchase lines and confirms their summary; resolves with the result. */
+  async buyConfirmed(lines: string): Promise<EmulatedMessage> {
+    const summary = await this.send(lines, 'Ringkasan pembelian');
+    return this.tap(summary, 'Konfirmasi', 'Sukses');
+  }
+
+  /** Opens /pin with a PIN set and taps `button` of its menu, up to the current-PIN question. */
+  async openPinMenu(button: string): Promise<void> {
+    const menu = await this.send('/pin', 'PIN transaksi sedang aktif');
+    await this.tap(menu, button, 'PIN Anda yang sekarang');
+  }
+
   /** The path's name, then per step what the user did and the shape of the state stored after it. */
   shapes(): string[] {
     const shapes = stepShapes(this.steps.map((step) => step.state));
@@ -83,6 +96,16 @@ class RecordedChat extends ChatDriver {
     this.steps.push({ kind, state });
     return result;
   }
+}
+
+const knownPin = '482915';
+
+/** A new user the bot knows, with `knownPin` set. */
+async function pinned(world: TestWorld, firstName: string): Promise<EmulatedUser> {
+  const user = world.telegram.createUser({ firstName, languageCode: 'id' });
+  await world.app.store.users.upsert({ id: user.id, firstName });
+  await world.app.services.pin.set(user.id, knownPin);
+  return user;
 }
 
 /** One scripted path per entry; each starts in a chat of a new user. */
@@ -106,12 +129,18 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       await chat.send('/batal');
       return chat;
     },
+    async (world) => {
+      const chat = new RecordedChat(world, world.telegram.createUser({ firstName: 'Market', languageCode: 'id' }), 'marketplace');
+      const picker = await chat.send('/connect');
+      await chat.tap(picker, 'Marketplace', 'API key');
+      await chat.send(marketplaceDemoAccounts.main.apiKey, '✅');
+      return chat;
+    },
   ],
   buy: [
     async (world) => {
       const chat = new RecordedChat(world, await buyer(world, 'Quick'), 'quick-buy');
-      const summary = await chat.send('TSEL10.081234567890', 'Ringkasan pembelian');
-      await chat.tap(summary, 'Konfirmasi', 'Sukses');
+      await chat.buyConfirmed('TSEL10.081234567890');
       return chat;
     },
     async (world) => {
@@ -124,6 +153,43 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       await chat.tap(summary, 'Konfirmasi', 'Sukses');
       return chat;
     },
+    async (world) => {
+      const chat = new RecordedChat(world, await buyer(world, 'Bulk'), 'bulk quick-buy');
+      await chat.buyConfirmed('TSEL10.081234567890\nXL10.081398765432');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await buyer(world, 'Repeat'), 'repeat question');
+      await chat.buyConfirmed('TSEL10.081234567890');
+      const second = await chat.send('TSEL10.081234567890', 'Ringkasan pembelian');
+      const question = await chat.tap(second, 'Konfirmasi', 'baru saja');
+      await chat.tap(question, 'Ya, beli lagi', 'Sukses');
+      return chat;
+    },
+    async (world) => {
+      const user = await buyer(world, 'Pinned');
+      await world.app.services.pin.set(user.id, '4829');
+      const chat = new RecordedChat(world, user, 'with a PIN');
+      const summary = await chat.send('TSEL10.081234567890', 'Ringkasan pembelian');
+      await chat.tap(summary, 'Konfirmasi', 'PIN');
+      await chat.send('4829', 'Sukses');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await buyer(world, 'Cancel'), 'cancelled by /batal at the summary');
+      await chat.send('/beli TSEL10 081234567890', 'Ringkasan pembelian');
+      await chat.send('/batal', 'Dibatalkan');
+      return chat;
+    },
+    // Last: it raises XL10 for the rest of the run.
+    async (world) => {
+      const chat = new RecordedChat(world, await buyer(world, 'Raised'), 'price raised before Confirm');
+      const summary = await chat.send('XL10.081398765432', 'Ringkasan pembelian');
+      world.sandbox.reseller.setProduct('XL10', { price: 99_000 });
+      const again = await chat.tap(summary, 'Konfirmasi', 'Harga berubah');
+      await chat.tap(again, 'Konfirmasi', 'Sukses');
+      return chat;
+    },
   ],
   pin: [
     async (world) => {
@@ -131,6 +197,27 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       await chat.send('/pin', 'belum punya PIN');
       await chat.send('482915', 'sekali lagi');
       await chat.send('482915', 'PIN disimpan');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await pinned(world, 'Change'), 'change');
+      await chat.openPinMenu('Ganti PIN');
+      await chat.send(knownPin, 'PIN baru');
+      await chat.send('7305', 'sekali lagi');
+      await chat.send('7305', 'PIN diganti');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await pinned(world, 'Remove'), 'remove');
+      await chat.openPinMenu('Hapus PIN');
+      await chat.send(knownPin, 'PIN dihapus');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await pinned(world, 'Wrong'), 'wrong current PIN');
+      await chat.openPinMenu('Hapus PIN');
+      await chat.send('111222', 'PIN salah');
+      await chat.send(knownPin, 'PIN dihapus');
       return chat;
     },
   ],
@@ -141,6 +228,35 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       const summary = await answerOrder(chat, first, { ...freeFire, promo: 'HEMAT10' });
       await chat.tap(summary, 'Pesan sekarang', 'Pesanan dibuat');
       return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await shopper(world, 'Promo'), 'refused promo');
+      const first = await chat.send('/pesan', 'Mau top up game apa');
+      const summary = await answerOrder(chat, first, { ...freeFire, promo: 'NGAWUR' });
+      const refused = await chat.tap(summary, 'Pesan sekarang', 'tidak berlaku');
+      await chat.tap(refused, 'tanpa promo', 'Pesanan dibuat');
+      return chat;
+    },
+    // The catalogue is loaded once at start: this path runs in a world of its own without it.
+    async () => {
+      const bare = await startWorld({ sandbox: { reseller: { instant: true } }, app: { floodLimit: looseFloodLimit } });
+      try {
+        const chat = new RecordedChat(bare, await shopper(bare, 'Ids'), 'no catalogue, ids typed');
+        const first = await chat.send('/pesan', 'Mau top up game apa');
+        const ids = await chat.tap(first, 'Free Fire', 'ID produk');
+        const summary = await answerOrder(chat, ids, {
+          ...freeFire,
+          game: undefined,
+          catalogue: false,
+          product: '201',
+          method: '1',
+          server: 'skip',
+        });
+        await chat.tap(summary, 'Pesan sekarang', 'Pesanan dibuat');
+        return chat;
+      } finally {
+        await bare.stop();
+      }
     },
   ],
   shop: [
@@ -154,6 +270,17 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       await chat.tap(menu, 'Selesai', 'Selesai');
       return chat;
     },
+    async (world) => {
+      const user = await seedConnectedUser(world, 'Profile');
+      await world.app.store.users.upsert({ id: user.id, firstName: 'Profile' });
+      await world.app.store.users.update(user.id, { shop: { name: 'Konter Ani', address: 'Jl. Lama 1', target: 'masked' } });
+      const chat = new RecordedChat(world, user, 'edit one field');
+      const menu = await chat.send('/toko', 'Profil toko');
+      await chat.tap(menu, 'Nama', 'nama toko');
+      const renamed = await chat.send('Toko Ani', 'disimpan');
+      await chat.tap(renamed, 'Selesai', 'Selesai');
+      return chat;
+    },
   ],
   sell: [
     async (world) => {
@@ -163,6 +290,13 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       await chat.send('lima persen', 'bukan markup');
       const step = await chat.send('2,5%', 'dibulatkan');
       await chat.tap(step, 'Rp 500', 'disimpan');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await buyer(world, 'Brand'), 'per-brand rule');
+      const screen = await chat.send('/jual', 'Belum ada aturan');
+      await chat.tap(screen, 'Per brand', 'per brand');
+      await chat.send('telkomsel 1000', 'disimpan');
       return chat;
     },
   ],
