@@ -8,7 +8,8 @@
  * conversation-fingerprints.json.
  *
  * `UPDATE_FINGERPRINTS=1` (`npm run fingerprint:conversations`) records them again; it refuses
- * while a recorded flow changed under an unchanged version.
+ * while a recorded path changed under an unchanged version, and records a path not recorded yet
+ * (new coverage, not a change of its flow) without a bump.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,9 +20,11 @@ import { buyer, tapThrough } from '../helpers/buy.ts';
 import { ChatDriver, answerOrder, freeFire, looseFloodLimit, sampleCataloguePath, shopper } from '../helpers/gameshop.ts';
 import { seedConnectedUser } from '../helpers/seed-transactions.ts';
 import { stepShapes } from '../helpers/conversation-shape.ts';
+import { changedPaths, unrecordedPaths } from '../helpers/conversation-fingerprints.ts';
 import { conversationIds } from '../../src/bot/conversations/ids.ts';
 import { conversationsVersion } from '../../src/bot/conversation-storage.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
+import { marketplaceDemoAccounts } from '../../tools/sandbox/marketplace.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 type FlowName = (typeof conversationIds)[keyof typeof conversationIds];
@@ -67,6 +70,18 @@ class RecordedChat extends ChatDriver {
     await this.record('tap', tapThrough(this.world, this.user, message, prefix, includes));
   }
 
+  /** Sends purchase lines and confirms their summary; resolves with the result. */
+  async buyConfirmed(lines: string): Promise<EmulatedMessage> {
+    const summary = await this.send(lines, 'Ringkasan pembelian');
+    return this.tap(summary, 'Konfirmasi', 'Sukses');
+  }
+
+  /** Opens /pin with a PIN set and taps `button` of its menu, up to the current-PIN question. */
+  async openPinMenu(button: string): Promise<void> {
+    const menu = await this.send('/pin', 'PIN transaksi sedang aktif');
+    await this.tap(menu, button, 'PIN Anda yang sekarang');
+  }
+
   /** The path's name, then per step what the user did and the shape of the state stored after it. */
   shapes(): string[] {
     const shapes = stepShapes(this.steps.map((step) => step.state));
@@ -81,6 +96,16 @@ class RecordedChat extends ChatDriver {
     this.steps.push({ kind, state });
     return result;
   }
+}
+
+const knownPin = '482915';
+
+/** A new user the bot knows, with `knownPin` set. */
+async function pinned(world: TestWorld, firstName: string): Promise<EmulatedUser> {
+  const user = world.telegram.createUser({ firstName, languageCode: 'id' });
+  await world.app.store.users.upsert({ id: user.id, firstName });
+  await world.app.services.pin.set(user.id, knownPin);
+  return user;
 }
 
 /** One scripted path per entry; each starts in a chat of a new user. */
@@ -104,12 +129,18 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       await chat.send('/batal');
       return chat;
     },
+    async (world) => {
+      const chat = new RecordedChat(world, world.telegram.createUser({ firstName: 'Market', languageCode: 'id' }), 'marketplace');
+      const picker = await chat.send('/connect');
+      await chat.tap(picker, 'Marketplace', 'API key');
+      await chat.send(marketplaceDemoAccounts.main.apiKey, '✅');
+      return chat;
+    },
   ],
   buy: [
     async (world) => {
       const chat = new RecordedChat(world, await buyer(world, 'Quick'), 'quick-buy');
-      const summary = await chat.send('TSEL10.081234567890', 'Ringkasan pembelian');
-      await chat.tap(summary, 'Konfirmasi', 'Sukses');
+      await chat.buyConfirmed('TSEL10.081234567890');
       return chat;
     },
     async (world) => {
@@ -122,6 +153,43 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       await chat.tap(summary, 'Konfirmasi', 'Sukses');
       return chat;
     },
+    async (world) => {
+      const chat = new RecordedChat(world, await buyer(world, 'Bulk'), 'bulk quick-buy');
+      await chat.buyConfirmed('TSEL10.081234567890\nXL10.081398765432');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await buyer(world, 'Repeat'), 'repeat question');
+      await chat.buyConfirmed('TSEL10.081234567890');
+      const second = await chat.send('TSEL10.081234567890', 'Ringkasan pembelian');
+      const question = await chat.tap(second, 'Konfirmasi', 'baru saja');
+      await chat.tap(question, 'Ya, beli lagi', 'Sukses');
+      return chat;
+    },
+    async (world) => {
+      const user = await buyer(world, 'Pinned');
+      await world.app.services.pin.set(user.id, '4829');
+      const chat = new RecordedChat(world, user, 'with a PIN');
+      const summary = await chat.send('TSEL10.081234567890', 'Ringkasan pembelian');
+      await chat.tap(summary, 'Konfirmasi', 'PIN');
+      await chat.send('4829', 'Sukses');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await buyer(world, 'Cancel'), 'cancelled by /batal at the summary');
+      await chat.send('/beli TSEL10 081234567890', 'Ringkasan pembelian');
+      await chat.send('/batal', 'Dibatalkan');
+      return chat;
+    },
+    // Last: it raises XL10 for the rest of the run.
+    async (world) => {
+      const chat = new RecordedChat(world, await buyer(world, 'Raised'), 'price raised before Confirm');
+      const summary = await chat.send('XL10.081398765432', 'Ringkasan pembelian');
+      world.sandbox.reseller.setProduct('XL10', { price: 99_000 });
+      const again = await chat.tap(summary, 'Konfirmasi', 'Harga berubah');
+      await chat.tap(again, 'Konfirmasi', 'Sukses');
+      return chat;
+    },
   ],
   pin: [
     async (world) => {
@@ -129,6 +197,27 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       await chat.send('/pin', 'belum punya PIN');
       await chat.send('482915', 'sekali lagi');
       await chat.send('482915', 'PIN disimpan');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await pinned(world, 'Change'), 'change');
+      await chat.openPinMenu('Ganti PIN');
+      await chat.send(knownPin, 'PIN baru');
+      await chat.send('7305', 'sekali lagi');
+      await chat.send('7305', 'PIN diganti');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await pinned(world, 'Remove'), 'remove');
+      await chat.openPinMenu('Hapus PIN');
+      await chat.send(knownPin, 'PIN dihapus');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await pinned(world, 'Wrong'), 'wrong current PIN');
+      await chat.openPinMenu('Hapus PIN');
+      await chat.send('111222', 'PIN salah');
+      await chat.send(knownPin, 'PIN dihapus');
       return chat;
     },
   ],
@@ -139,6 +228,35 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       const summary = await answerOrder(chat, first, { ...freeFire, promo: 'HEMAT10' });
       await chat.tap(summary, 'Pesan sekarang', 'Pesanan dibuat');
       return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await shopper(world, 'Promo'), 'refused promo');
+      const first = await chat.send('/pesan', 'Mau top up game apa');
+      const summary = await answerOrder(chat, first, { ...freeFire, promo: 'NGAWUR' });
+      const refused = await chat.tap(summary, 'Pesan sekarang', 'tidak berlaku');
+      await chat.tap(refused, 'tanpa promo', 'Pesanan dibuat');
+      return chat;
+    },
+    // The catalogue is loaded once at start: this path runs in a world of its own without it.
+    async () => {
+      const bare = await startWorld({ sandbox: { reseller: { instant: true } }, app: { floodLimit: looseFloodLimit } });
+      try {
+        const chat = new RecordedChat(bare, await shopper(bare, 'Ids'), 'no catalogue, ids typed');
+        const first = await chat.send('/pesan', 'Mau top up game apa');
+        const ids = await chat.tap(first, 'Free Fire', 'ID produk');
+        const summary = await answerOrder(chat, ids, {
+          ...freeFire,
+          game: undefined,
+          catalogue: false,
+          product: '201',
+          method: '1',
+          server: 'skip',
+        });
+        await chat.tap(summary, 'Pesan sekarang', 'Pesanan dibuat');
+        return chat;
+      } finally {
+        await bare.stop();
+      }
     },
   ],
   shop: [
@@ -152,6 +270,17 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       await chat.tap(menu, 'Selesai', 'Selesai');
       return chat;
     },
+    async (world) => {
+      const user = await seedConnectedUser(world, 'Profile');
+      await world.app.store.users.upsert({ id: user.id, firstName: 'Profile' });
+      await world.app.store.users.update(user.id, { shop: { name: 'Konter Ani', address: 'Jl. Lama 1', target: 'masked' } });
+      const chat = new RecordedChat(world, user, 'edit one field');
+      const menu = await chat.send('/toko', 'Profil toko');
+      await chat.tap(menu, 'Nama', 'nama toko');
+      const renamed = await chat.send('Toko Ani', 'disimpan');
+      await chat.tap(renamed, 'Selesai', 'Selesai');
+      return chat;
+    },
   ],
   sell: [
     async (world) => {
@@ -161,6 +290,13 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
       await chat.send('lima persen', 'bukan markup');
       const step = await chat.send('2,5%', 'dibulatkan');
       await chat.tap(step, 'Rp 500', 'disimpan');
+      return chat;
+    },
+    async (world) => {
+      const chat = new RecordedChat(world, await buyer(world, 'Brand'), 'per-brand rule');
+      const screen = await chat.send('/jual', 'Belum ada aturan');
+      await chat.tap(screen, 'Per brand', 'per brand');
+      await chat.send('telkomsel 1000', 'disimpan');
       return chat;
     },
   ],
@@ -182,24 +318,6 @@ function readFingerprints(): Fingerprints | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The first step where two recordings differ, named by its path and its number there (from 1). */
-function firstDifference(recorded: string[], now: string[]): string {
-  const found = recorded.findIndex((step, i) => step !== now[i]);
-  const at = found === -1 ? recorded.length : found;
-  const start = now.slice(0, at + 1).findLastIndex((step) => step.startsWith('path '));
-  const where = start === -1 ? `step ${at + 1}` : `path "${now[start]?.slice('path '.length)}", step ${at - start}`;
-  return `first difference at ${where}: recorded "${recorded[at] ?? '(none)'}", now "${now[at] ?? '(none)'}"`;
-}
-
-/** The flows whose recorded shapes differ from `now` (a flow recorded for the first time is no change). */
-function changedFlows(recorded: Fingerprints, now: Record<FlowName, string[]>): string[] {
-  return (Object.keys(now) as FlowName[]).flatMap((name) => {
-    const before = recorded.flows[name];
-    if (before === undefined || JSON.stringify(before) === JSON.stringify(now[name])) return [];
-    return [`flow "${name}" changed its steps (${firstDifference(before, now[name])})`];
-  });
 }
 
 describe('conversation versions', () => {
@@ -229,7 +347,7 @@ describe('conversation versions', () => {
 
   it('records the same steps for the current conversationsVersion, or the version was bumped', () => {
     const recorded = readFingerprints();
-    const changed = recorded ? changedFlows(recorded, shapes) : [];
+    const changed = recorded ? changedPaths(recorded.flows, shapes) : [];
     const bump = `bump conversationsVersion in src/bot/conversation-storage.ts (now ${conversationsVersion}) and run \`${rerecord}\` to record the new fingerprints`;
 
     if (process.env.UPDATE_FINGERPRINTS) {
@@ -248,8 +366,31 @@ describe('conversation versions', () => {
           `run \`${rerecord}\` to record them for ${conversationsVersion}, and commit ${path.basename(fingerprintFile)}.`,
       );
     }
-    const missing = (Object.keys(shapes) as FlowName[]).filter((name) => recorded.flows[name] === undefined);
+    const missing = unrecordedPaths(recorded.flows, shapes);
     if (changed.length > 0) throw new Error(`${changed.join('; ')}: ${bump}.`);
     if (missing.length > 0) throw new Error(`no fingerprint recorded for ${missing.join(', ')}: run \`${rerecord}\` and commit it.`);
+  });
+});
+
+describe('recording fingerprints under an unchanged version', () => {
+  const recorded = { pin: ['path set', 'message: pin () = wait | pending 1', 'message: ended'] };
+
+  it('takes a path with no fingerprint yet as new coverage, not as a change of its flow', () => {
+    const now = { ...recorded, pin: [...recorded.pin, 'path remove', 'message: pin () = wait external | pending 1'] };
+    expect(changedPaths(recorded, now)).toEqual([]);
+    expect(unrecordedPaths(recorded, now)).toEqual(['pin/remove']);
+  });
+
+  it('takes a recorded path whose steps changed as a change that needs a bump, whatever new paths come with it', () => {
+    const now = { pin: ['path set', 'message: pin () = wait external | pending 1', 'message: ended', 'path remove', 'message: ended'] };
+    expect(changedPaths(recorded, now)).toEqual([
+      'flow "pin" changed its steps on path "set" (first difference at step 1: recorded "message: pin () = wait | pending 1", now "message: pin () = wait external | pending 1")',
+    ]);
+  });
+
+  it('takes a flow with no fingerprint at all as unrecorded, every path of it', () => {
+    const now = { ...recorded, sell: ['path rule', 'message: ended'] };
+    expect(changedPaths(recorded, now)).toEqual([]);
+    expect(unrecordedPaths(recorded, now)).toEqual(['sell/rule']);
   });
 });
