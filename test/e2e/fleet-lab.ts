@@ -8,7 +8,6 @@
  * failure instead.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -23,6 +22,7 @@ import { createVault } from '../../src/store/vault.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../fleet/round-robin-proxy.ts';
 import { loopbackEnv, testEncryptionKey } from '../helpers/app.ts';
 import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
+import { freePort } from '../helpers/free-port.ts';
 import { adminUrl, createTestDatabase, postgresAvailable } from '../helpers/pg-database.ts';
 
 /** True, or why the fleet tests are skipped (no server; a failure instead with CI=true or KIOSBOT_REQUIRE_POSTGRES=1). */
@@ -70,19 +70,6 @@ export interface Fleet {
   sql<T>(text: string, values?: unknown[]): Promise<T[]>;
   /** Kills the instances, closes the servers, drops the database, removes the directory. */
   close(): Promise<void>;
-}
-
-/** A port nothing listens on right now (the proxy must know its targets before they start). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /**
