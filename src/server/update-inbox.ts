@@ -254,7 +254,7 @@ export function runUpdatesInChatTurns(
   const pollMs = options.orderPollMs ?? 50;
   const waitMs = options.orderWaitMs ?? 2 * claims.holder.lease().ms;
   return (handle) => async (update) => {
-    const chatId = chatOf(update);
+    const chatId = updateChatId(update);
     const owner = claims.ownerOf(update.update_id);
     const run = async (mayWait: boolean) => {
       if (owner === undefined) return handle(update);
@@ -316,7 +316,8 @@ export async function replayInbox(
   const chains = new Map<string, Update[]>();
   for (const update of updates) {
     claims.record(update.update_id, lease.owner);
-    const key = chatKey(update);
+    // One chain per chat (the chat lock's own key); an update of no chat is a chain of its own.
+    const key = String(updateChatId(update) ?? `update ${update.update_id}`);
     chains.set(key, [...(chains.get(key) ?? []), update]);
   }
   await Promise.all(
@@ -331,13 +332,4 @@ export async function replayInbox(
     }),
   );
   return updates.length;
-}
-
-/** The chat an update belongs to (its sender's private chat, or the update itself), for per-chat order. */
-export const chatOf = updateChatId;
-
-function chatKey(update: Update): string {
-  const chat = update.message?.chat.id ?? update.callback_query?.message?.chat.id;
-  const from = update.message?.from?.id ?? update.callback_query?.from.id;
-  return String(chat ?? from ?? update.update_id);
 }

@@ -7,7 +7,6 @@
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { privatePostgresAvailable, startPrivatePostgres } from '../helpers/private-postgres.ts';
-import { until } from './fixture.ts';
 import { openFleet, postgres } from './fleet-lab.ts';
 
 const available = postgres === true ? privatePostgresAvailable() : postgres;
@@ -38,25 +37,23 @@ describe('four instances on a default PostgreSQL server', () => {
     // A slow balance answer keeps each chat's lock (a connection) taken for two seconds.
     sandbox.inject({ service: 'reseller', path: '/cek-saldo', times: Infinity, fault: { kind: 'latency', ms: 2000 } });
 
-    let peak = 0;
-    let sampling = true;
-    const sampler = (async () => {
-      for (; sampling; await new Promise((resolve) => setTimeout(resolve, 100))) {
-        const { rows } = await admin.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'kiosbot %'`,
-        );
-        peak = Math.max(peak, rows[0]?.n ?? 0);
-      }
-    })();
-    for (const user of users) user.send('/saldo');
     const answered = (user: (typeof users)[number]) => telegram.botMessages(user).filter((m) => m.text?.startsWith('💰 Saldo')).length;
-    await until(
-      () => users.every((user) => answered(user) >= 1),
-      120_000,
-      () => `${users.filter((user) => answered(user) >= 1).length} of ${users.length} answered\n${fleet.output().slice(-20_000)}`,
-    );
-    sampling = false;
-    await sampler;
+    const answeredUsers = () => users.filter((user) => answered(user) >= 1).length;
+    const connections = async () =>
+      (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'kiosbot %'`)).rows[0]
+        ?.n ?? 0;
+    for (const user of users) user.send('/saldo');
+    // The connections are counted each time more users were answered (the others' balance calls,
+    // each holding its chat's lock, are on their way then): progress, not a clock, paces the count.
+    let peak = 0;
+    for (let seen = 0; seen < users.length;) {
+      await telegram.waitFor(() => answeredUsers() > seen, {
+        timeoutMs: 120_000,
+        message: `${answeredUsers()} of ${users.length} answered\n${fleet.output().slice(-20_000)}`,
+      });
+      seen = answeredUsers();
+      peak = Math.max(peak, await connections());
+    }
 
     expect(users.filter((user) => answered(user) !== 1)).toEqual([]);
     expect(fleet.output()).not.toContain('too many clients');
