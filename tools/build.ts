@@ -6,9 +6,9 @@
  * "Production"). test/e2e/build-once.ts builds the e2e project's copy with the same options.
  *
  * Start-up reads, decodes and compiles all of an entry point's file before it runs a line, so the
- * bundle carries no more than a start needs: comments and whitespace are left out (the packages'
- * JSDoc was a third of the file, and its few non-ASCII characters made Node decode the whole
- * file as UTF-16), and what is imported only on demand (Chart.js and QR codes, for the first
+ * bundle carries no more than a start needs: comments and whitespace are left out (most of the
+ * packages' text is JSDoc, whose few non-ASCII characters made Node decode the whole file as
+ * UTF-16), and what is imported only on demand (Chart.js and QR codes, for the first
  * picture) is split into chunk files beside the entry points, read when first drawn. Function and
  * class names are kept, so a stack trace still names them; `main.mjs.map` maps its positions back
  * to the sources (`node --enable-source-maps dist/src/bot/main.mjs`).

@@ -33,7 +33,7 @@ export type ShardSecrets = Pick<UserShardData, 'credentials' | 'conversations'>;
  * The secrets of `secrets` and of the users' shards `shards` that none of the vault's keys opens
  * (see the module comment). Every secret is checked. A shard's secret is read in place: its
  * owner's name and its AAD are made only for one that must be opened (a legacy token) or named,
- * since at 50k users this runs over 50k credentials at every start.
+ * since this runs over every user's credentials at every start.
  */
 export function findUnreadable(vault: Vault, secrets: Iterable<StoredSecret>, shards: Iterable<ShardSecrets> = []): UnreadableSecrets {
   const known = new Set(vault.keyIds);
