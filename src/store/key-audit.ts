@@ -6,6 +6,9 @@
  * refuse to start on data with such secrets, and a restore refuses such a backup, so that a
  * missing key shows at start-up, named, instead of as one failed purchase after another.
  */
+import { conversationAad } from './records/conversations.ts';
+import { credentialsAad } from './records/credentials.ts';
+import type { UserShardData } from './user-shards.ts';
 import { keyIdOfToken, legacyKeyId, type Vault } from './vault.ts';
 
 /** One stored secret as the audit sees it. */
@@ -23,28 +26,67 @@ export interface UnreadableSecrets {
   keyIds: string[];
 }
 
-/** The secrets of `secrets` that none of the vault's keys opens (see the module comment). */
-export function findUnreadable(vault: Vault, secrets: Iterable<StoredSecret>): UnreadableSecrets {
+/** The sealed values of a users' shard as the audit reads them: credentials and conversation states. */
+export type ShardSecrets = Pick<UserShardData, 'credentials' | 'conversations'>;
+
+/**
+ * The secrets of `secrets` and of the users' shards `shards` that none of the vault's keys opens
+ * (see the module comment). Every secret is checked. A shard's secret is read in place: its
+ * owner's name and its AAD are made only for one that must be opened (a legacy token) or named,
+ * since this runs over every user's credentials at every start.
+ */
+export function findUnreadable(vault: Vault, secrets: Iterable<StoredSecret>, shards: Iterable<ShardSecrets> = []): UnreadableSecrets {
   const known = new Set(vault.keyIds);
   const names: string[] = [];
   const keyIds = new Set<string>();
-  for (const secret of secrets) {
+  /** Whether `token` is sealed with one of the vault's keys, by its key id alone (false for a legacy token: it must be opened). */
+  const knownKey = (token: string) => {
+    const id = keyIdOfToken(token);
+    return id !== undefined && id !== legacyKeyId && known.has(id);
+  };
+  const examine = (secret: StoredSecret) => {
     const id = keyIdOfToken(secret.token);
-    if (id === legacyKeyId ? opens(vault, secret) : id !== undefined && known.has(id)) continue;
+    if (id === legacyKeyId ? opens(vault, secret) : id !== undefined && known.has(id)) return;
     names.push(secret.name);
     keyIds.add(id ?? 'none');
+  };
+  for (const shard of shards) {
+    for (const key in shard.credentials) {
+      const record = shard.credentials[key]!;
+      if (!knownKey(record.sealed)) examine(credentialSecret(key, record));
+    }
+    for (const key in shard.conversations) {
+      const token = shard.conversations[key]!;
+      if (!knownKey(token)) examine(conversationSecret(key, token));
+    }
   }
+  for (const secret of secrets) examine(secret);
   return { names, keyIds: [...keyIds].sort() };
 }
 
-/** Whether every secret is sealed with the vault's current key (a legacy token counts when the vault has no other key). */
-export function allSealedWithCurrentKey(vault: Vault, secrets: Iterable<StoredSecret>): boolean {
-  for (const secret of secrets) {
-    if (vault.isCurrent(secret.token)) continue;
-    if (keyIdOfToken(secret.token) === legacyKeyId && vault.keyIds.length === 1) continue;
-    return false;
+/**
+ * Whether every secret of `secrets` and of the shards `shards` is sealed with the vault's current
+ * key (a legacy token counts when the vault has no other key).
+ */
+export function allSealedWithCurrentKey(vault: Vault, secrets: Iterable<StoredSecret>, shards: Iterable<ShardSecrets> = []): boolean {
+  const current = (token: string) => vault.isCurrent(token) || (keyIdOfToken(token) === legacyKeyId && vault.keyIds.length === 1);
+  for (const shard of shards) {
+    for (const key in shard.credentials) if (!current(shard.credentials[key]!.sealed)) return false;
+    for (const key in shard.conversations) if (!current(shard.conversations[key]!)) return false;
   }
+  for (const secret of secrets) if (!current(secret.token)) return false;
   return true;
+}
+
+/** The stored credentials `record` (keyed `<userId>:<service>` in its shard) as the audit names them. */
+export function credentialSecret(key: string, record: ShardSecrets['credentials'][string]): StoredSecret {
+  const userId = Number(key.slice(0, key.indexOf(':')));
+  return { token: record.sealed, aad: credentialsAad(userId, record.service), name: `the ${record.service} credentials of user ${userId}` };
+}
+
+/** The stored conversation state `token` (keyed `key` in its shard) as the audit names it. */
+export function conversationSecret(key: string, token: string): StoredSecret {
+  return { token, aad: conversationAad(key), name: `the conversation state ${key}` };
 }
 
 /** Names shown in one message at most; the rest are counted. */

@@ -1,6 +1,5 @@
 import type { DurableFile } from './durable-file.ts';
-import { conversationAad } from './records/conversations.ts';
-import { credentialsAad } from './records/credentials.ts';
+import { conversationSecret, credentialSecret } from './key-audit.ts';
 import type { HotData } from './schema.ts';
 import type { UserShardData, UserShards } from './user-shards.ts';
 import { sealKeyCheck, type Vault } from './vault.ts';
@@ -63,23 +62,16 @@ export async function resealFile<T>(
 
 /** The sealed values of a users' shard file: its users' credentials and conversation states. */
 export function shardSecrets(data: Pick<UserShardData, 'credentials' | 'conversations'>): SealedValue[] {
-  const credentials = Object.entries(data.credentials).map(([key, record]): SealedValue => {
-    const userId = Number(key.slice(0, key.indexOf(':')));
-    return {
-      kind: 'credentials',
-      token: record.sealed,
-      aad: credentialsAad(userId, record.service),
-      name: `the ${record.service} credentials of user ${userId}`,
-      put: (token) => {
-        record.sealed = token;
-      },
-    };
-  });
+  const credentials = Object.entries(data.credentials).map(([key, record]): SealedValue => ({
+    kind: 'credentials',
+    ...credentialSecret(key, record),
+    put: (token) => {
+      record.sealed = token;
+    },
+  }));
   const conversations = Object.entries(data.conversations).map(([key, token]): SealedValue => ({
     kind: 'conversations',
-    token,
-    aad: conversationAad(key),
-    name: `the conversation state ${key}`,
+    ...conversationSecret(key, token),
     put: (sealed) => {
       data.conversations[key] = sealed;
     },

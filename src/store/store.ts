@@ -19,7 +19,7 @@ import { createTransactionsRepo, type TransactionsRepo } from './transactions.ts
 import { copyPendingUsers, createUsersRepo, type UsersRepo } from './users.ts';
 import { sealKeyCheck, verifyKeyCheck, type Vault } from './vault.ts';
 import { StoreKeyError } from './errors.ts';
-import { resealHot, resealShards, shardSecrets, type ResealReport } from './reseal.ts';
+import { resealHot, resealShards, type ResealReport } from './reseal.ts';
 import { credentialsAad } from './records/credentials.ts';
 import { conversationAad } from './records/conversations.ts';
 import { createWriteGate } from './write-gate.ts';
@@ -165,7 +165,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // with the current key only when every stored secret is: otherwise the key check would let
     // the current key alone start on data that needs another one. A key rotation moves it (resealSecrets).
     const everySecretCurrent = () =>
-      allSealedWithCurrentKey(options.vault, [...shards.all.flatMap((shard) => shardSecrets(shard.data)), ...storedUpdates]);
+      allSealedWithCurrentKey(
+        options.vault,
+        storedUpdates,
+        shards.all.map((shard) => shard.data),
+      );
     const addCheck = !hot.data.keyCheck && everySecretCurrent();
     // The files there now (found, or accepted as lost) are the ones to expect from here on.
     const recordFiles = !recordsDataFiles(hot.data.meta, dataFiles.present);
@@ -273,7 +277,7 @@ function checkKey(
   input: KeyCheckInput & { vault: Vault; file: string; storedUpdates: readonly StoredSecret[]; allowUnreadable: boolean },
 ): void {
   const { vault, file } = input;
-  const unreadable = () => findUnreadable(vault, [...input.sources.flatMap((source) => shardSecrets(source)), ...input.storedUpdates]);
+  const unreadable = () => findUnreadable(vault, input.storedUpdates, input.sources);
   if (input.keyCheck) {
     const problem = verifyKeyCheck(vault, input.keyCheck.sealed);
     if (problem) {
