@@ -129,7 +129,7 @@ export function createAppBot(input: {
       conversationTimeoutMs: options.conversationTimeoutMs ?? 15 * 60_000,
       gameshopCataloguePath: config.gameshopCataloguePath,
       floodLimit: options.floodLimit,
-      claimLeaseMs: config.claimLeaseMs,
+      claims: config.claims,
     },
     ...input.parts,
     replyPacer: input.replyPacer,
