@@ -73,8 +73,8 @@ export interface OutboxOptions {
   claims?: ClaimTokens;
   /**
    * Where every message takes its turn under Telegram's limits: the process's one gate, shared
-   * with the bot's replies (a fleet's: with the shared send slots, fleet-gate.ts). Default: a gate
-   * of the outbox's own with `limits`, on the monotonic clock.
+   * with the bot's replies (a fleet's: with the shared send slots, fleet-gate.ts). Its clock must
+   * be `performance.now`, the outbox's schedule's. Default: a gate of the outbox's own with `limits`.
    */
   gate?: RateGate;
   logger: Logger;
