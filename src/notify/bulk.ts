@@ -8,8 +8,8 @@
  * - a delivery holds one of the `maxUnrecorded` slots until the source recorded its outcome on
  *   disk, so a crash re-sends at most that many broadcast messages, like outbox items.
  * The source decides what a retry or a failure means for its record; the lane handles Telegram's
- * answers: 429 pauses the lane (not replies, not notices) for `retry_after`, 403 marks the user inactive, other 400s fail
- * the delivery, network errors and 5xx are retried after a pause.
+ * answers: 429 pauses the lane (not the replies, not the notices) for `retry_after`, 403 marks the
+ * user inactive, other 400s fail the delivery, network errors and 5xx are retried after a pause.
  */
 import { GrammyError, type Api } from 'grammy';
 import type { Logger } from '../logger.ts';
