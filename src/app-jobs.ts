@@ -91,7 +91,7 @@ export function backgroundJobs(parts: JobParts): Job[] {
       ? [
           everyInterval(
             'replay',
-            Math.max(1000, Math.min(60_000, config.claimLeaseMs)),
+            Math.max(1000, Math.min(60_000, config.claims.leaseMs)),
             () =>
               replayInbox(updates.handle, db.inbox, logger, updateClaims).then(() => db.inbox.pruneDone(webhookInboxRetention.postgres)),
             (error) => logger.error('replay failed', { error }),

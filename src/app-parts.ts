@@ -1,7 +1,7 @@
 /**
  * Parts an app instance is composed of, each made in one named place: its logger, the notices it
- * sends on its own, the outbox (with a fleet's shared send slots) and the bot with its
- * dependencies. createApp (app.ts) wires them together.
+ * sends on its own, the outbox and the rate gate every message takes its turn from (with a
+ * fleet's shared send slots) and the bot with its dependencies. createApp (app.ts) wires them together.
  */
 import { Api, type BotConfig, type Transformer } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
@@ -18,7 +18,8 @@ import { createReceiptKeyboard, createResultsKeyboard } from './bot/keyboards/re
 import { fit, renderPurchaseResults, toPurchaseResult } from './bot/renderers/purchase.ts';
 import { createNotices, type Notices } from './notify/notices.ts';
 import { createOutbox, type Outbox, type OutboxLimits } from './notify/outbox.ts';
-import { createFleetGate, type FleetGate } from './notify/fleet-pacing.ts';
+import { createRateGate, rateDefaults, type RateGate } from './notify/rate-gate.ts';
+import { createFleetGate } from './notify/fleet-gate.ts';
 import type { GroupLinkService } from './services/group-links.ts';
 
 type I18n = ReturnType<typeof createI18n<ConversationContext>>;
@@ -50,9 +51,10 @@ export function createAppNotices(config: Config, db: Db, i18n: I18n): Notices {
 }
 
 /**
- * The outbox on an Api of its own, and on a fleet's store the shared send slots (`fleetGate`)
- * every message of every instance takes first. `groupLinks` is asked when a group refuses the bot
- * or moves (the services are made after the outbox).
+ * The outbox on an Api of its own, and the one rate gate its notices, a broadcast's copies and the
+ * bot's replies take their turns from (on a fleet's store, with the shared send slots every
+ * message of every instance takes first). `groupLinks` is asked when a group refuses the bot or
+ * moves (the services are made after the outbox).
  */
 export function createAppOutbox(parts: {
   config: Config;
@@ -62,33 +64,38 @@ export function createAppOutbox(parts: {
   logger: Logger;
   now: () => Date;
   groupLinks: () => GroupLinkService;
-}): { outbox: Outbox; fleetGate: FleetGate | undefined } {
+}): { outbox: Outbox; gate: RateGate } {
   const { config, db, logger, now } = parts;
   // The outbox paces itself and waits out 429s, so its Api has no auto-retry transformer.
   const outboxApi = new Api(config.botToken, { apiRoot: config.telegramApiRoot });
   // Notifications are HTML like every other message (src/text/html.ts); this transformer never retries.
   outboxApi.config.use(htmlParseMode);
-  // A fleet sharing PostgreSQL keeps Telegram's overall rate together: every message takes a shared slot.
-  const outboxLimits = {
-    globalPerSecond: config.broadcast.paid ? undefined : Math.max(25, config.broadcast.rate),
+  // A broadcast paced above the default 25/s (BROADCAST_RATE up to 30) needs the room in the window.
+  const limits = {
+    globalPerSecond: config.broadcast.paid ? undefined : Math.max(rateDefaults.globalPerSecond, config.broadcast.rate),
     ...parts.limits,
   };
-  const fleetGate = config.databaseUrl
+  const local = createRateGate({ limits });
+  // A fleet sharing PostgreSQL keeps Telegram's overall rate together: every message takes a shared slot.
+  const gate = config.databaseUrl
     ? createFleetGate({
+        local,
         slots: db.sendSlots,
-        limits: { perSecond: outboxLimits.globalPerSecond ?? 25, perChatMs: 1000, perGroupPerMinute: 20 },
+        limits: {
+          perSecond: limits.globalPerSecond ?? rateDefaults.globalPerSecond,
+          perChatMs: rateDefaults.perChatMs,
+          perGroupPerMinute: rateDefaults.perGroupPerMinute,
+        },
         now,
       })
-    : undefined;
+    : local;
   const outbox = createOutbox({
     api: outboxApi,
     db,
     claims: parts.claims,
-    ...(fleetGate ? { fleetGate } : {}),
+    gate,
     logger,
     now,
-    // A broadcast paced above the default 25/s (BROADCAST_RATE up to 30) needs the room in the global window.
-    limits: outboxLimits,
     onBlocked: async (chatId) => {
       if (chatId < 0) await parts.groupLinks().unlink(chatId);
     },
@@ -96,7 +103,7 @@ export function createAppOutbox(parts: {
       await parts.groupLinks().migrate(oldId, newId);
     },
   });
-  return { outbox, fleetGate };
+  return { outbox, gate };
 }
 
 /** The bot and the dependencies its handlers get (`ctx.deps`). */
@@ -108,7 +115,7 @@ export function createAppBot(input: {
     floodLimit?: FloodLimit | undefined;
   };
   parts: Omit<BotDeps, 'settings' | 'replyPacer'>;
-  /** Counts the bot's replies in Telegram's window (the outbox's, or a fleet's shared slots). */
+  /** Makes the bot's replies take their turns from the rate gate (reply-pacer.ts). */
   replyPacer: Transformer;
 }): { bot: ReturnType<typeof createBot>; deps: BotDeps } {
   const { config, options } = input;
@@ -122,7 +129,7 @@ export function createAppBot(input: {
       conversationTimeoutMs: options.conversationTimeoutMs ?? 15 * 60_000,
       gameshopCataloguePath: config.gameshopCataloguePath,
       floodLimit: options.floodLimit,
-      claimLeaseMs: config.claimLeaseMs,
+      claims: config.claims,
     },
     ...input.parts,
     replyPacer: input.replyPacer,

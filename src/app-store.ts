@@ -93,13 +93,13 @@ export function processClaims(
 ): { claims: ClaimHolder; claimTokens: ClaimTokens; updateClaims: UpdateClaims } {
   const { instanceId, db, logger } = parts;
   const claims = createClaimHolder({
+    ...config.claims,
     instanceId,
-    leaseMs: config.claimLeaseMs,
     renew: (lease) => db.renewLeases(lease),
     onProblem: (message, fields) => logger.warn(message, fields),
   });
   if (config.databaseUrl) claims.start();
-  const claimTokens = config.databaseUrl ? claims : singleProcessClaims(instanceId, config.claimLeaseMs);
+  const claimTokens = config.databaseUrl ? claims : singleProcessClaims(instanceId, config.claims);
   const updateClaims = createUpdateClaims(claims, { track: config.databaseUrl !== undefined });
   return { claims, claimTokens, updateClaims };
 }

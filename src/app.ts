@@ -17,7 +17,7 @@ import { createI18n, senderLocale } from './bot/i18n.ts';
 import { formatRupiah } from './text/format.ts';
 import type { Notices } from './notify/notices.ts';
 import type { createOutbox, Outbox } from './notify/outbox.ts';
-import { createFleetReplyPacer } from './notify/fleet-pacing.ts';
+import { createReplyPacer } from './notify/reply-pacer.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { createBackupJob, type BackupJob } from './jobs/backups.ts';
@@ -137,7 +137,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   const i18n = createI18n<ConversationContext>({ defaultLocale: config.defaultLocale, db });
   const notices = createAppNotices(config, db, i18n);
-  const { outbox, fleetGate } = createAppOutbox({
+  const { outbox, gate } = createAppOutbox({
     config,
     limits: options.outboxLimits,
     db,
@@ -207,7 +207,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     config,
     options,
     parts: { logger, db, services, notices, enqueue, operatorFeed, broadcasts, now, i18n },
-    replyPacer: fleetGate ? createFleetReplyPacer(fleetGate) : outbox.replyPacer(),
+    replyPacer: createReplyPacer(gate),
   });
   // Updates that may move money are stored before Telegram is told they arrived, marked done once handled.
   // Long polling (lowdb only: a fleet on PostgreSQL takes updates by webhook, see config.ts).

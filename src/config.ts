@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { supportedLocales, type Locale } from './domain.ts';
 import { parseEncryptionKey } from './store/vault.ts';
 import { defaultConnectionBudget } from './store/pg/budget.ts';
-import { defaultClaimLeaseMs } from './store/claim-holder.ts';
+import { claimDefaults, type ClaimsConfig } from './store/claim-holder.ts';
 
 /** Thrown when the environment is unusable; its message lists every offending variable. */
 export class ConfigError extends Error {
@@ -152,7 +152,7 @@ const schema = z.object({
     'seconds an instance sharing PostgreSQL holds what it took (a due check, a notice, an update) before another may take it over',
     5,
     3600,
-  ).default(defaultClaimLeaseMs / 1000),
+  ).default(claimDefaults.leaseMs / 1000),
   DATABASE_POOL_SIZE: integerText(
     'PostgreSQL connections one instance may open; half of them, rounded down, hold chat locks, one the send claims',
     5,
@@ -197,10 +197,11 @@ export interface Config {
    */
   databasePoolSize: number;
   /**
-   * CLAIM_LEASE_SECONDS in ms: how long an instance holds a due check, a notice or a stored update
+   * What every claim is taken with, passed whole to what takes claims. `leaseMs`:
+   * CLAIM_LEASE_SECONDS in ms, how long an instance holds a due check, a notice or a stored update
    * it took; one that dies lets them go to the others after this.
    */
-  claimLeaseMs: number;
+  claims: ClaimsConfig;
   port: number;
   /** Interface the HTTP server (health, webhook) listens on. */
   healthHost: string;
@@ -274,7 +275,7 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     webhook: data.WEBHOOK_URL && data.WEBHOOK_SECRET ? { url: data.WEBHOOK_URL, secret: data.WEBHOOK_SECRET } : undefined,
     databaseUrl: data.DATABASE_URL,
     databasePoolSize: data.DATABASE_POOL_SIZE,
-    claimLeaseMs: data.CLAIM_LEASE_SECONDS * 1000,
+    claims: { leaseMs: data.CLAIM_LEASE_SECONDS * 1000 },
     port: data.PORT,
     healthHost: data.HEALTH_HOST,
     healthToken: data.HEALTH_TOKEN,

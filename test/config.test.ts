@@ -43,6 +43,14 @@ describe('ENCRYPTION_KEY_PREVIOUS (key rotation)', () => {
   });
 });
 
+describe('claims', () => {
+  it('one section with one lease for every claim: two minutes by default, CLAIM_LEASE_SECONDS otherwise, 5-3600 s', () => {
+    expect(createConfig(goodEnv).claims).toEqual({ leaseMs: 120_000 });
+    expect(createConfig({ ...goodEnv, CLAIM_LEASE_SECONDS: '30' }).claims).toEqual({ leaseMs: 30_000 });
+    expect(problemsOf({ ...goodEnv, CLAIM_LEASE_SECONDS: '4' }).problems.map((p) => p.variable)).toEqual(['CLAIM_LEASE_SECONDS']);
+  });
+});
+
 describe('createConfig', () => {
   it('parses a minimal good environment with defaults', () => {
     const config = createConfig(goodEnv);

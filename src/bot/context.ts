@@ -6,6 +6,7 @@ import type { Conversation, ConversationFlavor } from '@grammyjs/conversations';
 import type { Locale } from '../domain.ts';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
+import type { ClaimsConfig } from '../store/claim-holder.ts';
 import type { UserRecord } from '../store/records/users.ts';
 import type { Services } from '../services/services.ts';
 import type { Notices } from '../notify/notices.ts';
@@ -27,11 +28,11 @@ export interface BotSettings {
   /** Per-user flood limit; default `defaultFloodLimit` (15 updates in 3 s). Tests of long flows loosen it. */
   floodLimit?: FloodLimit;
   /**
-   * CLAIM_LEASE_SECONDS in ms (default `defaultClaimLeaseMs`), here the hold the settlement watcher
-   * leaves a just-confirmed purchase to the flow that sends it: when that flow's instance dies,
-   * another sends it after this. (While the flow runs, its send claim keeps the watcher waiting.)
+   * The configuration's claims: here its lease is the hold the settlement watcher leaves a
+   * just-confirmed purchase to the flow that sends it: when that flow's instance dies, another
+   * sends it after this. (While the flow runs, its send claim keeps the watcher waiting.)
    */
-  claimLeaseMs?: number;
+  claims: ClaimsConfig;
 }
 
 /** More than `updates` updates from one user within `windowMs` get one "slow down" answer and are dropped. */

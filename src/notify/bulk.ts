@@ -1,21 +1,20 @@
 /**
  * The outbox's bulk lane: deliveries that a bulk source (a broadcast job) hands out one recipient
- * at a time, sent with the outbox's own bookkeeping so that
- * - the outbox's queued items (settlement notices, alerts) go first: the lane only takes the
- *   global slots and crash-bound slots they leave free in a scheduling pass;
- * - both share Telegram's global window (unless the source pays for its messages,
- *   `allow_paid_broadcast`, which Telegram does not count against it) and one chat's pacing;
+ * at a time, each taking its turn in the rate gate's lowest lane (rate-gate.ts), so that
+ * - the bot's replies and the outbox's queued items (settlement notices, alerts) go first: the
+ *   lane only takes the turns and crash-bound slots they leave free in a scheduling pass;
+ * - all share Telegram's overall window (unless the source pays for its messages,
+ *   `allow_paid_broadcast`, which Telegram does not count against it) and one chat's gap;
  * - a delivery holds one of the `maxUnrecorded` slots until the source recorded its outcome on
  *   disk, so a crash re-sends at most that many broadcast messages, like outbox items.
  * The source decides what a retry or a failure means for its record; the lane handles Telegram's
- * answers: 429 pauses the lane for `retry_after`, 403 marks the user inactive, other 400s fail
- * the delivery, network errors and 5xx are retried after a pause.
+ * answers: 429 pauses the lane (not the replies, not the notices) for `retry_after`, 403 marks the
+ * user inactive, other 400s fail the delivery, network errors and 5xx are retried after a pause.
  */
 import { GrammyError, type Api } from 'grammy';
 import type { Logger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
-import type { FleetGate } from './fleet-pacing.ts';
-import type { Pacing } from './pacing.ts';
+import type { RateGate } from './rate-gate.ts';
 import type { OutcomeRecorder } from './recording.ts';
 
 export type BulkOutcome = 'sent' | 'blocked' | 'failed';
@@ -47,7 +46,8 @@ export interface BulkLaneContext {
   api: Api;
   db: Db;
   log: Logger;
-  pacing: Pacing;
+  /** Where every message takes its turn (a fleet's: with the shared send slots). */
+  gate: RateGate;
   /** The outbox's deliveries in flight (until their outcome is on disk). */
   sending: Map<string, Promise<void>>;
   busyChats: Set<number>;
@@ -56,11 +56,8 @@ export interface BulkLaneContext {
   recorder: OutcomeRecorder;
   requestTimeoutMs: number;
   retryBaseMs: number;
-  mono: () => number;
   /** Asks the outbox for a scheduling pass. */
   wake: () => void;
-  /** With several instances: the fleet's shared send slots (fleet-pacing.ts). */
-  fleetGate?: FleetGate;
 }
 
 export interface BulkLane {
@@ -72,56 +69,42 @@ export interface BulkLane {
 const fallbackRetryAfterSeconds = 5;
 
 export function createBulkLane(context: BulkLaneContext): BulkLane {
-  const { pacing, sending, busyChats, mono, recorder } = context;
+  const { gate, sending, busyChats, recorder } = context;
   /** Writes `write` (an outcome) until it is on disk; the delivery keeps its slot meanwhile. */
   const persist = (delivery: BulkDelivery, write: () => Promise<unknown> | void) =>
     recorder.record(async () => write(), { chatId: delivery.chatId, kind: 'broadcast' });
   let source: BulkSource | undefined;
-  let pausedUntil = 0;
   let failures = 0;
   let counter = 0;
 
   function deliver(current: BulkSource, delivery: BulkDelivery): void {
     const key = `bulk:${(counter += 1)}`;
-    const counted = !current.paid;
     busyChats.add(delivery.chatId);
-    if (counted) pacing.requestStarted(mono());
-    let released = false;
-    /** Frees the slot once: `answered` by Telegram, not (a network failure), or never `sent` at all. */
-    const release = (how: 'answered' | 'unanswered' | 'unsent') => {
-      if (released) return;
-      released = true;
-      // Nothing was sent: the slot goes to the next recipient at once (a broadcast to an audience
-      // with 5% inactive users would otherwise go 5% slower than its rate).
-      if (how === 'unsent') {
-        if (counted) pacing.requestCancelled();
-        context.wake();
-      } else if (counted) pacing.requestEnded(delivery.chatId, how === 'answered', mono());
-      else if (how === 'answered') pacing.holdChat(delivery.chatId, mono() + 1000);
-    };
+    // Paid broadcast copies do not count against the overall rate (Telegram bills them instead).
+    const turn = gate.take(delivery.chatId, 'bulk', { paid: current.paid });
     const run = (async () => {
       const early = await delivery.before?.();
       if (early) {
-        release('unsent');
+        turn.end('unsent');
+        context.wake();
         await persist(delivery, () => delivery.settle(early));
         return;
       }
-      // Paid broadcast copies do not count against the overall rate (Telegram bills them instead).
-      if (counted) await context.fleetGate?.wait(delivery.chatId, 'notice');
+      await turn.ready();
       try {
         await delivery.send(context.api, AbortSignal.timeout(context.requestTimeoutMs));
       } catch (error) {
-        release(error instanceof GrammyError ? 'answered' : 'unanswered');
+        turn.end(error instanceof GrammyError ? 'answered' : 'unanswered');
         await failed(delivery, error);
         return;
       }
-      release('answered');
+      turn.end('delivered');
       failures = 0;
       await persist(delivery, () => delivery.settle('sent'));
     })()
       .catch((error: unknown) => context.log.error('recording a broadcast delivery failed', { chatId: delivery.chatId, error }))
       .finally(() => {
-        release('unanswered');
+        turn.end('unanswered');
         sending.delete(key);
         busyChats.delete(delivery.chatId);
         context.wake();
@@ -133,7 +116,7 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
     const { chatId } = delivery;
     if (error instanceof GrammyError && error.error_code === 429) {
       const waitMs = (error.parameters.retry_after ?? fallbackRetryAfterSeconds) * 1000;
-      pausedUntil = Math.max(pausedUntil, mono() + waitMs);
+      gate.pause(waitMs, 'bulk');
       context.log.warn('Telegram asked to slow down; the broadcast waits', { chatId, retryAfterMs: waitMs });
       await persist(delivery, () => delivery.retry(false));
       return;
@@ -152,7 +135,7 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
     }
     failures += 1;
     const pauseMs = Math.min(context.retryBaseMs * 2 ** (failures - 1), 60_000);
-    pausedUntil = Math.max(pausedUntil, mono() + pauseMs);
+    gate.pause(pauseMs, 'bulk');
     context.log.warn('a broadcast message failed; retrying later', { chatId, retryInMs: pauseMs, reason: String(error) });
     await persist(delivery, () => delivery.retry(true));
   }
@@ -165,15 +148,16 @@ export function createBulkLane(context: BulkLaneContext): BulkLane {
     fill(t) {
       const current = source;
       if (!current) return Infinity;
-      if (pausedUntil > t) return pausedUntil;
+      const turnOptions = { paid: current.paid };
+      // Paused (a 429, failures) or no turn free: look again when there is one.
+      const freeAt = gate.nextTurnAt('bulk', turnOptions);
+      if (freeAt > t) return freeAt;
       // An outcome that cannot be written holds every new delivery back; its recovery wakes the outbox.
       if (recorder.failing) return Infinity;
       while (sending.size < context.maxUnrecorded) {
-        if (!current.paid) {
-          const freeAt = pacing.outboxFreeAt(t);
-          if (freeAt > t) return freeAt;
-        }
-        const next = current.take(t, (chatId) => busyChats.has(chatId) || pacing.chatReadyAt(chatId, t) > t);
+        const nextAt = gate.nextTurnAt('bulk', turnOptions);
+        if (nextAt > t) return nextAt;
+        const next = current.take(t, (chatId) => busyChats.has(chatId) || gate.chatReadyAt(chatId, 'bulk') > t);
         if (next === undefined) return Infinity;
         if (typeof next === 'number') return next;
         deliver(current, next);

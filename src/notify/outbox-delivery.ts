@@ -10,10 +10,9 @@ import type { Logger } from '../logger.ts';
 import type { OutboxEntry, OutboxItem } from '../store/records/outbox.ts';
 import type { Db } from '../store/db.ts';
 import { asSend, deliverPayload, outboxPayloadSchema, type OutboxPayload } from './payload.ts';
-import type { Pacing } from './pacing.ts';
+import type { RateGate, Turn } from './rate-gate.ts';
 import type { OutcomeRecorder } from './recording.ts';
 import { describe, errorSummary, uneditable, type OutboxRetry } from './outbox-items.ts';
-import type { FleetGate } from './fleet-pacing.ts';
 
 /** Seconds to wait when a 429 carries no retry_after (it always does in practice). */
 const fallbackRetryAfterSeconds = 5;
@@ -24,15 +23,14 @@ export interface DeliveryContext {
   db: Db;
   /** The process's claims: an item is sent only while the lease it was claimed under holds. */
   claims: ClaimTokens;
-  /** With several instances: the fleet's shared send slots, taken before every message. */
-  fleetGate?: FleetGate;
   log: Logger;
   /** Clock for the timestamps stored on items (`notBefore`, `failingSince`). */
   now: () => Date;
-  /** Monotonic clock for pacing and retry times. */
+  /** Monotonic clock for retry times (the gate's clock). */
   mono: () => number;
   retry: Required<OutboxRetry>;
-  pacing: Pacing;
+  /** Where every message takes its turn under Telegram's limits (a fleet's: with the shared send slots). */
+  gate: RateGate;
   /** Writes outcomes until they land; a delivery keeps its unrecorded slot meanwhile. */
   recorder: OutcomeRecorder;
   /** Deliveries in progress by item id: from the request until its outcome is recorded in the store. */
@@ -64,20 +62,14 @@ export class OutboxDeliveries {
 
   /** Starts delivering `entry`: its chat is busy and it holds an unrecorded slot until its outcome is on disk. */
   start(entry: OutboxEntry): void {
-    const { pacing, mono, log, sending, busyChats } = this.context;
+    const { gate, log, sending, busyChats } = this.context;
     busyChats.add(entry.chatId);
-    pacing.requestStarted(mono());
-    let released = false;
-    /** Frees the global slot; `answered` records Telegram's answer for pacing. */
-    const release = (answered: boolean) => {
-      if (released) return;
-      released = true;
-      pacing.requestEnded(entry.chatId, answered, mono());
-    };
-    const run = this.deliver(entry, release)
+    // Taken now, in the scheduling pass that found it free, so the next item of the pass sees it.
+    const turn = gate.take(entry.chatId, 'notice');
+    const run = this.deliver(entry, turn)
       .catch((error: unknown) => log.error('recording a notification outcome failed', { ...describe(entry), error }))
       .finally(() => {
-        release(false);
+        turn.end('unanswered');
         sending.delete(entry.id);
         busyChats.delete(entry.chatId);
         this.context.wake();
@@ -85,14 +77,14 @@ export class OutboxDeliveries {
     sending.set(entry.id, run);
   }
 
-  /** Claims the item, sends it, and records the outcome; `release` frees its global slot once Telegram answered. */
-  private async deliver(entry: OutboxEntry, release: (answered: boolean) => void): Promise<void> {
-    const { claims, db, log, pacing, mono } = this.context;
+  /** Claims the item, sends it in its turn, and records the outcome; the turn ends once Telegram answered. */
+  private async deliver(entry: OutboxEntry, turn: Turn): Promise<void> {
+    const { claims, db, log } = this.context;
     // Claimed, not read: of the instances sharing the store, one sends it.
     const lease = claims.lease();
     const item = await db.outbox.claim(entry.id, lease);
     if (!item) return;
-    await this.context.fleetGate?.wait(item.chatId, 'notice');
+    await turn.ready();
     // Paused past the lease (waiting for a slot, or before): another instance may be sending it now.
     if (!claims.holds(lease.owner)) {
       const lost = 'claim on a notification lost before it was sent (this instance was paused past its lease): not sent here';
@@ -111,14 +103,14 @@ export class OutboxDeliveries {
     try {
       messageId = await deliverPayload(this.context.api, item.chatId, parsed.data, this.context.retry.requestTimeoutMs);
     } catch (error) {
-      release(true);
+      turn.end('answered');
       await this.failed(item, parsed.data, error);
       return;
     }
-    release(true);
+    // A new message counts in its group's window; an edit does not.
+    turn.end(parsed.data.type === 'send' ? 'delivered' : 'answered');
     this.consecutiveFailures = 0;
     this.retryAt.delete(item.id);
-    if (parsed.data.type === 'send') pacing.delivered(item.chatId, mono());
     log.debug('notification delivered', { ...describe(item), messageId, attempts: item.attempts + 1 });
     await this.drop(item);
   }
@@ -139,11 +131,10 @@ export class OutboxDeliveries {
 
   /** 429: waits `retry_after` for that chat, then retries the same item - never dropped. */
   private async waitOutRateLimit(item: OutboxItem, retryAfter: number | undefined): Promise<void> {
-    const { pacing, mono, log, now, db } = this.context;
+    const { gate, mono, log, now, db } = this.context;
     const waitMs = (retryAfter ?? fallbackRetryAfterSeconds) * 1000;
-    const until = mono() + waitMs;
-    pacing.holdChat(item.chatId, until);
-    this.retryAt.set(item.id, until);
+    gate.hold(item.chatId, waitMs);
+    this.retryAt.set(item.id, mono() + waitMs);
     log.warn('Telegram asked to slow down; waiting before sending to this chat again', { ...describe(item), retryAfterMs: waitMs });
     const notBefore = new Date(now().getTime() + waitMs).toISOString();
     await this.persist(() => db.outbox.update(item.id, { attempts: item.attempts + 1, notBefore }), item);
@@ -195,7 +186,7 @@ export class OutboxDeliveries {
 
   /** Retries with exponential back-off (also pausing the whole outbox), or gives up after `giveUpAfterMs`. */
   private async retryLater(item: OutboxItem, error: unknown): Promise<void> {
-    const { now, log, pacing, mono, db, retry } = this.context;
+    const { now, log, gate, mono, db, retry } = this.context;
     const where = describe(item);
     const failingSince = item.failingSince ?? now().toISOString();
     const failingForMs = now().getTime() - Date.parse(failingSince);
@@ -209,7 +200,7 @@ export class OutboxDeliveries {
     const backoffMs = Math.min(retry.baseMs * 2 ** (attempts - 1), retry.maxMs);
     this.consecutiveFailures += 1;
     // Telegram unreachable or failing usually affects every chat: slow down everything, not just this item.
-    pacing.pauseAll(mono() + Math.min(retry.baseMs * 2 ** (this.consecutiveFailures - 1), retry.maxMs));
+    gate.pause(Math.min(retry.baseMs * 2 ** (this.consecutiveFailures - 1), retry.maxMs), 'notice');
     this.retryAt.set(item.id, mono() + backoffMs);
     const level = error instanceof HttpError || (error instanceof GrammyError && error.error_code >= 500) ? 'warn' : 'error';
     log[level]('sending a notification failed; retrying later', { ...where, attempts, retryInMs: backoffMs, reason });

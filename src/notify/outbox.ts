@@ -26,12 +26,12 @@
  *   out a 429 or a back-off holds back the later items of its chat (also across a restart). An
  *   item scheduled for later (`notBefore`, no failed attempt) does not hold anything back.
  *
- * Pacing (Telegram's limits, counted from Telegram's answers so network jitter cannot squeeze two
- * messages into one window): one message per chat per `perChatMs`, `perGroupPerMinute` per group
- * per `groupWindowMs`, `globalPerSecond` over all chats per `globalWindowMs`, the starts spread
- * evenly over the window. The global default is 25/s, below Telegram's ~30/s. The bot's replies
- * count in the same window through `replyPacer()` and go first: a reply that finds the window full
- * takes the next slot before the outbox does. The bookkeeping lives in pacing.ts.
+ * Pacing: every message takes its turn in the process's one rate gate (rate-gate.ts), the queued
+ * items in its notice lane, the bulk lane's copies below them, the bot's replies above: one
+ * message per chat per `perChatMs`, `perGroupPerMinute` per group per `groupWindowMs`,
+ * `globalPerSecond` over all chats per `globalWindowMs` (counted from Telegram's answers), the
+ * starts spread evenly over the window. The global default is 25/s, below Telegram's ~30/s; a
+ * reply that finds the window full takes the next turn before the outbox does.
  *
  * Errors: 429 waits `retry_after` for that chat (every outbox call names a chat, and the outbox's
  * own pacing keeps the bot under the global limit), then retries the same item - never dropped.
@@ -43,21 +43,20 @@
  * to 10 min, also pausing the whole outbox for a while) and given up after 24 h with an error log.
  */
 import { singleProcessClaims, type ClaimTokens } from '../store/claim-holder.ts';
-import type { Api, Transformer } from 'grammy';
+import type { Api } from 'grammy';
 import type { Logger } from '../logger.ts';
 import type { OutboxEntry } from '../store/records/outbox.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.ts';
 import { htmlParseMode } from '../text/html.ts';
-import { createPacing, definedOnly, type OutboxLimits, type Pacing } from './pacing.ts';
+import { createRateGate, definedOnly, type RateGate, type RateLimits } from './rate-gate.ts';
 import { createBulkLane, type BulkLane, type BulkSource } from './bulk.ts';
-import { createReplyPacer } from './reply-pacer.ts';
 import { createOutcomeRecorder, type OutcomeRecorder } from './recording.ts';
 import { queuedBefore, type OutboxRetry } from './outbox-items.ts';
-import type { FleetGate } from './fleet-pacing.ts';
 import { OutboxDeliveries } from './outbox-delivery.ts';
 
-export type { OutboxLimits } from './pacing.ts';
+/** Telegram's limits as the outbox's own gate applies them (when no `gate` is passed). */
+export type OutboxLimits = RateLimits;
 
 export interface OutboxOptions {
   /**
@@ -72,11 +71,16 @@ export interface OutboxOptions {
    * (a fleet instance's heartbeat renews it). Default: a single process's own, default lease.
    */
   claims?: ClaimTokens;
-  /** With several instances: the fleet's shared send slots, taken before every message (fleet-pacing.ts). */
-  fleetGate?: FleetGate;
+  /**
+   * Where every message takes its turn under Telegram's limits: the process's one gate, shared
+   * with the bot's replies (a fleet's: with the shared send slots, fleet-gate.ts). Its clock must
+   * be `performance.now`, the outbox's schedule's. Default: a gate of the outbox's own with `limits`.
+   */
+  gate?: RateGate;
   logger: Logger;
   /** Clock for the timestamps stored on items (`notBefore`, `failingSince`). Pacing uses the monotonic clock. */
   now?: () => Date;
+  /** The limits of the outbox's own gate; ignored when `gate` is passed. */
   limits?: OutboxLimits;
   retry?: OutboxRetry;
   /** How often the queue is re-read without a `kick()`. Default 5000. */
@@ -105,13 +109,8 @@ export interface Outbox {
    * benchmarks.
    */
   drain(options?: { timeoutMs?: number }): Promise<void>;
-  /** Attaches (or detaches) the bulk lane's source: it gets the slots queued items leave free (bulk.ts). */
+  /** Attaches (or detaches) the bulk lane's source: it gets the turns queued items leave free (bulk.ts). */
   setBulkSource(source: BulkSource | undefined): void;
-  /**
-   * A transformer for the Api the bot replies with (bot.api, and each conversation's): the replies
-   * count in the outbox's global window and go first (reply-pacer.ts).
-   */
-  replyPacer(): Transformer;
 }
 
 const defaults = {
@@ -153,7 +152,7 @@ class OutboxRunner implements Outbox {
   private readonly log: Logger;
   private readonly now: () => Date;
   private readonly mono = () => performance.now();
-  private readonly pacing: Pacing;
+  private readonly gate: RateGate;
   private readonly pollMs: number;
   private readonly maxUnrecorded: number;
   private readonly recorder: OutcomeRecorder;
@@ -176,18 +175,16 @@ class OutboxRunner implements Outbox {
     this.log = options.logger.child({ component: 'outbox' });
     this.now = options.now ?? (() => new Date());
     const retry = { ...defaults, ...definedOnly(options.retry) };
-    this.pacing = createPacing(options.limits);
+    this.gate = options.gate ?? createRateGate({ limits: options.limits, mono: this.mono });
     this.pollMs = options.pollMs ?? defaults.pollMs;
     this.maxUnrecorded = Math.max(1, options.maxUnrecorded ?? maxUnrecordedDeliveries);
     warnIfRetrying(api, this.log);
     const wake = () => this.schedulePump();
     // A delivery keeps its unrecorded slot until its outcome is on disk, however long the disk fails.
     this.recorder = createOutcomeRecorder({ log: this.log, baseMs: retry.baseMs, onRecovered: wake });
-    const shared = { api, db, log: this.log, pacing: this.pacing, sending: this.sending, busyChats: this.busyChats };
-    const fleetGate = options.fleetGate ? { fleetGate: options.fleetGate } : {};
+    const shared = { api, db, log: this.log, gate: this.gate, sending: this.sending, busyChats: this.busyChats };
     this.deliveries = new OutboxDeliveries({
       ...shared,
-      ...fleetGate,
       claims: options.claims ?? singleProcessClaims(`outbox-${randomUUID()}`),
       now: this.now,
       mono: this.mono,
@@ -199,12 +196,10 @@ class OutboxRunner implements Outbox {
     });
     this.bulk = createBulkLane({
       ...shared,
-      ...fleetGate,
       maxUnrecorded: this.maxUnrecorded,
       recorder: this.recorder,
       requestTimeoutMs: retry.requestTimeoutMs,
       retryBaseMs: retry.baseMs,
-      mono: this.mono,
       wake,
     });
   }
@@ -238,10 +233,6 @@ class OutboxRunner implements Outbox {
 
   setBulkSource(source: BulkSource | undefined): void {
     this.bulk.setSource(source);
-  }
-
-  replyPacer(): Transformer {
-    return createReplyPacer({ pacing: this.pacing, mono: this.mono });
   }
 
   drain({ timeoutMs }: { timeoutMs?: number } = {}): Promise<void> {
@@ -328,11 +319,10 @@ class OutboxRunner implements Outbox {
   private async pass(wake: Wake): Promise<void> {
     const t = this.mono();
     const wall = this.now().getTime();
-    this.pacing.prune(t, (chatId) => this.busyChats.has(chatId));
     const heads = await this.headsOfChats(t, wall, wake);
     const ready: OutboxEntry[] = [];
     for (const [chatId, { entry, dueAt }] of heads) {
-      const readyAt = Math.max(dueAt, this.pacing.chatReadyAt(chatId, t));
+      const readyAt = Math.max(dueAt, this.gate.chatReadyAt(chatId, 'notice'));
       if (readyAt <= t) ready.push(entry);
       else wake.at = Math.min(wake.at, readyAt);
     }
@@ -365,15 +355,15 @@ class OutboxRunner implements Outbox {
     return heads;
   }
 
-  /** Starts the ready items in queue order while the crash bound and the global window allow; returns how many started. */
+  /** Starts the ready items in queue order while the crash bound and the gate's notice lane allow; returns how many started. */
   private startDeliveries(ready: readonly OutboxEntry[], t: number, wake: Wake): number {
     let started = 0;
     for (const entry of ready) {
       // Crash bound: a delivery frees its slot only once its outcome is on disk (see the module comment).
       if (this.sending.size >= this.maxUnrecorded) break;
-      const freeAt = this.pacing.outboxFreeAt(t);
+      const freeAt = this.gate.nextTurnAt('notice');
       if (freeAt > t) {
-        // Full: a completion or the window's end frees a slot.
+        // Full (or a reply waits, or paused): a completion or the window's end frees a turn.
         if (Number.isFinite(freeAt)) wake.at = Math.min(wake.at, freeAt);
         break;
       }

@@ -29,24 +29,29 @@ export interface ClaimHolder {
 export type ClaimTokens = Pick<ClaimHolder, 'lease' | 'holds'>;
 
 /**
- * The one default length of every claim (CLAIM_LEASE_SECONDS): stored updates, due checks, outbox
- * items, and the hold the settlement watcher leaves a just-confirmed purchase to its flow.
+ * The configuration's `claims` section, passed whole to whatever takes claims: the one length of
+ * every claim (CLAIM_LEASE_SECONDS in ms) — stored updates, due checks, outbox items, and the hold
+ * the settlement watcher leaves a just-confirmed purchase to its flow.
  */
-export const defaultClaimLeaseMs = 2 * 60_000;
+export interface ClaimsConfig {
+  leaseMs: number;
+}
+
+/** The claims section's one default: two minutes. */
+export const claimDefaults: Readonly<ClaimsConfig> = { leaseMs: 2 * 60_000 };
 
 /**
  * The claims of the process that owns a data directory: nobody else can take them, so a token
  * always holds and nothing renews them (a lease there only says when a crashed run's leftovers
  * are due again).
  */
-export function singleProcessClaims(owner: string, ms = defaultClaimLeaseMs): ClaimTokens {
-  return { lease: () => ({ owner, ms }), holds: () => true };
+export function singleProcessClaims(owner: string, claims: ClaimsConfig = claimDefaults): ClaimTokens {
+  return { lease: () => ({ owner, ms: claims.leaseMs }), holds: () => true };
 }
 
-export interface ClaimHolderOptions {
+/** The configuration's claims section, and what the holder needs of its process and store. */
+export interface ClaimHolderOptions extends ClaimsConfig {
   instanceId: string;
-  /** CLAIM_LEASE_SECONDS in ms. */
-  leaseMs: number;
   /** Extends every claim of `lease.owner` to `lease.ms` from now (the store's `renewLeases`). */
   renew(lease: Lease): Promise<void>;
   /**

@@ -26,7 +26,7 @@ import {
   purchaseRequests,
 } from './fleet-lab.ts';
 
-/** The outbox's default overall rate (src/notify/pacing.ts), kept by the whole fleet together. */
+/** The outbox's default overall rate (src/notify/rate-gate.ts), kept by the whole fleet together. */
 const ceilingPerSecond = 25;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -6,7 +6,7 @@
 import type { TestWorld } from './app.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { resellerDemoAccounts, type ResellerSimAccount } from '../../tools/sandbox/reseller.ts';
-import { defaultClaimLeaseMs } from '../../src/store/claim-holder.ts';
+import { claimDefaults } from '../../src/store/claim-holder.ts';
 
 /** A new emulated user whose reseller account is connected. */
 export async function seedConnectedUser(
@@ -49,7 +49,7 @@ export async function seedPurchase(
         price: line.price ?? 10500,
       },
     ],
-    holdMs: defaultClaimLeaseMs,
+    holdMs: claimDefaults.leaseMs,
   });
   if (!tx) throw new Error('seedPurchase: the purchase service recorded nothing');
   await world.app.services.purchases.submit(tx.refId);

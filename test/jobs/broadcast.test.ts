@@ -9,7 +9,7 @@ import { Api } from 'grammy';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { createOutbox, maxUnrecordedDeliveries } from '../../src/notify/outbox.ts';
-import type { OutboxLimits } from '../../src/notify/pacing.ts';
+import type { OutboxLimits } from '../../src/notify/outbox.ts';
 import { createBroadcastRunner } from '../../src/jobs/broadcast.ts';
 import { broadcastsFileName } from '../../src/store/broadcasts.ts';
 import type { BroadcastJob } from '../../src/store/records/broadcasts.ts';

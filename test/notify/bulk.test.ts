@@ -3,7 +3,7 @@ import { dbOf } from '../store/helpers.ts';
 import { Api, GrammyError } from 'grammy';
 import { describe, expect, it } from 'vitest';
 import { createBulkLane, type BulkDelivery, type BulkOutcome, type BulkSource } from '../../src/notify/bulk.ts';
-import { createPacing } from '../../src/notify/pacing.ts';
+import { createRateGate } from '../../src/notify/rate-gate.ts';
 import { createOutcomeRecorder } from '../../src/notify/recording.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -61,14 +61,13 @@ function lane(answers: Array<Error | undefined>) {
     api: new Api('1:x'),
     db: dbOf(store),
     log,
-    pacing: createPacing({ perChatMs: 10, globalPerSecond: 10, globalWindowMs: 100 }),
+    gate: createRateGate({ limits: { perChatMs: 10, globalPerSecond: 10, globalWindowMs: 100 }, mono: () => t }),
     sending,
     busyChats: new Set(),
     maxUnrecorded: 8,
     recorder: createOutcomeRecorder({ log, baseMs: 20, maxMs: 100, onRecovered: () => undefined }),
     requestTimeoutMs: 1000,
     retryBaseMs: 20,
-    mono: () => t,
     wake: () => undefined,
   });
   bulk.setSource(source);

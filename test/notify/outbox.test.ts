@@ -18,6 +18,9 @@ import { createTempDirs, openTestStore } from '../store/helpers.ts';
 import { stringContaining } from '../helpers/matchers.ts';
 import { testClock } from '../helpers/settlement.ts';
 import { createClaimHolder } from '../../src/store/claim-holder.ts';
+import { createRateGate } from '../../src/notify/rate-gate.ts';
+import { createFleetGate } from '../../src/notify/fleet-gate.ts';
+import { createLocalSendSlots } from '../../src/store/send-slots.ts';
 import { createTestDisk, type TestDisk } from '../helpers/disk.ts';
 
 /** Short windows so a test of the pacing runs in about a second. */
@@ -586,16 +589,21 @@ describe('outbox failures and restarts', () => {
     let elapsed = 0;
     const holder = createClaimHolder({ instanceId: 'a', leaseMs: 100, renew: () => Promise.resolve(), elapsed: () => elapsed });
     let paused = true;
+    // A fleet's gate whose first shared slot comes only after the pause: it outlasts the lease, and the claim is gone on waking.
+    const slots = createLocalSendSlots();
     const outbox = s.outbox({
       claims: holder,
-      fleetGate: {
-        wait: () => {
-          // The first wait is the pause: it outlasts the lease, and the claim is gone on waking.
-          if (paused) elapsed += 1000;
-          paused = false;
-          return Promise.resolve();
+      gate: createFleetGate({
+        local: createRateGate({ limits: fastLimits }),
+        slots: {
+          reserve: (...args: Parameters<typeof slots.reserve>) => {
+            if (paused) elapsed += 1000;
+            paused = false;
+            return slots.reserve(...args);
+          },
         },
-      },
+        limits: { perSecond: 10, perChatMs: 25, perGroupPerMinute: 8 },
+      }),
     });
     outbox.start();
     await vi.waitFor(() =>

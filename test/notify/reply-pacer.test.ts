@@ -1,17 +1,18 @@
 /**
- * The reply pacer (src/notify/reply-pacer.ts) on its own, with fake timers and a fake Telegram
- * behind it (a `prev` that answers as Telegram would): replies past the ceiling wait their turn
- * however long the queue, first come first served, and a 429 is waited out and sent again - more
- * often than auto-retry's attempts, each try taking a slot again. Also the fleet's pacer over the
- * in-process send slots.
+ * The reply pacer (src/notify/reply-pacer.ts) on the process's rate gate, with fake timers and a
+ * fake Telegram behind it (a `prev` that answers as Telegram would): replies past the ceiling wait
+ * their turn however long the queue, first come first served, and a 429 is waited out and sent
+ * again - more often than auto-retry's attempts, each try taking a turn again. Also the pacer on a
+ * fleet's gate over the in-process send slots.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Transformer } from 'grammy';
 import type { ApiResponse } from 'grammy/types';
 import { createReplyPacer } from '../../src/notify/reply-pacer.ts';
-import { createPacing } from '../../src/notify/pacing.ts';
-import { createFleetGate, createFleetReplyPacer } from '../../src/notify/fleet-pacing.ts';
+import { createRateGate, type RateLimits } from '../../src/notify/rate-gate.ts';
+import { createFleetGate } from '../../src/notify/fleet-gate.ts';
 import { createLocalSendSlots } from '../../src/store/send-slots.ts';
+import { mostInWindow } from './helpers.ts';
 
 type Prev = Parameters<Transformer>[0];
 type Answer = ApiResponse<unknown>;
@@ -28,17 +29,6 @@ function fakeTelegram(latencyMs: number, answer: (call: number, chatId: number) 
   return { prev, arrivals };
 }
 
-/** The most arrivals (successful or not) within any window of `windowMs`. */
-function most(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; j < sorted.length; j++) {
-    while (sorted[j]! - sorted[i]! >= windowMs) i++;
-    best = Math.max(best, j - i + 1);
-  }
-  return best;
-}
-
 const tooMany = (retryAfter: number): Answer => ({
   ok: false,
   error_code: 429,
@@ -49,6 +39,9 @@ const tooMany = (retryAfter: number): Answer => ({
 const send = (pacer: Transformer, prev: Prev, chatId: number) =>
   pacer(prev, 'sendMessage', { chat_id: chatId, text: 'halo' }, undefined) as Promise<Answer>;
 
+/** The process's gate on the fake clock. */
+const gateWith = (limits: RateLimits = {}) => createRateGate({ limits, mono: () => Date.now() });
+
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_000_000 });
 });
@@ -58,7 +51,7 @@ afterEach(() => {
 
 describe('the reply pacer (one process)', () => {
   it('sends 100 replies asked for at once at the ceiling, all of them, in the order they were asked', async () => {
-    const pacer = createReplyPacer({ pacing: createPacing({ globalPerSecond: 25, ceilingPerSecond: 30 }), mono: () => Date.now() });
+    const pacer = createReplyPacer(gateWith({ globalPerSecond: 25, ceilingPerSecond: 30 }));
     const telegram = fakeTelegram(40);
     const started = Date.now();
     const answers = Array.from({ length: 100 }, (_, i) => send(pacer, telegram.prev, 1000 + i));
@@ -66,7 +59,7 @@ describe('the reply pacer (one process)', () => {
     const results = await Promise.all(answers);
     expect(results.every((r) => r.ok)).toBe(true);
     expect(
-      most(
+      mostInWindow(
         telegram.arrivals.map((a) => a.at),
         1000,
       ),
@@ -78,7 +71,7 @@ describe('the reply pacer (one process)', () => {
   });
 
   it('waits out a 429 as many times as Telegram asks, sending again each time after retry_after', async () => {
-    const pacer = createReplyPacer({ pacing: createPacing(), mono: () => Date.now() });
+    const pacer = createReplyPacer(gateWith());
     // Five refusals in a row: more than auto-retry's three attempts in the bot.
     const telegram = fakeTelegram(10, (call) => (call < 5 ? tooMany(2) : { ok: true, result: true }));
     const answer = send(pacer, telegram.prev, 7);
@@ -91,7 +84,7 @@ describe('the reply pacer (one process)', () => {
   });
 
   it('a refused reply goes before those that came after it', async () => {
-    const pacer = createReplyPacer({ pacing: createPacing({ globalPerSecond: 5, ceilingPerSecond: 5 }), mono: () => Date.now() });
+    const pacer = createReplyPacer(gateWith({ globalPerSecond: 5, ceilingPerSecond: 5 }));
     const telegram = fakeTelegram(10, (call) => (call === 0 ? tooMany(1) : { ok: true, result: true }));
     const answers = Array.from({ length: 20 }, (_, i) => send(pacer, telegram.prev, 100 + i));
     await vi.advanceTimersByTimeAsync(10_000);
@@ -103,8 +96,7 @@ describe('the reply pacer (one process)', () => {
   });
 
   it('leaves other methods unpaced (answering a button does not wait for a slot), but waits out their 429 too', async () => {
-    const pacing = createPacing({ globalPerSecond: 1, ceilingPerSecond: 1 });
-    const pacer = createReplyPacer({ pacing, mono: () => Date.now() });
+    const pacer = createReplyPacer(gateWith({ globalPerSecond: 1, ceilingPerSecond: 1 }));
     const telegram = fakeTelegram(5, (call) => (call === 1 ? tooMany(1) : { ok: true, result: true }));
     await Promise.all([send(pacer, telegram.prev, 1), vi.advanceTimersByTimeAsync(10)]);
     const answered = pacer(telegram.prev, 'answerCallbackQuery', { callback_query_id: 'q' }, undefined) as Promise<Answer>;
@@ -114,16 +106,17 @@ describe('the reply pacer (one process)', () => {
   });
 });
 
-describe('the fleet reply pacer', () => {
+describe('the reply pacer on a fleet', () => {
   it('waits out a 429 and takes a new slot of the fleet for the next try', async () => {
     const reserved: number[] = [];
     const slots = createLocalSendSlots();
     const gate = createFleetGate({
-      slots: { reserve: (...args) => slots.reserve(...args).then((at) => (reserved.push(at), at)) },
+      local: gateWith(),
+      slots: { reserve: (...args: Parameters<typeof slots.reserve>) => slots.reserve(...args).then((at) => (reserved.push(at), at)) },
       limits: { perSecond: 25, perChatMs: 1000, perGroupPerMinute: 20 },
       now: () => new Date(),
     });
-    const pacer = createFleetReplyPacer(gate);
+    const pacer = createReplyPacer(gate);
     const telegram = fakeTelegram(10, (call) => (call < 4 ? tooMany(1) : { ok: true, result: true }));
     const answer = send(pacer, telegram.prev, 7);
     await vi.advanceTimersByTimeAsync(10_000);

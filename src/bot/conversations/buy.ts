@@ -4,7 +4,6 @@ import { createReceiptKeyboard, createResultsKeyboard } from '../keyboards/recei
 import { privateChatOf } from './ask.ts';
 import { editOrReply } from '../edits.ts';
 import { fit, renderPurchaseResults, resultKind, toPurchaseResult, type PurchaseResult } from '../renderers/purchase.ts';
-import { defaultClaimLeaseMs } from '../../store/claim-holder.ts';
 import { createBuyFlow, type BuyFlow } from './buy-flow.ts';
 import { askRepeat, checkPin, chooseSelection, confirmSummary, mayBuy, type CloseAll, type ConfirmedSummary } from './buy-steps.ts';
 
@@ -106,7 +105,7 @@ function recordPurchase(flow: BuyFlow, confirmed: ConfirmedSummary) {
         userId,
         chatId,
         lines: selection.items.map((item) => ({ code: item.code, productName: item.productName, target: item.target, price: item.price })),
-        holdMs: deps.settings.claimLeaseMs ?? defaultClaimLeaseMs,
+        holdMs: deps.settings.claims.leaseMs,
       });
       return { ok: true, again, refIds: transactions.map((tx) => tx.refId) };
     } catch (error) {
