@@ -14,19 +14,10 @@ import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
 import { groupByBrand, type CatalogueService } from './catalogue.ts';
 import { activeProductStatus } from '../providers/reseller/schemas.ts';
-
-/**
- * The reseller's sell price of a product (their markup rules), or undefined when they set none.
- * Injected: the pricing module supplies it; without one no margin is shown.
- */
 import type { SellPriceOf, SellPricesOf } from './pricing.ts';
 export type { SellPriceOf };
 
-/** The sell price source used until a pricing module is wired: nobody has a sell price. */
 export type PriceChangeKind = 'unavailable' | 'active' | 'up' | 'down' | 'new' | 'removed';
-
-/** The digest groups, in the order a digest shows them. */
-export const priceChangeKinds: readonly PriceChangeKind[] = ['unavailable', 'active', 'up', 'down', 'new', 'removed'];
 
 /** One thing that changed about one product between two price lists. */
 export interface PriceChange {
@@ -177,17 +168,15 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     return items.length;
   }
 
-  /** Records the first copy of the user's account unless one is stored. */
-  async function takeStartingPoint(userId: number): Promise<void> {
-    let apiId: string | undefined;
+  /** The snapshot key of the user's reseller account; undefined when not connected (or unreadable, which is logged). */
+  async function watchKeyOf(userId: number): Promise<string | undefined> {
     try {
-      apiId = (await deps.credentials.load(userId, 'reseller'))?.apiId;
+      const apiId = (await deps.credentials.load(userId, 'reseller'))?.apiId;
+      return apiId === undefined ? undefined : accountKeyOf(apiId);
     } catch (error) {
       logger.warn('price watch: stored credentials cannot be opened', { userId, error });
+      return undefined;
     }
-    if (apiId === undefined) return;
-    const key = accountKeyOf(apiId);
-    if (!(await db.priceWatch.get(key))) await service.check({ key, userIds: [userId] });
   }
 
   const service: PriceWatchService = {
@@ -198,21 +187,15 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     async update(userId, settings) {
       const brands = settings ? [...new Set(settings.brands.map((b) => b.trim().toLowerCase()).filter(Boolean))] : [];
       await db.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
-      if (settings) await takeStartingPoint(userId);
+      const key = settings ? await watchKeyOf(userId) : undefined;
+      if (key !== undefined && !(await db.priceWatch.get(key))) await service.check({ key, userIds: [userId] });
     },
     async accounts() {
       const byKey = new Map<string, number[]>();
       // The few watchers are picked on the stored records: the other users are not copied.
       for (const user of await db.users.list({ active: true, where: isSubscriber })) {
-        let apiId: string | undefined;
-        try {
-          apiId = (await deps.credentials.load(user.id, 'reseller'))?.apiId;
-        } catch (error) {
-          logger.warn('price watch: stored credentials cannot be opened', { userId: user.id, error });
-        }
-        if (apiId === undefined) continue;
-        const key = accountKeyOf(apiId);
-        byKey.set(key, [...(byKey.get(key) ?? []), user.id]);
+        const key = await watchKeyOf(user.id);
+        if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), user.id]);
       }
       return [...byKey].map(([key, userIds]) => ({ key, userIds }));
     },
