@@ -171,21 +171,21 @@ export interface GameOrderServiceDeps {
   gameshopCataloguePath: string | undefined;
 }
 
-/** The shop's order body for a draft (product and method are checked by the caller). */
+/** The shop's order body for a draft (product and method are checked by the caller; unset fields are not sent). */
 function orderInput(slug: string, draft: GameOrderDraft, productId: number, methodId: number): OrderInput {
-  const input: OrderInput = {
-    id: draft.playerId ?? '',
+  const { playerId, whatsapp, quantity, server, nickname, email, promo } = draft;
+  return {
+    id: playerId ?? '',
     game: slug,
     product_id: productId,
     payment_method_id: methodId,
-    whatsapp: draft.whatsapp ?? '',
-    quantity: draft.quantity,
+    whatsapp: whatsapp ?? '',
+    quantity,
+    server,
+    nickname,
+    email,
+    promo_code: promo,
   };
-  if (draft.server !== undefined) input.server = draft.server;
-  if (draft.nickname !== undefined) input.nickname = draft.nickname;
-  if (draft.email !== undefined) input.email = draft.email;
-  if (draft.promo !== undefined) input.promo_code = draft.promo;
-  return input;
 }
 
 /** The order as the shop reported it on creation: what is both stored and shown to the user. */
