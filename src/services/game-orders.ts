@@ -209,20 +209,20 @@ function shopState(
 
 /** A stored order shown again: what the record holds, marked as replayed. */
 function replayedOrder(stored: GameOrderRecord): CreatedGameOrder {
-  const order: CreatedGameOrder = {
-    orderId: stored.orderId,
-    paymentStatus: stored.paymentStatus,
-    expiredAt: stored.expiredAt,
-    quantity: stored.quantity,
-    totalPrice: stored.totalPrice,
+  const { orderId, paymentStatus, expiredAt, quantity, totalPrice, paymentUrl, paymentCode, qrUrl } = stored;
+  return {
+    orderId,
+    paymentStatus,
+    expiredAt,
+    quantity,
+    totalPrice,
+    paymentUrl,
+    paymentCode,
+    qrUrl,
     reminder: 'none',
     saved: true,
     replayed: true,
   };
-  if (stored.paymentUrl !== undefined) order.paymentUrl = stored.paymentUrl;
-  if (stored.paymentCode !== undefined) order.paymentCode = stored.paymentCode;
-  if (stored.qrUrl !== undefined) order.qrUrl = stored.qrUrl;
-  return order;
 }
 
 /** The order created by `confirmationId`, among the user's newest orders. */

@@ -109,14 +109,6 @@ export interface PriceWatchService {
    * change after subscribing is reported; a failed fetch leaves that to the next pass).
    */
   update(userId: number, settings: PriceWatchSettings | undefined): Promise<void>;
-  /** Accounts with at least one subscriber, each with its subscribers (connected, active, not banned). */
-  accounts(): Promise<WatchedAccount[]>;
-  /**
-   * Fetches the account's price list once, compares it with the stored copy, queues one digest
-   * per subscriber who follows a changed brand (and their group), then stores the new copy.
-   * Provider errors are logged and reported as `failed` (the next pass tries again).
-   */
-  check(account: WatchedAccount): Promise<PriceCheckOutcome>;
   /**
    * Checks every watched account, one after the other, then forgets the copies of accounts nobody
    * watches any more. `pause(count)` runs between two accounts (a job spreads them with it); when
@@ -179,7 +171,53 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     }
   }
 
-  const service: PriceWatchService = {
+  /** Accounts with at least one subscriber, each with its subscribers (connected, active, not banned). */
+  async function accounts(): Promise<WatchedAccount[]> {
+    const byKey = new Map<string, number[]>();
+    // The few watchers are picked on the stored records: the other users are not copied.
+    for (const user of await db.users.list({ active: true, where: isSubscriber })) {
+      const key = await watchKeyOf(user.id);
+      if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), user.id]);
+    }
+    return [...byKey].map(([key, userIds]) => ({ key, userIds }));
+  }
+
+  /**
+   * Fetches the account's price list once, compares it with the stored copy, queues one digest
+   * per subscriber who follows a changed brand (and their group), then stores the new copy.
+   * Provider errors are logged and reported as `failed` (the next pass tries again).
+   */
+  async function check(account: WatchedAccount): Promise<PriceCheckOutcome> {
+    const [first] = account.userIds;
+    if (first === undefined) return 'failed';
+    let products: SnapshotProduct[];
+    try {
+      const list = await deps.catalogue.priceList(first, { fresh: true });
+      products = list.map((p) => ({ code: p.code, name: p.product_name, price: p.price, status: p.status }));
+    } catch (error) {
+      logger.warn('price watch: price list fetch failed', { account: account.key, error });
+      return 'failed';
+    }
+    const snapshot = { at: deps.now().toISOString(), products };
+    const before = await db.priceWatch.get(account.key);
+    if (!before) {
+      await db.priceWatch.save(account.key, snapshot);
+      return 'baseline';
+    }
+    const changes = diffPriceLists(before.products, products);
+    if (changes.length === 0) return 'unchanged';
+    // Digests first, then the new copy: a crash in between sends the same digest again after the
+    // restart (deduplicated while it is still queued) rather than losing it.
+    const fingerprint = `${account.key}:${createHash('sha256').update(JSON.stringify(products)).digest('hex').slice(0, 16)}`;
+    let queued = 0;
+    for (const userId of account.userIds) queued += await notify(userId, changes, fingerprint);
+    await db.priceWatch.save(account.key, snapshot);
+    if (queued > 0) deps.onQueued?.();
+    logger.info('price watch: price list changed', { account: account.key, changes: changes.length, queued });
+    return 'changed';
+  }
+
+  return {
     async settings(userId) {
       const settings = (await db.users.get(userId))?.priceWatch;
       return settings ? { brands: [...settings.brands], group: settings.group } : undefined;
@@ -188,56 +226,17 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
       const brands = settings ? [...new Set(settings.brands.map((b) => b.trim().toLowerCase()).filter(Boolean))] : [];
       await db.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
       const key = settings ? await watchKeyOf(userId) : undefined;
-      if (key !== undefined && !(await db.priceWatch.get(key))) await service.check({ key, userIds: [userId] });
-    },
-    async accounts() {
-      const byKey = new Map<string, number[]>();
-      // The few watchers are picked on the stored records: the other users are not copied.
-      for (const user of await db.users.list({ active: true, where: isSubscriber })) {
-        const key = await watchKeyOf(user.id);
-        if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), user.id]);
-      }
-      return [...byKey].map(([key, userIds]) => ({ key, userIds }));
-    },
-    async check(account) {
-      const [first] = account.userIds;
-      if (first === undefined) return 'failed';
-      let products: SnapshotProduct[];
-      try {
-        const list = await deps.catalogue.priceList(first, { fresh: true });
-        products = list.map((p) => ({ code: p.code, name: p.product_name, price: p.price, status: p.status }));
-      } catch (error) {
-        logger.warn('price watch: price list fetch failed', { account: account.key, error });
-        return 'failed';
-      }
-      const snapshot = { at: deps.now().toISOString(), products };
-      const before = await db.priceWatch.get(account.key);
-      if (!before) {
-        await db.priceWatch.save(account.key, snapshot);
-        return 'baseline';
-      }
-      const changes = diffPriceLists(before.products, products);
-      if (changes.length === 0) return 'unchanged';
-      // Digests first, then the new copy: a crash in between sends the same digest again after the
-      // restart (deduplicated while it is still queued) rather than losing it.
-      const fingerprint = `${account.key}:${createHash('sha256').update(JSON.stringify(products)).digest('hex').slice(0, 16)}`;
-      let queued = 0;
-      for (const userId of account.userIds) queued += await notify(userId, changes, fingerprint);
-      await db.priceWatch.save(account.key, snapshot);
-      if (queued > 0) deps.onQueued?.();
-      logger.info('price watch: price list changed', { account: account.key, changes: changes.length, queued });
-      return 'changed';
+      if (key !== undefined && !(await db.priceWatch.get(key))) await check({ key, userIds: [userId] });
     },
     async checkAll(pause) {
-      const accounts = await service.accounts();
-      for (const [index, account] of accounts.entries()) {
-        if (index > 0 && pause && !(await pause(accounts.length))) return;
-        await service.check(account);
+      const watched = await accounts();
+      for (const [index, account] of watched.entries()) {
+        if (index > 0 && pause && !(await pause(watched.length))) return;
+        await check(account);
       }
-      await db.priceWatch.retain(new Set(accounts.map((a) => a.key)));
+      await db.priceWatch.retain(new Set(watched.map((a) => a.key)));
     },
   };
-  return service;
 }
 
 /**
