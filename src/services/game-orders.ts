@@ -363,26 +363,21 @@ async function listGames(deps: GameOrderServiceDeps, userId: number): Promise<Ga
 
 /** What an order for `game` asks, from the catalogue's state (without the user's last order). */
 function catalogueInfo(state: GameCatalogueState, game: { slug: string; title: string }): GameInfo {
-  if (state.kind !== 'ok')
-    return { slug: game.slug, title: game.title, catalogue: state.kind, catalogued: false, server: { kind: 'unknown' } };
+  const { slug, title } = game;
+  if (state.kind !== 'ok') return { slug, title, catalogue: state.kind, catalogued: false, server: { kind: 'unknown' } };
   const methods = state.catalogue.paymentMethods.map((method) => ({ id: method.id, name: method.name }));
-  const entry = findCatalogueGame(state.catalogue, game.slug);
-  if (!entry) return { slug: game.slug, title: game.title, catalogue: 'ok', catalogued: false, server: { kind: 'unknown' }, methods };
-  const info: GameInfo = {
-    slug: game.slug,
-    title: game.title,
+  const entry = findCatalogueGame(state.catalogue, slug);
+  if (!entry) return { slug, title, catalogue: 'ok', catalogued: false, server: { kind: 'unknown' }, methods };
+  return {
+    slug,
+    title,
     catalogue: 'ok',
     catalogued: true,
+    ...(entry.idLabel === undefined ? {} : { idLabel: entry.idLabel }),
     server: entry.server ? { kind: 'required', label: entry.server.label, servers: entry.server.servers } : { kind: 'none' },
-    products: entry.products.map((product) => ({
-      id: product.id,
-      name: product.name,
-      ...(product.price === undefined ? {} : { price: product.price }),
-    })),
+    products: entry.products.map(({ id, name, price }) => (price === undefined ? { id, name } : { id, name, price })),
     methods,
   };
-  if (entry.idLabel !== undefined) info.idLabel = entry.idLabel;
-  return info;
 }
 
 /** A page of the user's orders, newest first (see `GameOrderService.ordersPage`). */
