@@ -88,17 +88,24 @@ export function createMarketplaceClient({ apiKey, retries = 2, ...http }: Market
   const key = apiKey.trim();
   const redact = redactor([key]);
   const fail = (init: ProviderErrorInit) => new MarketplaceError(redactedInit(init, redact));
-  const get = (path: string, query: Record<string, string> = {}): Promise<RawAnswer> =>
-    send(http, { method: 'GET', path, query: { api_key: key, ...query }, retries, fail });
+  /** Sends a request (GET: the key in the query; POST: in the form body) and reads its documented body. */
+  const request = async <T extends z.ZodType>(
+    path: string,
+    schema: T,
+    fields: Record<string, string> = {},
+    method: 'GET' | 'POST' = 'GET',
+  ) => {
+    const parameters = { api_key: key, ...fields };
+    const where = method === 'GET' ? { query: parameters } : { body: new URLSearchParams(parameters) };
+    return read(await send(http, { method, path, ...where, retries, fail }), path, schema, fail);
+  };
 
   return {
-    async accountDetails() {
-      return read(await get(paths.account), paths.account, accountDetailsResponseSchema, fail).data;
-    },
+    accountDetails: async () => (await request(paths.account, accountDetailsResponseSchema)).data,
 
     async items() {
       try {
-        return read(await get(paths.items), paths.items, itemsResponseSchema, fail).items;
+        return (await request(paths.items, itemsResponseSchema)).items;
       } catch (error) {
         // An empty shop is answered as an error; callers show "no items yet" rather than a failure.
         if (isProviderError(error) && error.kind !== 'credentials' && sameText(error.providerMessage, 'No Items Found')) return [];
@@ -115,7 +122,7 @@ export function createMarketplaceClient({ apiKey, retries = 2, ...http }: Market
           rejectedBeforeSending: true,
         });
       }
-      return read(await get(paths.item, { item_id: String(id) }), paths.item, itemResponseSchema, fail).item;
+      return (await request(paths.item, itemResponseSchema, { item_id: String(id) })).item;
     },
 
     async validatePurchase(code) {
@@ -128,9 +135,7 @@ export function createMarketplaceClient({ apiKey, retries = 2, ...http }: Market
           rejectedBeforeSending: true,
         });
       }
-      const body = new URLSearchParams({ api_key: key, purchase_code: purchaseCode });
-      const answer = await send(http, { method: 'POST', path: paths.validation, body, retries, fail });
-      return read(answer, paths.validation, validationResponseSchema, fail).data.purchase;
+      return (await request(paths.validation, validationResponseSchema, { purchase_code: purchaseCode }, 'POST')).data.purchase;
     },
   };
 }
