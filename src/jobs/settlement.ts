@@ -55,16 +55,10 @@ export interface SettlementWatcher {
  * timeout or 5xx, or a `Created` one that a crash left unsent — by re-sending the same ref id,
  * code and target when its stored `nextCheckAt` is due (back-off and jitter are set by the
  * purchase service, so a restart continues where it left off). Past the horizon it marks the
- * transaction Unresolved. Settlement notices are queued by the purchase service in the same write.
- * What is due comes from the transactions' due-time index (`store.transactions.due`), so a tick
- * with nothing due reads no transaction, and each pick reads only the due ones it can start.
- *
- * A refusal (400/402/404) of a re-check finalises nothing: the purchase service keeps the
- * transaction Pending on the normal schedule and asks the operator once to review it when
- * refusals repeat (DESIGN invariant 8). One sender per ref: when a due transaction is being sent
- * by someone else right now (the conversation whose hold ran out mid-send, a user's /cek), the
- * purchase service makes this check wait for that send and take its answer; it never sends the
- * same ref a second time at once.
+ * transaction Unresolved. What is due comes from the transactions' due-time index
+ * (`db.transactions.claimDue`), so a tick with nothing due reads no transaction. What an answer or
+ * a refusal means, its notices, and one sender per ref are the purchase service's
+ * (`PurchaseService.check`).
  */
 export function createSettlementWatcher(options: SettlementWatcherOptions): SettlementWatcher {
   return new SettlementLoop(options);

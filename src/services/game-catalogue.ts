@@ -15,8 +15,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { slugPattern } from '../providers/gameshop/schemas.ts';
 
-const slugPattern = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 const id = z.number().int().positive();
 const name = z.string().trim().min(1);
 

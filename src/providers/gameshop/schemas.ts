@@ -167,7 +167,7 @@ export function normaliseWhatsapp(raw: string): string | undefined {
 }
 
 /** Slugs are lowercase words joined by dashes (`mobile-legends`); a title (`Mobile Legends`) is refused. */
-const slugPattern = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+export const slugPattern = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 
 /**
  * The body of POST /order, checked before sending. Field names are the API's, so a failure's
