@@ -57,6 +57,8 @@ const defaultTimeoutMs = 15_000;
  * body shape its spec documents. Throws (through `fail`) only for what no status code explains:
  * timeout, network error, 5xx (`unknown_outcome`). Retries those when `retries > 0`.
  * Bodies that are not JSON are reported as `notJson` for the caller to classify.
+ * The retries are ours, not ofetch's: its retry reuses the first attempt's abort signal, so a
+ * retry would run without a timeout (or, after a timeout, be aborted at once).
  */
 export async function send(http: HttpOptions, options: SendOptions): Promise<RawAnswer> {
   let attempt = 0;
