@@ -19,8 +19,6 @@ export interface SettlementWatcherOptions {
    * next due one at once, so the tick only matters for checks that become due.
    */
   tickMs?: number;
-  /** Provider calls in flight at once for one account. Default 2. */
-  perAccountConcurrency?: number;
   /** Provider calls in flight at once overall. Default 8. */
   concurrency?: number;
   /**
@@ -41,6 +39,9 @@ export interface SettlementWatcherOptions {
    */
   claims?: ClaimTokens;
 }
+
+/** Provider calls in flight at once for one account. */
+const perAccountCalls = 2;
 
 export interface SettlementWatcher {
   start(): void;
@@ -68,7 +69,6 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
 class SettlementLoop implements SettlementWatcher {
   private readonly options: SettlementWatcherOptions;
   private readonly tickMs: number;
-  private readonly perAccount: number;
   private readonly overall: number;
   private readonly claims: ClaimTokens;
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -86,7 +86,6 @@ class SettlementLoop implements SettlementWatcher {
     const { db, logger } = options;
     this.options = options;
     this.tickMs = options.tickMs ?? 1000;
-    this.perAccount = options.perAccountConcurrency ?? 2;
     this.overall = options.concurrency ?? 8;
     this.claims = options.claims ?? singleProcessClaims(`watcher-${randomUUID()}`);
     this.pauses = new AccountPauses({ db, logger, onAccountPaused: options.onAccountPaused });
@@ -128,7 +127,7 @@ class SettlementLoop implements SettlementWatcher {
 
   /** Room for more calls of this account now: 0 while it is paused or at its bound. */
   private roomOf(userId: number): number {
-    return this.pauses.holds(userId) ? 0 : this.perAccount - (this.perUser.get(userId) ?? 0);
+    return this.pauses.holds(userId) ? 0 : perAccountCalls - (this.perUser.get(userId) ?? 0);
   }
 
   private launch(): Promise<void> {
