@@ -2,7 +2,7 @@
  * Client for the game top-up shop (document 3, `gameshop-api.md`): the game catalogue and order
  * creation. Every request carries `Accept: application/json` and the user's `X-API-KEY`.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { send, readSuccess, type AnswerRules, type HttpOptions } from '../http.ts';
 import { ProviderError, redactedInit, redactor, type ProviderErrorInit } from '../provider-error.ts';
 import {
@@ -151,12 +151,8 @@ function rejectReasonOf(errorCode: string | undefined, message: string | undefin
   return undefined;
 }
 
-/** Our own validation failures, keyed by the API's field names (the schema's keys). */
+/** Our own validation failures, keyed by the API's field names (the schema's keys; `body` for the input as a whole). */
 function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? 'body');
-    (fields[field] ??= []).push(issue.message);
-  }
-  return fields;
+  const { formErrors, fieldErrors } = z.flattenError(error);
+  return { ...(formErrors.length > 0 ? { body: formErrors } : {}), ...(fieldErrors as Record<string, string[]>) };
 }
