@@ -29,8 +29,8 @@ export interface DailySummaryDeps {
 /**
  * The daily summary job: every minute, each opted-in user whose WIB hour has come and who got no
  * summary today is sent yesterday's report through the outbox. The summary is queued and the day
- * marked sent in one atomic write (users.update with `notify`), so a crash or restart neither repeats nor drops it; a
- * bot that was down at the hour sends it when it is back, the same day.
+ * marked sent in one atomic write (users.update with `notify`), so a crash or restart neither
+ * repeats nor drops it; a bot that was down at the hour sends it when it is back, the same day.
  */
 export function createDailySummaryJob(deps: DailySummaryDeps): DailySummaryJob {
   const { db, logger } = deps;
@@ -51,7 +51,6 @@ export function createDailySummaryJob(deps: DailySummaryDeps): DailySummaryJob {
         // Read again after the report was built: the user may have turned it off meanwhile.
         const user = await db.users.get(candidate.id);
         if (!user?.dailySummary || !isSummaryDue(user, now)) continue;
-        // The day marked sent and the summary queued in one atomic write.
         await db.users.update(
           user.id,
           { dailySummary: { ...user.dailySummary, lastSent: wibDayOf(now) } },

@@ -6,9 +6,6 @@ export interface PriceWatchJobOptions {
   logger: Logger;
   /** PRICE_WATCH_MINUTES in ms: one pass over every watched account per interval; 0 never starts. */
   intervalMs: number;
-  /** Timers (tests pass fake ones or use vi.useFakeTimers). */
-  setTimer?: (run: () => void, ms: number) => unknown;
-  clearTimer?: (timer: unknown) => void;
 }
 
 export interface PriceWatchJob {
@@ -25,16 +22,8 @@ export interface PriceWatchJob {
  * that runs longer than the interval is followed by the next at once.
  */
 export function createPriceWatchJob(options: PriceWatchJobOptions): PriceWatchJob {
-  const setTimer =
-    options.setTimer ??
-    ((run: () => void, ms: number) => {
-      const timer = setTimeout(run, ms);
-      timer.unref?.();
-      return timer;
-    });
-  const clearTimer = options.clearTimer ?? ((timer: unknown) => clearTimeout(timer as NodeJS.Timeout));
   let stopped = true;
-  let timer: unknown;
+  let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
   let loop: Promise<void> | undefined;
 
@@ -42,7 +31,8 @@ export function createPriceWatchJob(options: PriceWatchJobOptions): PriceWatchJo
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
       wake = resolve;
-      timer = setTimer(resolve, Math.max(0, ms));
+      timer = setTimeout(resolve, Math.max(0, ms));
+      timer.unref?.();
     });
 
   async function run(): Promise<void> {
@@ -68,7 +58,7 @@ export function createPriceWatchJob(options: PriceWatchJobOptions): PriceWatchJo
     },
     async stop() {
       stopped = true;
-      if (timer !== undefined) clearTimer(timer);
+      clearTimeout(timer);
       wake?.();
       await loop;
     },

@@ -19,8 +19,6 @@ export interface SettlementWatcherOptions {
    * next due one at once, so the tick only matters for checks that become due.
    */
   tickMs?: number;
-  /** Provider calls in flight at once for one account. Default 2. */
-  perAccountConcurrency?: number;
   /** Provider calls in flight at once overall. Default 8. */
   concurrency?: number;
   /**
@@ -42,6 +40,9 @@ export interface SettlementWatcherOptions {
   claims?: ClaimTokens;
 }
 
+/** Provider calls in flight at once for one account. */
+const perAccountCalls = 2;
+
 export interface SettlementWatcher {
   start(): void;
   /** Stops ticking and waits for the calls in flight. */
@@ -55,16 +56,10 @@ export interface SettlementWatcher {
  * timeout or 5xx, or a `Created` one that a crash left unsent — by re-sending the same ref id,
  * code and target when its stored `nextCheckAt` is due (back-off and jitter are set by the
  * purchase service, so a restart continues where it left off). Past the horizon it marks the
- * transaction Unresolved. Settlement notices are queued by the purchase service in the same write.
- * What is due comes from the transactions' due-time index (`store.transactions.due`), so a tick
- * with nothing due reads no transaction, and each pick reads only the due ones it can start.
- *
- * A refusal (400/402/404) of a re-check finalises nothing: the purchase service keeps the
- * transaction Pending on the normal schedule and asks the operator once to review it when
- * refusals repeat (DESIGN invariant 8). One sender per ref: when a due transaction is being sent
- * by someone else right now (the conversation whose hold ran out mid-send, a user's /cek), the
- * purchase service makes this check wait for that send and take its answer; it never sends the
- * same ref a second time at once.
+ * transaction Unresolved. What is due comes from the transactions' due-time index
+ * (`db.transactions.claimDue`), so a tick with nothing due reads no transaction. What an answer or
+ * a refusal means, its notices, and one sender per ref are the purchase service's
+ * (`PurchaseService.check`).
  */
 export function createSettlementWatcher(options: SettlementWatcherOptions): SettlementWatcher {
   return new SettlementLoop(options);
@@ -74,7 +69,6 @@ export function createSettlementWatcher(options: SettlementWatcherOptions): Sett
 class SettlementLoop implements SettlementWatcher {
   private readonly options: SettlementWatcherOptions;
   private readonly tickMs: number;
-  private readonly perAccount: number;
   private readonly overall: number;
   private readonly claims: ClaimTokens;
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -92,7 +86,6 @@ class SettlementLoop implements SettlementWatcher {
     const { db, logger } = options;
     this.options = options;
     this.tickMs = options.tickMs ?? 1000;
-    this.perAccount = options.perAccountConcurrency ?? 2;
     this.overall = options.concurrency ?? 8;
     this.claims = options.claims ?? singleProcessClaims(`watcher-${randomUUID()}`);
     this.pauses = new AccountPauses({ db, logger, onAccountPaused: options.onAccountPaused });
@@ -134,7 +127,7 @@ class SettlementLoop implements SettlementWatcher {
 
   /** Room for more calls of this account now: 0 while it is paused or at its bound. */
   private roomOf(userId: number): number {
-    return this.pauses.holds(userId) ? 0 : this.perAccount - (this.perUser.get(userId) ?? 0);
+    return this.pauses.holds(userId) ? 0 : perAccountCalls - (this.perUser.get(userId) ?? 0);
   }
 
   private launch(): Promise<void> {

@@ -58,43 +58,22 @@ export function createProviders(settings: ProviderSettings, hooks: ProviderHooks
     account && hooks.onAccountProblem
       ? reportingAccountProblems(client, (kind) => hooks.onAccountProblem?.({ userId: account.userId, service, kind }))
       : client;
+  const http = (service: ServiceName, baseURL: string) => ({
+    baseURL,
+    timeoutMs: settings.timeoutMs,
+    retryDelayMs: settings.retryDelayMs,
+    onCall: (call: ProviderCall) => hooks.onCall?.({ service, ...call }),
+  });
   return {
     reseller: ({ apiId, apiKey }, account) => {
-      const client = createResellerClient({
-        baseURL: settings.resellerUrl,
-        apiId,
-        apiKey,
-        timeoutMs: settings.timeoutMs,
-        retryDelayMs: settings.retryDelayMs,
-        onCall: (call) => hooks.onCall?.({ service: 'reseller', ...call }),
-      });
+      const client = createResellerClient({ apiId, apiKey, ...http('reseller', settings.resellerUrl) });
       const key = providerAccountKey('reseller', { apiId, apiKey });
       return watch({ ...client, balance: () => balanceReads(key, () => client.balance()) }, 'reseller', account);
     },
     marketplace: ({ apiKey }, account) =>
-      watch(
-        createMarketplaceClient({
-          baseURL: settings.marketplaceUrl,
-          apiKey,
-          timeoutMs: settings.timeoutMs,
-          retryDelayMs: settings.retryDelayMs,
-          onCall: (call) => hooks.onCall?.({ service: 'marketplace', ...call }),
-        }),
-        'marketplace',
-        account,
-      ),
+      watch(createMarketplaceClient({ apiKey, ...http('marketplace', settings.marketplaceUrl) }), 'marketplace', account),
     gameshop: ({ apiKey }, account) =>
-      watch(
-        createGameshopClient({
-          baseURL: settings.gameshopUrl,
-          apiKey,
-          timeoutMs: settings.timeoutMs,
-          retryDelayMs: settings.retryDelayMs,
-          onCall: (call) => hooks.onCall?.({ service: 'gameshop', ...call }),
-        }),
-        'gameshop',
-        account,
-      ),
+      watch(createGameshopClient({ apiKey, ...http('gameshop', settings.gameshopUrl) }), 'gameshop', account),
   };
 }
 

@@ -24,12 +24,14 @@ export interface ProviderCall {
   failure?: string;
 }
 
+/** How a client reaches its provider (each client adds its credentials). */
 export interface HttpOptions {
   baseURL: string;
-  timeoutMs: number;
-  /** Told of every request sent (each retry too), once it is answered or has failed. */
+  /** Per-request timeout; default 15 s. */
+  timeoutMs?: number;
+  /** Told of every request sent (each retry too), once it is answered or has failed: for the logs. */
   onCall?: (call: ProviderCall) => void;
-  /** Pause before the n-th retry is n times this; default 300 ms. */
+  /** Pause before the n-th retry is n times this; default 300 ms (tests shorten it). */
   retryDelayMs?: number;
 }
 
@@ -48,12 +50,15 @@ export interface SendOptions {
 }
 
 const defaultRetryDelayMs = 300;
+const defaultTimeoutMs = 15_000;
 
 /**
  * Sends one request and returns whatever status and body came back, so each client can read the
  * body shape its spec documents. Throws (through `fail`) only for what no status code explains:
  * timeout, network error, 5xx (`unknown_outcome`). Retries those when `retries > 0`.
  * Bodies that are not JSON are reported as `notJson` for the caller to classify.
+ * The retries are ours, not ofetch's: its retry reuses the first attempt's abort signal, so a
+ * retry would run without a timeout (or, after a timeout, be aborted at once).
  */
 export async function send(http: HttpOptions, options: SendOptions): Promise<RawAnswer> {
   let attempt = 0;
@@ -105,7 +110,7 @@ async function sendOnce(http: HttpOptions, options: SendOptions): Promise<RawAns
       query: options.query,
       headers,
       body: body instanceof URLSearchParams ? body.toString() : body === undefined ? undefined : JSON.stringify(body),
-      timeout: http.timeoutMs,
+      timeout: http.timeoutMs ?? defaultTimeoutMs,
       retry: 0,
       ignoreResponseError: true,
       responseType: 'text',

@@ -34,9 +34,8 @@ export function providerErrorToJson(error: ProviderError): ProviderErrorJson {
 
 /** The provider error a `providerErrorToJson` value describes (a `GameshopError` for the game shop). */
 export function providerErrorFromJson(json: ProviderErrorJson): ProviderError {
-  const { service, reason, ...init } = json;
-  if (service === 'gameshop') return new GameshopError({ ...init, ...(reason === undefined ? {} : { reason }) });
-  return new ProviderError(service, init);
+  const { service, ...init } = json;
+  return service === 'gameshop' ? new GameshopError(init) : new ProviderError(service, init);
 }
 
 /** How a thrown value is stored: a provider error as its JSON, anything else as its message. */

@@ -24,6 +24,8 @@ export interface ProviderErrorInit {
   httpStatus?: number;
   /** Per-field validation messages (game shop 422). */
   fieldErrors?: Record<string, string[]>;
+  /** True when our own checks refused the input and nothing was sent (`kind` is then `validation`). */
+  rejectedBeforeSending?: boolean;
   cause?: unknown;
 }
 
@@ -46,6 +48,7 @@ export class ProviderError extends Error {
   readonly providerMessage: string | undefined;
   readonly httpStatus: number | undefined;
   readonly fieldErrors: Record<string, string[]> | undefined;
+  readonly rejectedBeforeSending: boolean;
 
   constructor(service: ServiceName, init: ProviderErrorInit) {
     const detail = init.providerMessage ? ` (provider said: ${init.providerMessage})` : '';
@@ -58,9 +61,35 @@ export class ProviderError extends Error {
     this.providerMessage = init.providerMessage;
     this.httpStatus = init.httpStatus;
     this.fieldErrors = init.fieldErrors;
+    this.rejectedBeforeSending = init.rejectedBeforeSending ?? false;
   }
 }
 
 export function isProviderError(error: unknown): error is ProviderError {
   return error instanceof ProviderError;
+}
+
+/**
+ * Replaces each secret by `***`, raw or URL-encoded (a transport error quotes the URL) and in any
+ * letter case (a provider may echo a sign in upper case).
+ */
+export function redactor(secrets: readonly string[]): (text: string) => string {
+  const forms = secrets
+    .filter((secret) => secret !== '')
+    .flatMap((secret) => [secret, encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2)]);
+  if (forms.length === 0) return (text) => text;
+  const escaped = [...new Set(forms)].sort((a, b) => b.length - a.length).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(escaped.join('|'), 'gi');
+  return (text) => text.replace(pattern, '***');
+}
+
+/** The error's texts (provider message, field messages, cause) with `redact` applied: what a client throws. */
+export function redactedInit<T extends ProviderErrorInit>(init: T, redact: (text: string) => string): T {
+  const { providerMessage, fieldErrors, cause } = init;
+  return {
+    ...init,
+    providerMessage: providerMessage === undefined ? undefined : redact(providerMessage),
+    fieldErrors: fieldErrors && Object.fromEntries(Object.entries(fieldErrors).map(([field, messages]) => [field, messages.map(redact)])),
+    cause: cause === undefined ? undefined : new Error(cause instanceof Error ? redact(cause.message) : 'transport error'),
+  };
 }

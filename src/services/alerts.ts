@@ -3,6 +3,7 @@ import { fleetLocks } from '../store/fleet-locks.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
 import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
+import { createKeyedQueue } from '../queue.ts';
 
 export interface AlertService {
   /**
@@ -31,7 +32,8 @@ export interface AlertServiceDeps {
 
 export function createAlertService(deps: AlertServiceDeps): AlertService {
   const { db, logger } = deps;
-  const running = new Map<number, Promise<void>>();
+  /** One check per user at a time: two purchases finishing together must not alert twice. */
+  const turns = createKeyedQueue<number>();
 
   async function checkNow(userId: number): Promise<void> {
     const user = await db.users.get(userId);
@@ -64,15 +66,7 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     async remove(userId) {
       await db.users.update(userId, { alertThreshold: undefined, alertArmed: undefined });
     },
-    check(userId) {
-      // One check per user at a time: two purchases finishing together must not alert twice.
-      const previous = running.get(userId) ?? Promise.resolve();
-      const next = previous.then(() => checkNow(userId));
-      running.set(userId, next);
-      return next.finally(() => {
-        if (running.get(userId) === next) running.delete(userId);
-      });
-    },
+    check: (userId) => turns.run(userId, () => checkNow(userId)),
     checkAll() {
       // One instance's pass at a time over a shared store: the next one sees the alerts disarmed.
       return db.chatLocks.run(fleetLocks.balanceAlerts, async (held) => {

@@ -51,14 +51,9 @@ export function createBroadcastService(deps: { db: Db; now: () => Date; defaultL
   const isService = (value: string): value is ServiceName => (serviceNames as readonly string[]).includes(value);
   return {
     async draft(adminId) {
+      // Markup and audience were stored by `saveDraft` from a typed draft: only the shape is checked.
       const parsed = draftSchema.safeParse(await db.conversations.read(draftKey(adminId)));
-      if (!parsed.success) return undefined;
-      const { previewMessageId, replyMarkup, audience } = parsed.data;
-      return {
-        previewMessageId,
-        ...(replyMarkup === undefined ? {} : { replyMarkup: replyMarkup as NewBroadcastJob['replyMarkup'] }),
-        ...(audience === undefined ? {} : { audience: audience as BroadcastAudience }),
-      };
+      return parsed.success ? (parsed.data as BroadcastDraft) : undefined;
     },
     async saveDraft(adminId, draft) {
       if (draft) await db.conversations.write(draftKey(adminId), draft);

@@ -29,8 +29,6 @@ export interface CatalogueService {
    * for the same fetch.
    */
   priceList(userId: number, options?: PriceListOptions): Promise<Product[]>;
-  /** A product by code (case-insensitive) from the cached list. */
-  product(userId: number, code: string): Promise<Product | undefined>;
   /** Drops the cached list of the user's account (after a reconnect). */
   forget(userId: number): Promise<void>;
   /**
@@ -153,11 +151,6 @@ export function createCatalogueService(deps: { credentials: CredentialService; n
       } finally {
         if (fetching.get(account) === entry) fetching.delete(account);
       }
-    },
-    async product(userId, code) {
-      const wanted = code.trim().toUpperCase();
-      const products = await service.priceList(userId);
-      return products.find((p) => p.code.toUpperCase() === wanted);
     },
     async forget(userId) {
       const account = await deps.credentials.accountKey(userId, 'reseller');

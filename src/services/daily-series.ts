@@ -3,6 +3,7 @@
  */
 import type { TransactionRecord } from '../store/records/transactions.ts';
 import { daysOf, wibDayOf, type DayRange } from './export-periods.ts';
+import { sellPriceOfTransaction } from './report.ts';
 
 /** One WIB day of the chart, in rupiah. */
 export interface DayPoint {
@@ -27,7 +28,7 @@ export function dailySeries(txs: readonly Priced[], range: Pick<DayRange, 'from'
     if (tx.status !== 'Sukses') continue;
     const point = points.get(wibDayOf(new Date(tx.createdAt)));
     if (!point) continue;
-    point.turnover += tx.sellPrice ?? tx.price;
+    point.turnover += sellPriceOfTransaction(tx);
     point.margin += tx.margin ?? 0;
   }
   return [...points.values()];

@@ -5,12 +5,7 @@
  */
 import type { Db } from '../store/db.ts';
 import type { UserRecord } from '../store/records/users.ts';
-import { periodRange, wibDayOf, type DayRange } from './export-periods.ts';
-
-const wibOffsetMs = 7 * 3600_000;
-
-/** The hour (0-23) of `now` in WIB. */
-export const wibHourOf = (now: Date): number => new Date(now.getTime() + wibOffsetMs).getUTCHours();
+import { periodRange, wibDayOf, wibHourOf, type DayRange } from './export-periods.ts';
 
 /** The period a summary sent at `now` reports: yesterday (WIB). */
 export const summaryRange = (now: Date): DayRange => periodRange('yesterday', now);

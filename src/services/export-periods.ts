@@ -1,6 +1,7 @@
 /**
- * The periods of /export, in Western Indonesian Time (UTC+7, no daylight saving): calendar days,
- * weeks from Monday, calendar months. Pure: the current time is passed in.
+ * Days in Western Indonesian Time, the bot's calendar: the periods of /export and /report
+ * (calendar days, weeks from Monday, calendar months), the daily summary's hour, /stats' days.
+ * Pure: the current time is passed in.
  */
 
 export const exportPeriods = ['today', 'yesterday', 'week', 'month', 'lastmonth'] as const;
@@ -17,6 +18,7 @@ export interface DayRange {
   end: Date;
 }
 
+/** Western Indonesian Time is UTC+7 all year (no daylight saving). */
 const wibOffsetMs = 7 * 3600_000;
 const dayMs = 24 * 3600_000;
 
@@ -26,6 +28,12 @@ const addDays = (day: Date, days: number): Date => new Date(day.getTime() + days
 
 /** The WIB calendar day (`YYYY-MM-DD`) of an instant. */
 export const wibDayOf = (at: Date): string => dayString(wibDay(at));
+
+/** The hour (0-23) of `now` in WIB. */
+export const wibHourOf = (now: Date): number => new Date(now.getTime() + wibOffsetMs).getUTCHours();
+
+/** 00:00 WIB of the day `daysBack` days before the WIB day of `now`. */
+export const startOfWibDay = (now: Date, daysBack = 0): Date => new Date(addDays(wibDay(now), -daysBack).getTime() - wibOffsetMs);
 
 /** Every WIB day `from`..`to` (`YYYY-MM-DD`, inclusive), in order. */
 export function daysOf(range: Pick<DayRange, 'from' | 'to'>): string[] {

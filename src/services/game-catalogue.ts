@@ -15,19 +15,19 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { slugPattern } from '../providers/gameshop/schemas.ts';
 
-const slugPattern = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 const id = z.number().int().positive();
 const name = z.string().trim().min(1);
 
-export const catalogueProductSchema = z.object({
+const catalogueProductSchema = z.object({
   id,
   name,
   /** Unit price in whole rupiah, before promo and fees (display only: the shop prices the order). */
   price: z.number().int().nonnegative().optional(),
 });
 
-export const catalogueGameSchema = z.object({
+const catalogueGameSchema = z.object({
   /** The game's slug at the shop (`game` in orders), e.g. `mobile-legends`. */
   slug: z.string().regex(slugPattern, { error: 'must be the game slug used by the shop (lowercase words joined by dashes)' }),
   title: name.optional(),
@@ -53,7 +53,7 @@ export const catalogueGameSchema = z.object({
   sort: z.number().int().optional(),
 });
 
-export const cataloguePaymentMethodSchema = z.object({
+const cataloguePaymentMethodSchema = z.object({
   id,
   name,
   /** `qris`, `virtual_account`, `ewallet`, ... (informational). */
@@ -63,7 +63,7 @@ export const cataloguePaymentMethodSchema = z.object({
 });
 
 /** The whole catalogue file. */
-export const gameCatalogueSchema = z
+const gameCatalogueSchema = z
   .object({
     categories: z.array(z.object({ id: z.number().int(), title: z.string() })).optional(),
     games: z.array(catalogueGameSchema).min(1, { error: 'list at least one game' }),
@@ -101,8 +101,6 @@ export const gameCatalogueSchema = z
 
 export type GameCatalogue = z.infer<typeof gameCatalogueSchema>;
 export type CatalogueGame = z.infer<typeof catalogueGameSchema>;
-export type CatalogueProduct = z.infer<typeof catalogueProductSchema>;
-export type CataloguePaymentMethod = z.infer<typeof cataloguePaymentMethodSchema>;
 
 /**
  * What became of the configured catalogue: `none` (GAMESHOP_CATALOGUE not set), `ok`, or

@@ -171,21 +171,21 @@ export interface GameOrderServiceDeps {
   gameshopCataloguePath: string | undefined;
 }
 
-/** The shop's order body for a draft (product and method are checked by the caller). */
+/** The shop's order body for a draft (product and method are checked by the caller; unset fields are not sent). */
 function orderInput(slug: string, draft: GameOrderDraft, productId: number, methodId: number): OrderInput {
-  const input: OrderInput = {
-    id: draft.playerId ?? '',
+  const { playerId, whatsapp, quantity, server, nickname, email, promo } = draft;
+  return {
+    id: playerId ?? '',
     game: slug,
     product_id: productId,
     payment_method_id: methodId,
-    whatsapp: draft.whatsapp ?? '',
-    quantity: draft.quantity,
+    whatsapp: whatsapp ?? '',
+    quantity,
+    server,
+    nickname,
+    email,
+    promo_code: promo,
   };
-  if (draft.server !== undefined) input.server = draft.server;
-  if (draft.nickname !== undefined) input.nickname = draft.nickname;
-  if (draft.email !== undefined) input.email = draft.email;
-  if (draft.promo !== undefined) input.promo_code = draft.promo;
-  return input;
 }
 
 /** The order as the shop reported it on creation: what is both stored and shown to the user. */
@@ -209,20 +209,20 @@ function shopState(
 
 /** A stored order shown again: what the record holds, marked as replayed. */
 function replayedOrder(stored: GameOrderRecord): CreatedGameOrder {
-  const order: CreatedGameOrder = {
-    orderId: stored.orderId,
-    paymentStatus: stored.paymentStatus,
-    expiredAt: stored.expiredAt,
-    quantity: stored.quantity,
-    totalPrice: stored.totalPrice,
+  const { orderId, paymentStatus, expiredAt, quantity, totalPrice, paymentUrl, paymentCode, qrUrl } = stored;
+  return {
+    orderId,
+    paymentStatus,
+    expiredAt,
+    quantity,
+    totalPrice,
+    paymentUrl,
+    paymentCode,
+    qrUrl,
     reminder: 'none',
     saved: true,
     replayed: true,
   };
-  if (stored.paymentUrl !== undefined) order.paymentUrl = stored.paymentUrl;
-  if (stored.paymentCode !== undefined) order.paymentCode = stored.paymentCode;
-  if (stored.qrUrl !== undefined) order.qrUrl = stored.qrUrl;
-  return order;
 }
 
 /** The order created by `confirmationId`, among the user's newest orders. */
@@ -363,26 +363,21 @@ async function listGames(deps: GameOrderServiceDeps, userId: number): Promise<Ga
 
 /** What an order for `game` asks, from the catalogue's state (without the user's last order). */
 function catalogueInfo(state: GameCatalogueState, game: { slug: string; title: string }): GameInfo {
-  if (state.kind !== 'ok')
-    return { slug: game.slug, title: game.title, catalogue: state.kind, catalogued: false, server: { kind: 'unknown' } };
+  const { slug, title } = game;
+  if (state.kind !== 'ok') return { slug, title, catalogue: state.kind, catalogued: false, server: { kind: 'unknown' } };
   const methods = state.catalogue.paymentMethods.map((method) => ({ id: method.id, name: method.name }));
-  const entry = findCatalogueGame(state.catalogue, game.slug);
-  if (!entry) return { slug: game.slug, title: game.title, catalogue: 'ok', catalogued: false, server: { kind: 'unknown' }, methods };
-  const info: GameInfo = {
-    slug: game.slug,
-    title: game.title,
+  const entry = findCatalogueGame(state.catalogue, slug);
+  if (!entry) return { slug, title, catalogue: 'ok', catalogued: false, server: { kind: 'unknown' }, methods };
+  return {
+    slug,
+    title,
     catalogue: 'ok',
     catalogued: true,
+    ...(entry.idLabel === undefined ? {} : { idLabel: entry.idLabel }),
     server: entry.server ? { kind: 'required', label: entry.server.label, servers: entry.server.servers } : { kind: 'none' },
-    products: entry.products.map((product) => ({
-      id: product.id,
-      name: product.name,
-      ...(product.price === undefined ? {} : { price: product.price }),
-    })),
+    products: entry.products.map(({ id, name, price }) => (price === undefined ? { id, name } : { id, name, price })),
     methods,
   };
-  if (entry.idLabel !== undefined) info.idLabel = entry.idLabel;
-  return info;
 }
 
 /** A page of the user's orders, newest first (see `GameOrderService.ordersPage`). */

@@ -14,19 +14,10 @@ import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
 import { groupByBrand, type CatalogueService } from './catalogue.ts';
 import { activeProductStatus } from '../providers/reseller/schemas.ts';
-
-/**
- * The reseller's sell price of a product (their markup rules), or undefined when they set none.
- * Injected: the pricing module supplies it; without one no margin is shown.
- */
 import type { SellPriceOf, SellPricesOf } from './pricing.ts';
 export type { SellPriceOf };
 
-/** The sell price source used until a pricing module is wired: nobody has a sell price. */
 export type PriceChangeKind = 'unavailable' | 'active' | 'up' | 'down' | 'new' | 'removed';
-
-/** The digest groups, in the order a digest shows them. */
-export const priceChangeKinds: readonly PriceChangeKind[] = ['unavailable', 'active', 'up', 'down', 'new', 'removed'];
 
 /** One thing that changed about one product between two price lists. */
 export interface PriceChange {
@@ -118,14 +109,6 @@ export interface PriceWatchService {
    * change after subscribing is reported; a failed fetch leaves that to the next pass).
    */
   update(userId: number, settings: PriceWatchSettings | undefined): Promise<void>;
-  /** Accounts with at least one subscriber, each with its subscribers (connected, active, not banned). */
-  accounts(): Promise<WatchedAccount[]>;
-  /**
-   * Fetches the account's price list once, compares it with the stored copy, queues one digest
-   * per subscriber who follows a changed brand (and their group), then stores the new copy.
-   * Provider errors are logged and reported as `failed` (the next pass tries again).
-   */
-  check(account: WatchedAccount): Promise<PriceCheckOutcome>;
   /**
    * Checks every watched account, one after the other, then forgets the copies of accounts nobody
    * watches any more. `pause(count)` runs between two accounts (a job spreads them with it); when
@@ -177,20 +160,64 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     return items.length;
   }
 
-  /** Records the first copy of the user's account unless one is stored. */
-  async function takeStartingPoint(userId: number): Promise<void> {
-    let apiId: string | undefined;
+  /** The snapshot key of the user's reseller account; undefined when not connected (or unreadable, which is logged). */
+  async function watchKeyOf(userId: number): Promise<string | undefined> {
     try {
-      apiId = (await deps.credentials.load(userId, 'reseller'))?.apiId;
+      const apiId = (await deps.credentials.load(userId, 'reseller'))?.apiId;
+      return apiId === undefined ? undefined : accountKeyOf(apiId);
     } catch (error) {
       logger.warn('price watch: stored credentials cannot be opened', { userId, error });
+      return undefined;
     }
-    if (apiId === undefined) return;
-    const key = accountKeyOf(apiId);
-    if (!(await db.priceWatch.get(key))) await service.check({ key, userIds: [userId] });
   }
 
-  const service: PriceWatchService = {
+  /** Accounts with at least one subscriber, each with its subscribers (connected, active, not banned). */
+  async function accounts(): Promise<WatchedAccount[]> {
+    const byKey = new Map<string, number[]>();
+    // The few watchers are picked on the stored records: the other users are not copied.
+    for (const user of await db.users.list({ active: true, where: isSubscriber })) {
+      const key = await watchKeyOf(user.id);
+      if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), user.id]);
+    }
+    return [...byKey].map(([key, userIds]) => ({ key, userIds }));
+  }
+
+  /**
+   * Fetches the account's price list once, compares it with the stored copy, queues one digest
+   * per subscriber who follows a changed brand (and their group), then stores the new copy.
+   * Provider errors are logged and reported as `failed` (the next pass tries again).
+   */
+  async function check(account: WatchedAccount): Promise<PriceCheckOutcome> {
+    const [first] = account.userIds;
+    if (first === undefined) return 'failed';
+    let products: SnapshotProduct[];
+    try {
+      const list = await deps.catalogue.priceList(first, { fresh: true });
+      products = list.map((p) => ({ code: p.code, name: p.product_name, price: p.price, status: p.status }));
+    } catch (error) {
+      logger.warn('price watch: price list fetch failed', { account: account.key, error });
+      return 'failed';
+    }
+    const snapshot = { at: deps.now().toISOString(), products };
+    const before = await db.priceWatch.get(account.key);
+    if (!before) {
+      await db.priceWatch.save(account.key, snapshot);
+      return 'baseline';
+    }
+    const changes = diffPriceLists(before.products, products);
+    if (changes.length === 0) return 'unchanged';
+    // Digests first, then the new copy: a crash in between sends the same digest again after the
+    // restart (deduplicated while it is still queued) rather than losing it.
+    const fingerprint = `${account.key}:${createHash('sha256').update(JSON.stringify(products)).digest('hex').slice(0, 16)}`;
+    let queued = 0;
+    for (const userId of account.userIds) queued += await notify(userId, changes, fingerprint);
+    await db.priceWatch.save(account.key, snapshot);
+    if (queued > 0) deps.onQueued?.();
+    logger.info('price watch: price list changed', { account: account.key, changes: changes.length, queued });
+    return 'changed';
+  }
+
+  return {
     async settings(userId) {
       const settings = (await db.users.get(userId))?.priceWatch;
       return settings ? { brands: [...settings.brands], group: settings.group } : undefined;
@@ -198,63 +225,18 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     async update(userId, settings) {
       const brands = settings ? [...new Set(settings.brands.map((b) => b.trim().toLowerCase()).filter(Boolean))] : [];
       await db.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
-      if (settings) await takeStartingPoint(userId);
-    },
-    async accounts() {
-      const byKey = new Map<string, number[]>();
-      // The few watchers are picked on the stored records: the other users are not copied.
-      for (const user of await db.users.list({ active: true, where: isSubscriber })) {
-        let apiId: string | undefined;
-        try {
-          apiId = (await deps.credentials.load(user.id, 'reseller'))?.apiId;
-        } catch (error) {
-          logger.warn('price watch: stored credentials cannot be opened', { userId: user.id, error });
-        }
-        if (apiId === undefined) continue;
-        const key = accountKeyOf(apiId);
-        byKey.set(key, [...(byKey.get(key) ?? []), user.id]);
-      }
-      return [...byKey].map(([key, userIds]) => ({ key, userIds }));
-    },
-    async check(account) {
-      const [first] = account.userIds;
-      if (first === undefined) return 'failed';
-      let products: SnapshotProduct[];
-      try {
-        const list = await deps.catalogue.priceList(first, { fresh: true });
-        products = list.map((p) => ({ code: p.code, name: p.product_name, price: p.price, status: p.status }));
-      } catch (error) {
-        logger.warn('price watch: price list fetch failed', { account: account.key, error });
-        return 'failed';
-      }
-      const snapshot = { at: deps.now().toISOString(), products };
-      const before = await db.priceWatch.get(account.key);
-      if (!before) {
-        await db.priceWatch.save(account.key, snapshot);
-        return 'baseline';
-      }
-      const changes = diffPriceLists(before.products, products);
-      if (changes.length === 0) return 'unchanged';
-      // Digests first, then the new copy: a crash in between sends the same digest again after the
-      // restart (deduplicated while it is still queued) rather than losing it.
-      const fingerprint = `${account.key}:${createHash('sha256').update(JSON.stringify(products)).digest('hex').slice(0, 16)}`;
-      let queued = 0;
-      for (const userId of account.userIds) queued += await notify(userId, changes, fingerprint);
-      await db.priceWatch.save(account.key, snapshot);
-      if (queued > 0) deps.onQueued?.();
-      logger.info('price watch: price list changed', { account: account.key, changes: changes.length, queued });
-      return 'changed';
+      const key = settings ? await watchKeyOf(userId) : undefined;
+      if (key !== undefined && !(await db.priceWatch.get(key))) await check({ key, userIds: [userId] });
     },
     async checkAll(pause) {
-      const accounts = await service.accounts();
-      for (const [index, account] of accounts.entries()) {
-        if (index > 0 && pause && !(await pause(accounts.length))) return;
-        await service.check(account);
+      const watched = await accounts();
+      for (const [index, account] of watched.entries()) {
+        if (index > 0 && pause && !(await pause(watched.length))) return;
+        await check(account);
       }
-      await db.priceWatch.retain(new Set(accounts.map((a) => a.key)));
+      await db.priceWatch.retain(new Set(watched.map((a) => a.key)));
     },
   };
-  return service;
 }
 
 /**

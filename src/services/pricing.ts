@@ -208,12 +208,6 @@ export function readMarkup(text: string, options: { override?: boolean; price?: 
   return { markup: op === '=' ? { kind: 'price', price: amount } : { kind: 'fixed', amount: sign * amount + 0 } };
 }
 
-/** `readMarkup`'s markup, or undefined for anything else (no markup, or one over `sellLimits`). */
-export function parseMarkup(text: string, options: { override?: boolean; price?: boolean } = {}): Markup | undefined {
-  const read = readMarkup(text, options);
-  return read && 'markup' in read ? read.markup : undefined;
-}
-
 /**
  * An override line: a name (brand, may have spaces; or a product code) then a markup
  * (`TELKOMSEL 1000`, `MOBILE LEGENDS 5%`, `TSEL10 =12500`) or a removal word (`hapus`, `remove`,

@@ -239,7 +239,6 @@ function amountsOf(product: ProductLike): ProductAmounts {
 /** What is known of a product for searching. */
 interface Facts {
   product: Product;
-  index: number;
   category: ProductCategory | undefined;
   brand: string;
   amounts: ProductAmounts;
@@ -247,24 +246,20 @@ interface Facts {
 }
 
 /** What `factsOf` read from a product, kept while the product object lives (a cached price list is searched again and again). */
-const factsByProduct = new WeakMap<Product, Omit<Facts, 'index'>>();
+const factsByProduct = new WeakMap<Product, Facts>();
 /**
  * What is read from a product's code and name alone, shared by every account's copy of the
  * product: users of a hundred accounts search a hundred copies of the same price list.
  */
-const textFacts = boundedCache<string, Omit<Facts, 'index' | 'product'>>(20_000);
+const textFacts = boundedCache<string, Omit<Facts, 'product'>>(20_000);
 
-function factsOf(product: Product, index: number): Facts {
-  return { ...memoFacts(product), index };
-}
-
-function memoFacts(product: Product): Omit<Facts, 'index'> {
+function factsOf(product: Product): Facts {
   let facts = factsByProduct.get(product);
   if (!facts) factsByProduct.set(product, (facts = { product, ...textFacts(productTextKey(product), () => readFacts(product)) }));
   return facts;
 }
 
-function readFacts(product: ProductLike): Omit<Facts, 'index' | 'product'> {
+function readFacts(product: ProductLike): Omit<Facts, 'product'> {
   const name = product.product_name.toLowerCase();
   const brand = brandKeyOf(product);
   return {
@@ -282,7 +277,7 @@ const partWord = 1;
  * How well a product matches a term: 0 exactly (a word, or the start of the code), 1 loosely (a
  * quantity for a bare number, part of a word), undefined not at all.
  */
-function matchTerm(facts: Omit<Facts, 'index'>, term: SearchTerm): 0 | 1 | undefined {
+function matchTerm(facts: Facts, term: SearchTerm): 0 | 1 | undefined {
   const { amounts } = facts;
   switch (term.kind) {
     case 'category':
@@ -327,9 +322,9 @@ export function searchProducts(
   const parsed = typeof query === 'string' ? parseSearchQuery(query) : query;
   if (parsed.terms.length === 0) return [...products];
   const words = new Set(parsed.text.split(' '));
-  const ranked: Array<{ facts: Omit<Facts, 'index'>; index: number; code: number; loose: number; unavailable: number }> = [];
+  const ranked: Array<{ facts: Facts; index: number; code: number; loose: number; unavailable: number }> = [];
   products.forEach((product, index) => {
-    const facts = memoFacts(product);
+    const facts = factsOf(product);
     let loose = 0;
     for (const term of parsed.terms) {
       const score = matchTerm(facts, term);
@@ -377,7 +372,7 @@ function exampleFor(facts: Facts): string {
  * to its amount (`pulsa xl 30` → `pulsa xl 25`, `pulsa xl 50`); otherwise one per kind of product.
  */
 export function searchExamples(products: readonly Product[], query: ParsedQuery, max = 4): string[] {
-  const available = products.map(factsOf).filter((facts) => isProductAvailable(facts.product));
+  const available = products.map((product) => factsOf(product)).filter((facts) => isProductAvailable(facts.product));
   const kept = query.terms.filter((term) => term.kind === 'brand' || term.kind === 'category');
   const amount = query.terms.find((term) => term.kind === 'nominal' || term.kind === 'number' || term.kind === 'size');
   const near = kept.length > 0 ? available.filter((facts) => kept.every((term) => matchTerm(facts, term) !== undefined)) : [];

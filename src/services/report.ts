@@ -15,9 +15,8 @@ export interface StatusCounts {
   rejected: number;
 }
 
-export interface ProductLine {
-  code: string;
-  name: string;
+/** Sukses transactions of one product or brand. */
+interface Tally {
   count: number;
   /** Sum of the costs. */
   sum: number;
@@ -25,13 +24,13 @@ export interface ProductLine {
   margin: number;
 }
 
-export interface BrandLine {
+export interface ProductLine extends Tally {
+  code: string;
+  name: string;
+}
+
+export interface BrandLine extends Tally {
   brand: string;
-  count: number;
-  /** Sum of the costs. */
-  sum: number;
-  /** Sum of the margins (sell - cost). */
-  margin: number;
 }
 
 /** The sell price a transaction was confirmed at; one from before sell prices sold at cost. */

@@ -1,6 +1,7 @@
 import type { ServiceName } from '../domain.ts';
 import type { Db } from '../store/db.ts';
 import { isFinalStatus, type TransactionRecord } from '../store/records/transactions.ts';
+import { startOfWibDay } from './export-periods.ts';
 
 /** Counts of one period's transactions, by how they stand now. */
 export interface TransactionStats {
@@ -58,16 +59,6 @@ export interface StatsDeps {
 export interface StatsService {
   /** Reads the figures from the store: the hot file, and only the history months of the last 7 days. */
   collect(): Promise<Stats>;
-}
-
-/** Western Indonesian Time is UTC+7 all year (no daylight saving). */
-const wibOffsetMs = 7 * 3600_000;
-const dayMs = 24 * 3600_000;
-
-/** 00:00 WIB of the day `daysBack` days before the WIB day of `now`. */
-export function startOfWibDay(now: Date, daysBack = 0): Date {
-  const wib = now.getTime() + wibOffsetMs;
-  return new Date(wib - (wib % dayMs) - daysBack * dayMs - wibOffsetMs);
 }
 
 /** Sums transactions into the figures `/stats` shows. */

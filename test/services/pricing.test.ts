@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   emptySellRules,
-  parseMarkup,
   parseOverride,
   readMarkup,
   sellLimits,
@@ -10,9 +9,16 @@ import {
   withBrandRule,
   withDefaultRule,
   withProductRule,
+  type Markup,
   type SellRules,
 } from '../../src/services/pricing.ts';
 import { longestPatternInput } from '../helpers/pattern-work.ts';
+
+/** `readMarkup`'s markup, or undefined for anything else (no markup, or one over `sellLimits`). */
+function parseMarkup(text: string, options: Parameters<typeof readMarkup>[1] = {}): Markup | undefined {
+  const read = readMarkup(text, options);
+  return read && 'markup' in read ? read.markup : undefined;
+}
 
 const tsel10 = { code: 'TSEL10', product_name: 'Telkomsel 10.000', price: 10_150 };
 const xl5 = { code: 'XL5', product_name: 'XL 5.000', price: 5_600 };

@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createStatsService, startOfWibDay } from '../../src/services/stats.ts';
+import { createStatsService } from '../../src/services/stats.ts';
+import { startOfWibDay } from '../../src/services/export-periods.ts';
 import type { HotData } from '../../src/store/schema.ts';
 import type { UserShardData } from '../../src/store/user-shards.ts';
 import { createClock, dbOf, historyOnDisk, purchase, readJson, storeTest } from '../store/helpers.ts';

@@ -2,9 +2,9 @@
  * Client for the game top-up shop (document 3, `gameshop-api.md`): the game catalogue and order
  * creation. Every request carries `Accept: application/json` and the user's `X-API-KEY`.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { send, readSuccess, type AnswerRules, type HttpOptions } from '../http.ts';
-import { ProviderError, type ProviderErrorInit } from '../provider-error.ts';
+import { ProviderError, redactedInit, redactor, type ProviderErrorInit } from '../provider-error.ts';
 import {
   errorBodySchema,
   gamesResponseSchema,
@@ -28,21 +28,16 @@ export type GameshopRejectReason = 'product_mismatch' | 'promo_invalid';
 
 export interface GameshopErrorInit extends ProviderErrorInit {
   reason?: GameshopRejectReason;
-  /** True when the order was refused by our own validation and never sent. */
-  rejectedBeforeSending?: boolean;
 }
 
 /** The one error type of the game shop client; switch on `kind` (and `reason` for `rejected`). */
 export class GameshopError extends ProviderError {
   readonly reason: GameshopRejectReason | undefined;
-  /** True when nothing was sent: the input failed validation locally (`kind` is then `validation`). */
-  readonly rejectedBeforeSending: boolean;
 
   constructor(init: GameshopErrorInit) {
     super('gameshop', init);
     this.name = 'GameshopError';
     this.reason = init.reason;
-    this.rejectedBeforeSending = init.rejectedBeforeSending ?? false;
     if (this.rejectedBeforeSending) {
       const fields = Object.keys(init.fieldErrors ?? {}).join(', ');
       this.message = `gameshop ${init.endpoint}: the order was not sent because some fields are invalid (${fields}); correct them and try again`;
@@ -50,16 +45,10 @@ export class GameshopError extends ProviderError {
   }
 }
 
-export interface GameshopClientOptions {
+export interface GameshopClientOptions extends HttpOptions {
   /** Base address ending in `/api`, e.g. `https://shop.example/api`. */
   baseURL: string;
   apiKey: string;
-  /** Per-request timeout; default 15 s. */
-  timeoutMs?: number;
-  /** Told of every request (endpoint, status, duration) for the logs. */
-  onCall?: HttpOptions['onCall'];
-  /** Pause before the n-th retry is n times this; default 300 ms (tests shorten it). */
-  retryDelayMs?: number;
 }
 
 /** A created order: the id to quote to the user, the order with payment details, the shop's message. */
@@ -93,20 +82,11 @@ const orderPath = '/order';
  * Builds a game shop client for one API key. The key is trimmed (pasted keys often carry
  * whitespace), sent only as the `X-API-KEY` header, and scrubbed from every error text.
  */
-export function createGameshopClient({ baseURL, apiKey, timeoutMs = 15000, retryDelayMs, onCall }: GameshopClientOptions): GameshopClient {
+export function createGameshopClient({ apiKey, ...http }: GameshopClientOptions): GameshopClient {
   const key = apiKey.trim();
-  const http = { baseURL, timeoutMs, retryDelayMs, onCall };
-  const headers = { Accept: 'application/json', 'X-API-KEY': key };
-  const redact = (value: string): string => (key.length > 0 ? value.split(key).join('***') : value);
-  const fail = (init: GameshopErrorInit): GameshopError =>
-    new GameshopError({
-      ...init,
-      providerMessage: init.providerMessage === undefined ? undefined : redact(init.providerMessage),
-      fieldErrors:
-        init.fieldErrors === undefined
-          ? undefined
-          : Object.fromEntries(Object.entries(init.fieldErrors).map(([field, messages]) => [field, messages.map(redact)])),
-    });
+  const headers = { 'X-API-KEY': key }; // `send` adds `Accept: application/json` to every request
+  const redact = redactor([key]);
+  const fail = (init: GameshopErrorInit): GameshopError => new GameshopError(redactedInit(init, redact));
 
   return {
     async games() {
@@ -171,12 +151,8 @@ function rejectReasonOf(errorCode: string | undefined, message: string | undefin
   return undefined;
 }
 
-/** Our own validation failures, keyed by the API's field names (the schema's keys). */
+/** Our own validation failures, keyed by the API's field names (the schema's keys; `body` for the input as a whole). */
 function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? 'body');
-    (fields[field] ??= []).push(issue.message);
-  }
-  return fields;
+  const { formErrors, fieldErrors } = z.flattenError(error);
+  return { ...(formErrors.length > 0 ? { body: formErrors } : {}), ...(fieldErrors as Record<string, string[]>) };
 }

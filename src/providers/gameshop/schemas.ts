@@ -10,10 +10,6 @@
  */
 import { z } from 'zod';
 
-// ---------------------------------------------------------------------------------------------
-// Responses
-// ---------------------------------------------------------------------------------------------
-
 /** A display-only text: the spec says string; `null` (common for empty Laravel columns) reads as ''. */
 const text = z
   .string()
@@ -27,7 +23,7 @@ const integer = z.number().int();
 /** Whole rupiah, never negative. */
 const rupiah = z.number().int().nonnegative();
 
-export const gameCategorySchema = z.object({
+const gameCategorySchema = z.object({
   id: integer,
   title: z.string(),
 });
@@ -121,15 +117,10 @@ export const errorBodySchema = z.object({
     .catch(undefined),
 });
 
-export type GameCategory = z.infer<typeof gameCategorySchema>;
 /** A game; `category` is set for entries of `games`, not for the popular list. */
 export type Game = z.infer<typeof gameSchema>;
 export type Pricing = z.infer<typeof pricingSchema>;
 export type GameOrder = z.infer<typeof gameOrderSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// Order request
-// ---------------------------------------------------------------------------------------------
 
 const required = (field: string) => `The ${field} field is required.`;
 
@@ -176,7 +167,7 @@ export function normaliseWhatsapp(raw: string): string | undefined {
 }
 
 /** Slugs are lowercase words joined by dashes (`mobile-legends`); a title (`Mobile Legends`) is refused. */
-const slugPattern = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+export const slugPattern = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 
 /**
  * The body of POST /order, checked before sending. Field names are the API's, so a failure's
@@ -219,5 +210,3 @@ export const orderInputSchema = z.object({
 
 /** What a caller passes to `createOrder` (`quantity` optional, defaulting to 1). */
 export type OrderInput = z.input<typeof orderInputSchema>;
-/** The body actually sent: trimmed, normalised, with `quantity` filled in. */
-export type OrderRequest = z.output<typeof orderInputSchema>;

@@ -9,7 +9,7 @@
  */
 import type { z } from 'zod';
 import { send, messageOf, isRecord, summariseIssues, type RawAnswer, type HttpOptions } from '../http.ts';
-import { ProviderError, type ProviderErrorInit } from '../provider-error.ts';
+import { ProviderError, isProviderError, redactedInit, redactor, type ProviderErrorInit } from '../provider-error.ts';
 import {
   accountDetailsResponseSchema,
   errorBodySchema,
@@ -21,20 +21,11 @@ import {
   type Purchase,
 } from './schemas.ts';
 
-export interface MarketplaceErrorInit extends ProviderErrorInit {
-  /** True when the request was refused by our own checks and never sent. */
-  rejectedBeforeSending?: boolean;
-}
-
 /** The one error type of the marketplace client; switch on `kind`. */
 export class MarketplaceError extends ProviderError {
-  /** True when nothing was sent: the input failed our own checks (`kind` is then `validation`). */
-  readonly rejectedBeforeSending: boolean;
-
-  constructor(init: MarketplaceErrorInit) {
+  constructor(init: ProviderErrorInit) {
     super('marketplace', init);
     this.name = 'MarketplaceError';
-    this.rejectedBeforeSending = init.rejectedBeforeSending ?? false;
     if (this.rejectedBeforeSending) {
       const problems = Object.values(init.fieldErrors ?? {})
         .flat()
@@ -44,16 +35,10 @@ export class MarketplaceError extends ProviderError {
   }
 }
 
-export interface MarketplaceClientOptions {
+export interface MarketplaceClientOptions extends HttpOptions {
   /** The service root, e.g. `https://market.example.com` (paths start with `/api/...`). */
   baseURL: string;
   apiKey: string;
-  /** Per-request timeout; default 15 s. */
-  timeoutMs?: number;
-  /** Told of every request (endpoint, status, duration) for the logs. */
-  onCall?: HttpOptions['onCall'];
-  /** Pause before the n-th retry is n times this; default 300 ms (tests shorten it). */
-  retryDelayMs?: number;
   /** Extra attempts after a timeout, network error or 5xx; default 2 (every call here only reads). */
   retries?: number;
 }
@@ -99,43 +84,33 @@ const paths = {
  * whitespace) and scrubbed from every error text, message and cause alike — transport errors
  * would otherwise quote the request URL with the key in its query string.
  */
-export function createMarketplaceClient({
-  baseURL,
-  apiKey,
-  timeoutMs = 15000,
-  retries = 2,
-  retryDelayMs,
-  onCall,
-}: MarketplaceClientOptions): MarketplaceClient {
+export function createMarketplaceClient({ apiKey, retries = 2, ...http }: MarketplaceClientOptions): MarketplaceClient {
   const key = apiKey.trim();
-  const http = { baseURL, timeoutMs, retryDelayMs, onCall };
-  const redact = redactor(key);
-  const fail = (init: MarketplaceErrorInit): MarketplaceError =>
-    new MarketplaceError({
-      ...init,
-      providerMessage: init.providerMessage === undefined ? undefined : redact(init.providerMessage),
-      cause:
-        init.cause instanceof Error
-          ? new Error(redact(`${init.cause.message}`))
-          : init.cause === undefined
-            ? undefined
-            : new Error('transport error'),
-    });
-
-  const get = (path: string, query: Record<string, string> = {}): Promise<RawAnswer> =>
-    send(http, { method: 'GET', path, query: { api_key: key, ...query }, retries, fail });
+  const redact = redactor([key]);
+  const fail = (init: ProviderErrorInit) => new MarketplaceError(redactedInit(init, redact));
+  /** Sends a request (GET: the key in the query; POST: in the form body) and reads its documented body. */
+  const request = async <T extends z.ZodType>(
+    path: string,
+    schema: T,
+    fields: Record<string, string> = {},
+    method: 'GET' | 'POST' = 'GET',
+  ) => {
+    const parameters = { api_key: key, ...fields };
+    const where = method === 'GET' ? { query: parameters } : { body: new URLSearchParams(parameters) };
+    return read(await send(http, { method, path, ...where, retries, fail }), path, schema, fail);
+  };
 
   return {
-    async accountDetails() {
-      const answer = await get(paths.account);
-      return expectSuccess(read(answer, paths.account, accountDetailsResponseSchema, fail)).data;
-    },
+    accountDetails: async () => (await request(paths.account, accountDetailsResponseSchema)).data,
 
     async items() {
-      const answer = await get(paths.items);
-      const outcome = read(answer, paths.items, itemsResponseSchema, fail);
-      if (!outcome.ok && outcome.error.kind !== 'credentials' && sameText(outcome.msg, 'No Items Found')) return [];
-      return expectSuccess(outcome).items;
+      try {
+        return (await request(paths.items, itemsResponseSchema)).items;
+      } catch (error) {
+        // An empty shop is answered as an error; callers show "no items yet" rather than a failure.
+        if (isProviderError(error) && error.kind !== 'credentials' && sameText(error.providerMessage, 'No Items Found')) return [];
+        throw error;
+      }
     },
 
     async item(id) {
@@ -147,8 +122,7 @@ export function createMarketplaceClient({
           rejectedBeforeSending: true,
         });
       }
-      const answer = await get(paths.item, { item_id: String(id) });
-      return expectSuccess(read(answer, paths.item, itemResponseSchema, fail)).item;
+      return (await request(paths.item, itemResponseSchema, { item_id: String(id) })).item;
     },
 
     async validatePurchase(code) {
@@ -161,69 +135,42 @@ export function createMarketplaceClient({
           rejectedBeforeSending: true,
         });
       }
-      const body = new URLSearchParams({ api_key: key, purchase_code: purchaseCode });
-      const answer = await send(http, { method: 'POST', path: paths.validation, body, retries, fail });
-      return expectSuccess(read(answer, paths.validation, validationResponseSchema, fail)).data.purchase;
+      return (await request(paths.validation, validationResponseSchema, { purchase_code: purchaseCode }, 'POST')).data.purchase;
     },
   };
 }
 
-type Outcome<T> = { ok: true; body: T } | { ok: false; error: MarketplaceError; msg: string | undefined };
-
-function expectSuccess<T>(outcome: Outcome<T>): T {
-  if (!outcome.ok) throw outcome.error;
-  return outcome.body;
-}
-
 /**
  * Reads an answer (5xx, timeouts and network errors were already thrown by `send`): the
- * documented success body, or the error it means. HTTP 401/403 decide first (they are about
- * access whatever the body says); otherwise the body's `status` decides.
+ * documented success body, or throws the error it means. HTTP 401/403 decide first (they are
+ * about access whatever the body says); otherwise the body's `status` decides.
  */
-function read<T extends z.ZodType>(
-  answer: RawAnswer,
-  endpoint: string,
-  schema: T,
-  fail: (init: MarketplaceErrorInit) => MarketplaceError,
-): Outcome<z.output<T>> {
+function read<T extends z.ZodType>(answer: RawAnswer, endpoint: string, schema: T, fail: (init: ProviderErrorInit) => Error): z.output<T> {
   const { status: httpStatus, json, notJson } = answer;
   const errorBody = errorBodySchema.safeParse(json);
   const msg = errorBody.success ? errorBody.data.msg?.trim() || undefined : messageOf(json);
-  const refused = (kind: ProviderErrorInit['kind']): Outcome<never> => ({
-    ok: false,
-    msg,
-    error: fail({ kind, endpoint, httpStatus, providerMessage: msg }),
-  });
+  const refused = (kind: ProviderErrorInit['kind']) => fail({ kind, endpoint, httpStatus, providerMessage: msg });
+  const malformed = (reason: string) => fail({ kind: 'malformed', endpoint, httpStatus, cause: new Error(reason) });
 
-  if (httpStatus === 401) return refused('credentials');
+  if (httpStatus === 401) throw refused('credentials');
   // 403 is an access refusal too; it is about this server's IP only when the marketplace says so.
-  if (httpStatus === 403) return refused(mentionsIp(msg) ? 'ip_blocked' : 'credentials');
-  if (notJson) {
-    // An HTML error page or a proxy's text: not the documented API (a wrong base URL, say).
-    const error = fail({ kind: 'malformed', endpoint, httpStatus, cause: new Error(`HTTP ${httpStatus} with a body that is not JSON`) });
-    return { ok: false, msg: undefined, error };
-  }
+  if (httpStatus === 403) throw refused(mentionsIp(msg) ? 'ip_blocked' : 'credentials');
+  // An HTML error page or a proxy's text: not the documented API (a wrong base URL, say).
+  if (notJson) throw malformed(`HTTP ${httpStatus} with a body that is not JSON`);
   if (errorBody.success) {
-    if (sameText(msg, 'Invalid request')) return refused('credentials');
-    if (sameText(msg, 'Item Not Found') || sameText(msg, 'Invalid purchase code') || httpStatus === 404) return refused('not_found');
-    return refused('rejected');
+    if (sameText(msg, 'Invalid request')) throw refused('credentials');
+    if (sameText(msg, 'Item Not Found') || sameText(msg, 'Invalid purchase code') || httpStatus === 404) throw refused('not_found');
+    throw refused('rejected');
   }
   if (isRecord(json) && json.status === 'success') {
     const parsed = schema.safeParse(json);
-    if (parsed.success) return { ok: true, body: parsed.data };
-    const error = fail({ kind: 'malformed', endpoint, httpStatus, cause: new Error(summariseIssues(parsed.error)) });
-    return { ok: false, msg: undefined, error };
+    if (parsed.success) return parsed.data;
+    throw malformed(summariseIssues(parsed.error));
   }
   // JSON without the documented envelope: a refusal in some other words (429 from a proxy, say)
   // keeps its message; anything else is not the documented API.
-  if (httpStatus >= 400 && msg !== undefined) return refused('rejected');
-  const error = fail({
-    kind: 'malformed',
-    endpoint,
-    httpStatus,
-    cause: new Error(`HTTP ${httpStatus} with a body whose status is neither "success" nor "error"`),
-  });
-  return { ok: false, msg: undefined, error };
+  if (httpStatus >= 400 && msg !== undefined) throw refused('rejected');
+  throw malformed(`HTTP ${httpStatus} with a body whose status is neither "success" nor "error"`);
 }
 
 function sameText(actual: string | undefined, expected: string): boolean {
@@ -232,11 +179,4 @@ function sameText(actual: string | undefined, expected: string): boolean {
 
 function mentionsIp(message: string | undefined): boolean {
   return message !== undefined && /\bip\b|whitelist|allowlist|ip address|not allowed from/i.test(message);
-}
-
-/** Replaces the key, raw and URL-encoded in both styles, by `***`. */
-function redactor(key: string): (text: string) => string {
-  if (key === '') return (text) => text;
-  const forms = [...new Set([key, encodeURIComponent(key), new URLSearchParams({ k: key }).toString().slice(2)])];
-  return (text) => forms.reduce((result, form) => result.split(form).join('***'), text);
 }

@@ -1,16 +1,9 @@
 /**
  * The marketplace's wire formats (document 2, `marketplace-api.md`), parsed at the edge with zod.
- *
- * Bodies are read as the spec documents them. Tolerances, none of which changes a meaning:
- * - extra fields are accepted and dropped;
- * - optional fields (`supported_until`, `media.preview_image` / `preview_video` / `preview_audio`,
- *   `media.screenshots`, `item.media.preview_image` of a purchase) may be absent or `null`;
- *   absent screenshots read as `[]`;
- * - amounts may come as numeric strings (PHP backends often serialise decimals that way) and
- *   ids as digit strings; `downloaded` may be 0/1;
- * - `profile.social_links` is an open-ended map; an empty PHP array (`[]`) or a missing map reads
- *   as `{}`, and links that are `null` are dropped;
- * - timestamps must be parseable dates but are kept verbatim (the spec says ISO 8601 UTC).
+ * Bodies are read as the spec documents them, with tolerances that change no meaning (each noted
+ * where it applies): extra fields dropped, optional fields absent or `null`, amounts as numeric
+ * strings and ids as digit strings (PHP backends), 0/1 flags, `[]` for an empty map; timestamps
+ * must be dates but are kept verbatim.
  */
 import { z } from 'zod';
 

@@ -4,8 +4,9 @@
  * MD5 `sign`; the api key itself never leaves this module, and neither it nor a sign ever appears
  * in an error.
  */
+import type { z } from 'zod';
 import { send, readSuccess, type AnswerRules, type HttpOptions } from '../http.ts';
-import { ProviderError, type ProviderErrorInit } from '../provider-error.ts';
+import { ProviderError, redactedInit, redactor, type ProviderErrorInit } from '../provider-error.ts';
 import { signBalance, signTransaction } from './sign.ts';
 import {
   balanceResponseSchema,
@@ -23,17 +24,11 @@ export class ResellerError extends ProviderError {
   }
 }
 
-export interface ResellerClientOptions {
+export interface ResellerClientOptions extends HttpOptions {
   /** Base address ending in `/api/v1`, e.g. `https://reseller.example/api/v1`. */
   baseURL: string;
   apiId: string;
   apiKey: string;
-  /** Per-request timeout; default 15 s. */
-  timeoutMs?: number;
-  /** Told of every request (endpoint, status, duration) for the logs. */
-  onCall?: HttpOptions['onCall'];
-  /** Pause before the n-th retry is n times this; default 300 ms (tests shorten it). */
-  retryDelayMs?: number;
 }
 
 /** One purchase as sent on the wire. Resend exactly the same three values to check its status. */
@@ -68,10 +63,6 @@ export interface ResellerClient {
   checkTransaction(request: TransactionRequest): Promise<TransactionResult>;
 }
 
-const balancePath = '/cek-saldo';
-const priceListPath = '/price-list';
-const transactionPath = '/transaction';
-
 /** Extra attempts for requests that are safe to repeat. A create is never repeated automatically. */
 const safeRetries = 2;
 
@@ -80,51 +71,23 @@ const safeRetries = 2;
  * often carry whitespace). The key and every sign computed from it are scrubbed from any provider
  * message before it goes into an error, in case the provider echoes them back.
  */
-export function createResellerClient({
-  baseURL,
-  apiId,
-  apiKey,
-  timeoutMs = 15000,
-  retryDelayMs,
-  onCall,
-}: ResellerClientOptions): ResellerClient {
+export function createResellerClient({ apiId, apiKey, ...http }: ResellerClientOptions): ResellerClient {
   const id = apiId.trim();
   const key = apiKey.trim();
-  const http = { baseURL, timeoutMs, retryDelayMs, onCall };
   const balanceSign = signBalance(id, key);
 
-  /** An error factory that scrubs this request's secrets from whatever the provider said. */
-  const failWith =
-    (...secrets: string[]) =>
-    (init: ProviderErrorInit): ResellerError =>
-      new ResellerError({
-        ...init,
-        providerMessage: init.providerMessage === undefined ? undefined : redact(init.providerMessage, [key, ...secrets]),
-      });
-
-  async function transact(request: TransactionRequest, retries: number): Promise<TransactionResult> {
-    const sign = signTransaction(id, key, request.refId);
-    const fail = failWith(sign);
-    const body = { api_id: id, sign, ref_id: request.refId, code: request.code, target: request.target };
-    const answer = await send(http, { method: 'POST', path: transactionPath, body, retries, fail });
-    return readSuccess(answer, transactionPath, transactionResponseSchema, fail, resellerRules);
+  async function post<T extends z.ZodType>(path: string, schema: T, sign: string, retries: number, fields = {}): Promise<z.output<T>> {
+    const fail = (init: ProviderErrorInit) => new ResellerError(redactedInit(init, redactor([key, sign])));
+    const answer = await send(http, { method: 'POST', path, body: { api_id: id, sign, ...fields }, retries, fail });
+    return readSuccess(answer, path, schema, fail, resellerRules);
   }
 
+  const transact = ({ refId, code, target }: TransactionRequest, retries: number) =>
+    post('/transaction', transactionResponseSchema, signTransaction(id, key, refId), retries, { ref_id: refId, code, target });
+
   return {
-    async balance() {
-      const fail = failWith(balanceSign);
-      const body = { api_id: id, sign: balanceSign };
-      const answer = await send(http, { method: 'POST', path: balancePath, body, retries: safeRetries, fail });
-      return readSuccess(answer, balancePath, balanceResponseSchema, fail, resellerRules).data.balance;
-    },
-
-    async priceList() {
-      const fail = failWith(balanceSign);
-      const body = { api_id: id, sign: balanceSign };
-      const answer = await send(http, { method: 'POST', path: priceListPath, body, retries: safeRetries, fail });
-      return readSuccess(answer, priceListPath, priceListResponseSchema, fail, resellerRules).data;
-    },
-
+    balance: async () => (await post('/cek-saldo', balanceResponseSchema, balanceSign, safeRetries)).data.balance,
+    priceList: async () => (await post('/price-list', priceListResponseSchema, balanceSign, safeRetries)).data,
     createTransaction: (request) => transact(request, 0),
     checkTransaction: (request) => transact(request, safeRetries),
   };
@@ -136,13 +99,3 @@ const resellerRules: AnswerRules = {
   // A 2xx that says `success: false` or carries an `error` is a refusal, not a broken body.
   isRefusal: (body) => body.success === false || typeof body.error === 'string',
 };
-
-/** Replaces every occurrence of each secret (case-insensitively: a sign may be echoed in upper case). */
-function redact(text: string, secrets: string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret.length === 0) continue;
-    result = result.replace(new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '***');
-  }
-  return result;
-}

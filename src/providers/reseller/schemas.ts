@@ -9,10 +9,6 @@
  */
 import { z } from 'zod';
 
-// ---------------------------------------------------------------------------------------------
-// Balance and price list
-// ---------------------------------------------------------------------------------------------
-
 /** 200 body of POST /cek-saldo: `{ data: { balance } }`, integer rupiah. */
 export const balanceResponseSchema = z.object({
   data: z.object({ balance: z.number().int() }),
@@ -48,10 +44,6 @@ export const activeProductStatus = 'active';
 export function isProductAvailable(product: Pick<Product, 'status'>): boolean {
   return product.status === activeProductStatus;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Transactions
-// ---------------------------------------------------------------------------------------------
 
 /** The status strings the spec defines. Others are kept verbatim and treated as still pending. */
 export const transactionStatuses = { success: 'Sukses', pending: 'Pending', failed: 'Gagal' } as const;
@@ -117,13 +109,3 @@ export const transactionResponseSchema = z
  * when it told us, and the serial number / token `sn` once it has one (absent while blank).
  */
 export type TransactionResult = z.output<typeof transactionResponseSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// Errors
-// ---------------------------------------------------------------------------------------------
-
-/** Error body of /cek-saldo and /price-list: `{ error }`. */
-export const accountErrorSchema = z.looseObject({ error: z.string() });
-
-/** Error body of /transaction: `{ success: false, message }`. */
-export const transactionErrorSchema = z.looseObject({ success: z.literal(false), message: z.string() });
