@@ -2,7 +2,7 @@ import { type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { connectedTo, replyProviderError, requireClient } from '../guards.ts';
+import { connectedTo, fromProvider, readTap, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { escapeHtml, formatRupiah, formatWibIn } from '../../text/format.ts';
 import { conversationIds, type OrderArgs } from '../conversations/ids.ts';
@@ -111,13 +111,7 @@ function renderCategory(
 /** The sender's games, or undefined after telling them what went wrong (not connected, provider error). */
 async function fetchGames(ctx: BotContext): Promise<{ games: Game[]; popular: Game[] } | undefined> {
   const client = await requireClient(ctx, ctx.deps, 'gameshop');
-  if (!client) return undefined;
-  try {
-    return await client.games();
-  } catch (error) {
-    await replyProviderError(ctx, ctx.deps, error);
-    return undefined;
-  }
+  return client && fromProvider(ctx, ctx.deps, () => client.games());
 }
 
 /** Enters the order conversation, ending whatever flow was still open in this chat. */
@@ -146,11 +140,8 @@ privateChat.command(commandNames('orders'), async (ctx) => {
 });
 
 gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
-  const data = readGamesData(ctx.callbackQuery.data);
-  if (!data) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const data = await readTap(ctx, () => readGamesData(ctx.callbackQuery.data));
+  if (!data) return;
   if (data.action === 'game') {
     await ctx.answerCallbackQuery();
     await startOrder(ctx, { game: data.value });
@@ -174,11 +165,8 @@ gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
 });
 
 gameshopFeature.callbackQuery(ordersPageData.filter(), async (ctx) => {
-  const page = readOrdersPage(ctx.callbackQuery.data);
-  if (page === undefined) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const page = await readTap(ctx, () => readOrdersPage(ctx.callbackQuery.data));
+  if (page === undefined) return;
   await ctx.answerCallbackQuery();
   const { text, keyboard } = await renderOrdersPage(ctx.t, ctx.deps, ctx.from.id, page);
   await editInPlace(ctx, text, keyboard, noPreview);

@@ -2,7 +2,7 @@ import { GrammyError, type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireClient } from '../guards.ts';
+import { fromProvider, readTap, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { escapeHtml, formatMoney, formatWibIn, formatWibDateIn } from '../../text/format.ts';
@@ -51,13 +51,8 @@ privateChat.command(commandNames('account'), async (ctx) => {
   const client = await requireClient(ctx, ctx.deps, 'marketplace');
   if (!client) return;
   await showChatAction(ctx, 'typing');
-  let account: Account;
-  try {
-    account = await client.accountDetails();
-  } catch (error) {
-    await replyProviderError(ctx, ctx.deps, error);
-    return;
-  }
+  const account = await fromProvider(ctx, ctx.deps, () => client.accountDetails());
+  if (!account) return;
   await ctx.reply(renderAccount(ctx.t, await localeOf(ctx), account), { link_preview_options: { is_disabled: true } });
 });
 
@@ -87,33 +82,19 @@ privateChat.command(commandNames('items'), async (ctx) => {
   const client = await requireClient(ctx, ctx.deps, 'marketplace');
   if (!client) return;
   await showChatAction(ctx, 'typing');
-  let items: Item[];
-  try {
-    items = await client.items();
-  } catch (error) {
-    await replyProviderError(ctx, ctx.deps, error);
-    return;
-  }
+  const items = await fromProvider(ctx, ctx.deps, () => client.items());
+  if (!items) return;
   const { text, keyboard } = renderItemsPage(ctx.t, await localeOf(ctx), items, 0);
   await ctx.reply(text, { reply_markup: keyboard, link_preview_options: { is_disabled: true } });
 });
 
 marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) => {
-  const page = parseNumber(() => marketplaceItemsPageData.unpack(ctx.callbackQuery.data).page);
-  if (page === undefined || page < 0) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const page = await readTap(ctx, () => safeInteger(marketplaceItemsPageData.unpack(ctx.callbackQuery.data).page, 0));
+  if (page === undefined) return;
   const client = await callbackClient(ctx);
   if (!client) return;
-  let items: Item[];
-  try {
-    items = await client.items();
-  } catch (error) {
-    await ctx.answerCallbackQuery().catch(noop);
-    await replyProviderError(ctx, ctx.deps, error);
-    return;
-  }
+  const items = await fromProvider(ctx, ctx.deps, () => client.items(), { answerTap: true });
+  if (!items) return;
   // The provider may have been slow: an answer to an expired query is not worth an error.
   await ctx.answerCallbackQuery().catch(noop);
   const { text, keyboard } = renderItemsPage(ctx.t, await localeOf(ctx), items, page);
@@ -121,21 +102,12 @@ marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) 
 });
 
 marketplaceFeature.callbackQuery(marketplaceItemData.filter(), async (ctx) => {
-  const id = parseNumber(() => marketplaceItemData.unpack(ctx.callbackQuery.data).id);
-  if (id === undefined || id <= 0) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const id = await readTap(ctx, () => safeInteger(marketplaceItemData.unpack(ctx.callbackQuery.data).id, 1));
+  if (id === undefined) return;
   const client = await callbackClient(ctx);
   if (!client) return;
-  let item: Item;
-  try {
-    item = await client.item(id);
-  } catch (error) {
-    await ctx.answerCallbackQuery().catch(noop);
-    await replyProviderError(ctx, ctx.deps, error);
-    return;
-  }
+  const item = await fromProvider(ctx, ctx.deps, () => client.item(id), { answerTap: true });
+  if (!item) return;
   await ctx.answerCallbackQuery().catch(noop);
   await sendItemDetails(ctx, item);
 });
@@ -397,12 +369,7 @@ function escapeAttribute(text: string): string {
   return escapeHtml(text).replace(/"/g, '&quot;');
 }
 
-/** A number read from callback data, or undefined when it is not a safe integer. */
-function parseNumber(read: () => number): number | undefined {
-  try {
-    const value = read();
-    return Number.isSafeInteger(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+/** `value` when it is a safe integer of at least `min`. */
+function safeInteger(value: number, min: number): number | undefined {
+  return Number.isSafeInteger(value) && value >= min ? value : undefined;
 }

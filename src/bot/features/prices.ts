@@ -2,7 +2,7 @@ import { type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { connectedTo, replyProviderError } from '../guards.ts';
+import { connectedTo, fromProvider, readTap } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { formatRupiah } from '../../text/format.ts';
 import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
@@ -64,11 +64,8 @@ pricesFeature.callbackQuery(priceSearchData.filter(), async (ctx) => {
 });
 
 pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
-  const parsed = parseView(ctx.callbackQuery.data);
-  if (!parsed) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const parsed = await readTap(ctx, () => parseView(ctx.callbackQuery.data));
+  if (!parsed) return;
   const products = await priceListForButton(ctx, parsed.fresh);
   if (!products) return;
   await ctx.answerCallbackQuery(parsed.fresh ? { text: ctx.t('prices-refreshed') } : undefined);
@@ -77,13 +74,8 @@ pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
 });
 
 pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
-  let code: string;
-  try {
-    code = priceProductData.unpack(ctx.callbackQuery.data).code;
-  } catch {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const code = await readTap(ctx, () => priceProductData.unpack(ctx.callbackQuery.data).code);
+  if (code === undefined) return;
   const products = await priceListForButton(ctx, false);
   if (!products) return;
   const product = code.startsWith('#') ? products[Number(code.slice(1))] : products.find((p) => p.code === code);
@@ -116,13 +108,7 @@ async function priceListForButton(ctx: BotContext & { from: { id: number } }, fr
     await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-reseller')) }), show_alert: true });
     return undefined;
   }
-  try {
-    return await ctx.deps.services.catalogue.priceList(ctx.from.id, { fresh });
-  } catch (error) {
-    await ctx.answerCallbackQuery();
-    await replyProviderError(ctx, ctx.deps, error);
-    return undefined;
-  }
+  return fromProvider(ctx, ctx.deps, () => ctx.deps.services.catalogue.priceList(ctx.from.id, { fresh }), { answerTap: true });
 }
 
 /**
@@ -168,13 +154,8 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
 async function replyPriceView(ctx: BotContext, view: PriceView): Promise<void> {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
-  let products: Product[];
-  try {
-    products = await ctx.deps.services.catalogue.priceList(userId);
-  } catch (error) {
-    await replyProviderError(ctx, ctx.deps, error);
-    return;
-  }
+  const products = await fromProvider(ctx, ctx.deps, () => ctx.deps.services.catalogue.priceList(userId));
+  if (!products) return;
   const { text, keyboard } = await priceViewOf(ctx, products, view);
   await ctx.reply(text, { reply_markup: keyboard });
 }
@@ -218,14 +199,10 @@ function toast(text: string): string {
 }
 
 function parseView(data: string): { view: PriceView; fresh: boolean } | undefined {
-  try {
-    const { kind, brand, page, query, fresh } = priceViewData.unpack(data);
-    if (kind !== 'b' && kind !== 'p' && kind !== 's') return undefined;
-    if (!Number.isSafeInteger(brand) || !Number.isSafeInteger(page) || brand < 0 || page < 0) return undefined;
-    return { view: { kind, brand, page, query: normaliseQuery(query) }, fresh };
-  } catch {
-    return undefined;
-  }
+  const { kind, brand, page, query, fresh } = priceViewData.unpack(data);
+  if (kind !== 'b' && kind !== 'p' && kind !== 's') return undefined;
+  if (!Number.isSafeInteger(brand) || !Number.isSafeInteger(page) || brand < 0 || page < 0) return undefined;
+  return { view: { kind, brand, page, query: normaliseQuery(query) }, fresh };
 }
 
 /**

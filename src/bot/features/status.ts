@@ -3,6 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
+import { readTap } from '../guards.ts';
 import { echoInput, formatWibIn } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
@@ -54,13 +55,8 @@ privateChat.command(commandNames('status'), async (ctx) => {
 });
 
 statusFeature.callbackQuery(statusCheckData.filter(), async (ctx) => {
-  let ref: string;
-  try {
-    ref = statusCheckData.unpack(ctx.callbackQuery.data).ref;
-  } catch {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const ref = await readTap(ctx, () => statusCheckData.unpack(ctx.callbackQuery.data).ref);
+  if (ref === undefined) return;
   const tx = ref.length > maxRefLength ? undefined : await findOwn(ctx.deps, ctx.from.id, ref);
   if (!tx) {
     await ctx.answerCallbackQuery({ text: ctx.t('status-not-found-short'), show_alert: true });

@@ -1,6 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { gamesData, orderConfirmData, orderStepData, ordersPageData, packIfFits } from '../callback-data/gameshop.ts';
+import { gamesData, orderConfirmData, orderStepData, ordersPageData } from '../callback-data/gameshop.ts';
+import { packIfFits } from '../callback-data/read.ts';
 import { addCopyButton, withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
 
