@@ -9,7 +9,7 @@ import { waitForAnswer } from './ask.ts';
 import { quietly } from '../edits.ts';
 import type { PriceLookup } from './buy-questions.ts';
 import { summaryPriceMaxAgeMs } from '../../services/catalogue.ts';
-import { explainProviderError } from '../renderers/purchase.ts';
+import { describeProviderError } from '../provider-errors.ts';
 import { parseQuickBuy } from '../../services/targets.ts';
 
 export type Received =
@@ -65,7 +65,7 @@ export function createBuyFlow(env: Pick<BuyFlow, 'deps' | 'publicIp' | 'conversa
     receive: (options) => receiveIn(flow, options),
     lookup: (codes, since) => lookupIn(flow, codes, since),
     lookupFailed: async (error) => {
-      if (error) await ctx.reply(explainProviderError(t, error, publicIp));
+      if (error) await ctx.reply(describeProviderError(t, error, publicIp));
       else await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
     },
     closeSummaryOf: (messageId, text, line) => quietly(ctx.api.editMessageText(chatId, messageId, `${text}\n\n${line}`)),

@@ -15,7 +15,8 @@ import {
   readOrderConfirmData,
   readOrdersPage,
 } from '../callback-data/gameshop.ts';
-import { createCategoryKeyboard, createGamesKeyboard, createOrdersKeyboard, isButtonUrl, type GameButton } from '../keyboards/gameshop.ts';
+import { createCategoryKeyboard, createGamesKeyboard, createOrdersKeyboard, type GameButton } from '../keyboards/gameshop.ts';
+import { isButtonUrl } from '../keyboards/rows.ts';
 import type { Game } from '../../services/providers.ts';
 import { raw } from '../../text/html.ts';
 import { paymentStatusText } from '../renderers/game-order.ts';

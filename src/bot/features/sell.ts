@@ -1,8 +1,7 @@
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { quietly } from '../edits.ts';
 import { conversationIds, type SellArgs } from '../conversations/ids.ts';
-import { sellMenuData, sellStepData } from '../callback-data/sell.ts';
+import { sellMenuData } from '../callback-data/sell.ts';
 import { readTap } from '../guards.ts';
 import { createSellMenuKeyboard } from '../keyboards/sell.ts';
 import { ambiguousText, renderSellRules, tooLargeText } from '../renderers/sell.ts';
@@ -62,10 +61,4 @@ sellFeature.callbackQuery(sellMenuData.filter(), async (ctx) => {
   await ctx.conversation.exitAll();
   const args: SellArgs = { mode };
   await ctx.conversation.enter(conversationIds.sell, args);
-});
-
-// A button of a sell conversation that already ended (timeout, /cancel): say so and drop it.
-sellFeature.callbackQuery(sellStepData.filter(), async (ctx) => {
-  await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-  await quietly(ctx.editMessageReplyMarkup());
 });
