@@ -1,6 +1,6 @@
 import { InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
-import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
+import { conversationIds, enterFlow, type BuyArgs } from '../conversations/ids.ts';
 import { buyAgainCancelData, buyAgainData, buyAgainTargetData } from '../callback-data/receipt.ts';
 import { packIfFits } from '../callback-data/read.ts';
 import { quietly } from '../edits.ts';
@@ -72,6 +72,5 @@ privateChat.callbackQuery(buyAgainTargetData.filter(), async (ctx) => {
   await ctx.answerCallbackQuery();
   const args: BuyArgs = { lines: [same ? { code: tx.code, target: tx.target } : { code: tx.code }] };
   // Like a product tap in the price list: a flow left half-way gives way to this purchase.
-  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
-  await ctx.conversation.enter(conversationIds.buy, args);
+  await enterFlow(ctx, conversationIds.buy, args);
 });

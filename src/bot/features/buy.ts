@@ -1,7 +1,7 @@
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { connectedTo, requireConnected } from '../guards.ts';
-import { conversationIds } from '../conversations/ids.ts';
+import { conversationIds, enterFlow } from '../conversations/ids.ts';
 import type { BuyConversationArgs } from '../conversations/ids.ts';
 import { nothingToBuyText } from '../renderers/purchase.ts';
 import { buyData, readBuyData } from '../callback-data/buy.ts';
@@ -36,9 +36,7 @@ async function startBuying(ctx: BotContext, parsed: QuickBuyParse): Promise<void
   // Hints follow the form the user typed: `CODE TARGET` only when every line was written so.
   const spaced = parsed.lines.some((line) => line.target !== undefined) && parsed.lines.every((line) => line.spaced === true);
   const args: BuyConversationArgs = { lines: parsed.lines, skipped: parsed.problems, form: spaced ? 'spaced' : 'dotted' };
-  // A new purchase replaces whatever flow was still open in this chat.
-  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
-  await ctx.conversation.enter(conversationIds.buy, args);
+  await enterFlow(ctx, conversationIds.buy, args);
 }
 
 privateChat.command(commandNames('buy'), connectedTo('reseller'), async (ctx) => {

@@ -2,7 +2,7 @@ import type { BotContext } from '../context.ts';
 import type { ServiceName } from '../../domain.ts';
 import { commandNames } from '../commands.ts';
 import { formatWibIn } from '../../text/format.ts';
-import { conversationIds } from '../conversations/ids.ts';
+import { conversationIds, enterFlow } from '../conversations/ids.ts';
 import { connectData, disconnectData } from '../callback-data/connect.ts';
 import { quietly } from '../edits.ts';
 import { readTap } from '../guards.ts';
@@ -44,8 +44,7 @@ async function startConnecting(ctx: BotContext, service: ServiceName): Promise<v
   await ctx.answerCallbackQuery();
   await quietly(ctx.editMessageText(ctx.t('connect-chosen', { service: ctx.t(`service-${service}`) })));
   // Any conversation still active saw this tap first and passed it on: the user moved on.
-  await ctx.conversation.exitAll();
-  await ctx.conversation.enter(conversationIds.connect, { service });
+  await enterFlow(ctx, conversationIds.connect, { service });
 }
 
 connectFeature.callbackQuery(connectData.filter({ action: 'pick' }), async (ctx) => {

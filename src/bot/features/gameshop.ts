@@ -5,7 +5,7 @@ import { commandNames } from '../commands.ts';
 import { connectedTo, fromProvider, readTap, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { formatRupiah, formatWibIn } from '../../text/format.ts';
-import { conversationIds, type OrderArgs } from '../conversations/ids.ts';
+import { conversationIds, enterFlow, type OrderArgs } from '../conversations/ids.ts';
 import {
   gamesData,
   orderConfirmData,
@@ -47,10 +47,7 @@ async function fetchGames(ctx: BotContext): Promise<{ games: Game[]; popular: Ga
 }
 
 /** Enters the order conversation, ending whatever flow was still open in this chat. */
-async function startOrder(ctx: BotContext, args: OrderArgs): Promise<void> {
-  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
-  await ctx.conversation.enter(conversationIds.order, args);
-}
+const startOrder = (ctx: BotContext, args: OrderArgs) => enterFlow(ctx, conversationIds.order, args);
 
 privateChat.command(commandNames('games'), async (ctx) => {
   const list = await fetchGames(ctx);

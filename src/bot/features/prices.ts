@@ -3,7 +3,7 @@ import { commandNames } from '../commands.ts';
 import { connectedTo, fromProvider, readTap } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { formatRupiah } from '../../text/format.ts';
-import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
+import { conversationIds, enterFlow } from '../conversations/ids.ts';
 import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
 import { looksLikeSecret } from './unhandled.ts';
 import type { PriceView } from '../keyboards/prices.ts';
@@ -76,9 +76,7 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
     text: toast(ctx.t('prices-buying', { name: raw(product.product_name), price: formatRupiah(product.price) })),
   });
   // A flow left half-way (one that let this tap through) gives way to the product just chosen.
-  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
-  const args: BuyArgs = { lines: [{ code: product.code }] };
-  await ctx.conversation.enter(conversationIds.buy, args);
+  await enterFlow(ctx, conversationIds.buy, { lines: [{ code: product.code }] });
 });
 
 /**

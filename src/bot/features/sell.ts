@@ -1,6 +1,6 @@
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { conversationIds, type SellArgs } from '../conversations/ids.ts';
+import { conversationIds, enterFlow, type SellArgs } from '../conversations/ids.ts';
 import { sellMenuData } from '../callback-data/sell.ts';
 import { readTap } from '../guards.ts';
 import { createSellMenuKeyboard } from '../keyboards/sell.ts';
@@ -58,7 +58,5 @@ sellFeature.callbackQuery(sellMenuData.filter(), async (ctx) => {
   const mode = await readTap(ctx, () => modes.find((m) => m === sellMenuData.unpack(ctx.callbackQuery.data).action), { privateOnly: true });
   if (mode === undefined) return;
   await ctx.answerCallbackQuery();
-  await ctx.conversation.exitAll();
-  const args: SellArgs = { mode };
-  await ctx.conversation.enter(conversationIds.sell, args);
+  await enterFlow(ctx, conversationIds.sell, { mode });
 });
