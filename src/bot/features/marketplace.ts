@@ -3,7 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { fromProvider, readTap, requireClient } from '../guards.ts';
-import { editInPlace } from '../edits.ts';
+import { editInPlace, quietly } from '../edits.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
 import { createItemDetailsKeyboard } from '../keyboards/marketplace.ts';
@@ -15,8 +15,6 @@ import { raw } from '../../text/html.ts';
 import { localeOf } from '../i18n.ts';
 import { FastComposer } from '../composer.ts';
 import { showChatAction } from '../middlewares/crowd.ts';
-
-const noop = (): undefined => undefined;
 
 /**
  * The marketplace seller's corner of the bot (document 2):
@@ -63,7 +61,7 @@ marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) 
   const items = await fromProvider(ctx, ctx.deps, () => client.items(), { answerTap: true });
   if (!items) return;
   // The provider may have been slow: an answer to an expired query is not worth an error.
-  await ctx.answerCallbackQuery().catch(noop);
+  await quietly(ctx.answerCallbackQuery());
   const { text, keyboard } = renderItemsPage(ctx.t, await localeOf(ctx), items, page);
   await editInPlace(ctx, text, keyboard, { link_preview_options: { is_disabled: true } });
 });
@@ -75,7 +73,7 @@ marketplaceFeature.callbackQuery(marketplaceItemData.filter(), async (ctx) => {
   if (!client) return;
   const item = await fromProvider(ctx, ctx.deps, () => client.item(id), { answerTap: true });
   if (!item) return;
-  await ctx.answerCallbackQuery().catch(noop);
+  await quietly(ctx.answerCallbackQuery());
   await sendItemDetails(ctx, item);
 });
 
