@@ -2,7 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { conversationIds, enterFlow, type BuyArgs } from '../conversations/ids.ts';
 import { buyAgainCancelData, buyAgainData, buyAgainTargetData } from '../callback-data/receipt.ts';
-import { packIfFits } from '../callback-data/read.ts';
+import { packIfFits, readCallback } from '../callback-data/read.ts';
 import { quietly } from '../edits.ts';
 import { raw } from '../../text/html.ts';
 import { escapeHtml } from '../../text/format.ts';
@@ -28,12 +28,7 @@ export async function tappedTransaction(
   unpack: () => { ref: string },
   gone = 'receipt-again-gone',
 ): Promise<TransactionRecord | undefined> {
-  let ref: string;
-  try {
-    ref = unpack().ref;
-  } catch {
-    ref = '';
-  }
+  const ref = readCallback(() => unpack().ref) ?? '';
   const tx = ref === '' || ref.length > 100 ? undefined : await ctx.deps.db.transactions.findForUser(ctx.from.id, ref);
   if (!tx) await ctx.answerCallbackQuery({ text: ctx.t(gone), show_alert: true });
   return tx;
