@@ -6,6 +6,7 @@ import type { ServiceName } from '../domain.ts';
 import { providerFailureOf, type Providers } from '../services/providers.ts';
 import { describeProviderError } from './provider-errors.ts';
 import { FastComposer } from './composer.ts';
+import { readCallback } from './callback-data/read.ts';
 
 type AnyContext = Context & I18nFlavor;
 
@@ -88,12 +89,39 @@ export function connectedTo(service: ServiceName): MiddlewareFn<BotContext> {
 }
 
 /**
- * Answers a failed provider call with a message that says what to do. Errors that are not
- * provider errors are re-thrown (they are bugs, for the error handler).
+ * What `read` makes of a tapped button's data, or undefined after answering the tap as a button
+ * the bot does not know (old or forged data that does not unpack or that `read` refuses; with
+ * `privateOnly`, a tap outside a private chat too).
  */
-export async function replyProviderError(ctx: AnyContext, deps: BotDeps, error: unknown): Promise<void> {
-  const failure = providerFailureOf(error);
-  if (failure === undefined) throw error;
-  deps.logger.warn('provider call failed', { userId: ctx.from?.id, error });
-  await ctx.reply(describeProviderError(ctx.t, failure, deps.settings.publicIp));
+export async function readTap<T>(
+  ctx: BotContext,
+  read: () => T | undefined,
+  options: { privateOnly?: boolean } = {},
+): Promise<T | undefined> {
+  const data = readCallback(read);
+  if (data !== undefined && (!options.privateOnly || ctx.chat?.type === 'private')) return data;
+  await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
+  return undefined;
+}
+
+/**
+ * `call`'s result, or undefined after answering its provider failure with what to do (with
+ * `answerTap`, the tap is answered first). Errors that are not provider errors are re-thrown.
+ */
+export async function fromProvider<T>(
+  ctx: AnyContext,
+  deps: BotDeps,
+  call: () => Promise<T>,
+  options: { answerTap?: boolean } = {},
+): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    const failure = providerFailureOf(error);
+    if (options.answerTap) await ctx.answerCallbackQuery().catch(() => undefined);
+    if (failure === undefined) throw error;
+    deps.logger.warn('provider call failed', { userId: ctx.from?.id, error });
+    await ctx.reply(describeProviderError(ctx.t, failure, deps.settings.publicIp));
+    return undefined;
+  }
 }

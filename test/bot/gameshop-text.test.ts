@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createI18n } from '../../src/bot/i18n.ts';
 import type { Db } from '../../src/store/db.ts';
 import type { Game } from '../../src/services/providers.ts';
-import { renderGamesOverview } from '../../src/bot/features/gameshop.ts';
+import { renderGamesOverview } from '../../src/bot/renderers/gameshop.ts';
 import { paymentStatusText } from '../../src/bot/renderers/game-order.ts';
 
 // The production translate function; out of context it never reads the store.

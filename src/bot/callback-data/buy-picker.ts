@@ -1,4 +1,5 @@
 import { createCallbackData } from 'callback-data';
+import { isOneOf, readData } from './read.ts';
 
 /**
  * Buttons of the /beli picker (category → brand → product → target). `flow` names the picker
@@ -8,32 +9,16 @@ import { createCallbackData } from 'callback-data';
  */
 export const buyPickerData = createCallbackData('bp', { flow: String, view: Number, action: String, n: Number });
 
-export type BuyPickerAction = 'pick' | 'page' | 'back' | 'cancel';
-
-export interface BuyPickerButton {
-  flow: string;
-  view: number;
-  action: BuyPickerAction;
-  n: number;
-}
-
-const actions: readonly string[] = ['pick', 'page', 'back', 'cancel'] satisfies BuyPickerAction[];
+const actions = ['pick', 'page', 'back', 'cancel'] as const;
+export type BuyPickerAction = (typeof actions)[number];
 
 /** True for the data of any picker button, current or outdated. */
 export function isBuyPickerData(data: string | undefined): boolean {
   return data !== undefined && buyPickerData.filter().test(data);
 }
 
-/** A picker button's fields, or undefined for malformed data. */
-export function readBuyPickerData(data: string | undefined): BuyPickerButton | undefined {
-  if (!isBuyPickerData(data)) return undefined;
-  try {
-    const { flow, view, action, n } = buyPickerData.unpack(data as string);
-    if (actions.includes(action) && Number.isSafeInteger(view) && Number.isSafeInteger(n) && n >= 0) {
-      return { flow, view, action: action as BuyPickerAction, n };
-    }
-  } catch {
-    // Malformed or forged data: treated as outdated.
-  }
-  return undefined;
-}
+/** A picker button's fields, or undefined for malformed data (treated as outdated). */
+export const readBuyPickerData = (data: string | undefined) =>
+  readData(buyPickerData, data, ({ flow, view, action, n }) =>
+    isOneOf(actions, action) && Number.isSafeInteger(view) && Number.isSafeInteger(n) && n >= 0 ? { flow, view, action, n } : undefined,
+  );

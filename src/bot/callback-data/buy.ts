@@ -1,4 +1,5 @@
 import { createCallbackData } from 'callback-data';
+import { isOneOf, readData } from './read.ts';
 
 /**
  * Buttons of a purchase summary. `id` is the confirmation id minted (and persisted with the
@@ -7,16 +8,9 @@ import { createCallbackData } from 'callback-data';
  */
 export const buyData = createCallbackData('buy', { action: String, id: String });
 
-export type BuyAction = 'ok' | 'again' | 'no';
+const buyActions = ['ok', 'again', 'no'] as const;
+export type BuyAction = (typeof buyActions)[number];
 
 /** The action and confirmation id of a buy button, or undefined for malformed data. */
-export function readBuyData(data: string | undefined): { action: BuyAction; id: string } | undefined {
-  if (data === undefined || !buyData.filter().test(data)) return undefined;
-  try {
-    const { action, id } = buyData.unpack(data);
-    if ((action === 'ok' || action === 'again' || action === 'no') && id !== '') return { action, id };
-  } catch {
-    // Malformed or forged data: treated as a stale button.
-  }
-  return undefined;
-}
+export const readBuyData = (data: string | undefined) =>
+  readData(buyData, data, ({ action, id }) => (isOneOf(buyActions, action) && id !== '' ? { action, id } : undefined));

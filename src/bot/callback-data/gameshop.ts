@@ -1,7 +1,5 @@
 import { createCallbackData } from 'callback-data';
-
-/** Telegram's limit on callback data, in bytes. */
-const maxCallbackBytes = 64;
+import { isOneOf, readData } from './read.ts';
 
 /**
  * Buttons of /games: `game` orders the game with slug `value` (`gid`: by game id, for a slug too
@@ -9,7 +7,8 @@ const maxCallbackBytes = 64;
  */
 export const gamesData = createCallbackData('gs', { action: String, value: String });
 
-export type GamesAction = 'game' | 'gid' | 'cat' | 'home';
+const gamesActions = ['game', 'gid', 'cat', 'home'] as const;
+export type GamesAction = (typeof gamesActions)[number];
 
 /** A page of /orders (0-based). */
 export const ordersPageData = createCallbackData('gso', { page: Number });
@@ -28,61 +27,23 @@ export const orderStepData = createCallbackData('go', { flow: String, step: Numb
  */
 export const orderConfirmData = createCallbackData('goc', { action: String, id: String });
 
-export type OrderConfirmAction = 'ok' | 'nopromo' | 'promo' | 'no';
-
-/** Packs `build()`, or undefined when it would not fit Telegram's 64 bytes or has a `:` in a value. */
-export function packIfFits(build: () => string): string | undefined {
-  try {
-    const data = build();
-    return Buffer.byteLength(data, 'utf8') <= maxCallbackBytes ? data : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const orderConfirmActions = ['ok', 'nopromo', 'promo', 'no'] as const;
+export type OrderConfirmAction = (typeof orderConfirmActions)[number];
 
 /** The action and value of a /games button, or undefined for malformed data. */
-export function readGamesData(data: string | undefined): { action: GamesAction; value: string } | undefined {
-  if (data === undefined || !gamesData.filter().test(data)) return undefined;
-  try {
-    const { action, value } = gamesData.unpack(data);
-    if ((action === 'game' || action === 'gid' || action === 'cat' || action === 'home') && value !== '') return { action, value };
-  } catch {
-    // Malformed or forged data: treated as a stale button.
-  }
-  return undefined;
-}
+export const readGamesData = (data: string | undefined) =>
+  readData(gamesData, data, ({ action, value }) => (isOneOf(gamesActions, action) && value !== '' ? { action, value } : undefined));
 
 /** The page of an /orders button, or undefined for malformed data. */
-export function readOrdersPage(data: string | undefined): number | undefined {
-  if (data === undefined || !ordersPageData.filter().test(data)) return undefined;
-  try {
-    const { page } = ordersPageData.unpack(data);
-    return Number.isSafeInteger(page) && page >= 0 && page <= 10_000 ? page : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const readOrdersPage = (data: string | undefined) =>
+  readData(ordersPageData, data, ({ page }) => (Number.isSafeInteger(page) && page >= 0 && page <= 10_000 ? page : undefined));
 
 /** The parts of an order-step button, or undefined for malformed data. */
-export function readOrderStepData(data: string | undefined): { flow: string; step: number; value: string } | undefined {
-  if (data === undefined || !orderStepData.filter().test(data)) return undefined;
-  try {
-    const { flow, step, value } = orderStepData.unpack(data);
-    if (flow !== '' && Number.isSafeInteger(step) && value !== '') return { flow, step, value };
-  } catch {
-    // Malformed or forged data.
-  }
-  return undefined;
-}
+export const readOrderStepData = (data: string | undefined) =>
+  readData(orderStepData, data, (fields) =>
+    fields.flow !== '' && Number.isSafeInteger(fields.step) && fields.value !== '' ? fields : undefined,
+  );
 
 /** The action and confirmation id of an order confirmation button, or undefined for malformed data. */
-export function readOrderConfirmData(data: string | undefined): { action: OrderConfirmAction; id: string } | undefined {
-  if (data === undefined || !orderConfirmData.filter().test(data)) return undefined;
-  try {
-    const { action, id } = orderConfirmData.unpack(data);
-    if ((action === 'ok' || action === 'nopromo' || action === 'promo' || action === 'no') && id !== '') return { action, id };
-  } catch {
-    // Malformed or forged data.
-  }
-  return undefined;
-}
+export const readOrderConfirmData = (data: string | undefined) =>
+  readData(orderConfirmData, data, ({ action, id }) => (isOneOf(orderConfirmActions, action) && id !== '' ? { action, id } : undefined));

@@ -9,12 +9,5 @@ export const customerReceiptData = createCallbackData('struk', { ref: String });
 /** The answer to "same target or another?": `same` buys for transaction `ref`'s target, otherwise the flow asks. */
 export const buyAgainTargetData = createCallbackData('againto', { ref: String, same: Boolean });
 
-/** Callback data of `data` for `refId`, or undefined when it would not fit Telegram's 64 bytes (not a bot-minted id). */
-export function packRef(pack: (ref: string) => string, refId: string): string | undefined {
-  if (refId.includes(':')) return undefined;
-  const data = pack(refId);
-  return Buffer.byteLength(data, 'utf8') <= 64 ? data : undefined;
-}
-
 /** ❌ Batal under the 🔁 Beli lagi question: ends the question, nothing bought. */
 export const buyAgainCancelData = createCallbackData('againx', { ref: String });

@@ -1,8 +1,6 @@
 /**
  * Asking inside a conversation: one way to wait for an answer, one rule for what a flow answers on
- * the side and what leaves it, and deleting a message that carried a secret. Used by the buy, connect, pin and game order
- * conversations. Telegram calls whose failure changes nothing (`quietly`, `editOrReply`) live in
- * `../edits.ts`.
+ * the side and what leaves it, and deleting a message that carried a secret. Used by every flow.
  */
 import type { Context, MiddlewareFn } from 'grammy';
 import type { Conversation } from '@grammyjs/conversations';
@@ -22,10 +20,7 @@ import { buyData } from '../callback-data/buy.ts';
 import { buyPickerData } from '../callback-data/buy-picker.ts';
 import { orderConfirmData, orderStepData } from '../callback-data/gameshop.ts';
 
-/**
- * The opening of a flow that only runs in a private chat (buying, ordering): the user and chat
- * ids, or undefined after telling the user the flow works only in a private chat.
- */
+/** The user and chat ids of a private-chat flow, or undefined after saying it works only in a private chat. */
 export async function privateChatOf(ctx: ConversationContext): Promise<{ userId: number; chatId: number } | undefined> {
   if (ctx.chat?.type !== 'private' || ctx.from === undefined) {
     await ctx.reply(ctx.t('error-private-only'));
@@ -35,9 +30,8 @@ export async function privateChatOf(ctx: ConversationContext): Promise<{ userId:
 }
 
 /**
- * Deletes the message that carried a secret (an API key, a PIN) and resolves true; when Telegram
- * refuses, logs why (once, through `external`) and resolves false, so the caller tells the user to
- * delete it themselves. `message` is the conversation context of that message.
+ * Deletes `message`, which carried a secret (an API key, a PIN): true when done; false after
+ * logging why Telegram refused (once, through `external`), so the caller asks the user to delete it.
  */
 export async function deleteSecretMessage(conversation: BotConversation, deps: BotDeps, message: ConversationContext): Promise<boolean> {
   try {
@@ -71,9 +65,9 @@ export const infoCommands = [
 const infoCommandWords = new Set<string>(infoCommands.flatMap((name) => commandNames(name)));
 
 /**
- * Buttons of those features that only show something (price and history pages, status checks,
- * balance refresh, the export menu, a customer receipt): tapped inside a flow they do their thing and the flow goes on. (The price
- * list's search and product buttons ask or buy: they leave the flow like any other button.)
+ * Buttons that only show something (price and history pages, status checks, balance refresh, the
+ * export menu, a customer receipt): tapped inside a flow they do their thing and the flow goes on.
+ * (The price list's search and product buttons ask or buy: they leave the flow.)
  */
 const infoButtons = [
   balanceRefreshData,
@@ -90,9 +84,8 @@ const infoButtons = [
 
 /**
  * Buttons that only a running flow acts on (its questions, pickers and summaries). Outside their
- * flow the bot only answers them as outdated (or, for 🔁 Beli lagi's ❌ Batal, closes its own
- * question), so a tap on one during another flow is passed on for that answer and changes nothing
- * in the flow under way (it does not end it).
+ * flow they are only answered as outdated, so a tap on one during another flow is passed on for
+ * that answer and does not end the flow under way.
  */
 const flowOnlyButtons = [shopData, pinData, sellStepData, buyData, buyPickerData, orderStepData, orderConfirmData, buyAgainCancelData];
 
@@ -119,10 +112,9 @@ export function isInfoRequest(ctx: Context): boolean {
 }
 
 /**
- * The shared rule of every flow: a /command other than an information command, or a tap on a
- * button the flow does not own (another feature's), leaves the flow. The conversation ends, the
- * user is told which flow ended, and the update goes on to the rest of the bot, so the command
- * runs or the button does what it says.
+ * The shared rule of every flow: a /command other than an information command, or a tap on
+ * another feature's button, leaves the flow. The user is told which flow ended, and the update goes
+ * on to the rest of the bot, so the command runs or the button does what it says.
  */
 export function leavesFlow(ctx: Context, ownsButton: (data: string | undefined) => boolean): boolean {
   if (isInfoRequest(ctx) || isOtherFlowButton(ctx, ownsButton)) return false;
@@ -159,15 +151,11 @@ export interface WaitForAnswerOptions<C extends Context, T> {
 
 /**
  * Waits (with the conversation's timeout) for the next update that answers the question:
- * `conversation.waitUntil` with `otherwise`, plus the shared rules. Updates that are neither
- * messages nor button taps are skipped and passed on to the rest of the bot.
- *
- * An outdated button of another flow is passed on too (its feature answers it as outdated) and the
- * wait goes on. An information request is skipped too and passed on, so its feature answers it; a message also
- * leaves `repeat` on the outside context for `askAgainAfterInfo`. A skipped update is not kept in
- * the conversation state, so replays and restarts see the flow still waiting here, and nothing
- * about the question is stored outside the flow. A leaving update marks the outside context
- * (`leftFlow`: the conversations' exit handler says which flow ended) before the halt.
+ * `conversation.waitUntil` with `otherwise`, plus the shared rules. Skipped and passed on to the
+ * rest of the bot: updates that are neither messages nor taps, another flow's outdated buttons and
+ * information requests (a message one also leaves `repeat` for `askAgainAfterInfo`). A skipped
+ * update is not kept in the state, so replays and restarts see the flow still waiting here. A
+ * leaving update marks the outside context (`leftFlow`, said by the exit handler) before the halt.
  */
 export async function waitForAnswer<C extends Context, T>(
   conversation: Conversation<BotContext, C>,

@@ -4,12 +4,12 @@
  */
 import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
 import { readBuyData, type BuyAction } from '../callback-data/buy.ts';
-import { providerFailureOf, type ProviderErrorJson } from '../../services/providers.ts';
+import { providerFailureOf, type Product, type ProviderErrorJson } from '../../services/providers.ts';
 import { waitForAnswer } from './ask.ts';
 import { quietly } from '../edits.ts';
 import type { PriceLookup } from './buy-questions.ts';
-import { summaryPriceMaxAgeMs } from '../../services/catalogue.ts';
-import { explainProviderError } from '../renderers/purchase.ts';
+import { summaryPriceMaxAgeMs, type PriceListOptions } from '../../services/catalogue.ts';
+import { describeProviderError } from '../provider-errors.ts';
 import { parseQuickBuy } from '../../services/targets.ts';
 
 export type Received =
@@ -65,7 +65,7 @@ export function createBuyFlow(env: Pick<BuyFlow, 'deps' | 'publicIp' | 'conversa
     receive: (options) => receiveIn(flow, options),
     lookup: (codes, since) => lookupIn(flow, codes, since),
     lookupFailed: async (error) => {
-      if (error) await ctx.reply(explainProviderError(t, error, publicIp));
+      if (error) await ctx.reply(describeProviderError(t, error, publicIp));
       else await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
     },
     closeSummaryOf: (messageId, text, line) => quietly(ctx.api.editMessageText(chatId, messageId, `${text}\n\n${line}`)),
@@ -105,21 +105,37 @@ function receiveIn(flow: BuyFlow, options: ReceiveOptions): Promise<Received> {
 
 function lookupIn(flow: BuyFlow, codes: string[], since?: number): Promise<PriceLookup> {
   const { deps, userId } = flow;
-  return flow.conversation.external(async (): Promise<PriceLookup> => {
-    // Disconnected in the middle of the flow.
-    if (!(await deps.services.credentials.has(userId, 'reseller'))) return { ok: false };
-    try {
-      const list = await deps.services.catalogue.priceList(userId, since === undefined ? { maxAgeMs: summaryPriceMaxAgeMs } : { since });
+  const options = since === undefined ? { maxAgeMs: summaryPriceMaxAgeMs } : { since };
+  return flow.conversation.external(() =>
+    withPriceList(deps, userId, options, 'a purchase', (list): PriceLookup => {
       const products = codes.map((code) => {
         const found = list.find((p) => p.code.toUpperCase() === code.toUpperCase());
         return found ? { code: found.code, product_name: found.product_name, price: found.price, status: found.status } : null;
       });
       return { ok: true, products };
-    } catch (error) {
-      const failure = providerFailureOf(error);
-      if (!failure) throw error;
-      deps.logger.warn('price list unavailable for a purchase', { userId, error });
-      return { ok: false, error: failure };
-    }
-  });
+    }),
+  );
+}
+
+/**
+ * What `task` makes of the user's price list (for an `external` step): `{ ok: false }` when the
+ * reseller account was disconnected meanwhile, with the provider's failure when the list cannot be
+ * read (logged, naming `purpose`). Other errors are thrown.
+ */
+export async function withPriceList<T>(
+  deps: BotDeps,
+  userId: number,
+  options: PriceListOptions | undefined,
+  purpose: string,
+  task: (list: Product[]) => T | Promise<T>,
+): Promise<T | { ok: false; error?: ProviderErrorJson }> {
+  if (!(await deps.services.credentials.has(userId, 'reseller'))) return { ok: false };
+  try {
+    return await task(await deps.services.catalogue.priceList(userId, options));
+  } catch (error) {
+    const failure = providerFailureOf(error);
+    if (!failure) throw error;
+    deps.logger.warn(`price list unavailable for ${purpose}`, { userId, error });
+    return { ok: false, error: failure };
+  }
 }

@@ -20,10 +20,11 @@ import { renderPickerStep, type PickerData, type PickerView } from '../renderers
 import { isBuyPickerData, readBuyPickerData, type BuyPickerAction } from '../callback-data/buy-picker.ts';
 import { readBuyData } from '../callback-data/buy.ts';
 import { waitForAnswer } from './ask.ts';
+import { withPriceList } from './buy-flow.ts';
 import { editOrReply, quietly } from '../edits.ts';
 import type { ProductJson, RequestedLine } from './buy-questions.ts';
 import { brandOf, categoryOf, groupByBrand, groupByCategory } from '../../services/catalogue.ts';
-import { isProductAvailable, providerFailureOf, type Product, type ProviderErrorJson } from '../../services/providers.ts';
+import { isProductAvailable, type Product, type ProviderErrorJson } from '../../services/providers.ts';
 import { maxQuickBuyLines, normaliseTarget, parseBuyCommand, targetKindOf } from '../../services/targets.ts';
 import { raw } from '../../text/html.ts';
 import { productStatusWord } from '../../text/product-status.ts';
@@ -108,18 +109,9 @@ export async function pickPurchase(env: BuyPickerEnv, initialCode?: string): Pro
 
 /** Reads the price list (cached by the catalogue service) for `task`, as plain JSON. */
 function readList<T>(env: BuyPickerEnv, task: (list: Product[]) => T | Promise<T>) {
-  const { deps, userId } = env;
-  return env.conversation.external(async (): Promise<Loaded<T>> => {
-    if (!(await deps.services.credentials.has(userId, 'reseller'))) return { ok: false };
-    try {
-      return { ok: true, value: await task(await deps.services.catalogue.priceList(userId)) };
-    } catch (error) {
-      const failure = providerFailureOf(error);
-      if (!failure) throw error;
-      deps.logger.warn('price list unavailable for the buy picker', { userId, error });
-      return { ok: false, error: failure };
-    }
-  });
+  return env.conversation.external((): Promise<Loaded<T>> =>
+    withPriceList(env.deps, env.userId, undefined, 'the buy picker', async (list) => ({ ok: true, value: await task(list) })),
+  );
 }
 
 const productsOf = (list: Product[], category: string) => groupByCategory(list).find((c) => c.category === category)?.products ?? [];

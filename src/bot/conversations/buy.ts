@@ -25,33 +25,23 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, task: (item: T
 }
 
 /**
- * Creates the buy conversation (`conversationIds.buy`), the one way anything is bought.
+ * Creates the buy conversation (`conversationIds.buy`), the one way anything is bought. Entered
+ * with `BuyConversationArgs`: no lines or one code (the picker, `buy-picker.ts`), or CODE.TARGET
+ * lines (quick-buy: straight to the summary; unusable lines are listed as skipped, the rest can
+ * still be bought).
  *
- * Entered with `BuyConversationArgs`: no lines (`/beli`: the picker, `buy-picker.ts`: category,
- * brand, product by taps or a typed code, then the target), one code (the picker's target step), or one or more CODE.TARGET lines (quick-buy: straight
- * to the summary; lines with an unknown or unavailable code or a bad target are listed as skipped
- * and the others can still be bought — the batch is not refused as a whole).
+ * It waits for, in turn: the picker's answers; ✅ Confirm / ❌ Cancel under the summary (at the tap
+ * the prices are checked against a list fetched after it was shown: a change shows it again); "Yes,
+ * buy again" when the same purchase was made under a minute ago; the PIN, when set (its message is
+ * deleted at once). A command, another feature's button or a new CODE.TARGET message ends it.
  *
- * It waits for, in turn: the picker's taps and answers when the product or target is missing; a tap on ✅ Confirm /
- * ❌ Cancel under the summary (product, code, target, price, total and current balance) — at the tap
- * the prices are checked against a list fetched after the summary was shown, and a changed price
- * shows the summary again with the change and waits for a new tap; a
- * "Yes, buy again" tap when the same code and target were bought less than a minute ago (or twice
- * in one message); the PIN, when the user set one (its message is deleted right away). Any
- * command, another feature's button or a new CODE.TARGET message ends it (the command then runs).
- *
- * What it persists, through the conversation state (encrypted): the replies above and the results
- * of its `external` steps — the price-list lookup, and the confirmation id (derived from the
- * update that started the conversation, see `confirmationIdOf`), fixed together with the balance
- * BEFORE the summary is shown so that every replay and restart sees the same id. After the tap the
- * summary only says it is being checked; `purchases.confirm` (idempotent per confirmation id: ref
- * ids minted and stored as `Created` before any provider call) runs in one `external`, and only
- * once it resolved (on disk) does the summary say "confirmed"; then `purchases.submit` sends the
- * lines in another. A double tap, a re-sent callback, a replayed update or a restart never buys
- * twice; a replay that finds the confirmation already recorded says so above the result.
- *
- * It returns nothing; it ends after showing the result (Sukses with the SN, Gagal, Rejected with
- * the provider's reason, or Pending: "I will message you"), or after a cancel, a refusal or a lock.
+ * It persists, through the encrypted conversation state, the answers and its `external` results,
+ * among them the confirmation id (derived from the starting update, `confirmationIdOf`) fixed
+ * BEFORE the summary is shown, so every replay and restart sees the same id. After the tap
+ * `purchases.confirm` (idempotent per confirmation id; ref ids stored before any provider call)
+ * runs in one `external`, and only once it is on disk does the summary say "confirmed"; then
+ * `purchases.submit` sends the lines in another. Double taps, replays and restarts never buy twice.
+ * It returns nothing; it ends after showing the result, or after a cancel, a refusal or a lock.
  */
 export function createBuyConversation(deps: BotDeps) {
   const publicIp = deps.settings.publicIp;

@@ -4,6 +4,7 @@
  */
 import type { ServiceName } from '../../domain.ts';
 import type { PurchaseForm } from '../renderers/purchase.ts';
+import type { BotContext } from '../context.ts';
 
 export const conversationIds = {
   connect: 'connect',
@@ -50,4 +51,13 @@ export interface BuyConversationArgs extends BuyArgs {
 /** Arguments of the connect conversation: the service, when the user already chose it. */
 export interface ConnectArgs {
   service?: ServiceName;
+}
+
+/**
+ * Enters flow `id` (with its arguments) in place of whatever flow was still open in this chat: the
+ * user moved on.
+ */
+export async function enterFlow(ctx: BotContext, id: string, ...args: [] | [BuyArgs | OrderArgs | SellArgs | ConnectArgs]): Promise<void> {
+  await ctx.conversation.exitAll();
+  await ctx.conversation.enter(id, ...args);
 }

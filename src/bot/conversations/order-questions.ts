@@ -126,7 +126,7 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
   return {
     askProduct: (intro?: string) => askProduct(asking, intro),
     askMethod: (intro?: string) => askMethod(asking, intro),
-    askPromo: (intro?: string) => askPromo(asking, intro),
+    askPromo: (intro?: string) => askOptional(asking, 'promo', intro),
     askAll: () => askAll(asking),
     askFields: (fields: string[]) => askFields(asking, fields),
   };
@@ -316,16 +316,32 @@ async function askWhatsapp(asking: Asking, intro = ''): Promise<void> {
   }
 }
 
-/** An optional text answer ("Skip" clears it), up to `max` characters, checked by `valid`. */
-async function askOptional(
-  { question, draft }: Asking,
-  key: 'nickname' | 'email' | 'promo',
-  prompt: string,
-  max: number,
-  invalid: string,
-  valid: (value: string) => boolean = () => true,
-): Promise<void> {
-  let text = prompt;
+/** The optional text answers: their question, longest value, the retry text and the check of a value. */
+const optionalAnswers = {
+  nickname: {
+    ask: (t: TranslateFunction) => t('order-ask-nickname'),
+    max: maxNicknameLength,
+    invalid: (t: TranslateFunction) => t('order-too-long', { label: t('order-field-nickname'), max: maxNicknameLength }),
+    valid: () => true,
+  },
+  email: {
+    ask: (t: TranslateFunction) => t('order-ask-email'),
+    max: maxEmailLength,
+    invalid: (t: TranslateFunction) => t('order-email-invalid'),
+    valid: (value: string) => emailSchema.safeParse(value).success,
+  },
+  promo: {
+    ask: (t: TranslateFunction) => t('order-ask-promo'),
+    max: maxPromoLength,
+    invalid: (t: TranslateFunction) => t('order-promo-invalid-format', { max: maxPromoLength }),
+    valid: (value: string) => !/\s/.test(value),
+  },
+};
+
+/** Asks for an optional text answer ("Skip" clears it), asking again until it is short enough and valid. */
+async function askOptional({ t, question, draft }: Asking, key: keyof typeof optionalAnswers, intro = ''): Promise<void> {
+  const { ask, max, invalid, valid } = optionalAnswers[key];
+  let text = `${intro}${ask(t)}`;
   for (;;) {
     const answer = await question(text, [], { skip: true });
     if (answer.kind === 'choice') {
@@ -334,47 +350,12 @@ async function askOptional(
     }
     const value = withoutFormatChars(answer.text).trim();
     if (value === '' || value.length > max || value.includes('\n') || !valid(value)) {
-      text = invalid;
+      text = invalid(t);
       continue;
     }
     draft[key] = value;
     return;
   }
-}
-
-function askNickname(asking: Asking, intro = ''): Promise<void> {
-  const { t } = asking;
-  return askOptional(
-    asking,
-    'nickname',
-    `${intro}${t('order-ask-nickname')}`,
-    maxNicknameLength,
-    t('order-too-long', { label: t('order-field-nickname'), max: maxNicknameLength }),
-  );
-}
-
-function askEmail(asking: Asking, intro = ''): Promise<void> {
-  const { t } = asking;
-  return askOptional(
-    asking,
-    'email',
-    `${intro}${t('order-ask-email')}`,
-    maxEmailLength,
-    t('order-email-invalid'),
-    (value) => emailSchema.safeParse(value).success,
-  );
-}
-
-function askPromo(asking: Asking, intro = ''): Promise<void> {
-  const { t } = asking;
-  return askOptional(
-    asking,
-    'promo',
-    `${intro}${t('order-ask-promo')}`,
-    maxPromoLength,
-    t('order-promo-invalid-format', { max: maxPromoLength }),
-    (value) => !/\s/.test(value),
-  );
 }
 
 /** Asks for the quantity (1 to `maxQuantity`), with buttons for the usual ones. */
@@ -401,9 +382,7 @@ async function askAll(asking: Asking): Promise<void> {
   const serverSettled = await askPlayerId(asking);
   if (!serverSettled) await askServer(asking, false);
   await askWhatsapp(asking);
-  await askNickname(asking);
-  await askEmail(asking);
-  await askPromo(asking);
+  for (const key of ['nickname', 'email', 'promo'] as const) await askOptional(asking, key);
   await askQuantity(asking);
 }
 
@@ -435,13 +414,11 @@ async function askFields(asking: Asking, fields: string[]): Promise<void> {
         await askWhatsapp(asking);
         break;
       case 'nickname':
-        await askNickname(asking);
-        break;
       case 'email':
-        await askEmail(asking);
+        await askOptional(asking, field);
         break;
       case 'promo_code':
-        await askPromo(asking);
+        await askOptional(asking, 'promo');
         break;
       case 'quantity':
         await askQuantity(asking);

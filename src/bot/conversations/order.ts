@@ -12,8 +12,8 @@ import {
   createOrderSummaryKeyboard,
   createPayKeyboard,
   createPromoInvalidKeyboard,
-  isButtonUrl,
 } from '../keyboards/gameshop.ts';
+import { isButtonUrl } from '../keyboards/rows.ts';
 import { readOrderConfirmData, readOrderStepData, type OrderConfirmAction } from '../callback-data/gameshop.ts';
 import {
   describeOrderFailure,
@@ -47,36 +47,26 @@ const ownsButton = (data: string | undefined): boolean => readOrderStepData(data
 
 /**
  * Creates the game order conversation (`conversationIds.order`), the one way a game top-up is
- * ordered. Entered with `OrderArgs`: `{ game: slug }` from a /games button (or `/pesan slug`), or
- * nothing (it asks for the game).
+ * ordered. Entered with `OrderArgs` (`{ game: slug }` from /games or `/pesan slug`), else it asks
+ * for the game.
  *
- * It waits for, in turn: the game (buttons or typed name); the product and the payment method
- * (buttons from the operator catalogue, or the numeric ids when there is no usable catalogue or it
- * does not list the game); the player id; the server / zone when the game needs one (asked on its
- * own, never glued to the id; without a catalogue it is asked as optional); the WhatsApp number
- * (the id with its server, and the number, of the user's last order of the game are offered as a
- * "Use …" button; tapping the id also settles the server); nickname, e-mail and promo code (each with a "Skip" button); the quantity (1 by default); and a
- * tap on "Order now" / "Cancel" under the summary. A command or another feature's button ends it
- * (the command then runs); /cancel ends it at any point. Anything else gets a hint and is not kept
- * in the conversation state.
+ * It waits for, in turn: the game; the product and payment method (catalogue buttons, or numeric
+ * ids without a usable catalogue); the player id and, when the game needs one, the server (asked
+ * on its own, never glued to the id); the WhatsApp number (the last order's id and number are
+ * offered as "Use …"); nickname, e-mail and promo code (each skippable); the quantity; and a tap
+ * under the summary. A command or another feature's button ends it; anything else gets a hint and
+ * is not kept in the state.
  *
- * What it persists, through the (encrypted) conversation state: the answers and the results of its
- * `external` steps — the games list and a flow id, the game's catalogue entry, and the
- * confirmation id minted BEFORE each summary. On "Order now" one `external` step asks the game
- * order service to create the order for that confirmation: at most once (a double tap, a replay
- * or a restart after the order was stored gives the stored order), stored with its payment
- * reminder in one write (see `GameOrderService.create`).
+ * It persists, through the encrypted conversation state, the answers and its `external` results:
+ * the games and a flow id, the catalogue entry, and the confirmation id minted BEFORE each
+ * summary. "Order now" creates the order for that id in one `external` step, at most once (a
+ * double tap, replay or restart gets the stored order), stored with its reminder in one write.
  *
- * Failures are answered, never thrown: a 422 per field lists the fields and asks again for just
- * those (then shows the summary again); "product of another game" asks for the product again;
- * "promo invalid" offers to order without it, to try another code, or to cancel; 404 names what
- * the shop does not know; a timeout / network error / 500 says the order may or may not exist and
- * to check before ordering again (it is never retried).
- *
- * It returns nothing; it ends after showing the order (id, payment status in the user's language,
- * price breakdown, a payment code with a "Copy code" button, "Pay" button, the deadline in WIB, and
- * the QR as a photo: drawn by the bot from a QRIS payment string, which is never printed, or the
- * shop's qr_url otherwise), or after a cancel or an error the user cannot fix here.
+ * Failures are answered, never thrown: a 422 asks again for just the refused fields, a product of
+ * another game for the product, a refused promo offers to drop or replace it, a 404 names what the
+ * shop does not know, and an unknown outcome says to check before ordering again (never retried).
+ * It returns nothing; it ends after showing the order (payment code, Pay button, deadline, and a
+ * QR drawn from a QRIS string that is never printed, or the shop's qr_url), or after a cancel.
  */
 export function createOrderConversation(deps: BotDeps) {
   const publicIp = deps.settings.publicIp;

@@ -40,17 +40,13 @@ interface PinRun {
 }
 
 /**
- * Builds the /pin conversation, which sets, changes or removes the purchase PIN.
- *
- * Without a PIN it waits for a new PIN (4–6 digits, not trivially guessable) and then for the
- * same PIN again. With a PIN it first offers Change / Remove / Cancel buttons, then waits for the
- * current PIN: a wrong one counts toward the lock (`services.pin.verify`: five wrong lock
- * purchases for 15 minutes), and the user is told how many tries are left or until when it is
- * locked (WIB). Every message carrying a PIN is deleted at once (if Telegram refuses, the user is
- * told to delete it). It persists the PIN as a salted hash via `services.pin.set` / `remove`; the
- * conversation state (vault-encrypted) holds the typed PINs only until it ends. A command or
- * another feature's button ends it and is handled as usual; the Cancel button and /cancel stop it.
- * Returns nothing.
+ * Builds the /pin conversation, which sets, changes or removes the purchase PIN. Without a PIN it
+ * waits for a new one (4–6 digits, not guessable), then the same again. With a PIN it offers
+ * Change / Remove / Cancel, then waits for the current PIN (wrong ones count toward the lock of
+ * `services.pin.verify`; the user is told the tries left or until when it is locked). Every
+ * message carrying a PIN is deleted at once. It persists the PIN as a salted hash
+ * (`services.pin.set` / `remove`); the encrypted state holds typed PINs only until it ends. A
+ * command or another feature's button ends it; Cancel and /cancel stop it. Returns nothing.
  */
 export function createPinConversation(deps: BotDeps) {
   return async function pin(conversation: BotConversation, ctx: ConversationContext): Promise<void> {
@@ -87,10 +83,7 @@ export function createPinConversation(deps: BotDeps) {
   };
 }
 
-/**
- * Waits for text (trimmed) or a tap on one of this conversation's buttons; a command or
- * another feature's button leaves, anything else (a photo, a sticker) gets a hint.
- */
+/** Waits for text (trimmed) or a tap on a /pin button; anything else (a photo, a sticker) gets a hint. */
 function receive(run: PinRun, repeat: PendingQuestion | undefined): Promise<Received> {
   const { t } = run;
   return waitForAnswer(run.conversation, {
@@ -113,10 +106,7 @@ async function cancelled(run: PinRun, button: ConversationContext): Promise<void
   await run.ctx.reply(run.t('pin-cancelled'));
 }
 
-/**
- * Sends `prompt` (when given) and waits for a well-formed PIN; every text is deleted at once.
- * Undefined when the user cancelled (already answered).
- */
+/** Sends `prompt` (when given) and waits for a well-formed PIN, deleting every text; undefined after Cancel. */
 async function askPin(run: PinRun, prompt: string | undefined): Promise<string | undefined> {
   const { ctx, t } = run;
   if (prompt !== undefined) {
@@ -168,10 +158,7 @@ async function chooseAction(run: PinRun): Promise<'change' | 'remove' | undefine
   }
 }
 
-/**
- * Waits for the current PIN until it is right. False when the flow ends here: cancelled, or
- * locked (the user was told until when).
- */
+/** Waits for the current PIN until it is right; false after Cancel or a lock (the user was told until when). */
 async function checkCurrentPin(run: PinRun): Promise<boolean> {
   const { conversation, ctx, deps, t, userId } = run;
   // The current PIN first; wrong ones count toward the lock.

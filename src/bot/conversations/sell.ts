@@ -28,16 +28,14 @@ type OverrideLine = { name: string; markup: Markup | 'remove' };
 const isSellButton = (data: string | undefined): boolean => data !== undefined && sellStepData.filter().test(data);
 
 /**
- * Builds the sell conversation (/jual's buttons): sets the reseller's sell-price rules.
- *
- * `default` mode waits for a markup (`5%`, `2,5%`, `1500`, `Rp 1.500`), then for a tap on a
- * rounding step (none, Rp 100, Rp 500, Rp 1.000). `brand` and `product` modes wait for override
- * lines, one per line, several per message (`TELKOMSEL 1000`, `TSEL10 =12500`, `TSEL10 hapus`).
- * Bad input gets the syntax and the question stands; so does a bare small number (`10`, `TSEL 10`),
- * which could be a percent or rupiah and is answered with both spellings. It persists the new rules on the user record
- * (`store.users.update`), which only future confirmations read; it answers with the rules (and, for
- * products, each product's cost → sell price from the cached price list, a loss flagged). Cancel
- * and /cancel stop it; a command or another feature's button leaves it. Returns nothing.
+ * Builds the sell conversation (/jual's buttons): sets the reseller's sell-price rules. `default`
+ * mode waits for a markup (`5%`, `1500`, `Rp 1.500`), then a tap on a rounding step; `brand` and
+ * `product` modes wait for override lines (`TELKOMSEL 1000`, `TSEL10 =12500`, `TSEL10 hapus`).
+ * Bad input gets the syntax and the question stands; a bare small number (`10`: percent or
+ * rupiah?) is answered with both spellings. It persists the rules (`accounts.changeSellRules`),
+ * which only later confirmations read, and answers with them (for overrides, what they make of the
+ * cached price list, a loss flagged). Cancel and /cancel stop it; a command or another feature's
+ * button leaves it. Returns nothing.
  */
 export function createSellConversation(deps: BotDeps) {
   return async function sell(conversation: BotConversation, ctx: ConversationContext, args?: SellArgs): Promise<void> {

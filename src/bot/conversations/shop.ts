@@ -24,8 +24,8 @@ const menuActions = ['name', 'address', 'footer', 'target', 'delete', 'done'] as
  * (in full or masked); ❌ Cancel there leaves nothing stored. With a profile (or once set up) it
  * shows the profile with a menu: change the name, address, footer (🧹 Clear empties them) or the
  * target style, delete the profile, or done; each change is stored at once and the menu comes
- * again. Persists the profile on the user record (`users.update`, field `shop`); a typed value
- * longer than its limit is asked again. A command or another feature's button ends it. Returns
+ * again. Persists the profile on the user record (`accounts.setShop`); a typed value longer
+ * than its limit is asked again. A command or another feature's button ends it. Returns
  * nothing.
  */
 export function createShopConversation(deps: BotDeps) {

@@ -1,7 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { replyProviderError, requireClient } from '../guards.ts';
+import { fromProvider, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { formatRupiah, formatWibIn } from '../../text/format.ts';
 import { balanceRefreshData } from '../callback-data/balance.ts';
@@ -19,13 +19,8 @@ const privateChat = balanceFeature.chatType('private');
 async function readBalance(ctx: BotContext): Promise<{ text: string; keyboard: InlineKeyboard } | undefined> {
   const client = await requireClient(ctx, ctx.deps, 'reseller');
   if (!client || !ctx.from) return undefined;
-  let amount: number;
-  try {
-    amount = await client.balance();
-  } catch (error) {
-    await replyProviderError(ctx, ctx.deps, error);
-    return undefined;
-  }
+  const amount = await fromProvider(ctx, ctx.deps, () => client.balance());
+  if (amount === undefined) return undefined;
   const label = (await ctx.deps.db.credentials.info(ctx.from.id, 'reseller'))?.label ?? '-';
   const text = ctx.t('balance-shown', {
     service: ctx.t('service-reseller'),

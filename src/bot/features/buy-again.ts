@@ -1,7 +1,8 @@
 import { InlineKeyboard } from 'grammy';
 import type { BotContext } from '../context.ts';
-import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
-import { buyAgainCancelData, buyAgainData, buyAgainTargetData, packRef } from '../callback-data/receipt.ts';
+import { conversationIds, enterFlow, type BuyArgs } from '../conversations/ids.ts';
+import { buyAgainCancelData, buyAgainData, buyAgainTargetData } from '../callback-data/receipt.ts';
+import { packIfFits, readCallback } from '../callback-data/read.ts';
 import { quietly } from '../edits.ts';
 import { raw } from '../../text/html.ts';
 import { escapeHtml } from '../../text/format.ts';
@@ -27,12 +28,7 @@ export async function tappedTransaction(
   unpack: () => { ref: string },
   gone = 'receipt-again-gone',
 ): Promise<TransactionRecord | undefined> {
-  let ref: string;
-  try {
-    ref = unpack().ref;
-  } catch {
-    ref = '';
-  }
+  const ref = readCallback(() => unpack().ref) ?? '';
   const tx = ref === '' || ref.length > 100 ? undefined : await ctx.deps.db.transactions.findForUser(ctx.from.id, ref);
   if (!tx) await ctx.answerCallbackQuery({ text: ctx.t(gone), show_alert: true });
   return tx;
@@ -42,12 +38,12 @@ privateChat.callbackQuery(buyAgainData.filter(), async (ctx) => {
   const tx = await tappedTransaction(ctx, () => buyAgainData.unpack(ctx.callbackQuery.data));
   if (!tx) return;
   await ctx.answerCallbackQuery();
-  const same = packRef((ref) => buyAgainTargetData.pack({ ref, same: true }), tx.refId);
-  const other = packRef((ref) => buyAgainTargetData.pack({ ref, same: false }), tx.refId);
+  const same = packIfFits(() => buyAgainTargetData.pack({ ref: tx.refId, same: true }));
+  const other = packIfFits(() => buyAgainTargetData.pack({ ref: tx.refId, same: false }));
   const keyboard = new InlineKeyboard();
   if (same) keyboard.text(ctx.t('receipt-again-same', { target: raw(tx.target) }), same).row();
   if (other) keyboard.text(ctx.t('receipt-again-other'), other);
-  const cancel = packRef((ref) => buyAgainCancelData.pack({ ref }), tx.refId);
+  const cancel = packIfFits(() => buyAgainCancelData.pack({ ref: tx.refId }));
   if (cancel) keyboard.text(ctx.t('button-cancel'), cancel);
   await ctx.reply(ctx.t('receipt-again-question', { product: tx.productName, code: tx.code }), { reply_markup: keyboard });
 });
@@ -71,6 +67,5 @@ privateChat.callbackQuery(buyAgainTargetData.filter(), async (ctx) => {
   await ctx.answerCallbackQuery();
   const args: BuyArgs = { lines: [same ? { code: tx.code, target: tx.target } : { code: tx.code }] };
   // Like a product tap in the price list: a flow left half-way gives way to this purchase.
-  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
-  await ctx.conversation.enter(conversationIds.buy, args);
+  await enterFlow(ctx, conversationIds.buy, args);
 });

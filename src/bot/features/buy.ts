@@ -1,11 +1,10 @@
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { connectedTo, requireConnected } from '../guards.ts';
-import { conversationIds } from '../conversations/ids.ts';
+import { conversationIds, enterFlow } from '../conversations/ids.ts';
 import type { BuyConversationArgs } from '../conversations/ids.ts';
 import { nothingToBuyText } from '../renderers/purchase.ts';
 import { buyData, readBuyData } from '../callback-data/buy.ts';
-import { buyPickerData } from '../callback-data/buy-picker.ts';
 import { quietly } from '../edits.ts';
 import { maxQuickBuyLines, parseBuyCommand, parseQuickBuy, type QuickBuyParse } from '../../services/targets.ts';
 import { FastComposer } from '../composer.ts';
@@ -16,8 +15,8 @@ import { FastComposer } from '../composer.ts';
  *   for the target; `/beli CODE TARGET`, `/beli CODE.TARGET` or several CODE.TARGET lines go
  *   straight to the summary.
  * - Quick-buy: a plain private message of CODE.TARGET lines (up to 20), one summary for all.
- * - Buttons of summaries and pickers whose conversation is over (double taps, re-sent callbacks,
- *   old messages) are answered here: they never buy anything.
+ * - Buttons of summaries whose conversation is over (double taps, re-sent callbacks,
+ *   old messages) are answered here: they never buy anything (old pickers: `unhandled.ts`).
  * Mounted last before the fallback, so only text nobody else wanted is read as quick-buy.
  */
 export const buyFeature = new FastComposer<BotContext>();
@@ -37,9 +36,7 @@ async function startBuying(ctx: BotContext, parsed: QuickBuyParse): Promise<void
   // Hints follow the form the user typed: `CODE TARGET` only when every line was written so.
   const spaced = parsed.lines.some((line) => line.target !== undefined) && parsed.lines.every((line) => line.spaced === true);
   const args: BuyConversationArgs = { lines: parsed.lines, skipped: parsed.problems, form: spaced ? 'spaced' : 'dotted' };
-  // A new purchase replaces whatever flow was still open in this chat.
-  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
-  await ctx.conversation.enter(conversationIds.buy, args);
+  await enterFlow(ctx, conversationIds.buy, args);
 }
 
 privateChat.command(commandNames('buy'), connectedTo('reseller'), async (ctx) => {
@@ -63,11 +60,5 @@ buyFeature.callbackQuery(buyData.filter(), async (ctx) => {
   }
   await quietly(ctx.answerCallbackQuery({ text: ctx.t(done ? 'buy-already-done' : 'buy-expired') }));
   // The buttons of a summary that is over should not invite another tap.
-  await quietly(ctx.editMessageReplyMarkup());
-});
-
-// A picker whose conversation is over (cancelled, timed out, replaced): nothing to pick any more.
-buyFeature.callbackQuery(buyPickerData.filter(), async (ctx) => {
-  await quietly(ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') }));
   await quietly(ctx.editMessageReplyMarkup());
 });

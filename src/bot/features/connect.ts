@@ -2,9 +2,10 @@ import type { BotContext } from '../context.ts';
 import type { ServiceName } from '../../domain.ts';
 import { commandNames } from '../commands.ts';
 import { formatWibIn } from '../../text/format.ts';
-import { conversationIds } from '../conversations/ids.ts';
+import { conversationIds, enterFlow } from '../conversations/ids.ts';
 import { connectData, disconnectData } from '../callback-data/connect.ts';
 import { quietly } from '../edits.ts';
+import { readTap } from '../guards.ts';
 import {
   createDisconnectConfirmKeyboard,
   createDisconnectPickerKeyboard,
@@ -29,21 +30,26 @@ export async function showServicePicker(ctx: BotContext): Promise<void> {
 
 privateChat.command(commandNames('connect'), showServicePicker);
 
+/** The service a /connect or /disconnect button names, or undefined after answering the tap as unknown. */
+function tappedService(
+  ctx: BotContext & { callbackQuery: { data: string } },
+  data: typeof connectData,
+  options?: { privateOnly: boolean },
+): Promise<ServiceName | undefined> {
+  return readTap(ctx, () => parseServiceName(data.unpack(ctx.callbackQuery.data).service), options);
+}
+
 /** Leaves any other flow and starts the credential prompts for `service`. */
 async function startConnecting(ctx: BotContext, service: ServiceName): Promise<void> {
   await ctx.answerCallbackQuery();
   await quietly(ctx.editMessageText(ctx.t('connect-chosen', { service: ctx.t(`service-${service}`) })));
   // Any conversation still active saw this tap first and passed it on: the user moved on.
-  await ctx.conversation.exitAll();
-  await ctx.conversation.enter(conversationIds.connect, { service });
+  await enterFlow(ctx, conversationIds.connect, { service });
 }
 
 connectFeature.callbackQuery(connectData.filter({ action: 'pick' }), async (ctx) => {
-  const service = parseServiceName(connectData.unpack(ctx.callbackQuery.data).service);
-  if (!service || ctx.chat?.type !== 'private') {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const service = await tappedService(ctx, connectData, { privateOnly: true });
+  if (!service) return;
   const info = await ctx.deps.db.credentials.info(ctx.from.id, service);
   if (info) {
     await ctx.answerCallbackQuery();
@@ -59,11 +65,8 @@ connectFeature.callbackQuery(connectData.filter({ action: 'pick' }), async (ctx)
 });
 
 connectFeature.callbackQuery(connectData.filter({ action: 'replace' }), async (ctx) => {
-  const service = parseServiceName(connectData.unpack(ctx.callbackQuery.data).service);
-  if (!service || ctx.chat?.type !== 'private') {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const service = await tappedService(ctx, connectData, { privateOnly: true });
+  if (!service) return;
   await startConnecting(ctx, service);
 });
 
@@ -71,10 +74,8 @@ connectFeature.callbackQuery(connectData.filter({ action: 'replace' }), async (c
 // credential prompt (it names its service) only lands here when that prompt's conversation is
 // over (answered elsewhere, left by a command, timed out): the button is stale and changes nothing.
 connectFeature.callbackQuery(connectData.filter({ action: 'cancel' }), async (ctx) => {
-  if (connectData.unpack(ctx.callbackQuery.data).service !== '-') {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const onPicker = await readTap(ctx, () => (connectData.unpack(ctx.callbackQuery.data).service === '-' ? true : undefined));
+  if (!onPicker) return;
   await ctx.answerCallbackQuery();
   await quietly(ctx.editMessageReplyMarkup());
   await ctx.reply(ctx.t('connect-cancelled'));
@@ -100,11 +101,8 @@ export async function showDisconnectPicker(ctx: BotContext): Promise<void> {
 privateChat.command(commandNames('disconnect'), showDisconnectPicker);
 
 connectFeature.callbackQuery(disconnectData.filter({ action: 'pick' }), async (ctx) => {
-  const service = parseServiceName(disconnectData.unpack(ctx.callbackQuery.data).service);
-  if (!service) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const service = await tappedService(ctx, disconnectData);
+  if (!service) return;
   await ctx.answerCallbackQuery();
   const info = await ctx.deps.db.credentials.info(ctx.from.id, service);
   const name = ctx.t(`service-${service}`);
@@ -118,11 +116,8 @@ connectFeature.callbackQuery(disconnectData.filter({ action: 'pick' }), async (c
 });
 
 connectFeature.callbackQuery(disconnectData.filter({ action: 'confirm' }), async (ctx) => {
-  const service = parseServiceName(disconnectData.unpack(ctx.callbackQuery.data).service);
-  if (!service) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const service = await tappedService(ctx, disconnectData);
+  if (!service) return;
   const userId = ctx.from.id;
   const name = ctx.t(`service-${service}`);
   if (!(await ctx.deps.services.credentials.has(userId, service))) {

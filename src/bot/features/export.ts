@@ -3,7 +3,7 @@ import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
 import { exportPeriodData, exportSeparatorData } from '../callback-data/export.ts';
-import { readCallback } from '../callback-data/read.ts';
+import { readTap } from '../guards.ts';
 import { createExportKeyboard, separatorOf } from '../keyboards/export.ts';
 import { periodOf, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
 import { csvDocument, transactionCsvRow, type CsvSeparator } from '../../text/csv.ts';
@@ -36,26 +36,24 @@ privateChat.command(commandNames('export'), async (ctx) => {
 });
 
 exportFeature.callbackQuery(exportSeparatorData.filter(), async (ctx) => {
-  const separator = readCallback(() => separatorOf(exportSeparatorData.unpack(ctx.callbackQuery.data).sep));
-  if (separator === undefined) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const separator = await readTap(ctx, () => separatorOf(exportSeparatorData.unpack(ctx.callbackQuery.data).sep));
+  if (separator === undefined) return;
   await ctx.answerCallbackQuery();
   await editInPlace(ctx, ctx.t('export-menu'), createExportKeyboard(ctx.t, separator));
 });
 
 exportFeature.callbackQuery(exportPeriodData.filter(), async (ctx) => {
-  const choice = readCallback(() => {
-    const data = exportPeriodData.unpack(ctx.callbackQuery.data);
-    const separator = separatorOf(data.sep);
-    const period = periodOf(data.period);
-    return separator && period ? { separator, period } : undefined;
-  });
-  if (choice === undefined || ctx.chat?.type !== 'private') {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const choice = await readTap(
+    ctx,
+    () => {
+      const data = exportPeriodData.unpack(ctx.callbackQuery.data);
+      const separator = separatorOf(data.sep);
+      const period = periodOf(data.period);
+      return separator && period ? { separator, period } : undefined;
+    },
+    { privateOnly: true },
+  );
+  if (choice === undefined) return;
   await ctx.answerCallbackQuery();
   await sendExport(ctx, ctx.from.id, periodRange(choice.period, ctx.deps.now()), choice.separator);
 });

@@ -2,10 +2,10 @@ import { type InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { connectedTo, replyProviderError, requireClient } from '../guards.ts';
+import { connectedTo, fromProvider, readTap, requireClient } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
-import { escapeHtml, formatRupiah, formatWibIn } from '../../text/format.ts';
-import { conversationIds, type OrderArgs } from '../conversations/ids.ts';
+import { formatRupiah, formatWibIn } from '../../text/format.ts';
+import { conversationIds, enterFlow, type OrderArgs } from '../conversations/ids.ts';
 import {
   gamesData,
   orderConfirmData,
@@ -15,7 +15,9 @@ import {
   readOrderConfirmData,
   readOrdersPage,
 } from '../callback-data/gameshop.ts';
-import { createCategoryKeyboard, createGamesKeyboard, createOrdersKeyboard, isButtonUrl, type GameButton } from '../keyboards/gameshop.ts';
+import { createOrdersKeyboard } from '../keyboards/gameshop.ts';
+import { renderCategory, renderGamesOverview } from '../renderers/gameshop.ts';
+import { isButtonUrl } from '../keyboards/rows.ts';
 import type { Game } from '../../services/providers.ts';
 import { raw } from '../../text/html.ts';
 import { paymentStatusText } from '../renderers/game-order.ts';
@@ -23,9 +25,6 @@ import { FastComposer } from '../composer.ts';
 
 /** Orders per /orders page. */
 export const ordersPageSize = 10;
-/** Above this length the /games overview lists categories with their counts instead of every game. */
-const maxOverviewLength = 3500;
-
 const noPreview = { link_preview_options: { is_disabled: true } };
 
 /**
@@ -41,90 +40,14 @@ const noPreview = { link_preview_options: { is_disabled: true } };
 export const gameshopFeature = new FastComposer<BotContext>();
 const privateChat = gameshopFeature.chatType('private');
 
-/** A game's category, for grouping (games of `populerGames` carry none). */
-interface Category {
-  id: number;
-  title: string;
-  games: Game[];
-}
-
-/** The active games grouped by category, in the shop's sort order (categories by their first game). */
-function groupByCategory(games: readonly Game[]): Category[] {
-  const byId = new Map<number, Category>();
-  for (const game of [...games].filter((g) => g.status).sort((a, b) => a.sort - b.sort)) {
-    const id = game.category?.id ?? game.category_id;
-    const category = byId.get(id) ?? { id, title: game.category?.title || '—', games: [] };
-    category.games.push(game);
-    byId.set(id, category);
-  }
-  return [...byId.values()];
-}
-
-const toButton = (game: Game): GameButton => ({ id: game.id, slug: game.slug, title: game.title });
-
-/** The /games overview: popular first, then each category with its games (or only counts when long). */
-export function renderGamesOverview(
-  t: TranslateFunction,
-  games: readonly Game[],
-  popular: readonly Game[],
-): { text: string; keyboard: InlineKeyboard } {
-  const active = new Set(games.filter((g) => g.status).map((g) => g.slug));
-  const hot = [...popular].filter((game) => game.status && active.has(game.slug)).sort((a, b) => a.sort - b.sort);
-  const categories = groupByCategory(games);
-  const head = [t('games-title'), ''];
-  if (hot.length > 0) head.push(t('games-popular'), ...hot.map((game) => `• ${escapeHtml(game.title)}`), '');
-  const full = categories.flatMap((category) => [
-    t('games-category', { category: category.title }),
-    ...category.games.map((game) => `• ${escapeHtml(game.title)}`),
-    '',
-  ]);
-  const compact = categories.map((category) => t('games-category-count', { category: category.title, count: category.games.length }));
-  const tail = ['', t('games-hint')];
-  let text = [...head, ...full, ...tail].join('\n');
-  if (text.length > maxOverviewLength) text = [...head, ...compact, ...tail].join('\n');
-  if (games.length === 0) text = t('games-none');
-  const keyboard = createGamesKeyboard(
-    t,
-    hot.map(toButton),
-    categories.map((category) => ({ id: category.id, title: category.title, count: category.games.length })),
-  );
-  return { text, keyboard };
-}
-
-/** One category of /games. Undefined when the shop no longer lists it. */
-function renderCategory(
-  t: TranslateFunction,
-  games: readonly Game[],
-  categoryId: number,
-): { text: string; keyboard: InlineKeyboard } | undefined {
-  const category = groupByCategory(games).find((c) => c.id === categoryId);
-  if (!category) return undefined;
-  const text = [
-    t('games-category', { category: category.title }),
-    ...category.games.map((game) => `• ${escapeHtml(game.title)}`),
-    '',
-    t('games-category-hint'),
-  ].join('\n');
-  return { text, keyboard: createCategoryKeyboard(t, category.games.map(toButton)) };
-}
-
 /** The sender's games, or undefined after telling them what went wrong (not connected, provider error). */
 async function fetchGames(ctx: BotContext): Promise<{ games: Game[]; popular: Game[] } | undefined> {
   const client = await requireClient(ctx, ctx.deps, 'gameshop');
-  if (!client) return undefined;
-  try {
-    return await client.games();
-  } catch (error) {
-    await replyProviderError(ctx, ctx.deps, error);
-    return undefined;
-  }
+  return client && fromProvider(ctx, ctx.deps, () => client.games());
 }
 
 /** Enters the order conversation, ending whatever flow was still open in this chat. */
-async function startOrder(ctx: BotContext, args: OrderArgs): Promise<void> {
-  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
-  await ctx.conversation.enter(conversationIds.order, args);
-}
+const startOrder = (ctx: BotContext, args: OrderArgs) => enterFlow(ctx, conversationIds.order, args);
 
 privateChat.command(commandNames('games'), async (ctx) => {
   const list = await fetchGames(ctx);
@@ -146,11 +69,8 @@ privateChat.command(commandNames('orders'), async (ctx) => {
 });
 
 gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
-  const data = readGamesData(ctx.callbackQuery.data);
-  if (!data) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const data = await readTap(ctx, () => readGamesData(ctx.callbackQuery.data));
+  if (!data) return;
   if (data.action === 'game') {
     await ctx.answerCallbackQuery();
     await startOrder(ctx, { game: data.value });
@@ -174,11 +94,8 @@ gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
 });
 
 gameshopFeature.callbackQuery(ordersPageData.filter(), async (ctx) => {
-  const page = readOrdersPage(ctx.callbackQuery.data);
-  if (page === undefined) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const page = await readTap(ctx, () => readOrdersPage(ctx.callbackQuery.data));
+  if (page === undefined) return;
   await ctx.answerCallbackQuery();
   const { text, keyboard } = await renderOrdersPage(ctx.t, ctx.deps, ctx.from.id, page);
   await editInPlace(ctx, text, keyboard, noPreview);

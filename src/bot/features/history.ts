@@ -3,6 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
+import { readTap } from '../guards.ts';
 import { formatRupiah, formatWibIn } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
@@ -33,28 +34,21 @@ privateChat.command(commandNames('history'), async (ctx) => {
 });
 
 historyFeature.callbackQuery(historyPageData.filter(), async (ctx) => {
-  const page = readPage(() => historyPageData.unpack(ctx.callbackQuery.data).page);
-  if (page === undefined) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const page = await readTap(ctx, () => pageOf(historyPageData.unpack(ctx.callbackQuery.data).page));
+  if (page === undefined) return;
   await ctx.answerCallbackQuery();
   const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, ctx.from.id, page);
   await editInPlace(ctx, text, keyboard);
 });
 
 historyFeature.callbackQuery(historyDetailData.filter(), async (ctx) => {
-  let data: { page: number; ref: string };
-  try {
-    data = historyDetailData.unpack(ctx.callbackQuery.data);
-  } catch {
-    data = { page: Number.NaN, ref: '' };
-  }
-  const page = readPage(() => data.page);
-  if (page === undefined || data.ref === '' || data.ref.length > 100) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const data = await readTap(ctx, () => {
+    const { page, ref } = historyDetailData.unpack(ctx.callbackQuery.data);
+    const valid = pageOf(page);
+    return valid === undefined || ref === '' || ref.length > 100 ? undefined : { page: valid, ref };
+  });
+  if (!data) return;
+  const { page } = data;
   const tx = await ctx.deps.db.transactions.findForUser(ctx.from.id, data.ref);
   if (!tx) {
     await ctx.answerCallbackQuery({ text: ctx.t('history-not-found'), show_alert: true });
@@ -64,13 +58,8 @@ historyFeature.callbackQuery(historyDetailData.filter(), async (ctx) => {
   await editInPlace(ctx, formatReceipt(ctx.t, tx), createHistoryReceiptKeyboard(ctx.t, tx, page));
 });
 
-function readPage(read: () => number): number | undefined {
-  try {
-    const page = read();
-    return Number.isSafeInteger(page) && page >= 0 && page <= maxPage ? page : undefined;
-  } catch {
-    return undefined;
-  }
+function pageOf(page: number): number | undefined {
+  return Number.isSafeInteger(page) && page >= 0 && page <= maxPage ? page : undefined;
 }
 
 /**

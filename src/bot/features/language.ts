@@ -6,6 +6,7 @@ import { languageData } from '../callback-data/language.ts';
 import { withoutEmptyRows } from '../keyboards/rows.ts';
 import { createMainMenuKeyboard } from '../keyboards/main-menu.ts';
 import { FastComposer } from '../composer.ts';
+import { readTap } from '../guards.ts';
 
 export const languageNames: Record<Locale, string> = { id: '🇮🇩 Bahasa Indonesia', en: '🇬🇧 English' };
 
@@ -23,11 +24,8 @@ export async function showLanguagePicker(ctx: BotContext): Promise<void> {
 languageFeature.command(commandNames('language'), showLanguagePicker);
 
 languageFeature.callbackQuery(languageData.filter(), async (ctx) => {
-  const { locale } = languageData.unpack(ctx.callbackQuery.data);
-  if (!isLocale(locale)) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const locale = await readTap(ctx, () => [languageData.unpack(ctx.callbackQuery.data).locale].find(isLocale));
+  if (!locale) return;
   await ctx.deps.services.accounts.setLocale(ctx.from.id, locale);
   ctx.i18n.useLocale(locale);
   await ctx.answerCallbackQuery();

@@ -1,38 +1,20 @@
-import { type InlineKeyboard } from 'grammy';
-import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { connectedTo, replyProviderError } from '../guards.ts';
+import { connectedTo, fromProvider, readTap } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { formatRupiah } from '../../text/format.ts';
-import { conversationIds, type BuyArgs } from '../conversations/ids.ts';
+import { conversationIds, enterFlow } from '../conversations/ids.ts';
 import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
 import { looksLikeSecret } from './unhandled.ts';
-import {
-  brandsPerPage,
-  createBackToBrandsKeyboard,
-  createBrandsKeyboard,
-  createProductsKeyboard,
-  productsPerPage,
-  type PriceView,
-} from '../keyboards/prices.ts';
-import type { BrandGroup } from '../../services/catalogue.ts';
-import {
-  isConfidentQuery,
-  parseSearchQuery,
-  searchExamples,
-  searchProducts,
-  type ParsedQuery,
-  type SearchTerm,
-} from '../../services/product-search.ts';
+import type { PriceView } from '../keyboards/prices.ts';
+import { isConfidentQuery, parseSearchQuery, searchProducts } from '../../services/product-search.ts';
 import { isProductAvailable, type Product } from '../../services/providers.ts';
 import { raw } from '../../text/html.ts';
-import { escapeHtml } from '../../text/format.ts';
-import { hasSellRules, sellPriceOf, type SellRules } from '../../services/pricing.ts';
-import { sellFigures } from '../renderers/sell.ts';
+import { hasSellRules } from '../../services/pricing.ts';
 import { localeOf } from '../i18n.ts';
 import { boundedCache } from '../../services/memo.ts';
 import { FastComposer } from '../composer.ts';
+import { renderPriceView } from '../renderers/prices.ts';
 import { productStatusWord } from '../../text/product-status.ts';
 
 /** Longest search text kept (bytes): it travels in the callback data of the paging buttons. */
@@ -64,11 +46,8 @@ pricesFeature.callbackQuery(priceSearchData.filter(), async (ctx) => {
 });
 
 pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
-  const parsed = parseView(ctx.callbackQuery.data);
-  if (!parsed) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const parsed = await readTap(ctx, () => parseView(ctx.callbackQuery.data));
+  if (!parsed) return;
   const products = await priceListForButton(ctx, parsed.fresh);
   if (!products) return;
   await ctx.answerCallbackQuery(parsed.fresh ? { text: ctx.t('prices-refreshed') } : undefined);
@@ -77,13 +56,8 @@ pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
 });
 
 pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
-  let code: string;
-  try {
-    code = priceProductData.unpack(ctx.callbackQuery.data).code;
-  } catch {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const code = await readTap(ctx, () => priceProductData.unpack(ctx.callbackQuery.data).code);
+  if (code === undefined) return;
   const products = await priceListForButton(ctx, false);
   if (!products) return;
   const product = code.startsWith('#') ? products[Number(code.slice(1))] : products.find((p) => p.code === code);
@@ -102,9 +76,7 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
     text: toast(ctx.t('prices-buying', { name: raw(product.product_name), price: formatRupiah(product.price) })),
   });
   // A flow left half-way (one that let this tap through) gives way to the product just chosen.
-  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
-  const args: BuyArgs = { lines: [{ code: product.code }] };
-  await ctx.conversation.enter(conversationIds.buy, args);
+  await enterFlow(ctx, conversationIds.buy, { lines: [{ code: product.code }] });
 });
 
 /**
@@ -116,13 +88,7 @@ async function priceListForButton(ctx: BotContext & { from: { id: number } }, fr
     await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-reseller')) }), show_alert: true });
     return undefined;
   }
-  try {
-    return await ctx.deps.services.catalogue.priceList(ctx.from.id, { fresh });
-  } catch (error) {
-    await ctx.answerCallbackQuery();
-    await replyProviderError(ctx, ctx.deps, error);
-    return undefined;
-  }
+  return fromProvider(ctx, ctx.deps, () => ctx.deps.services.catalogue.priceList(ctx.from.id, { fresh }), { answerTap: true });
 }
 
 /**
@@ -168,13 +134,8 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
 async function replyPriceView(ctx: BotContext, view: PriceView): Promise<void> {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
-  let products: Product[];
-  try {
-    products = await ctx.deps.services.catalogue.priceList(userId);
-  } catch (error) {
-    await replyProviderError(ctx, ctx.deps, error);
-    return;
-  }
+  const products = await fromProvider(ctx, ctx.deps, () => ctx.deps.services.catalogue.priceList(userId));
+  if (!products) return;
   const { text, keyboard } = await priceViewOf(ctx, products, view);
   await ctx.reply(text, { reply_markup: keyboard });
 }
@@ -218,103 +179,8 @@ function toast(text: string): string {
 }
 
 function parseView(data: string): { view: PriceView; fresh: boolean } | undefined {
-  try {
-    const { kind, brand, page, query, fresh } = priceViewData.unpack(data);
-    if (kind !== 'b' && kind !== 'p' && kind !== 's') return undefined;
-    if (!Number.isSafeInteger(brand) || !Number.isSafeInteger(page) || brand < 0 || page < 0) return undefined;
-    return { view: { kind, brand, page, query: normaliseQuery(query) }, fresh };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The text and keyboard of a price-list view. Pages past the end show the last page; a brand
- * index that no longer exists (the list changed) shows the brands. `groups` is the list grouped
- * by brand (`catalogue.brands(products)`). With sell-price `rules`, each available product shows
- * cost → sell price (margin); without, the cost alone, as before.
- */
-export function renderPriceView(
-  t: TranslateFunction,
-  products: readonly Product[],
-  groups: readonly BrandGroup[],
-  view: PriceView,
-  rules?: SellRules,
-): { text: string; keyboard: InlineKeyboard } {
-  if (view.kind === 'p' && groups[view.brand]) {
-    const group = groups[view.brand]!;
-    return renderProducts(t, products, group.products, view, rules, (page, pages) =>
-      t('prices-brand-title', { brand: group.brand, count: group.products.length, page, pages }),
-    );
-  }
-  if (view.kind === 's' && view.query) {
-    const parsed = parseSearchQuery(view.query);
-    const matches = searchProducts(products, parsed);
-    const query = view.query;
-    if (matches.length === 0) return { text: renderNoMatch(t, products, parsed), keyboard: createBackToBrandsKeyboard(t) };
-    return renderProducts(t, products, matches, view, rules, (page, pages) =>
-      t('prices-search-title', { query, count: matches.length, page, pages }),
-    );
-  }
-  const pages = Math.max(1, Math.ceil(groups.length / brandsPerPage));
-  const brandsView: PriceView = { kind: 'b', brand: 0, page: Math.min(view.kind === 'b' ? view.page : 0, pages - 1), query: '' };
-  if (products.length === 0) return { text: t('prices-empty'), keyboard: createBrandsKeyboard(t, [], brandsView, 1) };
-  const unavailable = products.filter((p) => !isProductAvailable(p)).length;
-  const lines = [t('prices-brands', { products: products.length, brands: groups.length, unavailable })];
-  if (pages > 1) lines.push(t('prices-page', { page: brandsView.page + 1, pages }));
-  return { text: lines.join('\n'), keyboard: createBrandsKeyboard(t, groups, brandsView, pages) };
-}
-
-/** A search that found nothing: what was searched, as understood, searches that do work, and the forms to use. */
-function renderNoMatch(t: TranslateFunction, products: readonly Product[], parsed: ParsedQuery): string {
-  const understood = parsed.terms.map((term) => describeTerm(t, term)).join(' · ');
-  const examples = searchExamples(products, parsed).map((example) => `<code>${escapeHtml(example)}</code>`);
-  const lines = [t('prices-search-empty', { query: parsed.text, understood: raw(understood) })];
-  if (examples.length > 0) lines.push(t('prices-search-examples', { examples: raw(examples.join(' · ')) }));
-  lines.push('', t('prices-search-forms'));
-  return lines.join('\n');
-}
-
-/** One understood search term (HTML): `pulsa`, `XL`, `Rp 10.000`, `10 (Rp 10.000)`, `5 GB`, `"xyz"`. */
-function describeTerm(t: TranslateFunction, term: SearchTerm): string {
-  switch (term.kind) {
-    case 'category':
-      return t('prices-search-term-category', { category: term.category });
-    case 'brand':
-      return escapeHtml(term.label);
-    case 'nominal':
-      return formatRupiah(term.value);
-    case 'number':
-      return term.value < 1000
-        ? t('prices-search-term-number', { number: term.value, nominal: formatRupiah(term.value * 1000) })
-        : String(term.value);
-    case 'size':
-      return `${term.value} ${term.unit.toUpperCase()}`;
-    case 'word':
-      return t('prices-search-term-word', { word: term.word });
-  }
-}
-
-function renderProducts(
-  t: TranslateFunction,
-  all: readonly Product[],
-  list: readonly Product[],
-  view: PriceView,
-  rules: SellRules | undefined,
-  title: (page: number, pages: number) => string,
-): { text: string; keyboard: InlineKeyboard } {
-  const pages = Math.max(1, Math.ceil(list.length / productsPerPage));
-  const page = Math.min(view.page, pages - 1);
-  const shown = list.slice(page * productsPerPage, (page + 1) * productsPerPage);
-  const selling = hasSellRules(rules);
-  const lines = shown.map((product) => {
-    const values = { code: product.code, name: product.product_name };
-    if (!isProductAvailable(product)) return t('prices-line-unavailable', { ...values, status: productStatusWord(t, product.status) });
-    if (selling) return t('prices-line-sell', { ...values, figures: raw(sellFigures(t, sellPriceOf(rules, product))) });
-    return t('prices-line-available', { ...values, price: formatRupiah(product.price) });
-  });
-  const text = [title(page + 1, pages), '', ...lines, '', t('prices-footer')].join('\n');
-  const index = new Map(all.map((product, i) => [product, i]));
-  const keyboard = createProductsKeyboard(t, shown, (product) => index.get(product) ?? 0, { ...view, page }, pages);
-  return { text, keyboard };
+  const { kind, brand, page, query, fresh } = priceViewData.unpack(data);
+  if (kind !== 'b' && kind !== 'p' && kind !== 's') return undefined;
+  if (!Number.isSafeInteger(brand) || !Number.isSafeInteger(page) || brand < 0 || page < 0) return undefined;
+  return { view: { kind, brand, page, query: normaliseQuery(query) }, fresh };
 }

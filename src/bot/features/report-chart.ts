@@ -1,7 +1,7 @@
 import { InputFile } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { reportChartData } from '../callback-data/report.ts';
-import { readCallback } from '../callback-data/read.ts';
+import { readTap } from '../guards.ts';
 import { localeOf } from '../i18n.ts';
 import { dayRange, parseDay } from '../../services/export-periods.ts';
 import { dailySeries, hasChart } from '../../services/daily-series.ts';
@@ -18,16 +18,17 @@ import { showChatAction } from '../middlewares/crowd.ts';
 export const reportChartFeature = new FastComposer<BotContext>();
 
 reportChartFeature.callbackQuery(reportChartData.filter(), async (ctx) => {
-  const days = readCallback(() => {
-    const data = reportChartData.unpack(ctx.callbackQuery.data);
-    const from = parseDay(data.from);
-    const to = parseDay(data.to);
-    return from && to && from <= to && hasChart({ from, to }) ? { from, to } : undefined;
-  });
-  if (days === undefined || ctx.chat?.type !== 'private') {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const days = await readTap(
+    ctx,
+    () => {
+      const data = reportChartData.unpack(ctx.callbackQuery.data);
+      const from = parseDay(data.from);
+      const to = parseDay(data.to);
+      return from && to && from <= to && hasChart({ from, to }) ? { from, to } : undefined;
+    },
+    { privateOnly: true },
+  );
+  if (days === undefined) return;
   await ctx.answerCallbackQuery();
   await showChatAction(ctx, 'upload_photo');
   const range = dayRange(days.from, days.to);

@@ -1,7 +1,7 @@
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { reportPeriodData, summaryData } from '../callback-data/report.ts';
-import { readCallback } from '../callback-data/read.ts';
+import { readTap } from '../guards.ts';
 import { periodKeyboard } from '../keyboards/periods.ts';
 import { renderReportMessage } from '../renderers/report-message.ts';
 import { createReportKeyboard } from '../keyboards/report.ts';
@@ -35,11 +35,8 @@ privateChat.command(commandNames('report'), async (ctx) => {
 });
 
 reportFeature.callbackQuery(reportPeriodData.filter(), async (ctx) => {
-  const period = readCallback(() => periodOf(reportPeriodData.unpack(ctx.callbackQuery.data).period));
-  if (period === undefined || ctx.chat?.type !== 'private') {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const period = await readTap(ctx, () => periodOf(reportPeriodData.unpack(ctx.callbackQuery.data).period), { privateOnly: true });
+  if (period === undefined) return;
   await ctx.answerCallbackQuery();
   await sendReport(ctx, ctx.from.id, periodRange(period, ctx.deps.now()));
 });

@@ -1,9 +1,8 @@
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { quietly } from '../edits.ts';
-import { conversationIds, type SellArgs } from '../conversations/ids.ts';
-import { sellMenuData, sellStepData } from '../callback-data/sell.ts';
-import { readCallback } from '../callback-data/read.ts';
+import { conversationIds, enterFlow, type SellArgs } from '../conversations/ids.ts';
+import { sellMenuData } from '../callback-data/sell.ts';
+import { readTap } from '../guards.ts';
 import { createSellMenuKeyboard } from '../keyboards/sell.ts';
 import { ambiguousText, renderSellRules, tooLargeText } from '../renderers/sell.ts';
 import { emptySellRules, readMarkup, withDefaultRule } from '../../services/pricing.ts';
@@ -56,19 +55,8 @@ privateChat.command(commandNames('sellprice'), async (ctx) => {
 
 // A button of the /jual screen: the sell conversation for that rule, instead of any other flow.
 sellFeature.callbackQuery(sellMenuData.filter(), async (ctx) => {
-  const mode = readCallback(() => modes.find((m) => m === sellMenuData.unpack(ctx.callbackQuery.data).action));
-  if (mode === undefined || ctx.chat?.type !== 'private') {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const mode = await readTap(ctx, () => modes.find((m) => m === sellMenuData.unpack(ctx.callbackQuery.data).action), { privateOnly: true });
+  if (mode === undefined) return;
   await ctx.answerCallbackQuery();
-  await ctx.conversation.exitAll();
-  const args: SellArgs = { mode };
-  await ctx.conversation.enter(conversationIds.sell, args);
-});
-
-// A button of a sell conversation that already ended (timeout, /cancel): say so and drop it.
-sellFeature.callbackQuery(sellStepData.filter(), async (ctx) => {
-  await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-  await quietly(ctx.editMessageReplyMarkup());
+  await enterFlow(ctx, conversationIds.sell, { mode });
 });

@@ -7,6 +7,7 @@ import { showDisconnectPicker, showServicePicker } from './connect.ts';
 import { languageNames, showLanguagePicker } from './language.ts';
 import { startPin } from './pin.ts';
 import { FastComposer } from '../composer.ts';
+import { readTap } from '../guards.ts';
 
 /**
  * /settings (/pengaturan), also the main menu's ⚙️ button: what is connected, the language and
@@ -55,11 +56,8 @@ const actions = new Map<string, (ctx: BotContext) => Promise<void>>([
 
 // The screen stays as it is (its buttons can be tapped again); each tap answers like its command.
 settingsFeature.callbackQuery(settingsData.filter(), async (ctx) => {
-  const action = actions.get(settingsData.unpack(ctx.callbackQuery.data).action);
-  if (!action || ctx.chat?.type !== 'private') {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const action = await readTap(ctx, () => actions.get(settingsData.unpack(ctx.callbackQuery.data).action), { privateOnly: true });
+  if (!action) return;
   await ctx.answerCallbackQuery();
   await action(ctx);
 });

@@ -1,20 +1,11 @@
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { conversationIds } from '../conversations/ids.ts';
-import { shopData } from '../callback-data/shop.ts';
-import { quietly } from '../edits.ts';
+import { conversationIds, enterFlow } from '../conversations/ids.ts';
 import { FastComposer } from '../composer.ts';
 
 /** /toko (/shop): the shop profile printed on customer receipts (the shop conversation). Private chats only. */
 export const shopFeature = new FastComposer<BotContext>();
 
 shopFeature.chatType('private').command(commandNames('shop'), async (ctx) => {
-  await ctx.conversation.exitAll();
-  await ctx.conversation.enter(conversationIds.shop);
-});
-
-// A button of a /toko conversation that already ended (timeout, /cancel, done): say so and drop it.
-shopFeature.callbackQuery(shopData.filter(), async (ctx) => {
-  await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-  await quietly(ctx.editMessageReplyMarkup());
+  await enterFlow(ctx, conversationIds.shop);
 });

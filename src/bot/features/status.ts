@@ -3,6 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
+import { readTap } from '../guards.ts';
 import { echoInput, formatWibIn } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
@@ -10,6 +11,7 @@ import { createPendingListKeyboard, createStatusReceiptKeyboard } from '../keybo
 import { isFinalStatus, type TransactionRecord } from '../../store/records/transactions.ts';
 import { normalisePhone, withoutFormatChars } from '../../services/targets.ts';
 import { FastComposer } from '../composer.ts';
+import { describeProviderError } from '../provider-errors.ts';
 
 /** Most open transactions listed by a bare /status. */
 const pendingListLimit = 20;
@@ -54,13 +56,8 @@ privateChat.command(commandNames('status'), async (ctx) => {
 });
 
 statusFeature.callbackQuery(statusCheckData.filter(), async (ctx) => {
-  let ref: string;
-  try {
-    ref = statusCheckData.unpack(ctx.callbackQuery.data).ref;
-  } catch {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const ref = await readTap(ctx, () => statusCheckData.unpack(ctx.callbackQuery.data).ref);
+  if (ref === undefined) return;
   const tx = ref.length > maxRefLength ? undefined : await findOwn(ctx.deps, ctx.from.id, ref);
   if (!tx) {
     await ctx.answerCallbackQuery({ text: ctx.t('status-not-found-short'), show_alert: true });
@@ -142,25 +139,14 @@ async function refresh(t: TranslateFunction, deps: BotDeps, tx: TransactionRecor
   return note === undefined ? { current } : { current, note };
 }
 
+/** Why a check reached no verdict (the transaction's `message`), in the provider-error wording; undefined for none. */
 function checkProblem(t: TranslateFunction, tx: TransactionRecord, publicIp: string | undefined): string | undefined {
-  const service = t('service-reseller');
-  switch (tx.message) {
-    case 'recheck_refused':
-      // Acknowledged earlier, refused now: still being checked, never "not charged".
-      return t(tx.reviewRequestedAt === undefined ? 'status-recheck-refused' : 'status-recheck-review');
-    case 'not-connected':
-      return t('error-not-connected', { service });
-    case 'credentials':
-      return t('provider-error-credentials', { service });
-    case 'ip_blocked':
-      return publicIp ? t('provider-error-ip-blocked', { service, ip: publicIp }) : t('provider-error-ip-blocked-unknown', { service });
-    case 'unknown_outcome':
-      return t('provider-error-unknown', { service });
-    case 'malformed':
-      return t('provider-error-malformed', { service });
-    default:
-      return undefined;
-  }
+  const kind = tx.message;
+  // Acknowledged earlier, refused now: still being checked, never "not charged".
+  if (kind === 'recheck_refused') return t(tx.reviewRequestedAt === undefined ? 'status-recheck-refused' : 'status-recheck-review');
+  if (kind === 'not-connected') return t('error-not-connected', { service: t('service-reseller') });
+  if (kind !== 'credentials' && kind !== 'ip_blocked' && kind !== 'unknown_outcome' && kind !== 'malformed') return undefined;
+  return describeProviderError(t, { service: 'reseller', kind, endpoint: '/transaction' }, publicIp);
 }
 
 function receiptText(t: TranslateFunction, tx: TransactionRecord, note: string | undefined): string {

@@ -1,7 +1,7 @@
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { summaryData } from '../callback-data/report.ts';
-import { readCallback } from '../callback-data/read.ts';
+import { readTap } from '../guards.ts';
 import { editInPlace, quietly } from '../edits.ts';
 import { createSummaryKeyboard, hourLabel } from '../keyboards/summary.ts';
 import { setSummaryHour } from '../../services/daily-summary.ts';
@@ -27,16 +27,17 @@ privateChat.command(commandNames('summary'), async (ctx) => {
 });
 
 summaryFeature.callbackQuery(summaryData.filter(), async (ctx) => {
-  const choice = readCallback(() => {
-    const { hour } = summaryData.unpack(ctx.callbackQuery.data);
-    if (hour === 'menu' || hour === 'off') return hour;
-    const number = Number(hour);
-    return /^\d{1,2}$/.test(hour) && number <= 23 ? number : undefined;
-  });
-  if (choice === undefined || ctx.chat?.type !== 'private') {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const choice = await readTap(
+    ctx,
+    () => {
+      const { hour } = summaryData.unpack(ctx.callbackQuery.data);
+      if (hour === 'menu' || hour === 'off') return hour;
+      const number = Number(hour);
+      return /^\d{1,2}$/.test(hour) && number <= 23 ? number : undefined;
+    },
+    { privateOnly: true },
+  );
+  if (choice === undefined) return;
   if (choice === 'menu') {
     await quietly(ctx.answerCallbackQuery());
     const hour = (await ctx.deps.db.users.get(ctx.from.id))?.dailySummary?.hour;

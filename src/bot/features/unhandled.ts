@@ -5,6 +5,11 @@ import { operatorNames } from '../../services/operators.ts';
 import { searchProducts } from '../../services/product-search.ts';
 import { raw } from '../../text/html.ts';
 import { escapeHtml } from '../../text/format.ts';
+import { quietly } from '../edits.ts';
+import { pinData } from '../callback-data/pin.ts';
+import { shopData } from '../callback-data/shop.ts';
+import { sellStepData } from '../callback-data/sell.ts';
+import { buyPickerData } from '../callback-data/buy-picker.ts';
 
 /**
  * Last in the chain: a short helpful answer to anything nobody handled, never silence: a bare
@@ -35,6 +40,13 @@ function expiry(ctx: BotContext): { minutes: number; command: string } | undefin
   const minutes = Math.max(1, Math.round(ctx.deps.settings.conversationTimeoutMs / 60_000));
   return { minutes, command: ctx.t('conversation-restart', { id }) };
 }
+
+// A button of a flow that is over (cancelled, timed out, done, replaced): nothing to answer any
+// more, so its buttons go.
+unhandledFeature.callbackQuery([pinData.filter(), shopData.filter(), sellStepData.filter(), buyPickerData.filter()], async (ctx) => {
+  await quietly(ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') }));
+  await quietly(ctx.editMessageReplyMarkup());
+});
 
 unhandledFeature.on('callback_query', async (ctx) => {
   await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback'), show_alert: false });

@@ -3,7 +3,7 @@ import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { watchData } from '../callback-data/watch.ts';
 import { editInPlace } from '../edits.ts';
-import { readCallback } from '../callback-data/read.ts';
+import { readTap } from '../guards.ts';
 import { matchBrands, type PriceWatchSettings } from '../../services/price-watch.ts';
 import { FastComposer } from '../composer.ts';
 
@@ -116,12 +116,10 @@ privateChats.command(commandNames('watch'), async (ctx) => {
 });
 
 watchFeature.callbackQuery(watchData.filter(), async (ctx) => {
-  const data = readCallback(() => watchData.unpack(ctx.callbackQuery.data));
   const userId = ctx.from.id;
-  if (!data || ctx.chat?.type !== 'private' || !(await ctx.deps.db.credentials.has(userId, 'reseller'))) {
-    await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
-    return;
-  }
+  const connected = await ctx.deps.db.credentials.has(userId, 'reseller');
+  const data = await readTap(ctx, () => (connected ? watchData.unpack(ctx.callbackQuery.data) : undefined), { privateOnly: true });
+  if (!data) return;
   const { priceWatch } = ctx.deps.services;
   const next = changed(await priceWatch.settings(userId), data.action, data.brand);
   await priceWatch.update(userId, next);

@@ -1,7 +1,8 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { gamesData, orderConfirmData, orderStepData, ordersPageData, packIfFits } from '../callback-data/gameshop.ts';
-import { addCopyButton, withoutEmptyRows } from './rows.ts';
+import { gamesData, orderConfirmData, orderStepData, ordersPageData } from '../callback-data/gameshop.ts';
+import { packIfFits } from '../callback-data/read.ts';
+import { addCopyButton, isButtonUrl, withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
 
 /** A game as the /games keyboards need it. */
@@ -102,11 +103,6 @@ export function createPromoInvalidKeyboard(t: TranslateFunction, confirmationId:
     .row()
     .text(t('order-button-other-promo'), orderConfirmData.pack({ action: 'promo', id: confirmationId }))
     .text(t('button-cancel'), orderConfirmData.pack({ action: 'no', id: confirmationId }));
-}
-
-/** True for a URL Telegram accepts on a button. */
-export function isButtonUrl(url: string | null | undefined): url is string {
-  return typeof url === 'string' && /^https?:\/\/\S+$/i.test(url);
 }
 
 /**

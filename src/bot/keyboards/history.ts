@@ -4,14 +4,8 @@ import type { TransactionRecord } from '../../store/records/transactions.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { addReceiptButtons } from './receipt.ts';
 import { withoutEmptyRows } from './rows.ts';
+import { packIfFits } from '../callback-data/read.ts';
 import { raw } from '../../text/html.ts';
-
-/** Callback data opening `refId`'s receipt, or undefined when it cannot be packed (not a bot-minted id). */
-function packDetail(page: number, refId: string): string | undefined {
-  if (refId.includes(':')) return undefined;
-  const data = `hd:${page}:${refId}`;
-  return Buffer.byteLength(data, 'utf8') <= 64 ? historyDetailData.pack({ page, ref: refId }) : undefined;
-}
 
 /** One button per transaction of the page (numbered like the text), then previous/next. */
 export function createHistoryKeyboard(
@@ -21,7 +15,7 @@ export function createHistoryKeyboard(
 ): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   transactions.forEach((tx, index) => {
-    const data = packDetail(options.page, tx.refId);
+    const data = packIfFits(() => historyDetailData.pack({ page: options.page, ref: tx.refId }));
     if (data)
       keyboard.text(t('history-button-item', { n: options.firstNumber + index, code: raw(tx.code), target: raw(tx.target) }), data).row();
   });

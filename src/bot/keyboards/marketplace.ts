@@ -2,25 +2,11 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { Item } from '../../services/providers.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
-import { withoutEmptyRows } from './rows.ts';
+import { isButtonUrl, withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
 
 /** Longest item name on a button (characters); Telegram cuts long buttons anyway. */
 const maxButtonName = 40;
-
-/**
- * True for a link Telegram accepts on a URL button: absolute http(s). Anything else the
- * marketplace sends would make Telegram refuse the whole message, so it is shown as text instead.
- */
-export function isButtonUrl(value: string | undefined): value is string {
-  if (value === undefined || value.trim() === '' || value.length > 2048) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
 
 /** `text` cut to `max` characters (code points) with an ellipsis. */
 export function shorten(text: string, max: number): string {

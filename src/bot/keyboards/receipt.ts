@@ -2,7 +2,8 @@ import { InlineKeyboard } from 'grammy';
 import type { TransactionRecord } from '../../store/records/transactions.ts';
 import type { ReceiptTranslate } from '../../text/receipt.ts';
 import { plnToken } from '../../text/token.ts';
-import { buyAgainData, customerReceiptData, packRef } from '../callback-data/receipt.ts';
+import { buyAgainData, customerReceiptData } from '../callback-data/receipt.ts';
+import { packIfFits } from '../callback-data/read.ts';
 import { addCopyButton, withoutEmptyRows } from './rows.ts';
 
 /**
@@ -26,7 +27,7 @@ export function addCopySnButton(
 /** Adds 🔁 Beli lagi (buy the same product again) for a Sukses transaction; returns whether it did. */
 export function addBuyAgainButton(keyboard: InlineKeyboard, t: ReceiptTranslate, tx: Pick<TransactionRecord, 'status' | 'refId'>): boolean {
   if (tx.status !== 'Sukses') return false;
-  const data = packRef((ref) => buyAgainData.pack({ ref }), tx.refId);
+  const data = packIfFits(() => buyAgainData.pack({ ref: tx.refId }));
   if (data === undefined) return false;
   keyboard.text(t('receipt-button-buy-again'), data);
   return true;
@@ -39,7 +40,7 @@ export function addCustomerReceiptButton(
   tx: Pick<TransactionRecord, 'status' | 'refId'>,
 ): boolean {
   if (tx.status !== 'Sukses') return false;
-  const data = packRef((ref) => customerReceiptData.pack({ ref }), tx.refId);
+  const data = packIfFits(() => customerReceiptData.pack({ ref: tx.refId }));
   if (data === undefined) return false;
   keyboard.text(t('customer-receipt-button'), data);
   return true;
@@ -93,7 +94,7 @@ export function createResultsKeyboard(
       const token = plnToken({ code: tx.code, productName: tx.productName, sn });
       addCopyButton(keyboard, t('receipt-button-line-sn', { n }), token ?? sn);
     }
-    const data = packRef((ref) => customerReceiptData.pack({ ref }), tx.refId);
+    const data = packIfFits(() => customerReceiptData.pack({ ref: tx.refId }));
     if (data !== undefined) keyboard.text(t('receipt-button-line-receipt', { n }), data);
     keyboard.row();
   });

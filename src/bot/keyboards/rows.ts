@@ -13,6 +13,20 @@ export function addCopyButton(keyboard: InlineKeyboard, label: string, value: st
   return true;
 }
 
+/**
+ * True for a link Telegram accepts on a URL button: absolute http(s). Anything else a provider
+ * sends would make Telegram refuse the whole message, so it is shown as text instead.
+ */
+export function isButtonUrl(value: string | null | undefined): value is string {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 2048) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** The keyboard without empty rows (left by `.row()` after the last button of a section). */
 export function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
   return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));

@@ -4,13 +4,11 @@ import { isFinalStatus, type TransactionRecord } from '../../store/records/trans
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { addReceiptButtons } from './receipt.ts';
 import { withoutEmptyRows } from './rows.ts';
+import { packIfFits } from '../callback-data/read.ts';
 import { raw } from '../../text/html.ts';
 
 /** Callback data that checks `refId`, or undefined when it cannot be packed (not a bot-minted id). */
-export function packStatusCheck(refId: string): string | undefined {
-  if (refId.includes(':') || Buffer.byteLength(`st:${refId}`, 'utf8') > 64) return undefined;
-  return statusCheckData.pack({ ref: refId });
-}
+const packStatusCheck = (refId: string) => packIfFits(() => statusCheckData.pack({ ref: refId }));
 
 /** One button per open transaction: tapping it checks that one with the provider. */
 export function createPendingListKeyboard(t: TranslateFunction, transactions: readonly TransactionRecord[]): InlineKeyboard {

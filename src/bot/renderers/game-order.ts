@@ -5,7 +5,7 @@
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { escapeHtml, formatRupiah, formatWibIn } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
-import { isButtonUrl } from '../keyboards/gameshop.ts';
+import { isButtonUrl } from '../keyboards/rows.ts';
 import type { OutboxPayload } from '../../notify/payload.ts';
 import type { GameOrderRecord } from '../../store/records/game-orders.ts';
 import type {

@@ -64,18 +64,13 @@ const knownErrorKinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
   'malformed',
 ]);
 
-/** The user-facing explanation of a provider error (HTML). */
-export function explainProviderError(t: TranslateFunction, error: ProviderErrorJson, publicIp: string | undefined): string {
-  return describeProviderError(t, error, publicIp);
-}
-
 /** Why the provider refused a transaction (Rejected), in the provider-error wording (HTML). */
 function rejectionReason(t: TranslateFunction, result: PurchaseResult, publicIp: string | undefined): string {
   const kind = result.message;
   if (kind !== undefined && knownErrorKinds.has(kind)) {
     const error: ProviderErrorJson = { service: 'reseller', kind: kind as ProviderErrorKind, endpoint: '/transaction' };
     if (result.providerStatus !== undefined) error.providerMessage = result.providerStatus;
-    return explainProviderError(t, error, publicIp);
+    return describeProviderError(t, error, publicIp);
   }
   return t('provider-error-rejected', { service: t('service-reseller'), message: result.providerStatus ?? result.message ?? '-' });
 }
