@@ -232,7 +232,7 @@ async function savePin(run: PinRun, action: 'set' | 'change', chosen: string): P
       deps.logger.info(action === 'change' ? 'purchase PIN changed' : 'purchase PIN set', { userId });
       return true;
     } catch (error) {
-      deps.logger.error('could not db the purchase PIN', { userId, error });
+      deps.logger.error('could not save the purchase PIN', { userId, error });
       return false;
     }
   });

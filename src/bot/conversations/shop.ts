@@ -104,7 +104,7 @@ export function createShopConversation(deps: BotDeps) {
           deps.logger.info(profile ? 'shop profile saved' : 'shop profile deleted', { userId });
           return true;
         } catch (error) {
-          deps.logger.error('could not db the shop profile', { userId, error });
+          deps.logger.error('could not save the shop profile', { userId, error });
           return false;
         }
       });
