@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { connectReseller, connectService } from '../helpers/connect.ts';
+import { eventually } from '../helpers/buy.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { marketplaceDemoAccounts } from '../../tools/sandbox/marketplace.ts';
 import { gameshopDemoKeys } from '../../tools/sandbox/gameshop.ts';
@@ -61,7 +62,7 @@ describe('/connect and /disconnect', () => {
     expect(done.text).toContain('/harga');
     expect(await world.app.services.credentials.load(budi.id, 'reseller')).toEqual({ apiId: main.apiId, apiKey: main.apiKey });
     // The conversation ended with the save: no state (and so no key) is kept for this chat.
-    await world.telegram.waitFor(() => world.app.store.conversations.read(`${budi.id}:${budi.id}`) === undefined);
+    await eventually(async () => (await world.app.db.conversations.read(`${budi.id}:${budi.id}`)) === undefined);
 
     const balance = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
     expect(balance.text).toContain('Rp 1.000.000');
@@ -213,7 +214,7 @@ describe('/connect and /disconnect', () => {
   it('resumes after a restart: the next message is the API ID', async () => {
     await startResellerConnect();
     // The prompt is sent before the conversation state is stored; restart once it is.
-    await world.telegram.waitFor(() => world.app.store.conversations.read(`${budi.id}:${budi.id}`));
+    await eventually(async () => (await world.app.db.conversations.read(`${budi.id}:${budi.id}`)) !== undefined);
     await world.restart();
     const keyPrompt = await world.telegram.waitForBotMessage(budi, { after: budi.send(main.apiId), textIncludes: 'API key' });
     expect(keyPrompt.text).toContain('Langkah 2/2');

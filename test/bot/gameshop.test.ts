@@ -42,7 +42,7 @@ describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => 
         await driver.tap(summary, indonesian.confirm, 'Pesanan dibuat');
         const [order] = world.sandbox.gameshop.orders();
         const orderId = order!.orderId;
-        const [queued] = world.app.store.outbox.list().filter((item) => item.dedupeKey === `order-reminder:${orderId}`);
+        const [queued] = (await world.app.db.outbox.list()).filter((item) => item.dedupeKey === `order-reminder:${orderId}`);
         expect(queued?.notBefore).toBe('2025-01-31T06:50:00.000Z');
 
         // Restart before it is due: the reminder is in the store, nothing is sent yet.
@@ -67,7 +67,7 @@ describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => 
         await world.app.outbox.drain();
         await world.telegram.waitForIdle();
         expect(reminders(world, driver.user)).toHaveLength(1);
-        expect(world.app.store.outbox.list()).toHaveLength(0);
+        expect(await world.app.db.outbox.list()).toHaveLength(0);
       },
     );
   });
@@ -86,7 +86,7 @@ describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => 
       expect(answer.text).toContain('cek dulu');
       await world.telegram.waitForIdle();
       expect(world.sandbox.received.filter((r) => r.service === 'gameshop' && r.path === '/order')).toHaveLength(1);
-      expect(world.app.store.gameOrders.listByUser(driver.user.id)).toHaveLength(0);
+      expect(await world.app.db.gameOrders.listByUser(driver.user.id)).toHaveLength(0);
       expect(summary.buttons).toEqual([]);
     }));
 
@@ -103,7 +103,7 @@ describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => 
       const [order] = world.sandbox.gameshop.orders();
       expect(world.sandbox.gameshop.orders()).toHaveLength(1);
       expect(second.text).toContain(order?.orderId);
-      expect(world.app.store.gameOrders.listByUser(driver.user.id)).toHaveLength(1);
+      expect(await world.app.db.gameOrders.listByUser(driver.user.id)).toHaveLength(1);
       expect(world.telegram.botMessages(driver.user).filter((m) => m.text?.includes('Pesanan dibuat'))).toHaveLength(1);
     }));
 
@@ -208,8 +208,8 @@ describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => 
       const siti = await shopper(world, 'Siti');
       const driver = new ChatDriver(world, budi);
       expect((await driver.send('/pesanan')).text).toContain('Belum ada pesanan game');
-      for (let n = 1; n <= 12; n++) await world.app.store.gameOrders.save(storedOrder(budi.id, n, 120 - n));
-      await world.app.store.gameOrders.save(storedOrder(siti.id, 99, 0));
+      for (let n = 1; n <= 12; n++) await world.app.db.gameOrders.save(storedOrder(budi.id, n, 120 - n));
+      await world.app.db.gameOrders.save(storedOrder(siti.id, 99, 0));
 
       const page = await driver.send('/pesanan', 'Pesanan game Anda');
       const text = page.text ?? '';

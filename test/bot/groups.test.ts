@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
-import { buyer } from '../helpers/buy.ts';
+import { buyer, eventually } from '../helpers/buy.ts';
 import { connectReseller } from '../helpers/connect.ts';
 import { commandNames, publishCommands } from '../../src/bot/commands.ts';
 import { privateOnlyCommands } from '../../src/bot/guards.ts';
@@ -20,32 +20,32 @@ describe('group links, the operator feed and start-up cosmetics', () => {
 
     const notAdmin = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(sari, '/linkgroup', { chat: group }) });
     expect(notAdmin.text).toMatch(/Hubungkan akun top-up|Hanya admin/);
-    expect(world.app.store.groups.get(group.id)).toBeUndefined();
+    expect(await world.app.db.groups.get(group.id)).toBeUndefined();
 
     await world.telegram.waitForBotMessage(group, {
       after: world.telegram.sendText(budi, '/linkgroup', { chat: group }),
       textIncludes: 'menerima notifikasi',
     });
-    expect(world.app.store.groups.get(group.id)?.ownerId).toBe(budi.id);
+    expect((await world.app.db.groups.get(group.id))?.ownerId).toBe(budi.id);
 
     const refused = await world.telegram.waitForBotMessage(group, {
       after: world.telegram.sendText(sari, '/unlinkgroup', { chat: group }),
     });
     expect(refused.text).toContain('Hanya pemilik');
-    expect(world.app.store.groups.get(group.id)).toBeDefined();
+    expect(await world.app.db.groups.get(group.id)).toBeDefined();
 
     await world.telegram.waitForBotMessage(group, {
       after: world.telegram.sendText(budi, '/unlinkgroup', { chat: group }),
       textIncludes: 'tidak lagi',
     });
-    expect(world.app.store.groups.get(group.id)).toBeUndefined();
+    expect(await world.app.db.groups.get(group.id)).toBeUndefined();
 
     await world.telegram.waitForBotMessage(group, {
       after: world.telegram.sendText(budi, '/linkgroup', { chat: group }),
       textIncludes: 'menerima notifikasi',
     });
     world.telegram.removeBotFromGroup(group, { by: budi });
-    await world.telegram.waitFor(() => world.app.store.groups.get(group.id) === undefined);
+    await eventually(async () => (await world.app.db.groups.get(group.id)) === undefined);
   });
 
   it('/linkgroup in a private chat says where to run it', async () => {

@@ -38,7 +38,7 @@ describe('/pin', () => {
 
   /** Budi as a known user with `pin` set (the bot has not seen him yet). */
   async function withPin(): Promise<void> {
-    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.db.users.upsert({ id: budi.id, firstName: 'Budi' });
     await world.app.services.pin.set(budi.id, pin);
   }
 
@@ -61,7 +61,7 @@ describe('/pin', () => {
 
     expect(first.deleted).toBe(true);
     expect(second.deleted).toBe(true);
-    const stored = world.app.store.users.get(budi.id)?.pin;
+    const stored = (await world.app.db.users.get(budi.id))?.pin;
     expect(stored?.hash).toMatch(/^[A-Za-z0-9+/]+=*$/);
     expect(JSON.stringify(stored)).not.toContain(pin);
     expect(await readAllFiles(world.dataDir)).not.toContain(pin);

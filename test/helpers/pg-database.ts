@@ -27,6 +27,9 @@ export async function postgresAvailable(): Promise<true | string> {
   }
 }
 
+/** The prefix of this run's worker databases (the run named by `fast-pg`'s global setup, so its teardown finds them). */
+export const runDatabasePrefix = (): string => `kiosbot_run_${process.env.KIOSBOT_TEST_PG_RUN ?? 'local'}_`;
+
 export interface TestDatabase {
   /** postgres:// URL of the new, empty database. */
   url: string;
@@ -38,9 +41,12 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A database of its own on the server at `serverUrl` (default the tests' shared one). */
-export async function createTestDatabase(serverUrl = adminUrl): Promise<TestDatabase> {
-  const name = `kiosbot_test_${randomBytes(6).toString('hex')}`;
+/**
+ * A database of its own on the server at `serverUrl` (default the tests' shared one), named
+ * `prefix` and a random suffix (default prefix `kiosbot_test_`).
+ */
+export async function createTestDatabase(serverUrl = adminUrl, options: { prefix?: string } = {}): Promise<TestDatabase> {
+  const name = `${options.prefix ?? 'kiosbot_test_'}${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

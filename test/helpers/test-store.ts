@@ -1,0 +1,33 @@
+/**
+ * Which store engine the bot-level tests run on: KIOSBOT_TEST_STORE=postgres runs them on
+ * PostgreSQL (the `fast-pg` project of vitest.config.ts sets it), anything else on lowdb, the
+ * default. On PostgreSQL each test worker creates one database and reuses it, emptied after each
+ * world (a CREATE DATABASE and its migrations per test would cost more than the test); the
+ * project's global teardown (test/helpers/test-store-setup.ts) drops the run's databases.
+ */
+import { describe } from 'vitest';
+import { createTestDatabase, runDatabasePrefix, type TestDatabase } from './pg-database.ts';
+
+export type TestStore = 'lowdb' | 'postgres';
+
+export const testStore: TestStore = process.env.KIOSBOT_TEST_STORE === 'postgres' ? 'postgres' : 'lowdb';
+export const onPostgres = testStore === 'postgres';
+
+let database: Promise<TestDatabase> | undefined;
+
+/** This worker's database (created on first use; the same for every world of the worker). */
+export function workerDatabase(): Promise<TestDatabase> {
+  database ??= createTestDatabase(undefined, { prefix: runDatabasePrefix() });
+  return database;
+}
+
+/**
+ * A `describe` that runs on lowdb only, for what only a data directory has (its files, a full
+ * disk, a flush, long polling): on PostgreSQL it is skipped with `reason` printed, so the
+ * exclusion is visible in the run.
+ */
+export function describeOnLowdb(reason: string): typeof describe | typeof describe.skip {
+  if (!onPostgres) return describe;
+  console.warn(`lowdb only (skipped on PostgreSQL): ${reason}`);
+  return describe.skip;
+}
