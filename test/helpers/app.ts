@@ -89,7 +89,7 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
   const telegram = await startBotApi({ webhookConnections: 40, ...options.telegram });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-e2e-'));
   // A test that brings its own DATABASE_URL keeps it; else, on PostgreSQL, the worker's database.
-  const database = onPostgres && options.env?.DATABASE_URL === undefined ? await workerDatabase() : undefined;
+  const database = onPostgres() && options.env?.DATABASE_URL === undefined ? await workerDatabase() : undefined;
   const parsed = createConfig({
     ...loopbackEnv(telegram, sandbox, dataDir),
     PROVIDER_TIMEOUT_MS: '2000',
@@ -160,6 +160,9 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
   };
   const halt = async () => {
     if (runner?.isRunning()) await runner.stop();
+    // A POST in flight when the endpoint closes keeps its connection open until it times out (the
+    // close ends only idle ones): the deliveries under way are answered first.
+    if (webhook) await telegram.waitForIdle({ timeoutMs: 2000 }).catch(() => undefined);
     await webhook?.close();
     webhook = undefined;
     // Let the updates being handled finish (they may be writing conversation state or a purchase).
@@ -189,12 +192,16 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
     async stop() {
       // A test that moved the wall clock (advanceWallClock) gets the real one back.
       restoreWallClock();
-      await halt();
-      await telegram.close();
-      await sandbox.close();
-      await rm(dataDir, { recursive: true, force: true });
-      // The worker's next world starts on an empty database (the emulator hands out the same user ids again).
-      await database?.empty();
+      try {
+        await halt();
+        await telegram.close();
+        await sandbox.close();
+        await rm(dataDir, { recursive: true, force: true });
+      } finally {
+        // The worker's next world starts on an empty database (the emulator hands out the same user
+        // ids again), also after a world that failed to stop.
+        await database?.empty();
+      }
     },
   };
 }

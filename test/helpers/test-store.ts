@@ -5,19 +5,20 @@
  * world (a CREATE DATABASE and its migrations per test would cost more than the test); the
  * project's global teardown (test/helpers/test-store-setup.ts) drops the run's databases.
  */
-import { describe } from 'vitest';
+import { describe, it } from 'vitest';
 import { createTestDatabase, runDatabasePrefix, type TestDatabase } from './pg-database.ts';
 
 export type TestStore = 'lowdb' | 'postgres';
 
-export const testStore: TestStore = process.env.KIOSBOT_TEST_STORE === 'postgres' ? 'postgres' : 'lowdb';
-export const onPostgres = testStore === 'postgres';
+/** The engine of this run (read when asked: the fast projects share their workers' module graphs). */
+export const testStore = (): TestStore => (process.env.KIOSBOT_TEST_STORE === 'postgres' ? 'postgres' : 'lowdb');
+export const onPostgres = (): boolean => testStore() === 'postgres';
 
 let database: Promise<TestDatabase> | undefined;
 
 /** This worker's database (created on first use; the same for every world of the worker). */
 export function workerDatabase(): Promise<TestDatabase> {
-  database ??= createTestDatabase(undefined, { prefix: runDatabasePrefix() });
+  database ??= createTestDatabase(undefined, { prefix: runDatabasePrefix(), synchronousCommit: false });
   return database;
 }
 
@@ -27,7 +28,14 @@ export function workerDatabase(): Promise<TestDatabase> {
  * exclusion is visible in the run.
  */
 export function describeOnLowdb(reason: string): typeof describe | typeof describe.skip {
-  if (!onPostgres) return describe;
+  if (!onPostgres()) return describe;
   console.warn(`lowdb only (skipped on PostgreSQL): ${reason}`);
   return describe.skip;
+}
+
+/** An `it` that runs on lowdb only (see `describeOnLowdb`): skipped on PostgreSQL with `reason` printed. */
+export function itOnLowdb(reason: string): typeof it | typeof it.skip {
+  if (!onPostgres()) return it;
+  console.warn(`lowdb only (skipped on PostgreSQL): ${reason}`);
+  return it.skip;
 }
