@@ -27,6 +27,12 @@ const lowdbOnlyFiles: Record<string, string> = {
   // not see, so the clock jumps over it and leases and deadlines pass in the middle of a query.
   'test/bot/broadcast-scale.test.ts': 'virtual time cannot wait for a database round trip',
   'test/bot/reply-burst.test.ts': 'virtual time cannot wait for a database round trip',
+  // A data directory's files: a full disk under the store's writes, which files a step writes, a
+  // write the disk holds back (PostgreSQL's own failures are the contract and fleet tests').
+  'test/bot/buy-disk-full.test.ts': 'a full disk under the data directory',
+  'test/services/disk-full.test.ts': 'a full disk under the data directory',
+  'test/bot/conversation-writes.test.ts': 'which data files a conversation step writes',
+  'test/services/purchases-deferred.test.ts': "the data directory's deferred writes on a busy disk",
 };
 
 /**

@@ -19,6 +19,7 @@ import { fit, renderPurchaseResults, toPurchaseResult } from './bot/renderers/pu
 import { createNotices, type Notices } from './notify/notices.ts';
 import { createOutbox, type Outbox, type OutboxLimits } from './notify/outbox.ts';
 import { createFleetGate, type FleetGate } from './notify/fleet-pacing.ts';
+import { pacingDefaults } from './notify/pacing.ts';
 import type { GroupLinkService } from './services/group-links.ts';
 
 type I18n = ReturnType<typeof createI18n<ConversationContext>>;
@@ -76,7 +77,12 @@ export function createAppOutbox(parts: {
   const fleetGate = config.databaseUrl
     ? createFleetGate({
         slots: db.sendSlots,
-        limits: { perSecond: outboxLimits.globalPerSecond ?? 25, perChatMs: 1000, perGroupPerMinute: 20 },
+        // The outbox's own limits (pacing.ts defaults unless the caller set them), so that both keep the same books.
+        limits: {
+          perSecond: outboxLimits.globalPerSecond ?? pacingDefaults.globalPerSecond,
+          perChatMs: outboxLimits.perChatMs ?? pacingDefaults.perChatMs,
+          perGroupPerMinute: outboxLimits.perGroupPerMinute ?? pacingDefaults.perGroupPerMinute,
+        },
         now,
       })
     : undefined;

@@ -5,7 +5,7 @@
  * KIOSBOT_TEST_STORE=postgres on a PostgreSQL database of the worker's own (DATABASE_URL), by
  * webhook through the app's HTTP endpoint (a fleet on PostgreSQL cannot poll, see config.ts).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run, type RunnerHandle } from '@grammyjs/runner';
@@ -18,7 +18,8 @@ import { startBotApi, type BotApiEmulator, type BotApiServerOptions } from '../.
 import { startHttpServer, type HttpServer } from '../../src/server/http.ts';
 import type { DataDirectory } from '../../src/jobs/backups.ts';
 import type { Update } from 'grammy/types';
-import { onPostgres, workerDatabase } from './test-store.ts';
+import { onPostgres, releaseWorkerDatabase, takeWorkerDatabase } from './test-store.ts';
+import type { TestDatabase } from './pg-database.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 
 export const testEncryptionKey = Buffer.alloc(32, 42).toString('base64');
@@ -41,6 +42,11 @@ export interface TestWorld {
    * state written), e.g. before a test moves the clock past a conversation's timeout.
    */
   idle(): Promise<void>;
+  /**
+   * Everything the store holds, as text (to assert that no secret is stored in plain text): every
+   * file of the data directory on lowdb, every row of every table on PostgreSQL.
+   */
+  storedData(): Promise<string>;
   /** Stops everything and removes the data directory. */
   stop(): Promise<void>;
 }
@@ -89,12 +95,20 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
   const telegram = await startBotApi({ webhookConnections: 40, ...options.telegram });
   const dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-e2e-'));
   // A test that brings its own DATABASE_URL keeps it; else, on PostgreSQL, the worker's database.
-  const database = onPostgres() && options.env?.DATABASE_URL === undefined ? await workerDatabase() : undefined;
+  const database = onPostgres() && options.env?.DATABASE_URL === undefined ? await takeWorkerDatabase() : undefined;
   const parsed = createConfig({
     ...loopbackEnv(telegram, sandbox, dataDir),
     PROVIDER_TIMEOUT_MS: '2000',
     PUBLIC_IP: '203.0.113.7',
-    ...(database ? { DATABASE_URL: database.url, WEBHOOK_URL: `https://bot.example${webhookPath}`, WEBHOOK_SECRET: webhookSecret } : {}),
+    // Eight connections a world (not 20): the worlds of a concurrent describe share one server.
+    ...(database
+      ? {
+          DATABASE_URL: database.url,
+          DATABASE_POOL_SIZE: '8',
+          WEBHOOK_URL: `https://bot.example${webhookPath}`,
+          WEBHOOK_SECRET: webhookSecret,
+        }
+      : {}),
     ...options.env,
   });
   const config: Config = {
@@ -189,6 +203,7 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
       await telegram.waitForIdle();
       await handled();
     },
+    storedData: () => (database ? databaseText(database) : readAllFiles(dataDir)),
     async stop() {
       // A test that moved the wall clock (advanceWallClock) gets the real one back.
       restoreWallClock();
@@ -200,13 +215,34 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
       } finally {
         // The worker's next world starts on an empty database (the emulator hands out the same user
         // ids again), also after a world that failed to stop.
-        await database?.empty();
+        if (database) await releaseWorkerDatabase(database);
       }
     },
   };
 }
 
 export const demoReseller = resellerDemoAccounts;
+
+/** Every file under `dir`, as text. */
+async function readAllFiles(dir: string): Promise<string> {
+  // A write's temporary file may be renamed away between the listing and the read: list again then.
+  for (let attempt = 1; ; attempt += 1) {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+    try {
+      const texts = await Promise.all(entries.filter((e) => e.isFile()).map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')));
+      return texts.join('\n');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 20) throw error;
+    }
+  }
+}
+
+/** Every row of every table of the database, as JSON lines. */
+async function databaseText(database: TestDatabase): Promise<string> {
+  const tables = await database.sql<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`);
+  const rows = await Promise.all(tables.map(({ tablename }) => database.sql(`SELECT * FROM ${tablename}`)));
+  return rows.map((table) => JSON.stringify(table)).join('\n');
+}
 
 /**
  * The app's data directory (lowdb): for what only it has (a flush to disk, its files). Throws on

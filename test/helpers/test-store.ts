@@ -1,8 +1,9 @@
 /**
  * Which store engine the bot-level tests run on: KIOSBOT_TEST_STORE=postgres runs them on
  * PostgreSQL (the `fast-pg` project of vitest.config.ts sets it), anything else on lowdb, the
- * default. On PostgreSQL each test worker creates one database and reuses it, emptied after each
- * world (a CREATE DATABASE and its migrations per test would cost more than the test); the
+ * default. On PostgreSQL each test worker creates a database and reuses it, emptied after each
+ * world (a CREATE DATABASE and its migrations per test would cost more than the test), and one
+ * more for each world that runs beside another (`describe.concurrent`); the
  * project's global teardown (test/helpers/test-store-setup.ts) drops the run's databases.
  */
 import { describe, it } from 'vitest';
@@ -14,12 +15,21 @@ export type TestStore = 'lowdb' | 'postgres';
 export const testStore = (): TestStore => (process.env.KIOSBOT_TEST_STORE === 'postgres' ? 'postgres' : 'lowdb');
 export const onPostgres = (): boolean => testStore() === 'postgres';
 
-let database: Promise<TestDatabase> | undefined;
+/** This worker's databases no world uses now (emptied). */
+const free: TestDatabase[] = [];
 
-/** This worker's database (created on first use; the same for every world of the worker). */
-export function workerDatabase(): Promise<TestDatabase> {
-  database ??= createTestDatabase(undefined, { prefix: runDatabasePrefix(), synchronousCommit: false });
-  return database;
+/**
+ * A database of this worker's for one world: a free one (emptied by the world before) or, while
+ * every one is taken (tests of a `describe.concurrent` run side by side), a new one.
+ */
+export async function takeWorkerDatabase(): Promise<TestDatabase> {
+  return free.pop() ?? createTestDatabase(undefined, { prefix: runDatabasePrefix(), synchronousCommit: false });
+}
+
+/** Empties `database` and gives it back for the worker's next world. */
+export async function releaseWorkerDatabase(database: TestDatabase): Promise<void> {
+  await database.empty();
+  free.push(database);
 }
 
 /**
@@ -37,5 +47,15 @@ export function describeOnLowdb(reason: string): typeof describe | typeof descri
 export function itOnLowdb(reason: string): typeof it | typeof it.skip {
   if (!onPostgres()) return it;
   console.warn(`lowdb only (skipped on PostgreSQL): ${reason}`);
+  return it.skip;
+}
+
+/**
+ * An `it` known to fail on PostgreSQL for a reason not fixed yet (a difference to remove, not a
+ * property of lowdb): skipped there with `reason` printed as a known failure, run on lowdb as always.
+ */
+export function itKnownPgFailure(reason: string): typeof it | typeof it.skip {
+  if (!onPostgres()) return it;
+  console.warn(`KNOWN FAILURE on PostgreSQL (skipped, to be fixed): ${reason}`);
   return it.skip;
 }
