@@ -76,6 +76,9 @@ export default defineConfig({
           env: { KIOSBOT_TEST_STORE: 'postgres' },
           globalSetup: ['test/helpers/test-store-setup.ts'],
           isolate: false,
+          // Two worlds of a concurrent describe at once, not five: each needs a database of its own
+          // and a share of the one server, and five waited past the emulator's 5 s for their answers.
+          maxConcurrency: 2,
         },
       },
       // The process tests start the bot as built once per run by test/e2e/build-once.ts.

@@ -128,7 +128,8 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
   /** Updates the webhook is handling now (the emulator counts only the POSTs not answered yet). */
   let webhookHandling = 0;
   /** Webhook mode like main.ts: the app's HTTP endpoint, the emulator posting every update to it. */
-  const startWebhook = async () => {
+  const startWebhook = async (webhookConfig: NonNullable<Config['webhook']>) => {
+    const path = new URL(webhookConfig.url).pathname;
     await app.bot.init();
     const handle = async (update: Update) => {
       webhookHandling += 1;
@@ -142,9 +143,9 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
       port: 0,
       logger: app.logger,
       db: app.db,
-      webhook: { bot: app.bot, handle, path: webhookPath, secret: webhookSecret, claims: app.updateClaims, unstored: app.unstored },
+      webhook: { bot: app.bot, handle, path, secret: webhookConfig.secret, claims: app.updateClaims, unstored: app.unstored },
     });
-    telegram.deliverTo(`${webhook.url}${webhookPath}`, webhookSecret);
+    telegram.deliverTo(`${webhook.url}${path}`, webhookConfig.secret);
   };
   const boot = async () => {
     // An emulator that does not enforce Telegram's limits answers as fast as a test asks: there the
@@ -158,7 +159,7 @@ export async function startWorld(options: TestWorldOptions = {}): Promise<TestWo
     await app.replayInbox();
     // Only the update types production asks for reach the bot, as from Telegram.
     if (options.polling === false) runner = undefined;
-    else if (config.webhook) await startWebhook();
+    else if (config.webhook) await startWebhook(config.webhook);
     else runner = run(app.updates.runnerBot, { runner: { fetch: { timeout: 1, allowed_updates: [...allowedUpdates] } } });
     if (options.jobs) app.startJobs();
   };
