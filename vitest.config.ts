@@ -66,7 +66,7 @@ export default defineConfig({
       },
       // The bot-level files again on PostgreSQL (README "Tests"): each world on its worker's database,
       // receiving updates by webhook as a fleet does. What only a data directory has is skipped there
-      // with its reason printed (test/helpers/test-store.ts `describeOnLowdb`).
+      // with its reason printed (test/helpers/test-store.ts `itOnLowdb`).
       {
         extends: true,
         test: {
@@ -76,9 +76,14 @@ export default defineConfig({
           env: { KIOSBOT_TEST_STORE: 'postgres' },
           globalSetup: ['test/helpers/test-store-setup.ts'],
           isolate: false,
-          // Two worlds of a concurrent describe at once, not five: each needs a database of its own
-          // and a share of the one server, and five waited past the emulator's 5 s for their answers.
-          maxConcurrency: 2,
+          // The worlds of a concurrent describe one after the other: side by side each needs a
+          // database of its own and a share of the one server, and their answers came past the
+          // emulator's 5 s wait on a busy machine.
+          maxConcurrency: 1,
+          // A world's step costs database round trips there: the hook that drives every flow for the
+          // conversation fingerprints takes about as long as lowdb's 20 s allow.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       // The process tests start the bot as built once per run by test/e2e/build-once.ts.

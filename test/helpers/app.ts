@@ -247,7 +247,7 @@ async function databaseText(database: TestDatabase): Promise<string> {
 
 /**
  * The app's data directory (lowdb): for what only it has (a flush to disk, its files). Throws on
- * PostgreSQL, where a test of it does not belong (see test/helpers/test-store.ts `describeOnLowdb`).
+ * PostgreSQL, where a test of it does not belong (see `itOnLowdb` in test/helpers/test-store.ts and `lowdbOnlyFiles` in vitest.config.ts).
  */
 export function dataDirectoryOf(app: App): DataDirectory {
   if (!app.dataDirectory) throw new Error('this app runs on PostgreSQL: it has no data directory (the test is lowdb only)');

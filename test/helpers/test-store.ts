@@ -6,7 +6,7 @@
  * more for each world that runs beside another (`describe.concurrent`); the
  * project's global teardown (test/helpers/test-store-setup.ts) drops the run's databases.
  */
-import { describe, it } from 'vitest';
+import { it } from 'vitest';
 import { createTestDatabase, runDatabasePrefix, type TestDatabase } from './pg-database.ts';
 
 export type TestStore = 'lowdb' | 'postgres';
@@ -33,17 +33,9 @@ export async function releaseWorkerDatabase(database: TestDatabase): Promise<voi
 }
 
 /**
- * A `describe` that runs on lowdb only, for what only a data directory has (its files, a full
- * disk, a flush, long polling): on PostgreSQL it is skipped with `reason` printed, so the
- * exclusion is visible in the run.
+ * An `it` that runs on lowdb only, for what only a data directory has (its files, a full disk, a
+ * flush): on PostgreSQL it is skipped with `reason` printed, so the exclusion is visible in the run.
  */
-export function describeOnLowdb(reason: string): typeof describe | typeof describe.skip {
-  if (!onPostgres()) return describe;
-  console.warn(`lowdb only (skipped on PostgreSQL): ${reason}`);
-  return describe.skip;
-}
-
-/** An `it` that runs on lowdb only (see `describeOnLowdb`): skipped on PostgreSQL with `reason` printed. */
 export function itOnLowdb(reason: string): typeof it | typeof it.skip {
   if (!onPostgres()) return it;
   console.warn(`lowdb only (skipped on PostgreSQL): ${reason}`);
