@@ -76,7 +76,7 @@ try {
   // Two audiences of `recipients` (one per delivery phase) among the `queued` stored users.
   const audiences = 2 * recipients + rttRecipients;
   const users = Array.from({ length: Math.max(audiences, queued) }, (_, i) => ({ id: 5_000_000 + i, firstName: `U${i}` }));
-  await Promise.all(users.map((user) => app.store.users.upsert(user)));
+  await Promise.all(users.map((user) => app.db.users.upsert(user)));
   const admin = telegram.createUser({ firstName: 'Admin', id: adminId, languageCode: 'id' });
   for (const user of users.slice(0, audiences)) telegram.createUser({ firstName: user.firstName, id: user.id, languageCode: 'id' });
   // Every twentieth recipient has blocked the bot (5%).

@@ -55,7 +55,14 @@ export async function startIoBot(world: IoBotWorld): Promise<IoBot> {
   const vault = createVault({ key: Buffer.alloc(32, 42) });
   const inbox = await openInbox({ path: path.join(dataDir, 'inbox.json'), vault });
   const bot = new Bot(world.token, { botInfo: world.botInfo, client: { apiRoot: world.apiRoot } });
-  bot.api.config.use(inboxGetUpdatesTransformer(inbox));
+  // The inbox as the store contract offers it to kiosbot's transformer (same file, same writes).
+  bot.api.config.use(
+    inboxGetUpdatesTransformer({
+      has: (updateId) => Promise.resolve(inbox.has(updateId)),
+      addUpdates: async (updates) => (await inbox.add(updates)).map((update) => update.update_id),
+      pruneDone: (limits) => Promise.resolve(inbox.pruneDone(limits)),
+    }),
+  );
   const handleUpdate = markDoneAfterHandling(inbox, { again: (update) => bot.handleUpdate(update).catch(() => undefined) })((update) =>
     bot.handleUpdate(update),
   );

@@ -271,10 +271,10 @@ async function startKiosbot(world: WorldStarted): Promise<Bench> {
   await Promise.all(
     world.users.map((user: WorldUser, i) => {
       const account = Math.floor(i / usersPerAccount);
-      return app.store.users
+      return app.db.users
         .upsert({ id: user.id, firstName: user.firstName, username: user.username })
         .then(() =>
-          app.store.credentials.save(user.id, 'reseller', { apiId: `BENCH-${account}`, apiKey: `bench-key-${account}` }, `BE…${account}`),
+          app.db.credentials.save(user.id, 'reseller', { apiId: `BENCH-${account}`, apiKey: `bench-key-${account}` }, `BE…${account}`),
         );
     }),
   );

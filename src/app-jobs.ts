@@ -5,7 +5,6 @@
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { Db } from './store/db.ts';
-import type { Store } from './store/store.ts';
 import type { Outbox } from './notify/outbox.ts';
 import type { OperatorFeed } from './notify/operator-feed.ts';
 import type { BroadcastRunner } from './jobs/broadcast.ts';
@@ -20,7 +19,7 @@ import { userLocale } from './store/records/users.ts';
 import type { TextVariable } from './text/html.ts';
 import type { PriceWatchJob } from './jobs/price-watch.ts';
 import type { Services } from './services/services.ts';
-import type { BackupJob } from './jobs/backups.ts';
+import type { BackupJob, DataDirectory } from './jobs/backups.ts';
 import type { UpdatePipeline } from './server/update-pipeline.ts';
 import { replayInbox, type UpdateClaims } from './server/update-inbox.ts';
 import { webhookInboxRetention } from './server/http.ts';
@@ -33,7 +32,8 @@ export interface JobParts {
   alertIntervalMs: number | undefined;
   logger: Logger;
   db: Db;
-  store: Store | undefined;
+  /** The lowdb store's files (undefined on PostgreSQL): scheduled backups run only with them. */
+  dataDirectory: DataDirectory | undefined;
   outbox: Outbox;
   operatorFeed: OperatorFeed;
   broadcaster: BroadcastRunner;
@@ -57,7 +57,7 @@ export function backgroundJobs(parts: JobParts): Job[] {
     alertIntervalMs,
     logger,
     db,
-    store,
+    dataDirectory,
     outbox,
     operatorFeed,
     broadcaster,
@@ -105,7 +105,7 @@ export function backgroundJobs(parts: JobParts): Job[] {
           ),
         ]
       : []),
-    ...(store && config.backups.everyMs > 0
+    ...(dataDirectory && config.backups.everyMs > 0
       ? [
           everyInterval(
             'backups',

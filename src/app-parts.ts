@@ -81,10 +81,11 @@ export function createAppOutbox(parts: {
     ? createFleetGate({
         local,
         slots: db.sendSlots,
+        // The process gate's own limits (rate-gate.ts defaults unless the caller set them), so that both keep the same books.
         limits: {
           perSecond: limits.globalPerSecond ?? rateDefaults.globalPerSecond,
-          perChatMs: rateDefaults.perChatMs,
-          perGroupPerMinute: rateDefaults.perGroupPerMinute,
+          perChatMs: limits.perChatMs ?? rateDefaults.perChatMs,
+          perGroupPerMinute: limits.perGroupPerMinute ?? rateDefaults.perGroupPerMinute,
         },
         now,
       })

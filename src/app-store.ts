@@ -5,7 +5,8 @@
  */
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
-import { openStore, type Store, type StoreOptions } from './store/store.ts';
+import { openStore, type StoreOptions } from './store/store.ts';
+import type { DataDirectory } from './jobs/backups.ts';
 import { createLowdbEngine } from './store/lowdb-engine.ts';
 import { openPgEngine, type PgEngineOptions } from './store/pg/engine.ts';
 import { connectionBudget } from './store/pg/budget.ts';
@@ -17,12 +18,14 @@ import { createUpdateClaims, type UpdateClaims } from './server/update-inbox.ts'
 
 /**
  * The store engine of this process: PostgreSQL with DATABASE_URL (a fleet's shared database),
- * else the data directory's lowdb store (`store`, kept for the operations only it has).
+ * else the data directory's lowdb store. Everything goes through the engine (the store contract);
+ * only the data directory's files, which PostgreSQL does not have, are reached by the
+ * `dataDirectory` port (backups of the files, and tests of what reaches the disk).
  */
 export async function openEngine(
   config: Config,
   parts: { vault: Vault; now: () => Date; instanceId: string; logger: Logger; storeWriteFile: StoreOptions['writeFile'] },
-): Promise<{ engine: StoreEngine; store: Store | undefined }> {
+): Promise<{ engine: StoreEngine; dataDirectory: DataDirectory | undefined }> {
   const { vault, now, instanceId, logger } = parts;
   if (config.databaseUrl) {
     const engine = await openPgEngine({
@@ -31,7 +34,7 @@ export async function openEngine(
       vault,
       ...pgConnectionSettings(config, instanceId, logger),
     });
-    return { engine, store: undefined };
+    return { engine, dataDirectory: undefined };
   }
   const store = await openStore({
     dataDir: config.dataDir,
@@ -46,7 +49,12 @@ export async function openEngine(
       lost: store.lostData,
     });
   }
-  return { engine: createLowdbEngine(store, now), store };
+  const dataDirectory: DataDirectory = {
+    dataDir: store.dataDir,
+    flush: () => store.flush(),
+    holdWrites: (task) => store.holdWrites(task),
+  };
+  return { engine: createLowdbEngine(store, now), dataDirectory };
 }
 
 /**

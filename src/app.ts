@@ -1,7 +1,7 @@
 import type { BotConfig } from 'grammy';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
-import type { Store, StoreOptions } from './store/store.ts';
+import type { StoreOptions } from './store/store.ts';
 import { createDb, type Db } from './store/db.ts';
 import type { ClaimHolder } from './store/claim-holder.ts';
 import { randomUUID } from 'node:crypto';
@@ -20,7 +20,7 @@ import type { createOutbox, Outbox } from './notify/outbox.ts';
 import { createReplyPacer } from './notify/reply-pacer.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
-import { createBackupJob, type BackupJob } from './jobs/backups.ts';
+import { createBackupJob, type BackupJob, type DataDirectory } from './jobs/backups.ts';
 import { createBroadcastRunner, type BroadcastRunner } from './jobs/broadcast.ts';
 import { createBroadcastService } from './services/broadcasts.ts';
 import type { DailySummaryJob } from './jobs/daily-summary.ts';
@@ -40,10 +40,10 @@ export interface App {
   /** The store services, jobs and the bot use: lowdb (DATA_DIR) or PostgreSQL (DATABASE_URL). */
   db: Db;
   /**
-   * The embedded store itself (DATA_DIR): tests and lowdb-only operations read it directly. On
-   * PostgreSQL there is none and reading it throws.
+   * The lowdb store's data directory (DATA_DIR): its files, for backups and for what only a data
+   * directory has (a flush to disk). Undefined on PostgreSQL; everything else goes through `db`.
    */
-  store: Store;
+  dataDirectory: DataDirectory | undefined;
   /** Names this process in the claims it takes in a shared store (leases of due checks, updates). */
   instanceId: string;
   /**
@@ -125,7 +125,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const now = options.now ?? (() => new Date());
   const vault = createVault({ key: config.encryptionKey, previousKeys: config.previousKeys });
   const instanceId = `${process.pid}-${randomUUID()}`;
-  const { engine, store } = await openEngine(config, { vault, now, instanceId, logger, storeWriteFile: options.storeWriteFile });
+  const { engine, dataDirectory } = await openEngine(config, { vault, now, instanceId, logger, storeWriteFile: options.storeWriteFile });
   const db = createDb(engine, vault, now);
   const { claims, claimTokens, updateClaims } = processClaims(config, { instanceId, db, logger });
   // Set once the outbox exists; a provider call can only happen after createApp returns.
@@ -202,7 +202,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   const summaries = createSummaryJob({ config, db, i18n, logger, now, onQueued: () => outbox.kick() });
   const priceWatch = createPriceWatchJob({ service: services.priceWatch, logger, intervalMs: config.priceWatchMs });
-  const backups = createBackupJob({ store, dir: config.backups.dir, keep: config.backups.keep, logger, now });
+  const backups = createBackupJob({ dataDirectory, dir: config.backups.dir, keep: config.backups.keep, logger, now });
   const { bot, deps } = createAppBot({
     config,
     options,
@@ -217,7 +217,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     logger,
     textFor: async (from) => i18n.t(await senderLocale(db, from, config.defaultLocale), 'error-cannot-save'),
   });
-  if (store) bot.api.config.use(inboxGetUpdatesTransformer(store.inbox, unstored));
+  if (!config.databaseUrl) bot.api.config.use(inboxGetUpdatesTransformer(db.inbox, unstored));
   // Polling, webhook deliveries, replays and retries take one path (update-pipeline.ts); on a fleet's
   // store it starts with the chat's lock and the claim checked in it.
   const updates = createUpdatePipeline({
@@ -232,16 +232,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // A process paused past its lease sends nothing for the updates whose claims moved meanwhile.
   if (config.databaseUrl) bot.api.config.use(claimGuard(claims));
   const { alertIntervalMs } = options;
-  const parts = { config, alertIntervalMs, logger, db, store, outbox, operatorFeed, broadcaster, watcher, summaries };
+  const parts = { config, alertIntervalMs, logger, db, dataDirectory, outbox, operatorFeed, broadcaster, watcher, summaries };
   const scheduler = createScheduler(backgroundJobs({ ...parts, priceWatch, services, backups, updates, updateClaims }));
   return {
     bot,
     deps,
     db,
-    get store(): Store {
-      if (!store) throw new Error('This app runs on PostgreSQL (DATABASE_URL): it has no embedded store; use app.db.');
-      return store;
-    },
+    dataDirectory,
     instanceId,
     claims,
     updateClaims,

@@ -6,7 +6,7 @@ import { Api } from 'grammy';
 import { installOutputGuard, logPollingErrors, maskSecrets, outputSecrets, type WritableLike } from '../src/output-guard.ts';
 import { createLogger } from '../src/logger.ts';
 import { inboxGetUpdatesTransformer } from '../src/server/update-inbox.ts';
-import { openInbox } from '../src/store/inbox.ts';
+import { openContractInbox } from './helpers/contract-inbox.ts';
 import { createVault } from '../src/store/vault.ts';
 import { startBotApi } from '../tools/playground/bot-api.ts';
 import { mountTinyTmpfs } from './helpers/disk.ts';
@@ -118,14 +118,14 @@ describe('polling errors in the log', () => {
       return;
     }
     const telegram = await startBotApi();
-    const inbox = await openInbox({ path: path.join(disk.dir, 'inbox.json'), vault: createVault({ key }) });
+    const opened = await openContractInbox(disk.dir, createVault({ key }));
     try {
       // The data directory turns read-only while the bot runs (a remount, or the kernel after disk errors).
       expect(spawnSync('mount', ['-o', 'remount,ro', disk.dir]).status).toBe(0);
       const logs: Array<Record<string, unknown>> = [];
       const logger = createLogger({ level: 'debug', write: (line) => logs.push(JSON.parse(line) as Record<string, unknown>) });
       const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
-      api.config.use(inboxGetUpdatesTransformer(inbox));
+      api.config.use(inboxGetUpdatesTransformer(opened.inbox));
       logPollingErrors(api, logger);
       const sari = telegram.createUser({ firstName: 'Sari' });
       sari.send('TSEL10.081234567890');
@@ -144,7 +144,7 @@ describe('polling errors in the log', () => {
       expect(JSON.stringify(line)).not.toMatch(/network|TELEGRAM_API_ROOT/);
     } finally {
       spawnSync('mount', ['-o', 'remount,rw', disk.dir]);
-      await inbox.close();
+      await opened.close();
       await telegram.close();
       disk.unmount();
     }

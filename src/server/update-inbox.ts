@@ -1,5 +1,5 @@
 /**
- * How the update inbox (src/store/inbox.ts) sits between Telegram and the bot: which updates it
+ * How the update inbox (the store contract's `inbox`) sits between Telegram and the bot: which updates it
  * keeps, the getUpdates transformer of long polling, the done marks, and the replay on start.
  */
 import { BotError, type Transformer } from 'grammy';
@@ -8,7 +8,6 @@ import type { BotContext } from '../bot/context.ts';
 import { isTemporaryFailure } from '../bot/errors.ts';
 import { StoreError, writeFailureFields, writeFailureOf } from '../store/errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Inbox } from '../store/inbox.ts';
 import { updateChatId } from '../store/records/updates.ts';
 import type { InboxDb } from '../store/db.ts';
 import type { ChatLockStore, InboxStore } from '../store/contract.ts';
@@ -33,19 +32,30 @@ export function mayMoveMoney(update: Update): boolean {
 }
 
 /**
+ * How many done inbox entries long polling keeps to recognise a re-sent update: Telegram sends an
+ * update again only until the offset of a later getUpdates acknowledges it, so after a crash at
+ * most the last answer comes again, and an answer holds at most 100 updates (getUpdates' limit).
+ * Older done entries are forgotten; entries not done are always kept (the replay needs them).
+ */
+export const pollingInboxRetention = { maxAgeMs: 24 * 60 * 60_000, maxCount: 100 } as const;
+
+/**
  * The long-polling half: an API transformer for `getUpdates` (install it on `bot.api`). Before
  * the updates of an answer reach the runner — which acknowledges them only with the offset of
- * its NEXT getUpdates — those that may move money are written to the inbox. If that write fails
- * because the data directory cannot be written and `unstored` is given, the answer's updates are
+ * its NEXT getUpdates — those that may move money are written to the store's inbox. If that write
+ * fails because the data directory cannot be written and `unstored` is given, the answer's updates are
  * acknowledged to Telegram at once, those that may move money dropped for good (never handled,
  * now or when the disk works again) and their users told to try again in a few minutes; otherwise
  * (or when the acknowledgement fails) the call fails, so the runner asks again and nothing is
  * acknowledged. Updates the inbox holds already (Telegram
  * re-sends what was not acknowledged before a crash, and the start has replayed them) are dropped
- * from the answer; the offset sent then still moves past them. The offset of each successful call
- * tells which updates Telegram will not send again, so their done entries go.
+ * from the answer; the offset sent then still moves past them. Once a call with an offset
+ * succeeded, done entries past `pollingInboxRetention` go.
  */
-export function inboxGetUpdatesTransformer(inbox: Inbox, unstored?: UnstoredUpdates): Transformer {
+export function inboxGetUpdatesTransformer(
+  inbox: Pick<InboxDb, 'has' | 'addUpdates' | 'pruneDone'>,
+  unstored?: UnstoredUpdates,
+): Transformer {
   /** One past the highest update id this process was given (dropped duplicates included). */
   let nextOffset = 0;
   const dropped = (update: Update) => unstored?.wasDropped(update.update_id) === true;
@@ -56,14 +66,16 @@ export function inboxGetUpdatesTransformer(inbox: Inbox, unstored?: UnstoredUpda
     const offset = requested < 0 ? requested : Math.max(requested, nextOffset);
     const answer = await prev(method, { ...payload, offset } as typeof payload, signal);
     if (!answer.ok) return answer;
-    if (offset > 0) inbox.acknowledgedBelow(offset);
     const updates = answer.result as unknown as Update[];
     // Held before this answer: a duplicate, already handled or replayed.
-    const fresh = updates.filter((update) => !inbox.has(update.update_id) && !dropped(update));
+    const held = await Promise.all(updates.map((update) => inbox.has(update.update_id)));
+    const fresh = updates.filter((update, i) => !held[i] && !dropped(update));
     const toStore = fresh.filter(mayMoveMoney);
     const last = updates.at(-1);
+    // Started in the same turn as the new entries' write, so the data directory's inbox makes one write of both.
+    if (offset > 0) void inbox.pruneDone(pollingInboxRetention).catch(() => undefined);
     try {
-      await inbox.add(toStore);
+      await inbox.addUpdates(toStore);
     } catch (error) {
       if (!unstored?.handles(error) || !last) throw error;
       // Acknowledged before anyone is told, so that no later start is given them again. (Telegram

@@ -17,7 +17,7 @@ describe('/user, /ban, /unban', () => {
     await world.telegram.waitForBotMessage(sari, { after: sari.send('/start') });
     const refs: string[] = [];
     for (let i = 0; i < 6; i++) refs.push(await seedPurchase(world, sari, { target: `08123456780${i}` }));
-    await world.app.store.users.update(sari.id, { username: 'SariCell', locale: 'en' });
+    await world.app.db.users.update(sari.id, { username: 'SariCell', locale: 'en' });
 
     const byName = await world.telegram.waitForBotMessage(boss, { after: boss.send('/user @saricell') });
     const text = byName.text ?? '';
@@ -58,13 +58,13 @@ describe('/user, /ban, /unban', () => {
     const joe = await seedConnectedUser(world, 'Joe', { languageCode: 'en' });
     const menu = await world.telegram.waitForBotMessage(joe, { after: joe.send('/settings') });
     const refId = await seedPurchase(world, joe);
-    await world.app.store.users.update(joe.id, { username: 'joe_cell' });
+    await world.app.db.users.update(joe.id, { username: 'joe_cell' });
 
     const refused = await world.telegram.waitForBotMessage(boss, { after: boss.send(`/ban ${adminId}`) });
     expect(refused.text).toContain('Admin tidak bisa diblokir');
     const done = await world.telegram.waitForBotMessage(boss, { after: boss.send('/ban @joe_cell') });
     expect(done.text).toContain('diblokir');
-    expect(world.app.store.users.get(joe.id)?.ban).toMatchObject({ by: adminId });
+    expect((await world.app.db.users.get(joe.id))?.ban).toMatchObject({ by: adminId });
     expect(world.logs.some((line) => line.includes('user banned') && line.includes(String(joe.id)))).toBe(true);
     const lastSeen = world.telegram.botMessages(joe).at(-1)?.messageId ?? 0;
 
@@ -79,12 +79,12 @@ describe('/user, /ban, /unban', () => {
     const after = world.telegram.botMessages(joe).filter((m) => m.messageId > lastSeen);
     expect(after.map((m) => m.text)).toEqual([expect.stringContaining('banned by the admin')]);
     expect((await world.telegram.waitForCallbackAnswer(tap)).text ?? '').toBe('');
-    expect(world.app.store.users.get(joe.id)?.ban?.notified).toBe(true);
+    expect((await world.app.db.users.get(joe.id))?.ban?.notified).toBe(true);
     expect(world.logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
     joe.send('/help');
     await world.idle();
     expect(world.telegram.botMessages(joe).filter((m) => m.messageId > lastSeen)).toHaveLength(1);
-    expect(world.app.store.transactions.listOpen().filter((tx) => tx.userId === joe.id)).toHaveLength(1);
+    expect((await world.app.db.transactions.listOpen()).filter((tx) => tx.userId === joe.id)).toHaveLength(1);
     const again = await world.telegram.waitForBotMessage(boss, { after: boss.send(`/ban ${joe.id}`) });
     expect(again.text).toContain('sudah diblokir');
 
@@ -94,7 +94,7 @@ describe('/user, /ban, /unban', () => {
 
     const lifted = await world.telegram.waitForBotMessage(boss, { after: boss.send(`/unban ${joe.id}`) });
     expect(lifted.text).toContain('dicabut');
-    expect(world.app.store.users.get(joe.id)?.ban).toBeUndefined();
+    expect((await world.app.db.users.get(joe.id))?.ban).toBeUndefined();
     const answer = await world.telegram.waitForBotMessage(joe, { after: joe.send('/help') });
     expect(answer.text).toContain('/balance');
     const notBanned = await world.telegram.waitForBotMessage(boss, { after: boss.send(`/unban ${joe.id}`) });

@@ -80,6 +80,6 @@ describe('admin commands', () => {
       const answer = await world.telegram.waitForBotMessage(ani, { after: ani.send(command) });
       expect(answer.text, command).toBe(unknown.text);
     }
-    expect(world.app.store.users.get(990001)).toBeUndefined();
+    expect(await world.app.db.users.get(990001)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
+import { dataDirectoryOf, startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
+import { itOnLowdb } from '../helpers/test-store.ts';
 import { connectReseller } from '../helpers/connect.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
@@ -37,7 +38,7 @@ describe('/balance', () => {
 
   /** Stores credentials without the /connect flow (for accounts the provider would refuse). */
   const seedReseller = (account: { apiId: string; apiKey: string }) =>
-    world.app.store.credentials.save(budi.id, 'reseller', { apiId: account.apiId, apiKey: account.apiKey }, 'seeded');
+    world.app.db.credentials.save(budi.id, 'reseller', { apiId: account.apiId, apiKey: account.apiKey }, 'seeded');
 
   it('says how to connect when nothing is connected', async () => {
     await start();
@@ -122,25 +123,28 @@ describe('/balance', () => {
   };
   const balanceShown = () => world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), textIncludes: 'Rp 1.000.000' });
 
-  it('answers without waiting for balances.json; the balance is recorded once that write lands', async () => {
-    const disk = await startWithBalancesDisk();
-    disk.hold = true;
-    await balanceShown();
-    // The balance's write is still held: the answer did not wait for it.
-    await world.telegram.waitFor(() => disk.held.length === 1);
+  itOnLowdb('the write of balances.json, a data file')(
+    'answers without waiting for balances.json; the balance is recorded once that write lands',
+    async () => {
+      const disk = await startWithBalancesDisk();
+      disk.hold = true;
+      await balanceShown();
+      // The balance's write is still held: the answer did not wait for it.
+      await world.telegram.waitFor(() => disk.held.length === 1);
 
-    disk.hold = false;
-    for (const resume of disk.held.splice(0)) resume();
-    await world.app.store.balances.flush();
-    expect(world.app.store.balances.list(budi.id).map((entry) => entry.balance)).toEqual([1_000_000]);
-  });
+      disk.hold = false;
+      for (const resume of disk.held.splice(0)) resume();
+      await dataDirectoryOf(world.app).flush();
+      expect((await world.app.db.balances.list(budi.id)).map((entry) => entry.balance)).toEqual([1_000_000]);
+    },
+  );
 
-  it('still answers when balances.json cannot be written, and logs it', async () => {
+  itOnLowdb('a data file that cannot be written')('still answers when balances.json cannot be written, and logs it', async () => {
     const disk = await startWithBalancesDisk();
     disk.fail = true;
     await balanceShown();
     await world.telegram.waitFor(() => world.logs.some((line) => line.includes('balance not recorded')));
-    expect(world.app.store.balances.list(budi.id)).toEqual([]);
+    expect(await world.app.db.balances.list(budi.id)).toEqual([]);
   });
 
   it('answers in groups that the balance is private', async () => {

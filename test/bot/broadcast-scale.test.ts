@@ -65,7 +65,7 @@ describe('/broadcast to 1,000 users at 30 messages per second (virtual time)', (
     expect(report.text).toContain(`Terkirim: ${formatted(active)} · diblokir: ${blocked.size} · gagal: 0`);
     for (const user of users) expect(copiesOf(w, user), `user ${user.id}`).toBe(blocked.has(user.id) ? 0 : 1);
     expect(copiesOf(w, admin)).toBe(1);
-    for (const id of blocked) expect(w.app.store.users.get(id)?.active).toBe(false);
+    for (const id of blocked) expect((await w.app.db.users.get(id))?.active).toBe(false);
     expect(picker.text).toContain('Siaran selesai');
     // A later broadcast leaves out who blocked the bot.
     expect(await time.until(w.app.deps.broadcasts.recipients({ kind: 'all' }))).toHaveLength(active);
@@ -107,7 +107,7 @@ describe('/broadcast to 1,000 users at 30 messages per second (virtual time)', (
     expect(w.telegram.callsTo('copyMessage').filter((call) => call.at > told.sentAt)).toHaveLength(0);
     expect(copies).toBeLessThan(users.length / 2);
     expect(report.text).toContain(`Terkirim: ${copies}`);
-    expect(w.app.store.broadcasts.running()).toBeUndefined();
+    expect(await w.app.db.broadcasts.running()).toBeUndefined();
   }, 60_000);
 
   it('at the ceiling (30 per second) a reply still goes out within 200 ms: it takes the next slot before the broadcast, and meets no 429', async () => {
@@ -163,7 +163,7 @@ describe('/broadcast to 1,000 users at 30 messages per second (virtual time)', (
     }
     // The broadcast goes on, nobody was banned.
     expect((await w.app.deps.broadcasts.running())?.status).toBe('running');
-    expect(w.app.store.users.get(users[6]!.id)?.ban).toBeUndefined();
+    expect((await w.app.db.users.get(users[6]!.id))?.ban).toBeUndefined();
     await time.until(w.app.deps.broadcasts.cancel());
   }, 60_000);
 });

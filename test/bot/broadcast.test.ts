@@ -72,9 +72,9 @@ describe('/broadcast', () => {
     [world, audience] = await fastWorld(4, { rate: 100 });
     const { admin, users } = audience;
     const buyer = await seedConnectedUser(world, 'Budi');
-    await world.app.store.users.upsert({ id: buyer.id, firstName: 'Budi', locale: 'id' });
+    await world.app.db.users.upsert({ id: buyer.id, firstName: 'Budi', locale: 'id' });
     await seedPurchase(world, buyer);
-    await world.app.store.users.update(users[0]!.id, { locale: 'en' });
+    await world.app.db.users.update(users[0]!.id, { locale: 'en' });
     const picker = await world.telegram.waitForBotMessage(admin, {
       after: admin.send('/broadcast Promo'),
       textIncludes: 'Kirim ke siapa',
@@ -116,7 +116,7 @@ describe('/broadcast', () => {
     await world.telegram.waitForBotMessage(admin, { textIncludes: 'Kirim ke siapa' }).catch((error: unknown) => {
       throw new Error(`${String(error)}\n${world.logs.filter((l) => l.includes('error')).join('\n')}`);
     });
-    expect(world.app.store.broadcasts.running()).toBeUndefined();
+    expect(await world.app.db.broadcasts.running()).toBeUndefined();
     expect(world.telegram.callsTo('copyMessage')).toHaveLength(0);
   });
 });

@@ -17,7 +17,7 @@ describe('buy: the confirmation is on disk before the user is told "confirmed"',
    * the change is made, but the caller hears "written" only when `release` is called.
    */
   function holdConfirmWrite(target: TestWorld) {
-    const repo = target.app.store.transactions;
+    const repo = target.app.db.transactions;
     const original = repo.createMany.bind(repo);
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -63,8 +63,8 @@ describe('buy: the confirmation is on disk before the user is told "confirmed"',
     const summary = await waitForSummary(world, budi, budi.send('TSEL10.081234567890\nTSEL10.081234567891'));
     // What a crash right after the record leaves on disk: the conversation still waiting for the tap.
     const key = `${budi.id}:${budi.id}`;
-    await eventually(() => world.app.store.conversations.read(key) !== undefined);
-    const waitingForTap = world.app.store.conversations.read(key);
+    await eventually(async () => (await world.app.db.conversations.read(key)) !== undefined);
+    const waitingForTap = await world.app.db.conversations.read(key);
 
     const tap = budi.tap(summary, '✅ Konfirmasi');
     const first = await waitForResult(world, budi, summary, 'Hasil 2 transaksi');
@@ -72,8 +72,8 @@ describe('buy: the confirmation is on disk before the user is told "confirmed"',
     const debits = world.sandbox.received.filter((r) => r.path === '/transaction').length;
 
     // The conversation is over once its state is gone; then put back what the crash would have left.
-    await eventually(() => world.app.store.conversations.read(key) === undefined);
-    await world.app.store.conversations.write(key, waitingForTap);
+    await eventually(async () => (await world.app.db.conversations.read(key)) === undefined);
+    await world.app.db.conversations.write(key, waitingForTap);
     const update = world.telegram.updates.find((u) => u.callback_query?.id === tap.id);
     expect(update).toBeDefined();
     await world.app.updates.handle(update!);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inboxFileName } from '../../src/store/inbox.ts';
 import { shardOfUser, userShardFileName } from '../../src/store/user-shards.ts';
-import type { TestWorld } from '../helpers/app.ts';
+import { dataDirectoryOf, type TestWorld } from '../helpers/app.ts';
 import { buyer, eventually, waitForSummary } from '../helpers/buy.ts';
 import { createTestDisk, type TestDisk } from '../helpers/disk.ts';
 import { startSettlementWorld, testClock } from '../helpers/settlement.ts';
@@ -37,7 +37,7 @@ describe('buying with the disk full', () => {
     // The disk fills up only once the summary's conversation state is stored (as in real life:
     // the user reads the summary, then taps).
     await eventually(() => Object.keys(statesOnDisk(budi.id)).length > 0);
-    await world.app.store.flush();
+    await dataDirectoryOf(world.app).flush();
 
     disk.setFull(true);
     budi.tap(summary, '✅ Konfirmasi');
@@ -49,7 +49,7 @@ describe('buying with the disk full', () => {
     await world.app.watcher.runOnce();
     const purchases = world.sandbox.received.filter((request) => request.service === 'reseller' && request.path === '/transaction');
     expect(purchases).toEqual([]);
-    expect(world.app.store.transactions.listOpen()).toEqual([]);
+    expect(await world.app.db.transactions.listOpen()).toEqual([]);
     // Never told it is being processed.
     expect(world.telegram.botMessages(budi).some((message) => /Sedang diproses/.test(message.text ?? ''))).toBe(false);
     expect(disk.failed.length).toBeGreaterThan(0);

@@ -72,6 +72,6 @@ describe('buying: the repeat guard and the price list', () => {
     const result = await waitForResult(world, budi, summary, 'Hasil 2 transaksi');
     expect(result.text?.match(/Sukses/g)).toHaveLength(1);
     expect(result.text).toContain('Jangan beli ulang');
-    expect(world.app.store.transactions.listOpen().map((tx) => tx.message)).toEqual(['unknown_outcome']);
+    expect((await world.app.db.transactions.listOpen()).map((tx) => tx.message)).toEqual(['unknown_outcome']);
   });
 });

@@ -226,7 +226,7 @@ describe('buy by taps (/beli without arguments)', () => {
     const picker = await openPicker(budi);
     await tapThrough(world, budi, picker, '📱 Pulsa', 'Telkomsel');
     await world.idle();
-    await eventually(() => world.app.store.conversations.read(`${budi.id}:${budi.id}`) !== undefined);
+    await eventually(async () => (await world.app.db.conversations.read(`${budi.id}:${budi.id}`)) !== undefined);
     await world.restart();
     await tapThrough(world, budi, picker, 'Telkomsel', 'Rp 10.450');
     await tapThrough(world, budi, picker, 'Telkomsel 10.000', 'nomor HP');

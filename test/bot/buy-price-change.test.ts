@@ -57,7 +57,7 @@ describe('the price shown is the price charged', () => {
     await waitForResult(world, budi, again, 'Sukses');
     expect(sandboxTransactions(world)).toHaveLength(1);
     const [tx] = sandboxTransactions(world);
-    const stored = await world.app.store.transactions.find(tx?.refId ?? '');
+    const stored = await world.app.db.transactions.find(tx?.refId ?? '');
     expect(stored?.price).toBe(10600);
   });
 

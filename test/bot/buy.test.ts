@@ -44,7 +44,7 @@ describe('buy conversation (/beli)', () => {
     expect(summary.buttons).toEqual([]);
     expect(summary.text).toContain('Dikonfirmasi');
     // Stored under the same ref id the provider received.
-    const stored = await world.app.store.transactions.find(tx?.refId ?? '');
+    const stored = await world.app.db.transactions.find(tx?.refId ?? '');
     expect(stored).toMatchObject({ status: 'Sukses', target: '081234567890', sn: tx?.sn, userId: budi.id });
   });
 
@@ -97,7 +97,7 @@ describe('buy conversation (/beli)', () => {
     expect(result.text).toContain('Isi deposit');
     expect(sandboxTransactions(world, poor.apiId)).toHaveLength(0);
     expect(world.sandbox.reseller.balanceOf(poor.apiId)).toBe(5_000);
-    const [stored] = await world.app.store.transactions.listByUser(budi.id);
+    const [stored] = await world.app.db.transactions.listByUser(budi.id);
     expect(stored).toMatchObject({ status: 'Rejected', message: 'insufficient_balance' });
   });
 
@@ -107,7 +107,7 @@ describe('buy conversation (/beli)', () => {
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
     // The provider refuses even the check, so the credentials are stored as they would have been before the block.
-    await world.app.store.credentials.save(budi.id, 'reseller', { apiId: blocked.apiId, apiKey: blocked.apiKey });
+    await world.app.db.credentials.save(budi.id, 'reseller', { apiId: blocked.apiId, apiKey: blocked.apiKey });
     const reply = await world.telegram.waitForBotMessage(budi, {
       after: budi.send('/beli TSEL10 081234567890'),
       textIncludes: '203.0.113.7',
@@ -141,8 +141,8 @@ describe('buy conversation (/beli)', () => {
     const [sim] = sandboxTransactions(world);
     expect(sim?.status).toBe('Pending');
     // The result message is remembered, so that it can be edited when the transaction settles.
-    await eventually(() => world.app.store.transactions.get(sim?.refId ?? '')?.pendingMessage !== undefined);
-    const stored = world.app.store.transactions.get(sim?.refId ?? '');
+    await eventually(async () => (await world.app.db.transactions.get(sim?.refId ?? ''))?.pendingMessage !== undefined);
+    const stored = await world.app.db.transactions.get(sim?.refId ?? '');
     expect(stored).toMatchObject({
       status: 'Pending',
       target: '081234569999',
@@ -162,9 +162,9 @@ describe('buy conversation (/beli)', () => {
     expect(result.text).toContain('Jangan beli ulang');
     const sims = sandboxTransactions(world);
     expect(sims).toHaveLength(1);
-    const stored = world.app.store.transactions.get(sims[0]?.refId ?? '');
+    const stored = await world.app.db.transactions.get(sims[0]?.refId ?? '');
     expect(stored).toMatchObject({ status: 'Pending', message: 'unknown_outcome' });
-    expect(world.app.store.transactions.listOpen().map((tx) => tx.refId)).toEqual([sims[0]?.refId]);
+    expect((await world.app.db.transactions.listOpen()).map((tx) => tx.refId)).toEqual([sims[0]?.refId]);
   });
 
   it('/batal ends the conversation and nothing is bought; the old summary cannot buy', async () => {
@@ -178,7 +178,7 @@ describe('buy conversation (/beli)', () => {
     expect(answer.text).toContain('tidak berlaku');
     await world.telegram.waitFor(() => summary.buttons.length === 0);
     expect(sandboxTransactions(world)).toHaveLength(0);
-    expect(await world.app.store.transactions.listByUser(budi.id)).toHaveLength(0);
+    expect(await world.app.db.transactions.listByUser(budi.id)).toHaveLength(0);
   });
 
   it('the Cancel button cancels; nothing is bought', async () => {
@@ -196,7 +196,7 @@ describe('buy conversation (/beli)', () => {
     const budi = await buyer(world);
     const summary = await waitForSummary(world, budi, budi.send('/beli TSEL10 081234567890'));
     // The conversation's state (with its confirmation id) is stored once the update is handled.
-    await eventually(() => world.app.store.conversations.read(`${budi.id}:${budi.id}`) !== undefined);
+    await eventually(async () => (await world.app.db.conversations.read(`${budi.id}:${budi.id}`)) !== undefined);
     await world.restart();
     const first = budi.tap(summary, '✅ Konfirmasi');
     await waitForResult(world, budi, summary, 'Sukses');
@@ -232,7 +232,7 @@ describe('buy conversation (/beli)', () => {
     await waitForResult(world, budi, askPin, 'Sukses');
     expect(world.telegram.message(budi, pin.messageId)?.deleted).toBe(true);
     expect(sandboxTransactions(world)).toHaveLength(2);
-    expect(await world.app.store.transactions.listByUser(budi.id)).toHaveLength(2);
+    expect(await world.app.db.transactions.listByUser(budi.id)).toHaveLength(2);
     expect(summary.text).toContain('Dikonfirmasi');
   });
 
@@ -290,7 +290,7 @@ describe('buy conversation (/beli)', () => {
       });
       expect(again.buttons).toEqual([]);
       expect(sandboxTransactions(world)).toHaveLength(0);
-      expect(await world.app.store.transactions.listByUser(budi.id)).toHaveLength(0);
+      expect(await world.app.db.transactions.listByUser(budi.id)).toHaveLength(0);
     });
   });
 

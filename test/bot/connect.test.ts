@@ -1,8 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { connectReseller, connectService } from '../helpers/connect.ts';
+import { eventually } from '../helpers/buy.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { marketplaceDemoAccounts } from '../../tools/sandbox/marketplace.ts';
 import { gameshopDemoKeys } from '../../tools/sandbox/gameshop.ts';
@@ -12,20 +11,6 @@ import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-a
 
 const main = resellerDemoAccounts.main;
 const pickReseller = connectData.pack({ action: 'pick', service: 'reseller' });
-
-/** Every file under `dir`, as text. */
-async function readAllFiles(dir: string): Promise<string> {
-  // A write's temporary file may be renamed away between the listing and the read: list again then.
-  for (let attempt = 1; ; attempt += 1) {
-    const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-    try {
-      const texts = await Promise.all(entries.filter((e) => e.isFile()).map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')));
-      return texts.join('\n');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 20) throw error;
-    }
-  }
-}
 
 describe('/connect and /disconnect', () => {
   let world: TestWorld;
@@ -61,7 +46,7 @@ describe('/connect and /disconnect', () => {
     expect(done.text).toContain('/harga');
     expect(await world.app.services.credentials.load(budi.id, 'reseller')).toEqual({ apiId: main.apiId, apiKey: main.apiKey });
     // The conversation ended with the save: no state (and so no key) is kept for this chat.
-    await world.telegram.waitFor(() => world.app.store.conversations.read(`${budi.id}:${budi.id}`) === undefined);
+    await eventually(async () => (await world.app.db.conversations.read(`${budi.id}:${budi.id}`)) === undefined);
 
     const balance = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
     expect(balance.text).toContain('Rp 1.000.000');
@@ -78,7 +63,9 @@ describe('/connect and /disconnect', () => {
     await world.telegram.waitForBotMessage(budi, { after: budi.send(main.apiId), textIncludes: 'API key' });
     await world.telegram.waitForBotMessage(budi, { after: budi.send(main.apiKey), textIncludes: '✅' });
 
-    const files = await readAllFiles(world.dataDir);
+    const files = await world.storedData();
+    // What was read holds the connected account (its label), and none of the secrets.
+    expect(files).toContain('DEMO…LER');
     const logs = world.logs.join('\n');
     for (const secret of [main.apiKey, signBalance(main.apiId, main.apiKey), wrongKey, signBalance(main.apiId, wrongKey)]) {
       expect(files).not.toContain(secret);
@@ -213,7 +200,7 @@ describe('/connect and /disconnect', () => {
   it('resumes after a restart: the next message is the API ID', async () => {
     await startResellerConnect();
     // The prompt is sent before the conversation state is stored; restart once it is.
-    await world.telegram.waitFor(() => world.app.store.conversations.read(`${budi.id}:${budi.id}`));
+    await eventually(async () => (await world.app.db.conversations.read(`${budi.id}:${budi.id}`)) !== undefined);
     await world.restart();
     const keyPrompt = await world.telegram.waitForBotMessage(budi, { after: budi.send(main.apiId), textIncludes: 'API key' });
     expect(keyPrompt.text).toContain('Langkah 2/2');

@@ -103,7 +103,7 @@ const knownPin = '482915';
 /** A new user the bot knows, with `knownPin` set. */
 async function pinned(world: TestWorld, firstName: string): Promise<EmulatedUser> {
   const user = world.telegram.createUser({ firstName, languageCode: 'id' });
-  await world.app.store.users.upsert({ id: user.id, firstName });
+  await world.app.db.users.upsert({ id: user.id, firstName });
   await world.app.services.pin.set(user.id, knownPin);
   return user;
 }
@@ -272,8 +272,8 @@ const flows: Record<FlowName, Array<(world: TestWorld) => Promise<RecordedChat>>
     },
     async (world) => {
       const user = await seedConnectedUser(world, 'Profile');
-      await world.app.store.users.upsert({ id: user.id, firstName: 'Profile' });
-      await world.app.store.users.update(user.id, { shop: { name: 'Konter Ani', address: 'Jl. Lama 1', target: 'masked' } });
+      await world.app.db.users.upsert({ id: user.id, firstName: 'Profile' });
+      await world.app.db.users.update(user.id, { shop: { name: 'Konter Ani', address: 'Jl. Lama 1', target: 'masked' } });
       const chat = new RecordedChat(world, user, 'edit one field');
       const menu = await chat.send('/toko', 'Profil toko');
       await chat.tap(menu, 'Nama', 'nama toko');

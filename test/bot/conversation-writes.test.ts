@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/store/durable-file.ts';
 import { inboxFileName } from '../../src/store/inbox.ts';
 import { shardOfUser, userShardFileName } from '../../src/store/user-shards.ts';
-import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { dataDirectoryOf, startWorld, type TestWorld } from '../helpers/app.ts';
+import { eventually } from '../helpers/buy.ts';
 
 describe('conversation state on disk', () => {
   let world: TestWorld;
@@ -27,15 +28,16 @@ describe('conversation state on disk', () => {
     });
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
-    await world.app.store.flush();
+    await dataDirectoryOf(world.app).flush();
     // The update inbox stores every private message, in or out of a conversation: not counted here.
-    const relative = () => written.map((file) => path.relative(world.app.store.dataDir, file)).filter((name) => name !== inboxFileName);
+    const relative = () =>
+      written.map((file) => path.relative(dataDirectoryOf(world.app).dataDir, file)).filter((name) => name !== inboxFileName);
 
     // Known user, no conversation: no file is written (no state to store, none to delete).
     written.length = 0;
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/start') });
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/help') });
-    await world.app.store.flush();
+    await dataDirectoryOf(world.app).flush();
     expect(relative()).toEqual([]);
 
     // Inside /connect: the state goes to Budi's shard, and nowhere else.
@@ -43,8 +45,8 @@ describe('conversation state on disk', () => {
     budi.tap(picker, 'Top-up reseller');
     await world.telegram.waitForBotMessage(budi, { after: picker, textIncludes: 'API ID' });
     // Stored when the update's handling ends, just after the prompt went out.
-    await world.telegram.waitFor(() => world.app.store.conversations.read(`${budi.id}:${budi.id}`) !== undefined);
-    await world.app.store.flush();
+    await eventually(async () => (await world.app.db.conversations.read(`${budi.id}:${budi.id}`)) !== undefined);
+    await dataDirectoryOf(world.app).flush();
     expect(relative().length).toBeGreaterThan(0);
     expect(new Set(relative())).toEqual(new Set([userShardFileName(shardOfUser(budi.id))]));
   });

@@ -9,7 +9,7 @@ import { customerReceiptData } from '../../src/bot/callback-data/receipt.ts';
 /** A purchase of `user` (Rp 10.500 cost) settled Sukses with an SN, sold to the customer for `sellPrice`. */
 async function seedSold(world: TestWorld, user: EmulatedUser, sellPrice?: number): Promise<string> {
   const ref = await seedPurchase(world, user, { target: '081234567890' });
-  await world.app.store.transactions.settle(ref, {
+  await world.app.db.transactions.settle(ref, {
     status: 'Sukses',
     sn: 'SN7700112233',
     ...(sellPrice === undefined ? {} : { sellPrice }),
@@ -68,7 +68,7 @@ describe('🧾 Struk pelanggan: the receipt a reseller hands their customer', ()
     const budi = await seedConnectedUser(world, 'Budi');
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 1000'), textIncludes: '1.000' });
     const ref = await seedSold(world, budi);
-    expect(world.app.store.transactions.get(ref) ?? (await world.app.store.transactions.find(ref))).toMatchObject({
+    expect((await world.app.db.transactions.get(ref)) ?? (await world.app.db.transactions.find(ref))).toMatchObject({
       price: 10_500,
       sellPrice: 11_500,
       margin: 1000,
@@ -82,8 +82,8 @@ describe('🧾 Struk pelanggan: the receipt a reseller hands their customer', ()
 
   it('prints the shop profile (name, address, footer, full target) and sends no hint', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
-    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
-    await world.app.store.users.update(budi.id, {
+    await world.app.db.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.db.users.update(budi.id, {
       shop: { name: 'Konter Budi', address: 'Jl. Melati 5, Bandung', footer: 'Terima kasih!', target: 'full' },
     });
     const ref = await seedSold(world, budi);
@@ -104,7 +104,7 @@ describe('🧾 Struk pelanggan: the receipt a reseller hands their customer', ()
     const budi = await seedConnectedUser(world, 'Budi');
     const pending = await seedPurchase(world, budi);
     const failed = await seedPurchase(world, budi);
-    await world.app.store.transactions.settle(failed, { status: 'Gagal' });
+    await world.app.db.transactions.settle(failed, { status: 'Gagal' });
     const sold = await seedSold(world, budi, 12_000);
     expect((await statusReceipt(world, budi, '/cek', pending)).buttons.flat()).not.toContain('🧾 Struk pelanggan');
     expect((await statusReceipt(world, budi, '/cek', failed)).buttons.flat()).not.toContain('🧾 Struk pelanggan');

@@ -30,7 +30,7 @@ describe('English screens', () => {
 
   it('the PIN lockout tells until when as 14:05', async () => {
     const jane = await seedConnectedUser(world, 'Jane', { languageCode: 'en' });
-    await world.app.store.users.upsert({ id: jane.id, firstName: 'Jane' });
+    await world.app.db.users.upsert({ id: jane.id, firstName: 'Jane' });
     await world.app.services.pin.set(jane.id, '482915');
     for (let i = 0; i < 5; i++) await world.app.services.pin.verify(jane.id, '000111');
     const locked = await world.telegram.waitForBotMessage(jane, { after: jane.send('/pin'), textIncludes: '🔒' });
@@ -60,7 +60,7 @@ describe('messages the bot sends on its own, to a user whose Telegram is in Engl
     world = await startSettlementWorld(clock, { sandbox: { reseller: { settleAfterChecks: 1_000_000, settleAfterMs: 3_600_000 } } });
     const jane = await seedConnectedUser(world, 'Jane', { languageCode: 'en' });
     await world.telegram.waitForBotMessage(jane, { after: jane.send('/start') });
-    expect(world.app.store.users.get(jane.id)?.locale).toBeUndefined();
+    expect((await world.app.db.users.get(jane.id))?.locale).toBeUndefined();
 
     const refId = await seedPurchase(world, jane);
     world.sandbox.reseller.settle(refId, 'Sukses');

@@ -59,15 +59,15 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
 
   it('a margin only for Sukses rows: Gagal and Pending rows leave it empty, so the column sums to what was earned', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
-    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
-    await world.app.store.users.update(budi.id, {
+    await world.app.db.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.db.users.update(budi.id, {
       sellRules: { default: { kind: 'fixed', amount: 1000 }, step: 1, brands: {}, products: {} },
     });
     const done = await seedPurchase(world, budi, { target: '081200000001' });
     const failed = await seedPurchase(world, budi, { target: '081200000002' });
     const open = await seedPurchase(world, budi, { target: '081200000003' });
-    await world.app.store.transactions.settle(done, { status: 'Sukses', sn: 'SN1' });
-    await world.app.store.transactions.settle(failed, { status: 'Gagal' });
+    await world.app.db.transactions.settle(done, { status: 'Sukses', sn: 'SN1' });
+    await world.app.db.transactions.settle(failed, { status: 'Gagal' });
     const file = await world.telegram.waitForBotMessage(budi, {
       after: budi.send(`/ekspor ${periodRange('today', new Date()).from} ${periodRange('today', new Date()).from}`),
     });
@@ -82,7 +82,7 @@ describe('/ekspor: the transactions of a period as a CSV document', () => {
     const budi = await seedConnectedUser(world, 'Budi');
     const count = 10_001;
     const now = Date.now();
-    await world.app.store.transactions.createMany(
+    await world.app.db.transactions.createMany(
       Array.from({ length: count }, (_, i) => ({
         refId: `bulk-${String(i).padStart(5, '0')}`,
         userId: budi.id,

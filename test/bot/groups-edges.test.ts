@@ -39,8 +39,8 @@ describe('group notification and operator feed edges', () => {
 
     const supergroup = world.telegram.migrateGroup(group);
     expect(supergroup.id).not.toBe(group.id);
-    await eventually(() => world.app.store.groups.get(supergroup.id)?.ownerId === budi.id);
-    expect(world.app.store.groups.get(group.id)).toBeUndefined();
+    await eventually(async () => (await world.app.db.groups.get(supergroup.id))?.ownerId === budi.id);
+    expect(await world.app.db.groups.get(group.id)).toBeUndefined();
 
     await recheck(world, clock, 3);
     await waitForSettled(world, budi, pending, 'Transaksi sukses');
@@ -66,7 +66,7 @@ describe('group notification and operator feed edges', () => {
     await world.app.outbox.stop();
     await recheck(world, clock, 3);
     expect(sandboxTransactions(world)[0]?.status).toBe('Sukses');
-    expect(world.app.store.outbox.entries().some((entry) => entry.chatId === group.id)).toBe(true);
+    expect((await world.app.db.outbox.entries()).some((entry) => entry.chatId === group.id)).toBe(true);
 
     const supergroup = world.telegram.migrateGroup(group);
     world.app.outbox.start();
@@ -76,8 +76,8 @@ describe('group notification and operator feed edges', () => {
     await world.app.outbox.drain();
     expect(successPosts(supergroup)).toHaveLength(1);
     expect(successPosts(group)).toHaveLength(0);
-    expect(world.app.store.groups.get(supergroup.id)?.ownerId).toBe(budi.id);
-    expect(world.app.store.groups.get(group.id)).toBeUndefined();
+    expect((await world.app.db.groups.get(supergroup.id))?.ownerId).toBe(budi.id);
+    expect(await world.app.db.groups.get(group.id)).toBeUndefined();
   });
 
   it('the outbox alone follows an upgrade it meets first: the notice reaches the supergroup and the link moves there', async () => {
@@ -85,15 +85,15 @@ describe('group notification and operator feed edges', () => {
     await start({ polling: false });
     const budi = await seedConnectedUser(world, 'Budi');
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
-    await world.app.store.groups.link({ chatId: group.id, ownerId: budi.id, title: 'Konter Budi' });
+    await world.app.db.groups.link({ chatId: group.id, ownerId: budi.id, title: 'Konter Budi' });
     await seedPurchase(world, budi);
     const supergroup = world.telegram.migrateGroup(group);
 
     await recheck(world, clock, 3);
     const post = await world.telegram.waitForBotMessage(supergroup, { textIncludes: 'Transaksi sukses' });
     expect(post.text).toContain('0812****7890');
-    await eventually(() => world.app.store.groups.get(supergroup.id)?.ownerId === budi.id);
-    expect(world.app.store.groups.get(group.id)).toBeUndefined();
+    await eventually(async () => (await world.app.db.groups.get(supergroup.id))?.ownerId === budi.id);
+    expect(await world.app.db.groups.get(group.id)).toBeUndefined();
     await world.app.outbox.drain();
     expect(successPosts(supergroup)).toHaveLength(1);
   });
@@ -108,12 +108,12 @@ describe('group notification and operator feed edges', () => {
 
     const refused = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(sari, '/linkgroup', { chat: group }) });
     expect(refused.text).toContain('Hanya admin grup');
-    expect(world.app.store.groups.get(group.id)).toBeUndefined();
-    expect(world.app.store.groups.byOwner(sari.id)).toHaveLength(0);
+    expect(await world.app.db.groups.get(group.id)).toBeUndefined();
+    expect(await world.app.db.groups.byOwner(sari.id)).toHaveLength(0);
 
     const linked = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, '/linkgroup', { chat: group }) });
     expect(linked.text).toContain('menerima notifikasi');
-    expect(world.app.store.groups.get(group.id)?.ownerId).toBe(budi.id);
+    expect((await world.app.db.groups.get(group.id))?.ownerId).toBe(budi.id);
   });
 
   it('ADMIN_CHAT_ID hears of a transaction left unresolved past the horizon', async () => {
@@ -195,7 +195,7 @@ describe('group notification and operator feed edges', () => {
     // The 5-minute window ends.
     expect(timers).toHaveLength(1);
     timers.shift()?.();
-    await eventually(() => world.app.store.outbox.size() > 0);
+    await eventually(async () => (await world.app.db.outbox.size()) > 0);
     await world.app.outbox.drain();
     expect(lines()).toHaveLength(2);
     expect(lines()[1]?.text).toContain('injected refusal');

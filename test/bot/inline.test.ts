@@ -66,8 +66,8 @@ describe('inline mode: @bot tsel 10 shares sell prices', () => {
 
   it('says a product is unavailable, and puts the shop name on the card when the reseller has one', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
-    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
-    await world.app.store.users.update(budi.id, { shop: { name: 'Kios Budi Jaya', target: 'masked' } });
+    await world.app.db.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.db.users.update(budi.id, { shop: { name: 'Kios Budi Jaya', target: 'masked' } });
     const [card] = articles(await ask(budi, 'tsel 150'));
     expect(card?.title).toBe('Telkomsel 150.000');
     expect(cardText(card!)).toContain('Kios Budi Jaya');
@@ -96,8 +96,8 @@ describe('inline mode: @bot tsel 10 shares sell prices', () => {
 
   it('gives a banned reseller nothing but the button', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
-    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
-    await world.app.store.users.update(budi.id, { ban: { at: new Date().toISOString(), by: 1 } });
+    await world.app.db.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.db.users.update(budi.id, { ban: { at: new Date().toISOString(), by: 1 } });
     const answer = await ask(budi, 'tsel 10');
     expect(answer.results).toEqual([]);
     expect(answer.button?.start_parameter).toBeTruthy();

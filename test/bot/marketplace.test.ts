@@ -267,7 +267,7 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     expect(unlinked.text).toContain('/linkgroup');
     expect(validations()).toBe(0);
 
-    await world.app.store.groups.link({ chatId: group.id, ownerId: rizky.id });
+    await world.app.db.groups.link({ chatId: group.id, ownerId: rizky.id });
     const sent = ani.send(`/verify ${codes.supported}`, { chat: group });
     expect(sent.text).toContain('/verify@'); // as Telegram clients send it in groups
     const answer = await world.telegram.waitForBotMessage(group, { after: sent });
@@ -285,7 +285,7 @@ describe('marketplace: /akun, /produk, /validasi', () => {
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
     const baiq = await seller('Baiq', marketplaceDemoAccounts.second.apiKey);
     const group = world.telegram.createGroup({ title: 'Reseller Pulsa', members: [budi, baiq] });
-    await world.app.store.groups.link({ chatId: group.id, ownerId: budi.id });
+    await world.app.db.groups.link({ chatId: group.id, ownerId: budi.id });
     // Baiq's own account is not used: the group belongs to Budi.
     const answer = await world.telegram.waitForBotMessage(group, { after: baiq.send(`/verify ${codes.secondSeller}`, { chat: group }) });
     expect(answer.text).toContain('belum menghubungkan akun marketplace');

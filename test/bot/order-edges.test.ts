@@ -34,7 +34,7 @@ describe.concurrent('order conversation (/pesan): 404s and the e-mail', () => {
       expect(orderRequests(world)).toHaveLength(1);
       expect(orderRequests(world)[0]).not.toHaveProperty('email');
       expect(world.sandbox.gameshop.orders()).toHaveLength(0);
-      expect(world.app.store.gameOrders.listByUser(driver.user.id)).toHaveLength(0);
+      expect(await world.app.db.gameOrders.listByUser(driver.user.id)).toHaveLength(0);
       expect(world.telegram.botMessages(driver.user).some((m) => m.text?.includes('Pesanan dibuat'))).toBe(false);
     }));
 
@@ -85,6 +85,6 @@ describe('order conversation (/pesan): a late answer', () => {
       expect(next.text).not.toContain('Lewati');
       await world.telegram.waitForIdle();
       expect(orderRequests(world)).toHaveLength(0);
-      expect(world.app.store.gameOrders.listByUser(driver.user.id)).toHaveLength(0);
+      expect(await world.app.db.gameOrders.listByUser(driver.user.id)).toHaveLength(0);
     }));
 });

@@ -101,7 +101,7 @@ describe.concurrent('payment of a created order', () => {
       const jane = await shopper(world, 'Jane', 'en');
       const statuses = ['UNPAID', 'PAID', 'EXPIRED', 'ON_HOLD'];
       for (const user of [budi, jane])
-        for (const [n, status] of statuses.entries()) await world.app.store.gameOrders.save(storedOrderWith(user.id, n + 1, status));
+        for (const [n, status] of statuses.entries()) await world.app.db.gameOrders.save(storedOrderWith(user.id, n + 1, status));
       const id = await new ChatDriver(world, budi).send('/pesanan', 'Pesanan game Anda');
       expect(id.text).toContain('Belum dibayar');
       expect(id.text).toContain('Sudah dibayar');

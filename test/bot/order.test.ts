@@ -59,7 +59,7 @@ describe.concurrent('order conversation (/pesan)', () => {
       expect(isPng(await photoBytes(world, photo))).toBe(true);
       expect(photo.text).toContain(data.order_id);
       // Stored for /pesanan, with its reminder queued in the same write.
-      const stored = world.app.store.gameOrders.get(data.order_id);
+      const stored = await world.app.db.gameOrders.get(data.order_id);
       expect(stored).toMatchObject({
         userId: driver.user.id,
         game: 'free-fire',
@@ -67,7 +67,7 @@ describe.concurrent('order conversation (/pesan)', () => {
         paymentName: 'QRIS',
         totalPrice: data.total_price,
       });
-      expect(world.app.store.outbox.list().filter((item) => item.dedupeKey === `order-reminder:${data.order_id}`)).toHaveLength(1);
+      expect((await world.app.db.outbox.list()).filter((item) => item.dedupeKey === `order-reminder:${data.order_id}`)).toHaveLength(1);
     }));
 
   it('asks Mobile Legends for the Zone ID separately and sends id and server as separate fields', ({ expect }) =>

@@ -21,9 +21,9 @@ describe('/pin: /batal and timeouts', () => {
   it('/batal while changing the PIN ends it: the PIN stays, and digits typed afterwards are not taken as the new PIN', async () => {
     world = await startWorld();
     const budi = world.telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
-    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.db.users.upsert({ id: budi.id, firstName: 'Budi' });
     await world.app.services.pin.set(budi.id, pin);
-    const before = world.app.store.users.get(budi.id)?.pin;
+    const before = (await world.app.db.users.get(budi.id))?.pin;
 
     const menu = await say(world, budi, '/pin', 'PIN transaksi sedang aktif');
     budi.tap(menu, '🔁 Ganti PIN');
@@ -39,7 +39,7 @@ describe('/pin: /batal and timeouts', () => {
     expect(reply.text).toContain('saya hapus');
     expect(late.deleted).toBe(true);
     expect(world.telegram.botMessages(budi).some((m) => m.text?.includes('sekali lagi'))).toBe(false);
-    expect(world.app.store.users.get(budi.id)?.pin).toEqual(before);
+    expect((await world.app.db.users.get(budi.id))?.pin).toEqual(before);
     expect(await world.app.services.pin.verify(budi.id, pin)).toEqual({ ok: true });
   });
 
@@ -110,8 +110,8 @@ describe('/pin: how the PIN is stored', () => {
     const siti = world.telegram.createUser({ firstName: 'Siti', languageCode: 'id' });
     await Promise.all([setPinViaBot(budi, pin), setPinViaBot(siti, pin)]);
 
-    const a = world.app.store.users.get(budi.id)?.pin;
-    const b = world.app.store.users.get(siti.id)?.pin;
+    const a = (await world.app.db.users.get(budi.id))?.pin;
+    const b = (await world.app.db.users.get(siti.id))?.pin;
     expect(a?.hash).toBeTruthy();
     expect(b?.hash).toBeTruthy();
     expect(a?.salt).toBeTruthy();

@@ -1,5 +1,3 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
@@ -7,12 +5,6 @@ import { isGuessablePin } from '../../src/bot/conversations/pin.ts';
 
 const pin = '482915';
 const newPin = '7305';
-
-async function readAllFiles(dir: string): Promise<string> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const texts = await Promise.all(entries.filter((e) => e.isFile()).map((e) => readFile(path.join(e.parentPath, e.name), 'utf8')));
-  return texts.join('\n');
-}
 
 describe('isGuessablePin', () => {
   it('flags repeated digits and runs, nothing else', () => {
@@ -38,7 +30,7 @@ describe('/pin', () => {
 
   /** Budi as a known user with `pin` set (the bot has not seen him yet). */
   async function withPin(): Promise<void> {
-    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.db.users.upsert({ id: budi.id, firstName: 'Budi' });
     await world.app.services.pin.set(budi.id, pin);
   }
 
@@ -61,10 +53,13 @@ describe('/pin', () => {
 
     expect(first.deleted).toBe(true);
     expect(second.deleted).toBe(true);
-    const stored = world.app.store.users.get(budi.id)?.pin;
+    const stored = (await world.app.db.users.get(budi.id))?.pin;
     expect(stored?.hash).toMatch(/^[A-Za-z0-9+/]+=*$/);
     expect(JSON.stringify(stored)).not.toContain(pin);
-    expect(await readAllFiles(world.dataDir)).not.toContain(pin);
+    const data = await world.storedData();
+    // What was read holds the user's record (its hash), and nowhere the PIN.
+    expect(data).toContain(stored!.hash);
+    expect(data).not.toContain(pin);
     expect(world.logs.join('\n')).not.toContain(pin);
     expect(await world.app.services.pin.verify(budi.id, pin)).toEqual({ ok: true });
   });

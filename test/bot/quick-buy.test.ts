@@ -50,8 +50,8 @@ describe('quick-buy and the once-only confirm', () => {
 
   it('with /jual rules the result shows cost → sell and the margin, as the summary did', async () => {
     const budi = await buyer(world);
-    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
-    await world.app.store.users.update(budi.id, {
+    await world.app.db.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.db.users.update(budi.id, {
       sellRules: { default: { kind: 'fixed', amount: 1000 }, step: 1, brands: {}, products: {} },
     });
     const summary = await waitForSummary(world, budi, budi.send('TSEL10.081234567890'));
@@ -152,7 +152,7 @@ describe('quick-buy and the once-only confirm', () => {
     expect(result.text?.match(/Ditolak/g)).toHaveLength(7);
     expect(result.text).toContain('tidak cukup');
     expect(sandboxTransactions(world)).toHaveLength(13);
-    expect(await world.app.store.transactions.listByUser(budi.id, { limit: 30 })).toHaveLength(20);
+    expect(await world.app.db.transactions.listByUser(budi.id, { limit: 30 })).toHaveLength(20);
   });
 
   it('refuses more than 20 lines with a clear message', async () => {
@@ -178,7 +178,7 @@ describe('quick-buy and the once-only confirm', () => {
     world.telegram.pushUpdate({ callback_query: { ...first, id: `${first.id}-again` } });
     await world.telegram.waitFor(() => world.telegram.callsTo('answerCallbackQuery').length >= answered + 2);
     expect(sandboxTransactions(world)).toHaveLength(1);
-    expect(await world.app.store.transactions.listByUser(budi.id)).toHaveLength(1);
+    expect(await world.app.db.transactions.listByUser(budi.id)).toHaveLength(1);
   });
 
   it('the same code and target within a minute needs "Ya, beli lagi"', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { eventually } from '../helpers/buy.ts';
 import { seedConnectedUser, seedPurchase } from '../helpers/seed-transactions.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { periodRange } from '../../src/services/export-periods.ts';
@@ -26,11 +27,12 @@ describe('/laporan: the balance movements the bot saw', () => {
     world.sandbox.reseller.setBalance(apiId, afterPurchase + 1_000_000);
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
 
-    // /saldo answers before its balance is on disk (recorded in the background).
-    await world.app.store.balances.flush();
-    const stored = world.app.store.balances.list(budi.id);
+    // /saldo answers before its balance is stored (recorded in the background).
+    await eventually(async () => (await world.app.db.balances.list(budi.id)).length === 3);
+    const stored = await world.app.db.balances.list(budi.id);
     expect(stored.map((entry) => entry.balance)).toEqual([start, afterPurchase, afterPurchase + 1_000_000]);
-    expect(stored.every((entry) => entry.account === world.app.store.credentials.info(budi.id, 'reseller')?.label)).toBe(true);
+    const account = (await world.app.db.credentials.info(budi.id, 'reseller'))?.label;
+    expect(stored.every((entry) => entry.account === account)).toBe(true);
 
     const today = periodRange('today', new Date()).from;
     const report = await world.telegram.waitForBotMessage(budi, { after: budi.send(`/laporan ${today} ${today}`) });
@@ -47,7 +49,7 @@ describe('/laporan: the balance movements the bot saw', () => {
   it('lists the movements in English for an English user', async () => {
     const ann = await seedConnectedUser(world, 'Ann', { languageCode: 'en' });
     const failed = await seedPurchase(world, ann);
-    await world.app.store.transactions.settle(failed, { status: 'Gagal' });
+    await world.app.db.transactions.settle(failed, { status: 'Gagal' });
     const report = await world.telegram.waitForBotMessage(ann, { after: ann.send('/report 2020-01-01 2020-01-01') });
     expect(report.text).toContain('No transactions');
     const yesterday = periodRange('yesterday', new Date()).from;

@@ -9,7 +9,7 @@ import { chartSize } from '../../src/render/chart.ts';
 
 async function seedSukses(world: TestWorld, user: EmulatedUser, price: number): Promise<void> {
   const ref = await seedPurchase(world, user, { price });
-  await world.app.store.transactions.settle(ref, { status: 'Sukses' });
+  await world.app.db.transactions.settle(ref, { status: 'Sukses' });
 }
 
 describe('/laporan: the 📈 chart of daily turnover and margin', () => {
@@ -26,7 +26,7 @@ describe('/laporan: the 📈 chart of daily turnover and margin', () => {
     await seedSukses(world, budi, 10_500);
     await seedSukses(world, budi, 5_600);
     const failed = await seedPurchase(world, budi, { price: 99_000 });
-    await world.app.store.transactions.settle(failed, { status: 'Gagal' });
+    await world.app.db.transactions.settle(failed, { status: 'Gagal' });
     const week = periodRange('week', new Date());
 
     const report = await world.telegram.waitForBotMessage(budi, { after: budi.send(`/laporan ${week.from} ${week.to}`) });

@@ -13,7 +13,7 @@ async function seedSettled(
   line: { code?: string; productName?: string; price?: number } = {},
 ): Promise<string> {
   const ref = await seedPurchase(world, user, line);
-  await world.app.store.transactions.settle(ref, { status });
+  await world.app.db.transactions.settle(ref, { status });
   return ref;
 }
 
@@ -81,7 +81,7 @@ describe('/laporan: the figures of a period', () => {
 
   it('counts a purchase by its WIB day: 00:30 WIB on 1 November is in November, not in October', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
-    await world.app.store.transactions.createMany([
+    await world.app.db.transactions.createMany([
       {
         refId: 'wib-boundary',
         userId: budi.id,

@@ -31,7 +31,7 @@ describe('/jual: sell-price rules', () => {
     const saved = await world.telegram.waitForBotMessage(budi, { after: askStep, textIncludes: 'disimpan' });
     expect(saved.text).toContain('Default: +2,5%');
     expect(saved.text).toContain('kelipatan Rp 500');
-    expect(world.app.store.users.get(budi.id)?.sellRules).toMatchObject({ default: { kind: 'percent', percent: 2.5 }, step: 500 });
+    expect((await world.app.db.users.get(budi.id))?.sellRules).toMatchObject({ default: { kind: 'percent', percent: 2.5 }, step: 500 });
 
     budi.tap(saved, '🏷 Per brand');
     await world.telegram.waitForBotMessage(budi, { after: saved, textIncludes: 'per brand' });
@@ -62,7 +62,7 @@ describe('/jual: sell-price rules', () => {
     const ask = await world.telegram.waitForBotMessage(budi, { after: product, textIncludes: 'markup default' });
     budi.tap(ask, '❌ Batal');
     await world.telegram.waitForBotMessage(budi, { after: ask, textIncludes: 'Dibatalkan' });
-    expect(world.app.store.users.get(budi.id)?.sellRules?.default).toEqual({ kind: 'percent', percent: 2.5 });
+    expect((await world.app.db.users.get(budi.id))?.sellRules?.default).toEqual({ kind: 'percent', percent: 2.5 });
 
     budi.tap(product, '📦 Per produk');
     await world.telegram.waitForBotMessage(budi, { after: product, textIncludes: 'per produk' });
@@ -71,7 +71,7 @@ describe('/jual: sell-price rules', () => {
       textIncludes: 'disimpan',
     });
     expect(removed.text).not.toContain('TSEL10');
-    expect(Object.keys(world.app.store.users.get(budi.id)?.sellRules?.products ?? {})).toEqual([]);
+    expect(Object.keys((await world.app.db.users.get(budi.id))?.sellRules?.products ?? {})).toEqual([]);
   });
 
   it('stores the sell price in force at the confirmation; a later rule change rewrites no transaction, /riwayat or /laporan', async () => {
@@ -86,12 +86,12 @@ describe('/jual: sell-price rules', () => {
     budi.tap(summary, '✅ Konfirmasi');
     await waitForResult(world, budi, summary, 'Sukses');
     const refId = sandboxTransactions(world)[0]?.refId ?? '';
-    expect(await world.app.store.transactions.find(refId)).toMatchObject({ price: 10_450, sellPrice: 11_450, margin: 1_000 });
+    expect(await world.app.db.transactions.find(refId)).toMatchObject({ price: 10_450, sellPrice: 11_450, margin: 1_000 });
 
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 5%'), textIncludes: 'disimpan' });
     const after = await world.telegram.waitForBotMessage(budi, { after: budi.send('/harga telkomsel') });
     expect(after.text).toContain('TSEL10 Telkomsel 10.000 — Rp 10.450 → Rp 10.973 (+523)');
-    expect(await world.app.store.transactions.find(refId)).toMatchObject({ sellPrice: 11_450, margin: 1_000 });
+    expect(await world.app.db.transactions.find(refId)).toMatchObject({ sellPrice: 11_450, margin: 1_000 });
 
     const history = await world.telegram.waitForBotMessage(budi, { after: budi.send('/riwayat') });
     expect(history.text).toContain('Rp 10.450 → Rp 11.450 (+1.000)');
@@ -125,7 +125,7 @@ describe('/jual: sell-price rules', () => {
     expect(set.text).toContain('Default: +2.5%');
     const cleared = await world.telegram.waitForBotMessage(ann, { after: ann.send('/sellprice remove') });
     expect(cleared.text).toContain('Every sell-price rule removed');
-    expect(world.app.store.users.get(ann.id)?.sellRules).toBeUndefined();
+    expect((await world.app.db.users.get(ann.id))?.sellRules).toBeUndefined();
     const list = await world.telegram.waitForBotMessage(ann, { after: ann.send('/prices telkomsel') });
     expect(list.text).toContain('TSEL10 Telkomsel 10.000 — Rp 10.450');
     expect(list.text).not.toContain('→');
@@ -137,7 +137,7 @@ describe('/jual: sell-price rules', () => {
     expect(oneShot.text).toContain('/jual 10%');
     expect(oneShot.text).toContain('/jual Rp 10');
     expect(oneShot.text).not.toContain('disimpan');
-    expect(world.app.store.users.get(budi.id)?.sellRules).toBeUndefined();
+    expect((await world.app.db.users.get(budi.id))?.sellRules).toBeUndefined();
     const percent = await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 10%'), textIncludes: 'disimpan' });
     expect(percent.text).toContain('Default: +10%');
 
@@ -154,7 +154,7 @@ describe('/jual: sell-price rules', () => {
     const english = await world.telegram.waitForBotMessage(ann, { after: ann.send('/sellprice 10') });
     expect(english.text).toContain('/sellprice 10%');
     expect(english.text).toContain('/sellprice Rp 10');
-    expect(world.app.store.users.get(ann.id)?.sellRules).toBeUndefined();
+    expect((await world.app.db.users.get(ann.id))?.sellRules).toBeUndefined();
   });
 
   it('refuses a markup or sell price above the maximum, saying the maximum, in /jual, its flow and override lines', async () => {
@@ -163,7 +163,7 @@ describe('/jual: sell-price rules', () => {
     expect(oneShot.text).toContain('terlalu besar');
     expect(oneShot.text).toContain('Rp 10.000.000');
     expect(oneShot.text).toContain('1.000%');
-    expect(world.app.store.users.get(budi.id)?.sellRules).toBeUndefined();
+    expect((await world.app.db.users.get(budi.id))?.sellRules).toBeUndefined();
     const percent = await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 5000%') });
     expect(percent.text).toContain('terlalu besar');
 
@@ -177,7 +177,7 @@ describe('/jual: sell-price rules', () => {
     // The question stands: the largest allowed price is taken.
     const saved = await world.telegram.waitForBotMessage(budi, { after: budi.send('XL10 =10.000.000'), textIncludes: 'disimpan' });
     expect(saved.text).toContain('XL10: harga jual Rp 10.000.000');
-    expect(world.app.store.users.get(budi.id)?.sellRules?.products).toEqual({ XL10: { kind: 'price', price: 10_000_000 } });
+    expect((await world.app.db.users.get(budi.id))?.sellRules?.products).toEqual({ XL10: { kind: 'price', price: 10_000_000 } });
 
     const ann = await buyer(world, 'Ann', { languageCode: 'en' });
     const english = await world.telegram.waitForBotMessage(ann, { after: ann.send('/sellprice 1000000000000000') });

@@ -37,11 +37,15 @@ describe('/toko: the shop profile on customer receipts', () => {
     expect(menu.text).toContain('disimpan');
     expect(menu.text).toContain('Nama toko: Konter Budi');
     expect(menu.text).toContain('Catatan kaki: (kosong)');
-    expect(world.app.store.users.get(budi.id)?.shop).toEqual({ name: 'Konter Budi', address: 'Jl. Melati 5, Bandung', target: 'masked' });
+    expect((await world.app.db.users.get(budi.id))?.shop).toEqual({
+      name: 'Konter Budi',
+      address: 'Jl. Melati 5, Bandung',
+      target: 'masked',
+    });
     await tapAndWait(world, budi, menu, '✅ Selesai', 'Selesai');
 
     const ref = await seedPurchase(world, budi);
-    await world.app.store.transactions.settle(ref, { status: 'Sukses', sn: 'SN1' });
+    await world.app.db.transactions.settle(ref, { status: 'Sukses', sn: 'SN1' });
     const receipt = await say(world, budi, `/cek ${ref}`);
     const struk = await tapAndWait(world, budi, receipt, '🧾 Struk pelanggan', 'STRUK PEMBELIAN');
     expect(struk.text?.split('\n').slice(0, 2)).toEqual(['🏪 Konter Budi', 'Jl. Melati 5, Bandung']);
@@ -72,17 +76,17 @@ describe('/toko: the shop profile on customer receipts', () => {
 
   it('with a profile: changes a field, clears one, refuses a too long name, switches the target style and deletes it', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
-    await world.app.store.users.upsert({ id: budi.id, firstName: 'Budi' });
-    await world.app.store.users.update(budi.id, {
+    await world.app.db.users.upsert({ id: budi.id, firstName: 'Budi' });
+    await world.app.db.users.update(budi.id, {
       shop: { name: 'Konter Budi', address: 'Jl. Lama 1', footer: 'Makasih', target: 'masked' },
     });
-    const shop = () => world.app.store.users.get(budi.id)?.shop;
+    const shop = async () => (await world.app.db.users.get(budi.id))?.shop;
 
     const menu = await say(world, budi, '/toko', 'Profil toko');
     expect(menu.text).toContain('Alamat: Jl. Lama 1');
     const askAddress = await tapAndWait(world, budi, menu, '📍 Alamat', 'alamat');
     const cleared = await tapAndWait(world, budi, askAddress, '🧹 Kosongkan', 'disimpan');
-    expect(shop()).toEqual({ name: 'Konter Budi', footer: 'Makasih', target: 'masked' });
+    expect(await shop()).toEqual({ name: 'Konter Budi', footer: 'Makasih', target: 'masked' });
     expect(cleared.text).toContain('Alamat: (kosong)');
 
     await tapAndWait(world, budi, cleared, '✏️ Nama', 'nama toko');
@@ -90,15 +94,15 @@ describe('/toko: the shop profile on customer receipts', () => {
     expect(tooLong.text).toContain('40');
     const renamed = await say(world, budi, 'Toko <Ani> & Budi', 'disimpan');
     expect(renamed.text).toContain('Nama toko: Toko <Ani> & Budi');
-    expect(shop()?.name).toBe('Toko <Ani> & Budi');
+    expect((await shop())?.name).toBe('Toko <Ani> & Budi');
 
     const style = await tapAndWait(world, budi, renamed, '🔒 Nomor tujuan', 'nomor tujuan');
     const full = await tapAndWait(world, budi, style, 'Lengkap', 'disimpan');
-    expect(shop()?.target).toBe('full');
+    expect((await shop())?.target).toBe('full');
     expect(full.text).toContain('lengkap');
 
     await tapAndWait(world, budi, full, '🗑 Hapus profil', 'dihapus');
-    expect(shop()).toBeUndefined();
+    expect(await shop()).toBeUndefined();
     const again = await say(world, budi, '/toko');
     expect(again.text).toContain('struk pelanggan');
   });
@@ -117,7 +121,7 @@ describe('/toko: the shop profile on customer receipts', () => {
     await say(world, budi, 'Terima kasih\u202e!', 'tak terlihat');
     const target = await say(world, budi, 'Terima kasih!\nBuka 08.00–21.00', 'nomor tujuan');
     await tapAndWait(world, budi, target, 'Lengkap', 'disimpan');
-    expect(world.app.store.users.get(budi.id)?.shop).toEqual({
+    expect((await world.app.db.users.get(budi.id))?.shop).toEqual({
       name: 'Konter Budi',
       footer: 'Terima kasih!\nBuka 08.00–21.00',
       target: 'full',
@@ -134,7 +138,7 @@ describe('/toko: the shop profile on customer receipts', () => {
     await say(world, budi, '/toko');
     const address = await say(world, budi, 'Konter Budi', 'alamat');
     await tapAndWait(world, budi, address, '❌ Batal', 'tidak diubah');
-    expect(world.app.store.users.get(budi.id)?.shop).toBeUndefined();
+    expect((await world.app.db.users.get(budi.id))?.shop).toBeUndefined();
   });
 
   it('speaks English as /shop, and answers in groups that it is private', async () => {

@@ -19,7 +19,7 @@ describe('start, help and language', () => {
     const reply = await world.telegram.waitForBotMessage(budi, { after: sent });
     expect(reply.text).toContain('Halo Budi');
     expect(reply.text).toContain('/connect');
-    expect(world.app.store.users.get(budi.id)).toMatchObject({ firstName: 'Budi', active: true });
+    expect(await world.app.db.users.get(budi.id)).toMatchObject({ firstName: 'Budi', active: true });
   });
 
   it('speaks English to an English Telegram client', async () => {

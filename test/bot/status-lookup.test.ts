@@ -4,8 +4,8 @@ import { seedConnectedUser, seedPurchase } from '../helpers/seed-transactions.ts
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 
 /** The provider Trx ID that the receipt of `refId` prints. */
-function trxIdOf(world: TestWorld, refId: string): string {
-  const trxId = world.app.store.transactions.get(refId)?.trxId;
+async function trxIdOf(world: TestWorld, refId: string): Promise<string> {
+  const trxId = (await world.app.db.transactions.get(refId))?.trxId;
   if (!trxId) throw new Error(`no trx id for ${refId}`);
   return trxId;
 }
@@ -22,7 +22,7 @@ describe('/cek by provider Trx ID or by target number', () => {
   it('finds one transaction by its Trx ID, also once settled, and lists several to one target newest first', async () => {
     const budi = await seedConnectedUser(world, 'Budi');
     const older = await seedPurchase(world, budi, { target: '081234567890' });
-    const olderTrx = trxIdOf(world, older);
+    const olderTrx = await trxIdOf(world, older);
     const newer = await seedPurchase(world, budi, { target: '081234567890' });
     const single = await seedPurchase(world, budi, { target: '085711112222' });
 
@@ -54,7 +54,7 @@ describe('/cek by provider Trx ID or by target number', () => {
   it("answers another user's Trx ID or target exactly like an unknown one", async () => {
     const siti = await seedConnectedUser(world, 'Siti', { account: resellerDemoAccounts.second });
     const sitiRef = await seedPurchase(world, siti, { target: '085700001111' });
-    const sitiTrx = trxIdOf(world, sitiRef);
+    const sitiTrx = await trxIdOf(world, sitiRef);
     const budi = await seedConnectedUser(world, 'Budi');
     await seedPurchase(world, budi, { target: '081234567890' });
 

@@ -62,9 +62,9 @@ export function codeTexts(message: EmulatedMessage): string[] {
  * Resolves once `condition` holds, checking every few milliseconds (for state the emulator does
  * not see change, such as the store); fails after `timeoutMs`.
  */
-export async function eventually(condition: () => boolean, timeoutMs = 3000): Promise<void> {
+export async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > end) throw new Error(`eventually: condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

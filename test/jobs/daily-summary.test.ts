@@ -23,8 +23,8 @@ describe('daily summary (/ringkasan)', () => {
     await world.stop();
   });
 
-  const summaries = (user: EmulatedUser) =>
-    world.app.store.outbox.list().filter((item) => item.chatId === user.id && item.kind === 'daily-summary');
+  const summaries = async (user: EmulatedUser) =>
+    (await world.app.db.outbox.list()).filter((item) => item.chatId === user.id && item.kind === 'daily-summary');
 
   /** Opens the summary menu with `command`, taps `button`, and resolves the menu's text once it contains `expected`. */
   async function chooseHour(user: EmulatedUser, command: string, button: string, expected: string): Promise<void> {
@@ -35,7 +35,7 @@ describe('daily summary (/ringkasan)', () => {
 
   it("sends yesterday's report once at the chosen hour, not again after a restart, and again the next day", async () => {
     const budi = await seedConnectedUser(world, 'Budi');
-    await world.app.store.transactions.createMany([
+    await world.app.db.transactions.createMany([
       {
         refId: 'yesterday-1',
         userId: budi.id,
@@ -48,25 +48,25 @@ describe('daily summary (/ringkasan)', () => {
         createdAt: '2026-11-02T16:30:00.000Z',
       },
     ]);
-    await world.app.store.transactions.settle('yesterday-1', { status: 'Sukses' });
+    await world.app.db.transactions.settle('yesterday-1', { status: 'Sukses' });
     const menu = await world.telegram.waitForBotMessage(budi, { after: budi.send('/ringkasan') });
     expect(menu.text).toContain('Ringkasan harian');
     expect(menu.buttons.flat()).toContain('07:00');
     expect(menu.buttons.flat()).toContain('Matikan');
     budi.tap(menu, '07:00');
     await world.telegram.waitFor(() => (world.telegram.botMessages(budi).at(-1)!.text ?? '').includes('07:00 WIB'));
-    expect(world.app.store.users.get(budi.id)?.dailySummary?.hour).toBe(7);
+    expect((await world.app.db.users.get(budi.id))?.dailySummary?.hour).toBe(7);
 
     expect(await world.app.summaries.runOnce()).toBe(0);
     t += hourMs / 2; // 07:00 WIB
     expect(await world.app.summaries.runOnce()).toBe(1);
     expect(await world.app.summaries.runOnce()).toBe(0);
-    expect(summaries(budi)).toHaveLength(1);
+    expect(await summaries(budi)).toHaveLength(1);
 
     await world.restart();
     t += 5 * 60_000;
     expect(await world.app.summaries.runOnce()).toBe(0);
-    expect(summaries(budi)).toHaveLength(1);
+    expect(await summaries(budi)).toHaveLength(1);
 
     world.app.outbox.start();
     const isSummary = (text: string | undefined) => (text ?? '').includes('Ringkasan harian · laporan kemarin');
@@ -89,7 +89,7 @@ describe('daily summary (/ringkasan)', () => {
     expect(await world.app.summaries.runOnce()).toBe(1);
 
     await chooseHour(ani, '/summary', 'Matikan', 'tidak aktif');
-    expect(world.app.store.users.get(ani.id)?.dailySummary).toBeUndefined();
+    expect((await world.app.db.users.get(ani.id))?.dailySummary).toBeUndefined();
     t += 24 * hourMs;
     expect(await world.app.summaries.runOnce()).toBe(0);
   });

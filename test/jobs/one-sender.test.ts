@@ -122,6 +122,6 @@ describe('one sender per ref at a time', () => {
       expect(gate.mostAtOnce(tx.refId), tx.target).toBe(1);
     }
     expect(result.text).not.toMatch(/Ditolak|Gagal/);
-    expect(world.app.store.transactions.listOpen()).toHaveLength(8);
+    expect(await world.app.db.transactions.listOpen()).toHaveLength(8);
   });
 });

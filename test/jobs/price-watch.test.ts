@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
 import { seedConnectedUser } from '../helpers/seed-transactions.ts';
+import { eventually } from '../helpers/buy.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { createPriceWatchJob } from '../../src/jobs/price-watch.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -120,7 +121,7 @@ describe('price-change digests', () => {
     // Notices speak the language a user chose with /language, like every other notice.
     const picker = await world.telegram.waitForBotMessage(ann, { after: ann.send('/language'), textIncludes: 'language' });
     ann.tap(picker, '🇬🇧 English');
-    await world.telegram.waitFor(() => world.app.store.users.get(ann.id)?.locale === 'en');
+    await eventually(async () => (await world.app.db.users.get(ann.id))?.locale === 'en');
     const sari = await subscriber('Sari', 'semua', { account: resellerDemoAccounts.second });
     // Connected but not subscribed: no fetch for her account, no digest.
     const dewi = await seedConnectedUser(world, 'Dewi', { account: resellerDemoAccounts.poor });
@@ -210,8 +211,8 @@ describe('price-change digests', () => {
     const budi = await subscriber('Budi');
     // A fixed price for TSEL10 (Rp 10.700) and Rp 1.000 on everything else.
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/jual 1000'), textIncludes: '1.000' });
-    await world.app.store.users.update(budi.id, {
-      sellRules: { ...world.app.store.users.get(budi.id)!.sellRules!, products: { TSEL10: { kind: 'price', price: 10_700 } } },
+    await world.app.db.users.update(budi.id, {
+      sellRules: { ...(await world.app.db.users.get(budi.id))!.sellRules!, products: { TSEL10: { kind: 'price', price: 10_700 } } },
     });
     await pass();
     world.sandbox.reseller.setProduct('TSEL10', { price: 10900 });

@@ -78,7 +78,7 @@ describe('settlement watcher and notifications', () => {
     const checks = world.sandbox.received.filter((r) => (r.body as { ref_id?: string } | undefined)?.ref_id === refId).length;
     await recheck(world, clock, 3);
     expect(world.sandbox.received.filter((r) => (r.body as { ref_id?: string } | undefined)?.ref_id === refId)).toHaveLength(checks);
-    expect((await world.app.store.transactions.find(refId))?.status).toBe('Unresolved');
+    expect((await world.app.db.transactions.find(refId))?.status).toBe('Unresolved');
   });
 
   it('after a restart, 50 Pending transactions of 5 users all settle and each is announced once', async () => {
@@ -94,17 +94,17 @@ describe('settlement watcher and notifications', () => {
       const txs = await world.app.services.purchases.confirm({ confirmationId: `bulk-${u}`, userId: user.id, chatId: user.chatId, lines });
       for (const tx of txs) await world.app.services.purchases.submit(tx.refId);
     }
-    expect(world.app.store.transactions.listOpen()).toHaveLength(50);
+    expect(await world.app.db.transactions.listOpen()).toHaveLength(50);
     await world.restart();
     // The watcher runs at most 8 provider calls at once (2 per account), so it takes a few passes.
-    for (let pass = 0; pass < 40 && world.app.store.transactions.listOpen().length > 0; pass += 1) await recheck(world, clock);
+    for (let pass = 0; pass < 40 && (await world.app.db.transactions.listOpen()).length > 0; pass += 1) await recheck(world, clock);
     await world.app.outbox.drain();
     for (const user of users) {
       await world.telegram.waitFor(
         () => world.telegram.botMessages(user).filter((m) => m.text?.includes('Transaksi sukses')).length === 10,
       );
     }
-    expect(world.app.store.transactions.listOpen()).toHaveLength(0);
+    expect(await world.app.db.transactions.listOpen()).toHaveLength(0);
     await recheck(world, clock, 2);
     await world.app.outbox.drain();
     for (const user of users) expect(world.telegram.botMessages(user).filter((m) => m.text?.includes('Transaksi sukses'))).toHaveLength(10);
@@ -146,7 +146,7 @@ describe('settlement watcher and notifications', () => {
     });
     await recheck(world, clock, 3);
     await waitForSettled(world, budi, pending, 'Transaksi sukses');
-    expect(world.app.store.users.get(budi.id)?.recheckPause).toBeUndefined();
+    expect((await world.app.db.users.get(budi.id))?.recheckPause).toBeUndefined();
   });
 
   it('the low-balance alert fires once per crossing', async () => {

@@ -72,7 +72,7 @@ describe('settlement watcher edges', () => {
     expect(transactionRequests(world, refId)).toBe(checks);
     expect(messagesMatching(budi, 'memblokir IP')).toHaveLength(1);
     // A refused account says nothing about the transaction: still open, never announced as final.
-    expect((await world.app.store.transactions.find(refId))?.status).toBe('Pending');
+    expect((await world.app.db.transactions.find(refId))?.status).toBe('Pending');
     expect(messagesMatching(budi, finalNotice)).toHaveLength(0);
     expect(pending.text).toContain('Sedang diproses');
   });
@@ -97,18 +97,18 @@ describe('settlement watcher edges', () => {
     });
 
     await recheck(world, clock, 1);
-    let stored = await world.app.store.transactions.find(refId);
+    let stored = await world.app.db.transactions.find(refId);
     expect(stored?.status).toBe('Pending');
     expect(stored?.providerStatus).toBe('Diproses');
     await recheck(world, clock, 1);
-    stored = await world.app.store.transactions.find(refId);
+    stored = await world.app.db.transactions.find(refId);
     expect(stored?.status).toBe('Pending');
     expect(stored?.providerStatus).toBe('Waiting');
-    expect(world.app.store.transactions.listOpen().map((tx) => tx.refId)).toContain(refId);
+    expect((await world.app.db.transactions.listOpen()).map((tx) => tx.refId)).toContain(refId);
     await world.app.outbox.drain();
     expect(messagesMatching(budi, finalNotice)).toHaveLength(0);
     expect(pending.text).toContain('Sedang diproses');
-    expect(world.app.store.users.get(budi.id)?.recheckPause).toBeUndefined();
+    expect((await world.app.db.users.get(budi.id))?.recheckPause).toBeUndefined();
 
     // The provider answers normally again: Pending, then Sukses on its second real check.
     await recheck(world, clock, 3);
@@ -133,7 +133,7 @@ describe('settlement watcher edges', () => {
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     expect(pending.text).not.toMatch(/Gagal|Ditolak/);
     expect(pending.text).toContain('Belum pasti');
-    const [open] = world.app.store.transactions.listOpen();
+    const [open] = await world.app.db.transactions.listOpen();
     expect(open?.status).toBe('Pending');
     expect(open?.message).toBe('unknown_outcome');
     const refId = open?.refId ?? 'missing';
@@ -169,7 +169,7 @@ describe('settlement watcher edges', () => {
     const pending = await buyPending(world, budi, 'TSEL10', '081234567890');
     expect(sandboxTransactions(world)).toHaveLength(1);
     const refId = sandboxTransactions(world)[0]?.refId ?? 'missing';
-    expect((await world.app.store.transactions.find(refId))?.message).toBe('unknown_outcome');
+    expect((await world.app.db.transactions.find(refId))?.message).toBe('unknown_outcome');
 
     await recheck(world, clock, 4);
     await waitForSettled(world, budi, pending, 'Transaksi sukses');
@@ -208,12 +208,12 @@ describe('settlement watcher edges', () => {
     const checkedFrom = clock.now().getTime();
     await world.app.watcher.runOnce();
     expect(transactionRequests(world, refId)).toBe(2);
-    const nextCheckAt = (await world.app.store.transactions.find(refId))?.nextCheckAt ?? '';
+    const nextCheckAt = (await world.app.db.transactions.find(refId))?.nextCheckAt ?? '';
     const waitMs = Date.parse(nextCheckAt) - checkedFrom;
     expect(waitMs).toBeGreaterThanOrEqual(4 * 60_000 - 1000);
 
     await world.restart();
-    expect((await world.app.store.transactions.find(refId))?.nextCheckAt).toBe(nextCheckAt);
+    expect((await world.app.db.transactions.find(refId))?.nextCheckAt).toBe(nextCheckAt);
     await world.app.watcher.runOnce();
     clock.advance(waitMs - 30_000);
     await world.app.watcher.runOnce();
@@ -285,7 +285,7 @@ describe('settlement watcher edges', () => {
     const budi = await buyer(world);
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/alert 995000'), textIncludes: 'Rp 995.000' });
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/alert off'), textIncludes: 'Peringatan saldo dimatikan' });
-    expect(world.app.store.users.get(budi.id)?.alertThreshold).toBeUndefined();
+    expect((await world.app.db.users.get(budi.id))?.alertThreshold).toBeUndefined();
     const shown = await world.telegram.waitForBotMessage(budi, { after: budi.send('/alert') });
     expect(shown.text).toContain('belum diatur');
 

@@ -19,7 +19,7 @@ describe('HTTP server: health and webhook', () => {
 
   it('GET /health without a configured token: liveness only, no counts, even with a bearer token', async () => {
     world = await startWorld();
-    await world.app.store.users.upsert({ id: 5001, firstName: 'Budi' });
+    await world.app.db.users.upsert({ id: 5001, firstName: 'Budi' });
     server = await startHttpServer({ port: 0, logger: world.app.logger, db: world.app.db });
     const answer = await health();
     expect(answer.status).toBe(200);
@@ -30,8 +30,8 @@ describe('HTTP server: health and webhook', () => {
 
   it('GET /health with HEALTH_TOKEN: counts only with the right bearer token, 401 with a wrong one, liveness without', async () => {
     world = await startWorld();
-    await world.app.store.users.upsert({ id: 5001, firstName: 'Budi' });
-    await world.app.store.outbox.enqueue({ chatId: 5001, kind: 'test', payload: { type: 'send', text: 'hai' } });
+    await world.app.db.users.upsert({ id: 5001, firstName: 'Budi' });
+    await world.app.db.outbox.enqueue({ chatId: 5001, kind: 'test', payload: { type: 'send', text: 'hai' } });
     server = await startHttpServer({ port: 0, logger: world.app.logger, db: world.app.db, healthToken });
 
     const anonymous = await health();

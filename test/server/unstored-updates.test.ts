@@ -13,9 +13,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
 import { inboxGetUpdatesTransformer } from '../../src/server/update-inbox.ts';
 import { createUnstoredUpdates } from '../../src/server/unstored-updates.ts';
-import { openInbox } from '../../src/store/inbox.ts';
+import { openContractInbox } from '../helpers/contract-inbox.ts';
 import { createVault } from '../../src/store/vault.ts';
-import type { TestWorld } from '../helpers/app.ts';
+import { dataDirectoryOf, type TestWorld } from '../helpers/app.ts';
 import { privateTextUpdate } from '../helpers/updates.ts';
 import { buyer, waitForSummary } from '../helpers/buy.ts';
 import { createTestDisk, type TestDisk } from '../helpers/disk.ts';
@@ -63,7 +63,7 @@ describe('a data directory that cannot be written while the bot runs', () => {
     const summary = await waitForSummary(world, siti, siti.send('/beli TSEL10 081234567890'));
     // The /beli message handled and marked done on disk (a restart would replay it otherwise).
     await world.idle();
-    await world.app.store.flush();
+    await dataDirectoryOf(world.app).flush();
 
     disk.setFull(true);
     const tap = siti.tap(summary, '✅ Konfirmasi');
@@ -96,12 +96,8 @@ describe('the getUpdates transformer when the inbox cannot be written', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'kiosbot-unstored-'));
     dirs.push(dir);
     const disk = createTestDisk();
+    const { inbox } = await openContractInbox(dir, createVault({ key: Buffer.alloc(32, 9) }), disk.write);
     disk.setReadOnly(true);
-    const inbox = await openInbox({
-      path: path.join(dir, 'inbox.json'),
-      vault: createVault({ key: Buffer.alloc(32, 9) }),
-      writeFile: disk.write,
-    });
     const calls: Array<Record<string, unknown>> = [];
     const answers: Update[][] = [[privateTextUpdate(7, '/beli TSEL10 0812'), privateTextUpdate(8, 'TSEL10.0812')]];
     const record = (method: string, payload: Record<string, unknown>) => {

@@ -5,7 +5,8 @@ import { Bot, type ApiCallFn, type RawApi, type Transformer } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { HandleUpdate } from '../../src/server/pipeline-stage.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openInbox, type Inbox } from '../../src/store/inbox.ts';
+import type { InboxDb } from '../../src/store/db.ts';
+import { openContractInbox, type ContractInbox } from '../helpers/contract-inbox.ts';
 import { createVault } from '../../src/store/vault.ts';
 import {
   claimGuard,
@@ -19,8 +20,8 @@ import {
 import { createLocalChatLocks } from '../../src/store/chat-locks.ts';
 import { createClaimHolder } from '../../src/store/claim-holder.ts';
 import { createLogger } from '../../src/logger.ts';
-import { startWorld, type TestWorld } from '../helpers/app.ts';
-import { buyer, waitForSummary } from '../helpers/buy.ts';
+import { dataDirectoryOf, startWorld, type TestWorld } from '../helpers/app.ts';
+import { buyer, eventually, waitForSummary } from '../helpers/buy.ts';
 import { privateTextUpdate } from '../helpers/updates.ts';
 import { startHttpServer, type HttpServer } from '../../src/server/http.ts';
 import { enospc } from '../helpers/disk.ts';
@@ -44,7 +45,8 @@ const tap = (id: number): Update => ({
 
 describe('getUpdates transformer of the inbox', () => {
   let dir: string;
-  let inbox: Inbox;
+  let opened: ContractInbox;
+  let inbox: InboxDb;
   /** What the fake Telegram answers next, and every payload it was called with. */
   let answers: Update[][];
   let payloads: Array<Record<string, unknown>>;
@@ -61,12 +63,13 @@ describe('getUpdates transformer of the inbox', () => {
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'kiosbot-inbox-tf-'));
-    inbox = await openInbox({ path: path.join(dir, 'inbox.json'), vault });
+    opened = await openContractInbox(dir, vault);
+    inbox = opened.inbox;
     answers = [];
     payloads = [];
   });
   afterEach(async () => {
-    await inbox.close();
+    await opened.close();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -84,7 +87,7 @@ describe('getUpdates transformer of the inbox', () => {
   });
 
   it('drops updates the inbox already holds and still moves the offset past them', async () => {
-    await inbox.add([privateText(200), tap(201)]);
+    await inbox.addUpdates([privateText(200), tap(201)]);
     const transformer = inboxGetUpdatesTransformer(inbox);
     // After a restart Telegram re-sends what was not acknowledged; the start replayed it already.
     answers.push([privateText(200), tap(201)], [privateText(202)]);
@@ -96,20 +99,23 @@ describe('getUpdates transformer of the inbox', () => {
     expect(second.result.map((u) => u.update_id)).toEqual([202]);
   });
 
-  it('forgets done entries below the offset of a later call', async () => {
+  it('a later call forgets the done entries of all but one answer (getUpdates: at most 100), never one not done', async () => {
     const transformer = inboxGetUpdatesTransformer(inbox);
-    answers.push([privateText(300), privateText(301)], []);
+    const first = Array.from({ length: 100 }, (_, i) => privateText(300 + i));
+    answers.push(first, [privateText(400), privateText(401)], []);
     await call(transformer, 'getUpdates', { offset: 0 });
-    void inbox.markDone(300);
-    void inbox.markDone(301);
-    await inbox.flush();
-    await call(transformer, 'getUpdates', { offset: 302 });
-    await inbox.flush();
-    expect(await idsOnDisk()).toEqual([]);
+    await call(transformer, 'getUpdates', { offset: 400 });
+    // 300..399 and 401 handled; 400 still being handled.
+    for (const update of [...first, privateText(401)]) void inbox.markDone(update.update_id);
+    await opened.flush();
+    await call(transformer, 'getUpdates', { offset: 402 });
+    await opened.flush();
+    // The newest 100 done ones stay to recognise a re-sent answer after a crash; 400 stays for the replay.
+    expect(await idsOnDisk()).toEqual([...first.slice(1).map((u) => u.update_id), 400, 401]);
   });
 
   it('when the inbox cannot be written, the call fails and nothing is acknowledged', async () => {
-    const broken: Inbox = { ...inbox, has: () => false, add: () => Promise.reject(new Error('disk full')) };
+    const broken: InboxDb = { ...inbox, has: () => Promise.resolve(false), addUpdates: () => Promise.reject(new Error('disk full')) };
     const transformer = inboxGetUpdatesTransformer(broken);
     answers.push([tap(400)], [tap(400)]);
     await expect(call(transformer, 'getUpdates', { offset: 0 })).rejects.toThrow('disk full');
@@ -311,13 +317,13 @@ describe('inbox with the real bot', () => {
       },
     });
     // Stored out of order; the replay goes by update id.
-    await world.app.store.inbox.add([message(9002, 'TSEL10.081234567890'), message(9001, '/saldo')]);
+    await world.app.db.inbox.addUpdates([message(9002, 'TSEL10.081234567890'), message(9001, '/saldo')]);
 
     expect(await world.app.replayInbox()).toBe(2);
     const [balance, summary] = world.telegram.botMessages(user).slice(-2);
     expect(balance?.text).toContain('Rp');
     expect(summary?.buttons.flat()).toContain('✅ Konfirmasi');
-    expect(world.app.store.inbox.pendingIds()).toEqual([]);
+    expect(await world.app.db.inbox.pendingIds()).toEqual([]);
     // Nothing left for the next start.
     expect(await world.app.replayInbox()).toBe(0);
   });
@@ -328,8 +334,8 @@ describe('inbox with the real bot', () => {
     const secret = 'test-webhook-secret-1234';
     const heldWhenHandled: boolean[] = [];
     const handle = world.app.bot.handleUpdate.bind(world.app.bot);
-    world.app.bot.handleUpdate = (update, envelope) => {
-      heldWhenHandled.push(world.app.store.inbox.has(update.update_id));
+    world.app.bot.handleUpdate = async (update, envelope) => {
+      heldWhenHandled.push(await world.app.db.inbox.has(update.update_id));
       return handle(update, envelope);
     };
     server = await startHttpServer({
@@ -352,7 +358,7 @@ describe('inbox with the real bot', () => {
       });
 
     expect((await post('wrong-secret-000000000')).status).toBe(401);
-    expect(world.app.store.inbox.has(777)).toBe(false);
+    expect(await world.app.db.inbox.has(777)).toBe(false);
 
     expect((await post(secret)).status).toBe(200);
     expect(heldWhenHandled).toEqual([true]);
@@ -377,7 +383,7 @@ describe('inbox with the real bot', () => {
     const id = () => world.telegram.updates.find((u) => u.callback_query?.id === query.id)?.update_id ?? -1;
     // Handled again: the purchase is found recorded under its confirmation, and checked, not bought again.
     await world.telegram.waitForBotMessage(budi, { after: summary, textIncludes: 'sudah tercatat', timeoutMs: 5000 });
-    await world.telegram.waitFor(() => !world.app.store.inbox.pendingIds().includes(id()), { timeoutMs: 3000 });
+    await eventually(async () => !(await world.app.db.inbox.pendingIds()).includes(id()), 3000);
     const bought = world.sandbox.received.filter((request) => request.service === 'reseller' && request.path === '/transaction');
     expect(new Set(bought.map((request) => (request.body as { ref_id?: string }).ref_id)).size).toBe(1);
     // The conversation is over (its end was written on the second run): no old summary waits for a tap.
@@ -395,7 +401,7 @@ describe('inbox with the real bot', () => {
     };
     const query = budi.tap(summary, '✅ Konfirmasi');
     const id = () => world.telegram.updates.find((u) => u.callback_query?.id === query.id)?.update_id ?? -1;
-    await world.telegram.waitFor(() => tries >= 3 && !world.app.store.inbox.pendingIds().includes(id()), { timeoutMs: 5000 });
+    await eventually(async () => tries >= 3 && !(await world.app.db.inbox.pendingIds()).includes(id()), 5000);
     // Marked done after the last try: nothing is scheduled any more, and the bot is idle.
     await world.idle();
     expect(tries, 'the first run and two retries, no more').toBe(3);
@@ -414,9 +420,9 @@ describe('inbox with the real bot', () => {
     const query = budi.tap(summary, '✅ Konfirmasi');
     await world.telegram.waitForBotMessage(budi, { after: summary, textIncludes: 'Sukses' });
     const id = world.telegram.updates.find((u) => u.callback_query?.id === query.id)?.update_id ?? -1;
-    expect(world.app.store.inbox.has(id)).toBe(true);
-    await world.telegram.waitFor(() => !world.app.store.inbox.pendingIds().includes(id), { timeoutMs: 3000 }).catch(() => undefined);
-    await world.app.store.inbox.flush();
-    expect(world.app.store.inbox.pendingIds()).not.toContain(id);
+    expect(await world.app.db.inbox.has(id)).toBe(true);
+    await eventually(async () => !(await world.app.db.inbox.pendingIds()).includes(id), 3000).catch(() => undefined);
+    await dataDirectoryOf(world.app).flush();
+    expect(await world.app.db.inbox.pendingIds()).not.toContain(id);
   });
 });

@@ -47,7 +47,7 @@ describe('re-check back-off', () => {
       /** Delays (ms from now) of the stored next checks. */
       const delays = async () => {
         const at = now().getTime();
-        const stored = await Promise.all(refs.map((refId) => world.app.store.transactions.find(refId)));
+        const stored = await Promise.all(refs.map((refId) => world.app.db.transactions.find(refId)));
         return stored.map((tx) => Date.parse(tx?.nextCheckAt ?? 'missing') - at);
       };
       const expectWithin = (values: number[], base: number) => {
@@ -74,7 +74,7 @@ describe('re-check back-off', () => {
         for (const refId of refs) await world.app.services.purchases.check(refId, { notifyOwner: true });
         expectWithin(await delays(), base);
       }
-      for (const refId of refs) expect((await world.app.store.transactions.find(refId))?.checks).toBe(steps.length);
+      for (const refId of refs) expect((await world.app.db.transactions.find(refId))?.checks).toBe(steps.length);
     });
 
     it('RECHECK_FIRST_SECONDS=2: a new purchase is re-checked about 2 s later', async () => {
@@ -83,7 +83,7 @@ describe('re-check back-off', () => {
       world = await startWorld({ app: { now }, env: { RECHECK_FIRST_SECONDS: '2' } });
       const budi = await seedConnectedUser(world, 'Budi');
       const refId = await seedPurchase(world, budi, { target: '081200009999' });
-      const delay = Date.parse((await world.app.store.transactions.find(refId))?.nextCheckAt ?? 'missing') - clockMs;
+      const delay = Date.parse((await world.app.db.transactions.find(refId))?.nextCheckAt ?? 'missing') - clockMs;
       expect(delay).toBeGreaterThanOrEqual(1600);
       expect(delay).toBeLessThanOrEqual(2400);
     });

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TestWorld } from '../helpers/app.ts';
+import { dataDirectoryOf, type TestWorld } from '../helpers/app.ts';
 import { buyer } from '../helpers/buy.ts';
 import { createTestDisk, type TestDisk } from '../helpers/disk.ts';
 import { startSettlementWorld, testClock, type TestClock } from '../helpers/settlement.ts';
@@ -56,8 +56,8 @@ describe('confirming a purchase with the disk full', () => {
     await expect(confirm(budi, 'c-full', 120_000)).rejects.toMatchObject({ code: 'ENOSPC' });
     // A second tap of the same button while the disk is still full: no success from memory either.
     await expect(confirm(budi, 'c-full', 120_000)).rejects.toMatchObject({ code: 'ENOSPC' });
-    expect(world.app.store.transactions.confirmation('c-full')).toBeUndefined();
-    expect(world.app.store.transactions.listOpen()).toEqual([]);
+    expect(await world.app.db.transactions.confirmation('c-full')).toBeUndefined();
+    expect(await world.app.db.transactions.listOpen()).toEqual([]);
 
     // Past the hold, the watcher finds nothing to send.
     clock.advance(10 * 60_000);
@@ -66,11 +66,11 @@ describe('confirming a purchase with the disk full', () => {
 
     // The disk works again: what is on disk is what the bot believes, before and after a restart.
     disk.setFull(false);
-    await world.app.store.flush();
+    await dataDirectoryOf(world.app).flush();
     expect(hotFile().transactions).toEqual({});
     expect(hotFile().confirmations).toEqual({});
     await world.restart();
-    expect(world.app.store.transactions.listOpen()).toEqual([]);
+    expect(await world.app.db.transactions.listOpen()).toEqual([]);
     await world.app.watcher.runOnce();
     expect(purchaseRequests()).toEqual([]);
 
@@ -89,7 +89,7 @@ describe('confirming a purchase with the disk full', () => {
     // No hold: the watcher may send it at once (as after a crash).
     const confirmed = confirm(budi, 'c-race');
     await writesHeld(1);
-    expect(world.app.store.transactions.listOpen()).toHaveLength(1);
+    expect(await world.app.db.transactions.listOpen()).toHaveLength(1);
     const watcherRun = world.app.watcher.runOnce();
     // Let the watcher reach its first send (it records sentAt before calling the provider).
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -99,10 +99,10 @@ describe('confirming a purchase with the disk full', () => {
     await expect(confirmed).rejects.toMatchObject({ code: 'ENOSPC' });
     await watcherRun;
     expect(purchaseRequests()).toEqual([]);
-    expect(world.app.store.transactions.listOpen()).toEqual([]);
+    expect(await world.app.db.transactions.listOpen()).toEqual([]);
     await world.app.watcher.runOnce();
     expect(purchaseRequests()).toEqual([]);
-    await world.app.store.flush();
+    await dataDirectoryOf(world.app).flush();
     expect(hotFile().transactions).toEqual({});
   });
 
@@ -111,7 +111,7 @@ describe('confirming a purchase with the disk full', () => {
     const budi = await buyer(world);
     // Nothing else on its way to the disk (the inbox's done marks): the held write is the confirmation's.
     await world.idle();
-    await world.app.store.flush();
+    await dataDirectoryOf(world.app).flush();
     disk.hold();
     const first = confirm(budi, 'c-twice', 120_000);
     await writesHeld(1);
@@ -121,7 +121,7 @@ describe('confirming a purchase with the disk full', () => {
     disk.release();
     const results = await Promise.allSettled([first, second]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    expect(world.app.store.transactions.confirmation('c-twice')).toBeUndefined();
+    expect(await world.app.db.transactions.confirmation('c-twice')).toBeUndefined();
 
     // On a working disk the double tap gets the same transactions, once they are on disk.
     const [a, b] = await Promise.all([confirm(budi, 'c-ok', 120_000), confirm(budi, 'c-ok', 120_000)]);

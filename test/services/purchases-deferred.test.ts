@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TestWorld } from '../helpers/app.ts';
+import { dataDirectoryOf, type TestWorld } from '../helpers/app.ts';
 import { buyer, sandboxTransactions } from '../helpers/buy.ts';
 import { createTestDisk } from '../helpers/disk.ts';
 import { buyPending, recheck, startSettlementWorld, testClock } from '../helpers/settlement.ts';
@@ -38,7 +38,7 @@ describe('re-checks of a purchase that stays Pending', () => {
     // Every write from here on waits until released: two re-checks still complete.
     disk.hold();
     await recheck(world, clock, 2);
-    const stored = world.app.store.transactions.get(refId);
+    const stored = await world.app.db.transactions.get(refId);
     expect(stored?.status).toBe('Pending');
     expect(stored?.checks).toBe(checksOnDisk + 2);
     expect(onDisk()?.checks).toBe(checksOnDisk);
@@ -54,7 +54,7 @@ describe('re-checks of a purchase that stays Pending', () => {
     disk.release();
     await pass;
     await world.telegram.waitFor(() => pending.text?.includes('Transaksi sukses'));
-    await world.app.store.flush();
-    expect(world.app.store.transactions.get(refId)).toBeUndefined();
+    await dataDirectoryOf(world.app).flush();
+    expect(await world.app.db.transactions.get(refId)).toBeUndefined();
   });
 });

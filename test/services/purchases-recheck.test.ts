@@ -51,11 +51,11 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
   /** Re-checks until the store holds a final status (at most `limit` passes); returns it. */
   const recheckUntilFinal = async (refId: string, limit = 10) => {
     for (let pass = 0; pass < limit; pass += 1) {
-      const stored = await world.app.store.transactions.find(refId);
+      const stored = await world.app.db.transactions.find(refId);
       if (stored && ['Sukses', 'Gagal', 'Rejected', 'Unresolved'].includes(stored.status)) return stored;
       await recheck(world, clock);
     }
-    return world.app.store.transactions.find(refId);
+    return world.app.db.transactions.find(refId);
   };
 
   it.each(refusals)(
@@ -74,9 +74,9 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
       expect(answer.text).not.toMatch(notCharged);
       expect(answer.text).toContain('tetap dicek');
       expect(answer.buttons.flat()).toContain('🔄 Cek lagi');
-      const stored = await world.app.store.transactions.find(refId);
+      const stored = await world.app.db.transactions.find(refId);
       expect(stored?.status).toBe('Pending');
-      expect(world.app.store.transactions.listOpen().map((tx) => tx.refId)).toContain(refId);
+      expect((await world.app.db.transactions.listOpen()).map((tx) => tx.refId)).toContain(refId);
 
       // The watcher keeps checking the same ref; the provider settles it.
       const before = transactionRequests(world, refId);
@@ -101,10 +101,10 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
 
       refuseOnce(status, message);
       await recheck(world, clock);
-      const stored = await world.app.store.transactions.find(refId);
+      const stored = await world.app.db.transactions.find(refId);
       expect(stored?.status).toBe('Pending');
       expect(stored?.nextCheckAt).toBeDefined();
-      expect(world.app.store.transactions.listOpen().map((tx) => tx.refId)).toContain(refId);
+      expect((await world.app.db.transactions.listOpen()).map((tx) => tx.refId)).toContain(refId);
       await world.app.outbox.drain();
       expect(userSaw(budi, notCharged)).toHaveLength(0);
 
@@ -132,7 +132,7 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
     expect(review.text).toContain(refId);
     expect(review.text).toContain(String(budi.id));
     expect(review.text).toContain('Produk tidak ditemukan');
-    expect((await world.app.store.transactions.find(refId))?.status).toBe('Pending');
+    expect((await world.app.db.transactions.find(refId))?.status).toBe('Pending');
 
     // The user's /cek: not final, still checked, the operator was told.
     refuseOnce(404, 'Produk tidak ditemukan');
@@ -163,7 +163,7 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
     // 6-minute steps: ten passes take it past the 1 h horizon.
     await recheck(world, clock, 11);
     await waitForSettled(world, budi, pending, 'Status belum pasti');
-    expect((await world.app.store.transactions.find(refId))?.status).toBe('Unresolved');
+    expect((await world.app.db.transactions.find(refId))?.status).toBe('Unresolved');
     await world.app.outbox.drain();
     expect(world.telegram.botMessages(ops).filter((m) => m.text?.includes('Perlu diperiksa'))).toHaveLength(1);
     expect(userSaw(budi, notCharged)).toHaveLength(0);
@@ -174,7 +174,7 @@ describe('a refusal on a re-check of an acknowledged purchase', () => {
     const budi = await seedConnectedUser(world, 'Budi');
     // The sandbox answers an unknown product code with 404 and records nothing.
     const refId = await seedPurchase(world, budi, { code: 'NOPE10', productName: 'Tidak ada' });
-    const stored = await world.app.store.transactions.find(refId);
+    const stored = await world.app.db.transactions.find(refId);
     expect(stored?.status).toBe('Rejected');
     expect(stored?.message).toBe('not_found');
     expect(sandboxTransactions(world)).toHaveLength(0);

@@ -264,7 +264,7 @@ describe('backups', () => {
     const dir = dirs.make();
     expect(await restoreAdvice(dir)).toContain('npm run backup');
     const clock = createClock('2026-11-20T00:00:00Z');
-    const job = createBackupJob({ store, dir, keep: 2, logger: quiet, now: clock.now });
+    const job = createBackupJob({ dataDirectory: store, dir, keep: 2, logger: quiet, now: clock.now });
     const made: Array<string | undefined> = [];
     for (let i = 0; i < 3; i++) {
       made.push(await job.run());

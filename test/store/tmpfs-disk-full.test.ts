@@ -48,8 +48,8 @@ describe('a real full disk (tmpfs)', () => {
       holdMs: 120_000,
     });
     await expect(confirming).rejects.toMatchObject({ code: 'ENOSPC' });
-    expect(world.app.store.transactions.confirmation('tmpfs-1')).toBeUndefined();
-    expect(world.app.store.transactions.listOpen()).toEqual([]);
+    expect(await world.app.db.transactions.confirmation('tmpfs-1')).toBeUndefined();
+    expect(await world.app.db.transactions.listOpen()).toEqual([]);
     // The file on disk is the one before, and the failed write left no temp file behind.
     expect(readFileSync(hotFile, 'utf8')).toBe(before);
     expect(readdirSync(dataDir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
@@ -63,8 +63,8 @@ describe('a real full disk (tmpfs)', () => {
     // Space is back: a restart reads exactly what the bot believed, and buying works again.
     disk.unfill();
     await world.restart();
-    expect(world.app.store.transactions.listOpen()).toEqual([]);
-    expect(world.app.store.credentials.has(budi.id, 'reseller')).toBe(true);
+    expect(await world.app.db.transactions.listOpen()).toEqual([]);
+    expect(await world.app.db.credentials.has(budi.id, 'reseller')).toBe(true);
     const [tx] = await world.app.services.purchases.confirm({
       confirmationId: 'tmpfs-2',
       userId: budi.id,

@@ -26,7 +26,10 @@ export function createPgCredentials(pool: PgConnections): CredentialStore {
       return (rowCount ?? 0) > 0;
     },
     listServices: (userId) =>
-      column<ServiceName>(pool, 'service', 'SELECT service FROM credentials WHERE user_id = $1 ORDER BY service', [userId]),
+      // In the order connected, as the data directory keeps them: the bot lists them so (/disconnect).
+      column<ServiceName>(pool, 'service', "SELECT service FROM credentials WHERE user_id = $1 ORDER BY record->>'connectedAt', service", [
+        userId,
+      ]),
     async countByService() {
       const { rows } = await pool.query<{ service: ServiceName; n: string }>(
         'SELECT service, count(*) AS n FROM credentials GROUP BY service',
