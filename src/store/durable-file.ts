@@ -1,11 +1,20 @@
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Low, type Adapter } from 'lowdb';
 import { StoreCorruptError, StoreError, StoreVersionError, unreadableFileError } from './errors.ts';
-import { ensureDir, exists, fileMode, isErrno, noop, removeStaleTemps, tightenMode, writeFileAtomic } from './atomic-file.ts';
+import {
+  ensureDir,
+  exists,
+  fileMode,
+  isErrno,
+  noop,
+  removeStaleTemps,
+  tightenMode,
+  writeFileAtomic as replaceFileAtomic,
+} from './atomic-file.ts';
 
-export { dirMode, ensureDir, fileMode, syncDir, writeFileAtomic } from './atomic-file.ts';
+export { dirMode, ensureDir, fileMode, syncDir } from './atomic-file.ts';
 
 /** What the adapter reports after each completed file write (for tests, metrics and benchmarks). */
 export interface WriteEvent {
@@ -24,10 +33,31 @@ export interface Decoded<T> {
 }
 
 /**
- * Writes a whole file atomically and durably; `writeFileAtomic` is the real one. Tests pass a
- * wrapper that fails like a full disk (ENOSPC) to prove that a failed write loses nothing silently.
+ * Writes a whole file atomically and durably, or with `append` adds `content` at the end of an
+ * existing file and syncs it (the update inbox's log); `writeFileAtomic` is the real one. Tests
+ * pass a wrapper that fails like a full disk (ENOSPC) to prove that a failed write loses nothing
+ * silently: one writer for both, so that such a disk fails appends too.
  */
-export type AtomicWriter = (file: string, content: string | Buffer, options: { backup: boolean }) => Promise<void>;
+export type AtomicWriter = (file: string, content: string | Buffer, options: { backup: boolean; append?: boolean }) => Promise<void>;
+
+/**
+ * The store's writer (AtomicWriter): the whole file replaced atomically (temp file, fsync, rename,
+ * directory fsync; with `backup` the version before kept as `<file>.bak`), or with `append` the
+ * content appended to the file (which must exist: its name is durable already) and its data
+ * synced (fdatasync) before this resolves. A failed append may have left part of its content at
+ * the end: the appender cuts the file back (the inbox log does).
+ */
+export const writeFileAtomic: AtomicWriter = async (file, content, options) => {
+  if (!options.append) return replaceFileAtomic(file, content, options);
+  // O_APPEND without O_CREAT: a log that is gone is an error, never silently a new file.
+  const handle = await fs.open(file, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+  try {
+    await handle.writeFile(content);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+};
 
 export interface DurableFileOptions<T> {
   /** Absolute or relative path of the JSON file. Its directory is created (0700) if missing. */
