@@ -21,7 +21,7 @@ import type pg from 'pg';
 import { balancesFileName, decodeBalancesFile } from '../store/balances.ts';
 import { broadcastsFileName, decodeBroadcastsFile } from '../store/broadcasts.ts';
 import { unsealJson } from '../store/durable-file.ts';
-import { readInboxEntries } from '../store/inbox.ts';
+import { readInboxEntries } from '../store/inbox-log.ts';
 import { decodePriceWatchFile, priceWatchFileName } from '../store/price-watch.ts';
 import { decodeHotFile, type HotData } from '../store/schema.ts';
 import { isFinalStatus } from '../store/records/transactions.ts';

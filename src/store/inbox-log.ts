@@ -8,7 +8,10 @@
  * ignored, and cut off before the next append. A bad line anywhere else is damage: the open refuses.
  */
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
+import { exists } from './atomic-file.ts';
+import { syncDir, writeFileAtomic, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { StoreCorruptError, StoreVersionError } from './errors.ts';
 import { decodeLine, encodeLine } from './history-lines.ts';
 
@@ -31,6 +34,38 @@ export const inboxEntrySchema = z.object({
   chatId: z.number().int().optional(),
 });
 export type InboxEntry = z.infer<typeof inboxEntrySchema>;
+
+/** Name of the inbox log inside the data directory (inbox-log.ts). */
+export const inboxFileName = 'inbox.jsonl';
+/** Name of the inbox file of before (one JSON document, rewritten whole on every write): migrated at open. */
+export const legacyInboxFileName = 'inbox.json';
+/** Data version of the inbox file of before. */
+export const inboxFileVersion = 1;
+
+const inboxFileSchema = z.object({ version: z.literal(inboxFileVersion), entries: z.array(inboxEntrySchema) });
+export type InboxData = z.infer<typeof inboxFileSchema>;
+
+/** Decodes the inbox file of before (`inbox.json`). */
+export function decodeInboxFile(raw: unknown, file: string): { data: InboxData } {
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > inboxFileVersion) throw new StoreVersionError(file, version, inboxFileVersion);
+  return { data: inboxFileSchema.parse(raw) };
+}
+
+/**
+ * The entries the inbox of `dataDir` holds, lowest update id first: from the log, or from the
+ * file of before when it was not migrated yet; none when there is neither. Throws on a damaged file.
+ */
+export async function readInboxEntries(dataDir: string): Promise<InboxEntry[]> {
+  const log = await readInboxLog(path.join(dataDir, inboxFileName));
+  if (log) return [...log.entries.values()].sort((a, b) => a.id - b.id);
+  const legacyFile = path.join(dataDir, legacyInboxFileName);
+  const text = await fs.readFile(legacyFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  return text === undefined ? [] : decodeInboxFile(JSON.parse(text), legacyFile).data.entries;
+}
 
 const ids = z.array(z.number().int()).optional();
 /** A marks line: entries handled, replayed once more, forgotten (done and no longer needed for de-duplication). */
@@ -146,4 +181,52 @@ export async function cutBack(file: string, size: number): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Moves the inbox file of before into the log: the log written first (atomically, from the old
+ * file's entries), the old file and its `.bak` removed last, so that a crash at any step leaves
+ * the old file to migrate again. A log beside the old file is a migration cut short: written anew.
+ */
+export async function migrateLegacyInbox(
+  legacy: string,
+  options: { path: string; writeFile?: AtomicWriter; onWrite?: (event: WriteEvent) => void },
+): Promise<void> {
+  let text: string | undefined;
+  try {
+    text = await fs.readFile(legacy, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (text === undefined) {
+    const hasLog = await exists(options.path);
+    if (hasLog) await fs.rm(`${legacy}.bak`, { force: true });
+    else if (await exists(`${legacy}.bak`)) {
+      throw new StoreCorruptError(
+        legacy,
+        'the file is missing, but its backup is there',
+        `If it was lost by accident, stop kiosbot and restore the previous version: cp "${legacy}.bak" "${legacy}", then start kiosbot again. ` +
+          `Starting without it loses the updates it held that were not handled yet; if that is really wanted, move "${legacy}.bak" away and start again.`,
+      );
+    }
+    return;
+  }
+  let data: InboxData;
+  try {
+    data = decodeInboxFile(JSON.parse(text), legacy).data;
+  } catch (error) {
+    if (error instanceof StoreVersionError) throw error;
+    throw new StoreCorruptError(
+      legacy,
+      'it is not the inbox file of before',
+      `Stop kiosbot, then restore it from your backups (or its "${legacy}.bak"), or move it away (mv "${legacy}" "${legacy}.broken"). Then start kiosbot again.`,
+    );
+  }
+  const startedAt = performance.now();
+  const log = compactedLog([...data.entries].sort((a, b) => a.id - b.id));
+  await (options.writeFile ?? writeFileAtomic)(options.path, log, { backup: false });
+  options.onWrite?.({ file: options.path, bytes: Buffer.byteLength(log), startedAt, durationMs: performance.now() - startedAt });
+  await fs.rm(legacy);
+  await fs.rm(`${legacy}.bak`, { force: true });
+  await syncDir(path.dirname(legacy));
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { exists, noop } from './atomic-file.ts';
 import type { DurableFile } from './durable-file.ts';
 import { StoreMissingError } from './errors.ts';
-import { inboxFileName, legacyInboxFileName } from './inbox.ts';
+import { inboxFileName, legacyInboxFileName } from './inbox-log.ts';
 import { balancesFileName } from './balances.ts';
 import { broadcastsFileName } from './broadcasts.ts';
 import { priceWatchFileName } from './price-watch.ts';

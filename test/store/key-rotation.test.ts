@@ -245,6 +245,19 @@ describe('key rotation', () => {
     expect((await refusal(dataDir, legacyVault())).message).toContain('the gameshop credentials of user 2');
   });
 
+  it('a stored update appended to the inbox log under a key nobody configured stops the start, named, before anything is written', async () => {
+    const dataDir = await oldData();
+    const store = await open(dataDir, legacyVault());
+    const stray = createVault({ key: strangerKey }).encrypt(JSON.stringify(update(45)), inboxAad(45));
+    await store.inbox.addSealed([{ id: 45, sealed: stray }]);
+    await store.close();
+    const before = hashes(dataDir);
+    const error = await refusal(dataDir, legacyVault());
+    expect(error.code).toBe('key');
+    expect(error.message).toContain('the stored update 45');
+    expect(hashes(dataDir)).toEqual(before);
+  });
+
   it('names the secrets no key opens, leaves them as they were, and reseals the rest', async () => {
     const dataDir = await oldData();
     // A credential sealed with a key nobody configured (e.g. a key lost two rotations ago).
