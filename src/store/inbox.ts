@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Update } from 'grammy/types';
 import { ensureDir, fileMode, noop, removeStaleTemps, tightenMode } from './atomic-file.ts';
 import { writeFileAtomic, type AtomicWriter, type WriteEvent } from './durable-file.ts';
-import { StoreError } from './errors.ts';
+import { StoreError, unreadableFileError } from './errors.ts';
 import { compactedLog, cutBack, entryLine, marksLine, migrateLegacyInbox, parseInboxLog, type InboxEntry } from './inbox-log.ts';
 import type { StoredSecret } from './key-audit.ts';
 import type { Vault } from './vault.ts';
@@ -458,7 +458,7 @@ export async function openInbox(options: InboxOptions): Promise<Inbox> {
   if (options.legacyPath) await migrateLegacyInbox(options.legacyPath, options);
   const text = await fs.readFile(options.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
-    throw error;
+    throw unreadableFileError(options.path, error);
   });
   const state = text === undefined ? undefined : parseInboxLog(text, options.path);
   if (state) {
