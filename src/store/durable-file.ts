@@ -40,22 +40,46 @@ export interface Decoded<T> {
  */
 export type AtomicWriter = (file: string, content: string | Buffer, options: { backup: boolean; append?: boolean }) => Promise<void>;
 
+/** O_APPEND | O_DSYNC without O_CREAT: each write returns once on disk; a log that is gone is an error, never silently a new file. */
+const appendFlags = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_DSYNC;
+
+/**
+ * The files appended to, each kept open in synchronous-write mode (the update inbox appends once
+ * per getUpdates answer: one write call then, not an open, a write, an fdatasync and a close).
+ */
+const appendHandles = new Map<string, Promise<fs.FileHandle>>();
+
+/** Closes the handle `writeFileAtomic` keeps for appends to `file`, if any (the file is closed or replaced). */
+export async function releaseAppendHandle(file: string): Promise<void> {
+  const held = appendHandles.get(file);
+  appendHandles.delete(file);
+  await held?.then((handle) => handle.close()).catch(noop);
+}
+
 /**
  * The store's writer (AtomicWriter): the whole file replaced atomically (temp file, fsync, rename,
  * directory fsync; with `backup` the version before kept as `<file>.bak`), or with `append` the
- * content appended to the file (which must exist: its name is durable already) and its data
- * synced (fdatasync) before this resolves. A failed append may have left part of its content at
- * the end: the appender cuts the file back (the inbox log does).
+ * content appended to the file (which must exist: its name is durable already) and on disk
+ * before this resolves. A failed append may have left part of its content at the end: the
+ * appender cuts the file back (the inbox log does). Replacing a file lets go of its append handle
+ * first, which would write to the version replaced.
  */
 export const writeFileAtomic: AtomicWriter = async (file, content, options) => {
-  if (!options.append) return replaceFileAtomic(file, content, options);
-  // O_APPEND without O_CREAT: a log that is gone is an error, never silently a new file.
-  const handle = await fs.open(file, fsConstants.O_WRONLY | fsConstants.O_APPEND);
+  if (!options.append) {
+    await releaseAppendHandle(file);
+    return replaceFileAtomic(file, content, options);
+  }
+  let held = appendHandles.get(file);
+  if (!held) {
+    held = fs.open(file, appendFlags);
+    appendHandles.set(file, held);
+  }
   try {
-    await handle.writeFile(content);
-    await handle.datasync();
-  } finally {
-    await handle.close();
+    await (await held).writeFile(content);
+  } catch (error) {
+    // Opened afresh by the next append (the file may be gone, or its handle broken).
+    if (appendHandles.get(file) === held) await releaseAppendHandle(file);
+    throw error;
   }
 };
 

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Update } from 'grammy/types';
 import { ensureDir, fileMode, noop, removeStaleTemps, tightenMode } from './atomic-file.ts';
-import { writeFileAtomic, type AtomicWriter, type WriteEvent } from './durable-file.ts';
+import { releaseAppendHandle, writeFileAtomic, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { StoreError, unreadableFileError } from './errors.ts';
 import { compactedLog, cutBack, entryLine, marksLine, migrateLegacyInbox, parseInboxLog, type InboxEntry } from './inbox-log.ts';
 import type { StoredSecret } from './key-audit.ts';
@@ -262,7 +262,11 @@ class LogInbox implements Inbox {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.flush();
+    try {
+      await this.flush();
+    } finally {
+      await releaseAppendHandle(this.options.path);
+    }
   }
 
   private isOpen(entry: InboxEntry): boolean {
