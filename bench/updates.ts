@@ -20,12 +20,16 @@
  * - `event-loop`: event-loop delay p99 during the burst (perf_hooks.monitorEventLoopDelay);
  * - `burst-far` (information, no target): the burst again from 1,000 fresh users with a 200 ms
  *   round trip to every Bot API call, about what a bot in Indonesia meets; then each getUpdates
- *   answer (at most 100 updates) costs a round trip, which bounds both bots alike.
+ *   answer (at most 100 updates) costs a round trip, which bounds both bots alike;
+ * - `inbox`: kiosbot's update inbox log during the burst: appends (one per getUpdates answer, or
+ *   done marks) and compactions, in bytes, so that a write's size can be read against its batch;
+ * - `rows`: the rows kiosbot is held to, side by side from the same runs: of the same-io bot
+ *   (≥ 0.8), of the minimal bot (≥ 0.6), event-loop p99 against the minimal bot's (≤).
  *
  * Run: npx tsx bench/updates.ts [--runs 3] [--only kiosbot|minimal]; BENCH_RATE=n sets the sustained
  * phase's rate (default 200). BENCH_DEBUG=1 also prints to stderr the sustained phase's latency by
- * kind of update (command, quick-buy, text), the burst's Telegram calls, provider requests and store file writes (the inbox's are not
- * counted: about one per getUpdates answer), the users left with fewer answers than updates, the
+ * kind of update (command, quick-buy, text), the burst's Telegram calls, provider requests and store file writes (the
+ * inbox log's included), the users left with fewer answers than updates, the
  * heap size and the burst's window on the monotonic clock in µs. To see where the burst's time goes:
  *   BENCH_DEBUG=1 node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/updates.ts --only kiosbot --runs 1
  *   npx tsx bench/profile-summary.ts /tmp/prof/<file>.cpuprofile --from … --to …   (the window printed)
