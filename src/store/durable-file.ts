@@ -1,4 +1,4 @@
-import { constants as fsConstants, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Low, type Adapter } from 'lowdb';
@@ -13,6 +13,8 @@ import {
   tightenMode,
   writeFileAtomic as replaceFileAtomic,
 } from './atomic-file.ts';
+
+import { appendSynced, releaseAppendHandle } from './append-file.ts';
 
 export { dirMode, ensureDir, fileMode, syncDir } from './atomic-file.ts';
 
@@ -40,22 +42,6 @@ export interface Decoded<T> {
  */
 export type AtomicWriter = (file: string, content: string | Buffer, options: { backup: boolean; append?: boolean }) => Promise<void>;
 
-/** O_APPEND | O_DSYNC without O_CREAT: each write returns once on disk; a log that is gone is an error, never silently a new file. */
-const appendFlags = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_DSYNC;
-
-/**
- * The files appended to, each kept open in synchronous-write mode (the update inbox appends once
- * per getUpdates answer: one write call then, not an open, a write, an fdatasync and a close).
- */
-const appendHandles = new Map<string, Promise<fs.FileHandle>>();
-
-/** Closes the handle `writeFileAtomic` keeps for appends to `file`, if any (the file is closed or replaced). */
-export async function releaseAppendHandle(file: string): Promise<void> {
-  const held = appendHandles.get(file);
-  appendHandles.delete(file);
-  await held?.then((handle) => handle.close()).catch(noop);
-}
-
 /**
  * The store's writer (AtomicWriter): the whole file replaced atomically (temp file, fsync, rename,
  * directory fsync; with `backup` the version before kept as `<file>.bak`), or with `append` the
@@ -69,18 +55,7 @@ export const writeFileAtomic: AtomicWriter = async (file, content, options) => {
     await releaseAppendHandle(file);
     return replaceFileAtomic(file, content, options);
   }
-  let held = appendHandles.get(file);
-  if (!held) {
-    held = fs.open(file, appendFlags);
-    appendHandles.set(file, held);
-  }
-  try {
-    await (await held).writeFile(content);
-  } catch (error) {
-    // Opened afresh by the next append (the file may be gone, or its handle broken).
-    if (appendHandles.get(file) === held) await releaseAppendHandle(file);
-    throw error;
-  }
+  await appendSynced(file, content);
 };
 
 export interface DurableFileOptions<T> {
