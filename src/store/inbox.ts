@@ -133,6 +133,8 @@ class LogInbox implements Inbox {
   private writing: Write | undefined;
   private timer: NodeJS.Timeout | undefined;
   private forgetBelow = -Infinity;
+  /** Lines no longer needed at which the next compaction starts (moved on after one failed, so a failing disk is not retried in a loop). */
+  private compactAt: number;
   private pruneLimits: PruneLimits | undefined;
   private closed = false;
   private readonly now: () => Date;
@@ -149,6 +151,7 @@ class LogInbox implements Inbox {
     this.fileExists = state !== undefined && state.lines > 0;
     this.now = options.now ?? (() => new Date());
     this.write = options.writeFile ?? writeFileAtomic;
+    this.compactAt = options.compactAfterLines ?? 1000;
   }
 
   has(updateId: number): boolean {
@@ -344,7 +347,7 @@ class LogInbox implements Inbox {
     // Changes made while this write ran (the narrowing above does not see them).
     const after = this.next as Write | undefined;
     if (after?.due) await this.writeNext();
-    else if (!after && this.deadLines() >= (this.options.compactAfterLines ?? 1000) && this.deadLines() >= this.entries.size) {
+    else if (!after && this.deadLines() >= this.compactAt && this.deadLines() >= this.entries.size) {
       // In the background: the current callers are resolved already; a batch arriving meanwhile joins it.
       setImmediate(() => {
         if (this.closed) return;
@@ -384,7 +387,13 @@ class LogInbox implements Inbox {
     let text: string;
     if (compact) {
       text = compactedLog(this.compactedEntries(write));
-      await this.write(file, text, { backup: false });
+      try {
+        await this.write(file, text, { backup: false });
+      } catch (error) {
+        this.compactAt = this.deadLines() + (this.options.compactAfterLines ?? 1000);
+        throw error;
+      }
+      this.compactAt = this.options.compactAfterLines ?? 1000;
       this.fileExists = true;
       this.cutNeeded = false;
       this.lines = this.entries.size + 1;

@@ -198,6 +198,29 @@ describe('the inbox log on a disk that fills up', () => {
   });
 });
 
+describe('a compaction that fails', () => {
+  it('is not retried at once in a loop: the next try waits for as many lines again, and batches go on being appended', async () => {
+    let replaces = 0;
+    const disk: AtomicWriter = async (target, content, options) => {
+      if (!options.append && replaces++ > 0) throw enospc(target);
+      await writeFileAtomic(target, content, options);
+    };
+    const inbox = await open(disk, 4);
+    for (let id = 1; id <= 6; id++) {
+      await inbox.add([update(id)]);
+      void inbox.markDone(id);
+      await inbox.flush();
+      inbox.acknowledgedBelow(id + 1);
+    }
+    for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+    // The file's creation, then one failed compaction per 4 lines no longer needed, not one per turn.
+    expect(replaces).toBeLessThanOrEqual(4);
+    expect(await inbox.add([update(7)])).toHaveLength(1);
+    await inbox.close();
+    expect((await open()).pendingIds()).toEqual([7]);
+  });
+});
+
 describe('reading the inbox log', () => {
   async function logOf(...ids: number[]): Promise<void> {
     const inbox = await open(undefined, 10_000);
