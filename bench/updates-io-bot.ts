@@ -29,7 +29,7 @@ import { createResellerClient, type ResellerClient } from '../src/providers/rese
 import type { Product } from '../src/providers/reseller/schemas.ts';
 import { inboxGetUpdatesTransformer, markDoneAfterHandling } from '../src/server/update-inbox.ts';
 import { writeFileAtomic } from '../src/store/atomic-file.ts';
-import { openInbox } from '../src/store/inbox.ts';
+import { inboxFileName, openInbox } from '../src/store/inbox.ts';
 import { createVault } from '../src/store/vault.ts';
 
 export interface IoBotWorld {
@@ -53,7 +53,7 @@ export async function startIoBot(world: IoBotWorld): Promise<IoBot> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-bench-io-bot-'));
   await mkdir(path.join(dataDir, 'users'));
   const vault = createVault({ key: Buffer.alloc(32, 42) });
-  const inbox = await openInbox({ path: path.join(dataDir, 'inbox.json'), vault });
+  const inbox = await openInbox({ path: path.join(dataDir, inboxFileName), vault });
   const bot = new Bot(world.token, { botInfo: world.botInfo, client: { apiRoot: world.apiRoot } });
   // The inbox as the store contract offers it to kiosbot's transformer (same file, same writes).
   bot.api.config.use(

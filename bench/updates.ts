@@ -20,12 +20,16 @@
  * - `event-loop`: event-loop delay p99 during the burst (perf_hooks.monitorEventLoopDelay);
  * - `burst-far` (information, no target): the burst again from 1,000 fresh users with a 200 ms
  *   round trip to every Bot API call, about what a bot in Indonesia meets; then each getUpdates
- *   answer (at most 100 updates) costs a round trip, which bounds both bots alike.
+ *   answer (at most 100 updates) costs a round trip, which bounds both bots alike;
+ * - `inbox`: kiosbot's update inbox log during the burst: appends (one per getUpdates answer, or
+ *   done marks) and compactions, in bytes, so that a write's size can be read against its batch;
+ * - `rows`: the rows kiosbot is held to, side by side from the same runs: of the same-io bot
+ *   (≥ 0.8), of the minimal bot (≥ 0.6), event-loop p99 against the minimal bot's (≤).
  *
  * Run: npx tsx bench/updates.ts [--runs 3] [--only kiosbot|minimal]; BENCH_RATE=n sets the sustained
  * phase's rate (default 200). BENCH_DEBUG=1 also prints to stderr the sustained phase's latency by
- * kind of update (command, quick-buy, text), the burst's Telegram calls, provider requests and store file writes (the inbox's are not
- * counted: about one per getUpdates answer), the users left with fewer answers than updates, the
+ * kind of update (command, quick-buy, text), the burst's Telegram calls, provider requests and store file writes (the
+ * inbox log's included), the users left with fewer answers than updates, the
  * heap size and the burst's window on the monotonic clock in µs. To see where the burst's time goes:
  *   BENCH_DEBUG=1 node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/updates.ts --only kiosbot --runs 1
  *   npx tsx bench/profile-summary.ts /tmp/prof/<file>.cpuprofile --from … --to …   (the window printed)
@@ -43,6 +47,7 @@ import { createApp, type App } from '../src/app.ts';
 import { createConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 import { writeFileAtomic, type AtomicWriter } from '../src/store/durable-file.ts';
+import { inboxFileName } from '../src/store/inbox.ts';
 import { hostFigure } from './host.ts';
 import { startIoBot } from './updates-io-bot.ts';
 import type { WorldCounts, WorldRequest, WorldStarted, WorldUser } from './updates-world.ts';
@@ -55,16 +60,33 @@ const sustainedRate = Number(process.env.BENCH_RATE) || 200;
 const sustainedSeconds = 5;
 /** Users share provider accounts (a shop's staff, or one reseller in several chats): 10 users per account. */
 const usersPerAccount = 10;
-const targets = { updatesPerSecond: 1_000, ofBaseline: 0.8, latencyP99Ms: 50, loopDelayP99Ms: 20 };
+/**
+ * The rows kiosbot is held to: of the same-io bot (the honest floor: the same durable work) and of
+ * the minimal bot, event-loop p99 at most the minimal bot's; latency and the absolute rate as before.
+ */
+const targets = { updatesPerSecond: 1_000, ofSameIo: 0.8, ofBaseline: 0.6, latencyP99Ms: 50, loopDelayP99Ms: 20 };
 /** The round trip to Telegram of the `burst-far` figure: about what a bot in Indonesia meets. */
 const farRoundTripMs = 200;
 const debug = Boolean(process.env.BENCH_DEBUG);
 
 /** BENCH_DEBUG: the store's durable file writes by file (users' shards counted together), reset before the burst. */
 const fileWrites = new Map<string, number>();
+/** kiosbot's update inbox writes during the burst: appends (a batch, or marks) and compactions, with their bytes. */
+const inboxWrites = { appends: 0, appendBytes: 0, compactions: 0, compactionBytes: 0, largestAppend: 0 };
 const countingWriter: AtomicWriter = (file, content, options) => {
   const name = path.basename(file).replace(/^\d+\.json$/, 'users/NNN.json');
   fileWrites.set(name, (fileWrites.get(name) ?? 0) + 1);
+  if (name === inboxFileName) {
+    const bytes = Buffer.byteLength(content);
+    if (options.append) {
+      inboxWrites.appends++;
+      inboxWrites.appendBytes += bytes;
+      inboxWrites.largestAppend = Math.max(inboxWrites.largestAppend, bytes);
+    } else {
+      inboxWrites.compactions++;
+      inboxWrites.compactionBytes += bytes;
+    }
+  }
   return writeFileAtomic(file, content, options);
 };
 
@@ -85,6 +107,12 @@ interface RunFigures {
   sustainedP50Ms: number;
   sustainedP99Ms: number;
   telegramCallsPerUpdate: number;
+  /** kiosbot only: the inbox's writes during the burst (zero for the other bots). */
+  inboxAppends: number;
+  inboxAppendBytes: number;
+  inboxLargestAppendBytes: number;
+  inboxCompactions: number;
+  inboxCompactionBytes: number;
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -266,7 +294,12 @@ async function startKiosbot(world: WorldStarted): Promise<Bench> {
     logger,
     botConfig: { botInfo: world.botInfo },
     floodLimit: { updates: 1_000, windowMs: 1_000 },
-    storeWriteFile: debug ? countingWriter : undefined,
+    // Telegram's limits lifted (its 30 msg/s overall and 1 msg/s per chat for replies): the
+    // emulator enforces none and the other two bots keep none, so paced replies would measure the
+    // ceiling (about 28 updates/s), not the bot.
+    outboxLimits: { ceilingPerSecond: 100_000, perChatMs: 0 },
+    // Counts the inbox's bytes (and BENCH_DEBUG's writes per file); the real writer underneath.
+    storeWriteFile: countingWriter,
   });
   await Promise.all(
     world.users.map((user: WorldUser, i) => {
@@ -344,6 +377,7 @@ async function measure(kind: Kind): Promise<RunFigures> {
     // The burst: every update queued before the bot can fetch any.
     h.reset();
     fileWrites.clear();
+    Object.assign(inboxWrites, { appends: 0, appendBytes: 0, compactions: 0, compactionBytes: 0, largestAppend: 0 });
     const burst: Array<[number, string]> = [];
     for (const round of [0, 1] as const) for (let index = 0; index < burstUsers; index++) burst.push([index, text(index, round)]);
     const delay = monitorEventLoopDelay({ resolution: 10 });
@@ -360,6 +394,7 @@ async function measure(kind: Kind): Promise<RunFigures> {
     delay.disable();
     if (allocations) await allocations.stop(`${allocationProfile}.${kind}.heapprofile`);
     const burstLatencies = [...h.latencies];
+    const inboxOfBurst = { ...inboxWrites };
     const counts = await worldProcess.call<WorldCounts>({ op: 'counts', fromCall: mark.call, fromRequest: mark.request });
     const calls = Object.entries(counts.calls).reduce((sum, [method, n]) => (method === 'getUpdates' ? sum : sum + n), 0);
     if (debug) {
@@ -430,6 +465,11 @@ async function measure(kind: Kind): Promise<RunFigures> {
       sustainedP50Ms: percentile(sustainedLatencies, 50),
       sustainedP99Ms: percentile(sustainedLatencies, 99),
       telegramCallsPerUpdate: Math.round((calls / burst.length) * 100) / 100,
+      inboxAppends: inboxOfBurst.appends,
+      inboxAppendBytes: inboxOfBurst.appendBytes,
+      inboxLargestAppendBytes: inboxOfBurst.largestAppend,
+      inboxCompactions: inboxOfBurst.compactions,
+      inboxCompactionBytes: inboxOfBurst.compactionBytes,
     };
   } finally {
     await bench.stop();
@@ -468,8 +508,8 @@ emit({
   baselineWorldCpuMsPerUpdate: med('minimal', 'worldCpuMsPerUpdate'),
   telegramCallsPerUpdate: med('kiosbot', 'telegramCallsPerUpdate'),
   baselineTelegramCallsPerUpdate: med('minimal', 'telegramCallsPerUpdate'),
-  target: `>= ${targets.updatesPerSecond}/s and >= ${targets.ofBaseline * 100}% of the minimal bot`,
-  ...note(ups >= targets.updatesPerSecond && ups >= targets.ofBaseline * upsBase, 'updates/s below target'),
+  target: `>= ${targets.ofBaseline * 100}% of the minimal bot`,
+  ...note(ups >= targets.ofBaseline * upsBase, 'updates/s below target'),
 });
 const upsIo = med('same-io', 'updatesPerSecond');
 emit({
@@ -479,6 +519,8 @@ emit({
   updatesPerSecond: upsIo,
   ofBaseline: Math.round((upsIo / upsBase) * 100) / 100,
   kiosbotOfIt: Math.round((ups / upsIo) * 100) / 100,
+  target: `kiosbot >= ${targets.ofSameIo * 100}% of it`,
+  ...note(ups >= targets.ofSameIo * upsIo, 'kiosbot below target of the same-io bot'),
   cpuMsPerUpdate: med('same-io', 'cpuMsPerUpdate'),
   latencyP50Ms: med('same-io', 'sustainedP50Ms'),
   latencyP99Ms: med('same-io', 'sustainedP99Ms'),
@@ -514,12 +556,48 @@ emit({
   ...note(p99 < targets.latencyP99Ms, 'latency p99 above target'),
 });
 const loop = med('kiosbot', 'loopDelayP99Ms');
+const loopBase = med('minimal', 'loopDelayP99Ms');
 emit({
   figure: 'event-loop',
   during: 'burst',
   runs,
   delayP99Ms: loop,
-  baselineDelayP99Ms: med('minimal', 'loopDelayP99Ms'),
-  target: `p99 < ${targets.loopDelayP99Ms} ms`,
-  ...note(loop < targets.loopDelayP99Ms, 'event-loop delay p99 above target'),
+  baselineDelayP99Ms: loopBase,
+  sameIoDelayP99Ms: med('same-io', 'loopDelayP99Ms'),
+  target: "p99 <= the minimal bot's",
+  ...note(loop <= loopBase, "event-loop delay p99 above the minimal bot's"),
+});
+const stored = burstUsers * 2;
+const appendBytes = med('kiosbot', 'inboxAppendBytes');
+emit({
+  figure: 'inbox',
+  during: 'burst',
+  runs,
+  storedUpdates: stored,
+  appends: med('kiosbot', 'inboxAppends'),
+  appendBytes,
+  appendBytesPerUpdate: Math.round(appendBytes / stored),
+  largestAppendBytes: med('kiosbot', 'inboxLargestAppendBytes'),
+  compactions: med('kiosbot', 'inboxCompactions'),
+  compactionBytes: med('kiosbot', 'inboxCompactionBytes'),
+  what: 'the update inbox log during the burst: each append carries one getUpdates batch (at most 100 updates) or done marks, so its bytes follow the batch; compactions rewrite only the live entries',
+});
+// The issue's rows side by side, from the same runs.
+emit({
+  figure: 'rows',
+  runs,
+  kiosbotUpdatesPerSecond: ups,
+  sameIoUpdatesPerSecond: upsIo,
+  minimalUpdatesPerSecond: upsBase,
+  ofSameIo: Math.round((ups / upsIo) * 100) / 100,
+  ofMinimal: Math.round((ups / upsBase) * 100) / 100,
+  loopDelayP99Ms: loop,
+  minimalLoopDelayP99Ms: loopBase,
+  inboxAppendBytesPerUpdate: Math.round(appendBytes / stored),
+  targets: `ofSameIo >= ${targets.ofSameIo}, ofMinimal >= ${targets.ofBaseline}, loop p99 <= minimal's, inbox bytes per batch proportional to the batch`,
+  met: {
+    ofSameIo: ups >= targets.ofSameIo * upsIo,
+    ofMinimal: ups >= targets.ofBaseline * upsBase,
+    loop: loop <= loopBase,
+  },
 });

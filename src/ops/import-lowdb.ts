@@ -21,7 +21,7 @@ import type pg from 'pg';
 import { balancesFileName, decodeBalancesFile } from '../store/balances.ts';
 import { broadcastsFileName, decodeBroadcastsFile } from '../store/broadcasts.ts';
 import { unsealJson } from '../store/durable-file.ts';
-import { decodeInboxFile, inboxFileName } from '../store/inbox.ts';
+import { readInboxEntries } from '../store/inbox-log.ts';
 import { decodePriceWatchFile, priceWatchFileName } from '../store/price-watch.ts';
 import { decodeHotFile, type HotData } from '../store/schema.ts';
 import { isFinalStatus } from '../store/records/transactions.ts';
@@ -378,7 +378,8 @@ async function readSource(
     const raw = await readJson(file(name));
     return raw === undefined ? undefined : decode(raw, name).data;
   };
-  const inbox = await side(inboxFileName, decodeInboxFile);
+  // The log, or the inbox file of before if the store never opened this directory since.
+  const inbox = await readInboxEntries(dataDir);
   const balances = await side(balancesFileName, decodeBalancesFile);
   const broadcasts = await side(broadcastsFileName, decodeBroadcastsFile);
   const priceWatch = await side(priceWatchFileName, decodePriceWatchFile);
@@ -392,7 +393,7 @@ async function readSource(
     { table: tables.outbox, batches: all(Object.values(hot.outbox)) },
     { table: tables.groups, batches: all(Object.entries(hot.groups).map(([chatId, record]) => ({ chatId: Number(chatId), record }))) },
     { table: tables.gameOrders, batches: all(Object.values(hot.gameOrders)) },
-    { table: tables.inbox, batches: all(inbox?.entries ?? []) },
+    { table: tables.inbox, batches: all(inbox) },
     {
       table: tables.balances,
       // Oldest first per user, as the engine lists them (by id).

@@ -16,17 +16,20 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { ensureDir, writeFileAtomic } from './durable-file.ts';
 import { StoreError } from './errors.ts';
-import { decodeInboxFile, inboxFileName, inboxSecrets } from './inbox.ts';
+import { inboxSecrets } from './inbox.ts';
+import { compactedLog, decodeInboxFile, inboxFileName, legacyInboxFileName, parseInboxLog } from './inbox-log.ts';
 import { balancesFileName, decodeBalancesFile } from './balances.ts';
 import { broadcastsFileName, decodeBroadcastsFile } from './broadcasts.ts';
 import { decodePriceWatchFile, priceWatchFileName } from './price-watch.ts';
 
-/** The data files beside the hot file and the history months, each with the check of its content. */
-const sideFiles: ReadonlyMap<string, (raw: unknown, name: string) => unknown> = new Map<string, (raw: unknown, name: string) => unknown>([
-  [inboxFileName, decodeInboxFile],
-  [balancesFileName, decodeBalancesFile],
-  [broadcastsFileName, decodeBroadcastsFile],
-  [priceWatchFileName, decodePriceWatchFile],
+/** The data files beside the hot file and the history months, each with the check of its text. */
+const sideFiles: ReadonlyMap<string, (text: string, name: string) => unknown> = new Map<string, (text: string, name: string) => unknown>([
+  [inboxFileName, parseInboxLog],
+  // A backup made before the log: restored as it is, migrated when the store opens it.
+  [legacyInboxFileName, (text, name) => decodeInboxFile(JSON.parse(text), name)],
+  [balancesFileName, (text, name) => decodeBalancesFile(JSON.parse(text), name)],
+  [broadcastsFileName, (text, name) => decodeBroadcastsFile(JSON.parse(text), name)],
+  [priceWatchFileName, (text, name) => decodePriceWatchFile(JSON.parse(text), name)],
 ]);
 import { acquireDirLock } from './lock.ts';
 import { decodeHistoryFile, decodeHotFile } from './schema.ts';
@@ -173,6 +176,16 @@ export interface RestoreResult {
  */
 function settleInFlight(name: string, text: string, counts: { notReplayed: number; unsent: number }): string {
   if (name === inboxFileName) {
+    // Written compacted: every entry with its marks, the handled ones done.
+    const entries = [...parseInboxLog(text, name).entries.values()].sort((a, b) => a.id - b.id);
+    for (const entry of entries) {
+      if (entry.done) continue;
+      entry.done = true;
+      counts.notReplayed++;
+    }
+    return compactedLog(entries);
+  }
+  if (name === legacyInboxFileName) {
     const inbox = JSON.parse(text) as { entries: Array<{ done?: true }> };
     for (const entry of inbox.entries) {
       if (entry.done) continue;
@@ -256,7 +269,8 @@ export async function restoreBackup(
 function checkBackupSecrets(file: string, backup: Backup, vault: Vault): void {
   const secrets = backup.files.flatMap((entry) => {
     if (isUserShardFileName(entry.name)) return shardSecrets(decodeUserShardFile(JSON.parse(entry.text), entry.name).data);
-    if (entry.name === inboxFileName) return inboxSecrets(decodeInboxFile(JSON.parse(entry.text), entry.name).data);
+    if (entry.name === inboxFileName) return inboxSecrets(parseInboxLog(entry.text, entry.name).entries.values());
+    if (entry.name === legacyInboxFileName) return inboxSecrets(decodeInboxFile(JSON.parse(entry.text), entry.name).data.entries);
     return [];
   });
   const found = findUnreadable(vault, secrets);
@@ -285,9 +299,9 @@ export async function pruneBackups(dir: string, keep: number): Promise<string[]>
 }
 
 function decodeDataFile(name: string, text: string): void {
-  if (name.endsWith('.jsonl')) checkSegmentText(text, name);
+  if (sideFiles.has(name)) sideFiles.get(name)?.(text, name);
+  else if (name.endsWith('.jsonl')) checkSegmentText(text, name);
   else if (name === hotFileName) decodeHotFile(JSON.parse(text), name);
-  else if (sideFiles.has(name)) sideFiles.get(name)?.(JSON.parse(text), name);
   else if (isUserShardFileName(name)) decodeUserShardFile(JSON.parse(text), name);
   else decodeHistoryFile(JSON.parse(text), name);
 }

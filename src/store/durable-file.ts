@@ -3,9 +3,20 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { Low, type Adapter } from 'lowdb';
 import { StoreCorruptError, StoreError, StoreVersionError, unreadableFileError } from './errors.ts';
-import { ensureDir, exists, fileMode, isErrno, noop, removeStaleTemps, tightenMode, writeFileAtomic } from './atomic-file.ts';
+import {
+  ensureDir,
+  exists,
+  fileMode,
+  isErrno,
+  noop,
+  removeStaleTemps,
+  tightenMode,
+  writeFileAtomic as replaceFileAtomic,
+} from './atomic-file.ts';
 
-export { dirMode, ensureDir, fileMode, syncDir, writeFileAtomic } from './atomic-file.ts';
+import { appendSynced, releaseAppendHandle } from './append-file.ts';
+
+export { dirMode, ensureDir, fileMode, syncDir } from './atomic-file.ts';
 
 /** What the adapter reports after each completed file write (for tests, metrics and benchmarks). */
 export interface WriteEvent {
@@ -24,10 +35,28 @@ export interface Decoded<T> {
 }
 
 /**
- * Writes a whole file atomically and durably; `writeFileAtomic` is the real one. Tests pass a
- * wrapper that fails like a full disk (ENOSPC) to prove that a failed write loses nothing silently.
+ * Writes a whole file atomically and durably, or with `append` adds `content` at the end of an
+ * existing file and syncs it (the update inbox's log); `writeFileAtomic` is the real one. Tests
+ * pass a wrapper that fails like a full disk (ENOSPC) to prove that a failed write loses nothing
+ * silently: one writer for both, so that such a disk fails appends too.
  */
-export type AtomicWriter = (file: string, content: string | Buffer, options: { backup: boolean }) => Promise<void>;
+export type AtomicWriter = (file: string, content: string | Buffer, options: { backup: boolean; append?: boolean }) => Promise<void>;
+
+/**
+ * The store's writer (AtomicWriter): the whole file replaced atomically (temp file, fsync, rename,
+ * directory fsync; with `backup` the version before kept as `<file>.bak`), or with `append` the
+ * content appended to the file (which must exist: its name is durable already) and on disk
+ * before this resolves. A failed append may have left part of its content at the end: the
+ * appender cuts the file back (the inbox log does). Replacing a file lets go of its append handle
+ * first, which would write to the version replaced.
+ */
+export const writeFileAtomic: AtomicWriter = async (file, content, options) => {
+  if (!options.append) {
+    await releaseAppendHandle(file);
+    return replaceFileAtomic(file, content, options);
+  }
+  await appendSynced(file, content);
+};
 
 export interface DurableFileOptions<T> {
   /** Absolute or relative path of the JSON file. Its directory is created (0700) if missing. */

@@ -1,51 +1,23 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { Update } from 'grammy/types';
-import { z } from 'zod';
-import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
-import { StoreVersionError } from './errors.ts';
+import { ensureDir, fileMode, noop, removeStaleTemps, tightenMode } from './atomic-file.ts';
+import { releaseAppendHandle } from './append-file.ts';
+import { writeFileAtomic, type AtomicWriter, type WriteEvent } from './durable-file.ts';
+import { StoreError, unreadableFileError } from './errors.ts';
+import { compactedLog, cutBack, entryLine, marksLine, migrateLegacyInbox, parseInboxLog, type InboxEntry } from './inbox-log.ts';
+import type { StoredSecret } from './key-audit.ts';
 import type { Vault } from './vault.ts';
 import { inboxAad, sealUpdate, type SealedUpdate } from './records/updates.ts';
-import { resealFile, type ResealReport, type SealedValue } from './reseal.ts';
+import type { ResealReport } from './reseal.ts';
 
-/** Name of the inbox file inside the data directory. */
-export const inboxFileName = 'inbox.json';
-/** Current data version of the inbox file. */
-export const inboxFileVersion = 1;
+export type { InboxEntry } from './inbox-log.ts';
 
-const entrySchema = z.object({
-  /** Telegram's update_id. */
-  id: z.number().int(),
-  /** The update as JSON, sealed with the vault (AAD `inbox:<id>`): a message may hold a PIN or an API key. */
-  sealed: z.string(),
-  receivedAt: z.string(),
-  /** Its handling finished (successfully or with a handled error). */
-  done: z.literal(true).optional(),
-  /** How many times a start replayed it (a crash loop on one update gives up after a few). */
-  attempts: z.number().int().nonnegative().optional(),
-  /** The chat it belongs to (`updateChatId`), for per-chat order; absent in entries of before. */
-  chatId: z.number().int().optional(),
-});
-const inboxFileSchema = z.object({ version: z.literal(inboxFileVersion), entries: z.array(entrySchema) });
+export { inboxFileName, legacyInboxFileName } from './inbox-log.ts';
 
-export type InboxEntry = z.infer<typeof entrySchema>;
-export type InboxData = z.infer<typeof inboxFileSchema>;
-
-export function decodeInboxFile(raw: unknown, file: string): { data: InboxData } {
-  const version = (raw as { version?: unknown } | null)?.version;
-  if (typeof version === 'number' && version > inboxFileVersion) throw new StoreVersionError(file, version, inboxFileVersion);
-  return { data: inboxFileSchema.parse(raw) };
-}
-
-/** The sealed values of the inbox: one stored update each. */
-export function inboxSecrets(data: InboxData): SealedValue[] {
-  return data.entries.map((entry) => ({
-    kind: 'inbox' as const,
-    token: entry.sealed,
-    aad: inboxAad(entry.id),
-    name: `the stored update ${entry.id}`,
-    put: (token: string) => {
-      entry.sealed = token;
-    },
-  }));
+/** The stored updates as the key audit sees them: one sealed value each. */
+export function inboxSecrets(entries: Iterable<InboxEntry>): StoredSecret[] {
+  return [...entries].map((entry) => ({ token: entry.sealed, aad: inboxAad(entry.id), name: `the stored update ${entry.id}` }));
 }
 
 /**
@@ -98,239 +70,415 @@ export interface Inbox {
 }
 
 export interface InboxOptions {
+  /** The log file (`inbox.jsonl` in the data directory). */
   path: string;
   vault: Vault;
   now?: () => Date;
   /** How long a done mark may wait for another write to join (ms). Default 200. */
   doneDelayMs?: number;
   onWrite?: (event: WriteEvent) => void;
-  /** The file writer (the store's, behind its write gate); default the real atomic writer. */
+  /** The file writer (the store's, behind its write gate); default the real one (appends included). */
   writeFile?: AtomicWriter;
+  /** The inbox file of before (`inbox.json`), migrated into the log at open if it is there. */
+  legacyPath?: string;
+  /** Lines no longer needed (marks, done and forgotten entries) at which the log is compacted, if they are at least half of it. Default 1000. */
+  compactAfterLines?: number;
 }
 
 type PruneLimits = { maxAgeMs: number; maxCount: number };
 
+/** The changes that go to disk in one write, and the callers waiting for it. */
+interface Write {
+  adds: InboxEntry[];
+  done: Set<number>;
+  tried: Set<number>;
+  forget: Set<number>;
+  /** New tokens of a key rotation, by update id (with the token they replace). */
+  reseal?: Map<number, { from: string; to: string }>;
+  /** Rewrite the whole log (its live entries only) instead of appending. */
+  compact: boolean;
+  /** Written as soon as the write before is done (not only when the done marks' delay is up). */
+  due: boolean;
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+function newWrite(): Write {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Done marks nobody awaits: a failed write is no unhandled rejection (the next write carries the state on).
+  promise.catch(noop);
+  return { adds: [], done: new Set(), tried: new Set(), forget: new Set(), compact: false, due: false, promise, resolve, reject };
+}
+
 /**
- * The inbox's changes that need no write of their own (done marks, forgotten entries): applied by
- * the next write, or by the timer `delayMs` after the first of them.
+ * The inbox over its log. Memory holds the live entries; each change goes into the next write
+ * (one at a time, coalesced: what arrives while one runs goes into the next), which appends its
+ * lines and syncs once, or rewrites the live entries when the dead lines outweigh them.
  */
-class LazyChanges {
-  /** Updates whose handling finished, not marked done in the file yet. */
-  readonly doneSoon = new Set<number>();
-  /** Done entries below this update id are forgotten. */
-  forgetBelow = -Infinity;
-  /** Limits of `pruneDone` waiting to be applied. */
-  pruneLimits: PruneLimits | undefined;
+class LogInbox implements Inbox {
+  private readonly entries: Map<number, InboxEntry>;
+  /** Lines in the file (header included) and its size up to the last whole line. */
+  private lines: number;
+  private size: number;
+  private fileExists: boolean;
+  /** An append failed: the file may hold part of it past `size`, cut off before the next append. */
+  private cutNeeded = false;
+  private next: Write | undefined;
+  private writing: Write | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private waiting: Promise<void> | undefined;
-  private settleWaiting: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+  private forgetBelow = -Infinity;
+  /** Lines no longer needed at which the next compaction starts (moved on after one failed, so a failing disk is not retried in a loop). */
+  private compactAt: number;
+  private pruneLimits: PruneLimits | undefined;
   private closed = false;
+  private readonly now: () => Date;
+  private readonly write: AtomicWriter;
 
   constructor(
-    private readonly file: DurableFile<InboxData>,
-    /** The ids held in the file: forgotten entries leave it. */
-    private readonly held: Set<number>,
-    private readonly now: () => Date,
-    private readonly delayMs: number,
-  ) {}
+    private readonly options: InboxOptions,
+    state: { entries: Map<number, InboxEntry>; lines: number; size: number } | undefined,
+  ) {
+    this.entries = state?.entries ?? new Map<number, InboxEntry>();
+    this.lines = state?.lines ?? 0;
+    this.size = state?.size ?? 0;
+    // An empty file (never written by kiosbot) gets its header with the first write.
+    this.fileExists = state !== undefined && state.lines > 0;
+    this.now = options.now ?? (() => new Date());
+    this.write = options.writeFile ?? writeFileAtomic;
+    this.compactAt = options.compactAfterLines ?? 1000;
+  }
 
-  /** Applies the lazy changes; called inside a `file.update` mutator. */
-  apply(data: InboxData): void {
-    if (this.doneSoon.size > 0) {
-      for (const entry of data.entries) if (this.doneSoon.has(entry.id)) entry.done = true;
-      this.doneSoon.clear();
+  has(updateId: number): boolean {
+    return this.entries.has(updateId);
+  }
+
+  async add(updates: readonly Update[]): Promise<Update[]> {
+    const byId = new Map<number, Update>();
+    for (const update of updates)
+      if (!this.entries.has(update.update_id) && !byId.has(update.update_id)) byId.set(update.update_id, update);
+    const added = await this.addSealed([...byId.values()].map((update) => sealUpdate(this.options.vault, update)));
+    return added.map((id) => byId.get(id)).filter((update) => update !== undefined);
+  }
+
+  async addSealed(updates: readonly SealedUpdate[]): Promise<number[]> {
+    if (this.closed) throw new StoreError('closed', `${this.options.path} is closed; no more changes are accepted.`);
+    const receivedAt = this.now().toISOString();
+    const fresh: InboxEntry[] = [];
+    for (const { id, sealed, chatId } of updates) {
+      if (this.entries.has(id)) continue;
+      const entry: InboxEntry = { id, sealed, receivedAt, ...(chatId === undefined ? {} : { chatId }) };
+      // Held from now on, so that a second delivery while the write runs is a duplicate.
+      this.entries.set(id, entry);
+      fresh.push(entry);
     }
-    const keep = (entry: InboxEntry) => !(entry.done && entry.id < this.forgetBelow);
-    let entries = data.entries.filter(keep);
-    if (this.pruneLimits) {
-      const oldest = this.now().getTime() - this.pruneLimits.maxAgeMs;
-      const done = entries.filter((entry) => entry.done);
-      const excess = new Set(done.slice(0, Math.max(0, done.length - this.pruneLimits.maxCount)).map((entry) => entry.id));
-      entries = entries.filter((entry) => !entry.done || (!excess.has(entry.id) && Date.parse(entry.receivedAt) >= oldest));
-      this.pruneLimits = undefined;
+    if (fresh.length === 0) return [];
+    const write = this.join(true);
+    write.adds.push(...fresh);
+    await write.promise;
+    return fresh.map((entry) => entry.id);
+  }
+
+  markDone(updateId: number): Promise<void> {
+    const entry = this.entries.get(updateId);
+    if (!entry || entry.done || this.closed) return Promise.resolve();
+    if (this.writing?.done.has(updateId)) return this.writing.promise;
+    const write = this.join(false);
+    write.done.add(updateId);
+    return write.promise;
+  }
+
+  acknowledgedBelow(offset: number): void {
+    if (offset <= this.forgetBelow) return;
+    this.forgetBelow = offset;
+    this.forget([...this.entries.values()].filter((entry) => entry.done && entry.id < offset).map((entry) => entry.id));
+  }
+
+  pruneDone(limits: PruneLimits): void {
+    this.pruneLimits = limits;
+    // Marks on their way to the disk count as done: the pruning follows their write.
+    if ((this.next?.done.size ?? 0) > 0 || (this.writing?.done.size ?? 0) > 0) void this.join(false);
+    else this.prune();
+  }
+
+  async takeSealedForReplay(
+    maxAttempts: number,
+    choice: { limit?: number; take?: (updateId: number) => boolean } = {},
+  ): Promise<{ entries: Array<{ id: number; sealed: string }>; givenUp: number[] }> {
+    const open = this.openEntries()
+      .filter((entry) => choice.take?.(entry.id) ?? true)
+      .slice(0, choice.limit ?? Infinity);
+    const taken: Array<{ id: number; sealed: string }> = [];
+    const givenUp: number[] = [];
+    for (const entry of open) {
+      if ((entry.attempts ?? 0) < maxAttempts) taken.push({ id: entry.id, sealed: entry.sealed });
+      else givenUp.push(entry.id);
     }
-    if (entries.length !== data.entries.length) {
-      const kept = new Set(entries.map((entry) => entry.id));
-      for (const entry of data.entries) if (!kept.has(entry.id)) this.held.delete(entry.id);
-      data.entries = entries;
+    if (open.length === 0) return { entries: taken, givenUp };
+    const write = this.join(true);
+    for (const { id } of taken) write.tried.add(id);
+    for (const id of givenUp) write.done.add(id);
+    await write.promise;
+    return { entries: taken, givenUp };
+  }
+
+  earlierOpen(chatId: number, updateId: number): boolean {
+    for (const entry of this.entries.values()) if (entry.chatId === chatId && entry.id < updateId && this.isOpen(entry)) return true;
+    return false;
+  }
+
+  pendingIds(): number[] {
+    return this.openEntries().map((entry) => entry.id);
+  }
+
+  async reseal(): Promise<ResealReport> {
+    const report: ResealReport = { resealed: { credentials: 0, conversations: 0, inbox: 0 }, unreadable: [] };
+    const fresh = new Map<number, { from: string; to: string }>();
+    for (const entry of this.entries.values()) {
+      if (this.options.vault.isCurrent(entry.sealed)) continue;
+      try {
+        fresh.set(entry.id, { from: entry.sealed, to: this.options.vault.reseal(entry.sealed, inboxAad(entry.id)) });
+      } catch {
+        report.unreadable.push(`the stored update ${entry.id}`);
+      }
+    }
+    if (fresh.size > 0) {
+      // A rewrite: the file then holds no token of the key before, not even in a line no longer needed.
+      const write = this.join(true);
+      write.compact = true;
+      write.reseal = fresh;
+      await write.promise;
+    }
+    report.resealed.inbox = fresh.size;
+    return report;
+  }
+
+  flush(): Promise<void> {
+    const next = this.next;
+    if (next && !next.due) this.makeDue(next);
+    return (next ?? this.writing)?.promise ?? Promise.resolve();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    try {
+      await this.flush();
+    } finally {
+      await releaseAppendHandle(this.options.path);
     }
   }
 
-  private hasWork(): boolean {
-    return (
-      this.doneSoon.size > 0 ||
-      this.pruneLimits !== undefined ||
-      this.file.data.entries.some((entry) => entry.done && entry.id < this.forgetBelow)
-    );
+  private isOpen(entry: InboxEntry): boolean {
+    return !entry.done && !this.next?.done.has(entry.id) && !this.writing?.done.has(entry.id);
   }
 
-  /** Writes the lazy changes now (one write for all of them) and settles whoever waited for them. */
-  write(): Promise<void> {
+  private openEntries(): InboxEntry[] {
+    return [...this.entries.values()].filter((entry) => this.isOpen(entry)).sort((a, b) => a.id - b.id);
+  }
+
+  /** Forgets done entries (no longer needed to recognise a re-delivery); the log learns it with its next write. */
+  private forget(ids: number[]): void {
+    if (ids.length === 0) return;
+    for (const id of ids) this.entries.delete(id);
+    const write = this.join(false);
+    for (const id of ids) write.forget.add(id);
+  }
+
+  private prune(): void {
+    const limits = this.pruneLimits;
+    if (!limits) return;
+    this.pruneLimits = undefined;
+    const oldest = this.now().getTime() - limits.maxAgeMs;
+    const done = [...this.entries.values()].filter((entry) => entry.done).sort((a, b) => a.id - b.id);
+    const excess = done.length - limits.maxCount;
+    this.forget(done.filter((entry, index) => index < excess || Date.parse(entry.receivedAt) < oldest).map((entry) => entry.id));
+  }
+
+  /** The next write, `due` now or at the latest `doneDelayMs` from the first change that waits for it. */
+  private join(due: boolean): Write {
+    if (this.closed && !due) {
+      // After close nothing lazy is written any more (as the file's last write went out with close).
+      return this.next ?? newWrite();
+    }
+    const write = (this.next ??= newWrite());
+    if (due) {
+      if (!write.due) this.makeDue(write);
+    } else if (!write.due && !this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        if (this.next === write) this.makeDue(write);
+      }, this.options.doneDelayMs ?? 200);
+      this.timer.unref();
+    }
+    return write;
+  }
+
+  private makeDue(write: Write): void {
+    write.due = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const waiters = this.settleWaiting;
-    this.waiting = undefined;
-    this.settleWaiting = undefined;
-    const written = this.closed || !this.hasWork() ? this.file.flush() : this.file.update((data) => this.apply(data));
-    written.then(
-      () => waiters?.resolve(),
-      (error: unknown) => waiters?.reject(error),
-    );
-    return written;
+    // After the current synchronous run, so that all its changes land in this one write.
+    if (!this.writing) queueMicrotask(() => void this.writeNext());
   }
 
-  /** Resolves once the lazy changes are on disk: with the next write, at the latest `delayMs` from the first. */
-  schedule(): Promise<void> {
-    if (!this.waiting) {
-      this.waiting = new Promise<void>((resolve, reject) => {
-        this.settleWaiting = { resolve, reject };
+  private async writeNext(): Promise<void> {
+    const write = this.next;
+    if (!write || this.writing) return;
+    this.next = undefined;
+    this.writing = write;
+    try {
+      await this.put(write);
+      this.applyWritten(write);
+      this.writing = undefined;
+      write.resolve();
+    } catch (error) {
+      // Not on disk: the new entries are not held (Telegram's next delivery of them is stored
+      // again), the marks are lost (the entries are open again), the rest is as before.
+      for (const entry of write.adds) if (this.entries.get(entry.id) === entry) this.entries.delete(entry.id);
+      this.writing = undefined;
+      write.reject(error);
+    }
+    this.prune();
+    // Changes made while this write ran (the narrowing above does not see them).
+    const after = this.next as Write | undefined;
+    if (after?.due) await this.writeNext();
+    else if (!after && this.deadLines() >= this.compactAt && this.deadLines() >= this.entries.size) {
+      // In the background: the current callers are resolved already; a batch arriving meanwhile joins it.
+      setImmediate(() => {
+        if (this.closed) return;
+        const compaction = this.join(true);
+        compaction.compact = true;
       });
-      // A failed lazy write is retried by the next write; nobody must get an unhandled rejection for it.
-      this.waiting.catch(() => undefined);
-      this.timer = setTimeout(() => void this.write().catch(() => undefined), this.delayMs);
-      this.timer.unref?.();
     }
-    return this.waiting;
   }
 
-  /** Writes what is waiting; later changes are only flushed, not applied. */
-  async close(): Promise<void> {
-    await this.write();
-    this.closed = true;
+  private deadLines(): number {
+    return this.lines - 1 - this.entries.size;
   }
-}
 
-/** Stores the sealed updates not held yet in one write (with the lazy changes); resolves with their ids. */
-async function addEntries(
-  file: DurableFile<InboxData>,
-  held: Set<number>,
-  lazy: LazyChanges,
-  updates: readonly SealedUpdate[],
-  now: () => Date,
-): Promise<number[]> {
-  const seen = new Set<number>();
-  const receivedAt = now().toISOString();
-  const entries: InboxEntry[] = [];
-  for (const { id, sealed, chatId } of updates) {
-    if (held.has(id) || seen.has(id)) continue;
-    seen.add(id);
-    entries.push({ id, sealed, receivedAt, ...(chatId === undefined ? {} : { chatId }) });
-  }
-  if (entries.length === 0) return [];
-  for (const entry of entries) held.add(entry.id);
-  try {
-    await file.update((data) => {
-      lazy.apply(data);
-      data.entries.push(...entries);
-      data.entries.sort((a, b) => a.id - b.id);
+  /** Puts one write on disk (see `putLines`); a failed write(2) names no file (ENOSPC, EIO): the operator is told which one it was. */
+  private async put(write: Write): Promise<void> {
+    await this.putLines(write).catch((error: unknown) => {
+      if (typeof error === 'object' && error !== null && typeof (error as { path?: unknown }).path !== 'string') {
+        Object.assign(error, { path: this.options.path });
+      }
+      throw error;
     });
-  } catch (error) {
-    // Not on disk: not held either, so Telegram's next delivery of them is stored again.
-    for (const id of seen) held.delete(id);
-    file.data.entries = file.data.entries.filter((entry) => !seen.has(entry.id));
-    throw error;
   }
-  // The done marks that were waiting went out with this write; their timer then finds nothing to write.
-  return entries.map((entry) => entry.id);
-}
 
-/**
- * Counts one replay attempt for each open entry `choice` takes (lowest id first); marks done, in
- * the same write, those already replayed `maxAttempts` times and those `readable` refuses.
- */
-async function takeEntries(
-  file: DurableFile<InboxData>,
-  lazy: LazyChanges,
-  maxAttempts: number,
-  choice: { limit?: number; take?: (updateId: number) => boolean },
-  readable: (entry: InboxEntry) => boolean,
-): Promise<{ taken: Array<{ id: number; sealed: string }>; givenUp: number[] }> {
-  const taken: Array<{ id: number; sealed: string }> = [];
-  const givenUp: number[] = [];
-  const open = file.data.entries
-    .filter((entry) => !entry.done && !lazy.doneSoon.has(entry.id) && (choice.take?.(entry.id) ?? true))
-    .slice(0, choice.limit ?? Infinity);
-  for (const entry of open) {
-    if ((entry.attempts ?? 0) < maxAttempts && readable(entry)) taken.push({ id: entry.id, sealed: entry.sealed });
-    else givenUp.push(entry.id);
-  }
-  if (open.length === 0) return { taken, givenUp };
-  const replayed = new Set(taken.map((entry) => entry.id));
-  const abandoned = new Set(givenUp);
-  await file.update((data) => {
-    lazy.apply(data);
-    for (const entry of data.entries) {
-      if (replayed.has(entry.id)) entry.attempts = (entry.attempts ?? 0) + 1;
-      if (abandoned.has(entry.id)) entry.done = true;
+  /** Puts one write on disk: its lines appended, or the live entries written as a new file. */
+  private async putLines(write: Write): Promise<void> {
+    const startedAt = performance.now();
+    const file = this.options.path;
+    let compact = write.compact || !this.fileExists;
+    if (!compact && this.cutNeeded) {
+      // What a failed append may have left goes, or the whole file is written anew.
+      compact = !(await cutBack(file, this.size).then(
+        () => true,
+        () => false,
+      ));
+      if (!compact) this.cutNeeded = false;
     }
-  });
-  return { taken, givenUp };
+    let text: string;
+    if (compact) {
+      text = compactedLog(this.compactedEntries(write));
+      try {
+        await this.write(file, text, { backup: false });
+      } catch (error) {
+        this.compactAt = this.deadLines() + (this.options.compactAfterLines ?? 1000);
+        throw error;
+      }
+      this.compactAt = this.options.compactAfterLines ?? 1000;
+      this.fileExists = true;
+      this.cutNeeded = false;
+      this.lines = this.entries.size + 1;
+      this.size = Buffer.byteLength(text);
+    } else {
+      text = marksLine({ forget: [...write.forget] });
+      for (const entry of write.adds) text += entryLine(entry);
+      text += marksLine({ done: [...write.done], tried: [...write.tried] });
+      if (text === '') return;
+      try {
+        await this.write(file, text, { backup: false, append: true });
+      } catch (error) {
+        this.cutNeeded = true;
+        throw error;
+      }
+      this.lines += countLines(text);
+      this.size += Buffer.byteLength(text);
+    }
+    try {
+      this.options.onWrite?.({ file, bytes: Buffer.byteLength(text), startedAt, durationMs: performance.now() - startedAt });
+    } catch {
+      // An observer's bug must not turn a completed write into a failed one.
+    }
+  }
+
+  /** The live entries as they are once `write` is on disk, lowest id first. */
+  private compactedEntries(write: Write): InboxEntry[] {
+    return [...this.entries.values()]
+      .sort((a, b) => a.id - b.id)
+      .map((entry) => {
+        const done = entry.done || write.done.has(entry.id);
+        const attempts = (entry.attempts ?? 0) + (write.tried.has(entry.id) ? 1 : 0);
+        const token = write.reseal?.get(entry.id);
+        return {
+          ...entry,
+          ...(token && token.from === entry.sealed ? { sealed: token.to } : {}),
+          ...(done ? { done: true as const } : {}),
+          ...(attempts > 0 ? { attempts } : {}),
+        };
+      });
+  }
+
+  /** What a write put on disk becomes true in memory. */
+  private applyWritten(write: Write): void {
+    const below: number[] = [];
+    for (const id of write.done) {
+      const entry = this.entries.get(id);
+      if (!entry) continue;
+      entry.done = true;
+      if (id < this.forgetBelow) below.push(id);
+    }
+    for (const id of write.tried) {
+      const entry = this.entries.get(id);
+      if (entry) entry.attempts = (entry.attempts ?? 0) + 1;
+    }
+    for (const [id, { from, to }] of write.reseal ?? []) {
+      const entry = this.entries.get(id);
+      if (entry?.sealed === from) entry.sealed = to;
+    }
+    // Handled after Telegram was told it need not send them again: no longer needed for de-duplication.
+    this.forget(below);
+  }
 }
 
-/** Opens (or creates) the inbox file. */
+function countLines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/** Opens (or prepares) the inbox log, migrating the file of before first; a torn last line is cut off. */
 export async function openInbox(options: InboxOptions): Promise<Inbox> {
-  const now = options.now ?? (() => new Date());
-  const file = await DurableFile.open<InboxData>({
-    path: options.path,
-    decode: decodeInboxFile,
-    defaultData: () => ({ version: inboxFileVersion, entries: [] }),
-    onWrite: options.onWrite,
-    writeFile: options.writeFile,
+  await ensureDir(path.dirname(options.path));
+  // A compaction a crash cut short left its temp file: the log itself is whole.
+  await removeStaleTemps(options.path);
+  if (options.legacyPath) await migrateLegacyInbox(options.legacyPath, options);
+  const text = await fs.readFile(options.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw unreadableFileError(options.path, error);
   });
-  const held = new Set(file.data.entries.map((entry) => entry.id));
-  const lazy = new LazyChanges(file, held, now, options.doneDelayMs ?? 200);
-  const addSealed = (updates: readonly SealedUpdate[]) => addEntries(file, held, lazy, updates, now);
-  const isOpen = (entry: InboxEntry) => !entry.done && !lazy.doneSoon.has(entry.id);
-
-  return {
-    has: (updateId) => held.has(updateId),
-
-    async add(updates) {
-      const byId = new Map<number, Update>();
-      for (const update of updates) if (!held.has(update.update_id) && !byId.has(update.update_id)) byId.set(update.update_id, update);
-      const added = await addSealed([...byId.values()].map((update) => sealUpdate(options.vault, update)));
-      return added.map((id) => byId.get(id)).filter((update) => update !== undefined);
-    },
-
-    addSealed,
-
-    markDone(updateId) {
-      if (!held.has(updateId)) return Promise.resolve();
-      lazy.doneSoon.add(updateId);
-      return lazy.schedule();
-    },
-
-    acknowledgedBelow(offset) {
-      if (offset <= lazy.forgetBelow) return;
-      lazy.forgetBelow = offset;
-      if (file.data.entries.some((entry) => entry.done && entry.id < offset)) void lazy.schedule();
-    },
-
-    pruneDone(limits) {
-      const oldest = now().getTime() - limits.maxAgeMs;
-      const done = file.data.entries.filter((entry) => entry.done || lazy.doneSoon.has(entry.id));
-      // Nothing to forget: no write for it.
-      if (done.length <= limits.maxCount && done.every((entry) => Date.parse(entry.receivedAt) >= oldest)) return;
-      lazy.pruneLimits = limits;
-      void lazy.schedule();
-    },
-
-    async takeSealedForReplay(maxAttempts, choice = {}) {
-      const { taken, givenUp } = await takeEntries(file, lazy, maxAttempts, choice, () => true);
-      return { entries: taken, givenUp };
-    },
-
-    pendingIds: () => file.data.entries.filter(isOpen).map((entry) => entry.id),
-
-    earlierOpen: (chatId, updateId) => file.data.entries.some((entry) => entry.chatId === chatId && entry.id < updateId && isOpen(entry)),
-
-    reseal: () => resealFile(file, options.vault, inboxSecrets),
-
-    flush: () => lazy.write(),
-
-    async close() {
-      await lazy.close();
-      await file.close();
-    },
-  };
+  const state = text === undefined ? undefined : parseInboxLog(text, options.path);
+  if (state) {
+    // Nothing may be appended after a torn line: it would be damage in the middle then.
+    if (state.size < Buffer.byteLength(text ?? '')) await cutBack(options.path, state.size);
+    await tightenMode(options.path, fileMode);
+  }
+  return new LogInbox(options, state);
 }

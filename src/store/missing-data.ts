@@ -12,7 +12,7 @@ import path from 'node:path';
 import { exists, noop } from './atomic-file.ts';
 import type { DurableFile } from './durable-file.ts';
 import { StoreMissingError } from './errors.ts';
-import { inboxFileName } from './inbox.ts';
+import { inboxFileName, legacyInboxFileName } from './inbox-log.ts';
 import { balancesFileName } from './balances.ts';
 import { broadcastsFileName } from './broadcasts.ts';
 import { priceWatchFileName } from './price-watch.ts';
@@ -38,7 +38,7 @@ async function otherData(dataDir: string, historyDir: string): Promise<string[]>
   if (shards.length > 0) found.push(`${shards.length} users' file(s) in ${usersDirName}/`);
   const months = await historyMonthsIn(historyDir);
   if (months.length > 0) found.push(`the history of ${months.join(', ')}`);
-  for (const name of [inboxFileName, balancesFileName, broadcastsFileName, priceWatchFileName]) {
+  for (const name of [inboxFileName, legacyInboxFileName, balancesFileName, broadcastsFileName, priceWatchFileName]) {
     if (await exists(path.join(dataDir, name))) found.push(name);
   }
   return found;
@@ -124,7 +124,17 @@ async function dataFilesIn(dataDir: string): Promise<DataFiles> {
     const file = path.join(dataDir, name);
     if ((await exists(file)) || (await exists(`${file}.bak`))) sideFiles.push(name);
   }
+  // The inbox file of before is the inbox until the store's open migrates it into the log.
+  const legacyInbox = path.join(dataDir, legacyInboxFileName);
+  if (!sideFiles.includes(inboxFileName) && ((await exists(legacyInbox)) || (await exists(`${legacyInbox}.bak`)))) {
+    sideFiles.push(inboxFileName);
+  }
   return { userShards, sideFiles: sideFiles.sort() };
+}
+
+/** The side files a hot file lists, under today's names (the inbox file of before is the inbox log now). */
+function currentNames(listed: readonly string[] | undefined): string[] {
+  return [...new Set((listed ?? []).map((name) => (name === legacyInboxFileName ? inboxFileName : name)))];
 }
 
 /**
@@ -142,7 +152,7 @@ export async function checkDataFilesPresent(options: {
     ...(options.listed.userShards ?? [])
       .filter((index) => !present.userShards.includes(index))
       .map((index) => ({ name: userShardFileName(index), loses: shardLoss(index) })),
-    ...(options.listed.sideFiles ?? [])
+    ...currentNames(options.listed.sideFiles)
       .filter((name) => !present.sideFiles.includes(name))
       .map((name) => ({ name, loses: sideFileLosses[name] ?? 'what it held' })),
   ];

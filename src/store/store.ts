@@ -1,9 +1,9 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createConversationsRepo, type ConversationsRepo } from './conversations.ts';
 import { createCredentialsRepo, type CredentialsRepo } from './credentials.ts';
 import { DurableFile, ensureDir, type AtomicWriter, type WriteEvent } from './durable-file.ts';
-import { decodeInboxFile, inboxFileName, inboxSecrets, openInbox, type Inbox } from './inbox.ts';
+import { inboxSecrets, openInbox, type Inbox } from './inbox.ts';
+import { inboxFileName, legacyInboxFileName, readInboxEntries } from './inbox-log.ts';
 import { allSealedWithCurrentKey, describeUnreadable, findUnreadable, type StoredSecret } from './key-audit.ts';
 import { createGroupsRepo, type GroupsRepo } from './groups.ts';
 import { createGameOrdersRepo, type GameOrdersRepo } from './game-orders.ts';
@@ -93,7 +93,7 @@ export interface Store {
   balances: BalancesRepo;
   /** The last price list of each watched reseller account (`price-watch.json`). */
   priceWatch: PriceWatchRepo;
-  /** Updates that may move money, stored before Telegram is told they arrived (`inbox.json`). */
+  /** Updates that may move money, stored before Telegram is told they arrived (the log `inbox.jsonl`). */
   inbox: Inbox;
   /**
    * Resolves when every change made so far is on disk. Rejects (once every file's write settled)
@@ -144,7 +144,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // Before anything is written: a data directory with a piece gone is not a new one.
     const lostData = await checkHotFilePresent({ dataDir, hotFile: hotPath, historyDir, accept });
     const inboxPath = path.join(dataDir, inboxFileName);
-    const storedUpdates = await readInboxSecrets(inboxPath);
+    const storedUpdates = await readInboxSecrets(dataDir);
     const keyCheck = (input: KeyCheckInput) =>
       checkKey({ ...input, vault: options.vault, file: hotPath, storedUpdates, allowUnreadable: options.allowUnreadableSecrets ?? false });
     await splitLegacyHotFile({ dataDir, hotFile: hotPath, checkKey: keyCheck, ...onWrite });
@@ -193,7 +193,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         data.meta.historyMonths = months;
       });
     }
-    const inbox = await openInbox({ path: inboxPath, vault: options.vault, now, ...onWrite });
+    const inbox = await openInbox({
+      path: inboxPath,
+      legacyPath: path.join(dataDir, legacyInboxFileName),
+      vault: options.vault,
+      now,
+      ...onWrite,
+    });
     const broadcasts = await openBroadcasts({ dataDir, now, ...onWrite });
     const balances = await openBalances({ dataDir, now, ...onWrite });
     const priceWatch = await openPriceWatch({ dataDir, ...onWrite });
@@ -299,10 +305,10 @@ function checkKey(
   if (found.names.length > 0) throw new StoreKeyError(file, describeUnreadable(found));
 }
 
-/** The stored updates of the inbox file as the key check sees them; none if it is missing or unreadable (its open reports that). */
-async function readInboxSecrets(file: string): Promise<StoredSecret[]> {
+/** The stored updates of the inbox (its log, or the file of before) as the key check sees them; none if it is missing or unreadable (its open reports that). */
+async function readInboxSecrets(dataDir: string): Promise<StoredSecret[]> {
   try {
-    return inboxSecrets(decodeInboxFile(JSON.parse(await fs.readFile(file, 'utf8')), file).data);
+    return inboxSecrets(await readInboxEntries(dataDir));
   } catch {
     return [];
   }

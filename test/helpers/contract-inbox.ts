@@ -14,7 +14,7 @@ export interface ContractInbox {
   close(): Promise<void>;
 }
 
-/** Opens a lowdb store in `dataDir` (its inbox file is `inbox.json` there) and returns its contract inbox. */
+/** Opens a lowdb store in `dataDir` (its inbox log is `inbox.jsonl` there) and returns its contract inbox. */
 export async function openContractInbox(dataDir: string, vault: Vault, writeFile?: StoreOptions['writeFile']): Promise<ContractInbox> {
   const store = await openStore({ dataDir, vault, ...(writeFile ? { writeFile } : {}) });
   const db = createDb(createLowdbEngine(store), vault);

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Bot, type ApiCallFn, type RawApi, type Transformer } from 'grammy';
@@ -7,6 +7,8 @@ import type { HandleUpdate } from '../../src/server/pipeline-stage.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { InboxDb } from '../../src/store/db.ts';
 import { openContractInbox, type ContractInbox } from '../helpers/contract-inbox.ts';
+import { inboxFileName } from '../../src/store/inbox.ts';
+import { readInboxLog } from '../../src/store/inbox-log.ts';
 import { createVault } from '../../src/store/vault.ts';
 import {
   claimGuard,
@@ -58,8 +60,7 @@ describe('getUpdates transformer of the inbox', () => {
   // function, and the test's plain method names and payloads for the per-method types.
   const call = (transformer: Transformer, method: string, payload: Record<string, unknown>) =>
     transformer(prev as unknown as ApiCallFn, method as keyof RawApi, payload as never) as Promise<{ ok: true; result: Update[] }>;
-  const idsOnDisk = async () =>
-    (JSON.parse(await readFile(path.join(dir, 'inbox.json'), 'utf8')) as { entries: Array<{ id: number }> }).entries.map((e) => e.id);
+  const idsOnDisk = async () => [...((await readInboxLog(path.join(dir, inboxFileName)))?.entries.keys() ?? [])].sort((a, b) => a - b);
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'kiosbot-inbox-tf-'));

@@ -20,6 +20,9 @@ import {
   type Backup,
 } from '../../src/store/backup.ts';
 import { hotFileName, type Store } from '../../src/store/store.ts';
+import { inboxFileName } from '../../src/store/inbox.ts';
+import { parseInboxLog } from '../../src/store/inbox-log.ts';
+import { privateTextUpdate } from '../helpers/updates.ts';
 import { createVault } from '../../src/store/vault.ts';
 import { shardOfUser, userShardFileName } from '../../src/store/user-shards.ts';
 import { appendDurably, enospc } from '../helpers/disk.ts';
@@ -112,7 +115,7 @@ describe('backups', () => {
     await restored.close();
   });
 
-  it('while a backup holds the writes, no data file changes (the hot file, a shard, a history segment), and every change lands after', async () => {
+  it('while a backup holds the writes, no data file changes (the hot file, a shard, a history segment, the inbox log), and every change lands after', async () => {
     const dataDir = dirs.make();
     // The first history append fails (a full disk), so the settled purchase stays in the hot file
     // until archiveSettled moves it: that move (segment append, then hot file) happens during the hold.
@@ -127,6 +130,7 @@ describe('backups', () => {
       },
     });
     await store.users.upsert({ id: 42, firstName: 'Budi' });
+    await store.inbox.add([privateTextUpdate(30, '/saldo')]);
     await store.transactions.create(purchase('ref-old', { status: 'Pending' }));
     await store.transactions.settle('ref-old', { status: 'Sukses', sn: 'SN-0' });
     await store.transactions.archiveSettled();
@@ -135,7 +139,7 @@ describe('backups', () => {
     await store.transactions.settle('ref-pending', { status: 'Sukses', sn: 'SN-2' }).catch(() => undefined);
     const files = () =>
       readdirSync(dataDir, { recursive: true, encoding: 'utf8' })
-        .filter((name) => /^(kiosbot\.json|users\/\d{3}\.json|history\/\d{4}-\d{2}\.jsonl)$/.test(name))
+        .filter((name) => /^(kiosbot\.json|inbox\.jsonl|users\/\d{3}\.json|history\/\d{4}-\d{2}\.jsonl)$/.test(name))
         .sort()
         .map(
           (name) =>
@@ -147,8 +151,13 @@ describe('backups', () => {
     let seenDuring: string[] = [];
     const before = files();
     expect(before.some((entry) => entry.startsWith('history/'))).toBe(true);
+    expect(before.some((entry) => entry.startsWith('inbox.jsonl:'))).toBe(true);
     await store.holdWrites(async () => {
-      landed = Promise.all([store.users.upsert({ id: 43, firstName: 'Sari' }), store.transactions.archiveSettled()]);
+      landed = Promise.all([
+        store.users.upsert({ id: 43, firstName: 'Sari' }),
+        store.transactions.archiveSettled(),
+        store.inbox.add([privateTextUpdate(31, 'TSEL10.081234567890')]),
+      ]);
       for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
       seenDuring = files();
     });
@@ -158,6 +167,7 @@ describe('backups', () => {
     expect(files().filter((entry) => entry.startsWith('history/'))).not.toEqual(before.filter((entry) => entry.startsWith('history/')));
     const { store: reopened } = await openTestStore(dataDir);
     expect(reopened.users.get(43)?.firstName).toBe('Sari');
+    expect(reopened.inbox.pendingIds()).toEqual([30, 31]);
     expect(await reopened.transactions.find('ref-pending')).toMatchObject({ status: 'Sukses', sn: 'SN-2' });
     await reopened.close();
   });
@@ -177,6 +187,56 @@ describe('backups', () => {
     expect(restored.users.get(7)).toBeUndefined();
     expect(restored.users.get(42)?.firstName).toBe('Budi');
     await restored.close();
+  });
+
+  it('the inbox log goes into a backup as it is (appended done marks included); a restore marks what was unhandled handled, and a start replays nothing', async () => {
+    const { dataDir, store } = await busyStore();
+    await store.inbox.add([privateTextUpdate(10, '/saldo'), privateTextUpdate(11, 'TSEL10.081234567890'), privateTextUpdate(12, '1234')]);
+    void store.inbox.markDone(10);
+    await store.inbox.flush();
+    const file = path.join(dirs.make(), 'backup.json.gz');
+    const backup = await writeBackup(dataDir, file);
+    await store.close();
+    expect(backup.files.map((entry) => entry.name)).toContain(inboxFileName);
+    // The log itself: its done mark is a line appended after the updates, not a rewrite.
+    expect(
+      backup.files
+        .find((entry) => entry.name === inboxFileName)
+        ?.text.split('\n')
+        .at(-2),
+    ).toMatch(/^\{"done":\[10\]\}\t/);
+
+    const result = await restoreBackup(file, dataDir, testVault());
+    expect(result.notReplayed).toBe(2);
+    const { store: restored } = await openTestStore(dataDir);
+    expect(restored.inbox.pendingIds()).toEqual([]);
+    // Still recognised, so that Telegram's re-delivery of them is not handled either.
+    expect([10, 11, 12].every((id) => restored.inbox.has(id))).toBe(true);
+    await restored.close();
+  });
+
+  it('a backup made before the inbox log (inbox.json) restores, and the start migrates it, its unhandled updates handled', async () => {
+    const { dataDir, store } = await busyStore();
+    await store.inbox.add([privateTextUpdate(20, 'TSEL10.081234567890')]);
+    const file = path.join(dirs.make(), 'backup.json.gz');
+    await writeBackup(dataDir, file);
+    await store.close();
+    rewriteBackup(file, (old) => {
+      const log = old.files.find((entry) => entry.name === inboxFileName);
+      if (!log) throw new Error('no inbox in the backup');
+      const entries = [...parseInboxLog(log.text, inboxFileName).entries.values()];
+      log.name = 'inbox.json';
+      log.text = JSON.stringify({ version: 1, entries });
+      log.sha256 = createHash('sha256').update(log.text).digest('hex');
+    });
+
+    expect((await restoreBackup(file, dataDir, testVault())).notReplayed).toBe(1);
+    const { store: restored } = await openTestStore(dataDir);
+    expect(restored.inbox.has(20)).toBe(true);
+    expect(restored.inbox.pendingIds()).toEqual([]);
+    await restored.close();
+    expect(existsSync(path.join(dataDir, 'inbox.json'))).toBe(false);
+    expect(existsSync(path.join(dataDir, inboxFileName))).toBe(true);
   });
 
   it('refuses a damaged, altered or foreign backup, and one made with another key, changing nothing', async () => {

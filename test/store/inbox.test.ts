@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Update } from 'grammy/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { privateTextUpdate } from '../helpers/updates.ts';
-import { openInbox, type Inbox, type InboxData } from '../../src/store/inbox.ts';
+import { openInbox, type Inbox } from '../../src/store/inbox.ts';
+import { readInboxLog } from '../../src/store/inbox-log.ts';
 import { inboxAad } from '../../src/store/records/updates.ts';
 import { createVault } from '../../src/store/vault.ts';
 import type { WriteEvent } from '../../src/store/durable-file.ts';
@@ -13,7 +14,13 @@ const vault = createVault({ key: Buffer.alloc(32, 7) });
 
 const privateMessage = (updateId: number, text: string): Update => privateTextUpdate(updateId, text);
 
-describe('update inbox (inbox.json)', () => {
+/** The entries a restart would find in the log: id, and whether done. */
+async function onDiskEntries(file: string): Promise<Array<{ id: number; done?: true }>> {
+  const log = await readInboxLog(file);
+  return [...(log?.entries.values() ?? [])].sort((a, b) => a.id - b.id);
+}
+
+describe('update inbox (inbox.jsonl)', () => {
   let dir: string;
   let file: string;
   let inbox: Inbox | undefined;
@@ -26,7 +33,7 @@ describe('update inbox (inbox.json)', () => {
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'kiosbot-inbox-'));
-    file = path.join(dir, 'inbox.json');
+    file = path.join(dir, 'inbox.jsonl');
     writes = [];
     clock = Date.parse('2026-01-01T00:00:00Z');
   });
@@ -41,7 +48,7 @@ describe('update inbox (inbox.json)', () => {
     const fresh = await box.add([privateMessage(10, 'PIN 123456'), privateMessage(11, 'TSEL10.081234567890')]);
     expect(fresh.map((u) => u.update_id)).toEqual([10, 11]);
     const onDisk = await readFile(file, 'utf8');
-    expect((JSON.parse(onDisk) as InboxData).entries.map((e) => e.id)).toEqual([10, 11]);
+    expect((await onDiskEntries(file)).map((e) => e.id)).toEqual([10, 11]);
     // What a user typed (a PIN, an API key) is never on disk in plain text.
     expect(onDisk).not.toContain('123456');
     expect(onDisk).not.toContain('TSEL10');
@@ -86,8 +93,7 @@ describe('update inbox (inbox.json)', () => {
     expect(writes.length).toBe(afterAdd + 1);
     await mark;
     expect(writes.length).toBe(afterAdd + 1);
-    const onDisk = JSON.parse(await readFile(file, 'utf8')) as { entries: Array<{ id: number; done?: boolean }> };
-    expect(onDisk.entries.find((e) => e.id === 4)?.done).toBe(true);
+    expect((await onDiskEntries(file)).find((e) => e.id === 4)?.done).toBe(true);
   });
 
   it('forgets done entries below the acknowledged offset, never an entry not done', async () => {
@@ -98,7 +104,7 @@ describe('update inbox (inbox.json)', () => {
     await box.flush();
     box.acknowledgedBelow(3);
     await box.flush();
-    const ids = (JSON.parse(await readFile(file, 'utf8')) as { entries: Array<{ id: number }> }).entries.map((e) => e.id);
+    const ids = (await onDiskEntries(file)).map((e) => e.id);
     // 1: done and acknowledged; 2: not done (kept for the replay); 3: done but not acknowledged yet (kept for dedup).
     expect(ids).toEqual([2, 3]);
     expect(box.has(1)).toBe(false);

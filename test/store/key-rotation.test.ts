@@ -11,6 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeFileAtomic, type AtomicWriter } from '../../src/store/durable-file.ts';
 import { StoreError } from '../../src/store/errors.ts';
 import { hotFileName, openStore, type Store } from '../../src/store/store.ts';
+import { inboxFileName } from '../../src/store/inbox.ts';
+import { readInboxLog } from '../../src/store/inbox-log.ts';
+import { inboxAad } from '../../src/store/records/updates.ts';
 import { createVault, keyIdOf, legacyKeyId, type Vault } from '../../src/store/vault.ts';
 import { enospc } from '../helpers/disk.ts';
 import { privateTextUpdate } from '../helpers/updates.ts';
@@ -157,6 +160,45 @@ describe('key rotation', () => {
     },
   );
 
+  it.each([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10])(
+    'a rotation dying after %i writes over an inbox log with appended done marks leaves every stored update readable and the handled ones handled; a second run finishes it',
+    async (writes) => {
+      const dataDir = await oldData();
+      // More stored updates, two of them handled: their done marks are a line appended to the log.
+      const before = await open(dataDir, legacyVault());
+      await before.inbox.add([update(42), update(43), update(44)]);
+      void before.inbox.markDone(42);
+      void before.inbox.markDone(44);
+      await before.inbox.flush();
+      await before.close();
+      const log = path.join(dataDir, inboxFileName);
+      expect(readFileSync(log, 'utf8')).toMatch(/\{"done":\[42,44\]\}\t/);
+
+      const dying = await open(dataDir, bothKeys(), dyingDisk(writes)).catch(() => undefined);
+      await dying?.resealSecrets().catch(() => undefined);
+      await dying?.close().catch(() => undefined);
+
+      const expectUpdates = async (vault: Vault) => {
+        const store = await open(dataDir, vault);
+        try {
+          expect(store.inbox.pendingIds()).toEqual([41, 43]);
+          expect([41, 42, 43, 44].every((id) => store.inbox.has(id))).toBe(true);
+        } finally {
+          await store.close();
+        }
+        for (const entry of (await readInboxLog(log))?.entries.values() ?? []) {
+          expect((JSON.parse(vault.decrypt(entry.sealed, inboxAad(entry.id))) as Update).update_id).toBe(entry.id);
+        }
+      };
+      await expectUpdates(bothKeys());
+      const store = await open(dataDir, bothKeys());
+      expect((await store.resealSecrets()).unreadable).toEqual([]);
+      await store.close();
+      await expectUpdates(newOnly());
+      expect(keyIdsOnDisk(dataDir)).toEqual(new Set([keyIdOf(newKey)]));
+    },
+  );
+
   it('after a run with the new and the old key, either key alone is refused, naming what needs the other, and nothing changes', async () => {
     const dataDir = await oldData();
     const store = await open(dataDir, bothKeys());
@@ -201,6 +243,19 @@ describe('key rotation', () => {
       if (record) record.sealed = strayLegacy;
     });
     expect((await refusal(dataDir, legacyVault())).message).toContain('the gameshop credentials of user 2');
+  });
+
+  it('a stored update appended to the inbox log under a key nobody configured stops the start, named, before anything is written', async () => {
+    const dataDir = await oldData();
+    const store = await open(dataDir, legacyVault());
+    const stray = createVault({ key: strangerKey }).encrypt(JSON.stringify(update(45)), inboxAad(45));
+    await store.inbox.addSealed([{ id: 45, sealed: stray }]);
+    await store.close();
+    const before = hashes(dataDir);
+    const error = await refusal(dataDir, legacyVault());
+    expect(error.code).toBe('key');
+    expect(error.message).toContain('the stored update 45');
+    expect(hashes(dataDir)).toEqual(before);
   });
 
   it('names the secrets no key opens, leaves them as they were, and reseals the rest', async () => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { StoreCorruptError, StoreMissingError } from '../../src/store/errors.ts';
 import { openStore, type Store } from '../../src/store/store.ts';
+import { readInboxLog } from '../../src/store/inbox-log.ts';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer } from '../helpers/buy.ts';
 import { shardOfUser, userShardFileName } from '../../src/store/user-shards.ts';
@@ -150,8 +151,28 @@ describe('opening a data directory with a piece missing', () => {
 
   it('refuses to start when the update inbox is gone: the updates it held may not have been handled', async () => {
     const dataDir = await usedDataDir();
-    lose(dataDir, 'inbox.json');
-    await expect(open(dataDir)).rejects.toThrow(/inbox\.json is missing.*not have been handled.*ACCEPT_MISSING_DATA=true/);
+    lose(dataDir, 'inbox.jsonl');
+    await expect(open(dataDir)).rejects.toThrow(/inbox\.jsonl is missing.*not have been handled.*ACCEPT_MISSING_DATA=true/);
+  });
+
+  it('a data directory from before the inbox log starts: its inbox.json becomes the log, and losing the log then refuses the start', async () => {
+    const dataDir = await usedDataDir();
+    // As kiosbot before the log left it: the inbox in inbox.json, and kiosbot.json listing that name.
+    const log = (await readInboxLog(path.join(dataDir, 'inbox.jsonl')))?.entries;
+    writeFileSync(path.join(dataDir, 'inbox.json'), JSON.stringify({ version: 1, entries: [...(log?.values() ?? [])] }));
+    rmSync(path.join(dataDir, 'inbox.jsonl'));
+    const hotFile = path.join(dataDir, 'kiosbot.json');
+    const hot = JSON.parse(readFileSync(hotFile, 'utf8')) as { sum?: string; meta: { sideFiles: string[] } };
+    delete hot.sum;
+    hot.meta.sideFiles = hot.meta.sideFiles.map((name) => (name === 'inbox.jsonl' ? 'inbox.json' : name));
+    writeFileSync(hotFile, JSON.stringify(hot));
+
+    const store = await open(dataDir);
+    expect(store.inbox.pendingIds()).toEqual([900]);
+    await store.close();
+    expect(existsSync(path.join(dataDir, 'inbox.json'))).toBe(false);
+    lose(dataDir, 'inbox.jsonl');
+    await expect(open(dataDir)).rejects.toThrow(/inbox\.jsonl is missing.*not have been handled/);
   });
 
   it.each([
@@ -190,9 +211,9 @@ describe('opening a data directory with a piece missing', () => {
   it('with ACCEPT_MISSING_DATA starts without a lost shard and side file, says so, and the next start needs it no more', async () => {
     const dataDir = await usedDataDir();
     lose(dataDir, 'users/042.json');
-    lose(dataDir, 'inbox.json');
+    lose(dataDir, 'inbox.jsonl');
     const store = await open(dataDir, true);
-    expect(store.lostData).toEqual([expect.stringMatching(/^users\/042\.json: /), expect.stringMatching(/^inbox\.json: /)]);
+    expect(store.lostData).toEqual([expect.stringMatching(/^users\/042\.json: /), expect.stringMatching(/^inbox\.jsonl: /)]);
     expect(store.users.get(42)).toBeUndefined();
     expect(store.users.get(7)?.firstName).toBe('Sari');
     await store.close();
@@ -274,7 +295,7 @@ describe('the bot started with ACCEPT_MISSING_DATA=true', () => {
     const budi = await buyer(world);
     const shard = userShardFileName(shardOfUser(budi.id));
     await world.restart(() => {
-      for (const name of [shard, 'inbox.json']) {
+      for (const name of [shard, 'inbox.jsonl']) {
         rmSync(path.join(world.dataDir, name));
         rmSync(path.join(world.dataDir, `${name}.bak`), { force: true });
       }
@@ -284,7 +305,7 @@ describe('the bot started with ACCEPT_MISSING_DATA=true', () => {
     expect(line?.msg ?? line?.message).toMatch(/started WITHOUT missing data/);
     expect(line?.lost).toEqual([
       expect.stringMatching(new RegExp(`^${shard}: the users`)),
-      expect.stringMatching(/^inbox\.json: the updates/),
+      expect.stringMatching(/^inbox\.jsonl: the updates/),
     ]);
     expect(await world.app.db.credentials.has(budi.id, 'reseller')).toBe(false);
   });
