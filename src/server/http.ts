@@ -141,7 +141,7 @@ function healthAccess(authorization: string | undefined, token: string | undefin
 
 /**
  * How long done inbox entries are kept in webhook mode to recognise a re-delivery, and how many
- * at most: by count in the data directory's inbox file (each write rewrites it), by age only on
+ * at most: by count in the data directory's inbox log (the live entries are what it keeps in memory and rewrites at compaction), by age only on
  * PostgreSQL, where a fleet handles hundreds of updates a second and a count would forget an
  * update within seconds of handling it.
  */

@@ -46,7 +46,7 @@ export const metaSchema = z.object({
    */
   historyMonths: z.array(z.string().regex(/^\d{4}-\d{2}$/)).optional(),
   /**
-   * The users' shard files (by index) and the side files (`inbox.json` …) written so far, for the
+   * The users' shard files (by index) and the side files (`inbox.jsonl` …) written so far, for the
    * same reason: a data directory in use always has them. Absent in files from before it: the
    * store fills them in from the files at open.
    */
