@@ -141,9 +141,9 @@ function healthAccess(authorization: string | undefined, token: string | undefin
 
 /**
  * How long done inbox entries are kept in webhook mode to recognise a re-delivery, and how many
- * at most: by count in the data directory's inbox log (the live entries are what it keeps in memory and rewrites at compaction), by age only on
- * PostgreSQL, where a fleet handles hundreds of updates a second and a count would forget an
- * update within seconds of handling it.
+ * at most: by count in the data directory's inbox log (its live entries stay in memory and are
+ * rewritten at each compaction), by age only on PostgreSQL, where a fleet handles hundreds of
+ * updates a second and a count would forget an update within seconds of handling it.
  */
 export const webhookInboxRetention = {
   lowdb: { maxAgeMs: 60 * 60_000, maxCount: 200 },
