@@ -13,7 +13,8 @@
  * `restore()` after `world.stop()`.
  */
 import { randomBytes } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
+import { appendFile, rename, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import http from 'node:http';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { vi } from 'vitest';
@@ -79,8 +80,8 @@ export function useVirtualTime(): VirtualTime {
   }
 
   return {
-    writeFile: (file, content) => {
-      const write = writeQuickly(file, content);
+    writeFile: (file, content, options) => {
+      const write = writeQuickly(file, content, options.append === true);
       writes.add(write);
       return write.finally(() => writes.delete(write));
     },
@@ -152,11 +153,14 @@ const fileSystemBusy = (): boolean => process.getActiveResourcesInfo().some((nam
 const busyResources = /^(FSReq|CloseReq|TCPConnectWrap|WriteWrap|GetAddrInfoReqWrap)/;
 
 /**
- * The store's writes as writeFileAtomic does them (a temporary file renamed over the data file),
- * without its fsyncs: these tests restart the app gracefully, never cut the power, and two fsyncs
- * per write would make the real time of a 2,000-user broadcast seconds longer.
+ * The store's writes as writeFileAtomic does them (a temporary file renamed over the data file, or
+ * with `append` the content added at its end, as the inbox log does), without its fsyncs: these
+ * tests restart the app gracefully, never cut the power, and two fsyncs per write would make the
+ * real time of a 2,000-user broadcast seconds longer.
  */
-async function writeQuickly(file: string, content: string | Buffer): Promise<void> {
+async function writeQuickly(file: string, content: string | Buffer, append: boolean): Promise<void> {
+  // As the real appender: a log that is gone is an error, never silently a new file.
+  if (append) return appendFile(file, content, { flag: constants.O_WRONLY | constants.O_APPEND });
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(temp, content, { mode: 0o600 });
   await rename(temp, file);
