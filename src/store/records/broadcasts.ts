@@ -36,6 +36,8 @@ export const broadcastJobSchema = z.object({
   progressMessageId: z.number().int().optional(),
   createdAt: z.string(),
   finishedAt: z.string().optional(),
+  /** When the admin's final report was queued (in the write that ended the job, or after it for a job cancelled first). */
+  reportedAt: z.string().optional(),
 });
 export type BroadcastJob = z.infer<typeof broadcastJobSchema>;
 export type BroadcastOutcome = 'sent' | 'blocked' | 'failed';
@@ -75,6 +77,17 @@ export function endJob(job: BroadcastJob, status: 'done' | 'cancelled', at: Date
   if (job.status !== 'running') return;
   job.status = status;
   job.finishedAt = at.toISOString();
+}
+
+/**
+ * Ends `job` (in place, see endJob) and marks its final report queued at `at` unless it was
+ * already: true when the report is to be queued now, in the same write.
+ */
+export function endWithReport(job: BroadcastJob, status: 'done' | 'cancelled', at: Date): boolean {
+  endJob(job, status, at);
+  if (job.reportedAt !== undefined) return false;
+  job.reportedAt = at.toISOString();
+  return true;
 }
 
 /** The job without its recipient list. */
