@@ -107,7 +107,9 @@ class BroadcastJobRunner implements BroadcastRunner {
 
   start(): void {
     this.running = true;
-    void this.loadAsLeader().catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
+    void this.loadAsLeader()
+      .then(() => this.reportCancelled())
+      .catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
   }
 
   wake(): void {
@@ -199,10 +201,31 @@ class BroadcastJobRunner implements BroadcastRunner {
 
   /** Runs `finish`, kept in `ending` while it runs (a retry later is a new one). */
   private end(current: BroadcastJobCopy): void {
-    const ending = this.finish(current).finally(() => {
+    void this.track(this.finish(current));
+  }
+
+  /** Keeps `work` (a write of a job's end) in `ending` while it runs, for `stop` to wait for. */
+  private track(work: Promise<void>): Promise<void> {
+    const ending = work.finally(() => {
       if (this.ending === ending) this.ending = undefined;
     });
     this.ending = ending;
+    return ending;
+  }
+
+  /**
+   * Queues the report of a job an admin cancelled whose runner stopped before ending it (copies
+   * were still in flight then), as its leader: the one that cancelled it ends it first if it lives.
+   */
+  private async reportCancelled(): Promise<void> {
+    if (!this.running || this.job || !(await this.db.broadcasts.unreported())) return;
+    await this.leadership.lead();
+    try {
+      const found = await this.db.broadcasts.unreported();
+      if (found && this.running && !this.job) await this.track(this.writeEnd(found.id));
+    } finally {
+      if (!this.job) this.leadership.resign();
+    }
   }
 
   /**
@@ -212,7 +235,7 @@ class BroadcastJobRunner implements BroadcastRunner {
    */
   private async finish(current: BroadcastJobCopy): Promise<void> {
     try {
-      await this.writeEnd(current);
+      await this.writeEnd(current.id);
     } catch (error) {
       const failure = writeFailureOf(error);
       const retry = this.running;
@@ -237,16 +260,16 @@ class BroadcastJobRunner implements BroadcastRunner {
   }
 
   /** Writes the job's end (done, or cancelled when an admin cancelled it) with its final report, queued the first time only. */
-  private async writeEnd(current: BroadcastJobCopy): Promise<void> {
+  private async writeEnd(id: string): Promise<void> {
     const { db } = this;
-    const progress = await db.broadcasts.progress(current.id);
+    const progress = await db.broadcasts.progress(id);
     if (!progress) return;
     const status = progress.status === 'cancelled' ? 'cancelled' : 'done';
     // Every copy is recorded by now: these counts are the final ones.
     const report = await this.reports.finalItems({ ...progress, status });
-    const final = await db.broadcasts.finish(current.id, status, report);
+    const final = await db.broadcasts.finish(id, status, report);
     if (!final) return;
     this.options.kick();
-    this.log.info('broadcast finished', { jobId: current.id, status, sent: final.sent, blocked: final.blocked, failed: final.failed });
+    this.log.info('broadcast finished', { jobId: id, status, sent: final.sent, blocked: final.blocked, failed: final.failed });
   }
 }

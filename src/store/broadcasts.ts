@@ -66,6 +66,8 @@ export interface BroadcastsRepo {
    * report is queued in the hot file's write that carries the end, unless it was queued already.
    */
   finish(id: string, status: 'done' | 'cancelled', report?: readonly NewOutboxItem[]): Promise<BroadcastJob | undefined>;
+  /** An ended job whose final report is still to be queued, if any. */
+  unreported(): BroadcastProgress | undefined;
   /** Copies the ends a crash left in the hot file (`broadcastEnds`) into this file. */
   copyCarriedEnds(): Promise<void>;
   flush(): Promise<void>;
@@ -148,6 +150,10 @@ export async function openBroadcasts(options: {
       const job = await endHere(id, status);
       await dropCarried([id]);
       return job;
+    },
+    unreported() {
+      const job = Object.values(file.data.jobs).find((candidate) => candidate.reportDue && candidate.status !== 'running');
+      return job ? copy(progressOf(job)) : undefined;
     },
     async copyCarriedEnds() {
       const ends = Object.entries(hot.data.broadcastEnds ?? {});

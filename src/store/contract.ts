@@ -276,6 +276,8 @@ export interface BroadcastStore {
    * can neither lose it nor, by a retry, queue it twice.
    */
   finish(id: string, status: 'done' | 'cancelled', report?: readonly NewOutboxItem[]): Promise<BroadcastJob | undefined>;
+  /** An ended job whose final report is still to be queued (cancelled, and the runner stopped before it ended the job), if any. */
+  unreported(): Promise<BroadcastProgress | undefined>;
 }
 
 /** The last price list of each watched reseller account. */

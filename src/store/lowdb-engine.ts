@@ -231,6 +231,7 @@ function lowdbBroadcasts({ broadcasts }: Store): StoreEngine['broadcasts'] {
     record: (id, index, outcome) => broadcasts.record(id, index, outcome),
     setProgressMessage: (id, messageId) => broadcasts.setProgressMessage(id, messageId),
     finish: (id, status, report) => broadcasts.finish(id, status, report),
+    unreported: async () => broadcasts.unreported(),
   };
 }
 

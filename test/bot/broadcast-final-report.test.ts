@@ -31,15 +31,15 @@ describe.each(engines)("a broadcast's final report when the app stops as the job
     await database?.drop();
   });
 
-  /** 20 users (one blocked the bot), a fast pace, on this engine. */
-  const start = async () => {
+  /** 20 users (one blocked the bot), `rate` copies per 100 ms, on this engine. */
+  const start = async (rate = 100) => {
     const env: Record<string, string> = database
       ? { DATABASE_URL: database.url, WEBHOOK_URL: 'https://bot.example/telegram', WEBHOOK_SECRET: 'a-secret-of-sixteen-chars' }
       : {};
     const [started, audience] = await worldWithUsers(20, {
       env,
       telegram: { enforceLimits: { globalPerSecond: 5000, perChatPerSecond: 50 } },
-      app: { outboxLimits: { perChatMs: 10, globalPerSecond: 5000 }, broadcast: { rate: 100, windowMs: 100, progressEveryMs: 100 } },
+      app: { outboxLimits: { perChatMs: 10, globalPerSecond: 5000 }, broadcast: { rate, windowMs: 100, progressEveryMs: 100 } },
     });
     world = started;
     return audience;
@@ -123,6 +123,41 @@ describe.each(engines)("a broadcast's final report when the app stops as the job
       await w.app.outbox.drain();
       expect(reports(w, admin, picker)).toHaveLength(1);
       expect(errors).toEqual([]);
+    },
+    30_000,
+  );
+
+  it.skipIf(!available)(
+    '/broadcast_cancel and the app stops before the runner ends the job: after the restart the admin gets one "dihentikan" report',
+    async () => {
+      const { admin } = await start(1);
+      const w = world!;
+      let cancelled!: () => void;
+      const jobCancelled = new Promise<void>((resolve) => (cancelled = resolve));
+      const broadcasts = w.app.db.broadcasts;
+      const finish = broadcasts.finish.bind(broadcasts);
+      broadcasts.finish = async (id, status, report) => {
+        const ended = await finish(id, status, report);
+        // The admin's cancel is written; the runner stops before the copies in flight settle and it ends the job.
+        if (status === 'cancelled' && !report) {
+          void w.app.broadcaster.stop();
+          cancelled();
+        }
+        return ended;
+      };
+      const picker = await startPhotoBroadcast(w, admin);
+      admin.tap(picker, '📣 Kirim');
+      await w.telegram.waitFor(() => w.telegram.callsTo('copyMessage').length >= 3);
+      admin.send('/broadcast_cancel');
+      await jobCancelled;
+      await w.restart();
+      const report = await w.telegram.waitForBotMessage(admin, { after: picker, textIncludes: '⏹ Siaran dihentikan.', timeoutMs: 5000 });
+      await w.app.outbox.drain();
+      const cancelReports = w.telegram
+        .botMessages(admin)
+        .filter((m) => m.messageId !== picker.messageId && m.text?.includes('⏹ Siaran dihentikan.'));
+      expect(cancelReports).toEqual([report]);
+      expect(await w.app.db.broadcasts.running()).toBeUndefined();
     },
     30_000,
   );

@@ -259,8 +259,10 @@ describeEngines('store contract', (suite) => {
     // A job cancelled first gets its report with the runner's end.
     await store.broadcasts.create({ id: 'B2', adminId: 1, fromChatId: 1, messageId: 6, audience: { kind: 'all' }, recipients: [10] });
     await store.broadcasts.finish('B2', 'cancelled');
+    expect(await store.broadcasts.unreported()).toMatchObject({ id: 'B2', status: 'cancelled' });
     expect(await store.broadcasts.finish('B2', 'cancelled', report)).toMatchObject({ status: 'cancelled', reportedAt: start });
     expect(await store.outbox.list()).toHaveLength(2);
+    expect(await store.broadcasts.unreported()).toBeUndefined();
   });
 
   it('price watch: snapshots saved, read back, retained by key', async () => {

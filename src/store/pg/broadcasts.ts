@@ -62,6 +62,14 @@ export function createPgBroadcasts(pool: PgConnections, now: () => Date): StoreE
       const stored = await first<unknown>(pool, 'job', `SELECT job FROM broadcasts WHERE status = 'running'`);
       return stored === undefined ? undefined : progressOf(parseBroadcastJob(stored));
     },
+    async unreported() {
+      const stored = await first<unknown>(
+        pool,
+        'job',
+        `SELECT job FROM broadcasts WHERE status <> 'running' AND job->>'reportDue' = 'true' ORDER BY created_at LIMIT 1`,
+      );
+      return stored === undefined ? undefined : progressOf(parseBroadcastJob(stored));
+    },
     async isDone(id, index) {
       const value = await job(pool, id);
       return value !== undefined && isDone(value, index);

@@ -38,6 +38,8 @@ export const broadcastJobSchema = z.object({
   finishedAt: z.string().optional(),
   /** When the admin's final report was queued (in the write that ended the job, or after it for a job cancelled first). */
   reportedAt: z.string().optional(),
+  /** Ended without its final report (cancelled while copies were in flight): the runner queues it, at the latest at its next start. */
+  reportDue: z.literal(true).optional(),
 });
 export type BroadcastJob = z.infer<typeof broadcastJobSchema>;
 export type BroadcastOutcome = 'sent' | 'blocked' | 'failed';
@@ -77,6 +79,7 @@ export function endJob(job: BroadcastJob, status: 'done' | 'cancelled', at: Date
   if (job.status !== 'running') return;
   job.status = status;
   job.finishedAt = at.toISOString();
+  if (job.reportedAt === undefined) job.reportDue = true;
 }
 
 /**
@@ -87,6 +90,7 @@ export function endWithReport(job: BroadcastJob, status: 'done' | 'cancelled', a
   endJob(job, status, at);
   if (job.reportedAt !== undefined) return false;
   job.reportedAt = at.toISOString();
+  delete job.reportDue;
   return true;
 }
 
