@@ -239,10 +239,13 @@ class BroadcastJobRunner implements BroadcastRunner {
     } catch (error) {
       const failure = writeFailureOf(error);
       const retry = this.running;
-      this.log.error(retry ? 'finishing a broadcast failed; trying again shortly' : 'finishing a broadcast failed; the next start does', {
-        jobId: current.id,
-        ...(failure ? writeFailureFields(failure) : { error }),
-      });
+      this.log.error(
+        retry ? 'finishing a broadcast failed; trying again shortly' : 'finishing a broadcast failed; the next start finishes it',
+        {
+          jobId: current.id,
+          ...(failure ? writeFailureFields(failure) : { error }),
+        },
+      );
       if (retry) {
         setTimeout(() => {
           if (this.running) this.end(current);
