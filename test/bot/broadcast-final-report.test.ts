@@ -79,7 +79,7 @@ describe.each(engines)("a broadcast's final report when the app stops as the job
       admin.tap(picker, '📣 Kirim');
       await jobEnded;
       await w.restart();
-      const report = await w.telegram.waitForBotMessage(admin, { after: picker, textIncludes: 'Siaran selesai', timeoutMs: 5000 });
+      const report = await w.telegram.waitForBotMessage(admin, { after: picker, textIncludes: 'Siaran selesai', timeoutMs: 15_000 });
       expect(report.text).toContain(`Terkirim: ${users.length - blocked.size + 1} · diblokir: ${blocked.size} · gagal: 0`);
       await w.app.outbox.drain();
       expect(reports(w, admin, picker)).toHaveLength(1);
@@ -119,7 +119,7 @@ describe.each(engines)("a broadcast's final report when the app stops as the job
       await jobEnding;
       await restarted;
       const errors = w.logs.slice(logsBefore).filter((line) => line.includes('"level":"error"'));
-      await w.telegram.waitForBotMessage(admin, { after: picker, textIncludes: 'Siaran selesai', timeoutMs: 5000 });
+      await w.telegram.waitForBotMessage(admin, { after: picker, textIncludes: 'Siaran selesai', timeoutMs: 15_000 });
       await w.app.outbox.drain();
       expect(reports(w, admin, picker)).toHaveLength(1);
       expect(errors).toEqual([]);
@@ -151,7 +151,7 @@ describe.each(engines)("a broadcast's final report when the app stops as the job
       admin.send('/broadcast_cancel');
       await jobCancelled;
       await w.restart();
-      const report = await w.telegram.waitForBotMessage(admin, { after: picker, textIncludes: '⏹ Siaran dihentikan.', timeoutMs: 5000 });
+      const report = await w.telegram.waitForBotMessage(admin, { after: picker, textIncludes: '⏹ Siaran dihentikan.', timeoutMs: 15_000 });
       await w.app.outbox.drain();
       const cancelReports = w.telegram
         .botMessages(admin)
