@@ -162,6 +162,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     translate: (locale, key, variables) => i18n.t(locale, key, variables),
     defaultLocale: config.defaultLocale,
     enqueue,
+    kick: () => outbox.kick(),
     attach: (source) => outbox.setBulkSource(source),
   });
   const broadcasts = createBroadcastService({ db, now, defaultLocale: config.defaultLocale, wake: () => broadcaster.wake() });

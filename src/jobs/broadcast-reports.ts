@@ -8,9 +8,8 @@ import type { NewOutboxItem } from '../store/records/outbox.ts';
 import type { BroadcastProgress } from '../store/records/broadcasts.ts';
 import type { Db } from '../store/db.ts';
 import { userLocale } from '../store/records/users.ts';
-import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
 
-/** How long a broadcast waits before writing its end (or queueing its report) again after a failed write. */
+/** How long a broadcast waits before writing its end (with its report) again after a failed write. */
 export const finishRetryMs = 2000;
 
 export interface BroadcastReportsOptions {
@@ -44,30 +43,16 @@ export class BroadcastReports {
   }
 
   /**
-   * Queues the final report, trying again while the queue cannot be written (the job's end is on
-   * disk already); once `running()` says the runner stopped, a failure is thrown instead.
+   * The final report and the last edit of the progress message, for `progress` as it ended: queued
+   * by the store in the write that ends the job (`broadcasts.finish`).
    */
-  async final(progress: BroadcastProgress, running: () => boolean): Promise<void> {
+  async finalItems(progress: BroadcastProgress): Promise<NewOutboxItem[]> {
     const report: NewOutboxItem = {
       chatId: progress.adminId,
       kind: 'broadcast-report',
       payload: { type: 'send', text: this.render(progress, true, await this.adminLocale(progress.adminId)), parseMode: 'HTML' },
     };
-    const items = [...(await this.progressItems(progress, true)), report];
-    for (;;) {
-      try {
-        await this.options.enqueue(items);
-        return;
-      } catch (error) {
-        if (!running()) throw error;
-        const failure = writeFailureOf(error);
-        this.options.log.error('queueing the broadcast report failed; trying again shortly', {
-          jobId: progress.id,
-          ...(failure ? writeFailureFields(failure) : { error }),
-        });
-        await new Promise((resolve) => setTimeout(resolve, finishRetryMs).unref());
-      }
-    }
+    return [...(await this.progressItems(progress, true)), report];
   }
 
   private async adminLocale(adminId: number): Promise<string> {

@@ -4,7 +4,8 @@
  * admin's message (`copyMessage`, with its inline keyboard, and `allow_paid_broadcast` when paid).
  * Each outcome is recorded in the job (coalesced writes); a restart resumes at the first
  * unfinished position. Every `progressEveryMs` the admin's progress message is edited through the
- * outbox; when the job ends (done or cancelled) a final report is queued for the admin.
+ * outbox; when the job ends (done or cancelled) its final report for the admin is queued in the same
+ * store write as the end, so a stop or a crash at that instant can neither lose it nor send it twice.
  *
  * The parts: leadership among instances (broadcast-leadership.ts), handing out copies
  * (broadcast-copies.ts), the admin's progress and report (broadcast-reports.ts); the runner here
@@ -35,6 +36,8 @@ export interface BroadcastRunnerOptions {
   translate: (locale: string, key: string, variables?: Record<string, string | number>) => string;
   defaultLocale: string;
   enqueue: (items: NewOutboxItem[]) => Promise<void>;
+  /** Tells the outbox that items were queued behind its back (the final report, queued by the store with the job's end). */
+  kick: () => void;
   /** Attaches the source to the outbox (`outbox.setBulkSource`). */
   attach: (source: BulkSource | undefined) => void;
 }
@@ -44,8 +47,8 @@ export interface BroadcastRunner {
   start(): void;
   /** A job started or was cancelled. */
   wake(): void;
-  /** Stops handing out deliveries (the outbox waits for those in flight). */
-  stop(): void;
+  /** Stops handing out deliveries (the outbox waits for those in flight); resolves once a job's end being written is on disk. */
+  stop(): Promise<void>;
   /**
    * Gives up delivering broadcasts, so that another instance sharing the store takes the job
    * over. Call it after `stop()` once the outbox has stopped: the copies in flight are recorded
@@ -72,6 +75,8 @@ class BroadcastJobRunner implements BroadcastRunner {
   private readonly copies: BroadcastCopies;
   private job: BroadcastJobCopy | undefined;
   private finishing = false;
+  /** The write of a job's end in flight, which `stop` waits for. */
+  private ending: Promise<void> | undefined;
   private progressTimer: NodeJS.Timeout | undefined;
   private running = false;
   /** Jobs seen cancelled (by an admin on any instance): the rest of their audience is not sent. */
@@ -102,7 +107,9 @@ class BroadcastJobRunner implements BroadcastRunner {
 
   start(): void {
     this.running = true;
-    void this.loadAsLeader().catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
+    void this.loadAsLeader()
+      .then(() => this.reportCancelled())
+      .catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
   }
 
   wake(): void {
@@ -115,10 +122,11 @@ class BroadcastJobRunner implements BroadcastRunner {
     })().catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     this.running = false;
     if (this.progressTimer) clearInterval(this.progressTimer);
     this.progressTimer = undefined;
+    await this.ending;
   }
 
   release(): void {
@@ -175,7 +183,7 @@ class BroadcastJobRunner implements BroadcastRunner {
     }
     if (this.copies.busy) return undefined;
     this.finishing = true;
-    void this.finish(current);
+    this.end(current);
     return undefined;
   }
 
@@ -191,22 +199,57 @@ class BroadcastJobRunner implements BroadcastRunner {
     await this.reports.progress(progress);
   }
 
+  /** Runs `finish`, kept in `ending` while it runs (a retry later is a new one). */
+  private end(current: BroadcastJobCopy): void {
+    void this.track(this.finish(current));
+  }
+
+  /** Keeps `work` (a write of a job's end) in `ending` while it runs, for `stop` to wait for. */
+  private track(work: Promise<void>): Promise<void> {
+    const ending = work.finally(() => {
+      if (this.ending === ending) this.ending = undefined;
+    });
+    this.ending = ending;
+    return ending;
+  }
+
   /**
-   * Ends the job and queues the admin's final report. A write that fails (a full disk) is tried
-   * again after a while, not dropped: the job stays running on disk until its end is written, and
-   * the report is queued once, with the counts on disk.
+   * Queues the report of a job an admin cancelled whose runner stopped before ending it (copies
+   * were still in flight then), as its leader: the one that cancelled it ends it first if it lives.
+   */
+  private async reportCancelled(): Promise<void> {
+    if (!this.running || this.job || !(await this.db.broadcasts.unreported())) return;
+    await this.leadership.lead();
+    try {
+      const found = await this.db.broadcasts.unreported();
+      if (found && this.running && !this.job) await this.track(this.writeEnd(found.id));
+    } finally {
+      if (!this.job) this.leadership.resign();
+    }
+  }
+
+  /**
+   * Ends the job with the admin's final report. A write that fails (a full disk) is tried again
+   * after a while, not dropped: the job stays running on disk until its end (and with it the
+   * report) is written.
    */
   private async finish(current: BroadcastJobCopy): Promise<void> {
     try {
-      await this.writeEnd(current);
+      await this.writeEnd(current.id);
     } catch (error) {
       const failure = writeFailureOf(error);
-      this.log.error('finishing a broadcast failed; trying again shortly', {
-        jobId: current.id,
-        ...(failure ? writeFailureFields(failure) : { error }),
-      });
-      if (this.running) {
-        setTimeout(() => void this.finish(current), finishRetryMs).unref();
+      const retry = this.running;
+      this.log.error(
+        retry ? 'finishing a broadcast failed; trying again shortly' : 'finishing a broadcast failed; the next start finishes it',
+        {
+          jobId: current.id,
+          ...(failure ? writeFailureFields(failure) : { error }),
+        },
+      );
+      if (retry) {
+        setTimeout(() => {
+          if (this.running) this.end(current);
+        }, finishRetryMs).unref();
         return;
       }
     }
@@ -219,21 +262,17 @@ class BroadcastJobRunner implements BroadcastRunner {
     }
   }
 
-  /** Writes the job's end (done, or cancelled when an admin cancelled it) and, the first time, queues the report. */
-  private async writeEnd(current: BroadcastJobCopy): Promise<void> {
+  /** Writes the job's end (done, or cancelled when an admin cancelled it) with its final report, queued the first time only. */
+  private async writeEnd(id: string): Promise<void> {
     const { db } = this;
-    const status = (await db.broadcasts.progress(current.id))?.status === 'cancelled' ? 'cancelled' : 'done';
-    const final = await db.broadcasts.finish(current.id, status);
-    const progress = await db.broadcasts.progress(current.id);
-    if (final && progress) {
-      this.log.info('broadcast finished', {
-        jobId: current.id,
-        status,
-        sent: progress.sent,
-        blocked: progress.blocked,
-        failed: progress.failed,
-      });
-      await this.reports.final(progress, () => this.running);
-    }
+    const progress = await db.broadcasts.progress(id);
+    if (!progress) return;
+    const status = progress.status === 'cancelled' ? 'cancelled' : 'done';
+    // Every copy is recorded by now: these counts are the final ones.
+    const report = await this.reports.finalItems({ ...progress, status });
+    const final = await db.broadcasts.finish(id, status, report);
+    if (!final) return;
+    this.options.kick();
+    this.log.info('broadcast finished', { jobId: id, status, sent: final.sent, blocked: final.blocked, failed: final.failed });
   }
 }

@@ -9,15 +9,23 @@
  * After a restart the unfinished positions are sent again; only those whose request reached
  * Telegram but whose outcome was not on disk yet (bounded by the outbox, see
  * `maxUnrecordedDeliveries`) can be duplicates.
+ *
+ * Ending a job with its final report spans two files: the report is queued in the hot file's
+ * outbox in the same write as the end (`broadcastEnds`), which is then copied here; a crash in
+ * between leaves the end in the hot file, copied here at the next open.
  */
 import path from 'node:path';
 import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { versionedDecoder } from './versioned.ts';
+import type { HotData } from './schema.ts';
+import { insertOutboxItem } from './outbox.ts';
+import { buildOutboxItem, type NewOutboxItem } from './records/outbox.ts';
 import {
   broadcastJobSchema,
   broadcastRunning,
   endJob,
+  endWithReport,
   isDone,
   keepFinished,
   newBroadcastJob,
@@ -53,19 +61,28 @@ export interface BroadcastsRepo {
   /** Records one delivery's outcome; resolves once it is on disk (coalesced with others). */
   record(id: string, index: number, outcome: BroadcastOutcome): Promise<void>;
   setProgressMessage(id: string, messageId: number): Promise<void>;
-  /** Ends a job (done or cancelled); resolves the final record once on disk. */
-  finish(id: string, status: 'done' | 'cancelled'): Promise<BroadcastJob | undefined>;
+  /**
+   * Ends a job (done or cancelled); resolves the final record once on disk. With `report`, the
+   * report is queued in the hot file's write that carries the end, unless it was queued already.
+   */
+  finish(id: string, status: 'done' | 'cancelled', report?: readonly NewOutboxItem[]): Promise<BroadcastJob | undefined>;
+  /** An ended job whose final report is still to be queued, if any. */
+  unreported(): BroadcastProgress | undefined;
+  /** Copies the ends a crash left in the hot file (`broadcastEnds`) into this file. */
+  copyCarriedEnds(): Promise<void>;
   flush(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function openBroadcasts(options: {
   dataDir: string;
+  /** The hot file: its outbox takes a job's final report, with the job's end. */
+  hot: DurableFile<HotData>;
   now: () => Date;
   onWrite?: (event: WriteEvent) => void;
   writeFile?: AtomicWriter;
 }): Promise<BroadcastsRepo> {
-  const { now } = options;
+  const { now, hot } = options;
   const file = await DurableFile.open<BroadcastsData>({
     path: path.join(options.dataDir, broadcastsFileName),
     decode: decodeBroadcastsFile,
@@ -119,20 +136,59 @@ export async function openBroadcasts(options: {
         if (job) job.progressMessageId = messageId;
       });
     },
-    async finish(id, status) {
-      const result = await file.update((data) => {
-        const job = data.jobs[id];
-        if (!job) return undefined;
-        endJob(job, status, now());
-        const finished = Object.values(data.jobs)
-          .filter((other) => other.status !== 'running')
-          .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
-        for (const old of finished.slice(keepFinished)) delete data.jobs[old.id];
-        return job;
-      });
-      return result ? copy(result) : undefined;
+    async finish(id, status, report) {
+      const stored = file.data.jobs[id];
+      const carried = hot.data.broadcastEnds?.[id];
+      if (report && stored && stored.reportedAt === undefined && !carried) {
+        const at = now();
+        // The commit point: the report and the end in one write of the hot file.
+        await hot.update((data) => {
+          for (const item of report) insertOutboxItem(data, buildOutboxItem(item, at));
+          data.broadcastEnds = { ...data.broadcastEnds, [id]: { status, at: at.toISOString() } };
+        });
+      }
+      const job = await endHere(id, status);
+      await dropCarried([id]);
+      return job;
+    },
+    unreported() {
+      const job = Object.values(file.data.jobs).find((candidate) => candidate.reportDue && candidate.status !== 'running');
+      return job ? copy(progressOf(job)) : undefined;
+    },
+    async copyCarriedEnds() {
+      const ends = Object.entries(hot.data.broadcastEnds ?? {});
+      for (const [id, end] of ends) await endHere(id, end.status);
+      await dropCarried(ends.map(([id]) => id));
     },
     flush: () => file.flush(),
     close: () => file.close(),
   };
+
+  /** Writes the end of job `id` into this file: the one carried in the hot file if there is one (its report is queued), else `status` now. */
+  async function endHere(id: string, status: 'done' | 'cancelled'): Promise<BroadcastJob | undefined> {
+    const carried = hot.data.broadcastEnds?.[id];
+    const result = await file.update((data) => {
+      const job = data.jobs[id];
+      if (!job) return undefined;
+      if (carried) endWithReport(job, carried.status, new Date(carried.at));
+      else endJob(job, status, now());
+      const finished = Object.values(data.jobs)
+        .filter((other) => other.status !== 'running')
+        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+      for (const old of finished.slice(keepFinished)) delete data.jobs[old.id];
+      return job;
+    });
+    return result ? copy(result) : undefined;
+  }
+
+  /** Forgets the carried ends of `ids` once this file has them. */
+  async function dropCarried(ids: readonly string[]): Promise<void> {
+    if (!ids.some((id) => hot.data.broadcastEnds?.[id])) return;
+    await hot.update((data) => {
+      const ends = { ...data.broadcastEnds };
+      for (const id of ids) delete ends[id];
+      if (Object.keys(ends).length > 0) data.broadcastEnds = ends;
+      else delete data.broadcastEnds;
+    });
+  }
 }

@@ -270,7 +270,14 @@ export interface BroadcastStore {
   /** Records one delivery's outcome (a second record of the same position is ignored). */
   record(id: string, index: number, outcome: BroadcastOutcome): Promise<void>;
   setProgressMessage(id: string, messageId: number): Promise<void>;
-  finish(id: string, status: 'done' | 'cancelled'): Promise<BroadcastJob | undefined>;
+  /**
+   * Ends the job (an ended one keeps its end). With `report`, the admin's final report is queued
+   * in the same write (one SQL transaction), unless the job's report was queued already: a crash
+   * can neither lose it nor, by a retry, queue it twice.
+   */
+  finish(id: string, status: 'done' | 'cancelled', report?: readonly NewOutboxItem[]): Promise<BroadcastJob | undefined>;
+  /** An ended job whose final report is still to be queued (cancelled, and the runner stopped before it ended the job), if any. */
+  unreported(): Promise<BroadcastProgress | undefined>;
 }
 
 /** The last price list of each watched reseller account. */

@@ -230,7 +230,8 @@ function lowdbBroadcasts({ broadcasts }: Store): StoreEngine['broadcasts'] {
     progress: async (id) => broadcasts.progress(id),
     record: (id, index, outcome) => broadcasts.record(id, index, outcome),
     setProgressMessage: (id, messageId) => broadcasts.setProgressMessage(id, messageId),
-    finish: (id, status) => broadcasts.finish(id, status),
+    finish: (id, status, report) => broadcasts.finish(id, status, report),
+    unreported: async () => broadcasts.unreported(),
   };
 }
 

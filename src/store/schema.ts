@@ -75,6 +75,12 @@ export const hotFileSchema = z
     confirmations: z.record(z.string(), z.object({ refIds: z.array(z.string()), at: isoDate })),
     meta: metaSchema,
     /**
+     * Broadcast ends written in the same atomic write as their final report (queued in `outbox`),
+     * by job id, until `broadcasts.json` has them: the store copies what is left here into it at
+     * open. Optional, so files from before it need no migration.
+     */
+    broadcastEnds: z.record(z.string(), z.object({ status: z.enum(['done', 'cancelled']), at: isoDate })).optional(),
+    /**
      * Proof of the encryption key: a known text sealed with the vault (see vault.ts keyCheck), so
      * a wrong ENCRYPTION_KEY is refused at open, before anything is written. Optional, so files
      * from before it need no migration: the store verifies the key against a stored secret and

@@ -120,7 +120,7 @@ export interface Store {
  * live process holds it), reads and validates the users' shard files and `kiosbot.json`
  * (upgrading an older format after backing it up: a hot file from before the split first has its
  * users written into the shards; StoreCorruptError or StoreVersionError leave it untouched),
- * copies user records a crash left in the hot file into their shards, and finishes any settlement
+ * copies user records and broadcast ends a crash left in the hot file into their own files, and finishes any settlement
  * a crash interrupted.
  */
 export async function openStore(options: StoreOptions): Promise<Store> {
@@ -200,12 +200,14 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       now,
       ...onWrite,
     });
-    const broadcasts = await openBroadcasts({ dataDir, now, ...onWrite });
+    const broadcasts = await openBroadcasts({ dataDir, hot, now, ...onWrite });
     const balances = await openBalances({ dataDir, now, ...onWrite });
     const priceWatch = await openPriceWatch({ dataDir, ...onWrite });
     const context = { hot, shards, copying: new Map<string, number>(), vault: options.vault, now };
     // User records a crash left between the hot file and their shards.
     await copyPendingUsers(context, Object.values(hot.data.pendingUsers));
+    // Broadcast ends a crash left between the hot file (with their reports) and broadcasts.json.
+    await broadcasts.copyCarriedEnds();
     await hot.flush();
     const transactions = createTransactionsRepo(context, history);
     await transactions.archiveSettled();

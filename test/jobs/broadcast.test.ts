@@ -45,10 +45,11 @@ async function startBroadcasting(limits: OutboxLimits, rate: number, windowMs: n
       for (const item of items) await store.outbox.enqueue(item);
       outbox.kick();
     },
+    kick: () => outbox.kick(),
     attach: (source) => outbox.setBulkSource(source),
   });
   cleanups.push(async () => {
-    runner.stop();
+    await runner.stop();
     await outbox.stop();
     await store.close();
     await telegram.close();
@@ -89,6 +90,25 @@ describe('broadcast jobs', () => {
     expect(written).toHaveLength(1);
     expect(path.basename(written[0]!.file)).toBe(broadcastsFileName);
     expect(store.broadcasts.progress('job1')).toMatchObject({ total: 10_000, sent: 0, status: 'running' });
+  });
+
+  it('killed between the two files of an end (broadcasts.json not written yet), the next open ends the job with its one report', async () => {
+    const dataDir = dirs.make();
+    // Only the hot file reaches the disk: the kill comes before broadcasts.json is written.
+    const disk = createTestDisk({ spare: (file) => !file.endsWith(broadcastsFileName) });
+    const { store } = await openTestStore(dataDir, { writeFile: disk.write });
+    await store.broadcasts.create({ id: 'job1', adminId: 1, fromChatId: 1, messageId: 5, audience: { kind: 'all' }, recipients: [10] });
+    disk.setFull(true);
+    const report = [{ chatId: 1, kind: 'broadcast-report', payload: { type: 'send', text: 'Siaran selesai' } }];
+    await expect(store.broadcasts.finish('job1', 'done', report)).rejects.toThrow();
+    await store.close().catch(() => undefined);
+    const { store: reopened } = await openTestStore(dataDir);
+    cleanups.push(() => reopened.close());
+    expect(reopened.broadcasts.progress('job1')).toMatchObject({ status: 'done' });
+    expect(reopened.outbox.list().map((item) => item.kind)).toEqual(['broadcast-report']);
+    // The runner's retry after the restart queues nothing more.
+    await reopened.broadcasts.finish('job1', 'done', report);
+    expect(reopened.outbox.size()).toBe(1);
   });
 
   it("gives the outbox's own notices priority over the broadcast and keeps both inside one global window", async () => {

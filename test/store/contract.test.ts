@@ -248,6 +248,23 @@ describeEngines('store contract', (suite) => {
     await store.broadcasts.create({ ...job, id: 'B2' });
   });
 
+  it("broadcasts: a job's end queues its final report in the same write, once however often it is written", async () => {
+    const store = await suite.open(createClock(start).now);
+    await store.broadcasts.create({ id: 'B1', adminId: 1, fromChatId: 1, messageId: 5, audience: { kind: 'all' }, recipients: [10] });
+    const report = [{ chatId: 1, kind: 'broadcast-report', payload: { type: 'send', text: 'Siaran selesai' } }];
+    expect(await store.broadcasts.finish('B1', 'done', report)).toMatchObject({ status: 'done', reportedAt: start });
+    // A retry of the same end (its first answer lost) queues nothing more.
+    await store.broadcasts.finish('B1', 'done', report);
+    expect((await store.outbox.list()).map((item) => item.kind)).toEqual(['broadcast-report']);
+    // A job cancelled first gets its report with the runner's end.
+    await store.broadcasts.create({ id: 'B2', adminId: 1, fromChatId: 1, messageId: 6, audience: { kind: 'all' }, recipients: [10] });
+    await store.broadcasts.finish('B2', 'cancelled');
+    expect(await store.broadcasts.unreported()).toMatchObject({ id: 'B2', status: 'cancelled' });
+    expect(await store.broadcasts.finish('B2', 'cancelled', report)).toMatchObject({ status: 'cancelled', reportedAt: start });
+    expect(await store.outbox.list()).toHaveLength(2);
+    expect(await store.broadcasts.unreported()).toBeUndefined();
+  });
+
   it('price watch: snapshots saved, read back, retained by key', async () => {
     const store = await suite.open(createClock(start).now);
     const snapshot = { at: start, products: [{ code: 'TSEL10', name: 'Telkomsel 10', price: 10250, status: 'active' }] };

@@ -2,9 +2,11 @@
  * Broadcast jobs on PostgreSQL: one row per job (its whole audience and progress as JSON), changed
  * under a row lock; the partial unique index `broadcasts_one_running` keeps one running job fleet-wide.
  */
+import { buildOutboxItem } from '../records/outbox.ts';
 import {
   broadcastRunning,
   endJob,
+  endWithReport,
   keepFinished,
   newBroadcastJob,
   parseBroadcastJob,
@@ -14,7 +16,7 @@ import {
   type BroadcastJob,
 } from '../records/broadcasts.ts';
 import type { StoreEngine } from '../contract.ts';
-import { first, inTransaction, isUniqueViolation, type PgConnections, type Queryable } from './db.ts';
+import { first, inTransaction, insertOutbox, isUniqueViolation, type PgConnections, type Queryable } from './db.ts';
 
 /** The broadcast jobs repository of the contract. */
 export function createPgBroadcasts(pool: PgConnections, now: () => Date): StoreEngine['broadcasts'] {
@@ -24,12 +26,12 @@ export function createPgBroadcasts(pool: PgConnections, now: () => Date): StoreE
   };
   const write = (db: Queryable, value: BroadcastJob) =>
     db.query('UPDATE broadcasts SET status = $2, job = $3 WHERE id = $1', [value.id, value.status, value]);
-  /** Locks the job, lets `change` edit it, writes it back; the job as changed. */
-  const changeJob = (id: string, change: (value: BroadcastJob) => void) =>
+  /** Locks the job, lets `change` edit it (and write more in the same transaction), writes it back; the job as changed. */
+  const changeJob = (id: string, change: (value: BroadcastJob, client: Queryable) => void | Promise<void>) =>
     inTransaction(pool, async (client) => {
       const value = await job(client, id, true);
       if (!value) return undefined;
-      change(value);
+      await change(value, client);
       await write(client, value);
       return value;
     });
@@ -60,6 +62,14 @@ export function createPgBroadcasts(pool: PgConnections, now: () => Date): StoreE
       const stored = await first<unknown>(pool, 'job', `SELECT job FROM broadcasts WHERE status = 'running'`);
       return stored === undefined ? undefined : progressOf(parseBroadcastJob(stored));
     },
+    async unreported() {
+      const stored = await first<unknown>(
+        pool,
+        'job',
+        `SELECT job FROM broadcasts WHERE status <> 'running' AND job->>'reportDue' = 'true' ORDER BY created_at LIMIT 1`,
+      );
+      return stored === undefined ? undefined : progressOf(parseBroadcastJob(stored));
+    },
     async isDone(id, index) {
       const value = await job(pool, id);
       return value !== undefined && isDone(value, index);
@@ -76,8 +86,13 @@ export function createPgBroadcasts(pool: PgConnections, now: () => Date): StoreE
         value.progressMessageId = messageId;
       });
     },
-    async finish(id, status) {
-      const value = await changeJob(id, (found) => endJob(found, status, now()));
+    async finish(id, status, report) {
+      const value = await changeJob(id, async (found, client) => {
+        const at = now();
+        if (!report) return endJob(found, status, at);
+        // The report's outbox rows commit with the job's end, or neither does.
+        if (endWithReport(found, status, at)) for (const item of report) await insertOutbox(client, buildOutboxItem(item, at));
+      });
       await pool.query(
         `DELETE FROM broadcasts WHERE status <> 'running' AND id NOT IN
            (SELECT id FROM broadcasts WHERE status <> 'running' ORDER BY created_at DESC LIMIT $1)`,

@@ -36,6 +36,10 @@ export const broadcastJobSchema = z.object({
   progressMessageId: z.number().int().optional(),
   createdAt: z.string(),
   finishedAt: z.string().optional(),
+  /** When the admin's final report was queued (in the write that ended the job, or after it for a job cancelled first). */
+  reportedAt: z.string().optional(),
+  /** Ended without its final report (cancelled while copies were in flight): the runner queues it, at the latest at its next start. */
+  reportDue: z.literal(true).optional(),
 });
 export type BroadcastJob = z.infer<typeof broadcastJobSchema>;
 export type BroadcastOutcome = 'sent' | 'blocked' | 'failed';
@@ -75,6 +79,19 @@ export function endJob(job: BroadcastJob, status: 'done' | 'cancelled', at: Date
   if (job.status !== 'running') return;
   job.status = status;
   job.finishedAt = at.toISOString();
+  if (job.reportedAt === undefined) job.reportDue = true;
+}
+
+/**
+ * Ends `job` (in place, see endJob) and marks its final report queued at `at` unless it was
+ * already: true when the report is to be queued now, in the same write.
+ */
+export function endWithReport(job: BroadcastJob, status: 'done' | 'cancelled', at: Date): boolean {
+  endJob(job, status, at);
+  if (job.reportedAt !== undefined) return false;
+  job.reportedAt = at.toISOString();
+  delete job.reportDue;
+  return true;
 }
 
 /** The job without its recipient list. */
