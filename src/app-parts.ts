@@ -87,7 +87,9 @@ export function createAppOutbox(parts: {
           perChatMs: limits.perChatMs ?? rateDefaults.perChatMs,
           perGroupPerMinute: limits.perGroupPerMinute ?? rateDefaults.perGroupPerMinute,
         },
-        now,
+        // Not the app's clock: the gate sleeps in real time until a slot's instant, so the instants
+        // must be on a clock that moves while it sleeps (a test's frozen app clock never would, and
+        // every message would wait one slot longer than the one before).
       })
     : local;
   const outbox = createOutbox({

@@ -15,7 +15,7 @@ export interface FleetGateOptions {
   local: RateGate;
   slots: SendSlotStore;
   limits: FleetLimits;
-  /** The store's clock (slots are instants on it). */
+  /** The clock slots are instants on; default the wall clock (the gate sleeps in real time until them, so it must move meanwhile). */
   now?: () => Date;
   /** Waits `ms` (tests pass a virtual one). */
   sleep?: (ms: number) => Promise<void>;

@@ -29,6 +29,8 @@ export interface ActiveUpdateOptions {
   parkAfterMs?: number;
   /** Runs `task` after `ms` unless cleared; default an unref'd setTimeout (tests inject one). */
   setTimer?: (task: () => void, ms: number) => { clear(): void };
+  /** Called when an update has to wait for a slot (tests see that it reached the limit and waits). */
+  onWait?: () => void;
 }
 
 const realTimer = (task: () => void, ms: number) => {
@@ -74,7 +76,10 @@ export function limitActiveUpdates(options: ActiveUpdateOptions = {}): PipelineS
         if (active < maxActive && waiting.length === 0) {
           active += 1;
           start();
-        } else waiting.push(start);
+        } else {
+          waiting.push(start);
+          options.onWait?.();
+        }
       });
   };
 }

@@ -1,6 +1,5 @@
 import { describe, it } from 'vitest';
 import type { TestWorld } from '../helpers/app.ts';
-import { itKnownPgFailure } from '../helpers/test-store.ts';
 import {
   ChatDriver,
   answerOrder,
@@ -28,53 +27,50 @@ const reminders = (world: TestWorld, user: { id: number }) =>
 describe.concurrent('game shop (/games, /pesanan) and orders end to end', () => {
   // --- full orders ---------------------------------------------------------------------------------
 
-  itKnownPgFailure('with the app clock frozen, the reminder after the restarts never arrives (test timeout), not investigated')(
-    'reminds once ten minutes before the payment expires, also across restarts',
-    ({ expect }) => {
-      let clock = Date.parse('2025-01-31T06:00:00Z');
-      return inWorld(
-        {
-          ...withCatalogue,
-          jobs: true,
-          app: { now: () => new Date(clock), outboxLimits: { perChatMs: 20 } },
-          sandbox: { gameshop: { now: () => clock, expiresInMs: 60 * 60_000 } },
-        },
-        async (world) => {
-          const { driver, first } = await startOrder(world);
-          const summary = await answerOrder(driver, first, freeFire);
-          await driver.tap(summary, indonesian.confirm, 'Pesanan dibuat');
-          const [order] = world.sandbox.gameshop.orders();
-          const orderId = order!.orderId;
-          const [queued] = (await world.app.db.outbox.list()).filter((item) => item.dedupeKey === `order-reminder:${orderId}`);
-          expect(queued?.notBefore).toBe('2025-01-31T06:50:00.000Z');
+  it('reminds once ten minutes before the payment expires, also across restarts', ({ expect }) => {
+    let clock = Date.parse('2025-01-31T06:00:00Z');
+    return inWorld(
+      {
+        ...withCatalogue,
+        jobs: true,
+        app: { now: () => new Date(clock), outboxLimits: { perChatMs: 20 } },
+        sandbox: { gameshop: { now: () => clock, expiresInMs: 60 * 60_000 } },
+      },
+      async (world) => {
+        const { driver, first } = await startOrder(world);
+        const summary = await answerOrder(driver, first, freeFire);
+        await driver.tap(summary, indonesian.confirm, 'Pesanan dibuat');
+        const [order] = world.sandbox.gameshop.orders();
+        const orderId = order!.orderId;
+        const [queued] = (await world.app.db.outbox.list()).filter((item) => item.dedupeKey === `order-reminder:${orderId}`);
+        expect(queued?.notBefore).toBe('2025-01-31T06:50:00.000Z');
 
-          // Restart before it is due: the reminder is in the store, nothing is sent yet.
-          await world.restart();
-          clock += 49 * 60_000;
-          world.app.outbox.kick();
-          await world.app.outbox.drain();
-          expect(reminders(world, driver.user)).toHaveLength(0);
+        // Restart before it is due: the reminder is in the store, nothing is sent yet.
+        await world.restart();
+        clock += 49 * 60_000;
+        world.app.outbox.kick();
+        await world.app.outbox.drain();
+        expect(reminders(world, driver.user)).toHaveLength(0);
 
-          clock += 60_000 + 1;
-          world.app.outbox.kick();
-          const reminder = await world.telegram.waitForBotMessage(driver.user, { textIncludes: reminderText });
-          expect(reminder.text).toContain(orderId);
-          expect(reminder.text).toContain('31 Jan 2025 14.00 WIB');
-          expect(reminder.text).toContain('Free Fire — 70 Diamonds × 1');
-          expect(urlButtons(reminder)).toEqual([{ text: '💳 Bayar', url: order!.data.payment_url }]);
+        clock += 60_000 + 1;
+        world.app.outbox.kick();
+        const reminder = await world.telegram.waitForBotMessage(driver.user, { textIncludes: reminderText });
+        expect(reminder.text).toContain(orderId);
+        expect(reminder.text).toContain('31 Jan 2025 14.00 WIB');
+        expect(reminder.text).toContain('Free Fire — 70 Diamonds × 1');
+        expect(urlButtons(reminder)).toEqual([{ text: '💳 Bayar', url: order!.data.payment_url }]);
 
-          // Later passes and another restart never send it again.
-          await world.restart();
-          clock += 5 * 60_000;
-          world.app.outbox.kick();
-          await world.app.outbox.drain();
-          await world.telegram.waitForIdle();
-          expect(reminders(world, driver.user)).toHaveLength(1);
-          expect(await world.app.db.outbox.list()).toHaveLength(0);
-        },
-      );
-    },
-  );
+        // Later passes and another restart never send it again.
+        await world.restart();
+        clock += 5 * 60_000;
+        world.app.outbox.kick();
+        await world.app.outbox.drain();
+        await world.telegram.waitForIdle();
+        expect(reminders(world, driver.user)).toHaveLength(1);
+        expect(await world.app.db.outbox.list()).toHaveLength(0);
+      },
+    );
+  });
 
   it('says a 500 leaves the outcome unknown, does not retry and records nothing', ({ expect }) =>
     inWorld(withCatalogue, async (world) => {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
-import { itKnownPgFailure } from '../helpers/test-store.ts';
 import { buyer, eventually } from '../helpers/buy.ts';
 import { connectReseller } from '../helpers/connect.ts';
 import { commandNames, publishCommands } from '../../src/bot/commands.ts';
@@ -56,10 +55,11 @@ describe('group links, the operator feed and start-up cosmetics', () => {
     expect(reply.text).toContain('grup');
   });
 
-  itKnownPgFailure(
-    'times out there (the commands sent to one group, answered in it): its replies look held by the fleet send slots (20 a minute a group), not investigated',
-  )('every private-only command, and its alias, used in a group gets one answer: open a private chat', async () => {
-    world = await startWorld({ app: { floodLimit: { updates: 100, windowMs: 3000 } } });
+  it('every private-only command, and its alias, used in a group gets one answer: open a private chat', async () => {
+    // 39 commands in a group within seconds: more than Telegram's 20 messages a minute there, which
+    // the emulator does not enforce. On a fleet every message to a group keeps that limit (replies
+    // too), so it is lifted here as the world lifts the ceiling and a chat's gap.
+    world = await startWorld({ app: { floodLimit: { updates: 100, windowMs: 3000 }, outboxLimits: { perGroupPerMinute: 100_000 } } });
     const budi = await buyer(world);
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
     for (const name of privateOnlyCommands.flatMap((command) => commandNames(command))) {

@@ -41,13 +41,3 @@ export function itOnLowdb(reason: string): typeof it | typeof it.skip {
   console.warn(`lowdb only (skipped on PostgreSQL): ${reason}`);
   return it.skip;
 }
-
-/**
- * An `it` known to fail on PostgreSQL for a reason not fixed yet (a difference to remove, not a
- * property of lowdb): skipped there with `reason` printed as a known failure, run on lowdb as always.
- */
-export function itKnownPgFailure(reason: string): typeof it | typeof it.skip {
-  if (!onPostgres()) return it;
-  console.warn(`KNOWN FAILURE on PostgreSQL (skipped, to be fixed): ${reason}`);
-  return it.skip;
-}
