@@ -123,6 +123,21 @@ export interface Store {
  * copies user records and broadcast ends a crash left in the hot file into their own files, and finishes any settlement
  * a crash interrupted.
  */
+/** Opens the history; the months on disk now (converted, or accepted as lost) are recorded in the hot file as the ones to expect from here on. */
+async function openRecordedHistory(
+  hot: DurableFile<HotData>,
+  options: Parameters<typeof openHistory>[0],
+): Promise<Awaited<ReturnType<typeof openHistory>>> {
+  const history = await openHistory(options);
+  const months = [...history.months()].sort();
+  if (JSON.stringify(hot.data.meta.historyMonths) !== JSON.stringify(months)) {
+    await hot.update((data) => {
+      data.meta.historyMonths = months;
+    });
+  }
+  return history;
+}
+
 export async function openStore(options: StoreOptions): Promise<Store> {
   const now = options.now ?? (() => new Date());
   const dataDir = path.resolve(options.dataDir);
@@ -180,19 +195,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       });
     }
     files.attach(hot);
-    const history = await openHistory({
+    const history = await openRecordedHistory(hot, {
       dir: historyDir,
       onWrite: options.onWrite,
       appendFile: options.appendFile,
       guardAppend: (append) => gate.guard(append),
     });
-    // The months on disk now (converted, or accepted as lost) are the ones to expect from here on.
-    const months = [...history.months()].sort();
-    if (JSON.stringify(hot.data.meta.historyMonths) !== JSON.stringify(months)) {
-      await hot.update((data) => {
-        data.meta.historyMonths = months;
-      });
-    }
     const inbox = await openInbox({
       path: inboxPath,
       legacyPath: path.join(dataDir, legacyInboxFileName),
