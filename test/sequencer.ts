@@ -31,7 +31,9 @@ export default class LongestFirstSequencer extends BaseSequencer {
     const projects = [...new Set(sorted.map((spec) => spec.project.name))];
     const key = (spec: TestSpecification) => {
       const at = longest.indexOf(path.relative(root, spec.moduleId).split(path.sep).join('/'));
-      return [projects.indexOf(spec.project.name), at < 0 ? longest.length : at, sorted.indexOf(spec)];
+      // The fleet project first: its one worker then runs its labs one by one beside everything else.
+      const project = spec.project.name === 'fleet' ? -1 : projects.indexOf(spec.project.name);
+      return [project, at < 0 ? longest.length : at, sorted.indexOf(spec)];
     };
     const keys = new Map(sorted.map((spec) => [spec, key(spec)]));
     return [...sorted].sort((a, b) => {
