@@ -15,9 +15,6 @@ try {
 }
 
 /** The bot-level tests that run on both engines: whole worlds (test/helpers/app.ts) driven through the bot. */
-/** Fleet labs: bot processes sharing the machine's PostgreSQL server, one lab at a time. */
-const fleetFiles = ['test/e2e/fleet*.test.ts'];
-
 const postgresSuite = ['test/bot/**/*.test.ts', 'test/jobs/**/*.test.ts', 'test/services/**/*.test.ts'];
 
 /**
@@ -53,8 +50,8 @@ export default defineConfig({
     // with `npx tsx bench/profile-summary.ts <file>`).
     execArgv: process.env.KIOSBOT_TEST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.KIOSBOT_TEST_CPU_PROF}`] : [],
     // Four workers on two cores: much of a test's time is spent waiting (loopback HTTP, the thread
-    // pool's file writes, PostgreSQL's answers, child processes), so the whole run kept the two cores
-    // busy only about half the time with three; one of the four runs the fleet labs one by one.
+    // pool's file writes, PostgreSQL's answers, child processes): with three the run kept the two
+    // cores busy about half the time. One of the four runs the fleet labs (test/e2e/fleet-labs.test.ts).
     // KIOSBOT_TEST_WORKERS chooses another number.
     maxWorkers: Number(process.env.KIOSBOT_TEST_WORKERS ?? 4),
     sequence: { sequencer: LongestFirstSequencer },
@@ -89,28 +86,12 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      // The fleet tests (several bot processes on one PostgreSQL server) take turns on the server
-      // (test/e2e/fleet-lab.ts): one worker runs them one after the other from the start of the run,
-      // beside the other projects, instead of workers waiting for each other's turn at its end.
-      {
-        extends: true,
-        test: {
-          name: 'fleet',
-          include: fleetFiles,
-          globalSetup: ['test/e2e/build-once.ts'],
-          isolate: false,
-          maxWorkers: 1,
-          testTimeout: 180_000,
-          hookTimeout: 60_000,
-        },
-      },
       // The process tests start the bot as built once per run by test/e2e/build-once.ts.
       {
         extends: true,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          exclude: fleetFiles,
           globalSetup: ['test/e2e/build-once.ts'],
           // Not isolated either: each file would import src/, the sandbox and the emulator again
           // (about 4 s each); the processes under test are the isolation.

@@ -9,7 +9,6 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Measured on the 2-core machine, longest first (README "Tests"). */
 const longest = [
-  'test/e2e/fleet.test.ts',
   'test/e2e/crash-random.test.ts',
   'test/browser/demo.test.ts',
   'test/browser/page.test.ts',
@@ -31,9 +30,9 @@ export default class LongestFirstSequencer extends BaseSequencer {
     const projects = [...new Set(sorted.map((spec) => spec.project.name))];
     const key = (spec: TestSpecification) => {
       const at = longest.indexOf(path.relative(root, spec.moduleId).split(path.sep).join('/'));
-      // The fleet project first: its one worker then runs its labs one by one beside everything else.
-      const project = spec.project.name === 'fleet' ? -1 : projects.indexOf(spec.project.name);
-      return [project, at < 0 ? longest.length : at, sorted.indexOf(spec)];
+      // The fleet labs first of all: their one worker then runs them one by one beside everything else.
+      const first = spec.moduleId.endsWith(path.join('test', 'e2e', 'fleet-labs.test.ts'));
+      return [first ? -1 : projects.indexOf(spec.project.name), at < 0 ? longest.length : at, sorted.indexOf(spec)];
     };
     const keys = new Map(sorted.map((spec) => [spec, key(spec)]));
     return [...sorted].sort((a, b) => {

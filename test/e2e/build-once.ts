@@ -1,5 +1,5 @@
 /**
- * Global setup of the `e2e` and `fleet` projects: builds the bot once per project and run exactly as `npm run build` does
+ * Global setup of the `e2e` project: builds the bot once per run exactly as `npm run build` does
  * (tools/build.ts: one bundle per entry point under `src/bot/`, `locales` two directories above),
  * into a temp directory linked to this repository's `node_modules` and `locales`. The process
  * tests start that build (`node …/main.mjs`, what `npm run start:prod` runs).
