@@ -246,13 +246,13 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
 }
 
 /** The callers waiting for one file write: resolved together when it is on disk, or rejected together. */
-interface Batch {
+export interface Batch {
   promise: Promise<void>;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
-function newBatch(): Batch {
+export function newBatch(): Batch {
   let resolve!: () => void;
   let reject!: (error: unknown) => void;
   const promise = new Promise<void>((res, rej) => {

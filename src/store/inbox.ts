@@ -1,9 +1,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Update } from 'grammy/types';
-import { ensureDir, fileMode, noop, removeStaleTemps, tightenMode } from './atomic-file.ts';
+import { ensureDir, fileMode, removeStaleTemps, tightenMode } from './atomic-file.ts';
 import { releaseAppendHandle } from './append-file.ts';
-import { writeFileAtomic, type AtomicWriter, type WriteEvent } from './durable-file.ts';
+import { newBatch, writeFileAtomic, type AtomicWriter, type Batch, type WriteEvent } from './durable-file.ts';
 import { StoreError, unreadableFileError } from './errors.ts';
 import { compactedLog, cutBack, entryLine, marksLine, migrateLegacyInbox, parseInboxLog, type InboxEntry } from './inbox-log.ts';
 import type { StoredSecret } from './key-audit.ts';
@@ -88,7 +88,8 @@ export interface InboxOptions {
 type PruneLimits = { maxAgeMs: number; maxCount: number };
 
 /** The changes that go to disk in one write, and the callers waiting for it. */
-interface Write {
+/** One write of the log and the callers waiting for it (a Batch of durable-file.ts). */
+interface Write extends Batch {
   adds: InboxEntry[];
   done: Set<number>;
   tried: Set<number>;
@@ -99,21 +100,11 @@ interface Write {
   compact: boolean;
   /** Written as soon as the write before is done (not only when the done marks' delay is up). */
   due: boolean;
-  promise: Promise<void>;
-  resolve: () => void;
-  reject: (error: unknown) => void;
 }
 
 function newWrite(): Write {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // Done marks nobody awaits: a failed write is no unhandled rejection (the next write carries the state on).
-  promise.catch(noop);
-  return { adds: [], done: new Set(), tried: new Set(), forget: new Set(), compact: false, due: false, promise, resolve, reject };
+  // Done marks nobody awaits: a failed write is no unhandled rejection (newBatch: the next write carries the state on).
+  return { adds: [], done: new Set(), tried: new Set(), forget: new Set(), compact: false, due: false, ...newBatch() };
 }
 
 /**
