@@ -137,12 +137,13 @@ export async function openBroadcasts(options: {
       });
     },
     async finish(id, status, report) {
-      const stored = file.data.jobs[id];
-      const carried = hot.data.broadcastEnds?.[id];
-      if (report && stored && stored.reportedAt === undefined && !carried) {
+      if (report && file.data.jobs[id]) {
         const at = now();
-        // The commit point: the report and the end in one write of the hot file.
+        // The commit point: the report and the end in one write of the hot file. Decided inside the
+        // update, which runs after every earlier one: two ends of one job at once (a cancel's and
+        // the start's) queue one report.
         await hot.update((data) => {
+          if (file.data.jobs[id]?.reportedAt !== undefined || data.broadcastEnds?.[id]) return;
           for (const item of report) insertOutboxItem(data, buildOutboxItem(item, at));
           data.broadcastEnds = { ...data.broadcastEnds, [id]: { status, at: at.toISOString() } };
         });
