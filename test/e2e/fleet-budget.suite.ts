@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { privatePostgresAvailable, startPrivatePostgres } from '../helpers/private-postgres.ts';
-import { openFleet, postgres } from './fleet-lab.ts';
+import { openSeededFleet, postgres } from './fleet-lab.ts';
 
 const available = postgres === true ? privatePostgresAvailable() : postgres;
 
@@ -28,12 +28,14 @@ describe('four instances on a default PostgreSQL server', () => {
     expect((await admin.query<{ max_connections: string }>('SHOW max_connections')).rows[0]?.max_connections).toBe('100');
 
     // Telegram's own most webhook connections at once: the burst reaches the instances together.
-    const fleet = await openFleet({ instances: 4, serverUrl: server.url, webhookConnections: 100, env: { CLAIM_LEASE_SECONDS: '120' } });
-    onTestFinished(() => fleet.close());
+    const { fleet, users } = await openSeededFleet(200, {
+      instances: 4,
+      serverUrl: server.url,
+      webhookConnections: 100,
+      env: { CLAIM_LEASE_SECONDS: '120' },
+      firstName: 'Pemilik',
+    });
     const { telegram, sandbox } = fleet;
-    const users = Array.from({ length: 200 }, (_, i) => telegram.createUser({ firstName: `Pemilik ${i}`, languageCode: 'id' }));
-    await fleet.seed(users);
-    await fleet.start();
     // A slow balance answer keeps each chat's lock (a connection) taken for two seconds.
     sandbox.inject({ service: 'reseller', path: '/cek-saldo', times: Infinity, fault: { kind: 'latency', ms: 2000 } });
 

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { until } from './fixture.ts';
 import { startBotApi, type BotApiEmulator, type EmulatedMessage, type EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
@@ -175,6 +175,26 @@ export async function openFleet(options: FleetOptions = {}): Promise<Fleet> {
       return closing;
     },
   };
+}
+
+/** The demo reseller settles a Pending purchase on its first status check, not on a clock. */
+export const settlesOnFirstCheck: SandboxOptions = { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } };
+
+/**
+ * A started lab with `count` users, each stored with the demo reseller account connected
+ * (`seed`), closed when the test ends.
+ */
+export async function openSeededFleet(
+  count: number,
+  options: FleetOptions & { firstName?: string } = {},
+): Promise<{ fleet: Fleet; users: EmulatedUser[] }> {
+  const fleet = await openFleet(options);
+  onTestFinished(() => fleet.close());
+  const firstName = options.firstName ?? 'Pembeli';
+  const users = Array.from({ length: count }, (_, i) => fleet.telegram.createUser({ firstName: `${firstName} ${i}`, languageCode: 'id' }));
+  await fleet.seed(users);
+  await fleet.start();
+  return { fleet, users };
 }
 
 /**

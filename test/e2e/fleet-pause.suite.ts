@@ -14,7 +14,8 @@ import {
   everyoneToldSettled,
   expectOnePurchaseEach,
   firstText,
-  openFleet,
+  openSeededFleet,
+  settlesOnFirstCheck,
   postgres,
   purchaseRequests,
   quiet,
@@ -38,16 +39,12 @@ describe('a fleet instance paused past its lease', () => {
 
   it('SIGSTOP for three leases in the middle of purchases: every purchase bought once and shown settled (never two notices), never two requests of a ref at once; woken, the instance gives up what it lost', async () => {
     const leaseSeconds = 5;
-    const fleet = await openFleet({
+    const { fleet, users } = await openSeededFleet(12, {
       instances: 2,
-      sandbox: { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } },
+      sandbox: settlesOnFirstCheck,
       env: { CLAIM_LEASE_SECONDS: String(leaseSeconds) },
     });
-    onTestFinished(() => fleet.close());
     const { telegram, sandbox } = fleet;
-    const users = Array.from({ length: 12 }, (_, i) => telegram.createUser({ firstName: `Pembeli ${i}`, languageCode: 'id' }));
-    await fleet.seed(users);
-    await fleet.start();
     // The provider takes 3 s to answer about a purchase: the pause comes while requests are on their way.
     const answerMs = 3000;
     sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'latency', ms: answerMs } });
@@ -99,12 +96,8 @@ describe('a fleet instance paused past its lease', () => {
   }, 420_000);
 
   it('a busy CPU and a provider slower than the lease: no update handled twice, no summary refused, no duplicate message, one purchase and one notice each', async () => {
-    const fleet = await openFleet({ sandbox: { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } } });
-    onTestFinished(() => fleet.close());
+    const { fleet, users } = await openSeededFleet(30, { sandbox: settlesOnFirstCheck });
     const { telegram, sandbox } = fleet;
-    const users = Array.from({ length: 30 }, (_, i) => telegram.createUser({ firstName: `Pembeli ${i}`, languageCode: 'id' }));
-    await fleet.seed(users);
-    await fleet.start();
     busyCpu();
     // 8 s per answer about a purchase, longer than the fleet's 5 s claim lease.
     sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'latency', ms: 8000 } });

@@ -17,6 +17,8 @@ import {
   expectOnePurchaseEach,
   firstText,
   openFleet,
+  openSeededFleet,
+  settlesOnFirstCheck,
   postgres,
   quiet,
   settlementNotices,
@@ -39,7 +41,7 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
   it('200 users, 2,000 updates with duplicates and double taps: no double purchase, one notice each, every answer once, under the send ceiling', async () => {
     const started = Date.now();
     // A Pending purchase settles on its first status check (the re-check 1 s after it was sent).
-    const fleet = await openFleet({ sandbox: { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } } });
+    const fleet = await openFleet({ sandbox: settlesOnFirstCheck });
     onTestFinished(() => fleet.close());
     // Enough for 200 purchases of Rp 10.450 on the one demo account every user is connected with.
     fleet.sandbox.reseller.setBalance(resellerDemoAccounts.main.apiId, 100_000_000);
@@ -156,12 +158,8 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
   }, 420_000);
 
   it('kill -9 of one instance in the middle of purchases: the others settle every purchase and notify each once, none bought twice', async () => {
-    const fleet = await openFleet({ sandbox: { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } } });
-    onTestFinished(() => fleet.close());
+    const { fleet, users } = await openSeededFleet(30, { sandbox: settlesOnFirstCheck });
     const { telegram, sandbox } = fleet;
-    const users = Array.from({ length: 30 }, (_, i) => telegram.createUser({ firstName: `Pembeli ${i}`, languageCode: 'id' }));
-    await fleet.seed(users);
-    await fleet.start();
     // The provider takes 3 s to answer a purchase: when the instance dies, some of its own are on their way.
     sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'latency', ms: 3000 } });
 
@@ -214,15 +212,11 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
     // A small budget (6 connections for queries, 6 for chat locks): the machine's server is shared
     // with other tests. No instance dies here, so holds last 30 s: an update slowed down by the
     // restart is not taken for one whose instance died.
-    const fleet = await openFleet({
-      sandbox: { reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } },
+    const { fleet, users } = await openSeededFleet(30, {
+      sandbox: settlesOnFirstCheck,
       env: { DATABASE_POOL_SIZE: '12', CLAIM_LEASE_SECONDS: '30' },
     });
-    onTestFinished(() => fleet.close());
-    const { telegram, sandbox } = fleet;
-    const users = Array.from({ length: 30 }, (_, i) => telegram.createUser({ firstName: `Pembeli ${i}`, languageCode: 'id' }));
-    await fleet.seed(users);
-    await fleet.start();
+    const { sandbox } = fleet;
     const exited = fleet.instances.map(() => false);
     fleet.instances.forEach((instance, i) => void instance.exited.then(() => (exited[i] = true)));
     // The provider takes 2 s to answer a purchase: the restart comes while purchases are on their way.
