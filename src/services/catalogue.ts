@@ -1,6 +1,7 @@
 import type { Product } from '../providers/reseller/schemas.ts';
 import type { CredentialService } from './credentials.ts';
 import { boundedCache, productTextKey } from './memo.ts';
+import { productKind, type ProductKind } from './operators.ts';
 
 /** How long a provider account's price list is reused before it is fetched again (browsing, search, inline). */
 export const priceListTtlMs = 3 * 60_000;
@@ -166,46 +167,32 @@ export function createCatalogueService(deps: { credentials: CredentialService; n
 }
 
 /** The categories the bot names itself (localised); any other word a provider uses is shown as is. */
-export const knownCategories = ['pulsa', 'data', 'pln', 'emoney', 'game'] as const;
-export type KnownCategory = (typeof knownCategories)[number];
+export const knownCategories: readonly ProductKind[] = ['pulsa', 'data', 'pln', 'emoney', 'game'];
 /** Products nothing places in a category. */
 export const otherCategory = 'other';
 
-const categoryWords: ReadonlyArray<[KnownCategory, RegExp]> = [
+const categoryWords: ReadonlyArray<[ProductKind, RegExp]> = [
   ['pln', /^(pln|token|token ?pln|listrik|token listrik|electricity)$/i],
   ['emoney', /^(e-?money|e-?wallet|ewallet|saldo|dompet digital|wallet)$/i],
   ['game', /^(games?|voucher ?game|game ?voucher|top ?up game)$/i],
   ['data', /^(data|paket ?data|internet|kuota)$/i],
   ['pulsa', /^(pulsa|airtime|pulsa reguler|reguler)$/i],
 ];
-const plnName = /\b(pln|token listrik|listrik)\b/i;
-const emoneyName = /\b(dana|ovo|go-?pay|shopee ?pay|linkaja|e-?money|e-?toll|saldo)\b/i;
-const emoneyCode = /^(DANA|OVO|GOPAY|GOJEK|SPAY|SHOPEE|LINKAJA)/i;
-const gameName = /\b(diamonds?|uc|genesis|crystals?|mobile legends|free ?fire|pubg|genshin|valorant|welkin|game|games)\b/i;
-const dataName = /\b(data|internet|kuota|\d+\s?[gm]b)\b/i;
-const pulsaName = /\b(telkomsel|simpati|indosat|im3|ooredoo|xl|axis|tri|three|smartfren|by\.?u|pulsa)\b/i;
 
 /**
  * Category of a product: the provider's own `category` word when it sends one (a known word such
- * as "Pulsa" or "Games" maps to a known category, any other is kept as the provider wrote it);
- * otherwise, as the spec's price list has no category, read from the name and code: PLN, e-money
- * (DANA, OVO, GoPay…), game (diamonds, UC…), data (GB, "Data"), pulsa (an operator), else `other`.
+ * as "Pulsa" or "Games" maps to a known category, any other is kept as the provider wrote it),
+ * otherwise its `productKind`, else `other`.
  */
 export function categoryOf(product: Pick<Product, 'product_name' | 'code' | 'category'>): string {
   const word = product.category?.trim();
   if (word) return categoryWords.find(([, pattern]) => pattern.test(word))?.[0] ?? word;
-  const name = product.product_name;
-  if (plnName.test(name) || /^PLN/i.test(product.code)) return 'pln';
-  if (emoneyName.test(name) || emoneyCode.test(product.code)) return 'emoney';
-  if (gameName.test(name)) return 'game';
-  if (dataName.test(name)) return 'data';
-  if (pulsaName.test(name)) return 'pulsa';
-  return otherCategory;
+  return productKind(product) ?? otherCategory;
 }
 
 /** Products of one category, in the provider's order. */
 export interface CategoryGroup {
-  /** A known category (`KnownCategory`), `other`, or the provider's own word. */
+  /** A `ProductKind`, `other`, or the provider's own word. */
   category: string;
   products: Product[];
 }

@@ -5,23 +5,14 @@
  * - A phone number is normalised: separators dropped, `+62` / `62` become `0`, and it must then be
  *   `08…` with 10 to 13 digits.
  * - Any other target (game id, PLN meter / customer number, …) is sent as typed, only trimmed.
- * - Which rule applies depends on the product (`targetKindOf`): phone products (pulsa, data,
- *   e-wallets) always normalise, PLN and game products never do, and for a product we cannot
- *   classify a target is normalised only when it is unmistakably a phone number.
+ * - Which rule applies depends on the product (`targetKindOf`); for a product we cannot classify
+ *   a target is normalised only when it is unmistakably a phone number.
  */
+import { withoutFormatChars } from '../text/format.ts';
+import { normalisePhone, productKind } from './operators.ts';
 
 /** How a product's target is read. */
 export type TargetKind = 'phone' | 'verbatim' | 'auto';
-
-/**
- * Drops Unicode format characters (category Cf: zero-width spaces, joiners, soft hyphens, the
- * byte-order mark, bidi overrides and isolates). They are invisible or reorder what is shown, so
- * a target holding one would be sent differently from how the summary displays it. Every code,
- * target and id a user types passes through here before anything reads it.
- */
-export function withoutFormatChars(text: string): string {
-  return text.replace(/\p{Cf}/gu, '');
-}
 
 /** Why a target was refused. */
 export type TargetProblem = 'empty' | 'phone' | 'too-long' | 'characters';
@@ -42,36 +33,14 @@ export const maxQuickBuyLineLength = 100;
 /** Most CODE.TARGET lines accepted in one message. */
 export const maxQuickBuyLines = 20;
 
-const phoneCodePrefix =
-  /^(TSEL|TELKOMSEL|SIMPATI|ISAT|INDOSAT|IM3|XL|AXIS|TRI|THREE|SMART|SMARTFREN|BYU|DANA|OVO|GOPAY|GOJEK|SHOPEE|SPAY|LINKAJA)/i;
-const phoneNameWords =
-  /\b(telkomsel|simpati|indosat|im3|ooredoo|xl|axis|tri|three|smartfren|by\.?u|pulsa|dana|ovo|go-?pay|shopee ?pay|linkaja)\b/i;
-const verbatimCodePrefix = /^(PLN|TOKEN)/i;
-const verbatimNameWords =
-  /\b(pln|token listrik|listrik|diamonds?|uc|genesis|crystals?|mobile legends|free ?fire|pubg|genshin|valorant|welkin|weekly diamond|voucher game|game)\b/i;
-
 /**
- * Decides how a product's target is read, from its code and name: `verbatim` for PLN and game
- * products (meter numbers and game ids are sent as typed), `phone` for pulsa, data and e-wallet
- * products, `auto` when neither is recognisable.
+ * How a product's target is read: `verbatim` for PLN and game products (meter numbers and game
+ * ids are sent as typed), `phone` for pulsa, data and e-money products, `auto` when unknown.
  */
 export function targetKindOf(product: { code: string; product_name: string }): TargetKind {
-  if (verbatimCodePrefix.test(product.code) || verbatimNameWords.test(product.product_name)) return 'verbatim';
-  if (phoneCodePrefix.test(product.code) || phoneNameWords.test(product.product_name)) return 'phone';
-  return 'auto';
-}
-
-/**
- * A phone number in its local form (`08…`, digits only, 10–13 digits), or undefined when `raw`
- * is not one. Accepts `+62 812-3456-7890`, `62812…`, `0812 3456 7890`, `(0812) 345…`.
- */
-export function normalisePhone(raw: string): string | undefined {
-  const compact = raw.trim().replace(/[\s().-]/g, '');
-  if (!/^\+?\d+$/.test(compact)) return undefined;
-  let digits = compact.replace(/^\+/, '');
-  if (digits.startsWith('62')) digits = `0${digits.slice(2)}`;
-  else if (compact.startsWith('+')) return undefined; // another country
-  return /^08\d{8,11}$/.test(digits) ? digits : undefined;
+  const kind = productKind(product);
+  if (kind === undefined) return 'auto';
+  return kind === 'pln' || kind === 'game' ? 'verbatim' : 'phone';
 }
 
 /**
