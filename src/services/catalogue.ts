@@ -6,13 +6,9 @@ import { productKind, type ProductKind } from './operators.ts';
 /** How long a provider account's price list is reused before it is fetched again (browsing, search, inline). */
 export const priceListTtlMs = 3 * 60_000;
 
-/**
- * The oldest list a purchase summary is built from: its prices are what the user agrees to, and
- * the Confirm tap checks them again against a list fetched after the summary was shown.
- */
+/** The oldest list a purchase summary is built from (the Confirm tap checks its prices again on a newer one). */
 export const summaryPriceMaxAgeMs = 60_000;
 
-/** Which copy of a price list will do. */
 export interface PriceListOptions {
   /** Fetch a new list whatever is cached. */
   fresh?: boolean;
@@ -24,18 +20,14 @@ export interface PriceListOptions {
 
 export interface CatalogueService {
   /**
-   * The user's price list: the one copy per provider account that every feature shares (browsing,
-   * search, inline mode, purchase summaries and the price watcher, whose fetches replace it too),
-   * so whoever fetched last, everybody sees that list. Users of one account asking at once wait
-   * for the same fetch.
+   * The user's price list: the one copy per provider account that every feature (and the price
+   * watcher's fetch) shares, so the last fetch is what everybody sees. Users of one account asking
+   * at once wait for the same fetch.
    */
   priceList(userId: number, options?: PriceListOptions): Promise<Product[]>;
   /** Drops the cached list of the user's account (after a reconnect). */
   forget(userId: number): Promise<void>;
-  /**
-   * `groupByBrand(products)`, memoised for a list this service handed out (the same array while
-   * it is cached), so paging through brands does not regroup the list on every tap.
-   */
+  /** `groupByBrand(products)`, memoised per list handed out, so paging through brands does not regroup it on every tap. */
   brands(products: readonly Product[]): BrandGroup[];
 }
 
@@ -66,10 +58,7 @@ export function brandOf(product: Pick<Product, 'code' | 'product_name'>): string
   return brands(productTextKey(product), () => readBrand(product));
 }
 
-/**
- * Brands already read, by product code and name: every account's copy of a price list (and
- * every search, grouping and inline answer) asks again for the same few hundred products.
- */
+/** Brands already read, by product code and name: every account's copy of a list asks for the same few hundred products. */
 const brands = boundedCache<string, string>(20_000);
 
 function readBrand(product: Pick<Product, 'code' | 'product_name'>): string {
@@ -112,11 +101,9 @@ export function groupByBrand(products: readonly Product[]): BrandGroup[] {
 }
 
 export function createCatalogueService(deps: { credentials: CredentialService; now: () => Date }): CatalogueService {
-  /** Lists by provider account (`credentials.accountKey`): users of one account share one list and one fetch. */
+  /** By `credentials.accountKey`. */
   const cache = new Map<string, { at: number; products: Product[] }>();
-  /** Fetches under way by account, so users of one account asking at once wait for the same answer. */
   const fetching = new Map<string, { startedAt: number; products: Promise<Product[]> }>();
-  /** Brand groups of the lists handed out; an array no longer cached is forgotten with it. */
   const groupsOf = new WeakMap<readonly Product[], BrandGroup[]>();
   /** Whether a copy fetched at `at` satisfies what the caller asked for. */
   const isUsable = (at: number, options: PriceListOptions | undefined) => {
@@ -168,7 +155,6 @@ export function createCatalogueService(deps: { credentials: CredentialService; n
 
 /** The categories the bot names itself (localised); any other word a provider uses is shown as is. */
 export const knownCategories: readonly ProductKind[] = ['pulsa', 'data', 'pln', 'emoney', 'game'];
-/** Products nothing places in a category. */
 export const otherCategory = 'other';
 
 const categoryWords: ReadonlyArray<[ProductKind, RegExp]> = [
@@ -190,9 +176,8 @@ export function categoryOf(product: Pick<Product, 'product_name' | 'code' | 'cat
   return productKind(product) ?? otherCategory;
 }
 
-/** Products of one category, in the provider's order. */
-export interface CategoryGroup {
-  /** A `ProductKind`, `other`, or the provider's own word. */
+/** Products of one category, in the provider's order: a `ProductKind`, `other`, or the provider's own word. */
+interface CategoryGroup {
   category: string;
   products: Product[];
 }

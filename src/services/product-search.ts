@@ -28,7 +28,7 @@ export type SearchTerm =
   | { kind: 'word'; word: string };
 
 export interface ParsedQuery {
-  /** The normalised query text. */
+  /** Normalised. */
   text: string;
   terms: SearchTerm[];
 }
@@ -221,7 +221,6 @@ function amountsOf(product: ProductLike): ProductAmounts {
   return amounts;
 }
 
-/** What is known of a product for searching. */
 interface Facts {
   product: Product;
   category: ProductKind | undefined;
@@ -230,12 +229,9 @@ interface Facts {
   haystack: string;
 }
 
-/** What `factsOf` read from a product, kept while the product object lives (a cached price list is searched again and again). */
+/** Kept while the product object lives: a cached price list is searched again and again. */
 const factsByProduct = new WeakMap<Product, Facts>();
-/**
- * What is read from a product's code and name alone, shared by every account's copy of the
- * product: users of a hundred accounts search a hundred copies of the same price list.
- */
+/** Shared by every account's copy of a product: users of a hundred accounts search a hundred copies of one list. */
 const textFacts = boundedCache<string, Omit<Facts, 'product'>>(20_000);
 
 function factsOf(product: Product): Facts {

@@ -2,7 +2,7 @@ import type { Db } from '../store/db.ts';
 import type { Providers } from '../providers/factory.ts';
 import type { Logger } from '../logger.ts';
 import { createCredentialService, type CredentialService } from './credentials.ts';
-import { createPurchaseService, type PurchaseService } from './purchases.ts';
+import { PurchaseService } from './purchases.ts';
 import { createCatalogueService, type CatalogueService } from './catalogue.ts';
 import { createPinService, type PinService } from './pin.ts';
 import { createAlertService, type AlertService } from './alerts.ts';
@@ -88,7 +88,7 @@ export function createServices(deps: ServicesDeps): Services {
   return {
     credentials,
     alerts,
-    purchases: createPurchaseService({
+    purchases: new PurchaseService({
       ...deps,
       credentials,
       claims: deps.db.sendClaims,

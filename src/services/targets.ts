@@ -1,12 +1,7 @@
 /**
  * Purchase targets and quick-buy lines: what a reseller types, turned into what the provider must
- * receive. Pure functions, no I/O.
- *
- * - A phone number is normalised: separators dropped, `+62` / `62` become `0`, and it must then be
- *   `08…` with 10 to 13 digits.
- * - Any other target (game id, PLN meter / customer number, …) is sent as typed, only trimmed.
- * - Which rule applies depends on the product (`targetKindOf`); for a product we cannot classify
- *   a target is normalised only when it is unmistakably a phone number.
+ * receive. Pure. A phone number is normalised (`normalisePhone`); any other target (game id, PLN
+ * meter number) is sent as typed, only trimmed.
  */
 import { withoutFormatChars } from '../text/format.ts';
 import { normalisePhone, productKind } from './operators.ts';
@@ -14,7 +9,6 @@ import { normalisePhone, productKind } from './operators.ts';
 /** How a product's target is read. */
 export type TargetKind = 'phone' | 'verbatim' | 'auto';
 
-/** Why a target was refused. */
 export type TargetProblem = 'empty' | 'phone' | 'too-long' | 'characters';
 
 export type TargetCheck = { ok: true; target: string } | { ok: false; problem: TargetProblem };
@@ -23,10 +17,8 @@ export type TargetCheck = { ok: true; target: string } | { ok: false; problem: T
 export const maxTargetLength = 40;
 
 /**
- * Longest quick-buy line read (characters, trimmed): a code (at most 30), a separator and a
- * target (at most `maxTargetLength`, or a phone number with its separators) fit with room to
- * spare. A longer line is a problem as it stands, never matched: the line patterns may backtrack,
- * which costs the square of a line's length or more.
+ * Longest quick-buy line read: a code, a separator and a target fit with room to spare. A longer
+ * line is a problem as it stands, never matched: the line patterns may backtrack (quadratic or worse).
  */
 export const maxQuickBuyLineLength = 100;
 
@@ -43,10 +35,7 @@ export function targetKindOf(product: { code: string; product_name: string }): T
   return kind === 'pln' || kind === 'game' ? 'verbatim' : 'phone';
 }
 
-/**
- * Checks and normalises a target for a product of `kind` (see `targetKindOf`). Returns the value
- * to send to the provider, or why it cannot be used.
- */
+/** The value to send to the provider for a target of a product of `kind`, or why it cannot be used. */
 export function normaliseTarget(raw: string, kind: TargetKind = 'auto'): TargetCheck {
   const trimmed = withoutFormatChars(raw).trim();
   if (trimmed === '') return { ok: false, problem: 'empty' };
@@ -74,7 +63,7 @@ function looksLikePhone(text: string): boolean {
 }
 
 /** One line of a quick-buy message: a product code and the target as typed (trimmed). */
-export interface QuickBuyLine {
+interface QuickBuyLine {
   /** 1-based line number in the message (counting only non-empty lines). */
   line: number;
   /** Upper case. */
@@ -85,15 +74,10 @@ export interface QuickBuyLine {
   spaced?: boolean;
 }
 
-/** A line that is not CODE.TARGET, with its text (trimmed, shortened) for the error list. */
-export interface QuickBuyFormatProblem {
-  line: number;
-  text: string;
-}
-
 export interface QuickBuyParse {
   lines: QuickBuyLine[];
-  problems: QuickBuyFormatProblem[];
+  /** Lines that are not CODE.TARGET, with their text (trimmed, shortened) for the error list. */
+  problems: Array<{ line: number; text: string }>;
   /** Non-empty lines in the message; more than `maxQuickBuyLines` means the message is refused. */
   count: number;
 }
@@ -129,15 +113,13 @@ function shorten(text: string, max = 30): string {
 
 /**
  * Reads a plain message as quick-buy lines (`CODE.TARGET`, `CODE:TARGET`, or `CODE TARGET` with a
- * numeric target; one per line). Returns undefined when
- * the message does not look like quick-buy at all (no line is CODE.TARGET with a target that
- * carries at least four digits), so ordinary chatter falls through to the help answer. Lines that
- * are not in the format are reported in `problems`.
+ * numeric target; one per line). Undefined when no line is CODE.TARGET with a target of at least
+ * four digits, so ordinary chatter falls through to the help answer.
  */
 export function parseQuickBuy(text: string): QuickBuyParse | undefined {
   if (text.trim().startsWith('/')) return undefined;
   const lines: QuickBuyLine[] = [];
-  const problems: QuickBuyFormatProblem[] = [];
+  const problems: QuickBuyParse['problems'] = [];
   const all = nonEmptyLines(text);
   all.forEach((raw, index) => {
     if (raw.length > maxQuickBuyLineLength) return void problems.push({ line: index + 1, text: shorten(raw) });
@@ -161,7 +143,7 @@ export function parseQuickBuy(text: string): QuickBuyParse | undefined {
 export function parseBuyCommand(argument: string): QuickBuyParse {
   const all = nonEmptyLines(argument);
   const lines: QuickBuyLine[] = [];
-  const problems: QuickBuyFormatProblem[] = [];
+  const problems: QuickBuyParse['problems'] = [];
   all.forEach((raw, index) => {
     const line = index + 1;
     if (raw.length > maxQuickBuyLineLength) return void problems.push({ line, text: shorten(raw) });
