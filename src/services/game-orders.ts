@@ -116,28 +116,6 @@ export interface CreatedGameOrder {
 
 type CreateGameOrderOutcome = { ok: true; order: CreatedGameOrder } | { ok: false; error: GameOrderFailure };
 
-export interface GameOrderService {
-  /** The games the user's shop lists as active, popular ones flagged; a provider error as JSON, any other thrown. */
-  games(userId: number): Promise<GamesOutcome>;
-  /**
-   * What an order for `game` asks, from the operator catalogue (GAMESHOP_CATALOGUE, loaded once);
-   * without one, or when it does not list the game, no products (the flow asks for numeric ids).
-   * With `userId`, also `last`.
-   */
-  gameInfo(game: { slug: string; title: string }, userId?: number): Promise<GameInfo>;
-  /**
-   * Creates the order of one confirmation at most once: a confirmation whose order is stored (or in
-   * progress here) gives that order again (`replayed`). The order and its payment reminder (due ten
-   * minutes before `expired_at`) are one write. Never retried: a timeout, network error or 5xx is
-   * `unknown_outcome`. Failures are returned, never thrown.
-   */
-  create(request: CreateGameOrderRequest): Promise<CreateGameOrderOutcome>;
-  /** The order created by `confirmationId`, among the user's own orders only. */
-  findByConfirmation(userId: number, confirmationId: string): Promise<GameOrderRecord | undefined>;
-  /** A page (0-based) of the user's orders, newest first; a page past the end gives the first page. */
-  ordersPage(userId: number, page: number, pageSize: number): Promise<{ page: number; orders: GameOrderRecord[]; hasNext: boolean }>;
-}
-
 export interface GameOrderServiceDeps {
   db: Db;
   credentials: CredentialService;
@@ -230,91 +208,6 @@ function reminderItems(request: CreateGameOrderRequest, record: GameOrderRecord,
     : [];
 }
 
-async function createOrder(deps: GameOrderServiceDeps, request: CreateGameOrderRequest): Promise<CreateGameOrderOutcome> {
-  const { db, credentials, logger } = deps;
-  const { confirmationId, userId, game, draft } = request;
-  const stored = await findStoredConfirmation(db, userId, confirmationId);
-  if (stored) {
-    const { orderId, paymentStatus, expiredAt, quantity, totalPrice, paymentUrl, paymentCode, qrUrl } = stored;
-    const order = { orderId, paymentStatus, expiredAt, quantity, totalPrice, paymentUrl, paymentCode, qrUrl };
-    return { ok: true, order: { ...order, reminder: 'none', saved: true, replayed: true } };
-  }
-  const client = await credentials.client(userId, 'gameshop');
-  if (!client) return { ok: false, error: { kind: 'not_connected' } };
-  const { product, method } = draft;
-  if (!product || !method) return { ok: false, error: { service: 'gameshop', kind: 'validation', endpoint: '/order', fieldErrors: {} } };
-
-  let created;
-  try {
-    const { playerId, whatsapp, quantity, server, nickname, email, promo } = draft;
-    created = await client.createOrder({
-      id: playerId ?? '',
-      game: game.slug,
-      product_id: product.id,
-      payment_method_id: method.id,
-      whatsapp: whatsapp ?? '',
-      quantity,
-      server,
-      nickname,
-      email,
-      promo_code: promo,
-    });
-  } catch (error) {
-    if (error instanceof GameshopError) {
-      logger.warn('game order not created', { userId, confirmationId, error });
-      return { ok: false, error: providerErrorToJson(error) };
-    }
-    // Not a provider error: we cannot tell whether the request went out.
-    logger.error('game order failed unexpectedly; its outcome is unknown', { userId, confirmationId, error });
-    return { ok: false, error: { service: 'gameshop', kind: 'unknown_outcome', endpoint: '/order' } };
-  }
-
-  const order = created.order;
-  const now = deps.now();
-  const record = orderRecord(request, created, { product, method }, now);
-  const notify = reminderItems(request, record, now);
-  let saved = true;
-  try {
-    await db.gameOrders.save(record, { notify });
-  } catch (error) {
-    saved = false;
-    logger.error('game order created at the shop but not stored; no reminder will be sent', { userId, orderId: created.orderId, error });
-  }
-  logger.info('game order created', { userId, orderId: created.orderId, game: game.slug });
-  return {
-    ok: true,
-    order: {
-      orderId: created.orderId,
-      ...shopState(order),
-      pricing: order.pricing,
-      reminder: !saved ? 'none' : notify.length > 0 ? 'queued' : 'late',
-      saved,
-    },
-  };
-}
-
-async function listGames(deps: GameOrderServiceDeps, userId: number): Promise<GamesOutcome> {
-  const client = await deps.credentials.client(userId, 'gameshop');
-  if (!client) return { ok: false, error: { kind: 'not_connected' } };
-  try {
-    const { games, popular } = await client.games();
-    const popularSlugs = new Set(popular.map((game) => game.slug));
-    const listed = games
-      .filter((game) => game.status)
-      .map((game) => ({
-        slug: game.slug,
-        title: game.title,
-        popular: popularSlugs.has(game.slug) || game.populer,
-        category: game.category?.title ?? '',
-      }));
-    return { ok: true, games: listed };
-  } catch (error) {
-    if (!(error instanceof GameshopError)) throw error;
-    deps.logger.warn('game list unavailable for an order', { userId, error });
-    return { ok: false, error: providerErrorToJson(error) };
-  }
-}
-
 /** What an order for `game` asks, from the catalogue's state. */
 function catalogueInfo(state: GameCatalogueState, game: { slug: string; title: string }): GameInfo {
   const { slug, title } = game;
@@ -334,46 +227,148 @@ function catalogueInfo(state: GameCatalogueState, game: { slug: string; title: s
   };
 }
 
-async function ordersPage(db: Db, userId: number, requestedPage: number, pageSize: number) {
-  let page = requestedPage;
-  let orders = await db.gameOrders.listByUser(userId, { offset: page * pageSize, limit: pageSize + 1 });
-  if (orders.length === 0 && page > 0) {
-    page = 0;
-    orders = await db.gameOrders.listByUser(userId, { offset: 0, limit: pageSize + 1 });
-  }
-  return { page, orders: orders.slice(0, pageSize), hasNext: orders.length > pageSize };
-}
-
 /** The game shop order service: one catalogue loader (loaded and logged once) and one memory of confirmations. */
-export function createGameOrderService(deps: GameOrderServiceDeps): GameOrderService {
-  const { db, logger } = deps;
-  const gameCatalogue = createGameCatalogueLoader({ path: deps.gameshopCataloguePath, logger });
+export class GameOrderService {
+  private readonly catalogue: () => Promise<GameCatalogueState>;
   /** Orders in progress or done in this process, by confirmation id. */
-  const attempts = new Map<string, Promise<CreateGameOrderOutcome>>();
+  private readonly attempts = new Map<string, Promise<CreateGameOrderOutcome>>();
 
-  return {
-    games: (userId) => listGames(deps, userId),
+  constructor(private readonly deps: GameOrderServiceDeps) {
+    this.catalogue = createGameCatalogueLoader({ path: deps.gameshopCataloguePath, logger: deps.logger });
+  }
 
-    async gameInfo(game, userId) {
-      const last = userId === undefined ? undefined : await lastDetails(db, userId, game.slug);
-      const info = catalogueInfo(await gameCatalogue(), game);
-      return last ? { ...info, last } : info;
-    },
+  /** The games the user's shop lists as active, popular ones flagged; a provider error as JSON, any other thrown. */
+  async games(userId: number): Promise<GamesOutcome> {
+    const client = await this.deps.credentials.client(userId, 'gameshop');
+    if (!client) return { ok: false, error: { kind: 'not_connected' } };
+    try {
+      const { games, popular } = await client.games();
+      const popularSlugs = new Set(popular.map((game) => game.slug));
+      const listed = games
+        .filter((game) => game.status)
+        .map((game) => ({
+          slug: game.slug,
+          title: game.title,
+          popular: popularSlugs.has(game.slug) || game.populer,
+          category: game.category?.title ?? '',
+        }));
+      return { ok: true, games: listed };
+    } catch (error) {
+      if (!(error instanceof GameshopError)) throw error;
+      this.deps.logger.warn('game list unavailable for an order', { userId, error });
+      return { ok: false, error: providerErrorToJson(error) };
+    }
+  }
 
-    create(request) {
-      const earlier = attempts.get(request.confirmationId);
-      if (earlier) return earlier;
-      const attempt = createOrder(deps, request);
-      attempts.set(request.confirmationId, attempt);
-      if (attempts.size > rememberedConfirmations) {
-        const oldest = attempts.keys().next().value;
-        if (oldest !== undefined) attempts.delete(oldest);
+  /**
+   * What an order for `game` asks, from the operator catalogue (GAMESHOP_CATALOGUE, loaded once);
+   * without one, or when it does not list the game, no products (the flow asks for numeric ids).
+   * With `userId`, also `last`.
+   */
+  async gameInfo(game: { slug: string; title: string }, userId?: number): Promise<GameInfo> {
+    const last = userId === undefined ? undefined : await lastDetails(this.deps.db, userId, game.slug);
+    const info = catalogueInfo(await this.catalogue(), game);
+    return last ? { ...info, last } : info;
+  }
+
+  /**
+   * Creates the order of one confirmation at most once: a confirmation whose order is stored (or in
+   * progress here) gives that order again (`replayed`). The order and its payment reminder (due ten
+   * minutes before `expired_at`) are one write. Never retried: a timeout, network error or 5xx is
+   * `unknown_outcome`. Failures are returned, never thrown.
+   */
+  create(request: CreateGameOrderRequest): Promise<CreateGameOrderOutcome> {
+    const earlier = this.attempts.get(request.confirmationId);
+    if (earlier) return earlier;
+    const attempt = this.createOnce(request);
+    this.attempts.set(request.confirmationId, attempt);
+    if (this.attempts.size > rememberedConfirmations) {
+      const oldest = this.attempts.keys().next().value;
+      if (oldest !== undefined) this.attempts.delete(oldest);
+    }
+    return attempt;
+  }
+
+  /** The order created by `confirmationId`, among the user's own orders only. */
+  findByConfirmation(userId: number, confirmationId: string): Promise<GameOrderRecord | undefined> {
+    return findStoredConfirmation(this.deps.db, userId, confirmationId);
+  }
+
+  /** A page (0-based) of the user's orders, newest first; a page past the end gives the first page. */
+  async ordersPage(
+    userId: number,
+    requestedPage: number,
+    pageSize: number,
+  ): Promise<{ page: number; orders: GameOrderRecord[]; hasNext: boolean }> {
+    let page = requestedPage;
+    let orders = await this.deps.db.gameOrders.listByUser(userId, { offset: page * pageSize, limit: pageSize + 1 });
+    if (orders.length === 0 && page > 0) {
+      page = 0;
+      orders = await this.deps.db.gameOrders.listByUser(userId, { offset: 0, limit: pageSize + 1 });
+    }
+    return { page, orders: orders.slice(0, pageSize), hasNext: orders.length > pageSize };
+  }
+
+  private async createOnce(request: CreateGameOrderRequest): Promise<CreateGameOrderOutcome> {
+    const { db, credentials, logger } = this.deps;
+    const { confirmationId, userId, game, draft } = request;
+    const stored = await findStoredConfirmation(db, userId, confirmationId);
+    if (stored) {
+      const { orderId, paymentStatus, expiredAt, quantity, totalPrice, paymentUrl, paymentCode, qrUrl } = stored;
+      const order = { orderId, paymentStatus, expiredAt, quantity, totalPrice, paymentUrl, paymentCode, qrUrl };
+      return { ok: true, order: { ...order, reminder: 'none', saved: true, replayed: true } };
+    }
+    const client = await credentials.client(userId, 'gameshop');
+    if (!client) return { ok: false, error: { kind: 'not_connected' } };
+    const { product, method } = draft;
+    if (!product || !method) return { ok: false, error: { service: 'gameshop', kind: 'validation', endpoint: '/order', fieldErrors: {} } };
+
+    let created;
+    try {
+      const { playerId, whatsapp, quantity, server, nickname, email, promo } = draft;
+      created = await client.createOrder({
+        id: playerId ?? '',
+        game: game.slug,
+        product_id: product.id,
+        payment_method_id: method.id,
+        whatsapp: whatsapp ?? '',
+        quantity,
+        server,
+        nickname,
+        email,
+        promo_code: promo,
+      });
+    } catch (error) {
+      if (error instanceof GameshopError) {
+        logger.warn('game order not created', { userId, confirmationId, error });
+        return { ok: false, error: providerErrorToJson(error) };
       }
-      return attempt;
-    },
+      // Not a provider error: we cannot tell whether the request went out.
+      logger.error('game order failed unexpectedly; its outcome is unknown', { userId, confirmationId, error });
+      return { ok: false, error: { service: 'gameshop', kind: 'unknown_outcome', endpoint: '/order' } };
+    }
 
-    findByConfirmation: (userId, confirmationId) => findStoredConfirmation(db, userId, confirmationId),
-
-    ordersPage: (userId, requestedPage, pageSize) => ordersPage(db, userId, requestedPage, pageSize),
-  };
+    const order = created.order;
+    const now = this.deps.now();
+    const record = orderRecord(request, created, { product, method }, now);
+    const notify = reminderItems(request, record, now);
+    let saved = true;
+    try {
+      await db.gameOrders.save(record, { notify });
+    } catch (error) {
+      saved = false;
+      logger.error('game order created at the shop but not stored; no reminder will be sent', { userId, orderId: created.orderId, error });
+    }
+    logger.info('game order created', { userId, orderId: created.orderId, game: game.slug });
+    return {
+      ok: true,
+      order: {
+        orderId: created.orderId,
+        ...shopState(order),
+        pricing: order.pricing,
+        reminder: !saved ? 'none' : notify.length > 0 ? 'queued' : 'late',
+        saved,
+      },
+    };
+  }
 }

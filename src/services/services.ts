@@ -7,7 +7,7 @@ import { createCatalogueService, type CatalogueService } from './catalogue.ts';
 import { createPinService, type PinService } from './pin.ts';
 import { createAlertService, type AlertService } from './alerts.ts';
 import { createVerificationService, type VerificationService } from './verification.ts';
-import { createGameOrderService, type GameOrderService } from './game-orders.ts';
+import { GameOrderService } from './game-orders.ts';
 import { createRecentTargetsService, type RecentTargetsService } from './recent-targets.ts';
 import type { Notices } from '../notify/notices.ts';
 import { createUserAdminService, type UserAdminService } from './user-admin.ts';
@@ -108,7 +108,7 @@ export function createServices(deps: ServicesDeps): Services {
     groupLinks: createGroupLinkService(deps.db),
     pin: createPinService({ db: deps.db, now: deps.now }),
     verification: createVerificationService({ db: deps.db, credentials, logger: deps.logger, now: deps.now }),
-    gameOrders: createGameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),
+    gameOrders: new GameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),
     recentTargets: createRecentTargetsService({ db: deps.db }),
     stats: createStatsService({
       db: deps.db,
