@@ -18,19 +18,6 @@ export interface PriceListOptions {
   since?: number;
 }
 
-export interface CatalogueService {
-  /**
-   * The user's price list: the one copy per provider account that every feature (and the price
-   * watcher's fetch) shares, so the last fetch is what everybody sees. Users of one account asking
-   * at once wait for the same fetch.
-   */
-  priceList(userId: number, options?: PriceListOptions): Promise<Product[]>;
-  /** Drops the cached list of the user's account (after a reconnect). */
-  forget(userId: number): Promise<void>;
-  /** `groupByBrand(products)`, memoised per list handed out, so paging through brands does not regroup it on every tap. */
-  brands(products: readonly Product[]): BrandGroup[];
-}
-
 /** Words that describe the kind of product rather than its brand ("Telkomsel Data 1GB", "PLN Token 20.000"). */
 const genericWords = new Set([
   'data',
@@ -100,57 +87,69 @@ export function groupByBrand(products: readonly Product[]): BrandGroup[] {
   return [...groups.values()];
 }
 
-export function createCatalogueService(deps: { credentials: CredentialService; now: () => Date }): CatalogueService {
+/** The price lists of the provider accounts: one copy per account, shared by every feature. */
+export class CatalogueService {
   /** By `credentials.accountKey`. */
-  const cache = new Map<string, { at: number; products: Product[] }>();
-  const fetching = new Map<string, { startedAt: number; products: Promise<Product[]> }>();
-  const groupsOf = new WeakMap<readonly Product[], BrandGroup[]>();
+  private readonly cache = new Map<string, { at: number; products: Product[] }>();
+  private readonly fetching = new Map<string, { startedAt: number; products: Promise<Product[]> }>();
+  private readonly groupsOf = new WeakMap<readonly Product[], BrandGroup[]>();
+
+  constructor(private readonly deps: { credentials: CredentialService; now: () => Date }) {}
+
+  /**
+   * The user's price list: the one copy per provider account that every feature (and the price
+   * watcher's fetch) shares, so the last fetch is what everybody sees. Users of one account asking
+   * at once wait for the same fetch.
+   */
+  async priceList(userId: number, options?: PriceListOptions): Promise<Product[]> {
+    const { credentials, now } = this.deps;
+    const account = await credentials.accountKey(userId, 'reseller');
+    if (account === undefined) throw new Error('reseller not connected');
+    const cached = this.cache.get(account);
+    if (cached && this.isUsable(cached.at, options)) return cached.products;
+    const running = this.fetching.get(account);
+    const startedAt = now().getTime();
+    // A fetch under way will do unless the caller needs one started after it.
+    const since = options?.fresh ? startedAt : options?.since;
+    if (running && (since === undefined || running.startedAt >= since)) return running.products;
+    // Registered before anything is awaited, so users of the account asking meanwhile share it.
+    const fetched = (async () => {
+      const client = await credentials.client(userId, 'reseller');
+      if (!client) throw new Error('reseller not connected');
+      const products = await client.priceList();
+      // A slower, older fetch never replaces a newer copy.
+      const current = this.cache.get(account);
+      if (!current || current.at <= startedAt) this.cache.set(account, { at: startedAt, products });
+      return products;
+    })();
+    const entry = { startedAt, products: fetched };
+    this.fetching.set(account, entry);
+    try {
+      return await fetched;
+    } finally {
+      if (this.fetching.get(account) === entry) this.fetching.delete(account);
+    }
+  }
+
+  /** Drops the cached list of the user's account (after a reconnect). */
+  async forget(userId: number): Promise<void> {
+    const account = await this.deps.credentials.accountKey(userId, 'reseller');
+    if (account !== undefined) this.cache.delete(account);
+  }
+
+  /** `groupByBrand(products)`, memoised per list handed out, so paging through brands does not regroup it on every tap. */
+  brands(products: readonly Product[]): BrandGroup[] {
+    let groups = this.groupsOf.get(products);
+    if (!groups) this.groupsOf.set(products, (groups = groupByBrand(products)));
+    return groups;
+  }
+
   /** Whether a copy fetched at `at` satisfies what the caller asked for. */
-  const isUsable = (at: number, options: PriceListOptions | undefined) => {
+  private isUsable(at: number, options: PriceListOptions | undefined): boolean {
     if (options?.fresh) return false;
     if (options?.since !== undefined && at < options.since) return false;
-    return deps.now().getTime() - at < (options?.maxAgeMs ?? priceListTtlMs);
-  };
-  const service: CatalogueService = {
-    async priceList(userId, options) {
-      const account = await deps.credentials.accountKey(userId, 'reseller');
-      if (account === undefined) throw new Error('reseller not connected');
-      const cached = cache.get(account);
-      if (cached && isUsable(cached.at, options)) return cached.products;
-      const running = fetching.get(account);
-      const startedAt = deps.now().getTime();
-      // A fetch under way will do unless the caller needs one started after it.
-      const since = options?.fresh ? startedAt : options?.since;
-      if (running && (since === undefined || running.startedAt >= since)) return running.products;
-      // Registered before anything is awaited, so users of the account asking meanwhile share it.
-      const fetched = (async () => {
-        const client = await deps.credentials.client(userId, 'reseller');
-        if (!client) throw new Error('reseller not connected');
-        const products = await client.priceList();
-        // A slower, older fetch never replaces a newer copy.
-        const current = cache.get(account);
-        if (!current || current.at <= startedAt) cache.set(account, { at: startedAt, products });
-        return products;
-      })();
-      const entry = { startedAt, products: fetched };
-      fetching.set(account, entry);
-      try {
-        return await fetched;
-      } finally {
-        if (fetching.get(account) === entry) fetching.delete(account);
-      }
-    },
-    async forget(userId) {
-      const account = await deps.credentials.accountKey(userId, 'reseller');
-      if (account !== undefined) cache.delete(account);
-    },
-    brands(products) {
-      let groups = groupsOf.get(products);
-      if (!groups) groupsOf.set(products, (groups = groupByBrand(products)));
-      return groups;
-    },
-  };
-  return service;
+    return this.deps.now().getTime() - at < (options?.maxAgeMs ?? priceListTtlMs);
+  }
 }
 
 /** The categories the bot names itself (localised); any other word a provider uses is shown as is. */

@@ -82,21 +82,6 @@ interface WatchedAccount {
   userIds: number[];
 }
 
-export interface PriceWatchService {
-  /** The user's subscription, or undefined when they are not subscribed. */
-  settings(userId: number): Promise<PriceWatchSettings | undefined>;
-  /**
-   * Subscribes (or changes the settings); `undefined` unsubscribes. When the account had no stored
-   * copy yet, resolves once its baseline is taken, so the first change after subscribing is reported.
-   */
-  update(userId: number, settings: PriceWatchSettings | undefined): Promise<void>;
-  /**
-   * Checks every watched account in turn, then forgets the copies nobody watches. `pause(count)`
-   * runs between two accounts; resolving false ends the pass (the job is stopping).
-   */
-  checkAll(pause?: (accounts: number) => Promise<boolean>): Promise<void>;
-}
-
 export interface PriceWatchDeps {
   db: Db;
   credentials: CredentialService;
@@ -116,17 +101,48 @@ export function accountKeyOf(apiId: string): string {
   return createHash('sha256').update(`reseller:${apiId}`).digest('hex').slice(0, 16);
 }
 
-export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService {
-  const { db, logger } = deps;
-  const isSubscriber = (user: UserRecord) => user.priceWatch !== undefined && user.active && user.ban === undefined;
+/** Price-change alerts: subscriptions, one fetch per watched account per pass, digests. */
+export class PriceWatchService {
+  constructor(private readonly deps: PriceWatchDeps) {}
+
+  /** The user's subscription, or undefined when they are not subscribed. */
+  async settings(userId: number): Promise<PriceWatchSettings | undefined> {
+    const settings = (await this.deps.db.users.get(userId))?.priceWatch;
+    return settings ? { brands: [...settings.brands], group: settings.group } : undefined;
+  }
+
+  /**
+   * Subscribes (or changes the settings); `undefined` unsubscribes. When the account had no stored
+   * copy yet, resolves once its baseline is taken, so the first change after subscribing is reported.
+   */
+  async update(userId: number, settings: PriceWatchSettings | undefined): Promise<void> {
+    const { db } = this.deps;
+    const brands = settings ? [...new Set(settings.brands.map((b) => b.trim().toLowerCase()).filter(Boolean))] : [];
+    await db.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
+    const key = settings ? await this.watchKeyOf(userId) : undefined;
+    if (key !== undefined && !(await db.priceWatch.get(key))) await this.check({ key, userIds: [userId] });
+  }
+
+  /**
+   * Checks every watched account in turn, then forgets the copies nobody watches. `pause(count)`
+   * runs between two accounts; resolving false ends the pass (the job is stopping).
+   */
+  async checkAll(pause?: (accounts: number) => Promise<boolean>): Promise<void> {
+    const watched = await this.accounts();
+    for (const [index, account] of watched.entries()) {
+      if (index > 0 && pause && !(await pause(watched.length))) return;
+      await this.check(account);
+    }
+    await this.deps.db.priceWatch.retain(new Set(watched.map((a) => a.key)));
+  }
 
   /** Queues one user's digest (filtered by their brands); resolves how many messages were queued. */
-  async function notify(userId: number, changes: PriceChange[], fingerprint: string): Promise<number> {
-    const user = await db.users.get(userId);
+  private async notify(userId: number, changes: PriceChange[], fingerprint: string): Promise<number> {
+    const user = await this.deps.db.users.get(userId);
     const settings = user?.priceWatch;
     if (!user || !settings || !isSubscriber(user)) return 0;
     const followed = new Set(settings.brands);
-    const sellPriceOf = await deps.sellPrices(userId);
+    const sellPriceOf = await this.deps.sellPrices(userId);
     const mine = changes
       .filter((c) => followed.size === 0 || followed.has(c.brand.toLowerCase()))
       .map((c): SubscriberChange => {
@@ -134,50 +150,53 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
         return sell === undefined ? c : { ...c, sell };
       });
     if (mine.length === 0) return 0;
-    const group = settings.group ? (await db.groups.byOwner(userId))[0] : undefined;
-    const items = await deps.digest(userId, mine, { dedupeKey: `prices:${fingerprint}`, ...(group ? { groupChatId: group.chatId } : {}) });
-    for (const item of items) await db.outbox.enqueue(item);
+    const group = settings.group ? (await this.deps.db.groups.byOwner(userId))[0] : undefined;
+    const items = await this.deps.digest(userId, mine, {
+      dedupeKey: `prices:${fingerprint}`,
+      ...(group ? { groupChatId: group.chatId } : {}),
+    });
+    for (const item of items) await this.deps.db.outbox.enqueue(item);
     return items.length;
   }
 
   /** The snapshot key of the user's reseller account; undefined when not connected (or unreadable, which is logged). */
-  async function watchKeyOf(userId: number): Promise<string | undefined> {
+  private async watchKeyOf(userId: number): Promise<string | undefined> {
     try {
-      const apiId = (await deps.credentials.load(userId, 'reseller'))?.apiId;
+      const apiId = (await this.deps.credentials.load(userId, 'reseller'))?.apiId;
       return apiId === undefined ? undefined : accountKeyOf(apiId);
     } catch (error) {
-      logger.warn('price watch: stored credentials cannot be opened', { userId, error });
+      this.deps.logger.warn('price watch: stored credentials cannot be opened', { userId, error });
       return undefined;
     }
   }
 
   /** Accounts with at least one subscriber (connected, active, not banned). */
-  async function accounts(): Promise<WatchedAccount[]> {
+  private async accounts(): Promise<WatchedAccount[]> {
     const byKey = new Map<string, number[]>();
     // The few watchers are picked on the stored records: the other users are not copied.
-    for (const user of await db.users.list({ active: true, where: isSubscriber })) {
-      const key = await watchKeyOf(user.id);
+    for (const user of await this.deps.db.users.list({ active: true, where: isSubscriber })) {
+      const key = await this.watchKeyOf(user.id);
       if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), user.id]);
     }
     return [...byKey].map(([key, userIds]) => ({ key, userIds }));
   }
 
   /** Fetches the account's list, queues the digests of what changed, then stores the copy; a failed fetch is logged (the next pass tries again). */
-  async function check(account: WatchedAccount): Promise<void> {
+  private async check(account: WatchedAccount): Promise<void> {
     const [first] = account.userIds;
     if (first === undefined) return;
     let products: SnapshotProduct[];
     try {
-      const list = await deps.catalogue.priceList(first, { fresh: true });
+      const list = await this.deps.catalogue.priceList(first, { fresh: true });
       products = list.map((p) => ({ code: p.code, name: p.product_name, price: p.price, status: p.status }));
     } catch (error) {
-      logger.warn('price watch: price list fetch failed', { account: account.key, error });
+      this.deps.logger.warn('price watch: price list fetch failed', { account: account.key, error });
       return;
     }
-    const snapshot = { at: deps.now().toISOString(), products };
-    const before = await db.priceWatch.get(account.key);
+    const snapshot = { at: this.deps.now().toISOString(), products };
+    const before = await this.deps.db.priceWatch.get(account.key);
     if (!before) {
-      await db.priceWatch.save(account.key, snapshot);
+      await this.deps.db.priceWatch.save(account.key, snapshot);
       return;
     }
     const changes = diffPriceLists(before.products, products);
@@ -186,32 +205,15 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
     // restart (deduplicated while it is still queued) rather than losing it.
     const fingerprint = `${account.key}:${createHash('sha256').update(JSON.stringify(products)).digest('hex').slice(0, 16)}`;
     let queued = 0;
-    for (const userId of account.userIds) queued += await notify(userId, changes, fingerprint);
-    await db.priceWatch.save(account.key, snapshot);
-    if (queued > 0) deps.onQueued?.();
-    logger.info('price watch: price list changed', { account: account.key, changes: changes.length, queued });
+    for (const userId of account.userIds) queued += await this.notify(userId, changes, fingerprint);
+    await this.deps.db.priceWatch.save(account.key, snapshot);
+    if (queued > 0) this.deps.onQueued?.();
+    this.deps.logger.info('price watch: price list changed', { account: account.key, changes: changes.length, queued });
   }
+}
 
-  return {
-    async settings(userId) {
-      const settings = (await db.users.get(userId))?.priceWatch;
-      return settings ? { brands: [...settings.brands], group: settings.group } : undefined;
-    },
-    async update(userId, settings) {
-      const brands = settings ? [...new Set(settings.brands.map((b) => b.trim().toLowerCase()).filter(Boolean))] : [];
-      await db.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
-      const key = settings ? await watchKeyOf(userId) : undefined;
-      if (key !== undefined && !(await db.priceWatch.get(key))) await check({ key, userIds: [userId] });
-    },
-    async checkAll(pause) {
-      const watched = await accounts();
-      for (const [index, account] of watched.entries()) {
-        if (index > 0 && pause && !(await pause(watched.length))) return;
-        await check(account);
-      }
-      await db.priceWatch.retain(new Set(watched.map((a) => a.key)));
-    },
-  };
+function isSubscriber(user: UserRecord): boolean {
+  return user.priceWatch !== undefined && user.active && user.ban === undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Providers } from '../providers/factory.ts';
 import type { Logger } from '../logger.ts';
 import { createCredentialService, type CredentialService } from './credentials.ts';
 import { PurchaseService } from './purchases.ts';
-import { createCatalogueService, type CatalogueService } from './catalogue.ts';
+import { CatalogueService } from './catalogue.ts';
 import { createPinService, type PinService } from './pin.ts';
 import { createAlertService, type AlertService } from './alerts.ts';
 import { createVerificationService, type VerificationService } from './verification.ts';
@@ -12,7 +12,7 @@ import { createRecentTargetsService, type RecentTargetsService } from './recent-
 import type { Notices } from '../notify/notices.ts';
 import { createUserAdminService, type UserAdminService } from './user-admin.ts';
 import { createStatsService, type BroadcastProgress, type StatsService } from './stats.ts';
-import { createPriceWatchService, type PriceWatchService } from './price-watch.ts';
+import { PriceWatchService } from './price-watch.ts';
 import { hasSellRules, sellPriceOf, type SellPriceOf, type SellPricesOf } from './pricing.ts';
 import { createInlinePriceService, type InlinePriceService } from './inline-prices.ts';
 import { createAccountService, type AccountService } from './accounts.ts';
@@ -84,7 +84,7 @@ export function createServices(deps: ServicesDeps): Services {
         threshold: deps.formatMoney(threshold),
       }),
   });
-  const catalogue = createCatalogueService({ credentials, now: deps.now });
+  const catalogue = new CatalogueService({ credentials, now: deps.now });
   return {
     credentials,
     alerts,
@@ -117,7 +117,7 @@ export function createServices(deps: ServicesDeps): Services {
       ...(deps.broadcastProgress ? { broadcast: deps.broadcastProgress } : {}),
     }),
     userAdmin: createUserAdminService({ db: deps.db, logger: deps.logger, now: deps.now, adminIds: deps.adminIds ?? [] }),
-    priceWatch: createPriceWatchService({
+    priceWatch: new PriceWatchService({
       db: deps.db,
       credentials,
       catalogue,

@@ -3,7 +3,7 @@
  * receive. Pure. A phone number is normalised (`normalisePhone`); any other target (game id, PLN
  * meter number) is sent as typed, only trimmed.
  */
-import { withoutFormatChars } from '../text/format.ts';
+import { echoInput, withoutFormatChars } from '../text/format.ts';
 import { normalisePhone, productKind } from './operators.ts';
 
 /** How a product's target is read. */
@@ -107,10 +107,6 @@ function nonEmptyLines(text: string): string[] {
     .filter((line) => line !== '');
 }
 
-function shorten(text: string, max = 30): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
 /**
  * Reads a plain message as quick-buy lines (`CODE.TARGET`, `CODE:TARGET`, or `CODE TARGET` with a
  * numeric target; one per line). Undefined when no line is CODE.TARGET with a target of at least
@@ -122,14 +118,14 @@ export function parseQuickBuy(text: string): QuickBuyParse | undefined {
   const problems: QuickBuyParse['problems'] = [];
   const all = nonEmptyLines(text);
   all.forEach((raw, index) => {
-    if (raw.length > maxQuickBuyLineLength) return void problems.push({ line: index + 1, text: shorten(raw) });
+    if (raw.length > maxQuickBuyLineLength) return void problems.push({ line: index + 1, text: echoInput(raw, 30) });
     const dotted = dottedLine.exec(raw);
     const spaced = dotted ? undefined : spacedNumberLine.exec(raw);
     const match = dotted ?? (spaced?.[2] && countDigits(spaced[2]) >= 6 ? spaced : undefined);
     const target = match?.[2]?.trim();
     if (match?.[1] && target && countDigits(target) >= 4) {
       lines.push({ line: index + 1, code: normaliseCode(match[1]), target, ...(dotted ? {} : { spaced: true }) });
-    } else problems.push({ line: index + 1, text: shorten(raw) });
+    } else problems.push({ line: index + 1, text: echoInput(raw, 30) });
   });
   if (lines.length === 0) return undefined;
   return { lines, problems, count: all.length };
@@ -146,7 +142,7 @@ export function parseBuyCommand(argument: string): QuickBuyParse {
   const problems: QuickBuyParse['problems'] = [];
   all.forEach((raw, index) => {
     const line = index + 1;
-    if (raw.length > maxQuickBuyLineLength) return void problems.push({ line, text: shorten(raw) });
+    if (raw.length > maxQuickBuyLineLength) return void problems.push({ line, text: echoInput(raw, 30) });
     const dotted = dottedLine.exec(raw);
     const spaced = dotted ? undefined : spacedLine.exec(raw);
     const match = dotted ?? spaced;
@@ -157,7 +153,7 @@ export function parseBuyCommand(argument: string): QuickBuyParse {
     const code = codeOnly.exec(raw);
     // A bare code is only meaningful alone: the conversation then asks for the target.
     if (code?.[1] && all.length === 1) lines.push({ line, code: normaliseCode(code[1]) });
-    else problems.push({ line, text: shorten(raw) });
+    else problems.push({ line, text: echoInput(raw, 30) });
   });
   return { lines, problems, count: all.length };
 }

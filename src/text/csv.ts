@@ -4,6 +4,7 @@
  * that starts like a formula (= + - @) gets a leading `'` so a spreadsheet shows it as text.
  */
 import { salePrice, type TransactionRecord } from '../store/records/transactions.ts';
+import { wibOffsetMs } from '../services/export-periods.ts';
 
 export type CsvSeparator = ',' | ';';
 export type CsvValue = string | number | undefined;
@@ -30,8 +31,6 @@ export function csvDocument(header: readonly string[], rows: Iterable<readonly C
   lines.push('');
   return Buffer.from(lines.join('\r\n'), 'utf8');
 }
-
-const wibOffsetMs = 7 * 3600_000;
 
 /** A moment as Western Indonesian Time (UTC+7), the way spreadsheets read it: `2026-11-23 00:05:09`. */
 export function wibDateTime(iso: string): string {
