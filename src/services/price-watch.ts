@@ -12,9 +12,8 @@ import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
 import { groupByBrand, type CatalogueService } from './catalogue.ts';
 import { activeProductStatus } from '../providers/reseller/schemas.ts';
-import type { SellPriceOf, SellPricesOf } from './pricing.ts';
+import type { SellPricesOf } from './pricing.ts';
 import type { DigestChange } from '../text/price-digest.ts';
-export type { SellPriceOf };
 
 /** One thing that changed about one product between two price lists; `brand` as /harga groups brands. */
 export interface PriceChange extends Omit<DigestChange, 'sell'> {
