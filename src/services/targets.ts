@@ -27,7 +27,8 @@ export const maxQuickBuyLines = 20;
 
 /**
  * How a product's target is read: `verbatim` for PLN and game products (meter numbers and game
- * ids are sent as typed), `phone` for pulsa, data and e-money products, `auto` when unknown.
+ * ids are sent as typed), `phone` for pulsa, data and e-money products, `auto` when unknown (a
+ * target is then normalised only when it is unmistakably a phone number).
  */
 export function targetKindOf(product: { code: string; product_name: string }): TargetKind {
   const kind = productKind(product);
