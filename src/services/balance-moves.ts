@@ -5,8 +5,6 @@
 import type { BalanceEntry } from '../store/records/balances.ts';
 import type { DayRange } from './export-periods.ts';
 
-export type { BalanceEntry } from '../store/records/balances.ts';
-
 /** A balance seen in the period, with its change from the value seen before it for the same account. */
 export interface BalanceMove extends BalanceEntry {
   /** Undefined for the first value seen of an account. */

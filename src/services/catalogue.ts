@@ -1,17 +1,14 @@
 import type { Product } from '../providers/reseller/schemas.ts';
 import type { CredentialService } from './credentials.ts';
 import { boundedCache, productTextKey } from './memo.ts';
+import { productKind, type ProductKind } from './operators.ts';
 
 /** How long a provider account's price list is reused before it is fetched again (browsing, search, inline). */
 export const priceListTtlMs = 3 * 60_000;
 
-/**
- * The oldest list a purchase summary is built from: its prices are what the user agrees to, and
- * the Confirm tap checks them again against a list fetched after the summary was shown.
- */
+/** The oldest list a purchase summary is built from (the Confirm tap checks its prices again on a newer one). */
 export const summaryPriceMaxAgeMs = 60_000;
 
-/** Which copy of a price list will do. */
 export interface PriceListOptions {
   /** Fetch a new list whatever is cached. */
   fresh?: boolean;
@@ -19,23 +16,6 @@ export interface PriceListOptions {
   maxAgeMs?: number;
   /** Reuse a cached list only when it was fetched at or after this instant (epoch ms). */
   since?: number;
-}
-
-export interface CatalogueService {
-  /**
-   * The user's price list: the one copy per provider account that every feature shares (browsing,
-   * search, inline mode, purchase summaries and the price watcher, whose fetches replace it too),
-   * so whoever fetched last, everybody sees that list. Users of one account asking at once wait
-   * for the same fetch.
-   */
-  priceList(userId: number, options?: PriceListOptions): Promise<Product[]>;
-  /** Drops the cached list of the user's account (after a reconnect). */
-  forget(userId: number): Promise<void>;
-  /**
-   * `groupByBrand(products)`, memoised for a list this service handed out (the same array while
-   * it is cached), so paging through brands does not regroup the list on every tap.
-   */
-  brands(products: readonly Product[]): BrandGroup[];
 }
 
 /** Words that describe the kind of product rather than its brand ("Telkomsel Data 1GB", "PLN Token 20.000"). */
@@ -65,10 +45,7 @@ export function brandOf(product: Pick<Product, 'code' | 'product_name'>): string
   return brands(productTextKey(product), () => readBrand(product));
 }
 
-/**
- * Brands already read, by product code and name: every account's copy of a price list (and
- * every search, grouping and inline answer) asks again for the same few hundred products.
- */
+/** Brands already read, by product code and name: every account's copy of a list asks for the same few hundred products. */
 const brands = boundedCache<string, string>(20_000);
 
 function readBrand(product: Pick<Product, 'code' | 'product_name'>): string {
@@ -110,102 +87,96 @@ export function groupByBrand(products: readonly Product[]): BrandGroup[] {
   return [...groups.values()];
 }
 
-export function createCatalogueService(deps: { credentials: CredentialService; now: () => Date }): CatalogueService {
-  /** Lists by provider account (`credentials.accountKey`): users of one account share one list and one fetch. */
-  const cache = new Map<string, { at: number; products: Product[] }>();
-  /** Fetches under way by account, so users of one account asking at once wait for the same answer. */
-  const fetching = new Map<string, { startedAt: number; products: Promise<Product[]> }>();
-  /** Brand groups of the lists handed out; an array no longer cached is forgotten with it. */
-  const groupsOf = new WeakMap<readonly Product[], BrandGroup[]>();
+/** The price lists of the provider accounts: one copy per account, shared by every feature. */
+export class CatalogueService {
+  /** By `credentials.accountKey`. */
+  private readonly cache = new Map<string, { at: number; products: Product[] }>();
+  private readonly fetching = new Map<string, { startedAt: number; products: Promise<Product[]> }>();
+  private readonly groupsOf = new WeakMap<readonly Product[], BrandGroup[]>();
+
+  constructor(private readonly deps: { credentials: CredentialService; now: () => Date }) {}
+
+  /**
+   * The user's price list: the one copy per provider account that every feature (and the price
+   * watcher's fetch) shares, so the last fetch is what everybody sees. Users of one account asking
+   * at once wait for the same fetch.
+   */
+  async priceList(userId: number, options?: PriceListOptions): Promise<Product[]> {
+    const { credentials, now } = this.deps;
+    const account = await credentials.accountKey(userId, 'reseller');
+    if (account === undefined) throw new Error('reseller not connected');
+    const cached = this.cache.get(account);
+    if (cached && this.isUsable(cached.at, options)) return cached.products;
+    const running = this.fetching.get(account);
+    const startedAt = now().getTime();
+    // A fetch under way will do unless the caller needs one started after it.
+    const since = options?.fresh ? startedAt : options?.since;
+    if (running && (since === undefined || running.startedAt >= since)) return running.products;
+    // Registered before anything is awaited, so users of the account asking meanwhile share it.
+    const fetched = (async () => {
+      const client = await credentials.client(userId, 'reseller');
+      if (!client) throw new Error('reseller not connected');
+      const products = await client.priceList();
+      // A slower, older fetch never replaces a newer copy.
+      const current = this.cache.get(account);
+      if (!current || current.at <= startedAt) this.cache.set(account, { at: startedAt, products });
+      return products;
+    })();
+    const entry = { startedAt, products: fetched };
+    this.fetching.set(account, entry);
+    try {
+      return await fetched;
+    } finally {
+      if (this.fetching.get(account) === entry) this.fetching.delete(account);
+    }
+  }
+
+  /** Drops the cached list of the user's account (after a reconnect). */
+  async forget(userId: number): Promise<void> {
+    const account = await this.deps.credentials.accountKey(userId, 'reseller');
+    if (account !== undefined) this.cache.delete(account);
+  }
+
+  /** `groupByBrand(products)`, memoised per list handed out, so paging through brands does not regroup it on every tap. */
+  brands(products: readonly Product[]): BrandGroup[] {
+    let groups = this.groupsOf.get(products);
+    if (!groups) this.groupsOf.set(products, (groups = groupByBrand(products)));
+    return groups;
+  }
+
   /** Whether a copy fetched at `at` satisfies what the caller asked for. */
-  const isUsable = (at: number, options: PriceListOptions | undefined) => {
+  private isUsable(at: number, options: PriceListOptions | undefined): boolean {
     if (options?.fresh) return false;
     if (options?.since !== undefined && at < options.since) return false;
-    return deps.now().getTime() - at < (options?.maxAgeMs ?? priceListTtlMs);
-  };
-  const service: CatalogueService = {
-    async priceList(userId, options) {
-      const account = await deps.credentials.accountKey(userId, 'reseller');
-      if (account === undefined) throw new Error('reseller not connected');
-      const cached = cache.get(account);
-      if (cached && isUsable(cached.at, options)) return cached.products;
-      const running = fetching.get(account);
-      const startedAt = deps.now().getTime();
-      // A fetch under way will do unless the caller needs one started after it.
-      const since = options?.fresh ? startedAt : options?.since;
-      if (running && (since === undefined || running.startedAt >= since)) return running.products;
-      // Registered before anything is awaited, so users of the account asking meanwhile share it.
-      const fetched = (async () => {
-        const client = await deps.credentials.client(userId, 'reseller');
-        if (!client) throw new Error('reseller not connected');
-        const products = await client.priceList();
-        // A slower, older fetch never replaces a newer copy.
-        const current = cache.get(account);
-        if (!current || current.at <= startedAt) cache.set(account, { at: startedAt, products });
-        return products;
-      })();
-      const entry = { startedAt, products: fetched };
-      fetching.set(account, entry);
-      try {
-        return await fetched;
-      } finally {
-        if (fetching.get(account) === entry) fetching.delete(account);
-      }
-    },
-    async forget(userId) {
-      const account = await deps.credentials.accountKey(userId, 'reseller');
-      if (account !== undefined) cache.delete(account);
-    },
-    brands(products) {
-      let groups = groupsOf.get(products);
-      if (!groups) groupsOf.set(products, (groups = groupByBrand(products)));
-      return groups;
-    },
-  };
-  return service;
+    return this.deps.now().getTime() - at < (options?.maxAgeMs ?? priceListTtlMs);
+  }
 }
 
 /** The categories the bot names itself (localised); any other word a provider uses is shown as is. */
-export const knownCategories = ['pulsa', 'data', 'pln', 'emoney', 'game'] as const;
-export type KnownCategory = (typeof knownCategories)[number];
-/** Products nothing places in a category. */
+export const knownCategories: readonly ProductKind[] = ['pulsa', 'data', 'pln', 'emoney', 'game'];
 export const otherCategory = 'other';
 
-const categoryWords: ReadonlyArray<[KnownCategory, RegExp]> = [
+const categoryWords: ReadonlyArray<[ProductKind, RegExp]> = [
   ['pln', /^(pln|token|token ?pln|listrik|token listrik|electricity)$/i],
   ['emoney', /^(e-?money|e-?wallet|ewallet|saldo|dompet digital|wallet)$/i],
   ['game', /^(games?|voucher ?game|game ?voucher|top ?up game)$/i],
   ['data', /^(data|paket ?data|internet|kuota)$/i],
   ['pulsa', /^(pulsa|airtime|pulsa reguler|reguler)$/i],
 ];
-const plnName = /\b(pln|token listrik|listrik)\b/i;
-const emoneyName = /\b(dana|ovo|go-?pay|shopee ?pay|linkaja|e-?money|e-?toll|saldo)\b/i;
-const emoneyCode = /^(DANA|OVO|GOPAY|GOJEK|SPAY|SHOPEE|LINKAJA)/i;
-const gameName = /\b(diamonds?|uc|genesis|crystals?|mobile legends|free ?fire|pubg|genshin|valorant|welkin|game|games)\b/i;
-const dataName = /\b(data|internet|kuota|\d+\s?[gm]b)\b/i;
-const pulsaName = /\b(telkomsel|simpati|indosat|im3|ooredoo|xl|axis|tri|three|smartfren|by\.?u|pulsa)\b/i;
 
 /**
  * Category of a product: the provider's own `category` word when it sends one (a known word such
- * as "Pulsa" or "Games" maps to a known category, any other is kept as the provider wrote it);
- * otherwise, as the spec's price list has no category, read from the name and code: PLN, e-money
- * (DANA, OVO, GoPay…), game (diamonds, UC…), data (GB, "Data"), pulsa (an operator), else `other`.
+ * as "Pulsa" or "Games" maps to a known category, any other is kept as the provider wrote it),
+ * otherwise its `productKind`, else `other`.
  */
 export function categoryOf(product: Pick<Product, 'product_name' | 'code' | 'category'>): string {
   const word = product.category?.trim();
   if (word) return categoryWords.find(([, pattern]) => pattern.test(word))?.[0] ?? word;
-  const name = product.product_name;
-  if (plnName.test(name) || /^PLN/i.test(product.code)) return 'pln';
-  if (emoneyName.test(name) || emoneyCode.test(product.code)) return 'emoney';
-  if (gameName.test(name)) return 'game';
-  if (dataName.test(name)) return 'data';
-  if (pulsaName.test(name)) return 'pulsa';
-  return otherCategory;
+  return productKind(product) ?? otherCategory;
 }
 
-/** Products of one category, in the provider's order. */
-export interface CategoryGroup {
-  /** A known category (`KnownCategory`), `other`, or the provider's own word. */
+/** Products of one category, in the provider's order: a `ProductKind`, `other`, or the provider's own word. */
+interface CategoryGroup {
   category: string;
   products: Product[];
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../store/db.ts';
-import { withoutFormatChars } from './targets.ts';
+import { withoutFormatChars } from '../text/format.ts';
 import type { ServiceName } from '../domain.ts';
 import { providerAccountKey, type AccountRef, type Providers, type ServiceCredentials } from '../providers/factory.ts';
 import type { Logger } from '../logger.ts';

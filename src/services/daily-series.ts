@@ -1,9 +1,8 @@
 /**
  * The daily series of the /report (/laporan) chart: turnover and margin per WIB day. Pure.
  */
-import type { TransactionRecord } from '../store/records/transactions.ts';
+import { salePrice, type TransactionRecord } from '../store/records/transactions.ts';
 import { daysOf, wibDayOf, type DayRange } from './export-periods.ts';
-import { sellPriceOfTransaction } from './report.ts';
 
 /** One WIB day of the chart, in rupiah. */
 export interface DayPoint {
@@ -28,7 +27,7 @@ export function dailySeries(txs: readonly Priced[], range: Pick<DayRange, 'from'
     if (tx.status !== 'Sukses') continue;
     const point = points.get(wibDayOf(new Date(tx.createdAt)));
     if (!point) continue;
-    point.turnover += sellPriceOfTransaction(tx);
+    point.turnover += salePrice(tx);
     point.margin += tx.margin ?? 0;
   }
   return [...points.values()];

@@ -19,7 +19,7 @@ export interface DayRange {
 }
 
 /** Western Indonesian Time is UTC+7 all year (no daylight saving). */
-const wibOffsetMs = 7 * 3600_000;
+export const wibOffsetMs = 7 * 3600_000;
 const dayMs = 24 * 3600_000;
 
 /** `YYYY-MM-DD` of a UTC-midnight date (a WIB calendar day held as a UTC date). */

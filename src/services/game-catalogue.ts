@@ -1,16 +1,8 @@
 /**
- * The operator's game shop catalogue (GAMESHOP_CATALOGUE): which products each game sells and
- * which payment methods the shop takes. The shop's API lists games only (document 3 shows no
- * product or payment-method endpoint), so without this file the order flow asks for the numeric
- * ids instead; nothing else depends on it.
- *
- * The file is JSON, validated with zod when it is first needed and then kept for the life of the
- * process. `catalogue.sample.json` at the repository root is a complete example (it describes
- * the sandbox shop). Only `games[].slug`, `games[].products[].id/name` and
- * `paymentMethods[].id/name` are required; the other fields make the flow friendlier:
- * `title`, `idLabel` (what the game calls the player id), `server` (the game needs a server / zone:
- * its `label`, and `servers` when only fixed values are accepted), product `price` (shown on the
- * buttons and in the summary), and descriptive fields the bot ignores.
+ * The operator's game shop catalogue (GAMESHOP_CATALOGUE, JSON): which products each game sells and
+ * which payment methods the shop takes. The shop's API lists games only, so without this file the
+ * order flow asks for numeric ids. Validated when first needed, then kept for the process's life;
+ * `catalogue.sample.json` is a complete example.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -62,7 +54,6 @@ const cataloguePaymentMethodSchema = z.object({
   fee: z.object({ flat: z.number().nonnegative(), percent: z.number().nonnegative() }).optional(),
 });
 
-/** The whole catalogue file. */
 const gameCatalogueSchema = z
   .object({
     categories: z.array(z.object({ id: z.number().int(), title: z.string() })).optional(),
@@ -120,10 +111,7 @@ export function parseGameCatalogue(json: unknown): { ok: true; catalogue: GameCa
   return { ok: false, problem: `it does not match the catalogue format: ${lines.join('; ')}${more}` };
 }
 
-/**
- * Reads and validates the catalogue file at `file` (relative paths from the working directory).
- * Never throws: a missing, unreadable, non-JSON or invalid file gives `invalid` with the reason.
- */
+/** Reads and validates the catalogue at `file`; never throws (a file it cannot use is `invalid`, with the reason). */
 export async function loadGameCatalogue(file: string): Promise<GameCatalogueState> {
   const resolved = path.resolve(file);
   let text: string;
@@ -159,12 +147,7 @@ interface CatalogueLoaderOptions {
   logger: { info(message: string, fields?: Record<string, unknown>): void; error(message: string, fields?: Record<string, unknown>): void };
 }
 
-/**
- * A loader of the configured catalogue: the first call reads and validates the file, every later
- * call of the same loader reuses that outcome (one loader per game order service, so per process).
- * The outcome is logged once: an unusable file is an error naming the file and the reason, and
- * says that the order flow asks for numeric ids meanwhile.
- */
+/** A loader of the configured catalogue: the first call reads, validates and logs it; later calls reuse that outcome. */
 export function createGameCatalogueLoader(options: CatalogueLoaderOptions): () => Promise<GameCatalogueState> {
   const { logger } = options;
   let state: Promise<GameCatalogueState> | undefined;

@@ -8,9 +8,7 @@ import { isProductAvailable, type Product } from '../providers/reseller/schemas.
 import type { Db } from '../store/db.ts';
 import { brandOf, type CatalogueService } from './catalogue.ts';
 import { searchProducts } from './product-search.ts';
-
-import type { SellPriceOf, SellPricesOf } from './pricing.ts';
-export type { SellPriceOf };
+import type { SellPricesOf } from './pricing.ts';
 
 /** Results per answer (Telegram allows 50). */
 export const inlinePageSize = 20;

@@ -1,10 +1,8 @@
 /**
- * Indonesian mobile operators: which one a phone number belongs to (by its prefix), which one a
- * pulsa or data product is for (by its name or code), and whether the two disagree. Pure
- * functions, no I/O. Used by the purchase summary (a warning before Confirm) and the price search
- * (operator names and aliases).
+ * Products and Indonesian phone numbers: what a product is (PLN, game, e-money, data, pulsa) and
+ * which operator it tops up, read from its name and code (the spec's price list has no category);
+ * which operator a phone number belongs to, and whether the two disagree. Pure functions, no I/O.
  */
-import { normalisePhone, targetKindOf } from './targets.ts';
 
 /** An operator or one of its brands that providers list separately (by.U is Telkomsel's, Axis is XL's). */
 export type Operator = 'telkomsel' | 'byu' | 'indosat' | 'xl' | 'axis' | 'tri' | 'smartfren';
@@ -85,12 +83,41 @@ export function operatorOfNumber(raw: string): Operator | undefined {
   return phone ? prefixes.get(phone.slice(0, 4)) : undefined;
 }
 
+/** What a product tops up. */
+export type ProductKind = 'pln' | 'game' | 'emoney' | 'data' | 'pulsa';
+
+const plnCode = /^(PLN|TOKEN)/i;
+const plnName = /\b(pln|token listrik|listrik)\b/i;
+const gameName = /\b(diamonds?|uc|genesis|crystals?|mobile legends|free ?fire|pubg|genshin|valorant|welkin|games?)\b/i;
+const emoneyName = /\b(dana|ovo|go-?\s?pay|shopee\s?pay|linkaja|link aja|e-?wallet|e-?money|e-?toll|saldo)\b/i;
+const emoneyCode = /^(DANA|OVO|GOPAY|GOJEK|SPAY|SHOPEE|LINKAJA)/i;
+const dataName = /\b(data|internet|kuota)\b|\d\s?[gm]b\b/i;
+
+/**
+ * The one product classifier (price-list categories, search, how a target is read, PLN tokens):
+ * PLN, then game, e-money, data, and pulsa (an operator or "pulsa"), first match wins; undefined
+ * when nothing tells.
+ */
+export function productKind(product: { code: string; product_name: string }): ProductKind | undefined {
+  const { code, product_name: name } = product;
+  if (plnCode.test(code) || plnName.test(name)) return 'pln';
+  if (gameName.test(name)) return 'game';
+  if (emoneyName.test(name) || emoneyCode.test(code)) return 'emoney';
+  if (dataName.test(name)) return 'data';
+  if (/\bpulsa\b/i.test(name) || namedOperator(product)) return 'pulsa';
+  return undefined;
+}
+
 /**
  * The operator a product tops up, from the first operator named in its product name, else its
- * code prefix; undefined for PLN, game and e-wallet products and anything unrecognised.
+ * code prefix; undefined for PLN and game products and anything unrecognised.
  */
 export function operatorOfProduct(product: { code: string; product_name: string }): Operator | undefined {
-  if (targetKindOf(product) === 'verbatim') return undefined;
+  const kind = productKind(product);
+  return kind === 'pln' || kind === 'game' ? undefined : namedOperator(product);
+}
+
+function namedOperator(product: { code: string; product_name: string }): Operator | undefined {
   let first: { operator: Operator; at: number } | undefined;
   for (const [operator, pattern] of nameAliases) {
     const match = pattern.exec(product.product_name);
@@ -98,6 +125,19 @@ export function operatorOfProduct(product: { code: string; product_name: string 
   }
   if (first) return first.operator;
   return codePrefixes.find(([, pattern]) => pattern.test(product.code))?.[0];
+}
+
+/**
+ * A phone number in its local form (`08…`, digits only, 10–13 digits), or undefined when `raw`
+ * is not one. Accepts `+62 812-3456-7890`, `62812…`, `0812 3456 7890`, `(0812) 345…`.
+ */
+export function normalisePhone(raw: string): string | undefined {
+  const compact = raw.trim().replace(/[\s().-]/g, '');
+  if (!/^\+?\d+$/.test(compact)) return undefined;
+  let digits = compact.replace(/^\+/, '');
+  if (digits.startsWith('62')) digits = `0${digits.slice(2)}`;
+  else if (compact.startsWith('+')) return undefined; // another country
+  return /^08\d{8,11}$/.test(digits) ? digits : undefined;
 }
 
 /** A target whose operator is not the product's: what the summary warns about. */

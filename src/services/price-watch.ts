@@ -1,9 +1,7 @@
 /**
- * Price-change alerts (/pantau): the reseller's price list is fetched periodically, once per
- * provider account however many users share it (users connected with the same api id), compared
- * with the last copy, and each subscriber gets one digest of what changed for the brands they
- * follow - and their linked group too, when they chose it. The first fetch of an account only
- * records the baseline; an unchanged list sends nothing.
+ * Price-change alerts (/pantau): each watched provider account's price list is fetched once per
+ * pass, compared with the last copy, and each subscriber (and their group, if chosen) gets one
+ * digest of what changed for the brands they follow. The first fetch only records the baseline.
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.ts';
@@ -14,24 +12,12 @@ import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
 import { groupByBrand, type CatalogueService } from './catalogue.ts';
 import { activeProductStatus } from '../providers/reseller/schemas.ts';
-import type { SellPriceOf, SellPricesOf } from './pricing.ts';
-export type { SellPriceOf };
+import type { SellPricesOf } from './pricing.ts';
+import type { DigestChange } from '../text/price-digest.ts';
 
-export type PriceChangeKind = 'unavailable' | 'active' | 'up' | 'down' | 'new' | 'removed';
-
-/** One thing that changed about one product between two price lists. */
-export interface PriceChange {
-  kind: PriceChangeKind;
-  code: string;
-  name: string;
-  /** The brand the product is grouped under (as /harga and /pantau show brands). */
+/** One thing that changed about one product between two price lists; `brand` as /harga groups brands. */
+export interface PriceChange extends Omit<DigestChange, 'sell'> {
   brand: string;
-  /** Price now (for `removed`: the last price seen). */
-  price: number;
-  /** Price before, for `up` and `down`. */
-  oldPrice?: number;
-  /** Status now, verbatim (for `removed`: the last status seen). */
-  status: string;
 }
 
 /** A change as one subscriber sees it: with their sell price in force, when they have one. */
@@ -51,7 +37,7 @@ export function diffPriceLists(before: readonly SnapshotProduct[], after: readon
   const now = new Set(after.map((p) => p.code));
   const removed = before.filter((p) => !now.has(p.code));
   const brands = brandsOf([...after, ...removed]);
-  const change = (kind: PriceChangeKind, p: SnapshotProduct, extra: Partial<PriceChange> = {}): PriceChange => ({
+  const change = (kind: PriceChange['kind'], p: SnapshotProduct, extra: Partial<PriceChange> = {}): PriceChange => ({
     kind,
     code: p.code,
     name: p.name,
@@ -82,7 +68,6 @@ function brandsOf(products: readonly SnapshotProduct[]): Map<string, string> {
   return new Map(groups.flatMap((group) => group.products.map((p) => [p.code, group.brand] as const)));
 }
 
-/** A subscriber's choices. */
 export interface PriceWatchSettings {
   /** Brands followed, lower case; empty: every brand. */
   brands: string[];
@@ -90,31 +75,10 @@ export interface PriceWatchSettings {
   group: boolean;
 }
 
-/** A provider account and the subscribers that share it. */
-export interface WatchedAccount {
-  /** A hash of the api id: names the account in the snapshot file without revealing it. */
+/** A provider account (`key`: `accountKeyOf` its api id) and its subscribers. */
+interface WatchedAccount {
   key: string;
   userIds: number[];
-}
-
-/** What one check of an account did. */
-export type PriceCheckOutcome = 'baseline' | 'unchanged' | 'changed' | 'failed';
-
-export interface PriceWatchService {
-  /** The user's subscription, or undefined when they are not subscribed. */
-  settings(userId: number): Promise<PriceWatchSettings | undefined>;
-  /**
-   * Subscribes (or changes the settings); `undefined` unsubscribes. Resolves once stored and, when
-   * the user's account had no stored copy yet, once its starting point is taken (so the first
-   * change after subscribing is reported; a failed fetch leaves that to the next pass).
-   */
-  update(userId: number, settings: PriceWatchSettings | undefined): Promise<void>;
-  /**
-   * Checks every watched account, one after the other, then forgets the copies of accounts nobody
-   * watches any more. `pause(count)` runs between two accounts (a job spreads them with it); when
-   * it resolves false the pass ends there (the job is stopping).
-   */
-  checkAll(pause?: (accounts: number) => Promise<boolean>): Promise<void>;
 }
 
 export interface PriceWatchDeps {
@@ -125,7 +89,7 @@ export interface PriceWatchDeps {
   logger: Logger;
   now: () => Date;
   sellPrices: SellPricesOf;
-  /** The digest messages for one subscriber (their chat, and their group when `groupChatId` is set). */
+  /** The digest messages for one subscriber (and their group when `groupChatId` is set). */
   digest: (userId: number, changes: SubscriberChange[], options: { groupChatId?: number; dedupeKey: string }) => Promise<NewOutboxItem[]>;
   /** Wakes the outbox after something was queued. */
   onQueued?: () => void;
@@ -136,17 +100,48 @@ export function accountKeyOf(apiId: string): string {
   return createHash('sha256').update(`reseller:${apiId}`).digest('hex').slice(0, 16);
 }
 
-export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService {
-  const { db, logger } = deps;
-  const isSubscriber = (user: UserRecord) => user.priceWatch !== undefined && user.active && user.ban === undefined;
+/** Price-change alerts: subscriptions, one fetch per watched account per pass, digests. */
+export class PriceWatchService {
+  constructor(private readonly deps: PriceWatchDeps) {}
+
+  /** The user's subscription, or undefined when they are not subscribed. */
+  async settings(userId: number): Promise<PriceWatchSettings | undefined> {
+    const settings = (await this.deps.db.users.get(userId))?.priceWatch;
+    return settings ? { brands: [...settings.brands], group: settings.group } : undefined;
+  }
+
+  /**
+   * Subscribes (or changes the settings); `undefined` unsubscribes. When the account had no stored
+   * copy yet, resolves once its baseline is taken, so the first change after subscribing is reported.
+   */
+  async update(userId: number, settings: PriceWatchSettings | undefined): Promise<void> {
+    const { db } = this.deps;
+    const brands = settings ? [...new Set(settings.brands.map((b) => b.trim().toLowerCase()).filter(Boolean))] : [];
+    await db.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
+    const key = settings ? await this.watchKeyOf(userId) : undefined;
+    if (key !== undefined && !(await db.priceWatch.get(key))) await this.check({ key, userIds: [userId] });
+  }
+
+  /**
+   * Checks every watched account in turn, then forgets the copies nobody watches. `pause(count)`
+   * runs between two accounts; resolving false ends the pass (the job is stopping).
+   */
+  async checkAll(pause?: (accounts: number) => Promise<boolean>): Promise<void> {
+    const watched = await this.accounts();
+    for (const [index, account] of watched.entries()) {
+      if (index > 0 && pause && !(await pause(watched.length))) return;
+      await this.check(account);
+    }
+    await this.deps.db.priceWatch.retain(new Set(watched.map((a) => a.key)));
+  }
 
   /** Queues one user's digest (filtered by their brands); resolves how many messages were queued. */
-  async function notify(userId: number, changes: PriceChange[], fingerprint: string): Promise<number> {
-    const user = await db.users.get(userId);
+  private async notify(userId: number, changes: PriceChange[], fingerprint: string): Promise<number> {
+    const user = await this.deps.db.users.get(userId);
     const settings = user?.priceWatch;
     if (!user || !settings || !isSubscriber(user)) return 0;
     const followed = new Set(settings.brands);
-    const sellPriceOf = await deps.sellPrices(userId);
+    const sellPriceOf = await this.deps.sellPrices(userId);
     const mine = changes
       .filter((c) => followed.size === 0 || followed.has(c.brand.toLowerCase()))
       .map((c): SubscriberChange => {
@@ -154,89 +149,70 @@ export function createPriceWatchService(deps: PriceWatchDeps): PriceWatchService
         return sell === undefined ? c : { ...c, sell };
       });
     if (mine.length === 0) return 0;
-    const group = settings.group ? (await db.groups.byOwner(userId))[0] : undefined;
-    const items = await deps.digest(userId, mine, { dedupeKey: `prices:${fingerprint}`, ...(group ? { groupChatId: group.chatId } : {}) });
-    for (const item of items) await db.outbox.enqueue(item);
+    const group = settings.group ? (await this.deps.db.groups.byOwner(userId))[0] : undefined;
+    const items = await this.deps.digest(userId, mine, {
+      dedupeKey: `prices:${fingerprint}`,
+      ...(group ? { groupChatId: group.chatId } : {}),
+    });
+    for (const item of items) await this.deps.db.outbox.enqueue(item);
     return items.length;
   }
 
   /** The snapshot key of the user's reseller account; undefined when not connected (or unreadable, which is logged). */
-  async function watchKeyOf(userId: number): Promise<string | undefined> {
+  private async watchKeyOf(userId: number): Promise<string | undefined> {
     try {
-      const apiId = (await deps.credentials.load(userId, 'reseller'))?.apiId;
+      const apiId = (await this.deps.credentials.load(userId, 'reseller'))?.apiId;
       return apiId === undefined ? undefined : accountKeyOf(apiId);
     } catch (error) {
-      logger.warn('price watch: stored credentials cannot be opened', { userId, error });
+      this.deps.logger.warn('price watch: stored credentials cannot be opened', { userId, error });
       return undefined;
     }
   }
 
-  /** Accounts with at least one subscriber, each with its subscribers (connected, active, not banned). */
-  async function accounts(): Promise<WatchedAccount[]> {
+  /** Accounts with at least one subscriber (connected, active, not banned). */
+  private async accounts(): Promise<WatchedAccount[]> {
     const byKey = new Map<string, number[]>();
     // The few watchers are picked on the stored records: the other users are not copied.
-    for (const user of await db.users.list({ active: true, where: isSubscriber })) {
-      const key = await watchKeyOf(user.id);
+    for (const user of await this.deps.db.users.list({ active: true, where: isSubscriber })) {
+      const key = await this.watchKeyOf(user.id);
       if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), user.id]);
     }
     return [...byKey].map(([key, userIds]) => ({ key, userIds }));
   }
 
-  /**
-   * Fetches the account's price list once, compares it with the stored copy, queues one digest
-   * per subscriber who follows a changed brand (and their group), then stores the new copy.
-   * Provider errors are logged and reported as `failed` (the next pass tries again).
-   */
-  async function check(account: WatchedAccount): Promise<PriceCheckOutcome> {
+  /** Fetches the account's list, queues the digests of what changed, then stores the copy; a failed fetch is logged (the next pass tries again). */
+  private async check(account: WatchedAccount): Promise<void> {
     const [first] = account.userIds;
-    if (first === undefined) return 'failed';
+    if (first === undefined) return;
     let products: SnapshotProduct[];
     try {
-      const list = await deps.catalogue.priceList(first, { fresh: true });
+      const list = await this.deps.catalogue.priceList(first, { fresh: true });
       products = list.map((p) => ({ code: p.code, name: p.product_name, price: p.price, status: p.status }));
     } catch (error) {
-      logger.warn('price watch: price list fetch failed', { account: account.key, error });
-      return 'failed';
+      this.deps.logger.warn('price watch: price list fetch failed', { account: account.key, error });
+      return;
     }
-    const snapshot = { at: deps.now().toISOString(), products };
-    const before = await db.priceWatch.get(account.key);
+    const snapshot = { at: this.deps.now().toISOString(), products };
+    const before = await this.deps.db.priceWatch.get(account.key);
     if (!before) {
-      await db.priceWatch.save(account.key, snapshot);
-      return 'baseline';
+      await this.deps.db.priceWatch.save(account.key, snapshot);
+      return;
     }
     const changes = diffPriceLists(before.products, products);
-    if (changes.length === 0) return 'unchanged';
+    if (changes.length === 0) return;
     // Digests first, then the new copy: a crash in between sends the same digest again after the
     // restart (deduplicated while it is still queued) rather than losing it.
     const fingerprint = `${account.key}:${createHash('sha256').update(JSON.stringify(products)).digest('hex').slice(0, 16)}`;
     let queued = 0;
-    for (const userId of account.userIds) queued += await notify(userId, changes, fingerprint);
-    await db.priceWatch.save(account.key, snapshot);
-    if (queued > 0) deps.onQueued?.();
-    logger.info('price watch: price list changed', { account: account.key, changes: changes.length, queued });
-    return 'changed';
+    for (const userId of account.userIds) queued += await this.notify(userId, changes, fingerprint);
+    await this.deps.db.priceWatch.save(account.key, snapshot);
+    if (queued > 0) this.deps.onQueued?.();
+    this.deps.logger.info('price watch: price list changed', { account: account.key, changes: changes.length, queued });
   }
+}
 
-  return {
-    async settings(userId) {
-      const settings = (await db.users.get(userId))?.priceWatch;
-      return settings ? { brands: [...settings.brands], group: settings.group } : undefined;
-    },
-    async update(userId, settings) {
-      const brands = settings ? [...new Set(settings.brands.map((b) => b.trim().toLowerCase()).filter(Boolean))] : [];
-      await db.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
-      const key = settings ? await watchKeyOf(userId) : undefined;
-      if (key !== undefined && !(await db.priceWatch.get(key))) await check({ key, userIds: [userId] });
-    },
-    async checkAll(pause) {
-      const watched = await accounts();
-      for (const [index, account] of watched.entries()) {
-        if (index > 0 && pause && !(await pause(watched.length))) return;
-        await check(account);
-      }
-      await db.priceWatch.retain(new Set(watched.map((a) => a.key)));
-    },
-  };
+function isSubscriber(user: UserRecord): boolean {
+  return user.priceWatch !== undefined && user.active && user.ban === undefined;
 }
 
 /**

@@ -14,18 +14,10 @@ export type { Markup, SellRules } from '../store/records/users.ts';
 /** The rounding steps offered as buttons (1 = not rounded). */
 export const roundingSteps = [1, 100, 500, 1000] as const;
 
-/**
- * Largest markups accepted, either way (typo guards, not business rules): a rupiah markup or an
- * exact sell price of at most Rp 10.000.000 (far above any top-up's price; sums of many sales then
- * stay exact integers), a percent of at most 1000.
- */
+/** Largest markups accepted either way: typo guards, not business rules (sums of many sales stay exact integers). */
 export const sellLimits = { rupiah: 10_000_000, percent: 1000 } as const;
 
-/**
- * Longest override line read (characters, trimmed): a brand name or code and a markup fit with
- * room to spare. A longer line is refused unread: the line pattern may backtrack, which costs the
- * square of a line's length or more.
- */
+/** Longest override line read: a longer one is refused unread, as the line pattern may backtrack (quadratic or worse). */
 const maxOverrideLineLength = 100;
 
 /** What a product costs and sells for under the rules, and which rule decided it. */
@@ -38,13 +30,9 @@ export interface SellPrice {
   rule: 'none' | 'default' | 'brand' | 'product';
 }
 
-/**
- * A reseller's sell price of a price-list product (their /jual rules, or a test's); `undefined`
- * when they set no rules (price digests then show no margin, price cards the cost).
- */
+/** A reseller's sell price of a price-list product; `undefined` when they set no rules. */
 export type SellPriceOf = (userId: number, product: PricedCard) => number | undefined;
 
-/** The part of a product a sell price is worked out from. */
 export interface PricedCard {
   code: string;
   name: string;
@@ -52,13 +40,9 @@ export interface PricedCard {
   price: number;
 }
 
-/**
- * A reseller's sell prices, looked up once per use (their rules read once, then each product
- * priced without another read).
- */
+/** A reseller's sell prices: their rules read once, then each product priced without another read. */
 export type SellPricesOf = (userId: number) => Promise<(product: PricedCard) => number | undefined>;
 
-/** The part of a price-list product the rules read. */
 export interface PricedProduct {
   code: string;
   product_name: string;
@@ -162,24 +146,15 @@ function parseDecimal(text: string): number | undefined {
   return /^\d+([.,]\d{1,2})?$/.test(text) ? Number(text.replace(',', '.')) : undefined;
 }
 
-/**
- * The largest bare number (no `%`, no `Rp`, no `rb`/`k`) that is read as ambiguous: a markup of
- * `10` is far more often meant as 10% than as Rp 10, so up to here the reseller must say which.
- */
+/** Up to this, a bare number is ambiguous: `10` is far more often meant as 10% than as Rp 10, so the reseller must say which. */
 export const ambiguousMarkupMax = 100;
 
-/**
- * What a typed markup is: the markup, over `sellLimits` (`tooLarge`), or a bare small number that
- * may be a percent or rupiah (`ambiguous`, signed); undefined when it is no markup.
- */
-export type MarkupRead = { markup: Markup } | { tooLarge: true } | { ambiguous: number } | undefined;
+type MarkupRead = { markup: Markup } | { tooLarge: true } | { ambiguous: number } | undefined;
 
 /**
- * A markup as a reseller types it: `5%`, `2,5%`, `1500`, `Rp 1.500`, `+1.000`, `1,5rb`, `2k`.
- * With `override`, also negative (`-500`, `-2%`); with `price` (a product), an exact sell price
- * (`=12.500`). `{ tooLarge: true }` for an amount or percent beyond `sellLimits` (either sign);
- * `{ ambiguous }` for a bare number from 1 to `ambiguousMarkupMax` (`10`, `+10`, `-5`), which is
- * applied neither as a percent nor as rupiah; undefined when it is none of these.
+ * A markup as a reseller types it: `5%`, `2,5%`, `1500`, `Rp 1.500`, `+1.000`, `1,5rb`, `2k`; with
+ * `override` also negative, with `price` an exact sell price (`=12.500`). `tooLarge` beyond
+ * `sellLimits`; `ambiguous` (signed) for a bare number up to `ambiguousMarkupMax`; undefined for none.
  */
 export function readMarkup(text: string, options: { override?: boolean; price?: boolean } = {}): MarkupRead {
   const match = markupPattern.exec(text.trim());
@@ -209,12 +184,9 @@ export function readMarkup(text: string, options: { override?: boolean; price?: 
 }
 
 /**
- * An override line: a name (brand, may have spaces; or a product code) then a markup
- * (`TELKOMSEL 1000`, `MOBILE LEGENDS 5%`, `TSEL10 =12500`) or a removal word (`hapus`, `remove`,
- * `-`). The name comes back in upper case; `tooLarge` when the markup is over `sellLimits`,
- * `ambiguous` when it is a bare small number (see `readMarkup`).
- * `price`: exact prices are allowed (products). Undefined for a line it cannot read, or one longer
- * than `maxOverrideLineLength`.
+ * An override line: a brand or product code, then a markup (`TELKOMSEL 1000`, `TSEL10 =12500`) or a
+ * removal word (`hapus`, `remove`, `-`); the name in upper case, `tooLarge`/`ambiguous` as
+ * `readMarkup`. `price`: exact prices allowed (products). Undefined for a line it cannot read.
  */
 export function parseOverride(
   text: string,

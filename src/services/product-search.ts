@@ -6,15 +6,11 @@
  */
 import { isProductAvailable, type Product } from '../providers/reseller/schemas.ts';
 import { brandOf } from './catalogue.ts';
-import { operatorAliases, operatorNames, operatorOfProduct } from './operators.ts';
-import { targetKindOf } from './targets.ts';
+import { operatorAliases, operatorNames, operatorOfProduct, productKind, type ProductKind } from './operators.ts';
 import { boundedCache, productTextKey } from './memo.ts';
 
-/** What a product is, as far as searching goes. */
-export type ProductCategory = 'pulsa' | 'data' | 'pln' | 'game' | 'ewallet';
-
 /** A category word of a search; `voucher` finds game vouchers and anything named "voucher". */
-export type SearchCategory = ProductCategory | 'voucher';
+export type SearchCategory = ProductKind | 'voucher';
 
 type ProductLike = Pick<Product, 'code' | 'product_name'>;
 
@@ -32,7 +28,7 @@ export type SearchTerm =
   | { kind: 'word'; word: string };
 
 export interface ParsedQuery {
-  /** The normalised query text. */
+  /** Normalised. */
   text: string;
   terms: SearchTerm[];
 }
@@ -45,7 +41,7 @@ const categoryWords: ReadonlyMap<string, SearchCategory> = new Map(
       ['pln', ['token', 'pln', 'listrik', 'token listrik', 'electricity']],
       ['voucher', ['voucher', 'vocer', 'vouchers']],
       ['game', ['game', 'games', 'voucher game']],
-      ['ewallet', ['ewallet', 'e-wallet', 'e wallet', 'emoney', 'e-money', 'dompet', 'wallet']],
+      ['emoney', ['ewallet', 'e-wallet', 'e wallet', 'emoney', 'e-money', 'dompet', 'wallet']],
     ] as const
   ).flatMap(([category, words]) => words.map((word) => [word, category] as const)),
 );
@@ -193,17 +189,6 @@ export function isConfidentQuery(query: ParsedQuery): boolean {
   return query.terms.some((term) => !(term.kind === 'brand' && ambiguousWords.has(term.word)));
 }
 
-/** The category of a product, from its code and name; undefined when nothing tells. */
-export function categoryOf(product: ProductLike): ProductCategory | undefined {
-  const name = product.product_name;
-  if (/^PLN/i.test(product.code) || /\bpln\b|listrik/i.test(name)) return 'pln';
-  if (targetKindOf(product) === 'verbatim') return 'game';
-  if (/\b(dana|ovo|go-?\s?pay|shopee\s?pay|linkaja|link aja|e-?wallet|e-?money)\b/i.test(name)) return 'ewallet';
-  if (/\b(data|internet|kuota)\b|\d\s?[gm]b\b/i.test(name)) return 'data';
-  if (operatorOfProduct(product) || /\bpulsa\b/i.test(name)) return 'pulsa';
-  return undefined;
-}
-
 /** A product's brand key: an operator (`telkomsel`, `xl`…), a known game or e-wallet, else its `brandOf` in lower case. */
 export function brandKeyOf(product: ProductLike): string {
   const operator = operatorOfProduct(product);
@@ -236,21 +221,17 @@ function amountsOf(product: ProductLike): ProductAmounts {
   return amounts;
 }
 
-/** What is known of a product for searching. */
 interface Facts {
   product: Product;
-  category: ProductCategory | undefined;
+  category: ProductKind | undefined;
   brand: string;
   amounts: ProductAmounts;
   haystack: string;
 }
 
-/** What `factsOf` read from a product, kept while the product object lives (a cached price list is searched again and again). */
+/** Kept while the product object lives: a cached price list is searched again and again. */
 const factsByProduct = new WeakMap<Product, Facts>();
-/**
- * What is read from a product's code and name alone, shared by every account's copy of the
- * product: users of a hundred accounts search a hundred copies of the same price list.
- */
+/** Shared by every account's copy of a product: users of a hundred accounts search a hundred copies of one list. */
 const textFacts = boundedCache<string, Omit<Facts, 'product'>>(20_000);
 
 function factsOf(product: Product): Facts {
@@ -263,7 +244,7 @@ function readFacts(product: ProductLike): Omit<Facts, 'product'> {
   const name = product.product_name.toLowerCase();
   const brand = brandKeyOf(product);
   return {
-    category: categoryOf(product),
+    category: productKind(product),
     brand,
     amounts: amountsOf(product),
     haystack: `${product.code.toLowerCase()} ${name} ${name.replace(/(\d)[.,](?=\d)/g, '$1')} ${brandOf(product).toLowerCase()}`,
@@ -360,7 +341,7 @@ function exampleFor(facts: Facts): string {
   if (facts.category === 'pln' && nominal) example = `token pln ${nominal / 1000}`;
   else if (short && facts.category === 'pulsa' && nominal) example = `pulsa ${short} ${nominal / 1000}`;
   else if (short && facts.category === 'data' && size) example = `data ${short} ${size.value}${size.unit ?? ''}`;
-  else if (short && facts.category === 'ewallet' && nominal) example = `${short} ${nominal / 1000}`;
+  else if (short && facts.category === 'emoney' && nominal) example = `${short} ${nominal / 1000}`;
   else if (short && facts.category === 'game' && count) example = `${short} ${count.value}`;
   if (example && searchProducts([facts.product], example).length > 0) return example;
   return facts.product.code.toLowerCase();
@@ -390,7 +371,7 @@ export function searchExamples(products: readonly Product[], query: ParsedQuery,
   } else if (near.length > 0) {
     chosen = near.slice(0, 2);
   } else {
-    const kinds: ProductCategory[] = ['pulsa', 'data', 'pln', 'game', 'ewallet'];
+    const kinds: ProductKind[] = ['pulsa', 'data', 'pln', 'game', 'emoney'];
     chosen = kinds.flatMap((kind) => available.find((facts) => facts.category === kind) ?? []);
   }
   return [...new Set(chosen.map(exampleFor))].slice(0, max);

@@ -26,7 +26,6 @@ export interface CallOptions {
   notifyOwner?: boolean;
 }
 
-/** What recording an answer needs: the store, the clock, and who hears of a settlement. */
 export interface PurchaseRecorderDeps {
   db: Db;
   now: () => Date;
@@ -48,7 +47,11 @@ export interface PurchaseRecorderDeps {
 /** Stores the answers about transactions: settlements (with their notices) and re-check schedules. */
 export class PurchaseRecorder {
   private readonly deps: PurchaseRecorderDeps;
-  /** Per multi-line purchase: the settlement running now (see `settleInTurn`). */
+  /**
+   * The settlements of one multi-line purchase run one after another, so each sees the lines
+   * settled before it and the last result-message edit queued shows them all. (In this process;
+   * one process owns the data directory, like the send claims.)
+   */
   private readonly batchTurns: KeyedQueue<string> = createKeyedQueue<string>();
 
   constructor(deps: PurchaseRecorderDeps) {
@@ -94,7 +97,7 @@ export class PurchaseRecorder {
       return db.transactions.settle(tx.refId, { ...patch, status, settledAt: now.toISOString() }, { notify });
     };
     const batchId = (await db.transactions.get(tx.refId))?.summaryMessage !== undefined ? tx.batchId : undefined;
-    const settled = batchId === undefined ? await settle() : await this.settleInTurn(batchId, settle);
+    const settled = batchId === undefined ? await settle() : await this.batchTurns.run(batchId, settle);
     if (settled) this.deps.onSettled?.(settled);
     // Undefined: someone else settled it meanwhile; report what is stored.
     return settled ?? (await db.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
@@ -125,16 +128,6 @@ export class PurchaseRecorder {
     );
     if (updated && queue.length > 0) this.deps.onQueued?.();
     return updated ?? (await db.transactions.find(tx.refId)) ?? { ...tx, ...patch, status };
-  }
-
-  /**
-   * Runs the settlements of one multi-line purchase one after another, so each sees the lines
-   * settled before it: the result message's edit queued by each is rendered from every line as it
-   * stands, and the last one queued shows them all, however many settle at once. (In this
-   * process; one process owns the data directory, like the send claims.)
-   */
-  private settleInTurn<T>(batchId: string, task: () => Promise<T>): Promise<T> {
-    return this.batchTurns.run(batchId, () => task());
   }
 
   /**

@@ -30,7 +30,6 @@ const accountKinds: ReadonlySet<ProviderErrorKind> = new Set(['credentials', 'ip
 /** `create`: the first send of a purchase; `check`: a re-check (the same request, same ref id). */
 export type CallMode = 'create' | 'check';
 
-/** What a sender needs besides the recorder: the store, the user's provider client, the claims. */
 export interface PurchaseSenderDeps {
   db: Db;
   credentials: CredentialService;

@@ -42,59 +42,6 @@ export interface PurchaseConfirmation {
   holdMs?: number;
 }
 
-export interface PurchaseService {
-  /**
-   * Records the purchase lines of one confirmation as transactions with freshly minted ref ids,
-   * status `Created`, on disk before anything is sent. Idempotent per `confirmationId`: a double
-   * tap, a re-sent callback or a replayed update gets the same transactions back, never new ones.
-   * `holdMs`: the caller submits them itself right away, so the settlement watcher leaves them
-   * alone for that long (it sends them only if the caller crashed before submitting).
-   */
-  confirm(input: PurchaseConfirmation): Promise<TransactionRecord[]>;
-  /**
-   * Sends a `Created` transaction to the provider with its stored ref id, code and target, and
-   * records the answer. A timeout, network error, 5xx or unreadable answer leaves it Pending
-   * (outcome unknown), never failed. Only a refusal (401/402/403/404/400) of the FIRST send marks
-   * it Rejected ("not created"); once a send was attempted, refusals are handled as on a re-check.
-   * One sender per ref: a submit that finds another call for the ref in flight waits for it and
-   * returns its answer; a transaction already sent and answered is returned as stored (its
-   * re-sends are the watcher's checks), so a replayed submit never asks the provider again.
-   */
-  submit(refId: string, options?: CallOptions): Promise<TransactionRecord>;
-  /**
-   * Re-checks a transaction (same ref id, code and target) and records the answer. A check that
-   * finds another call for the ref in flight waits for it and returns its answer instead of
-   * asking the provider a second time. A refusal (400/402/404) of a transaction the provider had
-   * acknowledged never finalises it (DESIGN invariant 8): it stays Pending with the message
-   * `recheck_refused`, is checked again on the normal schedule, and after
-   * `reviewAfterRefusals` (purchase-sender.ts) refusals in a row the operator is asked once to review it.
-   */
-  check(refId: string, options?: CallOptions): Promise<TransactionRecord>;
-  /**
-   * Records the message that shows a purchase's open lines, edited when they settle: a single
-   * purchase's result message (`single`: it becomes the receipt) or a multi-line purchase's (edited
-   * line by line). Settled lines are left as they are.
-   */
-  showResultIn(refIds: readonly string[], message: { chatId: number; messageId: number }, kind: 'single' | 'lines'): Promise<void>;
-  /**
-   * Gives up on a transaction past the re-check horizon: it becomes Unresolved (final) and its
-   * owner is told to ask the provider. Never re-checked afterwards.
-   */
-  markUnresolved(refId: string): Promise<TransactionRecord | undefined>;
-  /**
-   * The lines of a purchase about to be confirmed that look like a mistaken repeat: the same code
-   * (any case) and target bought by `userId` less than {@link repeatWindowMs} ago, or an earlier
-   * line of the same request. Purchases that failed (Gagal) or were refused (Rejected) do not
-   * count, nor those of `confirmationId` itself (a replay after it was recorded). Reads the store
-   * and the clock only; in line order.
-   */
-  recentRepeats(
-    userId: number,
-    lines: ReadonlyArray<Pick<PurchaseLine, 'code' | 'target'>>,
-    confirmationId: string,
-  ): Promise<RecentRepeat[]>;
-}
-
 /** What the purchase service needs: the recorder's and the sender's needs (see each), and the claims. */
 export interface PurchaseServiceDeps extends PurchaseRecorderDeps, Omit<PurchaseSenderDeps, 'claims'> {
   /**
@@ -110,13 +57,8 @@ function sellFigures(rules: SellRules | undefined, line: PurchaseLine): { sellPr
   return { sellPrice: sell, margin };
 }
 
-/** Creates the purchase service over the store (see {@link PurchaseService} for what each operation promises). */
-export function createPurchaseService(deps: PurchaseServiceDeps): PurchaseService {
-  return new Purchases(deps);
-}
-
-/** The purchase service's operations; {@link PurchaseSender} makes its provider calls. */
-class Purchases implements PurchaseService {
+/** The purchase service; {@link PurchaseSender} makes its provider calls. */
+export class PurchaseService {
   private readonly deps: PurchaseServiceDeps;
   private readonly db: Db;
   private readonly recorder: PurchaseRecorder;
@@ -129,13 +71,14 @@ class Purchases implements PurchaseService {
     this.sender = new PurchaseSender({ ...deps, claims: deps.claims ?? createInProcessSendClaims() }, this.recorder);
   }
 
-  async confirm({
-    confirmationId,
-    userId,
-    chatId,
-    lines,
-    holdMs,
-  }: Parameters<PurchaseService['confirm']>[0]): Promise<TransactionRecord[]> {
+  /**
+   * Records the purchase lines of one confirmation as transactions with freshly minted ref ids,
+   * status `Created`, on disk before anything is sent. Idempotent per `confirmationId`: a double
+   * tap, a re-sent callback or a replayed update gets the same transactions back, never new ones.
+   * `holdMs`: the caller submits them itself right away, so the settlement watcher leaves them
+   * alone for that long (it sends them only if the caller crashed before submitting).
+   */
+  async confirm({ confirmationId, userId, chatId, lines, holdMs }: PurchaseConfirmation): Promise<TransactionRecord[]> {
     const existing = await this.recordedConfirmation(confirmationId);
     if (existing) return existing;
     const now = this.deps.now();
@@ -166,14 +109,38 @@ class Purchases implements PurchaseService {
     }
   }
 
+  /**
+   * Sends a `Created` transaction to the provider with its stored ref id, code and target, and
+   * records the answer. A timeout, network error, 5xx or unreadable answer leaves it Pending
+   * (outcome unknown), never failed. Only a refusal (401/402/403/404/400) of the FIRST send marks
+   * it Rejected ("not created"); once a send was attempted, refusals are handled as on a re-check.
+   * One sender per ref: a submit that finds another call for the ref in flight waits for it and
+   * returns its answer; a transaction already sent and answered is returned as stored (its
+   * re-sends are the watcher's checks), so a replayed submit never asks the provider again.
+   */
   submit(refId: string, options?: CallOptions): Promise<TransactionRecord> {
     return this.sender.call(refId, 'create', options);
   }
 
+  /**
+   * Re-checks a transaction (same ref id, code and target) and records the answer. A check that
+   * finds another call for the ref in flight waits for it and returns its answer instead of
+   * asking the provider a second time. A refusal (400/402/404) of a transaction the provider had
+   * acknowledged never finalises it (DESIGN invariant 8): it stays Pending with the message
+   * `recheck_refused`, is checked again on the normal schedule, and after
+   * `reviewAfterRefusals` (purchase-sender.ts) refusals in a row the operator is asked once to review it.
+   */
   check(refId: string, options?: CallOptions): Promise<TransactionRecord> {
     return this.sender.call(refId, 'check', options);
   }
 
+  /**
+   * The lines of a purchase about to be confirmed that look like a mistaken repeat: the same code
+   * (any case) and target bought by `userId` less than {@link repeatWindowMs} ago, or an earlier
+   * line of the same request. Purchases that failed (Gagal) or were refused (Rejected) do not
+   * count, nor those of `confirmationId` itself (a replay after it was recorded). Reads the store
+   * and the clock only; in line order.
+   */
   async recentRepeats(
     userId: number,
     lines: ReadonlyArray<Pick<PurchaseLine, 'code' | 'target'>>,
@@ -199,11 +166,20 @@ class Purchases implements PurchaseService {
     return found;
   }
 
+  /**
+   * Records the message that shows a purchase's open lines, edited when they settle: a single
+   * purchase's result message (`single`: it becomes the receipt) or a multi-line purchase's (edited
+   * line by line). Settled lines are left as they are.
+   */
   async showResultIn(refIds: readonly string[], message: { chatId: number; messageId: number }, kind: 'single' | 'lines'): Promise<void> {
     const patch = kind === 'single' ? { pendingMessage: message } : { summaryMessage: message };
     await Promise.all(refIds.map((refId) => this.db.transactions.update(refId, patch)));
   }
 
+  /**
+   * Gives up on a transaction past the re-check horizon: it becomes Unresolved (final) and its
+   * owner is told to ask the provider. Never re-checked afterwards.
+   */
   async markUnresolved(refId: string): Promise<TransactionRecord | undefined> {
     const tx = await this.db.transactions.get(refId);
     if (!tx || isFinal(tx.status)) return undefined;

@@ -3,7 +3,7 @@
  * the sell price stored with each transaction when it was confirmed (`sellPrice`; one without
  * counts sell = cost), cost at the provider's price, margin the difference.
  */
-import type { TransactionRecord } from '../store/records/transactions.ts';
+import { salePrice, type TransactionRecord } from '../store/records/transactions.ts';
 import { brandOf } from './catalogue.ts';
 
 export interface StatusCounts {
@@ -32,9 +32,6 @@ export interface ProductLine extends Tally {
 export interface BrandLine extends Tally {
   brand: string;
 }
-
-/** The sell price a transaction was confirmed at; one from before sell prices sold at cost. */
-export const sellPriceOfTransaction = (tx: Pick<TransactionRecord, 'price' | 'sellPrice'>): number => tx.sellPrice ?? tx.price;
 
 export interface Report {
   total: number;
@@ -71,7 +68,7 @@ export function computeReport(txs: readonly TransactionRecord[]): Report {
   for (const tx of txs) {
     counts[statusBuckets[tx.status] ?? 'pending']++;
     if (tx.status !== 'Sukses') continue;
-    const sell = sellPriceOfTransaction(tx);
+    const sell = salePrice(tx);
     turnover += sell;
     cost += tx.price;
     const product = products.get(tx.code) ?? { code: tx.code, name: tx.productName, count: 0, sum: 0, margin: 0 };

@@ -2,17 +2,17 @@ import type { Db } from '../store/db.ts';
 import type { Providers } from '../providers/factory.ts';
 import type { Logger } from '../logger.ts';
 import { createCredentialService, type CredentialService } from './credentials.ts';
-import { createPurchaseService, type PurchaseService } from './purchases.ts';
-import { createCatalogueService, type CatalogueService } from './catalogue.ts';
+import { PurchaseService } from './purchases.ts';
+import { CatalogueService } from './catalogue.ts';
 import { createPinService, type PinService } from './pin.ts';
 import { createAlertService, type AlertService } from './alerts.ts';
 import { createVerificationService, type VerificationService } from './verification.ts';
-import { createGameOrderService, type GameOrderService } from './game-orders.ts';
+import { GameOrderService } from './game-orders.ts';
 import { createRecentTargetsService, type RecentTargetsService } from './recent-targets.ts';
 import type { Notices } from '../notify/notices.ts';
 import { createUserAdminService, type UserAdminService } from './user-admin.ts';
 import { createStatsService, type BroadcastProgress, type StatsService } from './stats.ts';
-import { createPriceWatchService, type PriceWatchService } from './price-watch.ts';
+import { PriceWatchService } from './price-watch.ts';
 import { hasSellRules, sellPriceOf, type SellPriceOf, type SellPricesOf } from './pricing.ts';
 import { createInlinePriceService, type InlinePriceService } from './inline-prices.ts';
 import { createAccountService, type AccountService } from './accounts.ts';
@@ -84,11 +84,11 @@ export function createServices(deps: ServicesDeps): Services {
         threshold: deps.formatMoney(threshold),
       }),
   });
-  const catalogue = createCatalogueService({ credentials, now: deps.now });
+  const catalogue = new CatalogueService({ credentials, now: deps.now });
   return {
     credentials,
     alerts,
-    purchases: createPurchaseService({
+    purchases: new PurchaseService({
       ...deps,
       credentials,
       claims: deps.db.sendClaims,
@@ -108,7 +108,7 @@ export function createServices(deps: ServicesDeps): Services {
     groupLinks: createGroupLinkService(deps.db),
     pin: createPinService({ db: deps.db, now: deps.now }),
     verification: createVerificationService({ db: deps.db, credentials, logger: deps.logger, now: deps.now }),
-    gameOrders: createGameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),
+    gameOrders: new GameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),
     recentTargets: createRecentTargetsService({ db: deps.db }),
     stats: createStatsService({
       db: deps.db,
@@ -117,7 +117,7 @@ export function createServices(deps: ServicesDeps): Services {
       ...(deps.broadcastProgress ? { broadcast: deps.broadcastProgress } : {}),
     }),
     userAdmin: createUserAdminService({ db: deps.db, logger: deps.logger, now: deps.now, adminIds: deps.adminIds ?? [] }),
-    priceWatch: createPriceWatchService({
+    priceWatch: new PriceWatchService({
       db: deps.db,
       credentials,
       catalogue,

@@ -2,6 +2,7 @@
  * The reseller's shop profile (/toko): what each field accepts. Pure rules, shared by the flow
  * that asks for them and its tests; the profile itself is stored on the user (`users.update`).
  */
+import { hasHiddenChars } from '../text/format.ts';
 
 /** Longest accepted value of each field, in characters: a receipt line stays a line. */
 export const shopFieldLimits = { name: 40, address: 80, footer: 120 } as const;
@@ -13,23 +14,13 @@ export const footerLines = 3;
 
 /** Line breaks of every kind: a name or an address is one line. */
 const lineBreak = /[\n\r\u0085\u2028\u2029]/;
-/**
- * Unicode format characters (category Cf: bidi overrides such as U+202E, zero-width spaces, the
- * byte-order mark), control characters and line separators, other than the tab (a space) and the
- * footer's line feeds: they are invisible, reorder what is shown or break lines unseen, so a
- * receipt or an inline card would not read as typed.
- */
-const invisible = /[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]/u;
-/** A zero-width joiner between two pictographs joins one emoji (👨‍👩‍👧): allowed. */
-const emojiJoiner = /(?<=\p{Extended_Pictographic}\uFE0F?)\u200D(?=\p{Extended_Pictographic})/gu;
-
 /** Why a typed field value was refused (see `readShopField`). */
 export type ShopFieldProblem = { tooLong: number } | { tooManyLines: number } | { oneLine: true } | { invisible: true } | { empty: true };
 
 /**
  * What the user typed for `field`, tidied: spaces collapsed, a footer of at most three lines.
- * Refused: a name or address with a line break (`{ oneLine }`), any field with a format or control
- * character (`{ invisible }`; tabs count as spaces, the footer keeps its line feeds), a value
+ * Refused: a name or address with a line break (`{ oneLine }`), any field with a hidden
+ * character (`{ invisible }`, see `hasHiddenChars`; tabs count as spaces, the footer keeps its line feeds), a value
  * longer than the field allows (`{ tooLong }`, the limit), a footer of more lines
  * (`{ tooManyLines }`), and nothing at all (`{ empty }`).
  */
@@ -41,7 +32,7 @@ export function readShopField(field: ShopField, text: string): { value: string }
     .split('\n')
     .map((line) => line.replace(/[\t\p{Zs}]+/gu, ' ').trim())
     .filter((line) => line !== '');
-  if (lines.some((line) => invisible.test(line.replace(emojiJoiner, '')))) return { invisible: true };
+  if (lines.some(hasHiddenChars)) return { invisible: true };
   const value = lines.join('\n');
   if (field === 'footer' && lines.length > footerLines) return { tooManyLines: footerLines };
   const limit = shopFieldLimits[field];

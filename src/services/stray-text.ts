@@ -3,8 +3,9 @@
  * fallback answer can say how to do it instead of only "I did not understand". Pure functions, no
  * I/O; the bot words the answers.
  */
-import { operatorOfNumber, type Operator } from './operators.ts';
-import { maxQuickBuyLineLength, normaliseCode, normalisePhone, withoutFormatChars } from './targets.ts';
+import { normalisePhone, operatorOfNumber, type Operator } from './operators.ts';
+import { withoutFormatChars } from '../text/format.ts';
+import { maxQuickBuyLineLength, normaliseCode } from './targets.ts';
 
 /**
  * - `phone`: a bare phone number (normalised), with its operator when the prefix tells.

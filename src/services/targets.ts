@@ -1,29 +1,14 @@
 /**
  * Purchase targets and quick-buy lines: what a reseller types, turned into what the provider must
- * receive. Pure functions, no I/O.
- *
- * - A phone number is normalised: separators dropped, `+62` / `62` become `0`, and it must then be
- *   `08…` with 10 to 13 digits.
- * - Any other target (game id, PLN meter / customer number, …) is sent as typed, only trimmed.
- * - Which rule applies depends on the product (`targetKindOf`): phone products (pulsa, data,
- *   e-wallets) always normalise, PLN and game products never do, and for a product we cannot
- *   classify a target is normalised only when it is unmistakably a phone number.
+ * receive. Pure. A phone number is normalised (`normalisePhone`); any other target (game id, PLN
+ * meter number) is sent as typed, only trimmed.
  */
+import { echoInput, withoutFormatChars } from '../text/format.ts';
+import { normalisePhone, productKind } from './operators.ts';
 
 /** How a product's target is read. */
 export type TargetKind = 'phone' | 'verbatim' | 'auto';
 
-/**
- * Drops Unicode format characters (category Cf: zero-width spaces, joiners, soft hyphens, the
- * byte-order mark, bidi overrides and isolates). They are invisible or reorder what is shown, so
- * a target holding one would be sent differently from how the summary displays it. Every code,
- * target and id a user types passes through here before anything reads it.
- */
-export function withoutFormatChars(text: string): string {
-  return text.replace(/\p{Cf}/gu, '');
-}
-
-/** Why a target was refused. */
 export type TargetProblem = 'empty' | 'phone' | 'too-long' | 'characters';
 
 export type TargetCheck = { ok: true; target: string } | { ok: false; problem: TargetProblem };
@@ -32,52 +17,26 @@ export type TargetCheck = { ok: true; target: string } | { ok: false; problem: T
 export const maxTargetLength = 40;
 
 /**
- * Longest quick-buy line read (characters, trimmed): a code (at most 30), a separator and a
- * target (at most `maxTargetLength`, or a phone number with its separators) fit with room to
- * spare. A longer line is a problem as it stands, never matched: the line patterns may backtrack,
- * which costs the square of a line's length or more.
+ * Longest quick-buy line read: a code, a separator and a target fit with room to spare. A longer
+ * line is a problem as it stands, never matched: the line patterns may backtrack (quadratic or worse).
  */
 export const maxQuickBuyLineLength = 100;
 
 /** Most CODE.TARGET lines accepted in one message. */
 export const maxQuickBuyLines = 20;
 
-const phoneCodePrefix =
-  /^(TSEL|TELKOMSEL|SIMPATI|ISAT|INDOSAT|IM3|XL|AXIS|TRI|THREE|SMART|SMARTFREN|BYU|DANA|OVO|GOPAY|GOJEK|SHOPEE|SPAY|LINKAJA)/i;
-const phoneNameWords =
-  /\b(telkomsel|simpati|indosat|im3|ooredoo|xl|axis|tri|three|smartfren|by\.?u|pulsa|dana|ovo|go-?pay|shopee ?pay|linkaja)\b/i;
-const verbatimCodePrefix = /^(PLN|TOKEN)/i;
-const verbatimNameWords =
-  /\b(pln|token listrik|listrik|diamonds?|uc|genesis|crystals?|mobile legends|free ?fire|pubg|genshin|valorant|welkin|weekly diamond|voucher game|game)\b/i;
-
 /**
- * Decides how a product's target is read, from its code and name: `verbatim` for PLN and game
- * products (meter numbers and game ids are sent as typed), `phone` for pulsa, data and e-wallet
- * products, `auto` when neither is recognisable.
+ * How a product's target is read: `verbatim` for PLN and game products (meter numbers and game
+ * ids are sent as typed), `phone` for pulsa, data and e-money products, `auto` when unknown (a
+ * target is then normalised only when it is unmistakably a phone number).
  */
 export function targetKindOf(product: { code: string; product_name: string }): TargetKind {
-  if (verbatimCodePrefix.test(product.code) || verbatimNameWords.test(product.product_name)) return 'verbatim';
-  if (phoneCodePrefix.test(product.code) || phoneNameWords.test(product.product_name)) return 'phone';
-  return 'auto';
+  const kind = productKind(product);
+  if (kind === undefined) return 'auto';
+  return kind === 'pln' || kind === 'game' ? 'verbatim' : 'phone';
 }
 
-/**
- * A phone number in its local form (`08…`, digits only, 10–13 digits), or undefined when `raw`
- * is not one. Accepts `+62 812-3456-7890`, `62812…`, `0812 3456 7890`, `(0812) 345…`.
- */
-export function normalisePhone(raw: string): string | undefined {
-  const compact = raw.trim().replace(/[\s().-]/g, '');
-  if (!/^\+?\d+$/.test(compact)) return undefined;
-  let digits = compact.replace(/^\+/, '');
-  if (digits.startsWith('62')) digits = `0${digits.slice(2)}`;
-  else if (compact.startsWith('+')) return undefined; // another country
-  return /^08\d{8,11}$/.test(digits) ? digits : undefined;
-}
-
-/**
- * Checks and normalises a target for a product of `kind` (see `targetKindOf`). Returns the value
- * to send to the provider, or why it cannot be used.
- */
+/** The value to send to the provider for a target of a product of `kind`, or why it cannot be used. */
 export function normaliseTarget(raw: string, kind: TargetKind = 'auto'): TargetCheck {
   const trimmed = withoutFormatChars(raw).trim();
   if (trimmed === '') return { ok: false, problem: 'empty' };
@@ -105,7 +64,7 @@ function looksLikePhone(text: string): boolean {
 }
 
 /** One line of a quick-buy message: a product code and the target as typed (trimmed). */
-export interface QuickBuyLine {
+interface QuickBuyLine {
   /** 1-based line number in the message (counting only non-empty lines). */
   line: number;
   /** Upper case. */
@@ -116,15 +75,10 @@ export interface QuickBuyLine {
   spaced?: boolean;
 }
 
-/** A line that is not CODE.TARGET, with its text (trimmed, shortened) for the error list. */
-export interface QuickBuyFormatProblem {
-  line: number;
-  text: string;
-}
-
 export interface QuickBuyParse {
   lines: QuickBuyLine[];
-  problems: QuickBuyFormatProblem[];
+  /** Lines that are not CODE.TARGET, with their text (trimmed, shortened) for the error list. */
+  problems: Array<{ line: number; text: string }>;
   /** Non-empty lines in the message; more than `maxQuickBuyLines` means the message is refused. */
   count: number;
 }
@@ -154,31 +108,25 @@ function nonEmptyLines(text: string): string[] {
     .filter((line) => line !== '');
 }
 
-function shorten(text: string, max = 30): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
 /**
  * Reads a plain message as quick-buy lines (`CODE.TARGET`, `CODE:TARGET`, or `CODE TARGET` with a
- * numeric target; one per line). Returns undefined when
- * the message does not look like quick-buy at all (no line is CODE.TARGET with a target that
- * carries at least four digits), so ordinary chatter falls through to the help answer. Lines that
- * are not in the format are reported in `problems`.
+ * numeric target; one per line). Undefined when no line is CODE.TARGET with a target of at least
+ * four digits, so ordinary chatter falls through to the help answer.
  */
 export function parseQuickBuy(text: string): QuickBuyParse | undefined {
   if (text.trim().startsWith('/')) return undefined;
   const lines: QuickBuyLine[] = [];
-  const problems: QuickBuyFormatProblem[] = [];
+  const problems: QuickBuyParse['problems'] = [];
   const all = nonEmptyLines(text);
   all.forEach((raw, index) => {
-    if (raw.length > maxQuickBuyLineLength) return void problems.push({ line: index + 1, text: shorten(raw) });
+    if (raw.length > maxQuickBuyLineLength) return void problems.push({ line: index + 1, text: echoInput(raw, 30) });
     const dotted = dottedLine.exec(raw);
     const spaced = dotted ? undefined : spacedNumberLine.exec(raw);
     const match = dotted ?? (spaced?.[2] && countDigits(spaced[2]) >= 6 ? spaced : undefined);
     const target = match?.[2]?.trim();
     if (match?.[1] && target && countDigits(target) >= 4) {
       lines.push({ line: index + 1, code: normaliseCode(match[1]), target, ...(dotted ? {} : { spaced: true }) });
-    } else problems.push({ line: index + 1, text: shorten(raw) });
+    } else problems.push({ line: index + 1, text: echoInput(raw, 30) });
   });
   if (lines.length === 0) return undefined;
   return { lines, problems, count: all.length };
@@ -192,10 +140,10 @@ export function parseQuickBuy(text: string): QuickBuyParse | undefined {
 export function parseBuyCommand(argument: string): QuickBuyParse {
   const all = nonEmptyLines(argument);
   const lines: QuickBuyLine[] = [];
-  const problems: QuickBuyFormatProblem[] = [];
+  const problems: QuickBuyParse['problems'] = [];
   all.forEach((raw, index) => {
     const line = index + 1;
-    if (raw.length > maxQuickBuyLineLength) return void problems.push({ line, text: shorten(raw) });
+    if (raw.length > maxQuickBuyLineLength) return void problems.push({ line, text: echoInput(raw, 30) });
     const dotted = dottedLine.exec(raw);
     const spaced = dotted ? undefined : spacedLine.exec(raw);
     const match = dotted ?? spaced;
@@ -206,7 +154,7 @@ export function parseBuyCommand(argument: string): QuickBuyParse {
     const code = codeOnly.exec(raw);
     // A bare code is only meaningful alone: the conversation then asks for the target.
     if (code?.[1] && all.length === 1) lines.push({ line, code: normaliseCode(code[1]) });
-    else problems.push({ line, text: shorten(raw) });
+    else problems.push({ line, text: echoInput(raw, 30) });
   });
   return { lines, problems, count: all.length };
 }

@@ -24,14 +24,11 @@ const maxTrackedChats = 1000;
 /** What a purchase-code check found: the purchase, or the marketplace's refusal (its `msg`). */
 export type VerifyOutcome = { valid: true; purchase: Purchase } | { valid: false; message: string };
 
-/** One purchase-code check, as the chat asked for it. */
+/** One purchase-code check, as the chat asked for it (`senderId` undefined for an anonymous admin or a channel). */
 export interface VerifyRequest {
   chatId: number;
-  /** True in a private chat with the bot; false in a group or supergroup. */
   isPrivate: boolean;
-  /** Who sent the check (undefined for an anonymous group admin or a channel). */
   senderId: number | undefined;
-  /** The code as typed (one word, surrounding whitespace ignored). */
   code: string;
 }
 

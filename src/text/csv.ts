@@ -3,7 +3,8 @@
  * CRLF line ends, `,` or `;` (Excel with Indonesian regional settings) as separator. A text field
  * that starts like a formula (= + - @) gets a leading `'` so a spreadsheet shows it as text.
  */
-import type { TransactionRecord } from '../store/records/transactions.ts';
+import { salePrice, type TransactionRecord } from '../store/records/transactions.ts';
+import { wibOffsetMs } from '../services/export-periods.ts';
 
 export type CsvSeparator = ',' | ';';
 export type CsvValue = string | number | undefined;
@@ -31,8 +32,6 @@ export function csvDocument(header: readonly string[], rows: Iterable<readonly C
   return Buffer.from(lines.join('\r\n'), 'utf8');
 }
 
-const wibOffsetMs = 7 * 3600_000;
-
 /** A moment as Western Indonesian Time (UTC+7), the way spreadsheets read it: `2026-11-23 00:05:09`. */
 export function wibDateTime(iso: string): string {
   const date = new Date(Date.parse(iso) + wibOffsetMs);
@@ -47,7 +46,7 @@ export function wibDateTime(iso: string): string {
  * column sums to what was earned — status (as `statusOf` words it) and SN.
  */
 export function transactionCsvRow(tx: TransactionRecord, statusOf: (tx: TransactionRecord) => string): CsvValue[] {
-  const sell = tx.sellPrice ?? tx.price;
+  const sell = salePrice(tx);
   const margin = tx.status === 'Sukses' ? (tx.margin ?? sell - tx.price) : undefined;
   return [wibDateTime(tx.createdAt), tx.refId, tx.trxId, tx.code, tx.productName, tx.target, tx.price, sell, margin, statusOf(tx), tx.sn];
 }

@@ -6,7 +6,7 @@
  * sell price only: the cost (`tx.price` when a sell price was set) never reaches it.
  */
 import type { ShopProfile } from '../store/records/users.ts';
-import type { TransactionRecord } from '../store/records/transactions.ts';
+import { salePrice, type TransactionRecord } from '../store/records/transactions.ts';
 import { escapeHtml, formatRupiah, formatWibIn, maskTarget, withoutHiddenChars } from './format.ts';
 import type { ReceiptTranslate } from './receipt.ts';
 import { groupToken, splitPlnSn } from './token.ts';
@@ -34,11 +34,6 @@ export interface CustomerReceiptModel {
   footer?: string;
 }
 
-/** What a customer pays: the sell price in force when the purchase was confirmed, else the price. */
-export function customerPrice(tx: Pick<TransactionRecord, 'price' | 'sellPrice'>): number {
-  return tx.sellPrice ?? tx.price;
-}
-
 /**
  * Builds the customer receipt of `tx` for a reader of `t`'s language: the shop (when `shop` is
  * set), product name (not the code), target (hidden in the middle unless the profile says full;
@@ -64,7 +59,7 @@ export function buildCustomerReceipt(t: ReceiptTranslate, tx: TransactionRecord,
     title: t('customer-receipt-title'),
     status: t('customer-receipt-status'),
     rows,
-    total: { label: t('customer-receipt-price'), value: formatRupiah(customerPrice(tx)), strong: true },
+    total: { label: t('customer-receipt-price'), value: formatRupiah(salePrice(tx)), strong: true },
   };
   if (shop) {
     model.shopName = withoutHiddenChars(shop.name);

@@ -107,18 +107,30 @@ export function formatMargin(margin: number): string {
 }
 
 /**
- * Format characters (Cf), control characters but the line feed, and line/paragraph separators;
- * a zero-width joiner between two pictographs (one emoji: 👨‍👩‍👧) is matched first, as `joiner`, and kept.
+ * Hidden characters: format characters (Cf: zero-width spaces and joiners, soft hyphens, the
+ * byte-order mark, bidi overrides), control characters but the line feed, and line/paragraph
+ * separators. They are invisible or reorder what follows, so text holding one does not read as
+ * typed. A zero-width joiner between two pictographs (one emoji: 👨‍👩‍👧) is matched first, as
+ * `joiner`, and kept.
  */
 const hiddenChars =
   /(?<joiner>(?<=\p{Extended_Pictographic}\uFE0F?)\u200D(?=\p{Extended_Pictographic}))|[\p{Cf}\p{Zl}\p{Zp}]|(?!\n)\p{Cc}/gu;
 
-/**
- * `text` without the characters that are invisible or reorder what follows (a right-to-left
- * override, zero-width spaces, the byte-order mark, control characters), line feeds and the
- * joiners inside emoji kept: for user-typed text printed where others read it (a shop's name on
- * a customer receipt or a price card), in case it was stored before it was checked.
- */
+/** `text` without hidden characters: for user-typed text printed where others read it (a shop's name on a receipt). */
 export function withoutHiddenChars(text: string): string {
   return text.replace(hiddenChars, (_char, joiner: string | undefined) => joiner ?? '');
+}
+
+/** Whether `text` holds a hidden character: a shop profile field refuses one. */
+export function hasHiddenChars(text: string): boolean {
+  return withoutHiddenChars(text) !== text;
+}
+
+/**
+ * `text` without its format characters, the Cf part of the hidden ones: every code, target and id
+ * a user types passes through here before anything reads it, so what is sent is what the summary
+ * shows. Control characters stay: there a tab separates and a NUL is refused.
+ */
+export function withoutFormatChars(text: string): string {
+  return text.replace(/\p{Cf}/gu, '');
 }

@@ -14,8 +14,11 @@ export interface DigestChange {
   kind: 'unavailable' | 'active' | 'up' | 'down' | 'new' | 'removed';
   code: string;
   name: string;
+  /** Price now (for `removed`: the last price seen). */
   price: number;
+  /** Price before, for `up` and `down`. */
   oldPrice?: number;
+  /** Status now, verbatim (for `removed`: the last status seen). */
   status: string;
   /** The owner's sell price now, when they set one. */
   sell?: number;

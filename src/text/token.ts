@@ -4,22 +4,14 @@
  * People type a token into the meter in groups of four, so it is shown that way; copying takes
  * the digits only.
  */
-
-/** PLN products, by code (`PLN20`, `TOKEN50`) or name ("PLN Token 20.000", "Token Listrik"). */
-const plnCode = /^(PLN|TOKEN)/i;
-const plnName = /\b(pln|token listrik)\b/i;
+import { productKind } from '../services/operators.ts';
 
 /** Twenty digits, optionally grouped by four with spaces or dashes, not part of a longer number. */
 const tokenPattern = /(?<![\d-])(\d{4}[- ]?\d{4}[- ]?\d{4}[- ]?\d{4}[- ]?\d{4})(?![\d-])/;
 
-/** Whether the product is a PLN (electricity) product. */
-export function isPlnProduct(product: { code: string; productName: string }): boolean {
-  return plnCode.test(product.code) || plnName.test(product.productName);
-}
-
 /** The token's 20 digits (no separators) when `tx` is a PLN purchase whose SN holds one; otherwise undefined. */
 export function plnToken(tx: { code: string; productName: string; sn?: string | undefined }): string | undefined {
-  if (tx.sn === undefined || !isPlnProduct(tx)) return undefined;
+  if (tx.sn === undefined || productKind({ code: tx.code, product_name: tx.productName }) !== 'pln') return undefined;
   const found = tokenPattern.exec(tx.sn)?.[1];
   return found?.replace(/\D/g, '');
 }

@@ -5,7 +5,7 @@ import { seedConnectedUser, seedPurchase } from '../helpers/seed-transactions.ts
 import { resellerDemoProducts } from '../../tools/sandbox/reseller.ts';
 import { formatRupiah } from '../../src/text/format.ts';
 import type { EmulatedUser, InlineAnswer } from '../../tools/playground/bot-api.ts';
-import type { SellPriceOf } from '../../src/services/inline-prices.ts';
+import type { SellPriceOf } from '../../src/services/pricing.ts';
 
 /** A markup the pricing module could set: Rp 1.550 on top of the cost, so every sell price differs from its cost. */
 const markup = 1550;

@@ -11,7 +11,7 @@ import { eventually } from '../helpers/buy.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { createPriceWatchJob } from '../../src/jobs/price-watch.ts';
 import { createLogger } from '../../src/logger.ts';
-import type { SellPriceOf } from '../../src/services/price-watch.ts';
+import type { SellPriceOf } from '../../src/services/pricing.ts';
 
 let world: TestWorld;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createGameOrderService,
+  GameOrderService,
   orderReminderKey,
   type CreateGameOrderRequest,
   type GameOrderServiceDeps,
@@ -57,7 +57,7 @@ async function setup(options: { dataDir?: string; catalogue?: string; aheadMs?: 
     now: () => new Date(clock.now().getTime() + (options.aheadMs ?? 0)),
     gameshopCataloguePath: options.catalogue,
   };
-  return { service: createGameOrderService(deps), store, writes, logs, dataDir };
+  return { service: new GameOrderService(deps), store, writes, logs, dataDir };
 }
 
 const orderRequests = () => sandbox.received.filter((r) => r.service === 'gameshop' && r.path === '/order');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createInlinePriceService, type SellPriceOf } from '../../src/services/inline-prices.ts';
+import { createInlinePriceService } from '../../src/services/inline-prices.ts';
+import type { SellPriceOf } from '../../src/services/pricing.ts';
 import type { CatalogueService } from '../../src/services/catalogue.ts';
 import type { Db } from '../../src/store/db.ts';
 import type { PricedCard } from '../../src/services/pricing.ts';

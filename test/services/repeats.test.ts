@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPurchaseService, repeatWindowMs, type PurchaseLine } from '../../src/services/purchases.ts';
+import { PurchaseService, repeatWindowMs, type PurchaseLine } from '../../src/services/purchases.ts';
 import type { CredentialService } from '../../src/services/credentials.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createClock, createTempDirs, openTestStore } from '../store/helpers.ts';
@@ -22,7 +22,7 @@ afterEach(() => {
 
 async function setup() {
   const { store, db } = await openTestStore(dirs.make(), { now: clock.now });
-  const purchases = createPurchaseService({
+  const purchases = new PurchaseService({
     db,
     // Nothing is sent in these tests: no provider client is needed.
     credentials: { client: () => undefined } as unknown as CredentialService,

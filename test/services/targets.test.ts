@@ -3,12 +3,12 @@ import {
   maxQuickBuyLineLength,
   maxQuickBuyLines,
   normaliseCode,
-  normalisePhone,
   normaliseTarget,
   parseBuyCommand,
   parseQuickBuy,
   targetKindOf,
 } from '../../src/services/targets.ts';
+import { normalisePhone } from '../../src/services/operators.ts';
 
 import { longestPatternInput } from '../helpers/pattern-work.ts';
 

@@ -5,12 +5,11 @@
  */
 import { z } from 'zod';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { formatRupiah } from '../../text/format.ts';
+import { formatRupiah, withoutFormatChars } from '../../text/format.ts';
 import type { OrderChoice } from '../keyboards/gameshop.ts';
 import { raw } from '../../text/html.ts';
 import { orderFields } from '../renderers/game-order.ts';
 import { normaliseWhatsapp } from '../../services/providers.ts';
-import { withoutFormatChars } from '../../services/targets.ts';
 import type { GameInfo, GameOrderDraft, ListedGame } from '../../services/game-orders.ts';
 
 /** Game buttons offered when the game is asked for; above this only the popular ones are offered. */

@@ -10,7 +10,7 @@ import { createItemDetailsKeyboard } from '../keyboards/marketplace.ts';
 import { isButtonUrl } from '../keyboards/rows.ts';
 import { captionFor, renderAccount, renderItemDetails, renderItemsPage, renderVerifyOutcome } from '../renderers/marketplace.ts';
 import type { Item, MarketplaceClient } from '../../services/providers.ts';
-import { withoutFormatChars } from '../../services/targets.ts';
+import { withoutFormatChars } from '../../text/format.ts';
 import { raw } from '../../text/html.ts';
 import { localeOf } from '../i18n.ts';
 import { FastComposer } from '../composer.ts';

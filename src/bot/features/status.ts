@@ -4,12 +4,12 @@ import type { BotContext, BotDeps } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
 import { readTap } from '../guards.ts';
-import { echoInput, formatWibIn } from '../../text/format.ts';
+import { echoInput, formatWibIn, withoutFormatChars } from '../../text/format.ts';
 import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { createPendingListKeyboard, createStatusReceiptKeyboard } from '../keyboards/status.ts';
 import { isFinalStatus, type TransactionRecord } from '../../store/records/transactions.ts';
-import { normalisePhone, withoutFormatChars } from '../../services/targets.ts';
+import { normalisePhone } from '../../services/operators.ts';
 import { FastComposer } from '../composer.ts';
 import { describeProviderError } from '../provider-errors.ts';
 

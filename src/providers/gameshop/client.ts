@@ -16,19 +16,14 @@ import {
 } from './schemas.ts';
 
 /**
- * Why a 422 without per-field errors was refused, when it can be told:
- * - `product_mismatch`: the product does not belong to the chosen game (pick a product of that game);
- * - `promo_invalid`: the promo code is unknown, expired or not applicable (order without it).
- *
- * The spec gives only `{ success:false, message }` for these, so the reason is read from an
- * `error_code` mentioning PROMO / PRODUCT when one is sent, else from the message text
- * (Indonesian or English). `undefined` when neither says; the provider's message is always kept.
+ * Why a 422 without per-field errors was refused, when it can be told: the product is of another
+ * game, or the promo code is unknown, expired or not applicable. The spec gives only
+ * `{ success:false, message }`, so it is read from an `error_code` when one is sent, else from the
+ * message text (Indonesian or English); the provider's message is always kept.
  */
 export type GameshopRejectReason = 'product_mismatch' | 'promo_invalid';
 
-export interface GameshopErrorInit extends ProviderErrorInit {
-  reason?: GameshopRejectReason;
-}
+type GameshopErrorInit = ProviderErrorInit & { reason?: GameshopRejectReason };
 
 /** The one error type of the game shop client; switch on `kind` (and `reason` for `rejected`). */
 export class GameshopError extends ProviderError {
@@ -51,19 +46,8 @@ export interface GameshopClientOptions extends HttpOptions {
   apiKey: string;
 }
 
-/** A created order: the id to quote to the user, the order with payment details, the shop's message. */
-export interface CreatedOrder {
-  orderId: string;
-  order: GameOrder;
-  message: string;
-}
-
 export interface GameshopClient {
-  /**
-   * GET /games: the active games (each with its category) and the popular ones (without
-   * category), in the order the shop sent them. Safe to repeat; retried twice on timeout,
-   * network error or 5xx.
-   */
+  /** GET /games: the games (each with its category) and the popular ones (without), in the shop's order; retried twice. */
   games(): Promise<{ games: Game[]; popular: Game[] }>;
   /**
    * POST /order: validates `input` (see `orderInputSchema`), then creates the order once —
@@ -72,7 +56,7 @@ export interface GameshopClient {
    * or payment method), `credentials`, `ip_blocked`, `malformed`, or `unknown_outcome` (timeout,
    * network error or 500: the order may or may not exist, so do not blindly order again).
    */
-  createOrder(input: OrderInput): Promise<CreatedOrder>;
+  createOrder(input: OrderInput): Promise<{ orderId: string; order: GameOrder; message: string }>;
 }
 
 const gamesPath = '/games';

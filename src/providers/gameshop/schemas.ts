@@ -1,12 +1,8 @@
 /**
- * The game shop's wire formats (document 3, `gameshop-api.md`), parsed at the edge with zod.
- *
- * Responses are read as the spec documents them, with a little tolerance where a Laravel backend
- * commonly deviates without changing the meaning (noted on each field). Whatever passes comes out
- * in the spec's own types, so the rest of the bot never sees `null` where the spec says string.
- *
- * The order *request* is validated here too, before anything is sent, with the spec's field names
- * as the keys of any error — the same keys the provider uses in its own 422 `errors` object.
+ * The game shop's wire formats (document 3, `gameshop-api.md`), parsed at the edge with zod, with a
+ * little tolerance where a Laravel backend commonly deviates without changing the meaning (noted on
+ * each field). The order request is validated here too, before anything is sent, keyed by the
+ * spec's field names, as the provider's own 422 `errors` are.
  */
 import { z } from 'zod';
 
@@ -28,11 +24,7 @@ const gameCategorySchema = z.object({
   title: z.string(),
 });
 
-/**
- * One game as listed by GET /games. `category` is present in elements of `games` and absent in
- * `populerGames` (the spec's spelling), hence optional here; `gamesResponseSchema` requires it
- * where the spec promises it.
- */
+/** One game of GET /games: `category` is in `games` elements, not in `populerGames` (the spec's spelling). */
 export const gameSchema = z.object({
   id: integer,
   image: text,
@@ -103,11 +95,7 @@ export const orderResponseSchema = z.object({
   data: gameOrderSchema,
 });
 
-/**
- * The error bodies the spec shows: `{ message }` (401), the general envelope
- * `{ success:false, message, error_code, errors }`, and the 422 shapes. Everything is optional:
- * this is only read to pick out what is there.
- */
+/** The error bodies the spec shows (`{ message }`, `{ success:false, message, error_code, errors }`, 422): all optional. */
 export const errorBodySchema = z.object({
   message: z.string().optional().catch(undefined),
   error_code: z.string().optional().catch(undefined),
@@ -117,7 +105,6 @@ export const errorBodySchema = z.object({
     .catch(undefined),
 });
 
-/** A game; `category` is set for entries of `games`, not for the popular list. */
 export type Game = z.infer<typeof gameSchema>;
 export type Pricing = z.infer<typeof pricingSchema>;
 export type GameOrder = z.infer<typeof gameOrderSchema>;
@@ -150,12 +137,9 @@ const positiveId = (field: string) =>
     .positive({ error: `The ${field} field must be a positive integer.` });
 
 /**
- * Normalises an Indonesian mobile number to the local form `08…`: separators (spaces, dashes,
- * dots, parentheses) are dropped and a `+62` / `62` country prefix (or a bare leading `8`) becomes
- * `0`. Returns undefined when the result is not 10–13 digits starting with `08`.
- *
- * The local form is what Indonesian shop checkouts ask for and what every one of them accepts;
- * the shop is Indonesian, so numbers from other countries are refused rather than guessed at.
+ * An Indonesian mobile number in the local form `08…` every Indonesian checkout accepts: separators
+ * dropped, `+62` / `62` (or a bare leading `8`) becomes `0`; undefined unless 10–13 digits from
+ * `08` (another country's number is refused rather than guessed at).
  */
 export function normaliseWhatsapp(raw: string): string | undefined {
   const compact = raw.trim().replace(/[\s().-]/g, '');
@@ -170,14 +154,9 @@ export function normaliseWhatsapp(raw: string): string | undefined {
 export const slugPattern = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 
 /**
- * The body of POST /order, checked before sending. Field names are the API's, so a failure's
- * issue paths double as the keys of `GameshopError.fieldErrors`.
- *
- * - `id`, `game`, `whatsapp` are required; text fields are trimmed and blank optional ones dropped.
- * - `game` must be a slug, not a title.
- * - `whatsapp` is normalised to `08…` (see `normaliseWhatsapp`).
- * - `quantity` is an integer ≥ 1 and defaults to 1, so it is always sent explicitly.
- * - `promo_code` is sent as typed: whether codes are case-sensitive is the shop's business.
+ * The body of POST /order, checked before sending; issue paths double as `GameshopError.fieldErrors`
+ * keys. Text is trimmed and blank optional fields dropped; `quantity` defaults to 1 so it is always
+ * sent; `promo_code` goes as typed (case is the shop's business).
  */
 export const orderInputSchema = z.object({
   id: requiredText('id'),

@@ -39,22 +39,18 @@ export interface MarketplaceClientOptions extends HttpOptions {
   /** The service root, e.g. `https://market.example.com` (paths start with `/api/...`). */
   baseURL: string;
   apiKey: string;
-  /** Extra attempts after a timeout, network error or 5xx; default 2 (every call here only reads). */
+  /** Extra attempts after a timeout, network error or 5xx; default 2. */
   retries?: number;
 }
 
 export interface MarketplaceClient {
   /**
-   * GET /api/account/details: the seller who owns the key (name, balance, profile). Retried twice
-   * on timeout, network error or 5xx. Throws `MarketplaceError`: `credentials` for an unknown key
-   * (`Invalid request`), `malformed`, `unknown_outcome`.
+   * GET /api/account/details: the seller who owns the key. Every call here only reads, so each is
+   * retried twice on timeout, network error or 5xx. Throws `MarketplaceError`: `credentials` for an
+   * unknown key (`Invalid request`), `malformed`, `unknown_outcome`.
    */
   accountDetails(): Promise<Account>;
-  /**
-   * GET /api/items/all: every item of the seller, in the marketplace's order. An empty shop is
-   * not an error: the marketplace's `No Items Found` answer is returned as `[]`, so callers show
-   * "no items yet" rather than a failure. Retried twice; throws like `accountDetails`.
-   */
+  /** GET /api/items/all: the seller's items in the marketplace's order; `No Items Found` is `[]`. Throws like `accountDetails`. */
   items(): Promise<Item[]>;
   /**
    * GET /api/items/item: one of the seller's items by id. Throws `not_found` (`Item Not Found`,
@@ -63,11 +59,9 @@ export interface MarketplaceClient {
    */
   item(id: number): Promise<Item>;
   /**
-   * POST /api/purchases/validation: checks a buyer's purchase code (trimmed) against the seller's
-   * sales and returns the purchase (licence, price, support end, downloaded). Reads only, so it is
-   * retried twice. Throws `not_found` with `providerMessage` `Invalid purchase code` for an
-   * unknown code or another seller's code, `validation` without sending for an empty code, else
-   * like `accountDetails`.
+   * POST /api/purchases/validation: the purchase of a buyer's code (trimmed). Throws `not_found`
+   * (`Invalid purchase code`, also another seller's code), `validation` without sending for an
+   * empty code, else like `accountDetails`.
    */
   validatePurchase(code: string): Promise<Purchase>;
 }

@@ -31,13 +31,13 @@ export interface ResellerClientOptions extends HttpOptions {
   apiKey: string;
 }
 
-/** One purchase as sent on the wire. Resend exactly the same three values to check its status. */
+/**
+ * One purchase as sent on the wire; resend exactly the same three values to check its status.
+ * `refId` is minted once per confirmed purchase and persisted before the first request.
+ */
 export interface TransactionRequest {
-  /** Our own id, minted once per confirmed purchase and persisted before the first request. */
   refId: string;
-  /** Product code from the price list. */
   code: string;
-  /** Destination: phone number, meter number, game id, ... */
   target: string;
 }
 
@@ -57,8 +57,7 @@ export interface ResellerClient {
   createTransaction(request: TransactionRequest): Promise<TransactionResult>;
   /**
    * The same POST /transaction resent with the original ref_id, code and target: the provider
-   * answers the current status and creates nothing new. Safe to repeat, so retried twice on
-   * timeout, network error or 5xx. Throws `ResellerError` as `createTransaction` does.
+   * answers the current status and creates nothing new, so it is retried like `balance`.
    */
   checkTransaction(request: TransactionRequest): Promise<TransactionResult>;
 }
@@ -67,9 +66,8 @@ export interface ResellerClient {
 const safeRetries = 2;
 
 /**
- * Builds a reseller client for one account. `apiId` and `apiKey` are trimmed (pasted credentials
- * often carry whitespace). The key and every sign computed from it are scrubbed from any provider
- * message before it goes into an error, in case the provider echoes them back.
+ * A reseller client for one account (credentials trimmed: pasted ones often carry whitespace). The
+ * key and every sign are scrubbed from any provider message before it goes into an error.
  */
 export function createResellerClient({ apiId, apiKey, ...http }: ResellerClientOptions): ResellerClient {
   const id = apiId.trim();

@@ -45,20 +45,6 @@ export function isProductAvailable(product: Pick<Product, 'status'>): boolean {
   return product.status === activeProductStatus;
 }
 
-/** The status strings the spec defines. Others are kept verbatim and treated as still pending. */
-export const transactionStatuses = { success: 'Sukses', pending: 'Pending', failed: 'Gagal' } as const;
-
-/** A status after which a transaction never changes again. */
-export type FinalStatus = typeof transactionStatuses.success | typeof transactionStatuses.failed;
-
-/**
- * True only for `Sukses` and `Gagal` (exact strings). `Pending` and any status the spec does not
- * name (kept verbatim) mean the transaction is still in process and should be checked again.
- */
-export function isFinalStatus(status: string): status is FinalStatus {
-  return status === transactionStatuses.success || status === transactionStatuses.failed;
-}
-
 /** Transaction status: any non-blank string, surrounding whitespace dropped, otherwise verbatim. */
 const statusSchema = z.string().trim().min(1);
 
@@ -72,31 +58,18 @@ const optionalText = z
     return text === '' ? undefined : text;
   });
 
-/** 200 body of a transaction create: `{ success: true, trx_id, status, sn }` (sn is '' while Pending). */
-export const createResponseSchema = z.looseObject({
-  success: z.literal(true),
-  trx_id: optionalText,
-  status: statusSchema,
-  sn: optionalText,
-});
-
 /**
- * 200 body of a status check (the same request resent with the same ref_id): `{ status }`,
- * possibly with `trx_id`, `sn` or `success: true` as well.
- */
-export const statusResponseSchema = z.looseObject({
-  success: z.literal(true).optional(),
-  trx_id: optionalText,
-  status: statusSchema,
-  sn: optionalText,
-});
-
-/**
- * Any 200 answer of POST /transaction, create or status check (a retried create of a known ref_id
- * is answered as a status check), turned into a `TransactionResult`.
+ * Any 200 answer of POST /transaction: a create's `{ success: true, trx_id, status, sn }` (sn ''
+ * while Pending) or a status check's `{ status }`, possibly with the create's fields too (a retried
+ * create of a known ref_id is answered as a status check).
  */
 export const transactionResponseSchema = z
-  .union([createResponseSchema, statusResponseSchema])
+  .looseObject({
+    success: z.literal(true).optional(),
+    trx_id: optionalText,
+    status: statusSchema,
+    sn: optionalText,
+  })
   .transform((body): { status: string; trxId?: string; sn?: string } => {
     const result: { status: string; trxId?: string; sn?: string } = { status: body.status };
     if (body.trx_id !== undefined) result.trxId = body.trx_id;
@@ -104,8 +77,5 @@ export const transactionResponseSchema = z
     return result;
   });
 
-/**
- * Where a transaction stands: `status` verbatim (see `isFinalStatus`), the provider's `trxId`
- * when it told us, and the serial number / token `sn` once it has one (absent while blank).
- */
+/** Where a transaction stands: `status` verbatim (only Sukses and Gagal are final), `trxId` and `sn` once known. */
 export type TransactionResult = z.output<typeof transactionResponseSchema>;

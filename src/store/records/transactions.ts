@@ -79,6 +79,11 @@ export const transactionSchema = z.object({
 });
 export type TransactionRecord = z.output<typeof transactionSchema>;
 
+/** What the customer paid: the sell price stored at confirmation, else (a purchase from before sell prices) the cost. */
+export function salePrice(tx: Pick<TransactionRecord, 'price' | 'sellPrice'>): number {
+  return tx.sellPrice ?? tx.price;
+}
+
 /** A purchase to record before its first provider request. Status defaults to `Created`, checks to 0. */
 export type NewTransaction = Omit<TransactionRecord, 'createdAt' | 'updatedAt' | 'checks' | 'status'> &
   Partial<Pick<TransactionRecord, 'createdAt' | 'status' | 'checks'>>;

@@ -1,7 +1,8 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createResellerClient, ResellerError, type ResellerClient } from '../../../src/providers/reseller/client.ts';
-import { isFinalStatus, isProductAvailable } from '../../../src/providers/reseller/schemas.ts';
+import { isProductAvailable } from '../../../src/providers/reseller/schemas.ts';
+import { isFinalStatus } from '../../../src/store/records/transactions.ts';
 import { signBalance, signTransaction } from '../../../src/providers/reseller/sign.ts';
 import { resellerDemoAccounts } from '../../../tools/sandbox/reseller.ts';
 import { startSandbox, type Sandbox } from '../../../tools/sandbox/server.ts';
