@@ -180,10 +180,7 @@ export interface Config {
   /** Keys that may still open stored secrets during a key rotation (ENCRYPTION_KEY_PREVIOUS). */
   previousKeys: Buffer[];
   dataDir: string;
-  /**
-   * ACCEPT_MISSING_DATA: start although a piece of the data directory is missing (the hot file
-   * beside users or history, a history month the hot file lists), losing what it held. For one start.
-   */
+  /** ACCEPT_MISSING_DATA: start once although a piece of the data directory is missing, losing what it held. */
   acceptMissingData: boolean;
   adminIds: number[];
   adminChatId: number | undefined;
@@ -191,16 +188,9 @@ export interface Config {
   webhook: { url: string; secret: string } | undefined;
   /** DATABASE_URL: the store is PostgreSQL, shared by every instance, instead of DATA_DIR. */
   databaseUrl: string | undefined;
-  /**
-   * DATABASE_POOL_SIZE: every PostgreSQL connection one instance may open (queries and chat locks
-   * together, see src/store/pg/budget.ts).
-   */
+  /** DATABASE_POOL_SIZE: every PostgreSQL connection one instance may open (src/store/pg/budget.ts). */
   databasePoolSize: number;
-  /**
-   * What every claim is taken with, passed whole to what takes claims. `leaseMs`:
-   * CLAIM_LEASE_SECONDS in ms, how long an instance holds a due check, a notice or a stored update
-   * it took; one that dies lets them go to the others after this.
-   */
+  /** `leaseMs` (CLAIM_LEASE_SECONDS): how long a dead instance's claims stay its own before others take them. */
   claims: ClaimsConfig;
   port: number;
   /** Interface the HTTP server (health, webhook) listens on. */
@@ -231,11 +221,7 @@ const secretVariables = new Set([
   'DATABASE_URL',
 ]);
 
-/**
- * Parses the environment into a typed config. Pure: reads only `env`. Throws one ConfigError that
- * names every bad or missing variable and what it should look like; secret values are never
- * quoted back.
- */
+/** Parses the environment into a typed config. Pure. Throws one ConfigError naming every bad variable (secrets never quoted). */
 export function createConfig(env: Record<string, string | undefined>): Config {
   const data = parseEnvironment(schema, env);
   if (data.DATABASE_URL && !data.WEBHOOK_URL) {
@@ -300,25 +286,28 @@ function broadcastSettings(rate: number, paid: boolean): { rate: number; paid: b
   return { rate, paid };
 }
 
-/** What the data tools (`npm run backup`) need: the data and backup directories. */
-export interface DataConfig {
-  dataDir: string;
-  backupDir: string;
+/** Parses DATA_DIR and BACKUP_DIR like createConfig does (`npm run backup`). Pure. */
+export function createDataConfig(env: Record<string, string | undefined>): { dataDir: string; backupDir: string } {
+  const data = parseEnvironment(schema.pick({ DATA_DIR: true, BACKUP_DIR: true }), env);
+  return { dataDir: data.DATA_DIR, backupDir: data.BACKUP_DIR };
 }
 
-/** What the key tools (`npm run rotate-key`, `npm run restore`) need: the keys too. */
-export interface KeyConfig extends DataConfig {
-  encryptionKey: Buffer;
-  previousKeys: Buffer[];
+/** Parses the keys too (`npm run rotate-key`, `npm run restore`), naming every bad variable at once. Pure. */
+export function createKeyConfig(env: Record<string, string | undefined>) {
+  const data = parseEnvironment(
+    schema.pick({ ENCRYPTION_KEY: true, ENCRYPTION_KEY_PREVIOUS: true, DATA_DIR: true, BACKUP_DIR: true }),
+    env,
+  );
+  return {
+    encryptionKey: data.ENCRYPTION_KEY,
+    previousKeys: data.ENCRYPTION_KEY_PREVIOUS,
+    dataDir: data.DATA_DIR,
+    backupDir: data.BACKUP_DIR,
+  };
 }
 
-/** What `npm run migrate-store` needs: the data directory and its keys, and the target database. */
-export interface MigrateConfig extends KeyConfig {
-  databaseUrl: string;
-}
-
-/** Parses the variables of `npm run migrate-store`; DATABASE_URL is required there. Pure. */
-export function createMigrateConfig(env: Record<string, string | undefined>): MigrateConfig {
+/** Parses the variables of `npm run migrate-store`: the keys and a required DATABASE_URL. Pure. */
+export function createMigrateConfig(env: Record<string, string | undefined>) {
   const keys = createKeyConfig(env);
   const { DATABASE_URL: databaseUrl } = parseEnvironment(schema.pick({ DATABASE_URL: true }), env);
   if (!databaseUrl) {
@@ -330,26 +319,6 @@ export function createMigrateConfig(env: Record<string, string | undefined>): Mi
     ]);
   }
   return { ...keys, databaseUrl };
-}
-
-/** Parses DATA_DIR and BACKUP_DIR like createConfig does. Pure. */
-export function createDataConfig(env: Record<string, string | undefined>): DataConfig {
-  const data = parseEnvironment(schema.pick({ DATA_DIR: true, BACKUP_DIR: true }), env);
-  return { dataDir: data.DATA_DIR, backupDir: data.BACKUP_DIR };
-}
-
-/** Parses ENCRYPTION_KEY, ENCRYPTION_KEY_PREVIOUS, DATA_DIR and BACKUP_DIR like createConfig does. Pure. */
-export function createKeyConfig(env: Record<string, string | undefined>): KeyConfig {
-  const data = parseEnvironment(
-    schema.pick({ ENCRYPTION_KEY: true, ENCRYPTION_KEY_PREVIOUS: true, DATA_DIR: true, BACKUP_DIR: true }),
-    env,
-  );
-  return {
-    encryptionKey: data.ENCRYPTION_KEY,
-    previousKeys: data.ENCRYPTION_KEY_PREVIOUS,
-    dataDir: data.DATA_DIR,
-    backupDir: data.BACKUP_DIR,
-  };
 }
 
 /** Parses `env` with `shape`, or throws one ConfigError naming every bad variable (secrets never quoted). */
