@@ -28,6 +28,16 @@ export interface LoggerOptions {
 }
 
 const REDACTED = '[redacted]';
+/** A bot token inside a Bot API URL, whichever token it is. */
+const botUrlToken = /\/bot\d+:[\w-]+/g;
+
+/** Replaces every secret in `text`, in the order given (a token before its own secret part), and any bot token in a Bot API URL. */
+export function maskSecrets(text: string, secrets: Iterable<string>): string {
+  let out = text.replace(botUrlToken, '/bot' + REDACTED);
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
 /** A bot token: its part after the colon is the secret, masked on its own too (it outlives a split or URL-encoding). */
 const botTokenShape = /^\d+:([\w-]{20,})$/;
 
@@ -52,11 +62,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       (level === 'warn' || level === 'error' ? process.stderr : process.stdout).write(line + '\n');
     });
 
-  const maskString = (text: string): string => {
-    let out = text.replace(/\/bot\d+:[\w-]+/g, '/bot' + REDACTED);
-    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    return out;
-  };
+  const maskString = (text: string) => maskSecrets(text, secrets);
 
   const scrub = (value: unknown, depth: number): unknown => {
     if (depth > 6) return '[deep]';
