@@ -29,7 +29,8 @@ import { hotFileName, openStore, type Store } from '../store/store.ts';
 import { decodeUserShardFile, userShardCount, userShardFileName, type UserShardData } from '../store/user-shards.ts';
 import type { Vault } from '../store/vault.ts';
 import { writePgKeyCheck } from '../store/pg/key-check.ts';
-import { connectPg, inTransaction, outboxDueAt, type PgConnections } from '../store/pg/db.ts';
+import { connectPg, inTransaction, type PgConnections } from '../store/pg/db.ts';
+import { outboxDueTime } from '../store/records/outbox.ts';
 import { migratePg, StoreImportError } from '../store/pg/migrate.ts';
 import { dueAt } from '../store/pg/transactions.ts';
 
@@ -130,7 +131,7 @@ const tables = {
     [
       ['id', 'text', (item) => item.id],
       ['chat_id', 'bigint', (item) => item.chatId],
-      ['due_at', 'timestamptz', outboxDueAt],
+      ['due_at', 'timestamptz', outboxDueTime],
       ['dedupe_key', 'text', (item) => item.dedupeKey ?? null],
     ],
     'item',

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { StoreError } from '../errors.ts';
-import type { OutboxItem } from '../records/outbox.ts';
+import { outboxDueTime, type OutboxItem } from '../records/outbox.ts';
 
 /** Anything that runs a query: the engine's connections, a pool or one of its clients (inside a transaction). */
 export interface Queryable {
@@ -224,9 +224,6 @@ export async function first<T>(db: Queryable, name: string, text: string, values
   return value;
 }
 
-/** When an outbox item is due (its `due_at` column): its notBefore, else its creation. */
-export const outboxDueAt = (item: OutboxItem) => item.notBefore ?? item.createdAt;
-
 /**
  * Queues `item` (built by buildOutboxItem) unless a pending item has its dedupeKey; resolves the
  * queued one. The unique index on dedupe_key decides a race.
@@ -237,7 +234,7 @@ export async function insertOutbox(db: Queryable, item: OutboxItem): Promise<Out
     'item',
     `INSERT INTO outbox (id, chat_id, due_at, dedupe_key, item) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING item`,
-    [item.id, item.chatId, outboxDueAt(item), item.dedupeKey ?? null, item],
+    [item.id, item.chatId, outboxDueTime(item), item.dedupeKey ?? null, item],
   );
   if (inserted) return inserted;
   const pending = await first<OutboxItem>(db, 'item', 'SELECT item FROM outbox WHERE dedupe_key = $1', [item.dedupeKey]);
