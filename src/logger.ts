@@ -24,7 +24,6 @@ export interface LoggerOptions {
   secrets?: string[];
   /** Where lines go; defaults to stdout (warn and error to stderr). */
   write?: (line: string, level: LogLevel) => void;
-  now?: () => Date;
 }
 
 const REDACTED = '[redacted]';
@@ -55,7 +54,6 @@ function secretForms(value: string): string[] {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = new Set((options.secrets ?? []).flatMap(secretForms));
   const min = levelRank[options.level ?? 'info'];
-  const now = options.now ?? (() => new Date());
   const write =
     options.write ??
     ((line: string, level: LogLevel) => {
@@ -87,7 +85,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     const log = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
       if (levelRank[level] < min) return;
       const record = scrub({ ...bindings, ...fields }, 0) as Record<string, unknown>;
-      write(JSON.stringify({ time: now().toISOString(), level, msg: maskString(message), ...record }), level);
+      write(JSON.stringify({ time: new Date().toISOString(), level, msg: maskString(message), ...record }), level);
     };
     return {
       debug: (m, f) => log('debug', m, f),
