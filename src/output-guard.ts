@@ -65,10 +65,8 @@ export function outputSecrets(env: Record<string, string | undefined>): string[]
 
 /**
  * Wraps the `write` of each stream (default stdout and stderr) so nothing written through it can
- * contain one of `secrets`. Strings and byte chunks (decoded as UTF-8) are masked; the encoding
- * and callback arguments pass through. Returns a function that restores the original writes.
- * (Node prints a crash - an uncaught exception - without going through these streams: see
- * `printCrashesMasked`.)
+ * contain one of `secrets` (strings and UTF-8 byte chunks; other arguments pass through). Returns
+ * a function that restores the original writes. A crash bypasses these streams: see `printCrashesMasked`.
  */
 export function installOutputGuard(secrets: readonly string[], streams: WritableLike[] = [process.stdout, process.stderr]): () => void {
   const restores = streams.map((stream) => {
@@ -92,11 +90,9 @@ export function installOutputGuard(secrets: readonly string[], streams: Writable
 }
 
 /**
- * Reports failed `getUpdates` calls through the logger (which masks secrets) - for the runner,
- * started with `silent: true` so it does not print the raw error (whose URL holds the token)
- * itself. The runner retries on its own; an aborted poll (stopping) is not reported. A call that
- * failed because the update inbox could not be written (update-inbox.ts) says what is wrong with
- * the data directory: no update is answered until it can be written again (Telegram keeps them).
+ * Reports failed `getUpdates` calls through the logger, for the runner started with `silent: true`
+ * (its raw error's URL holds the token); it retries on its own, and an aborted poll is not
+ * reported. One that failed because the update inbox could not be written names the data directory.
  */
 export function logPollingErrors(api: Api, logger: Logger): void {
   api.config.use(async (prev, method, payload, signal) => {
