@@ -210,6 +210,12 @@ export async function column<T>(db: Queryable, column: string, text: string, val
   return rows.map((row) => row[column] as T);
 }
 
+/** LIMIT and OFFSET of a listing's page (default 10 from the first). */
+export const page = (options: { limit?: number; offset?: number } = {}) => [
+  Math.max(0, options.limit ?? 10),
+  Math.max(0, options.offset ?? 0),
+];
+
 /** The first row's `column`, or undefined without a row. */
 export async function first<T>(db: Queryable, name: string, text: string, values: unknown[] = []): Promise<T | undefined> {
   const [value] = await column<T>(db, name, text, values);

@@ -10,10 +10,9 @@ import {
   updatedTransaction,
   type TransactionRecord,
 } from '../records/transactions.ts';
-import { column, first, inTransaction, insertOutbox, isUniqueViolation, type PgConnections, type Queryable } from './db.ts';
+import { column, first, inTransaction, insertOutbox, isUniqueViolation, page, type PgConnections, type Queryable } from './db.ts';
 
 const newestFirst = 'ORDER BY created_at DESC, ref_id DESC';
-const page = (options: { limit?: number; offset?: number } = {}) => [Math.max(0, options.limit ?? 10), Math.max(0, options.offset ?? 0)];
 /** When a check of `tx` is due (its `due_at` column): its nextCheckAt, else its creation. */
 export const dueAt = (tx: TransactionRecord) => tx.nextCheckAt ?? tx.createdAt;
 
