@@ -36,6 +36,12 @@ const integerText = (what: string, min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, { error: `must be between ${min} and ${max} (${what})` });
 
+const ipAddress = (error: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success, { error });
+
 /** ENCRYPTION_KEY: 32 bytes as base64 or hex (see parseEncryptionKey). */
 const encryptionKeyField = z
   .string({ error: 'required: 32 random bytes as base64 or hex; generate one with `openssl rand -base64 32`' })
@@ -97,13 +103,7 @@ const schema = z.object({
       return parts.map(Number);
     }),
   ADMIN_CHAT_ID: integerText('a Telegram chat id; groups are negative, like -1001234567890', -1e15, 1e15).optional(),
-  PUBLIC_IP: z
-    .string()
-    .trim()
-    .refine((value) => z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success, {
-      error: "must be this server's public IPv4 or IPv6 address (what providers must whitelist), like 203.0.113.7",
-    })
-    .optional(),
+  PUBLIC_IP: ipAddress("must be this server's public IPv4 or IPv6 address (what providers must whitelist), like 203.0.113.7").optional(),
   WEBHOOK_URL: z
     .string()
     .trim()
@@ -117,14 +117,9 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_-]{16,256}$/, { error: 'must be 16-256 characters of A-Z, a-z, 0-9, _ and -' })
     .optional(),
   PORT: integerText('the HTTP port for the webhook and health endpoint; 0 picks a free one', 0, 65535).default(3000),
-  HEALTH_HOST: z
-    .string()
-    .trim()
-    .refine((value) => z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success, {
-      error:
-        'must be the IP address the HTTP server (health, webhook) listens on: 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface)',
-    })
-    .default('127.0.0.1'),
+  HEALTH_HOST: ipAddress(
+    'must be the IP address the HTTP server (health, webhook) listens on: 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface)',
+  ).default('127.0.0.1'),
   HEALTH_TOKEN: z
     .string()
     .trim()
