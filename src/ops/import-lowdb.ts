@@ -1,17 +1,14 @@
 /**
  * Moving a store from lowdb to PostgreSQL (`npm run migrate-store -- --to postgres`): every record
- * of a lowdb data directory is copied into an empty PostgreSQL database, then each table is
- * compared with the data directory by its row count and a checksum PostgreSQL computes over the
- * stored rows (no row is read back).
+ * of a data directory is copied into an empty database, then each table is compared with the data
+ * directory by its row count and a checksum PostgreSQL computes over the stored rows.
  *
- * - The data directory is opened like the bot opens it (its lock taken, so the bot cannot run on it
- *   meanwhile; the key checked; what a crash left half done finished) and only read after that.
- * - Secrets are copied as they are stored: sealed by the vault. The database never sees a plain key,
- *   and the bot opens them with the same ENCRYPTION_KEY.
+ * - The data directory is opened like the bot opens it (its lock taken, the key checked, what a
+ *   crash left half done finished) and only read after that.
+ * - Secrets are copied sealed, as they are stored: the database never sees a plain key.
  * - `store_import` says `copying` (committed before the first row) until the copy is verified,
- *   then `done`. An engine refuses a database whose copy is not `done` (see `checkStoreImport`), so
- *   a copy cut short by a crash, a full disk or a failed check is never served; running the
- *   command again starts it over.
+ *   then `done`; an engine refuses a database whose copy is not `done` (`checkStoreImport`), so a
+ *   copy cut short is never served. Running the command again starts it over.
  * - All rows go in one transaction: a copy that fails leaves the tables empty.
  */
 import { createHash } from 'node:crypto';
