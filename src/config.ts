@@ -236,6 +236,12 @@ export function createConfig(env: Record<string, string | undefined>): Config {
       { variable: 'WEBHOOK_SECRET', problem: 'required when WEBHOOK_URL is set (16+ characters of A-Z, a-z, 0-9, _ and -)' },
     ]);
   }
+  if (data.BROADCAST_RATE > 30 && data.BROADCAST_PAID !== 'true') {
+    // Above about 30 per second Telegram allows paid broadcasts only.
+    throw new ConfigError([
+      { variable: 'BROADCAST_RATE', problem: 'above 30 messages per second needs BROADCAST_PAID=true (Telegram allows about 30 free)' },
+    ]);
+  }
   return {
     botToken: data.BOT_TOKEN,
     telegramApiRoot: data.TELEGRAM_API_ROOT,
@@ -267,18 +273,8 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     priceWatchMs: data.PRICE_WATCH_MINUTES * 60_000,
     gameshopCataloguePath: data.GAMESHOP_CATALOGUE,
     backups: { dir: data.BACKUP_DIR, everyMs: data.BACKUP_EVERY_HOURS * 3600_000, keep: data.BACKUP_KEEP },
-    broadcast: broadcastSettings(data.BROADCAST_RATE, data.BROADCAST_PAID === 'true'),
+    broadcast: { rate: data.BROADCAST_RATE, paid: data.BROADCAST_PAID === 'true' },
   };
-}
-
-/** Above 30 per second only paid broadcasts are allowed by Telegram. */
-function broadcastSettings(rate: number, paid: boolean): { rate: number; paid: boolean } {
-  if (rate > 30 && !paid) {
-    throw new ConfigError([
-      { variable: 'BROADCAST_RATE', problem: 'above 30 messages per second needs BROADCAST_PAID=true (Telegram allows about 30 free)' },
-    ]);
-  }
-  return { rate, paid };
 }
 
 /** Parses DATA_DIR and BACKUP_DIR like createConfig does (`npm run backup`). Pure. */
@@ -326,16 +322,11 @@ function parseEnvironment<S extends z.ZodObject>(shape: S, env: Record<string, s
   for (const issue of result.error.issues) {
     const variable = String(issue.path[0] ?? 'environment');
     if (problems.some((p) => p.variable === variable)) continue;
-    const message = issue.code === 'invalid_type' && input[variable] === undefined ? requiredMessage(issue.message) : issue.message;
-    problems.push({ variable, problem: secretVariables.has(variable) ? scrubSecret(message, input[variable]) : message });
+    const value = input[variable];
+    let problem = issue.message;
+    if (issue.code === 'invalid_type' && value === undefined && !problem.startsWith('required')) problem = `required: ${problem}`;
+    if (secretVariables.has(variable) && value) problem = problem.split(value).join('[hidden]');
+    problems.push({ variable, problem });
   }
   throw new ConfigError(problems);
-}
-
-function requiredMessage(message: string): string {
-  return message.startsWith('required') ? message : `required: ${message}`;
-}
-
-function scrubSecret(message: string, value: string | undefined): string {
-  return value && value.length > 0 ? message.split(value).join('[hidden]') : message;
 }
