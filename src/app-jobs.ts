@@ -1,7 +1,4 @@
-/**
- * The background jobs of an app instance, composed in their start order (jobs/scheduler.ts
- * starts them in it and stops them in reverse).
- */
+/** The background jobs of an app instance, and the daily summary job they include. */
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { Db } from './store/db.ts';
@@ -52,38 +49,22 @@ export interface JobParts {
  * operator feed flushes into the outbox before it stops.
  */
 export function backgroundJobs(parts: JobParts): Job[] {
-  const {
-    config,
-    alertIntervalMs,
-    logger,
-    db,
-    dataDirectory,
-    outbox,
-    operatorFeed,
-    broadcaster,
-    watcher,
-    summaries,
-    priceWatch,
-    services,
-    backups,
-    updates,
-    updateClaims,
-  } = parts;
+  const { config, logger, db, broadcaster } = parts;
   const fleet = config.databaseUrl !== undefined;
   return [
     // Stopped last: after the copies in flight are recorded, another instance resumes the broadcast from there.
     atShutdown('broadcast-leadership', () => broadcaster.release()),
-    job('outbox', outbox),
+    job('outbox', parts.outbox),
     // Counted bursts go into the outbox's store before it stops (sent after the restart).
-    atShutdown('operator-feed', () => operatorFeed.close()),
+    atShutdown('operator-feed', () => parts.operatorFeed.close()),
     job('broadcast', broadcaster),
-    job('settlement-watcher', watcher),
-    job('daily-summaries', summaries),
-    job('price-watch', priceWatch),
+    job('settlement-watcher', parts.watcher),
+    job('daily-summaries', parts.summaries),
+    job('price-watch', parts.priceWatch),
     everyInterval(
       'balance-alerts',
-      alertIntervalMs ?? 10 * 60_000,
-      () => services.alerts.checkAll(),
+      parts.alertIntervalMs ?? 10 * 60_000,
+      () => parts.services.alerts.checkAll(),
       (error) => logger.warn('balance alert pass failed; the next one tries again', { error }),
     ),
     // On a shared store an instance that died leaves the updates it held: the others replay them once their hold runs out.
@@ -93,7 +74,9 @@ export function backgroundJobs(parts: JobParts): Job[] {
             'replay',
             Math.max(1000, Math.min(60_000, config.claims.leaseMs)),
             () =>
-              replayInbox(updates.handle, db.inbox, logger, updateClaims).then(() => db.inbox.pruneDone(webhookInboxRetention.postgres)),
+              replayInbox(parts.updates.handle, db.inbox, logger, parts.updateClaims).then(() =>
+                db.inbox.pruneDone(webhookInboxRetention.postgres),
+              ),
             (error) => logger.error('replay failed', { error }),
           ),
           // A broadcast started on another instance, or whose leader died, is looked for here.
@@ -105,12 +88,12 @@ export function backgroundJobs(parts: JobParts): Job[] {
           ),
         ]
       : []),
-    ...(dataDirectory && config.backups.everyMs > 0
+    ...(parts.dataDirectory && config.backups.everyMs > 0
       ? [
           everyInterval(
             'backups',
             config.backups.everyMs,
-            () => backups.run(),
+            () => parts.backups.run(),
             (error) => logger.error('backup failed', { error }),
           ),
         ]

@@ -1,8 +1,4 @@
-/**
- * Parts an app instance is composed of, each made in one named place: its logger, the notices it
- * sends on its own, the outbox and the rate gate every message takes its turn from (with a
- * fleet's shared send slots) and the bot with its dependencies. createApp (app.ts) wires them together.
- */
+/** Parts an app instance is composed of, each made in one named place; createApp (app.ts) wires them together. */
 import { Api, type BotConfig, type Transformer } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { Config } from './config.ts';
@@ -52,9 +48,8 @@ export function createAppNotices(config: Config, db: Db, i18n: I18n): Notices {
 
 /**
  * The outbox on an Api of its own, and the one rate gate its notices, a broadcast's copies and the
- * bot's replies take their turns from (on a fleet's store, with the shared send slots every
- * message of every instance takes first). `groupLinks` is asked when a group refuses the bot or
- * moves (the services are made after the outbox).
+ * bot's replies take their turns from (on a fleet's store, behind the shared send slots).
+ * `groupLinks` is a getter: the services are made after the outbox.
  */
 export function createAppOutbox(parts: {
   config: Config;

@@ -39,17 +39,11 @@ export interface App {
   deps: BotDeps;
   /** The store services, jobs and the bot use: lowdb (DATA_DIR) or PostgreSQL (DATABASE_URL). */
   db: Db;
-  /**
-   * The lowdb store's data directory (DATA_DIR): its files, for backups and for what only a data
-   * directory has (a flush to disk). Undefined on PostgreSQL; everything else goes through `db`.
-   */
+  /** The lowdb store's data directory (DATA_DIR), for backups and a flush to disk; undefined on PostgreSQL. */
   dataDirectory: DataDirectory | undefined;
   /** Names this process in the claims it takes in a shared store (leases of due checks, updates). */
   instanceId: string;
-  /**
-   * This process's claims in a shared store (CLAIM_LEASE_SECONDS): renewed by its heartbeat while
-   * it lives, under a token a paused-and-woken process finds stale (src/store/claim-holder.ts).
-   */
+  /** This process's claims in a shared store, renewed while it lives and fenced by a token (src/store/claim-holder.ts). */
   claims: ClaimHolder;
   /** The stored updates this process handles and their claim tokens (the webhook records each). */
   updateClaims: UpdateClaims;
@@ -73,11 +67,7 @@ export interface App {
   jobs: Scheduler;
   /** Starts the background jobs (`jobs`): outbox, broadcasts, settlement watcher, summaries, price watch, balance alerts, a fleet's replay, backups. */
   startJobs(): void;
-  /**
-   * Handles the inbox updates a crash left unhandled (see src/server/update-inbox.ts). Call it
-   * after `bot.init()` and before updates are received (polling or webhook); resolves with how
-   * many were replayed.
-   */
+  /** Handles the stored updates a crash left unhandled; call after `bot.init()`, before updates are received. Resolves with the count. */
   replayInbox(): Promise<number>;
   /** Tells the users of updates the data directory could not store to try again (src/server/unstored-updates.ts). */
   unstored: UnstoredUpdates;

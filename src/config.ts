@@ -36,6 +36,12 @@ const integerText = (what: string, min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, { error: `must be between ${min} and ${max} (${what})` });
 
+const ipAddress = (error: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success, { error });
+
 /** ENCRYPTION_KEY: 32 bytes as base64 or hex (see parseEncryptionKey). */
 const encryptionKeyField = z
   .string({ error: 'required: 32 random bytes as base64 or hex; generate one with `openssl rand -base64 32`' })
@@ -97,13 +103,7 @@ const schema = z.object({
       return parts.map(Number);
     }),
   ADMIN_CHAT_ID: integerText('a Telegram chat id; groups are negative, like -1001234567890', -1e15, 1e15).optional(),
-  PUBLIC_IP: z
-    .string()
-    .trim()
-    .refine((value) => z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success, {
-      error: "must be this server's public IPv4 or IPv6 address (what providers must whitelist), like 203.0.113.7",
-    })
-    .optional(),
+  PUBLIC_IP: ipAddress("must be this server's public IPv4 or IPv6 address (what providers must whitelist), like 203.0.113.7").optional(),
   WEBHOOK_URL: z
     .string()
     .trim()
@@ -117,14 +117,9 @@ const schema = z.object({
     .regex(/^[A-Za-z0-9_-]{16,256}$/, { error: 'must be 16-256 characters of A-Z, a-z, 0-9, _ and -' })
     .optional(),
   PORT: integerText('the HTTP port for the webhook and health endpoint; 0 picks a free one', 0, 65535).default(3000),
-  HEALTH_HOST: z
-    .string()
-    .trim()
-    .refine((value) => z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success, {
-      error:
-        'must be the IP address the HTTP server (health, webhook) listens on: 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface)',
-    })
-    .default('127.0.0.1'),
+  HEALTH_HOST: ipAddress(
+    'must be the IP address the HTTP server (health, webhook) listens on: 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface)',
+  ).default('127.0.0.1'),
   HEALTH_TOKEN: z
     .string()
     .trim()
@@ -180,10 +175,7 @@ export interface Config {
   /** Keys that may still open stored secrets during a key rotation (ENCRYPTION_KEY_PREVIOUS). */
   previousKeys: Buffer[];
   dataDir: string;
-  /**
-   * ACCEPT_MISSING_DATA: start although a piece of the data directory is missing (the hot file
-   * beside users or history, a history month the hot file lists), losing what it held. For one start.
-   */
+  /** ACCEPT_MISSING_DATA: start once although a piece of the data directory is missing, losing what it held. */
   acceptMissingData: boolean;
   adminIds: number[];
   adminChatId: number | undefined;
@@ -191,16 +183,9 @@ export interface Config {
   webhook: { url: string; secret: string } | undefined;
   /** DATABASE_URL: the store is PostgreSQL, shared by every instance, instead of DATA_DIR. */
   databaseUrl: string | undefined;
-  /**
-   * DATABASE_POOL_SIZE: every PostgreSQL connection one instance may open (queries and chat locks
-   * together, see src/store/pg/budget.ts).
-   */
+  /** DATABASE_POOL_SIZE: every PostgreSQL connection one instance may open (src/store/pg/budget.ts). */
   databasePoolSize: number;
-  /**
-   * What every claim is taken with, passed whole to what takes claims. `leaseMs`:
-   * CLAIM_LEASE_SECONDS in ms, how long an instance holds a due check, a notice or a stored update
-   * it took; one that dies lets them go to the others after this.
-   */
+  /** `leaseMs` (CLAIM_LEASE_SECONDS): how long a dead instance's claims stay its own before others take them. */
   claims: ClaimsConfig;
   port: number;
   /** Interface the HTTP server (health, webhook) listens on. */
@@ -231,11 +216,7 @@ const secretVariables = new Set([
   'DATABASE_URL',
 ]);
 
-/**
- * Parses the environment into a typed config. Pure: reads only `env`. Throws one ConfigError that
- * names every bad or missing variable and what it should look like; secret values are never
- * quoted back.
- */
+/** Parses the environment into a typed config. Pure. Throws one ConfigError naming every bad variable (secrets never quoted). */
 export function createConfig(env: Record<string, string | undefined>): Config {
   const data = parseEnvironment(schema, env);
   if (data.DATABASE_URL && !data.WEBHOOK_URL) {
@@ -253,6 +234,12 @@ export function createConfig(env: Record<string, string | undefined>): Config {
   if (data.WEBHOOK_URL && !data.WEBHOOK_SECRET) {
     throw new ConfigError([
       { variable: 'WEBHOOK_SECRET', problem: 'required when WEBHOOK_URL is set (16+ characters of A-Z, a-z, 0-9, _ and -)' },
+    ]);
+  }
+  if (data.BROADCAST_RATE > 30 && data.BROADCAST_PAID !== 'true') {
+    // Above about 30 per second Telegram allows paid broadcasts only.
+    throw new ConfigError([
+      { variable: 'BROADCAST_RATE', problem: 'above 30 messages per second needs BROADCAST_PAID=true (Telegram allows about 30 free)' },
     ]);
   }
   return {
@@ -286,39 +273,32 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     priceWatchMs: data.PRICE_WATCH_MINUTES * 60_000,
     gameshopCataloguePath: data.GAMESHOP_CATALOGUE,
     backups: { dir: data.BACKUP_DIR, everyMs: data.BACKUP_EVERY_HOURS * 3600_000, keep: data.BACKUP_KEEP },
-    broadcast: broadcastSettings(data.BROADCAST_RATE, data.BROADCAST_PAID === 'true'),
+    broadcast: { rate: data.BROADCAST_RATE, paid: data.BROADCAST_PAID === 'true' },
   };
 }
 
-/** Above 30 per second only paid broadcasts are allowed by Telegram. */
-function broadcastSettings(rate: number, paid: boolean): { rate: number; paid: boolean } {
-  if (rate > 30 && !paid) {
-    throw new ConfigError([
-      { variable: 'BROADCAST_RATE', problem: 'above 30 messages per second needs BROADCAST_PAID=true (Telegram allows about 30 free)' },
-    ]);
-  }
-  return { rate, paid };
+/** Parses DATA_DIR and BACKUP_DIR like createConfig does (`npm run backup`). Pure. */
+export function createDataConfig(env: Record<string, string | undefined>): { dataDir: string; backupDir: string } {
+  const data = parseEnvironment(schema.pick({ DATA_DIR: true, BACKUP_DIR: true }), env);
+  return { dataDir: data.DATA_DIR, backupDir: data.BACKUP_DIR };
 }
 
-/** What the data tools (`npm run backup`) need: the data and backup directories. */
-export interface DataConfig {
-  dataDir: string;
-  backupDir: string;
+/** Parses the keys too (`npm run rotate-key`, `npm run restore`), naming every bad variable at once. Pure. */
+export function createKeyConfig(env: Record<string, string | undefined>) {
+  const data = parseEnvironment(
+    schema.pick({ ENCRYPTION_KEY: true, ENCRYPTION_KEY_PREVIOUS: true, DATA_DIR: true, BACKUP_DIR: true }),
+    env,
+  );
+  return {
+    encryptionKey: data.ENCRYPTION_KEY,
+    previousKeys: data.ENCRYPTION_KEY_PREVIOUS,
+    dataDir: data.DATA_DIR,
+    backupDir: data.BACKUP_DIR,
+  };
 }
 
-/** What the key tools (`npm run rotate-key`, `npm run restore`) need: the keys too. */
-export interface KeyConfig extends DataConfig {
-  encryptionKey: Buffer;
-  previousKeys: Buffer[];
-}
-
-/** What `npm run migrate-store` needs: the data directory and its keys, and the target database. */
-export interface MigrateConfig extends KeyConfig {
-  databaseUrl: string;
-}
-
-/** Parses the variables of `npm run migrate-store`; DATABASE_URL is required there. Pure. */
-export function createMigrateConfig(env: Record<string, string | undefined>): MigrateConfig {
+/** Parses the variables of `npm run migrate-store`: the keys and a required DATABASE_URL. Pure. */
+export function createMigrateConfig(env: Record<string, string | undefined>) {
   const keys = createKeyConfig(env);
   const { DATABASE_URL: databaseUrl } = parseEnvironment(schema.pick({ DATABASE_URL: true }), env);
   if (!databaseUrl) {
@@ -332,26 +312,6 @@ export function createMigrateConfig(env: Record<string, string | undefined>): Mi
   return { ...keys, databaseUrl };
 }
 
-/** Parses DATA_DIR and BACKUP_DIR like createConfig does. Pure. */
-export function createDataConfig(env: Record<string, string | undefined>): DataConfig {
-  const data = parseEnvironment(schema.pick({ DATA_DIR: true, BACKUP_DIR: true }), env);
-  return { dataDir: data.DATA_DIR, backupDir: data.BACKUP_DIR };
-}
-
-/** Parses ENCRYPTION_KEY, ENCRYPTION_KEY_PREVIOUS, DATA_DIR and BACKUP_DIR like createConfig does. Pure. */
-export function createKeyConfig(env: Record<string, string | undefined>): KeyConfig {
-  const data = parseEnvironment(
-    schema.pick({ ENCRYPTION_KEY: true, ENCRYPTION_KEY_PREVIOUS: true, DATA_DIR: true, BACKUP_DIR: true }),
-    env,
-  );
-  return {
-    encryptionKey: data.ENCRYPTION_KEY,
-    previousKeys: data.ENCRYPTION_KEY_PREVIOUS,
-    dataDir: data.DATA_DIR,
-    backupDir: data.BACKUP_DIR,
-  };
-}
-
 /** Parses `env` with `shape`, or throws one ConfigError naming every bad variable (secrets never quoted). */
 function parseEnvironment<S extends z.ZodObject>(shape: S, env: Record<string, string | undefined>): z.output<S> {
   const input: Record<string, string | undefined> = {};
@@ -362,16 +322,11 @@ function parseEnvironment<S extends z.ZodObject>(shape: S, env: Record<string, s
   for (const issue of result.error.issues) {
     const variable = String(issue.path[0] ?? 'environment');
     if (problems.some((p) => p.variable === variable)) continue;
-    const message = issue.code === 'invalid_type' && input[variable] === undefined ? requiredMessage(issue.message) : issue.message;
-    problems.push({ variable, problem: secretVariables.has(variable) ? scrubSecret(message, input[variable]) : message });
+    const value = input[variable];
+    let problem = issue.message;
+    if (issue.code === 'invalid_type' && value === undefined && !problem.startsWith('required')) problem = `required: ${problem}`;
+    if (secretVariables.has(variable) && value) problem = problem.split(value).join('[hidden]');
+    problems.push({ variable, problem });
   }
   throw new ConfigError(problems);
-}
-
-function requiredMessage(message: string): string {
-  return message.startsWith('required') ? message : `required: ${message}`;
-}
-
-function scrubSecret(message: string, value: string | undefined): string {
-  return value && value.length > 0 ? message.split(value).join('[hidden]') : message;
 }

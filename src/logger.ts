@@ -24,10 +24,19 @@ export interface LoggerOptions {
   secrets?: string[];
   /** Where lines go; defaults to stdout (warn and error to stderr). */
   write?: (line: string, level: LogLevel) => void;
-  now?: () => Date;
 }
 
 const REDACTED = '[redacted]';
+/** A bot token inside a Bot API URL, whichever token it is. */
+const botUrlToken = /\/bot\d+:[\w-]+/g;
+
+/** Replaces every secret in `text`, in the order given (a token before its own secret part), and any bot token in a Bot API URL. */
+export function maskSecrets(text: string, secrets: Iterable<string>): string {
+  let out = text.replace(botUrlToken, '/bot' + REDACTED);
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
 /** A bot token: its part after the colon is the secret, masked on its own too (it outlives a split or URL-encoding). */
 const botTokenShape = /^\d+:([\w-]{20,})$/;
 
@@ -45,18 +54,13 @@ function secretForms(value: string): string[] {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = new Set((options.secrets ?? []).flatMap(secretForms));
   const min = levelRank[options.level ?? 'info'];
-  const now = options.now ?? (() => new Date());
   const write =
     options.write ??
     ((line: string, level: LogLevel) => {
       (level === 'warn' || level === 'error' ? process.stderr : process.stdout).write(line + '\n');
     });
 
-  const maskString = (text: string): string => {
-    let out = text.replace(/\/bot\d+:[\w-]+/g, '/bot' + REDACTED);
-    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    return out;
-  };
+  const maskString = (text: string) => maskSecrets(text, secrets);
 
   const scrub = (value: unknown, depth: number): unknown => {
     if (depth > 6) return '[deep]';
@@ -81,7 +85,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     const log = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
       if (levelRank[level] < min) return;
       const record = scrub({ ...bindings, ...fields }, 0) as Record<string, unknown>;
-      write(JSON.stringify({ time: now().toISOString(), level, msg: maskString(message), ...record }), level);
+      write(JSON.stringify({ time: new Date().toISOString(), level, msg: maskString(message), ...record }), level);
     };
     return {
       debug: (m, f) => log('debug', m, f),

@@ -2,35 +2,19 @@
  * `npm start`: reads the environment (and `.env` if present), opens the store, starts the bot
  * with long polling through @grammyjs/runner, and stops gracefully on SIGINT/SIGTERM.
  */
-import { existsSync } from 'node:fs';
 import { run, type RunnerHandle } from '@grammyjs/runner';
-import { ConfigError, createConfig } from './config.ts';
+import { createConfig } from './config.ts';
 import { allowedUpdates, createApp } from './app.ts';
 import { restoreAdvice } from './store/backup.ts';
 import { StoreCorruptError, StoreMissingError } from './store/errors.ts';
 import { publishCommands } from './bot/commands.ts';
 import { BotTokenRejectedError, initBotWithRetry } from './telegram-start.ts';
 import { startHttpServer, type HttpServer } from './server/http.ts';
-import { installOutputGuard, logPollingErrors, outputSecrets, printCrashesMasked } from './output-guard.ts';
+import { logPollingErrors } from './output-guard.ts';
+import { startCommand } from './ops/cli.ts';
 
-if (existsSync('.env')) process.loadEnvFile('.env');
-
-// Output guard: nothing this process prints (our logs, a library's console.error, a crash trace)
-// may contain the bot token or the encryption key, in any form.
-const outputSecretForms = outputSecrets(process.env);
-installOutputGuard(outputSecretForms);
-printCrashesMasked(outputSecretForms);
-
-let config;
-try {
-  config = createConfig(process.env);
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+// Nothing this process prints (our logs, a library's console.error, a crash trace) may contain a secret.
+const config = startCommand(createConfig);
 
 let app;
 try {
@@ -73,7 +57,7 @@ try {
   await db.close();
   process.exit(waiting.signal.aborted ? 0 : 1);
 }
-// --- Update inbox: before any new update is received, handle those a crash interrupted. ---
+// Before any new update is received, handle those a crash interrupted.
 try {
   await started.replayInbox();
 } catch (error) {
@@ -81,7 +65,6 @@ try {
   await started.close();
   process.exit(1);
 }
-// --- end of the update inbox block ---
 await exitIfStopped();
 logger.info('bot ready', { username: bot.botInfo.username });
 void publishCommands(bot.api, started.deps.i18n, logger, config.defaultLocale, config.adminIds);

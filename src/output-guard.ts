@@ -1,22 +1,16 @@
 /**
  * The last line of defence for secrets in the process output: whatever is written to stdout or
- * stderr (our logger, a library's own `console.error`, a crash trace) passes through `mask`, which
- * replaces the bot token (also its secret part after the colon, and URL-encoded), the webhook
- * secret, the health token and the encryption key (as configured, and as base64, base64url and
- * hex) with `[redacted]`, and any
- * Telegram bot URL (`/bot123:abc`) with `/bot[redacted]`. main.ts installs it first thing.
+ * stderr (our logger, a library's own `console.error`, a crash trace) has every form of the
+ * configured secrets (`outputSecrets`) and any Bot API URL's token replaced with `[redacted]`.
  */
 import { inspect } from 'node:util';
 import type { Api } from 'grammy';
-import type { Logger } from './logger.ts';
+import { maskSecrets, type Logger } from './logger.ts';
 import { writeFailureFields, writeFailureOf } from './store/errors.ts';
 import { parseEncryptionKey } from './store/vault.ts';
 
-const REDACTED = '[redacted]';
 /** Shorter values are not masked: they would match ordinary text. */
 const minSecretLength = 6;
-/** A bot token inside a Bot API URL, whichever token it is. */
-const botUrlToken = /\/bot\d+:[\w-]+/g;
 
 /** A stream whose `write` can be wrapped (process.stdout, process.stderr, or a test double). */
 export interface WritableLike {
@@ -24,9 +18,9 @@ export interface WritableLike {
 }
 
 /**
- * Every form in which the secrets of `env` could show up in text: the bot token, its part after
- * the colon and its URL-encoded form; WEBHOOK_SECRET and HEALTH_TOKEN; the encryption key and the
- * previous keys of a rotation as written and, if valid, their base64, base64url and hex forms.
+ * Every form in which the secrets of `env` could show up in text, longest first: the bot token, its
+ * part after the colon and its URL-encoded form; WEBHOOK_SECRET, HEALTH_TOKEN and DATABASE_URL's
+ * password; the encryption keys as written and, if valid, as base64, base64url and hex.
  */
 export function outputSecrets(env: Record<string, string | undefined>): string[] {
   const forms = new Set<string>();
@@ -65,24 +59,14 @@ export function outputSecrets(env: Record<string, string | undefined>): string[]
       // Not a valid key: config validation stops the process; its text is masked as written.
     }
   }
-  return [...forms].filter((form) => form.length >= minSecretLength);
-}
-
-/** Replaces every secret in `text` (longest first, so a token goes before its own secret part). */
-export function maskSecrets(text: string, secrets: readonly string[]): string {
-  let out = text.replace(botUrlToken, '/bot' + REDACTED);
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
-  return out;
+  // Longest first, so a token goes before its own secret part.
+  return [...forms].filter((form) => form.length >= minSecretLength).sort((a, b) => b.length - a.length);
 }
 
 /**
  * Wraps the `write` of each stream (default stdout and stderr) so nothing written through it can
- * contain one of `secrets`. Strings and byte chunks (decoded as UTF-8) are masked; the encoding
- * and callback arguments pass through. Returns a function that restores the original writes.
- * (Node prints a crash - an uncaught exception - without going through these streams: see
- * `printCrashesMasked`.)
+ * contain one of `secrets` (strings and UTF-8 byte chunks; other arguments pass through). Returns
+ * a function that restores the original writes. A crash bypasses these streams: see `printCrashesMasked`.
  */
 export function installOutputGuard(secrets: readonly string[], streams: WritableLike[] = [process.stdout, process.stderr]): () => void {
   const restores = streams.map((stream) => {
@@ -106,11 +90,9 @@ export function installOutputGuard(secrets: readonly string[], streams: Writable
 }
 
 /**
- * Reports failed `getUpdates` calls through the logger (which masks secrets) - for the runner,
- * started with `silent: true` so it does not print the raw error (whose URL holds the token)
- * itself. The runner retries on its own; an aborted poll (stopping) is not reported. A call that
- * failed because the update inbox could not be written (update-inbox.ts) says what is wrong with
- * the data directory: no update is answered until it can be written again (Telegram keeps them).
+ * Reports failed `getUpdates` calls through the logger, for the runner started with `silent: true`
+ * (its raw error's URL holds the token); it retries on its own, and an aborted poll is not
+ * reported. One that failed because the update inbox could not be written names the data directory.
  */
 export function logPollingErrors(api: Api, logger: Logger): void {
   api.config.use(async (prev, method, payload, signal) => {

@@ -11,9 +11,8 @@ export interface TelegramStartOptions {
   apiRoot: string;
   /** How long one getMe may take before it counts as unanswered. */
   timeoutMs: number;
-  /** First pause between attempts; doubles after each failure up to `maxRetryMs`. */
+  /** First pause between attempts; doubles after each failure up to 60 s. */
   retryMs: number;
-  maxRetryMs?: number;
   logger: Logger;
   /** Aborts the waiting (the process is stopping). */
   signal?: AbortSignal;
@@ -29,9 +28,9 @@ export class BotTokenRejectedError extends Error {
   }
 }
 
-/** Pause `n` (1-based) after the n-th failed attempt. */
-export function retryDelay(n: number, retryMs: number, maxRetryMs = 60_000): number {
-  return Math.min(retryMs * 2 ** (n - 1), maxRetryMs);
+/** Pause after the n-th (1-based) failed attempt. */
+export function retryDelay(n: number, retryMs: number): number {
+  return Math.min(retryMs * 2 ** (n - 1), 60_000);
 }
 
 function reasonOf(error: unknown, timedOut: boolean, timeoutMs: number): string {
@@ -45,7 +44,7 @@ function reasonOf(error: unknown, timedOut: boolean, timeoutMs: number): string 
 
 /** Resolves once `bot.init` succeeded; throws BotTokenRejectedError on 401/404, or the abort reason. */
 export async function initBotWithRetry(bot: { init: Bot['init'] }, options: TelegramStartOptions): Promise<void> {
-  const { apiRoot, timeoutMs, retryMs, maxRetryMs, logger, signal } = options;
+  const { apiRoot, timeoutMs, retryMs, logger, signal } = options;
   for (let attempt = 1; ; attempt++) {
     signal?.throwIfAborted();
     const attemptSignal = AbortSignal.timeout(timeoutMs);
@@ -57,7 +56,7 @@ export async function initBotWithRetry(bot: { init: Bot['init'] }, options: Tele
       signal?.throwIfAborted();
       if (error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404))
         throw new BotTokenRejectedError(apiRoot, `${error.error_code} ${error.description}`);
-      const delay = retryDelay(attempt, retryMs, maxRetryMs);
+      const delay = retryDelay(attempt, retryMs);
       logger.error(
         `cannot reach the Telegram Bot API at ${apiRoot} (${reasonOf(error, attemptSignal.aborted, timeoutMs)}); ` +
           `check TELEGRAM_API_ROOT, the network (firewall, proxy, DNS) and BOT_TOKEN; retrying in ${delay / 1000} s (attempt ${attempt})`,

@@ -1,17 +1,14 @@
 /**
  * Moving a store from lowdb to PostgreSQL (`npm run migrate-store -- --to postgres`): every record
- * of a lowdb data directory is copied into an empty PostgreSQL database, then each table is
- * compared with the data directory by its row count and a checksum PostgreSQL computes over the
- * stored rows (no row is read back).
+ * of a data directory is copied into an empty database, then each table is compared with the data
+ * directory by its row count and a checksum PostgreSQL computes over the stored rows.
  *
- * - The data directory is opened like the bot opens it (its lock taken, so the bot cannot run on it
- *   meanwhile; the key checked; what a crash left half done finished) and only read after that.
- * - Secrets are copied as they are stored: sealed by the vault. The database never sees a plain key,
- *   and the bot opens them with the same ENCRYPTION_KEY.
+ * - The data directory is opened like the bot opens it (its lock taken, the key checked, what a
+ *   crash left half done finished) and only read after that.
+ * - Secrets are copied sealed, as they are stored: the database never sees a plain key.
  * - `store_import` says `copying` (committed before the first row) until the copy is verified,
- *   then `done`. An engine refuses a database whose copy is not `done` (see `checkStoreImport`), so
- *   a copy cut short by a crash, a full disk or a failed check is never served; running the
- *   command again starts it over.
+ *   then `done`; an engine refuses a database whose copy is not `done` (`checkStoreImport`), so a
+ *   copy cut short is never served. Running the command again starts it over.
  * - All rows go in one transaction: a copy that fails leaves the tables empty.
  */
 import { createHash } from 'node:crypto';
@@ -29,7 +26,8 @@ import { hotFileName, openStore, type Store } from '../store/store.ts';
 import { decodeUserShardFile, userShardCount, userShardFileName, type UserShardData } from '../store/user-shards.ts';
 import type { Vault } from '../store/vault.ts';
 import { writePgKeyCheck } from '../store/pg/key-check.ts';
-import { connectPg, inTransaction, outboxDueAt, type PgConnections } from '../store/pg/db.ts';
+import { connectPg, inTransaction, type PgConnections } from '../store/pg/db.ts';
+import { outboxDueTime } from '../store/records/outbox.ts';
 import { migratePg, StoreImportError } from '../store/pg/migrate.ts';
 import { dueAt } from '../store/pg/transactions.ts';
 
@@ -62,27 +60,40 @@ function table<R>(definition: Table<R>): Table<R> {
   return definition;
 }
 
+/** A table whose `json` column holds the whole row, after `columns`: the checksum compares that column. */
+function wholeRowTable<R>(name: string, columns: readonly Column<R>[], json = 'record'): Table<R> {
+  return { name, columns: [...columns, [json, 'jsonb', (row) => JSON.stringify(row)]], canonical: (row) => row, rowText: `${json}::text` };
+}
+
+/** A table of records by key (`keyColumn`, then `columns` of the record, then the record as jsonb), checksummed as [key, record]. */
+function keyedTable<V>(
+  name: string,
+  keyColumn: readonly [name: string, type: string],
+  columns: readonly Column<V>[],
+  json = 'record',
+): Table<{ key: number | string; record: V }> {
+  return {
+    name,
+    columns: [
+      [...keyColumn, (row) => row.key],
+      ...columns.map(([column, type, value]) => [column, type, (row: { record: V }) => value(row.record)] as const),
+      [json, 'jsonb', (row) => JSON.stringify(row.record)],
+    ],
+    canonical: (row) => [row.key, row.record],
+    rowText: `jsonb_build_array(${keyColumn[0]}, ${json})::text`,
+  };
+}
+
 const tables = {
-  users: table<HotData['pendingUsers'][string]>({
-    name: 'users',
-    columns: [
-      ['id', 'bigint', (user) => user.id],
-      ['active', 'boolean', (user) => user.active],
-      ['record', 'jsonb', (user) => JSON.stringify(user)],
-    ],
-    canonical: (user) => user,
-    rowText: 'record::text',
-  }),
-  credentials: table<{ userId: number; record: UserShardData['credentials'][string] }>({
-    name: 'credentials',
-    columns: [
-      ['user_id', 'bigint', (row) => row.userId],
-      ['service', 'text', (row) => row.record.service],
-      ['record', 'jsonb', (row) => JSON.stringify(row.record)],
-    ],
-    canonical: (row) => [row.userId, row.record],
-    rowText: 'jsonb_build_array(user_id, record)::text',
-  }),
+  users: wholeRowTable<HotData['pendingUsers'][string]>('users', [
+    ['id', 'bigint', (user) => user.id],
+    ['active', 'boolean', (user) => user.active],
+  ]),
+  credentials: keyedTable<UserShardData['credentials'][string]>(
+    'credentials',
+    ['user_id', 'bigint'],
+    [['service', 'text', (r) => r.service]],
+  ),
   conversations: table<{ key: string; sealed: string }>({
     name: 'conversations',
     columns: [
@@ -92,21 +103,15 @@ const tables = {
     canonical: (row) => [row.key, row.sealed],
     rowText: 'jsonb_build_array(key, sealed)::text',
   }),
-  transactions: table<HotData['transactions'][string]>({
-    name: 'transactions',
-    columns: [
-      ['ref_id', 'text', (tx) => tx.refId],
-      ['user_id', 'bigint', (tx) => tx.userId],
-      ['final', 'boolean', (tx) => isFinalStatus(tx.status)],
-      ['created_at', 'timestamptz', (tx) => tx.createdAt],
-      ['due_at', 'timestamptz', dueAt],
-      ['target', 'text', (tx) => tx.target],
-      ['trx_id', 'text', (tx) => tx.trxId ?? null],
-      ['record', 'jsonb', (tx) => JSON.stringify(tx)],
-    ],
-    canonical: (tx) => tx,
-    rowText: 'record::text',
-  }),
+  transactions: wholeRowTable<HotData['transactions'][string]>('transactions', [
+    ['ref_id', 'text', (tx) => tx.refId],
+    ['user_id', 'bigint', (tx) => tx.userId],
+    ['final', 'boolean', (tx) => isFinalStatus(tx.status)],
+    ['created_at', 'timestamptz', (tx) => tx.createdAt],
+    ['due_at', 'timestamptz', dueAt],
+    ['target', 'text', (tx) => tx.target],
+    ['trx_id', 'text', (tx) => tx.trxId ?? null],
+  ]),
   confirmations: table<{ id: string; refIds: string[]; at: string }>({
     name: 'confirmations',
     columns: [
@@ -118,39 +123,22 @@ const tables = {
     canonical: (row) => [row.id, row.refIds, ms(row.at)],
     rowText: `jsonb_build_array(id, to_jsonb(ref_ids), ${epochMs('at')})::text`,
   }),
-  outbox: table<HotData['outbox'][string]>({
-    name: 'outbox',
-    columns: [
+  outbox: wholeRowTable<HotData['outbox'][string]>(
+    'outbox',
+    [
       ['id', 'text', (item) => item.id],
       ['chat_id', 'bigint', (item) => item.chatId],
-      ['due_at', 'timestamptz', outboxDueAt],
+      ['due_at', 'timestamptz', outboxDueTime],
       ['dedupe_key', 'text', (item) => item.dedupeKey ?? null],
-      ['item', 'jsonb', (item) => JSON.stringify(item)],
     ],
-    canonical: (item) => item,
-    rowText: 'item::text',
-  }),
-  groups: table<{ chatId: number; record: HotData['groups'][string] }>({
-    name: 'groups',
-    columns: [
-      ['chat_id', 'bigint', (row) => row.chatId],
-      ['owner_id', 'bigint', (row) => row.record.ownerId],
-      ['record', 'jsonb', (row) => JSON.stringify(row.record)],
-    ],
-    canonical: (row) => [row.chatId, row.record],
-    rowText: 'jsonb_build_array(chat_id, record)::text',
-  }),
-  gameOrders: table<HotData['gameOrders'][string]>({
-    name: 'game_orders',
-    columns: [
-      ['order_id', 'text', (order) => order.orderId],
-      ['user_id', 'bigint', (order) => order.userId],
-      ['created_at', 'timestamptz', (order) => order.createdAt],
-      ['record', 'jsonb', (order) => JSON.stringify(order)],
-    ],
-    canonical: (order) => order,
-    rowText: 'record::text',
-  }),
+    'item',
+  ),
+  groups: keyedTable<HotData['groups'][string]>('groups', ['chat_id', 'bigint'], [['owner_id', 'bigint', (r) => r.ownerId]]),
+  gameOrders: wholeRowTable<HotData['gameOrders'][string]>('game_orders', [
+    ['order_id', 'text', (order) => order.orderId],
+    ['user_id', 'bigint', (order) => order.userId],
+    ['created_at', 'timestamptz', (order) => order.createdAt],
+  ]),
   inbox: table<{ id: number; sealed: string; receivedAt: string; done?: true; attempts?: number }>({
     name: 'inbox',
     columns: [
@@ -174,26 +162,16 @@ const tables = {
     canonical: (entry) => [entry.userId, entry.account, entry.seconds, entry.balance],
     rowText: 'jsonb_build_array(user_id, account, extract(epoch FROM at)::bigint, balance)::text',
   }),
-  broadcasts: table<ReturnType<typeof decodeBroadcastsFile>['data']['jobs'][string]>({
-    name: 'broadcasts',
-    columns: [
+  broadcasts: wholeRowTable<ReturnType<typeof decodeBroadcastsFile>['data']['jobs'][string]>(
+    'broadcasts',
+    [
       ['id', 'text', (job) => job.id],
       ['status', 'text', (job) => job.status],
       ['created_at', 'timestamptz', (job) => job.createdAt],
-      ['job', 'jsonb', (job) => JSON.stringify(job)],
     ],
-    canonical: (job) => job,
-    rowText: 'job::text',
-  }),
-  priceWatch: table<{ accountKey: string; snapshot: unknown }>({
-    name: 'price_watch',
-    columns: [
-      ['account_key', 'text', (row) => row.accountKey],
-      ['snapshot', 'jsonb', (row) => JSON.stringify(row.snapshot)],
-    ],
-    canonical: (row) => [row.accountKey, row.snapshot],
-    rowText: 'jsonb_build_array(account_key, snapshot)::text',
-  }),
+    'job',
+  ),
+  priceWatch: keyedTable<unknown>('price_watch', ['account_key', 'text'], [], 'snapshot'),
 };
 
 /** The tables a copy fills, in the order it fills them. */
@@ -253,13 +231,15 @@ export async function importLowdbIntoPg(options: ImportOptions): Promise<ImportR
       // What an unfinished copy left (broadcast_deliveries, which no lowdb file has, goes with broadcasts).
       await client.query(`TRUNCATE ${[...importedTables, 'broadcast_deliveries'].join(', ')}`);
       for (const { table: t, batches } of sources) {
-        const summary = createSummary();
+        let count = 0;
+        let sum = 0n;
         for await (const rows of batches) {
           await insertRows(client, t, rows);
-          for (const row of rows) summary.add(t.canonical(row));
+          count += rows.length;
+          for (const row of rows) sum += rowHash(jsonbText(t.canonical(row)));
         }
-        expected.set(t.name, summary.result());
-        options.onTable?.(t.name, summary.result().rows);
+        expected.set(t.name, { rows: count, checksum: sum.toString() });
+        options.onTable?.(t.name, count);
       }
       if (options.beforeVerify) await options.beforeVerify(client);
     });
@@ -363,7 +343,7 @@ async function readSource(
   const file = (name: string) => path.join(dataDir, name);
   const hot = decodeHotFile(await readJson(file(hotFileName)), hotFileName, now()).data;
   const users: Array<HotData['pendingUsers'][string]> = [];
-  const credentials: Array<{ userId: number; record: UserShardData['credentials'][string] }> = [];
+  const credentials: Array<{ key: number; record: UserShardData['credentials'][string] }> = [];
   const conversations: Array<{ key: string; sealed: string }> = [];
   for (let index = 0; index < userShardCount; index++) {
     const name = userShardFileName(index);
@@ -371,7 +351,7 @@ async function readSource(
     if (raw === undefined) continue;
     const shard = decodeUserShardFile(raw, name).data;
     users.push(...Object.values(shard.users));
-    for (const [key, record] of Object.entries(shard.credentials)) credentials.push({ userId: Number(key.split(':')[0]), record });
+    for (const [key, record] of Object.entries(shard.credentials)) credentials.push({ key: Number(key.split(':')[0]), record });
     for (const [key, sealed] of Object.entries(shard.conversations)) conversations.push({ key, sealed });
   }
   const side = async <T>(name: string, decode: (raw: unknown, file: string) => { data: T }) => {
@@ -391,7 +371,7 @@ async function readSource(
     { table: tables.transactions, batches: transactions },
     { table: tables.confirmations, batches: all(Object.entries(hot.confirmations).map(([id, confirmation]) => ({ id, ...confirmation }))) },
     { table: tables.outbox, batches: all(Object.values(hot.outbox)) },
-    { table: tables.groups, batches: all(Object.entries(hot.groups).map(([chatId, record]) => ({ chatId: Number(chatId), record }))) },
+    { table: tables.groups, batches: all(Object.entries(hot.groups).map(([chatId, record]) => ({ key: Number(chatId), record }))) },
     { table: tables.gameOrders, batches: all(Object.values(hot.gameOrders)) },
     { table: tables.inbox, batches: all(inbox) },
     {
@@ -406,7 +386,7 @@ async function readSource(
     { table: tables.broadcasts, batches: all(Object.values(broadcasts?.jobs ?? {})) },
     {
       table: tables.priceWatch,
-      batches: all(Object.entries(priceWatch?.accounts ?? {}).map(([accountKey, snapshot]) => ({ accountKey, snapshot }))),
+      batches: all(Object.entries(priceWatch?.accounts ?? {}).map(([key, record]) => ({ key, record }))),
     },
   ];
   return sources as unknown as Array<SourceTable<never>>;
@@ -437,19 +417,6 @@ async function insertRows<R>(client: pg.PoolClient, t: Table<R>, rows: readonly 
  * checksum is their sum (order does not matter), computed the same way in SQL (`storedSummary`).
  */
 const rowHash = (text: string) => BigInt(`0x${createHash('md5').update(text).digest('hex').slice(0, 15)}`);
-
-/** Count and checksum of the source rows' canonical values, added a row at a time. */
-function createSummary(): { add(value: unknown): void; result(): { rows: number; checksum: string } } {
-  let rows = 0;
-  let sum = 0n;
-  return {
-    add(value) {
-      rows += 1;
-      sum += rowHash(jsonbText(value));
-    },
-    result: () => ({ rows, checksum: sum.toString() }),
-  };
-}
 
 /** Count and checksum of a table as stored, computed by PostgreSQL over each row's `rowText` (no row leaves the server). */
 async function storedSummary<R>(pool: pg.Pool, t: Table<R>): Promise<{ rows: number; checksum: string }> {

@@ -1,9 +1,7 @@
 /**
- * `npm run migrate-store -- --to postgres`: copies the lowdb data directory (DATA_DIR) into the
- * empty PostgreSQL database at DATABASE_URL, then checks every table's row count and checksum on
- * both sides (src/ops/import-lowdb.ts). Run it with the bot stopped: it takes the data
- * directory's lock. The data directory is only read; secrets go over sealed, as they are stored.
- * Prints counts and where it copied to, never a password or a key.
+ * `npm run migrate-store -- --to postgres`: copies DATA_DIR into the empty PostgreSQL database at
+ * DATABASE_URL and verifies it (src/ops/import-lowdb.ts). Prints counts and where it copied to,
+ * never a password or a key.
  */
 import pg from 'pg';
 import { createMigrateConfig } from '../config.ts';

@@ -4,12 +4,12 @@
  */
 import { buildOutboxItem } from '../records/outbox.ts';
 import {
+  broadcastJobSchema,
   broadcastRunning,
   endJob,
   endWithReport,
   keepFinished,
   newBroadcastJob,
-  parseBroadcastJob,
   progressOf,
   recordDelivery,
   isDone,
@@ -20,10 +20,14 @@ import { first, inTransaction, insertOutbox, isUniqueViolation, type PgConnectio
 
 /** The broadcast jobs repository of the contract. */
 export function createPgBroadcasts(pool: PgConnections, now: () => Date): StoreEngine['broadcasts'] {
-  const job = async (db: Queryable, id: string, lock = false) => {
-    const stored = await first<unknown>(db, 'job', `SELECT job FROM broadcasts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
-    return stored === undefined ? undefined : parseBroadcastJob(stored);
+  /** The job the query finds, validated. */
+  const found = async (db: Queryable, text: string, values: unknown[] = []) => {
+    const stored = await first<unknown>(db, 'job', text, values);
+    return stored === undefined ? undefined : broadcastJobSchema.parse(stored);
   };
+  const job = (db: Queryable, id: string, lock = false) =>
+    found(db, `SELECT job FROM broadcasts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  const running = () => found(pool, `SELECT job FROM broadcasts WHERE status = 'running'`);
   const write = (db: Queryable, value: BroadcastJob) =>
     db.query('UPDATE broadcasts SET status = $2, job = $3 WHERE id = $1', [value.id, value.status, value]);
   /** Locks the job, lets `change` edit it (and write more in the same transaction), writes it back; the job as changed. */
@@ -54,21 +58,17 @@ export function createPgBroadcasts(pool: PgConnections, now: () => Date): StoreE
       return value;
     },
     get: (id) => job(pool, id),
-    async running() {
-      const stored = await first<unknown>(pool, 'job', `SELECT job FROM broadcasts WHERE status = 'running'`);
-      return stored === undefined ? undefined : parseBroadcastJob(stored);
-    },
+    running,
     async runningProgress() {
-      const stored = await first<unknown>(pool, 'job', `SELECT job FROM broadcasts WHERE status = 'running'`);
-      return stored === undefined ? undefined : progressOf(parseBroadcastJob(stored));
+      const value = await running();
+      return value && progressOf(value);
     },
     async unreported() {
-      const stored = await first<unknown>(
+      const value = await found(
         pool,
-        'job',
         `SELECT job FROM broadcasts WHERE status <> 'running' AND job->>'reportDue' = 'true' ORDER BY created_at LIMIT 1`,
       );
-      return stored === undefined ? undefined : progressOf(parseBroadcastJob(stored));
+      return value && progressOf(value);
     },
     async isDone(id, index) {
       const value = await job(pool, id);

@@ -7,13 +7,11 @@
 export const defaultConnectionBudget = 20;
 
 /**
- * How an instance's `total` connections are shared: half, rounded down, hold chat locks (each chat
- * handled at once holds one while its update runs, a broadcast's leader and each periodic fleet pass
- * one each; a chat finding them all taken waits its turn), one holds the send claims, the rest run queries. Neither pool ever
- * opens more, so an instance never has more than `total` (5 at least: 2 chat locks, 1 send claims, 2 queries).
+ * How an instance's `total` connections are shared: half, rounded down, hold chat locks (one per
+ * chat handled at once, a broadcast's leader, each periodic fleet pass; others wait their turn), one
+ * holds the send claims, the rest run queries. Never more than `total` (at least 5: 2, 1 and 2).
  */
 export function connectionBudget(total: number): { queries: number; chatLocks: number; sendClaims: number } {
   const chatLocks = Math.max(2, Math.floor(total / 2));
-  // One connection holds every send claim of the instance (send-claims.ts); it comes off the queries' share.
   return { queries: Math.max(2, total - chatLocks - 1), chatLocks, sendClaims: 1 };
 }

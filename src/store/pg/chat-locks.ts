@@ -1,15 +1,12 @@
 /**
  * Per-chat locks across instances (the PostgreSQL engine's `chatLocks`): a session advisory lock
  * per chat, held on a connection of a pool of its own while the work runs, behind a queue per chat
- * in the process (so one instance runs a chat's work in the order it was asked). The work's queries use
- * the engine's pool, so chats holding locks can never starve the work of connections (a full lock
- * pool only makes further chats wait their turn). A holder that dies loses its connection, and the
- * server releases the lock with it: another instance takes over.
+ * in the process (one instance runs a chat's work in the order it was asked). The work's queries
+ * use the engine's pool, so chats holding locks never starve the work of connections.
  *
- * The lock lives exactly as long as its connection. A connection lost while the work runs (a
- * server restart, a fail-over, an operator ending it) takes the lock with it although this process
- * lives on: the work is told through its `held` signal (aborted with StoreError('lock-lost')), and
- * `onLockLost` reports it, so the holder stops acting as if it still had the lock.
+ * The lock lives exactly as long as its connection: a holder that dies releases it. A connection
+ * lost while the work runs takes the lock with it although this process lives on: the work is told
+ * through its `held` signal (aborted with StoreError('lock-lost')) and `onLockLost` reports it.
  */
 import type pg from 'pg';
 import { createLocalChatLocks } from '../chat-locks.ts';
@@ -21,7 +18,7 @@ import { isConnectionLoss, type PgConnections } from './db.ts';
 const lockKey = `hashtextextended('kiosbot:chat:' || $1::text, 0)`;
 
 /** How long one wait for a lock lasts before it is asked again (so a closing engine stops waiting). */
-export const lockWaitMs = 1000;
+const lockWaitMs = 1000;
 
 /** Connection settings of the lock pool: a lock not granted within `lockWaitMs` fails (55P03) and is asked again. */
 export const lockSessionOptions = `-c lock_timeout=${lockWaitMs}`;

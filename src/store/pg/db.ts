@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { StoreError } from '../errors.ts';
-import type { OutboxItem } from '../records/outbox.ts';
+import { outboxDueTime, type OutboxItem } from '../records/outbox.ts';
 
 /** Anything that runs a query: the engine's connections, a pool or one of its clients (inside a transaction). */
 export interface Queryable {
@@ -13,7 +13,7 @@ export interface Queryable {
  * (a server restart, a fail-over, an operator's pg_terminate_backend) where that is safe.
  */
 export interface PgConnections extends Queryable {
-  /** A client of the pool (its connection's errors never thrown out of the process); waits while none can be opened. */
+  /** A client of the pool; waits while none can be opened. */
   connect(): Promise<pg.PoolClient>;
   /** Waits before the next attempt after a connection loss; false once `retryForMs` ran out since `since`. */
   backOff(attempt: number, since: number): Promise<boolean>;
@@ -39,11 +39,7 @@ const lostConnectionCodes = new Set(['57P01', '57P02', '57P03', '53300', '3D000'
 /** Node's errors of a socket that was reset, refused or timed out. */
 const socketErrorCodes = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
-/**
- * True for an error that says the connection to the database went away or could not be made (as
- * opposed to an error of the statement): the operation may be tried again on another connection
- * where that is safe.
- */
+/** True for an error that says the connection went away or could not be made (not an error of the statement). */
 export function isConnectionLoss(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const { code } = error as { code?: unknown };
@@ -77,12 +73,10 @@ const outcomeUnknown = (cause: unknown) =>
   );
 
 /**
- * The engine's connections over `pool`: every client it hands out has an error listener (the
- * server ending a connection that is checked out would otherwise throw out of the process), and a
- * query that meets a lost connection is tried again, for up to `retryForMs`, when that is safe: a
- * connection that could not be opened (nothing was sent), or a statement that only reads. A write
- * whose connection went away after it was sent fails with StoreError('outcome-unknown'), never
- * repeated; transactions (`inTransaction`) find out how theirs ended.
+ * The engine's connections over `pool`. A query that meets a lost connection is tried again, for up
+ * to `retryForMs`, when that is safe: a connection that could not be opened (nothing was sent), or
+ * a statement that only reads. A write whose connection went away after it was sent fails with
+ * StoreError('outcome-unknown'), never repeated; transactions (`inTransaction`) find out how theirs ended.
  */
 export function connectPg(pool: pg.Pool, options: PgConnectionOptions = {}): PgConnections {
   const retryForMs = options.retryForMs ?? 15_000;
@@ -163,13 +157,11 @@ async function commitOutcome(db: PgConnections, xid: string, since: number): Pro
 }
 
 /**
- * Runs `work` in one transaction on one client: committed when it resolves, rolled back when it
- * throws (the error is passed on). When the connection is lost, the transaction is run again on
- * another one (for up to the connections' `retryForMs`) if it did not commit: before COMMIT was
- * sent, or after, once the server says (`pg_xact_status` of its id) it was aborted. One that did
+ * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. When the
+ * connection is lost, it is run again on another one (for up to `retryForMs`) if it did not commit:
+ * lost before COMMIT was sent, or after, once `pg_xact_status` of its id says aborted. One that did
  * commit resolves with its result; one whose end cannot be found out fails with
- * StoreError('outcome-unknown'). So `work` may run more than once: it does nothing but queries on
- * `client` and computations without side effects.
+ * StoreError('outcome-unknown'). So `work` may run more than once: queries on `client` only, no side effects.
  */
 export async function inTransaction<T>(db: PgConnections, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const since = Date.now();
@@ -218,14 +210,17 @@ export async function column<T>(db: Queryable, column: string, text: string, val
   return rows.map((row) => row[column] as T);
 }
 
+/** LIMIT and OFFSET of a listing's page (default 10 from the first). */
+export const page = (options: { limit?: number; offset?: number } = {}) => [
+  Math.max(0, options.limit ?? 10),
+  Math.max(0, options.offset ?? 0),
+];
+
 /** The first row's `column`, or undefined without a row. */
 export async function first<T>(db: Queryable, name: string, text: string, values: unknown[] = []): Promise<T | undefined> {
   const [value] = await column<T>(db, name, text, values);
   return value;
 }
-
-/** When an outbox item is due (its `due_at` column): its notBefore, else its creation. */
-export const outboxDueAt = (item: OutboxItem) => item.notBefore ?? item.createdAt;
 
 /**
  * Queues `item` (built by buildOutboxItem) unless a pending item has its dedupeKey; resolves the
@@ -237,7 +232,7 @@ export async function insertOutbox(db: Queryable, item: OutboxItem): Promise<Out
     'item',
     `INSERT INTO outbox (id, chat_id, due_at, dedupe_key, item) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING RETURNING item`,
-    [item.id, item.chatId, outboxDueAt(item), item.dedupeKey ?? null, item],
+    [item.id, item.chatId, outboxDueTime(item), item.dedupeKey ?? null, item],
   );
   if (inserted) return inserted;
   const pending = await first<OutboxItem>(db, 'item', 'SELECT item FROM outbox WHERE dedupe_key = $1', [item.dedupeKey]);

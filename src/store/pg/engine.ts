@@ -1,21 +1,10 @@
 import pg from 'pg';
 import type { GroupStore, OutboxStore, StoreEngine, UserStore } from '../contract.ts';
 import type { StoreError } from '../errors.ts';
-import { buildOutboxItem, checkRetarget, patchedOutboxItem, type OutboxEntry, type OutboxItem } from '../records/outbox.ts';
+import { buildOutboxItem, checkRetarget, outboxDueTime, patchedOutboxItem, type OutboxEntry, type OutboxItem } from '../records/outbox.ts';
 import { newGroupRecord, type GroupRecord } from '../records/groups.ts';
 import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch, type UserRecord } from '../records/users.ts';
-import {
-  column,
-  connectPg,
-  first,
-  inTransaction,
-  insertOutbox,
-  isConnectionLoss,
-  outboxDueAt,
-  type PgConnectionOptions,
-  type PgConnections,
-  type Queryable,
-} from './db.ts';
+import { column, connectPg, first, inTransaction, insertOutbox, isConnectionLoss, type PgConnections, type Queryable } from './db.ts';
 import { connectionBudget, defaultConnectionBudget } from './budget.ts';
 import { createPgChatLocks, lockSessionOptions } from './chat-locks.ts';
 import { createPgInbox } from './inbox.ts';
@@ -33,58 +22,47 @@ export interface PgEngineOptions {
   connectionString?: string;
   /** A pool the caller owns (not ended by `close`). */
   pool?: pg.Pool;
-  /** Clock for timestamps, due times and leases; defaults to the system clock. */
   now?: () => Date;
   /** Connections of the engine's own pool (default: `connectionBudget(20).queries`). */
   max?: number;
-  /**
-   * Connections that hold per-chat locks (`chatLocks`, default `connectionBudget(20).chatLocks`):
-   * how many chats one instance handles at once; further chats wait for a connection. A pool of
-   * its own, ended by `close`.
-   */
+  /** Connections that hold per-chat locks: how many chats one instance handles at once (default `connectionBudget(20).chatLocks`). */
   chatLockConnections?: number;
-  /**
-   * The name every connection of this engine shows in `pg_stat_activity.application_name` (so an
-   * operator can count an instance's connections); PostgreSQL keeps its first 63 bytes.
-   */
+  /** Shown in `pg_stat_activity.application_name` (first 63 bytes), so an operator can count an instance's connections. */
   applicationName?: string;
   /** How long an operation keeps trying while the database cannot be reached (default 15 s). */
   retryForMs?: number;
-  /** Told when an operation met a lost connection, or could not open one (it is tried again where that is safe). */
+  /** Told when an operation met a lost connection, or could not open one. */
   onConnectionLost?: (error: unknown) => void;
-  /** Told when the connection holding send claims is lost while their provider calls run (see send-claims.ts). */
+  /** Told when the connection holding send claims is lost while their provider calls run (send-claims.ts). */
   onSendClaimsLost?: (refIds: string[], error: StoreError) => void;
   /** How often a sender waiting for another instance's send claim asks again (default 100 ms). */
   sendClaimPollMs?: number;
-  /** Told when the connection holding a chat's lock is lost while its work runs (see chat-locks.ts). */
+  /** Told when the connection holding a chat's lock is lost while its work runs (chat-locks.ts). */
   onLockLost?: (chatId: number, error: StoreError) => void;
-  /**
-   * Told when the server closes an idle connection of the engine's own pool (a restart, a
-   * fail-over, an operator ending it): the pool drops it and the next query opens another. Without
-   * a listener node-postgres would throw it out of the process.
-   */
+  /** Told when the server closes an idle connection (without a listener node-postgres would throw it out of the process). */
   onIdleError?: (error: Error) => void;
-  /**
-   * The vault secrets are sealed with: the database's key check value must open with it
-   * (key-check.ts), else opening fails with StoreKeyError. Without one nothing is checked (tests
-   * of the contract, which only ever see sealed tokens).
-   */
+  /** The key check value must open with it (key-check.ts), else StoreKeyError; without one nothing is checked (contract tests). */
   vault?: Vault;
 }
 
 /**
- * Opens the store contract on PostgreSQL: applies the pending migrations (under an advisory lock,
- * see migrate.ts), refuses a database whose copy from lowdb did not finish (src/ops/import-lowdb.ts), then serves every repository from the database, so several bot instances may
- * share it. Uniqueness is left to constraints and claims to `FOR UPDATE SKIP LOCKED`, never to a
- * read followed by a write.
+ * Opens the store contract on PostgreSQL: applies the pending migrations (migrate.ts), refuses a
+ * database whose copy from lowdb did not finish, then serves every repository from the database,
+ * so several instances may share it. Uniqueness is left to constraints and claims to
+ * `FOR UPDATE SKIP LOCKED`, never to a read followed by a write.
  */
 export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngine> {
   const owned = options.pool === undefined;
   const budget = connectionBudget(defaultConnectionBudget);
-  const session = sessionSettings(options);
+  const session = {
+    ...(options.applicationName === undefined ? {} : { application_name: options.applicationName.slice(0, 63) }),
+    // A server that vanished without closing the connection (a fail-over, a cut network) is noticed.
+    keepAlive: true,
+  };
   const raw = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? budget.queries, ...session });
   const now = options.now ?? (() => new Date());
-  if (owned) raw.on('error', (error) => options.onIdleError?.(error));
+  const onIdleError = (error: Error) => options.onIdleError?.(error);
+  if (owned) raw.on('error', onIdleError);
   const connections = { retryForMs: options.retryForMs, onLoss: options.onConnectionLost };
   const pool = connectPg(raw, connections);
   try {
@@ -93,8 +71,22 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
     if (owned) await raw.end();
     throw error;
   }
-  const users = createPgUsers(pool, now);
-  const { lockPool, claimPool, chatLocks, sendClaims } = openSidePools(raw, session, options, connections);
+  // Same server and credentials as the engine's pool (a caller's pool too), connections of their own.
+  const lockPool = new pg.Pool({
+    ...raw.options,
+    ...session,
+    max: options.chatLockConnections ?? budget.chatLocks,
+    options: lockSessionOptions,
+  });
+  const chatLocks = createPgChatLocks(connectPg(lockPool, connections), { onLockLost: options.onLockLost });
+  // One connection of its own holds every send claim of the instance (send-claims.ts says why).
+  const claimPool = new pg.Pool({ ...raw.options, ...session, max: 1 });
+  const sendClaims = createPgSendClaims(connectPg(claimPool, connections), {
+    pollMs: options.sendClaimPollMs,
+    onClaimsLost: options.onSendClaimsLost,
+  });
+  lockPool.on('error', onIdleError);
+  claimPool.on('error', onIdleError);
   let closing: Promise<void> | undefined;
   return {
     kind: 'postgres',
@@ -111,7 +103,7 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
       for (const table of ['inbox', 'transactions', 'outbox'])
         await pool.query(`UPDATE ${table} SET lease_until = $2 WHERE lease_owner = $1`, [owner, until]);
     },
-    users,
+    users: createPgUsers(pool, now),
     credentials: createPgCredentials(pool),
     transactions: createPgTransactions(pool, now),
     outbox: createPgOutbox(pool, now),
@@ -134,41 +126,6 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
       return closing;
     },
   };
-}
-
-/** Settings every connection of the engine opens with. */
-function sessionSettings(options: PgEngineOptions) {
-  return {
-    ...(options.applicationName === undefined ? {} : { application_name: options.applicationName.slice(0, 63) }),
-    // A server that vanished without closing the connection (a fail-over, a cut network) is noticed.
-    keepAlive: true,
-  };
-}
-
-/** The pools of the per-chat locks and of the send claims (each ended by the engine's `close`), and the stores they serve. */
-function openSidePools(
-  raw: pg.Pool,
-  session: ReturnType<typeof sessionSettings>,
-  options: PgEngineOptions,
-  connections: PgConnectionOptions,
-) {
-  // Same server and credentials as the engine's pool (a caller's pool too), connections of its own.
-  const lockPool = new pg.Pool({
-    ...raw.options,
-    ...session,
-    max: options.chatLockConnections ?? connectionBudget(defaultConnectionBudget).chatLocks,
-    options: lockSessionOptions,
-  });
-  const chatLocks = createPgChatLocks(connectPg(lockPool, connections), { onLockLost: options.onLockLost });
-  // One connection of its own holds every send claim of the instance (send-claims.ts says why).
-  const claimPool = new pg.Pool({ ...raw.options, ...session, max: 1 });
-  const sendClaims = createPgSendClaims(connectPg(claimPool, connections), {
-    pollMs: options.sendClaimPollMs,
-    onClaimsLost: options.onSendClaimsLost,
-  });
-  lockPool.on('error', (error) => options.onIdleError?.(error));
-  claimPool.on('error', (error) => options.onIdleError?.(error));
-  return { lockPool, claimPool, chatLocks, sendClaims };
 }
 
 /** Locks and reads a user row inside a transaction. */
@@ -258,7 +215,7 @@ function createPgOutbox(pool: PgConnections, now: () => Date): OutboxStore {
         const next = patchedOutboxItem(existing, patch);
         await client.query('UPDATE outbox SET due_at = $2, item = $3, lease_owner = NULL, lease_until = NULL WHERE id = $1', [
           id,
-          outboxDueAt(next),
+          outboxDueTime(next),
           next,
         ]);
         return next;

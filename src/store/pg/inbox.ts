@@ -8,10 +8,10 @@ import type { InboxStore } from '../contract.ts';
 import { column, first, inTransaction, type PgConnections } from './db.ts';
 
 export function createPgInbox(pool: PgConnections, now: () => Date): InboxStore {
+  const exists = async (where: string, values: unknown[]) =>
+    (await first<number>(pool, 'one', `SELECT 1 AS one FROM inbox WHERE ${where} LIMIT 1`, values)) !== undefined;
   return {
-    async has(updateId) {
-      return (await first<number>(pool, 'one', 'SELECT 1 AS one FROM inbox WHERE update_id = $1', [updateId])) !== undefined;
-    },
+    has: (updateId) => exists('update_id = $1', [updateId]),
     async add(input, options = {}) {
       if (input.length === 0) return [];
       // In id order, so two instances adding overlapping batches wait on each other, never deadlock.
@@ -46,16 +46,8 @@ export function createPgInbox(pool: PgConnections, now: () => Date): InboxStore 
       );
       return (rowCount ?? 0) > 0;
     },
-    holds: async (updateId, owner) =>
-      (await first<number>(pool, 'one', 'SELECT 1 AS one FROM inbox WHERE update_id = $1 AND NOT done AND lease_owner = $2', [
-        updateId,
-        owner,
-      ])) !== undefined,
-    earlierOpen: async (chatId, updateId) =>
-      (await first<number>(pool, 'one', 'SELECT 1 AS one FROM inbox WHERE chat_id = $1 AND update_id < $2 AND NOT done LIMIT 1', [
-        chatId,
-        updateId,
-      ])) !== undefined,
+    holds: (updateId, owner) => exists('update_id = $1 AND NOT done AND lease_owner = $2', [updateId, owner]),
+    earlierOpen: (chatId, updateId) => exists('chat_id = $1 AND update_id < $2 AND NOT done', [chatId, updateId]),
     pendingIds: async () =>
       (await column<string>(pool, 'update_id', 'SELECT update_id FROM inbox WHERE NOT done ORDER BY update_id')).map(Number),
     async pruneDone({ maxAgeMs, maxCount }) {

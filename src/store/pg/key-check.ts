@@ -1,15 +1,12 @@
 /**
- * The key check on PostgreSQL, as `openStore` does it for a data directory: the database keeps a
- * value sealed with the fleet's key (`store_meta.key_check`), written by the first instance that
- * opens it (or by `npm run migrate-store`, with the key the data directory was opened with).
+ * The key check on PostgreSQL: `store_meta.key_check` holds a value sealed with the fleet's key,
+ * written by the first instance that opens the database (or by `npm run migrate-store`).
  *
- * An instance is refused at start, before it reads or writes a secret, when its keys do not open
- * the key check value, when some stored secret was sealed with a key it lacks (key-audit.ts), or
- * when its ENCRYPTION_KEY is not the key the key check value was sealed with: the instances of a
- * fleet share one key, since whatever one of them seals the others must open. A rotation's new key
- * (with the old one in ENCRYPTION_KEY_PREVIOUS) is therefore refused on a database too: this
- * kiosbot does not change the key of a database (`npm run rotate-key` refuses with DATABASE_URL),
- * and such an instance would seal new credentials that the old-key instances cannot read.
+ * An instance is refused at start, before it touches a secret, when its keys do not open that
+ * value, when a stored secret was sealed with a key it lacks (key-audit.ts), or when its
+ * ENCRYPTION_KEY is not the one the value was sealed with: whatever one instance seals the others
+ * must open. So a rotation's new key is refused on a database too (`npm run rotate-key` refuses
+ * DATABASE_URL): it would seal credentials the old-key instances cannot read.
  */
 import { first, type Queryable } from './db.ts';
 import { conversationAad } from '../records/conversations.ts';
@@ -32,9 +29,8 @@ const fleetAdvice =
   'this kiosbot cannot change the key of a PostgreSQL database, so keep that key.';
 
 /**
- * Writes the key check value unless there is one (the first writer wins; every instance then
- * checks against it); with `replace`, over any earlier one (a copy of a data directory, whose key
- * was just verified against its data, decides).
+ * Writes the key check value unless there is one (the first writer wins); with `replace`, over any
+ * earlier one (a copy of a data directory, whose key was just verified against its data, decides).
  */
 export async function writePgKeyCheck(db: Queryable, vault: Vault, at: Date, options: { replace?: boolean } = {}): Promise<void> {
   const value: StoredKeyCheck = { ...sealKeyCheck(vault), at: at.toISOString() };

@@ -27,14 +27,13 @@ export const pgMigrations: readonly PgMigration[] = [
   { id: 7, name: '007-inbox-chat', sql: inboxChat },
 ];
 
-/** The advisory lock key migrations run under (any 64-bit number no other tool uses). */
-export const migrationLockKey = 0x6b696f73; // "kios"
+/** The advisory lock key migrations run under (any 64-bit number no other tool uses): "kios". */
+const migrationLockKey = 0x6b696f73;
 
 /**
- * Brings the database up to the newest migration: under `pg_advisory_lock` (so instances starting
- * together apply each migration once, the others wait), records each in `kiosbot_migrations` in
- * the same transaction as its SQL. Refuses a database a newer kiosbot migrated further. Resolves
- * with the ids applied now.
+ * Brings the database up to the newest migration, under `pg_advisory_lock` (instances starting
+ * together apply each once), each recorded in `kiosbot_migrations` in its own transaction. Refuses
+ * a database a newer kiosbot migrated further. Resolves with the ids applied now.
  */
 export async function migratePg(pool: pg.Pool, migrations: readonly PgMigration[] = pgMigrations): Promise<number[]> {
   const client = await pool.connect();

@@ -6,7 +6,7 @@ import { buildOutboxItem } from '../records/outbox.ts';
 import { fromStoredSnapshot, toStoredSnapshot } from '../records/price-watch.ts';
 import { credentialSchema, type CredentialRecord } from '../records/credentials.ts';
 import { gameOrderSchema, type GameOrderRecord } from '../records/game-orders.ts';
-import { column, first, inTransaction, insertOutbox, type PgConnections } from './db.ts';
+import { column, first, inTransaction, insertOutbox, page, type PgConnections } from './db.ts';
 
 /** Sealed credentials, one row per user and service. */
 export function createPgCredentials(pool: PgConnections): CredentialStore {
@@ -43,21 +43,19 @@ export function createPgCredentials(pool: PgConnections): CredentialStore {
 
 /** Sealed conversation states by key. */
 export function createPgConversations(pool: PgConnections): ConversationStore {
+  const remove = async (key: string) => {
+    await pool.query('DELETE FROM conversations WHERE key = $1', [key]);
+  };
   return {
     readSealed: (key) => first<string>(pool, 'sealed', 'SELECT sealed FROM conversations WHERE key = $1', [key]),
     async writeSealed(key, sealed) {
-      if (sealed === undefined) {
-        await pool.query('DELETE FROM conversations WHERE key = $1', [key]);
-        return;
-      }
+      if (sealed === undefined) return remove(key);
       await pool.query('INSERT INTO conversations (key, sealed) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET sealed = EXCLUDED.sealed', [
         key,
         sealed,
       ]);
     },
-    async delete(key) {
-      await pool.query('DELETE FROM conversations WHERE key = $1', [key]);
-    },
+    delete: remove,
   };
 }
 
@@ -78,12 +76,12 @@ export function createPgGameOrders(pool: PgConnections, now: () => Date): GameOr
         return record;
       }),
     get: (orderId) => first<GameOrderRecord>(pool, 'record', 'SELECT record FROM game_orders WHERE order_id = $1', [orderId]),
-    listByUser: (userId, options = {}) =>
+    listByUser: (userId, options) =>
       column<GameOrderRecord>(
         pool,
         'record',
         'SELECT record FROM game_orders WHERE user_id = $1 ORDER BY created_at DESC, order_id DESC LIMIT $2 OFFSET $3',
-        [userId, Math.max(0, options.limit ?? 10), Math.max(0, options.offset ?? 0)],
+        [userId, ...page(options)],
       ),
   };
 }

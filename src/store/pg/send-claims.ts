@@ -7,14 +7,11 @@
  *
  * Why one connection, not one per claim from the chat-lock pool: a purchase is sent from inside a
  * chat's work, which already holds a chat-lock connection; claims drawn from that pool could leave
- * every chat holding a lock connection while waiting for one more (a deadlock), and a slow provider
- * would hold a connection per call in flight. Session locks of different keys share a session
- * freely, and the in-process claims make sure the session never asks for a key it holds.
+ * every chat waiting for one more (a deadlock), and a slow provider would hold a connection per call.
  *
- * A lost connection takes every claim on it (the server releases them): each task running under
- * one is told through its `held` signal, aborted with StoreError('lock-lost'), so it stops acting
- * as the sender (purchase-sender.ts stores nothing of an answer that arrives after). A request already
- * sent to the provider cannot be unsent; the next claim opens a new connection.
+ * A lost connection takes every claim on it: each task running under one is told through its
+ * `held` signal (aborted with StoreError('lock-lost')), so it stops acting as the sender. A request
+ * already sent to the provider cannot be unsent; the next claim opens a new connection.
  */
 import type pg from 'pg';
 import type { SendClaim, SendClaimStore } from '../contract.ts';

@@ -10,17 +10,16 @@ import {
   updatedTransaction,
   type TransactionRecord,
 } from '../records/transactions.ts';
-import { column, first, inTransaction, insertOutbox, isUniqueViolation, type PgConnections, type Queryable } from './db.ts';
+import { column, first, inTransaction, insertOutbox, isUniqueViolation, page, type PgConnections, type Queryable } from './db.ts';
 
 const newestFirst = 'ORDER BY created_at DESC, ref_id DESC';
-const page = (options: { limit?: number; offset?: number } = {}) => [Math.max(0, options.limit ?? 10), Math.max(0, options.offset ?? 0)];
 /** When a check of `tx` is due (its `due_at` column): its nextCheckAt, else its creation. */
 export const dueAt = (tx: TransactionRecord) => tx.nextCheckAt ?? tx.createdAt;
 
-/** Writes `tx` over its row (ending any claim on it). */
 /** Candidates locked beyond `limit` when the caller filters some out (paused or busy accounts). */
 const claimSlack = 200;
 
+/** Writes `tx` over its row (ending any claim on it). */
 async function writeRow(db: Queryable, tx: TransactionRecord): Promise<void> {
   await db.query(
     `UPDATE transactions SET final = $2, due_at = $3, target = $4, trx_id = $5, lease_owner = NULL, lease_until = NULL, record = $6

@@ -100,10 +100,5 @@ export function progressOf(job: BroadcastJob): BroadcastProgress {
   return { ...rest, total: recipients.length };
 }
 
-/** Validates a stored job (the PostgreSQL engine reads it from jsonb). */
-export function parseBroadcastJob(value: unknown): BroadcastJob {
-  return broadcastJobSchema.parse(value);
-}
-
 /** Finished jobs kept for /stats and reports; older ones are dropped with the next finish. */
 export const keepFinished = 20;

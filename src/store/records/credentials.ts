@@ -32,10 +32,7 @@ export function credentialsAad(userId: number, service: ServiceName): string {
   return `user:${userId}:credentials:${service}`;
 }
 
-/**
- * Seals `secret` for the user's `service` (AAD `user:<id>:credentials:<service>`) into a record any
- * store engine keeps as it is: the engine never sees the plain fields.
- */
+/** Seals `secret` for the user's `service` into a record any engine keeps as it is. */
 export function sealCredential(
   vault: Vault,
   userId: number,

@@ -42,7 +42,7 @@ export type OutboxEntry = Pick<OutboxItem, 'id' | 'chatId' | 'createdAt' | 'atte
 
 const nextId = monotonicFactory();
 
-/** Builds and validates an item, ready for `insertOutboxItem` (shared with transactions.settle). */
+/** Builds and validates a new item (ids are time-ordered). */
 export function buildOutboxItem(input: NewOutboxItem, now: Date): OutboxItem {
   const payload: unknown = input.payload === undefined ? null : JSON.parse(JSON.stringify(input.payload));
   return validated(

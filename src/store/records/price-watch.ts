@@ -24,7 +24,7 @@ const rowSchema = z.tuple([z.string(), z.string(), z.number().int().nonnegative(
 export const storedSnapshotSchema = z.object({ at: z.string(), products: z.array(rowSchema) });
 export type StoredSnapshot = z.infer<typeof storedSnapshotSchema>;
 
-/** A snapshot as stored: one `[code, name, price, status]` row per product, validated. */
+/** A snapshot as stored, validated. */
 export function toStoredSnapshot(snapshot: PriceSnapshot): StoredSnapshot {
   return storedSnapshotSchema.parse({ at: snapshot.at, products: snapshot.products.map((p) => [p.code, p.name, p.price, p.status]) });
 }

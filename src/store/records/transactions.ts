@@ -20,10 +20,9 @@ export function isFinalStatus(status: string): boolean {
 }
 
 /**
- * The `message` of a transaction that was confirmed but not yet sent (`Created`) in a backup that
- * was restored: the bot that made the backup went on after it and may have sent it, or had it
- * refused and told its owner so. A status check is the same request as the purchase (a ref id the
- * provider does not know is bought), so the restored bot never sends it: it settles it Unresolved.
+ * The `message` of a transaction still `Created` in a restored backup: the bot that made the backup
+ * may have sent it since, and a status check is the same request as the purchase (an unknown ref id
+ * is bought), so the restored bot never sends it: it settles it Unresolved.
  */
 export const restoredUnsentMessage = 'restored_unsent';
 
@@ -37,9 +36,8 @@ export const transactionSchema = z.object({
   /** Integer rupiah: the provider's price (the reseller's cost). */
   price: z.number().int(),
   /**
-   * The reseller's sell price (integer rupiah) under their /jual rules when the purchase was
-   * confirmed, and `margin` = sellPrice - price. Never recomputed: a later rule change leaves them.
-   * Absent on transactions from before sell prices (read as sell = cost).
+   * The sell price under the reseller's /jual rules at confirmation, and `margin` = sellPrice - price;
+   * never recomputed. Absent on transactions from before sell prices (read as sell = cost).
    */
   sellPrice: z.number().int().optional(),
   margin: z.number().int().optional(),
@@ -62,17 +60,11 @@ export const transactionSchema = z.object({
   batchId: z.string().optional(),
   /** The "please wait" message to edit when the transaction settles. */
   pendingMessage: z.object({ chatId: z.number().int(), messageId: z.number().int() }).optional(),
-  /**
-   * The result message of a multi-line purchase ("Hasil 3 transaksi") that lists this transaction
-   * as one of its lines: edited, all lines afresh, whenever a line of it settles.
-   */
+  /** The result message of a multi-line purchase listing this transaction: edited whenever a line of it settles. */
   summaryMessage: z.object({ chatId: z.number().int(), messageId: z.number().int() }).optional(),
   /** Whether the final notification has been queued. */
   notified: z.boolean().optional(),
-  /**
-   * Refusals (400/402/404) in a row on re-checks of a transaction the provider had acknowledged;
-   * cleared by the next status answer. They never finalise it (DESIGN invariant 8).
-   */
+  /** Refusals (400/402/404) in a row on re-checks of an acknowledged transaction, until the next status answer; never final (invariant 8). */
   refusals: z.number().int().nonnegative().optional(),
   /** When the operator was asked to review it after repeated refusals (asked once per transaction). */
   reviewRequestedAt: isoDate.optional(),

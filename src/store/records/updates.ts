@@ -5,11 +5,11 @@
 import type { Update } from 'grammy/types';
 import type { Vault } from '../vault.ts';
 
-/** A Telegram update as the inbox stores it: its id and the vault token of its JSON (`sealUpdate`). */
+/** A Telegram update as the inbox stores it (`sealUpdate`). */
 export interface SealedUpdate {
   id: number;
   sealed: string;
-  /** The chat it belongs to (`updateChatId`), kept readable for per-chat order. */
+  /** `updateChatId`, kept readable for per-chat order. */
   chatId?: number;
 }
 
@@ -26,7 +26,7 @@ export function updateChatId(update: Update): number | undefined {
   return update.message?.chat.id ?? update.callback_query?.message?.chat.id ?? update.message?.from?.id ?? update.callback_query?.from.id;
 }
 
-/** Seals an update for the inbox (AAD `inbox:<id>`): a message may hold a PIN or an API key. The chat id stays readable, for order. */
+/** Seals an update for the inbox. */
 export function sealUpdate(vault: Vault, update: Update): SealedUpdate {
   const chatId = updateChatId(update);
   return {

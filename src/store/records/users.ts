@@ -1,6 +1,6 @@
 /**
  * Users: the bot's record of each Telegram user (no secrets), and the rules that make and change
- * one, shared by both engines.
+ * one, shared by both engines. Every field added later is optional, so older data files need no migration.
  */
 import { z } from 'zod';
 import { localeSchema, type Locale } from '../../domain.ts';
@@ -46,10 +46,7 @@ export const userSchema = z.object({
   username: z.string().optional(),
   /** The language the user chose with /language. */
   locale: localeSchema.optional(),
-  /**
-   * The language of the user's Telegram app as last seen, when the bot speaks it: what the bot
-   * speaks to a user who did not choose one, in chat and in what it sends on its own.
-   */
+  /** The language of the user's Telegram app as last seen, when the bot speaks it: used when they chose none. */
   telegramLocale: localeSchema.optional(),
   /** False once the user blocked the bot; true again when they write. */
   active: z.boolean(),
@@ -67,37 +64,22 @@ export const userSchema = z.object({
   /** Whether the next dip under the threshold alerts (re-armed when the balance recovers). */
   alertArmed: z.boolean().optional(),
   linkedGroupId: z.number().int().optional(),
-  /**
-   * Price-change alerts (/pantau): set while the user is subscribed. `brands` holds the brands
-   * followed, lower case (empty: every brand); `group` also sends the digest to the linked group.
-   * Optional, so data files without it need no migration.
-   */
+  /** Price-change alerts (/pantau) while subscribed: brands followed, lower case (empty: all); `group`: digest to the linked group too. */
   priceWatch: z.object({ brands: z.array(z.string().min(1)), group: z.boolean() }).optional(),
   isAdmin: z.boolean().optional(),
   /**
    * Set when the reseller provider refused this account on a re-check (401/403) or it was
    * disconnected: the settlement watcher leaves its transactions alone until the user connects
-   * again, and the user was told once. Optional, so data files without it need no migration.
+   * again, and the user was told once.
    */
   recheckPause: z.object({ reason: z.enum(['credentials', 'ip_blocked', 'not-connected']), since: isoDate }).optional(),
-  /**
-   * Set while an admin has banned the user (/ban): the bot answers them once that they are banned
-   * and serves them nothing else. Optional, so data files without it need no migration.
-   */
+  /** Set while an admin has banned the user (/ban): they are told once, and served nothing else. */
   ban: z.object({ at: isoDate, by: z.number().int(), notified: z.boolean().optional() }).optional(),
-  /**
-   * The reseller's shop as printed on customer receipts (/toko): name, address line, footer and
-   * whether the target is shown whole or with its middle hidden. Optional, so data files without
-   * it need no migration.
-   */
+  /** The reseller's shop as printed on customer receipts (/toko). */
   shop: shopProfileSchema.optional(),
-  /** Sell-price rules (/jual). Optional, so data files without them need no migration. */
+  /** Sell-price rules (/jual). */
   sellRules: sellRulesSchema.optional(),
-  /**
-   * The opt-in daily summary (/summary): the WIB hour it is sent at, and the WIB day (`YYYY-MM-DD`)
-   * it was last queued on, so it goes out once a day, also across restarts. Optional, so data files
-   * without it need no migration.
-   */
+  /** The opt-in daily summary (/summary): its WIB hour, and the WIB day it was last queued on (once a day, across restarts). */
   dailySummary: z
     .object({
       hour: z.number().int().min(0).max(23),
@@ -126,10 +108,7 @@ export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
 /** Filter for list and count. */
 export interface UserFilter {
   active?: boolean;
-  /**
-   * Only the users this accepts. Runs on the stored records before they are copied, so a pass
-   * looking for a few users among 50,000 copies only those (it must not change the record).
-   */
+  /** Only the users this accepts; runs on the stored records before they are copied (it must not change one). */
   where?: (user: Readonly<UserRecord>) => boolean;
 }
 

@@ -5,10 +5,7 @@
 import { z } from 'zod';
 import { StoreError } from '../errors.ts';
 
-/**
- * Returns `base` with `patch` applied: a key set to `undefined` removes that field, every other
- * key replaces it.
- */
+/** `base` with `patch` applied: a key set to `undefined` removes that field, every other key replaces it. */
 export function withPatch<T extends object>(base: T, patch: object): T {
   const out: Record<string, unknown> = { ...(base as Record<string, unknown>) };
   for (const [key, value] of Object.entries(patch)) {
