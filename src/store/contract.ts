@@ -66,8 +66,8 @@ export interface UserStore {
   get(id: number): Promise<UserRecord | undefined>;
   /** Creates the user (active) on first contact, or refreshes name, username and (if given) locale. */
   upsert(input: NewUser): Promise<{ user: UserRecord; created: boolean }>;
-  /** Applies `patch`, with `notify` queued atomically; undefined (nothing queued) for an unknown user. */
-  update(id: number, patch: UserPatch, options?: { notify?: NewOutboxItem[] }): Promise<UserRecord | undefined>;
+  /** Applies `patch`, with `notify` queued atomically (undefined for an unknown user); `deferWrite` as for transactions. */
+  update(id: number, patch: UserPatch, options?: { notify?: NewOutboxItem[]; deferWrite?: boolean }): Promise<UserRecord | undefined>;
   setActive(id: number, active: boolean): Promise<UserRecord | undefined>;
   /** Users ordered by id; `filter.where` runs on the engine's side of the contract, in memory. */
   list(filter?: UserFilter): Promise<UserRecord[]>;
