@@ -18,10 +18,9 @@ export interface Sender {
 
 export interface AccountService {
   /**
-   * Records a contact from `sender`: a new user is created (`created: true`); a known one's names
-   * and app language are refreshed, and one who had blocked the bot is active again. Writes only
-   * when something changed; a refresh alone with the next write (a crash loses only what the next
-   * contact tells again). Resolves with the record as it is now.
+   * Records a contact from `sender`: a new user is created (`created: true`); a known one's names and app language are
+   * refreshed (written deferred: a crash loses only what the next contact tells again), and one who had blocked the bot
+   * is active again at once. Writes only when something changed. Resolves with the record as it is now.
    */
   seen(sender: Sender): Promise<{ user: UserRecord | undefined; created: boolean }>;
   /** The language the user chose with /language. */

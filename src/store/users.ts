@@ -21,26 +21,21 @@ import {
 export interface UsersRepo {
   /** The user, or undefined if they never wrote to the bot. */
   get(id: number): UserRecord | undefined;
-  /**
-   * Creates the user (active) on first contact, or refreshes their first name, username and (if
-   * given) locale. Resolves once stored.
-   */
+  /** Creates the user (active) on first contact, or refreshes their names and (if given) locales; resolves once stored. */
   upsert(input: NewUser): Promise<{ user: UserRecord; created: boolean }>;
   /**
-   * Applies `patch`; resolves with the stored user, or undefined (nothing written, nothing queued)
-   * if there is no such user. `notify` is queued atomically with the change (the daily summary and the day it was
-   * sent), so a crash keeps both or neither.
+   * Applies `patch`; resolves with the stored user, or undefined (nothing written or queued) if there is none. `notify` is
+   * queued atomically with the change (a crash keeps both or neither); `deferWrite`: see `userDeferredWriteMs`.
    */
   update(id: number, patch: UserPatch, options?: { notify?: NewOutboxItem[]; deferWrite?: boolean }): Promise<UserRecord | undefined>;
   /** Marks a user active or inactive (inactive: they blocked the bot; broadcasts skip them). */
   setActive(id: number, active: boolean): Promise<UserRecord | undefined>;
   /** All users (ordered by id), optionally only active or inactive ones. */
   list(filter?: UserFilter): UserRecord[];
-  /** How many users match `filter`. */
   count(filter?: UserFilter): number;
 }
 
-/** The longest a deferred user change (`update(…, { deferWrite: true })`) waits: a burst's refreshes share their shard's writes. */
+/** The longest a change with `deferWrite` (one whose loss costs nothing) waits for its shard's next write: a burst shares them. */
 export const userDeferredWriteMs = 10_000;
 
 /**
