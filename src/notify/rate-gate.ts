@@ -252,11 +252,10 @@ class ProcessRateGate implements RateGate {
 
   /** When one more turn fits the window under `limit` (`answers` pruned to it); Infinity when only a turn ending frees one. */
   private windowFreeAt(limit: number): number {
-    const answers = this.answers;
-    const used = answers.length + this.inFlight;
+    const used = this.answers.length + this.inFlight;
     if (used < limit) return 0;
     const index = used - limit;
-    return index < answers.length ? answers[index]! + this.limits.globalWindowMs : Infinity;
+    return index < this.answers.length ? this.answers[index]! + this.limits.globalWindowMs : Infinity;
   }
 
   /** When one more message to the group fits its window (0 for private chats and groups under the limit). */
