@@ -244,19 +244,18 @@ class ProcessRateGate implements RateGate {
     if (paid) return pausedUntil;
     if (priority === 'reply') {
       // Replies alone are held to the ceiling too: past it Telegram refuses them.
-      return Math.max(pausedUntil, this.windowFreeAt(Math.max(this.limits.ceilingPerSecond, this.limits.globalPerSecond), t));
+      return Math.max(pausedUntil, this.windowFreeAt(Math.max(this.limits.ceilingPerSecond, this.limits.globalPerSecond)));
     }
-    const freeAt = this.windowFreeAt(this.limits.globalPerSecond, t);
+    const freeAt = this.windowFreeAt(this.limits.globalPerSecond);
     return Math.max(pausedUntil, freeAt === 0 && this.nextSlotAt <= t ? 0 : Math.max(freeAt, this.nextSlotAt));
   }
 
-  /** When one more turn fits the window under `limit`; Infinity when only a turn ending frees one. */
-  private windowFreeAt(limit: number, t: number): number {
-    const answers = this.answers.filter((at) => at > t - this.limits.globalWindowMs);
-    const used = answers.length + this.inFlight;
+  /** When one more turn fits the window under `limit` (`answers` pruned to it); Infinity when only a turn ending frees one. */
+  private windowFreeAt(limit: number): number {
+    const used = this.answers.length + this.inFlight;
     if (used < limit) return 0;
     const index = used - limit;
-    return index < answers.length ? answers[index]! + this.limits.globalWindowMs : Infinity;
+    return index < this.answers.length ? this.answers[index]! + this.limits.globalWindowMs : Infinity;
   }
 
   /** When one more message to the group fits its window (0 for private chats and groups under the limit). */

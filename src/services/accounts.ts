@@ -18,9 +18,9 @@ export interface Sender {
 
 export interface AccountService {
   /**
-   * Records a contact from `sender`: a new user is created (`created: true`); a known one's names
-   * and app language are refreshed, and one who had blocked the bot is active again. Writes only
-   * when something changed. Resolves with the record as stored.
+   * Records a contact from `sender`: a new user is created (`created: true`); a known one's names and app language are
+   * refreshed (written deferred: a crash loses only what the next contact tells again), and one who had blocked the bot
+   * is active again at once. Writes only when something changed. Resolves with the record as it is now.
    */
   seen(sender: Sender): Promise<{ user: UserRecord | undefined; created: boolean }>;
   /** The language the user chose with /language. */
@@ -51,9 +51,9 @@ export function createAccountService(db: Db): AccountService {
         existing.firstName !== sender.firstName ||
         existing.username !== sender.username ||
         existing.telegramLocale !== telegramLocale;
-      if (changed)
-        await db.users.update(sender.id, { active: true, firstName: sender.firstName, username: sender.username, telegramLocale });
-      return { user: changed ? await db.users.get(sender.id) : existing, created: false };
+      if (!changed) return { user: existing, created: false };
+      const patch = { active: true, firstName: sender.firstName, username: sender.username, telegramLocale };
+      return { user: await db.users.update(sender.id, patch, { deferWrite: existing.active }), created: false };
     },
     async setLocale(userId, locale) {
       await db.users.update(userId, { locale });

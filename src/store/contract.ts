@@ -46,11 +46,9 @@ export interface TransactionUpdateOptions {
   /** Queued in the same commit as the change. */
   notify?: NewOutboxItem[];
   /**
-   * The change need not be on disk when the call resolves: the lowdb engine writes it with the
-   * next write, at most about a second later, so a wave of re-checks shares a few writes instead
-   * of making one each (PostgreSQL commits it as always). Only for a change whose loss in a crash
-   * costs nothing: a re-check that found the transaction still Pending (it is only checked again
-   * sooner). Ignored with `notify`: queued messages are always on disk first.
+   * Not on disk yet when the call resolves: the lowdb engine writes it with the next write (within `deferredWriteMs`), so a
+   * wave of changes shares a few writes (PostgreSQL commits at once). Only for a change whose loss in a crash costs nothing
+   * (a re-check that found the transaction still Pending is made again). Ignored with `notify`: queued messages are on disk first.
    */
   deferWrite?: boolean;
 }
@@ -66,8 +64,8 @@ export interface UserStore {
   get(id: number): Promise<UserRecord | undefined>;
   /** Creates the user (active) on first contact, or refreshes name, username and (if given) locale. */
   upsert(input: NewUser): Promise<{ user: UserRecord; created: boolean }>;
-  /** Applies `patch`, with `notify` queued atomically; undefined (nothing queued) for an unknown user. */
-  update(id: number, patch: UserPatch, options?: { notify?: NewOutboxItem[] }): Promise<UserRecord | undefined>;
+  /** Applies `patch`, with `notify` queued atomically (undefined for an unknown user); `deferWrite` as for transactions. */
+  update(id: number, patch: UserPatch, options?: { notify?: NewOutboxItem[]; deferWrite?: boolean }): Promise<UserRecord | undefined>;
   setActive(id: number, active: boolean): Promise<UserRecord | undefined>;
   /** Users ordered by id; `filter.where` runs on the engine's side of the contract, in memory. */
   list(filter?: UserFilter): Promise<UserRecord[]>;

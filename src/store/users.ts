@@ -1,3 +1,4 @@
+import { noop } from './atomic-file.ts';
 import { copy, type RepoContext } from './context.ts';
 import { insertOutboxItem } from './outbox.ts';
 import { buildOutboxItem, type NewOutboxItem } from './records/outbox.ts';
@@ -20,24 +21,22 @@ import {
 export interface UsersRepo {
   /** The user, or undefined if they never wrote to the bot. */
   get(id: number): UserRecord | undefined;
-  /**
-   * Creates the user (active) on first contact, or refreshes their first name, username and (if
-   * given) locale. Resolves once stored.
-   */
+  /** Creates the user (active) on first contact, or refreshes their names and (if given) locales; resolves once stored. */
   upsert(input: NewUser): Promise<{ user: UserRecord; created: boolean }>;
   /**
-   * Applies `patch`; resolves with the stored user, or undefined (nothing written, nothing queued)
-   * if there is no such user. `notify` is queued atomically with the change (the daily summary and the day it was
-   * sent), so a crash keeps both or neither.
+   * Applies `patch`; resolves with the stored user, or undefined (nothing written or queued) if there is none. `notify` is
+   * queued atomically with the change (a crash keeps both or neither); `deferWrite`: see `userDeferredWriteMs`.
    */
-  update(id: number, patch: UserPatch, options?: { notify?: NewOutboxItem[] }): Promise<UserRecord | undefined>;
+  update(id: number, patch: UserPatch, options?: { notify?: NewOutboxItem[]; deferWrite?: boolean }): Promise<UserRecord | undefined>;
   /** Marks a user active or inactive (inactive: they blocked the bot; broadcasts skip them). */
   setActive(id: number, active: boolean): Promise<UserRecord | undefined>;
   /** All users (ordered by id), optionally only active or inactive ones. */
   list(filter?: UserFilter): UserRecord[];
-  /** How many users match `filter`. */
   count(filter?: UserFilter): number;
 }
+
+/** The longest a change with `deferWrite` (one whose loss costs nothing) waits for its shard's next write: a burst shares them. */
+export const userDeferredWriteMs = 10_000;
 
 /**
  * The user records as they are now: a record in the hot file's `pendingUsers` (changed together
@@ -112,7 +111,7 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
   const { hot, shards, now } = context;
 
   /** Stores `next` (a whole user record) in its shard, or through the hot file while a pending copy of it is there. */
-  const store = async (next: UserRecord, notify: NewOutboxItem[]): Promise<UserRecord> => {
+  const store = async (next: UserRecord, notify: NewOutboxItem[], deferWrite: boolean): Promise<UserRecord> => {
     const key = String(next.id);
     if (notify.length > 0 || hot.data.pendingUsers[key] || context.copying.has(key)) {
       const at = now();
@@ -123,7 +122,11 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
       });
       return next;
     }
-    return shards.forUser(next.id).update((data) => (data.users[key] = next));
+    const shard = shards.forUser(next.id);
+    if (!deferWrite) return shard.update((data) => (data.users[key] = next));
+    // Nobody waits for it: a failed write undoes the change in memory, and the next contact makes it again.
+    shard.updateDeferred((data) => (data.users[key] = next), userDeferredWriteMs).written.catch(noop);
+    return next;
   };
 
   const update: UsersRepo['update'] = async (id, patch, options = {}) => {
@@ -135,7 +138,7 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
       await Promise.all([shards.forUser(id).flush(), hot.flush()]);
       return copy(existing);
     }
-    return copy(await store(next, notify));
+    return copy(await store(next, notify, options.deferWrite === true));
   };
 
   /**

@@ -1,6 +1,8 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { StoreError } from '../../src/store/errors.ts';
-import { createClock, storeTest, type StoreKit } from './helpers.ts';
+import { userDeferredWriteMs } from '../../src/store/users.ts';
+import { userShardCount } from '../../src/store/user-shards.ts';
+import { createClock, shardOnDisk, storeTest, type StoreKit } from './helpers.ts';
 
 async function setup(stores: StoreKit) {
   const clock = createClock('2025-01-31T06:00:00Z');
@@ -74,6 +76,35 @@ describe('users', () => {
     await expect(again.users.update(5, { ban: { at: 'yesterday', by: 1 } })).rejects.toThrow(StoreError);
     await again.users.update(5, { ban: undefined });
     expect(again.users.get(5)).not.toHaveProperty('ban');
+  });
+
+  storeTest("writes a deferred change with its shard's next write, or once its time is up", async ({ stores }) => {
+    const dataDir = stores.dir();
+    const { store, writes } = await stores.open(dataDir);
+    const neighbour = 5 + userShardCount;
+    await Promise.all([5, neighbour].map((id) => store.users.upsert({ id, firstName: 'Siti' })));
+    await store.flush();
+    const before = writes.length;
+    // In effect at once, on disk with the next write of the shard (another user's change).
+    expect((await store.users.update(5, { telegramLocale: 'en' }, { deferWrite: true }))?.telegramLocale).toBe('en');
+    expect(store.users.get(5)?.telegramLocale).toBe('en');
+    expect(writes.length).toBe(before);
+    await store.users.update(neighbour, { firstName: 'Ani' });
+    expect(writes.length).toBe(before + 1);
+    expect(shardOnDisk(dataDir, 5).users['5']?.telegramLocale).toBe('en');
+    // Alone, it is written when its time is up.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await store.users.update(5, { firstName: 'Siti A' }, { deferWrite: true });
+      vi.advanceTimersByTime(userDeferredWriteMs - 1);
+      expect(writes.length).toBe(before + 1);
+      vi.advanceTimersByTime(1);
+    } finally {
+      vi.useRealTimers();
+    }
+    await store.flush();
+    expect(writes.length).toBe(before + 2);
+    expect(shardOnDisk(dataDir, 5).users['5']?.firstName).toBe('Siti A');
   });
 
   storeTest('hands out copies', async ({ stores }) => {
