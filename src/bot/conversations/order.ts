@@ -46,27 +46,14 @@ type NextMove = { to: 'summary' } | { to: 'create'; confirmationId: string } | {
 const ownsButton = (data: string | undefined): boolean => readOrderStepData(data) !== undefined || readOrderConfirmData(data) !== undefined;
 
 /**
- * Creates the game order conversation (`conversationIds.order`), the one way a game top-up is
- * ordered. Entered with `OrderArgs` (`{ game: slug }` from /games or `/pesan slug`), else it asks
- * for the game.
- *
- * It waits for, in turn: the game; the product and payment method (catalogue buttons, or numeric
- * ids without a usable catalogue); the player id and, when the game needs one, the server (asked
- * on its own, never glued to the id); the WhatsApp number (the last order's id and number are
- * offered as "Use …"); nickname, e-mail and promo code (each skippable); the quantity; and a tap
- * under the summary. A command or another feature's button ends it; anything else gets a hint and
- * is not kept in the state.
- *
- * It persists, through the encrypted conversation state, the answers and its `external` results:
- * the games and a flow id, the catalogue entry, and the confirmation id minted BEFORE each
- * summary. "Order now" creates the order for that id in one `external` step, at most once (a
- * double tap, replay or restart gets the stored order), stored with its reminder in one write.
- *
- * Failures are answered, never thrown: a 422 asks again for just the refused fields, a product of
- * another game for the product, a refused promo offers to drop or replace it, a 404 names what the
- * shop does not know, and an unknown outcome says to check before ordering again (never retried).
- * It returns nothing; it ends after showing the order (payment code, Pay button, deadline, and a
- * QR drawn from a QRIS string that is never printed, or the shop's qr_url), or after a cancel.
+ * Creates the game order conversation, the one way a game top-up is ordered. Entered with
+ * `OrderArgs` (from /games or `/pesan slug`), else it asks for the game; then the questions of
+ * order-questions.ts and a tap under the summary. The confirmation id is minted BEFORE each summary
+ * and "Order now" creates the order for it in one `external` step, at most once (a double tap,
+ * replay or restart gets the stored order). Failures are answered, never thrown: a 422 asks again
+ * for the refused fields, a refused promo offers to drop or replace it, an unknown outcome says to
+ * check before ordering again (never retried). Ends after showing the order (its QR drawn from a
+ * QRIS string that is never printed), or after a cancel.
  */
 export function createOrderConversation(deps: BotDeps) {
   const publicIp = deps.settings.publicIp;
@@ -78,7 +65,7 @@ export function createOrderConversation(deps: BotDeps) {
     if (!chat) return;
     const { userId, chatId } = chat;
 
-    // --- 0. Connected? The shop's games, and a flow id for this run's buttons ------------------
+    // Connected? The shop's games, and a flow id for this run's buttons.
     const start = await conversation.external(async () => {
       const outcome = await gameOrders.games(userId);
       return outcome.ok ? { ...outcome, flow: randomBytes(6).toString('base64url') } : outcome;
@@ -95,17 +82,12 @@ export function createOrderConversation(deps: BotDeps) {
     const run: OrderFlow = { conversation, ctx, deps, gameOrders, publicIp, t, userId, chatId, flow };
     const question = createQuestion(run);
 
-    // --- 1. The game: a slug from /games, or whatever followed /pesan (a slug, or a title naming one game)
     const loadInfo = (chosen: ListedGame): Promise<GameInfo> => conversation.external(() => gameOrders.gameInfo(chosen, userId));
     const game = await chooseGame(run, question, games, args);
     const state = { game, info: await loadInfo(game) };
     const draft: GameOrderDraft = { quantity: 1 };
     const questions = createOrderQuestions({ t, question, draft, state, games, loadInfo });
-
-    // --- 2. The questions ------------------------------------------------------------------------
     await questions.askAll();
-
-    // --- 3. Summary, confirmation, order -----------------------------------------------------
     await placeOrder({ ...run, state, draft, questions });
   };
 }
