@@ -26,6 +26,7 @@ import {
   renderPriceChanges,
   renderPurchaseSummary,
   renderRepeatQuestion,
+  type PurchaseForm,
   type Selection,
 } from '../renderers/purchase.ts';
 import { quietly } from '../edits.ts';
@@ -35,9 +36,6 @@ import { maxQuickBuyLines } from '../../services/targets.ts';
 
 /** The balance shown in the summary is skipped when the provider takes longer than this. */
 const balanceDeadlineMs = 4_000;
-
-/** How the user typed quick-buy lines, for the "nothing to buy" hint. */
-export type LineForm = 'spaced' | 'dotted';
 
 /** A summary the user confirmed (prices checked after it was shown); its text and message get a closing line later. */
 export interface ConfirmedSummary {
@@ -105,7 +103,7 @@ export async function mayBuy(flow: BuyFlow): Promise<boolean> {
 export async function chooseSelection(
   flow: BuyFlow,
   args: BuyConversationArgs | undefined,
-  form: LineForm,
+  form: PurchaseForm,
 ): Promise<Selection | undefined> {
   const { ctx, t } = flow;
   const lines = requestedLines(args);
@@ -130,7 +128,7 @@ export async function chooseSelection(
  * checked against a list fetched after it was shown: a change shows it again under a new
  * confirmation id (a tap on the old one cannot buy at an unseen price). Undefined: cancelled, or nothing left.
  */
-export async function confirmSummary(flow: BuyFlow, first: Selection, form: LineForm): Promise<ConfirmedSummary | undefined> {
+export async function confirmSummary(flow: BuyFlow, first: Selection, form: PurchaseForm): Promise<ConfirmedSummary | undefined> {
   const { ctx, t } = flow;
   let selection = first;
   let changes: PriceChangeLine[] = [];
