@@ -32,6 +32,9 @@ export interface ProductJson {
   status: string;
 }
 
+/** `p` as plain JSON, to cross an `external` step. */
+export const productJson = (p: Product): ProductJson => ({ code: p.code, product_name: p.product_name, price: p.price, status: p.status });
+
 /** The products of some codes (null: not listed), or why the price list could not be read (no error: not connected). */
 export type PriceLookup = { ok: true; products: Array<ProductJson | null> } | { ok: false; error?: ProviderErrorJson };
 
@@ -121,7 +124,7 @@ export function lookup(flow: BuyFlow, codes: string[], since?: number): Promise<
     withPriceList(deps, userId, options, 'a purchase', (list): PriceLookup => {
       const products = codes.map((code) => {
         const found = list.find((p) => p.code.toUpperCase() === code.toUpperCase());
-        return found ? { code: found.code, product_name: found.product_name, price: found.price, status: found.status } : null;
+        return found ? productJson(found) : null;
       });
       return { ok: true, products };
     }),

@@ -17,7 +17,7 @@ import { renderPickerStep, type PickerData, type PickerView } from '../renderers
 import { isBuyPickerData, readBuyPickerData, type BuyPickerAction } from '../callback-data/buy-picker.ts';
 import { readBuyData } from '../callback-data/buy.ts';
 import { waitForAnswer } from './ask.ts';
-import { lookupFailed, resolveLines, withPriceList, type BuyFlow, type ProductJson } from './buy-flow.ts';
+import { lookupFailed, productJson, resolveLines, withPriceList, type BuyFlow, type ProductJson } from './buy-flow.ts';
 import { editOrReply, quietly } from '../edits.ts';
 import { brandOf, categoryOf, groupByBrand, groupByCategory } from '../../services/catalogue.ts';
 import { isProductAvailable, type Product, type ProviderErrorJson } from '../../services/providers.ts';
@@ -31,8 +31,6 @@ type Received =
   | { kind: 'text'; ctx: ConversationContext; text: string }
   | { kind: 'button'; ctx: ConversationContext; action: BuyPickerAction; n: number };
 
-const toJson = (p: Product): ProductJson => ({ code: p.code, product_name: p.product_name, price: p.price, status: p.status });
-
 /** The picker's id: derived from the update that started the conversation, so every replay agrees. */
 function pickerIdOf(ctx: ConversationContext): string {
   return createHash('sha256').update(`kiosbot-picker:${ctx.chat?.id}:${ctx.update.update_id}`).digest('base64url').slice(0, 8);
@@ -41,7 +39,6 @@ function pickerIdOf(ctx: ConversationContext): string {
 /** A running picker: its flow, id and message. */
 interface Picker {
   env: BuyFlow;
-  t: ConversationContext['t'];
   /** The picker's id, carried by its buttons. */
   flow: string;
   /** The picker message; the next step is shown by editing it (`edit`, after a tap on it) rather than as a new one. */
@@ -64,7 +61,6 @@ export async function pickPurchase(env: BuyFlow, initialCode?: string): Promise<
   const state: Picker['state'] = { messageId: undefined, edit: false, rendering: 0 };
   const picker: Picker = {
     env,
-    t: ctx.t,
     flow: pickerIdOf(ctx),
     state,
     closeButtons: async () => {
@@ -110,7 +106,7 @@ function load(env: BuyFlow, view: PickerView): Promise<Loaded<PickerData>> {
     }
     const brands = groupByBrand(productsOf(list, view.category));
     if (view.step === 'brand') return { step: 'brand', brands: brands.map((b) => ({ brand: b.brand, count: b.products.length })) };
-    return { step: 'product', products: (brands.find((b) => b.brand === view.brand)?.products ?? []).map(toJson) };
+    return { step: 'product', products: (brands.find((b) => b.brand === view.brand)?.products ?? []).map(productJson) };
   });
 }
 
@@ -121,13 +117,13 @@ function locate(env: BuyFlow, code: string) {
     if (!product) return null;
     const category = categoryOf(product);
     const brand = groupByBrand(productsOf(list, category)).find((b) => b.products.includes(product))?.brand ?? brandOf(product);
-    return { product: toJson(product), category, brand };
+    return { product: productJson(product), category, brand };
   });
 }
 
 /** The located product when it can be bought; otherwise tells the user why not (unknown `code`, or unavailable). */
 async function buyable(picker: Picker, code: string, located: Located): Promise<NonNullable<Located> | undefined> {
-  const { t } = picker;
+  const { t } = picker.env;
   const { ctx } = picker.env;
   if (!located) await ctx.reply(t('buy-unknown-code', { code }));
   else if (!isProductAvailable(located.product)) {
@@ -173,7 +169,7 @@ async function showStep(picker: Picker, view: PickerView, back: boolean): Promis
   }
   const data = loaded.value;
   const stamp = { flow: picker.flow, view: ++state.rendering };
-  const { text, keyboard } = renderPickerStep(picker.t, view, data, stamp, back);
+  const { text, keyboard } = renderPickerStep(env.t, view, data, stamp, back);
   if (state.edit && state.messageId !== undefined)
     state.messageId = await editOrReply(env.ctx, state.messageId, text, { reply_markup: keyboard });
   else {
@@ -185,7 +181,8 @@ async function showStep(picker: Picker, view: PickerView, back: boolean): Promis
 
 /** Waits for an answer to the step rendered as `current` (an older rendering's button is outdated). */
 function receive(picker: Picker, current: number, repeat: PendingQuestion): Promise<Received> {
-  const { t, flow, state } = picker;
+  const { flow, state } = picker;
+  const { t } = picker.env;
   return waitForAnswer(picker.env.conversation, {
     repeat,
     // Summaries' buttons count as this flow's: an old one is answered as such, not passed on.
@@ -224,7 +221,8 @@ async function answerUntilMoved(picker: Picker, view: PickerView, shown: Shown):
 
 /** A tap on one of the step's buttons. */
 async function onTap(picker: Picker, view: PickerView, data: PickerData, got: Extract<Received, { kind: 'button' }>): Promise<Answer> {
-  const { t, state } = picker;
+  const { state } = picker;
+  const { t } = picker.env;
   const { action, n } = got;
   // A tap on the copy an information command left below (see ask.ts) moves the picker there.
   const tapped = got.ctx.callbackQuery?.message?.message_id;
@@ -269,7 +267,8 @@ async function onTap(picker: Picker, view: PickerView, data: PickerData, got: Ex
 
 /** Typed text: the target at the target step, otherwise a code or CODE.TARGET line(s). */
 async function onText(picker: Picker, view: PickerView, text: string): Promise<Answer> {
-  const { t, env } = picker;
+  const { env } = picker;
+  const { t } = env;
   picker.state.edit = false;
   if (view.step === 'target') return takeTarget(picker, view.product, text, text.trim());
   const parsed = parseBuyCommand(text);
@@ -294,15 +293,13 @@ async function onText(picker: Picker, view: PickerView, text: string): Promise<A
 
 /** `target` (as tapped or typed; `shown` in the retry hint) for `product`: the purchase when it is valid, else a retry hint. */
 async function takeTarget(picker: Picker, product: ProductJson, target: string, shown: string): Promise<Answer> {
-  const { t } = picker;
+  const { t } = picker.env;
   const check = normaliseTarget(target, targetKindOf(product));
-  if (check.ok) return { kind: 'end', selection: await chosen(picker, product, check.target) };
+  if (check.ok) {
+    await picker.closeButtons();
+    const item = { code: product.code, productName: product.product_name, price: product.price, target: check.target };
+    return { kind: 'end', selection: { items: [item], problems: [] } };
+  }
   await picker.env.ctx.reply(t('buy-target-retry', { problem: raw(capitalise(targetProblemText(t, check.problem, shown))) }));
   return stay;
-}
-
-/** The picked product and target, as the summary takes them; the picker message keeps a line saying so. */
-async function chosen(picker: Picker, product: ProductJson, target: string): Promise<Selection> {
-  await picker.closeButtons();
-  return { items: [{ code: product.code, productName: product.product_name, price: product.price, target }], problems: [] };
 }

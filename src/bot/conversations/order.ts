@@ -25,14 +25,7 @@ import {
   renderQrCaption,
   renderRefusedFields,
 } from '../renderers/game-order.ts';
-import type {
-  CreatedGameOrder,
-  GameInfo,
-  GameOrderDraft,
-  GameOrderFailure,
-  GameOrderService,
-  ListedGame,
-} from '../../services/game-orders.ts';
+import type { CreatedGameOrder, GameInfo, GameOrderDraft, GameOrderFailure, ListedGame } from '../../services/game-orders.ts';
 import { raw } from '../../text/html.ts';
 import { renderQrPng } from '../../text/qris.ts';
 
@@ -56,7 +49,6 @@ const ownsButton = (data: string | undefined): boolean => readOrderStepData(data
  * QRIS string that is never printed), or after a cancel.
  */
 export function createOrderConversation(deps: BotDeps) {
-  const publicIp = deps.settings.publicIp;
   const gameOrders = deps.services.gameOrders;
 
   return async function orderConversation(conversation: BotConversation, ctx: ConversationContext, args?: OrderArgs): Promise<void> {
@@ -71,7 +63,7 @@ export function createOrderConversation(deps: BotDeps) {
       return outcome.ok ? { ...outcome, flow: randomBytes(6).toString('base64url') } : outcome;
     });
     if (!start.ok) {
-      await ctx.reply(describeOrderFailure(t, start.error, publicIp));
+      await ctx.reply(describeOrderFailure(t, start.error, deps.settings.publicIp));
       return;
     }
     const { flow, games } = start;
@@ -79,7 +71,7 @@ export function createOrderConversation(deps: BotDeps) {
       await ctx.reply(t('order-no-games'));
       return;
     }
-    const run: OrderFlow = { conversation, ctx, deps, gameOrders, publicIp, t, userId, chatId, flow };
+    const run: OrderFlow = { conversation, ctx, deps, t, userId, chatId, flow };
     const question = createQuestion(run);
 
     const loadInfo = (chosen: ListedGame): Promise<GameInfo> => conversation.external(() => gameOrders.gameInfo(chosen, userId));
@@ -97,9 +89,6 @@ interface OrderFlow {
   conversation: BotConversation;
   ctx: ConversationContext;
   deps: BotDeps;
-  gameOrders: GameOrderService;
-  /** The server IP a provider must whitelist, named when the shop answers 403. */
-  publicIp: string | undefined;
   t: TranslateFunction;
   userId: number;
   chatId: number;
@@ -117,13 +106,15 @@ interface OrderRun extends OrderFlow {
 
 /** Answers a button this flow no longer waits for: an earlier question's, or an earlier summary's (done, with the order id, or expired). */
 async function answerOldButton(run: OrderFlow, button: ConversationContext): Promise<void> {
-  const { t, gameOrders, userId } = run;
+  const { t, deps, userId } = run;
   const confirm = readOrderConfirmData(button.callbackQuery?.data);
   if (!confirm) {
     await quietly(button.answerCallbackQuery({ text: t('order-button-old') }));
     return;
   }
-  const orderId = await run.conversation.external(async () => (await gameOrders.findByConfirmation(userId, confirm.id))?.orderId ?? null);
+  const orderId = await run.conversation.external(
+    async () => (await deps.services.gameOrders.findByConfirmation(userId, confirm.id))?.orderId ?? null,
+  );
   await quietly(
     button.answerCallbackQuery({
       text: orderId === null ? t('order-summary-expired') : t('order-already-created', { orderId: raw(orderId) }),
@@ -191,7 +182,7 @@ async function chooseGame(run: OrderFlow, question: AskQuestion, games: ListedGa
 
 /** The summary until the order is created (then shown), cancelled, or failed beyond repair here. */
 async function placeOrder(run: OrderRun): Promise<void> {
-  const { conversation, gameOrders, t, userId, chatId, state, draft } = run;
+  const { conversation, deps, t, userId, chatId, state, draft } = run;
   let ready: string | undefined;
   for (;;) {
     const confirmationId = ready ?? (await confirmSummary(run));
@@ -199,7 +190,7 @@ async function placeOrder(run: OrderRun): Promise<void> {
     if (confirmationId === undefined) return;
     const request = { confirmationId, userId, chatId, game: { slug: state.info.slug, title: state.info.title }, draft: { ...draft } };
     const outcome = await conversation.external(() =>
-      gameOrders.create({ ...request, renderReminder: (order) => renderOrderReminder(t, order) }),
+      deps.services.gameOrders.create({ ...request, renderReminder: (order) => renderOrderReminder(t, order) }),
     );
     if (outcome.ok) {
       await showOrder(run, outcome.order);
@@ -338,7 +329,7 @@ async function handleFailure(run: OrderRun, error: GameOrderFailure): Promise<Ne
     return promoRefused(run, draft.promo, error.providerMessage);
   if (error.kind === 'not_found') return notFound(run, error.providerMessage ?? '');
   if (error.kind === 'unknown_outcome' || error.kind === 'malformed') await ctx.reply(t('order-unknown-outcome'));
-  else await ctx.reply(describeOrderFailure(t, error, run.publicIp));
+  else await ctx.reply(describeOrderFailure(t, error, run.deps.settings.publicIp));
   return { to: 'end' };
 }
 
