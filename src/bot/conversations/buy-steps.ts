@@ -3,9 +3,9 @@
  * step waits and calls `external` and the Bot API in the same order each time; its result says
  * whether the flow goes on (the user was told when not).
  */
+import { createHash } from 'node:crypto';
 import type { ConversationContext, PendingQuestion } from '../context.ts';
 import type { BuyConversationArgs } from './ids.ts';
-import { createHash } from 'node:crypto';
 import { formatWibIn } from '../../text/format.ts';
 import { createBuyAgainKeyboard, createBuyCancelKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
 import {
