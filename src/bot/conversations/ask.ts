@@ -1,7 +1,4 @@
-/**
- * Asking inside a conversation: one way to wait for an answer, one rule for what a flow answers on
- * the side and what leaves it, and deleting a message that carried a secret. Used by every flow.
- */
+/** Asking inside a conversation: the one wait every flow uses, the rule for what leaves a flow, deleting secrets. */
 import type { Context, MiddlewareFn } from 'grammy';
 import type { Conversation } from '@grammyjs/conversations';
 import type { BotContext, BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
@@ -29,10 +26,7 @@ export async function privateChatOf(ctx: ConversationContext): Promise<{ userId:
   return { userId: ctx.from.id, chatId: ctx.chat.id };
 }
 
-/**
- * Deletes `message`, which carried a secret (an API key, a PIN): true when done; false after
- * logging why Telegram refused (once, through `external`), so the caller asks the user to delete it.
- */
+/** Deletes `message`, which carried a secret: false after logging why Telegram refused (the caller asks the user to delete it). */
 export async function deleteSecretMessage(conversation: BotConversation, deps: BotDeps, message: ConversationContext): Promise<boolean> {
   try {
     await message.deleteMessage();
@@ -48,9 +42,8 @@ export async function deleteSecretMessage(conversation: BotConversation, deps: B
 }
 
 /**
- * Commands that only show something. Inside a flow they are answered by their feature as usual,
- * then the flow's pending question is asked again and the flow goes on. Every alias and any case
- * counts, and so do the main menu's buttons (turned into these commands, see menu-buttons.ts).
+ * Commands that only show something: inside a flow their feature answers, then the pending question
+ * is asked again and the flow goes on. Any alias or case counts, and the main menu's buttons (menu-buttons.ts).
  */
 export const infoCommands = [
   'help',
@@ -64,11 +57,7 @@ export const infoCommands = [
 ] as const satisfies readonly CommandName[];
 const infoCommandWords = new Set<string>(infoCommands.flatMap((name) => commandNames(name)));
 
-/**
- * Buttons that only show something (price and history pages, status checks, balance refresh, the
- * export menu, a customer receipt): tapped inside a flow they do their thing and the flow goes on.
- * (The price list's search and product buttons ask or buy: they leave the flow.)
- */
+/** Buttons that only show something: tapped inside a flow they do their thing and the flow goes on. */
 const infoButtons = [
   balanceRefreshData,
   priceViewData,
@@ -82,11 +71,7 @@ const infoButtons = [
   customerReceiptData,
 ];
 
-/**
- * Buttons that only a running flow acts on (its questions, pickers and summaries). Outside their
- * flow they are only answered as outdated, so a tap on one during another flow is passed on for
- * that answer and does not end the flow under way.
- */
+/** Buttons only their own running flow acts on: tapped during another flow they are passed on (answered as outdated), not a leave. */
 const flowOnlyButtons = [shopData, pinData, sellStepData, buyData, buyPickerData, orderStepData, orderConfirmData, buyAgainCancelData];
 
 /** True for a tap on a button of a flow other than this one (an outdated button: see `flowOnlyButtons`). */
@@ -111,11 +96,7 @@ export function isInfoRequest(ctx: Context): boolean {
   return command !== undefined && infoCommandWords.has(command);
 }
 
-/**
- * The shared rule of every flow: a /command other than an information command, or a tap on
- * another feature's button, leaves the flow. The user is told which flow ended, and the update goes
- * on to the rest of the bot, so the command runs or the button does what it says.
- */
+/** A /command other than an information command, or another feature's button, leaves the flow (and goes on to the bot). */
 export function leavesFlow(ctx: Context, ownsButton: (data: string | undefined) => boolean): boolean {
   if (isInfoRequest(ctx) || isOtherFlowButton(ctx, ownsButton)) return false;
   if (ctx.callbackQuery) return !ownsButton(ctx.callbackQuery.data);
@@ -125,37 +106,25 @@ export function leavesFlow(ctx: Context, ownsButton: (data: string | undefined) 
 export interface WaitForAnswerOptions<C extends Context, T> {
   /** True for callback data of this flow's buttons (current or outdated ones). */
   ownsButton: (data: string | undefined) => boolean;
-  /**
-   * The question this wait answers, as it was sent (text and buttons): sent again after an
-   * information command answered meanwhile. Undefined when there is nothing to ask again.
-   */
+  /** The question as sent, sent again after an information command answered meanwhile. */
   repeat: PendingQuestion | undefined;
-  /**
-   * The answer this update carries, or undefined when it is none (then `otherwise` runs and the
-   * update is skipped: it is not kept in the conversation state). Called more than once per update,
-   * so it must be pure.
-   */
+  /** The answer this update carries, or undefined (then `otherwise` runs and the update is skipped). Pure: called more than once. */
   accept: (ctx: C) => T | undefined;
   /** Answers an update that is not an answer: a hint for a message, a short note for an old button. */
   otherwise: (ctx: C) => unknown;
-  /**
-   * Updates that leave this step besides the shared rule (e.g. a new quick-buy message while a
-   * summary waits). Pure, like `accept`.
-   */
+  /** Updates that leave this step besides the shared rule (e.g. a new quick-buy message at a summary). Pure. */
   alsoLeaves?: (ctx: C) => boolean;
   /** Runs before the flow is left (e.g. to close a summary's buttons). */
   leave?: () => Promise<void>;
-  /** What the flow was about, said when it is left (e.g. a summary's lines: "TSEL10 → 0812…"). */
+  /** What the flow was about, said when it is left (e.g. "TSEL10 → 0812…"). */
   leftWhat?: string;
 }
 
 /**
- * Waits (with the conversation's timeout) for the next update that answers the question:
- * `conversation.waitUntil` with `otherwise`, plus the shared rules. Skipped and passed on to the
- * rest of the bot: updates that are neither messages nor taps, another flow's outdated buttons and
- * information requests (a message one also leaves `repeat` for `askAgainAfterInfo`). A skipped
- * update is not kept in the state, so replays and restarts see the flow still waiting here. A
- * leaving update marks the outside context (`leftFlow`, said by the exit handler) before the halt.
+ * `conversation.waitUntil` with `otherwise`, plus the shared rules. Skipped (not kept in the state,
+ * so a replay still waits here) and passed on: updates that are neither messages nor taps, another
+ * flow's outdated buttons, information requests (a message one leaves `repeat` for `askAgainAfterInfo`).
+ * A leaving update marks the outside context (`leftFlow`, said by the exit handler) before the halt.
  */
 export async function waitForAnswer<C extends Context, T>(
   conversation: Conversation<BotContext, C>,
@@ -165,9 +134,7 @@ export async function waitForAnswer<C extends Context, T>(
   const passedOn = (next: C) => isInfoRequest(next) || isOtherFlowButton(next, options.ownsButton);
   const ctx = await conversation.waitUntil(
     (next) => passedOn(next) || leaves(next) || (!next.message && !next.callbackQuery) || options.accept(next) !== undefined,
-    {
-      otherwise: options.otherwise,
-    },
+    { otherwise: options.otherwise },
   );
   if (isOtherFlowButton(ctx, options.ownsButton)) return conversation.skip({ next: true });
   if (isInfoRequest(ctx)) {
@@ -192,11 +159,7 @@ export async function waitForAnswer<C extends Context, T>(
   return answer;
 }
 
-/**
- * The outside half of the information rule, installed before the conversations: once the rest of
- * the bot has answered an information command that a flow passed on, the flow's pending question
- * is sent again, so it is the last thing in the chat and its buttons are at hand.
- */
+/** Installed before the conversations: once the bot answered an information command a flow passed on, its question is sent again. */
 export const askAgainAfterInfo: MiddlewareFn<BotContext> = async (ctx, next) => {
   await next();
   const question = ctx.askAgain;

@@ -1,46 +1,29 @@
 /**
- * The /beli picker: what to buy, by taps. Category → brand → product → target, each step one
- * message edited in place, with ⬅️ Back and ❌ Cancel; the target step offers the user's last
- * five destinations of that brand. A product code typed at the category, brand or product step
- * goes straight to the target step, `CODE TARGET` / `CODE.TARGET` lines straight to the summary.
+ * The /beli picker: category → brand → product → target by taps, one message edited in place, with
+ * ⬅️ Back and ❌ Cancel; the target step offers the last five destinations of that brand. A code
+ * typed before the target step goes to its target step, `CODE TARGET` lines straight to the summary.
  *
- * Built on `waitForAnswer` with plain inline keyboards rather than `conversation.menu()`: a menu
- * answers an outdated button silently (no "no longer valid" text) and logs a stack trace for
- * each, its generated ids (`//0`…) are the same in every run so an earlier flow's button with the
- * same layout counts as current, and the steps need typed text and the shared leave rule of
- * `ask.ts` as much as buttons. Here every button carries the picker's id (from the update that
- * started it) and the number of the rendering it belongs to: anything else is outdated.
+ * Not `conversation.menu()`: a menu answers an outdated button silently (and logs a stack trace),
+ * its ids (`//0`…) are the same in every run so an earlier flow's button of the same layout counts
+ * as current, and the steps need typed text and the leave rule of `ask.ts` too. Here every button
+ * carries the picker's id and its rendering's number: anything else is outdated.
  */
 import { createHash } from 'node:crypto';
 import type { InlineKeyboard } from 'grammy';
-import type { BotConversation, BotDeps, ConversationContext, PendingQuestion } from '../context.ts';
+import type { ConversationContext, PendingQuestion } from '../context.ts';
 import type { Selection } from '../renderers/purchase.ts';
 import { capitalise, targetProblemText } from '../renderers/purchase.ts';
 import { renderPickerStep, type PickerData, type PickerView } from '../renderers/buy-picker.ts';
 import { isBuyPickerData, readBuyPickerData, type BuyPickerAction } from '../callback-data/buy-picker.ts';
 import { readBuyData } from '../callback-data/buy.ts';
 import { waitForAnswer } from './ask.ts';
-import { withPriceList } from './buy-flow.ts';
+import { lookupFailed, productJson, resolveLines, withPriceList, type BuyFlow, type ProductJson } from './buy-flow.ts';
 import { editOrReply, quietly } from '../edits.ts';
-import type { ProductJson, RequestedLine } from './buy-questions.ts';
 import { brandOf, categoryOf, groupByBrand, groupByCategory } from '../../services/catalogue.ts';
 import { isProductAvailable, type Product, type ProviderErrorJson } from '../../services/providers.ts';
 import { maxQuickBuyLines, normaliseTarget, parseBuyCommand, targetKindOf } from '../../services/targets.ts';
 import { raw } from '../../text/html.ts';
 import { productStatusWord } from '../../text/product-status.ts';
-
-export interface BuyPickerEnv {
-  conversation: BotConversation;
-  /** The context of the update that started the conversation. */
-  ctx: ConversationContext;
-  deps: BotDeps;
-  userId: number;
-  chatId: number;
-  /** Tells the user the price list could not be read; the flow then ends. */
-  lookupFailed: (error: ProviderErrorJson | undefined) => Promise<void>;
-  /** Resolves typed CODE.TARGET lines against the price list (the quick-buy path). */
-  resolveLines: (lines: RequestedLine[], skipped: Array<{ line: number; text: string }>) => Promise<Selection | undefined>;
-}
 
 type Loaded<T> = { ok: true; value: T } | { ok: false; error?: ProviderErrorJson };
 type Located = { product: ProductJson; category: string; brand: string } | null;
@@ -48,17 +31,14 @@ type Received =
   | { kind: 'text'; ctx: ConversationContext; text: string }
   | { kind: 'button'; ctx: ConversationContext; action: BuyPickerAction; n: number };
 
-const toJson = (p: Product): ProductJson => ({ code: p.code, product_name: p.product_name, price: p.price, status: p.status });
-
 /** The picker's id: derived from the update that started the conversation, so every replay agrees. */
 function pickerIdOf(ctx: ConversationContext): string {
   return createHash('sha256').update(`kiosbot-picker:${ctx.chat?.id}:${ctx.update.update_id}`).digest('base64url').slice(0, 8);
 }
 
-/** A running picker: its environment, id, message and how it waits. */
+/** A running picker: its flow, id and message. */
 interface Picker {
-  env: BuyPickerEnv;
-  t: ConversationContext['t'];
+  env: BuyFlow;
   /** The picker's id, carried by its buttons. */
   flow: string;
   /** The picker message; the next step is shown by editing it (`edit`, after a tap on it) rather than as a new one. */
@@ -72,19 +52,15 @@ type Answer = { kind: 'stay' } | { kind: 'move'; to: PickerView | 'back' } | { k
 const stay: Answer = { kind: 'stay' };
 
 /**
- * Runs the picker. Waits for taps on its buttons and for typed codes or targets (any command or
- * another feature's button leaves the conversation, as everywhere). `initialCode` (from
- * `/beli CODE` or a product button elsewhere) starts at that product's target step. Persists
- * nothing itself: its price-list and history reads are `external` steps of the conversation.
- * Resolves with what to buy (one product and target, or typed quick-buy lines), or undefined
- * when the user cancelled or the price list could not be read (the user was told).
+ * Runs the picker: taps on its buttons, typed codes or targets. `initialCode` (`/beli CODE`, a
+ * product button elsewhere) starts at that product's target step. Its reads are `external` steps.
+ * Resolves with what to buy, or undefined after a cancel or an unreadable price list (the user was told).
  */
-export async function pickPurchase(env: BuyPickerEnv, initialCode?: string): Promise<Selection | undefined> {
+export async function pickPurchase(env: BuyFlow, initialCode?: string): Promise<Selection | undefined> {
   const { ctx, chatId } = env;
   const state: Picker['state'] = { messageId: undefined, edit: false, rendering: 0 };
   const picker: Picker = {
     env,
-    t: ctx.t,
     flow: pickerIdOf(ctx),
     state,
     closeButtons: async () => {
@@ -108,7 +84,7 @@ export async function pickPurchase(env: BuyPickerEnv, initialCode?: string): Pro
 }
 
 /** Reads the price list (cached by the catalogue service) for `task`, as plain JSON. */
-function readList<T>(env: BuyPickerEnv, task: (list: Product[]) => T | Promise<T>) {
+function readList<T>(env: BuyFlow, task: (list: Product[]) => T | Promise<T>) {
   return env.conversation.external((): Promise<Loaded<T>> =>
     withPriceList(env.deps, env.userId, undefined, 'the buy picker', async (list) => ({ ok: true, value: await task(list) })),
   );
@@ -117,7 +93,7 @@ function readList<T>(env: BuyPickerEnv, task: (list: Product[]) => T | Promise<T
 const productsOf = (list: Product[], category: string) => groupByCategory(list).find((c) => c.category === category)?.products ?? [];
 
 /** What a step shows. */
-function load(env: BuyPickerEnv, view: PickerView): Promise<Loaded<PickerData>> {
+function load(env: BuyFlow, view: PickerView): Promise<Loaded<PickerData>> {
   if (view.step === 'target') {
     return env.conversation.external(async (): Promise<Loaded<PickerData>> => ({
       ok: true,
@@ -130,24 +106,24 @@ function load(env: BuyPickerEnv, view: PickerView): Promise<Loaded<PickerData>> 
     }
     const brands = groupByBrand(productsOf(list, view.category));
     if (view.step === 'brand') return { step: 'brand', brands: brands.map((b) => ({ brand: b.brand, count: b.products.length })) };
-    return { step: 'product', products: (brands.find((b) => b.brand === view.brand)?.products ?? []).map(toJson) };
+    return { step: 'product', products: (brands.find((b) => b.brand === view.brand)?.products ?? []).map(productJson) };
   });
 }
 
 /** A product by code, with the category and brand the picker files it under. */
-function locate(env: BuyPickerEnv, code: string) {
+function locate(env: BuyFlow, code: string) {
   return readList(env, (list): Located => {
     const product = list.find((p) => p.code.toUpperCase() === code.toUpperCase());
     if (!product) return null;
     const category = categoryOf(product);
     const brand = groupByBrand(productsOf(list, category)).find((b) => b.products.includes(product))?.brand ?? brandOf(product);
-    return { product: toJson(product), category, brand };
+    return { product: productJson(product), category, brand };
   });
 }
 
 /** The located product when it can be bought; otherwise tells the user why not (unknown `code`, or unavailable). */
 async function buyable(picker: Picker, code: string, located: Located): Promise<NonNullable<Located> | undefined> {
-  const { t } = picker;
+  const { t } = picker.env;
   const { ctx } = picker.env;
   if (!located) await ctx.reply(t('buy-unknown-code', { code }));
   else if (!isProductAvailable(located.product)) {
@@ -165,7 +141,7 @@ async function startingSteps(picker: Picker, initialCode: string | undefined): P
   if (initialCode === undefined) return stack;
   const found = await locate(picker.env, initialCode);
   if (!found.ok) {
-    await picker.env.lookupFailed(found.error);
+    await lookupFailed(picker.env, found.error);
     return undefined;
   }
   const located = await buyable(picker, initialCode, found.value);
@@ -188,12 +164,12 @@ async function showStep(picker: Picker, view: PickerView, back: boolean): Promis
   const loaded = await load(env, view);
   if (!loaded.ok) {
     await picker.closeButtons();
-    await env.lookupFailed(loaded.error);
+    await lookupFailed(env, loaded.error);
     return undefined;
   }
   const data = loaded.value;
   const stamp = { flow: picker.flow, view: ++state.rendering };
-  const { text, keyboard } = renderPickerStep(picker.t, view, data, stamp, back);
+  const { text, keyboard } = renderPickerStep(env.t, view, data, stamp, back);
   if (state.edit && state.messageId !== undefined)
     state.messageId = await editOrReply(env.ctx, state.messageId, text, { reply_markup: keyboard });
   else {
@@ -205,7 +181,8 @@ async function showStep(picker: Picker, view: PickerView, back: boolean): Promis
 
 /** Waits for an answer to the step rendered as `current` (an older rendering's button is outdated). */
 function receive(picker: Picker, current: number, repeat: PendingQuestion): Promise<Received> {
-  const { t, flow, state } = picker;
+  const { flow, state } = picker;
+  const { t } = picker.env;
   return waitForAnswer(picker.env.conversation, {
     repeat,
     // Summaries' buttons count as this flow's: an old one is answered as such, not passed on.
@@ -244,7 +221,8 @@ async function answerUntilMoved(picker: Picker, view: PickerView, shown: Shown):
 
 /** A tap on one of the step's buttons. */
 async function onTap(picker: Picker, view: PickerView, data: PickerData, got: Extract<Received, { kind: 'button' }>): Promise<Answer> {
-  const { t, state } = picker;
+  const { state } = picker;
+  const { t } = picker.env;
   const { action, n } = got;
   // A tap on the copy an information command left below (see ask.ts) moves the picker there.
   const tapped = got.ctx.callbackQuery?.message?.message_id;
@@ -289,7 +267,8 @@ async function onTap(picker: Picker, view: PickerView, data: PickerData, got: Ex
 
 /** Typed text: the target at the target step, otherwise a code or CODE.TARGET line(s). */
 async function onText(picker: Picker, view: PickerView, text: string): Promise<Answer> {
-  const { t, env } = picker;
+  const { env } = picker;
+  const { t } = env;
   picker.state.edit = false;
   if (view.step === 'target') return takeTarget(picker, view.product, text, text.trim());
   const parsed = parseBuyCommand(text);
@@ -298,12 +277,12 @@ async function onText(picker: Picker, view: PickerView, text: string): Promise<A
   else if (!first) await env.ctx.reply(t('buy-code-format'));
   else if (parsed.lines.length > 1 || first.target !== undefined) {
     await picker.closeButtons();
-    return { kind: 'end', selection: await env.resolveLines(parsed.lines, parsed.problems) };
+    return { kind: 'end', selection: await resolveLines(env, parsed.lines, parsed.problems) };
   } else {
     const found = await locate(env, first.code);
     if (!found.ok) {
       await picker.closeButtons();
-      await env.lookupFailed(found.error);
+      await lookupFailed(env, found.error);
       return { kind: 'end', selection: undefined };
     }
     const located = await buyable(picker, first.code, found.value);
@@ -314,15 +293,13 @@ async function onText(picker: Picker, view: PickerView, text: string): Promise<A
 
 /** `target` (as tapped or typed; `shown` in the retry hint) for `product`: the purchase when it is valid, else a retry hint. */
 async function takeTarget(picker: Picker, product: ProductJson, target: string, shown: string): Promise<Answer> {
-  const { t } = picker;
+  const { t } = picker.env;
   const check = normaliseTarget(target, targetKindOf(product));
-  if (check.ok) return { kind: 'end', selection: await chosen(picker, product, check.target) };
+  if (check.ok) {
+    await picker.closeButtons();
+    const item = { code: product.code, productName: product.product_name, price: product.price, target: check.target };
+    return { kind: 'end', selection: { items: [item], problems: [] } };
+  }
   await picker.env.ctx.reply(t('buy-target-retry', { problem: raw(capitalise(targetProblemText(t, check.problem, shown))) }));
   return stay;
-}
-
-/** The picked product and target, as the summary takes them; the picker message keeps a line saying so. */
-async function chosen(picker: Picker, product: ProductJson, target: string): Promise<Selection> {
-  await picker.closeButtons();
-  return { items: [{ code: product.code, productName: product.product_name, price: product.price, target }], problems: [] };
 }

@@ -1,40 +1,46 @@
 /**
- * The steps of the buy conversation (`buy.ts`), in the order it runs them. Each step is part of
- * one conversation function that is replayed from the top on every update: a step waits, calls
- * `conversation.external` and the Bot API in the same order on every replay, and says through its
- * result whether the flow goes on (the user was told when it does not).
+ * The steps of the buy conversation (`buy.ts`), in order. Replayed from the top on every update, a
+ * step waits and calls `external` and the Bot API in the same order each time; its result says
+ * whether the flow goes on (the user was told when not).
  */
-import type { PendingQuestion } from '../context.ts';
+import { createHash } from 'node:crypto';
+import type { ConversationContext, PendingQuestion } from '../context.ts';
 import type { BuyConversationArgs } from './ids.ts';
-import type { BuyFlow } from './buy-flow.ts';
 import { formatWibIn } from '../../text/format.ts';
 import { createBuyAgainKeyboard, createBuyCancelKeyboard, createBuySummaryKeyboard } from '../keyboards/buy.ts';
-import { createBuyQuestions, repriceSelection, requestedLines, type PriceChangeLine } from './buy-questions.ts';
+import {
+  closeSummaryOf,
+  lookup,
+  lookupFailed,
+  receive,
+  repriceSelection,
+  requestedLines,
+  resolveLines,
+  type BuyFlow,
+  type PriceChangeLine,
+} from './buy-flow.ts';
 import { pickPurchase } from './buy-picker.ts';
-import { confirmationIdOf, roundConfirmationId } from './buy-ids.ts';
 import {
   fit,
   nothingToBuyText,
   renderPriceChanges,
   renderPurchaseSummary,
   renderRepeatQuestion,
+  type PurchaseForm,
   type Selection,
 } from '../renderers/purchase.ts';
 import { quietly } from '../edits.ts';
 import { isValidPin } from '../../services/pin.ts';
+import { verifyPin } from './pin.ts';
 import { maxQuickBuyLines } from '../../services/targets.ts';
 
 /** The balance shown in the summary is skipped when the provider takes longer than this. */
 const balanceDeadlineMs = 4_000;
 
-/** How the user typed quick-buy lines, for the "nothing to buy" hint. */
-export type LineForm = 'spaced' | 'dotted';
-
-/** A summary the user confirmed, with the prices checked after it was shown. */
+/** A summary the user confirmed (prices checked after it was shown); its text and message get a closing line later. */
 export interface ConfirmedSummary {
   selection: Selection;
   confirmationId: string;
-  /** The summary's text and message, closed with a line as the flow goes on. */
   summary: string;
   messageId: number;
 }
@@ -51,6 +57,22 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
     timer.unref?.();
   });
   return Promise.race([settled, deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The confirmation id of a summary, derived (never random) from the update that started the
+ * conversation, and `round` ≥ 1 for one shown again after a price change. If a crash interrupts
+ * that update after the summary was sent, the start replays it (update inbox) and shows a summary
+ * with the SAME id: the tap on the first one still counts, and a purchase recorded under it is found
+ * again instead of bought twice. Never shared: a message id is unique in its chat, a callback query id unique.
+ */
+function confirmationIdOf(ctx: ConversationContext, round: number): string {
+  const origin = ctx.callbackQuery
+    ? `callback:${ctx.callbackQuery.id}`
+    : `message:${ctx.chat?.id}:${ctx.msg?.message_id ?? `update-${ctx.update.update_id}`}`;
+  const hash = (text: string) => createHash('sha256').update(`kiosbot-confirmation:${text}`).digest('base64url').slice(0, 16);
+  const base = hash(origin);
+  return round === 0 ? base : hash(`${base}:${round}`);
 }
 
 /** A summary's lines in a few words ("TSEL10 → 081234567890", the first three of more, then "+N"). */
@@ -81,10 +103,9 @@ export async function mayBuy(flow: BuyFlow): Promise<boolean> {
 export async function chooseSelection(
   flow: BuyFlow,
   args: BuyConversationArgs | undefined,
-  form: LineForm,
+  form: PurchaseForm,
 ): Promise<Selection | undefined> {
-  const { conversation, ctx, deps, t, userId, chatId, lookupFailed } = flow;
-  const questions = createBuyQuestions({ lookup: (codes) => flow.lookup(codes), lookupFailed });
+  const { ctx, t } = flow;
   const lines = requestedLines(args);
   const skipped = Array.isArray(args?.skipped) ? args.skipped : [];
   if (lines.length + skipped.length > maxQuickBuyLines) {
@@ -93,9 +114,7 @@ export async function chooseSelection(
   }
   const [firstLine] = lines;
   const guided = lines.length === 0 || (lines.length === 1 && firstLine?.target === undefined && skipped.length === 0);
-  const selection = guided
-    ? await pickPurchase({ conversation, ctx, deps, userId, chatId, lookupFailed, resolveLines: questions.resolveLines }, firstLine?.code)
-    : await questions.resolveLines(lines, skipped);
+  const selection = guided ? await pickPurchase(flow, firstLine?.code) : await resolveLines(flow, lines, skipped);
   if (!selection) return undefined;
   if (selection.items.length === 0) {
     await ctx.reply(nothingToBuyText(t, selection.problems, form));
@@ -105,36 +124,34 @@ export async function chooseSelection(
 }
 
 /**
- * Step 2: the summary, until it is confirmed at prices that still hold. The confirmation id is
- * minted (and stored) before the summary is shown. At the Confirm tap the prices are checked
- * against a list fetched after the summary was shown: a changed one shows the summary again (with
- * a new confirmation id, so a second tap on the old one cannot buy at a price the user did not
- * see) and asks again. Undefined when the user cancelled or nothing is left to buy.
+ * Step 2: the summary, until confirmed at prices that still hold. At the Confirm tap the prices are
+ * checked against a list fetched after it was shown: a change shows it again under a new
+ * confirmation id (a tap on the old one cannot buy at an unseen price). Undefined: cancelled, or nothing left.
  */
-export async function confirmSummary(flow: BuyFlow, first: Selection, form: LineForm): Promise<ConfirmedSummary | undefined> {
+export async function confirmSummary(flow: BuyFlow, first: Selection, form: PurchaseForm): Promise<ConfirmedSummary | undefined> {
   const { ctx, t } = flow;
-  const baseConfirmationId = confirmationIdOf(ctx);
   let selection = first;
   let changes: PriceChangeLine[] = [];
   for (let round = 0; ; round++) {
-    const confirmationId = round === 0 ? baseConfirmationId : roundConfirmationId(baseConfirmationId, round);
+    const confirmationId = confirmationIdOf(ctx, round);
     const shown = await showSummary(flow, selection, changes, confirmationId);
     const confirmed = await waitForConfirm(flow, confirmationId, shown.question, shown.messageId, describeLines(selection.items));
     if (!confirmed) return undefined;
     const summary = shown.question.text;
-    const check = await flow.lookup(
+    const check = await lookup(
+      flow,
       selection.items.map((item) => item.code),
       shown.shownAt,
     );
     if (!check.ok) {
-      await flow.closeSummaryOf(shown.messageId, summary, t('buy-summary-not-bought'));
-      await flow.lookupFailed(check.error);
+      await closeSummaryOf(flow, shown.messageId, summary, t('buy-summary-not-bought'));
+      await lookupFailed(flow, check.error);
       return undefined;
     }
     const repriced = repriceSelection(selection, check.products);
     if (repriced.changes.length === 0 && repriced.gone.length === 0)
       return { selection, confirmationId, summary, messageId: shown.messageId };
-    await flow.closeSummaryOf(shown.messageId, summary, t('buy-summary-price-changed'));
+    await closeSummaryOf(flow, shown.messageId, summary, t('buy-summary-price-changed'));
     if (repriced.selection.items.length === 0) {
       await ctx.reply(nothingToBuyText(t, repriced.selection.problems, form));
       return undefined;
@@ -167,50 +184,43 @@ async function showSummary(
   return { question: { text: summary, reply_markup: summaryKeyboard }, messageId, shownAt: prepared.shownAt };
 }
 
-/**
- * Waits for ✅ Confirm (true) or ❌ Cancel (false, the user told) under the summary
- * `messageId`; a new quick-buy message or a command ends the wait (false).
- */
+/** Waits for ✅ Confirm (true) or ❌ Cancel (false, the user told) under the summary; a new quick-buy message or a command leaves. */
 async function waitForConfirm(flow: BuyFlow, id: string, repeat: PendingQuestion, messageId: number, what: string): Promise<boolean> {
   const { ctx, t } = flow;
   const text = repeat.text;
   for (;;) {
-    const got = await flow.receive({
+    const got = await receive(flow, {
       confirmationId: id,
       repeat,
       text: false,
       hint: t('buy-use-buttons'),
       quickBuyLeaves: true,
-      leave: () => flow.closeSummaryOf(messageId, text, t('buy-summary-abandoned')),
+      leave: () => closeSummaryOf(flow, messageId, text, t('buy-summary-abandoned')),
       leftWhat: what,
     });
     if (got.kind !== 'button') continue;
     if (got.action === 'no') {
       await quietly(got.ctx.answerCallbackQuery());
-      await flow.closeSummaryOf(messageId, text, t('buy-summary-cancelled'));
+      await closeSummaryOf(flow, messageId, text, t('buy-summary-cancelled'));
       await ctx.reply(t('buy-cancelled'));
       return false;
     }
     if (got.action === 'ok') {
       // Not "confirmed" yet: that is said once the confirmation is on disk (step 5).
       await quietly(got.ctx.answerCallbackQuery({ text: t('buy-in-progress') }));
-      await flow.closeSummaryOf(messageId, text, t('buy-summary-checking'));
+      await closeSummaryOf(flow, messageId, text, t('buy-summary-checking'));
       return true;
     }
     await quietly(got.ctx.answerCallbackQuery());
   }
 }
 
-/**
- * Step 3: the same purchase less than a minute ago? Asks "buy again?" then. Resolves with what
- * closes the summary and the question from here on, or undefined when the user said no.
- */
+/** Step 3: the same purchase under a minute ago? Asks "buy again?". Resolves with what closes summary and question, or undefined on no. */
 export async function askRepeat(flow: BuyFlow, confirmed: ConfirmedSummary): Promise<CloseAll | undefined> {
   const { deps, userId, chatId, ctx, t } = flow;
   const { selection, confirmationId } = confirmed;
   const { items } = selection;
-  /** Replaces the summary's buttons by a closing line (editing the text drops the keyboard). */
-  const closeSummary = (line: string) => flow.closeSummaryOf(confirmed.messageId, confirmed.summary, line);
+  const closeSummary = (line: string) => closeSummaryOf(flow, confirmed.messageId, confirmed.summary, line);
   const repeats = await flow.conversation.external(() =>
     deps.services.purchases.recentRepeats(
       userId,
@@ -224,7 +234,7 @@ export async function askRepeat(flow: BuyFlow, confirmed: ConfirmedSummary): Pro
   const asked = await ctx.reply(question, { reply_markup: againKeyboard });
   const closeQuestion = (line: string) => quietly(ctx.api.editMessageText(chatId, asked.message_id, `${question}\n\n${line}`));
   for (;;) {
-    const got = await flow.receive({
+    const got = await receive(flow, {
       confirmationId,
       repeat: { text: question, reply_markup: againKeyboard },
       text: false,
@@ -273,7 +283,7 @@ async function askPin(flow: BuyFlow, confirmationId: string, closeAll: CloseAll)
   const pinKeyboard = createBuyCancelKeyboard(t, confirmationId);
   const asked = await ctx.reply(t('buy-pin-ask'), { reply_markup: pinKeyboard });
   for (;;) {
-    const got = await flow.receive({
+    const got = await receive(flow, {
       confirmationId,
       repeat: { text: t('buy-pin-ask'), reply_markup: pinKeyboard },
       text: true,
@@ -298,23 +308,13 @@ async function askPin(flow: BuyFlow, confirmationId: string, closeAll: CloseAll)
       await ctx.reply(t('buy-pin-format'));
       continue;
     }
-    const check = await verifyPin(flow, entered);
+    const check = await verifyPin(flow.conversation, flow.deps, flow.userId, entered);
     if (check.ok) return true;
-    if (check.until !== undefined) {
+    if ('until' in check) {
       await closeAll(t('buy-summary-not-bought'));
       await ctx.reply(t('buy-pin-locked', { until: formatWibIn(t, check.until) }));
       return false;
     }
-    await ctx.reply(t('buy-pin-wrong', { left: check.left ?? 0 }));
+    await ctx.reply(t('buy-pin-wrong', { left: check.left }));
   }
-}
-
-/** Checks a typed PIN (one `external` step): right, wrong with attempts left, or locked until. */
-function verifyPin(flow: BuyFlow, entered: string) {
-  const { deps, userId } = flow;
-  return flow.conversation.external(async (): Promise<{ ok: true } | { ok: false; left?: number; until?: string }> => {
-    const result = await deps.services.pin.verify(userId, entered);
-    if (result.ok) return { ok: true };
-    return result.locked ? { ok: false, until: result.until.toISOString() } : { ok: false, left: result.attemptsLeft };
-  });
 }

@@ -4,7 +4,7 @@ import { createReceiptKeyboard, createResultsKeyboard } from '../keyboards/recei
 import { privateChatOf } from './ask.ts';
 import { editOrReply } from '../edits.ts';
 import { fit, renderPurchaseResults, resultKind, toPurchaseResult, type PurchaseResult } from '../renderers/purchase.ts';
-import { createBuyFlow, type BuyFlow } from './buy-flow.ts';
+import type { BuyFlow } from './buy-flow.ts';
 import { askRepeat, checkPin, chooseSelection, confirmSummary, mayBuy, type CloseAll, type ConfirmedSummary } from './buy-steps.ts';
 
 /** Provider calls in flight at once while a bulk purchase is sent. */
@@ -25,27 +25,16 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, task: (item: T
 }
 
 /**
- * Creates the buy conversation (`conversationIds.buy`), the one way anything is bought. Entered
- * with `BuyConversationArgs`: no lines or one code (the picker, `buy-picker.ts`), or CODE.TARGET
- * lines (quick-buy: straight to the summary; unusable lines are listed as skipped, the rest can
- * still be bought).
- *
- * It waits for, in turn: the picker's answers; ✅ Confirm / ❌ Cancel under the summary (at the tap
- * the prices are checked against a list fetched after it was shown: a change shows it again); "Yes,
- * buy again" when the same purchase was made under a minute ago; the PIN, when set (its message is
- * deleted at once). A command, another feature's button or a new CODE.TARGET message ends it.
- *
- * It persists, through the encrypted conversation state, the answers and its `external` results,
- * among them the confirmation id (derived from the starting update, `confirmationIdOf`) fixed
- * BEFORE the summary is shown, so every replay and restart sees the same id. After the tap
- * `purchases.confirm` (idempotent per confirmation id; ref ids stored before any provider call)
- * runs in one `external`, and only once it is on disk does the summary say "confirmed"; then
- * `purchases.submit` sends the lines in another. Double taps, replays and restarts never buy twice.
- * It returns nothing; it ends after showing the result, or after a cancel, a refusal or a lock.
+ * Creates the buy conversation, the one way anything is bought: no lines or one code go to the
+ * picker, CODE.TARGET lines (quick-buy) straight to the summary (unusable lines listed as skipped).
+ * Then ✅ Confirm under the summary, "buy again?" for the same purchase under a minute ago, and the
+ * PIN when set (deleted at once). A command, another feature's button or a new CODE.TARGET message
+ * ends it. The confirmation id is fixed BEFORE the summary is shown; after the tap
+ * `purchases.confirm` (idempotent per id, ref ids stored before any provider call) runs in one
+ * `external`, and only once that is on disk does the summary say "confirmed"; `purchases.submit`
+ * sends in another. Double taps, replays and restarts never buy twice.
  */
 export function createBuyConversation(deps: BotDeps) {
-  const publicIp = deps.settings.publicIp;
-
   return async function buyConversation(
     conversation: BotConversation,
     ctx: ConversationContext,
@@ -53,7 +42,7 @@ export function createBuyConversation(deps: BotDeps) {
   ): Promise<void> {
     const chat = await privateChatOf(ctx);
     if (!chat) return;
-    const flow = createBuyFlow({ deps, publicIp, conversation, ctx, ...chat });
+    const flow: BuyFlow = { deps, conversation, ctx, t: ctx.t, ...chat };
     if (!(await mayBuy(flow))) return;
     const form = args?.form === 'spaced' ? 'spaced' : 'dotted';
     const selection = await chooseSelection(flow, args, form);
@@ -128,7 +117,7 @@ function sendPurchase(flow: BuyFlow, refIds: string[]) {
 /** Shows the results in place of the "processing" message, and has pending lines edit it when they settle. */
 async function showResults(flow: BuyFlow, processingId: number, results: PurchaseResult[]): Promise<void> {
   const { deps, ctx, t, chatId } = flow;
-  const text = fit((compact) => renderPurchaseResults(t, results, flow.publicIp, compact));
+  const text = fit((compact) => renderPurchaseResults(t, results, deps.settings.publicIp, compact));
   // A single purchase that is already final is its receipt: it gets the receipt's buttons (Beli lagi,
   // Salin SN); a multi-line one gets copy and customer-receipt buttons per Sukses line.
   const [only] = results;

@@ -20,20 +20,12 @@ type Answer = { kind: 'text'; text: string; ctx: ConversationContext } | { kind:
 const isCancel = (data: string | undefined): boolean => data !== undefined && connectData.filter({ action: 'cancel' }).test(data);
 
 /**
- * Builds the connect conversation.
- *
- * Entered with `{ service }` (from the /connect picker, its "replace" or "try again" buttons):
- * for the reseller it waits for the API ID, then the API key; for the marketplace and the game
- * shop for the API key. Each prompt has a Cancel button until it is answered (and /cancel works). Every message with a
- * credential is deleted at once; if Telegram refuses, the user is told to delete it. The credentials are
- * then checked with one real provider call and, only when accepted, stored encrypted
- * (`services.credentials.verifyAndSave`); a reconnected reseller also drops the cached price list.
- * Refused credentials get a clear message and a "try again" button, and nothing is stored.
- *
- * It persists nothing itself beyond the conversation state (vault-encrypted), and ends right
- * after the key arrives, so the key never waits in stored state. Entered without a service it
- * only sends the service picker and ends. A command or another feature's button while waiting
- * ends it and is handled as usual. Returns nothing.
+ * Builds the connect conversation. Without a service it sends the service picker and ends; with one
+ * it waits for the API ID (reseller) and the API key, each prompt with Cancel until answered. Every
+ * message with a credential is deleted at once (if Telegram refuses, the user is told to). The
+ * credentials are checked with one real provider call and stored encrypted only when accepted;
+ * refused ones get a "try again" button. It ends in the update the key arrives in, so the key
+ * never waits in stored state.
  */
 export function createConnectConversation(deps: BotDeps) {
   return async function connect(conversation: BotConversation, ctx: ConversationContext, args?: ConnectArgs): Promise<void> {
@@ -47,10 +39,7 @@ export function createConnectConversation(deps: BotDeps) {
     }
     const serviceName = ctx.t(`service-${service}`);
 
-    /**
-     * Sends `prompt` and waits for text. Undefined when the user taps Cancel. A command or another
-     * button ends the conversation and goes on to the rest of the bot.
-     */
+    /** Sends `prompt` and waits for text; undefined after Cancel. */
     const ask = async (prompt: string): Promise<{ text: string; ctx: ConversationContext } | undefined> => {
       const keyboard = createConnectCancelKeyboard(ctx.t, service);
       const sent = await ctx.reply(prompt, { reply_markup: keyboard });

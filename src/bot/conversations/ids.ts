@@ -1,7 +1,4 @@
-/**
- * Conversation ids (string constants) and the arguments each accepts. Arguments are stored as
- * JSON by the conversations plugin, so keep them plain.
- */
+/** Conversation ids and the arguments each accepts (stored as JSON by the plugin: keep them plain). */
 import type { ServiceName } from '../../domain.ts';
 import type { PurchaseForm } from '../renderers/purchase.ts';
 import type { BotContext } from '../context.ts';
@@ -36,11 +33,7 @@ export interface BuyArgs {
   lines: BuyRequest[];
 }
 
-/**
- * Arguments of the buy conversation: the `BuyArgs` other features pass (`{ lines: [{ code }] }`),
- * plus, from quick-buy, each line's number in the message and the lines that were not
- * CODE.TARGET (listed as skipped in the summary). Plain JSON.
- */
+/** `BuyArgs` plus, from quick-buy, each line's number and the lines that were not CODE.TARGET (listed as skipped). */
 export interface BuyConversationArgs extends BuyArgs {
   lines: Array<BuyRequest & { line?: number }>;
   skipped?: Array<{ line: number; text: string }>;
@@ -53,10 +46,7 @@ export interface ConnectArgs {
   service?: ServiceName;
 }
 
-/**
- * Enters flow `id` (with its arguments) in place of whatever flow was still open in this chat: the
- * user moved on.
- */
+/** Enters flow `id` in place of whatever flow was still open in this chat: the user moved on. */
 export async function enterFlow(ctx: BotContext, id: string, ...args: [] | [BuyArgs | OrderArgs | SellArgs | ConnectArgs]): Promise<void> {
   await ctx.conversation.exitAll();
   await ctx.conversation.enter(id, ...args);

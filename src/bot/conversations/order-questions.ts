@@ -31,6 +31,24 @@ export type Answer = { kind: 'text'; text: string } | { kind: 'choice'; value: s
 /** Asks one question (with `choices` as buttons, and "Skip" when optional) and resolves with the answer. */
 export type AskQuestion = (text: string, choices?: OrderChoice[], options?: { columns?: number; skip?: boolean }) => Promise<Answer>;
 
+/**
+ * Asks `prompt` until `read` takes an answer, and resolves with what it made of it; otherwise
+ * `read` returns the next prompt (why the answer was not taken; `asked`, the one just asked, repeats it).
+ */
+async function askUntil<T>(
+  question: AskQuestion,
+  prompt: string,
+  choices: OrderChoice[],
+  options: { columns?: number; skip?: boolean },
+  read: (answer: Answer, asked: string) => { value: T } | string,
+): Promise<T> {
+  for (let text = prompt; ;) {
+    const taken = read(await question(text, choices, options), text);
+    if (typeof taken !== 'string') return taken.value;
+    text = taken;
+  }
+}
+
 /** Games whose slug or title matches typed text: exact matches first, else every word contained. */
 export function matchGames<G extends { slug: string; title: string }>(games: readonly G[], typed: string): G[] {
   const query = typed.trim().toLowerCase();
@@ -133,69 +151,49 @@ export function createOrderQuestions(env: OrderQuestionsEnv) {
 
 /** Asks for the product: the catalogue's products as buttons, else its numeric id. */
 async function askProduct(asking: Asking, intro = ''): Promise<void> {
-  const { t, question, draft, state } = asking;
+  const { t, state } = asking;
   const { products, title } = state.info;
-  const prompt = products
-    ? `${intro}${t('order-ask-product', { game: title })}`
-    : `${intro}${asking.catalogueNotice()}${t('order-ask-product-id', { game: title })}`;
-  const choices = (products ?? []).slice(0, maxChoiceButtons).map((product) => ({
-    label:
-      product.price === undefined
-        ? (product.name ?? `ID ${product.id}`)
-        : `${product.name ?? `ID ${product.id}`} — ${formatRupiah(product.price)}`,
-    value: String(product.id),
-  }));
-  draft.product = await askEntry(
-    question,
-    prompt,
-    choices,
-    {},
-    products,
-    t(products ? 'order-product-invalid' : 'order-product-id-invalid'),
-  );
+  asking.draft.product = await askEntry(asking, intro, products, {
+    prompt: t(products ? 'order-ask-product' : 'order-ask-product-id', { game: title }),
+    invalid: t(products ? 'order-product-invalid' : 'order-product-id-invalid'),
+    label: (product) => {
+      const name = product.name ?? `ID ${product.id}`;
+      return product.price === undefined ? name : `${name} — ${formatRupiah(product.price)}`;
+    },
+  });
 }
 
 /** Asks for the payment method: the catalogue's methods as buttons, else its numeric id. */
 async function askMethod(asking: Asking, intro = ''): Promise<void> {
-  const { t, question, draft, state } = asking;
+  const { t, state } = asking;
   const methods = state.info.methods;
-  const prompt = methods ? `${intro}${t('order-ask-method')}` : `${intro}${asking.catalogueNotice()}${t('order-ask-method-id')}`;
-  const choices = (methods ?? [])
-    .slice(0, maxChoiceButtons)
-    .map((method) => ({ label: method.name ?? `ID ${method.id}`, value: String(method.id) }));
-  draft.method = await askEntry(
-    question,
-    prompt,
-    choices,
-    { columns: 2 },
-    methods,
-    t(methods ? 'order-method-invalid' : 'order-method-id-invalid'),
-  );
+  asking.draft.method = await askEntry(asking, intro, methods, {
+    prompt: t(methods ? 'order-ask-method' : 'order-ask-method-id'),
+    invalid: t(methods ? 'order-method-invalid' : 'order-method-id-invalid'),
+    label: (method) => method.name ?? `ID ${method.id}`,
+    columns: 2,
+  });
 }
 
 /**
  * Waits for a catalogue entry: a tapped button, a typed id or a typed name (of `entries`, when the
- * catalogue lists them), asking again with `invalid` until the answer is one. An id the catalogue
- * does not list is taken as it is.
+ * catalogue lists them; else the catalogue notice comes first), asking again with `invalid` until
+ * the answer is one. An id the catalogue does not list is taken as it is.
  */
 async function askEntry<E extends { id: number; name?: string }>(
-  question: AskQuestion,
-  prompt: string,
-  choices: OrderChoice[],
-  options: { columns?: number },
+  asking: Asking,
+  intro: string,
   entries: readonly E[] | undefined,
-  invalid: string,
+  ask: { prompt: string; invalid: string; label: (entry: E) => string; columns?: number },
 ): Promise<E | { id: number }> {
-  let text = prompt;
-  for (;;) {
-    const answer = await question(text, choices, options);
+  const choices = (entries ?? []).slice(0, maxChoiceButtons).map((entry) => ({ label: ask.label(entry), value: String(entry.id) }));
+  const options = ask.columns === undefined ? {} : { columns: ask.columns };
+  const prompt = `${intro}${entries ? '' : asking.catalogueNotice()}${ask.prompt}`;
+  return askUntil(asking.question, prompt, choices, options, (answer) => {
     const id = answer.kind === 'choice' ? Number(answer.value) : (parseId(answer.text) ?? byName(entries, answer.text));
-    if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
-      text = invalid;
-      continue;
-    }
-    return entries?.find((entry) => entry.id === id) ?? { id };
-  }
+    if (id === undefined || !Number.isSafeInteger(id) || id <= 0) return ask.invalid;
+    return { value: entries?.find((entry) => entry.id === id) ?? { id } };
+  });
 }
 
 /**
@@ -226,33 +224,24 @@ async function askPlayerId(asking: Asking, intro = ''): Promise<boolean> {
   const last = lastPlayer(asking);
   const serverHint = info.server.kind === 'required' ? `\n${t('order-server-next', { server: info.server.label })}` : '';
   const lastHint = last ? `\n${t('order-use-last-hint')}` : '';
-  let prompt = `${intro}${t('order-ask-player', { label, game: info.title })}${serverHint}${lastHint}`;
+  const prompt = `${intro}${t('order-ask-player', { label, game: info.title })}${serverHint}${lastHint}`;
   const choices = offerLast(t, last && (last.server === undefined ? last.playerId : `${last.playerId} (${last.server})`));
-  for (;;) {
-    const answer = await question(prompt, choices);
-    if (answer.kind === 'choice' && last) {
-      draft.playerId = last.playerId;
-      if (last.server !== undefined && info.server.kind !== 'none') draft.server = last.server;
-      else delete draft.server;
-      return true;
-    }
+  const chosen = await askUntil<{ playerId: string; server?: string; settled: boolean }>(question, prompt, choices, {}, (answer) => {
+    if (answer.kind === 'choice' && last) return { value: { ...last, settled: true } };
     const value = answer.kind === 'text' ? withoutFormatChars(answer.text).trim() : '';
-    if (value === '' || value.includes('\n')) {
-      prompt = t('order-player-invalid', { label });
-      continue;
-    }
-    if (value.length > maxPlayerIdLength) {
-      prompt = t('order-too-long', { label, max: maxPlayerIdLength });
-      continue;
-    }
+    if (value === '' || value.includes('\n')) return t('order-player-invalid', { label });
+    if (value.length > maxPlayerIdLength) return t('order-too-long', { label, max: maxPlayerIdLength });
     // "12345678 (1234)": the zone glued to the id. The shop wants them apart.
     if (info.server.kind === 'required' && /^\S+\s*\(\s*\S+\s*\)$|^\d+\s+\d+$/.test(value)) {
-      prompt = t('order-player-with-server', { label, server: info.server.label });
-      continue;
+      return t('order-player-with-server', { label, server: info.server.label });
     }
-    draft.playerId = value;
-    return false;
-  }
+    return { value: { playerId: value, settled: false } };
+  });
+  draft.playerId = chosen.playerId;
+  if (!chosen.settled) return false;
+  if (chosen.server !== undefined && info.server.kind !== 'none') draft.server = chosen.server;
+  else delete draft.server;
+  return true;
 }
 
 /** Asks for the server; `required` after the shop asked for one. Skipped when the catalogue says the game has none. */
@@ -266,53 +255,33 @@ async function askServer(asking: Asking, required: boolean, intro = ''): Promise
   const servers = rule.kind === 'required' ? rule.servers : undefined;
   const label = rule.kind === 'required' ? rule.label : t('order-field-server');
   const optional = !required && rule.kind !== 'required';
-  let prompt = `${intro}${optional ? t('order-ask-server-optional') : servers ? t('order-ask-server-choice', { label }) : t('order-ask-server', { label })}`;
+  const prompt = `${intro}${optional ? t('order-ask-server-optional') : servers ? t('order-ask-server-choice', { label }) : t('order-ask-server', { label })}`;
   const choices = (servers ?? []).map((server, index) => ({ label: server, value: String(index) }));
-  for (;;) {
-    const answer = await question(prompt, choices, { columns: 2, skip: optional });
+  const server = await askUntil(question, prompt, choices, { columns: 2, skip: optional }, (answer, asked) => {
     if (answer.kind === 'choice') {
-      if (answer.value === 'skip') {
-        delete draft.server;
-        return;
-      }
+      if (answer.value === 'skip') return { value: undefined };
       const chosen = servers?.[Number(answer.value)];
-      if (chosen !== undefined) {
-        draft.server = chosen;
-        return;
-      }
-      continue;
+      return chosen === undefined ? asked : { value: chosen };
     }
     const value = withoutFormatChars(answer.text).trim();
-    if (value === '' || value.length > maxServerLength || value.includes('\n')) {
-      prompt = t('order-server-invalid', { label, max: maxServerLength });
-      continue;
-    }
+    if (value === '' || value.length > maxServerLength || value.includes('\n'))
+      return t('order-server-invalid', { label, max: maxServerLength });
     const listed = servers ? servers.find((server) => server.toLowerCase() === value.toLowerCase()) : value;
-    if (listed === undefined) {
-      prompt = t('order-server-not-listed', { label });
-      continue;
-    }
-    draft.server = listed;
-    return;
-  }
+    return listed === undefined ? t('order-server-not-listed', { label }) : { value: listed };
+  });
+  if (server === undefined) delete draft.server;
+  else draft.server = server;
 }
 
 /** Asks for the WhatsApp number; the first time, the one of the user's last order is offered. */
 async function askWhatsapp(asking: Asking, intro = ''): Promise<void> {
   const { t, question, draft } = asking;
   const last = draft.whatsapp === undefined ? asking.state.info.last?.whatsapp : undefined;
-  let prompt = `${intro}${t('order-ask-whatsapp')}${last ? `\n${t('order-use-last-hint')}` : ''}`;
-  const choices = offerLast(t, last);
-  for (;;) {
-    const answer = await question(prompt, choices);
-    const number = answer.kind === 'choice' ? last : answer.kind === 'text' ? normaliseWhatsapp(answer.text) : undefined;
-    if (number === undefined) {
-      prompt = t('order-whatsapp-invalid');
-      continue;
-    }
-    draft.whatsapp = number;
-    return;
-  }
+  const prompt = `${intro}${t('order-ask-whatsapp')}${last ? `\n${t('order-use-last-hint')}` : ''}`;
+  draft.whatsapp = await askUntil(question, prompt, offerLast(t, last), {}, (answer) => {
+    const number = answer.kind === 'choice' ? last : normaliseWhatsapp(answer.text);
+    return number === undefined ? t('order-whatsapp-invalid') : { value: number };
+  });
 }
 
 /** The optional text answers: their question, longest value, the retry text and the check of a value. */
@@ -340,38 +309,24 @@ const optionalAnswers = {
 /** Asks for an optional text answer ("Skip" clears it), asking again until it is short enough and valid. */
 async function askOptional({ t, question, draft }: Asking, key: keyof typeof optionalAnswers, intro = ''): Promise<void> {
   const { ask, max, invalid, valid } = optionalAnswers[key];
-  let text = `${intro}${ask(t)}`;
-  for (;;) {
-    const answer = await question(text, [], { skip: true });
-    if (answer.kind === 'choice') {
-      delete draft[key];
-      return;
-    }
-    const value = withoutFormatChars(answer.text).trim();
-    if (value === '' || value.length > max || value.includes('\n') || !valid(value)) {
-      text = invalid(t);
-      continue;
-    }
-    draft[key] = value;
-    return;
-  }
+  const value = await askUntil(question, `${intro}${ask(t)}`, [], { skip: true }, (answer) => {
+    if (answer.kind === 'choice') return { value: undefined };
+    const typed = withoutFormatChars(answer.text).trim();
+    return typed === '' || typed.length > max || typed.includes('\n') || !valid(typed) ? invalid(t) : { value: typed };
+  });
+  if (value === undefined) delete draft[key];
+  else draft[key] = value;
 }
 
 /** Asks for the quantity (1 to `maxQuantity`), with buttons for the usual ones. */
 async function askQuantity(asking: Asking, intro = ''): Promise<void> {
   const { t, question, draft } = asking;
-  let prompt = `${intro}${t('order-ask-quantity')}`;
   const choices = [1, 2, 3, 5, 10].map((n) => ({ label: String(n), value: String(n) }));
-  for (;;) {
-    const answer = await question(prompt, choices, { columns: 5 });
+  draft.quantity = await askUntil(question, `${intro}${t('order-ask-quantity')}`, choices, { columns: 5 }, (answer) => {
     const value = answer.kind === 'choice' ? Number(answer.value) : parseId(answer.text);
-    if (value === undefined || !Number.isSafeInteger(value) || value < 1 || value > maxQuantity) {
-      prompt = t('order-quantity-invalid', { max: maxQuantity });
-      continue;
-    }
-    draft.quantity = value;
-    return;
-  }
+    const valid = value !== undefined && Number.isSafeInteger(value) && value >= 1 && value <= maxQuantity;
+    return valid ? { value } : t('order-quantity-invalid', { max: maxQuantity });
+  });
 }
 
 /** Every question after the game, in order. */

@@ -25,14 +25,7 @@ import {
   renderQrCaption,
   renderRefusedFields,
 } from '../renderers/game-order.ts';
-import type {
-  CreatedGameOrder,
-  GameInfo,
-  GameOrderDraft,
-  GameOrderFailure,
-  GameOrderService,
-  ListedGame,
-} from '../../services/game-orders.ts';
+import type { CreatedGameOrder, GameInfo, GameOrderDraft, GameOrderFailure, ListedGame } from '../../services/game-orders.ts';
 import { raw } from '../../text/html.ts';
 import { renderQrPng } from '../../text/qris.ts';
 
@@ -46,30 +39,16 @@ type NextMove = { to: 'summary' } | { to: 'create'; confirmationId: string } | {
 const ownsButton = (data: string | undefined): boolean => readOrderStepData(data) !== undefined || readOrderConfirmData(data) !== undefined;
 
 /**
- * Creates the game order conversation (`conversationIds.order`), the one way a game top-up is
- * ordered. Entered with `OrderArgs` (`{ game: slug }` from /games or `/pesan slug`), else it asks
- * for the game.
- *
- * It waits for, in turn: the game; the product and payment method (catalogue buttons, or numeric
- * ids without a usable catalogue); the player id and, when the game needs one, the server (asked
- * on its own, never glued to the id); the WhatsApp number (the last order's id and number are
- * offered as "Use …"); nickname, e-mail and promo code (each skippable); the quantity; and a tap
- * under the summary. A command or another feature's button ends it; anything else gets a hint and
- * is not kept in the state.
- *
- * It persists, through the encrypted conversation state, the answers and its `external` results:
- * the games and a flow id, the catalogue entry, and the confirmation id minted BEFORE each
- * summary. "Order now" creates the order for that id in one `external` step, at most once (a
- * double tap, replay or restart gets the stored order), stored with its reminder in one write.
- *
- * Failures are answered, never thrown: a 422 asks again for just the refused fields, a product of
- * another game for the product, a refused promo offers to drop or replace it, a 404 names what the
- * shop does not know, and an unknown outcome says to check before ordering again (never retried).
- * It returns nothing; it ends after showing the order (payment code, Pay button, deadline, and a
- * QR drawn from a QRIS string that is never printed, or the shop's qr_url), or after a cancel.
+ * Creates the game order conversation, the one way a game top-up is ordered. Entered with
+ * `OrderArgs` (from /games or `/pesan slug`), else it asks for the game; then the questions of
+ * order-questions.ts and a tap under the summary. The confirmation id is minted BEFORE each summary
+ * and "Order now" creates the order for it in one `external` step, at most once (a double tap,
+ * replay or restart gets the stored order). Failures are answered, never thrown: a 422 asks again
+ * for the refused fields, a refused promo offers to drop or replace it, an unknown outcome says to
+ * check before ordering again (never retried). Ends after showing the order (its QR drawn from a
+ * QRIS string that is never printed), or after a cancel.
  */
 export function createOrderConversation(deps: BotDeps) {
-  const publicIp = deps.settings.publicIp;
   const gameOrders = deps.services.gameOrders;
 
   return async function orderConversation(conversation: BotConversation, ctx: ConversationContext, args?: OrderArgs): Promise<void> {
@@ -78,13 +57,13 @@ export function createOrderConversation(deps: BotDeps) {
     if (!chat) return;
     const { userId, chatId } = chat;
 
-    // --- 0. Connected? The shop's games, and a flow id for this run's buttons ------------------
+    // Connected? The shop's games, and a flow id for this run's buttons.
     const start = await conversation.external(async () => {
       const outcome = await gameOrders.games(userId);
       return outcome.ok ? { ...outcome, flow: randomBytes(6).toString('base64url') } : outcome;
     });
     if (!start.ok) {
-      await ctx.reply(describeOrderFailure(t, start.error, publicIp));
+      await ctx.reply(describeOrderFailure(t, start.error, deps.settings.publicIp));
       return;
     }
     const { flow, games } = start;
@@ -92,20 +71,15 @@ export function createOrderConversation(deps: BotDeps) {
       await ctx.reply(t('order-no-games'));
       return;
     }
-    const run: OrderFlow = { conversation, ctx, deps, gameOrders, publicIp, t, userId, chatId, flow };
+    const run: OrderFlow = { conversation, ctx, deps, t, userId, chatId, flow };
     const question = createQuestion(run);
 
-    // --- 1. The game: a slug from /games, or whatever followed /pesan (a slug, or a title naming one game)
     const loadInfo = (chosen: ListedGame): Promise<GameInfo> => conversation.external(() => gameOrders.gameInfo(chosen, userId));
     const game = await chooseGame(run, question, games, args);
     const state = { game, info: await loadInfo(game) };
     const draft: GameOrderDraft = { quantity: 1 };
     const questions = createOrderQuestions({ t, question, draft, state, games, loadInfo });
-
-    // --- 2. The questions ------------------------------------------------------------------------
     await questions.askAll();
-
-    // --- 3. Summary, confirmation, order -----------------------------------------------------
     await placeOrder({ ...run, state, draft, questions });
   };
 }
@@ -115,9 +89,6 @@ interface OrderFlow {
   conversation: BotConversation;
   ctx: ConversationContext;
   deps: BotDeps;
-  gameOrders: GameOrderService;
-  /** The server IP a provider must whitelist, named when the shop answers 403. */
-  publicIp: string | undefined;
   t: TranslateFunction;
   userId: number;
   chatId: number;
@@ -135,13 +106,15 @@ interface OrderRun extends OrderFlow {
 
 /** Answers a button this flow no longer waits for: an earlier question's, or an earlier summary's (done, with the order id, or expired). */
 async function answerOldButton(run: OrderFlow, button: ConversationContext): Promise<void> {
-  const { t, gameOrders, userId } = run;
+  const { t, deps, userId } = run;
   const confirm = readOrderConfirmData(button.callbackQuery?.data);
   if (!confirm) {
     await quietly(button.answerCallbackQuery({ text: t('order-button-old') }));
     return;
   }
-  const orderId = await run.conversation.external(async () => (await gameOrders.findByConfirmation(userId, confirm.id))?.orderId ?? null);
+  const orderId = await run.conversation.external(
+    async () => (await deps.services.gameOrders.findByConfirmation(userId, confirm.id))?.orderId ?? null,
+  );
   await quietly(
     button.answerCallbackQuery({
       text: orderId === null ? t('order-summary-expired') : t('order-already-created', { orderId: raw(orderId) }),
@@ -209,7 +182,7 @@ async function chooseGame(run: OrderFlow, question: AskQuestion, games: ListedGa
 
 /** The summary until the order is created (then shown), cancelled, or failed beyond repair here. */
 async function placeOrder(run: OrderRun): Promise<void> {
-  const { conversation, gameOrders, t, userId, chatId, state, draft } = run;
+  const { conversation, deps, t, userId, chatId, state, draft } = run;
   let ready: string | undefined;
   for (;;) {
     const confirmationId = ready ?? (await confirmSummary(run));
@@ -217,7 +190,7 @@ async function placeOrder(run: OrderRun): Promise<void> {
     if (confirmationId === undefined) return;
     const request = { confirmationId, userId, chatId, game: { slug: state.info.slug, title: state.info.title }, draft: { ...draft } };
     const outcome = await conversation.external(() =>
-      gameOrders.create({ ...request, renderReminder: (order) => renderOrderReminder(t, order) }),
+      deps.services.gameOrders.create({ ...request, renderReminder: (order) => renderOrderReminder(t, order) }),
     );
     if (outcome.ok) {
       await showOrder(run, outcome.order);
@@ -356,7 +329,7 @@ async function handleFailure(run: OrderRun, error: GameOrderFailure): Promise<Ne
     return promoRefused(run, draft.promo, error.providerMessage);
   if (error.kind === 'not_found') return notFound(run, error.providerMessage ?? '');
   if (error.kind === 'unknown_outcome' || error.kind === 'malformed') await ctx.reply(t('order-unknown-outcome'));
-  else await ctx.reply(describeOrderFailure(t, error, run.publicIp));
+  else await ctx.reply(describeOrderFailure(t, error, run.deps.settings.publicIp));
   return { to: 'end' };
 }
 

@@ -10,16 +10,13 @@ import { quietly } from '../edits.ts';
 /** What arrived while the conversation waited: text (with its message id) or one of its buttons. */
 type Received = { kind: 'text'; text: string; ctx: ConversationContext } | { kind: 'button'; action: string; ctx: ConversationContext };
 
-/** Result of checking the current PIN, as plain JSON. */
-type CheckJson = { ok: true } | { ok: false; left: number } | { ok: false; until: string };
+/** Result of checking a typed PIN, as plain JSON. */
+export type PinCheck = { ok: true } | { ok: false; left: number } | { ok: false; until: string };
 
 /** True for callback data of the /pin buttons (Change, Remove, Cancel). */
 const isPinButton = (data: string | undefined): boolean => data !== undefined && pinData.filter().test(data);
 
-/**
- * True for PINs anyone would try first: one digit repeated (`0000`) or a run up or down
- * (`1234`, `987654`).
- */
+/** True for PINs anyone would try first: one digit repeated (`0000`) or a run up or down (`1234`, `987654`). */
 export function isGuessablePin(pin: string): boolean {
   const digits = [...pin].map(Number);
   if (digits.every((d) => d === digits[0])) return true;
@@ -40,13 +37,11 @@ interface PinRun {
 }
 
 /**
- * Builds the /pin conversation, which sets, changes or removes the purchase PIN. Without a PIN it
- * waits for a new one (4–6 digits, not guessable), then the same again. With a PIN it offers
- * Change / Remove / Cancel, then waits for the current PIN (wrong ones count toward the lock of
- * `services.pin.verify`; the user is told the tries left or until when it is locked). Every
- * message carrying a PIN is deleted at once. It persists the PIN as a salted hash
- * (`services.pin.set` / `remove`); the encrypted state holds typed PINs only until it ends. A
- * command or another feature's button ends it; Cancel and /cancel stop it. Returns nothing.
+ * Builds the /pin conversation: sets, changes or removes the purchase PIN. Without one it waits for
+ * a new PIN (4–6 digits, not guessable) twice; with one it offers Change / Remove / Cancel, then
+ * waits for the current PIN (wrong ones count toward the lock). Every message carrying a PIN is
+ * deleted at once; the PIN is stored as a salted hash, typed ones stay in the encrypted state only
+ * until it ends. A command or another feature's button ends it; Cancel and /cancel stop it.
  */
 export function createPinConversation(deps: BotDeps) {
   return async function pin(conversation: BotConversation, ctx: ConversationContext): Promise<void> {
@@ -76,10 +71,10 @@ export function createPinConversation(deps: BotDeps) {
       await ctx.reply(t('pin-intro'));
     }
 
-    if (action === 'remove') return removePin(run);
+    if (action === 'remove') return storePin(run, action);
     const chosen = await askNewPin(run);
     if (chosen === undefined) return;
-    await savePin(run, action, chosen);
+    await storePin(run, action, chosen);
   };
 }
 
@@ -161,21 +156,12 @@ async function chooseAction(run: PinRun): Promise<'change' | 'remove' | undefine
 /** Waits for the current PIN until it is right; false after Cancel or a lock (the user was told until when). */
 async function checkCurrentPin(run: PinRun): Promise<boolean> {
   const { conversation, ctx, deps, t, userId } = run;
-  // The current PIN first; wrong ones count toward the lock.
   let prompt: string | undefined = t('pin-ask-current');
   for (;;) {
     const current = await askPin(run, prompt);
     if (current === undefined) return false;
     prompt = undefined;
-    const check = await conversation.external(async (): Promise<CheckJson> => {
-      const result = await deps.services.pin.verify(userId, current);
-      if (result.ok) return { ok: true };
-      if (result.locked) {
-        deps.logger.warn('purchase PIN locked after too many wrong tries', { userId, until: result.until.toISOString() });
-        return { ok: false, until: result.until.toISOString() };
-      }
-      return { ok: false, left: result.attemptsLeft };
-    });
+    const check = await verifyPin(conversation, deps, userId, current);
     if (check.ok) return true;
     if ('until' in check) {
       await ctx.reply(t('pin-locked', { until: formatWibIn(t, check.until) }));
@@ -185,20 +171,20 @@ async function checkCurrentPin(run: PinRun): Promise<boolean> {
   }
 }
 
-/** Removes the PIN and says whether it worked. */
-async function removePin(run: PinRun): Promise<void> {
-  const { deps, userId } = run;
-  const removed = await run.conversation.external(async () => {
-    try {
-      await deps.services.pin.remove(userId);
-      deps.logger.info('purchase PIN removed', { userId });
-      return true;
-    } catch (error) {
-      deps.logger.error('could not remove the purchase PIN', { userId, error });
-      return false;
+/**
+ * Checks a typed PIN (one `external` step; wrong ones count toward the lock): right, wrong with the
+ * tries left, or locked until. Also the buy flow's check.
+ */
+export function verifyPin(conversation: BotConversation, deps: BotDeps, userId: number, entered: string): Promise<PinCheck> {
+  return conversation.external(async (): Promise<PinCheck> => {
+    const result = await deps.services.pin.verify(userId, entered);
+    if (result.ok) return { ok: true };
+    if (result.locked) {
+      deps.logger.warn('purchase PIN locked after too many wrong tries', { userId, until: result.until.toISOString() });
+      return { ok: false, until: result.until.toISOString() };
     }
+    return { ok: false, left: result.attemptsLeft };
   });
-  await run.ctx.reply(run.t(removed ? 'pin-removed' : 'pin-failed'));
 }
 
 /** Waits for a new PIN, typed twice (a guessable one is refused). Undefined when the user cancelled. */
@@ -223,18 +209,22 @@ async function askNewPin(run: PinRun): Promise<string | undefined> {
   }
 }
 
-/** Stores `chosen` as the PIN and says whether it worked. */
-async function savePin(run: PinRun, action: 'set' | 'change', chosen: string): Promise<void> {
+/** What each action did, in its log line and its reply (`pin-set`, `pin-changed`, `pin-removed`). */
+const pinDone = { set: 'set', change: 'changed', remove: 'removed' } as const;
+
+/** Stores `chosen` as the PIN (or removes it) and says whether it worked. */
+async function storePin(run: PinRun, action: keyof typeof pinDone, chosen = ''): Promise<void> {
   const { deps, userId } = run;
-  const saved = await run.conversation.external(async () => {
+  const stored = await run.conversation.external(async () => {
     try {
-      await deps.services.pin.set(userId, chosen);
-      deps.logger.info(action === 'change' ? 'purchase PIN changed' : 'purchase PIN set', { userId });
+      if (action === 'remove') await deps.services.pin.remove(userId);
+      else await deps.services.pin.set(userId, chosen);
+      deps.logger.info(`purchase PIN ${pinDone[action]}`, { userId });
       return true;
     } catch (error) {
-      deps.logger.error('could not save the purchase PIN', { userId, error });
+      deps.logger.error(action === 'remove' ? 'could not remove the purchase PIN' : 'could not save the purchase PIN', { userId, error });
       return false;
     }
   });
-  await run.ctx.reply(run.t(!saved ? 'pin-failed' : action === 'change' ? 'pin-changed' : 'pin-set'));
+  await run.ctx.reply(run.t(stored ? `pin-${pinDone[action]}` : 'pin-failed'));
 }

@@ -28,14 +28,11 @@ type OverrideLine = { name: string; markup: Markup | 'remove' };
 const isSellButton = (data: string | undefined): boolean => data !== undefined && sellStepData.filter().test(data);
 
 /**
- * Builds the sell conversation (/jual's buttons): sets the reseller's sell-price rules. `default`
- * mode waits for a markup (`5%`, `1500`, `Rp 1.500`), then a tap on a rounding step; `brand` and
- * `product` modes wait for override lines (`TELKOMSEL 1000`, `TSEL10 =12500`, `TSEL10 hapus`).
- * Bad input gets the syntax and the question stands; a bare small number (`10`: percent or
- * rupiah?) is answered with both spellings. It persists the rules (`accounts.changeSellRules`),
- * which only later confirmations read, and answers with them (for overrides, what they make of the
- * cached price list, a loss flagged). Cancel and /cancel stop it; a command or another feature's
- * button leaves it. Returns nothing.
+ * Builds the sell conversation (/jual's buttons): sets the sell-price rules. `default` waits for a
+ * markup (`5%`, `Rp 1.500`), then a rounding step; `brand` and `product` for override lines
+ * (`TELKOMSEL 1000`, `TSEL10 =12500`, `TSEL10 hapus`). Bad input gets the syntax; a bare small
+ * number (`10`) both spellings. Answers with the stored rules (for overrides, what they make of the
+ * cached price list, a loss flagged). Cancel and /cancel stop it.
  */
 export function createSellConversation(deps: BotDeps) {
   return async function sell(conversation: BotConversation, ctx: ConversationContext, args?: SellArgs): Promise<void> {
@@ -61,7 +58,7 @@ export function createSellConversation(deps: BotDeps) {
         otherwise: (next) => (next.callbackQuery ? quietly(next.answerCallbackQuery({ text: t('unhandled-callback') })) : next.reply(hint)),
       });
 
-    /** Asks `question` (with `keyboard`) and waits for an answer `read` accepts; undefined after Cancel. */
+    /** Asks `question` and waits for an answer `read` accepts; undefined after Cancel. */
     const ask = async <T>(
       question: PendingQuestion,
       read: (answer: Received) => { value: T } | { problem: string } | undefined,
@@ -149,11 +146,7 @@ export function createSellConversation(deps: BotDeps) {
     const text = [t('sell-saved'), ...(checked.length > 0 ? ['', ...checked] : []), '', renderSellRules(t, rules)].join('\n');
     await ctx.reply(text, { reply_markup: createSellMenuKeyboard(t) });
 
-    /**
-     * What the new overrides make of the cached price list (nothing if it is unavailable): each
-     * product's `cost → sell (margin)`, a loss flagged; for a brand, how many products it covers
-     * and one of them, or that no product is of that brand (with brand names that are).
-     */
+    /** Each override's `cost → sell (margin)` on the cached price list (for a brand: its count and one product), or that none matches. */
     async function checkOverrides(kind: 'brand' | 'product', names: string[], current: SellRules): Promise<string[]> {
       const found = await conversation.external(async () => {
         try {

@@ -17,16 +17,10 @@ const isShopButton = (data: string | undefined): boolean => data !== undefined &
 const menuActions = ['name', 'address', 'footer', 'target', 'delete', 'done'] as const;
 
 /**
- * Builds the /toko (/shop) conversation: the shop profile printed on customer receipts.
- *
- * Without a profile it explains what the profile is for and asks, in turn, for the shop name
- * (required), the address line and the footer (each with ⏭ Skip), and how the target shows
- * (in full or masked); ❌ Cancel there leaves nothing stored. With a profile (or once set up) it
- * shows the profile with a menu: change the name, address, footer (🧹 Clear empties them) or the
- * target style, delete the profile, or done; each change is stored at once and the menu comes
- * again. Persists the profile on the user record (`accounts.setShop`); a typed value longer
- * than its limit is asked again. A command or another feature's button ends it. Returns
- * nothing.
+ * Builds the /toko conversation: the shop profile printed on customer receipts. Without one it asks
+ * for the name, the address and the footer (⏭ Skip), and how the target shows (❌ Cancel stores
+ * nothing). Then the profile with a menu: change a field (🧹 Clear empties one), delete, or done;
+ * each change is stored at once and the menu comes again.
  */
 export function createShopConversation(deps: BotDeps) {
   return async function shop(conversation: BotConversation, ctx: ConversationContext): Promise<void> {
@@ -48,10 +42,7 @@ export function createShopConversation(deps: BotDeps) {
         otherwise: (next) => next.reply(t('shop-text-only')),
       });
 
-    /**
-     * Sends `question` and waits for one of `actions` (its buttons are then taken away) or, when
-     * `acceptsText`, a text; other text gets the question again, an outdated button a short note.
-     */
+    /** Sends `question`, waits for one of `actions` (then its buttons go) or, when `acceptsText`, a text; other text gets the question again. */
     const ask = async (question: PendingQuestion, actions: readonly string[], acceptsText: boolean): Promise<Received> => {
       const send = () => ctx.reply(question.text, question.reply_markup ? { reply_markup: question.reply_markup } : {});
       await send();

@@ -11,7 +11,7 @@ import { isProductAvailable } from '../../services/providers.ts';
 import { targetKindOf } from '../../services/targets.ts';
 import { brandsPerPage, productsPerPage } from '../keyboards/prices.ts';
 import { createPickerKeyboard, type PickerStamp } from '../keyboards/buy-picker.ts';
-import type { ProductJson } from '../conversations/buy-questions.ts';
+import type { ProductJson } from '../conversations/buy-flow.ts';
 import { productStatusWord } from '../../text/product-status.ts';
 
 /** Where the picker is: the step and what was chosen on the way there. Plain JSON. */
