@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { keyIdOfToken, legacyKeyId } from './vault.ts';
 import { DurableFile, ensureDir, sealJson, type AtomicWriter, type Decoded, type WriteEvent } from './durable-file.ts';
 import { migrate } from './schema.ts';
 import { credentialSchema } from './records/credentials.ts';
@@ -87,12 +88,46 @@ export function decodeUserShardFile(raw: unknown, file: string): Decoded<UserSha
  * new version must keep every file written before it valid as it is.
  */
 export function decodeCheckedUserShard(raw: unknown): Decoded<UserShardData> | undefined {
-  return (raw as { version?: unknown } | null)?.version === userShardVersion ? { data: raw as UserShardData } : undefined;
+  if ((raw as { version?: unknown } | null)?.version !== userShardVersion) return undefined;
+  // The header (encodeUserShard) is made anew at each write.
+  const data = raw as UserShardData & { keyIds?: unknown };
+  delete data.keyIds;
+  return { data };
 }
 
-/** The text of a shard file: its JSON, led by its checksum (which lets the open skip the schema check). */
+/** Key ids as a shard's header lists them; any other id (a malformed token) is listed as "", which no vault has. */
+const headerKeyId = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** The ids of the keys that sealed the shard's secrets (keyIdOfToken of each), each once. */
+function secretKeyIds(data: UserShardData): string[] {
+  const ids = new Set<string>();
+  const add = (token: string) => {
+    const id = keyIdOfToken(token) ?? '';
+    ids.add(headerKeyId.test(id) ? id : '');
+  };
+  for (const key in data.credentials) add(data.credentials[key]!.sealed);
+  for (const key in data.conversations) add(data.conversations[key]!);
+  return [...ids];
+}
+
+/**
+ * The text of a shard file: its JSON led by its checksum (which lets the open skip the schema
+ * check) and, first in the JSON, the ids of the keys its secrets are sealed with, so that the key
+ * audit at open needs no parse of a shard whose checksum holds.
+ */
 export function encodeUserShard(data: UserShardData): string {
-  return sealJson(JSON.stringify(data));
+  return sealJson(userShardJson(data));
+}
+
+function userShardJson(data: UserShardData): string {
+  const { version, ...rest } = data;
+  return JSON.stringify({ version, keyIds: secretKeyIds(data), ...rest });
+}
+
+/** The key ids a checksummed shard's JSON lists first, if it is of the current version and lists them. */
+function headerKeyIds(json: string): string[] | undefined {
+  const ids = /^\{"version":(\d+),"keyIds":(\[[^\]]*\])/.exec(json);
+  return ids && Number(ids[1]) === userShardVersion ? z.array(z.string()).parse(JSON.parse(ids[2]!)) : undefined;
 }
 
 /** Every shard of a data directory, opened. */
@@ -103,13 +138,19 @@ export interface UserShards {
   forConversation(key: string): DurableFile<UserShardData>;
   /** All shards, in index order. */
   readonly all: readonly DurableFile<UserShardData>[];
+  /**
+   * The shards that may hold a secret sealed with a key other than `keyIds` (or a legacy token):
+   * the parsed ones, and those not yet parsed whose header names such a key. What the key audit reads.
+   */
+  withKeysBeyond(keyIds: readonly string[]): DurableFile<UserShardData>[];
   flush(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * Opens every shard of `dataDir` (a missing one is empty and is written at its first change).
- * Reads them a few at a time: at 50k users that is 256 files of ~80 kB.
+ * Reads them a few at a time (at 50k users 256 files of ~80 kB); one whose checksum holds and
+ * that lists its key ids is parsed at its first use, the rest at open.
  */
 export async function openUserShards(options: {
   dataDir: string;
@@ -121,11 +162,14 @@ export async function openUserShards(options: {
   const dir = path.join(options.dataDir, usersDirName);
   await ensureDir(dir);
   const listing = new Set(await fs.readdir(dir));
+  const headers: Array<string[] | undefined> = [];
   const open = (index: number) =>
     DurableFile.open<UserShardData>({
       path: path.join(options.dataDir, userShardFileName(index)),
       decode: decodeUserShardFile,
       decodeChecked: decodeCheckedUserShard,
+      encode: userShardJson,
+      parseLater: (json) => (headers[index] = headerKeyIds(json)) !== undefined,
       defaultData: () => emptyUserShard(index),
       onWrite: options.onWrite,
       writeFile: options.writeFile,
@@ -143,6 +187,8 @@ export async function openUserShards(options: {
   };
   return {
     all,
+    withKeysBeyond: (keyIds) =>
+      all.filter((file, index) => file.parsed || headers[index]!.some((id) => id === legacyKeyId || !keyIds.includes(id))),
     forUser: (userId) => all[shardOfUser(userId)] as DurableFile<UserShardData>,
     forConversation: (key) => all[shardOfConversation(key)] as DurableFile<UserShardData>,
     flush: flushAll,
