@@ -10,7 +10,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { keyIdOfToken, legacyKeyId } from './vault.ts';
 import { DurableFile, ensureDir, sealJson, type AtomicWriter, type Decoded, type WriteEvent } from './durable-file.ts';
-import { migrate } from './schema.ts';
+import { migrate, type Migration } from './schema.ts';
 import { credentialSchema } from './records/credentials.ts';
 import { userSchema } from './records/users.ts';
 
@@ -18,8 +18,15 @@ import { userSchema } from './records/users.ts';
 export const usersDirName = 'users';
 /** How many shard files there are; fixed, because a user's shard is their id modulo this. */
 export const userShardCount = 256;
-/** Current data version of the shard files. */
-export const userShardVersion = 1;
+/**
+ * Current data version of the shard files: 2 leads the JSON with the key ids of the shard's
+ * secrets (encodeUserShard). An older kiosbot refuses it rather than write back a stale list.
+ */
+export const userShardVersion = 2;
+/** Version 1 is version 2 without the key ids: read as it is, written as 2 at its next change. */
+const shardMigrations: readonly Migration[] = [
+  { from: 1, to: 2, description: 'the key ids of the secrets lead the file', up: (data) => data },
+];
 
 export const userShardSchema = z
   .object({
@@ -76,9 +83,9 @@ export function emptyUserShard(index: number): UserShardData {
   return { version: userShardVersion, shard: index, users: {}, credentials: {}, conversations: {} };
 }
 
-/** Decodes a shard file (version 1 is the only version so far). */
+/** Decodes a shard file (no `migratedFrom`: a version-1 file needs no rewrite at open). */
 export function decodeUserShardFile(raw: unknown, file: string): Decoded<UserShardData> {
-  const { value } = migrate(raw, file, [], userShardVersion);
+  const { value } = migrate(raw, file, shardMigrations, userShardVersion);
   return { data: userShardSchema.parse(value) };
 }
 
@@ -88,11 +95,12 @@ export function decodeUserShardFile(raw: unknown, file: string): Decoded<UserSha
  * new version must keep every file written before it valid as it is.
  */
 export function decodeCheckedUserShard(raw: unknown): Decoded<UserShardData> | undefined {
-  if ((raw as { version?: unknown } | null)?.version !== userShardVersion) return undefined;
-  // The header (encodeUserShard) is made anew at each write.
-  const data = raw as UserShardData & { keyIds?: unknown };
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (version !== 1 && version !== userShardVersion) return undefined;
+  // The key ids (encodeUserShard) are listed anew at each write.
+  const data = raw as Omit<UserShardData, 'version'> & { version: number; keyIds?: unknown };
   delete data.keyIds;
-  return { data };
+  return { data: { ...data, version: userShardVersion } };
 }
 
 /** Key ids as a shard's header lists them; any other id (a malformed token) is listed as "", which no vault has. */

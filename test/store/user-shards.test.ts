@@ -7,11 +7,11 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBackup, restoreBackup, snapshotDataDir, writeBackup } from '../../src/store/backup.ts';
-import { writeFileAtomic, type AtomicWriter, type WriteEvent } from '../../src/store/durable-file.ts';
+import { sealJson, writeFileAtomic, type AtomicWriter, type WriteEvent } from '../../src/store/durable-file.ts';
 import { StoreCorruptError, StoreError } from '../../src/store/errors.ts';
 import { hotFileVersion, type HotData } from '../../src/store/schema.ts';
 import { hotFileName, openStore, type Store } from '../../src/store/store.ts';
-import { openUserShards, shardOfUser, userShardFileName, usersDirName } from '../../src/store/user-shards.ts';
+import { openUserShards, shardOfUser, userShardFileName, userShardVersion, usersDirName } from '../../src/store/user-shards.ts';
 import { createVault, type Vault } from '../../src/store/vault.ts';
 import { enospc } from '../helpers/disk.ts';
 import { createTempDirs, readJson, shardOnDisk, shardPathOf, testKey, testVault, userShardCount } from './helpers.ts';
@@ -380,6 +380,20 @@ describe('shards parsed at their first use', () => {
     // Parsed, it is read by the audit whatever its header said.
     expect(shards.withKeysBeyond(testVault().keyIds)).toContain(file);
     await shards.close();
+  });
+
+  it('a shard from before the key ids (version 1, checksummed) is read at open, and lists them from its next write', async () => {
+    const dataDir = dirs.make();
+    await (await filledStore(dataDir, 3)).close();
+    const file = shardPathOf(dataDir, 2);
+    const { sum: _sum, keyIds: _keyIds, ...shard } = readJson(file) as Record<string, unknown>;
+    writeFileSync(file, sealJson(JSON.stringify({ ...shard, version: 1 })));
+    const shards = await openUserShards({ dataDir });
+    expect(shards.forUser(2).parsed).toBe(true);
+    expect(shards.forUser(2).data.version).toBe(userShardVersion);
+    await shards.forUser(2).update((data) => (data.users['2']!.firstName = 'Two'));
+    await shards.close();
+    expect(readFileSync(file, 'utf8')).toMatch(/^\{"sum":"[0-9a-f]{8}","version":2,"keyIds":\["[^"]+"\],/);
   });
 
   it('refuses a start without the key that sealed one secret of a shard not yet parsed, naming it', async () => {
