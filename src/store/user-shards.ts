@@ -91,8 +91,8 @@ export function decodeUserShardFile(raw: unknown, file: string): Decoded<UserSha
 
 /**
  * A shard whose checksum holds, taken as it is (no schema check: it is what the store wrote from
- * validated data) when it is of the current version. A change to the shard schema that is not a
- * new version must keep every file written before it valid as it is.
+ * validated data) when it is of version 1 or 2. A change to the shard schema that is not a new
+ * version must keep every file written before it valid as it is.
  */
 export function decodeCheckedUserShard(raw: unknown): Decoded<UserShardData> | undefined {
   const version = (raw as { version?: unknown } | null)?.version;
@@ -110,8 +110,8 @@ const headerKeyId = /^[A-Za-z0-9_-]{1,32}$/;
 function secretKeyIds(data: UserShardData): string[] {
   const ids = new Set<string>();
   const add = (token: string) => {
-    const id = keyIdOfToken(token) ?? '';
-    ids.add(headerKeyId.test(id) ? id : '');
+    const id = keyIdOfToken(token);
+    ids.add(id !== undefined && headerKeyId.test(id) ? id : '');
   };
   for (const key in data.credentials) add(data.credentials[key]!.sealed);
   for (const key in data.conversations) add(data.conversations[key]!);
