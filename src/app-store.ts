@@ -8,7 +8,7 @@ import type { Logger } from './logger.ts';
 import { openStore, type StoreOptions } from './store/store.ts';
 import type { DataDirectory } from './jobs/backups.ts';
 import { createLowdbEngine } from './store/lowdb-engine.ts';
-import { openPgEngine, type PgEngineOptions } from './store/pg/engine.ts';
+import type { PgEngineOptions } from './store/pg/engine.ts';
 import { connectionBudget } from './store/pg/budget.ts';
 import type { StoreEngine } from './store/contract.ts';
 import type { Vault } from './store/vault.ts';
@@ -28,6 +28,8 @@ export async function openEngine(
 ): Promise<{ engine: StoreEngine; dataDirectory: DataDirectory | undefined }> {
   const { vault, now, instanceId, logger } = parts;
   if (config.databaseUrl) {
+    // Loaded only here: a bot on the data directory never loads `pg`.
+    const { openPgEngine } = await import('./store/pg/engine.ts');
     const engine = await openPgEngine({
       connectionString: config.databaseUrl,
       now,

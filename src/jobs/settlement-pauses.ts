@@ -29,9 +29,23 @@ export class AccountPauses {
     this.options = options;
   }
 
-  /** Takes up a pause read from a user record at start (`since` in epoch ms). */
-  restore(userId: number, since: number): void {
-    this.paused.set(userId, since);
+  /** Accounts whose user record is read (or was) for a pause stored before this start. */
+  private readonly looked = new Map<number, Promise<void>>();
+
+  /**
+   * Whether the account's checks wait, its stored pause taken up at its first check (a restart
+   * neither re-checks a refused account nor tells its user again; a reconnect resumes it next pass).
+   */
+  async heldAtFirstCheck(userId: number): Promise<boolean> {
+    let looked = this.looked.get(userId);
+    if (!looked) {
+      looked = this.options.db.users.get(userId).then((user) => {
+        if (user?.recheckPause && !this.paused.has(userId)) this.paused.set(userId, Date.parse(user.recheckPause.since));
+      });
+      this.looked.set(userId, looked);
+    }
+    await looked;
+    return this.holds(userId);
   }
 
   /** Whether the account's checks wait: paused, or being paused right now. */

@@ -114,15 +114,10 @@ class SettlementLoop implements SettlementWatcher {
     await Promise.all(this.inFlight.values());
   }
 
-  /** The orphans and the paused accounts, from the store. */
+  /** The orphans, from the store. (Paused accounts are read at their first check: no user record is read at start.) */
   private async load(): Promise<void> {
-    const { db } = this.options;
-    const open = db.transactions.listOpen();
-    const pausedUsers = db.users.list({ where: (candidate) => candidate.recheckPause !== undefined });
-    if (this.options.orphansAtStart ?? true) for (const tx of await open) if (tx.status === 'Created') this.due.addOrphan(tx.refId);
-    for (const user of await pausedUsers) {
-      if (user.recheckPause) this.pauses.restore(user.id, Date.parse(user.recheckPause.since));
-    }
+    if (!(this.options.orphansAtStart ?? true)) return;
+    for (const tx of await this.options.db.transactions.listOpen()) if (tx.status === 'Created') this.due.addOrphan(tx.refId);
   }
 
   /** Room for more calls of this account now: 0 while it is paused or at its bound. */
@@ -188,6 +183,7 @@ class SettlementLoop implements SettlementWatcher {
       });
       return;
     }
+    if (await this.pauses.heldAtFirstCheck(tx.userId)) return;
     const now = this.options.now().getTime();
     if (now - Date.parse(tx.createdAt) > this.options.horizonMs) {
       logger.warn('transaction unresolved after the horizon', { refId: tx.refId, userId: tx.userId });

@@ -77,20 +77,17 @@ export interface DurableFileOptions<T> {
    * Throwing stops the open with that error; the file, its backup and any migration stay untouched.
    */
   verify?: (data: T) => void;
-  /**
-   * The names in the file's directory, listed once by a caller that opens many files of one
-   * directory (the users' shards): the directory is then neither created nor listed again, and a
-   * file not in the listing is known to be missing without a read.
-   */
+  /** The names in the file's directory, listed once for many files (the users' shards): it is not created, a file not listed is missing. */
   listing?: ReadonlySet<string>;
   /**
-   * Turns on checksums: every write starts with the checksum of its JSON (`{"sum":"<crc32>",…`),
-   * and a file whose checksum holds is decoded by this instead of `decode` (its bytes are exactly
-   * what was written from validated data, so the schema check can be skipped). It returns
-   * undefined for data it does not take as it is (another version): `decode` then runs. A file
-   * without a checksum, or whose checksum does not match, goes through `decode` as always.
+   * Turns on checksums (each write starts `{"sum":"<crc32>",…`): a file whose checksum holds is what was written from
+   * validated data, decoded by this without the schema check; undefined (another version), or no or a wrong checksum: `decode`.
    */
   decodeChecked?: (raw: unknown, file: string) => Decoded<T> | undefined;
+  /** With checksums: the JSON text written for the data; default JSON.stringify. */
+  encode?: (data: T) => string;
+  /** With checksums: whether a file whose checksum holds is parsed at its first `data` instead of at open (text decodeChecked takes as it is). */
+  parseLater?: (json: string) => boolean;
 }
 
 /** CRC-32 of a text, as 8 hex digits. */
@@ -129,6 +126,8 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
   originalBytes: Buffer | undefined;
   /** Whether the file existed at the last read. */
   existed = false;
+  /** Whether the data read is still to be parsed (`parseLater`): it is `onDisk()`. */
+  deferred = false;
   /** The JSON text on disk now (from the last read or successful write); undefined: no file yet. */
   private diskText: string | undefined;
   private unreadable = false;
@@ -170,8 +169,13 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
     try {
       if (bytes.length === 0) throw new Error('the file is empty');
       const text = bytes.toString('utf8');
-      parsed = this.parse(text);
       this.diskText = text;
+      const checked = this.options.parseLater ? unsealJson(text) : undefined;
+      if (checked !== undefined && this.options.parseLater?.(checked)) {
+        this.deferred = true;
+        return null;
+      }
+      parsed = this.parse(text);
     } catch (error) {
       throw await this.corrupt(jsonProblem(error));
     }
@@ -193,7 +197,7 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
     const file = this.options.path;
     if (this.unreadable) throw new StoreError('corrupt', `Refusing to overwrite ${file}: it could not be read.`);
     const startedAt = performance.now();
-    const json = JSON.stringify(data);
+    const json = (this.options.encode ?? JSON.stringify)(data);
     const text = this.options.decodeChecked ? sealJson(json) : json;
     await (this.options.writeFile ?? writeFileAtomic)(file, text, { backup: true }).catch((error: unknown) => {
       // A failed write(2) names no file (ENOSPC, EIO): the operator is told which one it was.
@@ -317,8 +321,8 @@ export class DurableFile<T> {
     const adapter = new AtomicJsonAdapter(options);
     const low = new Low<T>(adapter, options.defaultData());
     await low.read();
-    options.verify?.(low.data);
     const file = new DurableFile(low, options.path, adapter);
+    options.verify?.(file.data);
     if (adapter.existed) await tightenMode(options.path, fileMode);
     if (adapter.migratedFrom !== undefined && adapter.originalBytes) {
       await (options.writeFile ?? writeFileAtomic)(`${options.path}.v${adapter.migratedFrom}.bak`, adapter.originalBytes, {
@@ -332,7 +336,16 @@ export class DurableFile<T> {
 
   /** The in-memory data. Change it only inside `update`. */
   get data(): T {
+    if (this.adapter.deferred) {
+      this.adapter.deferred = false;
+      this.low.data = this.adapter.onDisk();
+    }
     return this.low.data;
+  }
+
+  /** Whether `data` was parsed (see `parseLater`). */
+  get parsed(): boolean {
+    return !this.adapter.deferred;
   }
 
   /**
@@ -345,7 +358,7 @@ export class DurableFile<T> {
     // Everything up to the first await runs synchronously at the call, the mutator included; a
     // throw here becomes the returned promise's rejection.
     if (this.closed) throw new StoreError('closed', `${this.path} is closed; no more changes are accepted.`);
-    const result = mutator(this.low.data);
+    const result = mutator(this.data);
     const written = this.join();
     if (isThenable(result)) {
       throw new TypeError('DurableFile.update: the mutator must be synchronous (it returned a promise).');
@@ -364,7 +377,7 @@ export class DurableFile<T> {
    */
   updateDeferred<R>(mutator: (data: T) => R, withinMs: number): { result: R; written: Promise<void> } {
     if (this.closed) throw new StoreError('closed', `${this.path} is closed; no more changes are accepted.`);
-    const result = mutator(this.low.data);
+    const result = mutator(this.data);
     // Joined before the check, as in `update`: whatever the mutator changed is written.
     const written = this.join(withinMs);
     if (isThenable(result)) {

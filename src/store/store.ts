@@ -168,8 +168,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       path: hotPath,
       decode: (raw, file) => decodeHotFile(raw, file, now()),
       defaultData: () => emptyHotData(now()),
-      // Before anything is written (no migration, no backup rotation): a wrong key stops here.
-      verify: (data) => keyCheck({ keyCheck: data.keyCheck, sources: shards.all.map((shard) => shard.data) }),
+      // Before anything is written (no migration, no backup rotation): a wrong key stops here. Data
+      // without a key check value is tried on its oldest secret, so every shard is read for it.
+      verify: (data) =>
+        keyCheck({
+          keyCheck: data.keyCheck,
+          sources: (data.keyCheck ? shards.withKeysBeyond(options.vault.keyIds) : shards.all).map((shard) => shard.data),
+        }),
       ...onWrite,
     });
     lostData.push(...(await checkHistoryPresent({ dataDir, historyDir, listed: hot.data.meta.historyMonths, accept })));
@@ -183,7 +188,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       allSealedWithCurrentKey(
         options.vault,
         storedUpdates,
-        shards.all.map((shard) => shard.data),
+        shards.withKeysBeyond([options.vault.keyId]).map((shard) => shard.data),
       );
     const addCheck = !hot.data.keyCheck && everySecretCurrent();
     // The files there now (found, or accepted as lost) are the ones to expect from here on.

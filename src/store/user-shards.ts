@@ -8,8 +8,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { keyIdOfToken, legacyKeyId } from './vault.ts';
 import { DurableFile, ensureDir, sealJson, type AtomicWriter, type Decoded, type WriteEvent } from './durable-file.ts';
-import { migrate } from './schema.ts';
+import { migrate, type Migration } from './schema.ts';
 import { credentialSchema } from './records/credentials.ts';
 import { userSchema } from './records/users.ts';
 
@@ -17,8 +18,15 @@ import { userSchema } from './records/users.ts';
 export const usersDirName = 'users';
 /** How many shard files there are; fixed, because a user's shard is their id modulo this. */
 export const userShardCount = 256;
-/** Current data version of the shard files. */
-export const userShardVersion = 1;
+/**
+ * Current data version of the shard files: 2 leads the JSON with the key ids of the shard's
+ * secrets (encodeUserShard). An older kiosbot refuses it rather than write back a stale list.
+ */
+export const userShardVersion = 2;
+/** Version 1 is version 2 without the key ids: read as it is, written as 2 at its next change. */
+const shardMigrations: readonly Migration[] = [
+  { from: 1, to: 2, description: 'the key ids of the secrets lead the file', up: (data) => data },
+];
 
 export const userShardSchema = z
   .object({
@@ -75,24 +83,59 @@ export function emptyUserShard(index: number): UserShardData {
   return { version: userShardVersion, shard: index, users: {}, credentials: {}, conversations: {} };
 }
 
-/** Decodes a shard file (version 1 is the only version so far). */
+/** Decodes a shard file (no `migratedFrom`: a version-1 file needs no rewrite at open). */
 export function decodeUserShardFile(raw: unknown, file: string): Decoded<UserShardData> {
-  const { value } = migrate(raw, file, [], userShardVersion);
+  const { value } = migrate(raw, file, shardMigrations, userShardVersion);
   return { data: userShardSchema.parse(value) };
 }
 
 /**
  * A shard whose checksum holds, taken as it is (no schema check: it is what the store wrote from
- * validated data) when it is of the current version. A change to the shard schema that is not a
- * new version must keep every file written before it valid as it is.
+ * validated data) when it is of version 1 or 2. A change to the shard schema that is not a new
+ * version must keep every file written before it valid as it is.
  */
 export function decodeCheckedUserShard(raw: unknown): Decoded<UserShardData> | undefined {
-  return (raw as { version?: unknown } | null)?.version === userShardVersion ? { data: raw as UserShardData } : undefined;
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (version !== 1 && version !== userShardVersion) return undefined;
+  // The key ids (encodeUserShard) are listed anew at each write.
+  const data = raw as Omit<UserShardData, 'version'> & { version: number; keyIds?: unknown };
+  delete data.keyIds;
+  return { data: { ...data, version: userShardVersion } };
 }
 
-/** The text of a shard file: its JSON, led by its checksum (which lets the open skip the schema check). */
+/** Key ids as a shard's header lists them; any other id (a malformed token) is listed as "", which no vault has. */
+const headerKeyId = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** The ids of the keys that sealed the shard's secrets (keyIdOfToken of each), each once. */
+function secretKeyIds(data: UserShardData): string[] {
+  const ids = new Set<string>();
+  const add = (token: string) => {
+    const id = keyIdOfToken(token);
+    ids.add(id !== undefined && headerKeyId.test(id) ? id : '');
+  };
+  for (const key in data.credentials) add(data.credentials[key]!.sealed);
+  for (const key in data.conversations) add(data.conversations[key]!);
+  return [...ids];
+}
+
+/**
+ * The text of a shard file: its JSON led by its checksum (which lets the open skip the schema
+ * check) and, first in the JSON, the ids of the keys its secrets are sealed with, so that the key
+ * audit at open needs no parse of a shard whose checksum holds.
+ */
 export function encodeUserShard(data: UserShardData): string {
-  return sealJson(JSON.stringify(data));
+  return sealJson(userShardJson(data));
+}
+
+function userShardJson(data: UserShardData): string {
+  const { version, ...rest } = data;
+  return JSON.stringify({ version, keyIds: secretKeyIds(data), ...rest });
+}
+
+/** The key ids a checksummed shard's JSON lists first, if it is of the current version and lists them. */
+function headerKeyIds(json: string): string[] | undefined {
+  const ids = /^\{"version":(\d+),"keyIds":(\[[^\]]*\])/.exec(json);
+  return ids && Number(ids[1]) === userShardVersion ? z.array(z.string()).parse(JSON.parse(ids[2]!)) : undefined;
 }
 
 /** Every shard of a data directory, opened. */
@@ -103,13 +146,19 @@ export interface UserShards {
   forConversation(key: string): DurableFile<UserShardData>;
   /** All shards, in index order. */
   readonly all: readonly DurableFile<UserShardData>[];
+  /**
+   * The shards that may hold a secret sealed with a key other than `keyIds` (or a legacy token):
+   * the parsed ones, and those not yet parsed whose header names such a key. What the key audit reads.
+   */
+  withKeysBeyond(keyIds: readonly string[]): DurableFile<UserShardData>[];
   flush(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
  * Opens every shard of `dataDir` (a missing one is empty and is written at its first change).
- * Reads them a few at a time: at 50k users that is 256 files of ~80 kB.
+ * Reads them a few at a time (at 50k users 256 files of ~80 kB); one whose checksum holds and
+ * that lists its key ids is parsed at its first use, the rest at open.
  */
 export async function openUserShards(options: {
   dataDir: string;
@@ -121,11 +170,14 @@ export async function openUserShards(options: {
   const dir = path.join(options.dataDir, usersDirName);
   await ensureDir(dir);
   const listing = new Set(await fs.readdir(dir));
+  const headers: Array<string[] | undefined> = [];
   const open = (index: number) =>
     DurableFile.open<UserShardData>({
       path: path.join(options.dataDir, userShardFileName(index)),
       decode: decodeUserShardFile,
       decodeChecked: decodeCheckedUserShard,
+      encode: userShardJson,
+      parseLater: (json) => (headers[index] = headerKeyIds(json)) !== undefined,
       defaultData: () => emptyUserShard(index),
       onWrite: options.onWrite,
       writeFile: options.writeFile,
@@ -143,6 +195,8 @@ export async function openUserShards(options: {
   };
   return {
     all,
+    withKeysBeyond: (keyIds) =>
+      all.filter((file, index) => file.parsed || headers[index]!.some((id) => id === legacyKeyId || !keyIds.includes(id))),
     forUser: (userId) => all[shardOfUser(userId)] as DurableFile<UserShardData>,
     forConversation: (key) => all[shardOfConversation(key)] as DurableFile<UserShardData>,
     flush: flushAll,

@@ -10,7 +10,7 @@ import { openStore, type Store } from '../../src/store/store.ts';
 import { createVault, type Vault } from '../../src/store/vault.ts';
 import { createDb, type Db } from '../../src/store/db.ts';
 import { createLowdbEngine } from '../../src/store/lowdb-engine.ts';
-import { shardOfUser, userShardCount, userShardFileName, type UserShardData } from '../../src/store/user-shards.ts';
+import { shardOfUser, userShardCount, userShardFileName, userShardVersion, type UserShardData } from '../../src/store/user-shards.ts';
 
 export { userShardCount };
 
@@ -174,7 +174,7 @@ export function shardPathOf(dataDir: string, userId: number): string {
 /** The shard file holding `userId`'s data, as it is on disk. */
 export function shardOnDisk(dataDir: string, userId: number): UserShardData {
   const file = shardPathOf(dataDir, userId);
-  if (!existsSync(file)) return { version: 1, shard: shardOfUser(userId), users: {}, credentials: {}, conversations: {} };
+  if (!existsSync(file)) return { version: userShardVersion, shard: shardOfUser(userId), users: {}, credentials: {}, conversations: {} };
   // Without the checksum the store leads it with (an edit written back is then checked field by field).
   const { sum: _sum, ...data } = readJson(file) as UserShardData & { sum?: string };
   return data;

@@ -7,14 +7,14 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBackup, restoreBackup, snapshotDataDir, writeBackup } from '../../src/store/backup.ts';
-import { writeFileAtomic, type AtomicWriter, type WriteEvent } from '../../src/store/durable-file.ts';
+import { sealJson, writeFileAtomic, type AtomicWriter, type WriteEvent } from '../../src/store/durable-file.ts';
 import { StoreCorruptError, StoreError } from '../../src/store/errors.ts';
 import { hotFileVersion, type HotData } from '../../src/store/schema.ts';
 import { hotFileName, openStore, type Store } from '../../src/store/store.ts';
-import { shardOfUser, userShardFileName, usersDirName } from '../../src/store/user-shards.ts';
+import { openUserShards, shardOfUser, userShardFileName, userShardVersion, usersDirName } from '../../src/store/user-shards.ts';
 import { createVault, type Vault } from '../../src/store/vault.ts';
 import { enospc } from '../helpers/disk.ts';
-import { createTempDirs, readJson, shardOnDisk, shardPathOf, testVault, userShardCount } from './helpers.ts';
+import { createTempDirs, readJson, shardOnDisk, shardPathOf, testKey, testVault, userShardCount } from './helpers.ts';
 
 const dirs = createTempDirs();
 const opened: Store[] = [];
@@ -362,6 +362,51 @@ describe('the key check and the shards', () => {
     const { store: right } = await open(dataDir);
     expectUsers(right, 3);
     expect(readJson(file)).toHaveProperty('keyCheck');
+  });
+});
+
+describe('shards parsed at their first use', () => {
+  it('a shard whose checksum holds is parsed when first read; its header (the key ids of its secrets) is what the key audit reads of it until then', async () => {
+    const dataDir = dirs.make();
+    await (await filledStore(dataDir, 3)).close();
+    const shards = await openUserShards({ dataDir });
+    const file = shards.forUser(2);
+    expect(file.parsed).toBe(false);
+    expect(shards.withKeysBeyond(testVault().keyIds)).not.toContain(file);
+    expect(shards.withKeysBeyond(['another'])).toContain(file);
+    expect(Object.keys(file.data.users)).toEqual(['2']);
+    expect(file.parsed).toBe(true);
+    expect(file.data).not.toHaveProperty('keyIds');
+    // Parsed, it is read by the audit whatever its header said.
+    expect(shards.withKeysBeyond(testVault().keyIds)).toContain(file);
+    await shards.close();
+  });
+
+  it('a shard from before the key ids (version 1, checksummed) is read at open, and lists them from its next write', async () => {
+    const dataDir = dirs.make();
+    await (await filledStore(dataDir, 3)).close();
+    const file = shardPathOf(dataDir, 2);
+    const { sum: _sum, keyIds: _keyIds, ...shard } = readJson(file) as Record<string, unknown>;
+    writeFileSync(file, sealJson(JSON.stringify({ ...shard, version: 1 })));
+    const shards = await openUserShards({ dataDir });
+    expect(shards.forUser(2).parsed).toBe(true);
+    expect(shards.forUser(2).data.version).toBe(userShardVersion);
+    await shards.forUser(2).update((data) => (data.users['2']!.firstName = 'Two'));
+    await shards.close();
+    expect(readFileSync(file, 'utf8')).toMatch(/^\{"sum":"[0-9a-f]{8}","version":2,"keyIds":\["[^"]+"\],/);
+  });
+
+  it('refuses a start without the key that sealed one secret of a shard not yet parsed, naming it', async () => {
+    const dataDir = dirs.make();
+    await (await filledStore(dataDir, 3)).close();
+    const rotated = createVault({ key: Buffer.alloc(32, 8), previousKeys: [testKey] });
+    const { store } = await open(dataDir, { vault: rotated });
+    await store.credentials.save(3, 'marketplace', { apiKey: 'm-3' });
+    await store.close();
+    const error = await open(dataDir).catch((e: unknown) => e);
+    expect((error as StoreError).code).toBe('key');
+    expect((error as StoreError).message).toContain('the marketplace credentials of user 3');
+    expect((error as StoreError).message).toContain(rotated.keyId);
   });
 });
 
