@@ -1,19 +1,14 @@
 /**
- * The one gate every message the bot posts goes through, so Telegram's limits are kept in one
- * book: about 30 messages a second overall, one a second per chat, 20 a minute per group. Three
- * lanes take their turns from it as priorities: the bot's replies (a user is waiting), the
- * outbox's notices, a broadcast's copies (the outbox's bulk lane). A reply that finds the window
- * full takes the next turn before a notice, a notice before a broadcast copy.
+ * The one gate every message the bot posts goes through, so Telegram's limits (about 30 a second
+ * overall, one a second per chat, 20 a minute per group) are kept in one book. Three lanes take
+ * turns as priorities: the bot's replies (a user is waiting), the outbox's notices, a broadcast's
+ * copies (the outbox's bulk lane).
  *
  * Counted from Telegram's answers, so network jitter cannot squeeze two messages into one window:
- * a turn counts against the overall window from its start until its answer, and the answer for a
- * window after that. Replies are held to Telegram's ceiling only (a user waiting for an answer is
- * not held to one message a second); notices and broadcast copies also keep the per-chat gap and
- * a group's 20 a minute, and their starts are spread evenly over the window so a reply never finds
- * it filled by one burst.
- *
- * `createRateGate` keeps the book of one process; a fleet sharing PostgreSQL wraps it with the
- * shared send slots (fleet-gate.ts).
+ * a turn counts from its start until its answer, and the answer for a window after that. Replies
+ * are held to the ceiling only; notices and copies also keep the per-chat gap and a group's 20 a
+ * minute, and their starts are spread evenly so a reply never finds the window filled by a burst.
+ * A fleet wraps this process's book with the shared send slots (fleet-gate.ts).
  */
 
 /** The lanes, highest first: a waiting user's reply, a notice of the outbox, a broadcast copy. */
@@ -21,19 +16,17 @@ export type Priority = 'reply' | 'notice' | 'bulk';
 
 const rank: Record<Priority, number> = { reply: 0, notice: 1, bulk: 2 };
 
-/** Telegram's limits as the gate applies them. Tests shorten the windows. */
+/** Telegram's limits as the gate applies them (defaults in `rateDefaults`). Tests shorten the windows. */
 export interface RateLimits {
-  /** Pause between two notices to one chat, counted from Telegram's answer to the previous message. Default 1000. */
+  /** Pause between two notices to one chat, counted from Telegram's answer to the previous message. */
   perChatMs?: number;
-  /** Notices to one group (chat id < 0) per `groupWindowMs`. Default 20. */
+  /** Notices to one group (chat id < 0) per `groupWindowMs`. */
   perGroupPerMinute?: number;
-  /** Default 60 000. */
   groupWindowMs?: number;
-  /** Notices and broadcast copies over all chats per `globalWindowMs`. Default 25 (Telegram allows about 30; replies need some room). */
+  /** Notices and broadcast copies over all chats per `globalWindowMs` (below Telegram's ~30: replies need room). */
   globalPerSecond?: number;
-  /** Default 1000. */
   globalWindowMs?: number;
-  /** Telegram's overall ceiling per `globalWindowMs`: replies and everything else together, replies first, up to this. Default 30. */
+  /** Telegram's overall ceiling per `globalWindowMs`: everything together, replies first, up to this. */
   ceilingPerSecond?: number;
 }
 
@@ -53,11 +46,7 @@ export interface TurnOptions {
   paid?: boolean;
 }
 
-/**
- * How a turn ended: Telegram `delivered` a new message (it counts in a group's window) or
- * `answered` otherwise (an edit, an error); `unanswered` (a network failure: no answer to count);
- * `unsent` (nothing was sent: the turn goes to the next message at once).
- */
+/** `delivered` a new message (counts in a group's window), `answered` otherwise, `unanswered` (network failure), `unsent` (turn given back). */
 export type TurnEnd = 'delivered' | 'answered' | 'unanswered' | 'unsent';
 
 /** One message's turn, taken in line when it was asked for. */
@@ -70,17 +59,12 @@ export interface Turn {
 
 export interface RateGate {
   /**
-   * Takes a place in line for one message to `chatId` (undefined: a call that names no chat) in
-   * `priority`'s lane. Free now, the turn is counted at once (several taken in one synchronous
-   * pass see each other); otherwise it waits behind the higher lanes and, in its lane, behind
-   * those that asked before it.
+   * A place in line for one message to `chatId` (undefined: names no chat) in `priority`'s lane.
+   * Free now, it is counted at once (turns taken in one synchronous pass see each other); else it
+   * waits behind the higher lanes and, in its lane, behind those that asked before it.
    */
   take(chatId: number | undefined, priority: Priority, options?: TurnOptions): Turn;
-  /**
-   * When a turn in `priority`'s lane fits overall (the window, the spread of starts, a higher lane
-   * waiting, a pause), in the gate's monotonic milliseconds; at or before now: now. Infinity: only
-   * a turn ending frees one. For schedulers that pick what to send next (the outbox).
-   */
+  /** When a turn in `priority`'s lane fits overall (monotonic ms; Infinity: only a turn ending frees one). For the outbox's scheduling. */
   nextTurnAt(priority: Priority, options?: TurnOptions): number;
   /** When the chat itself may get a message in `priority`'s lane: its gap, its 429 wait, its group's window. */
   chatReadyAt(chatId: number, priority: Priority): number;
@@ -96,7 +80,6 @@ export interface RateGateOptions {
   mono?: () => number;
 }
 
-/** A turn waiting in line. */
 interface Waiter {
   chatId: number | undefined;
   priority: Priority;
