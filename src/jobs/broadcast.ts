@@ -23,10 +23,6 @@ import { BroadcastCopies, type BroadcastJobCopy } from './broadcast-copies.ts';
 export interface BroadcastRunnerOptions {
   db: Db;
   logger: Logger;
-  /** Messages per window (BROADCAST_RATE). */
-  rate: number;
-  /** Default 1000. */
-  windowMs?: number;
   /** `allow_paid_broadcast` (BROADCAST_PAID): copies do not count against the global window. */
   paid: boolean;
   /** Default 3000. */
@@ -96,11 +92,14 @@ class BroadcastJobRunner implements BroadcastRunner {
     this.copies = new BroadcastCopies({
       db,
       log,
-      rate: options.rate,
-      windowMs: options.windowMs ?? 1000,
       paid: options.paid,
       maxAttempts: options.maxAttempts ?? 5,
-      onRecorded: () => this.reports.counted(),
+      onRecorded: () => {
+        this.reports.counted();
+        // The last copy recorded ends the job: the lane may not ask again before its rate window passes.
+        const current = this.job;
+        if (current && (this.stopped.has(current.id) || !this.copies.left(current))) this.endIfDone(current);
+      },
     });
     this.source = { paid: options.paid, take: (t, isBusy) => this.take(t, isBusy) };
   }
@@ -181,10 +180,15 @@ class BroadcastJobRunner implements BroadcastRunner {
       const next = this.copies.next(current, t, isBusy);
       if (next !== undefined) return next;
     }
-    if (this.copies.busy) return undefined;
+    this.endIfDone(current);
+    return undefined;
+  }
+
+  /** Ends `current` once no copy of it is in flight (once: later calls do nothing). */
+  private endIfDone(current: BroadcastJobCopy): void {
+    if (this.finishing || !this.running || this.copies.busy) return;
     this.finishing = true;
     this.end(current);
-    return undefined;
   }
 
   private async reportProgress(): Promise<void> {

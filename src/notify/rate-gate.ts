@@ -28,6 +28,9 @@ export interface RateLimits {
   globalWindowMs?: number;
   /** Telegram's overall ceiling per `globalWindowMs`: everything together, replies first, up to this. */
   ceilingPerSecond?: number;
+  /** Broadcast copies per `bulkWindowMs`, paid ones too (BROADCAST_RATE); a copy not sent gives its place back. */
+  bulkPerSecond?: number;
+  bulkWindowMs?: number;
 }
 
 export const rateDefaults = {
@@ -37,6 +40,8 @@ export const rateDefaults = {
   globalPerSecond: 25,
   globalWindowMs: 1000,
   ceilingPerSecond: 30,
+  bulkPerSecond: Infinity,
+  bulkWindowMs: 1000,
 } as const satisfies Required<RateLimits>;
 
 export interface TurnOptions {
@@ -109,6 +114,8 @@ class ProcessRateGate implements RateGate {
   private readonly groupDeliveries = new Map<number, number[]>();
   /** Per chat: earliest time of its next notice (its gap after an answer, or a 429's wait). */
   private readonly chatWaits = new Map<number, number>();
+  /** Monotonic start times of broadcast copies (paid ones too), for `bulkPerSecond`. */
+  private readonly bulkStarts: number[] = [];
   /** Per lane rank: no turn before this time. */
   private readonly pausedUntil = [0, 0, 0];
   /** Notices and copies are spread evenly over the window: the next may start at `nextSlotAt`. */
@@ -132,10 +139,11 @@ class ProcessRateGate implements RateGate {
     const paid = options.paid === true;
     let state: 'waiting' | 'started' | 'ended' = 'waiting';
     let came = false;
+    let startedAt = 0;
     const begin = () => {
       state = 'started';
       came = true;
-      this.started(priority, paid);
+      startedAt = this.started(priority, paid);
     };
     let waiter: Waiter | undefined;
     let started: Promise<void>;
@@ -183,7 +191,7 @@ class ProcessRateGate implements RateGate {
         if (state === 'waiting') leave();
         if (state !== 'started') return;
         state = 'ended';
-        this.ended(chatId, priority, paid, how);
+        this.ended(chatId, priority, paid, how, startedAt);
       },
     };
   }
@@ -223,7 +231,12 @@ class ProcessRateGate implements RateGate {
 
   private overallFreeAt(priority: Priority, paid: boolean, t: number): number {
     this.prune(t);
-    const pausedUntil = this.pausedUntil[rank[priority]]!;
+    const { bulkPerSecond, bulkWindowMs } = this.limits;
+    const bulkFull = priority === 'bulk' && this.bulkStarts.length >= bulkPerSecond;
+    const pausedUntil = Math.max(
+      this.pausedUntil[rank[priority]]!,
+      bulkFull ? this.bulkStarts[this.bulkStarts.length - bulkPerSecond]! + bulkWindowMs : 0,
+    );
     if (paid) return pausedUntil;
     if (priority === 'reply') {
       // Replies alone are held to the ceiling too: past it Telegram refuses them.
@@ -254,19 +267,24 @@ class ProcessRateGate implements RateGate {
     this.chatWaits.set(chatId, Math.max(this.chatWaits.get(chatId) ?? 0, until));
   }
 
-  private started(priority: Priority, paid: boolean): void {
-    if (paid) return;
+  /** Counts a turn that starts now; returns its start time. */
+  private started(priority: Priority, paid: boolean): number {
+    const t = this.mono();
+    if (priority === 'bulk') this.bulkStarts.push(t);
+    if (paid) return t;
     this.inFlight += 1;
     // Replies count in the window but do not move the spread of the other lanes' starts.
-    if (priority === 'reply') return;
+    if (priority === 'reply') return t;
     // A timer that fired a little late keeps the schedule; after a pause it starts from now.
-    const t = this.mono();
     this.nextSlotAt = (t - this.nextSlotAt < this.spacingMs ? this.nextSlotAt : t) + this.spacingMs;
+    return t;
   }
 
-  private ended(chatId: number | undefined, priority: Priority, paid: boolean, how: TurnEnd): void {
+  private ended(chatId: number | undefined, priority: Priority, paid: boolean, how: TurnEnd, startedAt: number): void {
     const t = this.mono();
     const answered = how === 'delivered' || how === 'answered';
+    const bulkAt = how === 'unsent' && priority === 'bulk' ? this.bulkStarts.indexOf(startedAt) : -1;
+    if (bulkAt >= 0) this.bulkStarts.splice(bulkAt, 1);
     if (!paid) {
       this.inFlight -= 1;
       // Nothing was sent: the turn goes to the next message at once (a broadcast to an audience
@@ -321,8 +339,9 @@ class ProcessRateGate implements RateGate {
 
   /** Forgets answers, deliveries and chat waits that no longer matter (the maps: once a window). */
   private prune(t: number): void {
-    const { globalWindowMs, groupWindowMs } = this.limits;
+    const { globalWindowMs, groupWindowMs, bulkWindowMs } = this.limits;
     while (this.answers.length > 0 && this.answers[0]! <= t - globalWindowMs) this.answers.shift();
+    while (this.bulkStarts.length > 0 && this.bulkStarts[0]! <= t - bulkWindowMs) this.bulkStarts.shift();
     if (t - this.prunedAt < globalWindowMs) return;
     this.prunedAt = t;
     for (const [chatId, times] of this.groupDeliveries) {
