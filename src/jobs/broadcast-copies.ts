@@ -12,7 +12,7 @@ import type { Db } from '../store/db.ts';
 /** What delivering a job needs to know of it. */
 export type BroadcastJobCopy = Pick<BroadcastJob, 'id' | 'adminId' | 'fromChatId' | 'messageId' | 'replyMarkup' | 'recipients'>;
 
-export interface BroadcastCopiesOptions {
+interface BroadcastCopiesOptions {
   db: Db;
   log: Logger;
   /** `allow_paid_broadcast` on every copy. */
