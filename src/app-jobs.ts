@@ -78,7 +78,12 @@ export function backgroundJobs(parts: JobParts): Job[] {
     atShutdown('operator-feed', () => operatorFeed.close()),
     job('broadcast', broadcaster),
     job('settlement-watcher', watcher),
-    job('daily-summaries', summaries),
+    everyInterval(
+      'daily-summaries',
+      60_000,
+      () => summaries.runOnce(),
+      (error) => logger.warn('daily summary pass failed; the next tick tries again', { error }),
+    ),
     job('price-watch', priceWatch),
     everyInterval(
       'balance-alerts',
