@@ -79,12 +79,6 @@ export interface RateGate {
   pause(ms: number, from: Priority): void;
 }
 
-export interface RateGateOptions {
-  limits?: RateLimits;
-  /** Monotonic clock (ms). Default `performance.now`. */
-  mono?: () => number;
-}
-
 interface Waiter {
   chatId: number | undefined;
   priority: Priority;
@@ -99,8 +93,8 @@ const recheckMs = 10;
 
 const abortedError = () => new Error('the request was aborted while it waited for its turn under Telegram’s limit');
 
-/** Creates the gate of one process (one book for every message it posts). */
-export function createRateGate(options: RateGateOptions = {}): RateGate {
+/** Creates the gate of one process (one book for every message it posts); `mono` defaults to `performance.now`. */
+export function createRateGate(options: { limits?: RateLimits; mono?: () => number } = {}): RateGate {
   return new ProcessRateGate({ ...rateDefaults, ...definedOnly(options.limits) }, options.mono ?? (() => performance.now()));
 }
 
