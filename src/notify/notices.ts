@@ -43,7 +43,8 @@ export interface Notices {
    * to the edited one. Also a masked post to the linked group, and an operator line for Gagal and Unresolved.
    */
   settlement(tx: TransactionRecord, options: SettlementOptions): Promise<NewOutboxItem[]>;
-  lowBalance(userId: number, balance: number, threshold: number, formatted: { balance: string; threshold: string }): Promise<NewOutboxItem>;
+  /** The low-balance alert, with the balance and threshold formatted as money. */
+  lowBalance(userId: number, formatted: { balance: string; threshold: string }): Promise<NewOutboxItem>;
   /** A price-change digest in the subscriber's language and, with `groupChatId`, one for their group (no cost or margin). */
   priceDigest(
     userId: number,
@@ -159,7 +160,7 @@ export function createNotices(deps: NoticesDeps): Notices {
       }
       return items;
     },
-    async lowBalance(userId, _balance, _threshold, formatted) {
+    async lowBalance(userId, formatted) {
       return text(userId, 'low-balance', tFor(await localeOf(userId))('alert-low-balance', formatted), `low-balance:${userId}`);
     },
     async priceDigest(userId, changes, { groupChatId, dedupeKey }) {
