@@ -59,7 +59,12 @@ export function backgroundJobs(parts: JobParts): Job[] {
     atShutdown('operator-feed', () => parts.operatorFeed.close()),
     job('broadcast', broadcaster),
     job('settlement-watcher', parts.watcher),
-    job('daily-summaries', parts.summaries),
+    everyInterval(
+      'daily-summaries',
+      60_000,
+      () => parts.summaries.runOnce(),
+      (error) => logger.warn('daily summary pass failed; the next tick tries again', { error }),
+    ),
     job('price-watch', parts.priceWatch),
     everyInterval(
       'balance-alerts',

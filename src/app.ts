@@ -129,7 +129,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const notices = createAppNotices(config, db, i18n);
   const { outbox, gate } = createAppOutbox({
     config,
-    limits: options.outboxLimits,
+    // The bulk lane keeps the broadcast's rate (BROADCAST_RATE, paid copies too).
+    limits: {
+      bulkPerSecond: options.broadcast?.rate ?? config.broadcast.rate,
+      bulkWindowMs: options.broadcast?.windowMs,
+      ...options.outboxLimits,
+    },
     db,
     claims: claimTokens,
     logger,
@@ -145,8 +150,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const broadcaster = createBroadcastRunner({
     db,
     logger,
-    rate: options.broadcast?.rate ?? config.broadcast.rate,
-    windowMs: options.broadcast?.windowMs,
     progressEveryMs: options.broadcast?.progressEveryMs,
     paid: config.broadcast.paid,
     translate: (locale, key, variables) => i18n.t(locale, key, variables),

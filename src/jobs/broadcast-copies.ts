@@ -1,6 +1,6 @@
 /**
- * Handing out a broadcast's copies to the outbox's bulk lane: one recipient at a time in list
- * order, at most `rate` per `windowMs`, a recipient whose chat is busy put back for later, and a
+ * Handing out a broadcast's copies to the outbox's bulk lane (whose turns keep BROADCAST_RATE):
+ * one recipient at a time in list order, a recipient whose chat is busy put back for later, a
  * failing copy tried again up to `maxAttempts` times. Each outcome is recorded in the job.
  */
 import type { Api } from 'grammy';
@@ -12,12 +12,9 @@ import type { Db } from '../store/db.ts';
 /** What delivering a job needs to know of it. */
 export type BroadcastJobCopy = Pick<BroadcastJob, 'id' | 'adminId' | 'fromChatId' | 'messageId' | 'replyMarkup' | 'recipients'>;
 
-export interface BroadcastCopiesOptions {
+interface BroadcastCopiesOptions {
   db: Db;
   log: Logger;
-  /** Messages per window. */
-  rate: number;
-  windowMs: number;
   /** `allow_paid_broadcast` on every copy. */
   paid: boolean;
   /** A failing delivery (network, 5xx) is given up after this many attempts. */
@@ -26,15 +23,13 @@ export interface BroadcastCopiesOptions {
   onRecorded: () => void;
 }
 
-/** The positions of the running job still to hand out, those in flight, and the rate window. */
+/** The positions of the running job still to hand out and those in flight. */
 export class BroadcastCopies {
   private readonly options: BroadcastCopiesOptions;
   private cursor = 0;
   private readonly retries: number[] = [];
   private readonly inFlight = new Set<number>();
   private readonly attempts = new Map<number, number>();
-  /** Monotonic start times inside the rate window. */
-  private readonly starts: number[] = [];
   /** Positions above the job's low-water mark that were finished when it was loaded. */
   private doneAtLoad = new Set<number>();
 
@@ -50,28 +45,24 @@ export class BroadcastCopies {
     this.attempts.clear();
   }
 
+  /** Whether positions of `job` are left to hand out (next in list order, or put back). */
+  left(job: BroadcastJobCopy): boolean {
+    return this.cursor < job.recipients.length || this.retries.length > 0;
+  }
+
   /** Whether copies handed out have not been recorded yet. */
   get busy(): boolean {
     return this.inFlight.size > 0;
   }
 
-  /**
-   * The next copy of `job` to send at monotonic time `t`, or the time to ask again (a full rate
-   * window, or only busy chats left); undefined when no position is left to hand out.
-   */
+  /** The next copy of `job` to send, or the time to ask again (only busy chats left); undefined when none is left to hand out. */
   next(job: BroadcastJobCopy, t: number, isBusy: (chatId: number) => boolean): BulkDelivery | number | undefined {
-    const { starts, retries } = this;
-    while (starts.length > 0 && starts[0]! <= t - this.options.windowMs) starts.shift();
-    // A full window holds back the next recipient, not the end of a job with none left.
-    const left = this.cursor < job.recipients.length || retries.length > 0;
-    if (left && starts.length >= this.options.rate) return starts[0]! + this.options.windowMs;
     const index = this.pick(job, isBusy);
     if (index !== undefined) {
       this.inFlight.add(index);
-      starts.push(t);
-      return this.delivery(job, index, job.recipients[index]!, t);
+      return this.delivery(job, index, job.recipients[index]!);
     }
-    if (retries.length > 0) return t + 50;
+    if (this.retries.length > 0) return t + 50;
     return undefined;
   }
 
@@ -92,7 +83,7 @@ export class BroadcastCopies {
     return index;
   }
 
-  private delivery(job: BroadcastJobCopy, index: number, chatId: number, startedAt: number): BulkDelivery {
+  private delivery(job: BroadcastJobCopy, index: number, chatId: number): BulkDelivery {
     const { db, log, paid, maxAttempts } = this.options;
     // A failed record rejects and keeps the position in flight: the bulk lane writes it again.
     const settle = async (outcome: BulkOutcome) => {
@@ -102,14 +93,8 @@ export class BroadcastCopies {
     };
     return {
       chatId,
-      // Blocked the bot since the audience was taken: counted as blocked, not sent, and its start
-      // does not count against the rate (the next recipient takes its place at once).
-      before: async () => {
-        if ((await db.users.get(chatId))?.active !== false) return undefined;
-        const at = this.starts.indexOf(startedAt);
-        if (at >= 0) this.starts.splice(at, 1);
-        return 'blocked';
-      },
+      // Blocked the bot since the audience was taken: counted as blocked, not sent (its turn goes to the next recipient).
+      before: async () => ((await db.users.get(chatId))?.active === false ? 'blocked' : undefined),
       send: (api: Api, signal: AbortSignal) =>
         api.copyMessage(
           chatId,

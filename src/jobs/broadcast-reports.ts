@@ -12,7 +12,7 @@ import { userLocale } from '../store/records/users.ts';
 /** How long a broadcast waits before writing its end (with its report) again after a failed write. */
 export const finishRetryMs = 2000;
 
-export interface BroadcastReportsOptions {
+interface BroadcastReportsOptions {
   db: Db;
   log: Logger;
   translate: (locale: string, key: string, variables?: Record<string, string | number>) => string;
@@ -42,10 +42,7 @@ export class BroadcastReports {
       .catch((error: unknown) => this.options.log.error('progress report failed', { error }));
   }
 
-  /**
-   * The final report and the last edit of the progress message, for `progress` as it ended: queued
-   * by the store in the write that ends the job (`broadcasts.finish`).
-   */
+  /** The final report and the last progress edit, queued by the store in the write that ends the job. */
   async finalItems(progress: BroadcastProgress): Promise<NewOutboxItem[]> {
     const report: NewOutboxItem = {
       chatId: progress.adminId,

@@ -1,15 +1,9 @@
 /**
- * Delivers the running broadcast job: the bulk source of the outbox's bulk lane (src/notify/bulk.ts).
- * It hands out one recipient at a time in list order, at most `rate` per `windowMs`, copying the
- * admin's message (`copyMessage`, with its inline keyboard, and `allow_paid_broadcast` when paid).
- * Each outcome is recorded in the job (coalesced writes); a restart resumes at the first
- * unfinished position. Every `progressEveryMs` the admin's progress message is edited through the
- * outbox; when the job ends (done or cancelled) its final report for the admin is queued in the same
- * store write as the end, so a stop or a crash at that instant can neither lose it nor send it twice.
- *
- * The parts: leadership among instances (broadcast-leadership.ts), handing out copies
- * (broadcast-copies.ts), the admin's progress and report (broadcast-reports.ts); the runner here
- * loads the job, answers the bulk lane and ends the job.
+ * Delivers the running broadcast job as the bulk source of the outbox's bulk lane: copies of the
+ * admin's message (broadcast-copies.ts), each outcome recorded in the job, so a restart resumes at
+ * the first unfinished position. The progress message is edited every `progressEveryMs`
+ * (broadcast-reports.ts); the final report is queued in the same store write as the job's end, so
+ * a stop or crash then can neither lose it nor send it twice. One instance leads (broadcast-leadership.ts).
  */
 import type { Logger } from '../logger.ts';
 import type { BulkSource } from '../notify/bulk.ts';
@@ -23,10 +17,6 @@ import { BroadcastCopies, type BroadcastJobCopy } from './broadcast-copies.ts';
 export interface BroadcastRunnerOptions {
   db: Db;
   logger: Logger;
-  /** Messages per window (BROADCAST_RATE). */
-  rate: number;
-  /** Default 1000. */
-  windowMs?: number;
   /** `allow_paid_broadcast` (BROADCAST_PAID): copies do not count against the global window. */
   paid: boolean;
   /** Default 3000. */
@@ -47,13 +37,9 @@ export interface BroadcastRunner {
   start(): void;
   /** A job started or was cancelled. */
   wake(): void;
-  /** Stops handing out deliveries (the outbox waits for those in flight); resolves once a job's end being written is on disk. */
+  /** Stops handing out deliveries; resolves once a job's end being written is on disk. */
   stop(): Promise<void>;
-  /**
-   * Gives up delivering broadcasts, so that another instance sharing the store takes the job
-   * over. Call it after `stop()` once the outbox has stopped: the copies in flight are recorded
-   * by then, and the next instance does not send them again.
-   */
+  /** Gives the job up to another instance; after `stop()` and the outbox's stop, so the copies in flight are recorded. */
   release(): void;
 }
 
@@ -62,10 +48,7 @@ export function createBroadcastRunner(options: BroadcastRunnerOptions): Broadcas
   return new BroadcastJobRunner(options);
 }
 
-/**
- * Delivers the running job while this instance leads: loads it, hands its copies to the bulk
- * lane, reports its progress, and ends it when every copy is recorded.
- */
+/** Delivers the running job while this instance leads: loads it, hands out its copies, reports, ends it. */
 class BroadcastJobRunner implements BroadcastRunner {
   private readonly db: Db;
   private readonly options: BroadcastRunnerOptions;
@@ -96,11 +79,14 @@ class BroadcastJobRunner implements BroadcastRunner {
     this.copies = new BroadcastCopies({
       db,
       log,
-      rate: options.rate,
-      windowMs: options.windowMs ?? 1000,
       paid: options.paid,
       maxAttempts: options.maxAttempts ?? 5,
-      onRecorded: () => this.reports.counted(),
+      onRecorded: () => {
+        this.reports.counted();
+        // The last copy recorded ends the job: the lane may not ask again before its rate window passes.
+        const current = this.job;
+        if (current && (this.stopped.has(current.id) || !this.copies.left(current))) this.endIfDone(current);
+      },
     });
     this.source = { paid: options.paid, take: (t, isBusy) => this.take(t, isBusy) };
   }
@@ -181,10 +167,15 @@ class BroadcastJobRunner implements BroadcastRunner {
       const next = this.copies.next(current, t, isBusy);
       if (next !== undefined) return next;
     }
-    if (this.copies.busy) return undefined;
+    this.endIfDone(current);
+    return undefined;
+  }
+
+  /** Ends `current` once no copy of it is in flight (once: later calls do nothing). */
+  private endIfDone(current: BroadcastJobCopy): void {
+    if (this.finishing || !this.running || this.copies.busy) return;
     this.finishing = true;
     this.end(current);
-    return undefined;
   }
 
   private async reportProgress(): Promise<void> {
@@ -199,7 +190,6 @@ class BroadcastJobRunner implements BroadcastRunner {
     await this.reports.progress(progress);
   }
 
-  /** Runs `finish`, kept in `ending` while it runs (a retry later is a new one). */
   private end(current: BroadcastJobCopy): void {
     void this.track(this.finish(current));
   }
@@ -213,10 +203,7 @@ class BroadcastJobRunner implements BroadcastRunner {
     return ending;
   }
 
-  /**
-   * Queues the report of a job an admin cancelled whose runner stopped before ending it (copies
-   * were still in flight then), as its leader: the one that cancelled it ends it first if it lives.
-   */
+  /** Queues the report of a job cancelled while its runner stopped before ending it, as its leader. */
   private async reportCancelled(): Promise<void> {
     if (!this.running || this.job || !(await this.db.broadcasts.unreported())) return;
     await this.leadership.lead();
@@ -228,11 +215,7 @@ class BroadcastJobRunner implements BroadcastRunner {
     }
   }
 
-  /**
-   * Ends the job with the admin's final report. A write that fails (a full disk) is tried again
-   * after a while, not dropped: the job stays running on disk until its end (and with it the
-   * report) is written.
-   */
+  /** Ends the job with the admin's final report; a failed write is tried again later (the job stays running on disk until then). */
   private async finish(current: BroadcastJobCopy): Promise<void> {
     try {
       await this.writeEnd(current.id);

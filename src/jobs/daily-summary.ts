@@ -9,12 +9,9 @@ import { isSummaryDue, summaryRange } from '../services/daily-summary.ts';
 export interface DailySummaryJob {
   /** Queues the summary of every user due now; resolves how many were queued. One pass at a time. */
   runOnce(): Promise<number>;
-  /** Runs a pass every `tickMs`. Idempotent. */
-  start(): void;
-  stop(): void;
 }
 
-export interface DailySummaryDeps {
+interface DailySummaryDeps {
   db: Db;
   now: () => Date;
   logger: Logger;
@@ -22,19 +19,16 @@ export interface DailySummaryDeps {
   summary: (user: UserRecord, range: DayRange) => Promise<NewOutboxItem>;
   /** Wakes the outbox after something was queued. */
   onQueued?: () => void;
-  /** How often to look for due summaries. Default one minute. */
-  tickMs?: number;
 }
 
 /**
- * The daily summary job: every minute, each opted-in user whose WIB hour has come and who got no
- * summary today is sent yesterday's report through the outbox. The summary is queued and the day
- * marked sent in one atomic write (users.update with `notify`), so a crash or restart neither
- * repeats nor drops it; a bot that was down at the hour sends it when it is back, the same day.
+ * The daily summary pass (run every minute): each opted-in user whose WIB hour has come and who got
+ * no summary today is sent yesterday's report. It is queued and the day marked sent in one write
+ * (users.update with `notify`), so a crash neither repeats nor drops it; a bot down at the hour
+ * sends it when it is back, the same day.
  */
 export function createDailySummaryJob(deps: DailySummaryDeps): DailySummaryJob {
   const { db, logger } = deps;
-  let timer: NodeJS.Timeout | undefined;
   let pass: Promise<number> | undefined;
 
   /** Queues the due summaries; stops early if the pass's fleet lock goes (`held`: another instance may take the pass). */
@@ -70,18 +64,6 @@ export function createDailySummaryJob(deps: DailySummaryDeps): DailySummaryJob {
       // One instance's pass at a time over a shared store: the next one sees the days marked sent.
       pass ??= db.chatLocks.run(fleetLocks.dailySummary, queueDue).finally(() => (pass = undefined));
       return pass;
-    },
-    start() {
-      // A pass that fails (the database unreachable) is logged; the next tick tries again.
-      timer ??= setInterval(
-        () => void this.runOnce().catch((error: unknown) => logger.warn('daily summary pass failed; the next tick tries again', { error })),
-        deps.tickMs ?? 60_000,
-      );
-      timer.unref?.();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
     },
   };
 }

@@ -7,12 +7,12 @@ import type { Db } from '../store/db.ts';
 import type { TransactionRecord } from '../store/records/transactions.ts';
 
 /** A check to make; `owner` is the claim it was taken under (none for this process's own orphans). */
-export interface DueCheck {
+interface DueCheck {
   tx: TransactionRecord;
   owner?: string;
 }
 
-export interface DueChecksOptions {
+interface DueChecksOptions {
   db: Db;
   claims: ClaimTokens;
   /** Checks being made right now, by ref id: not picked again. */
@@ -24,10 +24,7 @@ export interface DueChecksOptions {
 /** Chooses which due transactions to check next. */
 export class DueChecks {
   private readonly options: DueChecksOptions;
-  /**
-   * Transactions still `Created` when this process started: whoever was about to send them died
-   * with the previous process, so they are due at once, whatever hold their nextCheckAt carries.
-   */
+  /** Still `Created` at start: their sender died with the previous process, so they are due at once. */
   private readonly orphaned = new Set<string>();
 
   constructor(options: DueChecksOptions) {
@@ -40,11 +37,8 @@ export class DueChecks {
   }
 
   /**
-   * The orphans still `Created` (checked first, whatever their due time), then what the due-time
-   * index says is due, up to the free slots, claimed (one lease) so that no other instance
-   * sharing the store checks them meanwhile. An account that cannot take a call now (paused, at
-   * its bound) is skipped, not waited for; nothing due costs one comparison, not a pass over
-   * every open transaction.
+   * The orphans first, then what the due-time index says is due, up to `free`, claimed under one
+   * lease. An account that cannot take a call now (paused, at its bound) is skipped, not waited for.
    */
   async pick(now: number, free: number): Promise<DueCheck[]> {
     const { db, claims, inFlight } = this.options;

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.ts';
 
 const accountProblems = ['credentials', 'ip_blocked', 'not-connected'] as const;
 
-export interface AccountPausesOptions {
+interface AccountPausesOptions {
   db: Db;
   logger: Logger;
   /** Called once per pause; the caller tells the user. */
@@ -17,10 +17,7 @@ export interface AccountPausesOptions {
 /** The accounts whose re-checks are paused, kept in memory and on their user records. */
 export class AccountPauses {
   private readonly options: AccountPausesOptions;
-  /**
-   * Accounts whose checks are paused, with the time of the pause; resumed by a reconnect. Kept on
-   * the user record too, so a restart neither re-checks a refused account nor tells its user again.
-   */
+  /** Paused accounts and when; also on the user record, so a restart neither re-checks nor tells again. */
   private readonly paused = new Map<number, number>();
   /** Accounts whose pause is being announced and stored right now. */
   private readonly pausing = new Set<number>();
@@ -67,10 +64,7 @@ export class AccountPauses {
     }
   }
 
-  /**
-   * Pauses the account when a check's answer (`message`) says its credentials, its IP or its
-   * connection are the problem, once: the user is told, then the pause is stored.
-   */
+  /** Pauses the account once when a check's answer (`message`) blames its credentials, IP or connection. */
   async pauseOn(userId: number, message: string | undefined, now: number): Promise<void> {
     const reason = accountProblems.find((problem) => problem === message);
     if (!reason || this.paused.has(userId) || this.pausing.has(userId)) return;

@@ -14,29 +14,18 @@ export interface SettlementWatcherOptions {
   now: () => Date;
   /** After this age a Pending transaction is marked Unresolved and never checked again. */
   horizonMs: number;
-  /**
-   * How often the watcher looks for due transactions. Default 1 s. A check that ends starts the
-   * next due one at once, so the tick only matters for checks that become due.
-   */
+  /** How often the watcher looks for due transactions (a check that ends starts the next at once). Default 1 s. */
   tickMs?: number;
   /** Provider calls in flight at once overall. Default 8. */
   concurrency?: number;
-  /**
-   * Called once when an account's re-checks are paused because the provider refused its
-   * credentials or IP (401/403), or the user disconnected. The caller tells the user.
-   */
+  /** Called once when an account's re-checks are paused (credentials or IP refused, disconnected); the caller tells the user. */
   onAccountPaused?: (userId: number, reason: string) => void | Promise<void>;
   /**
-   * Whether the `Created` transactions found at start are this process's orphans, sent at once
-   * (default true: one process owns the store). Off on a shared store, where another live
-   * instance may be sending them right now: they are checked when due, under a claim, like the rest.
+   * Whether `Created` transactions found at start are this process's orphans, sent at once (default
+   * true). Off on a shared store, where a live instance may be sending them: checked when due, claimed.
    */
   orphansAtStart?: boolean;
-  /**
-   * The process's claims: due checks are claimed under its token and made only while that token
-   * holds (a fleet instance's heartbeat renews it; a check's answer ends its claim sooner, and an
-   * instance that dies lets it go after the lease). Default: a single process's own, default lease.
-   */
+  /** Due checks are claimed under its token and made only while it holds. Default: a single process's own. */
   claims?: ClaimTokens;
 }
 
@@ -52,14 +41,10 @@ export interface SettlementWatcher {
 }
 
 /**
- * Re-checks every transaction whose outcome is not final — Pending, an unknown outcome after a
- * timeout or 5xx, or a `Created` one that a crash left unsent — by re-sending the same ref id,
- * code and target when its stored `nextCheckAt` is due (back-off and jitter are set by the
- * purchase service, so a restart continues where it left off). Past the horizon it marks the
- * transaction Unresolved. What is due comes from the transactions' due-time index
- * (`db.transactions.claimDue`), so a tick with nothing due reads no transaction. What an answer or
- * a refusal means, its notices, and one sender per ref are the purchase service's
- * (`PurchaseService.check`).
+ * Re-checks every transaction whose outcome is not final (Pending, unknown, or `Created` left by a
+ * crash) with the same ref id when its stored `nextCheckAt` is due (`db.transactions.claimDue`: a
+ * tick with nothing due reads nothing); past the horizon it marks it Unresolved. What an answer
+ * means, its notices and one sender per ref are the purchase service's.
  */
 export function createSettlementWatcher(options: SettlementWatcherOptions): SettlementWatcher {
   return new SettlementLoop(options);

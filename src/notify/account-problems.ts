@@ -20,10 +20,9 @@ export interface AccountProblemReporterOptions {
 }
 
 /**
- * Tells the operator feed when a provider refuses a stored account (401/403), whichever feature
- * or job met it, at most once per user, service and kind per window, so a reseller tapping
- * /saldo ten times or fifty Pending re-checks make one line. The window lives in memory: after a
- * restart the next refusal is reported again, which an operator reads as "still broken".
+ * Tells the operator feed when a provider refuses a stored account (401/403), at most once per
+ * user, service and kind per window (in memory: after a restart it is reported again, read as
+ * "still broken"), so ten taps on /saldo or fifty re-checks make one line.
  */
 export function createAccountProblemReporter(options: AccountProblemReporterOptions): (problem: AccountProblem) => void {
   const windowMs = options.windowMs ?? 60 * 60_000;

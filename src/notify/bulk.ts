@@ -1,15 +1,10 @@
 /**
- * The outbox's bulk lane: deliveries that a bulk source (a broadcast job) hands out one recipient
- * at a time, each taking its turn in the rate gate's lowest lane (rate-gate.ts), so that
- * - the bot's replies and the outbox's queued items (settlement notices, alerts) go first: the
- *   lane only takes the turns and crash-bound slots they leave free in a scheduling pass;
- * - all share Telegram's overall window (unless the source pays for its messages,
- *   `allow_paid_broadcast`, which Telegram does not count against it) and one chat's gap;
- * - a delivery holds one of the `maxUnrecorded` slots until the source recorded its outcome on
- *   disk, so a crash re-sends at most that many broadcast messages, like outbox items.
- * The source decides what a retry or a failure means for its record; the lane handles Telegram's
- * answers: 429 pauses the lane (not the replies, not the notices) for `retry_after`, 403 marks the
- * user inactive, other 400s fail the delivery, network errors and 5xx are retried after a pause.
+ * The outbox's bulk lane: deliveries a bulk source (a broadcast job) hands out one recipient at a
+ * time, each in the rate gate's lowest lane, so replies and queued items go first and all share one
+ * window (paid copies aside) and one chat's gap. A delivery holds one of the `maxUnrecorded` slots
+ * until its outcome is on disk, like an outbox item. Telegram's answers: 429 pauses the lane (not
+ * replies or notices) for `retry_after`, 403 marks the user inactive, other 400s fail the delivery,
+ * network errors and 5xx are retried after a pause; the source records what each means.
  */
 import { GrammyError, type Api } from 'grammy';
 import type { Logger } from '../logger.ts';
@@ -22,9 +17,9 @@ export type BulkOutcome = 'sent' | 'blocked' | 'failed';
 /** One message of a bulk source to one chat. */
 export interface BulkDelivery {
   chatId: number;
-  /** Sends it (one Telegram request); rejects with Telegram's error. */
   /** Asked before sending: an outcome settles the delivery without a message (a recipient who blocked the bot since). */
   before?(): Promise<BulkOutcome | undefined>;
+  /** Sends it (one Telegram request); rejects with Telegram's error. */
   send(api: Api, signal: AbortSignal): Promise<unknown>;
   /** Records the outcome; resolves once it is on disk. */
   settle(outcome: BulkOutcome): Promise<void>;
@@ -35,24 +30,19 @@ export interface BulkDelivery {
 export interface BulkSource {
   /** Messages paid with `allow_paid_broadcast`: they do not count against the global window. */
   readonly paid: boolean;
-  /**
-   * The next delivery allowed at monotonic time `t` (never to a chat `isBusy` says is busy), or the
-   * monotonic time when one will be, or undefined when there is nothing to send.
-   */
+  /** The next delivery at monotonic time `t` (never to a chat `isBusy`), the time to ask again, or undefined: nothing to send. */
   take(t: number, isBusy: (chatId: number) => boolean): BulkDelivery | number | undefined;
 }
 
-export interface BulkLaneContext {
+interface BulkLaneContext {
   api: Api;
   db: Db;
   log: Logger;
-  /** Where every message takes its turn (a fleet's: with the shared send slots). */
   gate: RateGate;
   /** The outbox's deliveries in flight (until their outcome is on disk). */
   sending: Map<string, Promise<void>>;
   busyChats: Set<number>;
   maxUnrecorded: number;
-  /** Writes outcomes until they land; while one fails, no delivery starts (recording.ts). */
   recorder: OutcomeRecorder;
   requestTimeoutMs: number;
   retryBaseMs: number;

@@ -1,16 +1,12 @@
 /**
- * The rate gate of a fleet: several instances sharing PostgreSQL each keep their own process's
- * book (rate-gate.ts), but Telegram counts the bot's messages together. So a turn of this gate
- * is the process's turn, then a send slot from the shared store (`sendSlots.reserve`, see
- * src/store/pg/send-slots.ts) and a wait for its instant: the fleet together stays under the
- * ceiling. A reply keeps the overall rate and a group's 20 a minute (a user waiting for an answer
- * is not held to one message a second); a notice or a broadcast copy also keeps the per-chat gap.
- * Paid broadcast copies take no shared slot: Telegram does not count them against the rate.
+ * The rate gate of a fleet: Telegram counts every instance's messages together, so a turn is the
+ * process's turn (rate-gate.ts), then a send slot from the shared store (src/store/pg/send-slots.ts)
+ * and a wait for its instant. Replies skip the per-chat gap; paid broadcast copies take no slot.
  */
 import type { FleetLimits, SendSlotStore } from '../store/contract.ts';
 import type { RateGate, Turn } from './rate-gate.ts';
 
-export interface FleetGateOptions {
+interface FleetGateOptions {
   /** This process's own book; the fleet gate asks it first. */
   local: RateGate;
   slots: SendSlotStore;

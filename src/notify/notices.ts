@@ -9,34 +9,23 @@ import { formatSettlementPing } from '../text/receipt.ts';
 import { formatPriceDigest, type DigestChange } from '../text/price-digest.ts';
 import type { Burst } from './operator-feed.ts';
 
-/** Translates outside a chat context (jobs, outbox): `translate(locale, key, vars)`; it HTML-escapes the variables like `ctx.t`. */
-export type Translate = (locale: string, key: string, variables?: Record<string, TextVariable>) => string;
-
-/** Formats a transaction receipt as HTML with a context-free translate function. */
-export type ReceiptFormatter = (
-  t: (key: string, variables?: Record<string, TextVariable>) => string,
-  tx: TransactionRecord,
-  options?: { maskTarget?: boolean; hideCost?: boolean },
-) => string;
-
-/** A context-free translate function, as `ReceiptFormatter` receives it. */
-export type BoundTranslate = (key: string, variables?: Record<string, TextVariable>) => string;
+/** A context-free translate function (it HTML-escapes the variables like `ctx.t`). */
+type BoundTranslate = (key: string, variables?: Record<string, TextVariable>) => string;
 
 /** An inline keyboard as plain JSON (Telegram's shape), for an outbox payload. */
-export interface KeyboardJson {
+interface KeyboardJson {
   inline_keyboard: unknown[][];
 }
 
-export interface NoticesDeps {
+interface NoticesDeps {
   db: Db;
-  translate: Translate;
-  formatReceipt: ReceiptFormatter;
+  /** Translates outside a chat context: `translate(locale, key, vars)`. */
+  translate: (locale: string, key: string, variables?: Record<string, TextVariable>) => string;
+  /** A transaction receipt as HTML. */
+  formatReceipt: (t: BoundTranslate, tx: TransactionRecord, options?: { maskTarget?: boolean; hideCost?: boolean }) => string;
   /** The buttons under a receipt in the owner's chat (buy again, copy SN), if any. */
   receiptKeyboard?: (t: BoundTranslate, tx: TransactionRecord) => KeyboardJson | undefined;
-  /**
-   * The result message of a multi-line purchase ("Hasil 3 transaksi"), rendered from its
-   * transactions in line order - the same renderer the buy conversation shows it with.
-   */
+  /** The result message of a multi-line purchase, by the renderer the buy conversation uses. */
   formatPurchaseResults?: (t: BoundTranslate, transactions: TransactionRecord[]) => string;
   /** The buttons under that result (copy SN and customer receipt of each Sukses line), if any. */
   resultsKeyboard?: (t: BoundTranslate, transactions: TransactionRecord[]) => KeyboardJson | undefined;
@@ -45,31 +34,18 @@ export interface NoticesDeps {
   adminChatId: number | undefined;
 }
 
-/**
- * Builds the messages the bot sends on its own, in the recipient's language, as outbox items.
- * Pure: it queues nothing itself; callers put the items in the store (a settlement does so in the
- * same write as the final status).
- */
+/** Builds the messages the bot sends on its own, in the recipient's language, as outbox items; it queues nothing itself. */
 export interface Notices {
   /**
-   * For a settled transaction, one full receipt in the owner's chat and, when nobody saw the
-   * result (`notifyOwner`), one new message that pings:
-   * - a single purchase whose "in process" message the owner saw (`pendingMessage`): that message
-   *   is edited into the receipt (with its buttons), and a one-line ping replies to it;
-   * - a line of a multi-line purchase (`summaryMessage`, with `batch`: its transactions in line
-   *   order, this one as settled): the result message is edited to show every line as it stands,
-   *   and a one-line ping replies to it (the summary line is that transaction's receipt);
-   * - otherwise (no message to edit): the receipt as a new message, which pings by itself.
-   * Also a masked post to the owner's linked group, and a line in the operator feed for Gagal and
-   * Unresolved.
+   * For a settled transaction, one receipt in the owner's chat: the "in process" message
+   * (`pendingMessage`) or a multi-line purchase's result message (`summaryMessage`, with `batch`)
+   * edited, else a new message; when nobody saw the result (`notifyOwner`) a one-line ping replies
+   * to the edited one. Also a masked post to the linked group, and an operator line for Gagal and Unresolved.
    */
   settlement(tx: TransactionRecord, options: SettlementOptions): Promise<NewOutboxItem[]>;
-  lowBalance(userId: number, balance: number, threshold: number, formatted: { balance: string; threshold: string }): Promise<NewOutboxItem>;
-  /**
-   * One price-change digest for a subscriber in their language and, with `groupChatId`, a copy
-   * for their linked group (default language, no cost or margin). `dedupeKey` names the change
-   * (the same change queued twice while still pending is sent once).
-   */
+  /** The low-balance alert, with the balance and threshold formatted as money. */
+  lowBalance(userId: number, formatted: { balance: string; threshold: string }): Promise<NewOutboxItem>;
+  /** A price-change digest in the subscriber's language and, with `groupChatId`, one for their group (no cost or margin). */
   priceDigest(
     userId: number,
     changes: readonly DigestChange[],
@@ -77,22 +53,15 @@ export interface Notices {
   ): Promise<NewOutboxItem[]>;
   /** The account's re-checks are paused (credentials refused, IP blocked, disconnected). */
   accountPaused(userId: number, reason: string): Promise<NewOutboxItem[]>;
-  /**
-   * The operator-feed line asking to review an open transaction the provider had acknowledged but
-   * keeps refusing on re-checks (400/402/404): it may hold the money, so nobody tells the user
-   * "not charged"; the operator looks at the provider's side. Deduplicated per ref id.
-   */
+  /** The operator line asking to review an acknowledged transaction whose re-checks keep being refused (it may hold the money). */
   transactionReview(tx: TransactionRecord, details: { refusals: number; reason: string }): NewOutboxItem[];
   /** The operator-feed line for a provider refusing a stored account (401/403); with `burst`, the grouped line. */
   accountProblem(problem: AccountProblem, publicIp: string | undefined, burst?: Burst): NewOutboxItem[];
-  /**
-   * A line for the operator feed, or nothing when no ADMIN_CHAT_ID is set. With `burst` (see
-   * operator-feed.ts) it ends with how often it came again ("🔁 ×12 in the last 5 minutes").
-   */
+  /** A line for the operator feed (none without ADMIN_CHAT_ID); with `burst`, how often it came again. */
   operator(key: string, variables?: Record<string, string | number>, dedupeKey?: string, burst?: Burst): NewOutboxItem[];
 }
 
-export interface SettlementOptions {
+interface SettlementOptions {
   /** Nobody is looking at this result (the watcher settled it): the owner gets a message that pings. */
   notifyOwner: boolean;
   /** For a line of a multi-line purchase with a result message: every transaction of it, in line order. */
@@ -191,7 +160,7 @@ export function createNotices(deps: NoticesDeps): Notices {
       }
       return items;
     },
-    async lowBalance(userId, _balance, _threshold, formatted) {
+    async lowBalance(userId, formatted) {
       return text(userId, 'low-balance', tFor(await localeOf(userId))('alert-low-balance', formatted), `low-balance:${userId}`);
     },
     async priceDigest(userId, changes, { groupChatId, dedupeKey }) {

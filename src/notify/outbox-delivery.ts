@@ -1,9 +1,4 @@
-/**
- * Delivering one outbox item: claiming it, sending it to Telegram, and deciding what a failure
- * means for it (wait out a 429, follow a migration, drop it, or retry it with back-off). What the
- * outbox promises about delivery, order and errors is told in outbox.ts's module comment; the
- * scheduling pass there decides which items start and when.
- */
+/** Delivering one outbox item: claiming it, sending it, and what a failure means for it (outbox.ts tells the promises). */
 import { GrammyError, HttpError, type Api } from 'grammy';
 import type { ClaimTokens } from '../store/claim-holder.ts';
 import type { Logger } from '../logger.ts';
@@ -17,25 +12,20 @@ import { describe, errorSummary, uneditable, type OutboxRetry } from './outbox-i
 /** Seconds to wait when a 429 carries no retry_after (it always does in practice). */
 const fallbackRetryAfterSeconds = 5;
 
-/** What a delivery shares with the outbox: its clients, its bookkeeping, and the hooks it calls. */
-export interface DeliveryContext {
+/** What a delivery shares with the outbox: its clients, its bookkeeping (outbox.ts), and the hooks it calls. */
+interface DeliveryContext {
   api: Api;
   db: Db;
-  /** The process's claims: an item is sent only while the lease it was claimed under holds. */
   claims: ClaimTokens;
   log: Logger;
-  /** Clock for the timestamps stored on items (`notBefore`, `failingSince`). */
+  /** Clock for the timestamps stored on items. */
   now: () => Date;
   /** Monotonic clock for retry times (the gate's clock). */
   mono: () => number;
   retry: Required<OutboxRetry>;
-  /** Where every message takes its turn under Telegram's limits (a fleet's: with the shared send slots). */
   gate: RateGate;
-  /** Writes outcomes until they land; a delivery keeps its unrecorded slot meanwhile. */
   recorder: OutcomeRecorder;
-  /** Deliveries in progress by item id: from the request until its outcome is recorded in the store. */
   sending: Map<string, Promise<void>>;
-  /** Chats with a delivery in progress: their later items wait. */
   busyChats: Set<number>;
   onBlocked?: (chatId: number) => void | Promise<void>;
   onMigrated?: (oldId: number, newId: number) => void | Promise<void>;

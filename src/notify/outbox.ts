@@ -1,46 +1,25 @@
 /**
- * The outbox: the one way the bot sends messages on its own (settlement notices, alerts, group
- * posts, reminders, broadcasts). Producers put items in the store (`store.outbox.enqueue`, or
- * `transactions.settle(..., { notify })` in the same write as a settlement) and call `kick()`;
- * the outbox delivers them in order per chat within Telegram's limits and removes each item only
- * after Telegram accepted it.
+ * The outbox: the one way the bot sends messages on its own (notices, alerts, group posts,
+ * reminders, broadcasts). Producers put items in the store (`store.outbox.enqueue`, or with a
+ * settlement in the same write) and call `kick()`.
  *
- * Delivery guarantees
- * - Nothing is lost: an item leaves the store only when Telegram accepted it, or when it can never
- *   succeed (recipient blocked the bot, Telegram refused it as malformed, the payload is invalid,
- *   or it kept failing on the network / with 5xx for `retry.giveUpAfterMs`, 24 h by default) -
- *   each of those is logged.
- * - At least once, and in practice once: within a process an item is never sent twice. A crash in
- *   the milliseconds between Telegram's answer and the removal reaching the disk, or a request
- *   whose answer never arrives (timeout) although Telegram delivered it, re-sends that item after
- *   the restart. Store writes are coalesced, so a removal is on disk some milliseconds after
- *   Telegram's answer; to bound what a crash can repeat, at most `maxUnrecorded` deliveries
- *   (default `maxUnrecordedDeliveries`, 8) are "unrecorded" at any instant - from the request
- *   until the item's removal (or retry record) is written - and no new request starts while that
- *   many are. A kill -9 therefore re-sends at most 8 messages, however long the queue. Recording
- *   "sent" before removing would not narrow the window further: it is itself a write, as long as
- *   the removal; Telegram offers no idempotency key to close it. The price is some throughput
- *   when Telegram is far away (the bound then caps the requests in flight); on a short round trip
- *   the pace holds (bench/README.md, outbox.ts, the unrecorded bound).
- * - Order: per chat, items go out one at a time in the order they were queued. An item waiting
- *   out a 429 or a back-off holds back the later items of its chat (also across a restart). An
- *   item scheduled for later (`notBefore`, no failed attempt) does not hold anything back.
+ * - Nothing is lost: an item leaves the store only once Telegram accepted it, or when it can never
+ *   succeed (blocked, refused as malformed, invalid payload, failing for `retry.giveUpAfterMs`),
+ *   each logged.
+ * - At least once: a crash between Telegram's answer and the removal reaching the disk (or a
+ *   timeout Telegram delivered anyway) re-sends the item. At most `maxUnrecorded` deliveries are
+ *   unrecorded at once (request until its outcome is written), so a kill -9 re-sends at most that
+ *   many. Recording "sent" first would not help: it is a write as long as the removal, and
+ *   Telegram offers no idempotency key.
+ * - Order: per chat, one at a time in queue order; an item waiting out a 429 or a back-off holds
+ *   back its chat (across restarts too); one scheduled for later (`notBefore`) holds nothing back.
  *
- * Pacing: every message takes its turn in the process's one rate gate (rate-gate.ts), the queued
- * items in its notice lane, the bulk lane's copies below them, the bot's replies above: one
- * message per chat per `perChatMs`, `perGroupPerMinute` per group per `groupWindowMs`,
- * `globalPerSecond` over all chats per `globalWindowMs` (counted from Telegram's answers), the
- * starts spread evenly over the window. The global default is 25/s, below Telegram's ~30/s; a
- * reply that finds the window full takes the next turn before the outbox does.
- *
- * Errors: 429 waits `retry_after` for that chat (every outbox call names a chat, and the outbox's
- * own pacing keeps the bot under the global limit), then retries the same item - never dropped.
- * 403 (blocked, deactivated, kicked) marks a user inactive or calls `onBlocked` for a group, and
- * drops the item. 400 with `migrate_to_chat_id` moves every item of the chat to the supergroup and
- * calls `onMigrated`. An edit of a message that is gone, too old or already up to date is dropped
- * (or sent as a new message with `sendIfGone`). Any other 400 is logged and dropped. Network
- * errors, timeouts, 5xx and anything else are retried with exponential back-off (2 s doubling up
- * to 10 min, also pausing the whole outbox for a while) and given up after 24 h with an error log.
+ * Pacing: every message takes its turn in the one rate gate (rate-gate.ts): queued items in the
+ * notice lane, broadcast copies in the bulk lane below, the bot's replies above.
+ * Errors: 429 waits `retry_after` for that chat and retries; 403 marks a user inactive (a group:
+ * `onBlocked`) and drops; 400 with `migrate_to_chat_id` moves the chat's items (`onMigrated`); an
+ * edit that cannot apply is dropped (or sent anew with `sendIfGone`); any other 400 is dropped;
+ * the rest is retried with back-off (2 s doubling to 10 min, pausing the outbox) for 24 h.
  */
 import { singleProcessClaims, type ClaimTokens } from '../store/claim-holder.ts';
 import type { Api } from 'grammy';
@@ -59,36 +38,20 @@ import { OutboxDeliveries } from './outbox-delivery.ts';
 export type OutboxLimits = RateLimits;
 
 export interface OutboxOptions {
-  /**
-   * The Bot API client. It must NOT have the auto-retry transformer (or any retrying transformer):
-   * the outbox handles 429 and retries itself, per chat and persistently. Pass a fresh
-   * `new Api(token, { apiRoot })`, not `bot.api`, with only `htmlParseMode` installed.
-   */
+  /** A fresh `new Api(token, { apiRoot })` with only `htmlParseMode`: no retrying transformer, the outbox retries itself. */
   api: Api;
   db: Db;
-  /**
-   * The process's claims: items are claimed under its token and sent only while that token holds
-   * (a fleet instance's heartbeat renews it). Default: a single process's own, default lease.
-   */
+  /** Items are claimed under its token and sent only while it holds. Default: a single process's own. */
   claims?: ClaimTokens;
-  /**
-   * Where every message takes its turn under Telegram's limits: the process's one gate, shared
-   * with the bot's replies (a fleet's: with the shared send slots, fleet-gate.ts). Its clock must
-   * be `performance.now`, the outbox's schedule's. Default: a gate of the outbox's own with `limits`.
-   */
+  /** The process's one gate, shared with the replies (on `performance.now`). Default: the outbox's own with `limits`. */
   gate?: RateGate;
   logger: Logger;
-  /** Clock for the timestamps stored on items (`notBefore`, `failingSince`). Pacing uses the monotonic clock. */
+  /** Clock for the timestamps stored on items (`notBefore`, `failingSince`); pacing is monotonic. */
   now?: () => Date;
   /** The limits of the outbox's own gate; ignored when `gate` is passed. */
   limits?: OutboxLimits;
   retry?: OutboxRetry;
-  /** How often the queue is re-read without a `kick()`. Default 5000. */
-  pollMs?: number;
-  /**
-   * Most deliveries at once whose outcome is not on disk yet (what a crash can re-send).
-   * Default `maxUnrecordedDeliveries` (8).
-   */
+  /** Most deliveries whose outcome is not on disk yet. Default `maxUnrecordedDeliveries`. */
   maxUnrecorded?: number;
   /** A group (chat id < 0) refused the bot (403): remove its link. Users are marked inactive by the outbox itself. */
   onBlocked?: (chatId: number) => void | Promise<void>;
@@ -101,13 +64,9 @@ export interface Outbox {
   start(): void;
   /** Stops scheduling and resolves once the calls in flight are answered and recorded. Items stay queued. */
   stop(): Promise<void>;
-  /** Wakes the outbox now (call after queueing). Cheap; many kicks in a row cost one pass. */
+  /** Wakes the outbox now (call after queueing); many kicks in a row cost one pass. */
   kick(): void;
-  /**
-   * Resolves when nothing is in flight and no item is due or waiting for a retry (items scheduled
-   * for later may remain). Rejects if the outbox stops first or after `timeoutMs`. For tests and
-   * benchmarks.
-   */
+  /** Resolves when nothing is in flight, due or waiting for a retry; rejects on stop or after `timeoutMs`. For tests and benchmarks. */
   drain(options?: { timeoutMs?: number }): Promise<void>;
   /** Attaches (or detaches) the bulk lane's source: it gets the turns queued items leave free (bulk.ts). */
   setBulkSource(source: BulkSource | undefined): void;
@@ -118,25 +77,15 @@ const defaults = {
   maxMs: 10 * 60_000,
   giveUpAfterMs: 24 * 3600_000,
   requestTimeoutMs: 30_000,
-  pollMs: 5000,
 } as const;
 
-/**
- * Most deliveries whose outcome is not yet on disk at any instant: from the request to Telegram
- * until the item's removal (or its retry record) has been written. A kill -9 can therefore
- * re-send at most this many messages after the restart.
- */
+/** How often the queue is re-read without a `kick()`. */
+const pollMs = 5000;
+
+/** Most deliveries whose outcome is not on disk yet at any instant: what a kill -9 can re-send. */
 export const maxUnrecordedDeliveries = 8;
 
-/**
- * Creates the outbox over `store.outbox`. Nothing is sent before `start()`.
- *
- * @example
- * const outbox = createOutbox({ api: new Api(token, { apiRoot }), store, logger });
- * outbox.start();
- * await store.outbox.enqueue({ chatId, kind: 'alert', payload: { type: 'send', text } satisfies OutboxPayload });
- * outbox.kick();
- */
+/** Creates the outbox over `store.outbox`. Nothing is sent before `start()`. */
 export function createOutbox(options: OutboxOptions): Outbox {
   return new OutboxRunner(options);
 }
@@ -153,7 +102,6 @@ class OutboxRunner implements Outbox {
   private readonly now: () => Date;
   private readonly mono = () => performance.now();
   private readonly gate: RateGate;
-  private readonly pollMs: number;
   private readonly maxUnrecorded: number;
   private readonly recorder: OutcomeRecorder;
   private readonly deliveries: OutboxDeliveries;
@@ -164,7 +112,7 @@ class OutboxRunner implements Outbox {
   /** Deliveries in progress by item id: from the request until its outcome is recorded in the store. */
   private readonly sending = new Map<string, Promise<void>>();
   private readonly busyChats = new Set<number>();
-  private readonly drainWaiters = new Set<{ resolve: () => void; reject: (error: Error) => void }>();
+  private readonly drainWaiters = new Set<(error?: Error) => void>();
   /** One pass at a time: a pass reads the queue, then starts deliveries; a wake meanwhile runs another after it. */
   private pumping = false;
   private pumpAgain = false;
@@ -176,7 +124,6 @@ class OutboxRunner implements Outbox {
     this.now = options.now ?? (() => new Date());
     const retry = { ...defaults, ...definedOnly(options.retry) };
     this.gate = options.gate ?? createRateGate({ limits: options.limits, mono: this.mono });
-    this.pollMs = options.pollMs ?? defaults.pollMs;
     this.maxUnrecorded = Math.max(1, options.maxUnrecorded ?? maxUnrecordedDeliveries);
     warnIfRetrying(api, this.log);
     const wake = () => this.schedulePump();
@@ -223,7 +170,7 @@ class OutboxRunner implements Outbox {
     if (this.immediate) clearImmediate(this.immediate);
     this.timer = undefined;
     this.immediate = undefined;
-    for (const waiter of this.drainWaiters) waiter.reject(new Error('The outbox stopped before it drained.'));
+    for (const finish of this.drainWaiters) finish(new Error('The outbox stopped before it drained.'));
     await Promise.allSettled([...this.sending.values()]);
   }
 
@@ -239,30 +186,20 @@ class OutboxRunner implements Outbox {
     if (!this.running) return Promise.reject(new Error('The outbox is not running; call start() before drain().'));
     return new Promise<void>((resolve, reject) => {
       let timeout: NodeJS.Timeout | undefined;
-      const waiter = {
-        resolve: () => finish(),
-        reject: (error: Error) => finish(error),
-      };
       const finish = (error?: Error) => {
-        this.drainWaiters.delete(waiter);
-        if (timeout) clearTimeout(timeout);
+        this.drainWaiters.delete(finish);
+        clearTimeout(timeout);
         if (error) reject(error);
         else resolve();
       };
       if (timeoutMs !== undefined) {
-        timeout = setTimeout(
-          () =>
-            void this.db.outbox
-              .size()
-              .then((queued) =>
-                finish(
-                  new Error(`The outbox did not drain within ${timeoutMs} ms (${queued} items queued, ${this.sending.size} in flight).`),
-                ),
-              ),
-          timeoutMs,
-        );
+        timeout = setTimeout(() => {
+          void this.db.outbox.size().then((queued) => {
+            finish(new Error(`The outbox did not drain within ${timeoutMs} ms (${queued} items queued, ${this.sending.size} in flight).`));
+          });
+        }, timeoutMs);
       }
-      this.drainWaiters.add(waiter);
+      this.drainWaiters.add(finish);
       this.schedulePump();
     });
   }
@@ -305,7 +242,7 @@ class OutboxRunner implements Outbox {
   /** One scheduling pass: starts every delivery the limits allow now and sets the timer for the next. */
   private async pumpOnce(): Promise<void> {
     if (!this.running) return;
-    const wake: Wake = { at: this.mono() + this.pollMs };
+    const wake: Wake = { at: this.mono() + pollMs };
     try {
       await this.pass(wake);
     } catch (error) {
@@ -335,7 +272,7 @@ class OutboxRunner implements Outbox {
       const bulkAt = this.bulk.fill(t);
       if (Number.isFinite(bulkAt)) wake.at = Math.min(wake.at, bulkAt);
     }
-    if (heads.size === 0 && this.sending.size === 0) this.settleDrains();
+    if (heads.size === 0 && this.sending.size === 0) for (const finish of this.drainWaiters) finish();
   }
 
   /** Per chat, the oldest item that is due or waiting for a retry; it holds back the rest of its chat. */
@@ -371,10 +308,6 @@ class OutboxRunner implements Outbox {
       started += 1;
     }
     return started;
-  }
-
-  private settleDrains(): void {
-    for (const waiter of this.drainWaiters) waiter.resolve();
   }
 }
 

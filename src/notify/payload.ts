@@ -1,8 +1,4 @@
-/**
- * What an outbox item asks Telegram to do. Items are stored as plain JSON and validated with
- * these schemas when the outbox reads them, so a malformed item is logged and dropped instead of
- * being retried forever.
- */
+/** What an outbox item asks Telegram to do, validated when read: a malformed item is logged and dropped, not retried forever. */
 import type { Api } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import { z } from 'zod';
@@ -13,7 +9,7 @@ const inlineButtonSchema = z
   .refine((button) => Object.keys(button).length > 1, { message: 'an inline button needs an action (callback_data, url, ...)' });
 
 /** An inline keyboard in Telegram's own shape (`{ inline_keyboard: [[{ text, callback_data }]] }`). */
-export const inlineKeyboardSchema = z.object({ inline_keyboard: z.array(z.array(inlineButtonSchema)) });
+const inlineKeyboardSchema = z.object({ inline_keyboard: z.array(z.array(inlineButtonSchema)) });
 
 const formatting = {
   /** Message text; the caption when `photo` is set. */
@@ -26,7 +22,7 @@ const formatting = {
 };
 
 /** A new message. */
-export const sendPayloadSchema = z
+const sendPayloadSchema = z
   .object({
     type: z.literal('send'),
     ...formatting,
@@ -42,12 +38,8 @@ export const sendPayloadSchema = z
     path: ['text'],
   });
 
-/**
- * An edit of a text message the bot sent earlier in the same chat (e.g. the "Pending" message the
- * user saw). If that message is gone, too old to edit or already shows this text, the edit is
- * dropped - unless `sendIfGone` is set, then the text is sent as a new message instead.
- */
-export const editPayloadSchema = z.object({
+/** An edit of a text message the bot sent earlier; dropped if gone, too old or unchanged, unless `sendIfGone` sends it anew. */
+const editPayloadSchema = z.object({
   type: z.literal('edit'),
   messageId: z.number().int().positive(),
   ...formatting,
@@ -56,8 +48,7 @@ export const editPayloadSchema = z.object({
 
 export const outboxPayloadSchema = z.discriminatedUnion('type', [sendPayloadSchema, editPayloadSchema]);
 
-export type SendPayload = z.infer<typeof sendPayloadSchema>;
-export type EditPayload = z.infer<typeof editPayloadSchema>;
+type SendPayload = z.infer<typeof sendPayloadSchema>;
 /** The payload of an outbox item (`NewOutboxItem.payload`); build one with `satisfies OutboxPayload`. */
 export type OutboxPayload = z.infer<typeof outboxPayloadSchema>;
 

@@ -1,19 +1,14 @@
 /**
- * The one gate every message the bot posts goes through, so Telegram's limits are kept in one
- * book: about 30 messages a second overall, one a second per chat, 20 a minute per group. Three
- * lanes take their turns from it as priorities: the bot's replies (a user is waiting), the
- * outbox's notices, a broadcast's copies (the outbox's bulk lane). A reply that finds the window
- * full takes the next turn before a notice, a notice before a broadcast copy.
+ * The one gate every message the bot posts goes through, so Telegram's limits (about 30 a second
+ * overall, one a second per chat, 20 a minute per group) are kept in one book. Three lanes take
+ * turns as priorities: the bot's replies (a user is waiting), the outbox's notices, a broadcast's
+ * copies (the outbox's bulk lane).
  *
  * Counted from Telegram's answers, so network jitter cannot squeeze two messages into one window:
- * a turn counts against the overall window from its start until its answer, and the answer for a
- * window after that. Replies are held to Telegram's ceiling only (a user waiting for an answer is
- * not held to one message a second); notices and broadcast copies also keep the per-chat gap and
- * a group's 20 a minute, and their starts are spread evenly over the window so a reply never finds
- * it filled by one burst.
- *
- * `createRateGate` keeps the book of one process; a fleet sharing PostgreSQL wraps it with the
- * shared send slots (fleet-gate.ts).
+ * a turn counts from its start until its answer, and the answer for a window after that. Replies
+ * are held to the ceiling only; notices and copies also keep the per-chat gap and a group's 20 a
+ * minute, and their starts are spread evenly so a reply never finds the window filled by a burst.
+ * A fleet wraps this process's book with the shared send slots (fleet-gate.ts).
  */
 
 /** The lanes, highest first: a waiting user's reply, a notice of the outbox, a broadcast copy. */
@@ -21,20 +16,21 @@ export type Priority = 'reply' | 'notice' | 'bulk';
 
 const rank: Record<Priority, number> = { reply: 0, notice: 1, bulk: 2 };
 
-/** Telegram's limits as the gate applies them. Tests shorten the windows. */
+/** Telegram's limits as the gate applies them (defaults in `rateDefaults`). Tests shorten the windows. */
 export interface RateLimits {
-  /** Pause between two notices to one chat, counted from Telegram's answer to the previous message. Default 1000. */
+  /** Pause between two notices to one chat, counted from Telegram's answer to the previous message. */
   perChatMs?: number;
-  /** Notices to one group (chat id < 0) per `groupWindowMs`. Default 20. */
+  /** Notices to one group (chat id < 0) per `groupWindowMs`. */
   perGroupPerMinute?: number;
-  /** Default 60 000. */
   groupWindowMs?: number;
-  /** Notices and broadcast copies over all chats per `globalWindowMs`. Default 25 (Telegram allows about 30; replies need some room). */
+  /** Notices and broadcast copies over all chats per `globalWindowMs` (below Telegram's ~30: replies need room). */
   globalPerSecond?: number;
-  /** Default 1000. */
   globalWindowMs?: number;
-  /** Telegram's overall ceiling per `globalWindowMs`: replies and everything else together, replies first, up to this. Default 30. */
+  /** Telegram's overall ceiling per `globalWindowMs`: everything together, replies first, up to this. */
   ceilingPerSecond?: number;
+  /** Broadcast copies per `bulkWindowMs`, paid ones too (BROADCAST_RATE); a copy not sent gives its place back. */
+  bulkPerSecond?: number;
+  bulkWindowMs?: number;
 }
 
 export const rateDefaults = {
@@ -44,6 +40,8 @@ export const rateDefaults = {
   globalPerSecond: 25,
   globalWindowMs: 1000,
   ceilingPerSecond: 30,
+  bulkPerSecond: Infinity,
+  bulkWindowMs: 1000,
 } as const satisfies Required<RateLimits>;
 
 export interface TurnOptions {
@@ -53,11 +51,7 @@ export interface TurnOptions {
   paid?: boolean;
 }
 
-/**
- * How a turn ended: Telegram `delivered` a new message (it counts in a group's window) or
- * `answered` otherwise (an edit, an error); `unanswered` (a network failure: no answer to count);
- * `unsent` (nothing was sent: the turn goes to the next message at once).
- */
+/** `delivered` a new message (counts in a group's window), `answered` otherwise, `unanswered` (network failure), `unsent` (turn given back). */
 export type TurnEnd = 'delivered' | 'answered' | 'unanswered' | 'unsent';
 
 /** One message's turn, taken in line when it was asked for. */
@@ -70,17 +64,12 @@ export interface Turn {
 
 export interface RateGate {
   /**
-   * Takes a place in line for one message to `chatId` (undefined: a call that names no chat) in
-   * `priority`'s lane. Free now, the turn is counted at once (several taken in one synchronous
-   * pass see each other); otherwise it waits behind the higher lanes and, in its lane, behind
-   * those that asked before it.
+   * A place in line for one message to `chatId` (undefined: names no chat) in `priority`'s lane.
+   * Free now, it is counted at once (turns taken in one synchronous pass see each other); else it
+   * waits behind the higher lanes and, in its lane, behind those that asked before it.
    */
   take(chatId: number | undefined, priority: Priority, options?: TurnOptions): Turn;
-  /**
-   * When a turn in `priority`'s lane fits overall (the window, the spread of starts, a higher lane
-   * waiting, a pause), in the gate's monotonic milliseconds; at or before now: now. Infinity: only
-   * a turn ending frees one. For schedulers that pick what to send next (the outbox).
-   */
+  /** When a turn in `priority`'s lane fits overall (monotonic ms; Infinity: only a turn ending frees one). For the outbox's scheduling. */
   nextTurnAt(priority: Priority, options?: TurnOptions): number;
   /** When the chat itself may get a message in `priority`'s lane: its gap, its 429 wait, its group's window. */
   chatReadyAt(chatId: number, priority: Priority): number;
@@ -90,13 +79,6 @@ export interface RateGate {
   pause(ms: number, from: Priority): void;
 }
 
-export interface RateGateOptions {
-  limits?: RateLimits;
-  /** Monotonic clock (ms). Default `performance.now`. */
-  mono?: () => number;
-}
-
-/** A turn waiting in line. */
 interface Waiter {
   chatId: number | undefined;
   priority: Priority;
@@ -111,8 +93,8 @@ const recheckMs = 10;
 
 const abortedError = () => new Error('the request was aborted while it waited for its turn under Telegram’s limit');
 
-/** Creates the gate of one process (one book for every message it posts). */
-export function createRateGate(options: RateGateOptions = {}): RateGate {
+/** Creates the gate of one process (one book for every message it posts); `mono` defaults to `performance.now`. */
+export function createRateGate(options: { limits?: RateLimits; mono?: () => number } = {}): RateGate {
   return new ProcessRateGate({ ...rateDefaults, ...definedOnly(options.limits) }, options.mono ?? (() => performance.now()));
 }
 
@@ -126,6 +108,8 @@ class ProcessRateGate implements RateGate {
   private readonly groupDeliveries = new Map<number, number[]>();
   /** Per chat: earliest time of its next notice (its gap after an answer, or a 429's wait). */
   private readonly chatWaits = new Map<number, number>();
+  /** Monotonic start times of broadcast copies (paid ones too), for `bulkPerSecond`. */
+  private readonly bulkStarts: number[] = [];
   /** Per lane rank: no turn before this time. */
   private readonly pausedUntil = [0, 0, 0];
   /** Notices and copies are spread evenly over the window: the next may start at `nextSlotAt`. */
@@ -149,10 +133,11 @@ class ProcessRateGate implements RateGate {
     const paid = options.paid === true;
     let state: 'waiting' | 'started' | 'ended' = 'waiting';
     let came = false;
+    let startedAt = 0;
     const begin = () => {
       state = 'started';
       came = true;
-      this.started(priority, paid);
+      startedAt = this.started(priority, paid);
     };
     let waiter: Waiter | undefined;
     let started: Promise<void>;
@@ -200,7 +185,7 @@ class ProcessRateGate implements RateGate {
         if (state === 'waiting') leave();
         if (state !== 'started') return;
         state = 'ended';
-        this.ended(chatId, priority, paid, how);
+        this.ended(chatId, priority, paid, how, startedAt);
       },
     };
   }
@@ -240,7 +225,12 @@ class ProcessRateGate implements RateGate {
 
   private overallFreeAt(priority: Priority, paid: boolean, t: number): number {
     this.prune(t);
-    const pausedUntil = this.pausedUntil[rank[priority]]!;
+    const { bulkPerSecond, bulkWindowMs } = this.limits;
+    const bulkFull = priority === 'bulk' && this.bulkStarts.length >= bulkPerSecond;
+    const pausedUntil = Math.max(
+      this.pausedUntil[rank[priority]]!,
+      bulkFull ? this.bulkStarts[this.bulkStarts.length - bulkPerSecond]! + bulkWindowMs : 0,
+    );
     if (paid) return pausedUntil;
     if (priority === 'reply') {
       // Replies alone are held to the ceiling too: past it Telegram refuses them.
@@ -270,19 +260,24 @@ class ProcessRateGate implements RateGate {
     this.chatWaits.set(chatId, Math.max(this.chatWaits.get(chatId) ?? 0, until));
   }
 
-  private started(priority: Priority, paid: boolean): void {
-    if (paid) return;
+  /** Counts a turn that starts now; returns its start time. */
+  private started(priority: Priority, paid: boolean): number {
+    const t = this.mono();
+    if (priority === 'bulk') this.bulkStarts.push(t);
+    if (paid) return t;
     this.inFlight += 1;
     // Replies count in the window but do not move the spread of the other lanes' starts.
-    if (priority === 'reply') return;
+    if (priority === 'reply') return t;
     // A timer that fired a little late keeps the schedule; after a pause it starts from now.
-    const t = this.mono();
     this.nextSlotAt = (t - this.nextSlotAt < this.spacingMs ? this.nextSlotAt : t) + this.spacingMs;
+    return t;
   }
 
-  private ended(chatId: number | undefined, priority: Priority, paid: boolean, how: TurnEnd): void {
+  private ended(chatId: number | undefined, priority: Priority, paid: boolean, how: TurnEnd, startedAt: number): void {
     const t = this.mono();
     const answered = how === 'delivered' || how === 'answered';
+    const bulkAt = how === 'unsent' && priority === 'bulk' ? this.bulkStarts.indexOf(startedAt) : -1;
+    if (bulkAt >= 0) this.bulkStarts.splice(bulkAt, 1);
     if (!paid) {
       this.inFlight -= 1;
       // Nothing was sent: the turn goes to the next message at once (a broadcast to an audience
@@ -337,8 +332,9 @@ class ProcessRateGate implements RateGate {
 
   /** Forgets answers, deliveries and chat waits that no longer matter (the maps: once a window). */
   private prune(t: number): void {
-    const { globalWindowMs, groupWindowMs } = this.limits;
+    const { globalWindowMs, groupWindowMs, bulkWindowMs } = this.limits;
     while (this.answers.length > 0 && this.answers[0]! <= t - globalWindowMs) this.answers.shift();
+    while (this.bulkStarts.length > 0 && this.bulkStarts[0]! <= t - bulkWindowMs) this.bulkStarts.shift();
     if (t - this.prunedAt < globalWindowMs) return;
     this.prunedAt = t;
     for (const [chatId, times] of this.groupDeliveries) {

@@ -1,11 +1,8 @@
 /**
- * Writing a delivery's outcome (an outbox item's removal or retry record, a broadcast position's
- * outcome) is part of the delivery: until it is on disk, a crash sends that message again. The
- * outbox bounds how many deliveries may be unrecorded at once (`maxUnrecordedDeliveries`); that
- * bound only holds if a delivery whose record failed keeps its slot. So a failed record is not a
- * log line: it is written again (with back-off) until it lands, the delivery keeps its slot
- * meanwhile, and while any record is failing no new message starts. Only a stop gives up on it
- * (that message may then be sent again after the restart, as after a crash).
+ * Writing a delivery's outcome is part of the delivery: until it is on disk, a crash sends that
+ * message again. The outbox's bound on unrecorded deliveries only holds if a delivery whose record
+ * failed keeps its slot, so a failed record is written again (with back-off) until it lands, and
+ * while any is failing no new message starts. Only a stop gives up (as after a crash).
  */
 import type { Logger } from '../logger.ts';
 import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
@@ -13,10 +10,7 @@ import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
 export interface OutcomeRecorder {
   /** Whether the last record write failed and none has landed since: no new delivery may start. */
   readonly failing: boolean;
-  /**
-   * Runs `write` until it resolves; resolves true then, or false if the recorder was stopped
-   * before it worked (after one last try). `fields` name the delivery in the logs.
-   */
+  /** Runs `write` until it resolves (true), or false once stopped (after one last try). `fields` name the delivery in the logs. */
   record(write: () => Promise<unknown>, fields: Record<string, unknown>): Promise<boolean>;
   /** Accepts records again after a stop. */
   start(): void;
@@ -24,7 +18,7 @@ export interface OutcomeRecorder {
   stop(): void;
 }
 
-export interface OutcomeRecorderOptions {
+interface OutcomeRecorderOptions {
   log: Logger;
   /** First wait before writing again; it doubles per failed try. */
   baseMs: number;

@@ -2,7 +2,7 @@ import type { Transformer } from 'grammy';
 import type { RateGate, TurnEnd } from './rate-gate.ts';
 
 /** Methods that post a message into a chat: Telegram counts them against its overall limit. */
-export const postingMethods: ReadonlySet<string> = new Set([
+const postingMethods: ReadonlySet<string> = new Set([
   'sendMessage',
   'sendPhoto',
   'sendDocument',
@@ -26,9 +26,9 @@ export const postingMethods: ReadonlySet<string> = new Set([
 type Signal = Parameters<Transformer>[3];
 
 /** Waits `ms`, or rejects when `signal` aborts. */
-export type Sleep = (ms: number, signal?: Signal) => Promise<void>;
+type Sleep = (ms: number, signal?: Signal) => Promise<void>;
 
-export const abortableSleep: Sleep = (ms, signal) =>
+const abortableSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(new Error('the request was aborted while it waited for Telegram'));
     const abort = () => {
@@ -49,15 +49,10 @@ const chatIdOf = (payload: unknown): number | undefined => {
 
 /**
  * The transformer that makes every reply wait its turn under Telegram's ceiling and never be
- * dropped: a message the bot posts takes a turn in the gate's reply lane first (however long the
- * line; it goes before the outbox's notices and a broadcast's copies), and any call Telegram
- * refuses with 429 is sent again after `retry_after`, first in the lane.
- *
- * Why not @grammyjs/auto-retry for the 429s: it counts 429s and 5xx against one `maxRetryAttempts`
- * and gives up on a 429 asking for more than `maxDelaySeconds`, so a reply in a long burst was
- * dropped after a few refusals; and installed below the pacer, every refused reply came back at
- * the same instant after `retry_after` and met the ceiling again. auto-retry stays, outside this
- * transformer, for what it does well: a few retries of Telegram's 5xx, each taking its turn here.
+ * dropped: a posted message takes a turn in the gate's reply lane, and a 429 is sent again after
+ * `retry_after`, first in the lane. Not @grammyjs/auto-retry for 429s: it gives up after
+ * `maxRetryAttempts` or a long `retry_after` (a reply in a long burst was dropped), and below the
+ * pacer every refused reply came back at one instant. auto-retry stays outside, for a few 5xx retries.
  */
 export function createReplyPacer(gate: RateGate, sleep: Sleep = abortableSleep): Transformer {
   return async (prev, method, payload, signal) => {

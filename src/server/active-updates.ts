@@ -1,26 +1,15 @@
 /**
- * At most `maxActive` updates handled at once, not counting those parked on a slow call.
- *
- * The runner keeps up to 500 updates in hand so that a slow provider cannot stall the bot: an
- * update waiting 10 s for a provider only holds one of them. But when 500 updates are in flight
- * and everything answers fast (a burst), every event-loop turn handles hundreds of provider and
- * Telegram answers, their HTTP parsing and continuations at once, and the heap holds hundreds of
- * half-handled updates for the garbage collector to walk: long event-loop turns, and every timer,
- * reply and write of the bot waits that long. Handled 32 at a time, the same burst goes as fast
- * with much shorter turns (bench/README.md, updates.ts, the active-update limit's figures).
- *
- * A plain concurrency of 32 would bring the stall back: 32 users waiting on a provider that hangs
- * would hold every slot. And it would cap the bot at 32 updates per round trip: with Telegram
- * 200 ms away (a bot in Indonesia), 160 updates/s. So an update that has run for `parkAfterMs`
- * (50 ms: longer than any update's own work in a burst, shorter than a call to Telegram or a
- * provider from here) stops counting and the next one starts; it finishes when its call does. With
- * a 200 ms round trip the burst goes as fast as without the limit (bench/updates.ts, burst-far). Updates start in
- * the order the runner hands them over (which keeps each chat's order: the runner's
- * sequentialize hands a chat's next update over only after the previous one).
+ * At most `maxActive` updates handled at once, not counting those parked on a slow call. With the
+ * runner's 500 in flight in a burst, every event-loop turn would handle hundreds of answers at once
+ * and the heap hold hundreds of half-handled updates: long turns that every timer and reply waits
+ * out. A plain concurrency would let 32 users stuck on a hanging provider hold every slot and cap
+ * the bot at 32 updates per round trip to Telegram; so an update that has run for `parkAfterMs`
+ * (longer than any update's own work, shorter than a network call) stops counting. Updates start in
+ * the order the runner hands them over (which keeps each chat's order).
  */
 import type { PipelineStage } from './pipeline-stage.ts';
 
-export const activeUpdateDefaults = { maxActive: 32, parkAfterMs: 50 } as const;
+const activeUpdateDefaults = { maxActive: 32, parkAfterMs: 50 } as const;
 
 export interface ActiveUpdateOptions {
   /** Default 32. */
@@ -39,7 +28,7 @@ const realTimer = (task: () => void, ms: number) => {
   return { clear: () => clearTimeout(timer) };
 };
 
-/** The pipeline stage that runs at most `maxActive` updates at once, parked ones not counted (see above). */
+/** The pipeline stage that runs at most `maxActive` updates at once, parked ones not counted. */
 export function limitActiveUpdates(options: ActiveUpdateOptions = {}): PipelineStage {
   const maxActive = options.maxActive ?? activeUpdateDefaults.maxActive;
   const parkAfterMs = options.parkAfterMs ?? activeUpdateDefaults.parkAfterMs;

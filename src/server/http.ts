@@ -20,10 +20,6 @@ export interface HttpServerOptions {
   healthToken?: string;
   logger: Logger;
   db: Db;
-  /**
-   * In webhook mode: the bot, the path Telegram posts to and the secret it sends, and the claims
-   * a stored update is held under while this process handles it (a replay elsewhere waits for it).
-   */
   webhook?: WebhookOptions;
 }
 
@@ -49,13 +45,9 @@ export interface HttpServer {
 }
 
 /**
- * The bot's HTTP endpoint, on loopback unless `host` says otherwise:
- * - `GET /health` for an uptime check: `{ ok: true }` (liveness) to anyone; with a configured
- *   `healthToken` sent as `Authorization: Bearer <token>` also the counts /stats shows admins
- *   (active users, open purchases, queued notices; never anything personal). A request that sends
- *   an Authorization header with the wrong token gets 401, so a misconfigured monitor notices.
- * - in webhook mode, `POST <path>` for Telegram, which must carry the
- *   `X-Telegram-Bot-Api-Secret-Token` header (grammY answers 401 otherwise).
+ * The bot's HTTP endpoint, on loopback unless `host` says otherwise: `GET /health` (liveness to
+ * anyone; with the `healthToken` bearer also the counts /stats shows, never anything personal; a
+ * wrong token gets 401 so a misconfigured monitor notices), and in webhook mode `POST <path>`.
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const respond = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -80,7 +72,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     }
     res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ok: false, error: 'not found' }));
   };
+  let closing = false;
   const server: Server = createServer((req, res) => {
+    // Closing: a keep-alive connection ends with its answer instead of idling until its timeout.
+    res.once('finish', () => {
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
     respond(req, res).catch((error: unknown) => {
       options.logger.error('HTTP request failed', { error });
       if (!res.headersSent) res.writeHead(500).end();
@@ -96,15 +93,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   return {
     url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${address.port}`,
     host: address.address,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        server.close(() => resolve());
+      }),
   };
 }
 
 /**
- * The body of a /health answer. The process is alive (`ok: true`) as long as it answers, also while
- * a shared database cannot be reached: then `database` says `degraded` (the instance waits for it
- * and goes on by itself, so a restart would not help), and the counts, which need the database, are
- * left out.
+ * The body of a /health answer: alive (`ok: true`) also while a shared database is unreachable,
+ * then `database: 'degraded'` without the counts (the instance recovers by itself; a restart would
+ * not help).
  */
 async function healthBody(db: Db, counts: boolean): Promise<Record<string, unknown>> {
   const store = db.health?.();
@@ -126,11 +126,7 @@ async function healthBody(db: Db, counts: boolean): Promise<Record<string, unkno
   }
 }
 
-/**
- * What a /health request may see: the counts with the right bearer token, liveness without any
- * Authorization header (or when no token is configured), refused with a wrong one. The tokens are
- * compared by their SHA-256 digests in constant time, so timing reveals neither content nor length.
- */
+/** Counts with the right bearer token, liveness without one, refused with a wrong one (digests compared in constant time: timing reveals neither content nor length). */
 function healthAccess(authorization: string | undefined, token: string | undefined): 'counts' | 'liveness' | 'refused' {
   if (token === undefined || authorization === undefined) return 'liveness';
   const match = /^Bearer (.+)$/i.exec(authorization.trim());
@@ -140,27 +136,19 @@ function healthAccess(authorization: string | undefined, token: string | undefin
 }
 
 /**
- * How long done inbox entries are kept in webhook mode to recognise a re-delivery, and how many
- * at most: by count in the data directory's inbox log (its live entries stay in memory and are
- * rewritten at each compaction), by age only on PostgreSQL, where a fleet handles hundreds of
- * updates a second and a count would forget an update within seconds of handling it.
+ * How long done inbox entries are kept in webhook mode to recognise a re-delivery: also by count
+ * in the data directory (its live entries stay in memory), by age only on PostgreSQL, where a
+ * fleet's rate would make a count forget an update within seconds.
  */
 export const webhookInboxRetention = {
   lowdb: { maxAgeMs: 60 * 60_000, maxCount: 200 },
   postgres: { maxAgeMs: 60 * 60_000, maxCount: Number.MAX_SAFE_INTEGER },
 } as const;
 
-/**
- * Largest webhook body read (1 MiB). Telegram's updates are a few kilobytes (a message holds at
- * most 4,096 characters of text and 1,024 of caption); a larger body is refused with 413 before
- * more of it is read, so no request can make the process hold megabytes for it.
- */
+/** Largest webhook body read; updates are a few kilobytes, a larger body gets 413 before more of it is read. */
 export const maxWebhookBodyBytes = 1024 * 1024;
 
-/**
- * The body of `req`, or undefined as soon as it is known to exceed `limit` bytes (its
- * Content-Length says so, or the bytes read so far pass it): reading stops there.
- */
+/** The body of `req`, or undefined as soon as it is known to exceed `limit` bytes (reading stops there). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve(undefined);
@@ -180,10 +168,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
   });
 }
 
-/**
- * Answers 413 and closes the connection once the answer is out, without reading the rest of the
- * body (Node would otherwise drain it to keep the connection alive).
- */
+/** 413, then closes the connection without reading the rest (Node would drain it to keep the connection alive). */
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
   res
     .writeHead(413, { Connection: 'close', 'Content-Type': 'text/plain' })
@@ -194,17 +179,12 @@ function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
 const webhookAnswerMs = 9_000;
 
 /**
- * One webhook POST: the secret is checked first (401 otherwise, nothing stored), then an update
- * that may move money is written to the inbox BEFORE grammY handles it, held by this process, so
- * a crash before the end of its handling is replayed (at the next start, or by another instance
- * sharing the store once the hold runs out). Telegram re-sends an update it got no 200 for: one
- * the inbox holds already is answered 200 and not handled again — decided by the insert itself, so
- * two instances given the same update handle it once. The bot's `handleUpdate` runs it as it runs a
- * replay: one chat's updates one at a time across every instance (the store's chat lock, see
- * `runUpdatesInChatTurns`). An inbox write that fails because the data
- * directory cannot be written answers 200, then tells the user to try again (the update is never
- * handled: see unstored-updates.ts); any other failed write answers 500, so Telegram delivers it
- * again later.
+ * One webhook POST: secret first (401, nothing stored), then an update that may move money is
+ * stored in the inbox BEFORE it is handled, held by this process, so a crash is replayed. A
+ * re-delivery the inbox holds already is answered 200 and not handled again (the insert decides,
+ * so two instances handle it once). A data directory that cannot be written answers 200 and tells
+ * the user to try again (unstored-updates.ts); any other failed write answers 500, so Telegram
+ * delivers it again.
  */
 async function receiveWebhookUpdate(
   req: IncomingMessage,
@@ -257,10 +237,9 @@ async function receiveWebhookUpdate(
 }
 
 /**
- * Handles `update` along the pipeline for at most `webhookAnswerMs` before its POST is answered;
- * the handling goes on after that. A handler that threw is reported as under long polling
- * (bot.catch: logged, the user told); the update is acknowledged all the same (its done mark, or
- * its retry, is the pipeline's).
+ * Handles `update` along the pipeline for at most `webhookAnswerMs` before its POST is answered
+ * (the handling goes on). A handler that threw is reported as under polling (bot.catch) and the
+ * update acknowledged all the same: its done mark or retry is the pipeline's.
  */
 async function handleInTime(webhook: WebhookOptions, update: Update, logger: Logger): Promise<void> {
   await webhook.bot.init();
@@ -284,10 +263,9 @@ async function handleInTime(webhook: WebhookOptions, update: Update, logger: Log
 }
 
 /**
- * Stores a webhook update that may move money in the inbox (held by `lease`); resolves whether it
- * is new (false: a re-delivery). One the data directory cannot store is dropped (`unstored`: its
- * user is to be told), and so is any later delivery of it (`dropped`): it is never handled. Any
- * other failed write rejects, so Telegram delivers the update again.
+ * Stores an update that may move money (held by `lease`); resolves whether it is new. One the data
+ * directory cannot store is `unstored` (its user is told) and every later delivery `dropped`: never
+ * handled. Any other failed write rejects, so Telegram delivers it again.
  */
 async function storeWebhookUpdate(
   update: Update,

@@ -1,16 +1,12 @@
 /**
- * Update starts spread over event-loop turns. A getUpdates answer brings up to 100 updates at
- * once and the runner starts them all in the same turn; the synchronous start of each (middleware
- * up to its first await: parsing, routing, rendering) then adds up to one long block in which no
- * provider answer, Telegram reply or disk write is read. Here each turn starts updates for at most
- * `budgetMs`; the rest start in the next turns, after the I/O that came in meanwhile. Updates start
- * in the order they arrived; one that fits the budget starts at once (no delay when the bot is
- * not busy).
+ * Update starts spread over event-loop turns: the runner starts a getUpdates answer's 100 updates
+ * in one turn, and their synchronous starts add up to one long block in which no I/O is read. Each
+ * turn starts updates for at most `budgetMs`, in arrival order; the rest go in the next turns.
  */
 import type { PipelineStage } from './pipeline-stage.ts';
 
 /** Milliseconds of update starts per event-loop turn. */
-export const startBudgetMs = 4;
+const startBudgetMs = 4;
 
 export interface TurnOptions {
   /** Default `startBudgetMs`. */
@@ -21,7 +17,7 @@ export interface TurnOptions {
   nextTurn?: (task: () => void) => void;
 }
 
-/** The pipeline stage that starts updates at most `budgetMs` per event-loop turn (see above). */
+/** The pipeline stage that starts updates at most `budgetMs` per event-loop turn. */
 export function spreadUpdateStarts(options: TurnOptions = {}): PipelineStage {
   const budgetMs = options.budgetMs ?? startBudgetMs;
   const now = options.now ?? (() => performance.now());

@@ -1,12 +1,9 @@
 /**
- * What becomes of updates that may move money when the data directory cannot take the inbox's
- * write (full, read-only, no permission): they cannot be stored, so they are not handled (nothing
- * that could move money runs unstored). Rather than leave every user without an answer until the
- * disk works again, while Telegram delivers the same updates over and over, each update is
- * dropped for good and its user told that the bot cannot save right now and to try again in a few
- * minutes. Dropped means acknowledged to Telegram BEFORE the user is told: an update handled
- * later (by this process, or by the next one after a restart) could buy what its user was told
- * had not been bought.
+ * Updates that may move money when the data directory cannot take the inbox's write (full,
+ * read-only, no permission): nothing that could move money runs unstored, so each is dropped for
+ * good and its user told to try again in a few minutes, instead of Telegram delivering it over and
+ * over. Dropped means acknowledged to Telegram BEFORE the user is told: handled later, it could
+ * buy what its user was told had not been bought.
  */
 import type { Api } from 'grammy';
 import type { Update, User } from 'grammy/types';
@@ -15,27 +12,18 @@ import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
 
 /** Drops updates that could not be stored and tells their users. */
 export interface UnstoredUpdates {
-  /**
-   * Whether `error` (from storing updates) is one this handles: the data directory cannot be
-   * written. Anything else (a bug, a database connection) is left to the caller, as before.
-   */
+  /** Whether `error` (from storing updates) says the data directory cannot be written; anything else is the caller's. */
   handles(error: unknown): boolean;
-  /**
-   * Remembers `updates` as dropped (see `wasDropped`) and logs why: what is wrong with the data
-   * directory, the file, the errno and what to do. Call it once they are acknowledged to Telegram.
-   */
+  /** Remembers `updates` as dropped and logs what is wrong with the data directory. Call it once they are acknowledged. */
   drop(updates: readonly Update[], error: unknown): void;
   /** Tells the user of each of `updates` that the bot cannot save right now; never rejects (a failure is logged). */
   tell(updates: readonly Update[]): Promise<void>;
-  /**
-   * Whether the update was dropped: it is never handled, however often Telegram delivers it
-   * again (the most recent `rememberedDrops` are remembered).
-   */
+  /** Whether the update was dropped (the last `rememberedDrops`): it is never handled, however often it comes again. */
   wasDropped(updateId: number): boolean;
 }
 
 /** How many dropped update ids are remembered (Telegram re-sends one it missed the acknowledgement of within minutes). */
-export const rememberedDrops = 10_000;
+const rememberedDrops = 10_000;
 
 export interface UnstoredUpdatesOptions {
   api: Pick<Api, 'sendMessage' | 'answerCallbackQuery'>;

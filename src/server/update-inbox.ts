@@ -17,14 +17,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PipelineStage } from './pipeline-stage.ts';
 
 /** A start replays an update at most this many times (a crash loop on one update then gives up on it). */
-export const maxReplayAttempts = 3;
+const maxReplayAttempts = 3;
 
 /**
- * Whether an update may move money, and so must be stored before it is acknowledged: every
- * callback query (Confirm, "Yes, buy again", order and broadcast confirmations — a button in any
- * chat is cheap to keep) and every message in a private chat (a quick-buy, `/beli CODE TARGET`, the
- * PIN that completes a confirmed purchase: buying happens in private chats only). Group messages,
- * edits and membership changes never start or complete a payment.
+ * Whether an update may move money, and so is stored before it is acknowledged: every callback
+ * query (a button in any chat is cheap to keep) and every private message (quick-buy, `/beli`, a
+ * PIN: buying happens in private chats only). Group messages, edits and membership changes never do.
  */
 export function mayMoveMoney(update: Update): boolean {
   if (update.callback_query) return true;
@@ -32,25 +30,18 @@ export function mayMoveMoney(update: Update): boolean {
 }
 
 /**
- * How many done inbox entries long polling keeps to recognise a re-sent update: Telegram sends an
- * update again only until the offset of a later getUpdates acknowledges it, so after a crash at
- * most the last answer comes again, and an answer holds at most 100 updates (getUpdates' limit).
- * Older done entries are forgotten; entries not done are always kept (the replay needs them).
+ * Done entries long polling keeps to recognise a re-sent update: after a crash at most the last
+ * getUpdates answer (at most 100 updates) comes again. Entries not done are always kept.
  */
-export const pollingInboxRetention = { maxAgeMs: 24 * 60 * 60_000, maxCount: 100 } as const;
+const pollingInboxRetention = { maxAgeMs: 24 * 60 * 60_000, maxCount: 100 } as const;
 
 /**
- * The long-polling half: an API transformer for `getUpdates` (install it on `bot.api`). Before
- * the updates of an answer reach the runner — which acknowledges them only with the offset of
- * its NEXT getUpdates — those that may move money are written to the store's inbox. If that write
- * fails because the data directory cannot be written and `unstored` is given, the answer's updates are
- * acknowledged to Telegram at once, those that may move money dropped for good (never handled,
- * now or when the disk works again) and their users told to try again in a few minutes; otherwise
- * (or when the acknowledgement fails) the call fails, so the runner asks again and nothing is
- * acknowledged. Updates the inbox holds already (Telegram
- * re-sends what was not acknowledged before a crash, and the start has replayed them) are dropped
- * from the answer; the offset sent then still moves past them. Once a call with an offset
- * succeeded, done entries past `pollingInboxRetention` go.
+ * The long-polling half, a `getUpdates` transformer on `bot.api`: before an answer reaches the
+ * runner (which acknowledges it only with its NEXT offset), its updates that may move money are
+ * stored. A data directory that cannot be written (with `unstored`): the answer is acknowledged at
+ * once, those updates dropped for good and their users told to try again; any other failure fails
+ * the call, so nothing is acknowledged. Updates the inbox holds already (re-sent after a crash,
+ * replayed by the start) are dropped from the answer while the offset moves past them.
  */
 export function inboxGetUpdatesTransformer(
   inbox: Pick<InboxDb, 'has' | 'addUpdates' | 'pruneDone'>,
@@ -94,33 +85,22 @@ export function inboxGetUpdatesTransformer(
 /** Default waits before handling again an update that failed on a temporary problem (one retry per entry). */
 export const handlingRetryDelaysMs: readonly number[] = [2000, 10_000];
 
-export interface MarkDoneOptions {
-  /** The claim token a stored update is held under by this process (its done mark is fenced by it). */
+interface MarkDoneOptions {
+  /** The claim token a stored update is held under here (its done mark is fenced by it). */
   claimOf?: (updateId: number) => string | undefined;
-  /** Where a retry and a mark that cannot be written are logged (default: nowhere). */
   logger?: Logger;
   /** Waits before each new try of an update that failed on a temporary problem; its length bounds the retries. */
   retryDelaysMs?: readonly number[];
-  /**
-   * Handles an update again from the top of the pipeline (its retry takes the whole path again: the
-   * chat's lock, the claim check), and reports a failure as the runner would (the bot's error handler).
-   */
+  /** Handles an update again from the top of the pipeline, reporting a failure as the runner would. */
   again: (update: Update) => Promise<void>;
 }
 
 /**
- * The pipeline stage that marks an inbox update done once the bot finished with it, whichever way
- * it came (long polling, the webhook, a replay: see update-pipeline.ts).
- *
- * An update whose handling failed is not marked done when the failure is temporary
- * (`isTemporaryFailure`: the data directory or the database could not be written, Telegram
- * could not be reached): it is handled again after `retryDelaysMs[0]`, then `[1]` ..., and only
- * when those are used up is it marked done (the error handler has told the user each time to try
- * again). A retried tap cannot buy twice: a purchase is recorded under its confirmation id before
- * anything is sent, and a run that finds it recorded checks it instead of buying again. A failure
- * that is the bot's own (a bug) would fail the same way again: marked done at once, as the error
- * handler reported it. A mark that cannot be written is written again until it lands (a later
- * start would otherwise replay an update that was handled).
+ * The pipeline stage that marks an inbox update done once the bot finished with it. A temporary
+ * failure (`isTemporaryFailure`: disk, database, Telegram unreachable) is handled again after each
+ * of `retryDelaysMs`, then marked done; a retried tap cannot buy twice (a purchase is recorded under
+ * its confirmation id first). The bot's own failure (a bug) is marked done at once. A mark that
+ * cannot be written is written again until it lands, or a later start would replay a handled update.
  */
 export function markDoneAfterHandling(inbox: DoneMarks, options: MarkDoneOptions): PipelineStage {
   const delays = options.retryDelaysMs ?? handlingRetryDelaysMs;
@@ -164,10 +144,7 @@ export interface DoneMarks {
 /** Longest wait between two tries of a done mark that could not be written. */
 const markRetryMaxMs = 30_000;
 
-/**
- * Writes a done mark until it lands, while what keeps it out is temporary (a full disk, a dropped
- * connection), or until the store is closed: the next start then replays the update.
- */
+/** Writes a done mark until it lands while the failure is temporary, or until the store closes (the next start replays the update). */
 async function markDoneDurably(inbox: DoneMarks, updateId: number, owner: string | undefined, log: Logger | undefined): Promise<void> {
   for (let tries = 1; ; tries += 1) {
     try {
@@ -195,10 +172,7 @@ async function markDoneDurably(inbox: DoneMarks, updateId: number, owner: string
   }
 }
 
-/**
- * The stored updates this process handles and the claim token each is held under: the webhook
- * records one it stored, the replay one it claimed; its done mark takes it (fenced by the token).
- */
+/** The stored updates this process handles and the claim token each is held under (recorded by the webhook and the replay, taken by the done mark). */
 export interface UpdateClaims {
   holder: ClaimHolder;
   /** Records that `updateId` is held under `owner`. */
@@ -209,10 +183,7 @@ export interface UpdateClaims {
   take(updateId: number): string | undefined;
 }
 
-/**
- * The registry of a fleet instance; with `track: false` (the data directory's single process,
- * whose replay runs only at start) nothing is recorded and updates run as they always did.
- */
+/** The registry of a fleet instance; with `track: false` (the data directory's single process) nothing is recorded. */
 export function createUpdateClaims(holder: ClaimHolder, { track }: { track: boolean }): UpdateClaims {
   const owners = new Map<number, string>();
   return {
@@ -231,18 +202,16 @@ export function createUpdateClaims(holder: ClaimHolder, { track }: { track: bool
 const claimScope = new AsyncLocalStorage<{ owner: string }>();
 
 /** A call to Telegram refused because the update's claim is no longer this process's. */
-export class ClaimLostError extends Error {
+class ClaimLostError extends Error {
   constructor() {
     super('the claim on this update moved to another instance (this one was paused past its lease): nothing is sent');
     this.name = 'ClaimLostError';
   }
 }
 
-export interface ChatTurnOptions {
+interface ChatTurnOptions {
   /** How often a later update of a chat asks again whether the earlier open one is done (default 50 ms). */
   orderPollMs?: number;
-  /** Longest a later update waits for an earlier one (default two claim leases); then it runs, with a warning. */
-  orderWaitMs?: number;
   logger?: Logger;
 }
 
@@ -250,13 +219,11 @@ export interface ChatTurnOptions {
 const earlierFirst = Symbol('earlier update of the chat first');
 
 /**
- * One path for every update, however it arrives (webhook, replay, a retry): it runs in its chat's
- * lock (so a replay and a live delivery of one chat never run at once, on any instance), a stored
- * one only while this process still holds it (not done, its claim not moved: checked inside the
- * lock, so an update another handler finished meanwhile is not handled again), after every
- * earlier stored update of its chat is done (updates sent at one instant reach different
- * instances: the later one lets the lock go and asks again, so the earlier one can take it), and
- * with its claim in scope, so that no Bot API call is made once the claim is lost (see `claimGuard`).
+ * Every update, however it arrives, runs in its chat's lock (a replay and a live delivery of one
+ * chat never run at once, on any instance); a stored one only while this process still holds it
+ * (checked inside the lock), after every earlier stored update of its chat is done (the later one
+ * lets the lock go and asks again; after two leases it runs, with a warning), and with its claim
+ * in scope, so no Bot API call is made once the claim is lost (`claimGuard`).
  */
 export function runUpdatesInChatTurns(
   db: { chatLocks: ChatLockStore; inbox: Pick<InboxStore, 'holds' | 'earlierOpen'> },
@@ -264,7 +231,7 @@ export function runUpdatesInChatTurns(
   options: ChatTurnOptions = {},
 ): PipelineStage {
   const pollMs = options.orderPollMs ?? 50;
-  const waitMs = options.orderWaitMs ?? 2 * claims.holder.lease().ms;
+  const waitMs = 2 * claims.holder.lease().ms;
   return (handle) => async (update) => {
     const chatId = updateChatId(update);
     const owner = claims.ownerOf(update.update_id);
@@ -292,10 +259,7 @@ export function runUpdatesInChatTurns(
   };
 }
 
-/**
- * A Bot API transformer that refuses every call made for an update whose claim this process has
- * lost (it was paused past its lease: another instance has the update now), before it reaches Telegram.
- */
+/** A Bot API transformer that refuses every call for an update whose claim this process lost (paused past its lease). */
 export function claimGuard(holder: ClaimHolder): Transformer {
   return (prev, method, payload, signal) => {
     const scope = claimScope.getStore();
@@ -305,13 +269,9 @@ export function claimGuard(holder: ClaimHolder): Transformer {
 }
 
 /**
- * Replays the inbox entries not marked done whose handler is gone (a crash came between their
- * acknowledgement and the end of their handling; on PostgreSQL also an instance that died with
- * them while the others run), claimed under this process's token so that no other instance
- * replays them too. Each goes through `handle` (the update pipeline) like a fresh delivery (the chat lock, the
- * check that it is still held, the done mark: `runUpdatesInChatTurns`). Updates of one chat run in
- * update-id order, one after the other; different chats run side by side. Resolves with how many
- * were replayed, once all are handled.
+ * Replays the inbox entries not done whose handler is gone (a crash; on PostgreSQL also a dead
+ * instance), claimed under this process's token, each through the update pipeline like a fresh
+ * delivery: one chat's in update-id order, chats side by side. Resolves how many were replayed.
  */
 export async function replayInbox(
   handle: (update: Update) => Promise<void>,

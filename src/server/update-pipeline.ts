@@ -1,21 +1,12 @@
 /**
- * The one path every update takes, however it arrives: fetched by long polling (the runner hands
- * it over), posted to the webhook, replayed from the inbox after a crash or a dead instance, or
- * handled again after a temporary failure. The steps are composed here, once, in this order:
- *
- * 1. **Chat turns** (a fleet on PostgreSQL only): the chat's lock across instances, the check that
- *    a stored update is still this instance's (not done, its claim not moved), the wait for an
- *    earlier open update of the same chat, and the claim in scope for the Bot API guard
- *    (update-inbox.ts `runUpdatesInChatTurns`).
- * 2. **Active updates**: at most 32 handled at once, one parked on a slow call not counted
- *    (active-updates.ts).
- * 3. **Start turns**: update starts spread over event-loop turns, about 4 ms each (turns.ts).
- * 4. **Done marks**: the inbox entry marked done once handled; a temporary failure handled again
- *    later from step 1 (update-inbox.ts `markDoneAfterHandling`).
- * 5. **The bot** (`bot.handleUpdate`: its middleware, conversations, error boundary).
- *
- * Nothing patches `bot.handleUpdate`: the runner gets `runnerBot` (the bot with this pipeline as
- * its handler), the webhook and the replay call `handle`.
+ * The one path every update takes (long polling, webhook, replay, a retry), composed once:
+ * 1. chat turns, on a fleet only: the chat's lock, the claim check, earlier updates of the chat
+ *    first (`runUpdatesInChatTurns`);
+ * 2. at most 32 active updates, one parked on a slow call not counted (active-updates.ts);
+ * 3. update starts spread over event-loop turns (turns.ts);
+ * 4. done marks, a temporary failure handled again from step 1 (`markDoneAfterHandling`);
+ * 5. the bot.
+ * Nothing patches `bot.handleUpdate`: the runner gets `runnerBot`, the webhook and replay `handle`.
  */
 import type { Bot } from 'grammy';
 import type { BotContext } from '../bot/context.ts';
@@ -28,9 +19,7 @@ import { markDoneAfterHandling, runUpdatesInChatTurns, type DoneMarks, type Upda
 
 export interface UpdatePipelineOptions {
   bot: Bot<BotContext>;
-  /** Where done marks go (the store's inbox). */
   inbox: DoneMarks;
-  /** The stored updates this process handles and their claim tokens. */
   claims: UpdateClaims;
   logger: Logger;
   /** With a fleet's store: each chat's updates one at a time and in order across instances (step 1). */
@@ -47,7 +36,7 @@ export interface UpdatePipeline {
   runnerBot: Pick<Bot<BotContext>, 'init' | 'api' | 'errorHandler'> & { handleUpdate: HandleUpdate };
 }
 
-/** Composes the update pipeline (see the module comment) around `options.bot`. */
+/** Composes the update pipeline around `options.bot`. */
 export function createUpdatePipeline(options: UpdatePipelineOptions): UpdatePipeline {
   const { bot, logger } = options;
   /** A failure of a retry goes to the bot's error handler, as the runner's would. */

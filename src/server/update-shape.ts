@@ -1,9 +1,7 @@
 /**
- * The shape of an update posted to the webhook, checked before anything reads it. Telegram's own
- * updates always pass; what this refuses is a body that names an update id but whose fields have
- * the wrong types (a text that is a number, a chat that is missing), which would otherwise throw
- * in the inbox or the bot, get a 500, and be posted again and again. Only the fields the bot reads
- * are checked; everything else is left as it came.
+ * The shape of an update posted to the webhook, checked before anything reads it: a body with an
+ * update id but fields of the wrong types would otherwise throw, get a 500 and be posted again and
+ * again. Only the fields the bot reads are checked; Telegram's own updates always pass.
  */
 import { z } from 'zod';
 import type { Update } from 'grammy/types';

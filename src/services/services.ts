@@ -79,7 +79,7 @@ export function createServices(deps: ServicesDeps): Services {
     ...deps,
     credentials,
     lowBalanceNotice: async (userId, balance, threshold) =>
-      await deps.notices.lowBalance(userId, balance, threshold, {
+      await deps.notices.lowBalance(userId, {
         balance: deps.formatMoney(balance),
         threshold: deps.formatMoney(threshold),
       }),

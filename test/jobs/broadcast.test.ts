@@ -26,18 +26,22 @@ afterEach(async () => {
 
 const logger = createLogger({ level: 'error', write: () => undefined });
 
-/** The emulated Bot API, a store, an outbox with `limits` and a broadcast runner at `rate` per `windowMs` on its bulk lane. */
+/** The emulated Bot API, a store, an outbox with `limits` and a broadcast runner on its bulk lane, paced at `rate` per `windowMs`. */
 async function startBroadcasting(limits: OutboxLimits, rate: number, windowMs: number, disk?: TestDisk) {
   const telegram = await startBotApi();
   const dataDir = dirs.make();
   const { store } = await openTestStore(dataDir, disk ? { writeFile: disk.write } : {});
   const api = new Api(telegram.token, { apiRoot: telegram.apiRoot });
-  const outbox = createOutbox({ api, db: dbOf(store), logger, limits, retry: { baseMs: 20, maxMs: 100 } });
+  const outbox = createOutbox({
+    api,
+    db: dbOf(store),
+    logger,
+    limits: { ...limits, bulkPerSecond: rate, bulkWindowMs: windowMs },
+    retry: { baseMs: 20, maxMs: 100 },
+  });
   const runner = createBroadcastRunner({
     db: dbOf(store),
     logger,
-    rate,
-    windowMs,
     paid: false,
     translate: (_locale, key) => key,
     defaultLocale: 'id',

@@ -247,6 +247,22 @@ describe('paid broadcast copies', () => {
   });
 });
 
+describe("the broadcast's own rate (BROADCAST_RATE)", () => {
+  it('holds copies, paid ones too, to bulkPerSecond per bulkWindowMs; a copy not sent gives its place back; notices are not held', () => {
+    const gate = gateWith({ globalPerSecond: 1000, ceilingPerSecond: 1000, bulkPerSecond: 3, bulkWindowMs: 1000 });
+    for (let i = 0; i < 2; i++) gate.take(100 + i, 'bulk', { paid: true }).end('delivered');
+    const blocked = gate.take(102, 'bulk', { paid: true });
+    expect(gate.nextTurnAt('bulk', { paid: true })).toBe(1000);
+    expect(gate.nextTurnAt('bulk')).toBe(1000);
+    expect(gate.nextTurnAt('notice')).toBeLessThanOrEqual(now());
+    blocked.end('unsent');
+    expect(gate.nextTurnAt('bulk', { paid: true })).toBe(0);
+    gate.take(103, 'bulk', { paid: true }).end('delivered');
+    vi.advanceTimersByTime(1000);
+    expect(gate.nextTurnAt('bulk', { paid: true })).toBe(0);
+  });
+});
+
 describe('a turn given up', () => {
   it('an aborted wait leaves the line and the turns behind it move up', async () => {
     const gate = gateWith({ globalPerSecond: 1, ceilingPerSecond: 1 });

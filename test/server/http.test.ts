@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
@@ -284,5 +284,54 @@ describe('HTTP server: health and webhook', () => {
     disk.setReadOnly(false);
     expect((await post(JSON.stringify(update))).status).toBe(200);
     expect(handled).not.toHaveBeenCalled();
+  });
+  it('close while a webhook POST is in flight: the POST is answered 200, then the keep-alive connections close at once', async () => {
+    world = await startWorld({ polling: false });
+    await world.app.bot.init();
+    let release!: () => void;
+    const handling = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
+    server = await startHttpServer({
+      port: 0,
+      logger: world.app.logger,
+      db: world.app.db,
+      webhook: {
+        bot: world.app.bot,
+        handle: async () => {
+          started();
+          await handling;
+        },
+        path: '/telegram',
+        secret,
+        claims: world.app.updateClaims,
+      },
+    });
+    const agent = new Agent({ keepAlive: true });
+    const { port } = new URL(server.url);
+    /** One request on the keep-alive agent; resolves its status once the whole answer arrived. */
+    const send = (method: string, path: string, body?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, method, path, agent, headers: { 'x-telegram-bot-api-secret-token': secret } });
+        req.once('response', (res) => res.resume().once('end', () => resolve(res.statusCode ?? 0)));
+        req.once('error', reject);
+        req.end(body);
+      });
+    // An idle keep-alive connection beside the one that carries the POST.
+    expect(await send('GET', '/health')).toBe(200);
+    const update = {
+      update_id: 8201,
+      message: { message_id: 1, date: 0, chat: { id: 71, type: 'private', first_name: 'X' }, text: '/start' },
+    };
+    const answered = send('POST', '/telegram', JSON.stringify(update));
+    await inFlight;
+    const closing = server.close();
+    server = undefined;
+    release();
+    expect(await answered).toBe(200);
+    const startedAt = performance.now();
+    await closing;
+    expect(performance.now() - startedAt).toBeLessThan(1000);
+    agent.destroy();
   });
 });
