@@ -10,7 +10,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { exists } from './atomic-file.ts';
+import { exists, reportWrite } from './atomic-file.ts';
 import { syncDir, writeFileAtomic, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { StoreCorruptError, StoreVersionError } from './errors.ts';
 import { decodeLine, encodeLine } from './history-lines.ts';
@@ -225,7 +225,7 @@ export async function migrateLegacyInbox(
   const startedAt = performance.now();
   const log = compactedLog([...data.entries].sort((a, b) => a.id - b.id));
   await (options.writeFile ?? writeFileAtomic)(options.path, log, { backup: false });
-  options.onWrite?.({ file: options.path, bytes: Buffer.byteLength(log), startedAt, durationMs: performance.now() - startedAt });
+  reportWrite(options.onWrite, options.path, Buffer.byteLength(log), startedAt);
   await fs.rm(legacy);
   await fs.rm(`${legacy}.bak`, { force: true });
   await syncDir(path.dirname(legacy));
