@@ -22,7 +22,7 @@ import type { Services } from './services/services.ts';
 import type { BackupJob, DataDirectory } from './jobs/backups.ts';
 import type { UpdatePipeline } from './server/update-pipeline.ts';
 import { replayInbox, type UpdateClaims } from './server/update-inbox.ts';
-import { webhookInboxRetention } from './server/http.ts';
+import { inboxRetention } from './store/contract.ts';
 import { atShutdown, everyInterval, job, type Job } from './jobs/scheduler.ts';
 
 /** What the background jobs are made of (see `backgroundJobs`). */
@@ -93,7 +93,7 @@ export function backgroundJobs(parts: JobParts): Job[] {
             'replay',
             Math.max(1000, Math.min(60_000, config.claims.leaseMs)),
             () =>
-              replayInbox(updates.handle, db.inbox, logger, updateClaims).then(() => db.inbox.pruneDone(webhookInboxRetention.postgres)),
+              replayInbox(updates.handle, db.inbox, logger, updateClaims).then(() => db.inbox.pruneDone(inboxRetention.webhook.postgres)),
             (error) => logger.error('replay failed', { error }),
           ),
           // A broadcast started on another instance, or whose leader died, is looked for here.

@@ -6,7 +6,7 @@ import type { HandleUpdate } from './pipeline-stage.ts';
 import type { Update } from 'grammy/types';
 import { mayMoveMoney, type UpdateClaims } from './update-inbox.ts';
 import type { UnstoredUpdates } from './unstored-updates.ts';
-import type { Lease } from '../store/contract.ts';
+import { inboxRetention, type Lease } from '../store/contract.ts';
 import { readUpdate } from './update-shape.ts';
 import type { BotContext } from '../bot/context.ts';
 import type { Logger } from '../logger.ts';
@@ -140,17 +140,6 @@ function healthAccess(authorization: string | undefined, token: string | undefin
 }
 
 /**
- * How long done inbox entries are kept in webhook mode to recognise a re-delivery, and how many
- * at most: by count in the data directory's inbox log (its live entries stay in memory and are
- * rewritten at each compaction), by age only on PostgreSQL, where a fleet handles hundreds of
- * updates a second and a count would forget an update within seconds of handling it.
- */
-export const webhookInboxRetention = {
-  lowdb: { maxAgeMs: 60 * 60_000, maxCount: 200 },
-  postgres: { maxAgeMs: 60 * 60_000, maxCount: Number.MAX_SAFE_INTEGER },
-} as const;
-
-/**
  * Largest webhook body read (1 MiB). Telegram's updates are a few kilobytes (a message holds at
  * most 4,096 characters of text and 1,024 of caption); a larger body is refused with 413 before
  * more of it is read, so no request can make the process hold megabytes for it.
@@ -253,7 +242,7 @@ async function receiveWebhookUpdate(
   }
   if (!res.headersSent) res.writeHead(200).end();
   // The data directory's inbox after each update (its count bound); PostgreSQL's by the app's timer.
-  if (db.kind === 'lowdb') void db.inbox.pruneDone(webhookInboxRetention.lowdb).catch(() => undefined);
+  if (db.kind === 'lowdb') void db.inbox.pruneDone(inboxRetention.webhook.lowdb).catch(() => undefined);
 }
 
 /**

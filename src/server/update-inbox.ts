@@ -10,7 +10,7 @@ import { StoreError, writeFailureFields, writeFailureOf } from '../store/errors.
 import type { Logger } from '../logger.ts';
 import { updateChatId } from '../store/records/updates.ts';
 import type { InboxDb } from '../store/db.ts';
-import type { ChatLockStore, InboxStore } from '../store/contract.ts';
+import { inboxRetention, type ChatLockStore, type InboxStore } from '../store/contract.ts';
 import type { ClaimHolder } from '../store/claim-holder.ts';
 import type { UnstoredUpdates } from './unstored-updates.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -32,14 +32,6 @@ export function mayMoveMoney(update: Update): boolean {
 }
 
 /**
- * How many done inbox entries long polling keeps to recognise a re-sent update: Telegram sends an
- * update again only until the offset of a later getUpdates acknowledges it, so after a crash at
- * most the last answer comes again, and an answer holds at most 100 updates (getUpdates' limit).
- * Older done entries are forgotten; entries not done are always kept (the replay needs them).
- */
-export const pollingInboxRetention = { maxAgeMs: 24 * 60 * 60_000, maxCount: 100 } as const;
-
-/**
  * The long-polling half: an API transformer for `getUpdates` (install it on `bot.api`). Before
  * the updates of an answer reach the runner — which acknowledges them only with the offset of
  * its NEXT getUpdates — those that may move money are written to the store's inbox. If that write
@@ -50,7 +42,7 @@ export const pollingInboxRetention = { maxAgeMs: 24 * 60 * 60_000, maxCount: 100
  * acknowledged. Updates the inbox holds already (Telegram
  * re-sends what was not acknowledged before a crash, and the start has replayed them) are dropped
  * from the answer; the offset sent then still moves past them. Once a call with an offset
- * succeeded, done entries past `pollingInboxRetention` go.
+ * succeeded, done entries past `inboxRetention.polling` go.
  */
 export function inboxGetUpdatesTransformer(
   inbox: Pick<InboxDb, 'has' | 'addUpdates' | 'pruneDone'>,
@@ -73,7 +65,7 @@ export function inboxGetUpdatesTransformer(
     const toStore = fresh.filter(mayMoveMoney);
     const last = updates.at(-1);
     // Started in the same turn as the new entries' write, so the data directory's inbox makes one write of both.
-    if (offset > 0) void inbox.pruneDone(pollingInboxRetention).catch(() => undefined);
+    if (offset > 0) void inbox.pruneDone(inboxRetention.polling).catch(() => undefined);
     try {
       await inbox.addUpdates(toStore);
     } catch (error) {
