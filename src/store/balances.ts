@@ -1,9 +1,7 @@
 /**
- * The reseller balances the bot saw, in their own file (`balances.json`): a balance read happens
- * on every /saldo, every balance-alert check and after every Sukses purchase, and the hot file
- * must not be rewritten for each. Compact: a value is kept only when it differs from the last one
- * seen for the same account, as a `[unix seconds, rupiah, account]` tuple, and only the newest
- * `balancesKeptPerUser` per user. Read by /laporan for the balance movements of a period.
+ * The reseller balances the bot saw (for /laporan), in `balances.json`: read on every /saldo,
+ * alert check and Sukses purchase, so not in the hot file. Only changes are kept, as
+ * `[unix seconds, rupiah, account]`, the newest `balancesKeptPerUser` per user.
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -22,13 +20,9 @@ type BalancesData = z.infer<typeof fileSchema>;
 /** Decodes `balances.json` (also for backups); a newer version is refused with StoreVersionError. */
 export const decodeBalancesFile = versionedDecoder(fileSchema, fileVersion);
 
+/** The contract's BalanceStore over `balances.json`. */
 export interface BalancesRepo {
-  /**
-   * Records the balance read for the user's `account` now, unless it equals the last one seen for
-   * that account; resolves true when a new value was stored (on disk).
-   */
   record(userId: number, account: string, balance: number): Promise<boolean>;
-  /** The user's recorded balances, oldest first; with `from`/`to`, only those read in [from, to). */
   list(userId: number, range?: { from: Date; to: Date }): BalanceEntry[];
   flush(): Promise<void>;
   close(): Promise<void>;

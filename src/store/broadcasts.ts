@@ -40,27 +40,17 @@ const fileSchema = z.object({ version: z.literal(fileVersion), jobs: z.record(z.
 export const decodeBroadcastsFile = versionedDecoder(fileSchema, fileVersion);
 type BroadcastsData = z.infer<typeof fileSchema>;
 
+/** The contract's BroadcastStore over `broadcasts.json`. */
 export interface BroadcastsRepo {
-  /** Stores a new running job with its whole audience in one write. Refuses a second running job. */
   create(job: NewBroadcastJob): Promise<BroadcastJob>;
   get(id: string): BroadcastJob | undefined;
-  /** The running job, if any (one at a time). */
   running(): BroadcastJob | undefined;
-  /** The running job without its recipient list (cheap: asked with every delivery). */
   runningProgress(): BroadcastProgress | undefined;
-  /** Whether position `index` of the job is finished. */
   isDone(id: string, index: number): boolean;
-  /** The job without its recipient list (cheap: for progress reports and status checks). */
   progress(id: string): BroadcastProgress | undefined;
-  /** Records one delivery's outcome; resolves once it is on disk (coalesced with others). */
   record(id: string, index: number, outcome: BroadcastOutcome): Promise<void>;
   setProgressMessage(id: string, messageId: number): Promise<void>;
-  /**
-   * Ends a job (done or cancelled); resolves the final record once on disk. With `report`, the
-   * report is queued in the hot file's write that carries the end, unless it was queued already.
-   */
   finish(id: string, status: 'done' | 'cancelled', report?: readonly NewOutboxItem[]): Promise<BroadcastJob | undefined>;
-  /** An ended job whose final report is still to be queued, if any. */
   unreported(): BroadcastProgress | undefined;
   /** Copies the ends a crash left in the hot file (`broadcastEnds`) into this file. */
   copyCarriedEnds(): Promise<void>;

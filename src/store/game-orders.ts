@@ -4,12 +4,8 @@ import { gameOrderSchema, type GameOrderRecord } from './records/game-orders.ts'
 import { insertOutboxItem } from './outbox.ts';
 import { buildOutboxItem, type NewOutboxItem } from './records/outbox.ts';
 
-/** Game shop orders created through the bot. */
+/** Game shop orders (the contract's GameOrderStore): an order and its expiry reminder in one write. */
 export interface GameOrdersRepo {
-  /**
-   * Stores an order, and in the same write queues `notify` (e.g. the expiry reminder, with its
-   * `notBefore`), so a crash cannot keep one without the other.
-   */
   save(order: GameOrderRecord, options?: { notify?: NewOutboxItem[] }): Promise<GameOrderRecord>;
   get(orderId: string): GameOrderRecord | undefined;
   /** The user's orders, newest first. */
