@@ -7,7 +7,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { versionedDecoder } from './versioned.ts';
-import { balancesKeptPerUser, type BalanceEntry } from './records/balances.ts';
+import type { AnsweredAtOnce, BalanceStore, FileRepo } from './contract.ts';
+import { balancesKeptPerUser } from './records/balances.ts';
 
 export const balancesFileName = 'balances.json';
 const fileVersion = 1;
@@ -21,12 +22,7 @@ type BalancesData = z.infer<typeof fileSchema>;
 export const decodeBalancesFile = versionedDecoder(fileSchema, fileVersion);
 
 /** The contract's BalanceStore over `balances.json`. */
-export interface BalancesRepo {
-  record(userId: number, account: string, balance: number): Promise<boolean>;
-  list(userId: number, range?: { from: Date; to: Date }): BalanceEntry[];
-  flush(): Promise<void>;
-  close(): Promise<void>;
-}
+export type BalancesRepo = AnsweredAtOnce<BalanceStore, 'list'> & FileRepo;
 
 export async function openBalances(options: {
   dataDir: string;

@@ -13,8 +13,9 @@ import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { versionedDecoder } from './versioned.ts';
 import type { HotData } from './schema.ts';
+import type { AnsweredAtOnce, BroadcastStore, FileRepo } from './contract.ts';
 import { insertOutboxItem } from './outbox.ts';
-import { buildOutboxItem, type NewOutboxItem } from './records/outbox.ts';
+import { buildOutboxItem } from './records/outbox.ts';
 import {
   broadcastJobSchema,
   broadcastRunning,
@@ -26,9 +27,6 @@ import {
   progressOf,
   recordDelivery,
   type BroadcastJob,
-  type BroadcastOutcome,
-  type BroadcastProgress,
-  type NewBroadcastJob,
 } from './records/broadcasts.ts';
 
 export const broadcastsFileName = 'broadcasts.json';
@@ -41,22 +39,11 @@ export const decodeBroadcastsFile = versionedDecoder(fileSchema, fileVersion);
 type BroadcastsData = z.infer<typeof fileSchema>;
 
 /** The contract's BroadcastStore over `broadcasts.json`. */
-export interface BroadcastsRepo {
-  create(job: NewBroadcastJob): Promise<BroadcastJob>;
-  get(id: string): BroadcastJob | undefined;
-  running(): BroadcastJob | undefined;
-  runningProgress(): BroadcastProgress | undefined;
-  isDone(id: string, index: number): boolean;
-  progress(id: string): BroadcastProgress | undefined;
-  record(id: string, index: number, outcome: BroadcastOutcome): Promise<void>;
-  setProgressMessage(id: string, messageId: number): Promise<void>;
-  finish(id: string, status: 'done' | 'cancelled', report?: readonly NewOutboxItem[]): Promise<BroadcastJob | undefined>;
-  unreported(): BroadcastProgress | undefined;
-  /** Copies the ends a crash left in the hot file (`broadcastEnds`) into this file. */
-  copyCarriedEnds(): Promise<void>;
-  flush(): Promise<void>;
-  close(): Promise<void>;
-}
+export type BroadcastsRepo = AnsweredAtOnce<BroadcastStore, 'get' | 'running' | 'runningProgress' | 'isDone' | 'progress' | 'unreported'> &
+  FileRepo & {
+    /** Copies the ends a crash left in the hot file (`broadcastEnds`) into this file. */
+    copyCarriedEnds(): Promise<void>;
+  };
 
 export async function openBroadcasts(options: {
   dataDir: string;

@@ -32,6 +32,17 @@ export const inboxRetention = {
   },
 } as const;
 
+/** `T` with the methods `K` answering at once, not with a promise (the lowdb repositories: their data is in memory). */
+export type AnsweredAtOnce<T, K extends keyof T> = Omit<T, K> & {
+  [P in K]: T[P] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
+};
+
+/** A lowdb repository with a file of its own. */
+export interface FileRepo {
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Which engine runs the contract. */
 export type StoreEngineKind = 'lowdb' | 'postgres';
 

@@ -1,5 +1,6 @@
 import { copy, type RepoContext } from './context.ts';
 import type { HotData } from './schema.ts';
+import type { AnsweredAtOnce, GroupStore } from './contract.ts';
 import { newGroupRecord, type GroupRecord, type LinkedGroup } from './records/groups.ts';
 import type { UserRecord } from './records/users.ts';
 import { currentUser, updateWithHot } from './users.ts';
@@ -8,14 +9,7 @@ import { currentUser, updateWithHot } from './users.ts';
  * Linked groups (the contract's GroupStore): one group per owner, one owner per group; the
  * owner's `linkedGroupId` is kept in step in the same write (through the hot file's `pendingUsers`).
  */
-export interface GroupsRepo {
-  link(input: { chatId: number; ownerId: number; title?: string }): Promise<LinkedGroup>;
-  /** A supergroup upgrade: the link moves to `newId` (replacing one there) with owner, title and date. */
-  migrate(oldId: number, newId: number): Promise<boolean>;
-  unlink(chatId: number): Promise<boolean>;
-  get(chatId: number): LinkedGroup | undefined;
-  byOwner(ownerId: number): LinkedGroup[];
-}
+export type GroupsRepo = AnsweredAtOnce<GroupStore, 'get' | 'byOwner'>;
 
 export function createGroupsRepo(context: RepoContext): GroupsRepo {
   const { hot, now } = context;

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { versionedDecoder } from './versioned.ts';
 import { copy } from './context.ts';
-import { fromStoredSnapshot, storedSnapshotSchema, toStoredSnapshot, type PriceSnapshot } from './records/price-watch.ts';
+import type { AnsweredAtOnce, FileRepo, PriceWatchStore } from './contract.ts';
+import { fromStoredSnapshot, storedSnapshotSchema, toStoredSnapshot } from './records/price-watch.ts';
 
 export const priceWatchFileName = 'price-watch.json';
 const fileVersion = 1;
@@ -21,13 +22,7 @@ export const decodePriceWatchFile = versionedDecoder(fileSchema, fileVersion);
 type PriceWatchData = z.infer<typeof fileSchema>;
 
 /** The contract's PriceWatchStore over `price-watch.json`. */
-export interface PriceWatchRepo {
-  get(accountKey: string): PriceSnapshot | undefined;
-  save(accountKey: string, snapshot: PriceSnapshot): Promise<void>;
-  retain(accountKeys: ReadonlySet<string>): Promise<void>;
-  flush(): Promise<void>;
-  close(): Promise<void>;
-}
+export type PriceWatchRepo = AnsweredAtOnce<PriceWatchStore, 'get'> & FileRepo;
 
 export async function openPriceWatch(options: {
   dataDir: string;
