@@ -19,7 +19,7 @@ import type { Services } from './services/services.ts';
 import type { BackupJob, DataDirectory } from './jobs/backups.ts';
 import type { UpdatePipeline } from './server/update-pipeline.ts';
 import { replayInbox, type UpdateClaims } from './server/update-inbox.ts';
-import { webhookInboxRetention } from './server/http.ts';
+import { inboxRetention } from './store/contract.ts';
 import { atShutdown, everyInterval, job, type Job } from './jobs/scheduler.ts';
 
 /** What the background jobs are made of (see `backgroundJobs`). */
@@ -80,7 +80,7 @@ export function backgroundJobs(parts: JobParts): Job[] {
             Math.max(1000, Math.min(60_000, config.claims.leaseMs)),
             () =>
               replayInbox(parts.updates.handle, db.inbox, logger, parts.updateClaims).then(() =>
-                db.inbox.pruneDone(webhookInboxRetention.postgres),
+                db.inbox.pruneDone(inboxRetention.webhook.postgres),
               ),
             (error) => logger.error('replay failed', { error }),
           ),

@@ -6,7 +6,7 @@ import type { HandleUpdate } from './pipeline-stage.ts';
 import type { Update } from 'grammy/types';
 import { mayMoveMoney, type UpdateClaims } from './update-inbox.ts';
 import type { UnstoredUpdates } from './unstored-updates.ts';
-import type { Lease } from '../store/contract.ts';
+import { inboxRetention, type Lease } from '../store/contract.ts';
 import { readUpdate } from './update-shape.ts';
 import type { BotContext } from '../bot/context.ts';
 import type { Logger } from '../logger.ts';
@@ -136,15 +136,6 @@ function healthAccess(authorization: string | undefined, token: string | undefin
 }
 
 /**
- * How long done inbox entries are kept in webhook mode to recognise a re-delivery: also by count
- * in the data directory (its live entries stay in memory), by age only on PostgreSQL, where a
- * fleet's rate would make a count forget an update within seconds.
- */
-export const webhookInboxRetention = {
-  lowdb: { maxAgeMs: 60 * 60_000, maxCount: 200 },
-  postgres: { maxAgeMs: 60 * 60_000, maxCount: Number.MAX_SAFE_INTEGER },
-} as const;
-
 /** Largest webhook body read; updates are a few kilobytes, a larger body gets 413 before more of it is read. */
 export const maxWebhookBodyBytes = 1024 * 1024;
 
@@ -233,7 +224,7 @@ async function receiveWebhookUpdate(
   }
   if (!res.headersSent) res.writeHead(200).end();
   // The data directory's inbox after each update (its count bound); PostgreSQL's by the app's timer.
-  if (db.kind === 'lowdb') void db.inbox.pruneDone(webhookInboxRetention.lowdb).catch(() => undefined);
+  if (db.kind === 'lowdb') void db.inbox.pruneDone(inboxRetention.webhook.lowdb).catch(() => undefined);
 }
 
 /**

@@ -10,7 +10,7 @@ import { StoreError, writeFailureFields, writeFailureOf } from '../store/errors.
 import type { Logger } from '../logger.ts';
 import { updateChatId } from '../store/records/updates.ts';
 import type { InboxDb } from '../store/db.ts';
-import type { ChatLockStore, InboxStore } from '../store/contract.ts';
+import { inboxRetention, type ChatLockStore, type InboxStore } from '../store/contract.ts';
 import type { ClaimHolder } from '../store/claim-holder.ts';
 import type { UnstoredUpdates } from './unstored-updates.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -30,18 +30,13 @@ export function mayMoveMoney(update: Update): boolean {
 }
 
 /**
- * Done entries long polling keeps to recognise a re-sent update: after a crash at most the last
- * getUpdates answer (at most 100 updates) comes again. Entries not done are always kept.
- */
-const pollingInboxRetention = { maxAgeMs: 24 * 60 * 60_000, maxCount: 100 } as const;
-
-/**
  * The long-polling half, a `getUpdates` transformer on `bot.api`: before an answer reaches the
  * runner (which acknowledges it only with its NEXT offset), its updates that may move money are
  * stored. A data directory that cannot be written (with `unstored`): the answer is acknowledged at
  * once, those updates dropped for good and their users told to try again; any other failure fails
  * the call, so nothing is acknowledged. Updates the inbox holds already (re-sent after a crash,
- * replayed by the start) are dropped from the answer while the offset moves past them.
+ * replayed by the start) are dropped from the answer while the offset moves past them. Once a call
+ * with an offset succeeded, done entries past `inboxRetention.polling` go.
  */
 export function inboxGetUpdatesTransformer(
   inbox: Pick<InboxDb, 'has' | 'addUpdates' | 'pruneDone'>,
@@ -64,7 +59,7 @@ export function inboxGetUpdatesTransformer(
     const toStore = fresh.filter(mayMoveMoney);
     const last = updates.at(-1);
     // Started in the same turn as the new entries' write, so the data directory's inbox makes one write of both.
-    if (offset > 0) void inbox.pruneDone(pollingInboxRetention).catch(() => undefined);
+    if (offset > 0) void inbox.pruneDone(inboxRetention.polling).catch(() => undefined);
     try {
       await inbox.addUpdates(toStore);
     } catch (error) {

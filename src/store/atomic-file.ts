@@ -1,9 +1,9 @@
 /**
- * Whole-file writes that are atomic and durable (temp file, fsync, rename, directory fsync), and
- * the small file-system helpers of the store's files (modes, backups, leftovers of a crash).
+ * The store's file writes — whole files replaced atomically and durably, appends on disk when they
+ * return — and the small file-system helpers of its files (modes, backups, leftovers of a crash).
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 
 /** Mode of every data file: readable and writable by the owner only. */
@@ -12,10 +12,17 @@ export const fileMode = 0o600;
 export const dirMode = 0o700;
 
 /**
- * Writes `content` to `file` atomically and durably (temp file 0600 + fsync + rename + directory
- * fsync). With `backup`, the replaced version stays reachable as `<file>.bak`.
+ * Replaces `file` with `content` (temp file 0600, fsync, rename, directory fsync; with `backup`
+ * the replaced version stays as `<file>.bak`), or with `append` adds it at the end of the existing
+ * file, on disk before this resolves (a failed append may leave part of it: the appender cuts the
+ * file back). Tests pass a wrapper that fails like a full disk: one writer for both, so appends fail too.
  */
-export async function writeFileAtomic(file: string, content: string | Buffer, options: { backup: boolean }): Promise<void> {
+export type AtomicWriter = (file: string, content: string | Buffer, options: { backup: boolean; append?: boolean }) => Promise<void>;
+
+/** The real AtomicWriter. Replacing a file first lets go of its append handle, which would write to the version replaced. */
+export const writeFileAtomic: AtomicWriter = async (file, content, options) => {
+  if (options.append) return appendSynced(file, content);
+  await releaseAppendHandle(file);
   const dir = path.dirname(file);
   const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const handle = await fs.open(temp, 'wx', fileMode);
@@ -33,12 +40,37 @@ export async function writeFileAtomic(file: string, content: string | Buffer, op
     throw error;
   }
   await syncDir(dir);
+};
+
+/** O_APPEND | O_DSYNC without O_CREAT: each write returns once on disk; a log that is gone is an error, never silently a new file. */
+const appendFlags = fsConstants.O_WRONLY | fsConstants.O_APPEND | fsConstants.O_DSYNC;
+
+/** Files appended to, each kept open between appends (one write call per append, not open, write, fdatasync, close). */
+const appendHandles = new Map<string, Promise<fs.FileHandle>>();
+
+/** Closes the handle kept for appends to `file`, if any (the file is closed or replaced). */
+export async function releaseAppendHandle(file: string): Promise<void> {
+  const held = appendHandles.get(file);
+  appendHandles.delete(file);
+  await held?.then((handle) => handle.close()).catch(noop);
 }
 
-/**
- * Creates `dir` (and missing parents) with mode 0700. An existing directory keeps its mode: it
- * may be shared with other things, and every data file in it is 0600 anyway.
- */
+async function appendSynced(file: string, content: string | Buffer): Promise<void> {
+  let held = appendHandles.get(file);
+  if (!held) {
+    held = fs.open(file, appendFlags);
+    appendHandles.set(file, held);
+  }
+  try {
+    await (await held).writeFile(content);
+  } catch (error) {
+    // Opened afresh by the next append (the file may be gone, or its handle broken).
+    if (appendHandles.get(file) === held) await releaseAppendHandle(file);
+    throw error;
+  }
+}
+
+/** Creates `dir` (and parents) 0700; an existing one keeps its mode (it may be shared, and every data file is 0600 anyway). */
 export async function ensureDir(dir: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true, mode: dirMode });
 }
@@ -72,14 +104,14 @@ export async function exists(file: string): Promise<boolean> {
   );
 }
 
-/** Fsyncs a directory (a rename in it is durable after this); a platform that cannot is let be. */
+/** Fsyncs a directory (a rename in it is durable after this); a platform that cannot is let be (the rename is still atomic). */
 export async function syncDir(dir: string): Promise<void> {
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(dir, 'r');
     await handle.sync();
   } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic there.
+    // Some platforms cannot fsync a directory.
   } finally {
     await handle?.close().catch(noop);
   }
@@ -97,6 +129,37 @@ export async function removeStaleTemps(file: string, listing?: ReadonlySet<strin
 
 export function isErrno(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+/**
+ * Passes a failed write's error on naming `file` (a failed write(2) — ENOSPC, EIO — names none, and
+ * the operator needs to know which one it was).
+ */
+export function namingFile(file: string): (error: unknown) => never {
+  return (error) => {
+    if (typeof error === 'object' && error !== null && typeof (error as { path?: unknown }).path !== 'string')
+      Object.assign(error, { path: file });
+    throw error;
+  };
+}
+
+/** Tells `onWrite` of a write completed now; an observer's bug must not turn it into a failed one. */
+export function reportWrite(onWrite: ((event: WriteEvent) => void) | undefined, file: string, bytes: number, startedAt: number): void {
+  try {
+    onWrite?.({ file, bytes, startedAt, durationMs: performance.now() - startedAt });
+  } catch {
+    // Ignored, see above.
+  }
+}
+
+/** What the store reports after each completed file write (for tests, metrics and benchmarks). */
+export interface WriteEvent {
+  file: string;
+  bytes: number;
+  /** `performance.now()` when serialisation started. */
+  startedAt: number;
+  /** From serialisation to the file being synced. */
+  durationMs: number;
 }
 
 export function noop(): void {}

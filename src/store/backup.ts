@@ -1,13 +1,9 @@
 /**
- * Backups of a data directory: one gzipped JSON file holding every data file (the hot file, the
- * users' shard files, the history segments, the inbox, balances, broadcasts, price-watch) with a
- * checksum each. The history indexes are not in it: they are caches of the segments, rebuilt on
- * the first open after a restore. A backup made before the segments (`history/YYYY-MM.json`
- * months) restores as it is and is converted when the store opens it. Made while the bot runs: every data file is
- * replaced by an atomic rename, so a snapshot reads each file whole, and it is retaken until no
- * file changed while it was read — the state at one instant, which the store opens like the
- * state after a crash at that instant, except what was in flight then: a restore keeps it from
- * moving money again (settleInFlight). Secrets stay sealed exactly as in the data files.
+ * Backups of a data directory: one gzipped JSON file holding every data file with a checksum each
+ * (not the history indexes: caches, rebuilt after a restore). Made while the bot runs: every data
+ * file is replaced by a rename, so a snapshot reads each whole, and it is retaken until no file
+ * changed meanwhile — the state at one instant, opened like the state after a crash then, except
+ * that what was in flight cannot move money again (settleInFlight). Secrets stay sealed.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -154,44 +150,36 @@ export async function readBackup(file: string): Promise<Backup> {
   return backup;
 }
 
-/** What a restore did. */
+/** What a restore did: where the files it replaced went, and how many updates and unsent purchases settleInFlight marked. */
 export interface RestoreResult {
-  /** Where the data files it replaced went (undefined: there were none). */
   movedTo: string | undefined;
   backup: Backup;
-  /** Stored updates the backup held unhandled, marked handled so that no start replays them. */
   notReplayed: number;
-  /** Purchases confirmed but not yet sent in the backup, marked so that they are never sent (restoredUnsentMessage). */
   unsent: number;
 }
 
 /**
- * A restore is not a crash: the bot that made the backup went on after the backup's instant and
- * handled (or refused) what was in flight then, so nothing of it may move money again. The
- * inbox's unhandled updates (a Confirm tap, a quick-buy, a PIN) are marked handled instead of
- * replayed; `Created` purchases (confirmed, first send not known to have happened) are marked
- * `restoredUnsentMessage`, which the purchase service settles Unresolved without sending.
- * Pending ones stay as they are: the provider acknowledged them, so re-checking their ref id is
- * a status check. Other files are written as they are.
+ * A restore is not a crash: the bot that made the backup went on and handled what was in flight,
+ * so nothing of it may move money again. Unhandled stored updates are marked handled, not
+ * replayed; `Created` purchases get `restoredUnsentMessage` (settled Unresolved without a send).
+ * Pending ones stay: the provider acknowledged them, so re-checking is a status check.
  */
 function settleInFlight(name: string, text: string, counts: { notReplayed: number; unsent: number }): string {
-  if (name === inboxFileName) {
-    // Written compacted: every entry with its marks, the handled ones done.
-    const entries = [...parseInboxLog(text, name).entries.values()].sort((a, b) => a.id - b.id);
-    for (const entry of entries) {
-      if (entry.done) continue;
+  const markDone = (entries: Array<{ done?: true }>) => {
+    for (const entry of entries.filter((open) => !open.done)) {
       entry.done = true;
       counts.notReplayed++;
     }
+  };
+  if (name === inboxFileName) {
+    // Written compacted: every entry with its marks, the handled ones done.
+    const entries = [...parseInboxLog(text, name).entries.values()].sort((a, b) => a.id - b.id);
+    markDone(entries);
     return compactedLog(entries);
   }
   if (name === legacyInboxFileName) {
     const inbox = JSON.parse(text) as { entries: Array<{ done?: true }> };
-    for (const entry of inbox.entries) {
-      if (entry.done) continue;
-      entry.done = true;
-      counts.notReplayed++;
-    }
+    markDone(inbox.entries);
     return JSON.stringify(inbox);
   }
   if (name === hotFileName) {
@@ -207,10 +195,8 @@ function settleInFlight(name: string, text: string, counts: { notReplayed: numbe
 }
 
 /**
- * Puts a backup back into `dataDir`: checks it (readBackup) and that `vault` opens its secrets,
- * takes the directory's lock (so the bot must be stopped), moves the current data files aside
- * into `before-restore-<time>/` and writes the backup's files, with what was in flight at the
- * backup's instant made unable to move money again (see settleInFlight).
+ * Puts a checked backup whose secrets `vault` opens back into `dataDir`, under its lock (the bot
+ * stopped): the current files moved aside into `before-restore-<time>/`, in-flight work settled.
  */
 export async function restoreBackup(
   file: string,
@@ -261,11 +247,7 @@ export async function restoreBackup(
   }
 }
 
-/**
- * Refuses a backup holding secrets (users' credentials and conversation states, stored updates)
- * that none of the vault's keys opens: restored, the bot would refuse to start on them. Names
- * their owners, never their content.
- */
+/** Refuses a backup holding secrets no key of `vault` opens (the bot would refuse to start on them); names their owners only. */
 function checkBackupSecrets(file: string, backup: Backup, vault: Vault): void {
   const secrets = backup.files.flatMap((entry) => {
     if (isUserShardFileName(entry.name)) return shardSecrets(decodeUserShardFile(JSON.parse(entry.text), entry.name).data);

@@ -1,15 +1,14 @@
 /**
- * The reseller balances the bot saw, in their own file (`balances.json`): a balance read happens
- * on every /saldo, every balance-alert check and after every Sukses purchase, and the hot file
- * must not be rewritten for each. Compact: a value is kept only when it differs from the last one
- * seen for the same account, as a `[unix seconds, rupiah, account]` tuple, and only the newest
- * `balancesKeptPerUser` per user. Read by /laporan for the balance movements of a period.
+ * The reseller balances the bot saw (for /laporan), in `balances.json`: read on every /saldo,
+ * alert check and Sukses purchase, so not in the hot file. Only changes are kept, as
+ * `[unix seconds, rupiah, account]`, the newest `balancesKeptPerUser` per user.
  */
 import path from 'node:path';
 import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { versionedDecoder } from './versioned.ts';
-import { balancesKeptPerUser, type BalanceEntry } from './records/balances.ts';
+import type { AnsweredAtOnce, BalanceStore, FileRepo } from './contract.ts';
+import { balancesKeptPerUser } from './records/balances.ts';
 
 export const balancesFileName = 'balances.json';
 const fileVersion = 1;
@@ -22,17 +21,8 @@ type BalancesData = z.infer<typeof fileSchema>;
 /** Decodes `balances.json` (also for backups); a newer version is refused with StoreVersionError. */
 export const decodeBalancesFile = versionedDecoder(fileSchema, fileVersion);
 
-export interface BalancesRepo {
-  /**
-   * Records the balance read for the user's `account` now, unless it equals the last one seen for
-   * that account; resolves true when a new value was stored (on disk).
-   */
-  record(userId: number, account: string, balance: number): Promise<boolean>;
-  /** The user's recorded balances, oldest first; with `from`/`to`, only those read in [from, to). */
-  list(userId: number, range?: { from: Date; to: Date }): BalanceEntry[];
-  flush(): Promise<void>;
-  close(): Promise<void>;
-}
+/** The contract's BalanceStore over `balances.json`. */
+export type BalancesRepo = AnsweredAtOnce<BalanceStore, 'list'> & FileRepo;
 
 export async function openBalances(options: {
   dataDir: string;

@@ -1,26 +1,21 @@
 /**
- * Broadcast jobs, in their own file (`broadcasts.json`) so the hot file stays small and a job's
- * recipient list is not rewritten with every purchase. A job is created with its whole audience in
- * ONE write; its progress (a low-water mark plus the few finished positions above it, and the
- * counts) changes with every delivery and those changes are coalesced by the file like every other
- * store write: many deliveries, one file write.
+ * Broadcast jobs, in their own file (`broadcasts.json`) so the hot file stays small: a job is
+ * created with its whole audience in one write; its progress (a low-water mark `next` plus the
+ * finished positions above it, `doneAbove`) is coalesced like every store write. After a restart
+ * the unfinished positions are sent again; only those whose outcome was not on disk yet (bounded
+ * by `maxUnrecordedDeliveries`) can be duplicates.
  *
- * Resuming: position `i` of `recipients` is finished when `i < next` or `i` is in `doneAbove`.
- * After a restart the unfinished positions are sent again; only those whose request reached
- * Telegram but whose outcome was not on disk yet (bounded by the outbox, see
- * `maxUnrecordedDeliveries`) can be duplicates.
- *
- * Ending a job with its final report spans two files: the report is queued in the hot file's
- * outbox in the same write as the end (`broadcastEnds`), which is then copied here; a crash in
- * between leaves the end in the hot file, copied here at the next open.
+ * A job's end with its final report is committed in the hot file (`broadcastEnds`, in the write
+ * that queues the report) and then copied here; a crash in between is copied at the next open.
  */
 import path from 'node:path';
 import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { versionedDecoder } from './versioned.ts';
 import type { HotData } from './schema.ts';
+import type { AnsweredAtOnce, BroadcastStore, FileRepo } from './contract.ts';
 import { insertOutboxItem } from './outbox.ts';
-import { buildOutboxItem, type NewOutboxItem } from './records/outbox.ts';
+import { buildOutboxItem } from './records/outbox.ts';
 import {
   broadcastJobSchema,
   broadcastRunning,
@@ -32,9 +27,6 @@ import {
   progressOf,
   recordDelivery,
   type BroadcastJob,
-  type BroadcastOutcome,
-  type BroadcastProgress,
-  type NewBroadcastJob,
 } from './records/broadcasts.ts';
 
 export const broadcastsFileName = 'broadcasts.json';
@@ -46,33 +38,12 @@ const fileSchema = z.object({ version: z.literal(fileVersion), jobs: z.record(z.
 export const decodeBroadcastsFile = versionedDecoder(fileSchema, fileVersion);
 type BroadcastsData = z.infer<typeof fileSchema>;
 
-export interface BroadcastsRepo {
-  /** Stores a new running job with its whole audience in one write. Refuses a second running job. */
-  create(job: NewBroadcastJob): Promise<BroadcastJob>;
-  get(id: string): BroadcastJob | undefined;
-  /** The running job, if any (one at a time). */
-  running(): BroadcastJob | undefined;
-  /** The running job without its recipient list (cheap: asked with every delivery). */
-  runningProgress(): BroadcastProgress | undefined;
-  /** Whether position `index` of the job is finished. */
-  isDone(id: string, index: number): boolean;
-  /** The job without its recipient list (cheap: for progress reports and status checks). */
-  progress(id: string): BroadcastProgress | undefined;
-  /** Records one delivery's outcome; resolves once it is on disk (coalesced with others). */
-  record(id: string, index: number, outcome: BroadcastOutcome): Promise<void>;
-  setProgressMessage(id: string, messageId: number): Promise<void>;
-  /**
-   * Ends a job (done or cancelled); resolves the final record once on disk. With `report`, the
-   * report is queued in the hot file's write that carries the end, unless it was queued already.
-   */
-  finish(id: string, status: 'done' | 'cancelled', report?: readonly NewOutboxItem[]): Promise<BroadcastJob | undefined>;
-  /** An ended job whose final report is still to be queued, if any. */
-  unreported(): BroadcastProgress | undefined;
-  /** Copies the ends a crash left in the hot file (`broadcastEnds`) into this file. */
-  copyCarriedEnds(): Promise<void>;
-  flush(): Promise<void>;
-  close(): Promise<void>;
-}
+/** The contract's BroadcastStore over `broadcasts.json`. */
+export type BroadcastsRepo = AnsweredAtOnce<BroadcastStore, 'get' | 'running' | 'runningProgress' | 'isDone' | 'progress' | 'unreported'> &
+  FileRepo & {
+    /** Copies the ends a crash left in the hot file (`broadcastEnds`) into this file. */
+    copyCarriedEnds(): Promise<void>;
+  };
 
 export async function openBroadcasts(options: {
   dataDir: string;
@@ -91,39 +62,39 @@ export async function openBroadcasts(options: {
     writeFile: options.writeFile,
   });
   const copy = <T>(value: T): T => structuredClone(value);
-  const runningJob = () => Object.values(file.data.jobs).find((candidate) => candidate.status === 'running');
+  // The hot file's carried end is the commit point: until its copy here lands, readers see the job ended already.
+  const carriedEnd = (id: string) => hot.data.broadcastEnds?.[id];
+  const seen = (job: BroadcastJob): BroadcastJob => {
+    const carried = carriedEnd(job.id);
+    if (!carried) return job;
+    const ended = copy(job);
+    endWithReport(ended, carried.status, new Date(carried.at));
+    return ended;
+  };
+  const isRunning = (job: BroadcastJob) => job.status === 'running' && !carriedEnd(job.id);
+  const runningJob = () => Object.values(file.data.jobs).find(isRunning);
+  const view = (job: BroadcastJob | undefined) => (job ? copy(seen(job)) : undefined);
+  const progressView = (job: BroadcastJob | undefined) => (job ? copy(progressOf(seen(job))) : undefined);
 
   return {
     async create(input) {
       const job = newBroadcastJob(input, now());
       return copy(
         await file.update((data) => {
-          if (Object.values(data.jobs).some((other) => other.status === 'running')) throw broadcastRunning();
+          if (Object.values(data.jobs).some(isRunning)) throw broadcastRunning();
           data.jobs[job.id] = job;
           return job;
         }),
       );
     },
-    get: (id) => {
-      const job = file.data.jobs[id];
-      return job ? copy(job) : undefined;
-    },
-    running() {
-      const job = runningJob();
-      return job ? copy(job) : undefined;
-    },
-    runningProgress() {
-      const job = runningJob();
-      return job ? copy(progressOf(job)) : undefined;
-    },
+    get: (id) => view(file.data.jobs[id]),
+    running: () => view(runningJob()),
+    runningProgress: () => progressView(runningJob()),
     isDone: (id, index) => {
       const job = file.data.jobs[id];
       return job !== undefined && isDone(job, index);
     },
-    progress(id) {
-      const job = file.data.jobs[id];
-      return job ? copy(progressOf(job)) : undefined;
-    },
+    progress: (id) => progressView(file.data.jobs[id]),
     async record(id, index, outcome) {
       await file.update((data) => {
         const job = data.jobs[id];
@@ -152,10 +123,8 @@ export async function openBroadcasts(options: {
       await dropCarried([id]);
       return job;
     },
-    unreported() {
-      const job = Object.values(file.data.jobs).find((candidate) => candidate.reportDue && candidate.status !== 'running');
-      return job ? copy(progressOf(job)) : undefined;
-    },
+    unreported: () =>
+      progressView(Object.values(file.data.jobs).find((job) => job.reportDue && job.status !== 'running' && !carriedEnd(job.id))),
     async copyCarriedEnds() {
       const ends = Object.entries(hot.data.broadcastEnds ?? {});
       for (const [id, end] of ends) await endHere(id, end.status);
@@ -167,7 +136,7 @@ export async function openBroadcasts(options: {
 
   /** Writes the end of job `id` into this file: the one carried in the hot file if there is one (its report is queued), else `status` now. */
   async function endHere(id: string, status: 'done' | 'cancelled'): Promise<BroadcastJob | undefined> {
-    const carried = hot.data.broadcastEnds?.[id];
+    const carried = carriedEnd(id);
     const result = await file.update((data) => {
       const job = data.jobs[id];
       if (!job) return undefined;
@@ -184,7 +153,7 @@ export async function openBroadcasts(options: {
 
   /** Forgets the carried ends of `ids` once this file has them. */
   async function dropCarried(ids: readonly string[]): Promise<void> {
-    if (!ids.some((id) => hot.data.broadcastEnds?.[id])) return;
+    if (!ids.some(carriedEnd)) return;
     await hot.update((data) => {
       const ends = { ...data.broadcastEnds };
       for (const id of ids) delete ends[id];

@@ -1,14 +1,9 @@
 /**
- * What keeps an instance's claims its own while it is alive, however slow its work is: a
- * heartbeat renews every claim it holds (stored updates, due checks, outbox items) well inside
- * the lease, one statement per table, so only the claims of an instance that stopped (died, or
- * was paused) run out and move to another.
- *
- * Each claim is taken under a token, the instance id and an epoch. An instance that finds it
- * could not renew for a whole lease (paused by SIGSTOP or a long GC, or cut off from the
- * database) takes a new epoch: the work it held may belong to another instance by now, so claims
- * under the old token count as lost here. `holds(token)` is asked synchronously before anything is
- * sent under a claim, and every write under one is fenced in the store by the token (0 rows: lost).
+ * Keeps an instance's claims its own while it is alive, however slow: a heartbeat renews them
+ * well inside the lease, so only a stopped (dead or paused) instance's claims move. Claims are
+ * taken under a token (instance id and epoch); one that could not renew for a whole lease takes a
+ * new epoch, its old claims lost here. `holds(token)` is asked before anything is sent under a
+ * claim, and every write under one is fenced by the token in the store.
  */
 import type { Lease } from './contract.ts';
 
@@ -28,11 +23,7 @@ export interface ClaimHolder {
 /** What work taken under claims needs of the holder: the lease to claim with, and whether a token still holds. */
 export type ClaimTokens = Pick<ClaimHolder, 'lease' | 'holds'>;
 
-/**
- * The configuration's `claims` section, passed whole to whatever takes claims: the one length of
- * every claim (CLAIM_LEASE_SECONDS in ms) — stored updates, due checks, outbox items, and the hold
- * the settlement watcher leaves a just-confirmed purchase to its flow.
- */
+/** The configuration's `claims` section: the one length of every claim (CLAIM_LEASE_SECONDS in ms). */
 export interface ClaimsConfig {
   leaseMs: number;
 }
@@ -40,11 +31,7 @@ export interface ClaimsConfig {
 /** The claims section's one default: two minutes. */
 export const claimDefaults: Readonly<ClaimsConfig> = { leaseMs: 2 * 60_000 };
 
-/**
- * The claims of the process that owns a data directory: nobody else can take them, so a token
- * always holds and nothing renews them (a lease there only says when a crashed run's leftovers
- * are due again).
- */
+/** The claims of the process owning a data directory: nobody else takes them, so a token always holds and nothing renews. */
 export function singleProcessClaims(owner: string, claims: ClaimsConfig = claimDefaults): ClaimTokens {
   return { lease: () => ({ owner, ms: claims.leaseMs }), holds: () => true };
 }
@@ -54,10 +41,7 @@ export interface ClaimHolderOptions extends ClaimsConfig {
   instanceId: string;
   /** Extends every claim of `lease.owner` to `lease.ms` from now (the store's `renewLeases`). */
   renew(lease: Lease): Promise<void>;
-  /**
-   * Monotonic milliseconds the process experienced (default `performance.now`): a pause shows
-   * here as a gap, whatever clock the store measures leases with.
-   */
+  /** Monotonic ms the process experienced (default `performance.now`): a pause shows as a gap, whatever the store's clock. */
   elapsed?: () => number;
   /** A renewal that failed, or a lease that ran out (the claims under it are given up here). */
   onProblem?: (message: string, fields: Record<string, unknown>) => void;

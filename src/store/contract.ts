@@ -1,15 +1,9 @@
 /**
- * The store contract: the repositories services and jobs use, as one asynchronous interface with
- * two engines behind it. `lowdb-engine.ts` runs it over the embedded lowdb store (one process, one
- * data directory); `pg/engine.ts` runs it on PostgreSQL, shared by several bot instances.
- *
- * Everything here resolves once the change is durable (on disk, or committed). Secrets cross this
- * contract sealed only: credentials, conversation states and stored updates are vault tokens made
- * above it (see `sealCredential`, `sealConversation`, `sealUpdate`), so no engine ever sees a plain
- * key. Two rules the engines share beyond their single-process behaviour:
- * - a purchase confirmation id makes one set of transactions, however many callers race it;
- * - due outbox items and due transaction checks are *claimed* with a lease, so several workers
- *   never take the same one while its lease runs.
+ * The store contract services and jobs use, with two engines behind it: `lowdb-engine.ts` (one
+ * process, one data directory) and `pg/engine.ts` (PostgreSQL, shared by several instances).
+ * Everything resolves once durable (on disk, or committed). Secrets cross it sealed only (vault
+ * tokens made above it: `sealCredential`, `sealConversation`, `sealUpdate`). Across instances a
+ * confirmation id makes one set of transactions, and due work is claimed with a lease.
  */
 import type { ServiceName } from '../domain.ts';
 import type { BalanceEntry } from './records/balances.ts';
@@ -23,14 +17,38 @@ import type { ListOptions, NewTransaction, TransactionPatch, TransactionRecord }
 import type { SealedUpdate } from './records/updates.ts';
 import type { NewUser, UserFilter, UserPatch, UserRecord } from './records/users.ts';
 
+/**
+ * How long, and how many, done inbox entries are kept to recognise a re-delivery. Long polling:
+ * Telegram re-sends an update only until a later getUpdates offset acknowledges it, so after a
+ * crash at most the last answer (100 updates, getUpdates' limit) comes again. Webhook: by count in
+ * the data directory's log (its live entries stay in memory), by age only on PostgreSQL, where a
+ * fleet handles hundreds of updates a second and a count would forget one within seconds.
+ */
+export const inboxRetention = {
+  polling: { maxAgeMs: 24 * 60 * 60_000, maxCount: 100 },
+  webhook: {
+    lowdb: { maxAgeMs: 60 * 60_000, maxCount: 200 },
+    postgres: { maxAgeMs: 60 * 60_000, maxCount: Number.MAX_SAFE_INTEGER },
+  },
+} as const;
+
+/** `T` with the methods `K` answering at once, not with a promise (the lowdb repositories: their data is in memory). */
+export type AnsweredAtOnce<T, K extends keyof T> = Omit<T, K> & {
+  [P in K]: T[P] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
+};
+
+/** A lowdb repository with a file of its own. */
+export interface FileRepo {
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Which engine runs the contract. */
 export type StoreEngineKind = 'lowdb' | 'postgres';
 
-/** A claim's holder and how long it holds: a claimed row is not handed to anyone else until then. */
+/** A claim's holder (an instance id) and its length (ms, engine clock): nobody else gets the row until then. */
 export interface Lease {
-  /** Who claims (an instance id); only the same owner's claim is ended by its update/removal. */
   owner: string;
-  /** Lease length (ms from the engine's clock). A holder that dies lets its rows go after it. */
   ms: number;
 }
 
@@ -46,9 +64,9 @@ export interface TransactionUpdateOptions {
   /** Queued in the same commit as the change. */
   notify?: NewOutboxItem[];
   /**
-   * Not on disk yet when the call resolves: the lowdb engine writes it with the next write (within `deferredWriteMs`), so a
-   * wave of changes shares a few writes (PostgreSQL commits at once). Only for a change whose loss in a crash costs nothing
-   * (a re-check that found the transaction still Pending is made again). Ignored with `notify`: queued messages are on disk first.
+   * lowdb may write the change with its next write (within `deferredWriteMs`: a wave of changes
+   * shares a few writes; PostgreSQL commits at once). Only for a change whose loss in a crash costs
+   * nothing (a re-check that found it still Pending); ignored with `notify`.
    */
   deferWrite?: boolean;
 }
@@ -85,23 +103,13 @@ export interface CredentialStore {
   countByService(): Promise<Record<ServiceName, number>>;
 }
 
-/**
- * Purchases, open and settled (the lowdb engine keeps settled ones in its history segments, the
- * PostgreSQL engine in the same table).
- */
+/** Purchases, open and settled. */
 export interface TransactionStore {
   /** Stores one new transaction; StoreError('duplicate') if its refId exists (open or settled). */
   create(tx: NewTransaction): Promise<TransactionRecord>;
-  /**
-   * Stores a confirmation's transactions all or none, committed before any provider call. With a
-   * `confirmationId` that was used already (by any caller, any instance) it throws
-   * StoreError('duplicate') and stores nothing: one confirmation, one set of transactions.
-   */
+  /** A confirmation's transactions, all or none; a `confirmationId` used already (anywhere): StoreError('duplicate'). */
   createMany(txs: readonly NewTransaction[], options?: { confirmationId?: string }): Promise<TransactionRecord[]>;
-  /**
-   * The ref ids a confirmation was turned into, if it was (kept 7 days), once that is durable: a
-   * concurrent caller's write still in flight is waited for, and one that failed reads as none.
-   */
+  /** The ref ids a confirmation became (kept 7 days), once durable: a write in flight is waited for, a failed one reads as none. */
   confirmation(confirmationId: string): Promise<string[] | undefined>;
   /** An open transaction. */
   get(refId: string): Promise<TransactionRecord | undefined>;
@@ -123,32 +131,15 @@ export interface TransactionStore {
   listCreatedSince(since: Date): Promise<TransactionRecord[]>;
   /** Users with a purchase created at or after `since` that did not fail. */
   buyersSince(since: Date): Promise<Set<number>>;
-  /**
-   * Changes an open transaction (a final status is refused: use `settle`), `notify` in the same
-   * commit; ends a claim on it. Undefined, nothing queued, if it is not open.
-   */
+  /** Changes an open transaction (not to a final status: `settle`), `notify` in the same commit; ends a claim on it. Undefined if not open. */
   update(refId: string, patch: TransactionPatch, options?: TransactionUpdateOptions): Promise<TransactionRecord | undefined>;
-  /**
-   * Gives an open transaction its final status and queues `notify` in one commit; undefined,
-   * nothing queued, if it is not open (so of two racing settlements exactly one notifies).
-   */
+  /** Final status and `notify` in one commit; undefined, nothing queued, if not open (of two racing settlements one notifies). */
   settle(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
-  /**
-   * Open transactions due for a check at `nowMs` (nextCheckAt, else createdAt). Order: lowdb by
-   * account (earliest account first, each account's earliest first), PostgreSQL by due time.
-   */
+  /** Open transactions due at `nowMs` (nextCheckAt, else createdAt); lowdb by account, earliest first, PostgreSQL by due time. */
   due(nowMs: number, options?: { limit?: number }): Promise<TransactionRecord[]>;
-  /**
-   * Claims due open transactions not under another live lease, earliest due first (lowdb: by
-   * account, as `due`). `skip` leaves one out and `room` caps one account's share (0 passes the
-   * account over); both are asked in the caller's process, so they must answer at once.
-   */
+  /** Claims due transactions under no other live lease, in `due`'s order; `skip` and `room` run in the caller's process, synchronously. */
   claimDue(nowMs: number, options: ClaimOptions & DueFilter): Promise<TransactionRecord[]>;
-  /**
-   * Ends `owner`'s claim on a transaction whose check ended without writing it (a write ends the
-   * claim itself): it is due again at its stored time, for any instance. Another owner's claim is
-   * left as it is.
-   */
+  /** Ends `owner`'s claim (only its own) after a check that wrote nothing: due again at its stored time, for anyone. */
   releaseClaim(refId: string, owner: string): Promise<void>;
   /** When the earliest open transaction is due (ms), undefined with none open. */
   nextDueAt(): Promise<number | undefined>;
@@ -163,10 +154,7 @@ export interface OutboxStore {
   list(): Promise<OutboxItem[]>;
   /** Items due at `at` (notBefore passed, or none), oldest due first. */
   listDue(at: Date): Promise<OutboxItem[]>;
-  /**
-   * Claims one pending item for `lease.owner` unless another owner's lease on it still runs;
-   * undefined if it is gone or held elsewhere (the sender of a fleet takes each item this way).
-   */
+  /** Claims one pending item unless another owner's lease on it runs; undefined if gone or held elsewhere. */
   claim(id: string, lease: Lease): Promise<OutboxItem | undefined>;
   /** Claims due items not under another live lease, oldest due first. */
   claimDue(at: Date, options: ClaimOptions): Promise<OutboxItem[]>;
@@ -213,37 +201,25 @@ export interface GameOrderStore {
 export interface InboxStore {
   has(updateId: number): Promise<boolean>;
   /**
-   * Stores the updates not held yet; resolves with the ids that were new, lowest first (the rest
-   * were duplicates). With `lease`, the new ones are held by the caller, who handles them, until
-   * they are done or the lease runs out (its holder died): only then may a replay claim them.
+   * Stores the updates not held yet; resolves with the new ids, lowest first. With `lease` the
+   * caller holds the new ones until done or its lease runs out: only then may a replay claim them.
    */
   add(updates: readonly SealedUpdate[], options?: { lease?: Lease }): Promise<number[]>;
-  /**
-   * Marks the update done. With `owner` only while `owner` still holds it (fenced: a holder whose
-   * claim moved to another instance marks nothing); resolves whether it was marked.
-   */
+  /** Marks the update done; with `owner` only while `owner` holds it (fenced); resolves whether it was marked. */
   markDone(updateId: number, owner?: string): Promise<boolean>;
   /** Whether the update is stored, not done, and held by `owner` (its handler may run it now). */
   holds(updateId: number, owner: string): Promise<boolean>;
   /** Ids not done, lowest first. */
   pendingIds(): Promise<number[]>;
-  /**
-   * Whether an update of `chatId` with an id below `updateId` is stored and not done (handled by
-   * someone now, waiting for a retry, or left by a dead instance): a later update of the chat
-   * waits for it, so each chat's updates run in order across instances.
-   */
+  /** Whether an update of `chatId` below `updateId` is stored and not done: a later one waits, so a chat's updates run in order. */
   earlierOpen(chatId: number, updateId: number): Promise<boolean>;
   /**
-   * Claims updates not done that nobody holds (added without a lease, or its lease ran out),
-   * lowest id first, at most `limit`, counting one replay attempt each (committed before it
-   * resolves). One already replayed `maxAttempts` times is marked done instead and only its id
-   * returned in `givenUp`: a start that crashes on the same update again and again gives it up.
+   * Claims updates not done that nobody holds, lowest id first, counting one replay attempt each
+   * (durable before it resolves). One replayed `maxAttempts` times is marked done instead and
+   * returned in `givenUp`: a start that crashes on it again and again gives it up.
    */
   claimForReplay(options: ClaimOptions & { maxAttempts: number }): Promise<{ updates: SealedUpdate[]; givenUp: number[] }>;
-  /**
-   * Forgets done updates received more than `maxAgeMs` ago, and all but the newest `maxCount` done
-   * ones (Telegram does not deliver those again); resolves once that is durable. Pending ones stay.
-   */
+  /** Forgets done updates older than `maxAgeMs` and all but the newest `maxCount` done ones (see `inboxRetention`); pending ones stay. */
   pruneDone(limits: { maxAgeMs: number; maxCount: number }): Promise<void>;
 }
 
@@ -268,13 +244,9 @@ export interface BroadcastStore {
   /** Records one delivery's outcome (a second record of the same position is ignored). */
   record(id: string, index: number, outcome: BroadcastOutcome): Promise<void>;
   setProgressMessage(id: string, messageId: number): Promise<void>;
-  /**
-   * Ends the job (an ended one keeps its end). With `report`, the admin's final report is queued
-   * in the same write (one SQL transaction), unless the job's report was queued already: a crash
-   * can neither lose it nor, by a retry, queue it twice.
-   */
+  /** Ends the job (an ended one keeps its end), with `report` queued in the same commit unless queued already: never lost, never twice. */
   finish(id: string, status: 'done' | 'cancelled', report?: readonly NewOutboxItem[]): Promise<BroadcastJob | undefined>;
-  /** An ended job whose final report is still to be queued (cancelled, and the runner stopped before it ended the job), if any. */
+  /** An ended job whose final report is still to be queued (cancelled, and the runner stopped first), if any. */
   unreported(): Promise<BroadcastProgress | undefined>;
 }
 
@@ -286,45 +258,25 @@ export interface PriceWatchStore {
   retain(accountKeys: ReadonlySet<string>): Promise<void>;
 }
 
-/**
- * Updates of one chat handled one at a time, across every instance that shares the store: a
- * flow's next answer never races the step before it, whichever instance each update reached.
- */
+/** One update of a chat at a time across every instance: a flow's next answer never races the step before. */
 export interface ChatLockStore {
   /**
-   * Runs `work` holding the chat's lock (waiting for it first). The lock goes when `work` settles,
-   * or when its holder dies (PostgreSQL: with the holder's connection). Chats do not wait for each other.
-   * `held` is aborted (with StoreError('lock-lost')) if the lock goes while `work` still runs — on
-   * PostgreSQL when the connection holding it is lost — so work that lasts stops acting as the holder.
+   * Runs `work` holding the chat's lock, which goes when `work` settles or with its holder (on
+   * PostgreSQL its connection; `held` then aborts with StoreError('lock-lost')).
    */
   run<T>(chatId: number, work: (held: AbortSignal) => Promise<T>): Promise<T>;
 }
 
-/** What the holder of a send claim learns when it gets it. */
 export interface SendClaim {
-  /**
-   * True when another sender held the ref first and this caller waited for it to finish. The
-   * waiter should take that sender's answer from the store rather than ask the provider again.
-   */
+  /** Another sender held the ref first and this caller waited: take its answer from the store, do not ask the provider again. */
   waited: boolean;
-  /**
-   * Aborted (with StoreError('lock-lost')) if the claim goes while the task still runs — on
-   * PostgreSQL with the connection holding it — so the task stops acting as the ref's sender.
-   */
+  /** Aborted (StoreError('lock-lost')) if the claim goes while the task runs (PostgreSQL: its connection was lost). */
   held: AbortSignal;
 }
 
-/**
- * One sender per ref at a time (DESIGN invariant 8): who may talk to the provider about one ref id
- * right now, across every instance sharing the store.
- */
+/** One sender per ref at a time (DESIGN invariant 8), across every instance. */
 export interface SendClaimStore {
-  /**
-   * Runs `task` as the only holder of `refId`'s claim: a caller that finds it taken (in this
-   * instance or another) waits until it is free, is told so through `waited`, then runs. Claims of
-   * different refs never wait for each other. The claim goes when `task` settles, or with its
-   * holder (PostgreSQL: with the holder's connection, signalled through `held`).
-   */
+  /** Runs `task` as the only holder of `refId`'s claim, waiting for it if taken; it goes when `task` settles or with its holder. */
   withClaim<T>(refId: string, task: (claim: SendClaim) => Promise<T>): Promise<T>;
 }
 
@@ -338,17 +290,12 @@ export interface FleetLimits {
   perGroupPerMinute: number;
 }
 
-/**
- * Send slots shared by every instance: each message the bot sends on its own is given an instant,
- * so that the fleet together keeps Telegram's limits, not each instance alone.
- */
+/** Send instants shared by every instance, so the fleet together keeps Telegram's limits. */
 export interface SendSlotStore {
   /**
-   * Reserves and resolves the earliest instant (ms, engine clock) at or after `atMs` at which one
-   * message to `chatId` keeps `limits` together with every reservation before it: the overall
-   * rate cut into slots of 1000 / perSecond ms, one message each (so any second holds at most
-   * perSecond), `perChatMs` after the chat's previous message, and for a group 60 s /
-   * perGroupPerMinute after its previous one (so any minute holds at most perGroupPerMinute).
+   * Reserves the earliest instant (ms, engine clock) from `atMs` at which a message to `chatId`
+   * keeps `limits` with every reservation before it: one per 1000 / perSecond ms slot,
+   * `perChatMs` after the chat's last, for a group 60 s / perGroupPerMinute after its last.
    */
   reserve(chatId: number, atMs: number, limits: FleetLimits): Promise<number>;
 }
@@ -372,10 +319,7 @@ export interface StoreEngine {
   sendClaims: SendClaimStore;
   /** How the engine reaches its data (PostgreSQL: the database server); the embedded engine has none to report. */
   health?(): StoreHealth;
-  /**
-   * Extends every claim `lease.owner` holds (stored updates, due checks, outbox items) to
-   * `lease.ms` from now: a live holder renews its claims, so only a dead one's run out.
-   */
+  /** Extends every claim of `lease.owner` (updates, due checks, outbox items) to `lease.ms` from now: only a dead holder's run out. */
   renewLeases(lease: Lease): Promise<void>;
   /** Waits for what is in flight and releases the engine (its files or connections). */
   close(): Promise<void>;

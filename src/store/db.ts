@@ -1,8 +1,6 @@
 /**
- * What services, jobs and the bot use: the store contract of either engine (contract.ts) with the
- * vault on top. Credentials and conversation states are sealed and opened here, above the engine,
- * so neither lowdb's files nor PostgreSQL's tables ever hold a plain key; everything else is the
- * engine's own repository.
+ * What services, jobs and the bot use: either engine's contract with the vault on top. Secrets are
+ * sealed and opened here, above the engine, so no file or table ever holds a plain key.
  */
 import type { ServiceName } from '../domain.ts';
 import type { Update } from 'grammy/types';
@@ -19,10 +17,7 @@ export interface CredentialsDb extends CredentialStore {
   /** The opened secret fields, or undefined if not connected. Rejects with VaultError if they cannot be opened. */
   load(userId: number, service: ServiceName): Promise<Record<string, string> | undefined>;
   has(userId: number, service: ServiceName): Promise<boolean>;
-  /**
-   * The sealed text as stored, or undefined if not connected: nothing readable without the key,
-   * and different after every save, so it tells whether the credentials changed.
-   */
+  /** The sealed text as stored (different after every save: it tells whether the credentials changed). */
   sealedOf(userId: number, service: ServiceName): Promise<string | undefined>;
   /** Label and connection time, without the secret. */
   info(userId: number, service: ServiceName): Promise<CredentialInfo | undefined>;
@@ -40,10 +35,7 @@ export interface ConversationsDb extends ConversationStore {
 export interface InboxDb extends InboxStore {
   /** Seals and stores the updates not held yet; resolves the ids that were new (see `add`). */
   addUpdates(updates: readonly Update[], options?: { lease?: Lease }): Promise<number[]>;
-  /**
-   * Claims updates for a replay (see `claimForReplay`) and opens them; one that cannot be opened
-   * (its key was retired, or it was altered) is marked done and named in `givenUp`.
-   */
+  /** `claimForReplay`, opened; one that cannot be opened (key retired, altered) is marked done and named in `givenUp`. */
   claimUpdatesForReplay(options: ClaimOptions & { maxAttempts: number }): Promise<{ updates: Update[]; givenUp: number[] }>;
 }
 

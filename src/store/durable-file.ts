@@ -8,74 +8,35 @@ import {
   exists,
   fileMode,
   isErrno,
+  namingFile,
   noop,
   removeStaleTemps,
+  reportWrite,
   tightenMode,
-  writeFileAtomic as replaceFileAtomic,
+  writeFileAtomic,
+  type AtomicWriter,
+  type WriteEvent,
 } from './atomic-file.ts';
 
-import { appendSynced, releaseAppendHandle } from './append-file.ts';
+export { dirMode, ensureDir, fileMode, syncDir, writeFileAtomic, type AtomicWriter, type WriteEvent } from './atomic-file.ts';
 
-export { dirMode, ensureDir, fileMode, syncDir } from './atomic-file.ts';
-
-/** What the adapter reports after each completed file write (for tests, metrics and benchmarks). */
-export interface WriteEvent {
-  file: string;
-  bytes: number;
-  /** `performance.now()` when serialisation started. */
-  startedAt: number;
-  /** From serialisation to the renamed file being synced. */
-  durationMs: number;
-}
-
-/** Result of decoding a file's JSON: the typed data, and the data version it was upgraded from, if any. */
+/** A file's decoded JSON, and the data version it was upgraded from, if any. */
 export interface Decoded<T> {
   data: T;
   migratedFrom?: number;
 }
 
-/**
- * Writes a whole file atomically and durably, or with `append` adds `content` at the end of an
- * existing file and syncs it (the update inbox's log); `writeFileAtomic` is the real one. Tests
- * pass a wrapper that fails like a full disk (ENOSPC) to prove that a failed write loses nothing
- * silently: one writer for both, so that such a disk fails appends too.
- */
-export type AtomicWriter = (file: string, content: string | Buffer, options: { backup: boolean; append?: boolean }) => Promise<void>;
-
-/**
- * The store's writer (AtomicWriter): the whole file replaced atomically (temp file, fsync, rename,
- * directory fsync; with `backup` the version before kept as `<file>.bak`), or with `append` the
- * content appended to the file (which must exist: its name is durable already) and on disk
- * before this resolves. A failed append may have left part of its content at the end: the
- * appender cuts the file back (the inbox log does). Replacing a file lets go of its append handle
- * first, which would write to the version replaced.
- */
-export const writeFileAtomic: AtomicWriter = async (file, content, options) => {
-  if (!options.append) {
-    await releaseAppendHandle(file);
-    return replaceFileAtomic(file, content, options);
-  }
-  await appendSynced(file, content);
-};
-
 export interface DurableFileOptions<T> {
-  /** Absolute or relative path of the JSON file. Its directory is created (0700) if missing. */
+  /** The JSON file; its directory is created (0700) if missing. */
   path: string;
-  /**
-   * Validates what was read, upgrading older formats first. Throw StoreVersionError for a newer
-   * format; any other error marks the file corrupt.
-   */
+  /** Validates what was read, upgrading older formats; StoreVersionError for a newer one, any other error: corrupt. */
   decode: (raw: unknown, file: string) => Decoded<T>;
-  /** Data used when the file does not exist yet. */
+  /** The data while the file does not exist yet. */
   defaultData: () => T;
-  /** Called after every completed write. */
   onWrite?: (event: WriteEvent) => void;
-  /** The file writer; default `writeFileAtomic`. */
+  /** Default `writeFileAtomic`. */
   writeFile?: AtomicWriter;
-  /**
-   * Checks the data just read before anything is written (e.g. that the encryption key fits it).
-   * Throwing stops the open with that error; the file, its backup and any migration stay untouched.
-   */
+  /** Checks the data read (e.g. that the encryption key fits it); a throw stops the open before anything is written. */
   verify?: (data: T) => void;
   /** The names in the file's directory, listed once for many files (the users' shards): it is not created, a file not listed is missing. */
   listing?: ReadonlySet<string>;
@@ -111,31 +72,24 @@ export function unsealJson(text: string): string | undefined {
 }
 
 /**
- * lowdb adapter for one JSON file. Reading: a missing file gives null (lowdb keeps the default
- * data); a file that is not JSON or fails `decode` throws StoreCorruptError and the adapter then
- * refuses every write, so the broken file stays exactly as it was. Writing is atomic: a temp
- * file (0600) in the same directory is written and fsynced, the previous version is kept as
- * `<file>.bak` (a hard link, no copy), the temp file is renamed over the target and the directory
- * is fsynced. The JSON text is produced synchronously when `write` is called, so changes made
- * while the disk work runs are not part of this write.
+ * lowdb adapter for one JSON file. A missing file reads as null (the default data); one that is
+ * not JSON or fails `decode` throws StoreCorruptError and every write is refused after, so the
+ * broken file stays as it was. The JSON text is made synchronously at `write`: changes made while
+ * the disk work runs belong to the next write.
  */
-export class AtomicJsonAdapter<T> implements Adapter<T> {
-  /** Set by `read` when the file was in an older format and has been upgraded in memory. */
+class AtomicJsonAdapter<T> implements Adapter<T> {
+  /** The data version the file was upgraded from in memory, if it was. */
   migratedFrom: number | undefined;
-  /** The bytes last read, kept only when the file was upgraded (for a pre-migration backup). */
+  /** The bytes read, kept only when the file was upgraded (for a pre-migration backup). */
   originalBytes: Buffer | undefined;
-  /** Whether the file existed at the last read. */
   existed = false;
   /** Whether the data read is still to be parsed (`parseLater`): it is `onDisk()`. */
   deferred = false;
   /** The JSON text on disk now (from the last read or successful write); undefined: no file yet. */
   private diskText: string | undefined;
   private unreadable = false;
-  private readonly options: DurableFileOptions<T>;
 
-  constructor(options: DurableFileOptions<T>) {
-    this.options = options;
-  }
+  constructor(private readonly options: DurableFileOptions<T>) {}
 
   async read(): Promise<T | null> {
     const file = this.options.path;
@@ -199,25 +153,12 @@ export class AtomicJsonAdapter<T> implements Adapter<T> {
     const startedAt = performance.now();
     const json = (this.options.encode ?? JSON.stringify)(data);
     const text = this.options.decodeChecked ? sealJson(json) : json;
-    await (this.options.writeFile ?? writeFileAtomic)(file, text, { backup: true }).catch((error: unknown) => {
-      // A failed write(2) names no file (ENOSPC, EIO): the operator is told which one it was.
-      if (typeof error === 'object' && error !== null && typeof (error as { path?: unknown }).path !== 'string') {
-        Object.assign(error, { path: file });
-      }
-      throw error;
-    });
+    await (this.options.writeFile ?? writeFileAtomic)(file, text, { backup: true }).catch(namingFile(file));
     this.diskText = text;
-    try {
-      this.options.onWrite?.({ file, bytes: Buffer.byteLength(text), startedAt, durationMs: performance.now() - startedAt });
-    } catch {
-      // An observer's bug must not turn a completed write into a failed one.
-    }
+    reportWrite(this.options.onWrite, file, Buffer.byteLength(text), startedAt);
   }
 
-  /**
-   * A fresh copy of the data as it is on disk now (the default data if the file was never
-   * written), decoded like a read. Used to undo changes whose write failed.
-   */
+  /** A fresh copy of the data on disk now (the default data if never written), to undo changes whose write failed. */
   onDisk(): T {
     if (this.diskText === undefined) return this.options.defaultData();
     return this.decode(this.parse(this.diskText)).data;
@@ -269,51 +210,42 @@ export function newBatch(): Batch {
 }
 
 /**
- * One JSON file held in memory and written back durably. `update` changes `data` synchronously
- * and resolves once that change is on disk. Writes are coalesced and serialised: at most one
- * write runs at a time; everything changed while it runs goes into the next single write, and all
- * their callers resolve together when that write is done. Changes made in the same synchronous
- * run always land in the same write (so they are atomic together).
+ * One JSON file held in memory and written back durably. Writes are coalesced and serialised: one
+ * runs at a time, everything changed meanwhile goes into the next one, and changes of one
+ * synchronous run always share a write (atomic together).
  *
- * Memory never stays ahead of the disk after a failure: when a write fails (disk full, I/O error)
- * the data goes back to exactly what the last successful write (or the read at open) put on disk,
- * and every caller whose change is thereby lost is rejected with the write's error: the callers of
- * the failed write, and those whose changes were waiting for the next write (they were made on
- * top of the lost ones). Nothing is retried behind a caller's back.
+ * Memory never stays ahead of the disk: a failed write puts the data back to what is on disk and
+ * rejects every caller whose change is lost — those of the failed write and those waiting for the
+ * next (made on top of the lost ones). Nothing is retried behind a caller's back.
  */
 export class DurableFile<T> {
-  readonly path: string;
   /** Data version the file was upgraded from when opened, if it was. */
   readonly migratedFrom: number | undefined;
   /** Whether the file existed when opened. */
   readonly existed: boolean;
-  private readonly low: Low<T>;
-  private readonly adapter: AtomicJsonAdapter<T>;
   private closed = false;
-  /** The write running now. */
   private writing: Batch | undefined;
-  /** Changes made since `writing` started (or since the last write): the next write. */
+  /** Changes made since `writing` started: the next write. */
   private pending: Batch | undefined;
-  /** Whether `pending` holds a change that must be written at once (not only deferred ones). */
+  /** Whether `pending` holds a change to write at once (not only deferred ones). */
   private pendingNow = false;
-  /** Starts the write of deferred changes when nothing else has written them first. */
   private deferTimer: NodeJS.Timeout | undefined;
   /** When `deferTimer` fires (performance.now()); a change deferred for less moves it earlier. */
   private deferDeadline = Infinity;
 
-  private constructor(low: Low<T>, filePath: string, adapter: AtomicJsonAdapter<T>) {
-    this.low = low;
-    this.path = filePath;
-    this.adapter = adapter;
+  private constructor(
+    private readonly low: Low<T>,
+    readonly path: string,
+    private readonly adapter: AtomicJsonAdapter<T>,
+  ) {
     this.migratedFrom = adapter.migratedFrom;
     this.existed = adapter.existed;
   }
 
   /**
-   * Opens (reads and validates) the file. Throws StoreCorruptError or StoreVersionError without
-   * touching the file. `verify` (if given) then checks the decoded data; if it throws, the open
-   * fails with that error and nothing is written. A file upgraded from an older format is then
-   * copied to `<file>.v<old>.bak` and written in the new format.
+   * Reads and validates the file (StoreCorruptError, StoreVersionError, or `verify`'s error,
+   * touching nothing). A file upgraded from an older format is copied to `<file>.v<old>.bak`
+   * first, then written in the new format.
    */
   static async open<T>(options: DurableFileOptions<T>): Promise<DurableFile<T>> {
     if (!options.listing) await ensureDir(path.dirname(options.path));
@@ -349,47 +281,25 @@ export class DurableFile<T> {
   }
 
   /**
-   * Runs `mutator` on the data right away (synchronously), then resolves with its result once the
-   * change is on disk. The mutator must be synchronous and must validate before it changes
-   * anything: if it throws, nothing is written and the error is passed on. If the write fails,
-   * the change is undone in memory and the returned promise rejects with the write's error.
+   * Runs the synchronous `mutator` on the data at once and resolves with its result once the change
+   * is on disk. It must validate before it changes anything: a throw writes nothing. A failed write
+   * undoes the change in memory and rejects.
    */
   async update<R>(mutator: (data: T) => R): Promise<R> {
-    // Everything up to the first await runs synchronously at the call, the mutator included; a
-    // throw here becomes the returned promise's rejection.
-    if (this.closed) throw new StoreError('closed', `${this.path} is closed; no more changes are accepted.`);
-    const result = mutator(this.data);
-    const written = this.join();
-    if (isThenable(result)) {
-      throw new TypeError('DurableFile.update: the mutator must be synchronous (it returned a promise).');
-    }
+    const { result, written } = this.change('update', mutator);
     await written;
     return result;
   }
 
   /**
-   * Like `update`, but the change need not reach the disk at once: it goes with the next write,
-   * started by another change or, at the latest, `withinMs` later. Returns the mutator's result
-   * right away; `written` settles with that write (a failed one undoes the change in memory, as
-   * for `update`). For changes whose loss in a crash costs nothing (a re-check that found a
-   * transaction still Pending: the check is only made again): many of them share one write
-   * instead of each making its own.
+   * `update` for a change whose loss in a crash costs nothing (a re-check that found a transaction
+   * still Pending): it joins the next write, at the latest `withinMs` later; the result comes at once.
    */
   updateDeferred<R>(mutator: (data: T) => R, withinMs: number): { result: R; written: Promise<void> } {
-    if (this.closed) throw new StoreError('closed', `${this.path} is closed; no more changes are accepted.`);
-    const result = mutator(this.data);
-    // Joined before the check, as in `update`: whatever the mutator changed is written.
-    const written = this.join(withinMs);
-    if (isThenable(result)) {
-      throw new TypeError('DurableFile.updateDeferred: the mutator must be synchronous (it returned a promise).');
-    }
-    return { result, written };
+    return this.change('updateDeferred', mutator, withinMs);
   }
 
-  /**
-   * Resolves when every change made so far is on disk; rejects if the write that carries any of
-   * them fails (those changes are then gone from memory too).
-   */
+  /** Resolves when every change made so far is on disk; rejects if a write carrying one fails (it is gone from memory too). */
   flush(): Promise<void> {
     // Deferred changes waiting for their timer are written now.
     if (this.pending && !this.pendingNow) void this.join();
@@ -402,10 +312,16 @@ export class DurableFile<T> {
     await this.flush();
   }
 
-  /**
-   * Puts the changes just made into the next write, starting it once the current run is over;
-   * with `deferMs`, starting it at the latest that much later (unless another change needs it sooner).
-   */
+  private change<R>(name: string, mutator: (data: T) => R, deferMs?: number): { result: R; written: Promise<void> } {
+    if (this.closed) throw new StoreError('closed', `${this.path} is closed; no more changes are accepted.`);
+    const result = mutator(this.data);
+    // Joined before the check: whatever the mutator changed is written.
+    const written = this.join(deferMs);
+    if (isThenable(result)) throw new TypeError(`DurableFile.${name}: the mutator must be synchronous (it returned a promise).`);
+    return { result, written };
+  }
+
+  /** Puts the changes just made into the next write, started after the current run, or with `deferMs` at the latest that much later. */
   private join(deferMs?: number): Promise<void> {
     this.pending ??= newBatch();
     if (deferMs === undefined) {

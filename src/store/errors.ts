@@ -19,35 +19,35 @@ export type StoreErrorCode =
 
 /** Base class of every error the store throws on purpose. Messages never contain secrets. */
 export class StoreError extends Error {
-  readonly code: StoreErrorCode;
-  constructor(code: StoreErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'StoreError';
-    this.code = code;
   }
 }
 
-/**
- * A data file could not be read: not JSON, or not the shape the schema expects. kiosbot never
- * writes to such a file; the operator restores the backup or moves the file away.
- */
+/** A data file could not be read (not JSON, not the schema's shape); kiosbot never writes to it. */
 export class StoreCorruptError extends StoreError {
-  readonly file: string;
-  readonly reason: string;
-  constructor(file: string, reason: string, advice: string) {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    advice: string,
+  ) {
     super('corrupt', `Data file ${file} is unreadable: ${reason}. kiosbot has not changed it. ${advice}`);
     this.name = 'StoreCorruptError';
-    this.file = file;
-    this.reason = reason;
   }
 }
 
 /** A data file was written by a newer kiosbot than this one. */
 export class StoreVersionError extends StoreError {
-  readonly file: string;
-  readonly found: number;
-  readonly supported: number;
-  constructor(file: string, found: number, supported: number) {
+  constructor(
+    readonly file: string,
+    readonly found: number,
+    readonly supported: number,
+  ) {
     super(
       'version',
       `Data file ${file} has data version ${found}, but this kiosbot only understands up to version ${supported}: ` +
@@ -55,17 +55,16 @@ export class StoreVersionError extends StoreError {
         'kiosbot has not changed the file.',
     );
     this.name = 'StoreVersionError';
-    this.file = file;
-    this.found = found;
-    this.supported = supported;
   }
 }
 
 /** Another live process owns the data directory. */
 export class StoreLockedError extends StoreError {
-  readonly lockFile: string;
-  readonly pid: number;
-  constructor(lockFile: string, pid: number, dataDir: string) {
+  constructor(
+    readonly lockFile: string,
+    readonly pid: number,
+    dataDir: string,
+  ) {
     super(
       'locked',
       `Another kiosbot process (pid ${pid}) is using the data directory ${dataDir} (lock file ${lockFile}). ` +
@@ -73,19 +72,17 @@ export class StoreLockedError extends StoreError {
         'If you are sure no kiosbot is running, delete the lock file and start again.',
     );
     this.name = 'StoreLockedError';
-    this.lockFile = lockFile;
-    this.pid = pid;
   }
 }
 
-/**
- * ENCRYPTION_KEY does not open the data: it is not the key the data was sealed with. Start-up
- * stops before anything is written, so no secret is ever sealed with the wrong key.
- */
+/** ENCRYPTION_KEY does not open the data: start-up stops before anything is sealed with the wrong key. */
 export class StoreKeyError extends StoreError {
-  readonly file: string;
   /** `advice`: what to do, where the data directory's (set the key back, or finish the rotation) does not apply. */
-  constructor(file: string, reason: string, advice?: string) {
+  constructor(
+    readonly file: string,
+    reason: string,
+    advice?: string,
+  ) {
     super(
       'key',
       `ENCRYPTION_KEY is not the key the data in ${file} was encrypted with: ${reason}. kiosbot has not changed anything. ` +
@@ -96,15 +93,10 @@ export class StoreKeyError extends StoreError {
         ' Without that key the stored provider credentials cannot be read; do not delete the data to get past this: it also holds the open purchases.',
     );
     this.name = 'StoreKeyError';
-    this.file = file;
   }
 }
 
-/**
- * A piece of the data directory is gone while the rest is there (the hot file beside the users'
- * files or the history, a history month the hot file lists). Starting would silently lose what it
- * held, so start-up stops unless the operator accepts the loss (ACCEPT_MISSING_DATA=true).
- */
+/** A piece of the data directory is gone while the rest is there: start-up stops unless the loss is accepted (ACCEPT_MISSING_DATA=true). */
 export class StoreMissingError extends StoreError {
   readonly missing: string;
   constructor(dataDir: string, details: { missing: string; found: string; loses: string }) {
@@ -136,14 +128,11 @@ export function unreadableFileError(file: string, error: unknown): StoreCorruptE
 }
 
 /** What an operator is told about a write that failed on the data directory's file system. */
-export interface WriteFailure {
-  /** The errno code (ENOSPC, EROFS, EACCES ...). */
+interface WriteFailure {
+  /** ENOSPC, EROFS, EACCES ... */
   code: string;
-  /** The file or directory the write was for, when the error names one. */
   path?: string;
-  /** What is wrong, in a sentence. */
   problem: string;
-  /** What to do about it. */
   advice: string;
 }
 
@@ -175,11 +164,7 @@ const writeFailures: Record<string, { problem: string; advice: string }> = {
   },
 };
 
-/**
- * The data directory problem behind `error`, when it is one (a write refused by the file system:
- * full, read-only, no permission, I/O error); undefined for anything else. Callers log it instead
- * of a generic failure, so the operator reads what is wrong and what to do, not "network error".
- */
+/** The data directory problem behind `error` (a write the file system refused), logged instead of a generic failure; else undefined. */
 export function writeFailureOf(error: unknown): WriteFailure | undefined {
   for (let cause = error, depth = 0; typeof cause === 'object' && cause !== null && depth < 5; depth += 1) {
     const { code, path } = cause as { code?: unknown; path?: unknown };

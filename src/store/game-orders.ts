@@ -1,20 +1,12 @@
 import { copy, type RepoContext } from './context.ts';
 import { validated } from './records/validation.ts';
-import { gameOrderSchema, type GameOrderRecord } from './records/game-orders.ts';
+import { gameOrderSchema } from './records/game-orders.ts';
 import { insertOutboxItem } from './outbox.ts';
-import { buildOutboxItem, type NewOutboxItem } from './records/outbox.ts';
+import { buildOutboxItem } from './records/outbox.ts';
+import type { AnsweredAtOnce, GameOrderStore } from './contract.ts';
 
-/** Game shop orders created through the bot. */
-export interface GameOrdersRepo {
-  /**
-   * Stores an order, and in the same write queues `notify` (e.g. the expiry reminder, with its
-   * `notBefore`), so a crash cannot keep one without the other.
-   */
-  save(order: GameOrderRecord, options?: { notify?: NewOutboxItem[] }): Promise<GameOrderRecord>;
-  get(orderId: string): GameOrderRecord | undefined;
-  /** The user's orders, newest first. */
-  listByUser(userId: number, options?: { limit?: number; offset?: number }): GameOrderRecord[];
-}
+/** Game shop orders (the contract's GameOrderStore): an order and its expiry reminder in one write. */
+export type GameOrdersRepo = AnsweredAtOnce<GameOrderStore, 'get' | 'listByUser'>;
 
 export function createGameOrdersRepo({ hot, now }: RepoContext): GameOrdersRepo {
   return {

@@ -1,29 +1,15 @@
 import { copy, type RepoContext } from './context.ts';
 import type { HotData } from './schema.ts';
+import type { AnsweredAtOnce, GroupStore } from './contract.ts';
 import { newGroupRecord, type GroupRecord, type LinkedGroup } from './records/groups.ts';
 import type { UserRecord } from './records/users.ts';
 import { currentUser, updateWithHot } from './users.ts';
 
 /**
- * Groups that receive a user's notifications. A user links at most one group (their
- * `linkedGroupId`) and a group belongs to one owner: linking moves it, and the user record is
- * kept in step in the same atomic write (through the hot file's `pendingUsers`).
+ * Linked groups (the contract's GroupStore): one group per owner, one owner per group; the
+ * owner's `linkedGroupId` is kept in step in the same write (through the hot file's `pendingUsers`).
  */
-export interface GroupsRepo {
-  /** Links `chatId` to `ownerId`, replacing the owner's previous group and the group's previous owner. */
-  link(input: { chatId: number; ownerId: number; title?: string }): Promise<LinkedGroup>;
-  /**
-   * Moves the link of `oldId` to `newId` (a group upgraded to a supergroup gets a new chat id),
-   * keeping its owner, title and link date, in one write. A link `newId` already had is
-   * replaced. Resolves false, writing nothing, when `oldId` was not linked.
-   */
-  migrate(oldId: number, newId: number): Promise<boolean>;
-  /** Unlinks the group; resolves true if it was linked. */
-  unlink(chatId: number): Promise<boolean>;
-  get(chatId: number): LinkedGroup | undefined;
-  /** Groups linked by `ownerId` (zero or one today). */
-  byOwner(ownerId: number): LinkedGroup[];
-}
+export type GroupsRepo = AnsweredAtOnce<GroupStore, 'get' | 'byOwner'>;
 
 export function createGroupsRepo(context: RepoContext): GroupsRepo {
   const { hot, now } = context;

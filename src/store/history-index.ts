@@ -14,7 +14,6 @@
  * `checkpointEvery` records. On open a segment longer than its indexed part is indexed from there
  * on (a crash between an append and its index lines); a missing or inconsistent state (a deleted
  * index, a segment replaced by a restore) rebuilds every index from the segments.
- *
  */
 import { promises as fs } from 'node:fs';
 import { fileMode } from './durable-file.ts';

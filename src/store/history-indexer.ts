@@ -60,16 +60,8 @@ export class HistoryIndexer {
     const state = await readState(this.statePath);
     const present = new Set((await fs.readdir(this.indexDir)).filter((name) => name.endsWith('.idx')));
     const trusted = state !== undefined && (await this.trustState(state, present));
-    if (trusted) {
-      this.knownFiles = new Set([...state.files, ...present]);
-    } else {
-      // Rebuild: no bucket may keep lines of a segment that is not the one on disk now.
-      for (const name of present) await fs.rm(path.join(this.indexDir, name), { force: true });
-      for (const segment of this.segments.values()) {
-        segment.indexedTo = 0;
-        segment.lastCrc = '';
-      }
-    }
+    if (trusted) this.knownFiles = new Set([...state.files, ...present]);
+    else await this.dropIndexes();
     for (const segment of this.segments.values()) await this.indexTail(segment);
     if (!trusted || this.sinceCheckpoint > 0) await this.checkpoint();
   }
@@ -215,18 +207,23 @@ export class HistoryIndexer {
   /** An index line pointed at something else than it said: rebuild every index from the segments. */
   rebuild(): Promise<void> {
     return this.enqueue(async () => {
-      for (const name of await fs.readdir(this.indexDir)) {
-        if (name.endsWith('.idx')) await fs.rm(path.join(this.indexDir, name), { force: true });
-      }
-      this.knownFiles = new Set();
-      this.touched.clear();
-      for (const segment of this.segments.values()) {
-        segment.indexedTo = 0;
-        segment.lastCrc = '';
-        await this.indexTail(segment);
-      }
+      await this.dropIndexes();
+      for (const segment of this.segments.values()) await this.indexTail(segment);
       await this.checkpoint();
     });
+  }
+
+  /** Deletes every bucket (none may keep lines of a segment that is not the one on disk now); every segment is unindexed. */
+  private async dropIndexes(): Promise<void> {
+    for (const name of await fs.readdir(this.indexDir)) {
+      if (name.endsWith('.idx')) await fs.rm(path.join(this.indexDir, name), { force: true });
+    }
+    this.knownFiles = new Set();
+    this.touched.clear();
+    for (const segment of this.segments.values()) {
+      segment.indexedTo = 0;
+      segment.lastCrc = '';
+    }
   }
 
   /** The index lines of `key` in its bucket. */

@@ -4,6 +4,7 @@
  */
 import { constants as fsConstants, createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { exists, reportWrite } from './atomic-file.ts';
 import { crcHex, fileMode, syncDir, type WriteEvent } from './durable-file.ts';
 import type { Pointer } from './history-index.ts';
 import { StoreCorruptError, StoreError, StoreVersionError } from './errors.ts';
@@ -44,10 +45,8 @@ export type SegmentAppender = (file: string, bytes: Buffer) => Promise<void>;
 const appendSyncFlags = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_APPEND | fsConstants.O_DSYNC;
 
 /**
- * The history's own appender: keeps the file it appended to last (this month's segment) open in
- * synchronous-write mode, so a settlement costs one write that returns when it is on disk (the
- * durability of write + fdatasync, without an open, a separate fdatasync and a close each time).
- * Another file closes the held one; a failed write closes it too (the next append opens afresh).
+ * The history's appender: the segment appended to last stays open in synchronous-write mode, so a
+ * settlement costs one write that returns once on disk. Another file, or a failed write, closes it.
  */
 export function createSegmentWriter(): { append: SegmentAppender; close(): Promise<void> } {
   let held: { file: string; handle: fs.FileHandle } | undefined;
@@ -99,7 +98,7 @@ export function decodeLine(line: string): unknown {
   }
 }
 
-export interface SegmentHeader {
+interface SegmentHeader {
   format: 'kiosbot-history';
   version: number;
   month: string;
@@ -107,7 +106,7 @@ export interface SegmentHeader {
 
 export const headerOf = (month: string): SegmentHeader => ({ format: 'kiosbot-history', version: historyFileVersion, month });
 
-export function isHeader(value: unknown): value is SegmentHeader {
+function isHeader(value: unknown): value is SegmentHeader {
   return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === 'kiosbot-history';
 }
 
@@ -135,12 +134,8 @@ export function checkSegmentText(text: string, file: string): number {
   return lines.length - 1;
 }
 
-/**
- * Checks the header of a segment and cuts off a torn tail: bytes after the last newline, and a
- * last line that fails its checksum (a crash while it was written; it was never acknowledged).
- * Returns the size of the whole lines.
- */
-export async function repairSegment(file: string, month: string): Promise<number> {
+/** Checks a segment's header and cuts off a torn tail (a last line a crash cut short, never acknowledged); the size of the whole lines. */
+async function repairSegment(file: string, month: string): Promise<number> {
   const handle = await fs.open(file, 'r+');
   try {
     let size = (await handle.stat()).size;
@@ -206,23 +201,15 @@ export async function crcOfLineEndingAt(file: string, end: number): Promise<stri
   }
 }
 
-// Month files of before (`history/YYYY-MM.json`, one JSON document) are converted on open: the
-// segment is written to a temp file, fsynced and renamed into place, then the old file is renamed
-// to `YYYY-MM.json.bak`. A crash at any step leaves either the old file alone (converted again)
-// or a complete segment beside it (the old file is then just moved aside).
-
 /**
- * Converts `YYYY-MM.json` (one JSON document) into the segment `YYYY-MM.jsonl`: written to a temp
- * file, fsynced, renamed into place, then the old file becomes `YYYY-MM.json.bak`.
+ * Converts a month file of before (`YYYY-MM.json`, one JSON document) into its segment: a temp
+ * file, fsynced, renamed into place, then the old file becomes `YYYY-MM.json.bak`. A crash at any
+ * step leaves the old file alone (converted again) or a whole segment beside it (moved aside then).
  */
-export async function convertLegacy(dir: string, month: string, onWrite?: (event: WriteEvent) => void): Promise<void> {
+async function convertLegacy(dir: string, month: string, onWrite?: (event: WriteEvent) => void): Promise<void> {
   const legacy = path.join(dir, `${month}.json`);
   const target = path.join(dir, segmentFileName(month));
-  const exists = await fs.stat(target).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) {
+  if (!(await exists(target))) {
     const startedAt = performance.now();
     let raw: unknown;
     try {
@@ -260,7 +247,7 @@ export async function convertLegacy(dir: string, month: string, onWrite?: (event
     }
     await fs.rename(temp, target);
     await syncDir(dir);
-    onWrite?.({ file: target, bytes, startedAt, durationMs: performance.now() - startedAt });
+    reportWrite(onWrite, target, bytes, startedAt);
   }
   // The segment is durable: the old file steps aside (kept as .bak, replacing lowdb's older copy).
   await fs.rename(legacy, `${legacy}.bak`);
@@ -276,7 +263,7 @@ export function damagedLine(file: string, at: number): StoreCorruptError {
   );
 }
 
-export function corruptLegacy(file: string, reason: string): StoreCorruptError {
+function corruptLegacy(file: string, reason: string): StoreCorruptError {
   return new StoreCorruptError(
     file,
     reason,

@@ -1,24 +1,17 @@
 /**
  * Settled transactions: one append-only segment per month of their createdAt (UTC),
- * `history/YYYY-MM.jsonl`, plus indexes in `history/index/` that say where a record is.
+ * `history/YYYY-MM.jsonl` (a header line, then one self-checking line `<json>\t<crc32>` per
+ * record), plus indexes in `history/index/`: caches of the segments, never the truth
+ * (history-index.ts, history-indexer.ts).
  *
- * Segment: a header line, then one settled transaction per line, each line `<json>\t<crc32>`
- * (so a line checks itself). A settlement appends its line, on disk (a synchronous write to the
- * segment held open, or write + fdatasync) before its caller's promise resolves: the cost does not
- * grow with the history. Its index lines are written after that, in order; every lookup, flush and
- * close waits for them, and lines whose index write failed are indexed again from the segment. A
- * line torn by a crash (the last one, never acknowledged) is cut off at the next open. The same refId may be appended twice (a settlement
- * interrupted between the history append and the removal from the hot file is finished again on
- * open): the line appended last is the record, every read sees it once.
- *
- * Indexes: caches of the segments, never the truth (history-index.ts says how they are kept,
- * history-indexer.ts keeps them).
- *
- * Month files of before (`history/YYYY-MM.json`) are converted on open (history-lines.ts).
+ * A settlement's line is on disk before its caller resolves (the cost does not grow with the
+ * history); its index lines follow, and every lookup, flush and close waits for them. The same
+ * refId may be appended twice (a settlement a crash cut short is finished again on open): the
+ * line appended last is the record, every read sees it once.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ensureDir, syncDir, type WriteEvent } from './durable-file.ts';
+import { ensureDir, reportWrite, syncDir, type WriteEvent } from './atomic-file.ts';
 import { StoreError } from './errors.ts';
 import { transactionSchema, type TransactionRecord } from './records/transactions.ts';
 import {
@@ -49,42 +42,11 @@ export interface HistoryEntry {
   at?: Pointer;
 }
 
-export interface HistoryArchive {
-  /** Months that have a segment, newest first. */
-  months(): string[];
-  /**
-   * Appends settled transactions to their months' segments; resolves once they are on disk
-   * (fsynced). A failed append rejects and leaves the segment as it was.
-   */
-  append(records: readonly TransactionRecord[]): Promise<void>;
-  /** The settled transaction `refId` (its latest copy), if history has it. */
-  get(refId: string): Promise<TransactionRecord | undefined>;
-  /** Settled transactions with this provider trx id (any case). */
-  byTrxId(trxId: string): Promise<TransactionRecord[]>;
-  /** The user's settled transactions to `target`, newest first; `want` stops after that many. */
-  byTarget(userId: number, target: string, want?: number): Promise<TransactionRecord[]>;
-  /** What the user index holds for `userId`: one entry per refId, newest first. Reads no record. */
-  userEntries(userId: number): Promise<HistoryEntry[]>;
-  /** The records of these refIds or user-index entries (those history has), in the order asked. */
-  getMany(items: ReadonlyArray<string | HistoryEntry>): Promise<TransactionRecord[]>;
-  /**
-   * Every record of `month` that `keep` accepts (its latest copy only), streamed from the segment
-   * (memory: what is kept, plus one entry per refId of the month).
-   */
-  scan(month: string, keep: (tx: TransactionRecord) => boolean): Promise<TransactionRecord[]>;
-  /** Resolves when every append so far has settled. */
-  flush(): Promise<void>;
-  close(): Promise<void>;
-}
-
 export interface HistoryOptions {
   dir: string;
-  /** Called after every completed segment append (and every month converted from the old format). */
+  /** After every segment append (and every month converted from the old format). */
   onWrite?: (event: WriteEvent) => void;
-  /**
-   * Default: the segment written last is kept open in synchronous-write mode (closed by `close`);
-   * tests fail it like a full disk.
-   */
+  /** Default createSegmentWriter's; tests fail it like a full disk. */
   appendFile?: SegmentAppender;
   /** Wraps the appender (the store's write gate, which holds appends during a backup). */
   guardAppend?: (append: SegmentAppender) => SegmentAppender;
@@ -109,53 +71,38 @@ export async function openHistory(options: HistoryOptions): Promise<HistoryArchi
   for (const { month, file, size } of await loadSegments(dir, options.onWrite)) segments.set(month, newSegment(month, file, size));
   // 2. Indexes: trusted where they fit the segments, the rest indexed again.
   const indexer = await HistoryIndexer.open(indexDir, segments, options.checkpointEvery ?? 1_000);
-  return new SegmentHistory({
+  return new HistoryArchive(
     dir,
     segments,
     indexer,
-    appendFile: guardAppend(options.appendFile ?? ownWriter.append),
-    closeWriter: () => ownWriter.close(),
-    onWrite: options.onWrite,
-  });
+    guardAppend(options.appendFile ?? ownWriter.append),
+    () => ownWriter.close(),
+    options.onWrite,
+  );
 }
 
 /** Newest createdAt first; among equal times, the greater refId first. */
 const newestFirst = (a: HistoryEntry, b: HistoryEntry) => b.createdMs - a.createdMs || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
 
-/** What an open history is made of (openHistory opens them). */
-interface HistoryParts {
-  dir: string;
-  segments: Map<string, Segment>;
-  indexer: HistoryIndexer;
-  /** The guarded appender every segment write goes through. */
-  appendFile: SegmentAppender;
-  /** Closes the history's own appender (the segment it holds open). */
-  closeWriter: () => Promise<void>;
-  onWrite: ((event: WriteEvent) => void) | undefined;
-}
-
 /** An open history: its segments (appended to here) and their indexes (kept by `indexer`). */
-class SegmentHistory implements HistoryArchive {
-  private readonly dir: string;
-  private readonly segments: Map<string, Segment>;
-  private readonly indexer: HistoryIndexer;
-  private readonly appendFile: SegmentAppender;
-  private readonly closeWriter: () => Promise<void>;
-  private readonly onWrite: ((event: WriteEvent) => void) | undefined;
+export class HistoryArchive {
   /** Appends, one after the other. */
   private queue: Promise<unknown> = Promise.resolve();
   private rebuilding: Promise<void> | undefined;
   private closed = false;
 
-  constructor(parts: HistoryParts) {
-    this.dir = parts.dir;
-    this.segments = parts.segments;
-    this.indexer = parts.indexer;
-    this.appendFile = parts.appendFile;
-    this.closeWriter = parts.closeWriter;
-    this.onWrite = parts.onWrite;
-  }
+  constructor(
+    private readonly dir: string,
+    private readonly segments: Map<string, Segment>,
+    private readonly indexer: HistoryIndexer,
+    /** Every segment write goes through it (guarded). */
+    private readonly appendFile: SegmentAppender,
+    /** Closes the history's own appender. */
+    private readonly closeWriter: () => Promise<void>,
+    private readonly onWrite: ((event: WriteEvent) => void) | undefined,
+  ) {}
 
+  /** Months that have a segment, newest first. */
   months(): string[] {
     return [...this.segments.values()]
       .filter((s) => s.size > 0)
@@ -173,6 +120,7 @@ class SegmentHistory implements HistoryArchive {
     return run;
   }
 
+  /** Appends settled transactions to their months' segments; resolves once on disk. A failed append leaves the segment as it was. */
   append(records: readonly TransactionRecord[]): Promise<void> {
     if (this.closed) return Promise.reject(new StoreError('closed', 'The history is closed; nothing more is appended.'));
     const byMonth = new Map<string, TransactionRecord[]>();
@@ -220,7 +168,7 @@ class SegmentHistory implements HistoryArchive {
     }
     const start = segment.size;
     segment.size += bytes.length;
-    this.onWrite?.({ file, bytes: bytes.length, startedAt, durationMs: performance.now() - startedAt });
+    reportWrite(this.onWrite, file, bytes.length, startedAt);
     // The records are on disk: the caller goes on while the index lines are written.
     const span = { start, recordsAt: start + Buffer.byteLength(head), end: segment.size };
     this.indexer.indexAppend(segment, span, records, lines);
@@ -228,10 +176,12 @@ class SegmentHistory implements HistoryArchive {
 
   // ---------------------------------------------------------------- reading
 
+  /** The settled transaction `refId` (its latest copy), if history has it. */
   async get(refId: string): Promise<TransactionRecord | undefined> {
     return (await this.getMany([refId]))[0];
   }
 
+  /** The records of these refIds or user-index entries (those history has), in the order asked. */
   async getMany(items: ReadonlyArray<string | HistoryEntry>): Promise<TransactionRecord[]> {
     await this.indexer.caughtUp();
     const refIds = items.map((item) => (typeof item === 'string' ? item : item.refId));
@@ -255,6 +205,7 @@ class SegmentHistory implements HistoryArchive {
     return this.rebuilding;
   }
 
+  /** Settled transactions with this provider trx id (any case). */
   async byTrxId(trxId: string): Promise<TransactionRecord[]> {
     await this.indexer.caughtUp();
     const wanted = trxId.toUpperCase();
@@ -264,6 +215,7 @@ class SegmentHistory implements HistoryArchive {
     return (await this.getMany([...refIds])).filter((tx) => tx.trxId?.toUpperCase() === wanted);
   }
 
+  /** The user's settled transactions to `target`, newest first; `want` stops after that many. */
   async byTarget(userId: number, target: string, want = Infinity): Promise<TransactionRecord[]> {
     await this.indexer.caughtUp();
     const candidates = new Map<string, HistoryEntry>();
@@ -280,6 +232,7 @@ class SegmentHistory implements HistoryArchive {
     return found;
   }
 
+  /** What the user index holds for `userId`, one entry per refId, newest first; reads no record. */
   async userEntries(userId: number): Promise<HistoryEntry[]> {
     await this.indexer.caughtUp();
     const found = new Map<string, HistoryEntry>();
@@ -292,6 +245,7 @@ class SegmentHistory implements HistoryArchive {
     return [...found.values()].sort(newestFirst);
   }
 
+  /** Every record of `month` that `keep` accepts (its latest copy), streamed from the segment. */
   async scan(month: string, keep: (tx: TransactionRecord) => boolean): Promise<TransactionRecord[]> {
     const segment = this.segments.get(month);
     if (!segment) return [];
@@ -311,8 +265,7 @@ class SegmentHistory implements HistoryArchive {
     return kept;
   }
 
-  // ---------------------------------------------------------------- flushing and closing
-
+  /** Resolves when every append so far has settled. */
   async flush(): Promise<void> {
     await this.queue;
     await this.indexer.settled();

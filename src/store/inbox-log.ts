@@ -1,19 +1,18 @@
 /**
  * The update inbox's file, `inbox.jsonl`: an append-only log of self-checking lines
- * (`<json>\t<crc32>`, the history segments' format, history-lines.ts). A header line first, then
- * one line per stored update and lines of marks (done, replay attempts, forgotten), in the order
- * they were written. Each getUpdates batch appends its lines in one write; compaction rewrites
- * the file with one line per live entry. A line cut short or failing its checksum at the very
- * end is what a crash in the middle of an append leaves (that write was never acknowledged): it is
- * ignored, and cut off before the next append. A bad line anywhere else is damage: the open refuses.
+ * (`<json>\t<crc32>`, as the history segments): a header, then stored updates and marks (done,
+ * replay attempts, forgotten) in the order written; compaction rewrites one line per live entry.
+ * A bad last line is a crash mid-append (never acknowledged): ignored and cut off before the next
+ * append. A bad line anywhere else is damage: the open refuses.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { exists } from './atomic-file.ts';
+import { exists, reportWrite } from './atomic-file.ts';
 import { syncDir, writeFileAtomic, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { StoreCorruptError, StoreVersionError } from './errors.ts';
 import { decodeLine, encodeLine } from './history-lines.ts';
+import { versionedDecoder } from './versioned.ts';
 
 /** Data version of the log (1 was the whole-file `inbox.json`). */
 export const inboxLogVersion = 2;
@@ -39,18 +38,11 @@ export type InboxEntry = z.infer<typeof inboxEntrySchema>;
 export const inboxFileName = 'inbox.jsonl';
 /** Name of the inbox file of before (one JSON document, rewritten whole on every write): migrated at open. */
 export const legacyInboxFileName = 'inbox.json';
-/** Data version of the inbox file of before. */
-export const inboxFileVersion = 1;
-
-const inboxFileSchema = z.object({ version: z.literal(inboxFileVersion), entries: z.array(inboxEntrySchema) });
-export type InboxData = z.infer<typeof inboxFileSchema>;
+const inboxFileSchema = z.object({ version: z.literal(1), entries: z.array(inboxEntrySchema) });
+type InboxData = z.infer<typeof inboxFileSchema>;
 
 /** Decodes the inbox file of before (`inbox.json`). */
-export function decodeInboxFile(raw: unknown, file: string): { data: InboxData } {
-  const version = (raw as { version?: unknown } | null)?.version;
-  if (typeof version === 'number' && version > inboxFileVersion) throw new StoreVersionError(file, version, inboxFileVersion);
-  return { data: inboxFileSchema.parse(raw) };
-}
+export const decodeInboxFile = versionedDecoder(inboxFileSchema, 1);
 
 /**
  * The entries the inbox of `dataDir` holds, lowest update id first: from the log, or from the
@@ -225,7 +217,7 @@ export async function migrateLegacyInbox(
   const startedAt = performance.now();
   const log = compactedLog([...data.entries].sort((a, b) => a.id - b.id));
   await (options.writeFile ?? writeFileAtomic)(options.path, log, { backup: false });
-  options.onWrite?.({ file: options.path, bytes: Buffer.byteLength(log), startedAt, durationMs: performance.now() - startedAt });
+  reportWrite(options.onWrite, options.path, Buffer.byteLength(log), startedAt);
   await fs.rm(legacy);
   await fs.rm(`${legacy}.bak`, { force: true });
   await syncDir(path.dirname(legacy));

@@ -1,8 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Update } from 'grammy/types';
-import { ensureDir, fileMode, removeStaleTemps, tightenMode } from './atomic-file.ts';
-import { releaseAppendHandle } from './append-file.ts';
+import { ensureDir, fileMode, namingFile, releaseAppendHandle, removeStaleTemps, reportWrite, tightenMode } from './atomic-file.ts';
 import { newBatch, writeFileAtomic, type AtomicWriter, type Batch, type WriteEvent } from './durable-file.ts';
 import { StoreError, unreadableFileError } from './errors.ts';
 import { compactedLog, cutBack, entryLine, marksLine, migrateLegacyInbox, parseInboxLog, type InboxEntry } from './inbox-log.ts';
@@ -21,38 +20,28 @@ export function inboxSecrets(entries: Iterable<InboxEntry>): StoredSecret[] {
 }
 
 /**
- * The update inbox: Telegram updates that may move money, stored durably BEFORE Telegram is told
- * they arrived (long polling: before the next getUpdates offset; webhook: before the 200 answer),
- * so that a crash between that acknowledgement and the end of their handling loses nothing — the
- * next start replays what is not marked done. Entries are kept by update id, which also makes it
- * the de-duplication record (an update already held is never handled twice from Telegram).
+ * The update inbox of the data directory (the contract's `InboxStore` over it): updates that may
+ * move money, on disk before Telegram is told they arrived, replayed at the next start until
+ * marked done; held by update id, so it is the de-duplication record too.
  */
 export interface Inbox {
   /** Whether an update with this id is held (done or not). */
   has(updateId: number): boolean;
   /**
-   * Stores the given updates that are not held yet (sealed with the vault) and resolves, once
-   * they are on disk, with those new ones; the others were duplicates. If the write fails they are
-   * taken out again (so they are not mistaken for duplicates later) and the error is passed on.
+   * Stores (sealed) the updates not held yet; resolves with them once on disk. A failed write
+   * takes them out again (so they are not mistaken for duplicates later) and rejects.
    */
   add(updates: readonly Update[]): Promise<Update[]>;
   /** `add` for updates `sealUpdate` sealed already; resolves with the ids that were new. */
   addSealed(updates: readonly SealedUpdate[]): Promise<number[]>;
-  /**
-   * The update's handling finished. The mark is written together with the next write, at the
-   * latest after `doneDelayMs` (many marks, one write); resolves once it is on disk.
-   */
+  /** Handled: the mark joins the next write, at the latest after `doneDelayMs`; resolves once on disk. */
   markDone(updateId: number): Promise<void>;
-  /** Telegram will not send updates below `offset` again: their done entries are forgotten (lazily). */
-  acknowledgedBelow(offset: number): void;
   /** Forgets done entries received more than `maxAgeMs` ago and all but the newest `maxCount` done ones (lazily). */
   pruneDone(limits: { maxAgeMs: number; maxCount: number }): void;
   /**
-   * The entries not done, lowest update id first, still sealed (the store contract's
-   * `claimForReplay` opens them above it): only those `take` accepts, at most `limit`. Each call
-   * counts one attempt per entry (on disk before it resolves); an entry already replayed
-   * `maxAttempts` times (each start crashed on it) is marked done instead and its id returned in
-   * `givenUp`.
+   * The entries not done (that `take` accepts, at most `limit`), lowest id first, still sealed;
+   * counts one attempt each (on disk before it resolves). One replayed `maxAttempts` times
+   * already is marked done instead and returned in `givenUp`.
    */
   takeSealedForReplay(
     maxAttempts: number,
@@ -70,24 +59,23 @@ export interface Inbox {
 }
 
 export interface InboxOptions {
-  /** The log file (`inbox.jsonl` in the data directory). */
+  /** `inbox.jsonl` in the data directory. */
   path: string;
   vault: Vault;
   now?: () => Date;
   /** How long a done mark may wait for another write to join (ms). Default 200. */
   doneDelayMs?: number;
   onWrite?: (event: WriteEvent) => void;
-  /** The file writer (the store's, behind its write gate); default the real one (appends included). */
+  /** The store's file writer (behind its write gate); default writeFileAtomic. */
   writeFile?: AtomicWriter;
   /** The inbox file of before (`inbox.json`), migrated into the log at open if it is there. */
   legacyPath?: string;
-  /** Lines no longer needed (marks, done and forgotten entries) at which the log is compacted, if they are at least half of it. Default 1000. */
+  /** Dead lines (marks, forgotten entries) at which the log is compacted, if they are half of it or more. Default 1000. */
   compactAfterLines?: number;
 }
 
 type PruneLimits = { maxAgeMs: number; maxCount: number };
 
-/** The changes that go to disk in one write, and the callers waiting for it. */
 /** One write of the log and the callers waiting for it (a Batch of durable-file.ts). */
 interface Write extends Batch {
   adds: InboxEntry[];
@@ -107,11 +95,7 @@ function newWrite(): Write {
   return { adds: [], done: new Set(), tried: new Set(), forget: new Set(), compact: false, due: false, ...newBatch() };
 }
 
-/**
- * The inbox over its log. Memory holds the live entries; each change goes into the next write
- * (one at a time, coalesced: what arrives while one runs goes into the next), which appends its
- * lines and syncs once, or rewrites the live entries when the dead lines outweigh them.
- */
+/** Memory holds the live entries; changes coalesce into the next write (one at a time), which appends and syncs once, or compacts. */
 class LogInbox implements Inbox {
   private readonly entries: Map<number, InboxEntry>;
   /** Lines in the file (header included) and its size up to the last whole line. */
@@ -123,7 +107,6 @@ class LogInbox implements Inbox {
   private next: Write | undefined;
   private writing: Write | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private forgetBelow = -Infinity;
   /** Lines no longer needed at which the next compaction starts (moved on after one failed, so a failing disk is not retried in a loop). */
   private compactAt: number;
   private pruneLimits: PruneLimits | undefined;
@@ -182,12 +165,6 @@ class LogInbox implements Inbox {
     const write = this.join(false);
     write.done.add(updateId);
     return write.promise;
-  }
-
-  acknowledgedBelow(offset: number): void {
-    if (offset <= this.forgetBelow) return;
-    this.forgetBelow = offset;
-    this.forget([...this.entries.values()].filter((entry) => entry.done && entry.id < offset).map((entry) => entry.id));
   }
 
   pruneDone(limits: PruneLimits): void {
@@ -352,17 +329,11 @@ class LogInbox implements Inbox {
     return this.lines - 1 - this.entries.size;
   }
 
-  /** Puts one write on disk (see `putLines`); a failed write(2) names no file (ENOSPC, EIO): the operator is told which one it was. */
   private async put(write: Write): Promise<void> {
-    await this.putLines(write).catch((error: unknown) => {
-      if (typeof error === 'object' && error !== null && typeof (error as { path?: unknown }).path !== 'string') {
-        Object.assign(error, { path: this.options.path });
-      }
-      throw error;
-    });
+    await this.putLines(write).catch(namingFile(this.options.path));
   }
 
-  /** Puts one write on disk: its lines appended, or the live entries written as a new file. */
+  /** Appends the write's lines, or writes the live entries as a new file. */
   private async putLines(write: Write): Promise<void> {
     const startedAt = performance.now();
     const file = this.options.path;
@@ -403,11 +374,7 @@ class LogInbox implements Inbox {
       this.lines += countLines(text);
       this.size += Buffer.byteLength(text);
     }
-    try {
-      this.options.onWrite?.({ file, bytes: Buffer.byteLength(text), startedAt, durationMs: performance.now() - startedAt });
-    } catch {
-      // An observer's bug must not turn a completed write into a failed one.
-    }
+    reportWrite(this.options.onWrite, file, Buffer.byteLength(text), startedAt);
   }
 
   /** The live entries as they are once `write` is on disk, lowest id first. */
@@ -429,12 +396,9 @@ class LogInbox implements Inbox {
 
   /** What a write put on disk becomes true in memory. */
   private applyWritten(write: Write): void {
-    const below: number[] = [];
     for (const id of write.done) {
       const entry = this.entries.get(id);
-      if (!entry) continue;
-      entry.done = true;
-      if (id < this.forgetBelow) below.push(id);
+      if (entry) entry.done = true;
     }
     for (const id of write.tried) {
       const entry = this.entries.get(id);
@@ -444,8 +408,6 @@ class LogInbox implements Inbox {
       const entry = this.entries.get(id);
       if (entry?.sealed === from) entry.sealed = to;
     }
-    // Handled after Telegram was told it need not send them again: no longer needed for de-duplication.
-    this.forget(below);
   }
 }
 

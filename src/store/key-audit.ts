@@ -1,10 +1,7 @@
 /**
- * Which stored secrets the configured keys open, decided without opening them: every token names
- * the id of the key that sealed it (vault.ts), so a token whose id is not among the vault's keys
- * cannot be read, whatever it holds. Only tokens from before key ids were derived from the key
- * (id `k1`) say nothing about their key: those are opened. The store and the PostgreSQL engine
- * refuse to start on data with such secrets, and a restore refuses such a backup, so that a
- * missing key shows at start-up, named, instead of as one failed purchase after another.
+ * Which stored secrets the configured keys open, by the key id each token names (only legacy `k1`
+ * tokens are opened). Start-up and restore refuse data with unreadable secrets, so a missing key
+ * shows at once, named, not as one failed purchase after another.
  */
 import { conversationAad } from './records/conversations.ts';
 import { credentialsAad } from './records/credentials.ts';
@@ -30,10 +27,8 @@ export interface UnreadableSecrets {
 export type ShardSecrets = Pick<UserShardData, 'credentials' | 'conversations'>;
 
 /**
- * The secrets of `secrets` and of the users' shards `shards` that none of the vault's keys opens
- * (see the module comment). Every secret is checked. A shard's secret is read in place: its
- * owner's name and its AAD are made only for one that must be opened (a legacy token) or named,
- * since this runs over every user's credentials at every start.
+ * The secrets of `secrets` and `shards` no key of the vault opens. A shard's secret is read in
+ * place (this runs over every user's at every start): its name and AAD are made only when needed.
  */
 export function findUnreadable(vault: Vault, secrets: Iterable<StoredSecret>, shards: Iterable<ShardSecrets> = []): UnreadableSecrets {
   const known = new Set(vault.keyIds);
@@ -64,10 +59,7 @@ export function findUnreadable(vault: Vault, secrets: Iterable<StoredSecret>, sh
   return { names, keyIds: [...keyIds].sort() };
 }
 
-/**
- * Whether every secret of `secrets` and of the shards `shards` is sealed with the vault's current
- * key (a legacy token counts when the vault has no other key).
- */
+/** Whether every secret is sealed with the current key (a legacy token counts when the vault has no other key). */
 export function allSealedWithCurrentKey(vault: Vault, secrets: Iterable<StoredSecret>, shards: Iterable<ShardSecrets> = []): boolean {
   const current = (token: string) => vault.isCurrent(token) || (keyIdOfToken(token) === legacyKeyId && vault.keyIds.length === 1);
   for (const shard of shards) {

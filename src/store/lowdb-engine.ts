@@ -5,7 +5,7 @@
  */
 /* eslint-disable @typescript-eslint/require-await -- lowdb reads are synchronous: `async` turns their results and throws into the contract's promises */
 import { createLocalChatLocks } from './chat-locks.ts';
-import type { ClaimOptions, StoreEngine } from './contract.ts';
+import type { Lease, StoreEngine } from './contract.ts';
 import { createLocalSendSlots } from './send-slots.ts';
 import { createInProcessSendClaims } from './send-claims.ts';
 import type { Store } from './store.ts';
@@ -23,7 +23,7 @@ function createLeases(now: () => Date) {
       const lease = held.get(id);
       return lease === undefined || lease.until <= atMs || lease.owner === owner;
     },
-    take(ids: readonly string[], atMs: number, { lease }: ClaimOptions) {
+    take(ids: Iterable<string>, atMs: number, lease: Lease) {
       for (const id of ids) held.set(id, { owner: lease.owner, until: atMs + lease.ms });
     },
     end: (id: string) => held.delete(id),
@@ -33,10 +33,7 @@ function createLeases(now: () => Date) {
     renew(owner: string, atMs: number, ms: number) {
       for (const lease of held.values()) if (lease.owner === owner) lease.until = atMs + ms;
     },
-    /**
-     * Forgets leases that ran out (asked with each claim, done at most once a second, so a claim
-     * does not walk every lease: `free` reads a lease's end anyway).
-     */
+    /** Forgets leases that ran out, at most once a second (`free` reads a lease's end anyway). */
     prune() {
       const at = now().getTime();
       if (at - prunedAt < 1000) return;
@@ -125,7 +122,7 @@ function lowdbTransactions(store: Store, txLeases: Leases): StoreEngine['transac
       txLeases.take(
         claimed.map((tx) => tx.refId),
         nowMs,
-        options,
+        options.lease,
       );
       return claimed;
     },
@@ -147,7 +144,7 @@ function lowdbOutbox({ outbox }: Store, outboxLeases: Leases, now: () => Date): 
       const atMs = now().getTime();
       const item = outbox.get(id);
       if (!item || !outboxLeases.free(id, atMs, lease.owner)) return undefined;
-      outboxLeases.take([id], atMs, { limit: 1, lease });
+      outboxLeases.take([id], atMs, lease);
       return item;
     },
     async claimDue(at, options) {
@@ -160,7 +157,7 @@ function lowdbOutbox({ outbox }: Store, outboxLeases: Leases, now: () => Date): 
       outboxLeases.take(
         claimed.map((item) => item.id),
         atMs,
-        options,
+        options.lease,
       );
       return claimed;
     },
@@ -186,7 +183,7 @@ function lowdbInbox({ inbox }: Store, inboxLeases: Leases, now: () => Date): Sto
     has: async (updateId) => inbox.has(updateId),
     async add(updates, options = {}) {
       const added = (await inbox.addSealed(updates)).sort((a, b) => a - b);
-      if (options.lease) inboxLeases.take(added.map(String), now().getTime(), { limit: added.length, lease: options.lease });
+      if (options.lease) inboxLeases.take(added.map(String), now().getTime(), options.lease);
       return added;
     },
     async markDone(updateId, owner) {
@@ -212,7 +209,7 @@ function lowdbInbox({ inbox }: Store, inboxLeases: Leases, now: () => Date): Sto
       inboxLeases.take(
         entries.map((entry) => String(entry.id)),
         atMs,
-        options,
+        options.lease,
       );
       return { updates: entries, givenUp };
     },

@@ -1,11 +1,8 @@
 /**
- * Start-up's check that no piece of the data directory is missing while the rest is there. A
- * data directory with nothing in it is new and starts empty; one whose hot file is gone (with its
- * `.bak`) beside the users' files or the history, or whose hot file lists a history month, a
- * users' shard file or a side file that is gone, would start as if that piece had never existed:
- * every open purchase forgotten, users who must connect their accounts again, updates never
- * handled, a month of history silently missing. The store refuses that unless the operator
- * accepts it. The hot file keeps the list of those files (`meta`), updated as they are created.
+ * Start-up's check that no piece of the data directory is missing while the rest is there: a hot
+ * file gone (with its `.bak`) beside other data, or a history month, users' shard or side file
+ * the hot file lists (`meta`, kept as they are created) gone. Starting would silently forget what
+ * it held, so the store refuses unless the operator accepts it. An empty directory is new.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -49,10 +46,7 @@ const hotFileLoss =
   'every open purchase (Pending ones would no longer be checked or settled, and /cek would show none), ' +
   'the queued notifications, the linked groups and the game orders';
 
-/**
- * Before the hot file is opened: refuses (StoreMissingError) when it is missing, with no `.bak`,
- * while other data is there. With `accept`, returns what is lost instead.
- */
+/** Before the hot file is opened: StoreMissingError if it is gone (no `.bak`) beside other data; with `accept`, what is lost. */
 export async function checkHotFilePresent(options: {
   dataDir: string;
   hotFile: string;
@@ -67,10 +61,7 @@ export async function checkHotFilePresent(options: {
   return [`${missing}: ${hotFileLoss}`];
 }
 
-/**
- * After the hot file is read: refuses (StoreMissingError) when a history month it lists has no
- * file any more. With `accept`, returns what is lost instead.
- */
+/** After the hot file is read: StoreMissingError if a history month it lists is gone; with `accept`, what is lost. */
 export async function checkHistoryPresent(options: {
   dataDir: string;
   historyDir: string;
@@ -138,9 +129,8 @@ function currentNames(listed: readonly string[] | undefined): string[] {
 }
 
 /**
- * After the hot file is read: refuses (StoreMissingError) when a users' shard file or a side file
- * it lists (`meta.userShards`, `meta.sideFiles`) is gone with its `.bak`. With `accept`, returns
- * what is lost instead. `present` is the files there now: the record to keep from here on.
+ * After the hot file is read: StoreMissingError if a shard or side file it lists is gone with its
+ * `.bak`; with `accept`, what is lost. `present`: the files there now, the record from here on.
  */
 export async function checkDataFilesPresent(options: {
   dataDir: string;
@@ -175,20 +165,16 @@ export function recordsDataFiles(meta: HotData['meta'], files: DataFiles): boole
 /** How long the record of a file written for the first time may wait to go with another write of the hot file. */
 const recordWithinMs = 5_000;
 
-/** Keeps the hot file's record of the data files as they are created (see createDataFilesRecorder). */
 export interface DataFilesRecorder {
-  /** From now on, files written for the first time are recorded in `hot`. */
   attach(hot: DurableFile<HotData>): void;
   /** A data file was written (a store's `onWrite`). */
   wrote(file: string): void;
 }
 
 /**
- * Records in the hot file each users' shard file and side file written for the first time, with
- * the hot file's next write (at the latest `recordWithinMs` later): after the file is on disk, so
- * that the record never names a file that was not written. A record lost to a crash or a failed
- * write costs nothing: the next open records the files it finds, and the file's next write tries
- * again. Before `attach` (during the open) it does nothing: the open records what is on disk.
+ * Records each shard and side file written for the first time with the hot file's next write
+ * (after the file is on disk: the record never names a file not written). A record lost costs
+ * nothing: the next open records what it finds. Before `attach` (the open) it does nothing.
  */
 export function createDataFilesRecorder(dataDir: string): DataFilesRecorder {
   let hot: DurableFile<HotData> | undefined;

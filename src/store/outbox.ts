@@ -11,30 +11,17 @@ import {
   type OutboxPatch,
 } from './records/outbox.ts';
 
-/**
- * Pending notifications (messages the bot sends on its own). An item stays here until the sender
- * removes it after Telegram accepted it, so a crash never drops a notification.
- */
+/** Pending notifications in the hot file (the contract's OutboxStore), kept until Telegram accepted them. */
 export interface OutboxRepo {
-  /** Queues a notification; resolves with the stored item once it is on disk. */
   enqueue(item: NewOutboxItem): Promise<OutboxItem>;
-  /** Items whose notBefore has passed (or have none), oldest due first. */
   listDue(at?: Date): OutboxItem[];
-  /** Every pending item, in queue order. */
   list(): OutboxItem[];
   get(id: string): OutboxItem | undefined;
-  /** Changes a pending item; resolves undefined (nothing written) if it is gone. */
   update(id: string, patch: OutboxPatch): Promise<OutboxItem | undefined>;
-  /** Removes an item (sent, or given up); resolves true if it was there. */
   remove(id: string): Promise<boolean>;
-  /** Number of pending items. */
   size(): number;
-  /**
-   * Every pending item's scheduling fields (no payload, no deep copy), in no particular order:
-   * cheap enough for a sender to call on every tick with thousands of items queued.
-   */
+  /** Scheduling fields only (no payload, no deep copy): cheap enough for every tick with thousands queued. */
   entries(): OutboxEntry[];
-  /** Moves every item queued for `fromChatId` to `toChatId` (a group became a supergroup), in one write; resolves how many moved. */
   retarget(fromChatId: number, toChatId: number): Promise<number>;
 }
 

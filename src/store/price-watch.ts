@@ -1,20 +1,16 @@
 /**
- * The last price list seen for each watched reseller account, in its own file
- * (`price-watch.json`). Why not the hot file: a price list is a few hundred products per account
- * and the watcher replaces it every few minutes, while the hot file is rewritten on every purchase
- * (lowdb writes a whole file each time, see DESIGN.md "Store layout"). Kept apart, the snapshots
- * never make a purchase's write longer, and a purchase never rewrites the snapshots.
- *
- * Compact: one `[code, name, price, status]` row per product (no repeated field names), an
- * account is known by a hash of its api id (the api id itself stays sealed in the hot file), and
- * the file is written only when a list changed.
+ * The last price list seen for each watched reseller account, in `price-watch.json`: a few
+ * hundred products per account, replaced every few minutes, so kept out of the hot file (lowdb
+ * rewrites a whole file per write). One `[code, name, price, status]` row per product; an account
+ * is known by a hash of its api id (the id itself stays sealed).
  */
 import path from 'node:path';
 import { z } from 'zod';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import { versionedDecoder } from './versioned.ts';
 import { copy } from './context.ts';
-import { fromStoredSnapshot, storedSnapshotSchema, toStoredSnapshot, type PriceSnapshot } from './records/price-watch.ts';
+import type { AnsweredAtOnce, FileRepo, PriceWatchStore } from './contract.ts';
+import { fromStoredSnapshot, storedSnapshotSchema, toStoredSnapshot } from './records/price-watch.ts';
 
 export const priceWatchFileName = 'price-watch.json';
 const fileVersion = 1;
@@ -25,16 +21,8 @@ const fileSchema = z.object({ version: z.literal(fileVersion), accounts: z.recor
 export const decodePriceWatchFile = versionedDecoder(fileSchema, fileVersion);
 type PriceWatchData = z.infer<typeof fileSchema>;
 
-export interface PriceWatchRepo {
-  /** The last list stored for an account, or undefined before its first fetch. */
-  get(accountKey: string): PriceSnapshot | undefined;
-  /** Replaces the account's list; resolves once it is on disk. */
-  save(accountKey: string, snapshot: PriceSnapshot): Promise<void>;
-  /** Forgets accounts nobody watches any more (one write, only if something was dropped). */
-  retain(accountKeys: ReadonlySet<string>): Promise<void>;
-  flush(): Promise<void>;
-  close(): Promise<void>;
-}
+/** The contract's PriceWatchStore over `price-watch.json`. */
+export type PriceWatchRepo = AnsweredAtOnce<PriceWatchStore, 'get'> & FileRepo;
 
 export async function openPriceWatch(options: {
   dataDir: string;

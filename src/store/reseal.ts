@@ -27,12 +27,10 @@ export interface SealedValue {
 }
 
 /**
- * Seals every value `secretsOf` finds in `file` that is not sealed with the current key again,
- * in one write, then writes the file once more so that its `.bak` (the version before) holds only
- * current tokens too. Both writes happen even when nothing was stale: an earlier run may have
- * died between them. `alsoChange` runs inside the first write (the key check value). A crash
- * before, between or after the writes leaves tokens of one key or both, which the vault opens
- * while both keys are configured.
+ * Seals the stale values `secretsOf` finds in `file` with the current key in one write (with
+ * `alsoChange`), then writes the file again so its `.bak` holds only current tokens too — both
+ * even when nothing was stale (an earlier run may have died between them). A crash anywhere
+ * leaves tokens of one key or both, which the vault opens while both are configured.
  */
 export async function resealFile<T>(
   file: DurableFile<T>,
@@ -79,10 +77,7 @@ export function shardSecrets(data: Pick<UserShardData, 'credentials' | 'conversa
   return [...credentials, ...conversations];
 }
 
-/**
- * Re-seals the secrets of every shard file with the vault's current key (a shard never written
- * and empty is left alone).
- */
+/** Re-seals the secrets of every shard file with the current key (a never-written empty one is left alone). */
 export async function resealShards(shards: UserShards, vault: Vault): Promise<ResealReport> {
   const report: ResealReport = { resealed: { credentials: 0, conversations: 0, inbox: 0 }, unreadable: [] };
   for (const shard of shards.all) {
@@ -96,11 +91,8 @@ export async function resealShards(shards: UserShards, vault: Vault): Promise<Re
 }
 
 /**
- * The last step of a key rotation, once every other secret was sealed again: with `everySecretOpens`
- * (no secret was left unreadable), seals the hot file's key check value with the vault's current
- * key if it is not yet; else leaves it as it is, so that a start with the new key alone is still
- * refused. Writes the file twice either way, so that its `.bak` matches. The hot file holds no
- * other secret.
+ * A key rotation's last step: with `everySecretOpens`, the hot file's key check sealed with the
+ * current key; else left, so a start with the new key alone is still refused. Written twice either way.
  */
 export function resealHot(hot: DurableFile<HotData>, vault: Vault, now: () => Date, everySecretOpens: boolean): Promise<ResealReport> {
   const checkStale = !hot.data.keyCheck || !vault.isCurrent(hot.data.keyCheck.sealed);

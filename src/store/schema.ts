@@ -10,58 +10,44 @@ import { userSchema } from './records/users.ts';
 import { isoDate } from './records/validation.ts';
 
 /*
- * The hot file `kiosbot.json` holds what must change together in one atomic write and keeps it
- * small: open transactions and purchase confirmations, pending notifications, linked groups, game
- * orders and the key check value. Users, their sealed credentials and their sealed conversation
- * states live in shard files `users/NNN.json` by user id (user-shards.ts), so one user's change
- * rewrites one small file. Settled transactions live in `history/YYYY-MM.jsonl`, append-only
- * segments (one record per line, see history.ts); `history/YYYY-MM.json` (historyFileSchema) is
- * the format of before, converted on open.
+ * The hot file `kiosbot.json` holds what must change together in one atomic write, kept small:
+ * open transactions and confirmations, pending notifications, groups, game orders, the key check.
+ * Users live in shard files (user-shards.ts), settled transactions in history segments (history.ts).
  *
- * To change the hot file's shape: bump `hotFileVersion`, change the schemas below to the new
- * shape, and append a migration `{ from: old, to: old + 1, up }` to `hotFileMigrations` that turns
- * the previous version's JSON into the new one. Migrations work on plain JSON, never on these
- * types, because the types always describe the newest version.
+ * To change its shape: bump `hotFileVersion`, change the schemas, and append a migration
+ * `{ from: old, to: old + 1, up }` to `hotFileMigrations`. Migrations work on plain JSON, never on
+ * these types, which always describe the newest version.
  */
 
-/** Current data version of the hot file. */
 export const hotFileVersion = 4;
-/**
- * Current data version of history files: 2 is the append-only segment `history/YYYY-MM.jsonl`
- * (its header line carries the version); 1 was the whole-month JSON `history/YYYY-MM.json`,
- * converted to a segment on open.
- */
+/** 2: the append-only segment `history/YYYY-MM.jsonl` (its header carries it); 1: the whole-month JSON of before. */
 export const historyFileVersion = 2;
-/** Data version of the whole-month JSON history files of before (`history/YYYY-MM.json`). */
-export const legacyHistoryFileVersion = 1;
+const legacyHistoryFileVersion = 1;
 
 export const metaSchema = z.object({
   createdAt: isoDate,
   /** The last upgrade of the data format, for the operator's information. */
   lastMigration: z.object({ from: z.number().int(), to: z.number().int(), at: isoDate }).optional(),
   /**
-   * The months that have a history segment (`YYYY-MM`), so that a segment deleted or lost is
-   * noticed at start-up instead of its month silently missing. Absent in files from before it:
-   * the store fills it in from the segments at open.
+   * The history months, users' shards (by index) and side files (`inbox.jsonl` …) written so far,
+   * so that one deleted or lost is noticed at start-up, not silently missing. Absent in files of
+   * before: filled in from the files at open.
    */
   historyMonths: z.array(z.string().regex(/^\d{4}-\d{2}$/)).optional(),
-  /**
-   * The users' shard files (by index) and the side files (`inbox.jsonl` …) written so far, for the
-   * same reason: a data directory in use always has them. Absent in files from before it: the
-   * store fills them in from the files at open.
-   */
   userShards: z.array(z.number().int().nonnegative()).optional(),
   sideFiles: z.array(z.string()).optional(),
 });
 
+function refIdKeys(transactions: Record<string, { refId: string }>, ctx: z.RefinementCtx): void {
+  for (const [key, tx] of Object.entries(transactions)) {
+    if (key !== tx.refId) ctx.addIssue({ code: 'custom', path: ['transactions', key], message: 'key does not match refId' });
+  }
+}
+
 export const hotFileSchema = z
   .object({
     version: z.literal(hotFileVersion),
-    /**
-     * User records changed in the same atomic write as something of this file (a group link, a
-     * queued daily summary), by user id, until they are copied into their shard file: the store
-     * reads a user here first, and copies what is left here into the shards at open.
-     */
+    /** Users changed in one write with something of this file (a group link), until copied into their shard (at open at the latest); read here first. */
     pendingUsers: z.record(z.string(), userSchema),
     /** Open (not yet settled) transactions by refId. */
     transactions: z.record(z.string(), transactionSchema),
@@ -74,18 +60,9 @@ export const hotFileSchema = z
     /** Purchase confirmations already turned into transactions: confirmation id → ref ids. */
     confirmations: z.record(z.string(), z.object({ refIds: z.array(z.string()), at: isoDate })),
     meta: metaSchema,
-    /**
-     * Broadcast ends written in the same atomic write as their final report (queued in `outbox`),
-     * by job id, until `broadcasts.json` has them: the store copies what is left here into it at
-     * open. Optional, so files from before it need no migration.
-     */
+    /** Broadcast ends written with their final report (in `outbox`), until `broadcasts.json` has them (broadcasts.ts). */
     broadcastEnds: z.record(z.string(), z.object({ status: z.enum(['done', 'cancelled']), at: isoDate })).optional(),
-    /**
-     * Proof of the encryption key: a known text sealed with the vault (see vault.ts keyCheck), so
-     * a wrong ENCRYPTION_KEY is refused at open, before anything is written. Optional, so files
-     * from before it need no migration: the store verifies the key against a stored secret and
-     * adds it on open.
-     */
+    /** A known text sealed with the vault (vault.ts keyCheck): a wrong ENCRYPTION_KEY is refused at open, before any write. Added at open if absent. */
     keyCheck: z.object({ keyId: z.string().min(1), sealed: z.string().min(1), at: isoDate }).optional(),
   })
   .superRefine((data, ctx) => {
@@ -94,9 +71,7 @@ export const hotFileSchema = z
         ctx.addIssue({ code: 'custom', path: ['pendingUsers', key], message: `key does not match id ${user.id}` });
       }
     }
-    for (const [key, tx] of Object.entries(data.transactions)) {
-      if (key !== tx.refId) ctx.addIssue({ code: 'custom', path: ['transactions', key], message: 'key does not match refId' });
-    }
+    refIdKeys(data.transactions, ctx);
     for (const [key, item] of Object.entries(data.outbox)) {
       if (key !== item.id) ctx.addIssue({ code: 'custom', path: ['outbox', key], message: 'key does not match id' });
     }
@@ -111,11 +86,7 @@ export const historyFileSchema = z
     /** Settled transactions by refId. */
     transactions: z.record(z.string(), transactionSchema),
   })
-  .superRefine((data, ctx) => {
-    for (const [key, tx] of Object.entries(data.transactions)) {
-      if (key !== tx.refId) ctx.addIssue({ code: 'custom', path: ['transactions', key], message: 'key does not match refId' });
-    }
-  });
+  .superRefine((data, ctx) => refIdKeys(data.transactions, ctx));
 export type HistoryData = z.output<typeof historyFileSchema>;
 
 /** Fresh, empty hot data. */
@@ -203,8 +174,8 @@ export function migrate(raw: unknown, file: string, migrations: readonly Migrati
 /** Decodes the hot file: migrates older versions, then validates against hotFileSchema. */
 export function decodeHotFile(raw: unknown, file: string, now: Date = new Date()): Decoded<HotData> {
   const { value, from } = migrate(raw, file, hotFileMigrations, hotFileVersion);
-  if (from === hotFileVersion) return { data: hotFileSchema.parse(value) };
   const data = hotFileSchema.parse(value);
+  if (from === hotFileVersion) return { data };
   data.meta.lastMigration = { from, to: hotFileVersion, at: now.toISOString() };
   return { data, migratedFrom: from };
 }

@@ -1,10 +1,7 @@
 /**
- * Send slots (the store contract's `sendSlots`): the arithmetic both engines share, and the
- * in-process reservations of the lowdb engine (one process: its reservations are the fleet's).
- *
- * Overall, time is cut into slots of 1000 / perSecond ms and each slot carries one message: slot
- * `k` starts at ceil(k * 1000 / perSecond) ms, so any 1,000 ms holds at most perSecond slot
- * starts, however they fall. A chat's next message may go `gapOf(chatId)` after its previous one.
+ * Send slots (the contract's `sendSlots`): the arithmetic both engines share, and the lowdb
+ * engine's in-process reservations. Slot `k` starts at ceil(k * 1000 / perSecond) ms, one message
+ * each, so any 1,000 ms holds at most perSecond; a chat's next message goes `gapOf` after its last.
  */
 import type { FleetLimits, SendSlotStore } from './contract.ts';
 

@@ -18,109 +18,15 @@ import {
   type TransactionPatch,
   type TransactionRecord,
 } from './records/transactions.ts';
-import type { TransactionUpdateOptions } from './contract.ts';
+import type { DueFilter, TransactionUpdateOptions } from './contract.ts';
 import { noop } from './atomic-file.ts';
 
 /** The longest a deferred change (`update(…, { deferWrite: true })`) waits for its write. */
 export const deferredWriteMs = 1000;
 
-export interface DueOptions {
-  /** At most this many in all. Default: no limit. */
-  limit?: number;
-  /** At most this many of the account's (0 skips the account and looks further). Default: no limit. */
-  room?: (userId: number) => number;
-  /** Leaves this one out (e.g. a check of it is running already) and looks further. */
-  skip?: (refId: string) => boolean;
-}
+export type DueOptions = DueFilter & { limit?: number };
 
-/**
- * Purchases. Open ones (not Sukses/Gagal/Unresolved) live in the hot file; `settle` moves a
- * transaction to its month's history file. A transaction is stored under the bot-minted ref_id
- * before the provider is called, so a crash leaves a record to reconcile.
- */
-export interface TransactionsRepo {
-  /**
-   * Stores a new transaction; resolves once it is on disk. Throws StoreError('duplicate') if the
-   * refId exists already (open or settled): one confirmation never makes two records.
-   */
-  create(tx: NewTransaction): Promise<TransactionRecord>;
-  /** Stores several new transactions (one confirmation) in one atomic write: all or none. */
-  createMany(txs: readonly NewTransaction[], options?: { confirmationId?: string }): Promise<TransactionRecord[]>;
-  /**
-   * The ref ids a purchase confirmation was turned into, if it was. `createMany` with a
-   * `confirmationId` records them in the same write as the transactions, so a double tap or a
-   * replayed update finds them and creates nothing new. Entries are kept for 7 days.
-   */
-  confirmation(confirmationId: string): string[] | undefined;
-  /** An open transaction (or one being moved to history right now). */
-  get(refId: string): TransactionRecord | undefined;
-  /**
-   * Changes an open transaction; resolves undefined (nothing written, nothing queued) if it is not
-   * open. A final status is refused: use `settle`. `notify` is queued in the same write as the
-   * change (an operator request to review it, say), so it is queued exactly once.
-   */
-  update(refId: string, patch: TransactionPatch, options?: TransactionUpdateOptions): Promise<TransactionRecord | undefined>;
-  /** Open transactions, oldest first. */
-  listOpen(): TransactionRecord[];
-  /**
-   * Open transactions whose next check is due at `nowMs` (their nextCheckAt, or createdAt without
-   * one), from a due-time index kept on every change: accounts in order of their earliest due
-   * transaction, from each its earliest due ones first. Costs what is due, never a pass over every
-   * open transaction; with nothing due, one comparison.
-   */
-  due(nowMs: number, options?: DueOptions): TransactionRecord[];
-  /** When the earliest open transaction is due (ms since the epoch), or undefined with none open. */
-  nextDueAt(): number | undefined;
-  /**
-   * Every transaction (any user) created at or after `since`, open and settled, newest first.
-   * Reads only the history months from `since`'s month on (for the operator's /stats).
-   */
-  listCreatedSince(since: Date): Promise<TransactionRecord[]>;
-  /**
-   * Every transaction, open and settled, a batch at a time: the open ones, then each history month
-   * (newest first, the latest copy of each). Holds one month in memory, not the whole history
-   * (`npm run migrate-store` copies a store this way).
-   */
-  batches(): AsyncGenerator<TransactionRecord[]>;
-  /** Ids of the users with a purchase created at or after `since` that did not fail (Gagal). */
-  buyersSince(since: Date): Promise<Set<number>>;
-  /**
-   * A user's transactions created in [from, to), open and settled, oldest first (for /export).
-   * Reads only the history months (UTC) the range touches.
-   */
-  listByUserBetween(userId: number, from: Date, to: Date): Promise<TransactionRecord[]>;
-  /** A user's transactions, open and settled, newest first. Reads only as many history months as needed. */
-  listByUser(userId: number, options?: ListOptions): Promise<TransactionRecord[]>;
-  /** Any transaction by refId, open or settled (for internal use; user-facing code uses findForUser). */
-  find(refId: string): Promise<TransactionRecord | undefined>;
-  /**
-   * The user's transaction with this provider trx id (the "Trx ID" of the receipt; case does not
-   * matter), open or settled; undefined if none, or if it is someone else's.
-   */
-  findByTrxId(userId: number, trxId: string): Promise<TransactionRecord | undefined>;
-  /** The user's transactions to exactly this target, open and settled, newest first (default limit 10). */
-  listByTarget(userId: number, target: string, options?: ListOptions): Promise<TransactionRecord[]>;
-  /** The transaction if it exists and belongs to `userId` (open or settled); otherwise undefined. */
-  findForUser(userId: number, refId: string): Promise<TransactionRecord | undefined>;
-  /**
-   * Settles an open transaction: applies `patch` (which must leave a final status), sets
-   * settledAt, queues `notify` in the same write (and marks it notified), then moves it to
-   * history. Resolves with the settled record, or undefined if it is not open (already settled,
-   * or unknown) - then nothing changes and nothing is queued, so a settlement happens once.
-   */
-  settle(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
-  /**
-   * Moves transactions that are final in the hot file to history (finishing a settlement that a
-   * crash or a failed history write interrupted). Runs on open; resolves with how many moved.
-   */
-  archiveSettled(): Promise<number>;
-}
-
-/**
- * The due-time index over the open transactions of the hot data's record map, built from the
- * records at first use and rebuilt whenever the hot data is not the one it was built on (a failed
- * write puts back what is on disk as new objects).
- */
+/** The due-time index of the hot file's open transactions, rebuilt when the record map is a new one (a failed write puts back what is on disk). */
 class HotDueIndex {
   private index = new DueIndex();
   private indexed: HotData['transactions'] | undefined;
@@ -156,8 +62,11 @@ const time = (tx: TransactionRecord) => Date.parse(tx.createdAt);
 const newestFirst = (a: TransactionRecord, b: TransactionRecord) =>
   time(b) - time(a) || (a.refId < b.refId ? 1 : a.refId > b.refId ? -1 : 0);
 
-/** The transactions repository over the hot file and the history archive. */
-class LowdbTransactionsRepo implements TransactionsRepo {
+/**
+ * Purchases of the lowdb store (the contract's TransactionStore): open ones in the hot file,
+ * settled ones moved by `settle` to their month's history segment.
+ */
+export class TransactionsRepo {
   /** The history checks of creates, settled in call order. */
   private createOrder: Promise<void> = Promise.resolve();
   /** Settlements in progress (between the final status and the removal from the hot file). */
@@ -188,10 +97,7 @@ class LowdbTransactionsRepo implements TransactionsRepo {
     return [...found.values()].sort(newestFirst);
   }
 
-  /**
-   * The user's transactions created in [start, end), open and settled: the settled ones from the
-   * user index (which knows each one's createdAt), reading only those in the range.
-   */
+  /** The user's transactions created in [start, end): settled ones picked by the user index (which knows createdAt), only those read. */
   private async userBetween(userId: number, start: number, end: number): Promise<TransactionRecord[]> {
     const inRange = (at: number) => at >= start && at < end;
     const entries = end > start ? (await this.history.userEntries(userId)).filter((entry) => inRange(entry.createdMs)) : [];
@@ -214,34 +120,6 @@ class LowdbTransactionsRepo implements TransactionsRepo {
     });
   }
 
-  /** Validates every input, refuses any duplicate refId, then stores all of them in one write. */
-  private async createAll(inputs: readonly NewTransaction[], confirmationId?: string): Promise<TransactionRecord[]> {
-    const records = inputs.map((input) => newTransactionRecord(input, this.now()));
-    const seen = new Set<string>();
-    for (const record of records) {
-      if (seen.has(record.refId) || this.hot.data.transactions[record.refId]) throw duplicateTransaction(record.refId);
-      seen.add(record.refId);
-    }
-    // Looked up at once, but taken in call order: of two creates of one refId, the first one wins.
-    const lookup = Promise.all(records.map((record) => this.history.get(record.refId)));
-    const turn = this.createOrder.then(() => lookup);
-    this.createOrder = turn.then(
-      () => undefined,
-      () => undefined,
-    );
-    const settled = await turn;
-    const inHistory = records.find((_, i) => settled[i]);
-    if (inHistory) throw duplicateTransaction(inHistory.refId);
-    await this.hot.update((data) => {
-      // Checked again here: another create may have run while history was read.
-      const taken = records.find((record) => data.transactions[record.refId]);
-      if (taken) throw duplicateTransaction(taken.refId);
-      if (confirmationId !== undefined) this.recordConfirmation(data, confirmationId, records);
-      for (const record of records) this.dueIndex.put(data, record);
-    });
-    return records.map(copy);
-  }
-
   /** Records which ref ids `confirmationId` became (inside a hot-file mutator), forgetting expired entries. */
   private recordConfirmation(data: HotData, confirmationId: string, records: readonly TransactionRecord[]) {
     if (data.confirmations[confirmationId]) throw confirmationUsed(confirmationId);
@@ -258,14 +136,37 @@ class LowdbTransactionsRepo implements TransactionsRepo {
     return !existing || this.moving.has(refId) || isFinalStatus(existing.status) ? undefined : existing;
   }
 
+  /** StoreError('duplicate') if the refId exists already (open or settled). */
   async create(input: NewTransaction): Promise<TransactionRecord> {
-    const [record] = await this.createAll([input]);
-    if (!record) throw new Error('unreachable: createAll returned nothing');
+    const [record] = await this.createMany([input]);
+    if (!record) throw new Error('unreachable: createMany returned nothing');
     return record;
   }
 
-  createMany(inputs: readonly NewTransaction[], options?: { confirmationId?: string }): Promise<TransactionRecord[]> {
-    return this.createAll(inputs, options?.confirmationId);
+  /** One confirmation's transactions in one write, all or none; its `confirmationId` recorded with them (kept 7 days). */
+  async createMany(inputs: readonly NewTransaction[], options: { confirmationId?: string } = {}): Promise<TransactionRecord[]> {
+    const { confirmationId } = options;
+    const records = inputs.map((input) => newTransactionRecord(input, this.now()));
+    const seen = new Set<string>();
+    for (const record of records) {
+      if (seen.has(record.refId) || this.hot.data.transactions[record.refId]) throw duplicateTransaction(record.refId);
+      seen.add(record.refId);
+    }
+    // Looked up at once, but taken in call order: of two creates of one refId, the first one wins.
+    const lookup = Promise.all(records.map((record) => this.history.get(record.refId)));
+    const turn = this.createOrder.then(() => lookup);
+    this.createOrder = turn.then(noop, noop);
+    const settled = await turn;
+    const inHistory = records.find((_, i) => settled[i]);
+    if (inHistory) throw duplicateTransaction(inHistory.refId);
+    await this.hot.update((data) => {
+      // Checked again here: another create may have run while history was read.
+      const taken = records.find((record) => data.transactions[record.refId]);
+      if (taken) throw duplicateTransaction(taken.refId);
+      if (confirmationId !== undefined) this.recordConfirmation(data, confirmationId, records);
+      for (const record of records) this.dueIndex.put(data, record);
+    });
+    return records.map(copy);
   }
 
   confirmation(confirmationId: string): string[] | undefined {
@@ -273,11 +174,13 @@ class LowdbTransactionsRepo implements TransactionsRepo {
     return entry ? [...entry.refIds] : undefined;
   }
 
+  /** An open transaction (or one being moved to history right now). */
   get(refId: string): TransactionRecord | undefined {
     const tx = this.hot.data.transactions[refId];
     return tx ? copy(tx) : undefined;
   }
 
+  /** Changes an open transaction, `notify` queued in the same write; undefined if not open. A final status is refused: use `settle`. */
   async update(refId: string, patch: TransactionPatch, options: TransactionUpdateOptions = {}): Promise<TransactionRecord | undefined> {
     const existing = this.changeable(refId);
     if (!existing) return undefined;
@@ -305,6 +208,10 @@ class LowdbTransactionsRepo implements TransactionsRepo {
       .map(copy);
   }
 
+  /**
+   * Open transactions due at `nowMs` (nextCheckAt, else createdAt): accounts in order of their
+   * earliest due one, each account's earliest first. Costs what is due, never a pass over all.
+   */
   due(nowMs: number, options: DueOptions = {}): TransactionRecord[] {
     const limit = options.limit ?? Infinity;
     const found: TransactionRecord[] = [];
@@ -326,6 +233,7 @@ class LowdbTransactionsRepo implements TransactionsRepo {
     return this.dueIndex.current().nextDueAt();
   }
 
+  /** Every transaction created at or after `since`, newest first; reads only the history months from `since`'s on. */
   async listCreatedSince(since: Date): Promise<TransactionRecord[]> {
     const from = since.getTime();
     const found = new Map<string, TransactionRecord>();
@@ -339,6 +247,7 @@ class LowdbTransactionsRepo implements TransactionsRepo {
     return [...found.values()].sort(newestFirst).map(copy);
   }
 
+  /** Every transaction a batch at a time: the open ones, then each history month (`npm run migrate-store` holds one month, not all). */
   async *batches(): AsyncGenerator<TransactionRecord[]> {
     const open = Object.values(this.hot.data.transactions).map(copy);
     yield open;
@@ -377,6 +286,7 @@ class LowdbTransactionsRepo implements TransactionsRepo {
     return this.lookUp(refId).then((tx) => (tx ? copy(tx) : undefined));
   }
 
+  /** The user's transaction with this provider trx id (any case), open or settled. */
   async findByTrxId(userId: number, trxId: string): Promise<TransactionRecord | undefined> {
     const wanted = trxId.toUpperCase();
     const matches = (tx: TransactionRecord) => tx.userId === userId && tx.trxId !== undefined && tx.trxId.toUpperCase() === wanted;
@@ -399,6 +309,10 @@ class LowdbTransactionsRepo implements TransactionsRepo {
     return tx && tx.userId === userId ? copy(tx) : undefined;
   }
 
+  /**
+   * Gives an open transaction its final status with `notify` queued in one write, then moves it to
+   * history; undefined (nothing queued) if it is not open, so a settlement happens once.
+   */
   async settle(refId: string, patch: TransactionPatch, options: { notify?: NewOutboxItem[] } = {}): Promise<TransactionRecord | undefined> {
     const existing = this.changeable(refId);
     if (!existing) return undefined;
@@ -422,6 +336,7 @@ class LowdbTransactionsRepo implements TransactionsRepo {
     return copy(next);
   }
 
+  /** Moves what is final in the hot file to history (a settlement a crash or a failed history write cut short); how many. */
   async archiveSettled(): Promise<number> {
     const settled = Object.values(this.hot.data.transactions).filter((tx) => isFinalStatus(tx.status) && !this.moving.has(tx.refId));
     if (settled.length === 0) return 0;
@@ -430,7 +345,6 @@ class LowdbTransactionsRepo implements TransactionsRepo {
   }
 }
 
-/** The transactions repository of the lowdb store: open ones in the hot file, settled ones in `history`. */
 export function createTransactionsRepo(context: RepoContext, history: HistoryArchive): TransactionsRepo {
-  return new LowdbTransactionsRepo(context, history);
+  return new TransactionsRepo(context, history);
 }

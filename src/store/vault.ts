@@ -5,11 +5,12 @@ export type VaultErrorCode = 'bad-key' | 'malformed' | 'unknown-key' | 'rejected
 
 /** Thrown by the vault. Messages never contain plaintext or key material. */
 export class VaultError extends Error {
-  readonly code: VaultErrorCode;
-  constructor(code: VaultErrorCode, message: string) {
+  constructor(
+    readonly code: VaultErrorCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'VaultError';
-    this.code = code;
   }
 }
 
@@ -29,29 +30,20 @@ export interface Vault {
   decrypt(token: string, aad: string): string;
   /** True if `token` is sealed with the current key (false means: re-encrypt it when rotating). */
   isCurrent(token: string): boolean;
-  /**
-   * `token` sealed with the current key: the same token if it already is, else opened with the
-   * key that sealed it and sealed again. Throws VaultError like `decrypt` if it cannot be opened.
-   */
+  /** `token` sealed with the current key (the same token if it is already); VaultError like `decrypt`. */
   reseal(token: string, aad: string): string;
 }
 
 export interface VaultOptions {
   /** 32-byte AES-256 key; see parseEncryptionKey. */
   key: Buffer;
-  /**
-   * Id written into every token, so a later key rotation knows which key sealed it. Default:
-   * derived from the key (`keyIdOf`), so two different keys never share an id.
-   */
+  /** Written into every token (a rotation knows which key sealed it); default `keyIdOf(key)`. */
   keyId?: string;
   /** Older keys that may still open tokens (key rotation, ENCRYPTION_KEY_PREVIOUS); never used to encrypt. Ids as `keyIdOf`. */
   previousKeys?: readonly Buffer[];
 }
 
-/**
- * The id tokens sealed before key ids were derived from the key carry. Any configured key may
- * have sealed them, so each is tried (AES-GCM's tag tells the right one).
- */
+/** The key id of tokens from before ids were derived from the key: any configured key may have sealed them (GCM's tag tells which). */
 export const legacyKeyId = 'k1';
 
 const tokenVersion = 'v1';
@@ -208,10 +200,7 @@ export function sealKeyCheck(vault: Vault): { keyId: string; sealed: string } {
   return { keyId: vault.keyId, sealed: vault.encrypt(keyCheckText, keyCheckAad) };
 }
 
-/**
- * Whether `sealed` (from sealKeyCheck) opens with this vault's keys. Returns a short reason when
- * it does not (never any key material), or undefined when the key fits.
- */
+/** Undefined when `sealed` (sealKeyCheck's) opens with this vault's keys, else a short reason (no key material). */
 export function verifyKeyCheck(vault: Vault, sealed: string): string | undefined {
   try {
     return vault.decrypt(sealed, keyCheckAad) === keyCheckText ? undefined : 'its key check value holds the wrong text';

@@ -1,9 +1,4 @@
-/**
- * The decoder of a small versioned data file (`balances.json`, `broadcasts.json`,
- * `price-watch.json`): a file written by a newer kiosbot is refused with StoreVersionError, any
- * other content must match the schema. Used when the store opens the file and when a backup is
- * checked or restored.
- */
+/** The decoder of a small versioned data file (at open and for backups): a newer version is StoreVersionError, else the schema holds. */
 import type { z } from 'zod';
 import { StoreVersionError } from './errors.ts';
 

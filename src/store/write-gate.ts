@@ -1,11 +1,9 @@
 import { writeFileAtomic, type AtomicWriter } from './durable-file.ts';
 
 /**
- * Lets one task see the data directory while no file is being written: `hold` waits for the
- * writes in flight, keeps new ones waiting while the task runs, then lets them go. Changes go on
- * in memory meanwhile; their callers resolve once their write has landed, as always. A backup
- * taken under it reads one consistent state at the first try, however busy the bot is (an
- * outside reader, `npm run backup`, can only retry until it sees no write in between).
+ * Lets one task see the data directory with no file being written (`hold` waits for the writes in
+ * flight and keeps new ones waiting): a backup under it reads one consistent state at the first
+ * try, however busy the bot (an outside `npm run backup` can only retry).
  */
 export interface WriteGate {
   /** `writer` made to wait while the gate is held. */

@@ -34,6 +34,9 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 const open = (writeFile?: AtomicWriter, compactAfterLines = 4) =>
   openInbox({ path: file, vault, doneDelayMs: 60_000, compactAfterLines, ...(writeFile ? { writeFile } : {}) });
 
+/** Prunes every done entry (none is needed to recognise a re-delivery any more). */
+const forgetDone = { maxAgeMs: Infinity, maxCount: 0 };
+
 /** What the bot was told was on disk: updates stored (so Telegram was acknowledged) and updates marked done (handled). */
 interface Acknowledged {
   stored: Set<number>;
@@ -42,7 +45,7 @@ interface Acknowledged {
 
 /**
  * A day of the inbox in small: batches stored, done marks (coalesced with the next batch and
- * alone), entries forgotten below Telegram's offset, a replay's attempts, and compactions (every
+ * alone), every done entry forgotten, a replay's attempts, and compactions (every
  * few lines here). Stops at the first write that fails, as a killed process would.
  */
 async function day(inbox: Inbox, acknowledged: Acknowledged): Promise<void> {
@@ -65,11 +68,11 @@ async function day(inbox: Inbox, acknowledged: Acknowledged): Promise<void> {
   const first = done(1, 2);
   await add(4, 5);
   await settle(first);
-  inbox.acknowledgedBelow(3);
+  inbox.pruneDone(forgetDone);
   await add(6);
   await settle([...done(3, 4), inbox.flush()]);
   await inbox.takeSealedForReplay(3);
-  inbox.acknowledgedBelow(6);
+  inbox.pruneDone(forgetDone);
   // Marks waiting when a compaction starts go with it.
   const second = done(5);
   await tick();
@@ -210,7 +213,7 @@ describe('a compaction that fails', () => {
       await inbox.add([update(id)]);
       void inbox.markDone(id);
       await inbox.flush();
-      inbox.acknowledgedBelow(id + 1);
+      inbox.pruneDone(forgetDone);
     }
     for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
     // The file's creation, then one failed compaction per 4 lines no longer needed, not one per turn.
@@ -302,7 +305,7 @@ describe('the inbox log stays proportional to the batches', () => {
       await inbox.add(ids.map(update));
       for (const id of ids) void inbox.markDone(id);
       await inbox.flush();
-      inbox.acknowledgedBelow(next);
+      inbox.pruneDone(forgetDone);
     }
     await inbox.flush();
     await new Promise((resolve) => setImmediate(resolve));

@@ -96,16 +96,16 @@ describe('update inbox (inbox.jsonl)', () => {
     expect((await onDiskEntries(file)).find((e) => e.id === 4)?.done).toBe(true);
   });
 
-  it('forgets done entries below the acknowledged offset, never an entry not done', async () => {
+  it('pruning by count forgets the oldest done entries beyond it, never an entry not done', async () => {
     const box = await open();
     await box.add([privateMessage(1, 'a'), privateMessage(2, 'b'), privateMessage(3, 'c')]);
     void box.markDone(1);
     void box.markDone(3);
     await box.flush();
-    box.acknowledgedBelow(3);
+    box.pruneDone({ maxAgeMs: Infinity, maxCount: 1 });
     await box.flush();
     const ids = (await onDiskEntries(file)).map((e) => e.id);
-    // 1: done and acknowledged; 2: not done (kept for the replay); 3: done but not acknowledged yet (kept for dedup).
+    // 1: done and past the count; 2: not done (kept for the replay); 3: the newest done one (kept for dedup).
     expect(ids).toEqual([2, 3]);
     expect(box.has(1)).toBe(false);
   });
