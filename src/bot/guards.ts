@@ -1,7 +1,7 @@
 import { type Context, type MiddlewareFn } from 'grammy';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from './context.ts';
-import { commandNames, type CommandName } from './commands.ts';
+import { commandNames, commands, type CommandName } from './commands.ts';
 import type { ServiceName } from '../domain.ts';
 import { providerFailureOf, type Providers } from '../services/providers.ts';
 import { describeProviderError } from './provider-errors.ts';
@@ -36,33 +36,8 @@ export async function requireClient<S extends ServiceName>(
 const notConnected = (ctx: AnyContext, service: ServiceName): string =>
   ctx.t('error-not-connected', { service: ctx.t(`service-${service}`) });
 
-/**
- * Commands that only work in a private chat with the bot: they show or move a user's own money,
- * orders and accounts. Their features mount them on `chatType('private')`; `privateOnlyAnswer`
- * answers them everywhere else.
- */
-export const privateOnlyCommands = [
-  'connect',
-  'disconnect',
-  'balance',
-  'prices',
-  'buy',
-  'status',
-  'history',
-  'export',
-  'report',
-  'shop',
-  'sellprice',
-  'summary',
-  'pin',
-  'settings',
-  'account',
-  'items',
-  'games',
-  'order',
-  'orders',
-  'watch',
-] as const satisfies readonly CommandName[];
+/** The commands that only work in a private chat with the bot (`groups: 'refused'`). */
+export const privateOnlyCommands: CommandName[] = commands.filter((c) => c.groups === 'refused').map((c) => c.name);
 
 /**
  * The one answer to a private-only command used in a group (or channel): open a private chat

@@ -2,7 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { gamesData, orderConfirmData, orderStepData, ordersPageData } from '../callback-data/gameshop.ts';
 import { packIfFits } from '../callback-data/read.ts';
-import { addCopyButton, isButtonUrl, withoutEmptyRows } from './rows.ts';
+import { addCopyButton, addPageButtons, isButtonUrl, nonEmpty, withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
 
 /** A game as the /games keyboards need it. */
@@ -85,8 +85,7 @@ export function createOrderChoiceKeyboard(
   });
   grid(keyboard, buttons, options.columns ?? 1);
   if (options.skip) keyboard.text(t('order-button-skip'), orderStepData.pack({ flow, step, value: 'skip' })).row();
-  const rows = withoutEmptyRows(keyboard);
-  return rows.inline_keyboard.length > 0 ? rows : undefined;
+  return nonEmpty(keyboard);
 }
 
 /** Order now / Cancel under the order summary. */
@@ -128,9 +127,6 @@ export function createOrdersKeyboard(
     keyboard.url(t('orders-button-pay', { n }), url);
     if (index % 2 === 1) keyboard.row();
   });
-  keyboard.row();
-  if (options.page > 0) keyboard.text(t('button-prev'), ordersPageData.pack({ page: options.page - 1 }));
-  if (options.hasNext) keyboard.text(t('button-next'), ordersPageData.pack({ page: options.page + 1 }));
-  const rows = withoutEmptyRows(keyboard);
-  return rows.inline_keyboard.length > 0 ? rows : undefined;
+  addPageButtons(keyboard.row(), t, options.page, options.hasNext, (page) => ordersPageData.pack({ page }));
+  return nonEmpty(keyboard);
 }
