@@ -1,4 +1,4 @@
-import { type Context, type MiddlewareFn } from 'grammy';
+import type { CallbackQueryContext, Context, MiddlewareFn } from 'grammy';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from './context.ts';
 import { commandNames, commands, type CommandName } from './commands.ts';
@@ -64,17 +64,18 @@ export function connectedTo(service: ServiceName): MiddlewareFn<BotContext> {
 }
 
 /**
- * What `read` makes of a tapped button's data, or undefined after answering the tap as a button
- * the bot does not know (old or forged data that does not unpack or that `read` refuses; with
- * `privateOnly`, a tap outside a private chat too).
+ * What `accept` makes of the tapped button's fields (unpacked by `data`), or undefined after
+ * answering the tap as a button the bot does not know (old or forged data that does not unpack or
+ * that `accept` refuses; with `privateOnly`, a tap outside a private chat too).
  */
-export async function readTap<T>(
-  ctx: BotContext,
-  read: () => T | undefined,
+export async function readTap<F, T>(
+  ctx: CallbackQueryContext<BotContext>,
+  data: { unpack(data: string): F },
+  accept: (fields: F) => T | undefined,
   options: { privateOnly?: boolean } = {},
 ): Promise<T | undefined> {
-  const data = readCallback(read);
-  if (data !== undefined && (!options.privateOnly || ctx.chat?.type === 'private')) return data;
+  const value = readCallback(() => accept(data.unpack(ctx.callbackQuery.data)));
+  if (value !== undefined && (!options.privateOnly || ctx.chat?.type === 'private')) return value;
   await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
   return undefined;
 }

@@ -69,7 +69,7 @@ privateChat.command(commandNames('orders'), async (ctx) => {
 });
 
 gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
-  const data = await readTap(ctx, () => readGamesData(ctx.callbackQuery.data));
+  const data = await readTap(ctx, gamesData, readGamesData);
   if (!data) return;
   if (data.action === 'game') {
     await ctx.answerCallbackQuery();
@@ -94,7 +94,7 @@ gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
 });
 
 gameshopFeature.callbackQuery(ordersPageData.filter(), async (ctx) => {
-  const page = await readTap(ctx, () => readOrdersPage(ctx.callbackQuery.data));
+  const page = await readTap(ctx, ordersPageData, readOrdersPage);
   if (page === undefined) return;
   await ctx.answerCallbackQuery();
   const { text, keyboard } = await renderOrdersPage(ctx.t, ctx.deps, ctx.from.id, page);

@@ -54,7 +54,7 @@ privateChat.command(commandNames('items'), async (ctx) => {
 });
 
 marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) => {
-  const page = await readTap(ctx, () => safeInteger(marketplaceItemsPageData.unpack(ctx.callbackQuery.data).page, 0));
+  const page = await readTap(ctx, marketplaceItemsPageData, ({ page }) => safeInteger(page, 0));
   if (page === undefined) return;
   const client = await callbackClient(ctx);
   if (!client) return;
@@ -67,7 +67,7 @@ marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) 
 });
 
 marketplaceFeature.callbackQuery(marketplaceItemData.filter(), async (ctx) => {
-  const id = await readTap(ctx, () => safeInteger(marketplaceItemData.unpack(ctx.callbackQuery.data).id, 1));
+  const id = await readTap(ctx, marketplaceItemData, ({ id }) => safeInteger(id, 1));
   if (id === undefined) return;
   const client = await callbackClient(ctx);
   if (!client) return;

@@ -46,7 +46,7 @@ pricesFeature.callbackQuery(priceSearchData.filter(), async (ctx) => {
 });
 
 pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
-  const parsed = await readTap(ctx, () => parseView(ctx.callbackQuery.data));
+  const parsed = await readTap(ctx, priceViewData, parseView);
   if (!parsed) return;
   const products = await priceListForButton(ctx, parsed.fresh);
   if (!products) return;
@@ -56,7 +56,7 @@ pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
 });
 
 pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
-  const code = await readTap(ctx, () => priceProductData.unpack(ctx.callbackQuery.data).code);
+  const code = await readTap(ctx, priceProductData, ({ code }) => code);
   if (code === undefined) return;
   const products = await priceListForButton(ctx, false);
   if (!products) return;
@@ -178,8 +178,8 @@ function toast(text: string): string {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
-function parseView(data: string): { view: PriceView; fresh: boolean } | undefined {
-  const { kind, brand, page, query, fresh } = priceViewData.unpack(data);
+function parseView(fields: ReturnType<typeof priceViewData.unpack>): { view: PriceView; fresh: boolean } | undefined {
+  const { kind, brand, page, query, fresh } = fields;
   if (kind !== 'b' && kind !== 'p' && kind !== 's') return undefined;
   if (!Number.isSafeInteger(brand) || !Number.isSafeInteger(page) || brand < 0 || page < 0) return undefined;
   return { view: { kind, brand, page, query: normaliseQuery(query) }, fresh };

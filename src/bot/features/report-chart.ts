@@ -17,17 +17,15 @@ import { showChatAction } from '../middlewares/crowd.ts';
  */
 export const reportChartFeature = new FastComposer<BotContext>();
 
+/** The WIB days of a chart button, when they make a chart. */
+function chartDays(data: { from: string; to: string }): { from: string; to: string } | undefined {
+  const from = parseDay(data.from);
+  const to = parseDay(data.to);
+  return from && to && from <= to && hasChart({ from, to }) ? { from, to } : undefined;
+}
+
 reportChartFeature.callbackQuery(reportChartData.filter(), async (ctx) => {
-  const days = await readTap(
-    ctx,
-    () => {
-      const data = reportChartData.unpack(ctx.callbackQuery.data);
-      const from = parseDay(data.from);
-      const to = parseDay(data.to);
-      return from && to && from <= to && hasChart({ from, to }) ? { from, to } : undefined;
-    },
-    { privateOnly: true },
-  );
+  const days = await readTap(ctx, reportChartData, chartDays, { privateOnly: true });
   if (days === undefined) return;
   await ctx.answerCallbackQuery();
   await showChatAction(ctx, 'upload_photo');

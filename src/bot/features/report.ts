@@ -35,7 +35,7 @@ privateChat.command(commandNames('report'), async (ctx) => {
 });
 
 reportFeature.callbackQuery(reportPeriodData.filter(), async (ctx) => {
-  const period = await readTap(ctx, () => periodOf(reportPeriodData.unpack(ctx.callbackQuery.data).period), { privateOnly: true });
+  const period = await readTap(ctx, reportPeriodData, ({ period }) => periodOf(period), { privateOnly: true });
   if (period === undefined) return;
   await ctx.answerCallbackQuery();
   await sendReport(ctx, ctx.from.id, periodRange(period, ctx.deps.now()));

@@ -56,7 +56,7 @@ const actions = new Map<string, (ctx: BotContext) => Promise<void>>([
 
 // The screen stays as it is (its buttons can be tapped again); each tap answers like its command.
 settingsFeature.callbackQuery(settingsData.filter(), async (ctx) => {
-  const action = await readTap(ctx, () => actions.get(settingsData.unpack(ctx.callbackQuery.data).action), { privateOnly: true });
+  const action = await readTap(ctx, settingsData, ({ action }) => actions.get(action), { privateOnly: true });
   if (!action) return;
   await ctx.answerCallbackQuery();
   await action(ctx);

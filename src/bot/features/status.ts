@@ -56,9 +56,9 @@ privateChat.command(commandNames('status'), async (ctx) => {
 });
 
 statusFeature.callbackQuery(statusCheckData.filter(), async (ctx) => {
-  const ref = await readTap(ctx, () => statusCheckData.unpack(ctx.callbackQuery.data).ref);
+  const ref = await readTap(ctx, statusCheckData, ({ ref }) => ref);
   if (ref === undefined) return;
-  const tx = ref.length > maxRefLength ? undefined : await findOwn(ctx.deps, ctx.from.id, ref);
+  const tx = await findOwn(ctx.deps, ctx.from.id, ref);
   if (!tx) {
     await ctx.answerCallbackQuery({ text: ctx.t('status-not-found-short'), show_alert: true });
     return;

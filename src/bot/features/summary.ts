@@ -21,22 +21,20 @@ function summaryMenu(ctx: BotContext, hour: number | undefined): string {
   return `${ctx.t('summary-menu')}\n\n${status}`;
 }
 
+/** What a summary button asks for: the menu, off, or a WIB hour. */
+function summaryChoice({ hour }: { hour: string }): 'menu' | 'off' | number | undefined {
+  if (hour === 'menu' || hour === 'off') return hour;
+  const number = Number(hour);
+  return /^\d{1,2}$/.test(hour) && number <= 23 ? number : undefined;
+}
+
 privateChat.command(commandNames('summary'), async (ctx) => {
   const hour = (await ctx.deps.db.users.get(ctx.from.id))?.dailySummary?.hour;
   await ctx.reply(summaryMenu(ctx, hour), { reply_markup: createSummaryKeyboard(ctx.t, hour) });
 });
 
 summaryFeature.callbackQuery(summaryData.filter(), async (ctx) => {
-  const choice = await readTap(
-    ctx,
-    () => {
-      const { hour } = summaryData.unpack(ctx.callbackQuery.data);
-      if (hour === 'menu' || hour === 'off') return hour;
-      const number = Number(hour);
-      return /^\d{1,2}$/.test(hour) && number <= 23 ? number : undefined;
-    },
-    { privateOnly: true },
-  );
+  const choice = await readTap(ctx, summaryData, summaryChoice, { privateOnly: true });
   if (choice === undefined) return;
   if (choice === 'menu') {
     await quietly(ctx.answerCallbackQuery());

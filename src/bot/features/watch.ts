@@ -118,7 +118,7 @@ privateChats.command(commandNames('watch'), async (ctx) => {
 watchFeature.callbackQuery(watchData.filter(), async (ctx) => {
   const userId = ctx.from.id;
   const connected = await ctx.deps.db.credentials.has(userId, 'reseller');
-  const data = await readTap(ctx, () => (connected ? watchData.unpack(ctx.callbackQuery.data) : undefined), { privateOnly: true });
+  const data = await readTap(ctx, watchData, (fields) => (connected ? fields : undefined), { privateOnly: true });
   if (!data) return;
   const { priceWatch } = ctx.deps.services;
   const next = changed(await priceWatch.settings(userId), data.action, data.brand);
