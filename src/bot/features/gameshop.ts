@@ -62,9 +62,7 @@ privateChat.command(commandNames('order'), connectedTo('gameshop'), async (ctx) 
 });
 
 privateChat.command(commandNames('orders'), async (ctx) => {
-  const userId = ctx.from?.id;
-  if (userId === undefined) return;
-  const { text, keyboard } = await renderOrdersPage(ctx.t, ctx.deps, userId, 0);
+  const { text, keyboard } = await renderOrdersPage(ctx.t, ctx.deps, ctx.from.id, 0);
   await ctx.reply(text, { link_preview_options: { is_disabled: true }, reply_markup: keyboard });
 });
 

@@ -27,9 +27,7 @@ export const historyFeature = new FastComposer<BotContext>();
 const privateChat = historyFeature.chatType('private');
 
 privateChat.command(commandNames('history'), async (ctx) => {
-  const userId = ctx.from?.id;
-  if (userId === undefined) return;
-  const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, userId, 0);
+  const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, ctx.from.id, 0);
   await ctx.reply(text, { reply_markup: keyboard });
 });
 

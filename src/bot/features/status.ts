@@ -30,8 +30,7 @@ export const statusFeature = new FastComposer<BotContext>();
 const privateChat = statusFeature.chatType('private');
 
 privateChat.command(commandNames('status'), async (ctx) => {
-  const userId = ctx.from?.id;
-  if (userId === undefined) return;
+  const userId = ctx.from.id;
   const ref = parseRef(ctx.match);
   if (ref === undefined) {
     const { text, keyboard } = await renderPendingList(ctx.t, ctx.deps, userId);
@@ -45,7 +44,9 @@ privateChat.command(commandNames('status'), async (ctx) => {
     return;
   }
   if (found.length > 1) {
-    const { text, keyboard } = renderMatches(ctx.t, found);
+    const shown = found.slice(0, pendingListLimit);
+    const more = found.length > shown.length ? ctx.t('status-matches-more') : undefined;
+    const { text, keyboard } = renderList(ctx.t, ctx.t('status-matches-title', { count: shown.length }), shown, more);
     await ctx.reply(text, { reply_markup: keyboard });
     return;
   }
@@ -95,9 +96,17 @@ async function lookUp(deps: BotDeps, userId: number, query: string, typed: strin
   return deps.db.transactions.listByTarget(userId, target, { limit: pendingListLimit + 1 });
 }
 
-/** One numbered line per transaction (product, target, status, time), as both lists show them. */
-function numberedLines(t: TranslateFunction, shown: readonly TransactionRecord[]): string[] {
-  return shown.map((tx, index) =>
+/**
+ * A list of transactions (the open ones, or several to one target): the title, one numbered line
+ * each (product, target, status, time), `more` when the list was cut, and one button each.
+ */
+function renderList(
+  t: TranslateFunction,
+  title: string,
+  shown: readonly TransactionRecord[],
+  more: string | undefined,
+): { text: string; keyboard: InlineKeyboard } {
+  const lines = shown.map((tx, index) =>
     t('status-pending-line', {
       n: index + 1,
       product: tx.productName,
@@ -106,14 +115,7 @@ function numberedLines(t: TranslateFunction, shown: readonly TransactionRecord[]
       time: formatWibIn(t, tx.createdAt),
     }),
   );
-}
-
-/** Several transactions to one target, newest first, as text and one button each. */
-function renderMatches(t: TranslateFunction, found: readonly TransactionRecord[]): { text: string; keyboard: InlineKeyboard } {
-  const shown = found.slice(0, pendingListLimit);
-  const lines = numberedLines(t, shown);
-  const parts = [t('status-matches-title', { count: shown.length }), '', ...lines];
-  if (found.length > shown.length) parts.push('', t('status-matches-more'));
+  const parts = [title, '', ...lines, ...(more === undefined ? [] : ['', more])];
   return { text: parts.join('\n'), keyboard: createPendingListKeyboard(t, shown) };
 }
 
@@ -163,8 +165,6 @@ async function renderPendingList(
   const open = (await deps.db.transactions.listOpen()).filter((tx) => tx.userId === userId).reverse();
   if (open.length === 0) return { text: t('status-pending-none') };
   const shown = open.slice(0, pendingListLimit);
-  const lines = numberedLines(t, shown);
-  const parts = [t('status-pending-title', { count: open.length }), '', ...lines];
-  if (open.length > shown.length) parts.push('', t('status-pending-more', { count: open.length - shown.length }));
-  return { text: parts.join('\n'), keyboard: createPendingListKeyboard(t, shown) };
+  const more = open.length > shown.length ? t('status-pending-more', { count: open.length - shown.length }) : undefined;
+  return renderList(t, t('status-pending-title', { count: open.length }), shown, more);
 }
