@@ -43,10 +43,7 @@ export const commands = [
 
 export type CommandName = (typeof commands)[number]['name'];
 
-/**
- * Commands only ADMIN_IDS may run (anyone else gets the unknown-command answer). They are shown
- * in the menu of each admin's private chat only. Descriptions: `command-<name>` in admin.ftl.
- */
+/** Commands only ADMIN_IDS may run, in each admin's private-chat menu only (descriptions in admin.ftl). */
 export const adminCommands = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban'] as const;
 
 /** The command and its aliases, for `bot.command(...)`. */
@@ -56,11 +53,9 @@ export function commandNames(name: CommandName): string[] {
 }
 
 /**
- * Publishes the command menu for each language, in private chats and in groups, and in each
- * admin's private chat the same list followed by the admin commands (a `chat` scope wins over
- * `all_private_chats`, so it is published for every language too). A failure is logged and does
- * not stop the bot: the menu is cosmetic (an admin who never opened a chat with the bot gets
- * "chat not found" until they do and the bot restarts).
+ * Publishes the command menu for each language in private chats, groups and each admin's chat (a
+ * `chat` scope wins over `all_private_chats`). A failure is only logged: the menu is cosmetic (an
+ * admin who never opened a chat with the bot gets "chat not found").
  */
 export async function publishCommands(
   api: Api,

@@ -18,10 +18,7 @@ export async function requireConnected(ctx: AnyContext, deps: BotDeps, service: 
   return false;
 }
 
-/**
- * A provider client for the sender's stored account of `service` (so a 401/403 it meets reaches
- * the operator feed), or undefined after telling them how to connect.
- */
+/** A client for the sender's account of `service` (its 401/403 reach the operator feed), or undefined after saying how to connect. */
 export async function requireClient<S extends ServiceName>(
   ctx: AnyContext,
   deps: BotDeps,
@@ -39,10 +36,7 @@ const notConnected = (ctx: AnyContext, service: ServiceName): string =>
 /** The commands that only work in a private chat with the bot (`groups: 'refused'`). */
 export const privateOnlyCommands: CommandName[] = commands.filter((c) => c.groups === 'refused').map((c) => c.name);
 
-/**
- * The one answer to a private-only command used in a group (or channel): open a private chat
- * with the bot. Installed before the features, so none of them sees the command there.
- */
+/** The one answer to a private-only command outside a private chat, installed before the features. */
 export const privateOnlyAnswer = new FastComposer<BotContext>();
 privateOnlyAnswer
   .drop((ctx) => ctx.chat?.type === 'private')
@@ -53,10 +47,7 @@ privateOnlyAnswer
     },
   );
 
-/**
- * Middleware that lets the update through only when the sender has connected `service`;
- * otherwise it tells them how to connect and stops there.
- */
+/** Lets the update through only when the sender has connected `service`; otherwise says how to. */
 export function connectedTo(service: ServiceName): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     if (await requireConnected(ctx, ctx.deps, service)) await next();
@@ -80,10 +71,7 @@ export async function readTap<F, T>(
   return undefined;
 }
 
-/**
- * `call`'s result, or undefined after answering its provider failure with what to do (with
- * `answerTap`, the tap is answered first). Errors that are not provider errors are re-thrown.
- */
+/** `call`'s result, or undefined after answering its provider failure (with `answerTap`, the tap first); other errors are thrown. */
 export async function fromProvider<T>(
   ctx: AnyContext,
   deps: BotDeps,
