@@ -1,8 +1,8 @@
 import { InlineKeyboard } from 'grammy';
+import { createCallbackData } from 'callback-data';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { isLocale, serviceNames } from '../../domain.ts';
-import { settingsData } from '../callback-data/settings.ts';
 import { showDisconnectPicker, showServicePicker } from './connect.ts';
 import { languageNames, showLanguagePicker } from './language.ts';
 import { conversationIds, enterFlow } from '../conversations/ids.ts';
@@ -17,6 +17,8 @@ import { readTap } from '../guards.ts';
  * on customer receipts, each in its conversation. Private chats only.
  */
 export const settingsFeature = new FastComposer<BotContext>();
+/** Buttons of the settings screen: `connect`, `disconnect`, `language` or `pin`. */
+const settingsData = createCallbackData('settings', { action: String });
 const privateChat = settingsFeature.chatType('private');
 
 /** What /pin does: the PIN conversation, instead of any other flow. Also behind the settings screen's button. */
