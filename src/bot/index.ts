@@ -36,8 +36,8 @@ import { receiptFeature } from './features/receipt.ts';
 import { groupsFeature } from './features/groups.ts';
 import { alertFeature } from './features/alert.ts';
 import { watchFeature } from './features/watch.ts';
-import { createAdminFeature } from './features/admin.ts';
-import { createBroadcastFeature } from './features/broadcast.ts';
+import { adminFeature } from './features/admin.ts';
+import { broadcastFeature } from './features/broadcast.ts';
 import { conversationIds } from './conversations/ids.ts';
 import { createConnectConversation } from './conversations/connect.ts';
 import { createBuyConversation } from './conversations/buy.ts';
@@ -160,8 +160,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   root.use(gameshopFeature);
   root.use(alertFeature);
   root.use(watchFeature);
-  root.use(createAdminFeature());
-  root.use(createBroadcastFeature());
+  root.use(adminFeature);
+  root.use(broadcastFeature);
   // Last before the fallback: quick-buy reads plain CODE.TARGET text.
   root.use(buyFeature);
   // Typed words search the price list (after quick-buy, which reads CODE.TARGET).
