@@ -19,12 +19,9 @@ const pendingListLimit = 20;
 const maxRefLength = 100;
 
 /**
- * /status REF (/cek REF): the sender's transaction with that ref id, re-checked with the provider
- * (same ref id, code and target) while it is open, shown as a receipt; a settled one is shown from
- * the store without a provider call. Another user's ref id gets the same "not found" as an
- * unknown one. Instead of a ref id the provider trx id of the receipt, or a target number, works
- * too (several to one target: the list of them as buttons). Without a ref id: the sender's open
- * transactions, each a button that checks it.
+ * /status REF (/cek REF): the sender's transaction as a receipt, re-checked with the provider while
+ * open (a settled one from the store). A trx id or a target number works too (several: a list of
+ * buttons); another user's ref answers like an unknown one. Without REF: the open transactions.
  */
 export const statusFeature = new FastComposer<BotContext>();
 const privateChat = statusFeature.chatType('private');
@@ -128,10 +125,8 @@ async function findOwn(deps: BotDeps, userId: number, ref: string): Promise<Tran
 }
 
 /**
- * A settled transaction as stored; an open one after a status check with the provider. When the
- * check could not reach a verdict (provider down, credentials refused, disconnected, or a refusal
- * of a transaction the provider had acknowledged) the note says why; the transaction stays open
- * and the settlement watcher keeps checking it.
+ * A settled transaction as stored; an open one after a status check. A check without a verdict
+ * (provider down, credentials refused …) gets a note saying why; the watcher keeps checking.
  */
 async function refresh(t: TranslateFunction, deps: BotDeps, tx: TransactionRecord): Promise<{ current: TransactionRecord; note?: string }> {
   if (isFinalStatus(tx.status)) return { current: tx };
