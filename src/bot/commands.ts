@@ -6,45 +6,44 @@ import { supportedLocales, type Locale } from '../domain.ts';
 
 /**
  * Every command the bot understands, with its Indonesian aliases. Descriptions come from the
- * locales (`command-<name>`). `groups: true` commands are also offered in group chats.
+ * locales (`command-<name>`). In groups, a `listed` command is also offered in the menu; a
+ * `refused` one shows or moves a user's own money, orders or accounts, so it only works in a
+ * private chat (`privateOnlyAnswer` answers it elsewhere).
  */
 export const commands = [
-  { name: 'start', aliases: [], groups: false },
-  { name: 'help', aliases: ['bantuan'], groups: true },
-  { name: 'connect', aliases: ['hubungkan'], groups: false },
-  { name: 'disconnect', aliases: ['putuskan'], groups: false },
-  { name: 'balance', aliases: ['saldo'], groups: false },
-  { name: 'prices', aliases: ['harga'], groups: false },
-  { name: 'sellprice', aliases: ['jual'], groups: false },
-  { name: 'buy', aliases: ['beli'], groups: false },
-  { name: 'status', aliases: ['cek'], groups: false },
-  { name: 'history', aliases: ['riwayat'], groups: false },
-  { name: 'export', aliases: ['ekspor'], groups: false },
-  { name: 'report', aliases: ['laporan'], groups: false },
-  { name: 'shop', aliases: ['toko'], groups: false },
-  { name: 'summary', aliases: ['ringkasan'], groups: false },
-  { name: 'pin', aliases: [], groups: false },
-  { name: 'language', aliases: ['bahasa'], groups: true },
-  { name: 'settings', aliases: ['pengaturan'], groups: false },
-  { name: 'account', aliases: ['akun'], groups: false },
-  { name: 'items', aliases: ['produk'], groups: false },
-  { name: 'verify', aliases: ['validasi'], groups: true },
-  { name: 'games', aliases: ['game'], groups: false },
-  { name: 'order', aliases: ['pesan'], groups: false },
-  { name: 'orders', aliases: ['pesanan'], groups: false },
-  { name: 'linkgroup', aliases: ['tautkangrup'], groups: true },
-  { name: 'unlinkgroup', aliases: ['lepasgrup'], groups: true },
-  { name: 'alert', aliases: ['peringatan'], groups: false },
-  { name: 'watch', aliases: ['pantau'], groups: false },
-  { name: 'cancel', aliases: ['batal'], groups: false },
-] as const satisfies ReadonlyArray<{ name: string; aliases: readonly string[]; groups: boolean }>;
+  { name: 'start', aliases: [], groups: 'unlisted' },
+  { name: 'help', aliases: ['bantuan'], groups: 'listed' },
+  { name: 'connect', aliases: ['hubungkan'], groups: 'refused' },
+  { name: 'disconnect', aliases: ['putuskan'], groups: 'refused' },
+  { name: 'balance', aliases: ['saldo'], groups: 'refused' },
+  { name: 'prices', aliases: ['harga'], groups: 'refused' },
+  { name: 'sellprice', aliases: ['jual'], groups: 'refused' },
+  { name: 'buy', aliases: ['beli'], groups: 'refused' },
+  { name: 'status', aliases: ['cek'], groups: 'refused' },
+  { name: 'history', aliases: ['riwayat'], groups: 'refused' },
+  { name: 'export', aliases: ['ekspor'], groups: 'refused' },
+  { name: 'report', aliases: ['laporan'], groups: 'refused' },
+  { name: 'shop', aliases: ['toko'], groups: 'refused' },
+  { name: 'summary', aliases: ['ringkasan'], groups: 'refused' },
+  { name: 'pin', aliases: [], groups: 'refused' },
+  { name: 'language', aliases: ['bahasa'], groups: 'listed' },
+  { name: 'settings', aliases: ['pengaturan'], groups: 'refused' },
+  { name: 'account', aliases: ['akun'], groups: 'refused' },
+  { name: 'items', aliases: ['produk'], groups: 'refused' },
+  { name: 'verify', aliases: ['validasi'], groups: 'listed' },
+  { name: 'games', aliases: ['game'], groups: 'refused' },
+  { name: 'order', aliases: ['pesan'], groups: 'refused' },
+  { name: 'orders', aliases: ['pesanan'], groups: 'refused' },
+  { name: 'linkgroup', aliases: ['tautkangrup'], groups: 'listed' },
+  { name: 'unlinkgroup', aliases: ['lepasgrup'], groups: 'listed' },
+  { name: 'alert', aliases: ['peringatan'], groups: 'unlisted' },
+  { name: 'watch', aliases: ['pantau'], groups: 'refused' },
+  { name: 'cancel', aliases: ['batal'], groups: 'unlisted' },
+] as const satisfies ReadonlyArray<{ name: string; aliases: readonly string[]; groups: 'listed' | 'refused' | 'unlisted' }>;
 
 export type CommandName = (typeof commands)[number]['name'];
 
-/**
- * Commands only ADMIN_IDS may run (anyone else gets the unknown-command answer). They are shown
- * in the menu of each admin's private chat only. Descriptions: `command-<name>` in admin.ftl.
- */
+/** Commands only ADMIN_IDS may run, in each admin's private-chat menu only (descriptions in admin.ftl). */
 export const adminCommands = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban'] as const;
 
 /** The command and its aliases, for `bot.command(...)`. */
@@ -54,11 +53,9 @@ export function commandNames(name: CommandName): string[] {
 }
 
 /**
- * Publishes the command menu for each language, in private chats and in groups, and in each
- * admin's private chat the same list followed by the admin commands (a `chat` scope wins over
- * `all_private_chats`, so it is published for every language too). A failure is logged and does
- * not stop the bot: the menu is cosmetic (an admin who never opened a chat with the bot gets
- * "chat not found" until they do and the bot restarts).
+ * Publishes the command menu for each language in private chats, groups and each admin's chat (a
+ * `chat` scope wins over `all_private_chats`). A failure is only logged: the menu is cosmetic (an
+ * admin who never opened a chat with the bot gets "chat not found").
  */
 export async function publishCommands(
   api: Api,
@@ -74,7 +71,8 @@ export async function publishCommands(
   ];
   for (const { locale, languageCode } of targets) {
     const describe = (command: string): BotCommand => ({ command, description: i18n.t(locale, `command-${command}`) });
-    const list = (groupsOnly: boolean): BotCommand[] => commands.filter((c) => !groupsOnly || c.groups).map((c) => describe(c.name));
+    const list = (groupsOnly: boolean): BotCommand[] =>
+      commands.filter((c) => !groupsOnly || c.groups === 'listed').map((c) => describe(c.name));
     const forAdmins = [...list(false), ...adminCommands.map(describe)];
     const scopes: Array<{ scope: BotCommandScope; list: BotCommand[] }> = [
       { scope: { type: 'all_private_chats' }, list: list(false) },

@@ -1,22 +1,13 @@
 /**
- * A grammY `Composer` that routes exactly as grammY's does, with less work per update. The bot's
- * features are `FastComposer`s (`new FastComposer<BotContext>()` where grammY's examples write
- * `new Composer<BotContext>()`); everything else about them is grammY's Composer.
- *
- * Why (a `--cpu-prof` of `npm run bench:updates`, bench/README.md): grammY's Composer spends
- * measurable time on every update that merely passes a handler by.
- * - Every filtered handler (`on`, `command`, `callbackQuery`, `chatType`, `hears`, `drop` … all
- *   go through `filter`) is installed as `lazy` middleware, which for each update that reaches it
- *   builds a new Composer around the branch it picked. With ~30 features of several handlers
- *   each, an update builds dozens of Composers before the one handler that answers it.
- * - Each `use` nests one more pair of async functions (`concat`): an update that reaches the
- *   fortieth middleware has made and awaited some eighty promises on the way.
- *
- * Here a filter's branch is built once, when it is installed, and a composer's middleware runs
- * from an array, one step per middleware. What stays exactly as in grammY (test/bot/composer.test.ts
- * runs both side by side): which middleware runs, in which order, with which `next`; that a branch
- * returned by `filter`/`use` and extended later is seen by updates after that; that calling `next`
- * twice fails with grammY's error (where grammY checks it); that errors and sync or async middleware behave alike.
+ * A grammY `Composer` that routes exactly as grammY's does, with less work per update (the bot's
+ * features are `FastComposer`s; everything else about them is grammY's). grammY installs every
+ * filtered handler (`on`, `command`, `chatType` … all go through `filter`) as `lazy` middleware that
+ * builds a new Composer per update reaching it, and nests two async functions per `use`: with ~30
+ * features an update built dozens of Composers and awaited ~80 promises before its handler
+ * (bench/README.md). Here a filter's branch is built once, and middleware runs from an array.
+ * Kept as in grammY (test/bot/composer.test.ts runs both side by side): which middleware runs, in
+ * which order, with which `next`; a branch extended later is seen by later updates; calling `next`
+ * twice fails with grammY's error; errors and sync or async middleware behave alike.
  */
 import { Composer, type Context, type Middleware, type MiddlewareFn, type NextFunction } from 'grammy';
 
@@ -49,11 +40,9 @@ export class FastComposer<C extends Context> extends Composer<C> {
   }
 
   /**
-   * Runs the middleware at `index`, whose `next` runs the one after it; past the last one, `next`
-   * (what follows this composer). No async wrapper per step: the promise of a step is the
-   * middleware's own, and a synchronous throw becomes a rejection as in grammY. Filters whose
-   * predicate says no at once are passed in a loop: each would only call its `next` (most of the
-   * steps an update meets: every feature's commands, buttons and chat-type filters).
+   * Runs the middleware at `index`, whose `next` runs the one after it (past the last one, `next`).
+   * No async wrapper per step; a synchronous throw becomes a rejection as in grammY. Filters that
+   * say no at once are passed in a loop (most steps an update meets).
    */
   private run(ctx: C, next: NextFunction, index: number): Promise<void> {
     let middleware: MiddlewareFn<C>;

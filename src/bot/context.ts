@@ -27,11 +27,7 @@ export interface BotSettings {
   gameshopCataloguePath: string | undefined;
   /** Per-user flood limit; default `defaultFloodLimit` (15 updates in 3 s). Tests of long flows loosen it. */
   floodLimit?: FloodLimit;
-  /**
-   * The configuration's claims: here its lease is the hold the settlement watcher leaves a
-   * just-confirmed purchase to the flow that sends it: when that flow's instance dies, another
-   * sends it after this. (While the flow runs, its send claim keeps the watcher waiting.)
-   */
+  /** Its lease is how long the settlement watcher leaves a just-confirmed purchase to the flow sending it (whose instance may die). */
   claims: ClaimsConfig;
 }
 
@@ -67,20 +63,11 @@ interface Extras {
   deps: BotDeps;
   /** The sender's stored record (created on first contact); undefined for updates without a sender. */
   account: UserRecord | undefined;
-  /**
-   * Set when this update arrived after a conversation's timeout ended it (not by a command): the
-   * fallback answers then say which step expired instead of "I did not understand".
-   */
+  /** Set when a conversation's timeout ended it before this update: the fallback says which step expired. */
   expiredConversation?: string;
-  /**
-   * Set by a flow that saw an information command (/saldo, /harga …) while it waited: its pending
-   * question, asked again once the command's feature has answered (`askAgainAfterInfo`).
-   */
+  /** A flow's pending question, asked again after the information command (/saldo …) it saw is answered (`askAgainAfterInfo`). */
   askAgain?: PendingQuestion;
-  /**
-   * True when more than `crowdThreshold` updates were being handled as this one started
-   * (src/bot/middlewares/crowd.ts): skip the calls that only reassure, like "typing…".
-   */
+  /** Many updates in hand as this one started (middlewares/crowd.ts): skip calls that only reassure, like "typing…". */
   crowded?: boolean;
   /** Set by a flow that ended because the user moved on (another command or feature's button): the exit says so. */
   leftFlow?: boolean;

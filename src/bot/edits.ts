@@ -1,8 +1,6 @@
 /**
- * The one place that knows Telegram's "message is not modified": an edit that would leave a
- * message exactly as it is, is not an error anywhere in the bot. Also the small helpers for calls
- * whose failure changes nothing for the user (answering an old button, closing a keyboard) and for
- * an edit that falls back to a new message. Used by features and conversations alike.
+ * The one place that knows Telegram's "message is not modified" (an edit that changes nothing is
+ * no error), and the helpers for calls whose failure changes nothing for the user.
  */
 import { GrammyError, type Context, type InlineKeyboard } from 'grammy';
 import type { InlineKeyboardMarkup, LinkPreviewOptions } from 'grammy/types';
@@ -21,11 +19,7 @@ export async function quietly(call: Promise<unknown>): Promise<void> {
   }
 }
 
-/**
- * Edits the tapped message to `text` with `keyboard` under it. Resolves true when the
- * message changed, false when it already read exactly so (not an error: a refresh that found
- * nothing new). Any other refusal is thrown.
- */
+/** Edits the tapped message; false when it already read exactly so (a refresh that found nothing new). */
 export async function editInPlace(
   ctx: Context,
   text: string,
@@ -41,11 +35,7 @@ export async function editInPlace(
   }
 }
 
-/**
- * Shows `text` in place of message `messageId` of the chat (a "checking…" or "processing…"
- * message); when Telegram refuses the edit (the message is gone, too old), sends `text` as a new
- * message instead. Resolves with the id of the message that shows the text.
- */
+/** Shows `text` in place of message `messageId` ("checking…"), or as a new message when the edit is refused; resolves with its id. */
 export async function editOrReply(
   ctx: Context,
   messageId: number,

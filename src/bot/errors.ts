@@ -14,18 +14,13 @@ const connectionErrnos = new Set([
   'EAI_AGAIN',
 ]);
 
-/**
- * The store's own words for a database that went away: a change whose outcome is unknown (handling
- * the update again re-reads what was stored: a purchase is recorded once by its confirmation id),
- * a database that cannot be reached, a chat lock that went with its connection.
- */
+/** The store's words for a database that went away (handled again, a purchase is still recorded once by its confirmation id). */
 const passingStoreCodes: ReadonlySet<StoreErrorCode> = new Set(['outcome-unknown', 'unavailable', 'lock-lost']);
 
 /**
- * Whether an update's handling failed on a problem that passes by itself, so handling it again
- * later can succeed: the data directory could not be written (full, read-only …), Telegram
- * could not be reached or answered 5xx, a connection (to PostgreSQL, say) failed or dropped.
- * Anything else is taken for the bot's own bug: it would fail the same way again.
+ * Whether an update failed on a problem that passes by itself (data directory not writable,
+ * Telegram unreachable or 5xx, a dropped connection), so handling it again can succeed. Anything
+ * else is taken for the bot's own bug.
  */
 export function isTemporaryFailure(error: unknown): boolean {
   let cause = error instanceof BotError ? error.error : error;

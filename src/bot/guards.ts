@@ -1,7 +1,7 @@
-import { type Context, type MiddlewareFn } from 'grammy';
+import type { CallbackQueryContext, Context, MiddlewareFn } from 'grammy';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from './context.ts';
-import { commandNames, type CommandName } from './commands.ts';
+import { commandNames, commands, type CommandName } from './commands.ts';
 import type { ServiceName } from '../domain.ts';
 import { providerFailureOf, type Providers } from '../services/providers.ts';
 import { describeProviderError } from './provider-errors.ts';
@@ -18,10 +18,7 @@ export async function requireConnected(ctx: AnyContext, deps: BotDeps, service: 
   return false;
 }
 
-/**
- * A provider client for the sender's stored account of `service` (so a 401/403 it meets reaches
- * the operator feed), or undefined after telling them how to connect.
- */
+/** A client for the sender's account of `service` (its 401/403 reach the operator feed), or undefined after saying how to connect. */
 export async function requireClient<S extends ServiceName>(
   ctx: AnyContext,
   deps: BotDeps,
@@ -36,38 +33,10 @@ export async function requireClient<S extends ServiceName>(
 const notConnected = (ctx: AnyContext, service: ServiceName): string =>
   ctx.t('error-not-connected', { service: ctx.t(`service-${service}`) });
 
-/**
- * Commands that only work in a private chat with the bot: they show or move a user's own money,
- * orders and accounts. Their features mount them on `chatType('private')`; `privateOnlyAnswer`
- * answers them everywhere else.
- */
-export const privateOnlyCommands = [
-  'connect',
-  'disconnect',
-  'balance',
-  'prices',
-  'buy',
-  'status',
-  'history',
-  'export',
-  'report',
-  'shop',
-  'sellprice',
-  'summary',
-  'pin',
-  'settings',
-  'account',
-  'items',
-  'games',
-  'order',
-  'orders',
-  'watch',
-] as const satisfies readonly CommandName[];
+/** The commands that only work in a private chat with the bot (`groups: 'refused'`). */
+export const privateOnlyCommands: CommandName[] = commands.filter((c) => c.groups === 'refused').map((c) => c.name);
 
-/**
- * The one answer to a private-only command used in a group (or channel): open a private chat
- * with the bot. Installed before the features, so none of them sees the command there.
- */
+/** The one answer to a private-only command outside a private chat, installed before the features. */
 export const privateOnlyAnswer = new FastComposer<BotContext>();
 privateOnlyAnswer
   .drop((ctx) => ctx.chat?.type === 'private')
@@ -78,10 +47,7 @@ privateOnlyAnswer
     },
   );
 
-/**
- * Middleware that lets the update through only when the sender has connected `service`;
- * otherwise it tells them how to connect and stops there.
- */
+/** Lets the update through only when the sender has connected `service`; otherwise says how to. */
 export function connectedTo(service: ServiceName): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     if (await requireConnected(ctx, ctx.deps, service)) await next();
@@ -89,25 +55,23 @@ export function connectedTo(service: ServiceName): MiddlewareFn<BotContext> {
 }
 
 /**
- * What `read` makes of a tapped button's data, or undefined after answering the tap as a button
- * the bot does not know (old or forged data that does not unpack or that `read` refuses; with
- * `privateOnly`, a tap outside a private chat too).
+ * What `accept` makes of the tapped button's fields (unpacked by `data`), or undefined after
+ * answering the tap as a button the bot does not know (old or forged data that does not unpack or
+ * that `accept` refuses; with `privateOnly`, a tap outside a private chat too).
  */
-export async function readTap<T>(
-  ctx: BotContext,
-  read: () => T | undefined,
+export async function readTap<F, T>(
+  ctx: CallbackQueryContext<BotContext>,
+  data: { unpack(data: string): F },
+  accept: (fields: F) => T | undefined,
   options: { privateOnly?: boolean } = {},
 ): Promise<T | undefined> {
-  const data = readCallback(read);
-  if (data !== undefined && (!options.privateOnly || ctx.chat?.type === 'private')) return data;
+  const value = readCallback(() => accept(data.unpack(ctx.callbackQuery.data)));
+  if (value !== undefined && (!options.privateOnly || ctx.chat?.type === 'private')) return value;
   await ctx.answerCallbackQuery({ text: ctx.t('unhandled-callback') });
   return undefined;
 }
 
-/**
- * `call`'s result, or undefined after answering its provider failure with what to do (with
- * `answerTap`, the tap is answered first). Errors that are not provider errors are re-thrown.
- */
+/** `call`'s result, or undefined after answering its provider failure (with `answerTap`, the tap first); other errors are thrown. */
 export async function fromProvider<T>(
   ctx: AnyContext,
   deps: BotDeps,

@@ -22,11 +22,7 @@ export async function localeOf(ctx: I18nFlavor): Promise<Locale> {
   return isLocale(locale) ? locale : 'id';
 }
 
-/**
- * Fluent negotiates the locale again on every translation (a regular expression per available
- * locale, for every text of every update). The bundles only change when a locale is added, so
- * the answer for a list of locales is kept until then.
- */
+/** Fluent negotiates the locale on every translation (a regex per locale); the answer is kept until a locale is added. */
 function rememberBundleMatches(fluent: I18n['fluent']): void {
   const inner = fluent as unknown as { bundles?: Set<unknown>; matchBundles?: (locales: string[]) => Set<unknown> };
   // A later @grammyjs/i18n without these internals simply goes without the shortcut.
@@ -48,11 +44,7 @@ function rememberBundleMatches(fluent: I18n['fluent']): void {
   };
 }
 
-/**
- * The i18n plugin whose translate functions (`ctx.t` and the out-of-context `i18n.t`) HTML-escape
- * every variable (see src/text/html.ts): every message is sent as HTML, so a variable is text
- * unless it is wrapped in `raw(...)`.
- */
+/** The i18n plugin whose translate functions (`ctx.t`, `i18n.t`) HTML-escape every variable not wrapped in `raw(...)`. */
 class HtmlI18n<C extends Context> extends I18n<C> {
   constructor(config: ConstructorParameters<typeof I18n<C>>[0]) {
     super(config);
@@ -76,11 +68,7 @@ class HtmlI18n<C extends Context> extends I18n<C> {
   }
 }
 
-/**
- * Creates the i18n plugin. The locale is the one the user chose with /language, else the one of
- * their Telegram app when we speak it, else the default. Fluent files live in `locales/<locale>/`,
- * one file per feature. Variables are HTML-escaped by the translate functions.
- */
+/** Creates the i18n plugin over `locales/<locale>/*.ftl`, speaking `senderLocale`. */
 export function createI18n<C extends Context>(options: { defaultLocale: Locale; db: Db }): I18n<C> {
   return new HtmlI18n<C>({
     defaultLocale: options.defaultLocale,

@@ -32,43 +32,31 @@ import { historyFeature } from './features/history.ts';
 import { exportFeature } from './features/export.ts';
 import { reportFeature } from './features/report.ts';
 import { sellFeature } from './features/sell.ts';
-import { reportChartFeature } from './features/report-chart.ts';
-import { summaryFeature } from './features/summary.ts';
-import { buyAgainFeature } from './features/buy-again.ts';
-import { customerReceiptFeature } from './features/customer-receipt.ts';
-import { pinFeature } from './features/pin.ts';
+import { receiptFeature } from './features/receipt.ts';
 import { groupsFeature } from './features/groups.ts';
 import { alertFeature } from './features/alert.ts';
 import { watchFeature } from './features/watch.ts';
-import { createAdminFeature } from './features/admin.ts';
-import { createBroadcastFeature } from './features/broadcast.ts';
+import { adminFeature } from './features/admin.ts';
+import { broadcastFeature } from './features/broadcast.ts';
 import { conversationIds } from './conversations/ids.ts';
 import { createConnectConversation } from './conversations/connect.ts';
 import { createBuyConversation } from './conversations/buy.ts';
 import { createPinConversation } from './conversations/pin.ts';
 import { createOrderConversation } from './conversations/order.ts';
 import { createShopConversation } from './conversations/shop.ts';
-import { shopFeature } from './features/shop.ts';
 import { createSellConversation } from './conversations/sell.ts';
 import { marketplaceFeature } from './features/marketplace.ts';
 import { gameshopFeature } from './features/gameshop.ts';
 
 const isCommand = (ctx: BotContext): boolean => (ctx.message?.text ?? '').trimStart().startsWith('/');
 
-/**
- * Flood limit per user: more than this many updates within the window get one "slow down". Tapping
- * through the /beli picker and the menu is about a dozen updates in a few seconds; a person never
- * gets near 15 in 3 s.
- */
+/** Flood limit per user: tapping through the /beli picker is about a dozen updates in a few seconds, never 15 in 3 s. */
 export const defaultFloodLimit: FloodLimit = { updates: 15, windowMs: 3000 };
 
 /**
- * The transformers of an Api the bot replies with (bot.api, and each conversation's fresh one).
- * Installed last is outermost: the pacer (innermost) makes each call take its turn under
- * Telegram's ceiling and waits out every 429 (src/notify/reply-pacer.ts); auto-retry around it
- * tries a 5xx again a few times, each try through the pacer; the parse mode sets HTML on every text
- * (src/text/html.ts; the translate function escapes the variables). Unsolicited messages go
- * through the outbox instead.
+ * The transformers of an Api the bot replies with (bot.api, and each conversation's fresh one),
+ * innermost first: the pacer takes turns under Telegram's ceiling and waits out 429s
+ * (src/notify/reply-pacer.ts), auto-retry tries a 5xx again through it, the parse mode sets HTML.
  */
 export function installReplyTransformers(api: Api, deps: Pick<BotDeps, 'replyPacer'>): void {
   if (deps.replyPacer) api.config.use(deps.replyPacer);
@@ -82,20 +70,15 @@ export function installReplyTransformers(api: Api, deps: Pick<BotDeps, 'replyPac
  */
 export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot<BotContext> {
   const bot = new Bot<BotContext>(deps.settings.botToken, botConfig);
-  // One i18n instance (its Fluent files parsed once) for the bot, its conversations and the jobs.
   const i18n = deps.i18n;
 
   installReplyTransformers(bot.api, deps);
 
-  // Every middleware runs from one FastComposer (src/bot/composer.ts): grammY's Bot nests two async
-  // functions per `bot.use`, which an update walking to the fallback search at the end paid once
-  // per middleware (bench/README.md, the garbage paragraph: `BENCH_ALLOC`).
+  // One FastComposer for all: grammY's Bot nests two async functions per `bot.use` (bench/README.md, `BENCH_ALLOC`).
   const root = new FastComposer<BotContext>();
   bot.use(root);
 
-  // First: how many updates are in hand (a crowd skips "typing…" and the like).
   root.use(countCrowd());
-  // One debug line per update: type, chat, route, duration.
   root.use(logUpdates(deps.logger));
   root.use(lowerCaseCommands);
   // A main-menu button is its command from here on.
@@ -171,19 +154,14 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   root.use(exportFeature);
   root.use(reportFeature);
   root.use(sellFeature);
-  root.use(reportChartFeature);
-  root.use(summaryFeature);
-  root.use(buyAgainFeature);
-  root.use(customerReceiptFeature);
-  root.use(shopFeature);
-  root.use(pinFeature);
+  root.use(receiptFeature);
   root.use(groupsFeature);
   root.use(marketplaceFeature);
   root.use(gameshopFeature);
   root.use(alertFeature);
   root.use(watchFeature);
-  root.use(createAdminFeature());
-  root.use(createBroadcastFeature());
+  root.use(adminFeature);
+  root.use(broadcastFeature);
   // Last before the fallback: quick-buy reads plain CODE.TARGET text.
   root.use(buyFeature);
   // Typed words search the price list (after quick-buy, which reads CODE.TARGET).

@@ -30,13 +30,13 @@ export const orderConfirmData = createCallbackData('goc', { action: String, id: 
 const orderConfirmActions = ['ok', 'nopromo', 'promo', 'no'] as const;
 export type OrderConfirmAction = (typeof orderConfirmActions)[number];
 
-/** The action and value of a /games button, or undefined for malformed data. */
-export const readGamesData = (data: string | undefined) =>
-  readData(gamesData, data, ({ action, value }) => (isOneOf(gamesActions, action) && value !== '' ? { action, value } : undefined));
+/** The action and value of a /games button's fields, or undefined for malformed data. */
+export const readGamesData = ({ action, value }: { action: string; value: string }) =>
+  isOneOf(gamesActions, action) && value !== '' ? { action, value } : undefined;
 
-/** The page of an /orders button, or undefined for malformed data. */
-export const readOrdersPage = (data: string | undefined) =>
-  readData(ordersPageData, data, ({ page }) => (Number.isSafeInteger(page) && page >= 0 && page <= 10_000 ? page : undefined));
+/** The page of an /orders button's fields, or undefined for malformed data. */
+export const readOrdersPage = ({ page }: { page: number }) =>
+  Number.isSafeInteger(page) && page >= 0 && page <= 10_000 ? page : undefined;
 
 /** The parts of an order-step button, or undefined for malformed data. */
 export const readOrderStepData = (data: string | undefined) =>

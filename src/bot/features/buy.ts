@@ -10,14 +10,10 @@ import { maxQuickBuyLines, parseBuyCommand, parseQuickBuy, type QuickBuyParse } 
 import { FastComposer } from '../composer.ts';
 
 /**
- * Buying, the entry points of the buy conversation:
- * - `/buy` (`/beli`): without arguments the conversation asks for the code; `/beli CODE` asks
- *   for the target; `/beli CODE TARGET`, `/beli CODE.TARGET` or several CODE.TARGET lines go
- *   straight to the summary.
- * - Quick-buy: a plain private message of CODE.TARGET lines (up to 20), one summary for all.
- * - Buttons of summaries whose conversation is over (double taps, re-sent callbacks,
- *   old messages) are answered here: they never buy anything (old pickers: `unhandled.ts`).
- * Mounted last before the fallback, so only text nobody else wanted is read as quick-buy.
+ * The entry points of the buy conversation: `/buy` (`/beli`) with what was typed (the flow asks
+ * for the rest), and quick-buy: a private message of CODE.TARGET lines (up to 20). Buttons of a
+ * summary whose conversation is over are answered here and never buy. Mounted last before the
+ * fallback, so only text nobody else wanted is read as quick-buy.
  */
 export const buyFeature = new FastComposer<BotContext>();
 const privateChat = buyFeature.chatType('private');

@@ -1,3 +1,4 @@
+import type { CallbackQueryContext } from 'grammy';
 import type { BotContext } from '../context.ts';
 import type { ServiceName } from '../../domain.ts';
 import { commandNames } from '../commands.ts';
@@ -32,11 +33,11 @@ privateChat.command(commandNames('connect'), showServicePicker);
 
 /** The service a /connect or /disconnect button names, or undefined after answering the tap as unknown. */
 function tappedService(
-  ctx: BotContext & { callbackQuery: { data: string } },
+  ctx: CallbackQueryContext<BotContext>,
   data: typeof connectData,
   options?: { privateOnly: boolean },
 ): Promise<ServiceName | undefined> {
-  return readTap(ctx, () => parseServiceName(data.unpack(ctx.callbackQuery.data).service), options);
+  return readTap(ctx, data, ({ service }) => parseServiceName(service), options);
 }
 
 /** Leaves any other flow and starts the credential prompts for `service`. */
@@ -74,7 +75,7 @@ connectFeature.callbackQuery(connectData.filter({ action: 'replace' }), async (c
 // credential prompt (it names its service) only lands here when that prompt's conversation is
 // over (answered elsewhere, left by a command, timed out): the button is stale and changes nothing.
 connectFeature.callbackQuery(connectData.filter({ action: 'cancel' }), async (ctx) => {
-  const onPicker = await readTap(ctx, () => (connectData.unpack(ctx.callbackQuery.data).service === '-' ? true : undefined));
+  const onPicker = await readTap(ctx, connectData, ({ service }) => (service === '-' ? true : undefined));
   if (!onPicker) return;
   await ctx.answerCallbackQuery();
   await quietly(ctx.editMessageReplyMarkup());

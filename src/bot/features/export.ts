@@ -5,7 +5,7 @@ import { editInPlace } from '../edits.ts';
 import { exportPeriodData, exportSeparatorData } from '../callback-data/export.ts';
 import { readTap } from '../guards.ts';
 import { createExportKeyboard, separatorOf } from '../keyboards/export.ts';
-import { periodOf, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
+import { periodOf, periodRange, typedRange, type DayRange, type ExportPeriod } from '../../services/export-periods.ts';
 import { csvDocument, transactionCsvRow, type CsvSeparator } from '../../text/csv.ts';
 import { statusWord } from '../../text/receipt.ts';
 import { FastComposer } from '../composer.ts';
@@ -36,27 +36,25 @@ privateChat.command(commandNames('export'), async (ctx) => {
 });
 
 exportFeature.callbackQuery(exportSeparatorData.filter(), async (ctx) => {
-  const separator = await readTap(ctx, () => separatorOf(exportSeparatorData.unpack(ctx.callbackQuery.data).sep));
+  const separator = await readTap(ctx, exportSeparatorData, ({ sep }) => separatorOf(sep));
   if (separator === undefined) return;
   await ctx.answerCallbackQuery();
   await editInPlace(ctx, ctx.t('export-menu'), createExportKeyboard(ctx.t, separator));
 });
 
 exportFeature.callbackQuery(exportPeriodData.filter(), async (ctx) => {
-  const choice = await readTap(
-    ctx,
-    () => {
-      const data = exportPeriodData.unpack(ctx.callbackQuery.data);
-      const separator = separatorOf(data.sep);
-      const period = periodOf(data.period);
-      return separator && period ? { separator, period } : undefined;
-    },
-    { privateOnly: true },
-  );
+  const choice = await readTap(ctx, exportPeriodData, exportChoice, { privateOnly: true });
   if (choice === undefined) return;
   await ctx.answerCallbackQuery();
   await sendExport(ctx, ctx.from.id, periodRange(choice.period, ctx.deps.now()), choice.separator);
 });
+
+/** The period and separator of a period button, when both are known. */
+function exportChoice(data: { period: string; sep: string }): { separator: CsvSeparator; period: ExportPeriod } | undefined {
+  const separator = separatorOf(data.sep);
+  const period = periodOf(data.period);
+  return separator && period ? { separator, period } : undefined;
+}
 
 /** Sends the CSV of the user's transactions in `range`, or says there are none. */
 async function sendExport(ctx: BotContext, userId: number, range: DayRange, separator: CsvSeparator): Promise<void> {

@@ -62,14 +62,12 @@ privateChat.command(commandNames('order'), connectedTo('gameshop'), async (ctx) 
 });
 
 privateChat.command(commandNames('orders'), async (ctx) => {
-  const userId = ctx.from?.id;
-  if (userId === undefined) return;
-  const { text, keyboard } = await renderOrdersPage(ctx.t, ctx.deps, userId, 0);
+  const { text, keyboard } = await renderOrdersPage(ctx.t, ctx.deps, ctx.from.id, 0);
   await ctx.reply(text, { link_preview_options: { is_disabled: true }, reply_markup: keyboard });
 });
 
 gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
-  const data = await readTap(ctx, () => readGamesData(ctx.callbackQuery.data));
+  const data = await readTap(ctx, gamesData, readGamesData);
   if (!data) return;
   if (data.action === 'game') {
     await ctx.answerCallbackQuery();
@@ -94,7 +92,7 @@ gameshopFeature.callbackQuery(gamesData.filter(), async (ctx) => {
 });
 
 gameshopFeature.callbackQuery(ordersPageData.filter(), async (ctx) => {
-  const page = await readTap(ctx, () => readOrdersPage(ctx.callbackQuery.data));
+  const page = await readTap(ctx, ordersPageData, readOrdersPage);
   if (page === undefined) return;
   await ctx.answerCallbackQuery();
   const { text, keyboard } = await renderOrdersPage(ctx.t, ctx.deps, ctx.from.id, page);

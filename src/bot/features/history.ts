@@ -27,14 +27,12 @@ export const historyFeature = new FastComposer<BotContext>();
 const privateChat = historyFeature.chatType('private');
 
 privateChat.command(commandNames('history'), async (ctx) => {
-  const userId = ctx.from?.id;
-  if (userId === undefined) return;
-  const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, userId, 0);
+  const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, ctx.from.id, 0);
   await ctx.reply(text, { reply_markup: keyboard });
 });
 
 historyFeature.callbackQuery(historyPageData.filter(), async (ctx) => {
-  const page = await readTap(ctx, () => pageOf(historyPageData.unpack(ctx.callbackQuery.data).page));
+  const page = await readTap(ctx, historyPageData, ({ page }) => pageOf(page));
   if (page === undefined) return;
   await ctx.answerCallbackQuery();
   const { text, keyboard } = await renderHistoryPage(ctx.t, ctx.deps, ctx.from.id, page);
@@ -42,20 +40,17 @@ historyFeature.callbackQuery(historyPageData.filter(), async (ctx) => {
 });
 
 historyFeature.callbackQuery(historyDetailData.filter(), async (ctx) => {
-  const data = await readTap(ctx, () => {
-    const { page, ref } = historyDetailData.unpack(ctx.callbackQuery.data);
-    const valid = pageOf(page);
-    return valid === undefined || ref === '' || ref.length > 100 ? undefined : { page: valid, ref };
-  });
+  const data = await readTap(ctx, historyDetailData, ({ page, ref }) =>
+    pageOf(page) === undefined || ref === '' || ref.length > 100 ? undefined : { page, ref },
+  );
   if (!data) return;
-  const { page } = data;
   const tx = await ctx.deps.db.transactions.findForUser(ctx.from.id, data.ref);
   if (!tx) {
     await ctx.answerCallbackQuery({ text: ctx.t('history-not-found'), show_alert: true });
     return;
   }
   await ctx.answerCallbackQuery();
-  await editInPlace(ctx, formatReceipt(ctx.t, tx), createHistoryReceiptKeyboard(ctx.t, tx, page));
+  await editInPlace(ctx, formatReceipt(ctx.t, tx), createHistoryReceiptKeyboard(ctx.t, tx, data.page));
 });
 
 function pageOf(page: number): number | undefined {

@@ -17,11 +17,7 @@ export const inlineCacheSeconds = 10;
 /** The button above an answer; it opens the bot with `/start inline`. */
 const openBot = (text: string): InlineQueryResultsButton => ({ text, start_parameter: inlineStartParameter });
 
-/**
- * Answers the inline query. Telegram waits about 10 seconds for an answer: one that comes later (a
- * slow provider) is refused as "query is too old", which is the user's next keystroke's business,
- * not an error for the operator.
- */
+/** Answers the inline query; one later than Telegram's ~10 s ("query is too old") is the next keystroke's business. */
 async function answer(ctx: BotContext, ...args: Parameters<BotContext['answerInlineQuery']>): Promise<void> {
   try {
     await ctx.answerInlineQuery(...args);

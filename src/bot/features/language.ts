@@ -1,12 +1,15 @@
 import { InlineKeyboard } from 'grammy';
+import { createCallbackData } from 'callback-data';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { isLocale, supportedLocales, type Locale } from '../../domain.ts';
-import { languageData } from '../callback-data/language.ts';
 import { withoutEmptyRows } from '../keyboards/rows.ts';
 import { createMainMenuKeyboard } from '../keyboards/main-menu.ts';
 import { FastComposer } from '../composer.ts';
 import { readTap } from '../guards.ts';
+
+/** Button of the /language picker. */
+const languageData = createCallbackData('lang', { locale: String });
 
 export const languageNames: Record<Locale, string> = { id: '🇮🇩 Bahasa Indonesia', en: '🇬🇧 English' };
 
@@ -24,7 +27,7 @@ export async function showLanguagePicker(ctx: BotContext): Promise<void> {
 languageFeature.command(commandNames('language'), showLanguagePicker);
 
 languageFeature.callbackQuery(languageData.filter(), async (ctx) => {
-  const locale = await readTap(ctx, () => [languageData.unpack(ctx.callbackQuery.data).locale].find(isLocale));
+  const locale = await readTap(ctx, languageData, ({ locale }) => [locale].find(isLocale));
   if (!locale) return;
   await ctx.deps.services.accounts.setLocale(ctx.from.id, locale);
   ctx.i18n.useLocale(locale);

@@ -17,19 +17,11 @@ import { FastComposer } from '../composer.ts';
 import { showChatAction } from '../middlewares/crowd.ts';
 
 /**
- * The marketplace seller's corner of the bot (document 2):
- * - `/account` (`/akun`): the connected seller's name, username, profile heading, balance and
- *   registration date. Private chat only.
- * - `/items` (`/produk`): the seller's items, five per page with prices, category and version;
- *   paging edits the same message; tapping an item sends its details with its image (as a photo,
- *   or as a link when Telegram cannot fetch it) and demo/preview links. Private chat only.
- * - `/verify CODE` (`/validasi`): checks a buyer's purchase code and says which item, licence,
- *   price, purchase date, support state and whether it was downloaded. Without a code it asks for
- *   one with a forced reply, and the reply is read as the code (never as a secret). Also in groups, where it
- *   answers with the marketplace account of whoever linked the group (/linkgroup), else the
- *   sender's own. The same code for the same account is answered from memory for a minute, each
- *   chat gets at most five checks a minute, and a purchase code never reaches the log (all of
- *   which is the verification service's business: this feature reads the command and renders).
+ * The marketplace seller's corner (document 2): `/account` (`/akun`) and `/items` (`/produk`, paged;
+ * an item's tap sends its details with its image) in private chats; `/verify CODE` (`/validasi`)
+ * anywhere: checks a buyer's purchase code (in a group with the account of whoever linked it).
+ * Without a code it asks with a forced reply, whose answer is read as the code, never as a secret.
+ * Caching, rate limits and keeping codes out of the log are the verification service's business.
  */
 export const marketplaceFeature = new FastComposer<BotContext>();
 const privateChat = marketplaceFeature.chatType('private');
@@ -54,7 +46,7 @@ privateChat.command(commandNames('items'), async (ctx) => {
 });
 
 marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) => {
-  const page = await readTap(ctx, () => safeInteger(marketplaceItemsPageData.unpack(ctx.callbackQuery.data).page, 0));
+  const page = await readTap(ctx, marketplaceItemsPageData, ({ page }) => safeInteger(page, 0));
   if (page === undefined) return;
   const client = await callbackClient(ctx);
   if (!client) return;
@@ -67,7 +59,7 @@ marketplaceFeature.callbackQuery(marketplaceItemsPageData.filter(), async (ctx) 
 });
 
 marketplaceFeature.callbackQuery(marketplaceItemData.filter(), async (ctx) => {
-  const id = await readTap(ctx, () => safeInteger(marketplaceItemData.unpack(ctx.callbackQuery.data).id, 1));
+  const id = await readTap(ctx, marketplaceItemData, ({ id }) => safeInteger(id, 1));
   if (id === undefined) return;
   const client = await callbackClient(ctx);
   if (!client) return;
@@ -86,11 +78,7 @@ async function callbackClient(ctx: BotContext): Promise<MarketplaceClient | unde
   return client;
 }
 
-/**
- * Sends an item's details: as a photo (preview image, else thumbnail) with the details as its
- * caption, or as text with the image's link when there is no usable image, the details do not
- * fit a caption, or Telegram refuses the photo (it cannot fetch the URL, say).
- */
+/** Sends an item's details as a photo with them as its caption, else (no image, too long, refused) as text with the image's link. */
 async function sendItemDetails(ctx: BotContext, item: Item): Promise<void> {
   const locale = await localeOf(ctx);
   const keyboard = createItemDetailsKeyboard(ctx.t, item);

@@ -24,10 +24,9 @@ const utf8 = new TextEncoder();
 const queryBytes = new Uint8Array(maxQueryBytes);
 
 /**
- * /prices (/harga): the reseller price list. Without words: brands → products of a brand, 10 per
- * page; with words (`/harga telkomsel 10`): the matching products. Paging and refresh edit the
- * same message; the list is cached per provider account by the catalogue service (refresh fetches anew).
- * Tapping an available product starts the buy conversation; an unavailable one says its status.
+ * /prices (/harga): brands → products of a brand, or with words (`/harga telkomsel 10`) the
+ * matching products. Paging and refresh edit the message; an available product's tap starts the
+ * buy conversation, an unavailable one's says its status.
  */
 export const pricesFeature = new FastComposer<BotContext>();
 const privateChat = pricesFeature.chatType('private');
@@ -46,7 +45,7 @@ pricesFeature.callbackQuery(priceSearchData.filter(), async (ctx) => {
 });
 
 pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
-  const parsed = await readTap(ctx, () => parseView(ctx.callbackQuery.data));
+  const parsed = await readTap(ctx, priceViewData, parseView);
   if (!parsed) return;
   const products = await priceListForButton(ctx, parsed.fresh);
   if (!products) return;
@@ -56,7 +55,7 @@ pricesFeature.callbackQuery(priceViewData.filter(), async (ctx) => {
 });
 
 pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
-  const code = await readTap(ctx, () => priceProductData.unpack(ctx.callbackQuery.data).code);
+  const code = await readTap(ctx, priceProductData, ({ code }) => code);
   if (code === undefined) return;
   const products = await priceListForButton(ctx, false);
   if (!products) return;
@@ -79,10 +78,7 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
   await enterFlow(ctx, conversationIds.buy, { lines: [{ code: product.code }] });
 });
 
-/**
- * The price list behind a tapped price button, or undefined after answering the tap: with an
- * alert when the user has no reseller account (any more), with the provider's error otherwise.
- */
+/** The price list behind a tapped price button, or undefined after answering the tap (not connected, provider error). */
 async function priceListForButton(ctx: BotContext & { from: { id: number } }, fresh: boolean): Promise<Product[] | undefined> {
   if (!(await ctx.deps.services.credentials.has(ctx.from.id, 'reseller'))) {
     await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-reseller')) }), show_alert: true });
@@ -92,12 +88,10 @@ async function priceListForButton(ctx: BotContext & { from: { id: number } }, fr
 }
 
 /**
- * Typed text as a price search, installed after quick-buy and before the fallback answer. A reply
- * to the 🔍 prompt is always a search. Other plain text of a user with a reseller account is
- * searched too, but answered only when something matches (otherwise the fallback answers), not
- * when it answers a timed-out step, and not when it is only a loose word such as `halo` (a
- * greeting as much as Telkomsel's kartuHalo). Text that looks like a secret is never searched (nor
- * echoed): the fallback deletes it.
+ * Typed text as a price search (after quick-buy, before the fallback). A reply to the 🔍 prompt
+ * always is; other text of a reseller only when something matches, it answers no timed-out step,
+ * and it is more than a loose word (`halo` greets as much as it names kartuHalo). Secret-looking
+ * text is never searched nor echoed: the fallback deletes it.
  */
 export const priceSearchFeature = new FastComposer<BotContext>();
 
@@ -143,10 +137,8 @@ async function replyPriceView(ctx: BotContext, view: PriceView): Promise<void> {
 type RenderedView = ReturnType<typeof renderPriceView>;
 
 /**
- * Views already rendered, by the price list they show: users of one account page through the
- * same list in the same language, and a typed search renders what its check just searched. A
- * list fetched anew (the cache expired, 🔄, another account) is another array, so its views start
- * afresh and nothing stale is shown; the old list's views go with it.
+ * Views already rendered, by the price list they show (users of one account page through the same
+ * list). A list fetched anew is another array, so nothing stale is shown; old views go with it.
  */
 const renderedViews = new WeakMap<readonly Product[], (key: string, render: () => RenderedView) => RenderedView>();
 
@@ -161,14 +153,10 @@ async function priceViewOf(ctx: BotContext, products: readonly Product[], view: 
   return views(key, () => renderPriceView(ctx.t, products, ctx.deps.services.catalogue.brands(products), view, rules));
 }
 
-/**
- * Search words as they are matched and carried in callback data: lower case, single spaces, no
- * `:` (the callback-data delimiter), at most `maxQueryBytes` bytes.
- */
+/** Search words as matched and carried in callback data: lower case, single spaces, no `:`, at most `maxQueryBytes` bytes. */
 export function normaliseQuery(text: string): string {
   const query = text.toLowerCase().replace(/:/g, ' ').replace(/\s+/g, ' ').trim();
-  // Encoding into a buffer of the limit stops at the last whole character that fits, in one pass
-  // over at most that many bytes: any text Telegram delivers costs the same few steps here.
+  // Encoding into a buffer of the limit stops at the last whole character that fits, whatever the text's length.
   const { read } = utf8.encodeInto(query, queryBytes);
   return query.slice(0, read).trim();
 }
@@ -178,8 +166,8 @@ function toast(text: string): string {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
-function parseView(data: string): { view: PriceView; fresh: boolean } | undefined {
-  const { kind, brand, page, query, fresh } = priceViewData.unpack(data);
+function parseView(fields: ReturnType<typeof priceViewData.unpack>): { view: PriceView; fresh: boolean } | undefined {
+  const { kind, brand, page, query, fresh } = fields;
   if (kind !== 'b' && kind !== 'p' && kind !== 's') return undefined;
   if (!Number.isSafeInteger(brand) || !Number.isSafeInteger(page) || brand < 0 || page < 0) return undefined;
   return { view: { kind, brand, page, query: normaliseQuery(query) }, fresh };

@@ -55,7 +55,7 @@ privateChat.command(commandNames('sellprice'), async (ctx) => {
 
 // A button of the /jual screen: the sell conversation for that rule, instead of any other flow.
 sellFeature.callbackQuery(sellMenuData.filter(), async (ctx) => {
-  const mode = await readTap(ctx, () => modes.find((m) => m === sellMenuData.unpack(ctx.callbackQuery.data).action), { privateOnly: true });
+  const mode = await readTap(ctx, sellMenuData, ({ action }) => modes.find((m) => m === action), { privateOnly: true });
   if (mode === undefined) return;
   await ctx.answerCallbackQuery();
   await enterFlow(ctx, conversationIds.sell, { mode });

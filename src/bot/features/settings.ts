@@ -1,23 +1,35 @@
 import { InlineKeyboard } from 'grammy';
+import { createCallbackData } from 'callback-data';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { isLocale, serviceNames } from '../../domain.ts';
-import { settingsData } from '../callback-data/settings.ts';
 import { showDisconnectPicker, showServicePicker } from './connect.ts';
 import { languageNames, showLanguagePicker } from './language.ts';
-import { startPin } from './pin.ts';
+import { conversationIds, enterFlow } from '../conversations/ids.ts';
 import { FastComposer } from '../composer.ts';
 import { readTap } from '../guards.ts';
 
 /**
  * /settings (/pengaturan), also the main menu's ⚙️ button: what is connected, the language and
  * whether a PIN is set, with buttons that do what /connect, /disconnect (only when something is
- * connected), /language and /pin do.
- * (/account is the marketplace account, a different thing.) Private chats only.
+ * connected), /language and /pin do (/account is the marketplace account, a different thing).
+ * /pin sets, changes or removes the purchase PIN and /toko (/shop) edits the shop profile printed
+ * on customer receipts, each in its conversation. Private chats only.
  */
 export const settingsFeature = new FastComposer<BotContext>();
+/** Buttons of the settings screen: `connect`, `disconnect`, `language` or `pin`. */
+const settingsData = createCallbackData('settings', { action: String });
+const privateChat = settingsFeature.chatType('private');
 
-settingsFeature.chatType('private').command(commandNames('settings'), async (ctx) => {
+/** What /pin does: the PIN conversation, instead of any other flow. Also behind the settings screen's button. */
+async function startPin(ctx: BotContext): Promise<void> {
+  await enterFlow(ctx, conversationIds.pin);
+}
+
+privateChat.command('pin', startPin);
+privateChat.command(commandNames('shop'), (ctx) => enterFlow(ctx, conversationIds.shop));
+
+privateChat.command(commandNames('settings'), async (ctx) => {
   const userId = ctx.from.id;
   const infos = await Promise.all(serviceNames.map((service) => ctx.deps.db.credentials.info(userId, service)));
   const services = serviceNames.map((service, i) => {
@@ -56,7 +68,7 @@ const actions = new Map<string, (ctx: BotContext) => Promise<void>>([
 
 // The screen stays as it is (its buttons can be tapped again); each tap answers like its command.
 settingsFeature.callbackQuery(settingsData.filter(), async (ctx) => {
-  const action = await readTap(ctx, () => actions.get(settingsData.unpack(ctx.callbackQuery.data).action), { privateOnly: true });
+  const action = await readTap(ctx, settingsData, ({ action }) => actions.get(action), { privateOnly: true });
   if (!action) return;
   await ctx.answerCallbackQuery();
   await action(ctx);

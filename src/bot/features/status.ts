@@ -19,19 +19,15 @@ const pendingListLimit = 20;
 const maxRefLength = 100;
 
 /**
- * /status REF (/cek REF): the sender's transaction with that ref id, re-checked with the provider
- * (same ref id, code and target) while it is open, shown as a receipt; a settled one is shown from
- * the store without a provider call. Another user's ref id gets the same "not found" as an
- * unknown one. Instead of a ref id the provider trx id of the receipt, or a target number, works
- * too (several to one target: the list of them as buttons). Without a ref id: the sender's open
- * transactions, each a button that checks it.
+ * /status REF (/cek REF): the sender's transaction as a receipt, re-checked with the provider while
+ * open (a settled one from the store). A trx id or a target number works too (several: a list of
+ * buttons); another user's ref answers like an unknown one. Without REF: the open transactions.
  */
 export const statusFeature = new FastComposer<BotContext>();
 const privateChat = statusFeature.chatType('private');
 
 privateChat.command(commandNames('status'), async (ctx) => {
-  const userId = ctx.from?.id;
-  if (userId === undefined) return;
+  const userId = ctx.from.id;
   const ref = parseRef(ctx.match);
   if (ref === undefined) {
     const { text, keyboard } = await renderPendingList(ctx.t, ctx.deps, userId);
@@ -45,7 +41,9 @@ privateChat.command(commandNames('status'), async (ctx) => {
     return;
   }
   if (found.length > 1) {
-    const { text, keyboard } = renderMatches(ctx.t, found);
+    const shown = found.slice(0, pendingListLimit);
+    const more = found.length > shown.length ? ctx.t('status-matches-more') : undefined;
+    const { text, keyboard } = renderList(ctx.t, ctx.t('status-matches-title', { count: shown.length }), shown, more);
     await ctx.reply(text, { reply_markup: keyboard });
     return;
   }
@@ -56,9 +54,9 @@ privateChat.command(commandNames('status'), async (ctx) => {
 });
 
 statusFeature.callbackQuery(statusCheckData.filter(), async (ctx) => {
-  const ref = await readTap(ctx, () => statusCheckData.unpack(ctx.callbackQuery.data).ref);
+  const ref = await readTap(ctx, statusCheckData, ({ ref }) => ref);
   if (ref === undefined) return;
-  const tx = ref.length > maxRefLength ? undefined : await findOwn(ctx.deps, ctx.from.id, ref);
+  const tx = await findOwn(ctx.deps, ctx.from.id, ref);
   if (!tx) {
     await ctx.answerCallbackQuery({ text: ctx.t('status-not-found-short'), show_alert: true });
     return;
@@ -95,9 +93,17 @@ async function lookUp(deps: BotDeps, userId: number, query: string, typed: strin
   return deps.db.transactions.listByTarget(userId, target, { limit: pendingListLimit + 1 });
 }
 
-/** One numbered line per transaction (product, target, status, time), as both lists show them. */
-function numberedLines(t: TranslateFunction, shown: readonly TransactionRecord[]): string[] {
-  return shown.map((tx, index) =>
+/**
+ * A list of transactions (the open ones, or several to one target): the title, one numbered line
+ * each (product, target, status, time), `more` when the list was cut, and one button each.
+ */
+function renderList(
+  t: TranslateFunction,
+  title: string,
+  shown: readonly TransactionRecord[],
+  more: string | undefined,
+): { text: string; keyboard: InlineKeyboard } {
+  const lines = shown.map((tx, index) =>
     t('status-pending-line', {
       n: index + 1,
       product: tx.productName,
@@ -106,14 +112,7 @@ function numberedLines(t: TranslateFunction, shown: readonly TransactionRecord[]
       time: formatWibIn(t, tx.createdAt),
     }),
   );
-}
-
-/** Several transactions to one target, newest first, as text and one button each. */
-function renderMatches(t: TranslateFunction, found: readonly TransactionRecord[]): { text: string; keyboard: InlineKeyboard } {
-  const shown = found.slice(0, pendingListLimit);
-  const lines = numberedLines(t, shown);
-  const parts = [t('status-matches-title', { count: shown.length }), '', ...lines];
-  if (found.length > shown.length) parts.push('', t('status-matches-more'));
+  const parts = [title, '', ...lines, ...(more === undefined ? [] : ['', more])];
   return { text: parts.join('\n'), keyboard: createPendingListKeyboard(t, shown) };
 }
 
@@ -126,10 +125,8 @@ async function findOwn(deps: BotDeps, userId: number, ref: string): Promise<Tran
 }
 
 /**
- * A settled transaction as stored; an open one after a status check with the provider. When the
- * check could not reach a verdict (provider down, credentials refused, disconnected, or a refusal
- * of a transaction the provider had acknowledged) the note says why; the transaction stays open
- * and the settlement watcher keeps checking it.
+ * A settled transaction as stored; an open one after a status check. A check without a verdict
+ * (provider down, credentials refused …) gets a note saying why; the watcher keeps checking.
  */
 async function refresh(t: TranslateFunction, deps: BotDeps, tx: TransactionRecord): Promise<{ current: TransactionRecord; note?: string }> {
   if (isFinalStatus(tx.status)) return { current: tx };
@@ -163,8 +160,6 @@ async function renderPendingList(
   const open = (await deps.db.transactions.listOpen()).filter((tx) => tx.userId === userId).reverse();
   if (open.length === 0) return { text: t('status-pending-none') };
   const shown = open.slice(0, pendingListLimit);
-  const lines = numberedLines(t, shown);
-  const parts = [t('status-pending-title', { count: open.length }), '', ...lines];
-  if (open.length > shown.length) parts.push('', t('status-pending-more', { count: open.length - shown.length }));
-  return { text: parts.join('\n'), keyboard: createPendingListKeyboard(t, shown) };
+  const more = open.length > shown.length ? t('status-pending-more', { count: open.length - shown.length }) : undefined;
+  return renderList(t, t('status-pending-title', { count: open.length }), shown, more);
 }

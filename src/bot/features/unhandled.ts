@@ -11,17 +11,12 @@ import { shopData } from '../callback-data/shop.ts';
 import { sellStepData } from '../callback-data/sell.ts';
 import { buyPickerData } from '../callback-data/buy-picker.ts';
 
-/**
- * Last in the chain: a short helpful answer to anything nobody handled, never silence: a bare
- * phone number, a CODE.TARGET with a wrong target or search words with a number are answered with
- * how to buy. In groups the bot stays quiet about ordinary chatter.
- */
+/** Last in the chain: a short helpful answer to anything nobody handled, never silence; quiet about chatter in groups. */
 export const unhandledFeature = new FastComposer<BotContext>();
 
 /**
- * Text that looks like a credential or a PIN: one long run of letters and digits, or 4-6 digits
- * alone. It arrives here when a user answers a connect or PIN step after the conversation timed
- * out; it must not stay visible in the chat.
+ * Text that looks like a credential or a PIN (a long run of letters and digits, or 4-6 digits): an
+ * answer to a connect or PIN step that timed out. It must not stay visible in the chat.
  */
 export function looksLikeSecret(text: string): boolean {
   const value = text.trim();
@@ -29,11 +24,7 @@ export function looksLikeSecret(text: string): boolean {
   return /^[A-Za-z0-9_\-:+/=]{16,}$/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value);
 }
 
-/**
- * For a message that reached no handler because the conversation waiting for it had timed out
- * (its buttons have handlers of their own in the features): how long it waited and the command
- * that starts it again.
- */
+/** For a message whose conversation had timed out: how long it waited and the command that starts it again. */
 function expiry(ctx: BotContext): { minutes: number; command: string } | undefined {
   const id = ctx.expiredConversation;
   if (id === undefined) return undefined;
@@ -66,11 +57,7 @@ unhandledFeature.chatType('private').on('message:text', async (ctx, next) => {
 /** Most products suggested for "search words + number". */
 const maxSuggestions = 5;
 
-/**
- * The answer to a message `readStrayText` recognised: how to buy for a bare phone number, why a
- * CODE.TARGET's target is no number, or (for a connected reseller whose price list matches the
- * search words) the matching products as CODE.TARGET lines to send back.
- */
+/** The answer to a message `readStrayText` recognised: how to buy, why a target is no number, or matching CODE.TARGET lines. */
 async function strayTextAnswer(ctx: BotContext, stray: StrayText): Promise<string> {
   switch (stray.kind) {
     case 'phone':

@@ -1,7 +1,7 @@
 import { InlineKeyboard } from 'grammy';
+import { createCallbackData } from 'callback-data';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { watchData } from '../callback-data/watch.ts';
 import { editInPlace } from '../edits.ts';
 import { readTap } from '../guards.ts';
 import { matchBrands, type PriceWatchSettings } from '../../services/price-watch.ts';
@@ -13,6 +13,8 @@ import { FastComposer } from '../composer.ts';
  * `/pantau semua` every brand, `/pantau off` stops. Private chats only; needs the reseller account.
  */
 export const watchFeature = new FastComposer<BotContext>();
+/** `on`, `off`, `all` (every brand), `group` (toggle the group copy), `brand` with the brand to toggle (lower case). */
+const watchData = createCallbackData('watch', { action: String, brand: String });
 
 const offWords = new Set(['off', 'mati', 'stop', 'berhenti']);
 const allWords = new Set(['on', 'semua', 'all', 'aktif']);
@@ -118,7 +120,7 @@ privateChats.command(commandNames('watch'), async (ctx) => {
 watchFeature.callbackQuery(watchData.filter(), async (ctx) => {
   const userId = ctx.from.id;
   const connected = await ctx.deps.db.credentials.has(userId, 'reseller');
-  const data = await readTap(ctx, () => (connected ? watchData.unpack(ctx.callbackQuery.data) : undefined), { privateOnly: true });
+  const data = await readTap(ctx, watchData, (fields) => (connected ? fields : undefined), { privateOnly: true });
   if (!data) return;
   const { priceWatch } = ctx.deps.services;
   const next = changed(await priceWatch.settings(userId), data.action, data.brand);

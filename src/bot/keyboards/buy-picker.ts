@@ -1,7 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { buyPickerData, type BuyPickerAction } from '../callback-data/buy-picker.ts';
-import { withoutEmptyRows } from './rows.ts';
+import { addPageButtons, withoutEmptyRows } from './rows.ts';
 
 /** Which picker rendering the buttons belong to (see `buyPickerData`). */
 export interface PickerStamp {
@@ -41,11 +41,7 @@ export function createPickerKeyboard(t: TranslateFunction, stamp: PickerStamp, o
     if ((offset + 1) % perRow === 0) keyboard.row();
   });
   keyboard.row();
-  if (pages > 1) {
-    if (page > 0) keyboard.text(t('button-prev'), packPickerButton(stamp, 'page', page - 1));
-    if (page < pages - 1) keyboard.text(t('button-next'), packPickerButton(stamp, 'page', page + 1));
-    keyboard.row();
-  }
+  addPageButtons(keyboard, t, page, page < pages - 1, (n) => packPickerButton(stamp, 'page', n)).row();
   if (options.back) keyboard.text(t('buy-picker-button-back'), packPickerButton(stamp, 'back'));
   keyboard.text(t('button-cancel'), packPickerButton(stamp, 'cancel'));
   return withoutEmptyRows(keyboard);

@@ -2,7 +2,7 @@ import type { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { CsvSeparator } from '../../text/csv.ts';
 import { exportPeriodData, exportSeparatorData } from '../callback-data/export.ts';
-import { periodKeyboard } from './periods.ts';
+import { periodKeyboard } from './report.ts';
 
 /** The separator in callback data: `c` for `,`, `s` for `;`. */
 export const separatorCode = (separator: CsvSeparator): string => (separator === ';' ? 's' : 'c');

@@ -2,15 +2,12 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { gamesData, orderConfirmData, orderStepData, ordersPageData } from '../callback-data/gameshop.ts';
 import { packIfFits } from '../callback-data/read.ts';
-import { addCopyButton, isButtonUrl, withoutEmptyRows } from './rows.ts';
+import { addCopyButton, addPageButtons, isButtonUrl, nonEmpty, withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
+import type { Game } from '../../services/providers.ts';
 
 /** A game as the /games keyboards need it. */
-export interface GameButton {
-  id: number;
-  slug: string;
-  title: string;
-}
+type GameButton = Pick<Game, 'id' | 'slug' | 'title'>;
 
 /** Callback data ordering `game`: by slug, or by id when the slug does not fit 64 bytes. */
 function gameButtonData(game: GameButton): string | undefined {
@@ -18,6 +15,14 @@ function gameButtonData(game: GameButton): string | undefined {
     packIfFits(() => gamesData.pack({ action: 'game', value: game.slug })) ??
     packIfFits(() => gamesData.pack({ action: 'gid', value: String(game.id) }))
   );
+}
+
+/** One button per game that can be packed, labelled by `label`. */
+function gameButtons(games: readonly GameButton[], label: (game: GameButton) => string): Array<{ text: string; data: string }> {
+  return games.flatMap((game) => {
+    const data = gameButtonData(game);
+    return data ? [{ text: label(game), data }] : [];
+  });
 }
 
 /** Buttons in rows of `columns`. */
@@ -36,11 +41,8 @@ export function createGamesKeyboard(
   categories: ReadonlyArray<{ id: number; title: string; count: number }>,
 ): InlineKeyboard {
   const keyboard = new InlineKeyboard();
-  const gameButtons = popular.flatMap((game) => {
-    const data = gameButtonData(game);
-    return data ? [{ text: `🔥 ${game.title}`, data }] : [];
-  });
-  grid(keyboard, gameButtons, 2);
+  const hot = gameButtons(popular, (game) => `🔥 ${game.title}`);
+  grid(keyboard, hot, 2);
   const categoryButtons = categories.flatMap((category) => {
     const data = packIfFits(() => gamesData.pack({ action: 'cat', value: String(category.id) }));
     return data ? [{ text: t('games-button-category', { category: raw(category.title), count: category.count }), data }] : [];
@@ -52,10 +54,7 @@ export function createGamesKeyboard(
 /** One category of /games: its games (tap to order) and a way back. */
 export function createCategoryKeyboard(t: TranslateFunction, games: readonly GameButton[]): InlineKeyboard {
   const keyboard = new InlineKeyboard();
-  const buttons = games.flatMap((game) => {
-    const data = gameButtonData(game);
-    return data ? [{ text: game.title, data }] : [];
-  });
+  const buttons = gameButtons(games, (game) => game.title);
   grid(keyboard, buttons, 2);
   keyboard.text(t('button-back'), gamesData.pack({ action: 'home', value: '-' }));
   return withoutEmptyRows(keyboard);
@@ -85,8 +84,7 @@ export function createOrderChoiceKeyboard(
   });
   grid(keyboard, buttons, options.columns ?? 1);
   if (options.skip) keyboard.text(t('order-button-skip'), orderStepData.pack({ flow, step, value: 'skip' })).row();
-  const rows = withoutEmptyRows(keyboard);
-  return rows.inline_keyboard.length > 0 ? rows : undefined;
+  return nonEmpty(keyboard);
 }
 
 /** Order now / Cancel under the order summary. */
@@ -128,9 +126,6 @@ export function createOrdersKeyboard(
     keyboard.url(t('orders-button-pay', { n }), url);
     if (index % 2 === 1) keyboard.row();
   });
-  keyboard.row();
-  if (options.page > 0) keyboard.text(t('button-prev'), ordersPageData.pack({ page: options.page - 1 }));
-  if (options.hasNext) keyboard.text(t('button-next'), ordersPageData.pack({ page: options.page + 1 }));
-  const rows = withoutEmptyRows(keyboard);
-  return rows.inline_keyboard.length > 0 ? rows : undefined;
+  addPageButtons(keyboard.row(), t, options.page, options.hasNext, (page) => ordersPageData.pack({ page }));
+  return nonEmpty(keyboard);
 }

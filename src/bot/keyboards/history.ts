@@ -3,7 +3,7 @@ import type { TranslateFunction } from '@grammyjs/i18n';
 import type { TransactionRecord } from '../../store/records/transactions.ts';
 import { historyDetailData, historyPageData } from '../callback-data/history.ts';
 import { addReceiptButtons } from './receipt.ts';
-import { withoutEmptyRows } from './rows.ts';
+import { addPageButtons, withoutEmptyRows } from './rows.ts';
 import { packIfFits } from '../callback-data/read.ts';
 import { raw } from '../../text/html.ts';
 
@@ -19,8 +19,7 @@ export function createHistoryKeyboard(
     if (data)
       keyboard.text(t('history-button-item', { n: options.firstNumber + index, code: raw(tx.code), target: raw(tx.target) }), data).row();
   });
-  if (options.page > 0) keyboard.text(t('button-prev'), historyPageData.pack({ page: options.page - 1 }));
-  if (options.hasNext) keyboard.text(t('button-next'), historyPageData.pack({ page: options.page + 1 }));
+  addPageButtons(keyboard, t, options.page, options.hasNext, (page) => historyPageData.pack({ page }));
   return withoutEmptyRows(keyboard);
 }
 

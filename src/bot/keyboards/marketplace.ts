@@ -2,7 +2,7 @@ import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { Item } from '../../services/providers.ts';
 import { marketplaceItemData, marketplaceItemsPageData } from '../callback-data/marketplace.ts';
-import { isButtonUrl, withoutEmptyRows } from './rows.ts';
+import { addPageButtons, isButtonUrl, nonEmpty, withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
 
 /** Longest item name on a button (characters); Telegram cuts long buttons anyway. */
@@ -33,8 +33,7 @@ export function createItemsKeyboard(
     const label = t('marketplace-items-button', { n: options.firstNumber + index, name: raw(shorten(item.name, maxButtonName)) });
     keyboard.text(label, marketplaceItemData.pack({ id: item.id })).row();
   });
-  if (options.page > 0) keyboard.text(t('button-prev'), marketplaceItemsPageData.pack({ page: options.page - 1 }));
-  if (options.page < options.pages - 1) keyboard.text(t('button-next'), marketplaceItemsPageData.pack({ page: options.page + 1 }));
+  addPageButtons(keyboard, t, options.page, options.page < options.pages - 1, (page) => marketplaceItemsPageData.pack({ page }));
   return withoutEmptyRows(keyboard);
 }
 
@@ -47,6 +46,5 @@ export function createItemDetailsKeyboard(t: TranslateFunction, item: Item): Inl
   if (isButtonUrl(item.demo_link)) keyboard.url(t('marketplace-item-button-demo'), item.demo_link).row();
   if (isButtonUrl(item.media.preview_video)) keyboard.url(t('marketplace-item-button-video'), item.media.preview_video).row();
   if (isButtonUrl(item.media.preview_audio)) keyboard.url(t('marketplace-item-button-audio'), item.media.preview_audio).row();
-  const rows = withoutEmptyRows(keyboard);
-  return rows.inline_keyboard.length > 0 ? rows : undefined;
+  return nonEmpty(keyboard);
 }

@@ -4,7 +4,7 @@ import { isProductAvailable, type Product } from '../../services/providers.ts';
 import type { BrandGroup } from '../../services/catalogue.ts';
 import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
 import { formatRupiah } from '../../text/format.ts';
-import { withoutEmptyRows } from './rows.ts';
+import { addPageButtons, withoutEmptyRows } from './rows.ts';
 import { raw } from '../../text/html.ts';
 import { productStatusWord } from '../../text/product-status.ts';
 
@@ -35,12 +35,9 @@ export function packProduct(product: Product, index: number): string {
   return priceProductData.pack({ code: packable ? code : `#${index}` });
 }
 
-/** The navigation row (previous/next) of a paged view, empty on a single page. */
+/** The navigation row (previous/next) of a paged view, none on a single page. */
 function addNavigation(keyboard: InlineKeyboard, t: TranslateFunction, view: PriceView, pages: number): void {
-  if (pages <= 1) return;
-  if (view.page > 0) keyboard.text(t('button-prev'), packPriceView({ ...view, page: view.page - 1 }));
-  if (view.page < pages - 1) keyboard.text(t('button-next'), packPriceView({ ...view, page: view.page + 1 }));
-  keyboard.row();
+  if (pages > 1) addPageButtons(keyboard, t, view.page, view.page < pages - 1, (page) => packPriceView({ ...view, page })).row();
 }
 
 /** Brand buttons (with product counts), paging, refresh. */

@@ -31,3 +31,22 @@ export function isButtonUrl(value: string | null | undefined): value is string {
 export function withoutEmptyRows(keyboard: InlineKeyboard): InlineKeyboard {
   return new InlineKeyboard(keyboard.inline_keyboard.filter((row) => row.length > 0));
 }
+
+/** The keyboard without empty rows, or undefined when it has no button at all. */
+export function nonEmpty(keyboard: InlineKeyboard): InlineKeyboard | undefined {
+  const rows = withoutEmptyRows(keyboard);
+  return rows.inline_keyboard.length > 0 ? rows : undefined;
+}
+
+/** ‹ Previous / Next › of a paged list at `page` (0-based); `pack` makes the callback data of a page. */
+export function addPageButtons(
+  keyboard: InlineKeyboard,
+  t: (key: string) => string,
+  page: number,
+  hasNext: boolean,
+  pack: (page: number) => string,
+): InlineKeyboard {
+  if (page > 0) keyboard.text(t('button-prev'), pack(page - 1));
+  if (hasNext) keyboard.text(t('button-next'), pack(page + 1));
+  return keyboard;
+}

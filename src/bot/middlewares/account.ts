@@ -3,10 +3,8 @@ import type { BotContext, BotDeps } from '../context.ts';
 import { localeFromTelegram } from '../i18n.ts';
 
 /**
- * Attaches the dependencies and the sender's stored record to the context. The record is created
- * on first contact; a user who had blocked the bot and writes again is active again. The record
- * keeps the language of their Telegram app (when the bot speaks it), so that what the bot sends
- * on its own speaks the language its replies do.
+ * Attaches the dependencies and the sender's record (created on first contact, active again when
+ * they write). It keeps their Telegram app's language, so what the bot sends on its own speaks it too.
  */
 export function attachAccount(deps: BotDeps): MiddlewareFn<BotContext> {
   return async (ctx, next) => {

@@ -6,13 +6,9 @@ import { answerWithoutPrices } from '../features/inline.ts';
 const telling = new Set<number>();
 
 /**
- * Stops every update of a user an admin banned (/ban), early, before any flow or feature: no
- * command, button, quick-buy line, price search or inline query is served (an inline query gets
- * what anyone without prices gets: no results, a button to the bot). The first update after
- * the ban gets the one message saying so, in the user's language, in their private chat (the ban
- * record then says `notified`); after that nothing is answered, and a button is only acknowledged
- * so the client stops its spinner. Purchases made before the ban are not updates: the watcher
- * still settles them and the owner is notified.
+ * Stops every update of a banned user before any flow or feature. The first one after the ban gets
+ * the one message saying so (the ban record then says `notified`); after that nothing is answered
+ * but a button's spinner. Purchases made before the ban still settle and are notified.
  */
 export const refuseBanned: MiddlewareFn<BotContext> = async (ctx, next) => {
   const account = ctx.account;

@@ -2,10 +2,8 @@ import type { MiddlewareFn } from 'grammy';
 import type { BotContext } from '../context.ts';
 
 /**
- * Commands are case-insensitive: `/SALDO` and `/Cek` mean `/saldo` and `/cek`. grammY matches
- * command names exactly, so the command word of an incoming message (the `bot_command` entity at
- * its start) is lower-cased before any handler or conversation sees the update. Only ASCII names
- * are touched, which keeps the entity offsets of the rest of the text valid.
+ * `/SALDO` means `/saldo`: grammY matches command names exactly, so a message's leading command is
+ * lower-cased first. Only ASCII names, which keeps the other entities' offsets valid.
  */
 export const lowerCaseCommands: MiddlewareFn<BotContext> = async (ctx, next) => {
   const message = ctx.update.message ?? ctx.update.edited_message;

@@ -5,12 +5,9 @@ import { supportedLocales } from '../../domain.ts';
 import { mainMenuButtons } from '../keyboards/main-menu.ts';
 
 /**
- * A tap on a main-menu button does exactly what its command does: in a private chat, a message
- * whose whole text is a menu label (in any language: a user who switched language may still have
- * the old keyboard) is rewritten into that command (`💰 Saldo` → `/balance`) before anyone sees
- * it. So every rule about commands holds for the buttons too: the features answer them, and inside
- * a flow they are information commands (answered, then the question is asked again) or leave it.
- * Groups never get the menu, so there the labels stay plain text.
+ * A main-menu button is its command: in a private chat a message that is a menu label (in any
+ * language, the old keyboard may still show) becomes that command (`💰 Saldo` → `/balance`) before
+ * anyone sees it, so every rule about commands, inside flows too, holds for the buttons.
  */
 export function createMenuButtons(i18n: Pick<I18n, 't'>): MiddlewareFn<BotContext> {
   const commandByLabel = new Map<string, string>();

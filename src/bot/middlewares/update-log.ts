@@ -2,11 +2,7 @@ import type { MiddlewareFn } from 'grammy';
 import type { BotContext } from '../context.ts';
 import type { Logger } from '../../logger.ts';
 
-/**
- * What an update asks for, as a log label: `/command` for a command, `callback:<prefix>` for a
- * button (the callback data's prefix only), `text` for other text, else the message's kind or the
- * update type. Never the text itself: it may be a secret being pasted.
- */
+/** What an update asks for, as a log label (`/command`, `callback:<prefix>`, `text`, a kind): never the text, it may be a secret. */
 export function routeOf(ctx: BotContext): string {
   const text = ctx.message?.text;
   if (text !== undefined) {
@@ -29,10 +25,7 @@ function updateTypeOf(ctx: BotContext): string {
   return Object.keys(ctx.update).find((key) => key !== 'update_id') ?? 'unknown';
 }
 
-/**
- * One `debug` line per update, once it is handled (or failed): update id and type, chat id, the
- * route it took (`routeOf`) and how long it took in ms. First in the chain, so the time is all of it.
- */
+/** One `debug` line per update once handled (or failed): id, type, chat, route and duration in ms. */
 export function logUpdates(logger: Logger): MiddlewareFn<BotContext> {
   return async (ctx, next) => {
     const started = performance.now();

@@ -41,6 +41,7 @@ export function renderStats(t: TranslateFunction, stats: Stats): string {
 export function renderUserProfile(t: TranslateFunction, profile: UserProfile, defaultLocale: string): string {
   const { user, services, recent } = profile;
   const status = user.ban ? 'banned' : user.active ? 'active' : 'blocked';
+  const orNone = (lines: string[]) => (lines.length === 0 ? [t('admin-user-none')] : lines);
   const lines = [
     t('admin-user-profile', {
       name: user.firstName,
@@ -53,28 +54,28 @@ export function renderUserProfile(t: TranslateFunction, profile: UserProfile, de
     }),
     '',
     t('admin-user-services'),
-    ...(services.length === 0
-      ? [t('admin-user-none')]
-      : services.map((info) =>
-          t('admin-user-service', {
-            service: t(`service-${info.service}`),
-            label: info.label ?? '-',
-            since: formatWibIn(t, info.connectedAt),
-          }),
-        )),
+    ...orNone(
+      services.map((info) =>
+        t('admin-user-service', {
+          service: t(`service-${info.service}`),
+          label: info.label ?? '-',
+          since: formatWibIn(t, info.connectedAt),
+        }),
+      ),
+    ),
     '',
     t('admin-user-recent'),
-    ...(recent.length === 0
-      ? [t('admin-user-none')]
-      : recent.map((tx) =>
-          t('admin-user-transaction', {
-            when: formatWibIn(t, tx.createdAt),
-            product: tx.productName,
-            target: tx.target,
-            price: formatRupiah(tx.price),
-            status: statusWord(t, tx),
-          }),
-        )),
+    ...orNone(
+      recent.map((tx) =>
+        t('admin-user-transaction', {
+          when: formatWibIn(t, tx.createdAt),
+          product: tx.productName,
+          target: tx.target,
+          price: formatRupiah(tx.price),
+          status: statusWord(t, tx),
+        }),
+      ),
+    ),
   ];
   return lines.join('\n');
 }

@@ -1,7 +1,4 @@
-/**
- * Pure renderers of the game order flow (HTML): the summary before confirming, the created order
- * with its price breakdown, the payment reminder, and the explanation of a failed step.
- */
+/** Pure renderers of the game order flow (HTML): summary, created order, payment reminder, failed steps. */
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { escapeHtml, formatRupiah, formatWibIn } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
@@ -77,10 +74,7 @@ export function renderOrderSummary(t: TranslateFunction, info: GameInfo, draft: 
   return lines.join('\n');
 }
 
-/**
- * A payment status in the reader's language (HTML): `UNPAID` → "Belum dibayar" / "Unpaid", in any
- * letter case; a status the bot does not know is shown as the shop wrote it.
- */
+/** A payment status in the reader's language (`UNPAID` → "Belum dibayar", any case); an unknown one as the shop wrote it. */
 export function paymentStatusText(t: TranslateFunction, status: string): string {
   return t('order-payment-status', { status: status.trim().toUpperCase(), word: status });
 }

@@ -6,7 +6,7 @@ import type { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { Game } from '../../services/providers.ts';
 import { escapeHtml } from '../../text/format.ts';
-import { createCategoryKeyboard, createGamesKeyboard, type GameButton } from '../keyboards/gameshop.ts';
+import { createCategoryKeyboard, createGamesKeyboard } from '../keyboards/gameshop.ts';
 
 /** Above this length the /games overview lists categories with their counts instead of every game. */
 const maxOverviewLength = 3500;
@@ -29,8 +29,6 @@ function groupByCategory(games: readonly Game[]): Category[] {
   }
   return [...byId.values()];
 }
-
-const toButton = (game: Game): GameButton => ({ id: game.id, slug: game.slug, title: game.title });
 
 /** The /games overview: popular first, then each category with its games (or only counts when long). */
 export function renderGamesOverview(
@@ -55,7 +53,7 @@ export function renderGamesOverview(
   if (games.length === 0) text = t('games-none');
   const keyboard = createGamesKeyboard(
     t,
-    hot.map(toButton),
+    hot,
     categories.map((category) => ({ id: category.id, title: category.title, count: category.games.length })),
   );
   return { text, keyboard };
@@ -75,5 +73,5 @@ export function renderCategory(
     '',
     t('games-category-hint'),
   ].join('\n');
-  return { text, keyboard: createCategoryKeyboard(t, category.games.map(toButton)) };
+  return { text, keyboard: createCategoryKeyboard(t, category.games) };
 }

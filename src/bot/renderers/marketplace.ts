@@ -1,7 +1,4 @@
-/**
- * Pure renderers of the marketplace commands (HTML): /account, a page of /items, an item's
- * details (shortened until they fit a photo caption), and the answer to /verify.
- */
+/** Pure renderers of the marketplace commands (HTML): /account, /items, an item's details, /verify. */
 import type { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { Locale } from '../../domain.ts';
@@ -77,10 +74,7 @@ export function captionFor(t: TranslateFunction, locale: Locale, item: Item): st
   return undefined;
 }
 
-/**
- * An item's details (HTML): name, category and version, prices, the description (shortened and
- * escaped), tags, and the links (demo, video/audio preview, and the image when it is not shown).
- */
+/** An item's details (HTML): name, category, version, prices, description, tags and links (the image's when not shown). */
 export function renderItemDetails(
   t: TranslateFunction,
   locale: Locale,

@@ -22,10 +22,9 @@ import {
 import { sellFigures } from './sell.ts';
 
 /**
- * The text and keyboard of a price-list view. Pages past the end show the last page; a brand
- * index that no longer exists (the list changed) shows the brands. `groups` is the list grouped
- * by brand (`catalogue.brands(products)`). With sell-price `rules`, each available product shows
- * cost → sell price (margin); without, the cost alone, as before.
+ * The text and keyboard of a price-list view (`groups`: `catalogue.brands(products)`). Pages past
+ * the end show the last; a brand index the changed list lacks shows the brands. With sell-price
+ * `rules`, available products show cost → sell price (margin).
  */
 export function renderPriceView(
   t: TranslateFunction,

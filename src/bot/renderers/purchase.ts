@@ -1,8 +1,4 @@
-/**
- * Pure renderers of the buy flow (HTML): the problems of requested lines, the summary before
- * confirming, the repeat-purchase question, and the result of the sent transactions. They read
- * plain JSON values (what the conversation stores) and the translate function, nothing else.
- */
+/** Pure renderers of the buy flow (HTML), from the plain JSON the conversation stores. */
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { formatMargin, formatRupiah } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
@@ -124,19 +120,15 @@ export function fit(build: (compact: boolean) => string): string {
   return full.length <= maxMessageLength ? full : build(true);
 }
 
-/**
- * The warning under a line whose target is a number of another operator than the product's
- * ("⚠️ 0877 adalah nomor XL, produk ini Telkomsel"): one line, or none. The line can still be confirmed.
- */
+/** The warning under a line whose target is another operator's number ("⚠️ 0877 adalah nomor XL…"); it can still be confirmed. */
 function operatorWarning(t: TranslateFunction, item: BuyItem): string[] {
   const mismatch = operatorMismatch({ code: item.code, product_name: item.productName }, item.target);
   return mismatch ? [t('buy-summary-operator-warning', { ...mismatch })] : [];
 }
 
 /**
- * The summary shown before confirming: the line(s), each with its operator warning if any, the
- * total, the balance (when known) and what was skipped. With sell-price `rules`, each price reads
- * `cost → sell (margin)` and a multi-line summary adds the sell total.
+ * The summary shown before confirming: the line(s) with their operator warnings, the total, the
+ * balance and what was skipped. With sell-price `rules`, prices read `cost → sell (margin)`.
  */
 export function renderPurchaseSummary(
   t: TranslateFunction,
@@ -149,7 +141,6 @@ export function renderPurchaseSummary(
   const total = items.reduce((sum, item) => sum + item.price, 0);
   const selling = hasSellRules(rules);
   const sellOf = (item: BuyItem) => sellPriceOf(rules, { code: item.code, product_name: item.productName, price: item.price });
-  /** The price of a line: the cost, or with sell-price rules `cost → sell (margin)`. */
   const priceOf = (item: BuyItem) => (selling ? raw(sellFigures(t, sellOf(item))) : formatRupiah(item.price));
   const parts: string[] = [];
   const [only] = items;
@@ -207,10 +198,7 @@ export function renderPriceChanges(
   return [t('buy-price-changed-title'), ...lines].join('\n');
 }
 
-/**
- * The question asked when lines repeat a purchase of less than a minute ago (`seconds` ago), or
- * an earlier line of the same message (no `seconds`). `index` is the line's place in `items`.
- */
+/** The question when lines repeat a purchase `seconds` ago (under a minute) or, without `seconds`, an earlier line. */
 export function renderRepeatQuestion(
   t: TranslateFunction,
   items: readonly BuyItem[],

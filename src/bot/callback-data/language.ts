@@ -1,4 +1,0 @@
-import { createCallbackData } from 'callback-data';
-
-/** Button of the /language picker. */
-export const languageData = createCallbackData('lang', { locale: String });
