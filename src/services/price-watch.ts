@@ -172,8 +172,8 @@ export class PriceWatchService {
   /** Accounts with at least one subscriber (connected, active, not banned). */
   private async accounts(): Promise<WatchedAccount[]> {
     const byKey = new Map<string, number[]>();
-    // The few watchers are picked on the stored records: the other users are not copied.
-    for (const user of await this.deps.db.users.list({ active: true, where: isSubscriber })) {
+    // The store finds the few watchers without reading the other users.
+    for (const user of await this.deps.db.users.list({ active: true, priceWatchers: true, where: isSubscriber })) {
       const key = await this.watchKeyOf(user.id);
       if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), user.id]);
     }

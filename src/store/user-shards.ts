@@ -20,12 +20,13 @@ export const usersDirName = 'users';
 export const userShardCount = 256;
 /**
  * Current data version of the shard files: 2 leads the JSON with the key ids of the shard's
- * secrets (encodeUserShard). An older kiosbot refuses it rather than write back a stale list.
+ * secrets and the ids of its price watchers (encodeUserShard). An older kiosbot refuses it rather
+ * than write back stale lists.
  */
 export const userShardVersion = 2;
 /** Version 1 is version 2 without the key ids: read as it is, written as 2 at its next change. */
 const shardMigrations: readonly Migration[] = [
-  { from: 1, to: 2, description: 'the key ids of the secrets lead the file', up: (data) => data },
+  { from: 1, to: 2, description: 'the key ids of the secrets and the price watchers lead the file', up: (data) => data },
 ];
 
 export const userShardSchema = z
@@ -97,9 +98,10 @@ export function decodeUserShardFile(raw: unknown, file: string): Decoded<UserSha
 export function decodeCheckedUserShard(raw: unknown): Decoded<UserShardData> | undefined {
   const version = (raw as { version?: unknown } | null)?.version;
   if (version !== 1 && version !== userShardVersion) return undefined;
-  // The key ids (encodeUserShard) are listed anew at each write.
-  const data = raw as Omit<UserShardData, 'version'> & { version: number; keyIds?: unknown };
+  // The header (encodeUserShard) is made anew at each write.
+  const data = raw as Omit<UserShardData, 'version'> & { version: number; keyIds?: unknown; priceWatchers?: unknown };
   delete data.keyIds;
+  delete data.priceWatchers;
   return { data: { ...data, version: userShardVersion } };
 }
 
@@ -120,8 +122,9 @@ function secretKeyIds(data: UserShardData): string[] {
 
 /**
  * The text of a shard file: its JSON led by its checksum (which lets the open skip the schema
- * check) and, first in the JSON, the ids of the keys its secrets are sealed with, so that the key
- * audit at open needs no parse of a shard whose checksum holds.
+ * check) and, first in the JSON, a header: the ids of the keys its secrets are sealed with and of
+ * its users with a price watch, so that neither the key audit at open nor the price watch's pass
+ * parses a shard whose checksum holds (the checksum covers the header: it cannot disagree).
  */
 export function encodeUserShard(data: UserShardData): string {
   return sealJson(userShardJson(data));
@@ -129,13 +132,19 @@ export function encodeUserShard(data: UserShardData): string {
 
 function userShardJson(data: UserShardData): string {
   const { version, ...rest } = data;
-  return JSON.stringify({ version, keyIds: secretKeyIds(data), ...rest });
+  const priceWatchers = Object.values(data.users).flatMap((user) => (user.priceWatch ? [user.id] : []));
+  return JSON.stringify({ version, keyIds: secretKeyIds(data), priceWatchers, ...rest });
 }
 
-/** The key ids a checksummed shard's JSON lists first, if it is of the current version and lists them. */
-function headerKeyIds(json: string): string[] | undefined {
-  const ids = /^\{"version":(\d+),"keyIds":(\[[^\]]*\])/.exec(json);
-  return ids && Number(ids[1]) === userShardVersion ? z.array(z.string()).parse(JSON.parse(ids[2]!)) : undefined;
+/** What a shard's JSON lists first (userShardJson). */
+const shardHeaderSchema = z.object({ keyIds: z.array(z.string()), priceWatchers: z.array(z.number().int()) });
+type ShardHeader = z.output<typeof shardHeaderSchema>;
+
+/** The header a checksummed shard's JSON starts with, if it is of the current version and has one. */
+function shardHeader(json: string): ShardHeader | undefined {
+  const header = /^\{"version":(\d+),("keyIds":\[[^\]]*\],"priceWatchers":\[[^\]]*\])/.exec(json);
+  if (!header || Number(header[1]) !== userShardVersion) return undefined;
+  return shardHeaderSchema.parse(JSON.parse(`{${header[2]}}`) as unknown);
 }
 
 /** Every shard of a data directory, opened. */
@@ -151,6 +160,8 @@ export interface UserShards {
    * the parsed ones, and those not yet parsed whose header names such a key. What the key audit reads.
    */
   withKeysBeyond(keyIds: readonly string[]): DurableFile<UserShardData>[];
+  /** The shards that may hold a user with a price watch: the parsed ones, and those not yet parsed whose header lists one. */
+  withPriceWatchers(): DurableFile<UserShardData>[];
   flush(): Promise<void>;
   close(): Promise<void>;
 }
@@ -158,7 +169,7 @@ export interface UserShards {
 /**
  * Opens every shard of `dataDir` (a missing one is empty and is written at its first change).
  * Reads them a few at a time (at 50k users 256 files of ~80 kB); one whose checksum holds and
- * that lists its key ids is parsed at its first use, the rest at open.
+ * that has the header (userShardJson) is parsed at its first use, the rest at open.
  */
 export async function openUserShards(options: {
   dataDir: string;
@@ -170,14 +181,14 @@ export async function openUserShards(options: {
   const dir = path.join(options.dataDir, usersDirName);
   await ensureDir(dir);
   const listing = new Set(await fs.readdir(dir));
-  const headers: Array<string[] | undefined> = [];
+  const headers: Array<ShardHeader | undefined> = [];
   const open = (index: number) =>
     DurableFile.open<UserShardData>({
       path: path.join(options.dataDir, userShardFileName(index)),
       decode: decodeUserShardFile,
       decodeChecked: decodeCheckedUserShard,
       encode: userShardJson,
-      parseLater: (json) => (headers[index] = headerKeyIds(json)) !== undefined,
+      parseLater: (json) => (headers[index] = shardHeader(json)) !== undefined,
       defaultData: () => emptyUserShard(index),
       onWrite: options.onWrite,
       writeFile: options.writeFile,
@@ -196,7 +207,8 @@ export async function openUserShards(options: {
   return {
     all,
     withKeysBeyond: (keyIds) =>
-      all.filter((file, index) => file.parsed || headers[index]!.some((id) => id === legacyKeyId || !keyIds.includes(id))),
+      all.filter((file, index) => file.parsed || headers[index]!.keyIds.some((id) => id === legacyKeyId || !keyIds.includes(id))),
+    withPriceWatchers: () => all.filter((file, index) => file.parsed || headers[index]!.priceWatchers.length > 0),
     forUser: (userId) => all[shardOfUser(userId)] as DurableFile<UserShardData>,
     forConversation: (key) => all[shardOfConversation(key)] as DurableFile<UserShardData>,
     flush: flushAll,

@@ -143,12 +143,14 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
 
   /**
    * Calls `visit` with every current user record that matches `filter` (the stored objects, not
-   * copies: shards, with pending ones in their place), walking the shards in place.
+   * copies: shards, with pending ones in their place), walking the shards in place (for
+   * `priceWatchers`, only those that may hold one: a shard not yet parsed stays so).
    */
   const each = (filter: UserFilter | undefined, visit: (user: UserRecord) => void): void => {
     const pending = hot.data.pendingUsers;
     const hasPending = Object.keys(pending).length > 0;
-    for (const shard of shards.all) {
+    const walked = filter?.priceWatchers ? shards.withPriceWatchers() : shards.all;
+    for (const shard of walked) {
       const users = shard.data.users;
       for (const key in users) {
         const user = (hasPending ? pending[key] : undefined) ?? users[key];
@@ -156,8 +158,11 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
       }
     }
     if (!hasPending) return;
-    for (const [key, user] of Object.entries(pending))
-      if (!shards.forUser(user.id).data.users[key] && matchesUserFilter(user, filter)) visit(user);
+    const walkedSet = new Set(walked);
+    for (const [key, user] of Object.entries(pending)) {
+      const shard = shards.forUser(user.id);
+      if (!(walkedSet.has(shard) && shard.data.users[key]) && matchesUserFilter(user, filter)) visit(user);
+    }
   };
 
   return {
@@ -189,7 +194,8 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
       return found.sort((a, b) => a.id - b.id).map(copy);
     },
     count: (filter) => {
-      if (filter?.active === undefined && filter?.where === undefined && Object.keys(hot.data.pendingUsers).length === 0) {
+      const everyone = filter?.active === undefined && filter?.priceWatchers === undefined && filter?.where === undefined;
+      if (everyone && Object.keys(hot.data.pendingUsers).length === 0) {
         return shards.all.reduce((n, shard) => n + Object.keys(shard.data.users).length, 0);
       }
       let n = 0;

@@ -32,6 +32,23 @@ describeEngines('store contract', (suite) => {
     expect(await store.users.get(3)).toMatchObject({ firstName: 'Ani', active: false });
   });
 
+  it('users: the price watchers are listed and counted by their own filter, with the others', async () => {
+    const store = await suite.open(createClock(start).now);
+    for (const id of [1, 2, 3, 4]) await store.users.upsert({ id, firstName: `U${id}` });
+    const watch = { brands: ['telkomsel'], group: false };
+    for (const id of [2, 3, 4]) await store.users.update(id, { priceWatch: watch });
+    await store.users.update(4, { priceWatch: undefined });
+    await store.users.setActive(3, false);
+    expect((await store.users.list({ priceWatchers: true })).map((user) => [user.id, user.priceWatch])).toEqual([
+      [2, watch],
+      [3, watch],
+    ]);
+    expect((await store.users.list({ active: true, priceWatchers: true })).map((user) => user.id)).toEqual([2]);
+    expect(await store.users.count({ priceWatchers: true })).toBe(2);
+    expect(await store.users.count({ active: false, priceWatchers: true })).toBe(1);
+    expect(await store.users.count({ priceWatchers: true, where: (user) => user.id > 2 })).toBe(1);
+  });
+
   it('credentials are stored sealed and open with the vault above the contract', async () => {
     const clock = createClock(start);
     const store = await suite.open(clock.now);

@@ -377,6 +377,7 @@ describe('shards parsed at their first use', () => {
     expect(Object.keys(file.data.users)).toEqual(['2']);
     expect(file.parsed).toBe(true);
     expect(file.data).not.toHaveProperty('keyIds');
+    expect(file.data).not.toHaveProperty('priceWatchers');
     // Parsed, it is read by the audit whatever its header said.
     expect(shards.withKeysBeyond(testVault().keyIds)).toContain(file);
     await shards.close();
@@ -386,14 +387,63 @@ describe('shards parsed at their first use', () => {
     const dataDir = dirs.make();
     await (await filledStore(dataDir, 3)).close();
     const file = shardPathOf(dataDir, 2);
-    const { sum: _sum, keyIds: _keyIds, ...shard } = readJson(file) as Record<string, unknown>;
+    const { sum: _sum, keyIds: _keyIds, priceWatchers: _watchers, ...shard } = readJson(file) as Record<string, unknown>;
     writeFileSync(file, sealJson(JSON.stringify({ ...shard, version: 1 })));
     const shards = await openUserShards({ dataDir });
     expect(shards.forUser(2).parsed).toBe(true);
     expect(shards.forUser(2).data.version).toBe(userShardVersion);
     await shards.forUser(2).update((data) => (data.users['2']!.firstName = 'Two'));
     await shards.close();
-    expect(readFileSync(file, 'utf8')).toMatch(/^\{"sum":"[0-9a-f]{8}","version":2,"keyIds":\["[^"]+"\],/);
+    expect(readFileSync(file, 'utf8')).toMatch(/^\{"sum":"[0-9a-f]{8}","version":2,"keyIds":\["[^"]+"\],"priceWatchers":\[\],/);
+  });
+
+  it('a shard whose header lacks the price watchers (checksummed) is read at open', async () => {
+    const dataDir = dirs.make();
+    await (await filledStore(dataDir, 3)).close();
+    const file = shardPathOf(dataDir, 2);
+    const { sum: _sum, priceWatchers: _watchers, ...shard } = readJson(file) as Record<string, unknown>;
+    writeFileSync(file, sealJson(JSON.stringify(shard)));
+    const shards = await openUserShards({ dataDir });
+    expect(shards.forUser(2).parsed).toBe(true);
+    expect(shards.forUser(1).parsed).toBe(false);
+    await shards.close();
+  });
+
+  it('lists the price watchers parsing only the shards whose header names one', async () => {
+    const dataDir = dirs.make();
+    const store = await filledStore(dataDir, 4);
+    const watch = { brands: [], group: true };
+    await store.users.update(2, { priceWatch: watch });
+    await store.users.update(3, { priceWatch: watch });
+    await store.users.update(3, { priceWatch: undefined });
+    await store.close();
+    expect(readFileSync(shardPathOf(dataDir, 2), 'utf8')).toContain('"priceWatchers":[2],');
+    expect(readFileSync(shardPathOf(dataDir, 3), 'utf8')).toContain('"priceWatchers":[],');
+
+    const shards = await openUserShards({ dataDir });
+    // Of the shards on disk (a missing one is empty, parsed from the start).
+    expect(shards.withPriceWatchers().filter((file) => file.existed)).toEqual([shards.forUser(2)]);
+    expect(shards.all.filter((file) => file.existed && file.parsed)).toEqual([]);
+    await shards.close();
+    const { store: reopened } = await open(dataDir);
+    expect(reopened.users.list({ active: true, priceWatchers: true })).toMatchObject([{ id: 2, priceWatch: watch }]);
+    expect(reopened.users.count({ priceWatchers: true })).toBe(1);
+    // Parsed, a shard is walked whatever its header said: a watcher added since counts.
+    await reopened.users.update(1, { priceWatch: watch });
+    expect(reopened.users.list({ priceWatchers: true }).map((user) => user.id)).toEqual([1, 2]);
+  });
+
+  it('lists a price watcher whose record waits in the hot file for its shard', async () => {
+    const dataDir = dirs.make();
+    await (await filledStore(dataDir, 2)).close();
+    const { store: dying } = await open(dataDir, { writeFile: failing((file) => file.endsWith(userShardFileName(shardOfUser(1)))) });
+    await dying.users.update(1, { priceWatch: { brands: [], group: false } }, { notify: [{ chatId: 1, kind: 'text', payload: 'on' }] });
+    expect((readJson(path.join(dataDir, hotFileName)) as HotData).pendingUsers['1']).toHaveProperty('priceWatch');
+    expect(dying.users.list({ priceWatchers: true }).map((user) => user.id)).toEqual([1]);
+    await dying.close().catch(() => undefined);
+    opened.splice(opened.indexOf(dying), 1);
+    const { store: reopened } = await open(dataDir);
+    expect(reopened.users.list({ priceWatchers: true }).map((user) => user.id)).toEqual([1]);
   });
 
   it('refuses a start without the key that sealed one secret of a shard not yet parsed, naming it', async () => {

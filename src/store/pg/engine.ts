@@ -3,7 +3,7 @@ import type { GroupStore, OutboxStore, StoreEngine, UserStore } from '../contrac
 import type { StoreError } from '../errors.ts';
 import { buildOutboxItem, checkRetarget, outboxDueTime, patchedOutboxItem, type OutboxEntry, type OutboxItem } from '../records/outbox.ts';
 import { newGroupRecord, type GroupRecord } from '../records/groups.ts';
-import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch, type UserRecord } from '../records/users.ts';
+import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch, type UserFilter, type UserRecord } from '../records/users.ts';
 import { column, connectPg, first, inTransaction, insertOutbox, isConnectionLoss, type PgConnections, type Queryable } from './db.ts';
 import { connectionBudget, defaultConnectionBudget } from './budget.ts';
 import { createPgChatLocks, lockSessionOptions } from './chat-locks.ts';
@@ -148,8 +148,10 @@ function createPgUsers(pool: PgConnections, now: () => Date): UserStore {
       for (const item of notify) await insertOutbox(client, buildOutboxItem(item, at));
       return next;
     });
-  const listed = async (active: boolean | undefined) =>
-    column<UserRecord>(pool, 'record', 'SELECT record FROM users WHERE ($1::boolean IS NULL OR active = $1) ORDER BY id', [active ?? null]);
+  const usersWhere = "($1::boolean IS NULL OR active = $1) AND ($2::boolean IS NULL OR record->'priceWatch' IS NOT NULL)";
+  const whereValues = (filter: UserFilter | undefined) => [filter?.active ?? null, filter?.priceWatchers ?? null];
+  const listed = async (filter: UserFilter | undefined) =>
+    column<UserRecord>(pool, 'record', `SELECT record FROM users WHERE ${usersWhere} ORDER BY id`, whereValues(filter));
 
   return {
     get: (id) => first<UserRecord>(pool, 'record', 'SELECT record FROM users WHERE id = $1', [id]),
@@ -168,12 +170,10 @@ function createPgUsers(pool: PgConnections, now: () => Date): UserStore {
     },
     update,
     setActive: (id, active) => update(id, { active }),
-    list: async (filter) => (await listed(filter?.active)).filter((user) => matchesUserFilter(user, filter)),
+    list: async (filter) => (await listed(filter)).filter((user) => matchesUserFilter(user, filter)),
     async count(filter) {
-      if (filter?.where !== undefined) return (await listed(filter.active)).filter((user) => matchesUserFilter(user, filter)).length;
-      const n = await first<string>(pool, 'n', 'SELECT count(*) AS n FROM users WHERE ($1::boolean IS NULL OR active = $1)', [
-        filter?.active ?? null,
-      ]);
+      if (filter?.where !== undefined) return (await listed(filter)).filter((user) => matchesUserFilter(user, filter)).length;
+      const n = await first<string>(pool, 'n', `SELECT count(*) AS n FROM users WHERE ${usersWhere}`, whereValues(filter));
       return Number(n ?? 0);
     },
   };

@@ -108,6 +108,8 @@ export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAt'>>;
 /** Filter for list and count. */
 export interface UserFilter {
   active?: boolean;
+  /** Only the users with a price watch (`priceWatch` set): the file store reads only the shards whose header lists one. */
+  priceWatchers?: true;
   /** Only the users this accepts; runs on the stored records before they are copied (it must not change one). */
   where?: (user: Readonly<UserRecord>) => boolean;
 }
@@ -144,7 +146,11 @@ export function patchedUser(existing: UserRecord, patch: UserPatch): UserRecord 
   return validated(userSchema, withPatch(existing, changes), 'user');
 }
 
-/** Whether `user` passes `filter` (active flag and predicate). */
+/** Whether `user` passes `filter` (active flag, price watch and predicate). */
 export function matchesUserFilter(user: UserRecord, filter: UserFilter | undefined): boolean {
-  return (filter?.active === undefined || user.active === filter.active) && (filter?.where === undefined || filter.where(user));
+  return (
+    (filter?.active === undefined || user.active === filter.active) &&
+    (filter?.priceWatchers === undefined || user.priceWatch !== undefined) &&
+    (filter?.where === undefined || filter.where(user))
+  );
 }
