@@ -56,7 +56,6 @@ describe.skipIf(available !== true)('jobs on a fleet sharing PostgreSQL', () => 
       botConfig: { botInfo: w.telegram.botInfo },
       ...fast,
     });
-    second.startJobs();
 
     // Telegram holds one recipient's copy back (429) until the first instance is down: however long
     // its shutdown takes (it delivers meanwhile), it stops with the job unfinished.
@@ -64,6 +63,9 @@ describe.skipIf(available !== true)('jobs on a fleet sharing PostgreSQL', () => 
 
     const picker = await startPhotoBroadcast(w, admin);
     admin.tap(picker, '📣 Kirim');
+    // The first instance leads; the second one's jobs start after, so its wakes wait for the lock.
+    await w.telegram.waitFor(() => w.logs.some((line) => line.includes('"broadcast running"')), { timeoutMs: left() });
+    second.startJobs();
     const copies = () => users.reduce((sum, user) => sum + copiesOf(w, user), 0);
     await w.telegram.waitFor(() => copies() >= 15, { timeoutMs: left() });
     // The first instance goes (as in a deploy) and comes back; meanwhile the second one takes over.
