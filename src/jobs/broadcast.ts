@@ -136,7 +136,8 @@ class BroadcastJobRunner implements BroadcastRunner {
     }
     await this.leadership.lead();
     if (!this.running) {
-      this.leadership.resign();
+      // Stopped meanwhile: a job's copies in flight are recorded before `release` lets the lock go.
+      if (!this.job) this.leadership.resign();
       return;
     }
     await this.load();
