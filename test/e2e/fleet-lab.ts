@@ -278,6 +278,20 @@ export const toldSettled = (fleet: Fleet, user: EmulatedUser) =>
 export const answersStarting = (fleet: Fleet, user: EmulatedUser, prefix: string) =>
   fleet.telegram.botMessages(user).filter((message) => firstText(message).startsWith(prefix));
 
+/**
+ * Every user bought once and the provider settled each Sukses, with one settlement notice each
+ * (`exactly`) or at most one (`atMost`: where the "in process" message itself became the receipt).
+ */
+export async function expectSettledOnceEach(fleet: Fleet, users: readonly EmulatedUser[], notices: 'exactly' | 'atMost'): Promise<void> {
+  await expectOnePurchaseEach(fleet, users);
+  expect(fleet.sandbox.reseller.transactions().filter((tx) => tx.status !== 'Sukses')).toEqual([]);
+  const wrong = users.flatMap((user, index) => {
+    const got = settlementNotices(fleet, user).length;
+    return got === 1 || (notices === 'atMost' && got === 0) ? [] : [`user ${index}: ${got} settlement notices`];
+  });
+  expect(wrong).toEqual([]);
+}
+
 /** Purchases the provider received per target; more than one for a target is a double purchase. */
 function purchasesByTarget(fleet: Fleet): Map<string, string[]> {
   const byTarget = new Map<string, string[]>();

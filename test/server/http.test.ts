@@ -329,9 +329,11 @@ describe('HTTP server: health and webhook', () => {
     server = undefined;
     release();
     expect(await answered).toBe(200);
+    // Without the close of idle connections the POST's connection idles for Node's keep-alive
+    // timeout (5 s) before close resolves; the bound leaves a loaded machine most of that.
     const startedAt = performance.now();
     await closing;
-    expect(performance.now() - startedAt).toBeLessThan(1000);
+    expect(performance.now() - startedAt).toBeLessThan(4000);
     agent.destroy();
   });
 });
