@@ -36,9 +36,16 @@ export class AccountPauses {
   async heldAtFirstCheck(userId: number): Promise<boolean> {
     let looked = this.looked.get(userId);
     if (!looked) {
-      looked = this.options.db.users.get(userId).then((user) => {
-        if (user?.recheckPause && !this.paused.has(userId)) this.paused.set(userId, Date.parse(user.recheckPause.since));
-      });
+      looked = this.options.db.users.get(userId).then(
+        (user) => {
+          if (user?.recheckPause && !this.paused.has(userId)) this.paused.set(userId, Date.parse(user.recheckPause.since));
+        },
+        (error: unknown) => {
+          // A failed read (a lost database connection) is made again at the next check, not kept.
+          this.looked.delete(userId);
+          throw error;
+        },
+      );
       this.looked.set(userId, looked);
     }
     await looked;

@@ -161,6 +161,8 @@ class SettlementLoop implements SettlementWatcher {
   /** Makes one check: marks it Unresolved past the horizon, else sends or re-checks it, and pauses its account on a refusal of the account. */
   private async handle(tx: TransactionRecord, owner: string | undefined): Promise<void> {
     const { purchases, logger } = this.options;
+    // Read before the claim is looked at: a pause during the read must not let the check go on.
+    if (await this.pauses.heldAtFirstCheck(tx.userId)) return;
     // Paused past the lease since the claim: the check may be another instance's now.
     if (owner !== undefined && !this.claims.holds(owner)) {
       logger.warn('claim on a due check lost before it was made (this instance was paused past its lease): not made here', {
@@ -168,7 +170,6 @@ class SettlementLoop implements SettlementWatcher {
       });
       return;
     }
-    if (await this.pauses.heldAtFirstCheck(tx.userId)) return;
     const now = this.options.now().getTime();
     if (now - Date.parse(tx.createdAt) > this.options.horizonMs) {
       logger.warn('transaction unresolved after the horizon', { refId: tx.refId, userId: tx.userId });

@@ -91,6 +91,13 @@ const plnName = /\b(pln|token listrik|listrik)\b/i;
 const gameName = /\b(diamonds?|uc|genesis|crystals?|mobile legends|free ?fire|pubg|genshin|valorant|welkin|games?)\b/i;
 const emoneyName = /\b(dana|ovo|go-?\s?pay|shopee\s?pay|linkaja|link aja|e-?wallet|e-?money|e-?toll|saldo)\b/i;
 const emoneyCode = /^(DANA|OVO|GOPAY|GOJEK|SPAY|SHOPEE|LINKAJA)/i;
+/** E-wallets topped up by the owner's phone number (an e-toll or e-money card has a card number). */
+const walletName = /\b(dana|ovo|go-?\s?pay|shopee\s?pay|linkaja|link aja)\b/i;
+
+/** Whether a product tops up a phone-numbered wallet (DANA, OVO, GoPay, ShopeePay, LinkAja). */
+export function isPhoneWallet(product: { code: string; product_name: string }): boolean {
+  return emoneyCode.test(product.code) || walletName.test(product.product_name);
+}
 const dataName = /\b(data|internet|kuota)\b|\d\s?[gm]b\b/i;
 
 /**
@@ -117,7 +124,8 @@ export function operatorOfProduct(product: { code: string; product_name: string 
   return kind === 'pln' || kind === 'game' ? undefined : namedOperator(product);
 }
 
-function namedOperator(product: { code: string; product_name: string }): Operator | undefined {
+/** The operator a product's name (first alias) or code prefix names, whatever the product is. */
+export function namedOperator(product: { code: string; product_name: string }): Operator | undefined {
   let first: { operator: Operator; at: number } | undefined;
   for (const [operator, pattern] of nameAliases) {
     const match = pattern.exec(product.product_name);

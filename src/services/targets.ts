@@ -4,7 +4,7 @@
  * meter number) is sent as typed, only trimmed.
  */
 import { echoInput, withoutFormatChars } from '../text/format.ts';
-import { normalisePhone, productKind } from './operators.ts';
+import { isPhoneWallet, namedOperator, normalisePhone, productKind } from './operators.ts';
 
 /** How a product's target is read. */
 export type TargetKind = 'phone' | 'verbatim' | 'auto';
@@ -32,8 +32,14 @@ export const maxQuickBuyLines = 20;
  */
 export function targetKindOf(product: { code: string; product_name: string }): TargetKind {
   const kind = productKind(product);
-  if (kind === undefined) return 'auto';
-  return kind === 'pln' || kind === 'game' ? 'verbatim' : 'phone';
+  if (kind === 'pln') return 'verbatim';
+  // A data package "for games" of an operator is still bought for a phone number.
+  const operator = namedOperator(product);
+  if (kind === 'game') return operator ? 'phone' : 'verbatim';
+  // Only a named operator, pulsa or a phone wallet says the target is a phone number: an e-toll or
+  // e-money card, or a home-internet customer number, is sent as typed unless it is one.
+  if (operator || isPhoneWallet(product) || /\bpulsa\b/i.test(product.product_name)) return 'phone';
+  return 'auto';
 }
 
 /** The value to send to the provider for a target of a product of `kind`, or why it cannot be used. */

@@ -135,7 +135,8 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
     const next = patchedUser(existing, patch);
     const notify = options.notify ?? [];
     if (notify.length === 0 && JSON.stringify(next) === JSON.stringify(existing)) {
-      await Promise.all([shards.forUser(id).flush(), hot.flush()]);
+      // The caller is told it is stored: so it must be on disk, unless the caller does not wait for that.
+      if (options.deferWrite !== true) await Promise.all([shards.forUser(id).flush(), hot.flush()]);
       return copy(existing);
     }
     return copy(await store(next, notify, options.deferWrite === true));

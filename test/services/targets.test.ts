@@ -53,6 +53,13 @@ describe('targetKindOf', () => {
     [product('PUBG60', 'PUBG Mobile 60 UC'), 'verbatim'],
     [product('GIWELKIN', 'Genshin Impact Blessing of the Welkin Moon'), 'verbatim'],
     [product('ABC1', 'Something Else'), 'auto'],
+    // A card or customer number is not a phone number: without an operator or wallet named, as typed.
+    [product('ETOLL50', 'Mandiri e-Toll 50.000'), 'auto'],
+    [product('EMONEY50', 'Mandiri E-Money 50.000'), 'auto'],
+    [product('BRIZZI50', 'Saldo Brizzi 50.000'), 'auto'],
+    [product('INDIHOME', 'Indihome Internet'), 'auto'],
+    // A phone data package for games is still bought for a phone number.
+    [product('TSELGAME5', 'Telkomsel Kuota Games 5GB'), 'phone'],
   ] as const)('%o → %s', (p, kind) => {
     expect(targetKindOf(p)).toBe(kind);
   });
