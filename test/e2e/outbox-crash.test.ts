@@ -19,7 +19,9 @@ describe('outbox crash safety (kill -9 during a broadcast)', () => {
     'a broadcast to 100 users interrupted by kill -9 reaches everyone after the restart, with at most the stated number of duplicates',
     async ({ lab }) => {
       const { telegram, dataDir } = lab;
-      const startBot = () => lab.start({ ADMIN_IDS: String(adminId) });
+      // At 8 copies a second the broadcast outlasts the test's look at the first ten by 11 s: a
+      // loaded machine that notices late still kills it mid-way.
+      const startBot = () => lab.start({ ADMIN_IDS: String(adminId), BROADCAST_RATE: '8' });
       const output = () => lab.bot?.output ?? '';
       /** Copies of the broadcast each user received (the admin's preview is not one). */
       const received = (user: EmulatedUser) =>
@@ -77,8 +79,11 @@ describe('outbox crash safety on a full disk (kill -9 while the broadcast cannot
       try {
         const { telegram } = lab;
         const dataDir = path.join(disk.dir, 'data');
-        // Debug lines: the outbox's second try at recording shows it held its sends that long.
-        const startBot = () => lab.start({ ADMIN_IDS: String(adminId), DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+        // Debug lines: the outbox's second try at recording shows it held its sends that long. At 8
+        // copies a second the disk fills long before the last copy, however late a loaded machine
+        // notices the first ten (at the default 25/s the whole broadcast took 4 s and once ended first).
+        const startBot = () =>
+          lab.start({ ADMIN_IDS: String(adminId), DATA_DIR: dataDir, LOG_LEVEL: 'debug', BROADCAST_RATE: '8' });
         const output = () => lab.bot?.output ?? '';
         const received = (user: EmulatedUser) =>
           telegram.botMessages(user).filter((m) => m.text === text && m.method === 'copyMessage').length;
