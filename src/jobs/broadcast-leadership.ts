@@ -14,22 +14,30 @@ export class BroadcastLeadership {
   private readonly onLost: () => void;
   /** Ends the hold (resolves the lock's critical section); set while this instance leads. */
   private leadership: (() => void) | undefined;
-  private acquiring: Promise<void> | undefined;
+  private acquiring: Promise<boolean> | undefined;
+  /** Closed at shutdown: no lead is taken again, not even by a step that was waiting for the lock. */
+  private closed = false;
 
   constructor(db: Db, onLost: () => void) {
     this.db = db;
     this.onLost = onLost;
   }
 
-  /** Resolves once this instance leads (at once when it does already). */
-  lead(): Promise<void> {
-    if (this.leadership) return Promise.resolve();
-    this.acquiring ??= new Promise<void>((acquired, failed) => {
+  /** Resolves true once this instance leads (at once when it does already), false once closed. */
+  lead(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    if (this.leadership) return Promise.resolve(true);
+    this.acquiring ??= new Promise<boolean>((acquired, failed) => {
       this.db.chatLocks
         .run(
           fleetLocks.broadcast,
           (held) =>
             new Promise<void>((release) => {
+              if (this.closed) {
+                release();
+                acquired(false);
+                return;
+              }
               this.leadership = release;
               // The lock went with its database connection: another instance may lead now, so no
               // more deliveries are handed out here; the next wake takes the lock again and resumes
@@ -42,7 +50,7 @@ export class BroadcastLeadership {
                 },
                 { once: true },
               );
-              acquired();
+              acquired(true);
             }),
         )
         .catch(failed)
@@ -57,5 +65,11 @@ export class BroadcastLeadership {
   /** Gives the lock up (nothing when this instance does not lead). */
   resign(): void {
     this.leadership?.();
+  }
+
+  /** Gives the lock up for good (shutdown): a lead asked for later, or still waiting, is refused. */
+  close(): void {
+    this.closed = true;
+    this.resign();
   }
 }

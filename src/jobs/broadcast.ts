@@ -66,6 +66,8 @@ class BroadcastJobRunner implements BroadcastRunner {
   private readonly stopped = new Set<string>();
   /** What the outbox's bulk lane asks for the next copy. */
   private readonly source: BulkSource;
+  /** The last leadership step queued (see `inTurn`). */
+  private turns: Promise<void> = Promise.resolve();
 
   constructor(options: BroadcastRunnerOptions) {
     const { db } = options;
@@ -93,19 +95,20 @@ class BroadcastJobRunner implements BroadcastRunner {
 
   start(): void {
     this.running = true;
-    void this.loadAsLeader()
-      .then(() => this.reportCancelled())
-      .catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
+    this.inTurn(async () => {
+      await this.loadAsLeader();
+      await this.reportCancelled();
+    });
   }
 
   wake(): void {
     if (!this.running) return;
-    void (async () => {
+    this.inTurn(async () => {
       const current = this.job;
       if (current && (await this.db.broadcasts.progress(current.id))?.status !== 'running') this.stopped.add(current.id);
       await this.loadAsLeader();
       this.options.attach(this.job ? this.source : undefined);
-    })().catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
+    });
   }
 
   async stop(): Promise<void> {
@@ -116,7 +119,17 @@ class BroadcastJobRunner implements BroadcastRunner {
   }
 
   release(): void {
-    this.leadership.resign();
+    this.leadership.close();
+  }
+
+  /**
+   * Runs `task` after every step queued before it. A step takes the lock, loads and gives the lock
+   * up as one: two at once could have one give the lock up while the other, leading on the same
+   * hold, was still loading a job it would then deliver without it.
+   */
+  private inTurn(task: () => Promise<void>): void {
+    const step = this.turns.then(task).catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
+    this.turns = step;
   }
 
   private leadershipLost(): void {
@@ -134,7 +147,8 @@ class BroadcastJobRunner implements BroadcastRunner {
       if (!this.job) this.leadership.resign();
       return;
     }
-    await this.leadership.lead();
+    // Refused once released: another instance resumes the job.
+    if (!(await this.leadership.lead())) return;
     if (!this.running) {
       // Stopped meanwhile: a job's copies in flight are recorded before `release` lets the lock go.
       if (!this.job) this.leadership.resign();
@@ -207,7 +221,7 @@ class BroadcastJobRunner implements BroadcastRunner {
   /** Queues the report of a job cancelled while its runner stopped before ending it, as its leader. */
   private async reportCancelled(): Promise<void> {
     if (!this.running || this.job || !(await this.db.broadcasts.unreported())) return;
-    await this.leadership.lead();
+    if (!(await this.leadership.lead())) return;
     try {
       const found = await this.db.broadcasts.unreported();
       if (found && this.running && !this.job) await this.track(this.writeEnd(found.id));
@@ -237,13 +251,16 @@ class BroadcastJobRunner implements BroadcastRunner {
         return;
       }
     }
-    if (this.job === current) this.job = undefined;
-    await this.loadAsLeader().catch((error: unknown) => this.log.error('loading the running broadcast failed', { error }));
-    if (!this.job) {
-      this.options.attach(undefined);
-      if (this.progressTimer) clearInterval(this.progressTimer);
-      this.progressTimer = undefined;
-    }
+    // Not awaited: `stop` waits for the end's write only, not for a lock another instance may hold.
+    this.inTurn(async () => {
+      if (this.job === current) this.job = undefined;
+      await this.loadAsLeader();
+      if (!this.job) {
+        this.options.attach(undefined);
+        if (this.progressTimer) clearInterval(this.progressTimer);
+        this.progressTimer = undefined;
+      }
+    });
   }
 
   /** Writes the job's end (done, or cancelled when an admin cancelled it) with its final report, queued the first time only. */

@@ -16,7 +16,6 @@ import type { BroadcastJob } from '../../src/store/records/broadcasts.ts';
 import { readFileSync } from 'node:fs';
 import { createTestDisk, type TestDisk } from '../helpers/disk.ts';
 import { startBotApi } from '../../tools/playground/bot-api.ts';
-import { fleetLocks } from '../../src/store/fleet-locks.ts';
 
 const dirs = createTempDirs();
 const cleanups: Array<() => Promise<void>> = [];
@@ -85,48 +84,6 @@ async function startBroadcasting(limits: OutboxLimits, rate: number, windowMs: n
 }
 
 describe('broadcast jobs', () => {
-  it('a wake still under way when the runner stops keeps the leadership until release(): the copies in flight are recorded first', async () => {
-    const { store } = await openTestStore(dirs.make());
-    cleanups.push(() => store.close());
-    const db = dbOf(store);
-    await db.broadcasts.create({ id: 'job1', adminId: 1, fromChatId: 1, messageId: 5, audience: { kind: 'all' }, recipients: [10, 11] });
-    // The wake's look for a running job answers only after the stop (a slow database).
-    let slow = false;
-    let answer = () => undefined as void;
-    const answered = new Promise<void>((resolve) => (answer = resolve));
-    const runningProgress = db.broadcasts.runningProgress.bind(db.broadcasts);
-    db.broadcasts.runningProgress = async () => {
-      if (slow) await answered;
-      return runningProgress();
-    };
-    const runner = createBroadcastRunner({
-      db,
-      logger,
-      paid: false,
-      translate: (_locale, key) => key,
-      defaultLocale: 'id',
-      enqueue: () => Promise.resolve(),
-      kick: () => undefined,
-      attach: () => undefined,
-    });
-    runner.start();
-    // Leading: another holder of the lock waits.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    slow = true;
-    runner.wake();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    await runner.stop();
-    answer();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    let taken = false;
-    const other = db.chatLocks.run(fleetLocks.broadcast, () => Promise.resolve(void (taken = true)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(taken).toBe(false);
-    runner.release();
-    await other;
-    expect(taken).toBe(true);
-  });
-
   it('stores an audience of 10,000 in one write of the broadcasts file', async () => {
     const { store, writes } = await openTestStore(dirs.make());
     cleanups.push(() => store.close());
