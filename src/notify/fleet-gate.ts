@@ -1,7 +1,7 @@
 /**
  * The rate gate of a fleet: Telegram counts every instance's messages together, so a turn is the
  * process's turn (rate-gate.ts), then a send slot from the shared store (src/store/pg/send-slots.ts)
- * and a wait for its instant. Replies skip the per-chat gap; paid broadcast copies take no slot.
+ * and a wait for its instant. Replies skip the per-chat and per-group gaps; paid broadcast copies take no slot.
  */
 import type { FleetLimits, SendSlotStore } from '../store/contract.ts';
 import type { RateGate, Turn } from './rate-gate.ts';
@@ -36,7 +36,8 @@ export function createFleetGate(options: FleetGateOptions): RateGate {
   const now = options.now ?? (() => new Date());
   const sleep = options.sleep ?? realSleep;
   const limits: FleetLimits = { ...options.limits, perSecond: Math.max(1, Math.floor(options.limits.perSecond * slotShare)) };
-  const replyLimits: FleetLimits = { ...limits, perChatMs: 0 };
+  // As in one process's book: a reply is held to the ceiling only, in a group too (a 429 there is waited out).
+  const replyLimits: FleetLimits = { ...limits, perChatMs: 0, perGroupPerMinute: Number.POSITIVE_INFINITY };
   const slotMs = 1000 / limits.perSecond;
 
   /** Resolves at the instant of a shared slot for one message to `chatId`. */

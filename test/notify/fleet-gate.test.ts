@@ -66,6 +66,24 @@ describe('the fleet gate', () => {
     expect(notices[2]! - notices[1]!).toBeGreaterThanOrEqual(1000);
   });
 
+  it("replies to a group are held to the ceiling only, as in one process: not to the group's 3 s gap; notices to it are", async () => {
+    const time = virtualTime();
+    const gate = createFleetGate({ local: localOf(time), slots: createLocalSendSlots(), limits, now: time.now, sleep: time.sleep });
+    const group = -100_123;
+    const replies: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await wait(gate, group, 'reply');
+      replies.push(time.at());
+    }
+    expect(replies.at(-1)! - replies[0]!).toBeLessThan(1000);
+    const notices: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      await wait(gate, group - 1, 'notice');
+      notices.push(time.at());
+    }
+    expect(notices[1]! - notices[0]!).toBeGreaterThanOrEqual(60_000 / limits.perGroupPerMinute);
+  });
+
   it('a message that wakes more than a slot late takes another slot (a few times at most)', async () => {
     const reserved: number[] = [];
     const slots = createLocalSendSlots();
