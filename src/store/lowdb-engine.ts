@@ -43,27 +43,17 @@ function createLeases(now: () => Date) {
   };
 }
 
-/** The users, as the contract has them. */
-function lowdbUsers({ users }: Store): StoreEngine['users'] {
-  return {
-    get: async (id) => users.get(id),
-    upsert: (input) => users.upsert(input),
-    update: (id, patch, options) => users.update(id, patch, options),
-    setActive: (id, active) => users.setActive(id, active),
-    list: async (filter) => users.list(filter),
-    count: async (filter) => users.count(filter),
-  };
-}
-
-/** The sealed credentials, as the contract has them. */
-function lowdbCredentials({ credentials }: Store): StoreEngine['credentials'] {
-  return {
-    saveSealed: (userId, record) => credentials.saveSealed(userId, record),
-    sealed: async (userId, service) => credentials.sealed(userId, service),
-    remove: (userId, service) => credentials.remove(userId, service),
-    listServices: async (userId) => credentials.listServices(userId),
-    countByService: async () => credentials.countByService(),
-  };
+/** A lowdb repository's methods `names` as the contract has them: each answers with a promise (a synchronous throw becomes a rejection). */
+function promised<R extends object, K extends keyof R>(
+  repo: R,
+  names: readonly K[],
+): { [P in K]: R[P] extends (...args: infer A) => infer T ? (...args: A) => Promise<Awaited<T>> : never } {
+  const methods: Partial<Record<K, unknown>> = {};
+  for (const name of names) {
+    const method = repo[name] as (...args: unknown[]) => unknown;
+    methods[name] = async (...args: unknown[]) => method.apply(repo, args);
+  }
+  return methods as { [P in K]: R[P] extends (...args: infer A) => infer T ? (...args: A) => Promise<Awaited<T>> : never };
 }
 
 /** The ref ids confirmation `id` became, once the write that recorded them is on disk. */
@@ -216,60 +206,6 @@ function lowdbInbox({ inbox }: Store, inboxLeases: Leases, now: () => Date): Sto
   };
 }
 
-/** The broadcasts, as the contract has them. */
-function lowdbBroadcasts({ broadcasts }: Store): StoreEngine['broadcasts'] {
-  return {
-    create: (job) => broadcasts.create(job),
-    get: async (id) => broadcasts.get(id),
-    running: async () => broadcasts.running(),
-    runningProgress: async () => broadcasts.runningProgress(),
-    isDone: async (id, index) => broadcasts.isDone(id, index),
-    progress: async (id) => broadcasts.progress(id),
-    record: (id, index, outcome) => broadcasts.record(id, index, outcome),
-    setProgressMessage: (id, messageId) => broadcasts.setProgressMessage(id, messageId),
-    finish: (id, status, report) => broadcasts.finish(id, status, report),
-    unreported: async () => broadcasts.unreported(),
-  };
-}
-
-/** The small record kinds (conversations, groups, game orders, balances, price watch), as the contract has them. */
-function lowdbSmallRepos({
-  conversations,
-  groups,
-  gameOrders,
-  balances,
-  priceWatch,
-}: Store): Pick<StoreEngine, 'conversations' | 'groups' | 'gameOrders' | 'balances' | 'priceWatch'> {
-  return {
-    conversations: {
-      readSealed: async (key) => conversations.readSealed(key),
-      writeSealed: (key, sealed) => conversations.writeSealed(key, sealed),
-      delete: (key) => conversations.delete(key),
-    },
-    groups: {
-      link: (input) => groups.link(input),
-      migrate: (oldId, newId) => groups.migrate(oldId, newId),
-      unlink: (chatId) => groups.unlink(chatId),
-      get: async (chatId) => groups.get(chatId),
-      byOwner: async (ownerId) => groups.byOwner(ownerId),
-    },
-    gameOrders: {
-      save: (order, options) => gameOrders.save(order, options),
-      get: async (orderId) => gameOrders.get(orderId),
-      listByUser: async (userId, options) => gameOrders.listByUser(userId, options),
-    },
-    balances: {
-      record: (userId, account, balance) => balances.record(userId, account, balance),
-      list: async (userId, range) => balances.list(userId, range),
-    },
-    priceWatch: {
-      get: async (accountKey) => priceWatch.get(accountKey),
-      save: (accountKey, snapshot) => priceWatch.save(accountKey, snapshot),
-      retain: (accountKeys) => priceWatch.retain(accountKeys),
-    },
-  };
-}
-
 /**
  * The contract over an open lowdb `store`. Closing the engine closes the store. `now` is the
  * store's clock (leases are measured on it).
@@ -278,21 +214,32 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
   const txLeases = createLeases(now);
   const outboxLeases = createLeases(now);
   const inboxLeases = createLeases(now);
-  const small = lowdbSmallRepos(store);
+  const { users, credentials, conversations, groups, gameOrders, balances, broadcasts, priceWatch } = store;
 
   return {
     kind: 'lowdb',
-    users: lowdbUsers(store),
-    credentials: lowdbCredentials(store),
+    users: promised(users, ['get', 'upsert', 'update', 'setActive', 'list', 'count']),
+    credentials: promised(credentials, ['saveSealed', 'sealed', 'remove', 'listServices', 'countByService']),
     transactions: lowdbTransactions(store, txLeases),
     outbox: lowdbOutbox(store, outboxLeases, now),
-    conversations: small.conversations,
-    groups: small.groups,
-    gameOrders: small.gameOrders,
+    conversations: promised(conversations, ['readSealed', 'writeSealed', 'delete']),
+    groups: promised(groups, ['link', 'migrate', 'unlink', 'get', 'byOwner']),
+    gameOrders: promised(gameOrders, ['save', 'get', 'listByUser']),
     inbox: lowdbInbox(store, inboxLeases, now),
-    balances: small.balances,
-    broadcasts: lowdbBroadcasts(store),
-    priceWatch: small.priceWatch,
+    balances: promised(balances, ['record', 'list']),
+    broadcasts: promised(broadcasts, [
+      'create',
+      'get',
+      'running',
+      'runningProgress',
+      'isDone',
+      'progress',
+      'record',
+      'setProgressMessage',
+      'finish',
+      'unreported',
+    ]),
+    priceWatch: promised(priceWatch, ['get', 'save', 'retain']),
     chatLocks: createLocalChatLocks(),
     sendSlots: createLocalSendSlots(),
     sendClaims: createInProcessSendClaims(),
