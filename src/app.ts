@@ -22,7 +22,7 @@ import { createSettlementWatcher, type SettlementWatcher } from './jobs/settleme
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { createBackupJob, type BackupJob, type DataDirectory } from './jobs/backups.ts';
 import { createBroadcastRunner, type BroadcastRunner } from './jobs/broadcast.ts';
-import { createBroadcastService } from './services/broadcasts.ts';
+import { BroadcastService } from './services/broadcasts.ts';
 import type { DailySummaryJob } from './jobs/daily-summary.ts';
 import { createPriceWatchJob, type PriceWatchJob } from './jobs/price-watch.ts';
 import type { SellPriceOf } from './services/pricing.ts';
@@ -158,7 +158,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     kick: () => outbox.kick(),
     attach: (source) => outbox.setBulkSource(source),
   });
-  const broadcasts = createBroadcastService({ db, now, defaultLocale: config.defaultLocale, wake: () => broadcaster.wake() });
+  const broadcasts = new BroadcastService({ db, now, defaultLocale: config.defaultLocale, wake: () => broadcaster.wake() });
   reportAccountProblem = createAccountProblemReporter({
     operatorItems: (problem, burst) => notices.accountProblem(problem, config.publicIp, burst),
     feed: operatorFeed,

@@ -5,21 +5,6 @@ import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
 import { createKeyedQueue } from '../queue.ts';
 
-export interface AlertService {
-  /**
-   * Reads the user's balance and compares it with their threshold. Below it while armed: queues
-   * one alert and disarms. At or above it: re-arms. So each crossing is announced once, however
-   * often this runs. Provider errors are logged and ignored (the next check tries again).
-   */
-  check(userId: number): Promise<void>;
-  /** Checks every user with a threshold (the periodic job). */
-  checkAll(): Promise<void>;
-  /** Sets the user's threshold (armed: the next crossing below it is announced) and checks it at once. */
-  set(userId: number, threshold: number): Promise<void>;
-  /** Removes the user's threshold: no alert any more. */
-  remove(userId: number): Promise<void>;
-}
-
 export interface AlertServiceDeps {
   db: Db;
   credentials: CredentialService;
@@ -30,15 +15,51 @@ export interface AlertServiceDeps {
   onQueued?: () => void;
 }
 
-export function createAlertService(deps: AlertServiceDeps): AlertService {
-  const { db, logger } = deps;
+/** Low-balance alerts: each user's threshold, armed until a crossing below it is announced. */
+export class AlertService {
   /** One check per user at a time: two purchases finishing together must not alert twice. */
-  const turns = createKeyedQueue<number>();
+  private readonly turns = createKeyedQueue<number>();
 
-  async function checkNow(userId: number): Promise<void> {
+  constructor(private readonly deps: AlertServiceDeps) {}
+
+  /** Sets the user's threshold (armed: the next crossing below it is announced) and checks it at once. */
+  async set(userId: number, threshold: number): Promise<void> {
+    await this.deps.db.users.update(userId, { alertThreshold: threshold, alertArmed: true });
+    await this.check(userId);
+  }
+
+  /** Removes the user's threshold: no alert any more. */
+  async remove(userId: number): Promise<void> {
+    await this.deps.db.users.update(userId, { alertThreshold: undefined, alertArmed: undefined });
+  }
+
+  /**
+   * Reads the user's balance and compares it with their threshold. Below it while armed: queues
+   * one alert and disarms. At or above it: re-arms. So each crossing is announced once, however
+   * often this runs. Provider errors are logged and ignored (the next check tries again).
+   */
+  check(userId: number): Promise<void> {
+    return this.turns.run(userId, () => this.checkNow(userId));
+  }
+
+  /** Checks every user with a threshold (the periodic job). */
+  checkAll(): Promise<void> {
+    const { db } = this.deps;
+    // One instance's pass at a time over a shared store: the next one sees the alerts disarmed.
+    return db.chatLocks.run(fleetLocks.balanceAlerts, async (held) => {
+      for (const user of await db.users.list({ active: true, where: (candidate) => candidate.alertThreshold !== undefined })) {
+        // The pass's fleet lock went with its connection: another instance may run the pass now.
+        if (held.aborted) break;
+        await this.check(user.id);
+      }
+    });
+  }
+
+  private async checkNow(userId: number): Promise<void> {
+    const { db, logger } = this.deps;
     const user = await db.users.get(userId);
     if (!user || user.alertThreshold === undefined || !user.active) return;
-    const client = await deps.credentials.client(userId, 'reseller');
+    const client = await this.deps.credentials.client(userId, 'reseller');
     if (!client) return;
     let balance: number;
     try {
@@ -50,32 +71,11 @@ export function createAlertService(deps: AlertServiceDeps): AlertService {
     const threshold = user.alertThreshold;
     const armed = user.alertArmed !== false;
     if (balance < threshold && armed) {
-      await db.outbox.enqueue(await deps.lowBalanceNotice(userId, balance, threshold));
+      await db.outbox.enqueue(await this.deps.lowBalanceNotice(userId, balance, threshold));
       await db.users.update(userId, { alertArmed: false });
-      deps.onQueued?.();
+      this.deps.onQueued?.();
     } else if (balance >= threshold && !armed) {
       await db.users.update(userId, { alertArmed: true });
     }
   }
-
-  return {
-    async set(userId, threshold) {
-      await db.users.update(userId, { alertThreshold: threshold, alertArmed: true });
-      await this.check(userId);
-    },
-    async remove(userId) {
-      await db.users.update(userId, { alertThreshold: undefined, alertArmed: undefined });
-    },
-    check: (userId) => turns.run(userId, () => checkNow(userId)),
-    checkAll() {
-      // One instance's pass at a time over a shared store: the next one sees the alerts disarmed.
-      return db.chatLocks.run(fleetLocks.balanceAlerts, async (held) => {
-        for (const user of await db.users.list({ active: true, where: (candidate) => candidate.alertThreshold !== undefined })) {
-          // The pass's fleet lock went with its connection: another instance may run the pass now.
-          if (held.aborted) break;
-          await this.check(user.id);
-        }
-      });
-    },
-  };
 }

@@ -7,21 +7,22 @@
 import type { Db } from '../store/db.ts';
 import type { LinkedGroup } from '../store/records/groups.ts';
 
-export interface GroupLinkService {
-  link(input: { chatId: number; ownerId: number; title?: string | undefined }): Promise<LinkedGroup>;
-  /** Removes the group's link; false if it had none. */
-  unlink(chatId: number): Promise<boolean>;
-  /** Moves a link to the group's new (supergroup) id; false if `oldId` was not linked. */
-  migrate(oldId: number, newId: number): Promise<boolean>;
-}
+/** The one writer of group links (see the module comment). */
+export class GroupLinkService {
+  constructor(private readonly db: Db) {}
 
-export function createGroupLinkService(db: Db): GroupLinkService {
-  return {
-    link: ({ chatId, ownerId, title }) => db.groups.link({ chatId, ownerId, ...(title === undefined ? {} : { title }) }),
-    async unlink(chatId) {
-      if (!(await db.groups.get(chatId))) return false;
-      return db.groups.unlink(chatId);
-    },
-    migrate: (oldId, newId) => db.groups.migrate(oldId, newId),
-  };
+  link({ chatId, ownerId, title }: { chatId: number; ownerId: number; title?: string | undefined }): Promise<LinkedGroup> {
+    return this.db.groups.link({ chatId, ownerId, ...(title === undefined ? {} : { title }) });
+  }
+
+  /** Removes the group's link; false if it had none. */
+  async unlink(chatId: number): Promise<boolean> {
+    if (!(await this.db.groups.get(chatId))) return false;
+    return this.db.groups.unlink(chatId);
+  }
+
+  /** Moves a link to the group's new (supergroup) id; false if `oldId` was not linked. */
+  migrate(oldId: number, newId: number): Promise<boolean> {
+    return this.db.groups.migrate(oldId, newId);
+  }
 }

@@ -40,24 +40,51 @@ export type InlinePrices =
       shopName: string | undefined;
     };
 
-export interface InlinePriceService {
-  /** One page (from `offset`, Telegram's opaque offset, '' for the first) of the products matching `query`. */
-  search(userId: number, query: string, offset: string): Promise<InlinePrices>;
-}
-
-export function createInlinePriceService(deps: {
+export interface InlinePriceDeps {
   db: Db;
   catalogue: CatalogueService;
   /** Default: no sell prices (cards show the cost). */
   sellPrices?: SellPricesOf | undefined;
   pageSize?: number;
-}): InlinePriceService {
-  const sellPrices: SellPricesOf = deps.sellPrices ?? (() => Promise.resolve(() => undefined));
-  const pageSize = deps.pageSize ?? inlinePageSize;
+}
+
+/** Inline mode's price cards: sell prices of the matching products (see the module comment). */
+export class InlinePriceService {
+  constructor(private readonly deps: InlinePriceDeps) {}
+
+  /** One page (from `offset`, Telegram's opaque offset, '' for the first) of the products matching `query`. */
+  async search(userId: number, query: string, offset: string): Promise<InlinePrices> {
+    const { db, catalogue } = this.deps;
+    if (!(await db.credentials.listServices(userId)).includes('reseller')) return { kind: 'not-connected' };
+    let products: Product[];
+    try {
+      products = await catalogue.priceList(userId);
+    } catch {
+      return { kind: 'unavailable' };
+    }
+    const found = query.trim() === '' ? await this.mostBoughtFirst(userId, products) : searchProducts(products, query);
+    const pageSize = this.deps.pageSize ?? inlinePageSize;
+    const start = /^\d+$/.test(offset) ? Number(offset) : 0;
+    const page = found.slice(start, start + pageSize);
+    const sellPriceOf = await (this.deps.sellPrices ?? noSellPrices)(userId);
+    return {
+      kind: 'page',
+      cards: page.map((product) => ({
+        code: product.code,
+        name: product.product_name,
+        sellPrice:
+          sellPriceOf({ code: product.code, name: product.product_name, brand: brandOf(product), price: product.price }) ?? product.price,
+        available: isProductAvailable(product),
+        status: product.status,
+      })),
+      nextOffset: start + pageSize < found.length ? String(start + pageSize) : undefined,
+      shopName: (await db.users.get(userId))?.shop?.name,
+    };
+  }
 
   /** The price list with the reseller's most-bought products first (most bought, then most recent), the rest in provider order. */
-  const mostBoughtFirst = async (userId: number, products: Product[]): Promise<Product[]> => {
-    const recent = await deps.db.transactions.listByUser(userId, { limit: recentForRanking });
+  private async mostBoughtFirst(userId: number, products: Product[]): Promise<Product[]> {
+    const recent = await this.deps.db.transactions.listByUser(userId, { limit: recentForRanking });
     const counts = new Map<string, number>();
     for (const tx of recent) counts.set(tx.code.toUpperCase(), (counts.get(tx.code.toUpperCase()) ?? 0) + 1);
     const order = [...counts.keys()];
@@ -66,34 +93,7 @@ export function createInlinePriceService(deps: {
       .filter((p) => rank(p) > 0)
       .sort((a, b) => rank(b) - rank(a) || order.indexOf(a.code.toUpperCase()) - order.indexOf(b.code.toUpperCase()));
     return [...bought, ...products.filter((p) => rank(p) === 0)];
-  };
-
-  return {
-    async search(userId, query, offset) {
-      if (!(await deps.db.credentials.listServices(userId)).includes('reseller')) return { kind: 'not-connected' };
-      let products: Product[];
-      try {
-        products = await deps.catalogue.priceList(userId);
-      } catch {
-        return { kind: 'unavailable' };
-      }
-      const found = query.trim() === '' ? await mostBoughtFirst(userId, products) : searchProducts(products, query);
-      const start = /^\d+$/.test(offset) ? Number(offset) : 0;
-      const page = found.slice(start, start + pageSize);
-      const sellPriceOf = await sellPrices(userId);
-      return {
-        kind: 'page',
-        cards: page.map((product) => ({
-          code: product.code,
-          name: product.product_name,
-          sellPrice:
-            sellPriceOf({ code: product.code, name: product.product_name, brand: brandOf(product), price: product.price }) ?? product.price,
-          available: isProductAvailable(product),
-          status: product.status,
-        })),
-        nextOffset: start + pageSize < found.length ? String(start + pageSize) : undefined,
-        shopName: (await deps.db.users.get(userId))?.shop?.name,
-      };
-    },
-  };
+  }
 }
+
+const noSellPrices: SellPricesOf = () => Promise.resolve(() => undefined);

@@ -4,19 +4,19 @@ import type { Logger } from '../logger.ts';
 import { createCredentialService, type CredentialService } from './credentials.ts';
 import { PurchaseService } from './purchases.ts';
 import { CatalogueService } from './catalogue.ts';
-import { createPinService, type PinService } from './pin.ts';
-import { createAlertService, type AlertService } from './alerts.ts';
-import { createVerificationService, type VerificationService } from './verification.ts';
+import { PinService } from './pin.ts';
+import { AlertService } from './alerts.ts';
+import { VerificationService } from './verification.ts';
 import { GameOrderService } from './game-orders.ts';
-import { createRecentTargetsService, type RecentTargetsService } from './recent-targets.ts';
+import { RecentTargetsService } from './recent-targets.ts';
 import type { Notices } from '../notify/notices.ts';
-import { createUserAdminService, type UserAdminService } from './user-admin.ts';
-import { createStatsService, type BroadcastProgress, type StatsService } from './stats.ts';
+import { UserAdminService } from './user-admin.ts';
+import { StatsService, type BroadcastProgress } from './stats.ts';
 import { PriceWatchService } from './price-watch.ts';
 import { hasSellRules, sellPriceOf, type SellPriceOf, type SellPricesOf } from './pricing.ts';
-import { createInlinePriceService, type InlinePriceService } from './inline-prices.ts';
+import { InlinePriceService } from './inline-prices.ts';
 import { createAccountService, type AccountService } from './accounts.ts';
-import { createGroupLinkService, type GroupLinkService } from './group-links.ts';
+import { GroupLinkService } from './group-links.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
 export interface Services {
@@ -75,7 +75,7 @@ export function createServices(deps: ServicesDeps): Services {
   const sellPrices: SellPricesOf = injected
     ? (userId) => Promise.resolve((product) => injected(userId, product))
     : sellPricesUnderRules(deps.db);
-  const alerts = createAlertService({
+  const alerts = new AlertService({
     ...deps,
     credentials,
     lowBalanceNotice: async (userId, balance, threshold) =>
@@ -103,20 +103,20 @@ export function createServices(deps: ServicesDeps): Services {
       },
     }),
     catalogue,
-    inlinePrices: createInlinePriceService({ db: deps.db, catalogue, sellPrices }),
+    inlinePrices: new InlinePriceService({ db: deps.db, catalogue, sellPrices }),
     accounts: createAccountService(deps.db),
-    groupLinks: createGroupLinkService(deps.db),
-    pin: createPinService({ db: deps.db, now: deps.now }),
-    verification: createVerificationService({ db: deps.db, credentials, logger: deps.logger, now: deps.now }),
+    groupLinks: new GroupLinkService(deps.db),
+    pin: new PinService({ db: deps.db, now: deps.now }),
+    verification: new VerificationService({ db: deps.db, credentials, logger: deps.logger, now: deps.now }),
     gameOrders: new GameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),
-    recentTargets: createRecentTargetsService({ db: deps.db }),
-    stats: createStatsService({
+    recentTargets: new RecentTargetsService({ db: deps.db }),
+    stats: new StatsService({
       db: deps.db,
       now: deps.now,
       startedAt: deps.startedAt ?? deps.now(),
       ...(deps.broadcastProgress ? { broadcast: deps.broadcastProgress } : {}),
     }),
-    userAdmin: createUserAdminService({ db: deps.db, logger: deps.logger, now: deps.now, adminIds: deps.adminIds ?? [] }),
+    userAdmin: new UserAdminService({ db: deps.db, logger: deps.logger, now: deps.now, adminIds: deps.adminIds ?? [] }),
     priceWatch: new PriceWatchService({
       db: deps.db,
       credentials,

@@ -56,11 +56,6 @@ export interface StatsDeps {
   broadcast?: () => Promise<BroadcastProgress | undefined>;
 }
 
-export interface StatsService {
-  /** Reads the figures from the store: the hot file, and only the history months of the last 7 days. */
-  collect(): Promise<Stats>;
-}
-
 /** Sums transactions into the figures `/stats` shows. */
 export function summarise(transactions: readonly TransactionRecord[]): TransactionStats {
   const stats: TransactionStats = { count: 0, volume: 0, success: 0, failed: 0, pending: 0, unresolved: 0 };
@@ -77,29 +72,30 @@ export function summarise(transactions: readonly TransactionRecord[]): Transacti
 }
 
 /** The operator's figures (`/stats`), computed here so the bot only renders them. */
-export function createStatsService(deps: StatsDeps): StatsService {
-  const { db } = deps;
-  return {
-    async collect() {
-      const now = deps.now();
-      const users = await db.users.list();
-      const todayStart = startOfWibDay(now).getTime();
-      const week = await db.transactions.listCreatedSince(startOfWibDay(now, 6));
-      const nowMs = now.getTime();
-      return {
-        users: {
-          total: users.length,
-          active: users.filter((user) => user.active).length,
-          banned: users.filter((user) => user.ban !== undefined).length,
-          connected: await db.credentials.countByService(),
-        },
-        today: summarise(week.filter((tx) => Date.parse(tx.createdAt) >= todayStart)),
-        week: summarise(week),
-        watcherBacklog: (await db.transactions.listOpen()).filter((tx) => Date.parse(tx.nextCheckAt ?? tx.createdAt) <= nowMs).length,
-        outbox: await db.outbox.size(),
-        broadcast: await deps.broadcast?.(),
-        uptimeMs: Math.max(0, nowMs - deps.startedAt.getTime()),
-      };
-    },
-  };
+export class StatsService {
+  constructor(private readonly deps: StatsDeps) {}
+
+  /** Reads the figures from the store: the hot file, and only the history months of the last 7 days. */
+  async collect(): Promise<Stats> {
+    const { db } = this.deps;
+    const now = this.deps.now();
+    const users = await db.users.list();
+    const todayStart = startOfWibDay(now).getTime();
+    const week = await db.transactions.listCreatedSince(startOfWibDay(now, 6));
+    const nowMs = now.getTime();
+    return {
+      users: {
+        total: users.length,
+        active: users.filter((user) => user.active).length,
+        banned: users.filter((user) => user.ban !== undefined).length,
+        connected: await db.credentials.countByService(),
+      },
+      today: summarise(week.filter((tx) => Date.parse(tx.createdAt) >= todayStart)),
+      week: summarise(week),
+      watcherBacklog: (await db.transactions.listOpen()).filter((tx) => Date.parse(tx.nextCheckAt ?? tx.createdAt) <= nowMs).length,
+      outbox: await db.outbox.size(),
+      broadcast: await this.deps.broadcast?.(),
+      uptimeMs: Math.max(0, nowMs - this.deps.startedAt.getTime()),
+    };
+  }
 }

@@ -52,19 +52,6 @@ export type VerifyResult =
   | { kind: 'answered'; outcome: VerifyOutcome; cached: boolean; account: string | undefined }
   | { kind: 'failed'; error: ProviderError; ownAccount: boolean };
 
-export interface VerificationService {
-  /**
-   * Checks a buyer's purchase code with the marketplace account that answers in this chat: the
-   * sender's own in a private chat; in a group, the account of whoever linked it (/linkgroup),
-   * else the sender's. Each chat gets `verifyRateLimit.checks` checks per window; the same code
-   * for the same account (as connected: a reconnect starts afresh) is answered from memory for
-   * `verifyCacheMs`. `beforeAsking` runs just before the marketplace is asked (not for an answer
-   * from memory), e.g. to show "typing". A purchase code is never logged nor kept in plain text.
-   * Errors that are not provider errors are thrown (they are bugs).
-   */
-  verify(request: VerifyRequest, hooks?: { beforeAsking?: () => Promise<void> }): Promise<VerifyResult>;
-}
-
 export interface VerificationDeps {
   db: Db;
   credentials: CredentialService;
@@ -79,19 +66,72 @@ interface Seller {
   own: boolean;
 }
 
-/** Builds the purchase-code verification use case; its memory (answers, checks) lives in the returned service. */
-export function createVerificationService({ db, credentials, logger, now }: VerificationDeps): VerificationService {
+/** Marketplace purchase-code checks (/verify): who answers, the answers' memory and each chat's rate limit. */
+export class VerificationService {
   /** By opaque key of (account, code): the outcome and when it was fetched (ms). */
-  const answers = new Map<string, { at: number; outcome: VerifyOutcome }>();
+  private readonly answers = new Map<string, { at: number; outcome: VerifyOutcome }>();
   /** By chat id: times (ms) of the checks within the rate-limit window, oldest first. */
-  const checks = new Map<number, number[]>();
+  private readonly checks = new Map<number, number[]>();
   /** By group chat id: when the group was last told "too many checks" (told once per window). */
-  const warned = new Map<number, number>();
+  private readonly warned = new Map<number, number>();
   /** Keys the cache with an HMAC under a per-process secret: a code cannot be recovered from a key. */
-  const keySecret = randomBytes(32);
+  private readonly keySecret = randomBytes(32);
+
+  constructor(private readonly deps: VerificationDeps) {}
+
+  /**
+   * Checks a buyer's purchase code with the marketplace account that answers in this chat: the
+   * sender's own in a private chat; in a group, the account of whoever linked it (/linkgroup),
+   * else the sender's. Each chat gets `verifyRateLimit.checks` checks per window; the same code
+   * for the same account (as connected: a reconnect starts afresh) is answered from memory for
+   * `verifyCacheMs`. `beforeAsking` runs just before the marketplace is asked (not for an answer
+   * from memory), e.g. to show "typing". A purchase code is never logged nor kept in plain text.
+   * Errors that are not provider errors are thrown (they are bugs).
+   */
+  async verify(request: VerifyRequest, hooks: { beforeAsking?: () => Promise<void> } = {}): Promise<VerifyResult> {
+    const { db, logger, now } = this.deps;
+    const code = request.code.trim();
+    if (code === '' || code.length > maxPurchaseCodeLength) return { kind: 'bad-code' };
+    const seller = await this.sellerFor(request);
+    if ('kind' in seller) return seller;
+
+    const at = now().getTime();
+    const waitMs = this.takeCheck(request.chatId, at);
+    if (waitMs > 0) {
+      if (request.isPrivate) return { kind: 'too-many', waitMs, tell: true };
+      const told = (this.warned.get(request.chatId) ?? -Infinity) > at - verifyRateLimit.windowMs;
+      if (!told) this.warned.set(request.chatId, at);
+      return { kind: 'too-many', waitMs, tell: !told };
+    }
+
+    const account = (await db.credentials.info(seller.userId, 'marketplace'))?.label;
+    const key = await this.answerKey(seller.userId, code);
+    const remembered = this.recentAnswer(key, at);
+    if (remembered) return { kind: 'answered', outcome: remembered, cached: true, account };
+
+    await hooks.beforeAsking?.();
+    let outcome: VerifyOutcome;
+    try {
+      outcome = { valid: true, purchase: await seller.client.validatePurchase(code) };
+    } catch (error) {
+      if (!isProviderError(error)) throw error;
+      // Only the kind: the marketplace's message could quote the code, which must never be logged.
+      logger.warn('marketplace purchase check failed', {
+        chatId: request.chatId,
+        userId: request.senderId,
+        kind: error.kind,
+        httpStatus: error.httpStatus,
+      });
+      if (error.kind !== 'not_found') return { kind: 'failed', error, ownAccount: seller.own };
+      outcome = { valid: false, message: error.providerMessage ?? '-' };
+    }
+    this.remember(key, outcome, at);
+    return { kind: 'answered', outcome, cached: false, account };
+  }
 
   /** The account that answers here, or why there is none. */
-  async function sellerFor(request: VerifyRequest): Promise<Seller | Extract<VerifyResult, { kind: 'not-connected' }>> {
+  private async sellerFor(request: VerifyRequest): Promise<Seller | Extract<VerifyResult, { kind: 'not-connected' }>> {
+    const { db, credentials } = this.deps;
     const { senderId } = request;
     const link = request.isPrivate ? undefined : await db.groups.get(request.chatId);
     if (link) {
@@ -104,7 +144,8 @@ export function createVerificationService({ db, credentials, logger, now }: Veri
   }
 
   /** Counts a check in `chatId` at `at`. Returns 0 when allowed, else ms until the oldest check in the window expires. */
-  function takeCheck(chatId: number, at: number): number {
+  private takeCheck(chatId: number, at: number): number {
+    const { checks, warned } = this;
     const since = at - verifyRateLimit.windowMs;
     const recent = (checks.get(chatId) ?? []).filter((time) => time > since);
     if (recent.length >= verifyRateLimit.checks) {
@@ -122,20 +163,21 @@ export function createVerificationService({ db, credentials, logger, now }: Veri
   }
 
   /** The seller's account (as connected) and the code as one opaque key. */
-  async function answerKey(sellerId: number, code: string): Promise<string> {
-    const connectedAt = (await db.credentials.info(sellerId, 'marketplace'))?.connectedAt ?? '';
-    return createHmac('sha256', keySecret).update(`${sellerId}\u0000${connectedAt}\u0000`).update(code).digest('base64url');
+  private async answerKey(sellerId: number, code: string): Promise<string> {
+    const connectedAt = (await this.deps.db.credentials.info(sellerId, 'marketplace'))?.connectedAt ?? '';
+    return createHmac('sha256', this.keySecret).update(`${sellerId}\u0000${connectedAt}\u0000`).update(code).digest('base64url');
   }
 
-  function recentAnswer(key: string, at: number): VerifyOutcome | undefined {
-    const entry = answers.get(key);
+  private recentAnswer(key: string, at: number): VerifyOutcome | undefined {
+    const entry = this.answers.get(key);
     if (!entry) return undefined;
     if (at - entry.at < verifyCacheMs && at >= entry.at) return entry.outcome;
-    answers.delete(key);
+    this.answers.delete(key);
     return undefined;
   }
 
-  function remember(key: string, outcome: VerifyOutcome, at: number): void {
+  private remember(key: string, outcome: VerifyOutcome, at: number): void {
+    const { answers } = this;
     for (const [other, entry] of answers) if (at - entry.at >= verifyCacheMs) answers.delete(other);
     answers.delete(key);
     answers.set(key, { at, outcome });
@@ -146,46 +188,4 @@ export function createVerificationService({ db, credentials, logger, now }: Veri
       answers.delete(oldest);
     }
   }
-
-  return {
-    async verify(request, hooks = {}) {
-      const code = request.code.trim();
-      if (code === '' || code.length > maxPurchaseCodeLength) return { kind: 'bad-code' };
-      const seller = await sellerFor(request);
-      if ('kind' in seller) return seller;
-
-      const at = now().getTime();
-      const waitMs = takeCheck(request.chatId, at);
-      if (waitMs > 0) {
-        if (request.isPrivate) return { kind: 'too-many', waitMs, tell: true };
-        const told = (warned.get(request.chatId) ?? -Infinity) > at - verifyRateLimit.windowMs;
-        if (!told) warned.set(request.chatId, at);
-        return { kind: 'too-many', waitMs, tell: !told };
-      }
-
-      const account = (await db.credentials.info(seller.userId, 'marketplace'))?.label;
-      const key = await answerKey(seller.userId, code);
-      const remembered = recentAnswer(key, at);
-      if (remembered) return { kind: 'answered', outcome: remembered, cached: true, account };
-
-      await hooks.beforeAsking?.();
-      let outcome: VerifyOutcome;
-      try {
-        outcome = { valid: true, purchase: await seller.client.validatePurchase(code) };
-      } catch (error) {
-        if (!isProviderError(error)) throw error;
-        // Only the kind: the marketplace's message could quote the code, which must never be logged.
-        logger.warn('marketplace purchase check failed', {
-          chatId: request.chatId,
-          userId: request.senderId,
-          kind: error.kind,
-          httpStatus: error.httpStatus,
-        });
-        if (error.kind !== 'not_found') return { kind: 'failed', error, ownAccount: seller.own };
-        outcome = { valid: false, message: error.providerMessage ?? '-' };
-      }
-      remember(key, outcome, at);
-      return { kind: 'answered', outcome, cached: false, account };
-    },
-  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createInlinePriceService } from '../../src/services/inline-prices.ts';
+import { InlinePriceService } from '../../src/services/inline-prices.ts';
 import type { SellPriceOf } from '../../src/services/pricing.ts';
 import type { CatalogueService } from '../../src/services/catalogue.ts';
 import type { Db } from '../../src/store/db.ts';
@@ -22,7 +22,7 @@ function service(sellPriceOf?: SellPriceOf, fetches: number[] = []) {
     },
   } as unknown as CatalogueService;
   const sellPrices = sellPriceOf && ((userId: number) => Promise.resolve((product: PricedCard) => sellPriceOf(userId, product)));
-  return createInlinePriceService({ db, catalogue, sellPrices, pageSize: 5 });
+  return new InlinePriceService({ db, catalogue, sellPrices, pageSize: 5 });
 }
 
 describe('inline prices', () => {

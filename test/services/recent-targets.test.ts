@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { createRecentTargetsService } from '../../src/services/recent-targets.ts';
+import { RecentTargetsService } from '../../src/services/recent-targets.ts';
 import type { NewTransaction } from '../../src/store/records/transactions.ts';
 import { createClock, storeTest } from '../store/helpers.ts';
 
@@ -33,7 +33,7 @@ describe('recent targets of a brand', () => {
     }
     await store.transactions.create(purchase(99, 'TSEL10', 'Telkomsel 10.000', '089999999999', 7));
     await store.transactions.settle('ref-0', { status: 'Sukses' });
-    const service = createRecentTargetsService({ db });
+    const service = new RecentTargetsService({ db });
     expect(await service.forBrand(42, 'Telkomsel')).toEqual([
       '081200000003',
       '081200000006',

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createStatsService } from '../../src/services/stats.ts';
+import { StatsService } from '../../src/services/stats.ts';
 import { startOfWibDay } from '../../src/services/export-periods.ts';
 import type { HotData } from '../../src/store/schema.ts';
 import type { UserShardData } from '../../src/store/user-shards.ts';
@@ -90,7 +90,7 @@ describe('stats', () => {
     clock.set('2025-03-06T02:00:00Z');
     await store.flush();
 
-    const stats = await createStatsService({ db: dbOf(store, { now: clock.now }), now: clock.now, startedAt }).collect();
+    const stats = await new StatsService({ db: dbOf(store, { now: clock.now }), now: clock.now, startedAt }).collect();
     const expected = countFromDisk(dataDir, clock.now());
     expect(stats).toMatchObject(expected);
     expect(stats.today.count).toBeGreaterThan(0);
@@ -98,7 +98,7 @@ describe('stats', () => {
     expect(stats.week.success + stats.week.failed + stats.week.pending + stats.week.unresolved).toBe(stats.week.count);
     expect(stats.broadcast).toBeUndefined();
     expect(stats.uptimeMs).toBe(clock.now().getTime() - startedAt.getTime());
-    const withBroadcast = createStatsService({
+    const withBroadcast = new StatsService({
       db: dbOf(store, { now: clock.now }),
       now: clock.now,
       startedAt,

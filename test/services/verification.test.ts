@@ -5,10 +5,9 @@ import { MarketplaceError, type MarketplaceClient } from '../../src/providers/ma
 import type { Purchase } from '../../src/providers/marketplace/schemas.ts';
 import { createCredentialService } from '../../src/services/credentials.ts';
 import {
-  createVerificationService,
+  VerificationService,
   verifyCacheMs,
   verifyRateLimit,
-  type VerificationService,
   type VerifyRequest,
   type VerifyResult,
 } from '../../src/services/verification.ts';
@@ -78,7 +77,7 @@ async function setup(stores: StoreKit) {
   const lines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => void lines.push(line) });
   const credentials = createCredentialService(db, marketplace.providers, logger);
-  const service = createVerificationService({ db, credentials, logger, now: clock.now });
+  const service = new VerificationService({ db, credentials, logger, now: clock.now });
   await store.credentials.save(seller, 'marketplace', { apiKey: sellerKey }, 'nusantara-studio');
   await store.credentials.save(other, 'marketplace', { apiKey: otherKey }, 'lombok-audio');
   return { store, clock, marketplace, lines, service };
