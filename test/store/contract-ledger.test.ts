@@ -193,6 +193,24 @@ describeEngines('wallet ledger contract', (suite) => {
     expect(await store.ledger.balance(downline)).toBe(1000);
   });
 
+  it('six purchases at once from two instances on a wallet with room for two: two are held, four refused short, none below zero', async () => {
+    const clock = createClock(start);
+    const first = await suite.open(clock.now);
+    const second = suite.kind === 'postgres' ? await suite.open(clock.now) : first;
+    await first.ledger.append([deposit('d1', 12_000)]);
+    const refIds = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'];
+    const results = await Promise.allSettled(
+      refIds.map((refId, i) => (i % 2 === 0 ? first : second).transactions.create(bought(refId), { ledger: [hold(refId, 5_000)] })),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(2);
+    for (const result of results) if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(LedgerShortError);
+    const { balance, entries } = await wallet(second);
+    expect(balance).toBe(2_000);
+    expect(entries.map(([kind]) => kind)).toEqual(['deposit', 'hold', 'hold']);
+    const stored = await Promise.all(refIds.map((refId) => first.transactions.find(refId)));
+    expect(stored.filter((tx) => tx !== undefined)).toHaveLength(2);
+  });
+
   it('two holds at once on a wallet with room for one: exactly one purchase is held and recorded, the balance never below zero', async () => {
     const clock = createClock(start);
     const first = await suite.open(clock.now);
