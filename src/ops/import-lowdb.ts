@@ -22,6 +22,7 @@ import { readInboxEntries } from '../store/inbox-log.ts';
 import { decodePriceWatchFile, priceWatchFileName } from '../store/price-watch.ts';
 import { decodeHotFile, type HotData } from '../store/schema.ts';
 import { isFinalStatus } from '../store/records/transactions.ts';
+import type { LedgerEntry } from '../store/records/ledger.ts';
 import { hotFileName, openStore, type Store } from '../store/store.ts';
 import { decodeUserShardFile, userShardCount, userShardFileName, type UserShardData } from '../store/user-shards.ts';
 import type { Vault } from '../store/vault.ts';
@@ -172,6 +173,31 @@ const tables = {
     'job',
   ),
   priceWatch: keyedTable<unknown>('price_watch', ['account_key', 'text'], [], 'snapshot'),
+  ledgerWallets: table<{ wallet: number; upline: number; balance: number; entries: number }>({
+    name: 'ledger_wallets',
+    columns: [
+      ['wallet', 'bigint', (row) => row.wallet],
+      ['upline', 'bigint', (row) => row.upline],
+      ['balance', 'bigint', (row) => row.balance],
+      ['entries', 'integer', (row) => row.entries],
+    ],
+    canonical: (row) => [row.wallet, row.upline, row.balance, row.entries],
+    rowText: 'jsonb_build_array(wallet, upline, balance, entries)::text',
+  }),
+  ledgerEntries: wholeRowTable<LedgerEntry>(
+    'ledger_entries',
+    [
+      ['wallet', 'bigint', (entry) => entry.wallet],
+      ['seq', 'integer', (entry) => entry.seq],
+      ['key', 'text', (entry) => entry.key],
+      ['ref_id', 'text', (entry) => entry.refId ?? null],
+      ['kind', 'text', (entry) => entry.kind],
+      ['amount', 'bigint', (entry) => entry.amount],
+      ['balance', 'bigint', (entry) => entry.balance],
+      ['created_at', 'timestamptz', (entry) => entry.createdAt],
+    ],
+    'entry',
+  ),
 };
 
 /** The tables a copy fills, in the order it fills them. */
@@ -224,7 +250,8 @@ export async function importLowdbIntoPg(options: ImportOptions): Promise<ImportR
     store = await openStore({ dataDir: source, vault: options.vault, now });
     await claimTarget(connections, source, now);
     await store.flush();
-    const sources = await readSource(source, store.transactions.batches(), now);
+    const wallets = store.ledger.wallets().map((wallet) => store!.ledger.entries(wallet));
+    const sources = await readSource(source, store.transactions.batches(), wallets, now);
     const expected = new Map<string, { rows: number; checksum: string }>();
     const report: ImportReport = { source, tables: {} };
     await inTransaction(connections, async (client) => {
@@ -338,6 +365,7 @@ async function readJson(file: string): Promise<unknown> {
 async function readSource(
   dataDir: string,
   transactions: AsyncIterable<ReadonlyArray<HotData['transactions'][string]>>,
+  wallets: readonly LedgerEntry[][],
   now: () => Date,
 ): Promise<Array<SourceTable<never>>> {
   const file = (name: string) => path.join(dataDir, name);
@@ -388,6 +416,17 @@ async function readSource(
       table: tables.priceWatch,
       batches: all(Object.entries(priceWatch?.accounts ?? {}).map(([key, record]) => ({ key, record }))),
     },
+    // As the store reads them (ledger.json and the entries still on their way in the hot file).
+    {
+      table: tables.ledgerWallets,
+      batches: all(
+        wallets.flatMap((entries) => {
+          const last = entries.at(-1);
+          return last ? [{ wallet: last.wallet, upline: entries[0]!.upline, balance: last.balance, entries: entries.length }] : [];
+        }),
+      ),
+    },
+    { table: tables.ledgerEntries, batches: all(wallets.flat()) },
   ];
   return sources as unknown as Array<SourceTable<never>>;
 }

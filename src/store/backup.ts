@@ -17,6 +17,7 @@ import { compactedLog, decodeInboxFile, inboxFileName, legacyInboxFileName, pars
 import { balancesFileName, decodeBalancesFile } from './balances.ts';
 import { broadcastsFileName, decodeBroadcastsFile } from './broadcasts.ts';
 import { decodePriceWatchFile, priceWatchFileName } from './price-watch.ts';
+import { decodeLedgerFile, ledgerFileName } from './ledger.ts';
 
 /** The data files beside the hot file and the history months, each with the check of its text. */
 const sideFiles: ReadonlyMap<string, (text: string, name: string) => unknown> = new Map<string, (text: string, name: string) => unknown>([
@@ -26,6 +27,7 @@ const sideFiles: ReadonlyMap<string, (text: string, name: string) => unknown> = 
   [balancesFileName, (text, name) => decodeBalancesFile(JSON.parse(text), name)],
   [broadcastsFileName, (text, name) => decodeBroadcastsFile(JSON.parse(text), name)],
   [priceWatchFileName, (text, name) => decodePriceWatchFile(JSON.parse(text), name)],
+  [ledgerFileName, (text, name) => decodeLedgerFile(JSON.parse(text), name)],
 ]);
 import { acquireDirLock } from './lock.ts';
 import { decodeHistoryFile, decodeHotFile } from './schema.ts';

@@ -11,6 +11,7 @@ import type { BroadcastJob, BroadcastOutcome, BroadcastProgress, NewBroadcastJob
 import type { CredentialRecord } from './records/credentials.ts';
 import type { GameOrderRecord } from './records/game-orders.ts';
 import type { LinkedGroup } from './records/groups.ts';
+import type { LedgerAppend, LedgerEntry, NewLedgerEntry, StatementOptions } from './records/ledger.ts';
 import type { NewOutboxItem, OutboxEntry, OutboxItem, OutboxPatch } from './records/outbox.ts';
 import type { PriceSnapshot } from './records/price-watch.ts';
 import type { ListOptions, NewTransaction, TransactionPatch, TransactionRecord } from './records/transactions.ts';
@@ -71,6 +72,26 @@ export interface TransactionUpdateOptions {
   deferWrite?: boolean;
 }
 
+export interface TransactionCreateOptions {
+  confirmationId?: string;
+  /**
+   * Wallet entries (a downline's hold of what the purchases cost) appended in the same write /
+   * SQL transaction as the transactions, under the ledger's rules: a refusal (LedgerRefusedError,
+   * LedgerShortError) stores no transaction, and a duplicate refId or confirmation no entry.
+   */
+  ledger?: readonly NewLedgerEntry[];
+}
+
+export interface TransactionSettleOptions {
+  /** Queued in the same commit as the final status. */
+  notify?: NewOutboxItem[];
+  /**
+   * Wallet entries (the hold's refund of a Gagal, its final of a Sukses) appended in the same
+   * commit as the final status; none if the transaction is not open. A refusal settles nothing.
+   */
+  ledger?: readonly NewLedgerEntry[];
+}
+
 export interface ClaimOptions {
   /** At most this many rows. */
   limit: number;
@@ -106,9 +127,9 @@ export interface CredentialStore {
 /** Purchases, open and settled. */
 export interface TransactionStore {
   /** Stores one new transaction; StoreError('duplicate') if its refId exists (open or settled). */
-  create(tx: NewTransaction): Promise<TransactionRecord>;
-  /** A confirmation's transactions, all or none; a `confirmationId` used already (anywhere): StoreError('duplicate'). */
-  createMany(txs: readonly NewTransaction[], options?: { confirmationId?: string }): Promise<TransactionRecord[]>;
+  create(tx: NewTransaction, options?: Pick<TransactionCreateOptions, 'ledger'>): Promise<TransactionRecord>;
+  /** A confirmation's transactions (and `ledger` entries), all or none; a `confirmationId` used already (anywhere): StoreError('duplicate'). */
+  createMany(txs: readonly NewTransaction[], options?: TransactionCreateOptions): Promise<TransactionRecord[]>;
   /** The ref ids a confirmation became (kept 7 days), once durable: a write in flight is waited for, a failed one reads as none. */
   confirmation(confirmationId: string): Promise<string[] | undefined>;
   /** An open transaction. */
@@ -133,8 +154,8 @@ export interface TransactionStore {
   buyersSince(since: Date): Promise<Set<number>>;
   /** Changes an open transaction (not to a final status: `settle`), `notify` in the same commit; ends a claim on it. Undefined if not open. */
   update(refId: string, patch: TransactionPatch, options?: TransactionUpdateOptions): Promise<TransactionRecord | undefined>;
-  /** Final status and `notify` in one commit; undefined, nothing queued, if not open (of two racing settlements one notifies). */
-  settle(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
+  /** Final status, `notify` and `ledger` in one commit; undefined, nothing queued or appended, if not open (of two racing settlements one notifies). */
+  settle(refId: string, patch: TransactionPatch, options?: TransactionSettleOptions): Promise<TransactionRecord | undefined>;
   /** Open transactions due at `nowMs` (nextCheckAt, else createdAt); lowdb by account, earliest first, PostgreSQL by due time. */
   due(nowMs: number, options?: { limit?: number }): Promise<TransactionRecord[]>;
   /** Claims due transactions under no other live lease, in `due`'s order; `skip` and `room` run in the caller's process, synchronously. */
@@ -143,6 +164,26 @@ export interface TransactionStore {
   releaseClaim(refId: string, owner: string): Promise<void>;
   /** When the earliest open transaction is due (ms), undefined with none open. */
   nextDueAt(): Promise<number | undefined>;
+}
+
+/**
+ * Downlines' wallets, each a ledger of immutable entries (records/ledger.ts has the rules). A
+ * wallet is its downline's user id; one without entries holds 0. Purchases' holds and refunds go
+ * with their transactions (`transactions.createMany` / `settle` with `ledger`); the rest here.
+ */
+export interface LedgerStore {
+  /**
+   * Appends `entries` in order, all or none, in one write / SQL transaction, under the wallet's
+   * lock (of two instances appending to one wallet, the second sees the first's balance). A key
+   * the wallet has already answers with its stored entry (`created` false) and appends nothing.
+   */
+  append(entries: readonly NewLedgerEntry[]): Promise<LedgerAppend[]>;
+  /** The wallet's balance (the sum of its entries). */
+  balance(wallet: number): Promise<number>;
+  /** A statement page, newest first, each entry with the balance after it (default 10 from the newest). */
+  statement(wallet: number, options?: StatementOptions): Promise<LedgerEntry[]>;
+  /** The wallet's entries of one purchase (its hold, final or refund), oldest first. */
+  byRef(wallet: number, refId: string): Promise<LedgerEntry[]>;
 }
 
 /** Messages the bot sends on its own, kept until Telegram accepted them. */
@@ -306,6 +347,7 @@ export interface StoreEngine {
   users: UserStore;
   credentials: CredentialStore;
   transactions: TransactionStore;
+  ledger: LedgerStore;
   outbox: OutboxStore;
   conversations: ConversationStore;
   groups: GroupStore;

@@ -15,7 +15,9 @@ export type StoreErrorCode =
   /** PostgreSQL: the connection went away after a change was sent; whether it was stored is not known. */
   | 'outcome-unknown'
   /** PostgreSQL: the connection holding a chat lock went away, and the lock with it. */
-  | 'lock-lost';
+  | 'lock-lost'
+  /** A wallet ledger's rules refuse the append (records/ledger.ts LedgerRefusedError). */
+  | 'refused';
 
 /** Base class of every error the store throws on purpose. Messages never contain secrets. */
 export class StoreError extends Error {

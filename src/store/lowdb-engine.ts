@@ -78,7 +78,7 @@ async function confirmedRefIds(store: Store, id: string): Promise<string[] | und
 function lowdbTransactions(store: Store, txLeases: Leases): StoreEngine['transactions'] {
   const { transactions } = store;
   return {
-    create: (tx) => transactions.create(tx),
+    create: (tx, options) => transactions.create(tx, options),
     createMany: (txs, options) => transactions.createMany(txs, options),
     confirmation: (id) => confirmedRefIds(store, id),
     get: async (refId) => transactions.get(refId),
@@ -120,6 +120,16 @@ function lowdbTransactions(store: Store, txLeases: Leases): StoreEngine['transac
       if (txLeases.ownerOf(refId) === owner) txLeases.end(refId);
     },
     nextDueAt: async () => transactions.nextDueAt(),
+  };
+}
+
+/** The wallets, as the contract has them. */
+function lowdbLedger({ ledger }: Store): StoreEngine['ledger'] {
+  return {
+    append: (entries) => ledger.append(entries),
+    balance: async (wallet) => ledger.balance(wallet),
+    statement: async (wallet, options) => ledger.statement(wallet, options),
+    byRef: async (wallet, refId) => ledger.byRef(wallet, refId),
   };
 }
 
@@ -221,6 +231,7 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
     users: promised(users, ['get', 'upsert', 'update', 'setActive', 'list', 'count']),
     credentials: promised(credentials, ['saveSealed', 'sealed', 'remove', 'listServices', 'countByService']),
     transactions: lowdbTransactions(store, txLeases),
+    ledger: lowdbLedger(store),
     outbox: lowdbOutbox(store, outboxLeases, now),
     conversations: promised(conversations, ['readSealed', 'writeSealed', 'delete']),
     groups: promised(groups, ['link', 'migrate', 'unlink', 'get', 'byOwner']),

@@ -13,6 +13,7 @@ import { inboxFileName, legacyInboxFileName } from './inbox-log.ts';
 import { balancesFileName } from './balances.ts';
 import { broadcastsFileName } from './broadcasts.ts';
 import { priceWatchFileName } from './price-watch.ts';
+import { ledgerFileName } from './ledger.ts';
 import type { HotData } from './schema.ts';
 import { isUserShardFileName, userShardCount, userShardFileName, usersDirName } from './user-shards.ts';
 
@@ -35,7 +36,7 @@ async function otherData(dataDir: string, historyDir: string): Promise<string[]>
   if (shards.length > 0) found.push(`${shards.length} users' file(s) in ${usersDirName}/`);
   const months = await historyMonthsIn(historyDir);
   if (months.length > 0) found.push(`the history of ${months.join(', ')}`);
-  for (const name of [inboxFileName, legacyInboxFileName, balancesFileName, broadcastsFileName, priceWatchFileName]) {
+  for (const name of [inboxFileName, legacyInboxFileName, balancesFileName, broadcastsFileName, priceWatchFileName, ledgerFileName]) {
     if (await exists(path.join(dataDir, name))) found.push(name);
   }
   return found;
@@ -87,6 +88,7 @@ const sideFileLosses: Readonly<Record<string, string>> = {
   [balancesFileName]: 'the provider balances the bot saw (the balance movements /laporan shows)',
   [broadcastsFileName]: 'the broadcasts and their progress (a running broadcast would not be finished)',
   [priceWatchFileName]: 'the last price list seen of each watched account (changes until its next check would go unreported)',
+  [ledgerFileName]: "the downlines' wallets: every deposit, purchase hold, refund and adjustment, so every balance",
 };
 
 /** What losing users' shard file `index` loses, in words. */

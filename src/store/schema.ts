@@ -4,6 +4,7 @@ import { StoreVersionError } from './errors.ts';
 import { credentialSchema } from './records/credentials.ts';
 import { gameOrderSchema } from './records/game-orders.ts';
 import { groupSchema } from './records/groups.ts';
+import { ledgerEntrySchema } from './records/ledger.ts';
 import { outboxItemSchema } from './records/outbox.ts';
 import { transactionSchema } from './records/transactions.ts';
 import { userSchema } from './records/users.ts';
@@ -11,7 +12,8 @@ import { isoDate } from './records/validation.ts';
 
 /*
  * The hot file `kiosbot.json` holds what must change together in one atomic write, kept small:
- * open transactions and confirmations, pending notifications, groups, game orders, the key check.
+ * open transactions and confirmations, pending notifications, groups, game orders, the key check,
+ * and wallet entries on their way to `ledger.json`.
  * Users live in shard files (user-shards.ts), settled transactions in history segments (history.ts).
  *
  * To change its shape: bump `hotFileVersion`, change the schemas, and append a migration
@@ -62,6 +64,11 @@ export const hotFileSchema = z
     meta: metaSchema,
     /** Broadcast ends written with their final report (in `outbox`), until `broadcasts.json` has them (broadcasts.ts). */
     broadcastEnds: z.record(z.string(), z.object({ status: z.enum(['done', 'cancelled']), at: isoDate })).optional(),
+    /**
+     * Wallet entries written in one write with something of this file (a purchase's hold, its
+     * refund), by `<wallet>:<seq>`, until `ledger.json` has them (ledger.ts); absent with none.
+     */
+    ledger: z.record(z.string(), ledgerEntrySchema).optional(),
     /** A known text sealed with the vault (vault.ts keyCheck): a wrong ENCRYPTION_KEY is refused at open, before any write. Added at open if absent. */
     keyCheck: z.object({ keyId: z.string().min(1), sealed: z.string().min(1), at: isoDate }).optional(),
   })

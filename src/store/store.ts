@@ -14,6 +14,7 @@ import { createOutboxRepo, type OutboxRepo } from './outbox.ts';
 import { openBroadcasts, type BroadcastsRepo } from './broadcasts.ts';
 import { openBalances, type BalancesRepo } from './balances.ts';
 import { openPriceWatch, type PriceWatchRepo } from './price-watch.ts';
+import { openLedger, type LedgerRepo } from './ledger.ts';
 import { decodeHotFile, emptyHotData, type HotData } from './schema.ts';
 import { createTransactionsRepo, type TransactionsRepo } from './transactions.ts';
 import { copyPendingUsers, createUsersRepo, type UsersRepo } from './users.ts';
@@ -83,6 +84,8 @@ export interface Store {
   users: UsersRepo;
   credentials: CredentialsRepo;
   transactions: TransactionsRepo;
+  /** The downlines' wallets (`ledger.json`, entries on their way in the hot file). */
+  ledger: LedgerRepo;
   outbox: OutboxRepo;
   conversations: ConversationsRepo;
   groups: GroupsRepo;
@@ -222,7 +225,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     // Broadcast ends a crash left between the hot file (with their reports) and broadcasts.json.
     await broadcasts.copyCarriedEnds();
     await hot.flush();
-    const transactions = createTransactionsRepo(context, history);
+    // After the pending users: its open copies the wallet entries a crash left in the hot file.
+    const ledger = await openLedger({ dataDir, hot, now, ...onWrite });
+    const transactions = createTransactionsRepo(context, history, ledger);
     await transactions.archiveSettled();
 
     let closing: Promise<void> | undefined;
@@ -233,6 +238,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       users: createUsersRepo(context),
       credentials: createCredentialsRepo(context),
       transactions,
+      ledger,
       outbox: createOutboxRepo(context),
       conversations: createConversationsRepo(context),
       groups: createGroupsRepo(context),
@@ -250,25 +256,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         return { resealed: { ...fromShards.resealed, inbox: fromInbox.resealed.inbox }, unreadable };
       },
       holdWrites: (task) => gate.hold(task),
-      async flush() {
-        // All settle before this does, so that after a rejection each file's memory is what is on disk.
-        const results = await Promise.allSettled([
-          shards.flush(),
-          hot.flush(),
-          history.flush(),
-          inbox.flush(),
-          broadcasts.flush(),
-          balances.flush(),
-          priceWatch.flush(),
-        ]);
-        for (const result of results) if (result.status === 'rejected') throw result.reason;
-      },
+      // All settle before this does, so that after a rejection each file's memory is what is on disk.
+      flush: () => settleAll([shards, hot, ledger, history, inbox, broadcasts, balances, priceWatch].map((file) => file.flush())),
       close() {
         closing ??= (async () => {
           try {
             await Promise.all([
               shards.close(),
-              hot.close(),
+              // The ledger first: its last copy drops entries from the hot file, and ledger.json's first write is recorded there.
+              ledger.close().finally(() => hot.close()),
               history.close(),
               inbox.close(),
               broadcasts.close(),
@@ -286,6 +282,12 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await lock.release();
     throw error;
   }
+}
+
+/** Waits for every one of `work` to settle, then rejects with the first failure, if any. */
+async function settleAll(work: ReadonlyArray<Promise<void>>): Promise<void> {
+  const results = await Promise.allSettled(work);
+  for (const result of results) if (result.status === 'rejected') throw result.reason;
 }
 
 /**

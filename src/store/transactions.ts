@@ -3,7 +3,7 @@ import { DueIndex } from './due-index.ts';
 import type { HistoryArchive } from './history.ts';
 import { monthOf } from './history-lines.ts';
 import { insertOutboxItem } from './outbox.ts';
-import { buildOutboxItem, type NewOutboxItem } from './records/outbox.ts';
+import { buildOutboxItem } from './records/outbox.ts';
 import type { HotData } from './schema.ts';
 import {
   isFinalStatus,
@@ -18,7 +18,8 @@ import {
   type TransactionPatch,
   type TransactionRecord,
 } from './records/transactions.ts';
-import type { DueFilter, TransactionUpdateOptions } from './contract.ts';
+import type { DueFilter, TransactionCreateOptions, TransactionSettleOptions, TransactionUpdateOptions } from './contract.ts';
+import type { LedgerRepo } from './ledger.ts';
 import { noop } from './atomic-file.ts';
 
 /** The longest a deferred change (`update(…, { deferWrite: true })`) waits for its write. */
@@ -78,6 +79,7 @@ export class TransactionsRepo {
   constructor(
     { hot, now }: RepoContext,
     private readonly history: HistoryArchive,
+    private readonly ledger: LedgerRepo,
   ) {
     this.hot = hot;
     this.now = now;
@@ -137,14 +139,14 @@ export class TransactionsRepo {
   }
 
   /** StoreError('duplicate') if the refId exists already (open or settled). */
-  async create(input: NewTransaction): Promise<TransactionRecord> {
-    const [record] = await this.createMany([input]);
+  async create(input: NewTransaction, options: Pick<TransactionCreateOptions, 'ledger'> = {}): Promise<TransactionRecord> {
+    const [record] = await this.createMany([input], options);
     if (!record) throw new Error('unreachable: createMany returned nothing');
     return record;
   }
 
-  /** One confirmation's transactions in one write, all or none; its `confirmationId` recorded with them (kept 7 days). */
-  async createMany(inputs: readonly NewTransaction[], options: { confirmationId?: string } = {}): Promise<TransactionRecord[]> {
+  /** One confirmation's transactions in one write with their `ledger` entries, all or none; its `confirmationId` recorded with them (kept 7 days). */
+  async createMany(inputs: readonly NewTransaction[], options: TransactionCreateOptions = {}): Promise<TransactionRecord[]> {
     const { confirmationId } = options;
     const records = inputs.map((input) => newTransactionRecord(input, this.now()));
     const seen = new Set<string>();
@@ -159,13 +161,18 @@ export class TransactionsRepo {
     const settled = await turn;
     const inHistory = records.find((_, i) => settled[i]);
     if (inHistory) throw duplicateTransaction(inHistory.refId);
-    await this.hot.update((data) => {
+    const appends = await this.hot.update((data) => {
       // Checked again here: another create may have run while history was read.
       const taken = records.find((record) => data.transactions[record.refId]);
       if (taken) throw duplicateTransaction(taken.refId);
+      if (confirmationId !== undefined && data.confirmations[confirmationId]) throw confirmationUsed(confirmationId);
+      // Last of the checks (a refusal throws before anything changed), first of the changes.
+      const held = this.ledger.appendIn(data, options.ledger ?? [], this.now());
       if (confirmationId !== undefined) this.recordConfirmation(data, confirmationId, records);
       for (const record of records) this.dueIndex.put(data, record);
+      return held;
     });
+    this.ledger.carried(appends);
     return records.map(copy);
   }
 
@@ -313,7 +320,7 @@ export class TransactionsRepo {
    * Gives an open transaction its final status with `notify` queued in one write, then moves it to
    * history; undefined (nothing queued) if it is not open, so a settlement happens once.
    */
-  async settle(refId: string, patch: TransactionPatch, options: { notify?: NewOutboxItem[] } = {}): Promise<TransactionRecord | undefined> {
+  async settle(refId: string, patch: TransactionPatch, options: TransactionSettleOptions = {}): Promise<TransactionRecord | undefined> {
     const existing = this.changeable(refId);
     if (!existing) return undefined;
     const at = this.now();
@@ -322,11 +329,14 @@ export class TransactionsRepo {
     const items = notify.map((item) => buildOutboxItem(item, at));
     this.moving.add(refId);
     try {
-      // 1. Final status and notifications in one hot write: from here on the settlement is durable.
-      await this.hot.update((data) => {
+      // 1. Final status, notifications and wallet entries in one hot write: from here on the settlement is durable.
+      const appends = await this.hot.update((data) => {
+        const entries = this.ledger.appendIn(data, options.ledger ?? [], at);
         this.dueIndex.put(data, next);
         for (const item of items) insertOutboxItem(data, item);
+        return entries;
       });
+      this.ledger.carried(appends);
       // 2. History, then 3. removal from the hot file. A crash in between leaves a final
       // transaction in the hot file, which archiveSettled moves on the next start.
       await this.archive([next]);
@@ -345,6 +355,6 @@ export class TransactionsRepo {
   }
 }
 
-export function createTransactionsRepo(context: RepoContext, history: HistoryArchive): TransactionsRepo {
-  return new TransactionsRepo(context, history);
+export function createTransactionsRepo(context: RepoContext, history: HistoryArchive, ledger: LedgerRepo): TransactionsRepo {
+  return new TransactionsRepo(context, history, ledger);
 }

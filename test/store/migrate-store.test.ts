@@ -80,6 +80,10 @@ async function fillDataDir(dataDir: string, now: () => Date): Promise<void> {
     await engine.inbox.markDone(500);
     await engine.balances.record(42, 'R-1…', 100_000);
     await engine.balances.record(42, 'R-1…', 90_000);
+    await engine.ledger.append([
+      { wallet: 7, upline: 42, kind: 'deposit', amount: 50_127, key: 'ticket-1' },
+      { wallet: 7, upline: 42, kind: 'adjust', amount: -127, key: 'adjust-1', by: 42, reason: 'kode unik' },
+    ]);
     const job = await engine.broadcasts.create({
       id: 'B-1',
       adminId: 42,
@@ -131,6 +135,7 @@ async function contractView(engine: StoreEngine, userIds: readonly number[]) {
     broadcast: await engine.broadcasts.get('B-1'),
     running: (await engine.broadcasts.running())?.id,
     prices: await engine.priceWatch.get('acct-1'),
+    wallet: { balance: await engine.ledger.balance(7), statement: await engine.ledger.statement(7) },
   };
 }
 
@@ -160,7 +165,14 @@ describeEngines(
       const copied: string[] = [];
       const report = await copy({ onTable: (name) => copied.push(name) });
       expect(copied).toEqual(importedTables);
-      expect(report.tables).toMatchObject({ users: { rows: 2 }, transactions: { rows: 2 }, outbox: { rows: 3 }, inbox: { rows: 2 } });
+      expect(report.tables).toMatchObject({
+        users: { rows: 2 },
+        transactions: { rows: 2 },
+        outbox: { rows: 3 },
+        inbox: { rows: 2 },
+        ledger_wallets: { rows: 1 },
+        ledger_entries: { rows: 2 },
+      });
       expect(await suite.sql('SELECT state, source FROM store_import')).toEqual([{ state: 'done', source: path.resolve(dataDir) }]);
       expect(fileDigests(dataDir)).toEqual(before);
 
@@ -170,6 +182,10 @@ describeEngines(
         const want = await contractView(lowdb, [42, 7]);
         expect(want.transactions).toHaveLength(2);
         expect(want.outbox).toHaveLength(3);
+        expect(want.wallet.statement.map((entry) => [entry.key, entry.balance])).toEqual([
+          ['adjust-1', 50_000],
+          ['ticket-1', 50_127],
+        ]);
         expect(await contractView(postgres, [42, 7])).toEqual(want);
       } finally {
         await lowdb.close();

@@ -16,6 +16,7 @@ import { checkPgKey } from './key-check.ts';
 import type { Vault } from '../vault.ts';
 import { createPgBalances, createPgConversations, createPgCredentials, createPgGameOrders, createPgPriceWatch } from './repositories.ts';
 import { createPgTransactions } from './transactions.ts';
+import { createPgLedger } from './ledger.ts';
 
 export interface PgEngineOptions {
   /** A `postgres://` URL; or give `pool`. */
@@ -106,6 +107,7 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
     users: createPgUsers(pool, now),
     credentials: createPgCredentials(pool),
     transactions: createPgTransactions(pool, now),
+    ledger: createPgLedger(pool, now),
     outbox: createPgOutbox(pool, now),
     conversations: createPgConversations(pool),
     groups: createPgGroups(pool, now),

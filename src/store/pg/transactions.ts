@@ -10,6 +10,8 @@ import {
   updatedTransaction,
   type TransactionRecord,
 } from '../records/transactions.ts';
+import type { NewLedgerEntry } from '../records/ledger.ts';
+import { appendLedger } from './ledger.ts';
 import { column, first, inTransaction, insertOutbox, isUniqueViolation, page, type PgConnections, type Queryable } from './db.ts';
 
 const newestFirst = 'ORDER BY created_at DESC, ref_id DESC';
@@ -28,37 +30,9 @@ async function writeRow(db: Queryable, tx: TransactionRecord): Promise<void> {
   );
 }
 
-/**
- * Transactions on PostgreSQL: open and settled in one table. Every change that goes with notices
- * (update, settle) locks the open row (`FOR UPDATE ... AND NOT final`), so of two racing
- * settlements the second finds it final and changes nothing.
- */
-export function createPgTransactions(pool: PgConnections, now: () => Date): TransactionStore {
-  const records = (text: string, values: unknown[]) => column<TransactionRecord>(pool, 'record', text, values);
-  const one = (text: string, values: unknown[]) => first<TransactionRecord>(pool, 'record', text, values);
-
-  /** Locks the open row, applies `next` to it and queues `notify`, in one transaction. */
-  const change = (
-    refId: string,
-    notify: readonly NewOutboxItem[],
-    next: (existing: TransactionRecord, at: Date) => TransactionRecord,
-  ): Promise<TransactionRecord | undefined> =>
-    inTransaction(pool, async (client) => {
-      const existing = await first<TransactionRecord>(
-        client,
-        'record',
-        'SELECT record FROM transactions WHERE ref_id = $1 AND NOT final FOR UPDATE',
-        [refId],
-      );
-      if (!existing) return undefined;
-      const at = now();
-      const record = next(existing, at);
-      await writeRow(client, record);
-      for (const item of notify) await insertOutbox(client, buildOutboxItem(item, at));
-      return record;
-    });
-
-  const createMany: TransactionStore['createMany'] = (inputs, options = {}) =>
+/** A confirmation's transactions, its confirmation id and their wallet entries, in one SQL transaction. */
+function pgCreateMany(pool: PgConnections, now: () => Date): TransactionStore['createMany'] {
+  return (inputs, options = {}) =>
     inTransaction(pool, async (client) => {
       const at = now();
       const created = inputs.map((input) => newTransactionRecord(input, at));
@@ -89,12 +63,49 @@ export function createPgTransactions(pool: PgConnections, now: () => Date): Tran
           throw error;
         }
       }
+      // After the inserts: a duplicate refId or confirmation has thrown already, and rolls back the entries with it.
+      await appendLedger(client, options.ledger ?? [], at);
       return created;
     });
+}
+
+/**
+ * Transactions on PostgreSQL: open and settled in one table. Every change that goes with notices
+ * (update, settle) locks the open row (`FOR UPDATE ... AND NOT final`), so of two racing
+ * settlements the second finds it final and changes nothing.
+ */
+export function createPgTransactions(pool: PgConnections, now: () => Date): TransactionStore {
+  const records = (text: string, values: unknown[]) => column<TransactionRecord>(pool, 'record', text, values);
+  const one = (text: string, values: unknown[]) => first<TransactionRecord>(pool, 'record', text, values);
+
+  /** Locks the open row, applies `next` to it, queues `notify` and appends `ledger`, in one transaction. */
+  const change = (
+    refId: string,
+    notify: readonly NewOutboxItem[],
+    next: (existing: TransactionRecord, at: Date) => TransactionRecord,
+    ledger: readonly NewLedgerEntry[] = [],
+  ): Promise<TransactionRecord | undefined> =>
+    inTransaction(pool, async (client) => {
+      const existing = await first<TransactionRecord>(
+        client,
+        'record',
+        'SELECT record FROM transactions WHERE ref_id = $1 AND NOT final FOR UPDATE',
+        [refId],
+      );
+      if (!existing) return undefined;
+      const at = now();
+      const record = next(existing, at);
+      await appendLedger(client, ledger, at);
+      await writeRow(client, record);
+      for (const item of notify) await insertOutbox(client, buildOutboxItem(item, at));
+      return record;
+    });
+
+  const createMany = pgCreateMany(pool, now);
 
   return {
-    async create(input) {
-      const [record] = await createMany([input]);
+    async create(input, options) {
+      const [record] = await createMany([input], options);
       if (!record) throw new Error('unreachable: createMany returned nothing');
       return record;
     },
@@ -133,7 +144,7 @@ export function createPgTransactions(pool: PgConnections, now: () => Date): Tran
     update: (refId, patch, options = {}) => change(refId, options.notify ?? [], (existing, at) => updatedTransaction(existing, patch, at)),
     settle(refId, patch, options = {}) {
       const notify = options.notify ?? [];
-      return change(refId, notify, (existing, at) => settledTransaction(existing, patch, at, notify.length > 0));
+      return change(refId, notify, (existing, at) => settledTransaction(existing, patch, at, notify.length > 0), options.ledger);
     },
     due: (nowMs, options = {}) =>
       records('SELECT record FROM transactions WHERE NOT final AND due_at <= $1 ORDER BY due_at, ref_id LIMIT $2', [

@@ -31,6 +31,8 @@ export interface EngineSuite {
   kind: StoreEngineKind;
   /** The engine over the test's data (fresh for each test); a second call opens a peer on the same data (PostgreSQL only). */
   open(now: () => Date): Promise<StoreEngine>;
+  /** Closes `engine` and opens the test's data again (a restart: lowdb's same data directory, PostgreSQL's same database). */
+  reopen(engine: StoreEngine, now: () => Date): Promise<StoreEngine>;
   /** The suite's database URL (PostgreSQL only). */
   databaseUrl(): string;
   /** Runs SQL on the suite's database (PostgreSQL only). */
@@ -60,18 +62,32 @@ function engineSuite(kind: StoreEngineKind): EngineSuite {
     database = undefined;
   });
 
+  const openOn = async (now: () => Date, dir: string) => {
+    const engine = createLowdbEngine(await openStore({ dataDir: dir, vault: testVault(), now }), now);
+    opened.push(engine);
+    return engine;
+  };
+
   return {
     kind,
+    async reopen(engine, now) {
+      const index = opened.indexOf(engine);
+      if (index >= 0) opened.splice(index, 1);
+      await engine.close();
+      if (kind === 'lowdb') {
+        if (dataDir === undefined) throw new Error('unreachable: no data directory to open again');
+        return openOn(now, dataDir);
+      }
+      return this.open(now);
+    },
     async open(now) {
-      let engine: StoreEngine;
       if (kind === 'lowdb') {
         if (dataDir !== undefined) throw new Error('The lowdb engine has one owner per data directory: no peer engine.');
         dataDir = dirs.make();
-        engine = createLowdbEngine(await openStore({ dataDir, vault: testVault(), now }), now);
-      } else {
-        if (!database) throw new Error('unreachable: the test database was not created');
-        engine = await openPgEngine({ connectionString: database.url, now, max: 4, onIdleError: () => undefined });
+        return openOn(now, dataDir);
       }
+      if (!database) throw new Error('unreachable: the test database was not created');
+      const engine = await openPgEngine({ connectionString: database.url, now, max: 4, onIdleError: () => undefined });
       opened.push(engine);
       return engine;
     },
