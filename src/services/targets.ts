@@ -31,14 +31,12 @@ export const maxQuickBuyLines = 20;
  * target is then normalised only when it is unmistakably a phone number).
  */
 export function targetKindOf(product: { code: string; product_name: string }): TargetKind {
+  // An operator's data package "for games" is data (productKind), bought for a phone number.
   const kind = productKind(product);
-  if (kind === 'pln') return 'verbatim';
-  // A data package "for games" of an operator is still bought for a phone number.
-  const operator = namedOperator(product);
-  if (kind === 'game') return operator ? 'phone' : 'verbatim';
+  if (kind === 'pln' || kind === 'game') return 'verbatim';
   // Only a named operator, pulsa or a phone wallet says the target is a phone number: an e-toll or
   // e-money card, or a home-internet customer number, is sent as typed unless it is one.
-  if (operator || isPhoneWallet(product) || /\bpulsa\b/i.test(product.product_name)) return 'phone';
+  if (namedOperator(product) || isPhoneWallet(product) || /\bpulsa\b/i.test(product.product_name)) return 'phone';
   return 'auto';
 }
 

@@ -90,6 +90,15 @@ describe('searchProducts: categories, brands and amounts', () => {
     expect(codes('voucher ff 5')).toEqual(['FF5']);
   });
 
+  it("an operator's games data package is data of that operator, as its target is read (a phone number), not a game", () => {
+    const gamesData: Product = { code: 'TSELGAME5', product_name: 'Telkomsel Kuota Games 5GB', price: 25_000, status: 'active' };
+    const list = [...priceList, gamesData];
+    expect(codes('data telkomsel', list)).toContain('TSELGAME5');
+    expect(codes('data tsel 5gb', list)).toContain('TSELGAME5');
+    expect(codes('game', list)).not.toContain('TSELGAME5');
+    expect(brandKeyOf(gamesData)).toBe('telkomsel');
+  });
+
   it('ranks exact amount matches first, available before unavailable, then by price', () => {
     // Telkomsel 10.000 (a nominal) before the 10GB data package (a quantity).
     expect(codes('telkomsel 10')).toEqual(['TSEL10', 'TSELD10GB']);
