@@ -4,7 +4,7 @@
  * meter number) is sent as typed, only trimmed.
  */
 import { echoInput, withoutFormatChars } from '../text/format.ts';
-import { isPhoneWallet, namedOperator, normalisePhone, productKind } from './operators.ts';
+import { isPhoneWallet, namedOperator, normalisePhone, productKind } from '../domain/operators.ts';
 
 /** How a product's target is read. */
 export type TargetKind = 'phone' | 'verbatim' | 'auto';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { productKind } from '../../src/services/operators.ts';
+import { productKind } from '../../src/domain/operators.ts';
 import { brandKeyOf, isConfidentQuery, parseSearchQuery, searchExamples, searchProducts } from '../../src/services/product-search.ts';
 import type { Product } from '../../src/services/providers.ts';
 import { resellerDemoProducts } from '../../tools/sandbox/reseller.ts';
