@@ -53,6 +53,7 @@ export function createAppNotices(config: Config, db: Db, i18n: I18n): Notices {
  */
 export function createAppOutbox(parts: {
   config: Config;
+  /** The gate's limits, the broadcast's rates among them (`broadcastRates`). */
   limits: OutboxLimits | undefined;
   db: Db;
   claims: ClaimTokens;
@@ -65,11 +66,7 @@ export function createAppOutbox(parts: {
   const outboxApi = new Api(config.botToken, { apiRoot: config.telegramApiRoot });
   // Notifications are HTML like every other message (src/text/html.ts); this transformer never retries.
   outboxApi.config.use(htmlParseMode);
-  // A broadcast paced above the default 25/s (BROADCAST_RATE up to 30) needs the room in the window.
-  const limits = {
-    globalPerSecond: config.broadcast.paid ? undefined : Math.max(rateDefaults.globalPerSecond, config.broadcast.rate),
-    ...parts.limits,
-  };
+  const limits = parts.limits ?? {};
   const local = createRateGate({ limits });
   // A fleet sharing PostgreSQL keeps Telegram's overall rate together: every message takes a shared slot.
   const gate = config.databaseUrl

@@ -18,6 +18,7 @@ import { formatRupiah } from './text/format.ts';
 import type { Notices } from './notify/notices.ts';
 import type { createOutbox, Outbox } from './notify/outbox.ts';
 import { createReplyPacer } from './notify/reply-pacer.ts';
+import { broadcastRates } from './notify/rate-gate.ts';
 import { createSettlementWatcher, type SettlementWatcher } from './jobs/settlement.ts';
 import { createScheduler, type Scheduler } from './jobs/scheduler.ts';
 import { createBackupJob, type BackupJob, type DataDirectory } from './jobs/backups.ts';
@@ -129,9 +130,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const notices = createAppNotices(config, db, i18n);
   const { outbox, gate } = createAppOutbox({
     config,
-    // The bulk lane keeps the broadcast's rate (BROADCAST_RATE, paid copies too).
     limits: {
-      bulkPerSecond: options.broadcast?.rate ?? config.broadcast.rate,
+      ...broadcastRates({ rate: options.broadcast?.rate ?? config.broadcast.rate, paid: config.broadcast.paid }),
       bulkWindowMs: options.broadcast?.windowMs,
       ...options.outboxLimits,
     },

@@ -49,7 +49,7 @@ function secretForms(value: string): string[] {
 /**
  * Creates the logger. Every line is one JSON object: time, level, msg and the fields. Fields named
  * like secrets are masked, registered secret values are masked inside any string, a bot token in a
- * Telegram URL (`/bot123:abc/`) is masked, and Errors are reduced to name, message and a stack.
+ * Telegram URL (`/bot123:abc/`) is masked, and Errors are reduced to name, code, message, a stack and their cause.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = new Set((options.secrets ?? []).flatMap(secretForms));
@@ -69,6 +69,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       const out: Record<string, unknown> = { name: value.name, message: maskString(value.message) };
       if (value.stack) out.stack = maskString(value.stack.split('\n').slice(0, 6).join('\n'));
       if ('kind' in value) out.kind = (value as { kind: unknown }).kind;
+      // What tells one network failure from another (ECONNRESET, UND_ERR_SOCKET, a store's `version`).
+      const code: unknown = (value as { code?: unknown }).code;
+      if (typeof code === 'string' || typeof code === 'number') out.code = typeof code === 'string' ? maskString(code) : code;
       if (value.cause !== undefined) out.cause = scrub(value.cause, depth + 1);
       return out;
     }

@@ -135,6 +135,16 @@ describe('the store: a contract over its records, two engines beside each other'
   });
 });
 
+describe('layers', () => {
+  const textDir = join(srcDir, 'text');
+  const servicesDir = join(srcDir, 'services');
+
+  it('the renderers of src/text import nothing from services/ (both bot/ and notify/ use them, below the use cases)', () => {
+    expect(tsFiles(textDir).length).toBeGreaterThan(5);
+    expect(tsFiles(textDir).flatMap((file) => importsRefused(file, (target) => !inside(servicesDir, target)))).toEqual([]);
+  });
+});
+
 describe('small, named units', () => {
   let parsed: ParsedFile[] | undefined;
   /** src/ parsed once for the tests below. */

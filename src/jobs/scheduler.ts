@@ -52,19 +52,30 @@ export function atShutdown(name: string, stop: () => void | Promise<void>): Job 
 
 /**
  * A job that runs `pass` every `everyMs` (unref'd: it keeps no process alive). A pass that fails
- * goes to `onError`; the next one runs on time.
+ * goes to `onError`; the next one runs on time. Its stop waits for the passes in flight: what is
+ * stopped after it (the store, at shutdown) is not closed under a running pass.
  */
 export function everyInterval(name: string, everyMs: number, pass: () => Promise<unknown>, onError: (error: unknown) => void): Job {
   let timer: NodeJS.Timeout | undefined;
+  const running = new Set<Promise<void>>();
+  const tick = () => {
+    const run = pass().then(
+      () => undefined,
+      (error: unknown) => onError(error),
+    );
+    running.add(run);
+    void run.finally(() => running.delete(run));
+  };
   return {
     name,
     start() {
-      timer ??= setInterval(() => void pass().catch(onError), everyMs);
+      timer ??= setInterval(tick, everyMs);
       timer.unref?.();
     },
-    stop() {
+    async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
+      await Promise.all(running);
     },
   };
 }

@@ -26,12 +26,17 @@ export class AccountPauses {
     this.options = options;
   }
 
-  /** Accounts whose user record is read (or was) for a pause stored before this start. */
+  /**
+   * Accounts with checks running, and the read of their stored pause those checks share (or the
+   * write of a resume, which their next check waits for). Forgotten when the account's last check
+   * ends (`checksEnded`), so it holds the accounts being checked, not every account ever checked.
+   */
   private readonly looked = new Map<number, Promise<void>>();
 
   /**
-   * Whether the account's checks wait, its stored pause taken up at its first check (a restart
-   * neither re-checks a refused account nor tells its user again; a reconnect resumes it next pass).
+   * Whether the account's checks wait, its stored pause taken up at the first of its checks that
+   * run together (a restart neither re-checks a refused account nor tells its user again; a pause
+   * another instance stored is taken up at the next check; a reconnect resumes it next pass).
    */
   async heldAtFirstCheck(userId: number): Promise<boolean> {
     let looked = this.looked.get(userId);
@@ -52,6 +57,11 @@ export class AccountPauses {
     return this.holds(userId);
   }
 
+  /** The account's last check in flight ended: its next check reads its stored pause again. */
+  checksEnded(userId: number): void {
+    this.looked.delete(userId);
+  }
+
   /** Whether the account's checks wait: paused, or being paused right now. */
   holds(userId: number): boolean {
     return this.pausing.has(userId) || this.paused.has(userId);
@@ -65,9 +75,12 @@ export class AccountPauses {
       if (!connectedAt || Date.parse(connectedAt) <= since) continue;
       this.paused.delete(userId);
       logger.info('re-checks resumed after reconnect', { userId });
-      db.users
-        .update(userId, { recheckPause: undefined })
-        .catch((error: unknown) => logger.error('could not store a resumed account', { userId, error }));
+      const stored = db.users.update(userId, { recheckPause: undefined }).then(
+        () => undefined,
+        (error: unknown) => logger.error('could not store a resumed account', { userId, error }),
+      );
+      // Its next check waits for the write instead of reading the pause it clears.
+      this.looked.set(userId, stored);
     }
   }
 

@@ -99,7 +99,7 @@ class SettlementLoop implements SettlementWatcher {
     await Promise.all(this.inFlight.values());
   }
 
-  /** The orphans, from the store. (Paused accounts are read at their first check: no user record is read at start.) */
+  /** The orphans, from the store. (A stored pause is read at the account's check: no user record is read at start.) */
   private async load(): Promise<void> {
     if (!(this.options.orphansAtStart ?? true)) return;
     for (const tx of await this.options.db.transactions.listOpen()) if (tx.status === 'Created') this.due.addOrphan(tx.refId);
@@ -149,12 +149,22 @@ class SettlementLoop implements SettlementWatcher {
         )
         .finally(() => {
           this.inFlight.delete(tx.refId);
-          this.perUser.set(tx.userId, (this.perUser.get(tx.userId) ?? 1) - 1);
+          this.checkEnded(tx.userId);
           // A freed slot takes the next due check at once: the pace is set by the bounds and the
           // provider's answer time, not by the tick.
           if (this.timer) void this.launch();
         });
       this.inFlight.set(tx.refId, job);
+    }
+  }
+
+  /** Counts a check of the account as ended; an account with none left is forgotten (memory holds the accounts being checked). */
+  private checkEnded(userId: number): void {
+    const left = (this.perUser.get(userId) ?? 1) - 1;
+    if (left > 0) this.perUser.set(userId, left);
+    else {
+      this.perUser.delete(userId);
+      this.pauses.checksEnded(userId);
     }
   }
 

@@ -44,6 +44,17 @@ export const rateDefaults = {
   bulkWindowMs: 1000,
 } as const satisfies Required<RateLimits>;
 
+/**
+ * The gate's rates that follow from the broadcast's pace (BROADCAST_RATE, BROADCAST_PAID), read
+ * here only: the bulk lane keeps the rate, paid copies too; free copies paced above the default
+ * overall rate (BROADCAST_RATE up to 30) need that room in the overall window, while paid ones are
+ * not counted against it.
+ */
+export function broadcastRates(broadcast: { rate: number; paid: boolean }): Pick<RateLimits, 'globalPerSecond' | 'bulkPerSecond'> {
+  if (broadcast.paid) return { bulkPerSecond: broadcast.rate };
+  return { bulkPerSecond: broadcast.rate, globalPerSecond: Math.max(rateDefaults.globalPerSecond, broadcast.rate) };
+}
+
 export interface TurnOptions {
   /** The message was refused with a 429 and waited it out: it was there first, so it goes first in its lane. */
   again?: boolean;

@@ -1,6 +1,6 @@
 import { ofetch, FetchError } from 'ofetch';
 import type { z } from 'zod';
-import type { ProviderErrorInit, ProviderErrorKind } from './provider-error.ts';
+import { loggableCause, type ProviderErrorInit, type ProviderErrorKind } from './provider-error.ts';
 
 /** A provider answer whose status line and body arrived; the body is parsed JSON, or `undefined` when it was not JSON. */
 export interface RawAnswer {
@@ -141,17 +141,14 @@ function isUnknownOutcome(error: unknown): boolean {
 }
 
 /**
- * Keeps only the name and message of a transport error: ofetch errors carry the request options,
- * which hold api keys and signatures, and must never reach a log.
+ * Keeps only the names, codes and messages of a transport error and its causes, query strings
+ * cut: ofetch's own error carries the request options and quotes the URL, which hold api keys and
+ * signatures, and must never reach a log; the causes below it say what failed (ECONNRESET, a timeout).
  */
 function stripCause(error: unknown): Error {
-  if (error instanceof FetchError) {
-    const inner = error.cause instanceof Error ? error.cause : undefined;
-    const reason = inner ? `${inner.name}: ${inner.message}` : error.name;
-    return new Error(reason.replace(/\?[^\s]*/g, ''));
-  }
-  if (error instanceof Error) return new Error(`${error.name}: ${error.message}`.replace(/\?[^\s]*/g, ''));
-  return new Error('transport error');
+  const withoutQuery = (text: string) => text.replace(/\?[^\s]*/g, '');
+  if (error instanceof FetchError) return error.cause instanceof Error ? loggableCause(error.cause, withoutQuery) : new Error(error.name);
+  return loggableCause(error, withoutQuery);
 }
 
 /** Reads the message field of any of the three specs' error shapes, if present and a string. */

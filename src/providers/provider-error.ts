@@ -90,6 +90,26 @@ export function redactedInit<T extends ProviderErrorInit>(init: T, redact: (text
     ...init,
     providerMessage: providerMessage === undefined ? undefined : redact(providerMessage),
     fieldErrors: fieldErrors && Object.fromEntries(Object.entries(fieldErrors).map(([field, messages]) => [field, messages.map(redact)])),
-    cause: cause === undefined ? undefined : new Error(cause instanceof Error ? redact(cause.message) : 'transport error'),
+    cause: cause === undefined ? undefined : loggableCause(cause, redact),
   };
+}
+
+/** Causes kept below a provider error (ofetch's TypeError "fetch failed", then the socket's error). */
+const causeDepth = 4;
+
+/**
+ * A copy of an error and its causes that a log may hold: at each level only the name
+ * (`TimeoutError`), the code (`ECONNRESET`, `UND_ERR_SOCKET`) and the message, `redact` applied.
+ * What tells a reset from a refusal or a timeout stays; anything else an error carries (ofetch's
+ * holds the request options, with api keys and signatures) does not.
+ */
+export function loggableCause(error: unknown, redact: (text: string) => string, depth = 0): Error {
+  if (!(error instanceof Error)) return new Error('transport error');
+  const copy = new Error(redact(error.message));
+  copy.name = error.name;
+  copy.stack = `${copy.name}: ${copy.message}`;
+  const code: unknown = (error as { code?: unknown }).code;
+  if (typeof code === 'string') Object.assign(copy, { code: redact(code) });
+  if (error.cause !== undefined && depth + 1 < causeDepth) copy.cause = loggableCause(error.cause, redact, depth + 1);
+  return copy;
 }

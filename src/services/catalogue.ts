@@ -1,7 +1,7 @@
 import type { Product } from '../providers/reseller/schemas.ts';
 import type { CredentialService } from './credentials.ts';
 import { boundedCache, productTextKey } from './memo.ts';
-import { productKind, type ProductKind } from './operators.ts';
+import { productKind, type ProductKind } from '../domain/operators.ts';
 
 /** How long a provider account's price list is reused before it is fetched again (browsing, search, inline). */
 export const priceListTtlMs = 3 * 60_000;

@@ -3,6 +3,7 @@
  * (calendar days, weeks from Monday, calendar months), the daily summary's hour, /stats' days.
  * Pure: the current time is passed in.
  */
+import { wibOffsetMs } from '../domain/wib.ts';
 
 export const exportPeriods = ['today', 'yesterday', 'week', 'month', 'lastmonth'] as const;
 export type ExportPeriod = (typeof exportPeriods)[number];
@@ -18,8 +19,6 @@ export interface DayRange {
   end: Date;
 }
 
-/** Western Indonesian Time is UTC+7 all year (no daylight saving). */
-export const wibOffsetMs = 7 * 3600_000;
 const dayMs = 24 * 3600_000;
 
 /** `YYYY-MM-DD` of a UTC-midnight date (a WIB calendar day held as a UTC date). */

@@ -6,7 +6,7 @@
  */
 import { isProductAvailable, type Product } from '../providers/reseller/schemas.ts';
 import { brandOf } from './catalogue.ts';
-import { operatorAliases, operatorNames, operatorOfProduct, productKind, type ProductKind } from './operators.ts';
+import { operatorAliases, operatorNames, operatorOfProduct, productKind, type ProductKind } from '../domain/operators.ts';
 import { boundedCache, productTextKey } from './memo.ts';
 
 /** A category word of a search; `voucher` finds game vouchers and anything named "voucher". */

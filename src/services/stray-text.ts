@@ -3,7 +3,7 @@
  * fallback answer can say how to do it instead of only "I did not understand". Pure functions, no
  * I/O; the bot words the answers.
  */
-import { normalisePhone, operatorOfNumber, type Operator } from './operators.ts';
+import { normalisePhone, operatorOfNumber, type Operator } from '../domain/operators.ts';
 import { withoutFormatChars } from '../text/format.ts';
 import { maxQuickBuyLineLength, normaliseCode } from './targets.ts';
 

@@ -4,7 +4,7 @@
  * meter number) is sent as typed, only trimmed.
  */
 import { echoInput, withoutFormatChars } from '../text/format.ts';
-import { isPhoneWallet, namedOperator, normalisePhone, productKind } from './operators.ts';
+import { isPhoneWallet, namedOperator, normalisePhone, productKind } from '../domain/operators.ts';
 
 /** How a product's target is read. */
 export type TargetKind = 'phone' | 'verbatim' | 'auto';
@@ -31,14 +31,12 @@ export const maxQuickBuyLines = 20;
  * target is then normalised only when it is unmistakably a phone number).
  */
 export function targetKindOf(product: { code: string; product_name: string }): TargetKind {
+  // An operator's data package "for games" is data (productKind), bought for a phone number.
   const kind = productKind(product);
-  if (kind === 'pln') return 'verbatim';
-  // A data package "for games" of an operator is still bought for a phone number.
-  const operator = namedOperator(product);
-  if (kind === 'game') return operator ? 'phone' : 'verbatim';
+  if (kind === 'pln' || kind === 'game') return 'verbatim';
   // Only a named operator, pulsa or a phone wallet says the target is a phone number: an e-toll or
   // e-money card, or a home-internet customer number, is sent as typed unless it is one.
-  if (operator || isPhoneWallet(product) || /\bpulsa\b/i.test(product.product_name)) return 'phone';
+  if (namedOperator(product) || isPhoneWallet(product) || /\bpulsa\b/i.test(product.product_name)) return 'phone';
   return 'auto';
 }
 

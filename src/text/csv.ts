@@ -4,7 +4,7 @@
  * that starts like a formula (= + - @) gets a leading `'` so a spreadsheet shows it as text.
  */
 import { salePrice, type TransactionRecord } from '../store/records/transactions.ts';
-import { wibOffsetMs } from '../services/export-periods.ts';
+import { wibOffsetMs } from '../domain/wib.ts';
 
 export type CsvSeparator = ',' | ';';
 export type CsvValue = string | number | undefined;

@@ -4,7 +4,7 @@
  * People type a token into the meter in groups of four, so it is shown that way; copying takes
  * the digits only.
  */
-import { productKind } from '../services/operators.ts';
+import { productKind } from '../domain/operators.ts';
 
 /** Twenty digits, optionally grouped by four with spaces or dashes, not part of a longer number. */
 const tokenPattern = /(?<![\d-])(\d{4}[- ]?\d{4}[- ]?\d{4}[- ]?\d{4}[- ]?\d{4})(?![\d-])/;

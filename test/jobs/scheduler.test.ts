@@ -3,8 +3,10 @@
  * stop waited for before the next: what the app's shutdown relies on (the operator feed flushes
  * into the outbox before the outbox stops; a broadcast's leadership goes last).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { atShutdown, createScheduler, everyInterval, job } from '../../src/jobs/scheduler.ts';
+import { backgroundJobs, type JobParts } from '../../src/app-jobs.ts';
+import { silentLogger } from '../../src/logger.ts';
 import { startWorld } from '../helpers/app.ts';
 
 describe('scheduler', () => {
@@ -51,5 +53,69 @@ describe('scheduler', () => {
     } finally {
       await world.stop();
     }
+  });
+});
+
+describe('a stop waits for the pass in flight', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A pass that ends when `finish` is called. */
+  function heldPass() {
+    let finish!: () => void;
+    let passes = 0;
+    const pass = () => {
+      passes += 1;
+      return new Promise<void>((resolve) => (finish = resolve));
+    };
+    return { pass, finish: () => finish(), passes: () => passes };
+  }
+
+  it('an interval job: its stop resolves only once the running pass ended, and no pass starts after it', async () => {
+    vi.useFakeTimers();
+    const held = heldPass();
+    const ticking = everyInterval('t', 1000, held.pass, () => undefined);
+    ticking.start();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(held.passes()).toBe(1);
+    let stopped = false;
+    const stopping = Promise.resolve(ticking.stop()).then(() => (stopped = true));
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(stopped).toBe(false);
+    held.finish();
+    await stopping;
+    expect(stopped).toBe(true);
+    expect(held.passes()).toBe(1);
+  });
+
+  it("the app's daily summaries: shutting the jobs down waits for the summary pass in flight (the store is closed after it)", async () => {
+    vi.useFakeTimers();
+    const held = heldPass();
+    const idle = { start: () => undefined, stop: () => undefined };
+    const parts = {
+      config: { databaseUrl: undefined, backups: { everyMs: 0 }, claims: { leaseMs: 30_000 } },
+      alertIntervalMs: undefined,
+      logger: silentLogger,
+      dataDirectory: undefined,
+      outbox: idle,
+      operatorFeed: { close: () => undefined },
+      broadcaster: { ...idle, release: () => undefined, wake: () => undefined },
+      watcher: idle,
+      summaries: { runOnce: () => held.pass().then(() => 0) },
+      priceWatch: idle,
+      services: { alerts: { checkAll: () => Promise.resolve() } },
+    } as unknown as JobParts;
+    const scheduler = createScheduler(backgroundJobs(parts));
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(held.passes()).toBe(1);
+    let stopped = false;
+    const stopping = scheduler.stop().then(() => (stopped = true));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(stopped).toBe(false);
+    held.finish();
+    await stopping;
+    expect(stopped).toBe(true);
   });
 });

@@ -5,7 +5,7 @@
  * (reply, notice, copy) and wait out a pause.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRateGate, type Priority, type RateGate, type RateLimits } from '../../src/notify/rate-gate.ts';
+import { broadcastRates, createRateGate, rateDefaults, type Priority, type RateGate, type RateLimits } from '../../src/notify/rate-gate.ts';
 import { mostInWindow } from './helpers.ts';
 
 let origin = 0;
@@ -248,6 +248,12 @@ describe('paid broadcast copies', () => {
 });
 
 describe("the broadcast's own rate (BROADCAST_RATE)", () => {
+  it("is the bulk lane's rate; a free pace above the default overall rate gets that room, a paid one needs none", () => {
+    expect(broadcastRates({ rate: 10, paid: false })).toEqual({ bulkPerSecond: 10, globalPerSecond: rateDefaults.globalPerSecond });
+    expect(broadcastRates({ rate: 30, paid: false })).toEqual({ bulkPerSecond: 30, globalPerSecond: 30 });
+    expect(broadcastRates({ rate: 500, paid: true })).toEqual({ bulkPerSecond: 500 });
+  });
+
   it('holds copies, paid ones too, to bulkPerSecond per bulkWindowMs; a copy not sent gives its place back; notices are not held', () => {
     const gate = gateWith({ globalPerSecond: 1000, ceilingPerSecond: 1000, bulkPerSecond: 3, bulkWindowMs: 1000 });
     for (let i = 0; i < 2; i++) gate.take(100 + i, 'bulk', { paid: true }).end('delivered');

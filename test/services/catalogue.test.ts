@@ -40,6 +40,14 @@ describe('categories of the price list', () => {
     ]);
   });
 
+  it("an operator's games data package is listed under data, with that operator's data, not under games", () => {
+    expect(categoryOf(product('Telkomsel Kuota Games 5GB', 'TSELGAME5'))).toBe('data');
+    expect(categoryOf(product('Telkomsel Kuota Games 5GB', 'TSELGAME5', 'Data'))).toBe('data');
+    const data = groupByCategory([...wire, product('Telkomsel Kuota Games 5GB', 'TSELGAME5')]).find((g) => g.category === 'data');
+    const telkomsel = groupByBrand(data?.products ?? []).find((b) => b.brand === 'Telkomsel');
+    expect(telkomsel?.products.map((p) => p.code)).toContain('TSELGAME5');
+  });
+
   it('brands within a category: data products of Telkomsel are one brand, apart from other operators', () => {
     const data = groupByCategory(wire).find((g) => g.category === 'data')?.products ?? [];
     expect(groupByBrand(data).map((b) => b.brand)).toEqual(['Telkomsel', 'Indosat', 'XL', 'Axis', 'Tri', 'Smartfren']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { productKind } from '../../src/services/operators.ts';
+import { productKind } from '../../src/domain/operators.ts';
 import { brandKeyOf, isConfidentQuery, parseSearchQuery, searchExamples, searchProducts } from '../../src/services/product-search.ts';
 import type { Product } from '../../src/services/providers.ts';
 import { resellerDemoProducts } from '../../tools/sandbox/reseller.ts';
@@ -88,6 +88,15 @@ describe('searchProducts: categories, brands and amounts', () => {
     expect(codes('game').sort()).toEqual([...games].sort());
     expect(codes('voucher').sort()).toEqual([...games].sort());
     expect(codes('voucher ff 5')).toEqual(['FF5']);
+  });
+
+  it("an operator's games data package is data of that operator, as its target is read (a phone number), not a game", () => {
+    const gamesData: Product = { code: 'TSELGAME5', product_name: 'Telkomsel Kuota Games 5GB', price: 25_000, status: 'active' };
+    const list = [...priceList, gamesData];
+    expect(codes('data telkomsel', list)).toContain('TSELGAME5');
+    expect(codes('data tsel 5gb', list)).toContain('TSELGAME5');
+    expect(codes('game', list)).not.toContain('TSELGAME5');
+    expect(brandKeyOf(gamesData)).toBe('telkomsel');
   });
 
   it('ranks exact amount matches first, available before unavailable, then by price', () => {

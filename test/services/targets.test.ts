@@ -8,7 +8,7 @@ import {
   parseQuickBuy,
   targetKindOf,
 } from '../../src/services/targets.ts';
-import { normalisePhone } from '../../src/services/operators.ts';
+import { normalisePhone } from '../../src/domain/operators.ts';
 
 import { longestPatternInput } from '../helpers/pattern-work.ts';
 

@@ -46,8 +46,24 @@ export interface ConnectArgs {
   service?: ServiceName;
 }
 
+/** A flow's id. */
+export type ConversationId = (typeof conversationIds)[keyof typeof conversationIds];
+
+/**
+ * What each flow is entered with, by id: its arguments, or none where the flow asks for all it
+ * needs. Every id must be here (`enterFlow` indexes it); each matches its conversation's `args`.
+ */
+interface FlowArgs {
+  connect: [] | [ConnectArgs];
+  buy: [BuyConversationArgs];
+  pin: [];
+  order: [] | [OrderArgs];
+  shop: [];
+  sell: [SellArgs];
+}
+
 /** Enters flow `id` in place of whatever flow was still open in this chat: the user moved on. */
-export async function enterFlow(ctx: BotContext, id: string, ...args: [] | [BuyArgs | OrderArgs | SellArgs | ConnectArgs]): Promise<void> {
+export async function enterFlow<Id extends ConversationId>(ctx: BotContext, id: Id, ...args: FlowArgs[Id]): Promise<void> {
   await ctx.conversation.exitAll();
   await ctx.conversation.enter(id, ...args);
 }

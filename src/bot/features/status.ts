@@ -9,7 +9,7 @@ import { formatReceipt, statusIcon, statusWord } from '../../text/receipt.ts';
 import { statusCheckData, statusListData } from '../callback-data/status.ts';
 import { createPendingListKeyboard, createStatusReceiptKeyboard } from '../keyboards/status.ts';
 import { isFinalStatus, type TransactionRecord } from '../../store/records/transactions.ts';
-import { normalisePhone } from '../../services/operators.ts';
+import { normalisePhone } from '../../domain/operators.ts';
 import { FastComposer } from '../composer.ts';
 import { describeProviderError } from '../provider-errors.ts';
 

@@ -1,7 +1,7 @@
 import type { BotContext } from '../context.ts';
 import { FastComposer } from '../composer.ts';
 import { readStrayText, type StrayText } from '../../services/stray-text.ts';
-import { operatorNames } from '../../services/operators.ts';
+import { operatorNames } from '../../domain/operators.ts';
 import { searchProducts } from '../../services/product-search.ts';
 import { raw } from '../../text/html.ts';
 import { escapeHtml } from '../../text/format.ts';

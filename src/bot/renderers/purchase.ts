@@ -4,7 +4,7 @@ import { formatMargin, formatRupiah } from '../../text/format.ts';
 import { describeProviderError } from '../provider-errors.ts';
 import type { ProviderErrorJson, ProviderErrorKind } from '../../services/providers.ts';
 import { maxTargetLength, type TargetProblem } from '../../services/targets.ts';
-import { operatorMismatch } from '../../services/operators.ts';
+import { operatorMismatch } from '../../domain/operators.ts';
 import { raw } from '../../text/html.ts';
 import { displaySn } from '../../text/token.ts';
 import { formatPriceLine } from '../../text/receipt.ts';

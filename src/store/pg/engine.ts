@@ -137,6 +137,9 @@ const lockUser = (client: Queryable, id: number) =>
 const writeUser = (client: Queryable, user: UserRecord) =>
   client.query('UPDATE users SET active = $2, record = $3 WHERE id = $1', [user.id, user.active, user]);
 
+/** The rows of the users with a price watch: the predicate of their partial index (migration 009), word for word. */
+const priceWatcherRows = "record -> 'priceWatch' IS NOT NULL";
+
 function createPgUsers(pool: PgConnections, now: () => Date): UserStore {
   const update: UserStore['update'] = (id, patch, options = {}) =>
     inTransaction(pool, async (client) => {
@@ -150,10 +153,13 @@ function createPgUsers(pool: PgConnections, now: () => Date): UserStore {
       for (const item of notify) await insertOutbox(client, buildOutboxItem(item, at));
       return next;
     });
-  const usersWhere = "($1::boolean IS NULL OR active = $1) AND ($2::boolean IS NULL OR record->'priceWatch' IS NOT NULL)";
-  const whereValues = (filter: UserFilter | undefined) => [filter?.active ?? null, filter?.priceWatchers ?? null];
+  // The price watchers' condition is written out, not switched by a parameter: it is the predicate
+  // of their partial index (migration 009) word for word, so every plan of the query can use it.
+  const usersWhere = (filter: UserFilter | undefined) =>
+    `($1::boolean IS NULL OR active = $1)${filter?.priceWatchers ? ` AND ${priceWatcherRows}` : ''}`;
+  const whereValues = (filter: UserFilter | undefined) => [filter?.active ?? null];
   const listed = async (filter: UserFilter | undefined) =>
-    column<UserRecord>(pool, 'record', `SELECT record FROM users WHERE ${usersWhere} ORDER BY id`, whereValues(filter));
+    column<UserRecord>(pool, 'record', `SELECT record FROM users WHERE ${usersWhere(filter)} ORDER BY id`, whereValues(filter));
 
   return {
     get: (id) => first<UserRecord>(pool, 'record', 'SELECT record FROM users WHERE id = $1', [id]),
@@ -175,7 +181,7 @@ function createPgUsers(pool: PgConnections, now: () => Date): UserStore {
     list: async (filter) => (await listed(filter)).filter((user) => matchesUserFilter(user, filter)),
     async count(filter) {
       if (filter?.where !== undefined) return (await listed(filter)).filter((user) => matchesUserFilter(user, filter)).length;
-      const n = await first<string>(pool, 'n', `SELECT count(*) AS n FROM users WHERE ${usersWhere}`, whereValues(filter));
+      const n = await first<string>(pool, 'n', `SELECT count(*) AS n FROM users WHERE ${usersWhere(filter)}`, whereValues(filter));
       return Number(n ?? 0);
     },
   };

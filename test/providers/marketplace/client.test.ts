@@ -6,6 +6,7 @@ import { supportStateOf } from '../../../src/providers/marketplace/schemas.ts';
 import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes } from '../../../tools/sandbox/marketplace.ts';
 import { startSandbox, type FaultRule, type Sandbox } from '../../../tools/sandbox/server.ts';
 import { anyString, stringContaining, stringMatching } from '../../helpers/matchers.ts';
+import { createLogger } from '../../../src/logger.ts';
 
 const now = Date.parse('2025-01-31T06:00:00Z');
 const { main, empty } = marketplaceDemoAccounts;
@@ -312,6 +313,29 @@ describe('the api key never appears in an error', () => {
     const error = await failure(unreachable.item(48201));
     expect(error.kind).toBe('unknown_outcome');
     expectNoSecret(error, secret);
+  });
+
+  it("a network failure's log line names its code and error names (ECONNRESET, TimeoutError), never the key", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', write: (line) => void lines.push(line) });
+    // A provider that resets the connection as the request arrives.
+    const resetting = createServer((socket) => socket.on('data', () => socket.resetAndDestroy()));
+    await new Promise<void>((resolve) => resetting.listen(0, '127.0.0.1', resolve));
+    const hanging = createServer(() => undefined);
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const at = (server: typeof resetting) => `http://127.0.0.1:${(server.address() as { port: number }).port}/marketplace`;
+    try {
+      const reset = await failure(createMarketplaceClient({ baseURL: at(resetting), apiKey: secret, retries: 0 }).items());
+      const timedOut = await failure(createMarketplaceClient({ baseURL: at(hanging), apiKey: secret, retries: 0, timeoutMs: 100 }).items());
+      logger.warn('provider call failed', { error: reset });
+      logger.warn('provider call failed', { error: timedOut });
+    } finally {
+      resetting.close();
+      hanging.close();
+    }
+    expect(lines[0]).toContain('ECONNRESET');
+    expect(lines[1]).toContain('TimeoutError');
+    for (const line of lines) for (const form of [secret, encodeURIComponent(secret)]) expect(line).not.toContain(form);
   });
 
   it('not when the provider echoes it back', async () => {

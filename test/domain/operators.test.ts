@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operatorMismatch, operatorOfNumber, operatorOfProduct } from '../../src/services/operators.ts';
+import { operatorMismatch, operatorOfNumber, operatorOfProduct } from '../../src/domain/operators.ts';
 import { resellerDemoProducts } from '../../tools/sandbox/reseller.ts';
 
 const product = (code: string, product_name: string) => ({ code, product_name });

@@ -103,12 +103,13 @@ const dataName = /\b(data|internet|kuota)\b|\d\s?[gm]b\b/i;
 /**
  * The one product classifier (price-list categories, search, how a target is read, PLN tokens):
  * PLN, then game, e-money, data, and pulsa (an operator or "pulsa"), first match wins; undefined
- * when nothing tells.
+ * when nothing tells. A game word in the name of an operator's product ("Telkomsel Kuota Games")
+ * says what the package is for: it is a data package, bought for a phone number.
  */
 export function productKind(product: { code: string; product_name: string }): ProductKind | undefined {
   const { code, product_name: name } = product;
   if (plnCode.test(code) || plnName.test(name)) return 'pln';
-  if (gameName.test(name)) return 'game';
+  if (gameName.test(name)) return namedOperator(product) ? 'data' : 'game';
   if (emoneyName.test(name) || emoneyCode.test(code)) return 'emoney';
   if (dataName.test(name)) return 'data';
   if (/\bpulsa\b/i.test(name) || namedOperator(product)) return 'pulsa';
