@@ -49,10 +49,8 @@ function promised<R extends object, K extends keyof R>(
   names: readonly K[],
 ): { [P in K]: R[P] extends (...args: infer A) => infer T ? (...args: A) => Promise<Awaited<T>> : never } {
   const methods: Partial<Record<K, unknown>> = {};
-  for (const name of names) {
-    const method = repo[name] as (...args: unknown[]) => unknown;
-    methods[name] = async (...args: unknown[]) => method.apply(repo, args);
-  }
+  // Looked up at each call, as the hand-written wrappers did: a test's store may leave a repository out.
+  for (const name of names) methods[name] = async (...args: unknown[]) => (repo[name] as (...args: unknown[]) => unknown).apply(repo, args);
   return methods as { [P in K]: R[P] extends (...args: infer A) => infer T ? (...args: A) => Promise<Awaited<T>> : never };
 }
 
