@@ -58,8 +58,11 @@ interface Opened {
   client?: unknown;
 }
 
-/** At most this many users' services kept opened (beyond it all are forgotten, and opened again at their next use). */
-const openedLimit = 20_000;
+/**
+ * At most this many users' services kept opened, each about 5 kB with its client (so at most some
+ * 25 MB); beyond it all are forgotten, and opened again at their next use.
+ */
+const openedLimit = 5_000;
 
 export function createCredentialService(db: Db, providers: Providers, logger: Pick<Logger, 'warn'>): CredentialService {
   const trim = <T extends Record<string, string>>(value: T): T =>
