@@ -34,7 +34,7 @@ export interface AccountProblem {
   kind: 'credentials' | 'ip_blocked';
 }
 
-/** Builds a client for one user's credentials. Clients are cheap; make one per use. */
+/** Builds a client for one user's credentials (the credential service keeps one per stored account, services/credentials.ts). */
 export interface Providers {
   reseller(credentials: ServiceCredentials['reseller'], account?: AccountRef): ResellerClient;
   marketplace(credentials: ServiceCredentials['marketplace'], account?: AccountRef): MarketplaceClient;

@@ -4,7 +4,6 @@ import { withoutFormatChars } from '../text/format.ts';
 import type { ServiceName } from '../domain.ts';
 import { providerAccountKey, type AccountRef, type Providers, type ServiceCredentials } from '../providers/factory.ts';
 import type { Logger } from '../logger.ts';
-import { boundedCache } from './memo.ts';
 
 const credentialSchemas = {
   reseller: z.object({ apiId: z.string().min(1), apiKey: z.string().min(1) }),
@@ -32,7 +31,9 @@ export interface CredentialService {
   /**
    * A provider client for the user's stored account of `service`, or undefined when not
    * connected. Made for the account, so a 401/403 it meets is reported (see ProviderHooks):
-   * every call with stored credentials goes through here.
+   * every call with stored credentials goes through here. Made once per stored record and kept
+   * while the store holds that record: a reconnect, a key rotation or a disconnect, here or by
+   * another instance, is seen at the next call.
    */
   client<S extends ServiceName>(userId: number, service: S): Promise<ReturnType<Providers[S]> | undefined>;
   has(userId: number, service: ServiceName): Promise<boolean>;
@@ -45,6 +46,23 @@ export interface CredentialService {
   remove(userId: number, service: ServiceName): Promise<void>;
   connected(userId: number): Promise<ServiceName[]>;
 }
+
+/** A user's stored credentials of one service as last opened (`createCredentialService`'s `current`). */
+interface Opened {
+  /** The sealed text and label of the record they were opened from. */
+  sealed: string;
+  label: string | undefined;
+  credentials: ServiceCredentials[ServiceName];
+  /** Worked out at the first `accountKey`, made at the first `client`. */
+  accountKey?: string;
+  client?: unknown;
+}
+
+/**
+ * At most this many users' services kept opened, each about 5 kB with its client (so at most some
+ * 25 MB); beyond it all are forgotten, and opened again at their next use.
+ */
+const openedLimit = 5_000;
 
 export function createCredentialService(db: Db, providers: Providers, logger: Pick<Logger, 'warn'>): CredentialService {
   const trim = <T extends Record<string, string>>(value: T): T =>
@@ -60,8 +78,50 @@ export function createCredentialService(db: Db, providers: Providers, logger: Pi
       (error: unknown) => logger.warn('balance not recorded', { userId, error }),
     );
 
-  /** Account keys by the sealed credentials they were worked out from (a new save seals anew). */
-  const accountKeys = boundedCache<string, Promise<string | undefined>>(20_000);
+  const opened = new Map<string, Opened>();
+  const openedKey = (userId: number, service: ServiceName) => `${userId}:${service}`;
+
+  /**
+   * The user's credentials of `service`, from one read of the stored record: opened (and what is
+   * made from them, made) again only when that record is not the one last opened, which a
+   * reconnect, a key rotation's reseal and a change by another instance all make (each seals
+   * anew); forgotten when the record is gone. Every call reads the record, so what is used is
+   * never older than that read; only the decryption and the client are kept.
+   */
+  async function current(userId: number, service: ServiceName): Promise<Opened | undefined> {
+    const key = openedKey(userId, service);
+    const record = await db.credentials.sealed(userId, service);
+    const kept = opened.get(key);
+    if (record && kept && kept.sealed === record.sealed && kept.label === record.label) return kept;
+    opened.delete(key);
+    if (!record) return undefined;
+    const parsed = credentialSchemas[service].safeParse(db.credentials.open(userId, record));
+    if (!parsed.success) return undefined;
+    // Bounded without keeping order: the users in use come back at their next call.
+    if (opened.size >= openedLimit) opened.clear();
+    const entry: Opened = { sealed: record.sealed, label: record.label, credentials: parsed.data };
+    opened.set(key, entry);
+    return entry;
+  }
+
+  /** The client of an opened account, made for it (see `client`); every balance read of a reseller account is recorded. */
+  function clientOf(userId: number, service: ServiceName, entry: Opened): unknown {
+    const account: AccountRef = { userId };
+    if (service === 'marketplace') return providers.marketplace(entry.credentials, account);
+    if (service === 'gameshop') return providers.gameshop(entry.credentials, account);
+    const reseller = providers.reseller(entry.credentials as ServiceCredentials['reseller'], account);
+    const label = entry.label ?? '-';
+    const recording: ReturnType<Providers['reseller']> = {
+      ...reseller,
+      balance: async () => {
+        const balance = await reseller.balance();
+        // Not waited for: /saldo (or the buy flow) answers while balances.json is written.
+        void seen(userId, label, balance);
+        return balance;
+      },
+    };
+    return recording;
+  }
 
   const api: CredentialService = {
     async verifyAndSave(userId, service, raw) {
@@ -81,50 +141,32 @@ export function createCredentialService(db: Db, providers: Providers, logger: Pi
         label = `${games.length} games`;
       }
       await db.credentials.save(userId, service, credentials, label);
+      // The next use opens what was just saved (it would anyway: the record is sealed anew).
+      opened.delete(openedKey(userId, service));
       if (balance !== undefined) await seen(userId, label, balance);
       return label;
     },
     async load(userId, service) {
-      const stored = await db.credentials.load(userId, service);
-      if (!stored) return undefined;
-      const parsed = credentialSchemas[service].safeParse(stored);
-      return parsed.success ? (parsed.data as ServiceCredentials[typeof service]) : undefined;
+      const entry = await current(userId, service);
+      // A copy: the kept one stays as it was opened.
+      return entry ? ({ ...entry.credentials } as ServiceCredentials[typeof service]) : undefined;
     },
     async client(userId, service) {
-      const credentials = await api.load(userId, service);
-      if (!credentials) return undefined;
-      const make = providers[service] as (
-        credentials: ServiceCredentials[typeof service],
-        account: AccountRef,
-      ) => ReturnType<Providers[typeof service]>;
-      const client = make(credentials, { userId });
-      if (service !== 'reseller') return client;
-      // Every balance read of a stored reseller account (/saldo, alerts, the buy flow) is recorded.
-      const reseller = client as ReturnType<Providers['reseller']>;
-      const account = (await db.credentials.info(userId, 'reseller'))?.label ?? '-';
-      const recording: ReturnType<Providers['reseller']> = {
-        ...reseller,
-        balance: async () => {
-          const balance = await reseller.balance();
-          // Not waited for: /saldo (or the buy flow) answers while balances.json is written.
-          void seen(userId, account, balance);
-          return balance;
-        },
-      };
-      return recording as typeof client;
+      const entry = await current(userId, service);
+      if (!entry) return undefined;
+      entry.client ??= clientOf(userId, service, entry);
+      return entry.client as ReturnType<Providers[typeof service]>;
     },
     has: (userId, service) => db.credentials.has(userId, service),
     async accountKey(userId, service) {
-      const sealed = await db.credentials.sealedOf(userId, service);
-      if (sealed === undefined) return undefined;
-      return accountKeys(sealed, async () => {
-        const credentials = await api.load(userId, service);
-        if (!credentials) return undefined;
-        return providerAccountKey(service, credentials);
-      });
+      const entry = await current(userId, service);
+      if (!entry) return undefined;
+      entry.accountKey ??= providerAccountKey(service, entry.credentials);
+      return entry.accountKey;
     },
     remove: async (userId, service) => {
       await db.credentials.remove(userId, service);
+      opened.delete(openedKey(userId, service));
     },
     connected: (userId) => db.credentials.listServices(userId),
   };

@@ -7,7 +7,7 @@ import type { Update } from 'grammy/types';
 import type { ClaimOptions, ConversationStore, CredentialStore, InboxStore, Lease, StoreEngine } from './contract.ts';
 import { inboxAad, sealUpdate } from './records/updates.ts';
 import { openConversation, sealConversation } from './records/conversations.ts';
-import { openCredential, sealCredential, type CredentialInfo } from './records/credentials.ts';
+import { openCredential, sealCredential, type CredentialInfo, type CredentialRecord } from './records/credentials.ts';
 import type { Vault } from './vault.ts';
 
 /** A user's credentials per service: sealed by the engine's side, opened here. */
@@ -16,9 +16,9 @@ export interface CredentialsDb extends CredentialStore {
   save(userId: number, service: ServiceName, secret: Record<string, string>, label?: string): Promise<void>;
   /** The opened secret fields, or undefined if not connected. Rejects with VaultError if they cannot be opened. */
   load(userId: number, service: ServiceName): Promise<Record<string, string> | undefined>;
+  /** The opened secret fields of a record `sealed` returned for this user. Throws VaultError if they cannot be opened. */
+  open(userId: number, record: CredentialRecord): Record<string, string>;
   has(userId: number, service: ServiceName): Promise<boolean>;
-  /** The sealed text as stored (different after every save: it tells whether the credentials changed). */
-  sealedOf(userId: number, service: ServiceName): Promise<string | undefined>;
   /** Label and connection time, without the secret. */
   info(userId: number, service: ServiceName): Promise<CredentialInfo | undefined>;
 }
@@ -58,8 +58,8 @@ export function createDb(engine: StoreEngine, vault: Vault, now: () => Date = ()
         const record = await credentials.sealed(userId, service);
         return record ? openCredential(vault, userId, record) : undefined;
       },
+      open: (userId, record) => openCredential(vault, userId, record),
       has: async (userId, service) => (await credentials.sealed(userId, service)) !== undefined,
-      sealedOf: async (userId, service) => (await credentials.sealed(userId, service))?.sealed,
       async info(userId, service) {
         const record = await credentials.sealed(userId, service);
         if (!record) return undefined;

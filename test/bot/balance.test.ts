@@ -147,6 +147,33 @@ describe('/balance', () => {
     expect(await world.app.db.balances.list(budi.id)).toEqual([]);
   });
 
+  it('after a reconnect to another account, /saldo reads the new account and shows its label', async () => {
+    await start();
+    await world.app.services.credentials.verifyAndSave(budi.id, 'reseller', { apiId: main.apiId, apiKey: main.apiKey });
+    const before = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), textIncludes: 'Saldo' });
+    expect(before.text).toContain('Rp 1.000.000');
+    expect(before.text).toContain('DEMO…LER');
+
+    await connectReseller(world, budi, resellerDemoAccounts.second);
+    const after = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), textIncludes: 'Saldo' });
+    expect(after.text).toContain('Rp 250.000');
+    expect(after.text).toContain('DEMO…R-2');
+  });
+
+  it('uses credentials changed or removed past this bot (another instance) at the next /saldo', async () => {
+    await start();
+    await seedReseller(main);
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), textIncludes: 'Rp 1.000.000' });
+
+    // Written to the store directly, as another instance of a fleet writes them.
+    await seedReseller(resellerDemoAccounts.second);
+    await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo'), textIncludes: 'Rp 250.000' });
+
+    await world.app.db.credentials.remove(budi.id, 'reseller');
+    const gone = await world.telegram.waitForBotMessage(budi, { after: budi.send('/saldo') });
+    expect(gone.text).toContain('belum terhubung');
+  });
+
   it('answers in groups that the balance is private', async () => {
     await start();
     const group = world.telegram.createGroup({ title: 'Toko Budi', members: [budi] });
