@@ -52,6 +52,7 @@ function lowdbUsers({ users }: Store): StoreEngine['users'] {
     setActive: (id, active) => users.setActive(id, active),
     list: async (filter) => users.list(filter),
     count: async (filter) => users.count(filter),
+    transact: (ids, change) => users.transact(ids, change),
   };
 }
 

@@ -8,6 +8,7 @@ import { sql as sendSlots } from './migrations/004-send-slots.ts';
 import { sql as storeMeta } from './migrations/005-store-meta.ts';
 import { sql as leaseOwners } from './migrations/006-lease-owners.ts';
 import { sql as inboxChat } from './migrations/007-inbox-chat.ts';
+import { sql as usersByUpline } from './migrations/008-users-by-upline.ts';
 
 /** A numbered schema change; applied once, in order, each in its own transaction. */
 export interface PgMigration {
@@ -25,6 +26,7 @@ export const pgMigrations: readonly PgMigration[] = [
   { id: 5, name: '005-store-meta', sql: storeMeta },
   { id: 6, name: '006-lease-owners', sql: leaseOwners },
   { id: 7, name: '007-inbox-chat', sql: inboxChat },
+  { id: 8, name: '008-users-by-upline', sql: usersByUpline },
 ];
 
 /** The advisory lock key migrations run under (any 64-bit number no other tool uses): "kios". */
