@@ -128,6 +128,7 @@ export function createAppBot(input: {
       gameshopCataloguePath: config.gameshopCataloguePath,
       floodLimit: options.floodLimit,
       claims: config.claims,
+      downlines: config.downlines,
     },
     ...input.parts,
     replyPacer: input.replyPacer,
