@@ -20,7 +20,8 @@ export function createDownlineHomeKeyboard(t: TranslateFunction, mode: DownlineM
     keyboard.text(t('downline-button-card', { n: index + 1, name: entry.user.firstName }), data('card', entry.user.id));
     if (index % 2 === 1) keyboard.row();
   });
-  keyboard.row();
+  // An odd count leaves its last button alone in a row of its own.
+  if (Math.min(entries.length, downlinesShown) % 2 === 1) keyboard.row();
   keyboard.text(t('downline-button-invites'), data('invites')).text(t('downline-button-levels'), data('levels')).row();
   keyboard.text(
     t(mode.autoApprove ? 'downline-button-auto-on' : 'downline-button-auto-off'),
