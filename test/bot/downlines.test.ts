@@ -179,6 +179,36 @@ describe('downlines: roles, invitations and levels (DOWNLINES=true)', () => {
     await world.telegram.waitForBotMessage(sari, { after: picker, textIncludes: 'akun top-up reseller sendiri tidak bisa dihubungkan' });
   });
 
+  it('an upline whose reseller account is gone takes no request and approves none; a joiner who connected one meanwhile is voided and told', async () => {
+    clock = Date.now();
+    await start();
+    const budi = await buyer(world);
+    const payload = await openWithInvite(budi);
+    const sari = world.telegram.createUser({ firstName: 'Sari', languageCode: 'id' });
+    const asked = await join(sari, payload);
+    const request = await world.telegram.waitForBotMessage(budi, { textIncludes: 'minta bergabung sebagai downline' });
+
+    await world.app.services.credentials.remove(budi.id, 'reseller');
+    const ani = world.telegram.createUser({ firstName: 'Ani', languageCode: 'id' });
+    expect((await join(ani, payload)).text).toContain('belum bisa menerima downline');
+    const refused = budi.tap(request, '✅ Setujui: Bronze');
+    expect((await world.telegram.waitForCallbackAnswer(refused)).text).toContain('hubungkan dulu dengan /hubungkan');
+    expect((await world.app.db.users.get(sari.id))?.membership).toBeUndefined();
+
+    // Reconnected: the same request can be answered; the joiner connected a reseller account meanwhile.
+    const { apiId, apiKey } = resellerDemoAccounts.main;
+    await world.app.services.credentials.verifyAndSave(budi.id, 'reseller', { apiId, apiKey });
+    await world.app.services.credentials.verifyAndSave(sari.id, 'reseller', { apiId, apiKey });
+    const voided = budi.tap(request, '✅ Setujui: Bronze');
+    expect((await world.telegram.waitForCallbackAnswer(voided)).text).toContain('sudah menghubungkan akun reseller sendiri');
+    await world.telegram.waitForBotMessage(sari, {
+      after: asked,
+      textIncludes: 'tidak bisa disetujui: Anda sudah menghubungkan akun top-up reseller sendiri',
+    });
+    expect((await world.app.db.users.get(sari.id))?.membership).toBeUndefined();
+    expect((await world.app.db.users.get(budi.id))?.downlineMode?.requests).toMatchObject([{ userId: sari.id, status: 'void' }]);
+  });
+
   it('suspends, resumes, moves and removes a downline by button; the downline is told each change', async () => {
     clock = Date.now();
     await start();
