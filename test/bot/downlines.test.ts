@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
 import { buyer } from '../helpers/buy.ts';
+import { connectReseller } from '../helpers/connect.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 
@@ -177,6 +178,10 @@ describe('downlines: roles, invitations and levels (DOWNLINES=true)', () => {
     const picker = await world.telegram.waitForBotMessage(sari, { after: sari.send('/hubungkan') });
     sari.tap(picker, picker.buttons.flat().find((b) => b.includes('reseller') || b.includes('Reseller')) ?? '');
     await world.telegram.waitForBotMessage(sari, { after: picker, textIncludes: 'akun top-up reseller sendiri tidak bisa dihubungkan' });
+    expect(await world.app.db.credentials.has(sari.id, 'reseller')).toBe(false);
+    // Anyone else connects as before.
+    expect((await connectReseller(world, nobody)).text).toContain('terhubung');
+    expect(await world.app.db.credentials.has(nobody.id, 'reseller')).toBe(true);
   });
 
   it('an upline whose reseller account is gone takes no request and approves none; a joiner who connected one meanwhile is voided and told', async () => {
