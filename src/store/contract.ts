@@ -52,6 +52,20 @@ export interface Lease {
   ms: number;
 }
 
+/**
+ * An instance's liveness in a shared store (PostgreSQL: a session advisory lock per claim token,
+ * held on a connection of its own). While a token's liveness is held, no claim under that token
+ * moves to another instance, however long ago it was renewed: only a dead holder's claims move.
+ */
+export interface Liveness {
+  /** Takes the token's liveness; rejects when it cannot (the database is unreachable). */
+  hold(token: string): Promise<void>;
+  /** Whether the token's liveness has been held without a break since `hold` (asks the store). */
+  held(token: string): Promise<boolean>;
+  /** Gives the token's liveness up: its claims move once their lease ran out. */
+  release(token: string): Promise<void>;
+}
+
 /** What a caller leaves out of a claim of due transactions. */
 export interface DueFilter {
   /** Leaves this one out (a check of it runs already) and looks further. */
@@ -319,7 +333,9 @@ export interface StoreEngine {
   sendClaims: SendClaimStore;
   /** How the engine reaches its data (PostgreSQL: the database server); the embedded engine has none to report. */
   health?(): StoreHealth;
-  /** Extends every claim of `lease.owner` (updates, due checks, outbox items) to `lease.ms` from now: only a dead holder's run out. */
+  /** Instance liveness, where several instances share the store (PostgreSQL); the embedded engine has one process, so none. */
+  liveness?: Liveness;
+  /** Extends every claim of `lease.owner` (updates, due checks, outbox items) to `lease.ms` from now. */
   renewLeases(lease: Lease): Promise<void>;
   /** Waits for what is in flight and releases the engine (its files or connections). */
   close(): Promise<void>;

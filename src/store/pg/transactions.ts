@@ -10,7 +10,17 @@ import {
   updatedTransaction,
   type TransactionRecord,
 } from '../records/transactions.ts';
-import { column, first, inTransaction, insertOutbox, isUniqueViolation, page, type PgConnections, type Queryable } from './db.ts';
+import {
+  column,
+  first,
+  holderGone,
+  inTransaction,
+  insertOutbox,
+  isUniqueViolation,
+  page,
+  type PgConnections,
+  type Queryable,
+} from './db.ts';
 
 const newestFirst = 'ORDER BY created_at DESC, ref_id DESC';
 /** When a check of `tx` is due (its `due_at` column): its nextCheckAt, else its creation. */
@@ -144,11 +154,12 @@ export function createPgTransactions(pool: PgConnections, now: () => Date): Tran
       const at = new Date(nowMs).toISOString();
       return inTransaction(pool, async (client) => {
         // SKIP LOCKED: a row another claimer is taking right now is passed over, never waited for.
+        // A live instance's claim is not taken however long ago it was renewed (holderGone).
         // The caller's filters run here, so a page of candidates is locked and the chosen kept;
         // the rest are released at COMMIT, untouched.
         const { rows } = await client.query<{ record: TransactionRecord }>(
           `SELECT record FROM transactions
-           WHERE NOT final AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+           WHERE NOT final AND due_at <= $1 AND (lease_until IS NULL OR (lease_until <= $1 AND ${holderGone('lease_owner')}))
            ORDER BY due_at, ref_id LIMIT $2 FOR UPDATE SKIP LOCKED`,
           [at, skip || room ? limit + claimSlack : limit],
         );
