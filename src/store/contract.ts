@@ -151,7 +151,7 @@ export interface TransactionStore {
   settle(refId: string, patch: TransactionPatch, options?: { notify?: NewOutboxItem[] }): Promise<TransactionRecord | undefined>;
   /** Open transactions due at `nowMs` (nextCheckAt, else createdAt); lowdb by account, earliest first, PostgreSQL by due time. */
   due(nowMs: number, options?: { limit?: number }): Promise<TransactionRecord[]>;
-  /** Claims due transactions under no other live lease, in `due`'s order; `skip` and `room` run in the caller's process, synchronously. */
+  /** Claims due transactions nobody else holds (a lease that runs, or on a shared store an owner whose liveness is held), in `due`'s order; `skip` and `room` run in the caller's process, synchronously. */
   claimDue(nowMs: number, options: ClaimOptions & DueFilter): Promise<TransactionRecord[]>;
   /** Ends `owner`'s claim (only its own) after a check that wrote nothing: due again at its stored time, for anyone. */
   releaseClaim(refId: string, owner: string): Promise<void>;
@@ -168,9 +168,9 @@ export interface OutboxStore {
   list(): Promise<OutboxItem[]>;
   /** Items due at `at` (notBefore passed, or none), oldest due first. */
   listDue(at: Date): Promise<OutboxItem[]>;
-  /** Claims one pending item unless another owner's lease on it runs; undefined if gone or held elsewhere. */
+  /** Claims one pending item unless another owner holds it (its lease runs, or its liveness is held); undefined if gone or held elsewhere. */
   claim(id: string, lease: Lease): Promise<OutboxItem | undefined>;
-  /** Claims due items not under another live lease, oldest due first. */
+  /** Claims due items nobody else holds (a lease that runs, or a live owner on a shared store), oldest due first. */
   claimDue(at: Date, options: ClaimOptions): Promise<OutboxItem[]>;
   /** Changes a pending item (and ends a claim on it); undefined if it is gone. */
   update(id: string, patch: OutboxPatch): Promise<OutboxItem | undefined>;
@@ -216,7 +216,8 @@ export interface InboxStore {
   has(updateId: number): Promise<boolean>;
   /**
    * Stores the updates not held yet; resolves with the new ids, lowest first. With `lease` the
-   * caller holds the new ones until done or its lease runs out: only then may a replay claim them.
+   * caller holds the new ones until done or its lease runs out (on a shared store: and its liveness
+   * is gone): only then may a replay claim them.
    */
   add(updates: readonly SealedUpdate[], options?: { lease?: Lease }): Promise<number[]>;
   /** Marks the update done; with `owner` only while `owner` holds it (fenced); resolves whether it was marked. */
