@@ -178,6 +178,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     recheckFirstMs: config.recheckFirstMs,
     adminIds: config.adminIds,
     sellPriceOf: options.sellPriceOf,
+    leases: claimTokens,
     broadcastProgress: async () => {
       const running = await broadcasts.running();
       return running ? { sent: running.sent, total: running.total } : undefined;

@@ -1,3 +1,4 @@
+import type { ClaimTokens } from '../store/claim-holder.ts';
 import type { Db } from '../store/db.ts';
 import type { Providers } from '../providers/factory.ts';
 import type { Logger } from '../logger.ts';
@@ -67,6 +68,8 @@ export interface ServicesDeps {
   recheckFirstMs?: number;
   /** A reseller's sell price of a product; default: their /jual rules (undefined without rules). */
   sellPriceOf?: SellPriceOf | undefined;
+  /** This process's claim tokens (a fleet instance's claim holder): a purchase just confirmed is claimed under them. */
+  leases?: ClaimTokens;
 }
 
 export function createServices(deps: ServicesDeps): Services {

@@ -121,8 +121,12 @@ export interface CredentialStore {
 export interface TransactionStore {
   /** Stores one new transaction; StoreError('duplicate') if its refId exists (open or settled). */
   create(tx: NewTransaction): Promise<TransactionRecord>;
-  /** A confirmation's transactions, all or none; a `confirmationId` used already (anywhere): StoreError('duplicate'). */
-  createMany(txs: readonly NewTransaction[], options?: { confirmationId?: string }): Promise<TransactionRecord[]>;
+  /**
+   * A confirmation's transactions, all or none; a `confirmationId` used already (anywhere):
+   * StoreError('duplicate'). With `lease` the caller holds the new ones (it sends them itself):
+   * `claimDue` leaves them to it like any claim, until its first write of them or `releaseClaim`.
+   */
+  createMany(txs: readonly NewTransaction[], options?: { confirmationId?: string; lease?: Lease }): Promise<TransactionRecord[]>;
   /** The ref ids a confirmation became (kept 7 days), once durable: a write in flight is waited for, a failed one reads as none. */
   confirmation(confirmationId: string): Promise<string[] | undefined>;
   /** An open transaction. */

@@ -85,11 +85,20 @@ async function confirmedRefIds(store: Store, id: string): Promise<string[] | und
 }
 
 /** The transactions, with due checks claimed by leases in `txLeases`. */
-function lowdbTransactions(store: Store, txLeases: Leases): StoreEngine['transactions'] {
+function lowdbTransactions(store: Store, txLeases: Leases, now: () => Date): StoreEngine['transactions'] {
   const { transactions } = store;
   return {
     create: (tx) => transactions.create(tx),
-    createMany: (txs, options) => transactions.createMany(txs, options),
+    async createMany(txs, { lease, ...options } = {}) {
+      const created = await transactions.createMany(txs, options);
+      if (lease)
+        txLeases.take(
+          created.map((tx) => tx.refId),
+          now().getTime(),
+          lease,
+        );
+      return created;
+    },
     confirmation: (id) => confirmedRefIds(store, id),
     get: async (refId) => transactions.get(refId),
     find: (refId) => transactions.find(refId),
@@ -284,7 +293,7 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
     kind: 'lowdb',
     users: lowdbUsers(store),
     credentials: lowdbCredentials(store),
-    transactions: lowdbTransactions(store, txLeases),
+    transactions: lowdbTransactions(store, txLeases, now),
     outbox: lowdbOutbox(store, outboxLeases, now),
     conversations: small.conversations,
     groups: small.groups,

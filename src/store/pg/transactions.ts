@@ -72,7 +72,7 @@ export function createPgTransactions(pool: PgConnections, now: () => Date): Tran
     inTransaction(pool, async (client) => {
       const at = now();
       const created = inputs.map((input) => newTransactionRecord(input, at));
-      const { confirmationId } = options;
+      const { confirmationId, lease } = options;
       if (confirmationId !== undefined) {
         await client.query('DELETE FROM confirmations WHERE at < $1', [new Date(at.getTime() - confirmationTtlMs).toISOString()]);
         try {
@@ -90,9 +90,19 @@ export function createPgTransactions(pool: PgConnections, now: () => Date): Tran
       for (const tx of created) {
         try {
           await client.query(
-            `INSERT INTO transactions (ref_id, user_id, final, created_at, due_at, target, trx_id, record)
-             VALUES ($1, $2, false, $3, $4, $5, $6, $7)`,
-            [tx.refId, tx.userId, tx.createdAt, dueAt(tx), tx.target, tx.trxId ?? null, tx],
+            `INSERT INTO transactions (ref_id, user_id, final, created_at, due_at, target, trx_id, record, lease_owner, lease_until)
+             VALUES ($1, $2, false, $3, $4, $5, $6, $7, $8, $9)`,
+            [
+              tx.refId,
+              tx.userId,
+              tx.createdAt,
+              dueAt(tx),
+              tx.target,
+              tx.trxId ?? null,
+              tx,
+              lease?.owner ?? null,
+              lease ? new Date(at.getTime() + lease.ms).toISOString() : null,
+            ],
           );
         } catch (error) {
           if (isUniqueViolation(error, 'transactions_pkey')) throw duplicateTransaction(tx.refId);

@@ -112,6 +112,21 @@ describeEngines(
       expect(a.problems.some((problem) => problem.startsWith('the database session holding the claims ended'))).toBe(true);
     });
 
+    it('a purchase just confirmed is claimed for the instance that sends it: however long that instance is starved before sending, no other instance picks it up while it lives; once it died, after the lease', async () => {
+      const clock = createClock(start);
+      const a = await instance('a', clock);
+      const b = await instance('b', clock);
+      await a.engine.transactions.createMany([purchase('T9', { createdAt: start })], { confirmationId: 'tap-1', lease: a.holder.lease() });
+      const checks = async () =>
+        (await b.engine.transactions.claimDue(clock.now().getTime(), { limit: 10, lease: b.holder.lease() })).map((tx) => tx.refId);
+      expect(await checks()).toEqual([]);
+      clock.advance(3 * leaseMs);
+      a.pass(3 * leaseMs);
+      expect(await checks()).toEqual([]);
+      await a.engine.close();
+      expect(await checks()).toEqual(['T9']);
+    });
+
     it("a dead instance's claims move once their lease ran out", async () => {
       const clock = createClock(start);
       const a = await instance('a', clock);
