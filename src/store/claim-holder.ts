@@ -53,7 +53,7 @@ export interface ClaimHolderOptions extends ClaimsConfig {
   liveness?: Liveness;
   /** Monotonic ms the process experienced (default `performance.now`): a pause shows as a gap, whatever the store's clock. */
   elapsed?: () => number;
-  /** A renewal that failed, or a lease that ran out (the claims under it are given up here). */
+  /** A renewal that failed, a lease that ran out (its claims kept by the liveness, or given up here), a liveness not taken. */
   onProblem?: (message: string, fields: Record<string, unknown>) => void;
 }
 
