@@ -82,8 +82,7 @@ describe('outbox crash safety on a full disk (kill -9 while the broadcast cannot
         // Debug lines: the outbox's second try at recording shows it held its sends that long. At 8
         // copies a second the disk fills long before the last copy, however late a loaded machine
         // notices the first ten (at the default 25/s the whole broadcast took 4 s and once ended first).
-        const startBot = () =>
-          lab.start({ ADMIN_IDS: String(adminId), DATA_DIR: dataDir, LOG_LEVEL: 'debug', BROADCAST_RATE: '8' });
+        const startBot = () => lab.start({ ADMIN_IDS: String(adminId), DATA_DIR: dataDir, LOG_LEVEL: 'debug', BROADCAST_RATE: '8' });
         const output = () => lab.bot?.output ?? '';
         const received = (user: EmulatedUser) =>
           telegram.botMessages(user).filter((m) => m.text === text && m.method === 'copyMessage').length;
