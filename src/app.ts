@@ -179,7 +179,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     adminIds: config.adminIds,
     sellPriceOf: options.sellPriceOf,
     downlineMessages: createAppDownlineNotices(config, i18n),
-    leases: claimTokens,
     broadcastProgress: async () => {
       const running = await broadcasts.running();
       return running ? { sent: running.sent, total: running.total } : undefined;

@@ -1,4 +1,3 @@
-import type { ClaimTokens } from '../store/claim-holder.ts';
 import type { Db } from '../store/db.ts';
 import type { Providers } from '../providers/factory.ts';
 import type { Logger } from '../logger.ts';
@@ -73,8 +72,6 @@ export interface ServicesDeps {
   sellPriceOf?: SellPriceOf | undefined;
   /** The messages of downlines the bot queues (join requests, outcomes, changes). */
   downlineMessages: DownlineMessages;
-  /** This process's claim tokens (a fleet instance's claim holder): a purchase just confirmed is claimed under them. */
-  leases?: ClaimTokens;
 }
 
 export function createServices(deps: ServicesDeps): Services {
