@@ -51,7 +51,7 @@ describeEngines(
       expect(output).toMatch(/Copying .*data into PostgreSQL at 127\.0\.0\.1:5432\/kiosbot_test_\w+/);
       expect(output).toContain('  users: 1 rows');
       expect(output).toContain('  credentials: 1 rows');
-      expect(output).toMatch(/Verified: the row count and checksum of each of the 12 tables match/);
+      expect(output).toMatch(/Verified: the row count and checksum of each of the 14 tables match/);
       expect(code).toBe(0);
       expect(output).not.toContain(password);
       expect(output).not.toContain('api-key-SECRET-1');
