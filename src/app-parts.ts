@@ -17,6 +17,9 @@ import { createOutbox, type Outbox, type OutboxLimits } from './notify/outbox.ts
 import { createRateGate, rateDefaults, type RateGate } from './notify/rate-gate.ts';
 import { createFleetGate } from './notify/fleet-gate.ts';
 import type { GroupLinkService } from './services/group-links.ts';
+import type { DownlineMessages } from './services/downlines.ts';
+import { createDownlineNotices } from './notify/downline-notices.ts';
+import { createJoinRequestKeyboard } from './bot/keyboards/downlines.ts';
 
 type I18n = ReturnType<typeof createI18n<ConversationContext>>;
 
@@ -43,6 +46,15 @@ export function createAppNotices(config: Config, db: Db, i18n: I18n): Notices {
       fit((compact) => renderPurchaseResults(t as TranslateFunction, transactions.map(toPurchaseResult), config.publicIp, compact)),
     defaultLocale: config.defaultLocale,
     adminChatId: config.adminChatId,
+  });
+}
+
+/** The downline messages the bot queues (join requests with their buttons, outcomes, changes). */
+export function createAppDownlineNotices(config: Config, i18n: I18n): DownlineMessages {
+  return createDownlineNotices({
+    translate: (locale, key, variables) => i18n.t(locale, key, variables),
+    defaultLocale: config.defaultLocale,
+    requestKeyboard: createJoinRequestKeyboard,
   });
 }
 
@@ -128,6 +140,7 @@ export function createAppBot(input: {
       gameshopCataloguePath: config.gameshopCataloguePath,
       floodLimit: options.floodLimit,
       claims: config.claims,
+      downlines: config.downlines,
     },
     ...input.parts,
     replyPacer: input.replyPacer,

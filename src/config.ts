@@ -136,6 +136,7 @@ const schema = z.object({
   BACKUP_KEEP: integerText('how many scheduled backups to keep', 1, 1000).default(14),
   BROADCAST_RATE: integerText('broadcast messages per second: 1-30, or up to 1000 with BROADCAST_PAID=true', 1, 1000).default(25),
   BROADCAST_PAID: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  DOWNLINES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   PRICE_WATCH_MINUTES: integerText(
     'minutes between two price-list checks of a watched reseller account (/pantau); 0 turns them off',
     0,
@@ -204,6 +205,8 @@ export interface Config {
   backups: { dir: string; everyMs: number; keep: number };
   /** Broadcast pace (BROADCAST_RATE per second) and whether copies are paid (`allow_paid_broadcast`, BROADCAST_PAID). */
   broadcast: { rate: number; paid: boolean };
+  /** DOWNLINES: /downline and invite links answer (in preparation: off until purchases through the upline exist). */
+  downlines: boolean;
 }
 
 /** Variables whose values must never be echoed in an error. */
@@ -274,6 +277,7 @@ export function createConfig(env: Record<string, string | undefined>): Config {
     gameshopCataloguePath: data.GAMESHOP_CATALOGUE,
     backups: { dir: data.BACKUP_DIR, everyMs: data.BACKUP_EVERY_HOURS * 3600_000, keep: data.BACKUP_KEEP },
     broadcast: { rate: data.BROADCAST_RATE, paid: data.BROADCAST_PAID === 'true' },
+    downlines: data.DOWNLINES === 'true',
   };
 }
 

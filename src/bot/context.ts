@@ -29,6 +29,8 @@ export interface BotSettings {
   floodLimit?: FloodLimit;
   /** Its lease is how long the settlement watcher leaves a just-confirmed purchase to the flow sending it (whose instance may die). */
   claims: ClaimsConfig;
+  /** DOWNLINES: the downline feature answers (/downline, invite links); off, they answer as unknown commands do. */
+  downlines?: boolean;
 }
 
 /** More than `updates` updates from one user within `windowMs` get one "slow down" answer and are dropped. */

@@ -21,6 +21,7 @@ import { privateOnlyAnswer } from './guards.ts';
 import { cancelFeature } from './features/cancel.ts';
 import { startFeature } from './features/start.ts';
 import { inlineFeature } from './features/inline.ts';
+import { downlinesFeature } from './features/downlines.ts';
 import { languageFeature } from './features/language.ts';
 import { unhandledFeature } from './features/unhandled.ts';
 import { connectFeature } from './features/connect.ts';
@@ -141,6 +142,9 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
 
   // Private-only commands used in a group get their one answer here, before any feature.
   root.use(privateOnlyAnswer);
+  // In preparation: with DOWNLINES off, /downline and invite links reach nothing here (unknown, as before).
+  // Before /start (it answers invite links) and /connect (a downline connects no reseller account).
+  if (deps.settings.downlines) root.use(downlinesFeature);
   // Before /start (it answers `/start inline`) and before anything that reads plain messages.
   root.use(inlineFeature);
   root.use(startFeature);

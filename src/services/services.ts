@@ -17,6 +17,7 @@ import { hasSellRules, sellPriceOf, type SellPriceOf, type SellPricesOf } from '
 import { InlinePriceService } from './inline-prices.ts';
 import { createAccountService, type AccountService } from './accounts.ts';
 import { GroupLinkService } from './group-links.ts';
+import { DownlineService, type DownlineMessages } from './downlines.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
 export interface Services {
@@ -42,6 +43,8 @@ export interface Services {
   accounts: AccountService;
   /** Linked groups: the one writer of their links. */
   groupLinks: GroupLinkService;
+  /** Downline mode, invitations, join requests and levels: the one writer of `downlineMode` and `membership`. */
+  downlines: DownlineService;
 }
 
 export interface ServicesDeps {
@@ -67,6 +70,8 @@ export interface ServicesDeps {
   recheckFirstMs?: number;
   /** A reseller's sell price of a product; default: their /jual rules (undefined without rules). */
   sellPriceOf?: SellPriceOf | undefined;
+  /** The messages of downlines the bot queues (join requests, outcomes, changes). */
+  downlineMessages: DownlineMessages;
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -106,6 +111,13 @@ export function createServices(deps: ServicesDeps): Services {
     inlinePrices: new InlinePriceService({ db: deps.db, catalogue, sellPrices }),
     accounts: createAccountService(deps.db),
     groupLinks: new GroupLinkService(deps.db),
+    downlines: new DownlineService({
+      db: deps.db,
+      credentials,
+      now: deps.now,
+      messages: deps.downlineMessages,
+      ...(deps.onQueued ? { onQueued: deps.onQueued } : {}),
+    }),
     pin: new PinService({ db: deps.db, now: deps.now }),
     verification: new VerificationService({ db: deps.db, credentials, logger: deps.logger, now: deps.now }),
     gameOrders: new GameOrderService({ ...deps, credentials, gameshopCataloguePath: deps.gameshopCataloguePath }),

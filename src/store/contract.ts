@@ -98,6 +98,13 @@ export interface ClaimOptions {
   lease: Lease;
 }
 
+/** What a change of several users makes: their patches, stored in one commit with `notify`, and the caller's result. */
+export interface UsersChange<R> {
+  patches: Array<{ id: number; patch: UserPatch }>;
+  notify?: NewOutboxItem[];
+  result: R;
+}
+
 /** Bot users by Telegram id (no secrets). */
 export interface UserStore {
   get(id: number): Promise<UserRecord | undefined>;
@@ -109,6 +116,12 @@ export interface UserStore {
   /** Users ordered by id; `filter.where` runs on the engine's side of the contract, in memory. */
   list(filter?: UserFilter): Promise<UserRecord[]>;
   count(filter?: UserFilter): Promise<number>;
+  /**
+   * Runs `change` on the current records of `ids` (absent: unknown users) and stores its patches
+   * and `notify` in one commit, no other change of those users in between (PostgreSQL: their rows
+   * locked); nothing is written when it patches nothing. `change` must be pure: it may run again.
+   */
+  transact<R>(ids: readonly number[], change: (users: ReadonlyMap<number, UserRecord>) => UsersChange<R>): Promise<R>;
 }
 
 /** Each user's credentials per service, as vault tokens (`sealCredential` makes them). */

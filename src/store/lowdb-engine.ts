@@ -228,7 +228,10 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
 
   return {
     kind: 'lowdb',
-    users: promised(users, ['get', 'upsert', 'update', 'setActive', 'list', 'count']),
+    users: {
+      ...promised(users, ['get', 'upsert', 'update', 'setActive', 'list', 'count']),
+      transact: (ids, change) => users.transact(ids, change),
+    },
     credentials: promised(credentials, ['saveSealed', 'sealed', 'remove', 'listServices', 'countByService']),
     transactions: lowdbTransactions(store, txLeases),
     ledger: lowdbLedger(store),

@@ -3,6 +3,7 @@ import { copy, type RepoContext } from './context.ts';
 import { insertOutboxItem } from './outbox.ts';
 import { buildOutboxItem, type NewOutboxItem } from './records/outbox.ts';
 import type { HotData } from './schema.ts';
+import type { UsersChange } from './contract.ts';
 import {
   matchesUserFilter,
   newUserRecord,
@@ -33,6 +34,8 @@ export interface UsersRepo {
   /** All users (ordered by id), optionally only active or inactive ones. */
   list(filter?: UserFilter): UserRecord[];
   count(filter?: UserFilter): number;
+  /** The contract's `transact`: `change` runs on the records in memory and its patches go through the hot file in one write. */
+  transact<R>(ids: readonly number[], change: (users: ReadonlyMap<number, UserRecord>) => UsersChange<R>): Promise<R>;
 }
 
 /** The longest a change with `deferWrite` (one whose loss costs nothing) waits for its shard's next write: a burst shares them. */
@@ -189,13 +192,41 @@ export function createUsersRepo(context: RepoContext): UsersRepo {
     },
     update,
     setActive: (id, active) => update(id, { active }),
+    async transact(ids, change) {
+      const current = new Map<number, UserRecord>();
+      for (const id of ids) {
+        const user = currentUser(context, id);
+        if (user) current.set(id, copy(user));
+      }
+      // Worked out and put into the hot file in one synchronous run: no other change comes between.
+      const { patches, notify = [], result } = change(current);
+      const changed = patches.flatMap(({ id, patch }) => {
+        const existing = currentUser(context, id);
+        return existing ? [patchedUser(existing, patch)] : [];
+      });
+      if (changed.length === 0 && notify.length === 0) {
+        // The answer may rest on a change still being written: it is on disk before the caller hears it.
+        await Promise.all([...ids.map((id) => shards.forUser(id).flush()), hot.flush()]);
+        return result;
+      }
+      const items = notify.map((item) => buildOutboxItem(item, now()));
+      await updateWithHot(context, (data) => {
+        for (const item of items) insertOutboxItem(data, item);
+        return changed;
+      });
+      return result;
+    },
     list: (filter) => {
       const found: UserRecord[] = [];
       each(filter, (user) => found.push(user));
       return found.sort((a, b) => a.id - b.id).map(copy);
     },
     count: (filter) => {
-      const everyone = filter?.active === undefined && filter?.priceWatchers === undefined && filter?.where === undefined;
+      const everyone =
+        filter?.active === undefined &&
+        filter?.priceWatchers === undefined &&
+        filter?.uplineId === undefined &&
+        filter?.where === undefined;
       if (everyone && Object.keys(hot.data.pendingUsers).length === 0) {
         return shards.all.reduce((n, shard) => n + Object.keys(shard.data.users).length, 0);
       }

@@ -137,6 +137,9 @@ const lockUser = (client: Queryable, id: number) =>
 const writeUser = (client: Queryable, user: UserRecord) =>
   client.query('UPDATE users SET active = $2, record = $3 WHERE id = $1', [user.id, user.active, user]);
 
+/** A downline's upline id as migration 008 indexes it. */
+const byUpline = "(record->'membership'->>'uplineId')::bigint";
+
 function createPgUsers(pool: PgConnections, now: () => Date): UserStore {
   const update: UserStore['update'] = (id, patch, options = {}) =>
     inTransaction(pool, async (client) => {
@@ -153,7 +156,31 @@ function createPgUsers(pool: PgConnections, now: () => Date): UserStore {
   const usersWhere = "($1::boolean IS NULL OR active = $1) AND ($2::boolean IS NULL OR record->'priceWatch' IS NOT NULL)";
   const whereValues = (filter: UserFilter | undefined) => [filter?.active ?? null, filter?.priceWatchers ?? null];
   const listed = async (filter: UserFilter | undefined) =>
-    column<UserRecord>(pool, 'record', `SELECT record FROM users WHERE ${usersWhere} ORDER BY id`, whereValues(filter));
+    filter?.uplineId === undefined
+      ? column<UserRecord>(pool, 'record', `SELECT record FROM users WHERE ${usersWhere} ORDER BY id`, whereValues(filter))
+      : // An upline's downlines by the index of migration 008, not a scan of every user.
+        column<UserRecord>(pool, 'record', `SELECT record FROM users WHERE record ? 'membership' AND ${byUpline} = $1 ORDER BY id`, [
+          filter.uplineId,
+        ]);
+  const transact: UserStore['transact'] = (ids, change) =>
+    inTransaction(pool, async (client) => {
+      // Locked in id order, so two changes of the same users wait for each other instead of deadlocking.
+      const rows = await column<UserRecord>(
+        client,
+        'record',
+        'SELECT record FROM users WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE',
+        [[...new Set(ids)]],
+      );
+      const current = new Map(rows.map((user) => [user.id, user]));
+      const { patches, notify = [], result } = change(current);
+      for (const { id, patch } of patches) {
+        const existing = current.get(id);
+        if (existing) await writeUser(client, patchedUser(existing, patch));
+      }
+      const at = now();
+      for (const item of notify) await insertOutbox(client, buildOutboxItem(item, at));
+      return result;
+    });
 
   return {
     get: (id) => first<UserRecord>(pool, 'record', 'SELECT record FROM users WHERE id = $1', [id]),
@@ -172,9 +199,11 @@ function createPgUsers(pool: PgConnections, now: () => Date): UserStore {
     },
     update,
     setActive: (id, active) => update(id, { active }),
+    transact,
     list: async (filter) => (await listed(filter)).filter((user) => matchesUserFilter(user, filter)),
     async count(filter) {
-      if (filter?.where !== undefined) return (await listed(filter)).filter((user) => matchesUserFilter(user, filter)).length;
+      if (filter?.where !== undefined || filter?.uplineId !== undefined)
+        return (await listed(filter)).filter((user) => matchesUserFilter(user, filter)).length;
       const n = await first<string>(pool, 'n', `SELECT count(*) AS n FROM users WHERE ${usersWhere}`, whereValues(filter));
       return Number(n ?? 0);
     },

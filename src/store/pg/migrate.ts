@@ -9,6 +9,7 @@ import { sql as storeMeta } from './migrations/005-store-meta.ts';
 import { sql as leaseOwners } from './migrations/006-lease-owners.ts';
 import { sql as inboxChat } from './migrations/007-inbox-chat.ts';
 import { sql as ledger } from './migrations/008-ledger.ts';
+import { sql as usersByUpline } from './migrations/009-users-by-upline.ts';
 
 /** A numbered schema change; applied once, in order, each in its own transaction. */
 export interface PgMigration {
@@ -27,6 +28,7 @@ export const pgMigrations: readonly PgMigration[] = [
   { id: 6, name: '006-lease-owners', sql: leaseOwners },
   { id: 7, name: '007-inbox-chat', sql: inboxChat },
   { id: 8, name: '008-ledger', sql: ledger },
+  { id: 9, name: '009-users-by-upline', sql: usersByUpline },
 ];
 
 /** The advisory lock key migrations run under (any 64-bit number no other tool uses): "kios". */

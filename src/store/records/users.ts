@@ -40,6 +40,64 @@ export const sellRulesSchema = z.object({
 });
 export type SellRules = z.infer<typeof sellRulesSchema>;
 
+/** A downline level: a name and /jual-shaped rules that make a downline's price from the upline's cost. */
+export const downlineLevelSchema = z.object({
+  id: z.string().regex(/^[a-z0-9]{1,12}$/),
+  name: z.string().min(1).max(24),
+  rules: sellRulesSchema,
+});
+export type DownlineLevel = z.infer<typeof downlineLevelSchema>;
+
+/** An invite link of an upline (`t.me/<bot>?start=dl_<upline>_<id>`): revocable, with an optional end and number of uses. */
+export const downlineInviteSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9]{6,16}$/),
+  createdAt: isoDate,
+  expiresAt: isoDate.optional(),
+  /** How many people may ask to join through it. */
+  maxUses: z.number().int().positive().optional(),
+  /** Join requests it brought (a user asking again counts once). */
+  uses: z.number().int().nonnegative(),
+  revokedAt: isoDate.optional(),
+});
+export type DownlineInvite = z.infer<typeof downlineInviteSchema>;
+
+/** A user's request to join an upline, decided once: approved (with a level), declined, or void (they could no longer join). */
+export const joinRequestSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9]{6,16}$/),
+  userId: z.number().int(),
+  firstName: z.string(),
+  username: z.string().optional(),
+  inviteId: z.string().min(1),
+  at: isoDate,
+  status: z.enum(['pending', 'approved', 'declined', 'void']),
+  decidedAt: isoDate.optional(),
+  levelId: z.string().optional(),
+});
+export type JoinRequest = z.infer<typeof joinRequestSchema>;
+
+/** An upline's downline mode (/downline): levels (one the default), invites, and the join requests kept to answer old taps. */
+export const downlineModeSchema = z.object({
+  openedAt: isoDate,
+  /** Requests are approved at once into the default level. */
+  autoApprove: z.boolean(),
+  defaultLevelId: z.string().min(1),
+  levels: z.array(downlineLevelSchema).min(1),
+  invites: z.array(downlineInviteSchema),
+  requests: z.array(joinRequestSchema),
+});
+export type DownlineMode = z.infer<typeof downlineModeSchema>;
+
+/** A downline's place under their one upline. */
+export const membershipSchema = z.object({
+  uplineId: z.number().int(),
+  levelId: z.string().min(1),
+  status: z.enum(['active', 'suspended']),
+  joinedAt: isoDate,
+  /** The request that made it (a second approval of it changes nothing). */
+  requestId: z.string().min(1),
+});
+export type Membership = z.infer<typeof membershipSchema>;
+
 export const userSchema = z.object({
   id: z.number().int(),
   firstName: z.string(),
@@ -79,6 +137,10 @@ export const userSchema = z.object({
   shop: shopProfileSchema.optional(),
   /** Sell-price rules (/jual). */
   sellRules: sellRulesSchema.optional(),
+  /** Set while the user is an upline (/downline): their levels, invites and join requests. */
+  downlineMode: downlineModeSchema.optional(),
+  /** Set while the user is someone's downline (never together with `downlineMode`). */
+  membership: membershipSchema.optional(),
   /** The opt-in daily summary (/summary): its WIB hour, and the WIB day it was last queued on (once a day, across restarts). */
   dailySummary: z
     .object({
@@ -110,6 +172,8 @@ export interface UserFilter {
   active?: boolean;
   /** Only the users with a price watch (`priceWatch` set): the file store reads only the shards whose header lists one. */
   priceWatchers?: true;
+  /** Only the downlines of this upline (PostgreSQL reads them by an index). */
+  uplineId?: number;
   /** Only the users this accepts; runs on the stored records before they are copied (it must not change one). */
   where?: (user: Readonly<UserRecord>) => boolean;
 }
@@ -151,6 +215,7 @@ export function matchesUserFilter(user: UserRecord, filter: UserFilter | undefin
   return (
     (filter?.active === undefined || user.active === filter.active) &&
     (filter?.priceWatchers === undefined || user.priceWatch !== undefined) &&
+    (filter?.uplineId === undefined || user.membership?.uplineId === filter.uplineId) &&
     (filter?.where === undefined || filter.where(user))
   );
 }
