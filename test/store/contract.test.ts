@@ -49,6 +49,42 @@ describeEngines('store contract', (suite) => {
     expect(await store.users.count({ priceWatchers: true, where: (user) => user.id > 2 })).toBe(1);
   });
 
+  it('users: transact changes several users and queues its notices in one commit; concurrent ones do not lose a change', async () => {
+    const store = await suite.open(createClock(start).now);
+    for (const id of [1, 2]) await store.users.upsert({ id, firstName: `U${id}` });
+    const membership = { uplineId: 1, levelId: 'bronze', status: 'active' as const, joinedAt: start, requestId: 'req000001' };
+    const result = await store.users.transact([1, 2, 404], (users) => ({
+      patches: [
+        { id: 2, patch: { membership } },
+        { id: 1, patch: { alertThreshold: 5 } },
+        { id: 404, patch: { alertThreshold: 1 } },
+      ],
+      notify: [{ chatId: 2, kind: 'downline-outcome', payload: { n: users.size } }],
+      result: [...users.keys()].sort(),
+    }));
+    expect(result).toEqual([1, 2]);
+    expect(await store.users.get(2)).toMatchObject({ membership });
+    expect(await store.users.get(1)).toMatchObject({ alertThreshold: 5 });
+    expect(await store.users.get(404)).toBeUndefined();
+    expect((await store.outbox.list()).map((item) => [item.kind, item.payload])).toEqual([['downline-outcome', { n: 2 }]]);
+    // Nothing patched: nothing written, nothing queued, the result all the same.
+    expect(await store.users.transact([1], () => ({ patches: [], result: 'seen' }))).toBe('seen');
+    expect(await store.outbox.size()).toBe(1);
+    // Each change reads what the one before it wrote: ten at once raise the threshold ten times.
+    await Promise.all(
+      Array.from({ length: 10 }, () =>
+        store.users.transact([1], (users) => ({
+          patches: [{ id: 1, patch: { alertThreshold: (users.get(1)?.alertThreshold ?? 0) + 1 } }],
+          result: undefined,
+        })),
+      ),
+    );
+    expect((await store.users.get(1))?.alertThreshold).toBe(15);
+    expect((await store.users.list({ uplineId: 1 })).map((user) => user.id)).toEqual([2]);
+    expect(await store.users.count({ uplineId: 1 })).toBe(1);
+    expect(await store.users.count({ uplineId: 2 })).toBe(0);
+  });
+
   it('credentials are stored sealed and open with the vault above the contract', async () => {
     const clock = createClock(start);
     const store = await suite.open(clock.now);
