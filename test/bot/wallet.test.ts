@@ -132,6 +132,28 @@ describe('downline wallets: deposits, adjustments, /saldo and /mutasi (DOWNLINES
     expect(toldSari(sari, 'diterima oleh Budi')).toHaveLength(1);
   });
 
+  it('a restart after the decision and before the credit: the next tap on the request credits it, once', async () => {
+    const { budi, sari } = await withDownline();
+    await world.telegram.waitForBotMessage(budi, { after: budi.send(`/carabayar ${payInfo}`), textIncludes: 'disimpan' });
+    const { ticket, request } = await ask(budi, sari, '/deposit 100000');
+    // What the first commit of an accept leaves when the process dies right after it: decided, not credited.
+    await world.app.db.users.transact([budi.id], (users) => {
+      const desk = users.get(budi.id)!.depositDesk!;
+      const requests = desk.requests.map((r) => ({ ...r, status: 'accepted' as const, decidedAt: new Date(clock).toISOString() }));
+      return { patches: [{ id: budi.id, patch: { depositDesk: { ...desk, requests } } }], result: undefined };
+    });
+    await world.restart();
+    expect(await world.app.db.ledger.balance(sari.id)).toBe(0);
+    const tap = budi.tap(request, '✅ Terima');
+    expect((await world.telegram.waitForCallbackAnswer(tap)).text).toContain('sudah diterima');
+    await world.telegram.waitForBotMessage(sari, { textIncludes: 'diterima oleh Budi' });
+    // The same tap once more, as a client that still shows the button sends it.
+    world.telegram.pushUpdate({ callback_query: { ...tap, id: `${tap.id}-again` } });
+    await world.idle();
+    expect(await world.app.db.ledger.balance(sari.id)).toBe(totalIn(ticket));
+    expect(toldSari(sari, 'diterima oleh Budi')).toHaveLength(1);
+  });
+
   it('the upline adds and deducts with a reason, never below zero; the downline is told each movement; /saldo and /mutasi show the wallet', async () => {
     const { budi, sari } = await withDownline();
     const added = await world.telegram.waitForBotMessage(budi, {
