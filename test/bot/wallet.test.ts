@@ -233,4 +233,15 @@ describe('downline wallets: deposits, adjustments, /saldo and /mutasi (DOWNLINES
     const mutasi = await world.telegram.waitForBotMessage(budi, { after: budi.send('/mutasi'), textIncludes: 'Perintah' });
     expect(mutasi.text).toContain('Perintah ini untuk downline');
   });
+
+  it('with DOWNLINES off, the wallet commands are unknown commands', async () => {
+    world = await startWorld({ env: { DOWNLINES: 'false' } });
+    const budi = await buyer(world);
+    const unknown = await world.telegram.waitForBotMessage(budi, { after: budi.send('/nosuchcommand') });
+    for (const command of ['/deposit 100000', '/mutasi', '/carabayar BCA 123', '/saldodl 1 +1000 x']) {
+      const answer = await world.telegram.waitForBotMessage(budi, { after: budi.send(command) });
+      expect(answer.text).toBe(unknown.text);
+    }
+    expect((await world.app.db.users.get(budi.id))?.depositDesk).toBeUndefined();
+  });
 });
