@@ -109,6 +109,8 @@ export interface AppOptions {
   operatorFeed?: Pick<OperatorFeedOptions, 'windowMs' | 'setTimer' | 'clearTimer'>;
   /** A reseller's sell price of a product; default: their /jual rules (tests inject their own). */
   sellPriceOf?: SellPriceOf;
+  /** The order deposit codes are tried in (default random; a test fixes it to see that a taken code is skipped). */
+  depositCodes?: () => number[];
   /** Waits before handling again an update that failed on a temporary problem (src/server/update-inbox.ts); default 2 s, 10 s. */
   handlingRetryDelaysMs?: readonly number[];
 }
@@ -185,6 +187,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     recheckFirstMs: config.recheckFirstMs,
     adminIds: config.adminIds,
     sellPriceOf: options.sellPriceOf,
+    depositCodes: options.depositCodes,
     downlineMessages: createAppDownlineNotices(config, i18n),
     walletMessages: createAppWalletNotices(config, i18n),
     broadcastProgress: async () => {

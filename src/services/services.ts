@@ -77,6 +77,8 @@ export interface ServicesDeps {
   downlineMessages: DownlineMessages;
   /** The wallet messages the bot queues (deposit requests, movements). */
   walletMessages: WalletMessages;
+  /** The order deposit codes are tried in; default random. */
+  depositCodes?: (() => number[]) | undefined;
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -127,6 +129,7 @@ export function createServices(deps: ServicesDeps): Services {
       db: deps.db,
       now: deps.now,
       messages: deps.walletMessages,
+      ...(deps.depositCodes ? { codes: deps.depositCodes } : {}),
       ...(deps.onQueued ? { onQueued: deps.onQueued } : {}),
     }),
     pin: new PinService({ db: deps.db, now: deps.now }),

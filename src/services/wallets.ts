@@ -61,6 +61,8 @@ export interface WalletServiceDeps {
   messages: WalletMessages;
   /** Wakes the outbox after a change queued a message. */
   onQueued?: () => void;
+  /** The codes 1..999 in the order a request tries them; default a fresh random order each time. */
+  codes?: () => number[];
 }
 
 /** What asking for a deposit came to. */
@@ -136,7 +138,7 @@ export class WalletService {
     const at = this.deps.now();
     const id = randomId();
     // Drawn outside the change (which must be pure: it may run again); the change picks the first free one.
-    const candidates = shuffledCodes();
+    const candidates = (this.deps.codes ?? shuffledCodes)();
     return this.change([membership.uplineId, downlineId], (users): UsersChange<DepositAnswer> => {
       const downline = users.get(downlineId);
       const upline = users.get(membership.uplineId);

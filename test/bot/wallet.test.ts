@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startWorld, type TestWorld } from '../helpers/app.ts';
+import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
 import { buyer } from '../helpers/buy.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 
@@ -20,12 +20,12 @@ describe('downline wallets: deposits, adjustments, /saldo and /mutasi (DOWNLINES
   });
 
   /** Budi (a connected reseller) with downline mode open and auto-approve on; Sari joined as his downline. */
-  const withDownline = async (): Promise<{ budi: EmulatedUser; sari: EmulatedUser }> => {
+  const withDownline = async (app: TestWorldOptions['app'] = {}): Promise<{ budi: EmulatedUser; sari: EmulatedUser }> => {
     clock = Date.now();
     world = await startWorld({
       jobs: true,
       env: { DOWNLINES: 'true' },
-      app: { now: () => new Date(clock), outboxLimits: { perChatMs: 20 } },
+      app: { now: () => new Date(clock), outboxLimits: { perChatMs: 20 }, ...app },
     });
     const budi = await buyer(world);
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline'), textIncludes: 'Level' });
@@ -83,6 +83,18 @@ describe('downline wallets: deposits, adjustments, /saldo and /mutasi (DOWNLINES
     const fourth = await world.telegram.waitForBotMessage(sari, { after: sari.send('/deposit 20000') });
     expect(fourth.text).toContain('masih punya 3 tiket deposit');
     expect(await world.app.db.ledger.balance(sari.id)).toBe(0);
+  });
+
+  it('tickets asked at once get different codes (PostgreSQL: under the upline row lock), and the fourth is refused', async () => {
+    // Every request tries the codes in the same order: each must skip the ones taken.
+    const { budi, sari } = await withDownline({ depositCodes: () => Array.from({ length: 999 }, (_, i) => i + 1) });
+    await world.telegram.waitForBotMessage(budi, { after: budi.send(`/carabayar ${payInfo}`), textIncludes: 'disimpan' });
+    const wallets = world.app.services.wallets;
+    const answers = await Promise.all([1, 2, 3, 4].map(() => wallets.requestDeposit(sari.id, 100_000)));
+    const codes = answers.flatMap((a) => (a.kind === 'requested' ? [a.request.code] : []));
+    expect([...codes].sort()).toEqual([1, 2, 3]);
+    expect(answers.filter((a) => a.kind === 'too-many')).toHaveLength(1);
+    expect((await world.app.db.users.get(budi.id))?.depositDesk?.requests.map((r) => r.code).sort()).toEqual([...codes].sort());
   });
 
   it('accepting credits once under a double tap and a replayed update; the downline is told once; reject and expiry credit nothing', async () => {
