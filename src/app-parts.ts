@@ -52,6 +52,14 @@ export function createAppNotices(config: Config, db: Db, i18n: I18n): Notices {
   });
 }
 
+/** The messages of downlines and their wallets the bot queues, as createServices takes them. */
+export function createAppDownlineMessages(
+  config: Config,
+  i18n: I18n,
+): { downlineMessages: DownlineMessages; walletMessages: WalletMessages } {
+  return { downlineMessages: createAppDownlineNotices(config, i18n), walletMessages: createAppWalletNotices(config, i18n) };
+}
+
 /** The downline messages the bot queues (join requests with their buttons, outcomes, changes). */
 export function createAppDownlineNotices(config: Config, i18n: I18n): DownlineMessages {
   return createDownlineNotices({

@@ -31,14 +31,7 @@ import { createUnstoredUpdates, type UnstoredUpdates } from './server/unstored-u
 import type { ActiveUpdateOptions } from './server/active-updates.ts';
 import { createUpdatePipeline, type UpdatePipeline } from './server/update-pipeline.ts';
 import { openEngine, processClaims } from './app-store.ts';
-import {
-  createAppBot,
-  createAppDownlineNotices,
-  createAppLogger,
-  createAppNotices,
-  createAppOutbox,
-  createAppWalletNotices,
-} from './app-parts.ts';
+import { createAppBot, createAppDownlineMessages, createAppLogger, createAppNotices, createAppOutbox } from './app-parts.ts';
 import { backgroundJobs, createSummaryJob } from './app-jobs.ts';
 
 export interface App {
@@ -188,8 +181,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     adminIds: config.adminIds,
     sellPriceOf: options.sellPriceOf,
     depositCodes: options.depositCodes,
-    downlineMessages: createAppDownlineNotices(config, i18n),
-    walletMessages: createAppWalletNotices(config, i18n),
+    ...createAppDownlineMessages(config, i18n),
     broadcastProgress: async () => {
       const running = await broadcasts.running();
       return running ? { sent: running.sent, total: running.total } : undefined;
