@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld, type TestWorldOptions } from '../helpers/app.ts';
 import { buyer } from '../helpers/buy.ts';
+import { connectReseller } from '../helpers/connect.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 
@@ -177,6 +178,40 @@ describe('downlines: roles, invitations and levels (DOWNLINES=true)', () => {
     const picker = await world.telegram.waitForBotMessage(sari, { after: sari.send('/hubungkan') });
     sari.tap(picker, picker.buttons.flat().find((b) => b.includes('reseller') || b.includes('Reseller')) ?? '');
     await world.telegram.waitForBotMessage(sari, { after: picker, textIncludes: 'akun top-up reseller sendiri tidak bisa dihubungkan' });
+    expect(await world.app.db.credentials.has(sari.id, 'reseller')).toBe(false);
+    // Anyone else connects as before.
+    expect((await connectReseller(world, nobody)).text).toContain('terhubung');
+    expect(await world.app.db.credentials.has(nobody.id, 'reseller')).toBe(true);
+  });
+
+  it('an upline whose reseller account is gone takes no request and approves none; a joiner who connected one meanwhile is voided and told', async () => {
+    clock = Date.now();
+    await start();
+    const budi = await buyer(world);
+    const payload = await openWithInvite(budi);
+    const sari = world.telegram.createUser({ firstName: 'Sari', languageCode: 'id' });
+    const asked = await join(sari, payload);
+    const request = await world.telegram.waitForBotMessage(budi, { textIncludes: 'minta bergabung sebagai downline' });
+
+    await world.app.services.credentials.remove(budi.id, 'reseller');
+    const ani = world.telegram.createUser({ firstName: 'Ani', languageCode: 'id' });
+    expect((await join(ani, payload)).text).toContain('belum bisa menerima downline');
+    const refused = budi.tap(request, '✅ Setujui: Bronze');
+    expect((await world.telegram.waitForCallbackAnswer(refused)).text).toContain('hubungkan dulu dengan /hubungkan');
+    expect((await world.app.db.users.get(sari.id))?.membership).toBeUndefined();
+
+    // Reconnected: the same request can be answered; the joiner connected a reseller account meanwhile.
+    const { apiId, apiKey } = resellerDemoAccounts.main;
+    await world.app.services.credentials.verifyAndSave(budi.id, 'reseller', { apiId, apiKey });
+    await world.app.services.credentials.verifyAndSave(sari.id, 'reseller', { apiId, apiKey });
+    const voided = budi.tap(request, '✅ Setujui: Bronze');
+    expect((await world.telegram.waitForCallbackAnswer(voided)).text).toContain('sudah menghubungkan akun reseller sendiri');
+    await world.telegram.waitForBotMessage(sari, {
+      after: asked,
+      textIncludes: 'tidak bisa disetujui: Anda sudah menghubungkan akun top-up reseller sendiri',
+    });
+    expect((await world.app.db.users.get(sari.id))?.membership).toBeUndefined();
+    expect((await world.app.db.users.get(budi.id))?.downlineMode?.requests).toMatchObject([{ userId: sari.id, status: 'void' }]);
   });
 
   it('suspends, resumes, moves and removes a downline by button; the downline is told each change', async () => {
