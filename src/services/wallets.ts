@@ -258,7 +258,9 @@ export class WalletService {
   /** The upline's downline named by id or `@username` (any case), if theirs. */
   async findDownline(uplineId: number, ref: string): Promise<UserRecord | undefined> {
     const name = ref.startsWith('@') ? ref.slice(1).toLowerCase() : undefined;
-    const id = name === undefined && /^\d{1,15}$/.test(ref) ? Number(ref) : undefined;
+    // An id as screens show it may be grouped (`700.000.002`).
+    const digits = ref.replace(/[.,]/g, '');
+    const id = name === undefined && /^\d{1,15}$/.test(digits) ? Number(digits) : undefined;
     if (name === undefined && id === undefined) return undefined;
     const downlines = await this.deps.db.users.list({ uplineId });
     return downlines.find((user) => (id !== undefined ? user.id === id : user.username?.toLowerCase() === name));

@@ -183,8 +183,10 @@ describe('downline wallets: deposits, adjustments, /saldo and /mutasi (DOWNLINES
       textIncludes: 'Tidak dikurangi',
     });
     expect(short.text).toContain('saldo Sari (@sari) hanya Rp 50.000');
+    // The id as the /downline card shows it (grouped) reads too.
+    const grouped = sari.id.toLocaleString('id-ID');
     const deducted = await world.telegram.waitForBotMessage(budi, {
-      after: budi.send('/dlbalance @sari -20000 koreksi transfer'),
+      after: budi.send(`/dlbalance ${grouped} -20000 koreksi transfer`),
       textIncludes: 'dikurangi',
     });
     expect(deducted.text).toContain('Saldo sekarang Rp 30.000');
