@@ -20,6 +20,9 @@ import type { GroupLinkService } from './services/group-links.ts';
 import type { DownlineMessages } from './services/downlines.ts';
 import { createDownlineNotices } from './notify/downline-notices.ts';
 import { createJoinRequestKeyboard } from './bot/keyboards/downlines.ts';
+import type { WalletMessages } from './services/wallets.ts';
+import { createWalletNotices } from './notify/wallet-notices.ts';
+import { createDepositDecisionKeyboard } from './bot/keyboards/wallet.ts';
 
 type I18n = ReturnType<typeof createI18n<ConversationContext>>;
 
@@ -49,12 +52,29 @@ export function createAppNotices(config: Config, db: Db, i18n: I18n): Notices {
   });
 }
 
+/** The messages of downlines and their wallets the bot queues, as createServices takes them. */
+export function createAppDownlineMessages(
+  config: Config,
+  i18n: I18n,
+): { downlineMessages: DownlineMessages; walletMessages: WalletMessages } {
+  return { downlineMessages: createAppDownlineNotices(config, i18n), walletMessages: createAppWalletNotices(config, i18n) };
+}
+
 /** The downline messages the bot queues (join requests with their buttons, outcomes, changes). */
 export function createAppDownlineNotices(config: Config, i18n: I18n): DownlineMessages {
   return createDownlineNotices({
     translate: (locale, key, variables) => i18n.t(locale, key, variables),
     defaultLocale: config.defaultLocale,
     requestKeyboard: createJoinRequestKeyboard,
+  });
+}
+
+/** The wallet messages the bot queues (deposit requests with ✅ / ❌, each movement to its downline). */
+export function createAppWalletNotices(config: Config, i18n: I18n): WalletMessages {
+  return createWalletNotices({
+    translate: (locale, key, variables) => i18n.t(locale, key, variables),
+    defaultLocale: config.defaultLocale,
+    requestKeyboard: createDepositDecisionKeyboard,
   });
 }
 

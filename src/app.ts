@@ -32,7 +32,7 @@ import { createUnstoredUpdates, type UnstoredUpdates } from './server/unstored-u
 import type { ActiveUpdateOptions } from './server/active-updates.ts';
 import { createUpdatePipeline, type UpdatePipeline } from './server/update-pipeline.ts';
 import { openEngine, processClaims } from './app-store.ts';
-import { createAppBot, createAppDownlineNotices, createAppLogger, createAppNotices, createAppOutbox } from './app-parts.ts';
+import { createAppBot, createAppDownlineMessages, createAppLogger, createAppNotices, createAppOutbox } from './app-parts.ts';
 import { backgroundJobs, createSummaryJob } from './app-jobs.ts';
 
 export interface App {
@@ -103,6 +103,8 @@ export interface AppOptions {
   operatorFeed?: Pick<OperatorFeedOptions, 'windowMs' | 'setTimer' | 'clearTimer'>;
   /** A reseller's sell price of a product; default: their /jual rules (tests inject their own). */
   sellPriceOf?: SellPriceOf;
+  /** The order deposit codes are tried in (default random; a test fixes it to see that a taken code is skipped). */
+  depositCodes?: () => number[];
   /** Waits before handling again an update that failed on a temporary problem (src/server/update-inbox.ts); default 2 s, 10 s. */
   handlingRetryDelaysMs?: readonly number[];
 }
@@ -178,7 +180,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     recheckFirstMs: config.recheckFirstMs,
     adminIds: config.adminIds,
     sellPriceOf: options.sellPriceOf,
-    downlineMessages: createAppDownlineNotices(config, i18n),
+    depositCodes: options.depositCodes,
+    ...createAppDownlineMessages(config, i18n),
     broadcastProgress: async () => {
       const running = await broadcasts.running();
       return running ? { sent: running.sent, total: running.total } : undefined;

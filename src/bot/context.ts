@@ -29,7 +29,7 @@ export interface BotSettings {
   floodLimit?: FloodLimit;
   /** Its lease is how long the settlement watcher leaves a just-confirmed purchase to the flow sending it (whose instance may die). */
   claims: ClaimsConfig;
-  /** DOWNLINES: the downline feature answers (/downline, invite links); off, they answer as unknown commands do. */
+  /** DOWNLINES: the downline and wallet features answer (/downline, invite links, /deposit, /mutasi, /carabayar, /saldodl); off, they answer as unknown commands do. */
   downlines?: boolean;
 }
 

@@ -22,6 +22,7 @@ import { cancelFeature } from './features/cancel.ts';
 import { startFeature } from './features/start.ts';
 import { inlineFeature } from './features/inline.ts';
 import { downlinesFeature } from './features/downlines.ts';
+import { walletFeature } from './features/wallet.ts';
 import { languageFeature } from './features/language.ts';
 import { unhandledFeature } from './features/unhandled.ts';
 import { connectFeature } from './features/connect.ts';
@@ -145,6 +146,8 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   // In preparation: with DOWNLINES off, /downline and invite links reach nothing here (unknown, as before).
   // Before /start (it answers invite links) and /connect (a downline connects no reseller account).
   if (deps.settings.downlines) root.use(downlinesFeature);
+  // Before /saldo: a downline's /saldo is their wallet, not a provider balance.
+  if (deps.settings.downlines) root.use(walletFeature);
   // Before /start (it answers `/start inline`) and before anything that reads plain messages.
   root.use(inlineFeature);
   root.use(startFeature);

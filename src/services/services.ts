@@ -18,6 +18,7 @@ import { InlinePriceService } from './inline-prices.ts';
 import { createAccountService, type AccountService } from './accounts.ts';
 import { GroupLinkService } from './group-links.ts';
 import { DownlineService, type DownlineMessages } from './downlines.ts';
+import { WalletService, type WalletMessages } from './wallets.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
 export interface Services {
@@ -45,6 +46,8 @@ export interface Services {
   groupLinks: GroupLinkService;
   /** Downline mode, invitations, join requests and levels: the one writer of `downlineMode` and `membership`. */
   downlines: DownlineService;
+  /** Downlines' wallets: deposits, adjustments, statements; the one writer of ledger entries outside purchases and of `depositDesk`. */
+  wallets: WalletService;
 }
 
 export interface ServicesDeps {
@@ -72,6 +75,10 @@ export interface ServicesDeps {
   sellPriceOf?: SellPriceOf | undefined;
   /** The messages of downlines the bot queues (join requests, outcomes, changes). */
   downlineMessages: DownlineMessages;
+  /** The wallet messages the bot queues (deposit requests, movements). */
+  walletMessages: WalletMessages;
+  /** The order deposit codes are tried in; default random. */
+  depositCodes?: (() => number[]) | undefined;
 }
 
 export function createServices(deps: ServicesDeps): Services {
@@ -116,6 +123,13 @@ export function createServices(deps: ServicesDeps): Services {
       credentials,
       now: deps.now,
       messages: deps.downlineMessages,
+      ...(deps.onQueued ? { onQueued: deps.onQueued } : {}),
+    }),
+    wallets: new WalletService({
+      db: deps.db,
+      now: deps.now,
+      messages: deps.walletMessages,
+      ...(deps.depositCodes ? { codes: deps.depositCodes } : {}),
       ...(deps.onQueued ? { onQueued: deps.onQueued } : {}),
     }),
     pin: new PinService({ db: deps.db, now: deps.now }),

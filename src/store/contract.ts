@@ -179,6 +179,11 @@ export interface TransactionStore {
   nextDueAt(): Promise<number | undefined>;
 }
 
+export interface LedgerAppendOptions {
+  /** The messages to queue with the entries created (pure: it may run again); not called when none was created. */
+  notify?: (created: readonly LedgerEntry[]) => NewOutboxItem[];
+}
+
 /**
  * Downlines' wallets, each a ledger of immutable entries (records/ledger.ts has the rules). A
  * wallet is its downline's user id; one without entries holds 0. Purchases' holds and refunds go
@@ -189,8 +194,10 @@ export interface LedgerStore {
    * Appends `entries` in order, all or none, in one write / SQL transaction, under the wallet's
    * lock (of two instances appending to one wallet, the second sees the first's balance). A key
    * the wallet has already answers with its stored entry (`created` false) and appends nothing.
+   * `notify` makes the messages queued in the same commit from the entries created, and is not
+   * called when none was: a movement is told once, however often its append is repeated.
    */
-  append(entries: readonly NewLedgerEntry[]): Promise<LedgerAppend[]>;
+  append(entries: readonly NewLedgerEntry[], options?: LedgerAppendOptions): Promise<LedgerAppend[]>;
   /** The wallet's balance (the sum of its entries). */
   balance(wallet: number): Promise<number>;
   /** A statement page, newest first, each entry with the balance after it (default 10 from the newest). */

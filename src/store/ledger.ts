@@ -21,6 +21,8 @@ import { z } from 'zod';
 import { noop } from './atomic-file.ts';
 import { copy } from './context.ts';
 import type { AnsweredAtOnce, FileRepo, LedgerStore } from './contract.ts';
+import { insertOutboxItem } from './outbox.ts';
+import { buildOutboxItem } from './records/outbox.ts';
 import { DurableFile, type AtomicWriter, type WriteEvent } from './durable-file.ts';
 import {
   appendEntries,
@@ -170,8 +172,16 @@ export async function openLedger(options: {
     },
     appendIn,
     carried,
-    async append(inputs) {
-      const appends = await hot.update((data) => appendIn(data, inputs, now()));
+    async append(inputs, options = {}) {
+      const appends = await hot.update((data) => {
+        const at = now();
+        const made = appendIn(data, inputs, at);
+        const created = made.filter((append) => append.created).map((append) => append.entry);
+        // The messages go into the same hot-file write as the entries they tell of.
+        if (created.length > 0 && options.notify)
+          for (const item of options.notify(created)) insertOutboxItem(data, buildOutboxItem(item, at));
+        return made;
+      });
       carried(appends);
       return appends.map(copy);
     },

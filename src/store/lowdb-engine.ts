@@ -124,7 +124,7 @@ function lowdbTransactions(store: Store, txLeases: Leases): StoreEngine['transac
 /** The wallets, as the contract has them. */
 function lowdbLedger({ ledger }: Store): StoreEngine['ledger'] {
   return {
-    append: (entries) => ledger.append(entries),
+    append: (entries, options) => ledger.append(entries, options),
     balance: async (wallet) => ledger.balance(wallet),
     statement: async (wallet, options) => ledger.statement(wallet, options),
     byRef: async (wallet, refId) => ledger.byRef(wallet, refId),

@@ -57,6 +57,25 @@ describeEngines('wallet ledger contract', (suite) => {
     expect(await store.ledger.balance(9999)).toBe(0);
   });
 
+  it('notify queues its messages in the commit of the entries created, and nothing when the key was there or the append is refused', async () => {
+    const store = await suite.open(createClock(start).now);
+    const told = (entries: readonly LedgerEntry[]) =>
+      entries.map((entry) => ({
+        chatId: entry.wallet,
+        kind: 'wallet-credited',
+        payload: { type: 'send' as const, text: `+${entry.amount} = ${entry.balance}` },
+      }));
+    await store.ledger.append([deposit('ticket:1', 100_127)], { notify: told });
+    await store.ledger.append([deposit('ticket:1', 100_127)], { notify: told });
+    await expect(store.ledger.append([hold('r1', 200_000)], { notify: told })).rejects.toBeInstanceOf(LedgerShortError);
+    const texts = (await store.outbox.list()).map((item) => (item.payload as { text?: string }).text);
+    expect(texts).toEqual(['+100127 = 100127']);
+    // Durable with the entry: a reopened engine has both.
+    const reopened = await suite.reopen(store, createClock(start).now);
+    expect(await reopened.ledger.balance(downline)).toBe(100_127);
+    expect(await reopened.outbox.size()).toBe(1);
+  });
+
   it('an append that would take the balance below zero is refused with the shortfall, and nothing of its write is stored', async () => {
     const store = await suite.open(createClock(start).now);
     await store.ledger.append([deposit('d1', 10_000)]);

@@ -15,7 +15,8 @@ import {
   type NewLedgerEntry,
   type WalletState,
 } from '../records/ledger.ts';
-import { column, inTransaction, page, type PgConnections, type Queryable } from './db.ts';
+import { buildOutboxItem } from '../records/outbox.ts';
+import { column, inTransaction, insertOutbox, page, type PgConnections, type Queryable } from './db.ts';
 
 /** The wallet's state as the rules need it, its row locked (created with 0 if new: the transaction decides whether it stays). */
 async function lockedWallet(db: Queryable, wallet: number, upline: number, keys: string[], refIds: string[]): Promise<WalletState> {
@@ -73,7 +74,16 @@ export async function appendLedger(db: Queryable, inputs: readonly NewLedgerEntr
 
 export function createPgLedger(pool: PgConnections, now: () => Date): LedgerStore {
   return {
-    append: (inputs) => inTransaction(pool, (client) => appendLedger(client, inputs, now())),
+    append: (inputs, options = {}) =>
+      inTransaction(pool, async (client) => {
+        const at = now();
+        const appends = await appendLedger(client, inputs, at);
+        const created = appends.filter((append) => append.created).map((append) => append.entry);
+        // The messages are committed with the entries they tell of.
+        if (created.length > 0 && options.notify)
+          for (const item of options.notify(created)) await insertOutbox(client, buildOutboxItem(item, at));
+        return appends;
+      }),
     async balance(wallet) {
       const [balance] = await column<string>(pool, 'balance', 'SELECT balance FROM ledger_wallets WHERE wallet = $1', [wallet]);
       return balance === undefined ? 0 : Number(balance);

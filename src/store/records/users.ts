@@ -87,6 +87,34 @@ export const downlineModeSchema = z.object({
 });
 export type DownlineMode = z.infer<typeof downlineModeSchema>;
 
+/**
+ * A downline's deposit request (a "tiket deposit"): the amount asked, the code that makes the sum
+ * to transfer unique among the upline's open requests, valid until `expiresAt`, decided once by
+ * the upline. Accepting it credits the wallet with `total` under the ledger key `deposit:<id>`.
+ */
+export const depositRequestSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9]{6,16}$/),
+  downlineId: z.number().int(),
+  amount: z.number().int().positive(),
+  /** 1..999, added to `amount`. */
+  code: z.number().int().min(1).max(999),
+  /** What the downline transfers and is credited: amount + code. */
+  total: z.number().int().positive(),
+  at: isoDate,
+  expiresAt: isoDate,
+  status: z.enum(['pending', 'accepted', 'rejected']),
+  decidedAt: isoDate.optional(),
+});
+export type DepositRequest = z.infer<typeof depositRequestSchema>;
+
+/** An upline's deposit desk: the payment instructions downlines are shown, and the deposit requests kept to answer taps. */
+export const depositDeskSchema = z.object({
+  /** Bank account, e-wallet or QRIS text, as the upline typed it (/carabayar). */
+  payInfo: z.string().min(1).max(1000).optional(),
+  requests: z.array(depositRequestSchema),
+});
+export type DepositDesk = z.infer<typeof depositDeskSchema>;
+
 /** A downline's place under their one upline. */
 export const membershipSchema = z.object({
   uplineId: z.number().int(),
@@ -139,6 +167,8 @@ export const userSchema = z.object({
   sellRules: sellRulesSchema.optional(),
   /** Set while the user is an upline (/downline): their levels, invites and join requests. */
   downlineMode: downlineModeSchema.optional(),
+  /** An upline's payment instructions and their downlines' deposit requests (the wallet service writes it). */
+  depositDesk: depositDeskSchema.optional(),
   /** Set while the user is someone's downline (never together with `downlineMode`). */
   membership: membershipSchema.optional(),
   /** The opt-in daily summary (/summary): its WIB hour, and the WIB day it was last queued on (once a day, across restarts). */

@@ -1,0 +1,84 @@
+## Wallet: a downline's /saldo, /deposit, /mutasi; the upline's /carabayar, /saldodl and deposit requests
+
+wallet-balance =
+    💰 <b>Saldo deposit Anda</b>: { $amount }
+    Disimpan di upline Anda, { $name }. Dibaca { $time }.
+    Tambah saldo dengan /deposit; riwayat mutasi dengan /mutasi.
+wallet-not-downline = Perintah ini untuk downline: saldo deposit disimpan di upline Anda. Bergabunglah lewat link undangan dari upline Anda.
+wallet-button-deposit = ➕ Deposit
+wallet-button-statement = 📜 Mutasi
+wallet-button-copy-amount = 📋 Salin nominal
+
+wallet-deposit-choose = Pilih nominal deposit, atau ketik misalnya <code>/deposit 150000</code> (minimal { $min }).
+wallet-deposit-usage = Nominal tidak terbaca. Ketik misalnya <code>/deposit 100000</code> atau <code>/deposit 100rb</code> (minimal { $min }).
+wallet-deposit-bad-amount = Nominal deposit harus antara { $min } dan { $max }.
+wallet-deposit-ticket =
+    🧾 <b>Tiket deposit</b>
+    Transfer tepat <b>{ $total }</b> ({ $amount } + kode unik { $code }) sebelum { $until }.
+    Nominal yang tepat menandai transfer Anda: jangan dibulatkan.
+
+    <b>Cara bayar dari { $name }:</b>
+    { $payinfo }
+
+    Saldo bertambah { $total } setelah { $name } mengonfirmasi transfer Anda. Anda akan diberi tahu.
+wallet-deposit-no-pay-info = { $name } belum mengatur cara bayar deposit. Minta mereka mengaturnya dengan /carabayar, lalu coba lagi.
+wallet-deposit-too-many = Anda masih punya { $count } tiket deposit yang belum dikonfirmasi: { $list }. Tunggu konfirmasi upline Anda atau sampai tiketnya kedaluwarsa.
+wallet-deposit-busy = Upline Anda sedang punya terlalu banyak tiket deposit terbuka. Coba lagi nanti.
+wallet-deposit-suspended = Akun downline Anda sedang ditangguhkan: deposit tidak bisa diminta. Hubungi upline Anda.
+wallet-deposit-not-downline = Anda bukan downline siapa pun lagi.
+
+wallet-payinfo-none =
+    Cara bayar deposit belum diatur. Kirim misalnya:
+    <code>/carabayar BCA 1234567890 a.n. Budi Santoso, atau DANA 081234567890</code>
+    Teks ini ditunjukkan ke downline Anda bersama nominal unik setiap tiket deposit.
+wallet-payinfo-current =
+    Cara bayar deposit saat ini:
+    { $text }
+
+    Ubah dengan <code>/carabayar teks baru</code>.
+wallet-payinfo-saved =
+    ✅ Cara bayar disimpan. Downline Anda melihatnya di setiap tiket deposit:
+    { $text }
+wallet-payinfo-not-open = Mode downline belum dibuka. Kirim /downline untuk membukanya.
+wallet-payinfo-too-long = Cara bayar paling panjang { $max } karakter.
+
+wallet-request =
+    💰 <b>Tiket deposit</b> dari { $name } (ID { $id }): <b>{ $total }</b> ({ $amount } + kode { $code }), berlaku sampai { $until }.
+    Terima setelah transfer sebesar itu masuk ke rekening Anda.
+wallet-button-accept = ✅ Terima
+wallet-button-reject = ❌ Tolak
+wallet-request-accepted = 💰 Deposit { $total } dari { $name }: ✅ diterima. Saldo downline sekarang { $balance }.
+wallet-request-rejected = 💰 Deposit { $total } dari { $name }: ❌ ditolak.
+wallet-request-expired = 💰 Deposit { $total } dari { $name }: ⌛ kedaluwarsa, tidak bisa diterima lagi. Downline bisa meminta tiket baru.
+wallet-decision-accepted = ✅ Diterima: saldo downline bertambah.
+wallet-decision-rejected = ❌ Ditolak.
+wallet-decision-already-accepted = Tiket ini sudah diterima (saldo ditambahkan sekali saja).
+wallet-decision-already-rejected = Tiket ini sudah ditolak.
+wallet-decision-already-expired = Tiket ini sudah kedaluwarsa.
+wallet-decision-unknown = Tiket deposit ini tidak ada lagi.
+
+wallet-credited = ✅ Deposit { $total } diterima oleh { $name }. Saldo Anda sekarang { $balance }.
+wallet-rejected = ❌ { $name } menolak tiket deposit { $total }. Jika Anda sudah transfer, hubungi { $name }.
+wallet-adjusted-add = ➕ { $name } menambah saldo Anda { $amount } ({ $reason }). Saldo Anda sekarang { $balance }.
+wallet-adjusted-deduct = ➖ { $name } mengurangi saldo Anda { $amount } ({ $reason }). Saldo Anda sekarang { $balance }.
+
+wallet-adjust-usage =
+    Tambah atau kurangi saldo downline, dengan alasan:
+    <code>/saldodl 123456789 +50000 bonus bulan ini</code>
+    <code>/saldodl @nama -20000 koreksi transfer</code>
+    (ID atau @username downline Anda, tanda + atau −, paling banyak { $max })
+wallet-adjust-reason-long = Alasan paling panjang { $max } karakter.
+wallet-adjust-not-yours = { $who } bukan downline Anda. Lihat daftarnya di /downline.
+wallet-adjust-short = ❌ Tidak dikurangi: saldo { $name } hanya { $balance }, kurang dari { $amount }. Saldo tidak pernah di bawah nol.
+wallet-adjust-added = ✅ Saldo { $name } ditambah { $amount } ({ $reason }). Saldo sekarang { $balance }. Downline diberi tahu.
+wallet-adjust-deducted = ✅ Saldo { $name } dikurangi { $amount } ({ $reason }). Saldo sekarang { $balance }. Downline diberi tahu.
+
+wallet-statement-title = 📜 <b>Mutasi saldo</b> (halaman { $page }, terbaru dulu)
+wallet-statement-line = { $time } · { $what }{ $amount } · saldo { $balance }{ $note }
+wallet-statement-empty = Belum ada mutasi. Tambah saldo dengan /deposit.
+wallet-statement-no-more = Tidak ada mutasi yang lebih lama.
+wallet-kind-deposit = Deposit
+wallet-kind-hold = Pembelian
+wallet-kind-final = Pembelian sukses
+wallet-kind-refund = Pengembalian
+wallet-kind-adjust = Koreksi upline

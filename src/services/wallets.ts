@@ -1,0 +1,309 @@
+/**
+ * Downlines' wallets: deposit requests, the upline's decision on them, manual adjustments, the
+ * balance and statement. The one writer of ledger entries outside the purchase path (which writes
+ * its holds and refunds with its transactions) and of the upline's deposit desk (`depositDesk`:
+ * payment instructions and deposit requests).
+ *
+ * Money moves exactly once by idempotency keys: a deposit is credited under `deposit:<request
+ * id>`, an adjustment under the key of the update that asked for it. The downline's notice of a
+ * movement is queued in the same commit as its entry (`ledger.append`'s `notify`), so a repeated
+ * append (a double tap, a replayed update, a second instance) neither credits nor tells twice.
+ *
+ * Accepting is two commits: the decision on the upline's record (so accept and reject exclude
+ * each other), then the credit. A crash between them leaves an accepted request not yet credited:
+ * the replayed update, or any later tap on it, credits it (the key makes that once).
+ */
+import type { Db } from '../store/db.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
+import type { UsersChange } from '../store/contract.ts';
+import type { DepositDesk, DepositRequest, Membership, UserRecord } from '../store/records/users.ts';
+import { LedgerShortError, maxLedgerAmount, type LedgerEntry } from '../store/records/ledger.ts';
+import { randomInt } from 'node:crypto';
+import { randomId } from './downline-rules.ts';
+
+/** Bounds of deposits and the desk (an upline's record is read on every update of theirs: it stays small). */
+export const walletLimits = {
+  minDeposit: 10_000,
+  maxDeposit: 100_000_000,
+  /** How long a unique amount is valid for. */
+  depositValidMs: 6 * 3600_000,
+  /** Open requests one downline may have at once. */
+  openPerDownline: 3,
+  /** Open requests of one upline at once (codes are 1..999). */
+  openPerUpline: 300,
+  /** Decided or expired requests kept to answer a late tap with what happened. */
+  closedKept: 100,
+  maxAdjust: 100_000_000,
+  payInfoLength: 1000,
+  reasonLength: 200,
+  /** Entries per /mutasi page. */
+  statementPage: 10,
+} as const;
+
+/** The amounts the /deposit buttons offer. */
+export const depositPresets = [50_000, 100_000, 200_000, 500_000, 1_000_000] as const;
+
+/** The messages the service queues (built in the recipient's language by notify/wallet-notices.ts). */
+export interface WalletMessages {
+  /** To the upline: a downline asks for a deposit, with ✅ Terima / ❌ Tolak. */
+  request(upline: UserRecord, downline: UserRecord, request: DepositRequest): NewOutboxItem;
+  /** To the downline: their deposit was credited. */
+  credited(downline: UserRecord, upline: UserRecord, request: DepositRequest, entry: LedgerEntry): NewOutboxItem;
+  /** To the downline: their deposit request was rejected. */
+  rejected(downline: UserRecord, upline: UserRecord, request: DepositRequest): NewOutboxItem;
+  /** To the downline: their upline added to or deducted from the wallet. */
+  adjusted(downline: UserRecord, upline: UserRecord, entry: LedgerEntry): NewOutboxItem;
+}
+
+export interface WalletServiceDeps {
+  db: Db;
+  now: () => Date;
+  messages: WalletMessages;
+  /** Wakes the outbox after a change queued a message. */
+  onQueued?: () => void;
+  /** The codes 1..999 in the order a request tries them; default a fresh random order each time. */
+  codes?: () => number[];
+}
+
+/** What asking for a deposit came to. */
+export type DepositAnswer =
+  | { kind: 'not-downline' }
+  | { kind: 'suspended' }
+  | { kind: 'bad-amount' }
+  | { kind: 'no-pay-info'; upline: UserRecord }
+  | { kind: 'too-many'; open: DepositRequest[] }
+  | { kind: 'busy' }
+  | { kind: 'requested'; request: DepositRequest; upline: UserRecord; payInfo: string };
+
+/** What the upline's ✅ / ❌ came to. */
+export type DepositDecision =
+  | { kind: 'unknown' }
+  | { kind: 'expired'; request: DepositRequest }
+  | { kind: 'accepted'; request: DepositRequest; balance: number; now: boolean }
+  | { kind: 'rejected'; request: DepositRequest; now: boolean };
+
+/** What a manual adjustment came to. */
+export type AdjustAnswer =
+  | { kind: 'not-yours' }
+  | { kind: 'short'; balance: number }
+  | { kind: 'done'; entry: LedgerEntry; downline: UserRecord; repeated: boolean };
+
+/** Whether a request can still be decided at `now` (pending, not expired). */
+export function isOpenRequest(request: DepositRequest, now: Date): boolean {
+  return request.status === 'pending' && Date.parse(request.expiresAt) > now.getTime();
+}
+
+/** The ledger key a request is credited under. */
+export const depositKey = (requestId: string): string => `deposit:${requestId}`;
+
+const answer = <R>(result: R): UsersChange<R> => ({ patches: [], result });
+
+/** Deposits, adjustments, balances and statements of downlines' wallets (see the file comment). */
+export class WalletService {
+  constructor(private readonly deps: WalletServiceDeps) {}
+
+  /** The user's membership, when they are someone's downline. */
+  async membership(userId: number): Promise<Membership | undefined> {
+    return (await this.deps.db.users.get(userId))?.membership;
+  }
+
+  /** The upline's payment instructions, if set. */
+  async payInfo(uplineId: number): Promise<string | undefined> {
+    return (await this.deps.db.users.get(uplineId))?.depositDesk?.payInfo;
+  }
+
+  /** Sets the payment instructions downlines are shown with each deposit (only with downline mode open). */
+  async setPayInfo(uplineId: number, text: string): Promise<'saved' | 'not-open' | 'too-long'> {
+    const payInfo = text.trim();
+    if (payInfo.length === 0 || payInfo.length > walletLimits.payInfoLength) return 'too-long';
+    return this.change([uplineId], (users) => {
+      const upline = users.get(uplineId);
+      if (!upline?.downlineMode) return answer('not-open' as const);
+      const desk: DepositDesk = { ...(upline.depositDesk ?? { requests: [] }), payInfo };
+      return { patches: [{ id: uplineId, patch: { depositDesk: desk } }], result: 'saved' as const };
+    });
+  }
+
+  /**
+   * A downline asks to deposit `amount`: a request with a code 1..999 that no other open request of
+   * the upline has (so the sum to transfer names it), valid for `depositValidMs`; the upline is
+   * sent it in the same commit. Refused for a suspended downline, an upline without payment
+   * instructions, or too many open requests.
+   */
+  async requestDeposit(downlineId: number, amount: number): Promise<DepositAnswer> {
+    if (!Number.isSafeInteger(amount) || amount < walletLimits.minDeposit || amount > walletLimits.maxDeposit)
+      return { kind: 'bad-amount' };
+    const membership = await this.membership(downlineId);
+    if (!membership) return { kind: 'not-downline' };
+    const at = this.deps.now();
+    const id = randomId();
+    // Drawn outside the change (which must be pure: it may run again); the change picks the first free one.
+    const candidates = (this.deps.codes ?? shuffledCodes)();
+    return this.change([membership.uplineId, downlineId], (users): UsersChange<DepositAnswer> => {
+      const downline = users.get(downlineId);
+      const upline = users.get(membership.uplineId);
+      if (!downline?.membership || downline.membership.uplineId !== membership.uplineId || !upline?.downlineMode)
+        return answer({ kind: 'not-downline' });
+      if (downline.membership.status !== 'active') return answer({ kind: 'suspended' });
+      const desk = upline.depositDesk ?? { requests: [] };
+      if (desk.payInfo === undefined) return answer({ kind: 'no-pay-info', upline });
+      const open = desk.requests.filter((r) => isOpenRequest(r, at));
+      const mine = open.filter((r) => r.downlineId === downlineId);
+      if (mine.length >= walletLimits.openPerDownline) return answer({ kind: 'too-many', open: mine });
+      const taken = new Set(open.map((r) => r.code));
+      const code = candidates.find((c) => !taken.has(c));
+      if (code === undefined || open.length >= walletLimits.openPerUpline) return answer({ kind: 'busy' });
+      const request: DepositRequest = {
+        id,
+        downlineId,
+        amount,
+        code,
+        total: amount + code,
+        at: at.toISOString(),
+        expiresAt: new Date(at.getTime() + walletLimits.depositValidMs).toISOString(),
+        status: 'pending',
+      };
+      const next: DepositDesk = { ...desk, requests: keptRequests([...desk.requests, request], at) };
+      return {
+        patches: [{ id: upline.id, patch: { depositDesk: next } }],
+        notify: [this.deps.messages.request(upline, downline, request)],
+        result: { kind: 'requested', request, upline, payInfo: desk.payInfo },
+      };
+    });
+  }
+
+  /**
+   * The upline's ✅ Terima or ❌ Tolak on a request. Decided once: a later tap is answered with
+   * what was decided; an expired request is refused. Accepting credits the wallet once (see the
+   * file comment), the downline told in the credit's commit; rejecting tells them in the decision's.
+   */
+  async decide(uplineId: number, requestId: string, decision: 'accept' | 'reject'): Promise<DepositDecision> {
+    const found = (await this.deps.db.users.get(uplineId))?.depositDesk?.requests.find((r) => r.id === requestId);
+    if (!found) return { kind: 'unknown' };
+    const downlineId = found.downlineId;
+    const at = this.deps.now();
+    const decided = await this.change([uplineId, downlineId], (users): UsersChange<DepositDecision> => {
+      const upline = users.get(uplineId);
+      const desk = upline?.depositDesk;
+      const request = desk?.requests.find((r) => r.id === requestId);
+      if (!upline || !desk || !request) return answer({ kind: 'unknown' });
+      if (request.status === 'accepted') return answer({ kind: 'accepted', request, balance: 0, now: false });
+      if (request.status === 'rejected') return answer({ kind: 'rejected', request, now: false });
+      if (!isOpenRequest(request, at)) return answer({ kind: 'expired', request });
+      const next: DepositRequest = { ...request, status: decision === 'accept' ? 'accepted' : 'rejected', decidedAt: at.toISOString() };
+      const patch = { depositDesk: { ...desk, requests: desk.requests.map((r) => (r.id === requestId ? next : r)) } };
+      const downline = users.get(downlineId);
+      if (decision === 'reject') {
+        return {
+          patches: [{ id: uplineId, patch }],
+          notify: downline ? [this.deps.messages.rejected(downline, upline, next)] : [],
+          result: { kind: 'rejected', request: next, now: true },
+        };
+      }
+      return { patches: [{ id: uplineId, patch }], result: { kind: 'accepted', request: next, balance: 0, now: true } };
+    });
+    if (decided.kind !== 'accepted') return decided;
+    // Now or on an earlier run that may have stopped before the credit: the key makes it once.
+    const balance = await this.credit(uplineId, decided.request);
+    return { ...decided, balance };
+  }
+
+  /** Credits an accepted request's total under its key, the downline told with the entry; resolves the balance after. */
+  private async credit(uplineId: number, request: DepositRequest): Promise<number> {
+    const [upline, downline] = await Promise.all([this.deps.db.users.get(uplineId), this.deps.db.users.get(request.downlineId)]);
+    const [appended] = await this.deps.db.ledger.append(
+      [
+        {
+          wallet: request.downlineId,
+          upline: uplineId,
+          kind: 'deposit',
+          amount: request.total,
+          key: depositKey(request.id),
+          refId: request.id,
+        },
+      ],
+      {
+        notify: (created) =>
+          upline && downline ? created.map((entry) => this.deps.messages.credited(downline, upline, request, entry)) : [],
+      },
+    );
+    if (appended?.created) this.deps.onQueued?.();
+    return appended?.entry.balance ?? (await this.deps.db.ledger.balance(request.downlineId));
+  }
+
+  /**
+   * The upline adds to (`amount` > 0) or deducts from (< 0) a downline's wallet, with a reason;
+   * `key` names the asking (the update), so a replay moves nothing again. A deduction never takes
+   * the balance below zero: refused with the balance. The downline is told in the same commit.
+   */
+  async adjust(uplineId: number, downlineId: number, amount: number, reason: string, key: string): Promise<AdjustAnswer> {
+    const [upline, downline] = await Promise.all([this.deps.db.users.get(uplineId), this.deps.db.users.get(downlineId)]);
+    if (!upline?.downlineMode || downline?.membership?.uplineId !== uplineId) return { kind: 'not-yours' };
+    if (!Number.isSafeInteger(amount) || amount === 0 || Math.abs(amount) > Math.min(walletLimits.maxAdjust, maxLedgerAmount))
+      throw new RangeError(`an adjustment of Rp ${amount} is out of bounds`);
+    try {
+      const [appended] = await this.deps.db.ledger.append(
+        [{ wallet: downlineId, upline: uplineId, kind: 'adjust', amount, key: `adjust:${key}`, by: uplineId, reason }],
+        { notify: (created) => created.map((entry) => this.deps.messages.adjusted(downline, upline, entry)) },
+      );
+      if (!appended) throw new Error('unreachable: an append of one entry answered none');
+      if (appended.created) this.deps.onQueued?.();
+      return { kind: 'done', entry: appended.entry, downline, repeated: !appended.created };
+    } catch (error) {
+      if (error instanceof LedgerShortError) return { kind: 'short', balance: error.balance };
+      throw error;
+    }
+  }
+
+  /** The upline's downline named by id or `@username` (any case), if theirs. */
+  async findDownline(uplineId: number, ref: string): Promise<UserRecord | undefined> {
+    const name = ref.startsWith('@') ? ref.slice(1).toLowerCase() : undefined;
+    // An id as screens show it may be grouped (`700.000.002`).
+    const digits = ref.replace(/[.,]/g, '');
+    const id = name === undefined && /^\d{1,15}$/.test(digits) ? Number(digits) : undefined;
+    if (name === undefined && id === undefined) return undefined;
+    const downlines = await this.deps.db.users.list({ uplineId });
+    return downlines.find((user) => (id !== undefined ? user.id === id : user.username?.toLowerCase() === name));
+  }
+
+  /** A wallet's balance. */
+  balance(downlineId: number): Promise<number> {
+    return this.deps.db.ledger.balance(downlineId);
+  }
+
+  /** A statement page (0 the newest), newest first with the running balance, and whether an older page exists. */
+  async statement(downlineId: number, page: number): Promise<{ entries: LedgerEntry[]; hasMore: boolean }> {
+    const size = walletLimits.statementPage;
+    const found = await this.deps.db.ledger.statement(downlineId, { limit: size + 1, offset: page * size });
+    return { entries: found.slice(0, size), hasMore: found.length > size };
+  }
+
+  /** `users.transact`, waking the outbox when the change queued a message. */
+  private async change<R>(ids: readonly number[], change: (users: ReadonlyMap<number, UserRecord>) => UsersChange<R>): Promise<R> {
+    let queued = false;
+    const result = await this.deps.db.users.transact(ids, (users) => {
+      const made = change(users);
+      queued = (made.notify?.length ?? 0) > 0;
+      return made;
+    });
+    if (queued) this.deps.onQueued?.();
+    return result;
+  }
+}
+
+/** The requests with the closed (decided or expired) ones beyond `closedKept` dropped, oldest first. */
+function keptRequests(requests: readonly DepositRequest[], now: Date): DepositRequest[] {
+  const closed = requests.filter((r) => !isOpenRequest(r, now));
+  const drop = new Set(closed.slice(0, Math.max(0, closed.length - walletLimits.closedKept)));
+  return requests.filter((r) => !drop.has(r));
+}
+
+/** The codes 1..999 in random order (Fisher-Yates): which one a request gets says nothing about the others. */
+function shuffledCodes(): number[] {
+  const codes = Array.from({ length: 999 }, (_, i) => i + 1);
+  for (let i = codes.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [codes[i], codes[j]] = [codes[j]!, codes[i]!];
+  }
+  return codes;
+}
