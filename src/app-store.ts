@@ -106,6 +106,7 @@ export function processClaims(
     ...config.claims,
     instanceId,
     renew: (lease) => db.renewLeases(lease),
+    liveness: db.liveness,
     onProblem: (message, fields) => logger.warn(message, fields),
   });
   if (config.databaseUrl) claims.start();

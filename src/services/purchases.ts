@@ -8,6 +8,7 @@ import { isFinalStatus as isFinal, type TransactionRecord } from '../store/recor
 import { mintRefId } from './refs.ts';
 import { createInProcessSendClaims } from '../store/send-claims.ts';
 import type { SendClaimStore } from '../store/contract.ts';
+import type { ClaimTokens } from '../store/claim-holder.ts';
 import { sellPriceOf, type SellRules } from './pricing.ts';
 import { PurchaseRecorder, type CallOptions, type PurchaseRecorderDeps } from './purchase-records.ts';
 import { PurchaseSender, type PurchaseSenderDeps } from './purchase-sender.ts';
@@ -49,6 +50,11 @@ export interface PurchaseServiceDeps extends PurchaseRecorderDeps, Omit<Purchase
    * across instances). Default: claims in this process's memory, right for the lowdb store.
    */
   claims?: SendClaimStore;
+  /**
+   * This process's claim tokens: a confirmation its caller sends itself (`holdMs`) is claimed under
+   * the current one, so no other instance's watcher sends it while this one lives, however slow.
+   */
+  leases?: ClaimTokens;
 }
 
 /** The stored sell price and margin of a purchase line under `rules` (none: sell = cost). */
@@ -76,7 +82,8 @@ export class PurchaseService {
    * status `Created`, on disk before anything is sent. Idempotent per `confirmationId`: a double
    * tap, a re-sent callback or a replayed update gets the same transactions back, never new ones.
    * `holdMs`: the caller submits them itself right away, so the settlement watcher leaves them
-   * alone for that long (it sends them only if the caller crashed before submitting).
+   * alone for that long, and (with `leases`) claimed for this process while it lives: the watcher
+   * sends them only if the caller died before submitting, or let them go (`releaseHold`).
    */
   async confirm({ confirmationId, userId, chatId, lines, holdMs }: PurchaseConfirmation): Promise<TransactionRecord[]> {
     const existing = await this.recordedConfirmation(confirmationId);
@@ -99,7 +106,8 @@ export class PurchaseService {
       batchId: confirmationId,
     }));
     try {
-      return await this.db.transactions.createMany(records, { confirmationId });
+      const lease = hold.nextCheckAt === undefined ? undefined : this.deps.leases?.lease();
+      return await this.db.transactions.createMany(records, { confirmationId, ...(lease ? { lease } : {}) });
     } catch (error) {
       // A concurrent confirm of the same id won the race: return its transactions, once on disk.
       // (A failed write is undone in memory, so this never finds a confirmation that is lost.)
@@ -118,6 +126,17 @@ export class PurchaseService {
    * returns its answer; a transaction already sent and answered is returned as stored (its
    * re-sends are the watcher's checks), so a replayed submit never asks the provider again.
    */
+  /**
+   * Lets confirmed purchases this process holds (`confirm` with `holdMs`) go to the settlement
+   * watcher of any instance, when the caller will not send them after all (it failed before). One
+   * sent or claimed under an older token is left as it is.
+   */
+  async releaseHold(refIds: readonly string[]): Promise<void> {
+    const owner = this.deps.leases?.lease().owner;
+    if (owner === undefined) return;
+    for (const refId of refIds) await this.db.transactions.releaseClaim(refId, owner);
+  }
+
   submit(refId: string, options?: CallOptions): Promise<TransactionRecord> {
     return this.sender.call(refId, 'create', options);
   }
