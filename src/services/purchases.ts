@@ -118,15 +118,6 @@ export class PurchaseService {
   }
 
   /**
-   * Sends a `Created` transaction to the provider with its stored ref id, code and target, and
-   * records the answer. A timeout, network error, 5xx or unreadable answer leaves it Pending
-   * (outcome unknown), never failed. Only a refusal (401/402/403/404/400) of the FIRST send marks
-   * it Rejected ("not created"); once a send was attempted, refusals are handled as on a re-check.
-   * One sender per ref: a submit that finds another call for the ref in flight waits for it and
-   * returns its answer; a transaction already sent and answered is returned as stored (its
-   * re-sends are the watcher's checks), so a replayed submit never asks the provider again.
-   */
-  /**
    * Lets confirmed purchases this process holds (`confirm` with `holdMs`) go to the settlement
    * watcher of any instance, when the caller will not send them after all (it failed before). One
    * sent or claimed under an older token is left as it is.
@@ -137,6 +128,15 @@ export class PurchaseService {
     for (const refId of refIds) await this.db.transactions.releaseClaim(refId, owner);
   }
 
+  /**
+   * Sends a `Created` transaction to the provider with its stored ref id, code and target, and
+   * records the answer. A timeout, network error, 5xx or unreadable answer leaves it Pending
+   * (outcome unknown), never failed. Only a refusal (401/402/403/404/400) of the FIRST send marks
+   * it Rejected ("not created"); once a send was attempted, refusals are handled as on a re-check.
+   * One sender per ref: a submit that finds another call for the ref in flight waits for it and
+   * returns its answer; a transaction already sent and answered is returned as stored (its
+   * re-sends are the watcher's checks), so a replayed submit never asks the provider again.
+   */
   submit(refId: string, options?: CallOptions): Promise<TransactionRecord> {
     return this.sender.call(refId, 'create', options);
   }
