@@ -21,16 +21,23 @@ export function displayName(user: Pick<UserRecord, 'firstName' | 'username'>): s
   return user.username === undefined ? user.firstName : `${user.firstName} (@${user.username})`;
 }
 
+/** A translate function in `user`'s language (for the messages of downlines and their wallets). */
+export function translatorFor(
+  deps: { translate: (locale: string, key: string, variables?: Record<string, string | number>) => string; defaultLocale: Locale },
+  user: UserRecord,
+): Translate {
+  const locale = userLocale(user, deps.defaultLocale);
+  return (key, variables) => deps.translate(locale, key, variables);
+}
+
+/** An HTML message to `chatId` for the outbox, with its buttons if any. */
+export function htmlMessage(chatId: number, kind: string, text: string, replyMarkup?: { inline_keyboard: unknown[][] }): NewOutboxItem {
+  return { chatId, kind, payload: { type: 'send', text, parseMode: 'HTML', ...(replyMarkup ? { replyMarkup } : {}) } };
+}
+
 export function createDownlineNotices(deps: DownlineNoticesDeps): DownlineMessages {
-  const tFor = (user: UserRecord): Translate => {
-    const locale = userLocale(user, deps.defaultLocale);
-    return (key, variables) => deps.translate(locale, key, variables);
-  };
-  const send = (chatId: number, kind: string, text: string, replyMarkup?: { inline_keyboard: unknown[][] }): NewOutboxItem => ({
-    chatId,
-    kind,
-    payload: { type: 'send', text, parseMode: 'HTML', ...(replyMarkup ? { replyMarkup } : {}) },
-  });
+  const tFor = (user: UserRecord) => translatorFor(deps, user);
+  const send = htmlMessage;
   return {
     request(upline, request, mode) {
       const t = tFor(upline);

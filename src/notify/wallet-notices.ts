@@ -5,10 +5,9 @@
  */
 import type { Locale } from '../domain.ts';
 import type { WalletMessages } from '../services/wallets.ts';
-import type { NewOutboxItem } from '../store/records/outbox.ts';
-import { userLocale, type DepositRequest, type UserRecord } from '../store/records/users.ts';
+import type { DepositRequest, UserRecord } from '../store/records/users.ts';
 import { formatRupiah, formatWibIn } from '../text/format.ts';
-import { displayName } from './downline-notices.ts';
+import { displayName, htmlMessage, translatorFor } from './downline-notices.ts';
 
 type Translate = (key: string, variables?: Record<string, string | number>) => string;
 
@@ -20,15 +19,8 @@ interface WalletNoticesDeps {
 }
 
 export function createWalletNotices(deps: WalletNoticesDeps): WalletMessages {
-  const tFor = (user: UserRecord): Translate => {
-    const locale = userLocale(user, deps.defaultLocale);
-    return (key, variables) => deps.translate(locale, key, variables);
-  };
-  const send = (chatId: number, kind: string, text: string, replyMarkup?: { inline_keyboard: unknown[][] }): NewOutboxItem => ({
-    chatId,
-    kind,
-    payload: { type: 'send', text, parseMode: 'HTML', ...(replyMarkup ? { replyMarkup } : {}) },
-  });
+  const tFor = (user: UserRecord) => translatorFor(deps, user);
+  const send = htmlMessage;
   return {
     request(upline, downline, request) {
       const t = tFor(upline);

@@ -375,16 +375,8 @@ export class DownlineService {
     });
   }
 
-  /** `users.transact`, waking the outbox when the change queued a message. */
-  private async change<R>(ids: readonly number[], change: (users: ReadonlyMap<number, UserRecord>) => Change<R>): Promise<R> {
-    let queued = false;
-    const result = await this.deps.db.users.transact(ids, (users) => {
-      const made = change(users);
-      queued = (made.notify?.length ?? 0) > 0;
-      return made;
-    });
-    if (queued) this.deps.onQueued?.();
-    return result;
+  private change<R>(ids: readonly number[], change: (users: ReadonlyMap<number, UserRecord>) => Change<R>): Promise<R> {
+    return transactUsers(this.deps, ids, change);
   }
 
   /** Changes the user's open downline mode; `{ refused: 'not-open' }` when it is not open. */
@@ -403,4 +395,20 @@ export class DownlineService {
 
 function membershipOf(uplineId: number, request: JoinRequest, level: DownlineLevel, at: Date): Membership {
   return { uplineId, levelId: level.id, status: 'active', joinedAt: at.toISOString(), requestId: request.id };
+}
+
+/** `users.transact`, waking the outbox when the change queued a message (the downline and wallet services' one way to change users). */
+export async function transactUsers<R>(
+  deps: { db: Db; onQueued?: (() => void) | undefined },
+  ids: readonly number[],
+  change: (users: ReadonlyMap<number, UserRecord>) => UsersChange<R>,
+): Promise<R> {
+  let queued = false;
+  const result = await deps.db.users.transact(ids, (users) => {
+    const made = change(users);
+    queued = (made.notify?.length ?? 0) > 0;
+    return made;
+  });
+  if (queued) deps.onQueued?.();
+  return result;
 }

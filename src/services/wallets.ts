@@ -20,6 +20,7 @@ import type { DepositDesk, DepositRequest, Membership, UserRecord } from '../sto
 import { LedgerShortError, maxLedgerAmount, type LedgerEntry } from '../store/records/ledger.ts';
 import { randomInt } from 'node:crypto';
 import { randomId } from './downline-rules.ts';
+import { transactUsers } from './downlines.ts';
 
 /** Bounds of deposits and the desk (an upline's record is read on every update of theirs: it stays small). */
 export const walletLimits = {
@@ -278,16 +279,8 @@ export class WalletService {
     return { entries: found.slice(0, size), hasMore: found.length > size };
   }
 
-  /** `users.transact`, waking the outbox when the change queued a message. */
-  private async change<R>(ids: readonly number[], change: (users: ReadonlyMap<number, UserRecord>) => UsersChange<R>): Promise<R> {
-    let queued = false;
-    const result = await this.deps.db.users.transact(ids, (users) => {
-      const made = change(users);
-      queued = (made.notify?.length ?? 0) > 0;
-      return made;
-    });
-    if (queued) this.deps.onQueued?.();
-    return result;
+  private change<R>(ids: readonly number[], change: (users: ReadonlyMap<number, UserRecord>) => UsersChange<R>): Promise<R> {
+    return transactUsers(this.deps, ids, change);
   }
 }
 

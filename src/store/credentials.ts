@@ -18,11 +18,6 @@ export interface CredentialsRepo {
   /** The decrypted secret fields, or undefined if not connected. Throws VaultError if they cannot be opened. */
   load(userId: number, service: ServiceName): Record<string, string> | undefined;
   has(userId: number, service: ServiceName): boolean;
-  /**
-   * The sealed text as stored, or undefined if not connected: nothing readable without the key,
-   * and different after every save, so it tells whether the credentials changed.
-   */
-  sealedOf(userId: number, service: ServiceName): string | undefined;
   /** Label and connection time, without the secret. */
   info(userId: number, service: ServiceName): CredentialInfo | undefined;
   /** Forgets the credentials; resolves true if there were any. */
@@ -58,7 +53,6 @@ export function createCredentialsRepo({ shards, vault, now }: RepoContext): Cred
       return record ? openCredential(vault, userId, record) : undefined;
     },
     has: (userId, service) => of(userId)[keyOf(userId, service)] !== undefined,
-    sealedOf: (userId, service) => of(userId)[keyOf(userId, service)]?.sealed,
     info(userId, service) {
       const record = of(userId)[keyOf(userId, service)];
       if (!record) return undefined;
