@@ -103,7 +103,6 @@ async function sendOnce(http: HttpOptions, options: SendOptions): Promise<RawAns
       ...(failure === undefined ? {} : { failure }),
     });
   let response;
-  const timeout = runningTimeout(http.timeoutMs ?? defaultTimeoutMs);
   try {
     response = await ofetch.raw(options.path, {
       baseURL: http.baseURL,
@@ -111,7 +110,7 @@ async function sendOnce(http: HttpOptions, options: SendOptions): Promise<RawAns
       query: options.query,
       headers,
       body: body instanceof URLSearchParams ? body.toString() : body === undefined ? undefined : JSON.stringify(body),
-      signal: timeout.signal,
+      timeout: http.timeoutMs ?? defaultTimeoutMs,
       retry: 0,
       ignoreResponseError: true,
       responseType: 'text',
@@ -120,8 +119,6 @@ async function sendOnce(http: HttpOptions, options: SendOptions): Promise<RawAns
     const cause = error instanceof FetchError && error.cause instanceof Error ? error.cause : error;
     report(undefined, cause instanceof Error ? cause.name : 'error');
     throw error;
-  } finally {
-    timeout.clear();
   }
   report(response.status);
   const text = typeof response._data === 'string' ? response._data : '';
@@ -134,48 +131,6 @@ async function sendOnce(http: HttpOptions, options: SendOptions): Promise<RawAns
     notJson = true;
   }
   return { status: response.status, json, notJson };
-}
-
-/**
- * A request's timeout, counted in the time this process ran, not in wall-clock time: a process
- * stopped (SIGSTOP) or starved while its request was at the provider could read nothing meanwhile,
- * and taking the pause for the provider's silence would give up a request the provider is still
- * handling or has answered (the ref's next sender would then ask about it while it is in flight).
- * Counted in tenths of the timeout: a tenth that took much longer than it should counts as one and
- * a half, however long the pause, and the abort waits for what arrived to be read (`setImmediate`).
- * It covers the answer's body too.
- */
-function runningTimeout(ms: number): { signal: AbortSignal; clear(): void } {
-  const controller = new AbortController();
-  const step = Math.max(10, ms / 10);
-  let ran = 0;
-  let last = performance.now();
-  let cleared = false;
-  const tick = () => {
-    const now = performance.now();
-    ran += Math.min(now - last, step * 1.5);
-    last = now;
-    if (ran < ms) return arm(Math.min(step, ms - ran));
-    setImmediate(() => {
-      if (cleared) return;
-      const error = new Error('[TimeoutError]: The operation was aborted due to timeout');
-      error.name = 'TimeoutError';
-      controller.abort(error);
-    });
-  };
-  let timer: NodeJS.Timeout;
-  const arm = (delay: number) => {
-    timer = setTimeout(tick, delay);
-    timer.unref();
-  };
-  arm(step);
-  return {
-    signal: controller.signal,
-    clear() {
-      cleared = true;
-      clearTimeout(timer);
-    },
-  };
 }
 
 /** Timeouts, refused/reset connections and 5xx: the request may or may not have been acted on. */

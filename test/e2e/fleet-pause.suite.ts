@@ -46,9 +46,6 @@ describe('a fleet instance paused past its lease', () => {
     expect(await fleet.sql('SELECT count(*)::int AS replayed FROM inbox WHERE attempts > 0')).toEqual([{ replayed: 0 }]);
     await fleet.instances[0]?.waitForOutput((output) => output.includes('the database session kept them'), 30_000);
     expect(pausedOutput()).not.toContain('given up here');
-    // Woken, it read the answers its requests got while it was stopped (the pause is longer than
-    // PROVIDER_TIMEOUT_MS): none was taken for unanswered and left to a re-check while at the provider.
-    expect(pausedOutput()).not.toContain('purchase outcome unknown');
   }, 420_000);
 
   it('SIGSTOP for three leases and the server ends its sessions meanwhile (its machine looked gone): the other instance takes its work, every purchase bought once and shown settled; woken, the instance gives up what it lost', async () => {
