@@ -106,7 +106,6 @@ export function processClaims(
     ...config.claims,
     instanceId,
     renew: (lease) => db.renewLeases(lease),
-    liveness: db.liveness,
     onProblem: (message, fields) => logger.warn(message, fields),
   });
   if (config.databaseUrl) claims.start();

@@ -182,7 +182,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     sellPriceOf: options.sellPriceOf,
     depositCodes: options.depositCodes,
     ...createAppDownlineMessages(config, i18n),
-    leases: claimTokens,
     broadcastProgress: async () => {
       const running = await broadcasts.running();
       return running ? { sent: running.sent, total: running.total } : undefined;

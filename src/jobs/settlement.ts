@@ -174,7 +174,7 @@ class SettlementLoop implements SettlementWatcher {
     // Read before the claim is looked at: a pause during the read must not let the check go on.
     if (await this.pauses.heldAtFirstCheck(tx.userId)) return;
     // Paused past the lease since the claim: the check may be another instance's now.
-    if (owner !== undefined && !(await this.claims.holds(owner))) {
+    if (owner !== undefined && !this.claims.holds(owner)) {
       logger.warn('claim on a due check lost before it was made (this instance was paused past its lease): not made here', {
         refId: tx.refId,
       });

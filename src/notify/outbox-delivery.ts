@@ -76,7 +76,7 @@ export class OutboxDeliveries {
     if (!item) return;
     await turn.ready();
     // Paused past the lease (waiting for a slot, or before): another instance may be sending it now.
-    if (!(await claims.holds(lease.owner))) {
+    if (!claims.holds(lease.owner)) {
       const lost = 'claim on a notification lost before it was sent (this instance was paused past its lease): not sent here';
       return log.warn(lost, describe(item));
     }

@@ -232,7 +232,7 @@ export function runUpdatesInChatTurns(
     const owner = claims.ownerOf(update.update_id);
     const run = async (mayWait: boolean) => {
       if (owner === undefined) return handle(update);
-      if (!(await claims.holder.holds(owner)) || !(await db.inbox.holds(update.update_id, owner))) {
+      if (!claims.holder.holds(owner) || !(await db.inbox.holds(update.update_id, owner))) {
         claims.take(update.update_id);
         return;
       }
@@ -256,9 +256,9 @@ export function runUpdatesInChatTurns(
 
 /** A Bot API transformer that refuses every call for an update whose claim this process lost (paused past its lease). */
 export function claimGuard(holder: ClaimHolder): Transformer {
-  return async (prev, method, payload, signal) => {
+  return (prev, method, payload, signal) => {
     const scope = claimScope.getStore();
-    if (scope && !(await holder.holds(scope.owner))) throw new ClaimLostError();
+    if (scope && !holder.holds(scope.owner)) throw new ClaimLostError();
     return prev(method, payload, signal);
   };
 }

@@ -8,7 +8,6 @@ import { isFinalStatus as isFinal, type TransactionRecord } from '../store/recor
 import { mintRefId } from './refs.ts';
 import { createInProcessSendClaims } from '../store/send-claims.ts';
 import type { SendClaimStore } from '../store/contract.ts';
-import type { ClaimTokens } from '../store/claim-holder.ts';
 import { sellPriceOf, type SellRules } from './pricing.ts';
 import { PurchaseRecorder, type CallOptions, type PurchaseRecorderDeps } from './purchase-records.ts';
 import { PurchaseSender, type PurchaseSenderDeps } from './purchase-sender.ts';
@@ -50,11 +49,6 @@ export interface PurchaseServiceDeps extends PurchaseRecorderDeps, Omit<Purchase
    * across instances). Default: claims in this process's memory, right for the lowdb store.
    */
   claims?: SendClaimStore;
-  /**
-   * This process's claim tokens: a confirmation its caller sends itself (`holdMs`) is claimed under
-   * the current one, so no other instance's watcher sends it while this one lives, however slow.
-   */
-  leases?: ClaimTokens;
 }
 
 /** The stored sell price and margin of a purchase line under `rules` (none: sell = cost). */
@@ -82,8 +76,7 @@ export class PurchaseService {
    * status `Created`, on disk before anything is sent. Idempotent per `confirmationId`: a double
    * tap, a re-sent callback or a replayed update gets the same transactions back, never new ones.
    * `holdMs`: the caller submits them itself right away, so the settlement watcher leaves them
-   * alone for that long, and (with `leases`) claimed for this process while it lives: the watcher
-   * sends them only if the caller died before submitting, or let them go (`releaseHold`).
+   * alone for that long (it sends them only if the caller crashed before submitting).
    */
   async confirm({ confirmationId, userId, chatId, lines, holdMs }: PurchaseConfirmation): Promise<TransactionRecord[]> {
     const existing = await this.recordedConfirmation(confirmationId);
@@ -106,8 +99,7 @@ export class PurchaseService {
       batchId: confirmationId,
     }));
     try {
-      const lease = hold.nextCheckAt === undefined ? undefined : this.deps.leases?.lease();
-      return await this.db.transactions.createMany(records, { confirmationId, ...(lease ? { lease } : {}) });
+      return await this.db.transactions.createMany(records, { confirmationId });
     } catch (error) {
       // A concurrent confirm of the same id won the race: return its transactions, once on disk.
       // (A failed write is undone in memory, so this never finds a confirmation that is lost.)
@@ -115,17 +107,6 @@ export class PurchaseService {
       if (raced) return raced;
       throw error;
     }
-  }
-
-  /**
-   * Lets confirmed purchases this process holds (`confirm` with `holdMs`) go to the settlement
-   * watcher of any instance, when the caller will not send them after all (it failed before). One
-   * sent or claimed under an older token is left as it is.
-   */
-  async releaseHold(refIds: readonly string[]): Promise<void> {
-    const owner = this.deps.leases?.lease().owner;
-    if (owner === undefined) return;
-    for (const refId of refIds) await this.db.transactions.releaseClaim(refId, owner);
   }
 
   /**

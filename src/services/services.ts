@@ -1,4 +1,3 @@
-import type { ClaimTokens } from '../store/claim-holder.ts';
 import type { Db } from '../store/db.ts';
 import type { Providers } from '../providers/factory.ts';
 import type { Logger } from '../logger.ts';
@@ -80,8 +79,6 @@ export interface ServicesDeps {
   walletMessages: WalletMessages;
   /** The order deposit codes are tried in; default random. */
   depositCodes?: (() => number[]) | undefined;
-  /** This process's claim tokens (a fleet instance's claim holder): a purchase just confirmed is claimed under them. */
-  leases?: ClaimTokens;
 }
 
 export function createServices(deps: ServicesDeps): Services {

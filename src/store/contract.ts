@@ -53,20 +53,6 @@ export interface Lease {
   ms: number;
 }
 
-/**
- * An instance's liveness in a shared store (PostgreSQL: a session advisory lock per claim token,
- * held on a connection of its own). While a token's liveness is held, no claim under that token
- * moves to another instance, however long ago it was renewed: only a dead holder's claims move.
- */
-export interface Liveness {
-  /** Takes the token's liveness; rejects when it cannot (the database is unreachable). */
-  hold(token: string): Promise<void>;
-  /** Whether the token's liveness has been held without a break since `hold` (asks the store). */
-  held(token: string): Promise<boolean>;
-  /** Gives the token's liveness up: its claims move once their lease ran out. */
-  release(token: string): Promise<void>;
-}
-
 /** What a caller leaves out of a claim of due transactions. */
 export interface DueFilter {
   /** Leaves this one out (a check of it runs already) and looks further. */
@@ -94,11 +80,6 @@ export interface TransactionCreateOptions {
    * LedgerShortError) stores no transaction, and a duplicate refId or confirmation no entry.
    */
   ledger?: readonly NewLedgerEntry[];
-  /**
-   * The caller holds the new transactions (it sends them itself): `claimDue` leaves them to it like
-   * any claim, until its first write of them or `releaseClaim`.
-   */
-  lease?: Lease;
 }
 
 export interface TransactionSettleOptions {
@@ -190,7 +171,7 @@ export interface TransactionStore {
   settle(refId: string, patch: TransactionPatch, options?: TransactionSettleOptions): Promise<TransactionRecord | undefined>;
   /** Open transactions due at `nowMs` (nextCheckAt, else createdAt); lowdb by account, earliest first, PostgreSQL by due time. */
   due(nowMs: number, options?: { limit?: number }): Promise<TransactionRecord[]>;
-  /** Claims due transactions nobody else holds (a lease that runs, or on a shared store an owner whose liveness is held), in `due`'s order; `skip` and `room` run in the caller's process, synchronously. */
+  /** Claims due transactions under no other live lease, in `due`'s order; `skip` and `room` run in the caller's process, synchronously. */
   claimDue(nowMs: number, options: ClaimOptions & DueFilter): Promise<TransactionRecord[]>;
   /** Ends `owner`'s claim (only its own) after a check that wrote nothing: due again at its stored time, for anyone. */
   releaseClaim(refId: string, owner: string): Promise<void>;
@@ -234,9 +215,9 @@ export interface OutboxStore {
   list(): Promise<OutboxItem[]>;
   /** Items due at `at` (notBefore passed, or none), oldest due first. */
   listDue(at: Date): Promise<OutboxItem[]>;
-  /** Claims one pending item unless another owner holds it (its lease runs, or its liveness is held); undefined if gone or held elsewhere. */
+  /** Claims one pending item unless another owner's lease on it runs; undefined if gone or held elsewhere. */
   claim(id: string, lease: Lease): Promise<OutboxItem | undefined>;
-  /** Claims due items nobody else holds (a lease that runs, or a live owner on a shared store), oldest due first. */
+  /** Claims due items not under another live lease, oldest due first. */
   claimDue(at: Date, options: ClaimOptions): Promise<OutboxItem[]>;
   /** Changes a pending item (and ends a claim on it); undefined if it is gone. */
   update(id: string, patch: OutboxPatch): Promise<OutboxItem | undefined>;
@@ -282,8 +263,7 @@ export interface InboxStore {
   has(updateId: number): Promise<boolean>;
   /**
    * Stores the updates not held yet; resolves with the new ids, lowest first. With `lease` the
-   * caller holds the new ones until done or its lease runs out (on a shared store: and its liveness
-   * is gone): only then may a replay claim them.
+   * caller holds the new ones until done or its lease runs out: only then may a replay claim them.
    */
   add(updates: readonly SealedUpdate[], options?: { lease?: Lease }): Promise<number[]>;
   /** Marks the update done; with `owner` only while `owner` holds it (fenced); resolves whether it was marked. */
@@ -401,9 +381,7 @@ export interface StoreEngine {
   sendClaims: SendClaimStore;
   /** How the engine reaches its data (PostgreSQL: the database server); the embedded engine has none to report. */
   health?(): StoreHealth;
-  /** Instance liveness, where several instances share the store (PostgreSQL); the embedded engine has one process, so none. */
-  liveness?: Liveness;
-  /** Extends every claim of `lease.owner` (updates, due checks, outbox items) to `lease.ms` from now. */
+  /** Extends every claim of `lease.owner` (updates, due checks, outbox items) to `lease.ms` from now: only a dead holder's run out. */
   renewLeases(lease: Lease): Promise<void>;
   /** Waits for what is in flight and releases the engine (its files or connections). */
   close(): Promise<void>;

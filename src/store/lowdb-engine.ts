@@ -73,20 +73,11 @@ async function confirmedRefIds(store: Store, id: string): Promise<string[] | und
 }
 
 /** The transactions, with due checks claimed by leases in `txLeases`. */
-function lowdbTransactions(store: Store, txLeases: Leases, now: () => Date): StoreEngine['transactions'] {
+function lowdbTransactions(store: Store, txLeases: Leases): StoreEngine['transactions'] {
   const { transactions } = store;
   return {
     create: (tx, options) => transactions.create(tx, options),
-    async createMany(txs, { lease, ...options } = {}) {
-      const created = await transactions.createMany(txs, options);
-      if (lease)
-        txLeases.take(
-          created.map((tx) => tx.refId),
-          now().getTime(),
-          lease,
-        );
-      return created;
-    },
+    createMany: (txs, options) => transactions.createMany(txs, options),
     confirmation: (id) => confirmedRefIds(store, id),
     get: async (refId) => transactions.get(refId),
     find: (refId) => transactions.find(refId),
@@ -240,7 +231,7 @@ export function createLowdbEngine(store: Store, now: () => Date = () => new Date
       transact: (ids, change) => users.transact(ids, change),
     },
     credentials: promised(credentials, ['saveSealed', 'sealed', 'remove', 'listServices', 'countByService']),
-    transactions: lowdbTransactions(store, txLeases, now),
+    transactions: lowdbTransactions(store, txLeases),
     ledger: lowdbLedger(store),
     outbox: lowdbOutbox(store, outboxLeases, now),
     conversations: promised(conversations, ['readSealed', 'writeSealed', 'delete']),

@@ -64,11 +64,6 @@ export interface Fleet {
   pause(index: number): void;
   /** Wakes a paused instance with SIGCONT and lets the proxy send it updates again. */
   resume(index: number): void;
-  /**
-   * Ends every database session of instance `index` on the server, as the server does once a
-   * vanished machine stops answering its keepalives; resolves how many it ended.
-   */
-  endSessions(index: number): Promise<number>;
   /** What every instance printed, each under a header, for failure messages. */
   output(): string;
   /** Runs SQL on the lab's database. */
@@ -162,15 +157,6 @@ export async function openFleet(options: FleetOptions = {}): Promise<Fleet> {
     resume(index) {
       instances[index]?.signal('SIGCONT');
       proxy.setDown(index, false);
-    },
-    async endSessions(index) {
-      const pid = instances[index]?.pid;
-      if (pid === undefined) return 0;
-      const ended = await database.sql<{ ended: boolean }>(
-        `SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name LIKE $1`,
-        [`kiosbot ${pid}-%`],
-      );
-      return ended.filter((row) => row.ended).length;
     },
     output() {
       return instances.map((instance, i) => `----- instance ${i} (port ${ports[i]}) -----\n${instance.output}`).join('\n');

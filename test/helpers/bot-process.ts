@@ -30,8 +30,6 @@ export function builtArgs(entry: string): string[] {
 }
 
 export interface BotProcess {
-  /** The process id (the bot names its database connections after it: `kiosbot <pid>-…`). */
-  readonly pid: number | undefined;
   /** Everything the process wrote to stdout and stderr so far. */
   readonly output: string;
   /** Resolves with the exit code once the process has exited (null if a signal ended it). */
@@ -68,7 +66,6 @@ export function spawnBot(env: Record<string, string>, cwd: string, nodeArgs = bu
   child.stderr.on('data', take);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
-    pid: child.pid,
     exited,
     get output() {
       return output;

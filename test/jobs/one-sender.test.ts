@@ -98,28 +98,6 @@ describe('one sender per ref at a time', () => {
     expect(gate.mostAtOnce(refId)).toBe(1);
   });
 
-  it('service: a purchase just confirmed is held for the instance sending it; on a fleet no watcher sends it while that instance lives, however long it takes; let go (the caller could not send it), the watcher sends it once', async () => {
-    await start();
-    const budi = await seedConnectedUser(world, 'Budi');
-    const purchases = world.app.services.purchases;
-    const [tx] = await purchases.confirm({
-      confirmationId: 'held-for-the-sender',
-      userId: budi.id,
-      chatId: budi.id,
-      lines: [{ code: 'TSEL10', productName: 'Telkomsel 10.000', target: '081234567891', price: 10_450 }],
-      holdMs: 120_000,
-    });
-    const refId = tx?.refId ?? 'missing';
-    // Three holds later the sender has still not sent it (its process starved, paused).
-    clock.advance(6 * 60_000);
-    await world.app.watcher.runOnce();
-    // The data directory's one process holds it by time alone; a fleet's instance while it lives.
-    expect(transactionRequests(world, refId)).toBe(world.app.db.kind === 'postgres' ? 0 : 1);
-    await purchases.releaseHold([refId]);
-    await world.app.watcher.runOnce();
-    expect(transactionRequests(world, refId)).toBe(1);
-  });
-
   it('through the bot: 8 lines, the provider slow, the hold runs out mid-send — every ref is sent exactly once, never twice at a time', async () => {
     await start();
     const budi = await buyer(world);

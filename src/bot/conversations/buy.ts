@@ -65,17 +65,10 @@ async function buy(flow: BuyFlow, confirmed: ConfirmedSummary, closeAll: CloseAl
     await ctx.reply(t('buy-not-recorded'));
     return;
   }
-  let sent: { processingId: number; results: PurchaseResult[] };
-  try {
-    await closeAll(t('buy-summary-confirmed'));
-    const processing = await ctx.reply(t(recorded.again ? 'buy-processing-again' : 'buy-processing'));
-    sent = { processingId: processing.message_id, results: (await sendPurchase(flow, recorded.refIds)).results };
-  } catch (error) {
-    // Not sent from here after all: held for this instance, they would wait for it while it lives.
-    await flow.conversation.external(() => flow.deps.services.purchases.releaseHold(recorded.refIds));
-    throw error;
-  }
-  await showResults(flow, sent.processingId, sent.results);
+  await closeAll(t('buy-summary-confirmed'));
+  const processing = await ctx.reply(t(recorded.again ? 'buy-processing-again' : 'buy-processing'));
+  const outcome = await sendPurchase(flow, recorded.refIds);
+  await showResults(flow, processing.message_id, outcome.results);
 }
 
 /** Records the confirmation (idempotent per confirmation id) in one `external` step. */
@@ -112,7 +105,6 @@ function sendPurchase(flow: BuyFlow, refIds: string[]) {
       } catch (error) {
         // Stored before sending: the watcher sends it (same ref id) once the hold is over.
         deps.logger.error('purchase not sent for now; it stays open', { refId, error });
-        await deps.services.purchases.releaseHold([refId]).catch(() => undefined);
         const tx = (await deps.db.transactions.get(refId)) ?? (await deps.db.transactions.find(refId));
         if (!tx) throw error;
         return toPurchaseResult({ ...tx, status: 'Pending' });

@@ -9,8 +9,7 @@ export const defaultConnectionBudget = 20;
 /**
  * How an instance's `total` connections are shared: half, rounded down, hold chat locks (one per
  * chat handled at once, a broadcast's leader, each periodic fleet pass; others wait their turn), one
- * holds the send claims and the instance's liveness, the rest run queries. Never more than `total`
- * (at least 5: 2, 1 and 2).
+ * holds the send claims, the rest run queries. Never more than `total` (at least 5: 2, 1 and 2).
  */
 export function connectionBudget(total: number): { queries: number; chatLocks: number; sendClaims: number } {
   const chatLocks = Math.max(2, Math.floor(total / 2));

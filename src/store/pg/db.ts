@@ -34,19 +34,6 @@ export interface PgConnectionOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The key of a claim token's liveness lock (send-claims.ts): a 64-bit hash of the SQL text `token` in kiosbot's own name space. */
-export const livenessKey = (token: string) => `hashtextextended('kiosbot:instance:' || ${token}::text, 0)`;
-
-/**
- * SQL that is true when no session holds the liveness of the claim token `owner` (a column or a
- * parameter): its instance is gone, so a claim of it whose lease ran out may move. The live
- * liveness locks are read once per statement (an uncorrelated subquery, hashed), not once a row.
- */
-export const holderGone = (owner: string) =>
-  `${livenessKey(owner)} NOT IN (SELECT l.classid::bigint << 32 | l.objid::bigint FROM pg_locks l
-     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))`;
-
 /** SQLSTATE codes of a connection the server ended or refused: admin/crash shutdown, starting up, too many clients, class 08. */
 const lostConnectionCodes = new Set(['57P01', '57P02', '57P03', '53300', '3D000']);
 /** Node's errors of a socket that was reset, refused or timed out. */

@@ -4,23 +4,13 @@ import type { StoreError } from '../errors.ts';
 import { buildOutboxItem, checkRetarget, outboxDueTime, patchedOutboxItem, type OutboxEntry, type OutboxItem } from '../records/outbox.ts';
 import { newGroupRecord, type GroupRecord } from '../records/groups.ts';
 import { matchesUserFilter, newUserRecord, patchedUser, refreshPatch, type UserFilter, type UserRecord } from '../records/users.ts';
-import {
-  column,
-  connectPg,
-  first,
-  holderGone,
-  inTransaction,
-  insertOutbox,
-  isConnectionLoss,
-  type PgConnections,
-  type Queryable,
-} from './db.ts';
+import { column, connectPg, first, inTransaction, insertOutbox, isConnectionLoss, type PgConnections, type Queryable } from './db.ts';
 import { connectionBudget, defaultConnectionBudget } from './budget.ts';
 import { createPgChatLocks, lockSessionOptions } from './chat-locks.ts';
 import { createPgInbox } from './inbox.ts';
 import { createPgBroadcasts } from './broadcasts.ts';
 import { createPgSendSlots } from './send-slots.ts';
-import { createPgSendClaims, sessionOptions } from './send-claims.ts';
+import { createPgSendClaims } from './send-claims.ts';
 import { checkStoreImport, migratePg } from './migrate.ts';
 import { checkPgKey } from './key-check.ts';
 import type { Vault } from '../vault.ts';
@@ -90,9 +80,8 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
     options: lockSessionOptions,
   });
   const chatLocks = createPgChatLocks(connectPg(lockPool, connections), { onLockLost: options.onLockLost });
-  // One connection of its own holds every send claim of the instance and its liveness (send-claims.ts
-  // says why), with keepalive settings that end a vanished machine's session in bounded time.
-  const claimPool = new pg.Pool({ ...raw.options, ...session, keepAliveInitialDelayMillis: 10_000, max: 1, options: sessionOptions });
+  // One connection of its own holds every send claim of the instance (send-claims.ts says why).
+  const claimPool = new pg.Pool({ ...raw.options, ...session, max: 1 });
   const sendClaims = createPgSendClaims(connectPg(claimPool, connections), {
     pollMs: options.sendClaimPollMs,
     onClaimsLost: options.onSendClaimsLost,
@@ -109,7 +98,6 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
     },
     sendSlots: createPgSendSlots(pool),
     sendClaims,
-    liveness: sendClaims.liveness,
     async renewLeases({ owner, ms }) {
       const until = new Date(now().getTime() + ms).toISOString();
       // One statement per table for every claim of the instance (its heartbeat), not one timer per claim.
@@ -240,8 +228,7 @@ function createPgOutbox(pool: PgConnections, now: () => Date): OutboxStore {
         pool,
         'item',
         `UPDATE outbox SET lease_owner = $2, lease_until = $3
-         WHERE id = $1 AND (lease_until IS NULL OR (lease_until <= $4 AND ${holderGone('lease_owner')}) OR lease_owner = $2)
-         RETURNING item`,
+         WHERE id = $1 AND (lease_until IS NULL OR lease_until <= $4 OR lease_owner = $2) RETURNING item`,
         [id, lease.owner, new Date(at.getTime() + lease.ms).toISOString(), at.toISOString()],
       );
     },
@@ -249,7 +236,7 @@ function createPgOutbox(pool: PgConnections, now: () => Date): OutboxStore {
       // SKIP LOCKED: a row another claimer is taking right now is passed over, never waited for.
       const { rows } = await pool.query<{ item: OutboxItem; due_at: Date }>(
         `WITH due AS (
-           SELECT id FROM outbox WHERE due_at <= $1 AND (lease_until IS NULL OR (lease_until <= $1 AND ${holderGone('lease_owner')}))
+           SELECT id FROM outbox WHERE due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
            ORDER BY due_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
          UPDATE outbox o SET lease_owner = $3, lease_until = $4 FROM due WHERE o.id = due.id
          RETURNING o.item, o.due_at`,

@@ -1,12 +1,11 @@
 /**
  * Stored updates on PostgreSQL: the de-duplication record of updates that may move money, and
  * their replay. An update is held (leased) by the instance that added it while it handles it; a
- * replay, on any instance, claims only updates nobody holds (no lease, or one that ran out while
- * its holder's liveness is gone), so a live handler's update is never handled twice, however slow
- * it is, and a dead one's is handled by another instance.
+ * replay, on any instance, claims only updates nobody holds, so a live handler's update is never
+ * handled twice and a dead one's is handled by another instance.
  */
 import type { InboxStore } from '../contract.ts';
-import { column, first, holderGone, inTransaction, type PgConnections } from './db.ts';
+import { column, first, inTransaction, type PgConnections } from './db.ts';
 
 export function createPgInbox(pool: PgConnections, now: () => Date): InboxStore {
   const exists = async (where: string, values: unknown[]) =>
@@ -67,11 +66,10 @@ export function createPgInbox(pool: PgConnections, now: () => Date): InboxStore 
     claimForReplay: ({ limit, lease, maxAttempts }) =>
       inTransaction(pool, async (client) => {
         const at = now();
-        // Free rows only (no lease, or one that ran out while its holder's liveness is gone); a row
-        // another claimer is taking is skipped, not waited for.
+        // Free rows only (no lease, or one that ran out); a row another claimer is taking is skipped, not waited for.
         const { rows } = await client.query<{ update_id: string; sealed: string; done: boolean }>(
           `WITH free AS (
-           SELECT update_id FROM inbox WHERE NOT done AND (lease_until IS NULL OR (lease_until <= $1 AND ${holderGone('lease_owner')}))
+           SELECT update_id FROM inbox WHERE NOT done AND (lease_until IS NULL OR lease_until <= $1)
            ORDER BY update_id LIMIT $2 FOR UPDATE SKIP LOCKED)
          UPDATE inbox i SET attempts = i.attempts + CASE WHEN i.attempts < $5 THEN 1 ELSE 0 END,
                 done = i.attempts >= $5,

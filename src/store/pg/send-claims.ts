@@ -12,42 +12,21 @@
  * A lost connection takes every claim on it: each task running under one is told through its
  * `held` signal (aborted with StoreError('lock-lost')), so it stops acting as the sender. A request
  * already sent to the provider cannot be unsent; the next claim opens a new connection.
- *
- * The same connection holds the instance's liveness (`liveness`): a session advisory lock per claim
- * token, which another instance's claim queries look for (`holderGone` in db.ts) before they take
- * a row whose lease ran out. It ends only with the session: the process dies, its connection is
- * lost, or the server gives up on a machine that stopped answering (the session's TCP keepalive,
- * `sessionOptions`). A token whose session went is never held again (a new session is a new
- * token): claims may have moved in between.
  */
 import type pg from 'pg';
-import type { Liveness, SendClaim, SendClaimStore } from '../contract.ts';
+import type { SendClaim, SendClaimStore } from '../contract.ts';
 import { StoreError } from '../errors.ts';
 import { createInProcessSendClaims } from '../send-claims.ts';
-import { isConnectionLoss, livenessKey, type PgConnections } from './db.ts';
+import { isConnectionLoss, type PgConnections } from './db.ts';
 
 /** The lock's key: a 64-bit hash of the ref id in kiosbot's own name space (chat locks use 'kiosbot:chat:'). */
 const lockKey = `hashtextextended('kiosbot:ref:' || $1::text, 0)`;
-
-/**
- * The session's settings: the server probes a silent client after 10 s, every 5 s, and ends the
- * session after 3 probes unanswered, or once data it sent stayed unacknowledged for 25 s. So the
- * liveness of a machine that vanished (power, network) ends within about half a minute, while a
- * paused or starved process keeps it (its kernel answers the probes). Ignored over a Unix socket,
- * where a vanished peer cannot happen.
- */
-export const sessionOptions = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=25000';
-
-/** How long a liveness check waits for the session's answer before it counts the session as lost. */
-const defaultPingTimeoutMs = 20_000;
 
 export interface PgSendClaimOptions {
   /** How often a sender waiting for another instance's claim asks again (default 100 ms). */
   pollMs?: number;
   /** Told when the connection holding send claims is lost while their tasks run (the claims are gone). */
   onClaimsLost?: (refIds: string[], error: StoreError) => void;
-  /** How long a liveness check waits for the session's answer (default 20 s): past it the session counts as lost. */
-  pingTimeoutMs?: number;
 }
 
 export interface PgSendClaims extends SendClaimStore {
@@ -55,8 +34,6 @@ export interface PgSendClaims extends SendClaimStore {
   close(): Promise<void>;
   /** How many claims were lost with their connection while their task ran, since the engine opened. */
   lostCount(): number;
-  /** The instance's liveness, held on the same session. */
-  liveness: Liveness;
 }
 
 /** The connection the claims are held on, and what is held on it now. */
@@ -65,8 +42,6 @@ interface Session {
   /** Aborted when the connection is lost: every claim on it went with it. */
   lost: AbortController;
   holding: Set<string>;
-  /** Claim tokens whose liveness this session holds. */
-  tokens: Set<string>;
 }
 
 /** Send claims over `connections`, a pool of (at least) one connection used for nothing else. */
@@ -100,7 +75,7 @@ export function createPgSendClaims(connections: PgConnections, options: PgSendCl
   const open = (): Promise<Session> =>
     (session ??= connections.connect().then(
       (client) => {
-        const current: Session = { client, lost: new AbortController(), holding: new Set(), tokens: new Set() };
+        const current: Session = { client, lost: new AbortController(), holding: new Set() };
         client.on('error', (error) => drop(current, error));
         return current;
       },
@@ -153,95 +128,16 @@ export function createPgSendClaims(connections: PgConnections, options: PgSendCl
     }
   };
 
-  const liveness = createSessionLiveness({
-    open,
-    current: async () => session?.catch(() => undefined),
-    drop,
-    pingTimeoutMs: options.pingTimeoutMs ?? defaultPingTimeoutMs,
-  });
-
   return {
     withClaim: <T>(refId: string, task: (claim: SendClaim) => Promise<T>) =>
       local.withClaim(refId, ({ waited }) => holdOnServer(refId, waited, task)),
     lostCount: () => lostCount,
-    liveness,
     async close() {
       closing = true;
       if (running > 0) await new Promise<void>((resolve) => (idle = resolve));
       const current = await session?.catch(() => undefined);
       session = undefined;
       if (current && !current.lost.signal.aborted) current.client.release();
-    },
-  };
-}
-
-/**
- * Liveness locks on the session (see the module comment). A check asks the session itself: an
- * answer means it lives, so every lock it took is still held. An answer that does not come within
- * `pingTimeoutMs` counts as a lost session (the connection is ended, so the server lets the locks
- * go); the wait is measured after the process read what had arrived (`setImmediate`), so a process
- * that was itself starved does not take its own late answer for silence.
- */
-function createSessionLiveness(parts: {
-  open(): Promise<Session>;
-  current(): Promise<Session | undefined>;
-  drop(session: Session, error: unknown): void;
-  pingTimeoutMs: number;
-}): Liveness {
-  const ping = (session: Session) =>
-    new Promise<void>((resolve, reject) => {
-      let answered = false;
-      const timer = setTimeout(
-        () =>
-          setImmediate(() => {
-            if (answered) return;
-            reject(new Error(`the database session did not answer a liveness check within ${parts.pingTimeoutMs} ms`));
-          }),
-        parts.pingTimeoutMs,
-      );
-      timer.unref();
-      session.client.query('SELECT 1').then(
-        () => {
-          answered = true;
-          clearTimeout(timer);
-          resolve();
-        },
-        (error: unknown) => {
-          answered = true;
-          clearTimeout(timer);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
-  return {
-    async hold(token) {
-      const session = await parts.open();
-      try {
-        const { rows } = await session.client.query<{ got: boolean }>(`SELECT pg_try_advisory_lock(${livenessKey('$1')}) AS got`, [token]);
-        if (rows[0]?.got !== true) throw new StoreError('duplicate', `The liveness of claim token ${token} is held by another session.`);
-        session.tokens.add(token);
-      } catch (error) {
-        if (isConnectionLoss(error)) parts.drop(session, error);
-        throw error;
-      }
-    },
-    async held(token) {
-      const session = await parts.current();
-      if (!session || session.lost.signal.aborted || !session.tokens.has(token)) return false;
-      try {
-        await ping(session);
-      } catch (error) {
-        parts.drop(session, error);
-        return false;
-      }
-      return !session.lost.signal.aborted && session.tokens.has(token);
-    },
-    async release(token) {
-      const session = await parts.current();
-      if (!session?.tokens.delete(token) || session.lost.signal.aborted) return;
-      await session.client
-        .query(`SELECT pg_advisory_unlock(${livenessKey('$1')})`, [token])
-        .catch((error: unknown) => parts.drop(session, error));
     },
   };
 }

@@ -12,17 +12,7 @@ import {
 } from '../records/transactions.ts';
 import type { NewLedgerEntry } from '../records/ledger.ts';
 import { appendLedger } from './ledger.ts';
-import {
-  column,
-  first,
-  holderGone,
-  inTransaction,
-  insertOutbox,
-  isUniqueViolation,
-  page,
-  type PgConnections,
-  type Queryable,
-} from './db.ts';
+import { column, first, inTransaction, insertOutbox, isUniqueViolation, page, type PgConnections, type Queryable } from './db.ts';
 
 const newestFirst = 'ORDER BY created_at DESC, ref_id DESC';
 /** When a check of `tx` is due (its `due_at` column): its nextCheckAt, else its creation. */
@@ -46,7 +36,7 @@ function pgCreateMany(pool: PgConnections, now: () => Date): TransactionStore['c
     inTransaction(pool, async (client) => {
       const at = now();
       const created = inputs.map((input) => newTransactionRecord(input, at));
-      const { confirmationId, lease } = options;
+      const { confirmationId } = options;
       if (confirmationId !== undefined) {
         await client.query('DELETE FROM confirmations WHERE at < $1', [new Date(at.getTime() - confirmationTtlMs).toISOString()]);
         try {
@@ -64,19 +54,9 @@ function pgCreateMany(pool: PgConnections, now: () => Date): TransactionStore['c
       for (const tx of created) {
         try {
           await client.query(
-            `INSERT INTO transactions (ref_id, user_id, final, created_at, due_at, target, trx_id, record, lease_owner, lease_until)
-             VALUES ($1, $2, false, $3, $4, $5, $6, $7, $8, $9)`,
-            [
-              tx.refId,
-              tx.userId,
-              tx.createdAt,
-              dueAt(tx),
-              tx.target,
-              tx.trxId ?? null,
-              tx,
-              lease?.owner ?? null,
-              lease ? new Date(at.getTime() + lease.ms).toISOString() : null,
-            ],
+            `INSERT INTO transactions (ref_id, user_id, final, created_at, due_at, target, trx_id, record)
+             VALUES ($1, $2, false, $3, $4, $5, $6, $7)`,
+            [tx.refId, tx.userId, tx.createdAt, dueAt(tx), tx.target, tx.trxId ?? null, tx],
           );
         } catch (error) {
           if (isUniqueViolation(error, 'transactions_pkey')) throw duplicateTransaction(tx.refId);
@@ -175,12 +155,11 @@ export function createPgTransactions(pool: PgConnections, now: () => Date): Tran
       const at = new Date(nowMs).toISOString();
       return inTransaction(pool, async (client) => {
         // SKIP LOCKED: a row another claimer is taking right now is passed over, never waited for.
-        // A live instance's claim is not taken however long ago it was renewed (holderGone).
         // The caller's filters run here, so a page of candidates is locked and the chosen kept;
         // the rest are released at COMMIT, untouched.
         const { rows } = await client.query<{ record: TransactionRecord }>(
           `SELECT record FROM transactions
-           WHERE NOT final AND due_at <= $1 AND (lease_until IS NULL OR (lease_until <= $1 AND ${holderGone('lease_owner')}))
+           WHERE NOT final AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
            ORDER BY due_at, ref_id LIMIT $2 FOR UPDATE SKIP LOCKED`,
           [at, skip || room ? limit + claimSlack : limit],
         );
