@@ -41,6 +41,13 @@ export const transactionSchema = z.object({
    */
   sellPrice: z.number().int().optional(),
   margin: z.number().int().optional(),
+  /**
+   * Set on a downline's purchase: it was sent through the provider account of upline `id`, paid
+   * from the downline's wallet (`price` is the downline's price, held at confirmation), and `cost`
+   * is what the provider charged the upline, `margin` = price - cost, both as at confirmation.
+   * Never shown to the downline.
+   */
+  upline: z.object({ id: z.number().int(), cost: z.number().int(), margin: z.number().int() }).optional(),
   status: z
     .string()
     .min(1)
@@ -70,6 +77,11 @@ export const transactionSchema = z.object({
   reviewRequestedAt: isoDate.optional(),
 });
 export type TransactionRecord = z.output<typeof transactionSchema>;
+
+/** The user whose provider account a transaction is sent through: the upline's for a downline's purchase. */
+export function accountOf(tx: Pick<TransactionRecord, 'userId' | 'upline'>): number {
+  return tx.upline?.id ?? tx.userId;
+}
 
 /** What the customer paid: the sell price stored at confirmation, else (a purchase from before sell prices) the cost. */
 export function salePrice(tx: Pick<TransactionRecord, 'price' | 'sellPrice'>): number {
