@@ -146,6 +146,20 @@ describe('a downline buys from their wallet through the upline account (DOWNLINE
     ).rejects.toMatchObject({ refusal: { reason: 'price-changed' } });
   });
 
+  it("a removed downline's open purchase still settles through the upline's account and is refunded", async () => {
+    const { budi, sari } = await withDownline(20_000, 'on a re-check');
+    const pending = await buy(sari, 'TSEL10.081200000000', 'Sedang diproses');
+    expect(await world.app.services.downlines.changeDownline(budi.id, sari.id, { kind: 'remove' })).toMatchObject({ kind: 'changed' });
+    expect((await world.app.db.users.get(sari.id))?.membership).toBeUndefined();
+    await world.telegram.waitForBotMessage(sari, {
+      after: pending.summary,
+      textIncludes: 'Saldo dompet Anda sudah dikembalikan',
+      timeoutMs: 10_000,
+    });
+    await eventually(async () => (await world.app.db.ledger.balance(sari.id)) === 20_000);
+    expect(sandboxTransactions(world, resellerDemoAccounts.main.apiId)).toHaveLength(1);
+  });
+
   it('a suspended downline cannot buy', async () => {
     const { budi, sari } = await withDownline(50_000);
     await world.app.services.downlines.changeDownline(budi.id, sari.id, { kind: 'suspend' });
