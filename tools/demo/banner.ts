@@ -56,7 +56,8 @@ export function demoBanner(demo: Demo): string {
       ? `  You are ${upline} (id ${demo.firstUser.id}, an admin here), connected to the demo reseller account "main" and an upline
   (/downline: level ${demoDownline.level} = your cost + ${demoDownline.markup}). Say /start; /hubungkan connects another demo account.
   ${downline} (id ${demo.downlineUser.id}) is your downline at ${demoDownline.level} with ${rupiah(demoDownline.wallet)} in the wallet: switch to them on the
-  page's left ("You are"). As ${downline}: /saldo, /deposit 50000; as ${upline}: ✅ Terima on the ticket; as ${downline}: the credit, /saldo, /mutasi.`
+  page's left ("You are"). As ${downline}: /saldo, /deposit 50000; as ${upline}: ✅ Terima on the ticket; as ${downline}: the credit,
+  then TSEL10.081234567890 at the ${demoDownline.level} price from the wallet, TSEL10.081234560000 (fails: refunded), /saldo, /mutasi.`
       : `  You are ${upline} (id ${demo.firstUser.id}), ${downline} is user ${demo.downlineUser.id}: the kept data directory has them as they were.`;
   return `
 kiosbot demo is running: sandbox providers, playground and bot, all on this machine.
