@@ -123,6 +123,11 @@ export const membershipSchema = z.object({
   joinedAt: isoDate,
   /** The request that made it (a second approval of it changes nothing). */
   requestId: z.string().min(1),
+  /**
+   * Integer rupiah the downline may spend per WIB day (see services/downline-spend.ts), set by the
+   * upline; absent: no limit.
+   */
+  dailyLimit: z.number().int().positive().optional(),
 });
 export type Membership = z.infer<typeof membershipSchema>;
 
