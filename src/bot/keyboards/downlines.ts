@@ -91,8 +91,8 @@ export function createLimitKeyboard(t: TranslateFunction, entry: DownlineEntry):
     keyboard.text(entry.membership.dailyLimit === amount ? `✅ ${label}` : label, data('lim', id, String(amount)));
     if (index % 3 === 2) keyboard.row();
   });
+  if (dailyLimitPresets.length % 3 !== 0) keyboard.row();
   return keyboard
-    .row()
     .text(t('downline-button-limit-off'), data('lim', id, 'off'))
     .row()
     .text(t('downline-button-back'), data('card', id));
