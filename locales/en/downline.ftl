@@ -12,6 +12,7 @@ downline-usage =
     <code>/downline default Gold</code> — the default level
     <code>/downline auto on</code> or <code>off</code> — approve into the default level automatically
     <code>/downline limit @user 500000</code> or <code>off</code> — a downline's daily spend limit
+    <code>/downline group on</code> or <code>off</code> — post downline purchases to your linked group (masked)
     <code>/report dl</code>, <code>/report dl @user</code> — the report of your downlines' purchases (also <code>/export dl</code>)
 downline-refused-not-connected = Downline mode is for resellers who connected a reseller top-up account. Connect one first with /connect, then send /downline again.
 downline-refused-is-downline = You are a downline of { $name }, so you cannot open downline mode of your own. To have your own downlines, ask { $name } to remove you first, then connect your reseller account with /connect.
@@ -161,3 +162,8 @@ downline-done-limit-off = Daily limit removed.
 downline-bad-limit = That limit amount is not valid.
 downline-changed-limit = 💳 { $name } set your daily spend limit: { $amount } per day (WIB).
 downline-changed-limit-off = 💳 { $name } removed your daily spend limit.
+downline-group-on = 📣 Group notices: on — your downlines' settled purchases are posted to your linked group (targets masked, no prices).
+downline-group-off = 📣 Group notices: off — <code>/downline group on</code> posts your downlines' purchases to your linked group.
+downline-group-set-on = 📣 Group notices on: each settled purchase of a downline is posted to your linked group (the downline's first name, product, masked target, status; no price, cost or margin).
+downline-group-set-on-unlinked = 📣 Group notices on, but no group is linked yet: run /linkgroup in your group (as a group admin).
+downline-group-set-off = 📣 Group notices off: downline purchases are not posted to the group.

@@ -12,6 +12,7 @@ downline-usage =
     <code>/downline default Gold</code> — level default
     <code>/downline auto nyala</code> atau <code>mati</code> — setujui otomatis ke level default
     <code>/downline limit @user 500000</code> atau <code>off</code> — batas belanja harian seorang downline
+    <code>/downline grup nyala</code> atau <code>mati</code> — kirim pembelian downline ke grup tertaut (disamarkan)
     <code>/laporan dl</code>, <code>/laporan dl @user</code> — laporan pembelian downline (juga <code>/ekspor dl</code>)
 downline-refused-not-connected = Mode downline hanya untuk reseller yang sudah menghubungkan akun top-up reseller. Hubungkan dulu dengan /hubungkan, lalu kirim /downline lagi.
 downline-refused-is-downline = Anda adalah downline dari { $name }, jadi tidak bisa membuka mode downline sendiri. Untuk punya downline sendiri, minta { $name } mengeluarkan Anda dulu, lalu hubungkan akun reseller Anda dengan /hubungkan.
@@ -161,3 +162,8 @@ downline-done-limit-off = Batas harian dihapus.
 downline-bad-limit = Nominal batas tidak berlaku.
 downline-changed-limit = 💳 { $name } mengatur batas belanja harian Anda: { $amount } per hari (WIB).
 downline-changed-limit-off = 💳 { $name } menghapus batas belanja harian Anda.
+downline-group-on = 📣 Notifikasi grup: nyala — pembelian downline yang selesai dikirim ke grup tertaut Anda (nomor disamarkan, tanpa harga).
+downline-group-off = 📣 Notifikasi grup: mati — <code>/downline grup nyala</code> mengirim pembelian downline ke grup tertaut Anda.
+downline-group-set-on = 📣 Notifikasi grup nyala: setiap pembelian downline yang selesai dikirim ke grup tertaut Anda (nama depan downline, produk, nomor disamarkan, status; tanpa harga, modal atau margin).
+downline-group-set-on-unlinked = 📣 Notifikasi grup nyala, tapi belum ada grup yang tertaut: jalankan /linkgroup di grup Anda (sebagai admin grup).
+downline-group-set-off = 📣 Notifikasi grup mati: pembelian downline tidak dikirim ke grup.

@@ -154,6 +154,16 @@ export class DownlineService {
     }).then((result) => (typeof result === 'string' ? result : 'unknown'));
   }
 
+  /** Turns the linked group's notices of downline purchases on or off; undefined when mode is closed. */
+  async setGroupNotices(userId: number, on: boolean): Promise<DownlineMode | undefined> {
+    const result = await this.updateMode(userId, (mode) => {
+      const { groupNotices: _old, ...rest } = mode;
+      const next = on ? { ...rest, groupNotices: true } : rest;
+      return { mode: next, result: next };
+    });
+    return 'refused' in result ? undefined : result;
+  }
+
   /** Turns auto-approve on or off (requests then join the default level at once). */
   async setAutoApprove(userId: number, on: boolean): Promise<DownlineMode | undefined> {
     const result = await this.updateMode(userId, (mode) => {

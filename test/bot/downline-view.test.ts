@@ -4,6 +4,7 @@ import { buyer } from '../helpers/buy.ts';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
 import { periodRange, startOfWibDay } from '../../src/services/export-periods.ts';
 import { checkDailySpend } from '../../src/services/downline-spend.ts';
+import { maskTarget } from '../../src/text/format.ts';
 
 /** The bytes of the document of `message`, as the playground's chat page loads them. */
 async function documentText(world: TestWorld, message: EmulatedMessage): Promise<string> {
@@ -56,6 +57,11 @@ describe("downlines, the upline's view: the list, the daily limit, /laporan dl a
     const ani = world.telegram.createUser({ firstName: 'Ani', languageCode: 'id' });
     await world.telegram.waitForBotMessage(ani, { after: ani.send(`/start ${payload}`), textIncludes: 'Anda sekarang downline' });
     await world.app.services.wallets.adjust(budi.id, sari.id, 50_000, 'saldo awal', 'seed-wallet');
+    // The notices of the joins and the adjustment are out before the test's own commands, so each answer is the next message.
+    await world.telegram.waitFor(
+      () => world.telegram.botMessages(budi).filter((m) => (m.text ?? '').includes('bergabung sebagai downline Anda')).length === 2,
+    );
+    await world.telegram.waitForBotMessage(sari, { textIncludes: 'saldo awal' });
     await world.idle();
     return { budi, sari, ani };
   };
@@ -301,5 +307,38 @@ describe("downlines, the upline's view: the list, the daily limit, /laporan dl a
     const text = await documentText(world, own);
     expect(text).toContain(',11000,11000,');
     expect(text).not.toMatch(/10500|21000|,5000,/);
+  });
+
+  it("with group notices on, a downline's settled purchase is posted to the upline's linked group: masked, no amounts", async () => {
+    const { budi, sari, ani } = await withDownlines();
+    expect((await reply(budi, '/downline grup nyala')).text).toContain('belum ada grup yang tertaut');
+    const groupId = -1_001_234_567;
+    await world.app.db.groups.link({ chatId: groupId, ownerId: budi.id, title: 'Kios Budi' });
+    expect((await reply(budi, '/downline grup nyala')).text).toContain('Notifikasi grup nyala: setiap pembelian downline');
+    expect((await reply(budi, '/downline', 'Downline (2)')).text).toContain('📣 Notifikasi grup: nyala');
+
+    const ref = await seed(sari, budi.id, { price: 11_000, cost: 10_500, status: 'Sukses', at: 60 });
+    const failed = await seed(ani, budi.id, { price: 6_000, cost: 5_600, status: 'Gagal', at: 61 });
+    /** The group's posts among the notices of `refId`'s settlement, as the settlement watcher queues them. */
+    const postsOf = async (refId: string) => {
+      const tx = await world.app.db.transactions.find(refId);
+      const items = await world.app.notices.settlement(tx!, { notifyOwner: false });
+      return items
+        .filter((item) => item.chatId === groupId)
+        .map((item) => ({ text: (item.payload as { text?: string }).text ?? '', dedupeKey: item.dedupeKey }));
+    };
+    const [post] = await postsOf(ref);
+    const text = post?.text ?? '';
+    expect(text).toBe(`👥 Downline Sari: ✅ Sukses — Telkomsel 10.000 ${maskTarget('081234567890')}`);
+    expect(text).not.toContain('081234567890');
+    expect(text).not.toMatch(/Rp|11\.000|10\.500|margin/);
+    expect(post?.dedupeKey).toBe(`dlgroup:${ref}`);
+    expect((await postsOf(failed)).map((p) => p.text)).toEqual([
+      `👥 Downline Ani: ❌ Gagal — Telkomsel 10.000 ${maskTarget('081234567890')}`,
+    ]);
+
+    expect((await reply(budi, '/downline grup mati')).text).toContain('Notifikasi grup mati');
+    expect(await postsOf(ref)).toEqual([]);
+    expect((await world.app.db.users.get(budi.id))?.downlineMode?.groupNotices).toBeUndefined();
   });
 });

@@ -63,6 +63,7 @@ privateChat.command('downline', async (ctx) => {
   if (word === 'default' || word === 'utama') return setDefault(ctx, words[0] ?? '');
   if (word === 'auto') return setAuto(ctx, words[0]?.toLowerCase() ?? '');
   if (word === 'limit' || word === 'batas') return setLimit(ctx, words);
+  if (word === 'grup' || word === 'group') return setGroupNotices(ctx, words[0]?.toLowerCase() ?? '');
   await ctx.reply(ctx.t('downline-usage'));
 });
 
@@ -101,6 +102,21 @@ async function showHome(ctx: BotContext, options: { edit?: boolean; page?: numbe
   const reply_markup = createDownlineHomeKeyboard(ctx.t, mode, shown, { index, total: entries.length });
   if (options.edit) await quietly(ctx.editMessageText(text, { reply_markup }));
   else await ctx.reply(text, { reply_markup });
+}
+
+/** `/downline grup nyala|mati`: posts of downline purchases to the upline's linked group, masked. */
+async function setGroupNotices(ctx: BotContext, word: string): Promise<void> {
+  const userId = ctx.from?.id;
+  const on = ['on', 'nyala', 'ya'].includes(word) ? true : ['off', 'mati', 'tidak'].includes(word) ? false : undefined;
+  if (userId === undefined || on === undefined) {
+    await ctx.reply(ctx.t('downline-usage'));
+    return;
+  }
+  await ctx.deps.services.downlines.setGroupNotices(userId, on);
+  const linked = (await ctx.deps.db.groups.byOwner(userId)).length > 0;
+  await ctx.reply(ctx.t(!on ? 'downline-group-set-off' : linked ? 'downline-group-set-on' : 'downline-group-set-on-unlinked'), {
+    reply_markup: createDownlineBackKeyboard(ctx.t),
+  });
 }
 
 /** `/downline limit <id|@user> <amount|off>`: sets or clears a downline's daily spend limit. */

@@ -40,7 +40,8 @@ export function renderDownlineHome(
 ): string {
   const lines = [t('downline-title'), '', t('downline-levels-title')];
   for (const level of mode.levels) lines.push(levelLine(t, mode, level));
-  lines.push('', t(mode.autoApprove ? 'downline-auto-on' : 'downline-auto-off'), '');
+  lines.push('', t(mode.autoApprove ? 'downline-auto-on' : 'downline-auto-off'));
+  lines.push(t(mode.groupNotices ? 'downline-group-on' : 'downline-group-off'), '');
   if (total === 0) lines.push(t('downline-none'));
   else {
     lines.push(t('downline-list-title', { count: total }));

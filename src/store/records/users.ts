@@ -84,6 +84,8 @@ export const downlineModeSchema = z.object({
   levels: z.array(downlineLevelSchema).min(1),
   invites: z.array(downlineInviteSchema),
   requests: z.array(joinRequestSchema),
+  /** Each settled purchase of a downline is posted to the upline's linked group (target masked, no amounts). */
+  groupNotices: z.boolean().optional(),
 });
 export type DownlineMode = z.infer<typeof downlineModeSchema>;
 
