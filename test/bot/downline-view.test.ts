@@ -138,6 +138,9 @@ describe("downlines, the upline's view: the list, the daily limit, /laporan dl a
     expect(card.text).toContain('Saldo dompet: Rp 50.000');
     expect(card.text).toContain('Hari ini: 4 transaksi, 2 sukses · penjualan Rp 33.000 · margin Anda Rp 1.500');
     expect(card.text).toContain('Batas belanja harian: tanpa batas');
+    const report = await tapForNew(budi, card, '📊 Laporan', withText('Laporan downline Sari'));
+    expect(report.text).toContain(`Laporan downline Sari (@sari), ${today()} s.d. ${today()} (WIB)`);
+    expect(report.text).toContain('Margin Anda: Rp 1.500');
   });
 
   it('pages a long list of downlines ten at a time', async () => {
