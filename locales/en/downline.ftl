@@ -167,3 +167,4 @@ downline-group-off = 📣 Group notices: off — <code>/downline group on</code>
 downline-group-set-on = 📣 Group notices on: each settled purchase of a downline is posted to your linked group (the downline's first name, product, masked target, status; no price, cost or margin).
 downline-group-set-on-unlinked = 📣 Group notices on, but no group is linked yet: run /linkgroup in your group (as a group admin).
 downline-group-set-off = 📣 Group notices off: downline purchases are not posted to the group.
+downline-spend-over = This purchase goes past your daily spend limit ({ $limit } a day, WIB): { $left } left today. Pick a cheaper product, try again tomorrow, or ask your upline to raise the limit.

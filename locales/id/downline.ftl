@@ -167,3 +167,4 @@ downline-group-off = 📣 Notifikasi grup: mati — <code>/downline grup nyala</
 downline-group-set-on = 📣 Notifikasi grup nyala: setiap pembelian downline yang selesai dikirim ke grup tertaut Anda (nama depan downline, produk, nomor disamarkan, status; tanpa harga, modal atau margin).
 downline-group-set-on-unlinked = 📣 Notifikasi grup nyala, tapi belum ada grup yang tertaut: jalankan /linkgroup di grup Anda (sebagai admin grup).
 downline-group-set-off = 📣 Notifikasi grup mati: pembelian downline tidak dikirim ke grup.
+downline-spend-over = Pembelian ini melewati batas belanja harian Anda ({ $limit } per hari, WIB): sisa hari ini { $left }. Pilih produk yang lebih murah, coba lagi besok, atau minta upline Anda menaikkan batasnya.

@@ -5,6 +5,10 @@ import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-a
 import { periodRange, startOfWibDay } from '../../src/services/export-periods.ts';
 import { checkDailySpend } from '../../src/services/downline-spend.ts';
 import { maskTarget } from '../../src/text/format.ts';
+import { createI18n } from '../../src/bot/i18n.ts';
+import { renderSpendRefusal } from '../../src/bot/renderers/downlines.ts';
+import type { Db } from '../../src/store/db.ts';
+import type { TranslateFunction } from '@grammyjs/i18n';
 
 /** The bytes of the document of `message`, as the playground's chat page loads them. */
 async function documentText(world: TestWorld, message: EmulatedMessage): Promise<string> {
@@ -201,6 +205,13 @@ describe("downlines, the upline's view: the list, the daily limit, /laporan dl a
     expect(typed.buttons.flat()).toContain('💳 Batas harian');
     expect(await checkDailySpend(world.app.db, sari.id, 1_500, now())).toEqual({ fits: true, limit: 40_000, spent: 38_500, left: 1_500 });
     expect(await checkDailySpend(world.app.db, sari.id, 1_501, now())).toEqual({ fits: false, limit: 40_000, spent: 38_500, left: 1_500 });
+    // What the purchase path tells her then: her own limit and what is left, nothing of her upline's.
+    const i18n = createI18n({ defaultLocale: 'id', db: {} as Db });
+    const t = ((key: string, variables?: Record<string, string | number>) => i18n.t('id', key, variables)) as TranslateFunction;
+    const refusal = renderSpendRefusal(t, await checkDailySpend(world.app.db, sari.id, 1_501, now()));
+    expect(refusal).toBe(
+      'Pembelian ini melewati batas belanja harian Anda (Rp 40.000 per hari, WIB): sisa hari ini Rp 1.500. Pilih produk yang lebih murah, coba lagi besok, atau minta upline Anda menaikkan batasnya.',
+    );
     // Ani has no limit; her purchase does not count in Sari's.
     expect((await checkDailySpend(world.app.db, ani.id, 10_000_000, now())).fits).toBe(true);
     // Tomorrow the day starts again.

@@ -6,6 +6,7 @@ import { hasSellRules } from '../../services/pricing.ts';
 import type { DownlineInvite, DownlineLevel, DownlineMode, JoinRequest } from '../../store/records/users.ts';
 import { formatRupiah, formatWibDateIn, formatWibIn } from '../../text/format.ts';
 import type { DownlineToday } from '../../services/downline-figures.ts';
+import type { DailySpendCheck } from '../../services/downline-spend.ts';
 import { raw } from '../../text/html.ts';
 import { displayName } from '../../notify/downline-notices.ts';
 import { describeMarkup, describeStep } from './sell.ts';
@@ -95,6 +96,14 @@ export function renderDownlineCard(t: TranslateFunction, figures: DownlineToday)
           left: formatRupiah(Math.max(0, limit - figures.spent)),
         }),
   ].join('\n');
+}
+
+/**
+ * What a downline is told when a purchase does not fit their daily spend limit (`checkDailySpend`
+ * answered `fits: false`): the limit and what is left today. Their own figures only.
+ */
+export function renderSpendRefusal(t: TranslateFunction, check: DailySpendCheck): string {
+  return t('downline-spend-over', { limit: formatRupiah(check.limit ?? 0), left: formatRupiah(check.left ?? 0) });
 }
 
 /** The daily limit screen of one downline: the current limit and how to set one. */
