@@ -56,3 +56,4 @@ report-dl-bad-date =
     Date not recognised. Write a date range like this:
     <code>/report dl 2026-11-01 2026-11-15</code>
     <code>/report dl @user 01/11/2026 15/11/2026</code>
+report-dl-former = { $name } (removed)

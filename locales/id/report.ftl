@@ -56,3 +56,4 @@ report-dl-bad-date =
     Tanggal tidak dikenali. Tulis rentang tanggal seperti ini:
     <code>/laporan dl 2026-11-01 2026-11-15</code>
     <code>/laporan dl @user 01/11/2026 15/11/2026</code>
+report-dl-former = { $name } (sudah keluar)

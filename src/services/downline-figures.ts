@@ -6,8 +6,9 @@
  * Sukses (DESIGN invariant 10). Reads through the store contract (each downline's transactions of
  * the period, their wallet's balance); writes nothing. None of this is ever shown to a downline.
  *
- * The downlines are the upline's current ones: a removed downline's purchases no longer count in
- * "all downlines" (the store keeps no index of transactions by upline).
+ * "All downlines" are the current ones and the removed ones the upline's record remembers
+ * (`formerDownlines`, the last `downlineLimits.formerKept`): the store keeps no index of
+ * transactions by upline, so a downline removed longer ago than that no longer counts there.
  */
 import type { Db } from '../store/db.ts';
 import type { TransactionRecord } from '../store/records/transactions.ts';
@@ -93,9 +94,26 @@ export async function downlinesToday(
   );
 }
 
-/** One downline's purchases of a period, tallied. */
-export interface DownlineRow {
+/** A downline whose purchases a report counts; `former` once removed. */
+export interface ReportedDownline {
   user: Pick<UserRecord, 'id' | 'firstName' | 'username'>;
+  former: boolean;
+}
+
+/**
+ * Everyone the upline's reports of all downlines count: the current downlines (by id), then the
+ * removed ones remembered on the upline's record who are not theirs again, most recently removed last.
+ */
+export async function reportedDownlines(db: Pick<Db, 'users'>, uplineId: number): Promise<ReportedDownline[]> {
+  const [upline, current] = await Promise.all([db.users.get(uplineId), db.users.list({ uplineId })]);
+  const ids = new Set(current.map((user) => user.id));
+  const formerIds = (upline?.downlineMode?.formerDownlines ?? []).filter((id) => !ids.has(id));
+  const former = await Promise.all(formerIds.map((id) => db.users.get(id)));
+  return [...current.map((user) => ({ user, former: false })), ...former.flatMap((user) => (user ? [{ user, former: true }] : []))];
+}
+
+/** One downline's purchases of a period, tallied. */
+export interface DownlineRow extends ReportedDownline {
   txs: TransactionRecord[];
   tally: DownlineTally;
 }
@@ -111,13 +129,13 @@ export interface DownlinePeriod {
 export async function loadDownlinePeriod(
   db: Pick<Db, 'transactions'>,
   uplineId: number,
-  downlines: readonly Pick<UserRecord, 'id' | 'firstName' | 'username'>[],
+  downlines: readonly ReportedDownline[],
   range: DayRange,
 ): Promise<DownlinePeriod> {
   const rows = await Promise.all(
-    downlines.map(async (user) => {
+    downlines.map(async ({ user, former }) => {
       const txs = throughUpline(await db.transactions.listByUserBetween(user.id, range.start, range.end), uplineId);
-      return { user, txs, tally: tallyThroughUpline(txs, uplineId) };
+      return { user, former, txs, tally: tallyThroughUpline(txs, uplineId) };
     }),
   );
   rows.sort((a, b) => b.tally.margin - a.tally.margin || b.tally.count - a.tally.count || a.user.id - b.user.id);
@@ -125,15 +143,15 @@ export async function loadDownlinePeriod(
 }
 
 /**
- * The margin `uplineId` earned from their current downlines' Sukses purchases in `range`, for the
- * line of their own /laporan; undefined when they have no downlines.
+ * The margin `uplineId` earned from their downlines' Sukses purchases in `range` (removed ones
+ * remembered included), for the line of their own /laporan; undefined when they have had none.
  */
 export async function downlineMarginBetween(
   db: Pick<Db, 'transactions' | 'users'>,
   uplineId: number,
   range: DayRange,
 ): Promise<number | undefined> {
-  const downlines = await db.users.list({ uplineId });
+  const downlines = await reportedDownlines(db, uplineId);
   if (downlines.length === 0) return undefined;
   return (await loadDownlinePeriod(db, uplineId, downlines, range)).total.margin;
 }

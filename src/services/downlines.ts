@@ -393,8 +393,11 @@ export class DownlineService {
       } else next = { ...membership, status: change.kind === 'suspend' ? 'suspended' : 'active' };
       const entry = next ? { user: { ...downline, membership: next }, membership: next, level: levelOf(mode, next.levelId) } : undefined;
       if (next && JSON.stringify(next) === JSON.stringify(membership)) return answer({ kind: 'unchanged', entry });
+      // A removed downline is remembered, so the upline's reports of all downlines still count what they bought.
+      const former = [...(mode.formerDownlines ?? []).filter((id) => id !== downlineId), downlineId].slice(-downlineLimits.formerKept);
+      const uplinePatch = next ? [] : [{ id: uplineId, patch: { downlineMode: { ...mode, formerDownlines: former } } }];
       return {
-        patches: [{ id: downlineId, patch: { membership: next } }],
+        patches: [{ id: downlineId, patch: { membership: next } }, ...uplinePatch],
         notify: [this.deps.messages.changed(downline, upline, change, next ? levelOf(mode, next.levelId) : undefined)],
         result: { kind: 'changed', entry },
       };

@@ -49,7 +49,8 @@ describe("downlines, the upline's view: the list, the daily limit, /laporan dl a
     world = await startWorld({
       jobs: true,
       env: { DOWNLINES: 'true' },
-      app: { now: () => new Date(clock), outboxLimits: { perChatMs: 20 } },
+      // An upline reads many reports in a row here: the flood limit would slow them down.
+      app: { now: () => new Date(clock), outboxLimits: { perChatMs: 20 }, floodLimit: { updates: 100, windowMs: 3000 } },
     });
     const budi = await buyer(world);
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline'), textIncludes: 'Level' });
@@ -279,6 +280,16 @@ describe("downlines, the upline's view: the list, the daily limit, /laporan dl a
     expect(hers.text).not.toContain('Margin dari downline');
     expect(hers.text).not.toMatch(/31\.500|10\.500|21\.000|1\.500/);
     expect((await reply(sari, '/laporan dl')).text).toContain('Mode downline belum dibuka');
+
+    // A removed downline's purchases still count in the reports of all downlines, marked.
+    await world.app.services.downlines.changeDownline(budi.id, ani.id, { kind: 'remove' });
+    expect((await world.app.db.users.get(budi.id))?.downlineMode?.formerDownlines).toEqual([ani.id]);
+    const after = await reply(budi, `/laporan dl ${today()} ${today()}`, 'Laporan downline');
+    expect(after.text).toContain('Laporan downline (1)');
+    expect(after.text).toContain('Margin Anda: Rp 1.900');
+    expect(after.text).toContain('2. Ani (sudah keluar): 1× · jual Rp 6.000 · modal Rp 5.600 · margin Rp 400');
+    expect((await reply(budi, `/laporan ${today()} ${today()}`, 'Margin dari downline')).text).toContain('Rp 1.900');
+    expect((await reply(budi, `/laporan dl ${ani.id}`)).text).toContain('bukan downline Anda');
   });
 
   it("/ekspor dl sends the downlines' purchases as CSV with the downline, price, cost and margin; a downline's own /ekspor has none of the upline's figures", async () => {

@@ -9,7 +9,7 @@ import { exportDownlineData } from '../callback-data/export.ts';
 import { periodKeyboard } from '../keyboards/report.ts';
 import { separatorCode, separatorOf } from '../keyboards/export.ts';
 import { renderDownlineReport } from '../renderers/downline-report.ts';
-import { loadDownlinePeriod } from '../../services/downline-figures.ts';
+import { loadDownlinePeriod, reportedDownlines, type ReportedDownline } from '../../services/downline-figures.ts';
 import { parseDay, periodOf, periodRange, typedRange, type DayRange } from '../../services/export-periods.ts';
 import type { UserRecord } from '../../store/records/users.ts';
 import { displayName } from '../../notify/downline-notices.ts';
@@ -56,9 +56,9 @@ async function readDownlineArgs(ctx: BotContext, text: string): Promise<{ who: W
   return { who: { all: false, user }, rest: args.slice(1) };
 }
 
-/** The downlines a report of `who` covers. */
-async function downlinesOf(ctx: BotContext, uplineId: number, who: Who): Promise<UserRecord[]> {
-  return who.all ? ctx.deps.db.users.list({ uplineId }) : [who.user];
+/** The downlines a report of `who` covers (for all: the removed ones remembered too). */
+async function downlinesOf(ctx: BotContext, uplineId: number, who: Who): Promise<ReportedDownline[]> {
+  return who.all ? reportedDownlines(ctx.deps.db, uplineId) : [{ user: who.user, former: false }];
 }
 
 /** `who` as a button names it, when that user is still the upline's downline (or `all`). */

@@ -1,7 +1,7 @@
 /**
  * The upline's report of their downlines' purchases of a period (`/laporan dl`): the statuses, the
  * sales at the downlines' prices, the upline's cost and margin (Sukses only), and per downline when
- * it covers them all. Pure. Only ever sent to the upline.
+ * it covers them all (a removed one marked). Pure. Only ever sent to the upline.
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
 import type { DownlinePeriod, DownlineTally } from '../../services/downline-figures.ts';
@@ -39,7 +39,7 @@ export function renderDownlineReport(
 ): string {
   const title = one
     ? t('report-dl-title-one', { ...period.days, name: displayName(one) })
-    : t('report-dl-title-all', { ...period.days, count: period.rows.length });
+    : t('report-dl-title-all', { ...period.days, count: period.rows.filter((row) => !row.former).length });
   if (period.total.count === 0) return `${title}\n${t('report-dl-empty', period.days)}`;
   const lines = [title, ...tallyLines(t, period.total)];
   const bought = period.rows.filter((row) => row.tally.count > 0);
@@ -49,7 +49,7 @@ export function renderDownlineReport(
       lines.push(
         t('report-dl-row', {
           n: index + 1,
-          name: displayName(row.user),
+          name: row.former ? t('report-dl-former', { name: displayName(row.user) }) : displayName(row.user),
           count: row.tally.success,
           sales: formatRupiah(row.tally.sales),
           cost: formatRupiah(row.tally.cost),

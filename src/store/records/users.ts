@@ -86,6 +86,8 @@ export const downlineModeSchema = z.object({
   requests: z.array(joinRequestSchema),
   /** Each settled purchase of a downline is posted to the upline's linked group (target masked, no amounts). */
   groupNotices: z.boolean().optional(),
+  /** User ids of removed downlines, the most recent last (a bounded few): reports of all downlines still count their purchases. */
+  formerDownlines: z.array(z.number().int()).optional(),
 });
 export type DownlineMode = z.infer<typeof downlineModeSchema>;
 
