@@ -47,6 +47,8 @@ export interface Notices {
   settlement(tx: TransactionRecord, options: SettlementOptions): Promise<NewOutboxItem[]>;
   /** The low-balance alert, with the balance and threshold formatted as money. */
   lowBalance(userId: number, formatted: { balance: string; threshold: string }): Promise<NewOutboxItem>;
+  /** To an upline: their account refused a downline's purchase (`kind`: insufficient_balance, credentials, ip_blocked). */
+  downlineRefused(uplineId: number, kind: string): Promise<NewOutboxItem>;
   /** A price-change digest in the subscriber's language and, with `groupChatId`, one for their group (no cost or margin). */
   priceDigest(
     userId: number,
@@ -166,6 +168,15 @@ export function createNotices(deps: NoticesDeps): Notices {
     async lowBalance(userId, formatted) {
       return text(userId, 'low-balance', tFor(await localeOf(userId))('alert-low-balance', formatted), `low-balance:${userId}`);
     },
+    async downlineRefused(uplineId, kind) {
+      const t = tFor(await localeOf(uplineId));
+      return text(
+        uplineId,
+        'downline-refused',
+        t('alert-downline-refused', { reason: t(`alert-downline-refused-${kind}`) }),
+        `downline-refused:${uplineId}`,
+      );
+    },
     async priceDigest(userId, changes, { groupChatId, dedupeKey }) {
       const items = [
         text(
@@ -241,10 +252,12 @@ async function downlineGroupNotice(
   ];
 }
 
-function headlineKey({ status, message }: TransactionRecord): string {
-  if (status === 'Unresolved' && message === restoredUnsentMessage) return 'restored';
+function headlineKey({ status, message, upline }: TransactionRecord): string {
+  // A downline's purchase: the wallet was refunded (or is still held), and the upline is who to ask.
+  const wallet = upline ? '-wallet' : '';
+  if (status === 'Unresolved' && message === restoredUnsentMessage) return `restored${wallet}`;
   if (status === 'Sukses') return 'success';
-  if (status === 'Gagal') return 'failed';
-  if (status === 'Rejected') return 'rejected';
-  return 'unresolved';
+  if (status === 'Gagal') return `failed${wallet}`;
+  if (status === 'Rejected') return `rejected${wallet}`;
+  return `unresolved${wallet}`;
 }
