@@ -44,7 +44,7 @@ export const commands = [
 export type CommandName = (typeof commands)[number]['name'];
 
 /** Commands only ADMIN_IDS may run, in each admin's private-chat menu only (descriptions in admin.ftl). */
-export const adminCommands = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban'] as const;
+export const adminCommands = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban', 'audit'] as const;
 
 /** The command and its aliases, for `bot.command(...)`. */
 export function commandNames(name: CommandName): string[] {

@@ -20,6 +20,7 @@ import { GroupLinkService } from './group-links.ts';
 import { DownlineService, type DownlineMessages } from './downlines.ts';
 import { WalletService, type WalletMessages } from './wallets.ts';
 import { TradingAccounts } from './trading.ts';
+import { WalletAuditService } from './wallet-audit.ts';
 import { accountOf, isUplineRefusal } from '../store/records/transactions.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
@@ -52,6 +53,8 @@ export interface Services {
   wallets: WalletService;
   /** Whose provider account a user trades through (their own, or their upline's at their level's prices). */
   trading: TradingAccounts;
+  /** The operator's audit of the downlines' wallets (/audit). */
+  walletAudit: WalletAuditService;
 }
 
 export interface ServicesDeps {
@@ -130,6 +133,7 @@ export function createServices(deps: ServicesDeps): Services {
     }),
     catalogue,
     trading,
+    walletAudit: new WalletAuditService(deps.db),
     inlinePrices: new InlinePriceService({ db: deps.db, catalogue, sellPrices }),
     accounts: createAccountService(deps.db),
     groupLinks: new GroupLinkService(deps.db),

@@ -33,7 +33,7 @@ describe('the admins’ command menu', () => {
         'id',
         [990001, 990002],
       );
-      const admin = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban'];
+      const admin = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban', 'audit'];
       const everyone = Object.keys(asMap(world.telegram.myCommands({ type: 'all_private_chats' })));
       for (const chatId of [990001, 990002]) {
         for (const language of [undefined, 'id', 'en']) {

@@ -22,7 +22,7 @@ describe('a downline buys from their wallet through the upline account (DOWNLINE
   ): Promise<{ budi: EmulatedUser; sari: EmulatedUser }> => {
     world = await startWorld({
       jobs: true,
-      env: { DOWNLINES: 'true', RECHECK_FIRST_SECONDS: '1' },
+      env: { DOWNLINES: 'true', RECHECK_FIRST_SECONDS: '1', ADMIN_IDS: '990001' },
       app: { outboxLimits: { perChatMs: 20 } },
       sandbox: { reseller: settles === 'at once' ? { instant: true } : { settleAfterChecks: 1 } },
     });
@@ -72,6 +72,12 @@ describe('a downline buys from their wallet through the upline account (DOWNLINE
     expect(sandboxTransactions(world, resellerDemoAccounts.main.apiId)).toHaveLength(1);
     const [tx] = await world.app.db.transactions.listByUser(sari.id, { limit: 5 });
     expect(tx).toMatchObject({ price: levelPrice, status: 'Sukses', upline: { id: budi.id, cost, margin: levelPrice - cost } });
+    // The operator's audit: the wallet adds up against its ledger and purchases.
+    const admin = world.telegram.createUser({ firstName: 'Admin', languageCode: 'id', id: 990_001 });
+    const audit = await world.telegram.waitForBotMessage(admin, { after: admin.send('/audit'), textIncludes: 'Audit dompet' });
+    expect(audit.text).toContain(
+      '1 dompet, 3 catatan, semuanya cocok. Isi dompet Rp 39.050, ditahan untuk pembelian yang belum selesai Rp 0.',
+    );
     // Her /saldo is the wallet.
     const saldo = await world.telegram.waitForBotMessage(sari, { after: sari.send('/saldo'), textIncludes: 'Rp 39.050' });
     expect(saldo.text).not.toContain('1.000.000');

@@ -1,5 +1,5 @@
 import type { BotContext } from '../context.ts';
-import { renderStats, renderUserProfile } from '../renderers/admin.ts';
+import { renderStats, renderUserProfile, renderWalletAudit } from '../renderers/admin.ts';
 import { formatWibIn } from '../../text/format.ts';
 import { FastComposer } from '../composer.ts';
 
@@ -11,6 +11,7 @@ export const isAdmin = (ctx: BotContext): boolean => ctx.from !== undefined && c
  * command, so the commands are not even revealed.
  * - `/stats`: users, transactions today and over 7 days, queues, broadcast, uptime (services/stats.ts).
  * - `/user`, `/ban`, `/unban`: a user's profile, banning (services/user-admin.ts).
+ * - `/audit`: every downline wallet against its ledger and its purchases (services/wallet-audit.ts).
  * (`/broadcast` and `/broadcast_cancel` are in broadcast.ts.)
  */
 export const adminFeature = new FastComposer<BotContext>();
@@ -19,6 +20,11 @@ const admins = adminFeature.chatType('private');
 admins.command('stats', async (ctx) => {
   if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
   await ctx.reply(renderStats(ctx.t, await ctx.deps.services.stats.collect()));
+});
+
+admins.command('audit', async (ctx) => {
+  if (!isAdmin(ctx)) return void (await ctx.reply(ctx.t('unhandled-text')));
+  await ctx.reply(renderWalletAudit(ctx.t, await ctx.deps.services.walletAudit.run()));
 });
 
 admins.command('user', async (ctx) => {

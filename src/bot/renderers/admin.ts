@@ -1,8 +1,9 @@
 /**
- * Pure renderers of the admin commands (HTML): the figures of /stats and the profile of /user.
+ * Pure renderers of the admin commands (HTML): the figures of /stats, the profile of /user, the wallet audit.
  */
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { formatRupiah, formatWibIn } from '../../text/format.ts';
+import { escapeHtml, formatRupiah, formatWibIn } from '../../text/format.ts';
+import type { WalletAudit } from '../../services/wallet-audit.ts';
 import type { UserProfile } from '../../services/user-admin.ts';
 import type { Stats, TransactionStats } from '../../services/stats.ts';
 import { statusWord } from '../../text/receipt.ts';
@@ -78,4 +79,28 @@ export function renderUserProfile(t: TranslateFunction, profile: UserProfile, de
     ),
   ];
   return lines.join('\n');
+}
+
+/** Findings listed in /audit's message at most (the rest counted). */
+const auditFindingsShown = 20;
+
+/** The /audit message: how many wallets add up, the money in them and held, then each finding. */
+export function renderWalletAudit(t: TranslateFunction, audits: readonly WalletAudit[]): string {
+  if (audits.length === 0) return t('admin-audit-none');
+  const findings = audits.flatMap((audit) => audit.findings);
+  const total = (pick: (audit: WalletAudit) => number) => formatRupiah(audits.reduce((sum, audit) => sum + pick(audit), 0));
+  const head = t(findings.length === 0 ? 'admin-audit-clean' : 'admin-audit-findings', {
+    wallets: String(audits.length),
+    entries: String(audits.reduce((sum, audit) => sum + audit.entries, 0)),
+    balance: total((audit) => audit.balance),
+    held: total((audit) => audit.held),
+    count: String(findings.length),
+  });
+  const lines = findings
+    .slice(0, auditFindingsShown)
+    .map(
+      (finding) => `• ${String(finding.wallet)}${finding.refId === undefined ? '' : ` ${finding.refId}`}: ${escapeHtml(finding.detail)}`,
+    );
+  const more = findings.length > auditFindingsShown ? [t('admin-audit-more', { count: String(findings.length - auditFindingsShown) })] : [];
+  return [head, ...lines, ...more].join('\n');
 }
