@@ -41,7 +41,7 @@ export function createDownlineNotices(deps: DownlineNoticesDeps): DownlineMessag
   return {
     request(upline, request, mode) {
       const t = tFor(upline);
-      const text = t('downline-request', { name: displayName(request), id: request.userId });
+      const text = t('downline-request', { name: displayName(request), id: String(request.userId) });
       return send(upline.id, 'downline-request', text, deps.requestKeyboard(t, request, mode));
     },
     joined(upline, request, level) {

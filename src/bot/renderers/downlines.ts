@@ -54,7 +54,8 @@ function downlineLine(t: TranslateFunction, entry: DownlineEntry, n: number): st
 export function renderDownlineCard(t: TranslateFunction, entry: DownlineEntry): string {
   return t('downline-card', {
     name: displayName(entry.user),
-    id: entry.user.id,
+    // An id is digits to copy, not an amount: a number would be grouped (700.000.002).
+    id: String(entry.user.id),
     level: entry.level.name,
     joined: formatWibIn(t, entry.membership.joinedAt),
     status: t(`downline-status-${entry.membership.status}`),
@@ -130,7 +131,7 @@ export function joinAnswerText(t: TranslateFunction, answer: JoinAnswer): string
 
 /** The request message once decided (its buttons gone): who asked, and what was decided. */
 export function renderDecidedRequest(t: TranslateFunction, request: JoinRequest, level: DownlineLevel | undefined): string {
-  const asked = t('downline-request', { name: displayName(request), id: request.userId });
+  const asked = t('downline-request', { name: displayName(request), id: String(request.userId) });
   const decided =
     request.status === 'approved'
       ? t('downline-request-approved', { level: level?.name ?? '?' })
