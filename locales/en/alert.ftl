@@ -7,3 +7,4 @@ alert-set = Okay! I will tell you as soon as your deposit balance drops below { 
 alert-removed = Balance alert turned off.
 alert-invalid = Write the threshold as a whole rupiah amount, for example /alert 50000 or /alert 50.000, or /alert off to turn it off.
 alert-low-balance = ⚠️ Your deposit balance is down to { $balance }, below your threshold of { $threshold }. Top up so purchases do not fail.
+alert-downline = The low-balance alert watches the balance of your own provider account; as a downline you buy through your upline's account, so there is nothing to watch. Your wallet with your upline: /balance.

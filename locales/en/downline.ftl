@@ -1,5 +1,7 @@
 ## Downlines: /downline (upline's mode, levels, invite links, the list), invite links, join requests
 
+command-downline = Your downlines: levels, invite links, the list
+
 downline-title = 👥 <b>Downlines</b>
 downline-opened = ✅ Downline mode is open. You are an upline now: invite other resellers by link, approve their requests and pick their price level. First level: Bronze (price = your cost until you set its markup).
 downline-not-open = Downline mode is not open. Send /downline to open it.

@@ -1,5 +1,10 @@
 ## Wallet: a downline's /saldo, /deposit, /mutasi; the upline's /carabayar, /saldodl and deposit requests
 
+command-payinfo = Deposit payment instructions for your downlines
+command-dlbalance = Add to or deduct from a downline's wallet: /dlbalance ID +50000 reason
+command-deposit = Top up your wallet with your upline: /deposit 100000
+command-statement = Your wallet statement
+
 wallet-balance =
     💰 <b>Your deposit balance</b>: { $amount }
     Kept with your upline, { $name }. Read { $time }.

@@ -7,3 +7,4 @@ alert-set = Oke! Saya kabari begitu saldo deposit di bawah { $amount }.
 alert-removed = Peringatan saldo dimatikan.
 alert-invalid = Tulis batasnya dalam rupiah bulat, misalnya /alert 50000 atau /alert 50.000, atau /alert off untuk mematikan.
 alert-low-balance = ⚠️ Saldo deposit Anda tinggal { $balance }, di bawah batas { $threshold }. Isi deposit supaya transaksi tidak gagal.
+alert-downline = Peringatan saldo menipis memantau saldo akun provider Anda sendiri; sebagai downline Anda membeli lewat akun upline, jadi tidak ada yang dipantau. Saldo deposit Anda di upline: /saldo.

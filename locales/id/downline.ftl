@@ -1,5 +1,7 @@
 ## Downlines: /downline (upline's mode, levels, invite links, the list), invite links, join requests
 
+command-downline = Downline Anda: level, link undangan, daftar downline
+
 downline-title = 👥 <b>Downline</b>
 downline-opened = ✅ Mode downline dibuka. Anda sekarang upline: undang reseller lain dengan link, setujui permintaan mereka dan tentukan level harganya. Level awal: Bronze (harga = modal Anda sampai Anda mengatur markupnya).
 downline-not-open = Mode downline belum dibuka. Kirim /downline untuk membukanya.

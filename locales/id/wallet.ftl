@@ -1,5 +1,10 @@
 ## Wallet: a downline's /saldo, /deposit, /mutasi; the upline's /carabayar, /saldodl and deposit requests
 
+command-payinfo = Cara bayar deposit untuk downline Anda
+command-dlbalance = Tambah/kurangi saldo downline: /saldodl ID +50000 alasan
+command-deposit = Isi saldo deposit di upline Anda: /deposit 100000
+command-statement = Mutasi saldo deposit Anda
+
 wallet-balance =
     💰 <b>Saldo deposit Anda</b>: { $amount }
     Disimpan di upline Anda, { $name }. Dibaca { $time }.

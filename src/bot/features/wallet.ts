@@ -23,14 +23,6 @@ import { formatRupiah, formatWibIn } from '../../text/format.ts';
 export const walletFeature = new FastComposer<BotContext>();
 const privateChat = walletFeature.chatType('private');
 
-/** Commands of this feature (English name first, as in commands.ts); kept out of the menu while downlines are in preparation. */
-const walletCommands = {
-  deposit: ['deposit', 'isisaldo'],
-  statement: ['statement', 'mutasi'],
-  payinfo: ['payinfo', 'carabayar'],
-  adjust: ['dlbalance', 'saldodl'],
-};
-
 /**
  * An amount as people type it: `100000`, `100.000`, `Rp 100.000`, `100rb`, `100k`, `1jt`, `1,5jt`;
  * undefined for anything else.
@@ -62,7 +54,7 @@ privateChat.command(commandNames('balance'), async (ctx, next) => {
   );
 });
 
-privateChat.command(walletCommands.deposit, async (ctx) => {
+privateChat.command(commandNames('deposit'), async (ctx) => {
   if (!ctx.account?.membership) {
     await ctx.reply(ctx.t('wallet-not-downline'));
     return;
@@ -91,7 +83,7 @@ async function askDeposit(ctx: BotContext, amount: number): Promise<void> {
   await ctx.reply(renderDepositAnswer(ctx.t, answer), keyboard.inline_keyboard.length > 0 ? { reply_markup: keyboard } : {});
 }
 
-privateChat.command(walletCommands.statement, async (ctx) => {
+privateChat.command(commandNames('statement'), async (ctx) => {
   if (!ctx.account?.membership) {
     await ctx.reply(ctx.t('wallet-not-downline'));
     return;
@@ -100,7 +92,7 @@ privateChat.command(walletCommands.statement, async (ctx) => {
   await ctx.reply(renderStatement(ctx.t, page.entries, 0), { reply_markup: createStatementKeyboard(ctx.t, 0, page.hasMore) });
 });
 
-privateChat.command(walletCommands.payinfo, async (ctx) => {
+privateChat.command(commandNames('payinfo'), async (ctx) => {
   if (!ctx.account?.downlineMode) {
     await ctx.reply(ctx.t('downline-not-open'));
     return;
@@ -115,7 +107,7 @@ privateChat.command(walletCommands.payinfo, async (ctx) => {
   await ctx.reply(ctx.t(`wallet-payinfo-${saved}`, { max: walletLimits.payInfoLength, text }));
 });
 
-privateChat.command(walletCommands.adjust, async (ctx) => {
+privateChat.command(commandNames('dlbalance'), async (ctx) => {
   if (!ctx.account?.downlineMode) {
     await ctx.reply(ctx.t('downline-not-open'));
     return;
