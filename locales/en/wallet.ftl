@@ -87,3 +87,10 @@ wallet-kind-hold = Purchase
 wallet-kind-final = Purchase succeeded
 wallet-kind-refund = Refund
 wallet-kind-adjust = Upline correction
+
+wallet-former =
+    💰 <b>Your wallet</b>: { $amount } (read { $time })
+wallet-former-note = This money is kept by your former upline, { $name }: you are no longer their downline. Contact { $name } to have it paid out.
+wallet-former-held = { $count } purchases are still in process: if they fail, the money comes back to this wallet.
+wallet-adjust-former = { $name } is no longer your downline: their wallet of { $balance } can only be deducted from, to pay it back, for example <code>/dlbalance { $id } -{ $plain } paid in cash</code>.
+wallet-decision-gone = This user is no longer your downline, so this ticket cannot be accepted. If they transferred, pay it back to them directly; close the ticket with ❌ Reject.

@@ -87,3 +87,10 @@ wallet-kind-hold = Pembelian
 wallet-kind-final = Pembelian sukses
 wallet-kind-refund = Pengembalian
 wallet-kind-adjust = Koreksi upline
+
+wallet-former =
+    💰 <b>Saldo deposit Anda</b>: { $amount } (dibaca { $time })
+wallet-former-note = Saldo ini disimpan oleh mantan upline Anda, { $name }: Anda bukan downline mereka lagi. Hubungi { $name } untuk mencairkannya.
+wallet-former-held = { $count } pembelian masih diproses: jika gagal, dananya kembali ke saldo ini.
+wallet-adjust-former = { $name } bukan downline Anda lagi: saldonya { $balance } hanya bisa dikurangi untuk dibayarkan kembali, misalnya <code>/saldodl { $id } -{ $plain } dibayar tunai</code>.
+wallet-decision-gone = Pengguna ini bukan downline Anda lagi, jadi tiket ini tidak bisa diterima. Jika dia sudah transfer, kembalikan langsung kepadanya; tutup tiketnya dengan ❌ Tolak.

@@ -55,7 +55,10 @@ export function createDownlineNotices(deps: DownlineNoticesDeps): DownlineMessag
           ? t('downline-outcome-approved', { name, level: outcome.level.name })
           : outcome.kind === 'declined'
             ? t('downline-outcome-declined', { name })
-            : t(`downline-outcome-void-${outcome.why}`, { name });
+            : t(`downline-outcome-void-${outcome.why}`, {
+                name,
+                former: outcome.formerUpline ? displayName(outcome.formerUpline) : '-',
+              });
       return send(joiner.id, 'downline-outcome', text);
     },
     changed(downline, upline, change, level) {

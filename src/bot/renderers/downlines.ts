@@ -4,7 +4,7 @@ import { inviteState, invitePayload } from '../../services/downline-rules.ts';
 import type { LevelLineProblem } from '../../services/downline-rules.ts';
 import { hasSellRules } from '../../services/pricing.ts';
 import type { DownlineInvite, DownlineLevel, DownlineMode, JoinRequest } from '../../store/records/users.ts';
-import { formatWibDateIn, formatWibIn } from '../../text/format.ts';
+import { formatRupiah, formatWibDateIn, formatWibIn } from '../../text/format.ts';
 import { raw } from '../../text/html.ts';
 import { displayName } from '../../notify/downline-notices.ts';
 import { describeMarkup, describeStep } from './sell.ts';
@@ -124,6 +124,11 @@ export function joinAnswerText(t: TranslateFunction, answer: JoinAnswer): string
       return t(answer.same ? 'downline-join-member-same' : 'downline-join-member-other');
     case 'invite':
       return t(`downline-join-invite-${answer.state}`);
+    case 'wallet-elsewhere':
+      return t('downline-join-wallet-elsewhere', {
+        name: answer.formerUpline ? displayName(answer.formerUpline) : '-',
+        balance: formatRupiah(answer.balance),
+      });
     default:
       return t(`downline-join-${answer.kind}`);
   }
