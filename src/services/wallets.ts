@@ -11,7 +11,9 @@
  *
  * Accepting is two commits: the decision on the upline's record (so accept and reject exclude
  * each other), then the credit. A crash between them leaves an accepted request not yet credited:
- * the replayed update, or any later tap on it, credits it (the key makes that once).
+ * the replayed update, any later tap on it, or the pass at the next start (`finishAccepted`: when
+ * the update was answered with an error, its credit's write having failed) credits it (the key
+ * makes that once).
  *
  * A removed downline's wallet stays with their former upline (the ledger keeps a wallet with the
  * upline of its latest entry, and moves it only once empty): they still see it, and the former
@@ -22,7 +24,14 @@ import type { Db } from '../store/db.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
 import type { UsersChange } from '../store/contract.ts';
 import type { DepositDesk, DepositRequest, Membership, UserRecord } from '../store/records/users.ts';
-import { isMovable, LedgerShortError, maxLedgerAmount, type LedgerEntry, type WalletSummary } from '../store/records/ledger.ts';
+import {
+  isMovable,
+  LedgerRefusedError,
+  LedgerShortError,
+  maxLedgerAmount,
+  type LedgerEntry,
+  type WalletSummary,
+} from '../store/records/ledger.ts';
 import { randomInt } from 'node:crypto';
 import { randomId } from './downline-rules.ts';
 import { transactUsers } from './downlines.ts';
@@ -248,6 +257,31 @@ export class WalletService {
     );
     if (appended?.created) this.deps.onQueued?.();
     return appended?.entry.balance ?? (await this.deps.db.ledger.balance(request.downlineId));
+  }
+
+  /**
+   * Credits every accepted request whose credit is missing (see the file comment); run once at
+   * start. The key makes each credit once however many instances run it at once. A credit the
+   * ledger refuses (the wallet moved to another upline meanwhile) is left, its request id returned.
+   */
+  async finishAccepted(): Promise<{ credited: number; refused: string[] }> {
+    const isAccepted = (request: DepositRequest) => request.status === 'accepted';
+    const uplines = await this.deps.db.users.list({ where: (user) => user.depositDesk?.requests.some(isAccepted) === true });
+    const done = { credited: 0, refused: [] as string[] };
+    for (const upline of uplines) {
+      for (const request of upline.depositDesk?.requests.filter(isAccepted) ?? []) {
+        const entries = await this.deps.db.ledger.byRef(request.downlineId, request.id);
+        if (entries.some((entry) => entry.key === depositKey(request.id))) continue;
+        try {
+          await this.credit(upline.id, request);
+          done.credited += 1;
+        } catch (error) {
+          if (!(error instanceof LedgerRefusedError)) throw error;
+          done.refused.push(request.id);
+        }
+      }
+    }
+    return done;
   }
 
   /**
