@@ -94,3 +94,5 @@ wallet-former-note = This money is kept by your former upline, { $name }: you ar
 wallet-former-held = { $count } purchases are still in process: if they fail, the money comes back to this wallet.
 wallet-adjust-former = { $name } is no longer your downline: their wallet of { $balance } can only be deducted from, to pay it back, for example <code>/dlbalance { $id } -{ $plain } paid in cash</code>.
 wallet-decision-gone = This user is no longer your downline, so this ticket cannot be accepted. If they transferred, pay it back to them directly; close the ticket with ❌ Reject.
+wallet-decision-held-elsewhere = This downline's wallet is still kept by their former upline, so this ticket cannot be accepted yet. Ask that upline to pay it out first, or close the ticket with ❌ Reject.
+wallet-adjust-held-elsewhere = ❌ Nothing changed: { $name }'s wallet is still kept by their former upline, who must pay it out first.

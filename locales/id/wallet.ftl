@@ -94,3 +94,5 @@ wallet-former-note = Saldo ini disimpan oleh mantan upline Anda, { $name }: Anda
 wallet-former-held = { $count } pembelian masih diproses: jika gagal, dananya kembali ke saldo ini.
 wallet-adjust-former = { $name } bukan downline Anda lagi: saldonya { $balance } hanya bisa dikurangi untuk dibayarkan kembali, misalnya <code>/saldodl { $id } -{ $plain } dibayar tunai</code>.
 wallet-decision-gone = Pengguna ini bukan downline Anda lagi, jadi tiket ini tidak bisa diterima. Jika dia sudah transfer, kembalikan langsung kepadanya; tutup tiketnya dengan ❌ Tolak.
+wallet-decision-held-elsewhere = Saldo downline ini masih disimpan oleh upline sebelumnya, jadi tiket ini belum bisa diterima. Minta upline itu mencairkannya dulu, atau tutup tiketnya dengan ❌ Tolak.
+wallet-adjust-held-elsewhere = ❌ Saldo tidak diubah: saldo { $name } masih disimpan oleh upline sebelumnya, yang harus mencairkannya dulu.

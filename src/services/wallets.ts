@@ -104,12 +104,15 @@ export type DepositDecision =
   | { kind: 'accepted'; request: DepositRequest; balance: number; now: boolean }
   /** Not accepted: the downline left (or was removed) since asking; the request stays open to reject. */
   | { kind: 'gone'; request: DepositRequest }
+  /** Not accepted: a former upline still keeps money or a purchase of this downline's wallet (see `keptByAnother`). */
+  | { kind: 'held-elsewhere'; request: DepositRequest }
   | { kind: 'rejected'; request: DepositRequest; now: boolean };
 
 /** What a manual adjustment came to (`former-deduct-only`: a former downline's wallet is only paid out). */
 export type AdjustAnswer =
   | { kind: 'not-yours' }
   | { kind: 'former-deduct-only'; balance: number }
+  | { kind: 'held-elsewhere' }
   | { kind: 'short'; balance: number }
   | { kind: 'done'; entry: LedgerEntry; downline: UserRecord; repeated: boolean };
 
@@ -206,6 +209,9 @@ export class WalletService {
     const found = (await this.deps.db.users.get(uplineId))?.depositDesk?.requests.find((r) => r.id === requestId);
     if (!found) return { kind: 'unknown' };
     const downlineId = found.downlineId;
+    if (decision === 'accept' && found.status === 'pending' && (await this.keptByAnother(downlineId, uplineId))) {
+      return { kind: 'held-elsewhere', request: found };
+    }
     const at = this.deps.now();
     const decided = await this.change([uplineId, downlineId], (users): UsersChange<DepositDecision> => {
       const upline = users.get(uplineId);
@@ -313,8 +319,19 @@ export class WalletService {
       return { kind: 'done', entry: appended.entry, downline, repeated: !appended.created };
     } catch (error) {
       if (error instanceof LedgerShortError) return { kind: 'short', balance: error.balance };
+      if (error instanceof LedgerRefusedError && error.reason === 'other-upline') return { kind: 'held-elsewhere' };
       throw error;
     }
+  }
+
+  /**
+   * Whether another upline than `uplineId` still keeps money or an open purchase in the user's
+   * wallet, so that `uplineId` cannot credit it. Joining is refused in that state, so only a join
+   * racing a former upline's last credit (a ticket accepted just before the removal) comes here.
+   */
+  private async keptByAnother(userId: number, uplineId: number): Promise<boolean> {
+    const summary = await this.deps.db.ledger.summary(userId);
+    return summary !== undefined && summary.upline !== uplineId && !isMovable(summary);
   }
 
   /**

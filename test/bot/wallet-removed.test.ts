@@ -119,4 +119,27 @@ describe("a removed downline's wallet (DOWNLINES=true)", () => {
     const reject = budi.tap(request, '❌ Tolak');
     expect((await world.telegram.waitForCallbackAnswer(reject)).text).toContain('Ditolak');
   });
+  it('a former upline’s late credit racing a join: the new upline cannot credit until it is paid out, and is told why', async () => {
+    world = await startWorld({ jobs: true, env: { DOWNLINES: 'true' }, app: { outboxLimits: { perChatMs: 20 } } });
+    const budi = await buyer(world);
+    const rina = await buyer(world, 'Rina', { account: resellerDemoAccounts.second });
+    await openInvite(budi);
+    const rinaLink = await openInvite(rina);
+    await say(rina, '/carabayar DANA 081234567890', 'disimpan');
+    const sari = world.telegram.createUser({ firstName: 'Sari', languageCode: 'id' });
+    await say(sari, `/start ${rinaLink}`, 'Anda sekarang downline dari Rina');
+    await say(sari, '/deposit 100000', 'Tiket deposit');
+    const request = await world.telegram.waitForBotMessage(rina, { textIncludes: 'Tiket deposit dari Sari' });
+    // As if Budi's credit of a ticket accepted before he removed her landed just after she joined Rina.
+    await world.app.db.ledger.append([{ wallet: sari.id, upline: budi.id, kind: 'deposit', amount: 30_000, key: 'deposit:late' }]);
+
+    expect((await say(rina, `/saldodl ${sari.id} +1000 bonus`)).text).toContain('masih disimpan oleh upline sebelumnya');
+    const accept = rina.tap(request, '✅ Terima');
+    expect((await world.telegram.waitForCallbackAnswer(accept)).text).toContain('masih disimpan oleh upline sebelumnya');
+    expect((await world.app.db.users.get(rina.id))?.depositDesk?.requests[0]?.status).toBe('pending');
+    // Budi pays it out; then Rina's credits land.
+    await say(budi, `/saldodl ${sari.id} -30000 dibayar tunai`, 'dikurangi');
+    await say(rina, `/saldodl ${sari.id} +1000 bonus`, 'ditambah');
+    expect(await world.app.db.ledger.summary(sari.id)).toMatchObject({ upline: rina.id, balance: 1000 });
+  });
 });

@@ -153,6 +153,7 @@ privateChat.command(commandNames('dlbalance'), async (ctx) => {
   const done = await service.adjust(ctx.from.id, downline.id, amount, reason, `${ctx.update.update_id}`);
   const name = displayName(downline);
   if (done.kind === 'not-yours') await ctx.reply(ctx.t('wallet-adjust-not-yours', { who: match[1].slice(0, 40) }));
+  else if (done.kind === 'held-elsewhere') await ctx.reply(ctx.t('wallet-adjust-held-elsewhere', { name }));
   else if (done.kind === 'former-deduct-only') {
     await ctx.reply(
       ctx.t('wallet-adjust-former', { name, balance: formatRupiah(done.balance), plain: String(done.balance), id: String(downline.id) }),
@@ -214,9 +215,9 @@ walletFeature.callbackQuery(depositDecisionData.filter(), async (ctx: CallbackQu
   );
   if (!tap) return;
   const decided = await ctx.deps.services.wallets.decide(ctx.from.id, tap.id, tap.decision);
-  if (decided.kind === 'unknown' || decided.kind === 'gone') {
-    // A request of someone no longer theirs keeps its buttons: ❌ Tolak still closes it.
-    await ctx.answerCallbackQuery({ text: ctx.t(`wallet-decision-${decided.kind}`), show_alert: decided.kind === 'gone' });
+  if (decided.kind === 'unknown' || decided.kind === 'gone' || decided.kind === 'held-elsewhere') {
+    // A request that cannot be accepted keeps its buttons: ❌ Tolak still closes it.
+    await ctx.answerCallbackQuery({ text: ctx.t(`wallet-decision-${decided.kind}`), show_alert: decided.kind !== 'unknown' });
     return;
   }
   const fresh = decided.kind !== 'expired' && decided.now;
