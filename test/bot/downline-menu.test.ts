@@ -102,6 +102,15 @@ describe('downline commands in /help and the command menu', () => {
     const english = world.telegram.myCommands({ type: 'all_private_chats' }, 'en') as Command[];
     expect(english.find((c) => c.command === 'statement')?.description).toBe('Your wallet statement');
   });
+  it('in a group, each downline command and alias says it works in a private chat only', async () => {
+    world = await startWorld({ env: { DOWNLINES: 'true' } });
+    const budi = await buyer(world);
+    const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
+    for (const command of ['/downline', '/deposit', '/isisaldo', '/mutasi', '/carabayar', '/saldodl']) {
+      const reply = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, command, { chat: group }) });
+      expect(reply.text, command).toContain('chat pribadi');
+    }
+  });
 });
 
 describe("a downline's menu offers what a downline can do", () => {
