@@ -26,6 +26,7 @@ receipt-status-unresolved = Unresolved
 
 receipt-note-pending = ⏳ The provider is still processing it. You will be told as soon as it settles; check yourself any time with /status { $refId }
 receipt-note-rejected = The provider refused this transaction; your balance was not charged. Reason: { $reason }
+receipt-note-downline-unavailable = The product was unavailable; your wallet has been refunded.
 receipt-note-unresolved = The status could not be confirmed within the checking period. Ask the provider about it with the Ref ID above.
 receipt-note-restored = The bot was restored from a backup made before this purchase was sent, and did not send it again. Ask the provider about it with the Ref ID above.
 

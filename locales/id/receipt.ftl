@@ -26,6 +26,7 @@ receipt-status-unresolved = Tidak terselesaikan
 
 receipt-note-pending = ⏳ Masih diproses provider. Anda akan diberi tahu begitu selesai; cek sendiri kapan saja dengan /cek { $refId }
 receipt-note-rejected = Provider menolak transaksi ini, saldo tidak terpotong. Alasan: { $reason }
+receipt-note-downline-unavailable = Produk sedang tidak tersedia; saldo dompet Anda sudah dikembalikan.
 receipt-note-unresolved = Status tidak bisa dipastikan dalam batas waktu pengecekan. Tanyakan ke provider dengan Ref ID di atas.
 receipt-note-restored = Bot dipulihkan dari cadangan yang dibuat sebelum pembelian ini dikirim, dan tidak mengirimnya lagi. Tanyakan ke provider dengan Ref ID di atas.
 

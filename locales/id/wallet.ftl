@@ -96,3 +96,13 @@ wallet-adjust-former = { $name } bukan downline Anda lagi: saldonya { $balance }
 wallet-decision-gone = Pengguna ini bukan downline Anda lagi, jadi tiket ini tidak bisa diterima. Jika dia sudah transfer, kembalikan langsung kepadanya; tutup tiketnya dengan ❌ Tolak.
 wallet-decision-held-elsewhere = Saldo downline ini masih disimpan oleh upline sebelumnya, jadi tiket ini belum bisa diterima. Minta upline itu mencairkannya dulu, atau tutup tiketnya dengan ❌ Tolak.
 wallet-adjust-held-elsewhere = ❌ Saldo tidak diubah: saldo { $name } masih disimpan oleh upline sebelumnya, yang harus mencairkannya dulu.
+
+## Held purchases (an upline decides a downline's purchase with no final status)
+command-resolve = Selesaikan pembelian downline yang belum pasti: /selesaikan REF_ID sukses|gagal
+held-usage = Tulis: <code>/selesaikan REF_ID sukses</code> (provider memotong saldo Anda: harga tetap terpakai) atau <code>/selesaikan REF_ID gagal</code> (kembalikan ke dompet downline). Ref ID ada di pemberitahuan pembelian yang belum pasti.
+held-unknown = Ref ID <code>{ $refId }</code> bukan pembelian downline Anda yang dibayar dari dompet.
+held-open = Pembelian <code>{ $refId }</code> masih dicek ke provider; hasilnya akan menyelesaikannya sendiri.
+held-closed-final = Pembelian <code>{ $refId }</code> sudah selesai: harganya sudah terpakai. Tidak ada yang diubah.
+held-closed-refund = Pembelian <code>{ $refId }</code> sudah selesai: harganya sudah dikembalikan ke dompet downline. Tidak ada yang diubah.
+held-spent = ✅ Dicatat: pembelian <code>{ $refId }</code> diproses provider; { $price } dari dompet { $name } terpakai. Saldo { $name }: { $balance }.
+held-refunded = ✅ { $price } dikembalikan ke dompet { $name } (pembelian <code>{ $refId }</code>). Saldo { $name } sekarang { $balance }.

@@ -51,6 +51,7 @@ export const downlineCommands = [
   { name: 'downline', aliases: [], role: 'upline' },
   { name: 'payinfo', aliases: ['carabayar'], role: 'upline' },
   { name: 'dlbalance', aliases: ['saldodl'], role: 'upline' },
+  { name: 'resolve', aliases: ['selesaikan'], role: 'upline' },
   { name: 'deposit', aliases: ['isisaldo'], role: 'downline' },
   { name: 'statement', aliases: ['mutasi'], role: 'downline' },
 ] as const satisfies ReadonlyArray<{ name: string; aliases: readonly string[]; role: 'upline' | 'downline' }>;

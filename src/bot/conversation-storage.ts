@@ -7,7 +7,7 @@ import type { BotContext } from './context.ts';
  * stored by an older version are discarded instead of replayed against new code.
  * test/bot/conversation-versions.test.ts fails when a flow's steps change without a bump.
  */
-export const conversationsVersion = 3;
+export const conversationsVersion = 4;
 
 /**
  * Conversation state lives in the store, encrypted by the vault: a user mid-flow survives a

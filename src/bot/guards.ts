@@ -18,6 +18,24 @@ export async function requireConnected(ctx: AnyContext, deps: BotDeps, service: 
   return false;
 }
 
+/**
+ * True when the sender can read prices and buy: with their own reseller account, or as a downline
+ * whose upline's account can sell; otherwise tells them why not (how to connect, or that the
+ * upline's service is unavailable: never what is wrong with the upline's account).
+ */
+export async function requireTrading(ctx: AnyContext, deps: BotDeps): Promise<boolean> {
+  const userId = ctx.from?.id;
+  const account = userId === undefined ? undefined : await deps.services.trading.of(userId);
+  if (account && (account.kind === 'own' || account.connected)) return true;
+  await ctx.reply(account ? ctx.t('buy-downline-unavailable') : notConnected(ctx, 'reseller'));
+  return false;
+}
+
+/** Middleware: goes on only when `requireTrading` holds. */
+export const canTrade: MiddlewareFn<BotContext> = async (ctx, next) => {
+  if (await requireTrading(ctx, ctx.deps)) await next();
+};
+
 /** A client for the sender's account of `service` (its 401/403 reach the operator feed), or undefined after saying how to connect. */
 export async function requireClient<S extends ServiceName>(
   ctx: AnyContext,

@@ -4,7 +4,7 @@
  */
 import type { ClaimTokens } from '../store/claim-holder.ts';
 import type { Db } from '../store/db.ts';
-import type { TransactionRecord } from '../store/records/transactions.ts';
+import { accountOf, type TransactionRecord } from '../store/records/transactions.ts';
 
 /** A check to make; `owner` is the claim it was taken under (none for this process's own orphans). */
 interface DueCheck {
@@ -64,9 +64,9 @@ export class DueChecks {
       if (picked.length >= free) break;
       const tx = await this.options.db.transactions.get(refId);
       if (tx?.status !== 'Created') this.orphaned.delete(refId);
-      else if (!this.options.inFlight.has(refId) && roomLeft(tx.userId) > 0) {
+      else if (!this.options.inFlight.has(refId) && roomLeft(accountOf(tx)) > 0) {
         picked.push(tx);
-        room.set(tx.userId, roomLeft(tx.userId) - 1);
+        room.set(accountOf(tx), roomLeft(accountOf(tx)) - 1);
       }
     }
     return picked;

@@ -1,7 +1,7 @@
 import { singleProcessClaims, type ClaimTokens } from '../store/claim-holder.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.ts';
-import type { TransactionRecord } from '../store/records/transactions.ts';
+import { accountOf, type TransactionRecord } from '../store/records/transactions.ts';
 import type { PurchaseService } from '../services/purchases.ts';
 import type { Logger } from '../logger.ts';
 import { AccountPauses } from './settlement-pauses.ts';
@@ -138,7 +138,7 @@ class SettlementLoop implements SettlementWatcher {
     const free = this.overall - this.inFlight.size;
     if (free <= 0) return;
     for (const { tx, owner } of await this.due.pick(this.options.now().getTime(), free)) {
-      this.perUser.set(tx.userId, (this.perUser.get(tx.userId) ?? 0) + 1);
+      this.perUser.set(accountOf(tx), (this.perUser.get(accountOf(tx)) ?? 0) + 1);
       const job = this.handle(tx, owner)
         .catch((error: unknown) => logger.error('re-check failed', { refId: tx.refId, error }))
         // A check that wrote nothing (it waited for another sender, or its send claim went) would
@@ -149,7 +149,7 @@ class SettlementLoop implements SettlementWatcher {
         )
         .finally(() => {
           this.inFlight.delete(tx.refId);
-          this.checkEnded(tx.userId);
+          this.checkEnded(accountOf(tx));
           // A freed slot takes the next due check at once: the pace is set by the bounds and the
           // provider's answer time, not by the tick.
           if (this.timer) void this.launch();
@@ -172,7 +172,7 @@ class SettlementLoop implements SettlementWatcher {
   private async handle(tx: TransactionRecord, owner: string | undefined): Promise<void> {
     const { purchases, logger } = this.options;
     // Read before the claim is looked at: a pause during the read must not let the check go on.
-    if (await this.pauses.heldAtFirstCheck(tx.userId)) return;
+    if (await this.pauses.heldAtFirstCheck(accountOf(tx))) return;
     // Paused past the lease since the claim: the check may be another instance's now.
     if (owner !== undefined && !this.claims.holds(owner)) {
       logger.warn('claim on a due check lost before it was made (this instance was paused past its lease): not made here', {
@@ -190,6 +190,6 @@ class SettlementLoop implements SettlementWatcher {
       tx.status === 'Created'
         ? await purchases.submit(tx.refId, { notifyOwner: true })
         : await purchases.check(tx.refId, { notifyOwner: true });
-    await this.pauses.pauseOn(tx.userId, result.message, now);
+    await this.pauses.pauseOn(accountOf(tx), result.message, now);
   }
 }

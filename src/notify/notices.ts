@@ -1,7 +1,9 @@
 import type { Locale } from '../domain.ts';
 import type { Db } from '../store/db.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
-import { userLocale } from '../store/records/users.ts';
+import { userLocale, type UserRecord } from '../store/records/users.ts';
+import type { LedgerEntry } from '../store/records/ledger.ts';
+import { formatRupiah, maskTarget } from '../text/format.ts';
 import { restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
 import type { AccountProblem } from '../providers/factory.ts';
 import type { TextVariable } from '../text/html.ts';
@@ -45,6 +47,10 @@ export interface Notices {
   settlement(tx: TransactionRecord, options: SettlementOptions): Promise<NewOutboxItem[]>;
   /** The low-balance alert, with the balance and threshold formatted as money. */
   lowBalance(userId: number, formatted: { balance: string; threshold: string }): Promise<NewOutboxItem>;
+  /** To an upline: their account refused a downline's purchase (`kind`: insufficient_balance, credentials, ip_blocked). */
+  downlineRefused(uplineId: number, kind: string): Promise<NewOutboxItem>;
+  /** To a downline: their upline decided a held purchase (`entry`: its final or refund, with the balance after). */
+  heldResolved(downline: UserRecord, tx: TransactionRecord, entry: LedgerEntry): NewOutboxItem;
   /** A price-change digest in the subscriber's language and, with `groupChatId`, one for their group (no cost or margin). */
   priceDigest(
     userId: number,
@@ -149,6 +155,7 @@ export function createNotices(deps: NoticesDeps): Notices {
           ),
         );
       }
+      items.push(...(await downlineHeld(deps, tx)));
       if (tx.status === 'Gagal' || tx.status === 'Unresolved') {
         items.push(
           ...operator(`operator-transaction-${tx.status === 'Gagal' ? 'failed' : 'unresolved'}`, {
@@ -163,6 +170,16 @@ export function createNotices(deps: NoticesDeps): Notices {
     async lowBalance(userId, formatted) {
       return text(userId, 'low-balance', tFor(await localeOf(userId))('alert-low-balance', formatted), `low-balance:${userId}`);
     },
+    async downlineRefused(uplineId, kind) {
+      const t = tFor(await localeOf(uplineId));
+      return text(
+        uplineId,
+        'downline-refused',
+        t('alert-downline-refused', { reason: t(`alert-downline-refused-${kind}`) }),
+        `downline-refused:${uplineId}`,
+      );
+    },
+    heldResolved: (downline, tx, entry) => heldResolved(deps, downline, tx, entry),
     async priceDigest(userId, changes, { groupChatId, dedupeKey }) {
       const items = [
         text(
@@ -206,10 +223,57 @@ export function createNotices(deps: NoticesDeps): Notices {
   };
 }
 
-function headlineKey({ status, message }: TransactionRecord): string {
-  if (status === 'Unresolved' && message === restoredUnsentMessage) return 'restored';
+function headlineKey({ status, message, upline }: TransactionRecord): string {
+  // A downline's purchase: the wallet was refunded (or is still held), and the upline is who to ask.
+  const wallet = upline ? '-wallet' : '';
+  if (status === 'Unresolved' && message === restoredUnsentMessage) return `restored${wallet}`;
   if (status === 'Sukses') return 'success';
-  if (status === 'Gagal') return 'failed';
-  if (status === 'Rejected') return 'rejected';
-  return 'unresolved';
+  if (status === 'Gagal') return `failed${wallet}`;
+  if (status === 'Rejected') return `rejected${wallet}`;
+  return `unresolved${wallet}`;
+}
+
+/** To the upline of a downline's purchase left with its hold open (Unresolved): what it is and how to decide it. */
+async function downlineHeld(deps: NoticesDeps, tx: TransactionRecord): Promise<NewOutboxItem[]> {
+  if (!tx.upline || tx.status !== 'Unresolved' || tx.price <= 0) return [];
+  const [upline, downline] = await Promise.all([deps.db.users.get(tx.upline.id), deps.db.users.get(tx.userId)]);
+  const t = (key: string, variables: Record<string, TextVariable>) =>
+    deps.translate(userLocale(upline, deps.defaultLocale), key, variables);
+  const body = t('notify-downline-held', {
+    name: downline?.firstName ?? String(tx.userId),
+    product: tx.productName,
+    target: maskTarget(tx.target),
+    price: formatRupiah(tx.price),
+    refId: tx.refId,
+  });
+  return [
+    {
+      chatId: tx.upline.id,
+      kind: 'downline-held',
+      payload: { type: 'send', text: body, parseMode: 'HTML' },
+      dedupeKey: `held:${tx.refId}`,
+    },
+  ];
+}
+
+/** To a downline: their upline decided a held purchase (`entry` its final or refund, with the balance after). */
+function heldResolved(deps: NoticesDeps, downline: UserRecord, tx: TransactionRecord, entry: LedgerEntry): NewOutboxItem {
+  const variables = {
+    product: tx.productName,
+    target: maskTarget(tx.target),
+    price: formatRupiah(tx.price),
+    refId: tx.refId,
+    balance: formatRupiah(entry.balance),
+  };
+  const body = deps.translate(
+    userLocale(downline, deps.defaultLocale),
+    `notify-held-${entry.kind === 'refund' ? 'refunded' : 'spent'}`,
+    variables,
+  );
+  return {
+    chatId: downline.id,
+    kind: 'held-resolved',
+    payload: { type: 'send', text: body, parseMode: 'HTML' },
+    dedupeKey: `held-resolved:${tx.refId}`,
+  };
 }

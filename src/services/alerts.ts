@@ -11,9 +11,15 @@ export interface AlertServiceDeps {
   logger: Logger;
   /** Builds the alert message for the outbox. */
   lowBalanceNotice: (userId: number, balance: number, threshold: number) => Promise<NewOutboxItem>;
+  /** Tells an upline their account refused a downline's purchase. */
+  downlineRefusedNotice?: (uplineId: number, kind: string) => Promise<NewOutboxItem>;
+  now?: () => Date;
   /** Wakes the outbox after something was queued. */
   onQueued?: () => void;
 }
+
+/** An upline is told at most once in this long that their account refuses their downlines' purchases. */
+export const downlineRefusalAlertMs = 3600_000;
 
 /** Low-balance alerts: each user's threshold, armed until a crossing below it is announced. */
 export class AlertService {
@@ -40,6 +46,24 @@ export class AlertService {
    */
   check(userId: number): Promise<void> {
     return this.turns.run(userId, () => this.checkNow(userId));
+  }
+
+  /**
+   * A downline's purchase was refused by the upline's account (`kind`: its balance, credentials or
+   * IP): the upline is told, once an hour at most however many purchases are refused (the
+   * downline was told only that the product is unavailable for now).
+   */
+  downlineRefused(uplineId: number, kind: string): Promise<void> {
+    return this.turns.run(uplineId, async () => {
+      const { db, downlineRefusedNotice } = this.deps;
+      const now = (this.deps.now ?? (() => new Date()))();
+      const last = (await db.users.get(uplineId))?.downlineRefusalAlertAt;
+      if (!downlineRefusedNotice || (last !== undefined && now.getTime() - Date.parse(last) < downlineRefusalAlertMs)) return;
+      // Queued first: a crash before the mark may alert twice, never not at all.
+      await db.outbox.enqueue(await downlineRefusedNotice(uplineId, kind));
+      await db.users.update(uplineId, { downlineRefusalAlertAt: now.toISOString() });
+      this.deps.onQueued?.();
+    });
   }
 
   /** Checks every user with a threshold (the periodic job). */

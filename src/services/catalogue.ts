@@ -1,7 +1,10 @@
 import type { Product } from '../providers/reseller/schemas.ts';
 import type { CredentialService } from './credentials.ts';
-import { boundedCache, productTextKey } from './memo.ts';
 import { productKind, type ProductKind } from '../domain/operators.ts';
+import type { DownlineLevel } from '../store/records/users.ts';
+import type { TradingAccounts } from './trading.ts';
+import { groupByBrand, type BrandGroup } from './brands.ts';
+import { sellPriceOf } from './pricing.ts';
 
 /** How long a provider account's price list is reused before it is fetched again (browsing, search, inline). */
 export const priceListTtlMs = 3 * 60_000;
@@ -18,90 +21,32 @@ export interface PriceListOptions {
   since?: number;
 }
 
-/** Words that describe the kind of product rather than its brand ("Telkomsel Data 1GB", "PLN Token 20.000"). */
-const genericWords = new Set([
-  'data',
-  'token',
-  'pulsa',
-  'voucher',
-  'paket',
-  'internet',
-  'reguler',
-  'promo',
-  'topup',
-  'top',
-  'up',
-  'isi',
-  'saldo',
-]);
-
-/**
- * Brand of a product, from the leading words of its name up to the first word with a digit (at
- * most two words, kind words like "Data" or "Token" dropped): "Telkomsel 10.000" → "Telkomsel",
- * "Mobile Legends 86 Diamonds" → "Mobile Legends", "PLN Token 20.000" → "PLN". Falls back to the
- * letters of the code. `groupByBrand` merges brands that are word-prefixes of one another.
- */
-export function brandOf(product: Pick<Product, 'code' | 'product_name'>): string {
-  return brands(productTextKey(product), () => readBrand(product));
-}
-
-/** Brands already read, by product code and name: every account's copy of a list asks for the same few hundred products. */
-const brands = boundedCache<string, string>(20_000);
-
-function readBrand(product: Pick<Product, 'code' | 'product_name'>): string {
-  const lead: string[] = [];
-  for (const raw of product.product_name.trim().split(/\s+/)) {
-    if (/\d/.test(raw) || lead.length === 2) break;
-    const word = raw.replace(/[^\p{L}\p{N}&+.-]/gu, '');
-    if (/\p{L}/u.test(word)) lead.push(word);
-  }
-  const words = lead.filter((word) => !genericWords.has(word.toLowerCase()));
-  if (words.length > 0) return words.join(' ');
-  const letters = product.code.match(/^[A-Za-z]+/)?.[0];
-  return letters ? letters.toUpperCase() : 'Lainnya';
-}
-
-/** Products of one brand, in the provider's order. */
-export interface BrandGroup {
-  brand: string;
-  products: Product[];
-}
-
-/**
- * The price list grouped by brand, brands in order of first appearance. A product whose brand
- * starts with a shorter brand's words joins that brand ("Genshin Impact Blessing…" → "Genshin
- * Impact"); brands are compared case-insensitively. `CatalogueService.brands` memoises it.
- */
-export function groupByBrand(products: readonly Product[]): BrandGroup[] {
-  const candidates = products.map((product) => brandOf(product));
-  const keys = [...new Set(candidates.map((brand) => brand.toLowerCase()))].sort((a, b) => a.length - b.length);
-  const groups = new Map<string, BrandGroup>();
-  products.forEach((product, index) => {
-    const candidate = candidates[index] ?? brandOf(product);
-    const lower = candidate.toLowerCase();
-    const key = keys.find((k) => lower === k || lower.startsWith(`${k} `)) ?? lower;
-    const group = groups.get(key) ?? { brand: candidate.split(/\s+/).slice(0, key.split(' ').length).join(' '), products: [] };
-    group.products.push(product);
-    groups.set(key, group);
-  });
-  return [...groups.values()];
-}
-
 /** The price lists of the provider accounts: one copy per account, shared by every feature. */
 export class CatalogueService {
   /** By `credentials.accountKey`. */
   private readonly cache = new Map<string, { at: number; products: Product[] }>();
   private readonly fetching = new Map<string, { startedAt: number; products: Promise<Product[]> }>();
   private readonly groupsOf = new WeakMap<readonly Product[], BrandGroup[]>();
+  /** A list at a level's prices, per list handed out and level rules: one copy per account copy, as the list itself. */
+  private readonly leveled = new WeakMap<readonly Product[], Map<string, Product[]>>();
 
-  constructor(private readonly deps: { credentials: CredentialService; now: () => Date }) {}
+  constructor(private readonly deps: { credentials: CredentialService; trading: TradingAccounts; now: () => Date }) {}
 
   /**
    * The user's price list: the one copy per provider account that every feature (and the price
    * watcher's fetch) shares, so the last fetch is what everybody sees. Users of one account asking
-   * at once wait for the same fetch.
+   * at once wait for the same fetch. A downline gets their upline's list at their level's prices
+   * (their price as `price`: what they pay, never the upline's cost).
    */
   async priceList(userId: number, options?: PriceListOptions): Promise<Product[]> {
+    const account = await this.deps.trading.of(userId);
+    if (!account || (account.kind === 'downline' && !account.connected)) throw new Error('reseller not connected');
+    const list = await this.accountList(account.accountId, options);
+    return account.kind === 'own' ? list : this.atLevel(list, account.level);
+  }
+
+  /** The provider's own list of the user's reseller account (`userId` must have one). */
+  private async accountList(userId: number, options: PriceListOptions | undefined): Promise<Product[]> {
     const { credentials, now } = this.deps;
     const account = await credentials.accountKey(userId, 'reseller');
     if (account === undefined) throw new Error('reseller not connected');
@@ -129,6 +74,16 @@ export class CatalogueService {
     } finally {
       if (this.fetching.get(account) === entry) this.fetching.delete(account);
     }
+  }
+
+  /** `list` at `level`'s prices: each product's price is the level's sell price over the upline's cost. */
+  private atLevel(list: Product[], level: DownlineLevel): Product[] {
+    const key = JSON.stringify(level.rules);
+    let byRules = this.leveled.get(list);
+    if (!byRules) this.leveled.set(list, (byRules = new Map<string, Product[]>()));
+    let priced = byRules.get(key);
+    if (!priced) byRules.set(key, (priced = list.map((product) => ({ ...product, price: sellPriceOf(level.rules, product).sell }))));
+    return priced;
   }
 
   /** Drops the cached list of the user's account (after a reconnect). */
@@ -196,11 +151,4 @@ export function groupByCategory(products: readonly Product[]): CategoryGroup[] {
     return category === otherCategory ? knownCategories.length + 2 : knownCategories.length + 1;
   };
   return [...groups.values()].sort((a, b) => rank(a.category) - rank(b.category));
-}
-
-/** True when a product named `name` (code `code`) belongs to brand `brand` as `groupByBrand` groups brands. */
-export function isOfBrand(product: { product_name: string; code: string }, brand: string): boolean {
-  const own = brandOf(product).toLowerCase();
-  const wanted = brand.toLowerCase();
-  return own === wanted || own.startsWith(`${wanted} `);
 }

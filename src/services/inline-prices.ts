@@ -6,7 +6,8 @@
  */
 import { isProductAvailable, type Product } from '../providers/reseller/schemas.ts';
 import type { Db } from '../store/db.ts';
-import { brandOf, type CatalogueService } from './catalogue.ts';
+import type { CatalogueService } from './catalogue.ts';
+import { brandOf } from './brands.ts';
 import { searchProducts } from './product-search.ts';
 import type { SellPricesOf } from './pricing.ts';
 

@@ -7,7 +7,7 @@
  * an exact sell price (not rounded). No rules: sell = cost, margin 0.
  */
 import type { Markup, SellRules } from '../store/records/users.ts';
-import { isOfBrand } from './catalogue.ts';
+import { isOfBrand } from './brands.ts';
 
 export type { Markup, SellRules } from '../store/records/users.ts';
 

@@ -5,7 +5,7 @@
  * price, status): the category, brand and amounts of a product are read from its name and code.
  */
 import { isProductAvailable, type Product } from '../providers/reseller/schemas.ts';
-import { brandOf } from './catalogue.ts';
+import { brandOf } from './brands.ts';
 import { operatorAliases, operatorNames, operatorOfProduct, productKind, type ProductKind } from '../domain/operators.ts';
 import { boundedCache, productTextKey } from './memo.ts';
 

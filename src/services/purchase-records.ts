@@ -7,6 +7,7 @@ import type { Db } from '../store/db.ts';
 import { isFinalStatus as isFinal, type TransactionRecord } from '../store/records/transactions.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
 import { createKeyedQueue, type KeyedQueue } from '../queue.ts';
+import { walletClosing } from './wallet-purchases.ts';
 
 /**
  * Back-off schedule of re-checks, by the age of the transaction: `firstMs` (RECHECK_FIRST_SECONDS,
@@ -74,7 +75,7 @@ export class PurchaseRecorder {
     return this.scheduleRecheck(tx, patch, status, now, queue);
   }
 
-  /** Records a final status, with the notices it queues, and reports the transaction as stored. */
+  /** Records a final status, with the notices it queues (and a downline's wallet entry), and reports the transaction as stored. */
   private async settle(
     tx: TransactionRecord,
     patch: Partial<TransactionRecord>,
@@ -94,7 +95,13 @@ export class PurchaseRecorder {
       const batch = await this.batchOf(final);
       const notify =
         (await this.deps.settlementNotices?.(final, { notifyOwner: options.notifyOwner ?? false, ...(batch ? { batch } : {}) })) ?? [];
-      return db.transactions.settle(tx.refId, { ...patch, status, settledAt: now.toISOString() }, { notify });
+      // A downline's purchase closes its wallet hold in the same commit (spent, or refunded).
+      const ledger = walletClosing(final);
+      return db.transactions.settle(
+        tx.refId,
+        { ...patch, status, settledAt: now.toISOString() },
+        { notify, ...(ledger.length > 0 ? { ledger } : {}) },
+      );
     };
     const batchId = (await db.transactions.get(tx.refId))?.summaryMessage !== undefined ? tx.batchId : undefined;
     const settled = batchId === undefined ? await settle() : await this.batchTurns.run(batchId, settle);

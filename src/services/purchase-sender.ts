@@ -4,7 +4,7 @@
  * transaction. The purchase service's `submit` and `check` are this call.
  */
 import type { Db } from '../store/db.ts';
-import { isFinalStatus as isFinal, restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
+import { accountOf, isFinalStatus as isFinal, restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
 import type { CredentialService } from './credentials.ts';
 import type { Logger } from '../logger.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
@@ -82,7 +82,8 @@ export class PurchaseSender {
   /** Sends the request under the claim `held` and records the answer, or what a failure means. */
   private async send(tx: TransactionRecord, mode: CallMode, options: CallOptions, held: AbortSignal): Promise<TransactionRecord> {
     const { db } = this.deps;
-    const client = await this.deps.credentials.client(tx.userId, 'reseller');
+    // A downline's purchase goes through their upline's account.
+    const client = await this.deps.credentials.client(accountOf(tx), 'reseller');
     if (!client) {
       // Disconnected while the purchase was open: keep it open; the watcher reports it.
       return this.recorder.record(tx, { message: 'not-connected' }, options);
@@ -130,6 +131,7 @@ export class PurchaseSender {
     // A refusal of the very first send: the provider has no transaction under this ref id.
     if (firstSend && (refusalKinds.has(kind) || accountKinds.has(kind))) {
       this.deps.logger.info('purchase refused by the provider', { refId: tx.refId, kind });
+      if (tx.upline) return this.recorder.record(tx, downlineRefusal(kind), options);
       return this.recorder.record(tx, { status: 'Rejected', message: kind, providerStatus: providerMessage }, options);
     }
     // A send was attempted before (Pending, a trx id, or an unknown outcome): the provider may
@@ -191,4 +193,12 @@ export class PurchaseSender {
       : [];
     return this.recorder.record(tx, patch, options, queue);
   }
+}
+
+/**
+ * A first-send refusal of a downline's purchase: the provider's own words may name the upline's
+ * balance or account, so they are not kept where the downline reads (the kind is).
+ */
+function downlineRefusal(kind: ProviderErrorKind): Partial<TransactionRecord> {
+  return { status: 'Rejected', message: kind, providerStatus: undefined };
 }

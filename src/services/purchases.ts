@@ -4,13 +4,20 @@
  * (purchase-records.ts) and answers the questions the buy flow asks before a confirmation.
  */
 import type { Db } from '../store/db.ts';
-import { isFinalStatus as isFinal, type TransactionRecord } from '../store/records/transactions.ts';
+import { isFinalStatus as isFinal, type NewTransaction, type TransactionRecord } from '../store/records/transactions.ts';
+import { LedgerShortError, type NewLedgerEntry } from '../store/records/ledger.ts';
 import { mintRefId } from './refs.ts';
 import { createInProcessSendClaims } from '../store/send-claims.ts';
 import type { SendClaimStore } from '../store/contract.ts';
 import { sellPriceOf, type SellRules } from './pricing.ts';
 import { PurchaseRecorder, type CallOptions, type PurchaseRecorderDeps } from './purchase-records.ts';
 import { PurchaseSender, type PurchaseSenderDeps } from './purchase-sender.ts';
+import type { TradingAccount, TradingAccounts } from './trading.ts';
+import { summaryPriceMaxAgeMs, type CatalogueService } from './catalogue.ts';
+import { closingEntry, holdKey } from './wallet-purchases.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
+import type { LedgerEntry } from '../store/records/ledger.ts';
+import type { UserRecord } from '../store/records/users.ts';
 
 /** One line of a purchase: a product bought for one target, at the price the user confirmed. */
 export interface PurchaseLine {
@@ -49,6 +56,42 @@ export interface PurchaseServiceDeps extends PurchaseRecorderDeps, Omit<Purchase
    * across instances). Default: claims in this process's memory, right for the lowdb store.
    */
   claims?: SendClaimStore;
+  /** Whose account a user buys through; without it everyone buys through their own. */
+  trading?: TradingAccounts;
+  /** The price lists (a downline's purchase reads the upline's cost from it at confirmation). */
+  catalogue?: Pick<CatalogueService, 'priceList'>;
+  /** The message to a downline whose upline decided a held purchase (queued with the entry). */
+  heldResolvedNotice?: (downline: UserRecord, tx: TransactionRecord, entry: LedgerEntry) => NewOutboxItem;
+}
+
+/** What became of an upline's decision on a downline's held purchase. */
+export type HeldResolution =
+  /** Decided now: the wallet's balance after it. */
+  | { kind: 'resolved'; tx: TransactionRecord; balance: number }
+  /** Not a purchase of one of this upline's downlines paid from a wallet. */
+  | { kind: 'unknown' }
+  /** Still being checked with the provider: its settlement will decide. */
+  | { kind: 'open'; tx: TransactionRecord }
+  /** Closed already (by its settlement or an earlier decision), as `as`. */
+  | { kind: 'closed'; tx: TransactionRecord; as: 'final' | 'refund' };
+
+/** Why a confirmation was refused: nothing was recorded, held or sent. */
+export type PurchaseRefusal =
+  /** The downline's wallet holds less than the purchase: `shortBy` more is needed. */
+  | { reason: 'wallet-short'; balance: number; shortBy: number }
+  /** The upline suspended the downline. */
+  | { reason: 'suspended' }
+  /** The upline's account cannot sell now (disconnected, downline mode closed). */
+  | { reason: 'unavailable' }
+  /** A price is no longer the one confirmed (the upline's cost or the level's rules changed). */
+  | { reason: 'price-changed' };
+
+/** A confirmation the purchase service refused (see PurchaseRefusal). */
+export class PurchaseRefusedError extends Error {
+  constructor(readonly refusal: PurchaseRefusal) {
+    super(`purchase refused: ${refusal.reason}`);
+    this.name = 'PurchaseRefusedError';
+  }
 }
 
 /** The stored sell price and margin of a purchase line under `rules` (none: sell = cost). */
@@ -77,36 +120,77 @@ export class PurchaseService {
    * tap, a re-sent callback or a replayed update gets the same transactions back, never new ones.
    * `holdMs`: the caller submits them itself right away, so the settlement watcher leaves them
    * alone for that long (it sends them only if the caller crashed before submitting).
+   * A downline's lines are sent through their upline's account and paid from their wallet: the
+   * upline's cost is read at this instant and each line's price held in the same write (all lines
+   * or none). Refusals (PurchaseRefusedError): a wallet short of the total, a suspended downline,
+   * an upline that cannot sell, a price that changed since the summary.
    */
   async confirm({ confirmationId, userId, chatId, lines, holdMs }: PurchaseConfirmation): Promise<TransactionRecord[]> {
     const existing = await this.recordedConfirmation(confirmationId);
     if (existing) return existing;
     const now = this.deps.now();
     const hold = holdMs !== undefined && holdMs > 0 ? { nextCheckAt: new Date(now.getTime() + holdMs).toISOString() } : {};
+    const account = await this.deps.trading?.of(userId);
+    const costs = account?.kind === 'downline' ? await this.uplineCosts(account, lines) : undefined;
     // The sell price in force now, at the confirmation: stored with it and never recomputed.
     const rules = (await this.db.users.get(userId))?.sellRules;
-    const records = lines.map((line) => ({
-      ...hold,
-      ...sellFigures(rules, line),
-      refId: mintRefId(now),
-      userId,
-      chatId,
-      code: line.code,
-      productName: line.productName,
-      target: line.target,
-      price: line.price,
-      createdAt: now.toISOString(),
-      batchId: confirmationId,
-    }));
+    const records: NewTransaction[] = lines.map((line, index) => {
+      const cost = costs?.[index];
+      return {
+        ...hold,
+        ...sellFigures(rules, line),
+        refId: mintRefId(now),
+        userId,
+        chatId,
+        code: line.code,
+        productName: line.productName,
+        target: line.target,
+        price: line.price,
+        createdAt: now.toISOString(),
+        batchId: confirmationId,
+        ...(cost !== undefined && account ? { upline: { id: account.accountId, cost, margin: line.price - cost } } : {}),
+      };
+    });
+    // A downline pays from their wallet: each line's price is held in the same write as the line.
+    const ledger: NewLedgerEntry[] = records.flatMap((tx) =>
+      tx.upline && tx.price > 0
+        ? [{ wallet: userId, upline: tx.upline.id, kind: 'hold', amount: -tx.price, key: holdKey(tx.refId), refId: tx.refId }]
+        : [],
+    );
     try {
-      return await this.db.transactions.createMany(records, { confirmationId });
+      return await this.db.transactions.createMany(records, { confirmationId, ...(ledger.length > 0 ? { ledger } : {}) });
     } catch (error) {
       // A concurrent confirm of the same id won the race: return its transactions, once on disk.
       // (A failed write is undone in memory, so this never finds a confirmation that is lost.)
       const raced = await this.recordedConfirmation(confirmationId).catch(() => undefined);
       if (raced) return raced;
+      if (error instanceof LedgerShortError) {
+        // The error speaks of the line that did not fit; the user is told of the whole purchase.
+        const total = ledger.reduce((sum, entry) => sum - entry.amount, 0);
+        const balance = await this.db.ledger.balance(userId).catch(() => error.balance);
+        throw new PurchaseRefusedError({ reason: 'wallet-short', balance, shortBy: Math.max(error.shortBy, total - balance) });
+      }
       throw error;
     }
+  }
+
+  /**
+   * What the upline pays the provider for each line of a downline's purchase (their cost), read
+   * from the upline's price list no older than a summary's; refused when the downline cannot buy,
+   * or when a line's price is no longer their level's price over that cost.
+   */
+  private async uplineCosts(account: Extract<TradingAccount, { kind: 'downline' }>, lines: readonly PurchaseLine[]): Promise<number[]> {
+    if (!account.active) throw new PurchaseRefusedError({ reason: 'suspended' });
+    const catalogue = this.deps.catalogue;
+    if (!account.connected || !catalogue) throw new PurchaseRefusedError({ reason: 'unavailable' });
+    const list = await catalogue.priceList(account.accountId, { maxAgeMs: summaryPriceMaxAgeMs });
+    return lines.map((line) => {
+      const product = list.find((p) => p.code.toUpperCase() === line.code.toUpperCase());
+      if (!product || sellPriceOf(account.level.rules, product).sell !== line.price) {
+        throw new PurchaseRefusedError({ reason: 'price-changed' });
+      }
+      return product.price;
+    });
   }
 
   /**
@@ -184,6 +268,37 @@ export class PurchaseService {
     const tx = await this.db.transactions.get(refId);
     if (!tx || isFinal(tx.status)) return undefined;
     return this.recorder.record(tx, { status: 'Unresolved', providerStatus: tx.providerStatus ?? tx.status }, { notifyOwner: true });
+  }
+
+  /**
+   * The upline's decision on a downline's purchase whose hold stayed open because its outcome is
+   * unknown (Unresolved, or any final status whose hold is still open): `final` (the provider did
+   * charge the upline: the price is spent) or `refund` (it did not: the price goes back to the
+   * wallet). At most once per purchase, whoever decides (the same ledger keys as a settlement's),
+   * with the downline told in the same commit. The transaction record itself stays as it is.
+   */
+  async resolveHeld(uplineId: number, refId: string, decision: 'final' | 'refund'): Promise<HeldResolution> {
+    const tx = await this.db.transactions.find(refId);
+    if (!tx?.upline || tx.upline.id !== uplineId || tx.price <= 0) return { kind: 'unknown' };
+    if (!isFinal(tx.status)) return { kind: 'open', tx };
+    const closed = (await this.db.ledger.byRef(tx.userId, refId)).find((entry) => entry.kind === 'final' || entry.kind === 'refund');
+    if (closed) return { kind: 'closed', tx, as: closed.kind === 'final' ? 'final' : 'refund' };
+    const downline = await this.db.users.get(tx.userId);
+    const notice = this.deps.heldResolvedNotice;
+    try {
+      const [appended] = await this.db.ledger.append(closingEntry(tx, decision), {
+        notify: (created) => (downline && notice ? created.map((entry) => notice(downline, tx, entry)) : []),
+      });
+      if (!appended) return { kind: 'unknown' };
+      if (!appended.created) return { kind: 'closed', tx, as: decision };
+      this.deps.onQueued?.();
+      return { kind: 'resolved', tx, balance: appended.entry.balance };
+    } catch (error) {
+      // Closed meanwhile (a second tap, another admin): report what was decided.
+      const now = (await this.db.ledger.byRef(tx.userId, refId)).find((entry) => entry.kind === 'final' || entry.kind === 'refund');
+      if (now) return { kind: 'closed', tx, as: now.kind === 'final' ? 'final' : 'refund' };
+      throw error;
+    }
   }
 
   /**

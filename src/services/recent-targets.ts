@@ -1,5 +1,5 @@
 import type { Db } from '../store/db.ts';
-import { isOfBrand } from './catalogue.ts';
+import { isOfBrand } from './brands.ts';
 
 /** Transactions read (newest first) when looking for earlier targets: plenty for a reseller's recent work. */
 const scanned = 100;

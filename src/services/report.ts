@@ -4,7 +4,7 @@
  * counts sell = cost), cost at the provider's price, margin the difference.
  */
 import { salePrice, type TransactionRecord } from '../store/records/transactions.ts';
-import { brandOf } from './catalogue.ts';
+import { brandOf } from './brands.ts';
 
 export interface StatusCounts {
   success: number;

@@ -19,6 +19,8 @@ import { createAccountService, type AccountService } from './accounts.ts';
 import { GroupLinkService } from './group-links.ts';
 import { DownlineService, type DownlineMessages } from './downlines.ts';
 import { WalletService, type WalletMessages } from './wallets.ts';
+import { TradingAccounts } from './trading.ts';
+import { accountOf, isUplineRefusal } from '../store/records/transactions.ts';
 
 /** The product's use cases, shared by the bot and the background jobs. */
 export interface Services {
@@ -48,6 +50,8 @@ export interface Services {
   downlines: DownlineService;
   /** Downlines' wallets: deposits, adjustments, statements; the one writer of ledger entries outside purchases and of `depositDesk`. */
   wallets: WalletService;
+  /** Whose provider account a user trades through (their own, or their upline's at their level's prices). */
+  trading: TradingAccounts;
 }
 
 export interface ServicesDeps {
@@ -95,8 +99,10 @@ export function createServices(deps: ServicesDeps): Services {
         balance: deps.formatMoney(balance),
         threshold: deps.formatMoney(threshold),
       }),
+    downlineRefusedNotice: (uplineId, kind) => deps.notices.downlineRefused(uplineId, kind),
   });
-  const catalogue = new CatalogueService({ credentials, now: deps.now });
+  const trading = new TradingAccounts({ db: deps.db, credentials });
+  const catalogue = new CatalogueService({ credentials, trading, now: deps.now });
   return {
     credentials,
     alerts,
@@ -104,17 +110,26 @@ export function createServices(deps: ServicesDeps): Services {
       ...deps,
       credentials,
       claims: deps.db.sendClaims,
+      trading,
+      catalogue,
       settlementNotices: (tx, options) => deps.notices.settlement(tx, options),
+      heldResolvedNotice: (downline, tx, entry) => deps.notices.heldResolved(downline, tx, entry),
       reviewNotices: (tx, details) => deps.notices.transactionReview(tx, details),
       onSettled: (tx) => {
         deps.onQueued?.();
+        const accountId = accountOf(tx);
         if (tx.status === 'Sukses')
           void alerts
-            .check(tx.userId)
-            .catch((error: unknown) => deps.logger.warn('balance alert check failed', { userId: tx.userId, error }));
+            .check(accountId)
+            .catch((error: unknown) => deps.logger.warn('balance alert check failed', { userId: accountId, error }));
+        if (tx.upline && tx.status === 'Rejected' && isUplineRefusal(tx.message))
+          void alerts
+            .downlineRefused(tx.upline.id, tx.message ?? '')
+            .catch((error: unknown) => deps.logger.warn('upline alert failed', { userId: accountId, error }));
       },
     }),
     catalogue,
+    trading,
     inlinePrices: new InlinePriceService({ db: deps.db, catalogue, sellPrices }),
     accounts: createAccountService(deps.db),
     groupLinks: new GroupLinkService(deps.db),

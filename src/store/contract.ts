@@ -57,7 +57,7 @@ export interface Lease {
 export interface DueFilter {
   /** Leaves this one out (a check of it runs already) and looks further. */
   skip?: (refId: string) => boolean;
-  /** At most this many of the account's (0 skips the account and looks further). */
+  /** At most this many of the account's (by `accountOf`: a downline's purchases are their upline's; 0 skips the account and looks further). */
   room?: (userId: number) => number;
 }
 

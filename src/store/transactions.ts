@@ -6,6 +6,7 @@ import { insertOutboxItem } from './outbox.ts';
 import { buildOutboxItem } from './records/outbox.ts';
 import type { HotData } from './schema.ts';
 import {
+  accountOf,
   isFinalStatus,
   newTransactionRecord,
   settledTransaction,
@@ -45,7 +46,7 @@ class HotDueIndex {
     const records = this.hot.data.transactions;
     if (this.indexed !== records) {
       this.index = new DueIndex();
-      for (const tx of Object.values(records)) this.index.set(tx.refId, tx.userId, HotDueIndex.dueAt(tx));
+      for (const tx of Object.values(records)) this.index.set(tx.refId, accountOf(tx), HotDueIndex.dueAt(tx));
       this.indexed = records;
     }
     return this.index;
@@ -54,7 +55,7 @@ class HotDueIndex {
   /** Stores `tx` in `data` and keeps the index in step (inside a hot-file mutator). */
   put(data: HotData, tx: TransactionRecord): TransactionRecord {
     data.transactions[tx.refId] = tx;
-    if (this.indexed === data.transactions) this.index.set(tx.refId, tx.userId, HotDueIndex.dueAt(tx));
+    if (this.indexed === data.transactions) this.index.set(tx.refId, accountOf(tx), HotDueIndex.dueAt(tx));
     return tx;
   }
 }

@@ -3,7 +3,7 @@
  * Pure functions of a translate function and a transaction, so the outbox can format a receipt
  * without a chat context (the "copy SN" button is in bot/keyboards/receipt.ts).
  */
-import { isFinalStatus, restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
+import { isFinalStatus, isUplineRefusal, restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
 import { escapeHtml, formatMargin, formatRupiah, formatWibIn, maskTarget } from './format.ts';
 import { raw, type TextVariable } from './html.ts';
 import { groupToken, splitPlnSn } from './token.ts';
@@ -109,6 +109,7 @@ function receiptNote(t: ReceiptTranslate, tx: TransactionRecord): string | undef
     case 'Gagal':
       return undefined;
     case 'Rejected':
+      if (tx.upline && isUplineRefusal(tx.message)) return t('receipt-note-downline-unavailable');
       return t('receipt-note-rejected', { reason: tx.providerStatus ?? tx.message ?? '-' });
     case 'Unresolved':
       return t(tx.message === restoredUnsentMessage ? 'receipt-note-restored' : 'receipt-note-unresolved');

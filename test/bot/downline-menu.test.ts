@@ -18,7 +18,7 @@ function lineOf(text: string, command: string): string | undefined {
 
 type Command = { command: string; description: string };
 const names = (list: unknown[]): string[] => (list as Command[]).map((c) => c.command);
-const downlineNames = ['downline', 'payinfo', 'dlbalance', 'deposit', 'statement'];
+const downlineNames = ['downline', 'payinfo', 'dlbalance', 'resolve', 'deposit', 'statement'];
 
 describe('downline commands in /help and the command menu', () => {
   let world: TestWorld;
@@ -62,12 +62,13 @@ describe('downline commands in /help and the command menu', () => {
     expect(lineOf(before, 'downline')).toMatch(/^\/downline — .+[^)]$/);
     expect(lineOf(before, 'payinfo')).toMatch(/^\/payinfo \(\/carabayar\) — .*\(buka \/downline dulu\)$/);
     expect(lineOf(before, 'dlbalance')).toMatch(/^\/dlbalance \(\/saldodl\) — .*\(buka \/downline dulu\)$/);
+    expect(lineOf(before, 'resolve')).toMatch(/^\/resolve \(\/selesaikan\) — .*\(buka \/downline dulu\)$/);
     expect(lineOf(before, 'deposit')).toBeUndefined();
     expect(lineOf(before, 'statement')).toBeUndefined();
 
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline'), textIncludes: 'Level' });
     const after = await help(budi);
-    for (const name of ['downline', 'payinfo', 'dlbalance']) expect(lineOf(after, name), name).not.toContain('dulu');
+    for (const name of ['downline', 'payinfo', 'dlbalance', 'resolve']) expect(lineOf(after, name), name).not.toContain('dulu');
     const english = await help(world.telegram.createUser({ firstName: 'Ann', languageCode: 'en' }), '/help');
     expect(english).toContain('Downlines (upline)');
     expect(lineOf(english, 'downline')).toContain('(connect first)');
@@ -80,7 +81,8 @@ describe('downline commands in /help and the command menu', () => {
     expect(text).toContain('Downline: saldo deposit di upline Anda');
     expect(lineOf(text, 'deposit')).toMatch(/^\/deposit \(\/isisaldo\) — /);
     expect(lineOf(text, 'statement')).toMatch(/^\/statement \(\/mutasi\) — /);
-    for (const name of ['downline', 'payinfo', 'dlbalance', 'alert', 'peringatan']) expect(lineOf(text, name), name).toBeUndefined();
+    for (const name of ['downline', 'payinfo', 'dlbalance', 'resolve', 'alert', 'peringatan'])
+      expect(lineOf(text, name), name).toBeUndefined();
     // They buy through their upline's account: nothing in the reseller section is "connect first".
     for (const name of ['balance', 'prices', 'buy', 'history']) expect(lineOf(text, name), name).not.toContain('hubungkan dulu');
     expect(lineOf(text, 'account')).toContain('hubungkan dulu'); // the marketplace is still theirs to connect
@@ -93,7 +95,7 @@ describe('downline commands in /help and the command menu', () => {
     await publishCommands(world.app.bot.api, i18n, world.app.logger, 'id', [990001], { downlines: true });
     for (const language of [undefined, 'id', 'en']) {
       const menu = world.telegram.myCommands({ type: 'all_private_chats' }, language) as Command[];
-      expect(names(menu).slice(-5)).toEqual(downlineNames);
+      expect(names(menu).slice(-downlineNames.length)).toEqual(downlineNames);
       for (const { description } of menu) expect(description).not.toMatch(/^command-/);
       expect(names(world.telegram.myCommands({ type: 'chat', chat_id: 990001 }, language))).toEqual(expect.arrayContaining(downlineNames));
       const groups = names(world.telegram.myCommands({ type: 'all_group_chats' }, language));
@@ -106,7 +108,7 @@ describe('downline commands in /help and the command menu', () => {
     world = await startWorld({ env: { DOWNLINES: 'true' } });
     const budi = await buyer(world);
     const group = world.telegram.createGroup({ title: 'Konter Budi', members: [budi], admins: [budi] });
-    for (const command of ['/downline', '/deposit', '/isisaldo', '/mutasi', '/carabayar', '/saldodl']) {
+    for (const command of ['/downline', '/deposit', '/isisaldo', '/mutasi', '/carabayar', '/saldodl', '/selesaikan']) {
       const reply = await world.telegram.waitForBotMessage(group, { after: world.telegram.sendText(budi, command, { chat: group }) });
       expect(reply.text, command).toContain('chat pribadi');
     }

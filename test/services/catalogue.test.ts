@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { categoryOf, groupByBrand, groupByCategory } from '../../src/services/catalogue.ts';
+import { categoryOf, groupByCategory } from '../../src/services/catalogue.ts';
+import { groupByBrand } from '../../src/services/brands.ts';
 import { resellerDemoProducts } from '../../tools/sandbox/reseller.ts';
 
 /** The sandbox's products as the spec's price list carries them: no category on the wire. */

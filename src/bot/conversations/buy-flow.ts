@@ -22,6 +22,8 @@ export interface BuyFlow {
   t: ConversationContext['t'];
   userId: number;
   chatId: number;
+  /** A downline's flow (set by the first step): prices are their level's, paid from their wallet, bought through their upline. */
+  downline?: boolean;
 }
 
 /** A price-list entry as plain JSON. */
@@ -109,7 +111,9 @@ export function closeSummaryOf(flow: BuyFlow, messageId: number, text: string, l
 /** Tells the user the price list could not be read (or the account is no longer connected). */
 export async function lookupFailed(flow: BuyFlow, error: ProviderErrorJson | undefined): Promise<void> {
   const { ctx, t } = flow;
-  if (error) await ctx.reply(describeProviderError(t, error, flow.deps.settings.publicIp));
+  // The upline's account's troubles (credentials, IP, balance) are not the downline's to fix or to see.
+  if (flow.downline) await ctx.reply(t('buy-downline-unavailable'));
+  else if (error) await ctx.reply(describeProviderError(t, error, flow.deps.settings.publicIp));
   else await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
 }
 
@@ -143,7 +147,7 @@ export async function withPriceList<T>(
   purpose: string,
   task: (list: Product[]) => T | Promise<T>,
 ): Promise<T | { ok: false; error?: ProviderErrorJson }> {
-  if (!(await deps.services.credentials.has(userId, 'reseller'))) return { ok: false };
+  if (!(await deps.services.trading.canTrade(userId))) return { ok: false };
   try {
     return await task(await deps.services.catalogue.priceList(userId, options));
   } catch (error) {

@@ -81,21 +81,41 @@ function describeLines(items: ReadonlyArray<{ code: string; target: string }>): 
   return items.length > 3 ? `${shown.join(', ')} +${items.length - 3}` : shown.join(', ');
 }
 
-/** Step 0: may this user buy at all (connected, PIN not locked)? */
+/**
+ * Step 0: may this user buy at all (connected, or a downline whose upline can sell; PIN not
+ * locked)? Marks the flow as a downline's, who buys through their upline and pays from their wallet.
+ */
 export async function mayBuy(flow: BuyFlow): Promise<boolean> {
   const { deps, userId, ctx, t } = flow;
-  const gate = await flow.conversation.external(async () => ({
-    connected: await deps.services.credentials.has(userId, 'reseller'),
-    lockedUntil: (await deps.services.pin.lockedUntil(userId))?.toISOString(),
-  }));
-  if (!gate.connected) {
+  const gate = await flow.conversation.external(async () => {
+    const account = await deps.services.trading.of(userId);
+    return {
+      account:
+        account === undefined
+          ? 'none'
+          : account.kind === 'own'
+            ? 'own'
+            : !account.active
+              ? 'suspended'
+              : account.connected
+                ? 'downline'
+                : 'unavailable',
+      lockedUntil: (await deps.services.pin.lockedUntil(userId))?.toISOString(),
+    };
+  });
+  if (gate.account === 'none') {
     await ctx.reply(t('error-not-connected', { service: t('service-reseller') }));
+    return false;
+  }
+  if (gate.account === 'suspended' || gate.account === 'unavailable') {
+    await ctx.reply(t(`buy-downline-${gate.account}`));
     return false;
   }
   if (gate.lockedUntil !== undefined) {
     await ctx.reply(t('buy-pin-locked', { until: formatWibIn(t, gate.lockedUntil) }));
     return false;
   }
+  flow.downline = gate.account === 'downline';
   return true;
 }
 
@@ -170,15 +190,22 @@ async function showSummary(
 ): Promise<{ question: PendingQuestion; messageId: number; shownAt: number }> {
   const { deps, userId, ctx, t } = flow;
   const prepared = await flow.conversation.external(async () => {
-    const client = await deps.services.credentials.client(userId, 'reseller');
-    const balance = client ? await within(client.balance(), balanceDeadlineMs) : undefined;
+    // A downline pays from their wallet: that is their balance (never the upline's provider balance).
+    const client = flow.downline ? undefined : await deps.services.credentials.client(userId, 'reseller');
+    const balance = flow.downline
+      ? await deps.services.wallets.balance(userId)
+      : client
+        ? await within(client.balance(), balanceDeadlineMs)
+        : undefined;
     // Shown only: the sell price is fixed at the confirmation, by the rules in force then.
     const sellRules = (await deps.db.users.get(userId))?.sellRules;
     const shownAt = deps.now().getTime();
     return { shownAt, ...(balance === undefined ? {} : { balance }), ...(sellRules ? { sellRules } : {}) };
   });
   const header = changes.length > 0 ? `${renderPriceChanges(t, changes)}\n\n` : '';
-  const summary = fit((compact) => header + renderPurchaseSummary(t, selection, prepared.balance, compact, prepared.sellRules));
+  const summary = fit(
+    (compact) => header + renderPurchaseSummary(t, selection, prepared.balance, compact, prepared.sellRules, flow.downline),
+  );
   const summaryKeyboard = createBuySummaryKeyboard(t, confirmationId);
   const messageId = (await ctx.reply(summary, { reply_markup: summaryKeyboard })).message_id;
   return { question: { text: summary, reply_markup: summaryKeyboard }, messageId, shownAt: prepared.shownAt };

@@ -5,6 +5,9 @@ import { privateChatOf } from './ask.ts';
 import { editOrReply } from '../edits.ts';
 import { fit, renderPurchaseResults, resultKind, toPurchaseResult, type PurchaseResult } from '../renderers/purchase.ts';
 import type { BuyFlow } from './buy-flow.ts';
+import { PurchaseRefusedError, type PurchaseRefusal } from '../../services/purchases.ts';
+import { formatRupiah } from '../../text/format.ts';
+import { createDepositKeyboard } from '../keyboards/wallet.ts';
 import { askRepeat, checkPin, chooseSelection, confirmSummary, mayBuy, type CloseAll, type ConfirmedSummary } from './buy-steps.ts';
 
 /** Provider calls in flight at once while a bulk purchase is sent. */
@@ -62,7 +65,7 @@ async function buy(flow: BuyFlow, confirmed: ConfirmedSummary, closeAll: CloseAl
   const recorded = await recordPurchase(flow, confirmed);
   if (!recorded.ok) {
     await closeAll(t('buy-summary-not-bought'));
-    await ctx.reply(t('buy-not-recorded'));
+    await replyRefused(flow, recorded.refusal);
     return;
   }
   await closeAll(t('buy-summary-confirmed'));
@@ -71,11 +74,23 @@ async function buy(flow: BuyFlow, confirmed: ConfirmedSummary, closeAll: CloseAl
   await showResults(flow, processing.message_id, outcome.results);
 }
 
+/** Tells the user why nothing was bought: a refusal of the purchase service, or (none) a failed write. */
+async function replyRefused(flow: BuyFlow, refusal: PurchaseRefusal | undefined): Promise<void> {
+  const { ctx, t } = flow;
+  if (!refusal) await ctx.reply(t('buy-not-recorded'));
+  else if (refusal.reason === 'wallet-short') {
+    await ctx.reply(t('buy-wallet-short', { balance: formatRupiah(refusal.balance), short: formatRupiah(refusal.shortBy) }), {
+      reply_markup: createDepositKeyboard(t),
+    });
+  } else await ctx.reply(t(`buy-downline-${refusal.reason}`));
+}
+
 /** Records the confirmation (idempotent per confirmation id) in one `external` step. */
 function recordPurchase(flow: BuyFlow, confirmed: ConfirmedSummary) {
   const { deps, userId, chatId } = flow;
   const { confirmationId, selection } = confirmed;
-  return flow.conversation.external(async (): Promise<{ ok: false } | { ok: true; again: boolean; refIds: string[] }> => {
+  type Recorded = { ok: false; refusal?: PurchaseRefusal } | { ok: true; again: boolean; refIds: string[] };
+  return flow.conversation.external(async (): Promise<Recorded> => {
     // Already recorded before this run: a crash interrupted this update after the write, and it is replayed.
     const again = (await deps.db.transactions.confirmation(confirmationId)) !== undefined;
     try {
@@ -88,6 +103,7 @@ function recordPurchase(flow: BuyFlow, confirmed: ConfirmedSummary) {
       });
       return { ok: true, again, refIds: transactions.map((tx) => tx.refId) };
     } catch (error) {
+      if (error instanceof PurchaseRefusedError) return { ok: false, refusal: error.refusal };
       deps.logger.error('purchase could not be recorded; nothing was sent', { userId, error });
       return { ok: false };
     }

@@ -18,7 +18,7 @@ import {
 } from '../../services/pricing.ts';
 import type { SellArgs } from './ids.ts';
 import { raw } from '../../text/html.ts';
-import { isOfBrand } from '../../services/catalogue.ts';
+import { isOfBrand } from '../../services/brands.ts';
 
 type Received = { kind: 'text'; text: string } | { kind: 'button'; step: string; ctx: ConversationContext };
 

@@ -1,6 +1,6 @@
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { connectedTo, requireConnected } from '../guards.ts';
+import { canTrade, requireTrading } from '../guards.ts';
 import { conversationIds, enterFlow } from '../conversations/ids.ts';
 import type { BuyConversationArgs } from '../conversations/ids.ts';
 import { nothingToBuyText } from '../renderers/purchase.ts';
@@ -35,14 +35,14 @@ async function startBuying(ctx: BotContext, parsed: QuickBuyParse): Promise<void
   await enterFlow(ctx, conversationIds.buy, args);
 }
 
-privateChat.command(commandNames('buy'), connectedTo('reseller'), async (ctx) => {
+privateChat.command(commandNames('buy'), canTrade, async (ctx) => {
   await startBuying(ctx, parseBuyCommand(ctx.match));
 });
 
 privateChat.on('message:text', async (ctx, next) => {
   const parsed = parseQuickBuy(ctx.message.text);
   if (!parsed) return next();
-  if (!(await requireConnected(ctx, ctx.deps, 'reseller'))) return;
+  if (!(await requireTrading(ctx, ctx.deps))) return;
   await startBuying(ctx, parsed);
 });
 

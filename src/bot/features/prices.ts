@@ -1,6 +1,6 @@
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
-import { connectedTo, fromProvider, readTap } from '../guards.ts';
+import { canTrade, fromProvider, readTap } from '../guards.ts';
 import { editInPlace } from '../edits.ts';
 import { formatRupiah } from '../../text/format.ts';
 import { conversationIds, enterFlow } from '../conversations/ids.ts';
@@ -31,7 +31,7 @@ const queryBytes = new Uint8Array(maxQueryBytes);
 export const pricesFeature = new FastComposer<BotContext>();
 const privateChat = pricesFeature.chatType('private');
 
-privateChat.command(commandNames('prices'), connectedTo('reseller'), async (ctx) => {
+privateChat.command(commandNames('prices'), canTrade, async (ctx) => {
   const query = normaliseQuery(ctx.match);
   await replyPriceView(ctx, query ? { kind: 's', brand: 0, page: 0, query } : { kind: 'b', brand: 0, page: 0, query: '' });
 });
@@ -80,7 +80,7 @@ pricesFeature.callbackQuery(priceProductData.filter(), async (ctx) => {
 
 /** The price list behind a tapped price button, or undefined after answering the tap (not connected, provider error). */
 async function priceListForButton(ctx: BotContext & { from: { id: number } }, fresh: boolean): Promise<Product[] | undefined> {
-  if (!(await ctx.deps.services.credentials.has(ctx.from.id, 'reseller'))) {
+  if (!(await ctx.deps.services.trading.canTrade(ctx.from.id))) {
     await ctx.answerCallbackQuery({ text: ctx.t('error-not-connected', { service: raw(ctx.t('service-reseller')) }), show_alert: true });
     return undefined;
   }
@@ -103,8 +103,7 @@ priceSearchFeature.chatType('private').on('message:text', async (ctx, next) => {
   // Secret-looking text goes on to the fallback, which deletes it, even as an answer to the prompt.
   if (looksLikeSecret(text)) return next();
   if (!answersPrompt && (ctx.expiredConversation !== undefined || text.includes('\n'))) return next();
-  if (query === '' || text.trimStart().startsWith('/') || !(await ctx.deps.services.credentials.has(ctx.from.id, 'reseller')))
-    return next();
+  if (query === '' || text.trimStart().startsWith('/') || !(await ctx.deps.services.trading.canTrade(ctx.from.id))) return next();
   const view: PriceView = { kind: 's', brand: 0, page: 0, query };
   if (answersPrompt) {
     await replyPriceView(ctx, view);

@@ -79,7 +79,7 @@ async function strayTextAnswer(ctx: BotContext, stray: StrayText): Promise<strin
 /** The best few products of the user's price list for `query`; none when not connected or the list cannot be fetched. */
 async function matchingProducts(ctx: BotContext, query: string): Promise<Array<{ code: string; product_name: string }>> {
   const userId = ctx.from?.id;
-  if (userId === undefined || !(await ctx.deps.services.credentials.has(userId, 'reseller'))) return [];
+  if (userId === undefined || !(await ctx.deps.services.trading.canTrade(userId))) return [];
   try {
     const products = await ctx.deps.services.catalogue.priceList(userId);
     return searchProducts(products, query, { wholeWords: true }).slice(0, maxSuggestions);

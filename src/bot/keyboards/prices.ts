@@ -1,7 +1,7 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { isProductAvailable, type Product } from '../../services/providers.ts';
-import type { BrandGroup } from '../../services/catalogue.ts';
+import type { BrandGroup } from '../../services/brands.ts';
 import { priceProductData, priceSearchData, priceViewData } from '../callback-data/prices.ts';
 import { formatRupiah } from '../../text/format.ts';
 import { addPageButtons, withoutEmptyRows } from './rows.ts';

@@ -37,3 +37,8 @@ export function createWalletKeyboard(t: Translate, options: { deposit?: boolean 
 export function createStatementKeyboard(t: Translate, page: number, hasMore: boolean): InlineKeyboard {
   return addPageButtons(new InlineKeyboard(), t, page, hasMore, (p) => walletData.pack({ action: 'pg', id: String(p) }));
 }
+
+/** ➕ Deposit alone (under a purchase the wallet could not pay): the amount buttons follow. */
+export function createDepositKeyboard(t: Translate): InlineKeyboard {
+  return new InlineKeyboard().text(t('wallet-button-deposit'), walletData.pack({ action: 'dep', id: '-' }));
+}

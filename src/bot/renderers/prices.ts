@@ -4,7 +4,7 @@
  */
 import type { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
-import type { BrandGroup } from '../../services/catalogue.ts';
+import type { BrandGroup } from '../../services/brands.ts';
 import { parseSearchQuery, searchExamples, searchProducts, type ParsedQuery, type SearchTerm } from '../../services/product-search.ts';
 import { isProductAvailable, type Product } from '../../services/providers.ts';
 import { hasSellRules, sellPriceOf, type SellRules } from '../../services/pricing.ts';

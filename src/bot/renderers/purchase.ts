@@ -8,6 +8,7 @@ import { operatorMismatch } from '../../domain/operators.ts';
 import { raw } from '../../text/html.ts';
 import { displaySn } from '../../text/token.ts';
 import { formatPriceLine } from '../../text/receipt.ts';
+import { isUplineRefusal } from '../../store/records/transactions.ts';
 import { hasSellRules, sellPriceOf, type SellRules } from '../../services/pricing.ts';
 import { sellFigures } from './sell.ts';
 import { productStatusWord } from '../../text/product-status.ts';
@@ -47,6 +48,8 @@ export interface PurchaseResult {
   /** The sell price and margin stored at the confirmation (see TransactionRecord). */
   sellPrice?: number;
   margin?: number;
+  /** A downline's purchase, sent through their upline's account (nothing of that account is shown). */
+  viaUpline?: boolean;
 }
 
 const knownErrorKinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
@@ -63,6 +66,7 @@ const knownErrorKinds: ReadonlySet<string> = new Set<ProviderErrorKind>([
 /** Why the provider refused a transaction (Rejected), in the provider-error wording (HTML). */
 function rejectionReason(t: TranslateFunction, result: PurchaseResult, publicIp: string | undefined): string {
   const kind = result.message;
+  if (result.viaUpline && isUplineRefusal(kind)) return t('buy-downline-product-unavailable');
   if (kind !== undefined && knownErrorKinds.has(kind)) {
     const error: ProviderErrorJson = { service: 'reseller', kind: kind as ProviderErrorKind, endpoint: '/transaction' };
     if (result.providerStatus !== undefined) error.providerMessage = result.providerStatus;
@@ -129,6 +133,7 @@ function operatorWarning(t: TranslateFunction, item: BuyItem): string[] {
 /**
  * The summary shown before confirming: the line(s) with their operator warnings, the total, the
  * balance and what was skipped. With sell-price `rules`, prices read `cost → sell (margin)`.
+ * With `wallet`, the balance is a downline's wallet (the total must fit in it).
  */
 export function renderPurchaseSummary(
   t: TranslateFunction,
@@ -136,6 +141,7 @@ export function renderPurchaseSummary(
   balance: number | undefined,
   compact = false,
   rules?: SellRules,
+  wallet = false,
 ): string {
   const { items, problems } = selection;
   const total = items.reduce((sum, item) => sum + item.price, 0);
@@ -173,8 +179,14 @@ export function renderPurchaseSummary(
       parts.push(t('buy-summary-sell-total', { sell: formatRupiah(sell), margin: formatMargin(sell - total) }));
     }
   }
-  parts.push(balance === undefined ? t('buy-summary-balance-unknown') : t('buy-summary-balance', { balance: formatRupiah(balance) }));
-  if (balance !== undefined && balance < total) parts.push(t('buy-summary-balance-short'));
+  if (wallet) {
+    // A downline's wallet: the purchase is refused whole unless it covers the total.
+    parts.push(t('buy-summary-wallet', { balance: formatRupiah(balance ?? 0) }));
+    if ((balance ?? 0) < total) parts.push(t('buy-summary-wallet-short', { short: formatRupiah(total - (balance ?? 0)) }));
+  } else {
+    parts.push(balance === undefined ? t('buy-summary-balance-unknown') : t('buy-summary-balance', { balance: formatRupiah(balance) }));
+    if (balance !== undefined && balance < total) parts.push(t('buy-summary-balance-short'));
+  }
   if (problems.length > 0) {
     parts.push('', t('buy-summary-skipped'), ...problems.map((p) => `• ${describeBuyProblem(t, p, true)}`));
   }
@@ -276,7 +288,7 @@ export function renderPurchaseResults(
 }
 
 /** The user-visible part of a transaction, as plain JSON (what the conversation stores). */
-export function toPurchaseResult(tx: PurchaseResult): PurchaseResult {
+export function toPurchaseResult(tx: PurchaseResult & { upline?: unknown }): PurchaseResult {
   const result: PurchaseResult = {
     refId: tx.refId,
     code: tx.code,
@@ -290,5 +302,6 @@ export function toPurchaseResult(tx: PurchaseResult): PurchaseResult {
   if (tx.providerStatus !== undefined) result.providerStatus = tx.providerStatus;
   if (tx.sellPrice !== undefined) result.sellPrice = tx.sellPrice;
   if (tx.margin !== undefined) result.margin = tx.margin;
+  if (tx.viaUpline === true || tx.upline !== undefined) result.viaUpline = true;
   return result;
 }

@@ -4,6 +4,7 @@ import {
   confirmationTtlMs,
   confirmationUsed,
   duplicateTransaction,
+  accountOf,
   isFinalStatus,
   newTransactionRecord,
   settledTransaction,
@@ -168,9 +169,10 @@ export function createPgTransactions(pool: PgConnections, now: () => Date): Tran
         for (const { record } of rows) {
           if (chosen.length >= limit) break;
           if (skip?.(record.refId)) continue;
-          const left = share.get(record.userId) ?? room?.(record.userId) ?? Infinity;
+          const account = accountOf(record);
+          const left = share.get(account) ?? room?.(account) ?? Infinity;
           if (left <= 0) continue;
-          share.set(record.userId, left - 1);
+          share.set(account, left - 1);
           chosen.push(record);
         }
         if (chosen.length > 0)

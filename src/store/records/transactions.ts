@@ -83,6 +83,15 @@ export function accountOf(tx: Pick<TransactionRecord, 'userId' | 'upline'>): num
   return tx.upline?.id ?? tx.userId;
 }
 
+/**
+ * Whether a refusal of a downline's purchase (its `message`, the error kind) is the upline's
+ * account's (its balance, its credentials, a blocked IP): the downline is then told the product
+ * is unavailable for now, never why, and the upline is alerted.
+ */
+export function isUplineRefusal(kind: string | undefined): boolean {
+  return kind === 'insufficient_balance' || kind === 'credentials' || kind === 'ip_blocked';
+}
+
 /** What the customer paid: the sell price stored at confirmation, else (a purchase from before sell prices) the cost. */
 export function salePrice(tx: Pick<TransactionRecord, 'price' | 'sellPrice'>): number {
   return tx.sellPrice ?? tx.price;

@@ -149,6 +149,8 @@ export const userSchema = z.object({
   alertThreshold: z.number().nonnegative().optional(),
   /** Whether the next dip under the threshold alerts (re-armed when the balance recovers). */
   alertArmed: z.boolean().optional(),
+  /** When the upline was last told their account refused a downline's purchase (one alert an hour). */
+  downlineRefusalAlertAt: isoDate.optional(),
   linkedGroupId: z.number().int().optional(),
   /** Price-change alerts (/pantau) while subscribed: brands followed, lower case (empty: all); `group`: digest to the linked group too. */
   priceWatch: z.object({ brands: z.array(z.string().min(1)), group: z.boolean() }).optional(),
