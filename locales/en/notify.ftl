@@ -26,3 +26,7 @@ operator-account-problem = 🔑 { $service } refused the account of user { $user
     }
 operator-bot-error = 🐞 Bot error: { $summary }
 operator-burst = 🔁 Again ×{ $count } in the last { $minutes } minutes
+
+## Notify: a downline's settled purchase posted to the upline's linked group (masked, no amounts)
+
+notify-downline-purchase = 👥 Downline { $name }: { $icon } { $status } — { $product } { $target }

@@ -26,3 +26,7 @@ operator-account-problem = 🔑 { $service } menolak akun pengguna { $userId }: 
     }
 operator-bot-error = 🐞 Kesalahan bot: { $summary }
 operator-burst = 🔁 Terjadi lagi ×{ $count } dalam { $minutes } menit terakhir
+
+## Notify: a downline's settled purchase posted to the upline's linked group (masked, no amounts)
+
+notify-downline-purchase = 👥 Downline { $name }: { $icon } { $status } — { $product } { $target }

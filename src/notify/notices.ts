@@ -7,7 +7,7 @@ import { formatRupiah, maskTarget } from '../text/format.ts';
 import { restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
 import type { AccountProblem } from '../providers/factory.ts';
 import type { TextVariable } from '../text/html.ts';
-import { formatSettlementPing } from '../text/receipt.ts';
+import { formatSettlementPing, statusIcon, statusWord } from '../text/receipt.ts';
 import { formatPriceDigest, type DigestChange } from '../text/price-digest.ts';
 import type { Burst } from './operator-feed.ts';
 
@@ -42,7 +42,8 @@ export interface Notices {
    * For a settled transaction, one receipt in the owner's chat: the "in process" message
    * (`pendingMessage`) or a multi-line purchase's result message (`summaryMessage`, with `batch`)
    * edited, else a new message; when nobody saw the result (`notifyOwner`) a one-line ping replies
-   * to the edited one. Also a masked post to the linked group, and an operator line for Gagal and Unresolved.
+   * to the edited one. Also a masked post to the linked group, for a downline's purchase one to the
+   * upline's linked group when they turned those on, and an operator line for Gagal and Unresolved.
    */
   settlement(tx: TransactionRecord, options: SettlementOptions): Promise<NewOutboxItem[]>;
   /** The low-balance alert, with the balance and threshold formatted as money. */
@@ -156,6 +157,7 @@ export function createNotices(deps: NoticesDeps): Notices {
         );
       }
       items.push(...(await downlineHeld(deps, tx)));
+      items.push(...(await downlineGroupNotice(deps, tx)));
       if (tx.status === 'Gagal' || tx.status === 'Unresolved') {
         items.push(
           ...operator(`operator-transaction-${tx.status === 'Gagal' ? 'failed' : 'unresolved'}`, {
@@ -221,6 +223,38 @@ export function createNotices(deps: NoticesDeps): Notices {
     },
     operator,
   };
+}
+
+/**
+ * For a downline's settled purchase, the one line posted to the upline's linked group when the
+ * upline turned group notices on (`/downline grup nyala`): the downline's first name, product,
+ * masked target and status; never a price, cost or margin (a group is more people than the upline).
+ */
+async function downlineGroupNotice(
+  deps: Pick<NoticesDeps, 'db' | 'translate' | 'defaultLocale'>,
+  tx: TransactionRecord,
+): Promise<NewOutboxItem[]> {
+  if (!tx.upline) return [];
+  const [upline, downline] = await Promise.all([deps.db.users.get(tx.upline.id), deps.db.users.get(tx.userId)]);
+  if (!upline?.downlineMode?.groupNotices) return [];
+  const group = (await deps.db.groups.byOwner(upline.id))[0];
+  if (!group) return [];
+  const t = (key: string, variables?: Record<string, TextVariable>) => deps.translate(deps.defaultLocale, key, variables);
+  const body = t('notify-downline-purchase', {
+    name: downline?.firstName ?? '-',
+    icon: statusIcon(tx),
+    status: statusWord(t, tx),
+    product: tx.productName,
+    target: maskTarget(tx.target),
+  });
+  return [
+    {
+      chatId: group.chatId,
+      kind: 'group-downline-purchase',
+      payload: { type: 'send', text: body, parseMode: 'HTML' },
+      dedupeKey: `dlgroup:${tx.refId}`,
+    },
+  ];
 }
 
 function headlineKey({ status, message, upline }: TransactionRecord): string {

@@ -15,6 +15,7 @@ import { PurchaseSender, type PurchaseSenderDeps } from './purchase-sender.ts';
 import type { TradingAccount, TradingAccounts } from './trading.ts';
 import { summaryPriceMaxAgeMs, type CatalogueService } from './catalogue.ts';
 import { closingEntry, holdKey } from './wallet-purchases.ts';
+import { checkDailySpend } from './downline-spend.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
 import type { LedgerEntry } from '../store/records/ledger.ts';
 import type { UserRecord } from '../store/records/users.ts';
@@ -84,7 +85,9 @@ export type PurchaseRefusal =
   /** The upline's account cannot sell now (disconnected, downline mode closed). */
   | { reason: 'unavailable' }
   /** A price is no longer the one confirmed (the upline's cost or the level's rules changed). */
-  | { reason: 'price-changed' };
+  | { reason: 'price-changed' }
+  /** Over the daily spend limit the upline set (`left` of `limit` is left today, WIB). */
+  | { reason: 'over-limit'; limit: number; left: number };
 
 /** A confirmation the purchase service refused (see PurchaseRefusal). */
 export class PurchaseRefusedError extends Error {
@@ -123,7 +126,7 @@ export class PurchaseService {
    * A downline's lines are sent through their upline's account and paid from their wallet: the
    * upline's cost is read at this instant and each line's price held in the same write (all lines
    * or none). Refusals (PurchaseRefusedError): a wallet short of the total, a suspended downline,
-   * an upline that cannot sell, a price that changed since the summary.
+   * an upline that cannot sell, a price that changed since the summary, the daily spend limit.
    */
   async confirm({ confirmationId, userId, chatId, lines, holdMs }: PurchaseConfirmation): Promise<TransactionRecord[]> {
     const existing = await this.recordedConfirmation(confirmationId);
@@ -132,6 +135,7 @@ export class PurchaseService {
     const hold = holdMs !== undefined && holdMs > 0 ? { nextCheckAt: new Date(now.getTime() + holdMs).toISOString() } : {};
     const account = await this.deps.trading?.of(userId);
     const costs = account?.kind === 'downline' ? await this.uplineCosts(account, lines) : undefined;
+    if (costs) await this.withinDailyLimit(userId, lines, now);
     // The sell price in force now, at the confirmation: stored with it and never recomputed.
     const rules = (await this.db.users.get(userId))?.sellRules;
     const records: NewTransaction[] = lines.map((line, index) => {
@@ -172,6 +176,16 @@ export class PurchaseService {
       }
       throw error;
     }
+  }
+
+  /**
+   * Refuses a downline's purchase that would take today's spend past the limit their upline set.
+   * Advisory across confirmations at the same instant (the wallet hold is the hard bound).
+   */
+  private async withinDailyLimit(userId: number, lines: readonly PurchaseLine[], now: Date): Promise<void> {
+    const total = lines.reduce((sum, line) => sum + line.price, 0);
+    const check = await checkDailySpend(this.db, userId, total, now);
+    if (!check.fits) throw new PurchaseRefusedError({ reason: 'over-limit', limit: check.limit ?? 0, left: check.left ?? 0 });
   }
 
   /**

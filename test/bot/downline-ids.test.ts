@@ -44,6 +44,14 @@ describe('user ids in downline screens are shown ungrouped (DOWNLINES=true)', ()
         where: (m) => m.messageId === home.messageId && (m.text ?? '').includes('👤'),
       });
       expect(card.text).toContain(`(ID ${sari.id})`);
+      if (languageCode === 'id') {
+        // The daily limit screen's example command names her by the id to type.
+        budi.tap(card, '💳 Batas harian');
+        const limit = await world.telegram.waitForBotMessage(budi, {
+          where: (m) => m.messageId === home.messageId && (m.text ?? '').includes('/downline limit'),
+        });
+        expect(limit.text).toContain(`/downline limit ${sari.id} 750000`);
+      }
     });
   }
 });

@@ -196,6 +196,20 @@ describe('a downline buys from their wallet through the upline account (DOWNLINE
     expect(await world.app.db.ledger.balance(sari.id)).toBe(30_000 - levelPrice);
   });
 
+  it("the upline's daily limit: a purchase past what is left today is refused before anything is held", async () => {
+    const { budi, sari } = await withDownline(50_000);
+    expect(await world.app.services.downlines.changeDownline(budi.id, sari.id, { kind: 'limit', amount: 15_000 })).toMatchObject({
+      kind: 'changed',
+    });
+    await buy(sari, 'TSEL10.081234567890', 'Sukses');
+    const summary = await waitForSummary(world, sari, sari.send('TSEL10.085712345678'));
+    sari.tap(summary, '✅ Konfirmasi');
+    const refused = await world.telegram.waitForBotMessage(sari, { after: summary, textIncludes: 'batas belanja harian' });
+    expect(refused.text).toContain('sisa hari ini Rp 4.050');
+    expect(await world.app.db.ledger.balance(sari.id)).toBe(50_000 - levelPrice);
+    expect(sandboxTransactions(world)).toHaveLength(1);
+  });
+
   it('a suspended downline cannot buy', async () => {
     const { budi, sari } = await withDownline(50_000);
     await world.app.services.downlines.changeDownline(budi.id, sari.id, { kind: 'suspend' });
