@@ -20,7 +20,7 @@ import type { BackupJob, DataDirectory } from './jobs/backups.ts';
 import type { UpdatePipeline } from './server/update-pipeline.ts';
 import { replayInbox, type UpdateClaims } from './server/update-inbox.ts';
 import { inboxRetention } from './store/contract.ts';
-import { atShutdown, everyInterval, job, type Job } from './jobs/scheduler.ts';
+import { atShutdown, atStart, everyInterval, job, type Job } from './jobs/scheduler.ts';
 
 /** What the background jobs are made of (see `backgroundJobs`). */
 export interface JobParts {
@@ -66,6 +66,20 @@ export function backgroundJobs(parts: JobParts): Job[] {
       (error) => logger.warn('daily summary pass failed; the next tick tries again', { error }),
     ),
     job('price-watch', parts.priceWatch),
+    // A deposit accepted whose credit a crash or a failed write cut off is credited once here (wallets.ts).
+    ...(config.downlines
+      ? [
+          atStart(
+            'deposit-credits',
+            () =>
+              parts.services.wallets.finishAccepted().then(({ credited, refused }) => {
+                if (credited > 0) logger.info('credited accepted deposits a stop had left uncredited', { credited });
+                if (refused.length > 0) logger.warn('accepted deposits the ledger refuses to credit; settle them by hand', { refused });
+              }),
+            (error) => logger.warn('the pass over accepted deposits failed; the next start tries again', { error }),
+          ),
+        ]
+      : []),
     everyInterval(
       'balance-alerts',
       parts.alertIntervalMs ?? 10 * 60_000,

@@ -67,7 +67,7 @@ try {
 }
 await exitIfStopped();
 logger.info('bot ready', { username: bot.botInfo.username });
-void publishCommands(bot.api, started.deps.i18n, logger, config.defaultLocale, config.adminIds);
+void publishCommands(bot.api, started.deps.i18n, logger, config.defaultLocale, config.adminIds, { downlines: config.downlines });
 
 let runner: RunnerHandle | undefined;
 let server: HttpServer;

@@ -1,5 +1,7 @@
 ## Downlines: /downline (upline's mode, levels, invite links, the list), invite links, join requests
 
+command-downline = Your downlines: levels, invite links, the list
+
 downline-title = 👥 <b>Downlines</b>
 downline-opened = ✅ Downline mode is open. You are an upline now: invite other resellers by link, approve their requests and pick their price level. First level: Bronze (price = your cost until you set its markup).
 downline-not-open = Downline mode is not open. Send /downline to open it.
@@ -116,6 +118,7 @@ downline-join-full = Whoever invited you has too many unanswered requests right 
 downline-join-invite-revoked = This invite link was revoked. Ask whoever invited you for a new link.
 downline-join-invite-expired = This invite link has expired. Ask whoever invited you for a new link.
 downline-join-invite-used-up = This invite link has been used up. Ask whoever invited you for a new link.
+downline-join-wallet-elsewhere = Your wallet of { $balance } is still kept by your former upline, { $name }. A wallet is kept with one upline only: ask { $name } to pay it out first (balance zero, no purchase still in process), then open this link again.
 
 downline-request = 👥 { $name } (ID { $id }) asks to join as your downline. Approve by picking their level, or decline.
 downline-request-approved = ✅ Approved: level { $level }.
@@ -129,12 +132,14 @@ downline-request-not-connected = Your reseller top-up account is not connected: 
 downline-request-void-reseller = Cannot be approved: this user connected a reseller account of their own.
 downline-request-void-upline = Cannot be approved: this user is an upline themselves.
 downline-request-void-member = Cannot be approved: this user is someone else's downline already.
+downline-request-void-wallet = Cannot be approved: this user's wallet is still kept by their former upline, who must pay it out first.
 downline-joined-auto = 👥 { $name } joined as your downline (auto-approve), level { $level }.
 
 downline-outcome-approved = ✅ { $name } approved you as their downline, level { $level }.
 downline-outcome-declined = ❌ { $name } declined your request to join.
 downline-outcome-void-reseller = Your request to { $name } could not be approved: you connected a reseller top-up account of your own. Disconnect it first with /disconnect, then open the invite link again.
 downline-outcome-void-upline = Your request to { $name } could not be approved: you are an upline yourself.
+downline-outcome-void-wallet = Your request to { $name } could not be approved: your wallet is still kept by your former upline, { $former }. Ask { $former } to pay it out first, then open the invite link again.
 downline-changed-suspend = ⏸ { $name } suspended your downline account.
 downline-changed-resume = ▶️ { $name } made your downline account active again.
 downline-changed-remove = { $name } removed you from their downlines.

@@ -17,6 +17,7 @@ settings-title = ⚙️ <b>Account & settings</b>
 settings-services = Services:
 settings-service-connected = ✅ { $service }: { $label }
 settings-service-missing = ➖ { $service }: not connected
+settings-service-upline = 👥 { $service }: through your upline's account, { $name }
 settings-language = Language: { $language }
 settings-pin-on = Purchase PIN: on 🔐
 settings-pin-off = Purchase PIN: not set

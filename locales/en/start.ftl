@@ -21,6 +21,10 @@ start-welcome-connected =
     Welcome back, { $name }! 👋 Your provider account is connected.
 
     Check your balance with /balance, find a product with /prices, or buy quickly: send CODE.TARGET, for example TSEL10.081234567890.
+start-welcome-downline =
+    Hello { $name }! 👋 You are a downline of { $upline }: you buy through your upline's account, from a wallet kept with { $upline }.
+
+    Check your wallet with /balance, top it up with /deposit, read the statement with /statement. All commands: /help.
 start-group =
     Hello everyone! I am kiosbot. In this group I can post the shop owner's transaction notices. Send /help for the commands.
 
@@ -31,6 +35,9 @@ help-section-gameshop = Game shop
 help-section-groups = Groups
 help-section-settings = Settings
 help-connect-first = (connect first)
+help-section-upline = Downlines (upline)
+help-section-downline = Downline: your wallet with your upline
+help-open-downline-first = (open /downline first)
 help-quick-buy = <code>TSEL10.081234567890</code> — quick buy; several lines at once (up to 20)
 help-inline = <code>@{ $bot } tsel 10</code> in any chat — send a price card with your sell price (never the cost)
 

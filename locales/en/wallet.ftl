@@ -1,5 +1,10 @@
 ## Wallet: a downline's /saldo, /deposit, /mutasi; the upline's /carabayar, /saldodl and deposit requests
 
+command-payinfo = Deposit payment instructions for your downlines
+command-dlbalance = Add to or deduct from a downline's wallet: /dlbalance ID +50000 reason
+command-deposit = Top up your wallet with your upline: /deposit 100000
+command-statement = Your wallet statement
+
 wallet-balance =
     💰 <b>Your deposit balance</b>: { $amount }
     Kept with your upline, { $name }. Read { $time }.
@@ -83,7 +88,17 @@ wallet-kind-final = Purchase succeeded
 wallet-kind-refund = Refund
 wallet-kind-adjust = Upline correction
 
+wallet-former =
+    💰 <b>Your wallet</b>: { $amount } (read { $time })
+wallet-former-note = This money is kept by your former upline, { $name }: you are no longer their downline. Contact { $name } to have it paid out.
+wallet-former-held = { $count } purchases are still in process: if they fail, the money comes back to this wallet.
+wallet-adjust-former = { $name } is no longer your downline: their wallet of { $balance } can only be deducted from, to pay it back, for example <code>/dlbalance { $id } -{ $plain } paid in cash</code>.
+wallet-decision-gone = This user is no longer your downline, so this ticket cannot be accepted. If they transferred, pay it back to them directly; close the ticket with ❌ Reject.
+wallet-decision-held-elsewhere = This downline's wallet is still kept by their former upline, so this ticket cannot be accepted yet. Ask that upline to pay it out first, or close the ticket with ❌ Reject.
+wallet-adjust-held-elsewhere = ❌ Nothing changed: { $name }'s wallet is still kept by their former upline, who must pay it out first.
+
 ## Held purchases (an upline decides a downline's purchase with no final status)
+command-resolve = Settle a downline's purchase left unresolved: /resolve REF_ID success|failed
 held-usage = Write <code>/resolve REF_ID success</code> (the provider charged you: the price is spent) or <code>/resolve REF_ID failed</code> (give it back to the downline's wallet). The ref ID is in the notice about the purchase with no final status.
 held-unknown = Ref ID <code>{ $refId }</code> is not a purchase of one of your downlines paid from a wallet.
 held-open = Purchase <code>{ $refId }</code> is still being checked with the provider; its result will settle it.

@@ -7,6 +7,8 @@ alert-set = Oke! Saya kabari begitu saldo deposit di bawah { $amount }.
 alert-removed = Peringatan saldo dimatikan.
 alert-invalid = Tulis batasnya dalam rupiah bulat, misalnya /alert 50000 atau /alert 50.000, atau /alert off untuk mematikan.
 alert-low-balance = ⚠️ Saldo deposit Anda tinggal { $balance }, di bawah batas { $threshold }. Isi deposit supaya transaksi tidak gagal.
+alert-downline = Peringatan saldo menipis memantau saldo akun provider Anda sendiri; sebagai downline Anda membeli lewat akun upline, jadi tidak ada yang dipantau. Saldo deposit Anda di upline: /saldo.
+
 alert-downline-refused = ⚠️ Provider menolak pembelian downline Anda: { $reason } Downline hanya diberi tahu produk sedang tidak tersedia, dan saldonya dikembalikan. (Pemberitahuan ini paling banyak sekali sejam.)
 alert-downline-refused-insufficient_balance = saldo deposit akun provider Anda tidak cukup. Isi deposit supaya downline bisa membeli.
 alert-downline-refused-credentials = API ID atau API key akun provider Anda ditolak. Hubungkan ulang dengan /connect.

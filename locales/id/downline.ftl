@@ -1,5 +1,7 @@
 ## Downlines: /downline (upline's mode, levels, invite links, the list), invite links, join requests
 
+command-downline = Downline Anda: level, link undangan, daftar downline
+
 downline-title = 👥 <b>Downline</b>
 downline-opened = ✅ Mode downline dibuka. Anda sekarang upline: undang reseller lain dengan link, setujui permintaan mereka dan tentukan level harganya. Level awal: Bronze (harga = modal Anda sampai Anda mengatur markupnya).
 downline-not-open = Mode downline belum dibuka. Kirim /downline untuk membukanya.
@@ -116,6 +118,7 @@ downline-join-full = Pengundang Anda sedang punya terlalu banyak permintaan yang
 downline-join-invite-revoked = Link undangan ini sudah dicabut. Minta link baru ke pengundang Anda.
 downline-join-invite-expired = Link undangan ini sudah kedaluwarsa. Minta link baru ke pengundang Anda.
 downline-join-invite-used-up = Link undangan ini sudah habis dipakai. Minta link baru ke pengundang Anda.
+downline-join-wallet-elsewhere = Saldo deposit Anda { $balance } masih disimpan oleh mantan upline Anda, { $name }. Satu saldo hanya di satu upline: minta { $name } mencairkannya dulu (saldo nol, tidak ada pembelian yang masih diproses), lalu buka link ini lagi.
 
 downline-request = 👥 { $name } (ID { $id }) minta bergabung sebagai downline Anda. Setujui dengan memilih levelnya, atau tolak.
 downline-request-approved = ✅ Disetujui: level { $level }.
@@ -129,12 +132,14 @@ downline-request-not-connected = Akun top-up reseller Anda tidak terhubung: hubu
 downline-request-void-reseller = Tidak bisa disetujui: pengguna ini sudah menghubungkan akun reseller sendiri.
 downline-request-void-upline = Tidak bisa disetujui: pengguna ini sendiri seorang upline.
 downline-request-void-member = Tidak bisa disetujui: pengguna ini sudah menjadi downline orang lain.
+downline-request-void-wallet = Tidak bisa disetujui: saldo deposit pengguna ini masih disimpan oleh upline sebelumnya, yang harus mencairkannya dulu.
 downline-joined-auto = 👥 { $name } bergabung sebagai downline Anda (setujui otomatis), level { $level }.
 
 downline-outcome-approved = ✅ { $name } menyetujui Anda sebagai downline, level { $level }.
 downline-outcome-declined = ❌ { $name } menolak permintaan Anda untuk bergabung.
 downline-outcome-void-reseller = Permintaan Anda ke { $name } tidak bisa disetujui: Anda sudah menghubungkan akun top-up reseller sendiri. Putuskan dulu dengan /putuskan, lalu buka link undangan lagi.
 downline-outcome-void-upline = Permintaan Anda ke { $name } tidak bisa disetujui: Anda sendiri seorang upline.
+downline-outcome-void-wallet = Permintaan Anda ke { $name } tidak bisa disetujui: saldo deposit Anda masih disimpan oleh mantan upline Anda, { $former }. Minta { $former } mencairkannya dulu, lalu buka link undangan lagi.
 downline-changed-suspend = ⏸ { $name } menangguhkan akun downline Anda.
 downline-changed-resume = ▶️ { $name } mengaktifkan lagi akun downline Anda.
 downline-changed-remove = { $name } mengeluarkan Anda dari downline mereka.

@@ -17,6 +17,7 @@ settings-title = ⚙️ <b>Akun & pengaturan</b>
 settings-services = Layanan:
 settings-service-connected = ✅ { $service }: { $label }
 settings-service-missing = ➖ { $service }: belum terhubung
+settings-service-upline = 👥 { $service }: lewat akun upline Anda, { $name }
 settings-language = Bahasa: { $language }
 settings-pin-on = PIN transaksi: aktif 🔐
 settings-pin-off = PIN transaksi: belum diatur

@@ -21,6 +21,10 @@ start-welcome-connected =
     Halo lagi, { $name }! 👋 Akun provider Anda sudah terhubung.
 
     Cek saldo dengan /saldo, cari produk dengan /harga, atau beli cepat: kirim KODE.TUJUAN, misalnya TSEL10.081234567890.
+start-welcome-downline =
+    Halo { $name }! 👋 Anda downline dari { $upline }: Anda membeli lewat akun upline Anda, dengan saldo deposit yang disimpan di { $upline }.
+
+    Cek saldo dengan /saldo, isi saldo dengan /deposit, lihat mutasi dengan /mutasi. Daftar perintah: /bantuan.
 start-group =
     Halo semuanya! Saya kiosbot. Di grup ini saya bisa mengirim notifikasi transaksi pemilik toko. Ketik /help untuk daftar perintah.
 
@@ -31,6 +35,9 @@ help-section-gameshop = Toko game
 help-section-groups = Grup
 help-section-settings = Pengaturan
 help-connect-first = (hubungkan dulu)
+help-section-upline = Downline (upline)
+help-section-downline = Downline: saldo deposit di upline Anda
+help-open-downline-first = (buka /downline dulu)
 help-quick-buy = <code>TSEL10.081234567890</code> — beli cepat; beberapa baris sekaligus (maks. 20)
 help-inline = <code>@{ $bot } tsel 10</code> di chat mana pun — kirim kartu harga dengan harga jual Anda (tanpa modal)
 

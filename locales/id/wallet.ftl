@@ -1,5 +1,10 @@
 ## Wallet: a downline's /saldo, /deposit, /mutasi; the upline's /carabayar, /saldodl and deposit requests
 
+command-payinfo = Cara bayar deposit untuk downline Anda
+command-dlbalance = Tambah/kurangi saldo downline: /saldodl ID +50000 alasan
+command-deposit = Isi saldo deposit di upline Anda: /deposit 100000
+command-statement = Mutasi saldo deposit Anda
+
 wallet-balance =
     💰 <b>Saldo deposit Anda</b>: { $amount }
     Disimpan di upline Anda, { $name }. Dibaca { $time }.
@@ -83,7 +88,17 @@ wallet-kind-final = Pembelian sukses
 wallet-kind-refund = Pengembalian
 wallet-kind-adjust = Koreksi upline
 
+wallet-former =
+    💰 <b>Saldo deposit Anda</b>: { $amount } (dibaca { $time })
+wallet-former-note = Saldo ini disimpan oleh mantan upline Anda, { $name }: Anda bukan downline mereka lagi. Hubungi { $name } untuk mencairkannya.
+wallet-former-held = { $count } pembelian masih diproses: jika gagal, dananya kembali ke saldo ini.
+wallet-adjust-former = { $name } bukan downline Anda lagi: saldonya { $balance } hanya bisa dikurangi untuk dibayarkan kembali, misalnya <code>/saldodl { $id } -{ $plain } dibayar tunai</code>.
+wallet-decision-gone = Pengguna ini bukan downline Anda lagi, jadi tiket ini tidak bisa diterima. Jika dia sudah transfer, kembalikan langsung kepadanya; tutup tiketnya dengan ❌ Tolak.
+wallet-decision-held-elsewhere = Saldo downline ini masih disimpan oleh upline sebelumnya, jadi tiket ini belum bisa diterima. Minta upline itu mencairkannya dulu, atau tutup tiketnya dengan ❌ Tolak.
+wallet-adjust-held-elsewhere = ❌ Saldo tidak diubah: saldo { $name } masih disimpan oleh upline sebelumnya, yang harus mencairkannya dulu.
+
 ## Held purchases (an upline decides a downline's purchase with no final status)
+command-resolve = Selesaikan pembelian downline yang belum pasti: /selesaikan REF_ID sukses|gagal
 held-usage = Tulis: <code>/selesaikan REF_ID sukses</code> (provider memotong saldo Anda: harga tetap terpakai) atau <code>/selesaikan REF_ID gagal</code> (kembalikan ke dompet downline). Ref ID ada di pemberitahuan pembelian yang belum pasti.
 held-unknown = Ref ID <code>{ $refId }</code> bukan pembelian downline Anda yang dibayar dari dompet.
 held-open = Pembelian <code>{ $refId }</code> masih dicek ke provider; hasilnya akan menyelesaikannya sendiri.

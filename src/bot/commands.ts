@@ -43,19 +43,37 @@ export const commands = [
 
 export type CommandName = (typeof commands)[number]['name'];
 
+/**
+ * The downline commands, only with DOWNLINES=true (descriptions in downline.ftl and wallet.ftl):
+ * an upline's (and a reseller's who may open downline mode) and a downline's. Private chats only.
+ */
+export const downlineCommands = [
+  { name: 'downline', aliases: [], role: 'upline' },
+  { name: 'payinfo', aliases: ['carabayar'], role: 'upline' },
+  { name: 'dlbalance', aliases: ['saldodl'], role: 'upline' },
+  { name: 'resolve', aliases: ['selesaikan'], role: 'upline' },
+  { name: 'deposit', aliases: ['isisaldo'], role: 'downline' },
+  { name: 'statement', aliases: ['mutasi'], role: 'downline' },
+] as const satisfies ReadonlyArray<{ name: string; aliases: readonly string[]; role: 'upline' | 'downline' }>;
+
+export type DownlineCommandName = (typeof downlineCommands)[number]['name'];
+
 /** Commands only ADMIN_IDS may run, in each admin's private-chat menu only (descriptions in admin.ftl). */
 export const adminCommands = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban', 'audit'] as const;
 
 /** The command and its aliases, for `bot.command(...)`. */
-export function commandNames(name: CommandName): string[] {
-  const entry = commands.find((c) => c.name === name);
+export function commandNames(name: CommandName | DownlineCommandName): string[] {
+  const entry = [...commands, ...downlineCommands].find((c) => c.name === name);
   return entry ? [entry.name, ...entry.aliases] : [name];
 }
 
 /**
  * Publishes the command menu for each language in private chats, groups and each admin's chat (a
- * `chat` scope wins over `all_private_chats`). A failure is only logged: the menu is cosmetic (an
- * admin who never opened a chat with the bot gets "chat not found").
+ * `chat` scope wins over `all_private_chats`). With `downlines` (DOWNLINES=true) the private lists
+ * end with the downline commands: one list for everyone, as a `chat` scope per upline and downline
+ * would have to be published again at every join and removal (and would hide an admin's list).
+ * A failure is only logged: the menu is cosmetic (an admin who never opened a chat with the bot
+ * gets "chat not found").
  */
 export async function publishCommands(
   api: Api,
@@ -63,6 +81,7 @@ export async function publishCommands(
   logger: Logger,
   defaultLocale: Locale,
   adminIds: readonly number[] = [],
+  options: { downlines?: boolean } = {},
 ): Promise<void> {
   // The default list (no language_code) is in the default locale; each locale also gets its own.
   const targets: Array<{ locale: Locale; languageCode?: Locale }> = [
@@ -71,8 +90,11 @@ export async function publishCommands(
   ];
   for (const { locale, languageCode } of targets) {
     const describe = (command: string): BotCommand => ({ command, description: i18n.t(locale, `command-${command}`) });
+    const extra = options.downlines ? downlineCommands.map((c) => describe(c.name)) : [];
     const list = (groupsOnly: boolean): BotCommand[] =>
-      commands.filter((c) => !groupsOnly || c.groups === 'listed').map((c) => describe(c.name));
+      groupsOnly
+        ? commands.filter((c) => c.groups === 'listed').map((c) => describe(c.name))
+        : [...commands.map((c) => describe(c.name)), ...extra];
     const forAdmins = [...list(false), ...adminCommands.map(describe)];
     const scopes: Array<{ scope: BotCommandScope; list: BotCommand[] }> = [
       { scope: { type: 'all_private_chats' }, list: list(false) },

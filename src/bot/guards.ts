@@ -1,7 +1,7 @@
 import type { CallbackQueryContext, Context, MiddlewareFn } from 'grammy';
 import type { I18nFlavor } from '@grammyjs/i18n';
 import type { BotContext, BotDeps } from './context.ts';
-import { commandNames, commands, type CommandName } from './commands.ts';
+import { commandNames, commands, downlineCommands, type CommandName } from './commands.ts';
 import type { ServiceName } from '../domain.ts';
 import { providerFailureOf, type Providers } from '../services/providers.ts';
 import { describeProviderError } from './provider-errors.ts';
@@ -60,6 +60,17 @@ privateOnlyAnswer
   .drop((ctx) => ctx.chat?.type === 'private')
   .command(
     privateOnlyCommands.flatMap((name) => commandNames(name)),
+    async (ctx) => {
+      await ctx.reply(ctx.t('error-private-only'));
+    },
+  );
+
+/** The same answer to the downline commands (DOWNLINES=true only: installed with the downline features). */
+export const privateOnlyDownlineAnswer = new FastComposer<BotContext>();
+privateOnlyDownlineAnswer
+  .drop((ctx) => ctx.chat?.type === 'private')
+  .command(
+    downlineCommands.flatMap(({ name }) => commandNames(name)),
     async (ctx) => {
       await ctx.reply(ctx.t('error-private-only'));
     },

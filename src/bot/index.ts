@@ -17,7 +17,7 @@ import { quietly } from './edits.ts';
 import { createConversationStorage } from './conversation-storage.ts';
 import { handleBotError } from './errors.ts';
 import { htmlParseMode } from '../text/html.ts';
-import { privateOnlyAnswer } from './guards.ts';
+import { privateOnlyAnswer, privateOnlyDownlineAnswer } from './guards.ts';
 import { cancelFeature } from './features/cancel.ts';
 import { startFeature } from './features/start.ts';
 import { inlineFeature } from './features/inline.ts';
@@ -147,7 +147,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   root.use(privateOnlyAnswer);
   // In preparation: with DOWNLINES off, /downline and invite links reach nothing here (unknown, as before).
   // Before /start (it answers invite links) and /connect (a downline connects no reseller account).
-  if (deps.settings.downlines) root.use(downlinesFeature);
+  if (deps.settings.downlines) root.use(privateOnlyDownlineAnswer, downlinesFeature);
   // Before /saldo: a downline's /saldo is their wallet, not a provider balance.
   if (deps.settings.downlines) root.use(walletFeature);
   if (deps.settings.downlines) root.use(heldFeature);

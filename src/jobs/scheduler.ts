@@ -45,6 +45,23 @@ export function job(name: string, runs: { start(): void; stop(): void | Promise<
   return { name, start: () => runs.start(), stop: () => runs.stop() };
 }
 
+/** A job that runs `pass` once when started (its stop waits for it); a failure goes to `onError`. */
+export function atStart(name: string, pass: () => Promise<unknown>, onError: (error: unknown) => void): Job {
+  let running: Promise<void> | undefined;
+  return {
+    name,
+    start: () => {
+      running = pass().then(
+        () => undefined,
+        (error: unknown) => onError(error),
+      );
+    },
+    stop: async () => {
+      await running;
+    },
+  };
+}
+
 /** A job that only has something to do at shutdown (`stop`). */
 export function atShutdown(name: string, stop: () => void | Promise<void>): Job {
   return { name, start: () => undefined, stop };

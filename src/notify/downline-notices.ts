@@ -42,7 +42,7 @@ export function createDownlineNotices(deps: DownlineNoticesDeps): DownlineMessag
   return {
     request(upline, request, mode) {
       const t = tFor(upline);
-      const text = t('downline-request', { name: displayName(request), id: request.userId });
+      const text = t('downline-request', { name: displayName(request), id: String(request.userId) });
       return send(upline.id, 'downline-request', text, deps.requestKeyboard(t, request, mode));
     },
     joined(upline, request, level) {
@@ -56,7 +56,10 @@ export function createDownlineNotices(deps: DownlineNoticesDeps): DownlineMessag
           ? t('downline-outcome-approved', { name, level: outcome.level.name })
           : outcome.kind === 'declined'
             ? t('downline-outcome-declined', { name })
-            : t(`downline-outcome-void-${outcome.why}`, { name });
+            : t(`downline-outcome-void-${outcome.why}`, {
+                name,
+                former: outcome.formerUpline ? displayName(outcome.formerUpline) : '-',
+              });
       return send(joiner.id, 'downline-outcome', text);
     },
     changed(downline, upline, change, level) {

@@ -422,7 +422,8 @@ async function readSource(
       batches: all(
         wallets.flatMap((entries) => {
           const last = entries.at(-1);
-          return last ? [{ wallet: last.wallet, upline: entries[0]!.upline, balance: last.balance, entries: entries.length }] : [];
+          // Kept with the upline of its latest entry (a wallet moves once empty: records/ledger.ts).
+          return last ? [{ wallet: last.wallet, upline: last.upline, balance: last.balance, entries: entries.length }] : [];
         }),
       ),
     },

@@ -3,12 +3,17 @@
  * approves each into a level. The one writer of `downlineMode` and `membership` on user records:
  * every change goes through `users.transact`, so an upline's record and a joiner's change in one
  * commit, and a decision already taken is answered, never written again (by request id).
+ *
+ * A user whose wallet still holds money or an open purchase with a former upline cannot join
+ * another one (asking and approval both check): the ledger keeps a wallet with one upline at a
+ * time and moves it only once empty, so the former upline pays it out first.
  */
 import type { Db } from '../store/db.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
 import type { UsersChange } from '../store/contract.ts';
 import type { DownlineInvite, DownlineLevel, DownlineMode, JoinRequest, Membership, UserRecord } from '../store/records/users.ts';
 import type { CredentialService } from './credentials.ts';
+import { isMovable, type WalletSummary } from '../store/records/ledger.ts';
 import {
   applyLevelLines,
   downlineLimits,
@@ -49,7 +54,10 @@ export interface DownlineMessages {
   changed(downline: UserRecord, upline: UserRecord, change: DownlineChange, level: DownlineLevel | undefined): NewOutboxItem;
 }
 
-export type JoinOutcome = { kind: 'approved'; level: DownlineLevel } | { kind: 'declined' } | { kind: 'void'; why: 'reseller' | 'upline' };
+export type JoinOutcome =
+  | { kind: 'approved'; level: DownlineLevel }
+  | { kind: 'declined' }
+  | { kind: 'void'; why: 'reseller' | 'upline' | 'wallet'; formerUpline?: UserRecord | undefined };
 
 export interface DownlineServiceDeps {
   db: Db;
@@ -69,6 +77,8 @@ export type JoinAnswer =
   | { kind: 'self' }
   | { kind: 'is-reseller' }
   | { kind: 'is-upline' }
+  /** Their wallet holds money (or an open purchase) with a former upline, who must pay it out first. */
+  | { kind: 'wallet-elsewhere'; formerUpline: UserRecord | undefined; balance: number }
   | { kind: 'member'; uplineId: number; same: boolean }
   | { kind: 'invite'; state: Exclude<InviteState, 'active'> }
   | { kind: 'upline-unavailable' }
@@ -85,7 +95,7 @@ export type DecideAnswer =
   | { kind: 'not-connected' }
   | { kind: 'approved'; request: JoinRequest; level: DownlineLevel }
   | { kind: 'declined'; request: JoinRequest }
-  | { kind: 'void'; request: JoinRequest; why: 'reseller' | 'upline' | 'member' }
+  | { kind: 'void'; request: JoinRequest; why: 'reseller' | 'upline' | 'member' | 'wallet' }
   | { kind: 'decided'; request: JoinRequest; level: DownlineLevel | undefined };
 
 /** One downline as the upline's list shows them. */
@@ -231,10 +241,12 @@ export class DownlineService {
     const named = readInvitePayload(payload);
     if (!named) return { kind: 'bad-invite' };
     if (named.uplineId === joinerId) return { kind: 'self' };
-    const [joinerReseller, uplineReseller] = await Promise.all([
+    const [joinerReseller, uplineReseller, held] = await Promise.all([
       this.deps.credentials.has(joinerId, 'reseller'),
       this.deps.credentials.has(named.uplineId, 'reseller'),
+      this.walletElsewhere(joinerId, named.uplineId),
     ]);
+    const formerUpline = held ? await this.deps.db.users.get(held.upline) : undefined;
     const at = this.deps.now();
     const requestId = randomId();
     return this.change([named.uplineId, joinerId], (users): Change<JoinAnswer> => {
@@ -248,6 +260,7 @@ export class DownlineService {
       }
       if (joiner.downlineMode) return answer({ kind: 'is-upline' });
       if (joinerReseller) return answer({ kind: 'is-reseller' });
+      if (held) return answer({ kind: 'wallet-elsewhere', formerUpline, balance: held.balance });
       if (mode.requests.some((r) => r.userId === joinerId && r.status === 'pending')) return answer({ kind: 'pending', upline });
       const state = inviteState(invite, at);
       if (state !== 'active') return answer({ kind: 'invite', state });
@@ -294,10 +307,12 @@ export class DownlineService {
     const found = (await this.mode(uplineId))?.requests.find((r) => r.id === requestId);
     if (!found) return (await this.mode(uplineId)) ? { kind: 'unknown-request' } : { kind: 'not-open' };
     const joinerId = found.userId;
-    const [joinerReseller, uplineConnected] = await Promise.all([
+    const [joinerReseller, uplineConnected, held] = await Promise.all([
       this.deps.credentials.has(joinerId, 'reseller'),
       this.deps.credentials.has(uplineId, 'reseller'),
+      this.walletElsewhere(joinerId, uplineId),
     ]);
+    const formerUpline = held ? await this.deps.db.users.get(held.upline) : undefined;
     const at = this.deps.now();
     return this.change([uplineId, joinerId], (users): Change<DecideAnswer> => {
       const upline = users.get(uplineId);
@@ -325,11 +340,11 @@ export class DownlineService {
       const level = mode.levels.find((l) => l.id === decision.approve);
       if (!level) return answer({ kind: 'unknown-level' });
       if (!uplineConnected) return answer({ kind: 'not-connected' });
-      const why = joiner.membership ? 'member' : joiner.downlineMode ? 'upline' : joinerReseller ? 'reseller' : undefined;
+      const why = joiner.membership ? 'member' : joiner.downlineMode ? 'upline' : joinerReseller ? 'reseller' : held ? 'wallet' : undefined;
       if (why !== undefined) {
         const { request: voided, patch } = decided('void');
         // A joiner who joined someone else meanwhile was told so then; the others learn why here.
-        const notify = why === 'member' ? [] : [this.deps.messages.outcome(joiner, upline, { kind: 'void', why })];
+        const notify = why === 'member' ? [] : [this.deps.messages.outcome(joiner, upline, { kind: 'void', why, formerUpline })];
         return { patches: [{ id: uplineId, patch }], notify, result: { kind: 'void', request: voided, why } };
       }
       const { request: approved, patch } = decided('approved', level.id);
@@ -402,6 +417,12 @@ export class DownlineService {
         result: { kind: 'changed', entry },
       };
     });
+  }
+
+  /** The user's wallet when another upline than `uplineId` keeps money or an open purchase of theirs in it. */
+  private async walletElsewhere(userId: number, uplineId: number): Promise<WalletSummary | undefined> {
+    const summary = await this.deps.db.ledger.summary(userId);
+    return summary && summary.upline !== uplineId && !isMovable(summary) ? summary : undefined;
   }
 
   private change<R>(ids: readonly number[], change: (users: ReadonlyMap<number, UserRecord>) => Change<R>): Promise<R> {

@@ -11,13 +11,27 @@
  *
  * Accepting is two commits: the decision on the upline's record (so accept and reject exclude
  * each other), then the credit. A crash between them leaves an accepted request not yet credited:
- * the replayed update, or any later tap on it, credits it (the key makes that once).
+ * the replayed update, any later tap on it, or the pass at the next start (`finishAccepted`: when
+ * the update was answered with an error, its credit's write having failed) credits it (the key
+ * makes that once).
+ *
+ * A removed downline's wallet stays with their former upline (the ledger keeps a wallet with the
+ * upline of its latest entry, and moves it only once empty): they still see it, and the former
+ * upline may only deduct from it (pay it out), so it can only shrink until it is empty and they
+ * may join someone else (see `heldElsewhere`, which the downline service asks before a join).
  */
 import type { Db } from '../store/db.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
 import type { UsersChange } from '../store/contract.ts';
 import type { DepositDesk, DepositRequest, Membership, UserRecord } from '../store/records/users.ts';
-import { LedgerShortError, maxLedgerAmount, type LedgerEntry } from '../store/records/ledger.ts';
+import {
+  isMovable,
+  LedgerRefusedError,
+  LedgerShortError,
+  maxLedgerAmount,
+  type LedgerEntry,
+  type WalletSummary,
+} from '../store/records/ledger.ts';
 import { randomInt } from 'node:crypto';
 import { randomId } from './downline-rules.ts';
 import { transactUsers } from './downlines.ts';
@@ -66,6 +80,13 @@ export interface WalletServiceDeps {
   codes?: () => number[];
 }
 
+/** A wallet with money or an open purchase, kept with an upline the user is no longer a downline of. */
+export interface FormerWallet {
+  summary: WalletSummary;
+  /** The former upline (undefined if their record is gone). */
+  upline: UserRecord | undefined;
+}
+
 /** What asking for a deposit came to. */
 export type DepositAnswer =
   | { kind: 'not-downline' }
@@ -81,11 +102,17 @@ export type DepositDecision =
   | { kind: 'unknown' }
   | { kind: 'expired'; request: DepositRequest }
   | { kind: 'accepted'; request: DepositRequest; balance: number; now: boolean }
+  /** Not accepted: the downline left (or was removed) since asking; the request stays open to reject. */
+  | { kind: 'gone'; request: DepositRequest }
+  /** Not accepted: a former upline still keeps money or a purchase of this downline's wallet (see `keptByAnother`). */
+  | { kind: 'held-elsewhere'; request: DepositRequest }
   | { kind: 'rejected'; request: DepositRequest; now: boolean };
 
-/** What a manual adjustment came to. */
+/** What a manual adjustment came to (`former-deduct-only`: a former downline's wallet is only paid out). */
 export type AdjustAnswer =
   | { kind: 'not-yours' }
+  | { kind: 'former-deduct-only'; balance: number }
+  | { kind: 'held-elsewhere' }
   | { kind: 'short'; balance: number }
   | { kind: 'done'; entry: LedgerEntry; downline: UserRecord; repeated: boolean };
 
@@ -182,6 +209,9 @@ export class WalletService {
     const found = (await this.deps.db.users.get(uplineId))?.depositDesk?.requests.find((r) => r.id === requestId);
     if (!found) return { kind: 'unknown' };
     const downlineId = found.downlineId;
+    if (decision === 'accept' && found.status === 'pending' && (await this.keptByAnother(downlineId, uplineId))) {
+      return { kind: 'held-elsewhere', request: found };
+    }
     const at = this.deps.now();
     const decided = await this.change([uplineId, downlineId], (users): UsersChange<DepositDecision> => {
       const upline = users.get(uplineId);
@@ -191,9 +221,12 @@ export class WalletService {
       if (request.status === 'accepted') return answer({ kind: 'accepted', request, balance: 0, now: false });
       if (request.status === 'rejected') return answer({ kind: 'rejected', request, now: false });
       if (!isOpenRequest(request, at)) return answer({ kind: 'expired', request });
+      const downline = users.get(downlineId);
+      // A credit to someone no longer theirs would grow a wallet they can only pay out (and could
+      // block its move to a new upline); the upline settles such a transfer directly, or rejects it.
+      if (decision === 'accept' && downline?.membership?.uplineId !== uplineId) return answer({ kind: 'gone', request });
       const next: DepositRequest = { ...request, status: decision === 'accept' ? 'accepted' : 'rejected', decidedAt: at.toISOString() };
       const patch = { depositDesk: { ...desk, requests: desk.requests.map((r) => (r.id === requestId ? next : r)) } };
-      const downline = users.get(downlineId);
       if (decision === 'reject') {
         return {
           patches: [{ id: uplineId, patch }],
@@ -233,13 +266,47 @@ export class WalletService {
   }
 
   /**
+   * Credits every accepted request whose credit is missing (see the file comment); run once at
+   * start. The key makes each credit once however many instances run it at once. A credit the
+   * ledger refuses (the wallet moved to another upline meanwhile) is left, its request id returned.
+   */
+  async finishAccepted(): Promise<{ credited: number; refused: string[] }> {
+    const isAccepted = (request: DepositRequest) => request.status === 'accepted';
+    const uplines = await this.deps.db.users.list({ where: (user) => user.depositDesk?.requests.some(isAccepted) === true });
+    const done = { credited: 0, refused: [] as string[] };
+    for (const upline of uplines) {
+      for (const request of upline.depositDesk?.requests.filter(isAccepted) ?? []) {
+        const entries = await this.deps.db.ledger.byRef(request.downlineId, request.id);
+        if (entries.some((entry) => entry.key === depositKey(request.id))) continue;
+        try {
+          await this.credit(upline.id, request);
+          done.credited += 1;
+        } catch (error) {
+          if (!(error instanceof LedgerRefusedError)) throw error;
+          done.refused.push(request.id);
+        }
+      }
+    }
+    return done;
+  }
+
+  /**
    * The upline adds to (`amount` > 0) or deducts from (< 0) a downline's wallet, with a reason;
    * `key` names the asking (the update), so a replay moves nothing again. A deduction never takes
    * the balance below zero: refused with the balance. The downline is told in the same commit.
    */
   async adjust(uplineId: number, downlineId: number, amount: number, reason: string, key: string): Promise<AdjustAnswer> {
-    const [upline, downline] = await Promise.all([this.deps.db.users.get(uplineId), this.deps.db.users.get(downlineId)]);
-    if (!upline?.downlineMode || downline?.membership?.uplineId !== uplineId) return { kind: 'not-yours' };
+    const [upline, downline, summary] = await Promise.all([
+      this.deps.db.users.get(uplineId),
+      this.deps.db.users.get(downlineId),
+      this.deps.db.ledger.summary(downlineId),
+    ]);
+    if (!upline?.downlineMode || !downline) return { kind: 'not-yours' };
+    if (downline.membership?.uplineId !== uplineId) {
+      // A former downline whose wallet this upline still keeps: paying it out only.
+      if (summary?.upline !== uplineId) return { kind: 'not-yours' };
+      if (amount > 0) return { kind: 'former-deduct-only', balance: summary.balance };
+    }
     if (!Number.isSafeInteger(amount) || amount === 0 || Math.abs(amount) > Math.min(walletLimits.maxAdjust, maxLedgerAmount))
       throw new RangeError(`an adjustment of Rp ${amount} is out of bounds`);
     try {
@@ -252,19 +319,51 @@ export class WalletService {
       return { kind: 'done', entry: appended.entry, downline, repeated: !appended.created };
     } catch (error) {
       if (error instanceof LedgerShortError) return { kind: 'short', balance: error.balance };
+      if (error instanceof LedgerRefusedError && error.reason === 'other-upline') return { kind: 'held-elsewhere' };
       throw error;
     }
   }
 
-  /** The upline's downline named by id or `@username` (any case), if theirs. */
+  /**
+   * Whether another upline than `uplineId` still keeps money or an open purchase in the user's
+   * wallet, so that `uplineId` cannot credit it. Joining is refused in that state, so only a join
+   * racing a former upline's last credit (a ticket accepted just before the removal) comes here.
+   */
+  private async keptByAnother(userId: number, uplineId: number): Promise<boolean> {
+    const summary = await this.deps.db.ledger.summary(userId);
+    return summary !== undefined && summary.upline !== uplineId && !isMovable(summary);
+  }
+
+  /**
+   * The upline's downline named by id or `@username` (any case), if theirs; or a former downline
+   * whose wallet they still keep (to pay it out).
+   */
   async findDownline(uplineId: number, ref: string): Promise<UserRecord | undefined> {
     const name = ref.startsWith('@') ? ref.slice(1).toLowerCase() : undefined;
-    // An id as screens show it may be grouped (`700.000.002`).
+    // An id as older screens showed it may be grouped (`700.000.002`).
     const digits = ref.replace(/[.,]/g, '');
     const id = name === undefined && /^\d{1,15}$/.test(digits) ? Number(digits) : undefined;
     if (name === undefined && id === undefined) return undefined;
+    const matches = (user: UserRecord) => (id !== undefined ? user.id === id : user.username?.toLowerCase() === name);
     const downlines = await this.deps.db.users.list({ uplineId });
-    return downlines.find((user) => (id !== undefined ? user.id === id : user.username?.toLowerCase() === name));
+    const current = downlines.find(matches);
+    if (current) return current;
+    const candidates = id !== undefined ? [await this.deps.db.users.get(id)] : await this.deps.db.users.list({ where: matches });
+    for (const user of candidates) {
+      if (user && (await this.deps.db.ledger.summary(user.id))?.upline === uplineId) return user;
+    }
+    return undefined;
+  }
+
+  /**
+   * The user's wallet when it holds money or an open purchase with an upline they are not a
+   * downline of (removed, or never moved): what a removed downline still sees, and what stops
+   * them joining another upline until it is paid out.
+   */
+  async heldElsewhere(userId: number): Promise<FormerWallet | undefined> {
+    const [user, summary] = await Promise.all([this.deps.db.users.get(userId), this.deps.db.ledger.summary(userId)]);
+    if (!summary || isMovable(summary) || user?.membership?.uplineId === summary.upline) return undefined;
+    return { summary, upline: await this.deps.db.users.get(summary.upline) };
   }
 
   /** A wallet's balance. */

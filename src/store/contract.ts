@@ -11,7 +11,7 @@ import type { BroadcastJob, BroadcastOutcome, BroadcastProgress, NewBroadcastJob
 import type { CredentialRecord } from './records/credentials.ts';
 import type { GameOrderRecord } from './records/game-orders.ts';
 import type { LinkedGroup } from './records/groups.ts';
-import type { LedgerAppend, LedgerEntry, NewLedgerEntry, StatementOptions } from './records/ledger.ts';
+import type { LedgerAppend, LedgerEntry, NewLedgerEntry, StatementOptions, WalletSummary } from './records/ledger.ts';
 import type { NewOutboxItem, OutboxEntry, OutboxItem, OutboxPatch } from './records/outbox.ts';
 import type { PriceSnapshot } from './records/price-watch.ts';
 import type { ListOptions, NewTransaction, TransactionPatch, TransactionRecord } from './records/transactions.ts';
@@ -204,6 +204,8 @@ export interface LedgerStore {
   statement(wallet: number, options?: StatementOptions): Promise<LedgerEntry[]>;
   /** The wallet's entries of one purchase (its hold, final or refund), oldest first. */
   byRef(wallet: number, refId: string): Promise<LedgerEntry[]>;
+  /** Who keeps the wallet now (its latest entry's upline), its balance and open holds; undefined without entries. */
+  summary(wallet: number): Promise<WalletSummary | undefined>;
 }
 
 /** Messages the bot sends on its own, kept until Telegram accepted them. */

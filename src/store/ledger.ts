@@ -28,6 +28,7 @@ import {
   appendEntries,
   ledgerEntrySchema,
   walletStateOf,
+  walletSummaryOf,
   type LedgerAppend,
   type LedgerEntry,
   type NewLedgerEntry,
@@ -62,7 +63,7 @@ export const decodeLedgerFile = versionedDecoder(fileSchema, fileVersion);
 const carriedKey = (entry: LedgerEntry) => `${entry.wallet}:${entry.seq}`;
 
 /** The contract's LedgerStore, reads answered at once, and what the transactions write with. */
-export type LedgerRepo = AnsweredAtOnce<LedgerStore, 'balance' | 'statement' | 'byRef'> &
+export type LedgerRepo = AnsweredAtOnce<LedgerStore, 'balance' | 'statement' | 'byRef' | 'summary'> &
   FileRepo & {
     /** The wallet's entries in seq order. */
     entries(wallet: number): LedgerEntry[];
@@ -196,6 +197,7 @@ export async function openLedger(options: {
         .reverse()
         .map(copy);
     },
+    summary: (wallet) => walletSummaryOf(wallet, entries(wallet)),
     byRef: (wallet, refId) =>
       entries(wallet)
         .filter((entry) => entry.refId === refId)

@@ -128,6 +128,7 @@ function lowdbLedger({ ledger }: Store): StoreEngine['ledger'] {
     balance: async (wallet) => ledger.balance(wallet),
     statement: async (wallet, options) => ledger.statement(wallet, options),
     byRef: async (wallet, refId) => ledger.byRef(wallet, refId),
+    summary: async (wallet) => ledger.summary(wallet),
   };
 }
 

@@ -205,11 +205,52 @@ describeEngines('wallet ledger contract', (suite) => {
     expect(all.at(-1)).toMatchObject({ createdAt: '2026-03-01T08:00:01.000Z', upline, key: 'd1' });
   });
 
-  it('a wallet is kept with one upline: an entry naming another is refused', async () => {
-    const store = await suite.open(createClock(start).now);
-    await store.ledger.append([deposit('d1', 1000)]);
-    await expect(store.ledger.append([{ ...deposit('d2', 1000), upline: 43 }])).rejects.toMatchObject({ reason: 'other-upline' });
-    expect(await store.ledger.balance(downline)).toBe(1000);
+  it('a wallet is kept with one upline at a time: another is refused while it holds money or a purchase, and takes it once empty', async () => {
+    const clock = createClock(start);
+    let store = await suite.open(clock.now);
+    const other = 43;
+    const payOut = (key: string, amount: number, by = upline): NewLedgerEntry => ({
+      wallet: downline,
+      upline: by,
+      kind: 'adjust',
+      amount: -amount,
+      key,
+      by,
+      reason: 'dibayar tunai',
+    });
+    expect(await store.ledger.summary(downline)).toBeUndefined();
+    await store.ledger.append([deposit('d1', 5_000)]);
+    await expect(store.ledger.append([{ ...deposit('b1', 1000), upline: other }])).rejects.toMatchObject({ reason: 'other-upline' });
+    // Every rupiah held by a purchase still open: balance 0, but not empty.
+    await store.transactions.create(bought('R1'), { ledger: [hold('R1', 5_000)] });
+    expect(await store.ledger.summary(downline)).toEqual({ wallet: downline, upline, balance: 0, openHolds: 1 });
+    await expect(store.ledger.append([{ ...deposit('b1', 1000), upline: other }])).rejects.toMatchObject({ reason: 'other-upline' });
+    await store.transactions.settle('R1', { status: 'Gagal' }, { ledger: [refund('R1', 5_000)] });
+    await expect(store.ledger.append([{ ...deposit('b1', 1000), upline: other }])).rejects.toMatchObject({ reason: 'other-upline' });
+    // The former upline pays it out; then the wallet moves with the new upline's first entry.
+    await store.ledger.append([payOut('out', 5_000)]);
+    expect(await store.ledger.summary(downline)).toEqual({ wallet: downline, upline, balance: 0, openHolds: 0 });
+    const [moved] = await store.ledger.append([{ ...deposit('b1', 1000), upline: other }]);
+    expect(moved).toMatchObject({ created: true, entry: { seq: 5, upline: other, balance: 1000 } });
+    expect(await store.ledger.summary(downline)).toEqual({ wallet: downline, upline: other, balance: 1000, openHolds: 0 });
+    // Now the former upline is the other one, and it survives a restart.
+    clock.advance(1000);
+    store = await suite.reopen(store, clock.now);
+    expect(await store.ledger.summary(downline)).toEqual({ wallet: downline, upline: other, balance: 1000, openHolds: 0 });
+    await expect(store.ledger.append([payOut('late', 500)])).rejects.toMatchObject({ reason: 'other-upline' });
+    await expect(store.ledger.append([deposit('d2', 1000)])).rejects.toMatchObject({ reason: 'other-upline' });
+    // A replayed key of the former upline is still the stored entry, not a refusal.
+    expect((await store.ledger.append([deposit('d1', 5_000)]))[0]).toMatchObject({ created: false, entry: { seq: 1, upline } });
+    expect(await wallet(store)).toEqual({
+      balance: 1000,
+      entries: [
+        ['deposit', 5_000, 5_000],
+        ['hold', -5_000, 0],
+        ['refund', 5_000, 5_000],
+        ['adjust', -5_000, 0],
+        ['deposit', 1000, 1000],
+      ],
+    });
   });
 
   it('six purchases at once from two instances on a wallet with room for two: two are held, four refused short, none below zero', async () => {

@@ -5,6 +5,8 @@
  * the store between any two steps. After every step each wallet's balance is the sum of its
  * entries and what a model says, never below zero; every purchase is held once (or, refused, not
  * at all) and closed at most once, refunded only if it failed; every deposit key credited once.
+ * An entry naming the other upline moves the wallet when it is empty (balance 0, no open hold)
+ * and is refused otherwise: every entry names the upline that kept the wallet when it was made.
  * On lowdb also with ledger.json failing at random, as after a crash between the hot file's write
  * and the copy: the entries then come from the hot file, and the next open copies them once.
  */
@@ -20,6 +22,7 @@ import { describeEngines } from './contract/harness.ts';
 import { createClock, createTempDirs, purchase, testVault } from './helpers.ts';
 
 const upline = 42;
+const otherUpline = 43;
 const wallets = [7001, 7002] as const;
 const steps = 70;
 
@@ -42,22 +45,38 @@ type Outcome = 'held' | 'Sukses' | 'Gagal';
 interface Model {
   balance: Map<number, number>;
   /** Purchases by refId: their wallet, price and what became of them (refused ones are not here). */
-  purchases: Map<string, { wallet: number; price: number; outcome: Outcome }>;
+  purchases: Map<string, { wallet: number; price: number; outcome: Outcome; upline: number }>;
   refused: Set<string>;
-  deposits: Map<string, { wallet: number; amount: number }>;
+  deposits: Map<string, { wallet: number; amount: number; upline: number }>;
+  /** Who keeps each wallet now (the upline of its latest entry). */
+  uplines: Map<number, number>;
+  /** Entries of the other upline that moved a wallet, and those refused as the wallet was not empty. */
+  moves: number;
+  refusedMoves: number;
 }
+
+const keeperOf = (model: Model, wallet: number) => model.uplines.get(wallet) ?? upline;
+const openHoldsOf = (model: Model, wallet: number) =>
+  [...model.purchases.values()].filter((p) => p.wallet === wallet && p.outcome === 'held').length;
 
 interface Run {
   store: StoreEngine;
   restart(): Promise<void>;
 }
 
-const depositOf = (key: string, wallet: number, amount: number): NewLedgerEntry => ({ wallet, upline, kind: 'deposit', amount, key });
+const depositOf = (key: string, wallet: number, amount: number, by = upline): NewLedgerEntry => ({
+  wallet,
+  upline: by,
+  kind: 'deposit',
+  amount,
+  key,
+});
 
 /** One random step on `run`, the model following what it must do. */
 async function step(run: Run, model: Model, rng: ReturnType<typeof random>, index: number): Promise<void> {
   const wallet = rng.pick(wallets);
   const balance = model.balance.get(wallet) ?? 0;
+  const keeper = keeperOf(model, wallet);
   const open = [...model.purchases].filter(([, p]) => p.outcome === 'held');
   const roll = rng.next();
   if (roll < 0.2) {
@@ -67,17 +86,18 @@ async function step(run: Run, model: Model, rng: ReturnType<typeof random>, inde
     const known = model.deposits.get(key);
     const target = known?.wallet ?? wallet;
     const amount = known?.amount ?? 1000 * (5 + rng.int(40));
-    const [result] = await run.store.ledger.append([depositOf(key, target, amount)]);
+    const by = known?.upline ?? keeper;
+    const [result] = await run.store.ledger.append([depositOf(key, target, amount, by)]);
     expect(result?.created).toBe(!known);
     if (!known) {
-      model.deposits.set(key, { wallet: target, amount });
+      model.deposits.set(key, { wallet: target, amount, upline: by });
       model.balance.set(target, (model.balance.get(target) ?? 0) + amount);
     }
   } else if (roll < 0.55) {
     const refId = `R${index}`;
     const price = 1000 * (3 + rng.int(20));
     const tx = purchase(refId, { userId: wallet, chatId: wallet, price: price - 500, sellPrice: price });
-    const hold: NewLedgerEntry = { wallet, upline, kind: 'hold', amount: -price, key: `hold:${refId}`, refId };
+    const hold: NewLedgerEntry = { wallet, upline: keeper, kind: 'hold', amount: -price, key: `hold:${refId}`, refId };
     const created = await run.store.transactions.create(tx, { ledger: [hold] }).catch((error: unknown) => error);
     if (price > balance) {
       expect(created).toBeInstanceOf(LedgerShortError);
@@ -87,7 +107,7 @@ async function step(run: Run, model: Model, rng: ReturnType<typeof random>, inde
     }
     expect(created).toMatchObject({ refId });
     model.balance.set(wallet, balance - price);
-    model.purchases.set(refId, { wallet, price, outcome: 'held' });
+    model.purchases.set(refId, { wallet, price, outcome: 'held', upline: keeper });
     // Sukses or Gagal at once, or Pending (settled by a later step).
     const settleNow = rng.next();
     if (settleNow < 0.3) await settle(run, model, refId, 'Sukses');
@@ -99,21 +119,47 @@ async function step(run: Run, model: Model, rng: ReturnType<typeof random>, inde
   } else if (roll < 0.85 && model.purchases.size > 0) {
     // A replay: the confirmation's create again, or a settlement again (a re-delivered callback).
     const [refId, p] = rng.pick([...model.purchases]);
-    const hold: NewLedgerEntry = { wallet: p.wallet, upline, kind: 'hold', amount: -p.price, key: `hold:${refId}`, refId };
+    const hold: NewLedgerEntry = { wallet: p.wallet, upline: p.upline, kind: 'hold', amount: -p.price, key: `hold:${refId}`, refId };
     await expect(run.store.transactions.create(purchase(refId, { userId: p.wallet }), { ledger: [hold] })).rejects.toMatchObject({
       code: 'duplicate',
     });
     if (p.outcome !== 'held') {
-      const refund: NewLedgerEntry = { wallet: p.wallet, upline, kind: 'refund', amount: p.price, key: `refund:${refId}`, refId };
+      const refund: NewLedgerEntry = { wallet: p.wallet, upline: p.upline, kind: 'refund', amount: p.price, key: `refund:${refId}`, refId };
       expect(await run.store.transactions.settle(refId, { status: 'Gagal' }, { ledger: [refund] })).toBeUndefined();
     }
   } else if (roll < 0.93) {
-    // The upline's adjustment, either way; one that would go below zero is refused.
-    const amount = (rng.next() < 0.5 ? -1 : 1) * 500 * (1 + rng.int(30));
-    const adjust: NewLedgerEntry = { wallet, upline, kind: 'adjust', amount, key: `adjust:${index}`, by: upline, reason: 'koreksi' };
+    // The keeper's adjustment, either way (one that would go below zero is refused); or the
+    // downline leaves: the keeper pays the balance out and the other upline credits the wallet,
+    // which moves it only if that left it empty (no purchase still held).
+    const leaving = rng.next() < 0.4;
+    let before = balance;
+    if (leaving && balance > 0) {
+      const payOut: NewLedgerEntry = {
+        wallet,
+        upline: keeper,
+        kind: 'adjust',
+        amount: -balance,
+        key: `payout:${index}`,
+        by: keeper,
+        reason: 'keluar',
+      };
+      await run.store.ledger.append([payOut]);
+      model.balance.set(wallet, (before = 0));
+    }
+    const by = leaving ? (keeper === upline ? otherUpline : upline) : keeper;
+    const amount = leaving ? 500 * (1 + rng.int(30)) : (rng.next() < 0.5 ? -1 : 1) * 500 * (1 + rng.int(30));
+    const adjust: NewLedgerEntry = { wallet, upline: by, kind: 'adjust', amount, key: `adjust:${index}`, by, reason: 'koreksi' };
     const result = await run.store.ledger.append([adjust]).catch((error: unknown) => error);
-    if (balance + amount < 0) expect(result).toMatchObject({ reason: 'insufficient', shortBy: -(balance + amount) });
-    else model.balance.set(wallet, balance + amount);
+    if (by !== keeper && openHoldsOf(model, wallet) > 0) {
+      expect(result).toMatchObject({ reason: 'other-upline' });
+      model.refusedMoves += 1;
+    } else if (before + amount < 0) expect(result).toMatchObject({ reason: 'insufficient', shortBy: -(before + amount) });
+    else {
+      expect(result).toMatchObject([{ created: true, entry: { upline: by } }]);
+      model.balance.set(wallet, before + amount);
+      if (by !== keeper) model.moves += 1;
+      model.uplines.set(wallet, by);
+    }
   } else {
     await run.restart();
   }
@@ -124,8 +170,8 @@ async function settle(run: Run, model: Model, refId: string, status: 'Sukses' | 
   const p = model.purchases.get(refId)!;
   const entry: NewLedgerEntry =
     status === 'Sukses'
-      ? { wallet: p.wallet, upline, kind: 'final', amount: 0, key: `final:${refId}`, refId }
-      : { wallet: p.wallet, upline, kind: 'refund', amount: p.price, key: `refund:${refId}`, refId };
+      ? { wallet: p.wallet, upline: p.upline, kind: 'final', amount: 0, key: `final:${refId}`, refId }
+      : { wallet: p.wallet, upline: p.upline, kind: 'refund', amount: p.price, key: `refund:${refId}`, refId };
   expect(await run.store.transactions.settle(refId, { status }, { ledger: [entry] })).toMatchObject({ status });
   p.outcome = status;
   if (status === 'Gagal') model.balance.set(p.wallet, (model.balance.get(p.wallet) ?? 0) + p.price);
@@ -145,6 +191,9 @@ async function check(store: StoreEngine, model: Model): Promise<void> {
     });
     expect(await store.ledger.balance(wallet)).toBe(running);
     expect(running).toBe(model.balance.get(wallet) ?? 0);
+    const summary = await store.ledger.summary(wallet);
+    if (entries.length === 0) expect(summary).toBeUndefined();
+    else expect(summary).toEqual({ wallet, upline: keeperOf(model, wallet), balance: running, openHolds: openHoldsOf(model, wallet) });
   }
   const all = [...byWallet.values()].flat();
   for (const [key, deposit] of model.deposits) {
@@ -163,9 +212,17 @@ async function check(store: StoreEngine, model: Model): Promise<void> {
   }
 }
 
-async function runSeed(seed: number, first: StoreEngine, reopen: (store: StoreEngine) => Promise<StoreEngine>): Promise<void> {
+async function runSeed(seed: number, first: StoreEngine, reopen: (store: StoreEngine) => Promise<StoreEngine>): Promise<Model> {
   const rng = random(seed);
-  const model: Model = { balance: new Map(), purchases: new Map(), refused: new Set(), deposits: new Map() };
+  const model: Model = {
+    balance: new Map(),
+    purchases: new Map(),
+    refused: new Set(),
+    deposits: new Map(),
+    uplines: new Map(),
+    moves: 0,
+    refusedMoves: 0,
+  };
   const run: Run = {
     store: first,
     async restart() {
@@ -181,6 +238,9 @@ async function runSeed(seed: number, first: StoreEngine, reopen: (store: StoreEn
   await check(run.store, model);
   // The model moved money, or the run proved little.
   expect(model.purchases.size + model.refused.size).toBeGreaterThan(5);
+  // A downline left their upline at least once (moved, or refused while a purchase was held).
+  expect(model.moves + model.refusedMoves).toBeGreaterThan(0);
+  return model;
 }
 
 const seeds = [1, 7, 2026];

@@ -83,6 +83,9 @@ async function fillDataDir(dataDir: string, now: () => Date): Promise<void> {
     await engine.ledger.append([
       { wallet: 7, upline: 42, kind: 'deposit', amount: 50_127, key: 'ticket-1' },
       { wallet: 7, upline: 42, kind: 'adjust', amount: -127, key: 'adjust-1', by: 42, reason: 'kode unik' },
+      // Paid out, then kept by another upline: the imported wallet row names the new one.
+      { wallet: 7, upline: 42, kind: 'adjust', amount: -50_000, key: 'adjust-2', by: 42, reason: 'dibayar' },
+      { wallet: 7, upline: 43, kind: 'deposit', amount: 20_000, key: 'ticket-2' },
     ]);
     const job = await engine.broadcasts.create({
       id: 'B-1',
@@ -135,7 +138,11 @@ async function contractView(engine: StoreEngine, userIds: readonly number[]) {
     broadcast: await engine.broadcasts.get('B-1'),
     running: (await engine.broadcasts.running())?.id,
     prices: await engine.priceWatch.get('acct-1'),
-    wallet: { balance: await engine.ledger.balance(7), statement: await engine.ledger.statement(7) },
+    wallet: {
+      balance: await engine.ledger.balance(7),
+      statement: await engine.ledger.statement(7),
+      summary: await engine.ledger.summary(7),
+    },
   };
 }
 
@@ -171,7 +178,7 @@ describeEngines(
         outbox: { rows: 3 },
         inbox: { rows: 2 },
         ledger_wallets: { rows: 1 },
-        ledger_entries: { rows: 2 },
+        ledger_entries: { rows: 4 },
       });
       expect(await suite.sql('SELECT state, source FROM store_import')).toEqual([{ state: 'done', source: path.resolve(dataDir) }]);
       expect(fileDigests(dataDir)).toEqual(before);
@@ -183,9 +190,12 @@ describeEngines(
         expect(want.transactions).toHaveLength(2);
         expect(want.outbox).toHaveLength(3);
         expect(want.wallet.statement.map((entry) => [entry.key, entry.balance])).toEqual([
+          ['ticket-2', 20_000],
+          ['adjust-2', 0],
           ['adjust-1', 50_000],
           ['ticket-1', 50_127],
         ]);
+        expect(want.wallet.summary).toEqual({ wallet: 7, upline: 43, balance: 20_000, openHolds: 0 });
         expect(await contractView(postgres, [42, 7])).toEqual(want);
       } finally {
         await lowdb.close();

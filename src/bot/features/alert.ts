@@ -25,6 +25,11 @@ export const alertFeature = new FastComposer<BotContext>();
 
 alertFeature.chatType('private').command(commandNames('alert'), async (ctx) => {
   const { db } = ctx.deps;
+  // A downline has no provider balance of their own to watch: their money is the wallet (/saldo).
+  if (ctx.deps.settings.downlines && ctx.account?.membership) {
+    await ctx.reply(ctx.t('alert-downline'));
+    return;
+  }
   const argument = ctx.match.trim().toLowerCase();
   if (argument === '') {
     const threshold = ctx.account?.alertThreshold;

@@ -1,6 +1,6 @@
 import type { CallbackQueryContext } from 'grammy';
 import type { BotContext } from '../context.ts';
-import type { ServiceName } from '../../domain.ts';
+import { serviceNames, type ServiceName } from '../../domain.ts';
 import { commandNames } from '../commands.ts';
 import { formatWibIn } from '../../text/format.ts';
 import { conversationIds, enterFlow } from '../conversations/ids.ts';
@@ -26,7 +26,10 @@ const privateChat = connectFeature.chatType('private');
 
 /** What /connect answers: the service picker. Also behind the settings screen's button. */
 export async function showServicePicker(ctx: BotContext): Promise<void> {
-  await ctx.reply(ctx.t('connect-choose'), { reply_markup: createServicePickerKeyboard(ctx.t) });
+  // A downline buys through their upline's reseller account: only the other services are theirs to connect.
+  const downline = ctx.deps.settings.downlines && ctx.account?.membership !== undefined;
+  const services = downline ? serviceNames.filter((service) => service !== 'reseller') : serviceNames;
+  await ctx.reply(ctx.t('connect-choose'), { reply_markup: createServicePickerKeyboard(ctx.t, services) });
 }
 
 privateChat.command(commandNames('connect'), showServicePicker);

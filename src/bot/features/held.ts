@@ -1,6 +1,7 @@
 import type { BotContext } from '../context.ts';
 import { FastComposer } from '../composer.ts';
 import { formatRupiah } from '../../text/format.ts';
+import { commandNames } from '../commands.ts';
 
 /**
  * An upline's decision on a downline's purchase left held (on with DOWNLINES=true): when the
@@ -13,7 +14,7 @@ export const heldFeature = new FastComposer<BotContext>();
 
 const decisions: Record<string, 'final' | 'refund'> = { sukses: 'final', success: 'final', gagal: 'refund', failed: 'refund' };
 
-heldFeature.chatType('private').command(['resolve', 'selesaikan'], async (ctx) => {
+heldFeature.chatType('private').command(commandNames('resolve'), async (ctx) => {
   const [refId = '', word = ''] = ctx.match.trim().split(/\s+/);
   const decision = decisions[word.toLowerCase()];
   if (refId === '' || !decision) {

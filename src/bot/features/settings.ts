@@ -8,6 +8,7 @@ import { languageNames, showLanguagePicker } from './language.ts';
 import { conversationIds, enterFlow } from '../conversations/ids.ts';
 import { FastComposer } from '../composer.ts';
 import { readTap } from '../guards.ts';
+import { displayName } from '../../notify/downline-notices.ts';
 
 /**
  * /settings (/pengaturan), also the main menu's ⚙️ button: what is connected, the language and
@@ -32,9 +33,15 @@ privateChat.command(commandNames('shop'), (ctx) => enterFlow(ctx, conversationId
 privateChat.command(commandNames('settings'), async (ctx) => {
   const userId = ctx.from.id;
   const infos = await Promise.all(serviceNames.map((service) => ctx.deps.db.credentials.info(userId, service)));
+  // A downline's reseller service is their upline's account (they connect none of their own).
+  const membership = ctx.deps.settings.downlines ? ctx.account?.membership : undefined;
+  const upline = membership ? await ctx.deps.db.users.get(membership.uplineId) : undefined;
   const services = serviceNames.map((service, i) => {
     const name = ctx.t(`service-${service}`);
     const info = infos[i];
+    if (membership && service === 'reseller' && !info) {
+      return ctx.t('settings-service-upline', { service: name, name: upline ? displayName(upline) : '-' });
+    }
     return info
       ? ctx.t('settings-service-connected', { service: name, label: info.label ?? '-' })
       : ctx.t('settings-service-missing', { service: name });

@@ -8,8 +8,8 @@ import { isOneOf } from '../callback-data/read.ts';
 import { depositDecisionData, walletData } from '../callback-data/wallet.ts';
 import { addCopyButton } from '../keyboards/rows.ts';
 import { createDepositAmountsKeyboard, createStatementKeyboard, createWalletKeyboard } from '../keyboards/wallet.ts';
-import { renderDecidedDeposit, renderDepositAnswer, renderStatement } from '../renderers/wallet.ts';
-import { walletLimits } from '../../services/wallets.ts';
+import { formerNote, renderDecidedDeposit, renderDepositAnswer, renderFormerWallet, renderStatement } from '../renderers/wallet.ts';
+import { walletLimits, type FormerWallet } from '../../services/wallets.ts';
 import { displayName } from '../../notify/downline-notices.ts';
 import { formatRupiah, formatWibIn } from '../../text/format.ts';
 
@@ -22,14 +22,6 @@ import { formatRupiah, formatWibIn } from '../../text/format.ts';
  */
 export const walletFeature = new FastComposer<BotContext>();
 const privateChat = walletFeature.chatType('private');
-
-/** Commands of this feature (English name first, as in commands.ts); kept out of the menu while downlines are in preparation. */
-const walletCommands = {
-  deposit: ['deposit', 'isisaldo'],
-  statement: ['statement', 'mutasi'],
-  payinfo: ['payinfo', 'carabayar'],
-  adjust: ['dlbalance', 'saldodl'],
-};
 
 /**
  * An amount as people type it: `100000`, `100.000`, `Rp 100.000`, `100rb`, `100k`, `1jt`, `1,5jt`;
@@ -47,9 +39,16 @@ export function readAmount(text: string): number | undefined {
   return Number.isSafeInteger(amount) && amount > 0 ? amount : undefined;
 }
 
-// /saldo of a downline: their wallet. Anyone else goes on to the provider balance.
+// /saldo of a downline: their wallet. A removed downline whose former upline still keeps money of
+// theirs sees it (then their provider balance, if they connected an account). Anyone else goes on.
 privateChat.command(commandNames('balance'), async (ctx, next) => {
-  if (!ctx.account?.membership) return next();
+  if (!ctx.account?.membership) {
+    const former = await ctx.deps.services.wallets.heldElsewhere(ctx.from.id);
+    if (!former) return next();
+    await ctx.reply(renderFormerWallet(ctx.t, former, ctx.deps.now()), { reply_markup: createWalletKeyboard(ctx.t, { deposit: false }) });
+    if (await ctx.deps.db.credentials.has(ctx.from.id, 'reseller')) return next();
+    return;
+  }
   const balance = await ctx.deps.services.wallets.balance(ctx.from.id);
   const upline = await ctx.deps.db.users.get(ctx.account.membership.uplineId);
   await ctx.reply(
@@ -62,7 +61,7 @@ privateChat.command(commandNames('balance'), async (ctx, next) => {
   );
 });
 
-privateChat.command(walletCommands.deposit, async (ctx) => {
+privateChat.command(commandNames('deposit'), async (ctx) => {
   if (!ctx.account?.membership) {
     await ctx.reply(ctx.t('wallet-not-downline'));
     return;
@@ -91,16 +90,28 @@ async function askDeposit(ctx: BotContext, amount: number): Promise<void> {
   await ctx.reply(renderDepositAnswer(ctx.t, answer), keyboard.inline_keyboard.length > 0 ? { reply_markup: keyboard } : {});
 }
 
-privateChat.command(walletCommands.statement, async (ctx) => {
-  if (!ctx.account?.membership) {
+privateChat.command(commandNames('statement'), async (ctx) => {
+  const former = ctx.account?.membership ? undefined : await ctx.deps.services.wallets.heldElsewhere(ctx.from.id);
+  if (!ctx.account?.membership && !former) {
     await ctx.reply(ctx.t('wallet-not-downline'));
     return;
   }
-  const page = await ctx.deps.services.wallets.statement(ctx.from.id, 0);
-  await ctx.reply(renderStatement(ctx.t, page.entries, 0), { reply_markup: createStatementKeyboard(ctx.t, 0, page.hasMore) });
+  await replyStatement(ctx, 0, former);
 });
 
-privateChat.command(walletCommands.payinfo, async (ctx) => {
+/** A /mutasi page as a new message; a former downline's with the line saying who keeps the money. */
+async function replyStatement(ctx: BotContext, page: number, former: FormerWallet | undefined, edit = false): Promise<void> {
+  const userId = ctx.from?.id;
+  if (userId === undefined) return;
+  const shown = await ctx.deps.services.wallets.statement(userId, page);
+  const text = renderStatement(ctx.t, shown.entries, page);
+  const full = former ? `${text}\n\n${formerNote(ctx.t, former)}` : text;
+  const reply_markup = createStatementKeyboard(ctx.t, page, shown.hasMore);
+  if (edit) await quietly(ctx.editMessageText(full, { reply_markup }));
+  else await ctx.reply(full, { reply_markup });
+}
+
+privateChat.command(commandNames('payinfo'), async (ctx) => {
   if (!ctx.account?.downlineMode) {
     await ctx.reply(ctx.t('downline-not-open'));
     return;
@@ -115,7 +126,7 @@ privateChat.command(walletCommands.payinfo, async (ctx) => {
   await ctx.reply(ctx.t(`wallet-payinfo-${saved}`, { max: walletLimits.payInfoLength, text }));
 });
 
-privateChat.command(walletCommands.adjust, async (ctx) => {
+privateChat.command(commandNames('dlbalance'), async (ctx) => {
   if (!ctx.account?.downlineMode) {
     await ctx.reply(ctx.t('downline-not-open'));
     return;
@@ -142,7 +153,12 @@ privateChat.command(walletCommands.adjust, async (ctx) => {
   const done = await service.adjust(ctx.from.id, downline.id, amount, reason, `${ctx.update.update_id}`);
   const name = displayName(downline);
   if (done.kind === 'not-yours') await ctx.reply(ctx.t('wallet-adjust-not-yours', { who: match[1].slice(0, 40) }));
-  else if (done.kind === 'short') {
+  else if (done.kind === 'held-elsewhere') await ctx.reply(ctx.t('wallet-adjust-held-elsewhere', { name }));
+  else if (done.kind === 'former-deduct-only') {
+    await ctx.reply(
+      ctx.t('wallet-adjust-former', { name, balance: formatRupiah(done.balance), plain: String(done.balance), id: String(downline.id) }),
+    );
+  } else if (done.kind === 'short') {
     await ctx.reply(ctx.t('wallet-adjust-short', { name, amount: formatRupiah(magnitude), balance: formatRupiah(done.balance) }));
   } else {
     await ctx.reply(
@@ -161,7 +177,9 @@ walletFeature.callbackQuery(walletData.filter(), async (ctx) => {
     privateOnly: true,
   });
   if (!tap) return;
-  if (!ctx.account?.membership) {
+  // A former downline still pages their statement; deposits are for downlines only.
+  const former = ctx.account?.membership ? undefined : await ctx.deps.services.wallets.heldElsewhere(ctx.from.id);
+  if (!ctx.account?.membership && (!former || tap.action === 'dep')) {
     await ctx.answerCallbackQuery({ text: ctx.t('wallet-not-downline') });
     return;
   }
@@ -178,13 +196,8 @@ walletFeature.callbackQuery(walletData.filter(), async (ctx) => {
     return;
   }
   const page = Math.max(0, Math.min(10_000, Number(tap.id) || 0));
-  const shown = await ctx.deps.services.wallets.statement(ctx.from.id, page);
-  const text = renderStatement(ctx.t, shown.entries, page);
-  const reply_markup = createStatementKeyboard(ctx.t, page, shown.hasMore);
   // From /saldo's button: a new message; the statement's own page buttons (`pg`): in place.
-  if (tap.action === 'pg') {
-    await quietly(ctx.editMessageText(text, { reply_markup }));
-  } else await ctx.reply(text, { reply_markup });
+  await replyStatement(ctx, page, former, tap.action === 'pg');
 });
 
 // The upline's ✅ Terima / ❌ Tolak under a deposit request; a second or late tap is told what happened.
@@ -202,8 +215,9 @@ walletFeature.callbackQuery(depositDecisionData.filter(), async (ctx: CallbackQu
   );
   if (!tap) return;
   const decided = await ctx.deps.services.wallets.decide(ctx.from.id, tap.id, tap.decision);
-  if (decided.kind === 'unknown') {
-    await ctx.answerCallbackQuery({ text: ctx.t('wallet-decision-unknown') });
+  if (decided.kind === 'unknown' || decided.kind === 'gone' || decided.kind === 'held-elsewhere') {
+    // A request that cannot be accepted keeps its buttons: ❌ Tolak still closes it.
+    await ctx.answerCallbackQuery({ text: ctx.t(`wallet-decision-${decided.kind}`), show_alert: decided.kind !== 'unknown' });
     return;
   }
   const fresh = decided.kind !== 'expired' && decided.now;

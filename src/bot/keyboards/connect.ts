@@ -4,10 +4,10 @@ import { serviceNames, type ServiceName } from '../../domain.ts';
 import { connectData, disconnectData } from '../callback-data/connect.ts';
 import { raw } from '../../text/html.ts';
 
-/** The service picker of /connect: one button per service, then Cancel. */
-export function createServicePickerKeyboard(t: TranslateFunction): InlineKeyboard {
+/** The service picker of /connect: one button per service offered (default all), then Cancel. */
+export function createServicePickerKeyboard(t: TranslateFunction, services: readonly ServiceName[] = serviceNames): InlineKeyboard {
   const keyboard = new InlineKeyboard();
-  for (const service of serviceNames) {
+  for (const service of services) {
     keyboard
       .text(t('connect-button-service', { service: raw(t(`service-${service}`)) }), connectData.pack({ action: 'pick', service }))
       .row();

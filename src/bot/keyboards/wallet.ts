@@ -26,10 +26,11 @@ export function createDepositAmountsKeyboard(): InlineKeyboard {
 }
 
 /** Under a downline's /saldo: deposit and statement. */
-export function createWalletKeyboard(t: Translate): InlineKeyboard {
-  return new InlineKeyboard()
-    .text(t('wallet-button-deposit'), walletData.pack({ action: 'dep', id: '-' }))
-    .text(t('wallet-button-statement'), walletData.pack({ action: 'mut', id: '0' }));
+export function createWalletKeyboard(t: Translate, options: { deposit?: boolean } = {}): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  // A former downline's wallet takes no deposits: only its statement.
+  if (options.deposit ?? true) keyboard.text(t('wallet-button-deposit'), walletData.pack({ action: 'dep', id: '-' }));
+  return keyboard.text(t('wallet-button-statement'), walletData.pack({ action: 'mut', id: '0' }));
 }
 
 /** ‹ Previous / Next › under a statement page. */

@@ -76,7 +76,8 @@ export function renderDownlineCard(t: TranslateFunction, figures: DownlineToday)
   return [
     t('downline-card', {
       name: displayName(entry.user),
-      id: entry.user.id,
+      // An id is digits to copy, not an amount: a number would be grouped (700.000.002).
+      id: String(entry.user.id),
       level: entry.level.name,
       joined: formatWibIn(t, entry.membership.joinedAt),
       status: t(`downline-status-${entry.membership.status}`),
@@ -113,7 +114,7 @@ export function renderLimitScreen(t: TranslateFunction, entry: DownlineEntry): s
     t('downline-limit-title', { name: displayName(entry.user) }),
     limit === undefined ? t('downline-card-limit-none') : t('downline-limit-current', { limit: formatRupiah(limit) }),
     '',
-    t('downline-limit-help', { id: entry.user.id }),
+    t('downline-limit-help', { id: String(entry.user.id) }),
   ].join('\n');
 }
 
@@ -179,6 +180,11 @@ export function joinAnswerText(t: TranslateFunction, answer: JoinAnswer): string
       return t(answer.same ? 'downline-join-member-same' : 'downline-join-member-other');
     case 'invite':
       return t(`downline-join-invite-${answer.state}`);
+    case 'wallet-elsewhere':
+      return t('downline-join-wallet-elsewhere', {
+        name: answer.formerUpline ? displayName(answer.formerUpline) : '-',
+        balance: formatRupiah(answer.balance),
+      });
     default:
       return t(`downline-join-${answer.kind}`);
   }
@@ -186,7 +192,7 @@ export function joinAnswerText(t: TranslateFunction, answer: JoinAnswer): string
 
 /** The request message once decided (its buttons gone): who asked, and what was decided. */
 export function renderDecidedRequest(t: TranslateFunction, request: JoinRequest, level: DownlineLevel | undefined): string {
-  const asked = t('downline-request', { name: displayName(request), id: request.userId });
+  const asked = t('downline-request', { name: displayName(request), id: String(request.userId) });
   const decided =
     request.status === 'approved'
       ? t('downline-request-approved', { level: level?.name ?? '?' })

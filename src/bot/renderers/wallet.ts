@@ -1,5 +1,5 @@
 import type { TranslateFunction } from '@grammyjs/i18n';
-import { walletLimits, type DepositAnswer, type DepositDecision } from '../../services/wallets.ts';
+import { walletLimits, type DepositAnswer, type DepositDecision, type FormerWallet } from '../../services/wallets.ts';
 import type { LedgerEntry } from '../../store/records/ledger.ts';
 import { displayName } from '../../notify/downline-notices.ts';
 import { formatRupiah, formatWibIn } from '../../text/format.ts';
@@ -47,6 +47,20 @@ function statementLine(t: TranslateFunction, entry: LedgerEntry): string {
 export function renderStatement(t: TranslateFunction, entries: readonly LedgerEntry[], page: number): string {
   if (entries.length === 0) return page === 0 ? t('wallet-statement-empty') : t('wallet-statement-no-more');
   return [t('wallet-statement-title', { page: page + 1 }), ...entries.map((entry) => statementLine(t, entry))].join('\n');
+}
+
+/** Who keeps a former downline's money, and that they are the one to ask for it. */
+export function formerNote(t: TranslateFunction, former: FormerWallet): string {
+  const name = former.upline ? displayName(former.upline) : '-';
+  const held = former.summary.openHolds > 0 ? `\n${t('wallet-former-held', { count: former.summary.openHolds })}` : '';
+  return `${t('wallet-former-note', { name })}${held}`;
+}
+
+/** A removed downline's /saldo: the wallet their former upline still keeps. */
+export function renderFormerWallet(t: TranslateFunction, former: FormerWallet, now: Date): string {
+  return [t('wallet-former', { amount: formatRupiah(former.summary.balance), time: formatWibIn(t, now) }), formerNote(t, former)].join(
+    '\n',
+  );
 }
 
 /** The deposit request the upline answered, as its message reads afterwards (no buttons). */

@@ -4,6 +4,9 @@
  * other crosswise), reads only the entries the rules need (those of the keys and refIds being
  * appended), applies records/ledger.ts's rules and inserts the new entries with the wallet's new
  * sum, in the caller's transaction: the purchase's or settlement's own when it goes with one.
+ * The wallet row's `upline` is who keeps it now (its latest entry's); an append naming another
+ * upline also counts the wallet's open holds, as the rules then need them (a wallet moves only
+ * when empty).
  */
 import type { LedgerStore } from '../contract.ts';
 import {
@@ -14,15 +17,37 @@ import {
   type LedgerEntry,
   type NewLedgerEntry,
   type WalletState,
+  type WalletSummary,
 } from '../records/ledger.ts';
 import { buildOutboxItem } from '../records/outbox.ts';
 import { column, inTransaction, insertOutbox, page, type PgConnections, type Queryable } from './db.ts';
 
-/** The wallet's state as the rules need it, its row locked (created with 0 if new: the transaction decides whether it stays). */
-async function lockedWallet(db: Queryable, wallet: number, upline: number, keys: string[], refIds: string[]): Promise<WalletState> {
+/** How many of the wallet's holds have no final or refund yet. */
+async function openHolds(db: Queryable, wallet: number): Promise<number> {
+  const [count] = await column<string>(
+    db,
+    'open',
+    `SELECT count(*) AS open FROM ledger_entries h WHERE h.wallet = $1 AND h.kind = 'hold' AND NOT EXISTS (
+       SELECT 1 FROM ledger_entries c WHERE c.wallet = h.wallet AND c.ref_id = h.ref_id AND c.kind IN ('final', 'refund'))`,
+    [wallet],
+  );
+  return Number(count ?? 0);
+}
+
+/**
+ * The wallet's state as the rules need it, its row locked (created with 0 if new: the transaction
+ * decides whether it stays). `uplines` are those the appended entries name.
+ */
+async function lockedWallet(
+  db: Queryable,
+  wallet: number,
+  uplines: readonly number[],
+  keys: string[],
+  refIds: string[],
+): Promise<WalletState> {
   await db.query('INSERT INTO ledger_wallets (wallet, upline, balance, entries) VALUES ($1, $2, 0, 0) ON CONFLICT (wallet) DO NOTHING', [
     wallet,
-    upline,
+    uplines[0],
   ]);
   const { rows } = await db.query<{ upline: string; balance: string; entries: number }>(
     'SELECT upline, balance, entries FROM ledger_wallets WHERE wallet = $1 FOR UPDATE',
@@ -35,6 +60,8 @@ async function lockedWallet(db: Queryable, wallet: number, upline: number, keys:
   state.balance = Number(row.balance);
   // A row just made for this append has no entries: its upline is this entry's, not a stored one.
   state.upline = row.entries > 0 ? Number(row.upline) : undefined;
+  // Only a move to another upline needs them (a new wallet has none: emptyWalletState's 0).
+  if (state.upline !== undefined) state.openHolds = uplines.some((u) => u !== state.upline) ? await openHolds(db, wallet) : undefined;
   const related = await column<LedgerEntry>(
     db,
     'entry',
@@ -54,8 +81,8 @@ export async function appendLedger(db: Queryable, inputs: readonly NewLedgerEntr
   const states = new Map<number, WalletState>();
   const needs = [...ledgerNeeds(inputs)].sort(([a], [b]) => a - b);
   for (const [wallet, need] of needs) {
-    const upline = inputs.find((input) => input.wallet === wallet)!.upline;
-    states.set(wallet, await lockedWallet(db, wallet, upline, need.keys, need.refIds));
+    const uplines = [...new Set(inputs.filter((input) => input.wallet === wallet).map((input) => input.upline))];
+    states.set(wallet, await lockedWallet(db, wallet, uplines, need.keys, need.refIds));
   }
   const appends = appendEntries((wallet) => states.get(wallet)!, inputs, at);
   for (const { entry, created } of appends) {
@@ -67,7 +94,13 @@ export async function appendLedger(db: Queryable, inputs: readonly NewLedgerEntr
     );
   }
   for (const state of states.values()) {
-    await db.query('UPDATE ledger_wallets SET balance = $2, entries = $3 WHERE wallet = $1', [state.wallet, state.balance, state.seq]);
+    // A wallet that moved is kept with the upline of its latest entry.
+    await db.query('UPDATE ledger_wallets SET balance = $2, entries = $3, upline = COALESCE($4, upline) WHERE wallet = $1', [
+      state.wallet,
+      state.balance,
+      state.seq,
+      state.upline ?? null,
+    ]);
   }
   return appends;
 }
@@ -93,6 +126,15 @@ export function createPgLedger(pool: PgConnections, now: () => Date): LedgerStor
         wallet,
         ...page(options),
       ]),
+    async summary(wallet): Promise<WalletSummary | undefined> {
+      const { rows } = await pool.query<{ upline: string; balance: string; entries: number }>(
+        'SELECT upline, balance, entries FROM ledger_wallets WHERE wallet = $1',
+        [wallet],
+      );
+      const row = rows[0];
+      if (!row || row.entries === 0) return undefined;
+      return { wallet, upline: Number(row.upline), balance: Number(row.balance), openHolds: await openHolds(pool, wallet) };
+    },
     byRef: (wallet, refId) =>
       column<LedgerEntry>(pool, 'entry', 'SELECT entry FROM ledger_entries WHERE wallet = $1 AND ref_id = $2 ORDER BY seq', [
         wallet,

@@ -15,7 +15,11 @@
  *   says what became of it and a later refund is refused) or by a `refund` of exactly the held
  *   amount (Gagal, or refused and never created). A final or refund without a hold is refused.
  *   A marker entry was chosen over changing the hold because entries never change.
- * - A wallet belongs to one upline: an entry naming another upline than the wallet's first is refused.
+ * - A wallet is kept with one upline at a time, the upline of its latest entry. An entry naming
+ *   another upline is refused ('other-upline') while the wallet holds money or has an open hold
+ *   (a hold without its final or refund); once it is empty (balance 0, every hold closed) the
+ *   entry moves it to the new upline: a removed downline who joins someone else starts there with
+ *   the wallet their former upline paid out, and no rupiah is ever counted under two uplines.
  * - `adjust` is the upline's manual correction (either sign), with who made it and why.
  *
  * The hold is written in the same store write (one SQL transaction) as the purchase it pays for,
@@ -77,7 +81,7 @@ export type LedgerRefusal =
   | 'not-held'
   /** A final or refund of a purchase already finalled or refunded. */
   | 'closed-already'
-  /** An entry naming another upline than the wallet's. */
+  /** An entry naming another upline than the wallet's while it holds money or an open hold. */
   | 'other-upline'
   /** A key the wallet has, with another kind, amount or refId. */
   | 'key-reused';
@@ -112,8 +116,14 @@ export class LedgerShortError extends LedgerRefusedError {
  */
 export interface WalletState {
   wallet: number;
-  /** The upline of the wallet's first entry; undefined for a wallet without entries. */
+  /** The upline of the wallet's latest entry (who keeps it now); undefined for a wallet without entries. */
   upline: number | undefined;
+  /**
+   * Holds without their final or refund. An engine that loads only some entries may leave it
+   * undefined unless an entry being appended names another upline than `upline` (then the rules
+   * need it, and refuse to guess).
+   */
+  openHolds: number | undefined;
   /** Entries so far. */
   seq: number;
   balance: number;
@@ -123,7 +133,28 @@ export interface WalletState {
 
 /** A wallet without entries. */
 export function emptyWalletState(wallet: number): WalletState {
-  return { wallet, upline: undefined, seq: 0, balance: 0, byKey: new Map(), byRef: new Map() };
+  return { wallet, upline: undefined, openHolds: 0, seq: 0, balance: 0, byKey: new Map(), byRef: new Map() };
+}
+
+/** Who keeps a wallet with entries now, what it holds and how many of its purchases are still held. */
+export interface WalletSummary {
+  wallet: number;
+  /** The upline of the latest entry. */
+  upline: number;
+  balance: number;
+  openHolds: number;
+}
+
+/** A wallet's summary from all its entries (seq order); undefined without entries. */
+export function walletSummaryOf(wallet: number, entries: readonly LedgerEntry[]): WalletSummary | undefined {
+  const state = walletStateOf(wallet, entries);
+  if (state.upline === undefined) return undefined;
+  return { wallet, upline: state.upline, balance: state.balance, openHolds: state.openHolds ?? 0 };
+}
+
+/** Whether the wallet may be kept with another upline: nothing in it, nothing held. */
+export function isMovable(summary: Pick<WalletSummary, 'balance' | 'openHolds'> | undefined): boolean {
+  return summary === undefined || (summary.balance === 0 && summary.openHolds === 0);
 }
 
 /** The state of a wallet of `entries` (all of them, in seq order). */
@@ -146,7 +177,11 @@ export function ledgerNeeds(inputs: readonly NewLedgerEntry[]): Map<number, { ke
 }
 
 function record(state: WalletState, entry: LedgerEntry): void {
-  state.upline ??= entry.upline;
+  state.upline = entry.upline;
+  if (state.openHolds !== undefined) {
+    if (entry.kind === 'hold') state.openHolds += 1;
+    else if (entry.kind === 'final' || entry.kind === 'refund') state.openHolds -= 1;
+  }
   state.seq = entry.seq;
   state.balance = entry.balance;
   state.byKey.set(entry.key, entry);
@@ -208,7 +243,16 @@ export function appendEntry(state: WalletState, input: NewLedgerEntry, at: Date)
   }
   checkShape(input);
   if (state.upline !== undefined && state.upline !== input.upline) {
-    throw new LedgerRefusedError('other-upline', state.wallet, `Wallet ${state.wallet} is kept with upline ${state.upline}.`);
+    if (state.openHolds === undefined) {
+      throw new Error(`unreachable: wallet ${state.wallet} was loaded without its open holds for an entry of another upline`);
+    }
+    if (!isMovable({ balance: state.balance, openHolds: state.openHolds })) {
+      throw new LedgerRefusedError(
+        'other-upline',
+        state.wallet,
+        `Wallet ${state.wallet} is kept with upline ${state.upline} (Rp ${state.balance}, ${state.openHolds} open holds); it moves to another upline only when empty.`,
+      );
+    }
   }
   checkPurchase(state, input);
   const balance = state.balance + input.amount;
