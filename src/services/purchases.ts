@@ -5,7 +5,7 @@
  */
 import type { Db } from '../store/db.ts';
 import { isFinalStatus as isFinal, type NewTransaction, type TransactionRecord } from '../store/records/transactions.ts';
-import { LedgerShortError, type NewLedgerEntry } from '../store/records/ledger.ts';
+import { LedgerRefusedError, LedgerShortError, type NewLedgerEntry } from '../store/records/ledger.ts';
 import { mintRefId } from './refs.ts';
 import { createInProcessSendClaims } from '../store/send-claims.ts';
 import type { SendClaimStore } from '../store/contract.ts';
@@ -168,6 +168,8 @@ export class PurchaseService {
       // (A failed write is undone in memory, so this never finds a confirmation that is lost.)
       const raced = await this.recordedConfirmation(confirmationId).catch(() => undefined);
       if (raced) return raced;
+      // A former upline still keeps money in this wallet (a late credit raced the join): not buyable here yet.
+      if (error instanceof LedgerRefusedError && error.reason === 'other-upline') throw new PurchaseRefusedError({ reason: 'unavailable' });
       if (error instanceof LedgerShortError) {
         // The error speaks of the line that did not fit; the user is told of the whole purchase.
         const total = ledger.reduce((sum, entry) => sum - entry.amount, 0);
