@@ -160,6 +160,7 @@ export function createServices(deps: ServicesDeps): Services {
     priceWatch: new PriceWatchService({
       db: deps.db,
       credentials,
+      trading,
       catalogue,
       logger: deps.logger,
       now: deps.now,
