@@ -129,7 +129,7 @@ export function createServices(deps: ServicesDeps): Services {
     }),
     catalogue,
     trading,
-    inlinePrices: new InlinePriceService({ db: deps.db, catalogue, sellPrices }),
+    inlinePrices: new InlinePriceService({ db: deps.db, catalogue, trading, sellPrices }),
     accounts: createAccountService(deps.db),
     groupLinks: new GroupLinkService(deps.db),
     downlines: new DownlineService({
