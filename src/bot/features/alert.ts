@@ -20,11 +20,18 @@ export function parseRupiah(text: string): number | undefined {
 /**
  * `/alert 50000` sets a low-balance threshold; `/alert off` removes it; `/alert` shows it. The
  * balance is checked after purchases and periodically, and each crossing is announced once.
+ * Not for a downline (no provider account of their own): they are told so, and where their wallet is.
  */
 export const alertFeature = new FastComposer<BotContext>();
 
 alertFeature.chatType('private').command(commandNames('alert'), async (ctx) => {
   const { db } = ctx.deps;
+  // The alert watches a provider account's deposit balance: a downline has none of their own (their
+  // wallet is /saldo, and the upline is alerted about theirs).
+  if (ctx.account?.membership) {
+    await ctx.reply(ctx.t('alert-downline'));
+    return;
+  }
   const argument = ctx.match.trim().toLowerCase();
   if (argument === '') {
     const threshold = ctx.account?.alertThreshold;
