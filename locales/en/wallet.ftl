@@ -82,3 +82,16 @@ wallet-kind-hold = Purchase
 wallet-kind-final = Purchase succeeded
 wallet-kind-refund = Refund
 wallet-kind-adjust = Upline correction
+
+## Wallet statement in /ekspor
+
+wallet-export-caption = 📜 Wallet statement: { $count ->
+        [one] { $count } entry
+       *[other] { $count } entries
+    }, { $from } to { $to } (WIB). Opening balance { $opening }, in { $credited }, out { $debited }, closing balance { $closing }.
+wallet-export-column-time = Time (WIB)
+wallet-export-column-kind = Kind
+wallet-export-column-amount = Amount
+wallet-export-column-balance = Balance after
+wallet-export-column-ref = Ref ID
+wallet-export-column-note = Note

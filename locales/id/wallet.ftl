@@ -82,3 +82,13 @@ wallet-kind-hold = Pembelian
 wallet-kind-final = Pembelian sukses
 wallet-kind-refund = Pengembalian
 wallet-kind-adjust = Koreksi upline
+
+## Wallet statement in /ekspor
+
+wallet-export-caption = 📜 Mutasi dompet: { $count } entri, { $from } s.d. { $to } (WIB). Saldo awal { $opening }, masuk { $credited }, keluar { $debited }, saldo akhir { $closing }.
+wallet-export-column-time = Waktu (WIB)
+wallet-export-column-kind = Jenis
+wallet-export-column-amount = Jumlah
+wallet-export-column-balance = Saldo setelahnya
+wallet-export-column-ref = Ref ID
+wallet-export-column-note = Keterangan
