@@ -89,4 +89,17 @@ describe('a downline outside the buy flow', () => {
     }
     expect((await world.app.db.users.get(sari.id))?.alertThreshold).toBeUndefined();
   });
+
+  it("/linkgroup links a downline's group (their notices and /pantau digests can go there), as for a connected reseller", async () => {
+    world = await startWorld({ env: { DOWNLINES: 'true' } });
+    const { sari } = await uplineAndDownline(world);
+    const group = world.telegram.createGroup({ title: 'Konter Sari', members: [sari], admins: [sari] });
+    await world.telegram.waitForBotMessage(group, {
+      after: world.telegram.sendText(sari, '/linkgroup', { chat: group }),
+      textIncludes: 'menerima notifikasi',
+    });
+    expect((await world.app.db.groups.byOwner(sari.id)).map((g) => g.chatId)).toEqual([group.id]);
+    const screen = await world.telegram.waitForBotMessage(sari, { after: sari.send('/pantau'), textIncludes: 'Konter Sari' });
+    expect(screen.buttons.flat()).toContain('👥 Kirim juga ke grup');
+  });
 });
