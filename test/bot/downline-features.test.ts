@@ -2,7 +2,8 @@
  * What a downline reaches besides buying (DOWNLINES=true): /cek re-checks their open purchase
  * through the upline's account, /riwayat and the receipts (🧾 Struk pelanggan) show their level
  * price and their own /jual price over it, /alert (the provider balance alert) says it is not for
- * them, and nothing names the upline's cost, margin or account.
+ * them, /linkgroup links their group, /start and /help speak to a downline; nothing names the
+ * upline's cost, margin or account.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
@@ -101,5 +102,17 @@ describe('a downline outside the buy flow', () => {
     expect((await world.app.db.groups.byOwner(sari.id)).map((g) => g.chatId)).toEqual([group.id]);
     const screen = await world.telegram.waitForBotMessage(sari, { after: sari.send('/pantau'), textIncludes: 'Konter Sari' });
     expect(screen.buttons.flat()).toContain('👥 Kirim juga ke grup');
+  });
+
+  it('/start welcomes a downline as one (their level, their wallet), and /help does not mark the reseller commands "connect first"', async () => {
+    world = await startWorld({ env: { DOWNLINES: 'true' } });
+    const { sari } = await uplineAndDownline(world);
+    const welcome = await world.telegram.waitForBotMessage(sari, { after: sari.send('/start') });
+    expect(welcome.text).toContain('Anda downline di level Bronze');
+    expect(welcome.text).not.toMatch(/hubungkan|terhubung|\/connect/i);
+    const help = await world.telegram.waitForBotMessage(sari, { after: sari.send('/help') });
+    const reseller = (help.text ?? '').split('\n\n').find((section) => section.includes('/pantau')) ?? '';
+    expect(reseller).toContain('/harga');
+    expect(reseller).not.toContain('(hubungkan dulu)');
   });
 });

@@ -13,15 +13,25 @@ startFeature.command('start', async (ctx) => {
     await ctx.reply(ctx.t('start-group'));
     return;
   }
-  const connected = ctx.from ? (await ctx.deps.db.credentials.listServices(ctx.from.id)).length > 0 : false;
-  await ctx.reply(ctx.t(connected ? 'start-welcome-connected' : 'start-welcome', { name }), {
-    reply_markup: createMainMenuKeyboard(ctx.t),
-  });
+  const account = ctx.from ? await ctx.deps.services.trading.of(ctx.from.id) : undefined;
+  // A downline has nothing to connect: they buy through their upline's account, from their wallet.
+  const welcome =
+    account?.kind === 'downline'
+      ? ctx.t('start-welcome-downline', { name, level: account.level.name })
+      : ctx.t(
+          ctx.from && (await ctx.deps.db.credentials.listServices(ctx.from.id)).length > 0 ? 'start-welcome-connected' : 'start-welcome',
+          {
+            name,
+          },
+        );
+  await ctx.reply(welcome, { reply_markup: createMainMenuKeyboard(ctx.t) });
 });
 
 startFeature.command(commandNames('help'), async (ctx) => {
   const connected = ctx.from ? await ctx.deps.db.credentials.listServices(ctx.from.id) : [];
-  await ctx.reply(helpText(ctx, connected), { link_preview_options: { is_disabled: true } });
+  // A downline's reseller commands work through their upline's account: not marked "connect first".
+  const downline = ctx.from !== undefined && (await ctx.deps.services.trading.of(ctx.from.id))?.kind === 'downline';
+  await ctx.reply(helpText(ctx, downline ? [...connected, 'reseller'] : connected), { link_preview_options: { is_disabled: true } });
 });
 
 /**
