@@ -31,3 +31,15 @@ export async function uplineAndDownline(
   if (options.wallet) await wallets.adjust(budi.id, sari.id, options.wallet, 'modal awal', 'test-start');
   return { budi, sari };
 }
+
+/** Another downline of `upline` (auto-approve on), joined through a new invite link, at the default level. */
+export async function anotherDownline(world: TestWorld, upline: EmulatedUser, firstName: string): Promise<EmulatedUser> {
+  const made = await world.app.services.downlines.createInvite(upline.id);
+  if (!('invite' in made)) throw new Error(`no invite: ${made.refused}`);
+  const user = world.telegram.createUser({ firstName, languageCode: 'id' });
+  await world.telegram.waitForBotMessage(user, {
+    after: user.send(`/start ${invitePayload(upline.id, made.invite.id)}`),
+    textIncludes: 'Anda sekarang downline',
+  });
+  return user;
+}
