@@ -11,6 +11,9 @@ downline-usage =
     <code>/downline level Gold remove</code> — remove a level
     <code>/downline default Gold</code> — the default level
     <code>/downline auto on</code> or <code>off</code> — approve into the default level automatically
+    <code>/downline limit @user 500000</code> or <code>off</code> — a downline's daily spend limit
+    <code>/downline group on</code> or <code>off</code> — post downline purchases to your linked group (masked)
+    <code>/report dl</code>, <code>/report dl @user</code> — the report of your downlines' purchases (also <code>/export dl</code>)
 downline-refused-not-connected = Downline mode is for resellers who connected a reseller top-up account. Connect one first with /connect, then send /downline again.
 downline-refused-is-downline = You are a downline of { $name }, so you cannot open downline mode of your own. To have your own downlines, ask { $name } to remove you first, then connect your reseller account with /connect.
 downline-refused-is-upline = You are an upline already.
@@ -136,3 +139,32 @@ downline-changed-suspend = ⏸ { $name } suspended your downline account.
 downline-changed-resume = ▶️ { $name } made your downline account active again.
 downline-changed-remove = { $name } removed you from their downlines.
 downline-changed-level = 🏷 { $name } moved you to level { $level }.
+
+## Downlines: the upline's view (balances and today's figures on the list, the card, the daily spend limit)
+
+downline-list-today = └ balance { $balance } · today { $count } trx · your margin { $margin }
+downline-list-page = Showing { $from }–{ $to } of { $count }.
+downline-button-previous = ◀️ Previous
+downline-button-next = Next ▶️
+downline-card-wallet = Wallet balance: { $balance }
+downline-card-today = Today: { $count } transactions, { $success } successful · sales { $sales } · your margin { $margin }
+downline-card-limit = Daily spend limit: { $limit } (spent today { $spent }, { $left } left)
+downline-card-limit-none = Daily spend limit: none
+downline-button-limit = 💳 Daily limit
+downline-button-report = 📊 Report
+downline-button-limit-off = No limit
+downline-limit-title = 💳 <b>Daily spend limit of { $name }</b>
+downline-limit-current = Now: { $limit } per day (WIB).
+downline-limit-help = A purchase that would take today's (WIB) spend past the limit is refused; failed purchases do not count. Pick an amount, or type for example <code>/downline limit { $id } 750000</code>.
+downline-limit-usage = Write it like this: <code>/downline limit @user 500000</code> (or the downline's ID; an amount from Rp 1 to { $max }), or <code>/downline limit @user off</code> for no limit.
+downline-done-limit = Daily limit: { $amount }.
+downline-done-limit-off = Daily limit removed.
+downline-bad-limit = That limit amount is not valid.
+downline-changed-limit = 💳 { $name } set your daily spend limit: { $amount } per day (WIB).
+downline-changed-limit-off = 💳 { $name } removed your daily spend limit.
+downline-group-on = 📣 Group notices: on — your downlines' settled purchases are posted to your linked group (targets masked, no prices).
+downline-group-off = 📣 Group notices: off — <code>/downline group on</code> posts your downlines' purchases to your linked group.
+downline-group-set-on = 📣 Group notices on: each settled purchase of a downline is posted to your linked group (the downline's first name, product, masked target, status; no price, cost or margin).
+downline-group-set-on-unlinked = 📣 Group notices on, but no group is linked yet: run /linkgroup in your group (as a group admin).
+downline-group-set-off = 📣 Group notices off: downline purchases are not posted to the group.
+downline-spend-over = This purchase goes past your daily spend limit ({ $limit } a day, WIB): { $left } left today. Pick a cheaper product, try again tomorrow, or ask your upline to raise the limit.

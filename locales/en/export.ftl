@@ -31,3 +31,27 @@ export-column-sell = Sell price
 export-column-margin = Margin (Success)
 export-column-status = Status
 export-column-sn = SN
+
+## Export: /ekspor dl, the upline's CSV of their downlines' purchases
+
+export-dl-menu-all =
+    📤 <b>Export downline purchases</b>
+    Pick a period (days in WIB, weeks from Monday). The CSV file holds the purchases of all your downlines: the downline's price, your cost and your margin.
+    Excel with Indonesian settings? Tap «Excel Indonesia (;)» first.
+
+    One downline: <code>/export dl @user</code> · another range: <code>/export dl 2026-11-01 2026-11-15</code>
+export-dl-menu-one =
+    📤 <b>Export the purchases of { $name }</b>
+    Pick a period (days in WIB, weeks from Monday).
+    Excel with Indonesian settings? Tap «Excel Indonesia (;)» first.
+export-dl-caption = 📤 { $count } downline purchases, { $from } to { $to } (WIB).
+export-dl-empty = No downline purchases on { $from } to { $to } (WIB). No file sent.
+export-dl-bad-date =
+    Date not recognised. Write a date range like this:
+    <code>/export dl 2026-11-01 2026-11-15</code>
+    <code>/export dl @user 01/11/2026 15/11/2026 ;</code>
+export-column-downline = Downline
+export-column-downline-id = Downline ID
+export-column-dl-price = Downline price
+export-column-dl-cost = Your cost
+export-column-dl-margin = Your margin (Success)

@@ -30,3 +30,30 @@ report-bad-date =
     <code>/report 2026-11-01 2026-11-15</code>
     <code>/report 01/11/2026 15/11/2026</code>
 report-bad-order = The first date must be before (or the same as) the last one, for example <code>/report 2026-11-01 2026-11-15</code>.
+
+## Report: an upline's margin from downlines, and /laporan dl (the upline's report of their downlines' purchases)
+
+report-downline-margin = 👥 Margin from downlines: { $amount }
+report-dl-menu-all =
+    📊 <b>Downline report</b>
+    Pick a period (days in WIB, weeks from Monday). The report covers the purchases of all your downlines: sales at the downlines' prices, your cost and your margin.
+
+    One downline: <code>/report dl @user</code> · another range: <code>/report dl 2026-11-01 2026-11-15</code>
+report-dl-menu-one =
+    📊 <b>Downline report of { $name }</b>
+    Pick a period (days in WIB, weeks from Monday).
+report-dl-title-all = 📊 <b>Downline report ({ $count }) { $from } to { $to } (WIB)</b>
+report-dl-title-one = 📊 <b>Downline report of { $name }, { $from } to { $to } (WIB)</b>
+report-dl-other = ⏳ In process/other: { $count }
+report-dl-sales = 💰 Sales (downline prices): { $amount }
+report-dl-cost = 🏷 Your cost: { $amount }
+report-dl-margin = 💵 Your margin: { $amount }
+report-dl-rows-title = <b>Per downline</b> (Success)
+report-dl-row = { $n }. { $name }: { $count }× · sold { $sales } · cost { $cost } · margin { $margin }
+report-dl-note = <i>Sales, cost and margin of Success transactions, at the price and cost stored when the downline confirmed.</i>
+report-dl-empty = No downline purchases on { $from } to { $to } (WIB).
+report-dl-bad-date =
+    Date not recognised. Write a date range like this:
+    <code>/report dl 2026-11-01 2026-11-15</code>
+    <code>/report dl @user 01/11/2026 15/11/2026</code>
+report-dl-former = { $name } (removed)

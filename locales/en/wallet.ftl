@@ -83,6 +83,15 @@ wallet-kind-final = Purchase succeeded
 wallet-kind-refund = Refund
 wallet-kind-adjust = Upline correction
 
+## Held purchases (an upline decides a downline's purchase with no final status)
+held-usage = Write <code>/resolve REF_ID success</code> (the provider charged you: the price is spent) or <code>/resolve REF_ID failed</code> (give it back to the downline's wallet). The ref ID is in the notice about the purchase with no final status.
+held-unknown = Ref ID <code>{ $refId }</code> is not a purchase of one of your downlines paid from a wallet.
+held-open = Purchase <code>{ $refId }</code> is still being checked with the provider; its result will settle it.
+held-closed-final = Purchase <code>{ $refId }</code> is settled already: its price is spent. Nothing changed.
+held-closed-refund = Purchase <code>{ $refId }</code> is settled already: its price went back to the downline's wallet. Nothing changed.
+held-spent = ✅ Noted: purchase <code>{ $refId }</code> went through at the provider; { $price } of { $name }'s wallet is spent. { $name } holds { $balance }.
+held-refunded = ✅ { $price } went back to { $name }'s wallet (purchase <code>{ $refId }</code>). { $name } now holds { $balance }.
+
 ## Wallet statement in /ekspor
 
 wallet-export-caption = 📜 Wallet statement: { $count ->

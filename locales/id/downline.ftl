@@ -11,6 +11,9 @@ downline-usage =
     <code>/downline level Gold hapus</code> — hapus level
     <code>/downline default Gold</code> — level default
     <code>/downline auto nyala</code> atau <code>mati</code> — setujui otomatis ke level default
+    <code>/downline limit @user 500000</code> atau <code>off</code> — batas belanja harian seorang downline
+    <code>/downline grup nyala</code> atau <code>mati</code> — kirim pembelian downline ke grup tertaut (disamarkan)
+    <code>/laporan dl</code>, <code>/laporan dl @user</code> — laporan pembelian downline (juga <code>/ekspor dl</code>)
 downline-refused-not-connected = Mode downline hanya untuk reseller yang sudah menghubungkan akun top-up reseller. Hubungkan dulu dengan /hubungkan, lalu kirim /downline lagi.
 downline-refused-is-downline = Anda adalah downline dari { $name }, jadi tidak bisa membuka mode downline sendiri. Untuk punya downline sendiri, minta { $name } mengeluarkan Anda dulu, lalu hubungkan akun reseller Anda dengan /hubungkan.
 downline-refused-is-upline = Anda sudah menjadi upline.
@@ -136,3 +139,32 @@ downline-changed-suspend = ⏸ { $name } menangguhkan akun downline Anda.
 downline-changed-resume = ▶️ { $name } mengaktifkan lagi akun downline Anda.
 downline-changed-remove = { $name } mengeluarkan Anda dari downline mereka.
 downline-changed-level = 🏷 { $name } memindahkan Anda ke level { $level }.
+
+## Downlines: the upline's view (balances and today's figures on the list, the card, the daily spend limit)
+
+downline-list-today = └ saldo { $balance } · hari ini { $count } trx · margin Anda { $margin }
+downline-list-page = Menampilkan { $from }–{ $to } dari { $count }.
+downline-button-previous = ◀️ Sebelumnya
+downline-button-next = Berikutnya ▶️
+downline-card-wallet = Saldo dompet: { $balance }
+downline-card-today = Hari ini: { $count } transaksi, { $success } sukses · penjualan { $sales } · margin Anda { $margin }
+downline-card-limit = Batas belanja harian: { $limit } (terpakai hari ini { $spent }, sisa { $left })
+downline-card-limit-none = Batas belanja harian: tanpa batas
+downline-button-limit = 💳 Batas harian
+downline-button-report = 📊 Laporan
+downline-button-limit-off = Tanpa batas
+downline-limit-title = 💳 <b>Batas belanja harian { $name }</b>
+downline-limit-current = Sekarang: { $limit } per hari (WIB).
+downline-limit-help = Pembelian yang membuat belanja hari ini (WIB) melewati batas ditolak; pembelian yang gagal tidak dihitung. Pilih nominal, atau ketik misalnya <code>/downline limit { $id } 750000</code>.
+downline-limit-usage = Tulis seperti ini: <code>/downline limit @user 500000</code> (atau ID downline; nominal Rp 1 sampai { $max }), atau <code>/downline limit @user off</code> untuk tanpa batas.
+downline-done-limit = Batas harian: { $amount }.
+downline-done-limit-off = Batas harian dihapus.
+downline-bad-limit = Nominal batas tidak berlaku.
+downline-changed-limit = 💳 { $name } mengatur batas belanja harian Anda: { $amount } per hari (WIB).
+downline-changed-limit-off = 💳 { $name } menghapus batas belanja harian Anda.
+downline-group-on = 📣 Notifikasi grup: nyala — pembelian downline yang selesai dikirim ke grup tertaut Anda (nomor disamarkan, tanpa harga).
+downline-group-off = 📣 Notifikasi grup: mati — <code>/downline grup nyala</code> mengirim pembelian downline ke grup tertaut Anda.
+downline-group-set-on = 📣 Notifikasi grup nyala: setiap pembelian downline yang selesai dikirim ke grup tertaut Anda (nama depan downline, produk, nomor disamarkan, status; tanpa harga, modal atau margin).
+downline-group-set-on-unlinked = 📣 Notifikasi grup nyala, tapi belum ada grup yang tertaut: jalankan /linkgroup di grup Anda (sebagai admin grup).
+downline-group-set-off = 📣 Notifikasi grup mati: pembelian downline tidak dikirim ke grup.
+downline-spend-over = Pembelian ini melewati batas belanja harian Anda ({ $limit } per hari, WIB): sisa hari ini { $left }. Pilih produk yang lebih murah, coba lagi besok, atau minta upline Anda menaikkan batasnya.

@@ -28,3 +28,27 @@ export-column-sell = Harga jual
 export-column-margin = Margin (Sukses)
 export-column-status = Status
 export-column-sn = SN
+
+## Export: /ekspor dl, the upline's CSV of their downlines' purchases
+
+export-dl-menu-all =
+    📤 <b>Ekspor pembelian downline</b>
+    Pilih periode (hari dalam WIB, minggu mulai Senin). Berkas CSV berisi pembelian semua downline Anda: harga downline, modal Anda dan margin Anda.
+    Pakai Excel dengan pengaturan Indonesia? Ketuk dulu «Excel Indonesia (;)».
+
+    Satu downline: <code>/ekspor dl @user</code> · rentang lain: <code>/ekspor dl 2026-11-01 2026-11-15</code>
+export-dl-menu-one =
+    📤 <b>Ekspor pembelian downline { $name }</b>
+    Pilih periode (hari dalam WIB, minggu mulai Senin).
+    Pakai Excel dengan pengaturan Indonesia? Ketuk dulu «Excel Indonesia (;)».
+export-dl-caption = 📤 { $count } pembelian downline, { $from } s.d. { $to } (WIB).
+export-dl-empty = Tidak ada pembelian downline pada { $from } s.d. { $to } (WIB). Tidak ada berkas yang dikirim.
+export-dl-bad-date =
+    Tanggal tidak dikenali. Tulis rentang tanggal seperti ini:
+    <code>/ekspor dl 2026-11-01 2026-11-15</code>
+    <code>/ekspor dl @user 01/11/2026 15/11/2026 ;</code>
+export-column-downline = Downline
+export-column-downline-id = ID downline
+export-column-dl-price = Harga downline
+export-column-dl-cost = Modal Anda
+export-column-dl-margin = Margin Anda (Sukses)

@@ -9,6 +9,9 @@ notify-settled-failed-wallet = ❌ <b>Transaksi gagal</b> — { $product } { $ta
 notify-settled-rejected-wallet = ⛔ <b>Transaksi tidak diproses</b> — { $product } { $target }. Saldo dompet Anda sudah dikembalikan.
 notify-settled-unresolved-wallet = ⚠️ <b>Status belum pasti</b> — { $product } { $target }. Provider terlalu lama tidak memberi kepastian. Saldonya tetap ditahan sampai jelas; hubungi upline Anda dengan ref ID di bawah.
 notify-settled-restored-wallet = ⚠️ <b>Status belum pasti</b> — { $product } { $target }. Bot dipulihkan dari cadangan, jadi tidak tahu apakah pembelian ini jadi. Saldonya tetap ditahan sampai jelas; hubungi upline Anda dengan ref ID di bawah.
+notify-downline-held = ⚠️ Pembelian downline { $name } statusnya belum pasti: { $product } { $target }, ref ID <code>{ $refId }</code>. { $price } tetap ditahan dari dompetnya. Tanyakan ke provider, lalu putuskan: /selesaikan { $refId } sukses (provider memotong saldo Anda) atau /selesaikan { $refId } gagal (kembalikan ke dompet downline).
+notify-held-spent = 🧾 Upline Anda memastikan pembelian { $product } { $target } (ref ID <code>{ $refId }</code>) sudah diproses provider: { $price } terpakai. Saldo dompet Anda { $balance }.
+notify-held-refunded = ↩️ Upline Anda mengembalikan { $price } dari pembelian { $product } { $target } (ref ID <code>{ $refId }</code>) yang tidak jadi. Saldo dompet Anda sekarang { $balance }.
 notify-paused-credentials = ⚠️ Provider menolak kredensial Anda saat mengecek transaksi Pending. Pengecekan dihentikan sementara; hubungkan ulang dengan /connect dan saya lanjutkan.
 notify-paused-ip = ⚠️ Provider memblokir IP server bot saat mengecek transaksi Pending. Masukkan IP server ke whitelist lalu hubungkan ulang dengan /connect; saya lanjutkan setelahnya.
 notify-paused-disconnected = ⚠️ Ada transaksi Pending, tetapi akun top-up Anda tidak terhubung. Hubungkan lagi dengan /connect supaya saya bisa mengeceknya.
@@ -23,3 +26,7 @@ operator-account-problem = 🔑 { $service } menolak akun pengguna { $userId }: 
     }
 operator-bot-error = 🐞 Kesalahan bot: { $summary }
 operator-burst = 🔁 Terjadi lagi ×{ $count } dalam { $minutes } menit terakhir
+
+## Notify: a downline's settled purchase posted to the upline's linked group (masked, no amounts)
+
+notify-downline-purchase = 👥 Downline { $name }: { $icon } { $status } — { $product } { $target }

@@ -30,3 +30,30 @@ report-bad-date =
     <code>/laporan 2026-11-01 2026-11-15</code>
     <code>/laporan 01/11/2026 15/11/2026</code>
 report-bad-order = Tanggal awal harus sebelum (atau sama dengan) tanggal akhir, misalnya <code>/laporan 2026-11-01 2026-11-15</code>.
+
+## Report: an upline's margin from downlines, and /laporan dl (the upline's report of their downlines' purchases)
+
+report-downline-margin = 👥 Margin dari downline: { $amount }
+report-dl-menu-all =
+    📊 <b>Laporan downline</b>
+    Pilih periode (hari dalam WIB, minggu mulai Senin). Laporan berisi pembelian semua downline Anda: penjualan dengan harga downline, modal Anda dan margin Anda.
+
+    Satu downline: <code>/laporan dl @user</code> · rentang lain: <code>/laporan dl 2026-11-01 2026-11-15</code>
+report-dl-menu-one =
+    📊 <b>Laporan downline { $name }</b>
+    Pilih periode (hari dalam WIB, minggu mulai Senin).
+report-dl-title-all = 📊 <b>Laporan downline ({ $count }) { $from } s.d. { $to } (WIB)</b>
+report-dl-title-one = 📊 <b>Laporan downline { $name }, { $from } s.d. { $to } (WIB)</b>
+report-dl-other = ⏳ Diproses/lainnya: { $count }
+report-dl-sales = 💰 Penjualan (harga downline): { $amount }
+report-dl-cost = 🏷 Modal Anda: { $amount }
+report-dl-margin = 💵 Margin Anda: { $amount }
+report-dl-rows-title = <b>Per downline</b> (Sukses)
+report-dl-row = { $n }. { $name }: { $count }× · jual { $sales } · modal { $cost } · margin { $margin }
+report-dl-note = <i>Penjualan, modal dan margin dari transaksi Sukses, dengan harga dan modal yang tersimpan saat downline mengonfirmasi.</i>
+report-dl-empty = Tidak ada pembelian downline pada { $from } s.d. { $to } (WIB).
+report-dl-bad-date =
+    Tanggal tidak dikenali. Tulis rentang tanggal seperti ini:
+    <code>/laporan dl 2026-11-01 2026-11-15</code>
+    <code>/laporan dl @user 01/11/2026 15/11/2026</code>
+report-dl-former = { $name } (sudah keluar)

@@ -83,6 +83,15 @@ wallet-kind-final = Pembelian sukses
 wallet-kind-refund = Pengembalian
 wallet-kind-adjust = Koreksi upline
 
+## Held purchases (an upline decides a downline's purchase with no final status)
+held-usage = Tulis: <code>/selesaikan REF_ID sukses</code> (provider memotong saldo Anda: harga tetap terpakai) atau <code>/selesaikan REF_ID gagal</code> (kembalikan ke dompet downline). Ref ID ada di pemberitahuan pembelian yang belum pasti.
+held-unknown = Ref ID <code>{ $refId }</code> bukan pembelian downline Anda yang dibayar dari dompet.
+held-open = Pembelian <code>{ $refId }</code> masih dicek ke provider; hasilnya akan menyelesaikannya sendiri.
+held-closed-final = Pembelian <code>{ $refId }</code> sudah selesai: harganya sudah terpakai. Tidak ada yang diubah.
+held-closed-refund = Pembelian <code>{ $refId }</code> sudah selesai: harganya sudah dikembalikan ke dompet downline. Tidak ada yang diubah.
+held-spent = ✅ Dicatat: pembelian <code>{ $refId }</code> diproses provider; { $price } dari dompet { $name } terpakai. Saldo { $name }: { $balance }.
+held-refunded = ✅ { $price } dikembalikan ke dompet { $name } (pembelian <code>{ $refId }</code>). Saldo { $name } sekarang { $balance }.
+
 ## Wallet statement in /ekspor
 
 wallet-export-caption = 📜 Mutasi dompet: { $count } entri, { $from } s.d. { $to } (WIB). Saldo awal { $opening }, masuk { $credited }, keluar { $debited }, saldo akhir { $closing }.

@@ -23,6 +23,8 @@ import { startFeature } from './features/start.ts';
 import { inlineFeature } from './features/inline.ts';
 import { downlinesFeature } from './features/downlines.ts';
 import { walletFeature } from './features/wallet.ts';
+import { heldFeature } from './features/held.ts';
+import { downlineReportsFeature } from './features/downline-reports.ts';
 import { languageFeature } from './features/language.ts';
 import { unhandledFeature } from './features/unhandled.ts';
 import { connectFeature } from './features/connect.ts';
@@ -148,6 +150,9 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
   if (deps.settings.downlines) root.use(downlinesFeature);
   // Before /saldo: a downline's /saldo is their wallet, not a provider balance.
   if (deps.settings.downlines) root.use(walletFeature);
+  if (deps.settings.downlines) root.use(heldFeature);
+  // Before /laporan and /ekspor: `/laporan dl …` and `/ekspor dl …` are an upline's reports of their downlines.
+  if (deps.settings.downlines) root.use(downlineReportsFeature);
   // Before /start (it answers `/start inline`) and before anything that reads plain messages.
   root.use(inlineFeature);
   root.use(startFeature);

@@ -5,6 +5,7 @@
 import type { Locale } from '../domain.ts';
 import type { DownlineMessages } from '../services/downlines.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
+import { formatRupiah } from '../text/format.ts';
 import { userLocale, type DownlineMode, type JoinRequest, type UserRecord } from '../store/records/users.ts';
 
 type Translate = (key: string, variables?: Record<string, string | number>) => string;
@@ -64,7 +65,11 @@ export function createDownlineNotices(deps: DownlineNoticesDeps): DownlineMessag
       const text =
         change.kind === 'level'
           ? t('downline-changed-level', { name, level: level?.name ?? '' })
-          : t(`downline-changed-${change.kind}`, { name });
+          : change.kind === 'limit'
+            ? change.amount === undefined
+              ? t('downline-changed-limit-off', { name })
+              : t('downline-changed-limit', { name, amount: formatRupiah(change.amount) })
+            : t(`downline-changed-${change.kind}`, { name });
       return send(downline.id, 'downline-changed', text);
     },
   };

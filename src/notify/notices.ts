@@ -1,11 +1,13 @@
 import type { Locale } from '../domain.ts';
 import type { Db } from '../store/db.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
-import { userLocale } from '../store/records/users.ts';
+import { userLocale, type UserRecord } from '../store/records/users.ts';
+import type { LedgerEntry } from '../store/records/ledger.ts';
+import { formatRupiah, maskTarget } from '../text/format.ts';
 import { restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
 import type { AccountProblem } from '../providers/factory.ts';
 import type { TextVariable } from '../text/html.ts';
-import { formatSettlementPing } from '../text/receipt.ts';
+import { formatSettlementPing, statusIcon, statusWord } from '../text/receipt.ts';
 import { formatPriceDigest, type DigestChange } from '../text/price-digest.ts';
 import type { Burst } from './operator-feed.ts';
 
@@ -40,13 +42,16 @@ export interface Notices {
    * For a settled transaction, one receipt in the owner's chat: the "in process" message
    * (`pendingMessage`) or a multi-line purchase's result message (`summaryMessage`, with `batch`)
    * edited, else a new message; when nobody saw the result (`notifyOwner`) a one-line ping replies
-   * to the edited one. Also a masked post to the linked group, and an operator line for Gagal and Unresolved.
+   * to the edited one. Also a masked post to the linked group, for a downline's purchase one to the
+   * upline's linked group when they turned those on, and an operator line for Gagal and Unresolved.
    */
   settlement(tx: TransactionRecord, options: SettlementOptions): Promise<NewOutboxItem[]>;
   /** The low-balance alert, with the balance and threshold formatted as money. */
   lowBalance(userId: number, formatted: { balance: string; threshold: string }): Promise<NewOutboxItem>;
   /** To an upline: their account refused a downline's purchase (`kind`: insufficient_balance, credentials, ip_blocked). */
   downlineRefused(uplineId: number, kind: string): Promise<NewOutboxItem>;
+  /** To a downline: their upline decided a held purchase (`entry`: its final or refund, with the balance after). */
+  heldResolved(downline: UserRecord, tx: TransactionRecord, entry: LedgerEntry): NewOutboxItem;
   /** A price-change digest in the subscriber's language and, with `groupChatId`, one for their group (no cost or margin). */
   priceDigest(
     userId: number,
@@ -151,6 +156,8 @@ export function createNotices(deps: NoticesDeps): Notices {
           ),
         );
       }
+      items.push(...(await downlineHeld(deps, tx)));
+      items.push(...(await downlineGroupNotice(deps, tx)));
       if (tx.status === 'Gagal' || tx.status === 'Unresolved') {
         items.push(
           ...operator(`operator-transaction-${tx.status === 'Gagal' ? 'failed' : 'unresolved'}`, {
@@ -174,6 +181,7 @@ export function createNotices(deps: NoticesDeps): Notices {
         `downline-refused:${uplineId}`,
       );
     },
+    heldResolved: (downline, tx, entry) => heldResolved(deps, downline, tx, entry),
     async priceDigest(userId, changes, { groupChatId, dedupeKey }) {
       const items = [
         text(
@@ -217,6 +225,38 @@ export function createNotices(deps: NoticesDeps): Notices {
   };
 }
 
+/**
+ * For a downline's settled purchase, the one line posted to the upline's linked group when the
+ * upline turned group notices on (`/downline grup nyala`): the downline's first name, product,
+ * masked target and status; never a price, cost or margin (a group is more people than the upline).
+ */
+async function downlineGroupNotice(
+  deps: Pick<NoticesDeps, 'db' | 'translate' | 'defaultLocale'>,
+  tx: TransactionRecord,
+): Promise<NewOutboxItem[]> {
+  if (!tx.upline) return [];
+  const [upline, downline] = await Promise.all([deps.db.users.get(tx.upline.id), deps.db.users.get(tx.userId)]);
+  if (!upline?.downlineMode?.groupNotices) return [];
+  const group = (await deps.db.groups.byOwner(upline.id))[0];
+  if (!group) return [];
+  const t = (key: string, variables?: Record<string, TextVariable>) => deps.translate(deps.defaultLocale, key, variables);
+  const body = t('notify-downline-purchase', {
+    name: downline?.firstName ?? '-',
+    icon: statusIcon(tx),
+    status: statusWord(t, tx),
+    product: tx.productName,
+    target: maskTarget(tx.target),
+  });
+  return [
+    {
+      chatId: group.chatId,
+      kind: 'group-downline-purchase',
+      payload: { type: 'send', text: body, parseMode: 'HTML' },
+      dedupeKey: `dlgroup:${tx.refId}`,
+    },
+  ];
+}
+
 function headlineKey({ status, message, upline }: TransactionRecord): string {
   // A downline's purchase: the wallet was refunded (or is still held), and the upline is who to ask.
   const wallet = upline ? '-wallet' : '';
@@ -225,4 +265,49 @@ function headlineKey({ status, message, upline }: TransactionRecord): string {
   if (status === 'Gagal') return `failed${wallet}`;
   if (status === 'Rejected') return `rejected${wallet}`;
   return `unresolved${wallet}`;
+}
+
+/** To the upline of a downline's purchase left with its hold open (Unresolved): what it is and how to decide it. */
+async function downlineHeld(deps: NoticesDeps, tx: TransactionRecord): Promise<NewOutboxItem[]> {
+  if (!tx.upline || tx.status !== 'Unresolved' || tx.price <= 0) return [];
+  const [upline, downline] = await Promise.all([deps.db.users.get(tx.upline.id), deps.db.users.get(tx.userId)]);
+  const t = (key: string, variables: Record<string, TextVariable>) =>
+    deps.translate(userLocale(upline, deps.defaultLocale), key, variables);
+  const body = t('notify-downline-held', {
+    name: downline?.firstName ?? String(tx.userId),
+    product: tx.productName,
+    target: maskTarget(tx.target),
+    price: formatRupiah(tx.price),
+    refId: tx.refId,
+  });
+  return [
+    {
+      chatId: tx.upline.id,
+      kind: 'downline-held',
+      payload: { type: 'send', text: body, parseMode: 'HTML' },
+      dedupeKey: `held:${tx.refId}`,
+    },
+  ];
+}
+
+/** To a downline: their upline decided a held purchase (`entry` its final or refund, with the balance after). */
+function heldResolved(deps: NoticesDeps, downline: UserRecord, tx: TransactionRecord, entry: LedgerEntry): NewOutboxItem {
+  const variables = {
+    product: tx.productName,
+    target: maskTarget(tx.target),
+    price: formatRupiah(tx.price),
+    refId: tx.refId,
+    balance: formatRupiah(entry.balance),
+  };
+  const body = deps.translate(
+    userLocale(downline, deps.defaultLocale),
+    `notify-held-${entry.kind === 'refund' ? 'refunded' : 'spent'}`,
+    variables,
+  );
+  return {
+    chatId: downline.id,
+    kind: 'held-resolved',
+    payload: { type: 'send', text: body, parseMode: 'HTML' },
+    dedupeKey: `held-resolved:${tx.refId}`,
+  };
 }

@@ -27,7 +27,7 @@ export interface ProviderCall {
 /** How a client reaches its provider (each client adds its credentials). */
 export interface HttpOptions {
   baseURL: string;
-  /** Per-request timeout; default 15 s. */
+  /** Per-request timeout, in time this process ran (see `runningTimeout`); default 15 s. */
   timeoutMs?: number;
   /** Told of every request sent (each retry too), once it is answered or has failed: for the logs. */
   onCall?: (call: ProviderCall) => void;
@@ -88,6 +88,31 @@ export async function send(http: HttpOptions, options: SendOptions): Promise<Raw
   }
 }
 
+/**
+ * An abort signal that fires once this process has *run* for `ms`: it ticks ten times over `ms`,
+ * and a tick counts the time since the last one, but at most one and a half ticks. Time in which
+ * the process stood still (SIGSTOP, a stalled VM, a blocked event loop) thus counts almost nothing,
+ * and an answer that reached the socket meanwhile is read on waking, not taken for silence (slow
+ * is not dead; a wall-clock timer fires first on waking, before the socket is read). Running, it
+ * fires after `ms`, as a plain timeout would.
+ */
+export function runningTimeout(ms: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const tickMs = Math.max(1, Math.floor(ms / 10));
+  let counted = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    counted += Math.min(now - last, tickMs * 1.5);
+    last = now;
+    if (counted < ms) return;
+    clearInterval(timer);
+    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  }, tickMs);
+  timer.unref?.();
+  return { signal: controller.signal, clear: () => clearInterval(timer) };
+}
+
 async function sendOnce(http: HttpOptions, options: SendOptions): Promise<RawAnswer> {
   const { body } = options;
   const isForm = body instanceof URLSearchParams;
@@ -103,6 +128,7 @@ async function sendOnce(http: HttpOptions, options: SendOptions): Promise<RawAns
       ...(failure === undefined ? {} : { failure }),
     });
   let response;
+  const timeout = runningTimeout(http.timeoutMs ?? defaultTimeoutMs);
   try {
     response = await ofetch.raw(options.path, {
       baseURL: http.baseURL,
@@ -110,7 +136,7 @@ async function sendOnce(http: HttpOptions, options: SendOptions): Promise<RawAns
       query: options.query,
       headers,
       body: body instanceof URLSearchParams ? body.toString() : body === undefined ? undefined : JSON.stringify(body),
-      timeout: http.timeoutMs ?? defaultTimeoutMs,
+      signal: timeout.signal,
       retry: 0,
       ignoreResponseError: true,
       responseType: 'text',
@@ -119,6 +145,8 @@ async function sendOnce(http: HttpOptions, options: SendOptions): Promise<RawAns
     const cause = error instanceof FetchError && error.cause instanceof Error ? error.cause : error;
     report(undefined, cause instanceof Error ? cause.name : 'error');
     throw error;
+  } finally {
+    timeout.clear();
   }
   report(response.status);
   const text = typeof response._data === 'string' ? response._data : '';

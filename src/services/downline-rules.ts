@@ -18,6 +18,8 @@ export const downlineLimits = {
   decidedRequestsKept: 50,
   inviteDays: 365,
   inviteUses: 10_000,
+  /** Removed downlines remembered for the upline's reports of all downlines. */
+  formerKept: 100,
 } as const;
 
 const idAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';

@@ -26,8 +26,16 @@ import {
   type LevelLineProblem,
 } from './downline-rules.ts';
 
-/** A change an upline makes to one of their downlines. */
-export type DownlineChange = { kind: 'suspend' } | { kind: 'resume' } | { kind: 'remove' } | { kind: 'level'; levelId: string };
+/** A change an upline makes to one of their downlines (`limit`: the daily spend limit in rupiah, undefined for none). */
+export type DownlineChange =
+  | { kind: 'suspend' }
+  | { kind: 'resume' }
+  | { kind: 'remove' }
+  | { kind: 'level'; levelId: string }
+  | { kind: 'limit'; amount: number | undefined };
+
+/** The largest daily spend limit an upline may set (integer rupiah). */
+export const maxDailyLimit = 1_000_000_000;
 
 /** The messages the service queues (built in the recipient's language by notify/downline-notices.ts). */
 export interface DownlineMessages {
@@ -144,6 +152,16 @@ export class DownlineService {
       const invites = mode.invites.map((i) => (i.id === inviteId ? { ...i, revokedAt: at.toISOString() } : i));
       return { mode: { ...mode, invites }, result: 'revoked' as const };
     }).then((result) => (typeof result === 'string' ? result : 'unknown'));
+  }
+
+  /** Turns the linked group's notices of downline purchases on or off; undefined when mode is closed. */
+  async setGroupNotices(userId: number, on: boolean): Promise<DownlineMode | undefined> {
+    const result = await this.updateMode(userId, (mode) => {
+      const { groupNotices: _old, ...rest } = mode;
+      const next = on ? { ...rest, groupNotices: true } : rest;
+      return { mode: next, result: next };
+    });
+    return 'refused' in result ? undefined : result;
   }
 
   /** Turns auto-approve on or off (requests then join the default level at once). */
@@ -344,15 +362,20 @@ export class DownlineService {
   }
 
   /**
-   * Suspends, resumes, removes one of the upline's downlines or moves them to another level; the
-   * downline is told in the same commit. A change that is in place already writes nothing.
+   * Suspends, resumes, removes one of the upline's downlines, moves them to another level or sets
+   * their daily spend limit (1..`maxDailyLimit` rupiah, or none); the downline is told in the same
+   * commit. A change that is in place already writes nothing.
    */
   async changeDownline(
     uplineId: number,
     downlineId: number,
     change: DownlineChange,
-  ): Promise<{ kind: 'changed' | 'unchanged'; entry: DownlineEntry | undefined } | { kind: 'not-yours' | 'unknown-level' }> {
-    type Result = { kind: 'changed' | 'unchanged'; entry: DownlineEntry | undefined } | { kind: 'not-yours' | 'unknown-level' };
+  ): Promise<{ kind: 'changed' | 'unchanged'; entry: DownlineEntry | undefined } | { kind: 'not-yours' | 'unknown-level' | 'bad-limit' }> {
+    type Result =
+      { kind: 'changed' | 'unchanged'; entry: DownlineEntry | undefined } | { kind: 'not-yours' | 'unknown-level' | 'bad-limit' };
+    if (change.kind === 'limit' && change.amount !== undefined) {
+      if (!Number.isSafeInteger(change.amount) || change.amount < 1 || change.amount > maxDailyLimit) return { kind: 'bad-limit' };
+    }
     return this.change([uplineId, downlineId], (users): Change<Result> => {
       const upline = users.get(uplineId);
       const downline = users.get(downlineId);
@@ -364,11 +387,17 @@ export class DownlineService {
       else if (change.kind === 'level') {
         if (!mode.levels.some((l) => l.id === change.levelId)) return answer({ kind: 'unknown-level' });
         next = { ...membership, levelId: change.levelId };
+      } else if (change.kind === 'limit') {
+        const { dailyLimit: _old, ...rest } = membership;
+        next = change.amount === undefined ? rest : { ...rest, dailyLimit: change.amount };
       } else next = { ...membership, status: change.kind === 'suspend' ? 'suspended' : 'active' };
       const entry = next ? { user: { ...downline, membership: next }, membership: next, level: levelOf(mode, next.levelId) } : undefined;
       if (next && JSON.stringify(next) === JSON.stringify(membership)) return answer({ kind: 'unchanged', entry });
+      // A removed downline is remembered, so the upline's reports of all downlines still count what they bought.
+      const former = [...(mode.formerDownlines ?? []).filter((id) => id !== downlineId), downlineId].slice(-downlineLimits.formerKept);
+      const uplinePatch = next ? [] : [{ id: uplineId, patch: { downlineMode: { ...mode, formerDownlines: former } } }];
       return {
-        patches: [{ id: downlineId, patch: { membership: next } }],
+        patches: [{ id: downlineId, patch: { membership: next } }, ...uplinePatch],
         notify: [this.deps.messages.changed(downline, upline, change, next ? levelOf(mode, next.levelId) : undefined)],
         result: { kind: 'changed', entry },
       };

@@ -14,7 +14,11 @@ import { PurchaseRecorder, type CallOptions, type PurchaseRecorderDeps } from '.
 import { PurchaseSender, type PurchaseSenderDeps } from './purchase-sender.ts';
 import type { TradingAccount, TradingAccounts } from './trading.ts';
 import { summaryPriceMaxAgeMs, type CatalogueService } from './catalogue.ts';
-import { holdKey } from './wallet-purchases.ts';
+import { closingEntry, holdKey } from './wallet-purchases.ts';
+import { checkDailySpend } from './downline-spend.ts';
+import type { NewOutboxItem } from '../store/records/outbox.ts';
+import type { LedgerEntry } from '../store/records/ledger.ts';
+import type { UserRecord } from '../store/records/users.ts';
 
 /** One line of a purchase: a product bought for one target, at the price the user confirmed. */
 export interface PurchaseLine {
@@ -57,7 +61,20 @@ export interface PurchaseServiceDeps extends PurchaseRecorderDeps, Omit<Purchase
   trading?: TradingAccounts;
   /** The price lists (a downline's purchase reads the upline's cost from it at confirmation). */
   catalogue?: Pick<CatalogueService, 'priceList'>;
+  /** The message to a downline whose upline decided a held purchase (queued with the entry). */
+  heldResolvedNotice?: (downline: UserRecord, tx: TransactionRecord, entry: LedgerEntry) => NewOutboxItem;
 }
+
+/** What became of an upline's decision on a downline's held purchase. */
+export type HeldResolution =
+  /** Decided now: the wallet's balance after it. */
+  | { kind: 'resolved'; tx: TransactionRecord; balance: number }
+  /** Not a purchase of one of this upline's downlines paid from a wallet. */
+  | { kind: 'unknown' }
+  /** Still being checked with the provider: its settlement will decide. */
+  | { kind: 'open'; tx: TransactionRecord }
+  /** Closed already (by its settlement or an earlier decision), as `as`. */
+  | { kind: 'closed'; tx: TransactionRecord; as: 'final' | 'refund' };
 
 /** Why a confirmation was refused: nothing was recorded, held or sent. */
 export type PurchaseRefusal =
@@ -68,7 +85,9 @@ export type PurchaseRefusal =
   /** The upline's account cannot sell now (disconnected, downline mode closed). */
   | { reason: 'unavailable' }
   /** A price is no longer the one confirmed (the upline's cost or the level's rules changed). */
-  | { reason: 'price-changed' };
+  | { reason: 'price-changed' }
+  /** Over the daily spend limit the upline set (`left` of `limit` is left today, WIB). */
+  | { reason: 'over-limit'; limit: number; left: number };
 
 /** A confirmation the purchase service refused (see PurchaseRefusal). */
 export class PurchaseRefusedError extends Error {
@@ -107,7 +126,7 @@ export class PurchaseService {
    * A downline's lines are sent through their upline's account and paid from their wallet: the
    * upline's cost is read at this instant and each line's price held in the same write (all lines
    * or none). Refusals (PurchaseRefusedError): a wallet short of the total, a suspended downline,
-   * an upline that cannot sell, a price that changed since the summary.
+   * an upline that cannot sell, a price that changed since the summary, the daily spend limit.
    */
   async confirm({ confirmationId, userId, chatId, lines, holdMs }: PurchaseConfirmation): Promise<TransactionRecord[]> {
     const existing = await this.recordedConfirmation(confirmationId);
@@ -116,6 +135,7 @@ export class PurchaseService {
     const hold = holdMs !== undefined && holdMs > 0 ? { nextCheckAt: new Date(now.getTime() + holdMs).toISOString() } : {};
     const account = await this.deps.trading?.of(userId);
     const costs = account?.kind === 'downline' ? await this.uplineCosts(account, lines) : undefined;
+    if (costs) await this.withinDailyLimit(userId, lines, now);
     // The sell price in force now, at the confirmation: stored with it and never recomputed.
     const rules = (await this.db.users.get(userId))?.sellRules;
     const records: NewTransaction[] = lines.map((line, index) => {
@@ -156,6 +176,16 @@ export class PurchaseService {
       }
       throw error;
     }
+  }
+
+  /**
+   * Refuses a downline's purchase that would take today's spend past the limit their upline set.
+   * Advisory across confirmations at the same instant (the wallet hold is the hard bound).
+   */
+  private async withinDailyLimit(userId: number, lines: readonly PurchaseLine[], now: Date): Promise<void> {
+    const total = lines.reduce((sum, line) => sum + line.price, 0);
+    const check = await checkDailySpend(this.db, userId, total, now);
+    if (!check.fits) throw new PurchaseRefusedError({ reason: 'over-limit', limit: check.limit ?? 0, left: check.left ?? 0 });
   }
 
   /**
@@ -252,6 +282,37 @@ export class PurchaseService {
     const tx = await this.db.transactions.get(refId);
     if (!tx || isFinal(tx.status)) return undefined;
     return this.recorder.record(tx, { status: 'Unresolved', providerStatus: tx.providerStatus ?? tx.status }, { notifyOwner: true });
+  }
+
+  /**
+   * The upline's decision on a downline's purchase whose hold stayed open because its outcome is
+   * unknown (Unresolved, or any final status whose hold is still open): `final` (the provider did
+   * charge the upline: the price is spent) or `refund` (it did not: the price goes back to the
+   * wallet). At most once per purchase, whoever decides (the same ledger keys as a settlement's),
+   * with the downline told in the same commit. The transaction record itself stays as it is.
+   */
+  async resolveHeld(uplineId: number, refId: string, decision: 'final' | 'refund'): Promise<HeldResolution> {
+    const tx = await this.db.transactions.find(refId);
+    if (!tx?.upline || tx.upline.id !== uplineId || tx.price <= 0) return { kind: 'unknown' };
+    if (!isFinal(tx.status)) return { kind: 'open', tx };
+    const closed = (await this.db.ledger.byRef(tx.userId, refId)).find((entry) => entry.kind === 'final' || entry.kind === 'refund');
+    if (closed) return { kind: 'closed', tx, as: closed.kind === 'final' ? 'final' : 'refund' };
+    const downline = await this.db.users.get(tx.userId);
+    const notice = this.deps.heldResolvedNotice;
+    try {
+      const [appended] = await this.db.ledger.append(closingEntry(tx, decision), {
+        notify: (created) => (downline && notice ? created.map((entry) => notice(downline, tx, entry)) : []),
+      });
+      if (!appended) return { kind: 'unknown' };
+      if (!appended.created) return { kind: 'closed', tx, as: decision };
+      this.deps.onQueued?.();
+      return { kind: 'resolved', tx, balance: appended.entry.balance };
+    } catch (error) {
+      // Closed meanwhile (a second tap, another admin): report what was decided.
+      const now = (await this.db.ledger.byRef(tx.userId, refId)).find((entry) => entry.kind === 'final' || entry.kind === 'refund');
+      if (now) return { kind: 'closed', tx, as: now.kind === 'final' ? 'final' : 'refund' };
+      throw error;
+    }
   }
 
   /**

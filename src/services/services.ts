@@ -113,6 +113,7 @@ export function createServices(deps: ServicesDeps): Services {
       trading,
       catalogue,
       settlementNotices: (tx, options) => deps.notices.settlement(tx, options),
+      heldResolvedNotice: (downline, tx, entry) => deps.notices.heldResolved(downline, tx, entry),
       reviewNotices: (tx, details) => deps.notices.transactionReview(tx, details),
       onSettled: (tx) => {
         deps.onQueued?.();

@@ -15,9 +15,23 @@ export const holdKey = (refId: string): string => `hold:${refId}`;
  * was not paid from a wallet, and none for Unresolved.
  */
 export function walletClosing(tx: Pick<TransactionRecord, 'refId' | 'userId' | 'price' | 'status' | 'upline'>): NewLedgerEntry[] {
+  if (tx.status === 'Sukses') return closingEntry(tx, 'final');
+  if (tx.status === 'Gagal' || tx.status === 'Rejected') return closingEntry(tx, 'refund');
+  return [];
+}
+
+/**
+ * The entry that closes `tx`'s hold as `kind`: `final` (spent) or `refund` (the held price back).
+ * The keys are the same whoever closes it (a settlement, or the upline deciding an Unresolved
+ * purchase), so a hold is closed once. None for a purchase that was not paid from a wallet.
+ */
+export function closingEntry(
+  tx: Pick<TransactionRecord, 'refId' | 'userId' | 'price' | 'upline'>,
+  kind: 'final' | 'refund',
+): NewLedgerEntry[] {
   if (!tx.upline || tx.price <= 0) return [];
   const base = { wallet: tx.userId, upline: tx.upline.id, refId: tx.refId };
-  if (tx.status === 'Sukses') return [{ ...base, kind: 'final', amount: 0, key: `final:${tx.refId}` }];
-  if (tx.status === 'Gagal' || tx.status === 'Rejected') return [{ ...base, kind: 'refund', amount: tx.price, key: `refund:${tx.refId}` }];
-  return [];
+  return kind === 'final'
+    ? [{ ...base, kind, amount: 0, key: `final:${tx.refId}` }]
+    : [{ ...base, kind, amount: tx.price, key: `refund:${tx.refId}` }];
 }

@@ -50,3 +50,28 @@ export function transactionCsvRow(tx: TransactionRecord, statusOf: (tx: Transact
   const margin = tx.status === 'Sukses' ? (tx.margin ?? sell - tx.price) : undefined;
   return [wibDateTime(tx.createdAt), tx.refId, tx.trxId, tx.code, tx.productName, tx.target, tx.price, sell, margin, statusOf(tx), tx.sn];
 }
+
+/**
+ * A downline's purchase as the upline exports it: time (WIB), the downline (name, user id), ref id,
+ * trx id, product code and name, target, the downline's price, the upline's cost and margin as
+ * stored at confirmation (the margin only on Sukses rows, empty otherwise, so the column sums to
+ * what was earned), status and SN. Never part of a downline's own export.
+ */
+export function downlinePurchaseCsvRow(tx: TransactionRecord, downline: string, statusOf: (tx: TransactionRecord) => string): CsvValue[] {
+  const margin = tx.status === 'Sukses' ? tx.upline?.margin : undefined;
+  return [
+    wibDateTime(tx.createdAt),
+    downline,
+    tx.userId,
+    tx.refId,
+    tx.trxId,
+    tx.code,
+    tx.productName,
+    tx.target,
+    tx.price,
+    tx.upline?.cost,
+    margin,
+    statusOf(tx),
+    tx.sn,
+  ];
+}

@@ -85,7 +85,7 @@ describe('downlines: roles, invitations and levels (DOWNLINES=true)', () => {
 
     const list = await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline'), textIncludes: 'Downline (1)' });
     expect(list.text).toMatch(/1\. Sari \(@sari\) · Silver · bergabung \d+ \w+ 2026 · aktif/);
-    expect(list.text).not.toContain('Saldo');
+    expect(list.text).toContain('└ saldo Rp 0 · hari ini 0 trx · margin Anda Rp 0');
   });
 
   it('revokes an invite by button; revoked, expired and used-up links are refused with their reason, nothing stored', async () => {
@@ -229,7 +229,7 @@ describe('downlines: roles, invitations and levels (DOWNLINES=true)', () => {
     const card = await world.telegram.waitForBotMessage(budi, {
       where: (m) => m.messageId === home.messageId && (m.text ?? '').includes('👤'),
     });
-    expect(card.buttons).toEqual([['⏸ Tangguhkan', '🗑 Keluarkan'], ['🏷 Jadikan Gold'], ['⬅️ Kembali']]);
+    expect(card.buttons).toEqual([['⏸ Tangguhkan', '🗑 Keluarkan'], ['🏷 Jadikan Gold'], ['💳 Batas harian', '📊 Laporan'], ['⬅️ Kembali']]);
     budi.tap(card, '⏸ Tangguhkan');
     await world.telegram.waitForBotMessage(sari, { textIncludes: 'Budi menangguhkan akun downline Anda' });
     const suspended = await world.telegram.waitForBotMessage(budi, {

@@ -146,6 +146,70 @@ describe('a downline buys from their wallet through the upline account (DOWNLINE
     ).rejects.toMatchObject({ refusal: { reason: 'price-changed' } });
   });
 
+  it("a removed downline's open purchase still settles through the upline's account and is refunded", async () => {
+    const { budi, sari } = await withDownline(20_000, 'on a re-check');
+    const pending = await buy(sari, 'TSEL10.081200000000', 'Sedang diproses');
+    expect(await world.app.services.downlines.changeDownline(budi.id, sari.id, { kind: 'remove' })).toMatchObject({ kind: 'changed' });
+    expect((await world.app.db.users.get(sari.id))?.membership).toBeUndefined();
+    await world.telegram.waitForBotMessage(sari, {
+      after: pending.summary,
+      textIncludes: 'Saldo dompet Anda sudah dikembalikan',
+      timeoutMs: 10_000,
+    });
+    await eventually(async () => (await world.app.db.ledger.balance(sari.id)) === 20_000);
+    expect(sandboxTransactions(world, resellerDemoAccounts.main.apiId)).toHaveLength(1);
+  });
+
+  it('an Unresolved purchase stays held until the upline decides it, once: /selesaikan gagal refunds, sukses spends', async () => {
+    const { budi, sari } = await withDownline(30_000, 'on a re-check');
+    const refIds: string[] = [];
+    for (const target of ['081299999999', '085799999999']) {
+      await buy(sari, `TSEL10.${target}`, 'Sedang diproses');
+      const [tx] = await world.app.db.transactions.listByUser(sari.id, { limit: 1 });
+      refIds.push(tx!.refId);
+      await world.app.services.purchases.markUnresolved(tx!.refId);
+    }
+    const [first = '', second = ''] = refIds;
+    await world.telegram.waitForBotMessage(sari, { textIncludes: 'Saldonya tetap ditahan sampai jelas; hubungi upline Anda' });
+    const held = await world.telegram.waitForBotMessage(budi, { textIncludes: `/selesaikan ${first} gagal` });
+    expect(held.text).toContain('Pembelian downline Sari statusnya belum pasti');
+    expect(await world.app.db.ledger.balance(sari.id)).toBe(30_000 - 2 * levelPrice);
+
+    const refunded = await world.telegram.waitForBotMessage(budi, {
+      after: budi.send(`/selesaikan ${first} gagal`),
+      textIncludes: 'dikembalikan',
+    });
+    expect(refunded.text).toContain(`Saldo Sari sekarang Rp ${(30_000 - levelPrice).toLocaleString('id-ID')}`);
+    await world.telegram.waitForBotMessage(sari, { textIncludes: 'Upline Anda mengembalikan Rp 10.950' });
+    const again = await world.telegram.waitForBotMessage(budi, {
+      after: budi.send(`/selesaikan ${first} sukses`),
+      textIncludes: 'sudah selesai',
+    });
+    expect(again.text).toContain('sudah dikembalikan');
+    await world.telegram.waitForBotMessage(budi, { after: budi.send(`/selesaikan ${second} sukses`), textIncludes: 'terpakai' });
+    expect(await world.app.db.ledger.balance(sari.id)).toBe(30_000 - levelPrice);
+    expect((await world.app.db.ledger.byRef(sari.id, second)).map((e) => e.kind)).toEqual(['hold', 'final']);
+    // Only the upline of the purchase decides it; anyone else is told it is not theirs.
+    const other = await buyer(world, 'Rudi');
+    const notTheirs = await world.telegram.waitForBotMessage(other, { after: other.send(`/selesaikan ${first} gagal`) });
+    expect(notTheirs.text).toContain('bukan pembelian downline Anda');
+    expect(await world.app.db.ledger.balance(sari.id)).toBe(30_000 - levelPrice);
+  });
+
+  it("the upline's daily limit: a purchase past what is left today is refused before anything is held", async () => {
+    const { budi, sari } = await withDownline(50_000);
+    expect(await world.app.services.downlines.changeDownline(budi.id, sari.id, { kind: 'limit', amount: 15_000 })).toMatchObject({
+      kind: 'changed',
+    });
+    await buy(sari, 'TSEL10.081234567890', 'Sukses');
+    const summary = await waitForSummary(world, sari, sari.send('TSEL10.085712345678'));
+    sari.tap(summary, '✅ Konfirmasi');
+    const refused = await world.telegram.waitForBotMessage(sari, { after: summary, textIncludes: 'batas belanja harian' });
+    expect(refused.text).toContain('sisa hari ini Rp 4.050');
+    expect(await world.app.db.ledger.balance(sari.id)).toBe(50_000 - levelPrice);
+    expect(sandboxTransactions(world)).toHaveLength(1);
+  });
+
   it('a suspended downline cannot buy', async () => {
     const { budi, sari } = await withDownline(50_000);
     await world.app.services.downlines.changeDownline(budi.id, sari.id, { kind: 'suspend' });

@@ -39,6 +39,8 @@ export interface ChatPage {
   tapButton(label: string | RegExp): Promise<void>;
   /** Resolves with the newest message bubble containing `text` once it shows. */
   waitForText(text: string | RegExp, options?: { timeoutMs?: number; fromBot?: boolean }): Promise<Locator>;
+  /** Switches to the user named `name` with the page's user buttons ("You are"): their private chat shows. */
+  switchUser(name: string): Promise<void>;
   /** Saves a full-page screenshot as test-artifacts/<name>.png and returns its path. */
   screenshot(name: string): Promise<string>;
 }
@@ -91,6 +93,15 @@ export async function openChat(browser: Browser, url: string, options: { default
       const bubble = bubbles(fromBot).filter({ hasText: text }).last();
       await bubble.waitFor({ state: 'visible', ...(timeoutMs ? { timeout: timeoutMs } : {}) });
       return bubble;
+    },
+    async switchUser(name) {
+      const named = (buttons: Locator) => buttons.filter({ has: page.locator('.name').getByText(name, { exact: true }) });
+      await named(page.locator('#userSwitch button')).click();
+      await named(page.locator('#userSwitch button.active')).waitFor();
+      await page
+        .locator('#subtitle')
+        .filter({ hasText: `you are ${name}` })
+        .waitFor();
     },
     async screenshot(name) {
       await mkdir(artifactsDir, { recursive: true });

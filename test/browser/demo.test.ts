@@ -1,7 +1,8 @@
 /**
  * The offline demo in a real browser: `npm run demo`'s entry in a child process, its chat page in
- * headless Chromium. A reseller says /start, connects the demo reseller account from the main
- * menu with the demo credentials, buys Telkomsel 10.000 for 081234567890 by taps (category, brand,
+ * headless Chromium. A reseller (the demo's upline, connected to the demo reseller account when
+ * the demo starts) says /start, connects that account anew from the main menu with the demo
+ * credentials, buys Telkomsel 10.000 for 081234567890 by taps (category, brand,
  * product), confirms, and sees the Pending message settle into one Sukses receipt; then downloads
  * that purchase as the /ekspor CSV and posts a price card through an inline query typed in the
  * message box. Then, with a sell price and /pantau on, the sandbox raises TSEL10's cost; once the
@@ -42,19 +43,21 @@ afterAll(async () => {
 }, 30_000);
 
 describe('npm run demo in a browser', () => {
-  it('/start, connect from the main menu, buy by taps only: the Pending message settles into one Sukses receipt', async () => {
+  it('/start, connect anew from the main menu, buy by taps only: the Pending message settles into one Sukses receipt', async () => {
     const chat = await openChat(browser, pageUrl);
     const { apiId, apiKey } = resellerDemoAccounts.main;
     try {
       await chat.sendText('/start');
-      await chat.waitForText('/connect', { fromBot: true });
+      await chat.waitForText('Akun provider Anda sudah terhubung', { fromBot: true });
 
-      // Connect from the main menu: ⚙️ Pengaturan → 🔗 Hubungkan akun → the service; the credentials are typed.
+      // Connect from the main menu: ⚙️ Pengaturan → 🔗 Hubungkan akun → the service → replace; the credentials are typed.
       await chat.tapButton('⚙️ Pengaturan');
       await chat.waitForText('Akun & pengaturan', { fromBot: true });
       await chat.tapButton('Hubungkan akun');
       await chat.waitForText('Pilih layanan', { fromBot: true });
       await chat.tapButton('Top-up reseller');
+      await chat.waitForText('sudah terhubung (', { fromBot: true });
+      await chat.tapButton('Ganti kredensial');
       await chat.waitForText('API ID', { fromBot: true });
       await chat.sendText(apiId);
       await chat.waitForText('API key', { fromBot: true });

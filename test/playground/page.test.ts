@@ -127,6 +127,23 @@ describe('chat page', () => {
     expect(firstUser.user.language_code).toBe('id');
   });
 
+  it("a user's note (who they are) reaches the page with the user, never the bot's updates", async () => {
+    const { api, firstUser } = await startPlayground({}, { note: 'upline · reseller' });
+    cleanup.push(() => api.close());
+    const second = api.createUser({ firstName: 'Sari', note: 'downline of Budi · Silver' });
+    const state = (await (await fetch(`${api.url}/playground/state`)).json()) as { users: Array<{ id: number; note?: string }> };
+    expect(state.users.map((u) => [u.id, u.note])).toEqual([
+      [firstUser.id, 'upline · reseller'],
+      [second.id, 'downline of Budi · Silver'],
+    ]);
+    second.send('/start');
+    const bot = new Bot(api.token, { botInfo: api.botInfo, client: { apiRoot: api.apiRoot } });
+    const [update] = await bot.api.getUpdates({ timeout: 0 });
+    expect(JSON.stringify(update)).not.toContain('downline of');
+    // With two users the page shows a switch button per user.
+    expect(await (await fetch(`${api.url}/`)).text()).toContain('id="userSwitch"');
+  });
+
   it('a user created with a language sends updates with that language_code', async () => {
     const api = await emulator();
     const created = await post(api, 'users', { firstName: 'Ann', languageCode: 'en' });

@@ -8,6 +8,7 @@ import { marketplaceDemoAccounts, marketplaceDemoPurchaseCodes } from '../sandbo
 import { resellerDemoAccounts } from '../sandbox/reseller.ts';
 import type { Demo } from './demo.ts';
 import { controlPrefix } from '../sandbox/server.ts';
+import { demoDownline } from './seed.ts';
 
 const rupiah = (n: number) => `Rp ${n.toLocaleString('id-ID')}`;
 
@@ -48,11 +49,21 @@ export function demoBanner(demo: Demo): string {
   const data = demo.temporaryData
     ? `${demo.dataDir} (temporary, removed when the demo stops; a new encryption key each run)`
     : `${demo.dataDir} (kept; use the same ENCRYPTION_KEY next time)`;
+  const upline = demo.firstUser.user.first_name;
+  const downline = demo.downlineUser.user.first_name;
+  const who =
+    demo.seeded === 'seeded'
+      ? `  You are ${upline} (id ${demo.firstUser.id}, an admin here), connected to the demo reseller account "main" and an upline
+  (/downline: level ${demoDownline.level} = your cost + ${demoDownline.markup}). Say /start; /hubungkan connects another demo account.
+  ${downline} (id ${demo.downlineUser.id}) is your downline at ${demoDownline.level} with ${rupiah(demoDownline.wallet)} in the wallet: switch to them on the
+  page's left ("You are"). As ${downline}: /saldo, /deposit 50000; as ${upline}: ✅ Terima on the ticket; as ${downline}: the credit,
+  then TSEL10.081234567890 at the ${demoDownline.level} price from the wallet, TSEL10.081234560000 (fails: refunded), /saldo, /mutasi.`
+      : `  You are ${upline} (id ${demo.firstUser.id}), ${downline} is user ${demo.downlineUser.id}: the kept data directory has them as they were.`;
   return `
 kiosbot demo is running: sandbox providers, playground and bot, all on this machine.
 
   Open the chat page:  ${demo.pageUrl}
-  You are ${demo.firstUser.user.first_name} (id ${demo.firstUser.id}, an admin here). Say /start, then /hubungkan to connect a demo account.
+${who}
 
 Demo credentials (sandbox only):
 ${table([['service', 'account', 'credentials', 'notes'], ...demoCredentialRows()])}

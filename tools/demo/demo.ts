@@ -5,6 +5,9 @@
  * `stop()` ends the bot first (gracefully, SIGKILL after 10 s), then the servers, then removes the
  * temporary directory. The bot also stops by itself, and removes that directory, if this process
  * is killed outright (bot-lifeline.ts).
+ *
+ * Downlines are on (DOWNLINES=true): the page has a second user, the first one's downline, seeded
+ * into the data directory through the bot's services before the bot starts (seed.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +20,8 @@ import { startPlayground } from '../playground/playground.ts';
 import type { BotApiEmulator, EmulatedUser } from '../playground/bot-api.ts';
 import { defaultPlaygroundToken } from '../playground/world.ts';
 import { startSandbox, type Sandbox } from '../sandbox/server.ts';
+import { createConfig } from '../../src/config.ts';
+import { demoDownline, seedDemoDownline, type SeedOutcome } from './seed.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 const tsxLoader = pathToFileURL(path.join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
@@ -28,7 +33,12 @@ const passedThrough = ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR', 'LOG_LEVEL', 'DEF
 export interface Demo {
   sandbox: Sandbox;
   playground: BotApiEmulator;
+  /** The page's first user: the upline (connected to the demo reseller account, downline mode open). */
   firstUser: EmulatedUser;
+  /** The page's second user: the first one's downline at the demo level, with a small wallet. */
+  downlineUser: EmulatedUser;
+  /** Whether the downline was seeded now, or a kept data directory had its users already. */
+  seeded: SeedOutcome;
   /** The chat page, e.g. `http://127.0.0.1:8081/`. */
   pageUrl: string;
   dataDir: string;
@@ -73,9 +83,15 @@ export async function startDemo({ env, onBotLine = (line) => console.log(`bot â”
       'the playground',
       'PLAYGROUND_PORT',
       { host: playgroundHost, port: playgroundPort },
-      () => startPlayground({ port: playgroundPort, host: playgroundHost, token }),
+      () => startPlayground({ port: playgroundPort, host: playgroundHost, token }, { note: 'upline Â· reseller' }),
     );
     closers.push(() => playground.close());
+    const downlineUser = playground.createUser({
+      firstName: 'Sari',
+      username: 'sari',
+      languageCode: 'id',
+      note: `downline of ${firstUser.user.first_name} Â· ${demoDownline.level}`,
+    });
 
     // The bot runs in a directory of its own: no .env of this checkout (a production one) leaks in.
     const runDir = await mkdtemp(path.join(tmpdir(), 'kiosbot-demo-'));
@@ -103,8 +119,12 @@ export async function startDemo({ env, onBotLine = (line) => console.log(`bot â”
       RECHECK_FIRST_SECONDS: env.RECHECK_FIRST_SECONDS?.trim() || '2',
       // A price changed with the sandbox's control endpoint reaches /pantau subscribers within a minute.
       PRICE_WATCH_MINUTES: env.PRICE_WATCH_MINUTES?.trim() || '1',
+      // The page's second user is the first one's downline (seed.ts).
+      DOWNLINES: 'true',
       PORT: '0',
     });
+    // Before the bot starts: one process owns a data directory.
+    const seeded = await seedDemoDownline(createConfig(botEnv), firstUser, downlineUser);
 
     // The lifeline stops the bot should this process be killed outright (no stop() to end it).
     const bot = spawn(process.execPath, ['--import', tsxLoader, '--import', botLifeline, path.join(repoRoot, 'src/main.ts')], {
@@ -136,6 +156,8 @@ export async function startDemo({ env, onBotLine = (line) => console.log(`bot â”
       sandbox,
       playground,
       firstUser,
+      downlineUser,
+      seeded,
       pageUrl: `${playground.url}/`,
       dataDir,
       temporaryData: !givenDataDir,

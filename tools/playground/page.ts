@@ -106,6 +106,7 @@ function state(world: World, inline: InlineMode, userId: number | undefined, cha
     name: nameOf(u.user),
     username: u.user.username,
     blocked: u.blocked,
+    note: u.note,
   }));
   const visible = (chat: ChatState) =>
     chat.type === 'private'
@@ -318,6 +319,9 @@ export const pageHtml = `<!doctype html>
   .row { display: flex; gap: 6px; margin-bottom: 6px; } .row > * { flex: 1; min-width: 0; }
   .chat-item { padding: 8px; border-radius: 6px; cursor: pointer; } .chat-item:hover { background: #202b36; } .chat-item.active { background: #2b5278; }
   .chat-item small { color: var(--muted); display: block; }
+  #userSwitch { display: flex; flex-direction: column; gap: 4px; margin-bottom: 6px; }
+  #userSwitch button { text-align: left; } #userSwitch button.active { background: #2b5278; border-color: var(--accent); }
+  #userSwitch small { color: var(--muted); display: block; }
   main { display: grid; grid-template-rows: auto 1fr auto auto auto; min-height: 0; height: 100vh; }
   header { padding: 10px 16px; background: var(--panel); border-bottom: 1px solid #0b1118; display: flex; justify-content: space-between; align-items: center; }
   header small { color: var(--muted); }
@@ -358,6 +362,7 @@ export const pageHtml = `<!doctype html>
   <div id="status" style="color:var(--muted);font-size:12px"></div>
   <h2>You are</h2>
   <div class="row"><select id="user"></select></div>
+  <div id="userSwitch" title="Switch to another user: their private chat with the bot"></div>
   <form class="row" id="newUser"><input name="firstName" placeholder="First name" required><input name="username" placeholder="username">
     <select name="languageCode" title="language_code of the user's updates" style="flex:0 0 auto">
     <option value="id" selected>id</option>
@@ -472,7 +477,10 @@ function render(s) {
   const sel = $("user");
   if (current.user !== undefined && !s.users.some((u) => u.id === current.user)) current.user = undefined;
   if (current.user === undefined && s.users.length) current.user = s.users[0].id;
-  sel.innerHTML = s.users.map((u) => '<option value="' + u.id + '"' + (u.id === current.user ? " selected" : "") + ">" + esc(u.name) + (u.username ? " @" + esc(u.username) : "") + " · " + u.id + "</option>").join("");
+  sel.innerHTML = s.users.map((u) => '<option value="' + u.id + '"' + (u.id === current.user ? " selected" : "") + ">" + esc(u.name) + (u.username ? " @" + esc(u.username) : "") + (u.note ? " · " + esc(u.note) : "") + " · " + u.id + "</option>").join("");
+  // With two users or more, one button each: switching is one tap (the demo's upline and downline).
+  $("userSwitch").innerHTML = s.users.length < 2 ? "" : s.users.map((u) => '<button type="button" data-user="' + u.id + '"' + (u.id === current.user ? ' class="active"' : "") + ">" +
+    (u.id === current.user ? "● " : "") + '<span class="name">' + esc(u.name) + "</span>" + (u.note ? "<small>" + esc(u.note) + "</small>" : "") + "</button>").join("");
   const me = s.users.find((u) => u.id === current.user);
   $("block").textContent = me && me.blocked ? "Unblock bot" : "Block bot";
   $("memberPick").innerHTML = s.users.map((u) => '<label style="display:block"><input type="checkbox" value="' + u.id + '"' + (u.id === current.user ? " checked" : "") + "> " + esc(u.name) + "</label>").join("");
@@ -481,7 +489,7 @@ function render(s) {
     "<small>" + c.type + " · " + c.id + (c.migratedTo ? " · migrated" : "") + (c.type !== "private" ? " · bot " + c.botStatus : "") + "</small></div>").join("");
   const chatInfo = s.chats.find((c) => c.id === current.chat);
   $("title").textContent = chatInfo ? chatInfo.title : "No chat";
-  $("subtitle").textContent = chatInfo ? chatInfo.type + " " + chatInfo.id : "";
+  $("subtitle").textContent = chatInfo ? chatInfo.type + " " + chatInfo.id + (me ? " · you are " + me.name + (me.note ? " (" + me.note + ")" : "") : "") : "";
   $("headerActions").innerHTML = chatInfo && chatInfo.type === "group" && !chatInfo.migratedTo ? '<button type="button" id="migrate">Upgrade to supergroup</button>' : "";
   renderMessages(s.chat);
   renderReplyKeyboard(s.chat);
@@ -615,12 +623,14 @@ $("newGroup").addEventListener("submit", async (e) => {
   const { id } = await post("groups", { title: f.title.value, type: f.type.value, memberIds });
   f.reset(); current.chat = id; render.first = true; refresh();
 });
-$("user").addEventListener("change", (e) => { current.user = Number(e.target.value); current.chat = current.user; localStorage.setItem("pg-user", String(current.user)); render.first = true; refresh(); });
+function switchUser(id) { current.user = id; current.chat = id; localStorage.setItem("pg-user", String(id)); render.first = true; refresh(); }
+$("user").addEventListener("change", (e) => switchUser(Number(e.target.value)));
 $("block").addEventListener("click", () => { const me = lastState && lastState.users.find((u) => u.id === current.user); if (me) post("block", { userId: me.id, blocked: !me.blocked }); });
 document.addEventListener("click", (e) => {
-  const t = e.target.closest("[data-chat],[data-tap],[data-url],[data-copy],[data-say],[data-command],[data-result],[data-inline-start],#migrate,.quote,.msg");
+  const t = e.target.closest("[data-user],[data-chat],[data-tap],[data-url],[data-copy],[data-say],[data-command],[data-result],[data-inline-start],#migrate,.quote,.msg");
   if (!t) return;
-  if (t.dataset.result !== undefined) chooseInline(t.dataset.result);
+  if (t.dataset.user) switchUser(Number(t.dataset.user));
+  else if (t.dataset.result !== undefined) chooseInline(t.dataset.result);
   else if (t.dataset.inlineStart !== undefined) startFromInline(t.dataset.inlineStart);
   else if (t.dataset.chat) { current.chat = Number(t.dataset.chat); render.first = true; refresh(); }
   else if (t.dataset.tap) post("tap", { userId: current.user, chatId: current.chat, messageId: Number(t.dataset.tap), button: t.dataset.button });

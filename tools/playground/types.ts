@@ -150,6 +150,11 @@ export interface CreateUserOptions {
    * user writes to the bot.
    */
   startedBot?: boolean;
+  /**
+   * Who the user is, as the chat page shows it beside their name (e.g. "upline, connected" in the
+   * demo); the playground's own, never part of the Telegram user.
+   */
+  note?: string;
 }
 
 export interface CreateGroupOptions {

@@ -44,6 +44,8 @@ export interface UserState {
   user: User;
   blocked: boolean;
   startedBot: boolean;
+  /** What the chat page shows beside the name (CreateUserOptions.note). */
+  note?: string | undefined;
 }
 
 export interface ChatState {
@@ -327,7 +329,7 @@ export class World {
       language_code: options.languageCode,
       is_premium: options.isPremium ? (true as const) : undefined,
     });
-    this.users.set(id, { user, blocked: false, startedBot: options.startedBot ?? true });
+    this.users.set(id, { user, blocked: false, startedBot: options.startedBot ?? true, note: options.note });
     this.chats.set(id, this.newChat(id, 'private', { userId: id }));
     this.changed();
     return this.userHandle(id);

@@ -2,8 +2,9 @@ import { createCallbackData } from 'callback-data';
 
 /**
  * Buttons of the /downline screens: `action` (`home`, `invites`, `newinv`, `revoke`, `auto`,
- * `levels`, `card`, `sus`, `res`, `rm`, `lvl`), `id` what it acts on (a downline's user id, an
- * invite id, or `-`), `arg` a level id or `on`/`off` (or `-`).
+ * `levels`, `card`, `sus`, `res`, `rm`, `lvl`, `limit` (the daily limit screen), `lim` (set it)),
+ * `id` what it acts on (a downline's user id, an invite id, a page of `home`, or `-`), `arg` a level
+ * id, `on`/`off`, a daily limit in rupiah or `off` (or `-`).
  */
 export const downlineData = createCallbackData('dl', { action: String, id: String, arg: String });
 

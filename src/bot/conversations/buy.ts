@@ -8,6 +8,7 @@ import type { BuyFlow } from './buy-flow.ts';
 import { PurchaseRefusedError, type PurchaseRefusal } from '../../services/purchases.ts';
 import { formatRupiah } from '../../text/format.ts';
 import { createDepositKeyboard } from '../keyboards/wallet.ts';
+import { renderSpendRefusal } from '../renderers/downlines.ts';
 import { askRepeat, checkPin, chooseSelection, confirmSummary, mayBuy, type CloseAll, type ConfirmedSummary } from './buy-steps.ts';
 
 /** Provider calls in flight at once while a bulk purchase is sent. */
@@ -82,6 +83,8 @@ async function replyRefused(flow: BuyFlow, refusal: PurchaseRefusal | undefined)
     await ctx.reply(t('buy-wallet-short', { balance: formatRupiah(refusal.balance), short: formatRupiah(refusal.shortBy) }), {
       reply_markup: createDepositKeyboard(t),
     });
+  } else if (refusal.reason === 'over-limit') {
+    await ctx.reply(renderSpendRefusal(t, { fits: false, spent: 0, limit: refusal.limit, left: refusal.left }));
   } else await ctx.reply(t(`buy-downline-${refusal.reason}`));
 }
 

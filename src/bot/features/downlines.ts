@@ -11,6 +11,8 @@ import {
   createDownlineCardKeyboard,
   createDownlineHomeKeyboard,
   createInvitesKeyboard,
+  createLimitKeyboard,
+  downlinesShown,
 } from '../keyboards/downlines.ts';
 import {
   activeInvites,
@@ -23,15 +25,21 @@ import {
   renderInvites,
   renderLevelProblems,
   renderLevels,
+  renderLimitScreen,
 } from '../renderers/downlines.ts';
 import { downlineLimits, isInvitePayload } from '../../services/downline-rules.ts';
-import type { DownlineChange, DownlineEntry } from '../../services/downlines.ts';
+import { maxDailyLimit, type DownlineChange, type DownlineEntry } from '../../services/downlines.ts';
+import { downlinesToday } from '../../services/downline-figures.ts';
+import { formatRupiah } from '../../text/format.ts';
+import { readAmount } from './wallet.ts';
 import { displayName } from '../../notify/downline-notices.ts';
 
 /**
  * Downlines (in preparation, on with DOWNLINES=true): `/downline` opens downline mode for a
- * connected reseller and shows their downlines, levels and invite links; `/start dl_…` (an invite
- * link) asks to join; the upline's approve and decline buttons under a request. A downline is
+ * connected reseller and shows their downlines (a page at a time, each with their wallet balance,
+ * today's purchases and the upline's margin from them), levels and invite links; a downline's card
+ * suspends, resumes, removes, moves them and sets their daily spend limit (also `/downline limit`);
+ * `/start dl_…` (an invite link) asks to join; the upline's approve and decline buttons under a request. A downline is
  * refused downline mode and connecting a reseller account. Private chats only. Everything it
  * changes goes through the downline service.
  */
@@ -54,6 +62,8 @@ privateChat.command('downline', async (ctx) => {
   if (word === 'level') return saveLevel(ctx, words, more);
   if (word === 'default' || word === 'utama') return setDefault(ctx, words[0] ?? '');
   if (word === 'auto') return setAuto(ctx, words[0]?.toLowerCase() ?? '');
+  if (word === 'limit' || word === 'batas') return setLimit(ctx, words);
+  if (word === 'grup' || word === 'group') return setGroupNotices(ctx, words[0]?.toLowerCase() ?? '');
   await ctx.reply(ctx.t('downline-usage'));
 });
 
@@ -71,8 +81,11 @@ async function openOrShow(ctx: BotContext): Promise<void> {
   await showHome(ctx);
 }
 
-/** The /downline screen, as a new message or in place of the tapped one. */
-async function showHome(ctx: BotContext, options: { edit?: boolean } = {}): Promise<void> {
+/**
+ * The /downline screen, as a new message or in place of the tapped one: page `page` of the
+ * downlines (a page past the end shows the last), each with today's figures (read for that page only).
+ */
+async function showHome(ctx: BotContext, options: { edit?: boolean; page?: number } = {}): Promise<void> {
   const userId = ctx.from?.id;
   if (userId === undefined) return;
   const mode = await ctx.deps.services.downlines.mode(userId);
@@ -81,10 +94,74 @@ async function showHome(ctx: BotContext, options: { edit?: boolean } = {}): Prom
     return;
   }
   const entries = await ctx.deps.services.downlines.list(userId);
-  const text = renderDownlineHome(ctx.t, mode, entries);
-  const reply_markup = createDownlineHomeKeyboard(ctx.t, mode, entries);
+  const lastPage = Math.max(0, Math.ceil(entries.length / downlinesShown) - 1);
+  const index = Math.min(Math.max(0, options.page ?? 0), lastPage);
+  const shown = entries.slice(index * downlinesShown, (index + 1) * downlinesShown);
+  const figures = await downlinesToday(ctx.deps.db, userId, shown, ctx.deps.now());
+  const text = renderDownlineHome(ctx.t, mode, entries.length, figures, index * downlinesShown + 1);
+  const reply_markup = createDownlineHomeKeyboard(ctx.t, mode, shown, { index, total: entries.length });
   if (options.edit) await quietly(ctx.editMessageText(text, { reply_markup }));
   else await ctx.reply(text, { reply_markup });
+}
+
+/** `/downline grup nyala|mati`: posts of downline purchases to the upline's linked group, masked. */
+async function setGroupNotices(ctx: BotContext, word: string): Promise<void> {
+  const userId = ctx.from?.id;
+  const on = ['on', 'nyala', 'ya'].includes(word) ? true : ['off', 'mati', 'tidak'].includes(word) ? false : undefined;
+  if (userId === undefined || on === undefined) {
+    await ctx.reply(ctx.t('downline-usage'));
+    return;
+  }
+  await ctx.deps.services.downlines.setGroupNotices(userId, on);
+  const linked = (await ctx.deps.db.groups.byOwner(userId)).length > 0;
+  await ctx.reply(ctx.t(!on ? 'downline-group-set-off' : linked ? 'downline-group-set-on' : 'downline-group-set-on-unlinked'), {
+    reply_markup: createDownlineBackKeyboard(ctx.t),
+  });
+}
+
+/** `/downline limit <id|@user> <amount|off>`: sets or clears a downline's daily spend limit. */
+async function setLimit(ctx: BotContext, words: readonly string[]): Promise<void> {
+  const userId = ctx.from?.id;
+  const [who = '', ...rest] = words;
+  if (userId === undefined) return;
+  const text = rest.join(' ').trim();
+  const off = /^(off|mati|hapus|tanpa|none|0)$/i.test(text);
+  const amount = off ? undefined : readAmount(text);
+  if (who === '' || (!off && amount === undefined)) {
+    await ctx.reply(ctx.t('downline-limit-usage', { max: formatRupiah(maxDailyLimit) }));
+    return;
+  }
+  const downline = await ctx.deps.services.wallets.findDownline(userId, who);
+  const changed = downline
+    ? await ctx.deps.services.downlines.changeDownline(userId, downline.id, { kind: 'limit', amount })
+    : ({ kind: 'not-yours' } as const);
+  if (!('entry' in changed) || !changed.entry) {
+    await ctx.reply(
+      changed.kind === 'bad-limit'
+        ? ctx.t('downline-limit-usage', { max: formatRupiah(maxDailyLimit) })
+        : ctx.t('wallet-adjust-not-yours', { who: who.slice(0, 40) }),
+    );
+    return;
+  }
+  await replyCard(ctx, changed.entry, changed.kind === 'unchanged' ? ctx.t('downline-unchanged') : limitDone(ctx, amount));
+}
+
+/** What the upline is told once a limit is set or cleared. */
+function limitDone(ctx: BotContext, amount: number | undefined): string {
+  return amount === undefined ? ctx.t('downline-done-limit-off') : ctx.t('downline-done-limit', { amount: formatRupiah(amount) });
+}
+
+/** A downline's card (with today's figures) and its buttons, as a new message under `note`, or in place of the tapped one. */
+async function replyCard(ctx: BotContext, entry: DownlineEntry, note?: string, options: { edit?: boolean } = {}): Promise<void> {
+  const userId = ctx.from?.id;
+  const mode = userId === undefined ? undefined : await ctx.deps.services.downlines.mode(userId);
+  if (userId === undefined || !mode) return;
+  const [figures] = await downlinesToday(ctx.deps.db, userId, [entry], ctx.deps.now());
+  if (!figures) return;
+  const card = renderDownlineCard(ctx.t, figures);
+  const reply_markup = createDownlineCardKeyboard(ctx.t, mode, entry);
+  if (options.edit) await quietly(ctx.editMessageText(card, { reply_markup }));
+  else await ctx.reply(note === undefined ? card : `${note}\n\n${card}`, { reply_markup });
 }
 
 /** `/downline invite 7d 10x`: a new link, expiring after the days and good for the number of people given. */
@@ -172,7 +249,7 @@ async function setAuto(ctx: BotContext, word: string): Promise<void> {
   await ctx.reply(ctx.t(on ? 'downline-auto-on' : 'downline-auto-off'), { reply_markup: createDownlineBackKeyboard(ctx.t) });
 }
 
-const actions = ['home', 'invites', 'newinv', 'revoke', 'auto', 'levels', 'card', 'sus', 'res', 'rm', 'lvl'] as const;
+const actions = ['home', 'invites', 'newinv', 'revoke', 'auto', 'levels', 'card', 'sus', 'res', 'rm', 'lvl', 'limit', 'lim'] as const;
 type Action = (typeof actions)[number];
 
 downlinesFeature.callbackQuery(downlineData.filter(), async (ctx) => {
@@ -199,7 +276,7 @@ async function onTap(ctx: CallbackQueryContext<BotContext>, tap: { action: Actio
   switch (tap.action) {
     case 'home':
       await ctx.answerCallbackQuery();
-      return showHome(ctx, { edit: true });
+      return showHome(ctx, { edit: true, page: /^\d{1,4}$/.test(tap.id) ? Number(tap.id) : 0 });
     case 'invites':
     case 'revoke': {
       if (tap.action === 'revoke') {
@@ -234,23 +311,44 @@ async function onTap(ctx: CallbackQueryContext<BotContext>, tap: { action: Actio
   }
 }
 
-/** A button of one downline's card: show it, suspend, resume, remove, change the level. */
+/** The change a card button asks for (`lim` with `arg` a rupiah amount or `off`); undefined when its `arg` does not read. */
+function changeOf(tap: { action: Action; arg: string }): DownlineChange | undefined {
+  switch (tap.action) {
+    case 'sus':
+      return { kind: 'suspend' };
+    case 'res':
+      return { kind: 'resume' };
+    case 'rm':
+      return { kind: 'remove' };
+    case 'lim':
+      return tap.arg === 'off'
+        ? { kind: 'limit', amount: undefined }
+        : /^\d{1,10}$/.test(tap.arg)
+          ? { kind: 'limit', amount: Number(tap.arg) }
+          : undefined;
+    default:
+      return { kind: 'level', levelId: tap.arg };
+  }
+}
+
+/** A button of one downline's card: show it, suspend, resume, remove, change the level, the daily limit screen and its amounts. */
 async function onDownlineTap(ctx: CallbackQueryContext<BotContext>, tap: { action: Action; id: string; arg: string }): Promise<void> {
   const service = ctx.deps.services.downlines;
   const downlineId = Number(tap.id);
   let entry: DownlineEntry | undefined;
-  if (tap.action === 'card') {
+  if (tap.action === 'card' || tap.action === 'limit') {
     entry = Number.isSafeInteger(downlineId) ? await service.entry(ctx.from.id, downlineId) : undefined;
     await ctx.answerCallbackQuery(entry ? {} : { text: ctx.t('downline-not-yours') });
+    if (entry && tap.action === 'limit') {
+      await quietly(ctx.editMessageText(renderLimitScreen(ctx.t, entry), { reply_markup: createLimitKeyboard(ctx.t, entry) }));
+      return;
+    }
   } else {
-    const change: DownlineChange =
-      tap.action === 'sus'
-        ? { kind: 'suspend' }
-        : tap.action === 'res'
-          ? { kind: 'resume' }
-          : tap.action === 'rm'
-            ? { kind: 'remove' }
-            : { kind: 'level', levelId: tap.arg };
+    const change = changeOf(tap);
+    if (!change) {
+      await ctx.answerCallbackQuery({ text: ctx.t('downline-unchanged') });
+      return;
+    }
     const changed = Number.isSafeInteger(downlineId)
       ? await service.changeDownline(ctx.from.id, downlineId, change)
       : { kind: 'not-yours' as const };
@@ -258,13 +356,13 @@ async function onDownlineTap(ctx: CallbackQueryContext<BotContext>, tap: { actio
       await ctx.answerCallbackQuery({ text: ctx.t(`downline-${changed.kind}`) });
       return showHome(ctx, { edit: true });
     }
-    await ctx.answerCallbackQuery({ text: ctx.t(changed.kind === 'unchanged' ? 'downline-unchanged' : `downline-done-${change.kind}`) });
+    const done = change.kind === 'limit' ? limitDone(ctx, change.amount) : ctx.t(`downline-done-${change.kind}`);
+    await ctx.answerCallbackQuery({ text: changed.kind === 'unchanged' ? ctx.t('downline-unchanged') : done });
     entry = changed.entry;
     if (!entry) return showHome(ctx, { edit: true });
   }
-  const mode = await service.mode(ctx.from.id);
-  if (!entry || !mode) return showHome(ctx, { edit: true });
-  await quietly(ctx.editMessageText(renderDownlineCard(ctx.t, entry), { reply_markup: createDownlineCardKeyboard(ctx.t, mode, entry) }));
+  if (!entry) return showHome(ctx, { edit: true });
+  await replyCard(ctx, entry, undefined, { edit: true });
 }
 
 // The upline's answer under a join request: approve into a level, or decline; an old or second tap is told what was decided.

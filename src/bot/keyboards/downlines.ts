@@ -1,6 +1,8 @@
 import { InlineKeyboard } from 'grammy';
 import type { TranslateFunction } from '@grammyjs/i18n';
 import { downlineData, joinRequestData } from '../callback-data/downlines.ts';
+import { reportDownlineData } from '../callback-data/report.ts';
+import { formatRupiah } from '../../text/format.ts';
 import { packIfFits } from '../callback-data/read.ts';
 import type { DownlineEntry } from '../../services/downlines.ts';
 import type { DownlineInvite, DownlineMode, JoinRequest } from '../../store/records/users.ts';
@@ -10,18 +12,36 @@ type Translate = (key: string, variables?: Record<string, string | number>) => s
 
 const data = (action: string, id: string | number = '-', arg = '-') => downlineData.pack({ action, id: String(id), arg });
 
-/** How many downlines the /downline screen lists as buttons (the rest are counted). */
-export const downlinesShown = 20;
+/** How many downlines one page of the /downline screen lists (each as a button too). */
+export const downlinesShown = 10;
 
-/** Under the /downline screen: a button per downline, then invites, levels and the auto-approve switch. */
-export function createDownlineHomeKeyboard(t: TranslateFunction, mode: DownlineMode, entries: readonly DownlineEntry[]): InlineKeyboard {
+/** The daily limits the limit screen offers as buttons (rupiah). */
+export const dailyLimitPresets = [100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000] as const;
+
+/**
+ * Under the /downline screen: a button per downline of page `page` (`shown` of `total`), ◀️ / ▶️
+ * between pages, then invites, levels and the auto-approve switch.
+ */
+export function createDownlineHomeKeyboard(
+  t: TranslateFunction,
+  mode: DownlineMode,
+  shown: readonly DownlineEntry[],
+  page: { index: number; total: number } = { index: 0, total: shown.length },
+): InlineKeyboard {
   const keyboard = new InlineKeyboard();
-  entries.slice(0, downlinesShown).forEach((entry, index) => {
-    keyboard.text(t('downline-button-card', { n: index + 1, name: entry.user.firstName }), data('card', entry.user.id));
+  const first = page.index * downlinesShown + 1;
+  shown.forEach((entry, index) => {
+    keyboard.text(t('downline-button-card', { n: first + index, name: entry.user.firstName }), data('card', entry.user.id));
     if (index % 2 === 1) keyboard.row();
   });
   // An odd count leaves its last button alone in a row of its own.
-  if (Math.min(entries.length, downlinesShown) % 2 === 1) keyboard.row();
+  if (shown.length % 2 === 1) keyboard.row();
+  const pages = Math.ceil(page.total / downlinesShown);
+  if (pages > 1) {
+    if (page.index > 0) keyboard.text(t('downline-button-previous'), data('home', page.index - 1));
+    if (page.index < pages - 1) keyboard.text(t('downline-button-next'), data('home', page.index + 1));
+    keyboard.row();
+  }
   keyboard.text(t('downline-button-invites'), data('invites')).text(t('downline-button-levels'), data('levels')).row();
   keyboard.text(
     t(mode.autoApprove ? 'downline-button-auto-on' : 'downline-button-auto-off'),
@@ -54,7 +74,28 @@ export function createDownlineCardKeyboard(t: TranslateFunction, mode: DownlineM
     const packed = packIfFits(() => data('lvl', id, level.id));
     if (packed) keyboard.text(t('downline-button-level', { level: level.name }), packed);
   }
-  return keyboard.row().text(t('downline-button-back'), data('home'));
+  return keyboard
+    .row()
+    .text(t('downline-button-limit'), data('limit', id))
+    .text(t('downline-button-report'), reportDownlineData.pack({ who: String(id), period: 'today' }))
+    .row()
+    .text(t('downline-button-back'), data('home'));
+}
+
+/** Under a downline's daily limit screen: the preset amounts, no limit, back to the card. */
+export function createLimitKeyboard(t: TranslateFunction, entry: DownlineEntry): InlineKeyboard {
+  const id = entry.user.id;
+  const keyboard = new InlineKeyboard();
+  dailyLimitPresets.forEach((amount, index) => {
+    const label = formatRupiah(amount);
+    keyboard.text(entry.membership.dailyLimit === amount ? `✅ ${label}` : label, data('lim', id, String(amount)));
+    if (index % 3 === 2) keyboard.row();
+  });
+  if (dailyLimitPresets.length % 3 !== 0) keyboard.row();
+  return keyboard
+    .text(t('downline-button-limit-off'), data('lim', id, 'off'))
+    .row()
+    .text(t('downline-button-back'), data('card', id));
 }
 
 /** Back to the /downline screen. */

@@ -4,11 +4,12 @@ import { inviteState, invitePayload } from '../../services/downline-rules.ts';
 import type { LevelLineProblem } from '../../services/downline-rules.ts';
 import { hasSellRules } from '../../services/pricing.ts';
 import type { DownlineInvite, DownlineLevel, DownlineMode, JoinRequest } from '../../store/records/users.ts';
-import { formatWibDateIn, formatWibIn } from '../../text/format.ts';
+import { formatRupiah, formatWibDateIn, formatWibIn } from '../../text/format.ts';
+import type { DownlineToday } from '../../services/downline-figures.ts';
+import type { DailySpendCheck } from '../../services/downline-spend.ts';
 import { raw } from '../../text/html.ts';
 import { displayName } from '../../notify/downline-notices.ts';
 import { describeMarkup, describeStep } from './sell.ts';
-import { downlinesShown } from '../keyboards/downlines.ts';
 
 /** One level in a line: its name (default marked) and its rules in /jual words. */
 export function levelLine(t: TranslateFunction, mode: DownlineMode, level: DownlineLevel): string {
@@ -26,39 +27,94 @@ export function levelLine(t: TranslateFunction, mode: DownlineMode, level: Downl
   return t('downline-level-line', { level: name, rules: raw(parts.join(' · ')) });
 }
 
-/** The /downline screen: levels, auto-approve, and the downlines with level, joined date and status. */
-export function renderDownlineHome(t: TranslateFunction, mode: DownlineMode, entries: readonly DownlineEntry[]): string {
+/**
+ * The /downline screen: levels, auto-approve, and one page of the downlines (`shown`, from number
+ * `first`), each with level, joined date and status, then their wallet balance and today's
+ * purchases with the upline's margin from them.
+ */
+export function renderDownlineHome(
+  t: TranslateFunction,
+  mode: DownlineMode,
+  total: number,
+  shown: readonly DownlineToday[],
+  first = 1,
+): string {
   const lines = [t('downline-title'), '', t('downline-levels-title')];
   for (const level of mode.levels) lines.push(levelLine(t, mode, level));
-  lines.push('', t(mode.autoApprove ? 'downline-auto-on' : 'downline-auto-off'), '');
-  if (entries.length === 0) lines.push(t('downline-none'));
+  lines.push('', t(mode.autoApprove ? 'downline-auto-on' : 'downline-auto-off'));
+  lines.push(t(mode.groupNotices ? 'downline-group-on' : 'downline-group-off'), '');
+  if (total === 0) lines.push(t('downline-none'));
   else {
-    lines.push(t('downline-list-title', { count: entries.length }));
-    entries.slice(0, downlinesShown).forEach((entry, index) => lines.push(downlineLine(t, entry, index + 1)));
-    if (entries.length > downlinesShown) lines.push(t('downline-list-more', { count: entries.length - downlinesShown }));
+    lines.push(t('downline-list-title', { count: total }));
+    shown.forEach((figures, index) => lines.push(downlineLine(t, figures, first + index)));
+    if (total > shown.length) lines.push('', t('downline-list-page', { from: first, to: first + shown.length - 1, count: total }));
   }
   return lines.join('\n');
 }
 
-function downlineLine(t: TranslateFunction, entry: DownlineEntry, n: number): string {
-  return t('downline-list-line', {
+function downlineLine(t: TranslateFunction, figures: DownlineToday, n: number): string {
+  const { entry } = figures;
+  const head = t('downline-list-line', {
     n,
     name: displayName(entry.user),
     level: entry.level.name,
     joined: formatWibDateIn(t, entry.membership.joinedAt),
     status: t(`downline-status-${entry.membership.status}`),
   });
+  const today = t('downline-list-today', {
+    balance: formatRupiah(figures.balance),
+    count: figures.today.count,
+    margin: formatRupiah(figures.today.margin),
+  });
+  return `${head}\n${today}`;
 }
 
-/** One downline's card. */
-export function renderDownlineCard(t: TranslateFunction, entry: DownlineEntry): string {
-  return t('downline-card', {
-    name: displayName(entry.user),
-    id: entry.user.id,
-    level: entry.level.name,
-    joined: formatWibIn(t, entry.membership.joinedAt),
-    status: t(`downline-status-${entry.membership.status}`),
-  });
+/** One downline's card: level, status, wallet, today's purchases and the upline's margin, the daily limit. */
+export function renderDownlineCard(t: TranslateFunction, figures: DownlineToday): string {
+  const { entry } = figures;
+  const limit = entry.membership.dailyLimit;
+  return [
+    t('downline-card', {
+      name: displayName(entry.user),
+      id: entry.user.id,
+      level: entry.level.name,
+      joined: formatWibIn(t, entry.membership.joinedAt),
+      status: t(`downline-status-${entry.membership.status}`),
+    }),
+    t('downline-card-wallet', { balance: formatRupiah(figures.balance) }),
+    t('downline-card-today', {
+      count: figures.today.count,
+      success: figures.today.success,
+      sales: formatRupiah(figures.today.sales),
+      margin: formatRupiah(figures.today.margin),
+    }),
+    limit === undefined
+      ? t('downline-card-limit-none')
+      : t('downline-card-limit', {
+          limit: formatRupiah(limit),
+          spent: formatRupiah(figures.spent),
+          left: formatRupiah(Math.max(0, limit - figures.spent)),
+        }),
+  ].join('\n');
+}
+
+/**
+ * What a downline is told when a purchase does not fit their daily spend limit (`checkDailySpend`
+ * answered `fits: false`): the limit and what is left today. Their own figures only.
+ */
+export function renderSpendRefusal(t: TranslateFunction, check: DailySpendCheck): string {
+  return t('downline-spend-over', { limit: formatRupiah(check.limit ?? 0), left: formatRupiah(check.left ?? 0) });
+}
+
+/** The daily limit screen of one downline: the current limit and how to set one. */
+export function renderLimitScreen(t: TranslateFunction, entry: DownlineEntry): string {
+  const limit = entry.membership.dailyLimit;
+  return [
+    t('downline-limit-title', { name: displayName(entry.user) }),
+    limit === undefined ? t('downline-card-limit-none') : t('downline-limit-current', { limit: formatRupiah(limit) }),
+    '',
+    t('downline-limit-help', { id: entry.user.id }),
+  ].join('\n');
 }
 
 /** The active invite links, each with its limits. */

@@ -49,10 +49,13 @@ export function renderReport(t: TranslateFunction, report: Report, days: { from:
   return lines.join('\n');
 }
 
-/** The report text (HTML) of a loaded period; `report-empty` when it had no transactions. */
+/** The report text (HTML) of a loaded period; `report-empty` when it had no transactions; an upline's margin from downlines after the figures. */
 export function renderReportMessage(t: TranslateFunction, period: PeriodReport): string {
-  if (period.txs.length === 0) return t('report-empty', period.days);
-  return `${renderReport(t, period.report, period.days)}\n\n${renderBalanceMoves(t, period.moves)}`;
+  // An upline's margin from their downlines is theirs too, with or without purchases of their own.
+  const fromDownlines =
+    period.downlineMargin === undefined ? '' : `\n\n${t('report-downline-margin', { amount: formatRupiah(period.downlineMargin) })}`;
+  if (period.txs.length === 0) return t('report-empty', period.days) + fromDownlines;
+  return `${renderReport(t, period.report, period.days)}${fromDownlines}\n\n${renderBalanceMoves(t, period.moves)}`;
 }
 
 const signed = (amount: number): string => (amount > 0 ? `+${formatRupiah(amount)}` : formatRupiah(amount));

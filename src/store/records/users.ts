@@ -84,6 +84,10 @@ export const downlineModeSchema = z.object({
   levels: z.array(downlineLevelSchema).min(1),
   invites: z.array(downlineInviteSchema),
   requests: z.array(joinRequestSchema),
+  /** Each settled purchase of a downline is posted to the upline's linked group (target masked, no amounts). */
+  groupNotices: z.boolean().optional(),
+  /** User ids of removed downlines, the most recent last (a bounded few): reports of all downlines still count their purchases. */
+  formerDownlines: z.array(z.number().int()).optional(),
 });
 export type DownlineMode = z.infer<typeof downlineModeSchema>;
 
@@ -123,6 +127,11 @@ export const membershipSchema = z.object({
   joinedAt: isoDate,
   /** The request that made it (a second approval of it changes nothing). */
   requestId: z.string().min(1),
+  /**
+   * Integer rupiah the downline may spend per WIB day (see services/downline-spend.ts), set by the
+   * upline; absent: no limit.
+   */
+  dailyLimit: z.number().int().positive().optional(),
 });
 export type Membership = z.infer<typeof membershipSchema>;
 
