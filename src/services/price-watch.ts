@@ -151,8 +151,9 @@ export class PriceWatchService {
   }
 
   /**
-   * Subscribes (or changes the settings); `undefined` unsubscribes. When the account had no stored
-   * copy yet, resolves once its baseline is taken, so the first change after subscribing is reported.
+   * Subscribes (or changes the settings); `undefined` unsubscribes. When the account (for a
+   * downline: or their level's list) had no stored copy yet, resolves once its baseline is taken,
+   * so the first change after subscribing is reported.
    */
   async update(userId: number, settings: PriceWatchSettings | undefined): Promise<void> {
     const { db } = this.deps;
