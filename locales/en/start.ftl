@@ -22,9 +22,9 @@ start-welcome-connected =
 
     Check your balance with /balance, find a product with /prices, or buy quickly: send CODE.TARGET, for example TSEL10.081234567890.
 start-welcome-downline =
-    Hello { $name }! 👋 You are a downline of { $upline }: you buy through your upline's account, from a wallet kept with { $upline }.
+    Hello { $name }! 👋 You are a downline of { $upline }, at level { $level }: you buy through your upline's account at your level's prices, from a wallet kept with { $upline }.
 
-    Check your wallet with /balance, top it up with /deposit, read the statement with /statement. All commands: /help.
+    Check your wallet with /balance, top it up with /deposit, read the statement with /statement, find a product with /prices, or buy quickly: send CODE.TARGET, for example TSEL10.081234567890. All commands: /help.
 start-group =
     Hello everyone! I am kiosbot. In this group I can post the shop owner's transaction notices. Send /help for the commands.
 

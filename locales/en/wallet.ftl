@@ -106,3 +106,16 @@ held-closed-final = Purchase <code>{ $refId }</code> is settled already: its pri
 held-closed-refund = Purchase <code>{ $refId }</code> is settled already: its price went back to the downline's wallet. Nothing changed.
 held-spent = ✅ Noted: purchase <code>{ $refId }</code> went through at the provider; { $price } of { $name }'s wallet is spent. { $name } holds { $balance }.
 held-refunded = ✅ { $price } went back to { $name }'s wallet (purchase <code>{ $refId }</code>). { $name } now holds { $balance }.
+
+## Wallet statement in /ekspor
+
+wallet-export-caption = 📜 Wallet statement: { $count ->
+        [one] { $count } entry
+       *[other] { $count } entries
+    }, { $from } to { $to } (WIB). Opening balance { $opening }, in { $credited }, out { $debited }, closing balance { $closing }.
+wallet-export-column-time = Time (WIB)
+wallet-export-column-kind = Kind
+wallet-export-column-amount = Amount
+wallet-export-column-balance = Balance after
+wallet-export-column-ref = Ref ID
+wallet-export-column-note = Note

@@ -6,6 +6,7 @@ alert-current = Saya akan mengabari Anda begitu saldo di bawah { $amount }. /ale
 alert-set = Oke! Saya kabari begitu saldo deposit di bawah { $amount }.
 alert-removed = Peringatan saldo dimatikan.
 alert-invalid = Tulis batasnya dalam rupiah bulat, misalnya /alert 50000 atau /alert 50.000, atau /alert off untuk mematikan.
+alert-downline = Peringatan saldo mengawasi saldo deposit akun provider, dan itu saldo deposit akun provider upline Anda (upline Anda yang dikabari). Saldo dompet Anda ada di /saldo; isi dengan /deposit.
 alert-low-balance = ⚠️ Saldo deposit Anda tinggal { $balance }, di bawah batas { $threshold }. Isi deposit supaya transaksi tidak gagal.
 alert-downline = Peringatan saldo menipis memantau saldo akun provider Anda sendiri; sebagai downline Anda membeli lewat akun upline, jadi tidak ada yang dipantau. Saldo deposit Anda di upline: /saldo.
 

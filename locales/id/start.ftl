@@ -22,9 +22,9 @@ start-welcome-connected =
 
     Cek saldo dengan /saldo, cari produk dengan /harga, atau beli cepat: kirim KODE.TUJUAN, misalnya TSEL10.081234567890.
 start-welcome-downline =
-    Halo { $name }! 👋 Anda downline dari { $upline }: Anda membeli lewat akun upline Anda, dengan saldo deposit yang disimpan di { $upline }.
+    Halo { $name }! 👋 Anda downline dari { $upline }, di level { $level }: Anda membeli lewat akun upline Anda dengan harga level Anda, dibayar dari saldo dompet yang disimpan di { $upline }.
 
-    Cek saldo dengan /saldo, isi saldo dengan /deposit, lihat mutasi dengan /mutasi. Daftar perintah: /bantuan.
+    Cek saldo dompet dengan /saldo, isi dengan /deposit, lihat mutasi dengan /mutasi, cari produk dengan /harga, atau beli cepat: kirim KODE.TUJUAN, misalnya TSEL10.081234567890. Daftar perintah: /bantuan.
 start-group =
     Halo semuanya! Saya kiosbot. Di grup ini saya bisa mengirim notifikasi transaksi pemilik toko. Ketik /help untuk daftar perintah.
 

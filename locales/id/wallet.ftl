@@ -106,3 +106,13 @@ held-closed-final = Pembelian <code>{ $refId }</code> sudah selesai: harganya su
 held-closed-refund = Pembelian <code>{ $refId }</code> sudah selesai: harganya sudah dikembalikan ke dompet downline. Tidak ada yang diubah.
 held-spent = ✅ Dicatat: pembelian <code>{ $refId }</code> diproses provider; { $price } dari dompet { $name } terpakai. Saldo { $name }: { $balance }.
 held-refunded = ✅ { $price } dikembalikan ke dompet { $name } (pembelian <code>{ $refId }</code>). Saldo { $name } sekarang { $balance }.
+
+## Wallet statement in /ekspor
+
+wallet-export-caption = 📜 Mutasi dompet: { $count } entri, { $from } s.d. { $to } (WIB). Saldo awal { $opening }, masuk { $credited }, keluar { $debited }, saldo akhir { $closing }.
+wallet-export-column-time = Waktu (WIB)
+wallet-export-column-kind = Jenis
+wallet-export-column-amount = Jumlah
+wallet-export-column-balance = Saldo setelahnya
+wallet-export-column-ref = Ref ID
+wallet-export-column-note = Keterangan

@@ -76,8 +76,11 @@ export class CatalogueService {
     }
   }
 
-  /** `list` at `level`'s prices: each product's price is the level's sell price over the upline's cost. */
-  private atLevel(list: Product[], level: DownlineLevel): Product[] {
+  /**
+   * `list` (an upline's own list) at `level`'s prices: each product's price is the level's sell
+   * price over the upline's cost. Memoised per list and rules, as `priceList` hands it out.
+   */
+  atLevel(list: Product[], level: DownlineLevel): Product[] {
     const key = JSON.stringify(level.rules);
     let byRules = this.leveled.get(list);
     if (!byRules) this.leveled.set(list, (byRules = new Map<string, Product[]>()));

@@ -1,12 +1,15 @@
 /**
  * Inline price sharing (`@bot tsel 10` in any chat): a connected reseller's matching products with
  * their SELL prices, a page at a time, for the bot to turn into price cards. The cost never leaves
- * this module: a card carries the sell price only. Products come from the cached price list
+ * this module: a card carries the sell price only. A downline's cost is their level price (the
+ * catalogue hands them their upline's list at it): their cards show it, or their own /jual price
+ * over it, never the upline's cost. Products come from the cached price list
  * (`CatalogueService`), never fetched per keystroke; the search is the price list's own.
  */
 import { isProductAvailable, type Product } from '../providers/reseller/schemas.ts';
 import type { Db } from '../store/db.ts';
 import type { CatalogueService } from './catalogue.ts';
+import type { TradingAccounts } from './trading.ts';
 import { brandOf } from './brands.ts';
 import { searchProducts } from './product-search.ts';
 import type { SellPricesOf } from './pricing.ts';
@@ -28,7 +31,7 @@ export interface PriceCard {
 }
 
 export type InlinePrices =
-  /** Not a connected reseller: no prices, only the way to the bot. */
+  /** Neither a connected reseller nor a downline: no prices, only the way to the bot. */
   | { kind: 'not-connected' }
   /** The price list could not be read (provider down, account refused). */
   | { kind: 'unavailable' }
@@ -44,6 +47,8 @@ export type InlinePrices =
 export interface InlinePriceDeps {
   db: Db;
   catalogue: CatalogueService;
+  /** Who may share prices: a connected reseller, or a downline (at their level's prices). */
+  trading: Pick<TradingAccounts, 'of'>;
   /** Default: no sell prices (cards show the cost). */
   sellPrices?: SellPricesOf | undefined;
   pageSize?: number;
@@ -55,8 +60,11 @@ export class InlinePriceService {
 
   /** One page (from `offset`, Telegram's opaque offset, '' for the first) of the products matching `query`. */
   async search(userId: number, query: string, offset: string): Promise<InlinePrices> {
-    const { db, catalogue } = this.deps;
-    if (!(await db.credentials.listServices(userId)).includes('reseller')) return { kind: 'not-connected' };
+    const { db, catalogue, trading } = this.deps;
+    const account = await trading.of(userId);
+    if (!account) return { kind: 'not-connected' };
+    // A downline whose upline's account cannot sell now: their prices cannot be read either.
+    if (account.kind === 'downline' && !account.connected) return { kind: 'unavailable' };
     let products: Product[];
     try {
       products = await catalogue.priceList(userId);

@@ -2,6 +2,12 @@
  * Price-change alerts (/pantau): each watched provider account's price list is fetched once per
  * pass, compared with the last copy, and each subscriber (and their group, if chosen) gets one
  * digest of what changed for the brands they follow. The first fetch only records the baseline.
+ *
+ * A downline watches their own prices: the same one fetch of their upline's account, repriced at
+ * their level and compared with the last copy of that level's list (its own snapshot, keyed by
+ * account, upline and level). So a cost change shows as the change of their price it makes (none
+ * when the level's rounding or a fixed price absorbs it), and a change of the upline's level rules
+ * is a change of their prices too. Never the upline's cost or margin.
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.ts';
@@ -11,6 +17,9 @@ import type { UserRecord } from '../store/records/users.ts';
 import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
 import type { CatalogueService } from './catalogue.ts';
+import type { TradingAccounts } from './trading.ts';
+import type { DownlineLevel } from '../store/records/users.ts';
+import type { Product } from '../providers/reseller/schemas.ts';
 import { groupByBrand } from './brands.ts';
 import { activeProductStatus } from '../providers/reseller/schemas.ts';
 import type { SellPricesOf } from './pricing.ts';
@@ -76,15 +85,45 @@ export interface PriceWatchSettings {
   group: boolean;
 }
 
-/** A provider account (`key`: `accountKeyOf` its api id) and its subscribers. */
+/**
+ * A provider account (`key`: `accountKeyOf` its api id), fetched as `ownerId` (a user whose own
+ * account it is), its subscribers on its own prices, and its downlines' subscriptions by level.
+ */
 interface WatchedAccount {
   key: string;
+  ownerId: number;
   userIds: number[];
+  levels: WatchedLevel[];
+}
+
+/** One upline's level whose downlines watch their prices: its own snapshot under `key`. */
+interface WatchedLevel {
+  key: string;
+  level: DownlineLevel;
+  userIds: number[];
+}
+
+/** Where one subscriber's digest comes from: the account, and for a downline their level's list. */
+interface WatchOf {
+  key: string;
+  ownerId: number;
+  level?: { key: string; level: DownlineLevel };
+}
+
+/** The snapshot key of a level's list: its account, its upline (two uplines may share an account) and the level. */
+function levelKeyOf(accountKey: string, uplineId: number, levelId: string): string {
+  return `${accountKey}:${uplineId}:${levelId}`;
+}
+
+function snapshotOf(list: readonly Product[]): SnapshotProduct[] {
+  return list.map((p) => ({ code: p.code, name: p.product_name, price: p.price, status: p.status }));
 }
 
 export interface PriceWatchDeps {
   db: Db;
   credentials: CredentialService;
+  /** Whose account a subscriber's prices come from (a downline: their upline's, at their level). */
+  trading: TradingAccounts;
   /** The one price list per account: the watcher's fetch replaces the copy every feature shows. */
   catalogue: CatalogueService;
   logger: Logger;
@@ -112,15 +151,21 @@ export class PriceWatchService {
   }
 
   /**
-   * Subscribes (or changes the settings); `undefined` unsubscribes. When the account had no stored
-   * copy yet, resolves once its baseline is taken, so the first change after subscribing is reported.
+   * Subscribes (or changes the settings); `undefined` unsubscribes. When the account (for a
+   * downline: or their level's list) had no stored copy yet, resolves once its baseline is taken,
+   * so the first change after subscribing is reported.
    */
   async update(userId: number, settings: PriceWatchSettings | undefined): Promise<void> {
     const { db } = this.deps;
     const brands = settings ? [...new Set(settings.brands.map((b) => b.trim().toLowerCase()).filter(Boolean))] : [];
     await db.users.update(userId, { priceWatch: settings ? { brands, group: settings.group } : undefined });
-    const key = settings ? await this.watchKeyOf(userId) : undefined;
-    if (key !== undefined && !(await db.priceWatch.get(key))) await this.check({ key, userIds: [userId] });
+    const watch = settings ? await this.watchOf(userId) : undefined;
+    if (!watch) return;
+    const keys = [watch.key, ...(watch.level ? [watch.level.key] : [])];
+    const stored = await Promise.all(keys.map((key) => db.priceWatch.get(key)));
+    if (stored.every(Boolean)) return;
+    // Only the missing copies: comparing the stored ones here would report a change to this user alone.
+    await this.check(accountOf(watch, userId), { baselineOnly: true });
   }
 
   /**
@@ -133,7 +178,7 @@ export class PriceWatchService {
       if (index > 0 && pause && !(await pause(watched.length))) return;
       await this.check(account);
     }
-    await this.deps.db.priceWatch.retain(new Set(watched.map((a) => a.key)));
+    await this.deps.db.priceWatch.retain(new Set(watched.flatMap((a) => [a.key, ...a.levels.map((l) => l.key)])));
   }
 
   /** Queues one user's digest (filtered by their brands); resolves how many messages were queued. */
@@ -159,8 +204,8 @@ export class PriceWatchService {
     return items.length;
   }
 
-  /** The snapshot key of the user's reseller account; undefined when not connected (or unreadable, which is logged). */
-  private async watchKeyOf(userId: number): Promise<string | undefined> {
+  /** The snapshot key of the user's own reseller account; undefined when not connected (or unreadable, which is logged). */
+  private async accountKeyOfUser(userId: number): Promise<string | undefined> {
     try {
       const apiId = (await this.deps.credentials.load(userId, 'reseller'))?.apiId;
       return apiId === undefined ? undefined : accountKeyOf(apiId);
@@ -170,46 +215,95 @@ export class PriceWatchService {
     }
   }
 
-  /** Accounts with at least one subscriber (connected, active, not banned). */
-  private async accounts(): Promise<WatchedAccount[]> {
-    const byKey = new Map<string, number[]>();
-    // The store finds the few watchers without reading the other users.
-    for (const user of await this.deps.db.users.list({ active: true, priceWatchers: true, where: isSubscriber })) {
-      const key = await this.watchKeyOf(user.id);
-      if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), user.id]);
-    }
-    return [...byKey].map(([key, userIds]) => ({ key, userIds }));
+  /** Where the user's digest comes from; undefined when they cannot trade (not connected, or their upline is not). */
+  private async watchOf(userId: number): Promise<WatchOf | undefined> {
+    const account = await this.deps.trading.of(userId);
+    if (!account || (account.kind === 'downline' && !account.connected)) return undefined;
+    const key = await this.accountKeyOfUser(account.accountId);
+    if (key === undefined) return undefined;
+    if (account.kind === 'own') return { key, ownerId: userId };
+    const level = { key: levelKeyOf(key, account.accountId, account.level.id), level: account.level };
+    return { key, ownerId: account.accountId, level };
   }
 
-  /** Fetches the account's list, queues the digests of what changed, then stores the copy; a failed fetch is logged (the next pass tries again). */
-  private async check(account: WatchedAccount): Promise<void> {
-    const [first] = account.userIds;
-    if (first === undefined) return;
-    let products: SnapshotProduct[];
+  /** Accounts with at least one subscriber (connected, active, not banned). */
+  private async accounts(): Promise<WatchedAccount[]> {
+    const byKey = new Map<string, WatchedAccount>();
+    // The store finds the few watchers without reading the other users.
+    for (const user of await this.deps.db.users.list({ active: true, priceWatchers: true, where: isSubscriber })) {
+      const watch = await this.watchOf(user.id);
+      if (!watch) continue;
+      const account = byKey.get(watch.key) ?? { key: watch.key, ownerId: watch.ownerId, userIds: [], levels: [] };
+      byKey.set(watch.key, account);
+      if (!watch.level) {
+        // The account's own subscriber fetches it as themselves: certain to be its owner.
+        account.ownerId = user.id;
+        account.userIds.push(user.id);
+        continue;
+      }
+      const { key, level } = watch.level;
+      const watched = account.levels.find((l) => l.key === key);
+      if (watched) watched.userIds.push(user.id);
+      else account.levels.push({ key, level, userIds: [user.id] });
+    }
+    return [...byKey.values()];
+  }
+
+  /**
+   * Fetches the account's list (once, for every list made of it), then compares it, and each
+   * watched level's list made of it, with its last copy. `baselineOnly`: stores the missing copies
+   * and compares nothing. A failed fetch is logged (the next pass tries again).
+   */
+  private async check(account: WatchedAccount, options: { baselineOnly?: boolean } = {}): Promise<void> {
+    const { catalogue, logger, now } = this.deps;
+    let list: Product[];
     try {
-      const list = await this.deps.catalogue.priceList(first, { fresh: true });
-      products = list.map((p) => ({ code: p.code, name: p.product_name, price: p.price, status: p.status }));
+      list = await catalogue.priceList(account.ownerId, { fresh: true });
     } catch (error) {
-      this.deps.logger.warn('price watch: price list fetch failed', { account: account.key, error });
+      logger.warn('price watch: price list fetch failed', { account: account.key, error });
       return;
     }
-    const snapshot = { at: this.deps.now().toISOString(), products };
-    const before = await this.deps.db.priceWatch.get(account.key);
+    const at = now().toISOString();
+    const lists = [
+      { key: account.key, userIds: account.userIds, products: snapshotOf(list) },
+      ...account.levels.map((l) => ({ key: l.key, userIds: l.userIds, products: snapshotOf(catalogue.atLevel(list, l.level)) })),
+    ];
+    let queued = 0;
+    for (const watched of lists) queued += await this.compare(watched, at, options.baselineOnly === true);
+    if (queued > 0) this.deps.onQueued?.();
+  }
+
+  /** Compares one list with its last copy: queues the digests of what changed, then stores the list; resolves how many messages were queued. */
+  private async compare(
+    watched: { key: string; userIds: number[]; products: SnapshotProduct[] },
+    at: string,
+    baselineOnly: boolean,
+  ): Promise<number> {
+    const { db, logger } = this.deps;
+    const { key, products } = watched;
+    const before = await db.priceWatch.get(key);
     if (!before) {
-      await this.deps.db.priceWatch.save(account.key, snapshot);
-      return;
+      await db.priceWatch.save(key, { at, products });
+      return 0;
     }
+    if (baselineOnly) return 0;
     const changes = diffPriceLists(before.products, products);
-    if (changes.length === 0) return;
+    if (changes.length === 0) return 0;
     // Digests first, then the new copy: a crash in between sends the same digest again after the
     // restart (deduplicated while it is still queued) rather than losing it.
-    const fingerprint = `${account.key}:${createHash('sha256').update(JSON.stringify(products)).digest('hex').slice(0, 16)}`;
+    const fingerprint = `${key}:${createHash('sha256').update(JSON.stringify(products)).digest('hex').slice(0, 16)}`;
     let queued = 0;
-    for (const userId of account.userIds) queued += await this.notify(userId, changes, fingerprint);
-    await this.deps.db.priceWatch.save(account.key, snapshot);
-    if (queued > 0) this.deps.onQueued?.();
-    this.deps.logger.info('price watch: price list changed', { account: account.key, changes: changes.length, queued });
+    for (const userId of watched.userIds) queued += await this.notify(userId, changes, fingerprint);
+    await db.priceWatch.save(key, { at, products });
+    logger.info('price watch: price list changed', { account: key, changes: changes.length, queued });
+    return queued;
   }
+}
+
+/** One subscriber's own watch as an account to check. */
+function accountOf(watch: WatchOf, userId: number): WatchedAccount {
+  const { key, ownerId, level } = watch;
+  return level ? { key, ownerId, userIds: [], levels: [{ ...level, userIds: [userId] }] } : { key, ownerId, userIds: [userId], levels: [] };
 }
 
 function isSubscriber(user: UserRecord): boolean {

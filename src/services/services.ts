@@ -134,7 +134,7 @@ export function createServices(deps: ServicesDeps): Services {
     catalogue,
     trading,
     walletAudit: new WalletAuditService(deps.db),
-    inlinePrices: new InlinePriceService({ db: deps.db, catalogue, sellPrices }),
+    inlinePrices: new InlinePriceService({ db: deps.db, catalogue, trading, sellPrices }),
     accounts: createAccountService(deps.db),
     groupLinks: new GroupLinkService(deps.db),
     downlines: new DownlineService({
@@ -165,6 +165,7 @@ export function createServices(deps: ServicesDeps): Services {
     priceWatch: new PriceWatchService({
       db: deps.db,
       credentials,
+      trading,
       catalogue,
       logger: deps.logger,
       now: deps.now,

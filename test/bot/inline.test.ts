@@ -6,6 +6,7 @@ import { resellerDemoProducts } from '../../tools/sandbox/reseller.ts';
 import { formatRupiah } from '../../src/text/format.ts';
 import type { EmulatedUser, InlineAnswer } from '../../tools/playground/bot-api.ts';
 import type { SellPriceOf } from '../../src/services/pricing.ts';
+import { tsel10Cost, uplineAndDownline } from '../helpers/downline-world.ts';
 
 /** A markup the pricing module could set: Rp 1.550 on top of the cost, so every sell price differs from its cost. */
 const markup = 1550;
@@ -206,5 +207,32 @@ describe("inline mode with the reseller's own /jual rules", () => {
     const after = articles(await ask('tsel 10'))[0];
     expect(after?.description).toContain(formatRupiah(costOf('TSEL10') + 1000));
     expect(JSON.stringify(after)).not.toContain(formatRupiah(costOf('TSEL10')));
+  });
+});
+
+describe("inline mode for a downline (DOWNLINES=true): their level prices, never the upline's cost", () => {
+  let world: TestWorld;
+  afterEach(async () => {
+    await world.stop();
+  });
+
+  it('shows the level price, then their own /jual price over it; /start inline explains, not /connect', async () => {
+    world = await startWorld({ telegram: { inlineMode: true }, env: { DOWNLINES: 'true' } });
+    const { sari } = await uplineAndDownline(world);
+    const ask = async (query: string) =>
+      articles(await world.telegram.waitForInlineAnswer(world.telegram.sendInlineQuery(sari, query, { chatType: 'private' })));
+    const [card] = await ask('tsel 10');
+    expect(card?.title).toBe('Telkomsel 10.000');
+    expect(cardText(card!)).toContain(`<b>${formatRupiah(tsel10Cost + 500)}</b>`);
+    for (const result of await ask('')) expect(JSON.stringify(result)).not.toContain(formatRupiah(tsel10Cost));
+
+    await world.telegram.waitForBotMessage(sari, { after: sari.send('/jual 1000'), textIncludes: '1.000' });
+    const [sold] = await ask('tsel 10');
+    expect(sold?.description).toContain(formatRupiah(tsel10Cost + 500 + 1000));
+    expect(JSON.stringify(sold)).not.toMatch(/10\.450|10\.950/);
+
+    const help = await world.telegram.waitForBotMessage(sari, { after: sari.send('/start inline') });
+    expect(help.text).toContain('tsel 10');
+    expect(help.text).not.toContain('/connect');
   });
 });

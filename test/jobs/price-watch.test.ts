@@ -12,6 +12,7 @@ import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { createPriceWatchJob } from '../../src/jobs/price-watch.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { SellPriceOf } from '../../src/services/pricing.ts';
+import { anotherDownline, uplineAndDownline } from '../helpers/downline-world.ts';
 
 let world: TestWorld;
 afterEach(async () => {
@@ -301,6 +302,104 @@ describe('/pantau settings', () => {
     const answer = await world.telegram.waitForBotMessage(budi, { after: budi.send('/pantau') });
     expect(answer.text).not.toContain('📊');
     expect(await world.app.services.priceWatch.settings(budi.id)).toBeUndefined();
+  });
+});
+
+describe('a downline watches their own prices (DOWNLINES=true)', () => {
+  const startWithDownline = async (levelLines?: readonly string[]) => {
+    await start({ env: { DOWNLINES: 'true' } });
+    return await uplineAndDownline(world, levelLines ? { levelLines } : {});
+  };
+
+  it('/pantau works for a downline (they have no reseller account of their own): the settings screen, with their brands', async () => {
+    const { sari } = await startWithDownline();
+    const screen = await world.telegram.waitForBotMessage(sari, { after: sari.send('/pantau'), textIncludes: '📊' });
+    expect(screen.buttons.flat()).toEqual(expect.arrayContaining(['🔔 Aktifkan', 'Telkomsel']));
+    sari.tap(screen, '🔔 Aktifkan');
+    await world.telegram.waitFor(async () => (await world.app.services.priceWatch.settings(sari.id)) !== undefined);
+    await world.telegram.waitForBotMessage(sari, { after: sari.send('/pantau xl'), textIncludes: 'Brand: XL' });
+  });
+
+  it("the digest shows the downline's level prices, never the upline's cost; one fetch of the account for both", async () => {
+    const { budi, sari } = await startWithDownline();
+    for (const user of [budi, sari])
+      await world.telegram.waitForBotMessage(user, { after: user.send('/pantau semua'), textIncludes: '📊' });
+    await pass();
+    world.sandbox.reseller.setProduct('TSEL10', { price: 10_900 });
+    world.sandbox.reseller.setProduct('XL10', { status: 'kosong' });
+    const before = priceListRequests().length;
+    await pass();
+    expect(priceListRequests().length).toBe(before + 1);
+    expect(digests(budi)[0]?.text).toContain('TSEL10 Telkomsel 10.000: Rp 10.450 → Rp 10.900');
+    const [digest, ...more] = digests(sari);
+    expect(more).toHaveLength(0);
+    expect(digest?.text).toContain('TSEL10 Telkomsel 10.000: Rp 10.950 → Rp 11.400');
+    expect(digest?.text).toContain('XL10 XL 10.000 — kosong');
+    expect(digest?.text).not.toMatch(/10\.450|10\.900|untung|rugi/);
+  });
+
+  it('downlines at two levels each get their own prices from the one fetch of the account', async () => {
+    const { budi, sari } = await startWithDownline();
+    await world.app.services.downlines.saveLevel(budi.id, 'Gold', ['Rp 200']);
+    const dewi = await anotherDownline(world, budi, 'Dewi');
+    const gold = (await world.app.services.downlines.mode(budi.id))?.levels.find((l) => l.name === 'Gold');
+    await world.app.services.downlines.changeDownline(budi.id, dewi.id, { kind: 'level', levelId: gold!.id });
+    for (const user of [sari, dewi])
+      await world.telegram.waitForBotMessage(user, { after: user.send('/pantau semua'), textIncludes: '📊' });
+    await pass();
+    world.sandbox.reseller.setProduct('TSEL10', { price: 10_900 });
+    const before = priceListRequests().length;
+    await pass();
+    expect(priceListRequests().length).toBe(before + 1);
+    expect(digests(sari)[0]?.text).toContain('TSEL10 Telkomsel 10.000: Rp 10.950 → Rp 11.400');
+    expect(digests(dewi)[0]?.text).toContain('TSEL10 Telkomsel 10.000: Rp 10.650 → Rp 11.100');
+    expect(digests(dewi)[0]?.text).not.toContain('10.950');
+    expect(digests(budi)).toHaveLength(0);
+  });
+
+  it("a change of the upline's level rules is a change of the downline's prices; a cost change the level's rounding absorbs is none", async () => {
+    // Bronze: Rp 500, rounded up to Rp 1.000 — TSEL10 at Rp 10.450 sells to Sari at Rp 11.000.
+    const { budi, sari } = await startWithDownline(['Rp 500', 'bulat 1000']);
+    for (const user of [budi, sari])
+      await world.telegram.waitForBotMessage(user, { after: user.send('/pantau semua'), textIncludes: '📊' });
+    await pass();
+    world.sandbox.reseller.setProduct('TSEL10', { price: 10_480 });
+    await pass();
+    expect(digests(budi)[0]?.text).toContain('Rp 10.450 → Rp 10.480');
+    expect(digests(sari)).toHaveLength(0);
+
+    // Bronze becomes Rp 1.000 (still rounded up to Rp 1.000): Rp 10.480 + 1.000 → Rp 12.000.
+    await world.app.services.downlines.saveLevel(budi.id, 'Bronze', ['Rp 1000']);
+    await pass();
+    expect(digests(budi)).toHaveLength(1);
+    const [digest, ...more] = digests(sari);
+    expect(more).toHaveLength(0);
+    expect(digest?.text).toContain('TSEL10 Telkomsel 10.000: Rp 11.000 → Rp 12.000');
+    expect(digest?.text).not.toContain('10.480');
+  });
+
+  it("while the upline's account is disconnected the downline's watch rests: no fetch, no digest, and /pantau says the upline's service is unavailable", async () => {
+    const { budi, sari } = await startWithDownline();
+    await world.telegram.waitForBotMessage(sari, { after: sari.send('/pantau semua'), textIncludes: '📊' });
+    await pass();
+    await world.app.services.credentials.remove(budi.id, 'reseller');
+    world.sandbox.reseller.setProduct('TSEL10', { price: 10_900 });
+    const before = priceListRequests().length;
+    await pass();
+    expect(priceListRequests().length).toBe(before);
+    expect(digests(sari)).toHaveLength(0);
+    const answer = await world.telegram.waitForBotMessage(sari, { after: sari.send('/pantau') });
+    expect(answer.text).toContain('Layanan upline Anda sedang tidak tersedia');
+  });
+
+  it("the downline's own /jual prices over their level price give their margin in the digest", async () => {
+    const { sari } = await startWithDownline();
+    await world.telegram.waitForBotMessage(sari, { after: sari.send('/jual 1000'), textIncludes: '1.000' });
+    await world.telegram.waitForBotMessage(sari, { after: sari.send('/pantau semua'), textIncludes: '📊' });
+    await pass();
+    world.sandbox.reseller.setProduct('TSEL10', { price: 10_900 });
+    await pass();
+    expect(digests(sari)[0]?.text).toContain('TSEL10 Telkomsel 10.000: Rp 10.950 → Rp 11.400 · untung Rp 1.000');
   });
 });
 

@@ -5,13 +5,14 @@ import type { CatalogueService } from '../../src/services/catalogue.ts';
 import type { Db } from '../../src/store/db.ts';
 import type { PricedCard } from '../../src/services/pricing.ts';
 import { resellerDemoProducts } from '../../tools/sandbox/reseller.ts';
+import type { TradingAccount } from '../../src/services/trading.ts';
+import { emptySellRules } from '../../src/services/pricing.ts';
 
 const wire = resellerDemoProducts.map((p) => ({ product_name: p.name, code: p.code, price: p.price, status: p.status }));
 
 /** A store with one connected reseller (id 1) who bought nothing, and a catalogue answering the sandbox's list. */
 function service(sellPriceOf?: SellPriceOf, fetches: number[] = []) {
   const db = {
-    credentials: { listServices: (id: number) => Promise.resolve(id === 1 ? ['reseller'] : []) },
     transactions: { listByUser: () => Promise.resolve([]) },
     users: { get: () => Promise.resolve(undefined) },
   } as unknown as Db;
@@ -22,7 +23,13 @@ function service(sellPriceOf?: SellPriceOf, fetches: number[] = []) {
     },
   } as unknown as CatalogueService;
   const sellPrices = sellPriceOf && ((userId: number) => Promise.resolve((product: PricedCard) => sellPriceOf(userId, product)));
-  return new InlinePriceService({ db, catalogue, sellPrices, pageSize: 5 });
+  // 1: a connected reseller; 2: a downline whose upline's account is not connected; others: neither.
+  const accounts = new Map<number, TradingAccount>([
+    [1, { kind: 'own', accountId: 1 }],
+    [2, { kind: 'downline', accountId: 1, level: { id: 'b', name: 'B', rules: emptySellRules() }, active: true, connected: false }],
+  ]);
+  const trading = { of: (id: number) => Promise.resolve(accounts.get(id)) };
+  return new InlinePriceService({ db, catalogue, trading, sellPrices, pageSize: 5 });
 }
 
 describe('inline prices', () => {
@@ -62,7 +69,13 @@ describe('inline prices', () => {
 
   it('refuses a user without a reseller account without reading any price list', async () => {
     const fetches: number[] = [];
-    expect(await service(undefined, fetches).search(2, 'tsel', '')).toEqual({ kind: 'not-connected' });
+    expect(await service(undefined, fetches).search(3, 'tsel', '')).toEqual({ kind: 'not-connected' });
+    expect(fetches).toEqual([]);
+  });
+
+  it("answers a downline whose upline's account cannot sell now as unavailable (not 'connect first'), reading nothing", async () => {
+    const fetches: number[] = [];
+    expect(await service(undefined, fetches).search(2, 'tsel', '')).toEqual({ kind: 'unavailable' });
     expect(fetches).toEqual([]);
   });
 });

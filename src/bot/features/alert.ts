@@ -20,6 +20,7 @@ export function parseRupiah(text: string): number | undefined {
 /**
  * `/alert 50000` sets a low-balance threshold; `/alert off` removes it; `/alert` shows it. The
  * balance is checked after purchases and periodically, and each crossing is announced once.
+ * Not for a downline (no provider account of their own): they are told so, and where their wallet is.
  */
 export const alertFeature = new FastComposer<BotContext>();
 

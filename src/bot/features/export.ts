@@ -9,13 +9,15 @@ import { periodOf, periodRange, typedRange, type DayRange, type ExportPeriod } f
 import { csvDocument, transactionCsvRow, type CsvSeparator } from '../../text/csv.ts';
 import { statusWord } from '../../text/receipt.ts';
 import { FastComposer } from '../composer.ts';
+import { sendWalletStatementExport } from './export-statement.ts';
 
 const columns = ['time', 'ref', 'trx', 'code', 'product', 'target', 'price', 'sell', 'margin', 'status', 'sn'] as const;
 
 /**
  * /export (/ekspor): the sender's own transactions of a period as a CSV document. Without
  * arguments it offers the periods as buttons (and a switch to `;` for Indonesian Excel);
- * `/ekspor FROM TO [;]` exports a typed range of WIB days. Private chats only.
+ * `/ekspor FROM TO [;]` exports a typed range of WIB days. A downline also gets their wallet
+ * statement of those days as a second document (export-statement.ts). Private chats only.
  */
 export const exportFeature = new FastComposer<BotContext>();
 const privateChat = exportFeature.chatType('private');
@@ -33,6 +35,7 @@ privateChat.command(commandNames('export'), async (ctx) => {
     return;
   }
   await sendExport(ctx, ctx.from.id, range, separator ?? ',');
+  await sendWalletStatementExport(ctx, ctx.from.id, range, separator ?? ',');
 });
 
 exportFeature.callbackQuery(exportSeparatorData.filter(), async (ctx) => {
@@ -46,7 +49,9 @@ exportFeature.callbackQuery(exportPeriodData.filter(), async (ctx) => {
   const choice = await readTap(ctx, exportPeriodData, exportChoice, { privateOnly: true });
   if (choice === undefined) return;
   await ctx.answerCallbackQuery();
-  await sendExport(ctx, ctx.from.id, periodRange(choice.period, ctx.deps.now()), choice.separator);
+  const range = periodRange(choice.period, ctx.deps.now());
+  await sendExport(ctx, ctx.from.id, range, choice.separator);
+  await sendWalletStatementExport(ctx, ctx.from.id, range, choice.separator);
 });
 
 /** The period and separator of a period button, when both are known. */

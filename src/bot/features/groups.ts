@@ -33,8 +33,10 @@ const inGroups = groupsFeature.chatType(['group', 'supergroup']);
 
 inGroups.command(commandNames('linkgroup'), async (ctx) => {
   const { db } = ctx.deps;
-  // A top-up reseller links for settlement notices; a marketplace seller for /verify in their support group.
-  if (!(await db.credentials.has(ctx.from.id, 'reseller')) && !(await db.credentials.has(ctx.from.id, 'marketplace'))) {
+  // A top-up reseller (or a downline, who buys through their upline's account) links for settlement
+  // notices and price digests; a marketplace seller for /verify in their support group.
+  const trades = (await ctx.deps.services.trading.of(ctx.from.id)) !== undefined;
+  if (!trades && !(await db.credentials.has(ctx.from.id, 'marketplace'))) {
     await ctx.reply(ctx.t('groups-link-not-connected'));
     return;
   }

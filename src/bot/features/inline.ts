@@ -81,7 +81,8 @@ inlineFeature.on('inline_query', async (ctx) => {
 
 inlineFeature.command('start', async (ctx, next) => {
   if (ctx.match !== inlineStartParameter || ctx.chat.type !== 'private') return next();
-  const connected = (await ctx.deps.db.credentials.listServices(ctx.from?.id ?? 0)).includes('reseller');
+  // A downline shares their own prices too: only someone with no trading account is sent to /connect.
+  const connected = (await ctx.deps.services.trading.of(ctx.from?.id ?? 0)) !== undefined;
   await ctx.reply(ctx.t(connected ? 'inline-start-help' : 'inline-start-connect', { bot: ctx.me.username }));
 });
 

@@ -17,8 +17,12 @@ startFeature.command('start', async (ctx) => {
   const membership = ctx.deps.settings.downlines ? ctx.account?.membership : undefined;
   if (membership) {
     // A downline buys through their upline's account: nothing to connect first.
-    const upline = await ctx.deps.db.users.get(membership.uplineId);
-    await ctx.reply(ctx.t('start-welcome-downline', { name, upline: upline ? displayName(upline) : '-' }), {
+    const [upline, account] = await Promise.all([
+      ctx.deps.db.users.get(membership.uplineId),
+      ctx.deps.services.trading.of(ctx.account!.id),
+    ]);
+    const level = account?.kind === 'downline' ? account.level.name : '-';
+    await ctx.reply(ctx.t('start-welcome-downline', { name, upline: upline ? displayName(upline) : '-', level }), {
       reply_markup: createMainMenuKeyboard(ctx.t),
     });
     return;

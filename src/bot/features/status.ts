@@ -141,6 +141,9 @@ function checkProblem(t: TranslateFunction, tx: TransactionRecord, publicIp: str
   const kind = tx.message;
   // Acknowledged earlier, refused now: still being checked, never "not charged".
   if (kind === 'recheck_refused') return t(tx.reviewRequestedAt === undefined ? 'status-recheck-refused' : 'status-recheck-review');
+  // A downline's purchase is checked on the upline's account: what is wrong with it is the upline's
+  // to fix (they are told), never the downline's to reconnect.
+  if (tx.upline && (kind === 'not-connected' || kind === 'credentials' || kind === 'ip_blocked')) return t('buy-downline-unavailable');
   if (kind === 'not-connected') return t('error-not-connected', { service: t('service-reseller') });
   if (kind !== 'credentials' && kind !== 'ip_blocked' && kind !== 'unknown_outcome' && kind !== 'malformed') return undefined;
   return describeProviderError(t, { service: 'reseller', kind, endpoint: '/transaction' }, publicIp);

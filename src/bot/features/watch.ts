@@ -3,14 +3,16 @@ import { createCallbackData } from 'callback-data';
 import type { BotContext } from '../context.ts';
 import { commandNames } from '../commands.ts';
 import { editInPlace } from '../edits.ts';
-import { readTap } from '../guards.ts';
+import { readTap, requireTrading } from '../guards.ts';
 import { matchBrands, type PriceWatchSettings } from '../../services/price-watch.ts';
 import { FastComposer } from '../composer.ts';
 
 /**
  * /pantau (/watch): price-change alerts. `/pantau` shows the settings with buttons (on/off, every
  * brand or a chosen few, the linked group too); `/pantau telkomsel xl` follows those brands,
- * `/pantau semua` every brand, `/pantau off` stops. Private chats only; needs the reseller account.
+ * `/pantau semua` every brand, `/pantau off` stops. Private chats only; needs a trading account:
+ * the user's own reseller account, or as a downline their upline's (their digest is of their
+ * level's prices).
  */
 export const watchFeature = new FastComposer<BotContext>();
 /** `on`, `off`, `all` (every brand), `group` (toggle the group copy), `brand` with the brand to toggle (lower case). */
@@ -91,10 +93,7 @@ const privateChats = watchFeature.chatType('private');
 
 privateChats.command(commandNames('watch'), async (ctx) => {
   const userId = ctx.from.id;
-  if (!(await ctx.deps.db.credentials.has(userId, 'reseller'))) {
-    await ctx.reply(ctx.t('error-not-connected', { service: ctx.t('service-reseller') }));
-    return;
-  }
+  if (!(await requireTrading(ctx, ctx.deps))) return;
   const { priceWatch } = ctx.deps.services;
   const words = ctx.match.trim().toLowerCase();
   if (offWords.has(words)) {
@@ -119,7 +118,7 @@ privateChats.command(commandNames('watch'), async (ctx) => {
 
 watchFeature.callbackQuery(watchData.filter(), async (ctx) => {
   const userId = ctx.from.id;
-  const connected = await ctx.deps.db.credentials.has(userId, 'reseller');
+  const connected = await ctx.deps.services.trading.canTrade(userId);
   const data = await readTap(ctx, watchData, (fields) => (connected ? fields : undefined), { privateOnly: true });
   if (!data) return;
   const { priceWatch } = ctx.deps.services;
