@@ -8,7 +8,6 @@ alert-removed = Balance alert turned off.
 alert-invalid = Write the threshold as a whole rupiah amount, for example /alert 50000 or /alert 50.000, or /alert off to turn it off.
 alert-downline = The balance alert watches a provider account's deposit balance, and that is your upline's provider account deposit (your upline is the one alerted). Your wallet balance is in /saldo; top it up with /deposit.
 alert-low-balance = ⚠️ Your deposit balance is down to { $balance }, below your threshold of { $threshold }. Top up so purchases do not fail.
-alert-downline = The low-balance alert watches the balance of your own provider account; as a downline you buy through your upline's account, so there is nothing to watch. Your wallet with your upline: /balance.
 
 alert-downline-refused = ⚠️ The provider refused a purchase of your downline: { $reason } The downline was told only that the product is unavailable for now, and was refunded. (At most one such alert an hour.)
 alert-downline-refused-insufficient_balance = your provider account's deposit balance is too low. Top it up so your downlines can buy.

@@ -8,7 +8,6 @@ alert-removed = Peringatan saldo dimatikan.
 alert-invalid = Tulis batasnya dalam rupiah bulat, misalnya /alert 50000 atau /alert 50.000, atau /alert off untuk mematikan.
 alert-downline = Peringatan saldo mengawasi saldo deposit akun provider, dan itu saldo deposit akun provider upline Anda (upline Anda yang dikabari). Saldo dompet Anda ada di /saldo; isi dengan /deposit.
 alert-low-balance = ⚠️ Saldo deposit Anda tinggal { $balance }, di bawah batas { $threshold }. Isi deposit supaya transaksi tidak gagal.
-alert-downline = Peringatan saldo menipis memantau saldo akun provider Anda sendiri; sebagai downline Anda membeli lewat akun upline, jadi tidak ada yang dipantau. Saldo deposit Anda di upline: /saldo.
 
 alert-downline-refused = ⚠️ Provider menolak pembelian downline Anda: { $reason } Downline hanya diberi tahu produk sedang tidak tersedia, dan saldonya dikembalikan. (Pemberitahuan ini paling banyak sekali sejam.)
 alert-downline-refused-insufficient_balance = saldo deposit akun provider Anda tidak cukup. Isi deposit supaya downline bisa membeli.

@@ -147,7 +147,7 @@ describe("a downline's menu offers what a downline can do", () => {
     expect(viaCommand.buttons.flat().some((label) => label.includes('reseller'))).toBe(false);
 
     const alert = await world.telegram.waitForBotMessage(sari, { after: sari.send('/alert 50000') });
-    expect(alert.text).toContain('lewat akun upline');
+    expect(alert.text).toContain('akun provider upline Anda');
     expect(alert.text).not.toContain('/connect');
     // Budi, a reseller, keeps the picker and the alert as they were.
     const budiPicker = await world.telegram.waitForBotMessage(budi, { after: budi.send('/hubungkan'), textIncludes: 'layanan' });
