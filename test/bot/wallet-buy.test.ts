@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer, eventually, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
+import { tsel10Cost, uplineAndDownline } from '../helpers/downline-world.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { PurchaseRefusedError } from '../../src/services/purchases.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 
 /** TSEL10 costs the upline Rp 10.450 in the sandbox; Bronze adds Rp 500. */
-const cost = 10_450;
+const cost = tsel10Cost;
 const levelPrice = 10_950;
 
 describe('a downline buys from their wallet through the upline account (DOWNLINES=true)', () => {
@@ -26,16 +27,7 @@ describe('a downline buys from their wallet through the upline account (DOWNLINE
       app: { outboxLimits: { perChatMs: 20 } },
       sandbox: { reseller: settles === 'at once' ? { instant: true } : { settleAfterChecks: 1 } },
     });
-    const budi = await buyer(world);
-    await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline'), textIncludes: 'Level' });
-    await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline level Bronze Rp 500'), textIncludes: 'Level disimpan' });
-    await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline auto nyala'), textIncludes: 'nyala' });
-    const made = await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline undang'), textIncludes: 'Link undangan baru' });
-    const payload = /\?start=(dl_\d+_[A-Za-z0-9]+)/.exec(made.text ?? '')?.[1] ?? '';
-    const sari = world.telegram.createUser({ firstName: 'Sari', username: 'sari', languageCode: 'id' });
-    await world.telegram.waitForBotMessage(sari, { after: sari.send(`/start ${payload}`), textIncludes: 'Anda sekarang downline' });
-    if (wallet > 0) await world.app.services.wallets.adjust(budi.id, sari.id, wallet, 'modal awal', 'test-start');
-    return { budi, sari };
+    return uplineAndDownline(world, { wallet });
   };
 
   /** Sari types `line`, confirms the summary; resolves the summary and the result message once it shows `result`. */

@@ -1,4 +1,4 @@
-import { InputFile } from 'grammy';
+import { InputFile, type CallbackQueryContext } from 'grammy';
 import type { BotContext } from '../context.ts';
 import { FastComposer } from '../composer.ts';
 import { commandNames } from '../commands.ts';
@@ -99,14 +99,17 @@ downlineReportsFeature.callbackQuery(reportDownlineData.filter(), async (ctx) =>
     { privateOnly: true },
   );
   if (!tap) return;
-  const who = (await ctx.deps.services.downlines.mode(ctx.from.id)) ? await whoOf(ctx, ctx.from.id, tap.who) : undefined;
-  if (!who) {
-    await ctx.answerCallbackQuery({ text: ctx.t('downline-not-yours') });
-    return;
-  }
-  await ctx.answerCallbackQuery();
+  const who = await tappedWho(ctx, tap.who);
+  if (!who) return;
   await sendDownlineReport(ctx, who, periodRange(tap.period, ctx.deps.now()));
 });
+
+/** Whom a tapped report or export button names, the tap answered; undefined (told "not yours") when no longer the tapper's downline(s). */
+async function tappedWho(ctx: CallbackQueryContext<BotContext>, field: string): Promise<Who | undefined> {
+  const who = (await ctx.deps.services.downlines.mode(ctx.from.id)) ? await whoOf(ctx, ctx.from.id, field) : undefined;
+  await ctx.answerCallbackQuery(who ? undefined : { text: ctx.t('downline-not-yours') });
+  return who;
+}
 
 /** Sends the report of `who`'s purchases through the sender in `range`. */
 async function sendDownlineReport(ctx: BotContext, who: Who, range: DayRange): Promise<void> {
@@ -158,12 +161,8 @@ downlineReportsFeature.callbackQuery(exportDownlineData.filter(), async (ctx) =>
     { privateOnly: true },
   );
   if (!tap) return;
-  const who = (await ctx.deps.services.downlines.mode(ctx.from.id)) ? await whoOf(ctx, ctx.from.id, tap.who) : undefined;
-  if (!who) {
-    await ctx.answerCallbackQuery({ text: ctx.t('downline-not-yours') });
-    return;
-  }
-  await ctx.answerCallbackQuery();
+  const who = await tappedWho(ctx, tap.who);
+  if (!who) return;
   if (tap.period === '-') {
     const menu = exportMenu(ctx, who, tap.separator);
     await editInPlace(ctx, menu.text, menu.keyboard);
