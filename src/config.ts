@@ -205,7 +205,7 @@ export interface Config {
   backups: { dir: string; everyMs: number; keep: number };
   /** Broadcast pace (BROADCAST_RATE per second) and whether copies are paid (`allow_paid_broadcast`, BROADCAST_PAID). */
   broadcast: { rate: number; paid: boolean };
-  /** DOWNLINES: /downline, invite links and the wallet commands answer (in preparation: off until purchases through the upline exist). */
+  /** DOWNLINES: /downline, invite links, the wallet commands and purchases from the wallet answer (off by default: an upgraded bot grows no new commands unasked). */
   downlines: boolean;
 }
 

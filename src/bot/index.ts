@@ -145,7 +145,7 @@ export function createBot(deps: BotDeps, botConfig?: BotConfig<BotContext>): Bot
 
   // Private-only commands used in a group get their one answer here, before any feature.
   root.use(privateOnlyAnswer);
-  // In preparation: with DOWNLINES off, /downline and invite links reach nothing here (unknown, as before).
+  // With DOWNLINES off, /downline and invite links reach nothing here (unknown, as before).
   // Before /start (it answers invite links) and /connect (a downline connects no reseller account).
   if (deps.settings.downlines) root.use(privateOnlyDownlineAnswer, downlinesFeature);
   // Before /saldo: a downline's /saldo is their wallet, not a provider balance.

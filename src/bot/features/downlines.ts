@@ -35,7 +35,7 @@ import { readAmount } from './wallet.ts';
 import { displayName } from '../../notify/downline-notices.ts';
 
 /**
- * Downlines (in preparation, on with DOWNLINES=true): `/downline` opens downline mode for a
+ * Downlines (on with DOWNLINES=true): `/downline` opens downline mode for a
  * connected reseller and shows their downlines (a page at a time, each with their wallet balance,
  * today's purchases and the upline's margin from them), levels and invite links; a downline's card
  * suspends, resumes, removes, moves them and sets their daily spend limit (also `/downline limit`);
