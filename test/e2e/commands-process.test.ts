@@ -110,7 +110,7 @@ describe('the command menu (process)', () => {
     expect(asMap(telegram.myCommands(groupScope, 'en')).verify).toBe('Check a purchase code: /verify CODE');
     // Admin commands are advertised in the admins' own chats only.
     for (const list of [byDefault, english]) expect(names(list)).not.toEqual(expect.arrayContaining(['broadcast']));
-    const adminCommands = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban'];
+    const adminCommands = ['broadcast', 'broadcast_cancel', 'stats', 'user', 'ban', 'unban', 'audit'];
     for (const language of [undefined, 'id', 'en']) {
       expect(names(telegram.myCommands({ type: 'chat', chat_id: admin.id }, language))).toEqual([...privateCommands, ...adminCommands]);
     }
