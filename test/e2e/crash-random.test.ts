@@ -257,6 +257,10 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
       return { sukses: `0813${n}1101`, gagal: `0813${n}0000`, pending: `0813${n}9999` };
     };
     const allTargets = (run: number) => Object.values(targetsOf(run));
+    // The last round meets the upline's provider balance too low: each line refused at its first
+    // send (not created), so refunded, whether the refusal came before the kill or after the restart.
+    const lastRound = Math.floor((dlRuns - 1) / perKill) * perKill;
+    const refusedRun = (run: number) => lastRound > 0 && run >= lastRound;
     sandbox = await startSandbox({ reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } });
     const provider = sandbox;
     provider.reseller.setBalance(resellerDemoAccounts.main.apiId, 100_000_000);
@@ -310,6 +314,15 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
           });
         }),
       );
+      if (refusedRun(first)) {
+        // The earlier rounds' Gagal lines give the provider balance their price back when they
+        // settle: only once they have is it emptied, so that nothing of this round can be bought.
+        const earlier = Array.from({ length: first }, (_, run) => run);
+        const gagalSettled = (run: number) =>
+          provider.reseller.transactions().some((tx) => tx.target === targetsOf(run).gagal && tx.status === 'Gagal');
+        await telegram.waitFor(() => earlier.every(gagalSettled), { timeoutMs: 30_000 });
+        provider.reseller.setBalance(resellerDemoAccounts.main.apiId, 0);
+      }
       const latest = Math.max(...round.map((run) => instants[run]!));
       const tapped = new Map<number, number>();
       round.forEach((run, index) => {
@@ -326,6 +339,7 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
       await startBot();
     }
 
+    const finalStatuses: readonly string[] = ['Sukses', 'Gagal', 'Rejected', 'Unresolved'];
     // Settled on the provider: the Sukses and Gagal lines of every purchase it received (the
     // Pending one never settles). The bot then records them; it is stopped and the store read.
     const onProvider = (run: number) => provider.reseller.transactions().filter((tx) => allTargets(run).includes(tx.target));
@@ -344,7 +358,9 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
     let stored = await readStore();
     for (
       let attempt = 0;
-      stored.txs.flat().some((tx) => tx.status === 'Pending' && !tx.target.endsWith('9999')) && attempt < 5;
+      stored.txs.some((txs, run) =>
+        txs.some((tx) => !finalStatuses.includes(tx.status) && (refusedRun(run) || tx.target !== targetsOf(run).pending)),
+      ) && attempt < 5;
       attempt++
     ) {
       await stored.close();
@@ -366,6 +382,16 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
             ...txs.map((tx) => `stored: ${tx.target} ${tx.status} ${tx.refId}`),
             ...telegram.botMessages(user).map((m) => `bot #${m.messageId}: ${m.text ?? ''}`),
           ].join('\n');
+        if (refusedRun(run)) {
+          // Refused by the provider, never created: each line held, then refunded once.
+          expect(there, `${report(run)}: created on the provider\n${chat()}`).toEqual([]);
+          expect(
+            txs.map((tx) => tx.status),
+            `${report(run)}: refused (Rejected) or never recorded\n${chat()}`,
+          ).toEqual(txs.length === 0 ? [] : ['Rejected', 'Rejected', 'Rejected']);
+          expect(await expectWalletReconciles(stored.db, user.id, txs, report(run))).toBe(wallet);
+          continue;
+        }
         if (there.length === 0) {
           // Neither: nothing bought, nothing taken from the wallet.
           expect(txs, `${report(run)}: recorded but never sent\n${chat()}`).toEqual([]);
@@ -393,8 +419,16 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
         // Credits − the Sukses line − the still-Pending line's hold; the Gagal line refunded once.
         expect(await expectWalletReconciles(stored.db, user.id, txs, report(run))).toBe(wallet - 2 * levelPrice);
       }
-      const lost = users.flatMap((_, run) => (onProvider(run).length === 0 ? [report(run)] : []));
+      const lost = users.flatMap((_, run) => (onProvider(run).length === 0 && stored.txs[run]!.length === 0 ? [report(run)] : []));
       expect(lost, 'Confirm taps lost by a crash').toEqual([]);
+      // The upline learns once that the provider refused his downlines' purchases, however many
+      // lines were refused and whether before or after a restart.
+      const alerts = telegram.botMessages(budi).filter((m) => (m.text ?? '').includes('Provider menolak pembelian downline Anda'));
+      if (lastRound > 0)
+        expect(
+          alerts.map((m) => m.text),
+          'alerts to the upline',
+        ).toHaveLength(1);
     } finally {
       await stored.close();
     }
