@@ -1,8 +1,9 @@
 /**
  * Privacy of downlines (issue 31): a whole day of an upline and three downlines at two levels —
- * joins, deposits accepted, purchases Sukses, Gagal (refunded), short of the wallet, refused by
- * the upline's low provider balance, receipts and the customer receipt, /saldo, /mutasi,
- * /riwayat, /cek, /harga, /laporan — and then every message (each version of it), caption,
+ * joins, deposits accepted, purchases Sukses, Gagal (refunded), Pending then settled either way
+ * by the watcher, short of the wallet, re-asked after the upline's cost changed at the tap,
+ * refused by the upline's low provider balance, receipts and the customer receipt, /saldo,
+ * /mutasi, /riwayat, /cek, /harga, /laporan, the /ekspor CSV — and then every message (each version of it), caption,
  * button (label and data) and callback answer the bot sent to each downline's chat is scanned
  * for what only the upline may know: their cost of each product bought, the margins, their
  * provider balance at any moment, their API ID and key; and for the other downlines' names,
@@ -17,6 +18,8 @@ import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
 const payInfo = 'BCA 1234567890 a.n. Budi Santoso';
 const { apiId, apiKey } = resellerDemoAccounts.main;
 const costOf = (code: string) => resellerDemoProducts.find((p) => p.code === code)!.price;
+/** What TSEL10 costs the upline after the provider's price change mid-day. */
+const newTsel10Cost = 10_600;
 /** Rupiah as the bot writes them (`10.450`). */
 const grouped = (n: number) => new Intl.NumberFormat('id-ID').format(n);
 /** `n` written anywhere as an amount: not inside a longer number or a word (`TSEL200`). */
@@ -88,7 +91,7 @@ describe('a downline sees nothing of the upline nor of the other downlines (DOWN
       return { user, level, deposit, credited: 0, targets } satisfies Downline;
     };
     const sari = await join('Sari', 'sari_dl', 'Bronze', 50_000, ['081211112222', '081211113333', '081211119999']);
-    const tono = await join('Tono', 'tono_dl', 'Bronze', 60_000, ['081233330000', '081233334444']);
+    const tono = await join('Tono', 'tono_dl', 'Bronze', 60_000, ['081233330000', '081233334444', '081233335555']);
     const wati = await join('Wati', 'wati_dl', 'Gold', 70_000, ['085744445555', '085744446666', '085744449999']);
     const downlines = [sari, tono, wati];
     const gold = (await world.app.db.users.get(budi.id))?.downlineMode?.levels.find((l) => l.name === 'Gold');
@@ -127,6 +130,15 @@ describe('a downline sees nothing of the upline nor of the other downlines (DOWN
     await buy(wati, `ISAT10.${wati.targets[0]}`, 'Sukses');
     // Gagal: refunded.
     await buy(tono, `TSEL10.${tono.targets[0]}`, 'Gagal');
+    // The upline's cost changes between the summary and the tap: asked again at the new level price.
+    const repriced = await waitForSummary(world, tono.user, tono.user.send(`TSEL10.${tono.targets[2]}`));
+    world.sandbox.reseller.setProduct('TSEL10', { price: newTsel10Cost });
+    tono.user.tap(repriced, '✅ Konfirmasi');
+    const askedAgain = await telegram.waitForBotMessage(tono.user, { after: repriced, textIncludes: 'Harga berubah sejak ringkasan' });
+    expect(askedAgain.text).toContain(`Rp ${grouped(costOf('TSEL10') + margins.Bronze)} → Rp ${grouped(newTsel10Cost + margins.Bronze)}`);
+    tono.user.tap(askedAgain, '✅ Konfirmasi');
+    await telegram.waitForBotMessage(tono.user, { after: askedAgain, textIncludes: 'Sukses', timeoutMs: 10_000 });
+    seeBalance();
     // Pending, then settled by the watcher: a Sukses notice, and a Gagal one with its refund.
     const settleLater = async (downline: Downline, line: string, target: string, status: 'Sukses' | 'Gagal') => {
       await buy(downline, line, 'Sedang diproses');
@@ -152,6 +164,7 @@ describe('a downline sees nothing of the upline nor of the other downlines (DOWN
     seeBalance();
 
     // Each downline reads everything they can.
+    const csvOf = new Map<number, string>();
     for (const downline of downlines) {
       const { user } = downline;
       await say(user, '/saldo', 'Rp');
@@ -170,13 +183,23 @@ describe('a downline sees nothing of the upline nor of the other downlines (DOWN
         user.tap(report, today);
         await telegram.waitForBotMessage(user, { after: report, textIncludes: 'Sukses' });
       }
+      // The CSV of /ekspor, whose contents are scanned too.
+      const exportMenu = await say(user, '/ekspor', 'Ekspor');
+      const sent = telegram.botMessages(user).length;
+      user.tap(exportMenu, 'Hari ini');
+      await telegram.waitFor(() => telegram.botMessages(user).length > sent);
+      const file = telegram.botMessages(user).at(-1)!;
+      const fileId = file.message.document?.file_id;
+      expect(fileId, `${user.user.first_name}'s export`).toBeDefined();
+      const response = await fetch(`${telegram.url}/playground/file/${encodeURIComponent(fileId!)}`);
+      csvOf.set(user.id, await response.text());
     }
     await world.idle();
 
     // The story happened as told (else the scan below proves little).
     const balanceOf = (d: Downline) => world.app.db.ledger.balance(d.user.id);
     expect(await balanceOf(sari)).toBe(sari.credited - costOf('TSEL10') - margins.Bronze);
-    expect(await balanceOf(tono)).toBe(tono.credited);
+    expect(await balanceOf(tono)).toBe(tono.credited - newTsel10Cost - margins.Bronze);
     expect(await balanceOf(wati)).toBe(wati.credited - 2 * (costOf('ISAT10') + margins.Gold));
     const walletBalances = new Map<number, number>();
     for (const d of downlines) walletBalances.set(d.user.id, await balanceOf(d));
@@ -185,6 +208,7 @@ describe('a downline sees nothing of the upline nor of the other downlines (DOWN
     const uplineSecrets: Array<[string, RegExp]> = [
       ['the cost of TSEL10', amountPattern(costOf('TSEL10'))],
       ['the cost of ISAT10', amountPattern(costOf('ISAT10'))],
+      ['the new cost of TSEL10', amountPattern(newTsel10Cost)],
       // A downline's own report shows their own margin (their /jual over their price): none here.
       ['a margin earned', /margin[^\n]*?[1-9]/i],
       ...[...providerBalances].map((b): [string, RegExp] => [`the provider balance Rp ${grouped(b)}`, amountPattern(b)]),
@@ -207,7 +231,7 @@ describe('a downline sees nothing of the upline nor of the other downlines (DOWN
           ...other.targets.map((target): [string, RegExp] => [`${name}'s target`, new RegExp(target)]),
         );
       }
-      const texts = everythingSentTo(viewer.user);
+      const texts = [...everythingSentTo(viewer.user), `export: ${csvOf.get(viewer.user.id) ?? ''}`];
       if (process.env.DUMP_CHATS) console.log(texts.join('\n'));
       expect(texts.length, `messages to ${viewer.user.user.first_name}`).toBeGreaterThan(15);
       for (const [what, pattern] of secrets) {
