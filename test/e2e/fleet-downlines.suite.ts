@@ -133,4 +133,70 @@ describe('downline wallets on a fleet of two instances on one PostgreSQL databas
       `fleet downlines: ${downlineCount} wallets, ${purchases} bought, ${deductions} deducted, proxy ${JSON.stringify(after)} in ${Math.round((Date.now() - started) / 1000)} s`,
     );
   }, 420_000);
+  it('kill -9 of one instance in the middle of downline purchases: the other settles each once, refunds each Gagal line once, and every wallet reconciles', async () => {
+    const started = Date.now();
+    const fleet = await openFleet({ instances: 2, sandbox: settlesOnFirstCheck, env: { DOWNLINES: 'true' } });
+    onTestFinished(() => fleet.close());
+    const { telegram, sandbox } = fleet;
+    sandbox.reseller.setBalance(resellerDemoAccounts.main.apiId, 100_000_000);
+    const budi = telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const downlines = Array.from({ length: downlineCount }, (_, i) =>
+      telegram.createUser({ firstName: `Downline ${i}`, languageCode: 'id' }),
+    );
+    const full = 50_000;
+    const seedDb = createDb(await openPgEngine({ connectionString: fleet.databaseUrl, max: 4 }), testVault());
+    await seedDownlines(seedDb, budi, downlines, { markup, wallet: full }).finally(() => seedDb.close());
+    await fleet.start();
+    // The provider takes 1.5 s to answer a purchase: when the instance dies, some of its own are on their way.
+    sandbox.inject({ service: 'reseller', path: '/transaction', times: Infinity, fault: { kind: 'latency', ms: 1500 } });
+
+    // Each downline: a line that turns Sukses and one that turns Gagal (refunded), in one purchase.
+    const targetsOf = (i: number) => [`0812${String(90_000_000 + i * 10 + 1)}`, `081290${String(i).padStart(2, '0')}0000`];
+    await Promise.all(
+      downlines.map(async (user, i) => {
+        const summary = await telegram.waitForBotMessage(user, {
+          after: user.send(
+            targetsOf(i)
+              .map((target) => `TSEL10.${target}`)
+              .join('\n'),
+          ),
+          where: (m) => m.buttons.flat().includes(confirm),
+          timeoutMs: 30_000,
+          message: `no summary for downline ${i}\n${fleet.output().slice(-20_000)}`,
+        });
+        user.tap(summary, confirm);
+      }),
+    );
+    // Once some purchases reached the provider, instance 0 dies.
+    await until(
+      () => fleet.sandbox.received.filter((r) => r.path === '/transaction').length >= 3,
+      60_000,
+      () => `no purchase reached the provider\n${fleet.output().slice(-20_000)}`,
+    );
+    const atKill = fleet.proxy.counts();
+    await fleet.kill(0);
+    sandbox.clearFaults();
+    await quiet(fleet, 90_000);
+
+    const db = createDb(await openPgEngine({ connectionString: fleet.databaseUrl, max: 2 }), testVault());
+    onTestFinished(() => db.close());
+    const onProvider = sandbox.reseller.transactions();
+    for (const [i, user] of downlines.entries()) {
+      const txs = await db.transactions.listByUser(user.id, { limit: 10 });
+      // Every tap was stored before it was answered: the purchase was recorded, and sent once per line.
+      expect(txs.map((tx) => `${tx.target} ${tx.status}`).sort(), `downline ${i}`).toEqual(
+        [`${targetsOf(i)[0]} Sukses`, `${targetsOf(i)[1]} Gagal`].sort(),
+      );
+      for (const tx of txs)
+        expect(
+          onProvider.filter((p) => p.target === tx.target).map((p) => p.refId),
+          `downline ${i}: ${tx.target} once`,
+        ).toEqual([tx.refId]);
+      expect(await expectWalletReconciles(db, user.id, txs, `downline ${i}`)).toBe(full - levelPrice);
+    }
+    expect(atKill[0], 'updates the killed instance had received').toBeGreaterThan(0);
+    console.info(
+      `fleet downlines kill: updates per instance at the kill ${atKill.join('/')}; ${downlineCount} purchases settled after the kill in ${Math.round((Date.now() - started) / 1000)} s`,
+    );
+  }, 420_000);
 });
