@@ -8,6 +8,8 @@
  * the confirmation on the other instance at the same moment — the race the wallet's lock must
  * win. Eight downlines at once buy through the one upline's provider account. (Two confirmations
  * of one wallet at once are proven across two app instances in test/services/wallet-fleet.test.ts.)
+ * Then the kill: one of the two instances dies by kill -9 while downlines' purchases are on their
+ * way to the provider; the other takes its stored updates and due checks over.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { EmulatedMessage, EmulatedUser } from '../../tools/playground/bot-api.ts';
