@@ -1,5 +1,5 @@
 /**
- * Privacy of downlines (issue 31): a whole day of an upline and three downlines at two levels —
+ * Privacy of downlines (issue 31): a whole day of an upline and three downlines at two levels (one reading English) —
  * joins, deposits accepted, purchases Sukses, Gagal (refunded), Pending then settled either way
  * by the watcher, short of the wallet, re-asked after the upline's cost changed at the tap,
  * refused by the upline's low provider balance, receipts and the customer receipt, /saldo,
@@ -26,8 +26,45 @@ const grouped = (n: number) => new Intl.NumberFormat('id-ID').format(n);
 const amountPattern = (n: number) => new RegExp(`(?<![\\w.,])${grouped(n).replace(/\./g, '\\.')}(?!\\w|[.,]\\d)`);
 const idPattern = (id: number) => new RegExp(`(?<!\\d)(${id}|${grouped(id).replace(/\./g, '\\.')})(?!\\d)`);
 
+/** What the tests wait for, in each downline's language (Wati reads English). */
+const words = {
+  id: {
+    joined: 'Anda sekarang downline',
+    ticket: 'Tiket deposit',
+    transfer: /Transfer tepat Rp ([\d.]+)/,
+    credited: 'diterima oleh Budi',
+    confirm: '✅ Konfirmasi',
+    success: 'Sukses',
+    failed: 'Gagal',
+    pending: 'Sedang diproses',
+    unavailable: 'sedang tidak tersedia',
+    settled: { Sukses: 'Transaksi sukses', Gagal: 'Transaksi gagal' },
+    page: 'halaman 1/',
+    short: 'kurang',
+    today: 'Hari ini',
+    exportMenu: 'Ekspor transaksi',
+  },
+  en: {
+    joined: 'You are now a downline',
+    ticket: 'Deposit ticket',
+    transfer: /Transfer exactly Rp ([\d.]+)/,
+    credited: 'accepted by Budi',
+    confirm: '✅ Confirm',
+    success: 'Success',
+    failed: 'Failed',
+    pending: 'Being processed',
+    unavailable: 'unavailable for now',
+    settled: { Sukses: 'Transaction succeeded', Gagal: 'Transaction failed' },
+    page: 'page 1/',
+    short: 'short',
+    today: 'Today',
+    exportMenu: 'Export transactions',
+  },
+} as const;
+
 interface Downline {
   user: EmulatedUser;
+  words: (typeof words)['id' | 'en'];
   level: 'Bronze' | 'Gold';
   deposit: number;
   /** The unique amount credited. */
@@ -85,14 +122,21 @@ describe('a downline sees nothing of the upline nor of the other downlines (DOWN
     const payload = /\?start=(dl_\d+_[A-Za-z0-9]+)/.exec(made.text ?? '')?.[1] ?? '';
     const margins = { Bronze: 500, Gold: 200 } as const;
 
-    const join = async (firstName: string, username: string, level: Downline['level'], deposit: number, targets: string[]) => {
-      const user = telegram.createUser({ firstName, username, languageCode: 'id' });
-      await say(user, `/start ${payload}`, 'Anda sekarang downline');
-      return { user, level, deposit, credited: 0, targets } satisfies Downline;
+    const join = async (
+      firstName: string,
+      username: string,
+      level: Downline['level'],
+      deposit: number,
+      targets: string[],
+      language: 'id' | 'en' = 'id',
+    ) => {
+      const user = telegram.createUser({ firstName, username, languageCode: language });
+      await say(user, `/start ${payload}`, words[language].joined);
+      return { user, words: words[language], level, deposit, credited: 0, targets } satisfies Downline;
     };
     const sari = await join('Sari', 'sari_dl', 'Bronze', 50_000, ['081211112222', '081211113333', '081211119999']);
     const tono = await join('Tono', 'tono_dl', 'Bronze', 60_000, ['081233330000', '081233334444', '081233335555']);
-    const wati = await join('Wati', 'wati_dl', 'Gold', 70_000, ['085744445555', '085744446666', '085744449999']);
+    const wati = await join('Wati', 'wati_dl', 'Gold', 70_000, ['085744445555', '085744446666', '085744449999'], 'en');
     const downlines = [sari, tono, wati];
     const gold = (await world.app.db.users.get(budi.id))?.downlineMode?.levels.find((l) => l.name === 'Gold');
     expect(gold).toBeDefined();
@@ -102,34 +146,38 @@ describe('a downline sees nothing of the upline nor of the other downlines (DOWN
     // Deposits: a ticket each, accepted by the upline.
     for (const downline of downlines) {
       const seen = telegram.botMessages(budi).length;
-      const ticket = await say(downline.user, `/deposit ${downline.deposit}`, 'Tiket deposit');
-      downline.credited = Number(/Transfer tepat Rp ([\d.]+)/.exec(ticket.text ?? '')?.[1]?.replace(/\D/g, '') ?? 0);
+      const ticket = await say(downline.user, `/deposit ${downline.deposit}`, downline.words.ticket);
+      downline.credited = Number(downline.words.transfer.exec(ticket.text ?? '')?.[1]?.replace(/\D/g, '') ?? 0);
       const request = await telegram.waitForBotMessage(budi, {
         where: (m) =>
           telegram.botMessages(budi).indexOf(m) >= seen && (m.text ?? '').includes(`Tiket deposit dari ${downline.user.user.first_name}`),
       });
       budi.tap(request, '✅ Terima');
-      await telegram.waitForBotMessage(downline.user, { textIncludes: 'diterima oleh Budi' });
+      await telegram.waitForBotMessage(downline.user, { textIncludes: downline.words.credited });
     }
 
     /** The downline types `line` and confirms; resolves the result once it shows `result`. */
-    const buy = async (downline: Downline, line: string, result: string) => {
+    const buy = async (downline: Downline, line: string, result: 'success' | 'failed' | 'pending' | 'short' | 'unavailable') => {
       const summary = await waitForSummary(world, downline.user, downline.user.send(line));
-      downline.user.tap(summary, '✅ Konfirmasi');
-      const shown = await telegram.waitForBotMessage(downline.user, { after: summary, textIncludes: result, timeoutMs: 10_000 });
+      downline.user.tap(summary, downline.words.confirm);
+      const shown = await telegram.waitForBotMessage(downline.user, {
+        after: summary,
+        textIncludes: downline.words[result],
+        timeoutMs: 10_000,
+      });
       seeBalance();
       return shown;
     };
     // Sukses, with the customer receipt.
-    const receipt = await buy(sari, `TSEL10.${sari.targets[0]}`, 'Sukses');
+    const receipt = await buy(sari, `TSEL10.${sari.targets[0]}`, 'success');
     const struk = receipt.buttons.flat().find((label) => label.includes('Struk'));
     if (struk) {
       sari.user.tap(receipt, struk);
       await telegram.waitForBotMessage(sari.user, { after: receipt, where: (m) => m.messageId > receipt.messageId });
     }
-    await buy(wati, `ISAT10.${wati.targets[0]}`, 'Sukses');
+    await buy(wati, `ISAT10.${wati.targets[0]}`, 'success');
     // Gagal: refunded.
-    await buy(tono, `TSEL10.${tono.targets[0]}`, 'Gagal');
+    await buy(tono, `TSEL10.${tono.targets[0]}`, 'failed');
     // The upline's cost changes between the summary and the tap: asked again at the new level price.
     const repriced = await waitForSummary(world, tono.user, tono.user.send(`TSEL10.${tono.targets[2]}`));
     world.sandbox.reseller.setProduct('TSEL10', { price: newTsel10Cost });
@@ -141,11 +189,11 @@ describe('a downline sees nothing of the upline nor of the other downlines (DOWN
     seeBalance();
     // Pending, then settled by the watcher: a Sukses notice, and a Gagal one with its refund.
     const settleLater = async (downline: Downline, line: string, target: string, status: 'Sukses' | 'Gagal') => {
-      await buy(downline, line, 'Sedang diproses');
+      await buy(downline, line, 'pending');
       const refId = world.sandbox.reseller.transactions().find((tx) => tx.target === target)!.refId;
       world.sandbox.reseller.settle(refId, status);
       await telegram.waitForBotMessage(downline.user, {
-        where: (m) => (m.text ?? '').includes(`Transaksi ${status === 'Sukses' ? 'sukses' : 'gagal'}`) && (m.text ?? '').includes(target),
+        where: (m) => (m.text ?? '').includes(downline.words.settled[status]) && (m.text ?? '').includes(target),
         timeoutMs: 10_000,
       });
       seeBalance();
@@ -153,12 +201,12 @@ describe('a downline sees nothing of the upline nor of the other downlines (DOWN
     await settleLater(wati, `ISAT10.${wati.targets[2]}`, wati.targets[2]!, 'Sukses');
     await settleLater(sari, `TSEL10.${sari.targets[2]}`, sari.targets[2]!, 'Gagal');
     // Short of the wallet: refused with the shortfall.
-    await buy(sari, ['TSEL10', 'TSEL15', 'TSEL20'].map((code) => `${code}.${sari.targets[1]}`).join('\n'), 'kurang');
+    await buy(sari, ['TSEL10', 'TSEL15', 'TSEL20'].map((code) => `${code}.${sari.targets[1]}`).join('\n'), 'short');
     // The upline's provider balance too low: the downline is told the product is unavailable.
     world.sandbox.reseller.setBalance(apiId, 7_321);
     seeBalance();
-    await buy(tono, `TSEL10.${tono.targets[1]}`, 'sedang tidak tersedia');
-    await buy(wati, `ISAT10.${wati.targets[1]}`, 'sedang tidak tersedia');
+    await buy(tono, `TSEL10.${tono.targets[1]}`, 'unavailable');
+    await buy(wati, `ISAT10.${wati.targets[1]}`, 'unavailable');
     await telegram.waitForBotMessage(budi, { textIncludes: 'Provider menolak pembelian downline Anda' });
     world.sandbox.reseller.setBalance(apiId, 500_000);
     seeBalance();
@@ -175,18 +223,18 @@ describe('a downline sees nothing of the upline nor of the other downlines (DOWN
       const brand = prices.buttons.flat().find((label) => /telkomsel/i.test(label));
       if (brand) {
         user.tap(prices, brand);
-        await telegram.waitFor(() => (telegram.message(user, prices.messageId)?.text ?? '').includes('halaman 1/'));
+        await telegram.waitFor(() => (telegram.message(user, prices.messageId)?.text ?? '').includes(downline.words.page));
       }
       const report = await say(user, '/laporan');
-      const today = report.buttons.flat().find((label) => label.includes('Hari ini'));
+      const today = report.buttons.flat().find((label) => label.includes(downline.words.today));
       if (today) {
         user.tap(report, today);
-        await telegram.waitForBotMessage(user, { after: report, textIncludes: 'Sukses' });
+        await telegram.waitForBotMessage(user, { after: report, textIncludes: downline.words.success });
       }
       // The CSV of /ekspor, whose contents are scanned too.
-      const exportMenu = await say(user, '/ekspor', 'Ekspor');
+      const exportMenu = await say(user, '/ekspor', downline.words.exportMenu);
       const sent = telegram.botMessages(user).length;
-      user.tap(exportMenu, 'Hari ini');
+      user.tap(exportMenu, downline.words.today);
       await telegram.waitFor(() => telegram.botMessages(user).length > sent);
       const file = telegram.botMessages(user).at(-1)!;
       const fileId = file.message.document?.file_id;
