@@ -21,6 +21,10 @@ start-welcome-connected =
     Welcome back, { $name }! 👋 Your provider account is connected.
 
     Check your balance with /balance, find a product with /prices, or buy quickly: send CODE.TARGET, for example TSEL10.081234567890.
+start-welcome-downline =
+    Welcome back, { $name }! 👋 You are a downline of { $upline }: you buy through { $upline }'s account, paid from your wallet.
+
+    Check your wallet with /balance, top it up with /deposit, find products with /prices, or buy quickly: send CODE.TARGET, for example TSEL10.081234567890.
 start-group =
     Hello everyone! I am kiosbot. In this group I can post the shop owner's transaction notices. Send /help for the commands.
 

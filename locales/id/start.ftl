@@ -21,6 +21,10 @@ start-welcome-connected =
     Halo lagi, { $name }! 👋 Akun provider Anda sudah terhubung.
 
     Cek saldo dengan /saldo, cari produk dengan /harga, atau beli cepat: kirim KODE.TUJUAN, misalnya TSEL10.081234567890.
+start-welcome-downline =
+    Halo lagi, { $name }! 👋 Anda downline dari { $upline }: Anda membeli lewat akun { $upline }, dibayar dari saldo dompet Anda.
+
+    Cek saldo dompet dengan /saldo, tambah dengan /deposit, cari produk dengan /harga, atau beli cepat: kirim KODE.TUJUAN, misalnya TSEL10.081234567890.
 start-group =
     Halo semuanya! Saya kiosbot. Di grup ini saya bisa mengirim notifikasi transaksi pemilik toko. Ketik /help untuk daftar perintah.
 

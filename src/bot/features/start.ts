@@ -13,6 +13,15 @@ startFeature.command('start', async (ctx) => {
     await ctx.reply(ctx.t('start-group'));
     return;
   }
+  // A downline trades through their upline's account: told so, never sent to /connect.
+  const membership = ctx.account?.membership;
+  if (membership) {
+    const upline = await ctx.deps.db.users.get(membership.uplineId);
+    await ctx.reply(ctx.t('start-welcome-downline', { name, upline: upline?.firstName ?? '' }), {
+      reply_markup: createMainMenuKeyboard(ctx.t),
+    });
+    return;
+  }
   const connected = ctx.from ? (await ctx.deps.db.credentials.listServices(ctx.from.id)).length > 0 : false;
   await ctx.reply(ctx.t(connected ? 'start-welcome-connected' : 'start-welcome', { name }), {
     reply_markup: createMainMenuKeyboard(ctx.t),
@@ -20,7 +29,9 @@ startFeature.command('start', async (ctx) => {
 });
 
 startFeature.command(commandNames('help'), async (ctx) => {
-  const connected = ctx.from ? await ctx.deps.db.credentials.listServices(ctx.from.id) : [];
+  const services = ctx.from ? await ctx.deps.db.credentials.listServices(ctx.from.id) : [];
+  // A downline's reseller commands work through their upline's account.
+  const connected: readonly ServiceName[] = ctx.account?.membership ? [...services, 'reseller'] : services;
   await ctx.reply(helpText(ctx, connected), { link_preview_options: { is_disabled: true } });
 });
 
