@@ -15,6 +15,7 @@ import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { loopbackEnv } from '../helpers/app.ts';
 import { seedUsers, serveOnLoopback } from './fixture.ts';
 import { spawnBot, type BotProcess } from '../helpers/bot-process.ts';
+import { expectWalletReconciles, openDataDirDb, seedDownlines, tsel10Cost } from '../helpers/downline-seed.ts';
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same kill instants. */
 function seededRandom(seed: number): () => number {
@@ -238,4 +239,201 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
       `crash test: ${runs} purchases, ${Math.ceil(runs / perKill)} kills in ${laneCount} lanes (CRASH_SEED=${seed}) in ${Math.round((Date.now() - started) / 1000)} s`,
     );
   }, 240_000);
+  it('downline purchases (DOWNLINES=true) killed 0–2,000 ms after their tap: each paid from the wallet and on the provider once, or neither; each refund once; every wallet reconciles', async () => {
+    const started = Date.now();
+    // Few and on one lane: the rounds above prove the purchase path; these prove its wallet.
+    const dlRuns = Number(process.env.CRASH_DOWNLINE_RUNS ?? 6);
+    const random = seededRandom(seed + 31);
+    const instants = Array.from({ length: dlRuns }, () => Math.floor(random() * 2000));
+    const killedAfter = new Map<number, number>();
+    const report = (run: number) =>
+      `downline run ${run} (CRASH_SEED=${seed}, kill ${killedAfter.get(run) ?? instants[run]} ms after the tap, drawn ${instants[run]} ms)`;
+    const wallet = 50_000;
+    const markup = 500;
+    const levelPrice = tsel10Cost + markup;
+    // Each purchase: a line that turns Sukses, one that turns Gagal (refunded), one that stays Pending (held).
+    const targetsOf = (run: number) => {
+      const n = String(run).padStart(4, '0');
+      return { sukses: `0813${n}1101`, gagal: `0813${n}0000`, pending: `0813${n}9999` };
+    };
+    const allTargets = (run: number) => Object.values(targetsOf(run));
+    // The last round meets the upline's provider balance too low: each line refused at its first
+    // send (not created), so refunded, whether the refusal came before the kill or after the restart.
+    const lastRound = Math.floor((dlRuns - 1) / perKill) * perKill;
+    const refusedRun = (run: number) => lastRound > 0 && run >= lastRound;
+    sandbox = await startSandbox({ reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } });
+    const provider = sandbox;
+    provider.reseller.setBalance(resellerDemoAccounts.main.apiId, 100_000_000);
+    const telegram = await startBotApi();
+    const lane: Lane = {
+      telegram,
+      slowTelegram: await startSlowTelegram(telegram.apiRoot, 150),
+      dataDir: await mkdtemp(path.join(tmpdir(), 'kiosbot-crash-downline-')),
+      bot: undefined,
+    };
+    lanes.push(lane);
+    const budi = telegram.createUser({ firstName: 'Budi', languageCode: 'id' });
+    const users = Array.from({ length: dlRuns }, (_, run) => telegram.createUser({ firstName: `Downline${run}`, languageCode: 'id' }));
+    const seeded = await openDataDirDb(lane.dataDir);
+    await seedDownlines(seeded.db, budi, users, { markup, wallet }).finally(() => seeded.close());
+
+    const output = () => lane.bot?.output ?? '';
+    const env = {
+      ...loopbackEnv(telegram, provider, lane.dataDir),
+      TELEGRAM_API_ROOT: lane.slowTelegram.url,
+      DOWNLINES: 'true',
+      PROVIDER_TIMEOUT_MS: '10000',
+      RECHECK_FIRST_SECONDS: '1',
+      LOG_LEVEL: 'info',
+      PORT: '0',
+    };
+    const startBot = async () => {
+      lane.bot = spawnBot(env, lane.dataDir);
+      await telegram
+        .waitFor(() => telegram.polling && output().includes('bot ready'), { timeoutMs: 30_000 })
+        .catch(() => {
+          throw new Error(`the bot did not start polling (CRASH_SEED=${seed}):\n${output()}`);
+        });
+    };
+    const summaries = new Map<number, { text: string | undefined; history: readonly { text?: string }[] }>();
+
+    await startBot();
+    for (let first = 0; first < dlRuns; first += perKill) {
+      const round = Array.from({ length: Math.min(perKill, dlRuns - first) }, (_, i) => first + i);
+      const shown = await Promise.all(
+        round.map((run) => {
+          const user = users[run]!;
+          return telegram.waitForBotMessage(user, {
+            after: user.send(
+              allTargets(run)
+                .map((target) => `TSEL10.${target}`)
+                .join('\n'),
+            ),
+            where: (m) => m.buttons.flat().includes('✅ Konfirmasi'),
+            timeoutMs: 20_000,
+          });
+        }),
+      );
+      if (refusedRun(first)) {
+        // The earlier rounds' Gagal lines give the provider balance their price back when they
+        // settle: only once they have is it emptied, so that nothing of this round can be bought.
+        const earlier = Array.from({ length: first }, (_, run) => run);
+        const gagalSettled = (run: number) =>
+          provider.reseller.transactions().some((tx) => tx.target === targetsOf(run).gagal && tx.status === 'Gagal');
+        await telegram.waitFor(() => earlier.every(gagalSettled), { timeoutMs: 30_000 });
+        provider.reseller.setBalance(resellerDemoAccounts.main.apiId, 0);
+      }
+      const latest = Math.max(...round.map((run) => instants[run]!));
+      const tapped = new Map<number, number>();
+      round.forEach((run, index) => {
+        summaries.set(run, shown[index]!);
+        setTimeout(() => {
+          users[run]!.tap(shown[index]!, '✅ Konfirmasi');
+          tapped.set(run, performance.now());
+        }, latest - instants[run]!);
+      });
+      await new Promise((resolve) => setTimeout(resolve, latest));
+      const killedAt = performance.now();
+      await lane.bot?.stop('SIGKILL');
+      for (const run of round) killedAfter.set(run, Math.round(killedAt - (tapped.get(run) ?? killedAt)));
+      await startBot();
+    }
+
+    const finalStatuses: readonly string[] = ['Sukses', 'Gagal', 'Rejected', 'Unresolved'];
+    // Settled on the provider: the Sukses and Gagal lines of every purchase it received (the
+    // Pending one never settles). The bot then records them; it is stopped and the store read.
+    const onProvider = (run: number) => provider.reseller.transactions().filter((tx) => allTargets(run).includes(tx.target));
+    const settledThere = (run: number) =>
+      onProvider(run)
+        .filter((tx) => tx.target !== targetsOf(run).pending)
+        .every((tx) => tx.status !== 'Pending');
+    await telegram.waitFor(() => users.every((_, run) => settledThere(run)), { timeoutMs: 60_000 }).catch(() => undefined);
+    const readStore = async () => {
+      await lane.bot?.stop('SIGTERM');
+      const opened = await openDataDirDb(lane.dataDir);
+      const txs = await Promise.all(users.map((user) => opened.db.transactions.listByUser(user.id, { limit: 50 })));
+      return { ...opened, txs };
+    };
+    // A settlement the provider answered just before the stop is recorded at the next start's re-check.
+    let stored = await readStore();
+    for (
+      let attempt = 0;
+      stored.txs.some((txs, run) =>
+        txs.some((tx) => !finalStatuses.includes(tx.status) && (refusedRun(run) || tx.target !== targetsOf(run).pending)),
+      ) && attempt < 5;
+      attempt++
+    ) {
+      await stored.close();
+      await startBot();
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      stored = await readStore();
+    }
+    lane.bot = undefined;
+
+    try {
+      const everConfirmed = (message: { text: string | undefined; history: readonly { text?: string }[] }) =>
+        [message.text, ...message.history.map((h) => h.text)].some((text) => (text ?? '').includes('Dikonfirmasi'));
+      for (const [run, user] of users.entries()) {
+        const there = onProvider(run);
+        const txs = stored.txs[run]!;
+        const chat = () =>
+          [
+            ...there.map((tx) => `provider: ${tx.target} ${tx.status} ${tx.refId}`),
+            ...txs.map((tx) => `stored: ${tx.target} ${tx.status} ${tx.refId}`),
+            ...telegram.botMessages(user).map((m) => `bot #${m.messageId}: ${m.text ?? ''}`),
+          ].join('\n');
+        if (refusedRun(run)) {
+          // Refused by the provider, never created: each line held, then refunded once.
+          expect(there, `${report(run)}: created on the provider\n${chat()}`).toEqual([]);
+          expect(
+            txs.map((tx) => tx.status),
+            `${report(run)}: refused (Rejected) or never recorded\n${chat()}`,
+          ).toEqual(txs.length === 0 ? [] : ['Rejected', 'Rejected', 'Rejected']);
+          expect(await expectWalletReconciles(stored.db, user.id, txs, report(run))).toBe(wallet);
+          continue;
+        }
+        if (there.length === 0) {
+          // Neither: nothing bought, nothing taken from the wallet.
+          expect(txs, `${report(run)}: recorded but never sent\n${chat()}`).toEqual([]);
+          expect(everConfirmed(summaries.get(run)!), `${report(run)}: shown as confirmed but never bought\n${chat()}`).toBe(false);
+          expect(await expectWalletReconciles(stored.db, user.id, txs, report(run))).toBe(wallet);
+          continue;
+        }
+        // Both: each line on the provider once, under the ref the purchase recorded and held.
+        for (const target of allTargets(run)) {
+          expect(
+            there.filter((tx) => tx.target === target).map((tx) => tx.refId),
+            `${report(run)}: line ${target} on the provider once, as recorded\n${chat()}`,
+          ).toEqual(txs.filter((tx) => tx.target === target).map((tx) => tx.refId));
+        }
+        expect(there.every((tx) => tx.apiId === resellerDemoAccounts.main.apiId)).toBe(true);
+        const statusOf = (target: string) => txs.find((tx) => tx.target === target)?.status;
+        const { sukses, gagal, pending } = targetsOf(run);
+        expect([statusOf(sukses), statusOf(gagal), statusOf(pending)], `${report(run)}\n${chat()}`).toEqual(['Sukses', 'Gagal', 'Pending']);
+        for (const tx of txs) {
+          expect(tx, `${report(run)}: the downline's price and the upline's cost`).toMatchObject({
+            price: levelPrice,
+            upline: { id: budi.id, cost: tsel10Cost, margin: markup },
+          });
+        }
+        // Credits − the Sukses line − the still-Pending line's hold; the Gagal line refunded once.
+        expect(await expectWalletReconciles(stored.db, user.id, txs, report(run))).toBe(wallet - 2 * levelPrice);
+      }
+      const lost = users.flatMap((_, run) => (onProvider(run).length === 0 && stored.txs[run]!.length === 0 ? [report(run)] : []));
+      expect(lost, 'Confirm taps lost by a crash').toEqual([]);
+      // The upline learns once that the provider refused his downlines' purchases, however many
+      // lines were refused and whether before or after a restart.
+      const alerts = telegram.botMessages(budi).filter((m) => (m.text ?? '').includes('Provider menolak pembelian downline Anda'));
+      if (lastRound > 0)
+        expect(
+          alerts.map((m) => m.text),
+          'alerts to the upline',
+        ).toHaveLength(1);
+    } finally {
+      await stored.close();
+    }
+    console.log(
+      `crash test (downlines): ${dlRuns} purchases (${users.filter((_, run) => onProvider(run).length > 0).length} bought), ${Math.ceil(dlRuns / perKill)} kills (CRASH_SEED=${seed}) in ${Math.round((Date.now() - started) / 1000)} s`,
+    );
+  }, 120_000);
 });

@@ -8,3 +8,4 @@ import './fleet.suite.ts';
 import './fleet-pause.suite.ts';
 import './fleet-budget.suite.ts';
 import './fleet-burst.suite.ts';
+import './fleet-downlines.suite.ts';
