@@ -202,7 +202,7 @@ describe('a downline buys from their wallet through the upline account (DOWNLINE
     await buy(sari, 'TSEL10.081234567890', 'Sukses');
     const summary = await waitForSummary(world, sari, sari.send('TSEL10.085712345678'));
     sari.tap(summary, '✅ Konfirmasi');
-    const refused = await world.telegram.waitForBotMessage(sari, { after: summary, textIncludes: 'batas belanja harian' });
+    const refused = await world.telegram.waitForBotMessage(sari, { after: summary, textIncludes: 'melewati batas belanja harian' });
     expect(refused.text).toContain('sisa hari ini Rp 4.050');
     expect(await world.app.db.ledger.balance(sari.id)).toBe(50_000 - levelPrice);
     expect(sandboxTransactions(world)).toHaveLength(1);
