@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer, eventually, sandboxTransactions, waitForSummary } from '../helpers/buy.ts';
-import { tsel10Cost, uplineAndDownline } from '../helpers/downline-world.ts';
+import { anotherDownline, tsel10Cost, uplineAndDownline } from '../helpers/downline-world.ts';
 import { resellerDemoAccounts } from '../../tools/sandbox/reseller.ts';
 import { PurchaseRefusedError } from '../../src/services/purchases.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
@@ -206,6 +206,49 @@ describe('a downline buys from their wallet through the upline account (DOWNLINE
     expect(refused.text).toContain('sisa hari ini Rp 4.050');
     expect(await world.app.db.ledger.balance(sari.id)).toBe(50_000 - levelPrice);
     expect(sandboxTransactions(world)).toHaveLength(1);
+  });
+
+  it('two downlines and the upline buy at once against one provider balance with room for two: the refused downline is refunded, nothing negative', async () => {
+    const { budi, sari } = await withDownline(20_000);
+    const rudi = await anotherDownline(world, budi, 'Rudi');
+    await world.app.services.wallets.adjust(budi.id, rudi.id, 20_000, 'modal awal', 'test-rudi');
+    // Room at the provider for two purchases at the upline's cost, not three.
+    world.sandbox.reseller.setBalance(resellerDemoAccounts.main.apiId, 2 * cost + 100);
+    await world.app.services.catalogue.priceList(budi.id, { fresh: true });
+    const { purchases } = world.app.services;
+    const line = (target: string, price: number) => [{ code: 'TSEL10', productName: 'Telkomsel 10.000', target, price }];
+    const bought = await Promise.all(
+      [
+        { user: budi, price: cost, target: '081211110001' },
+        { user: sari, price: levelPrice, target: '081211110002' },
+        { user: rudi, price: levelPrice, target: '081211110003' },
+      ].map(async ({ user, price, target }) => {
+        const [tx] = await purchases.confirm({
+          confirmationId: `at-once-${user.id}`,
+          userId: user.id,
+          chatId: user.id,
+          lines: line(target, price),
+        });
+        return purchases.submit(tx!.refId);
+      }),
+    );
+    expect(bought.map((tx) => tx.status).sort()).toEqual(['Rejected', 'Sukses', 'Sukses']);
+    expect(world.sandbox.reseller.balanceOf(resellerDemoAccounts.main.apiId)).toBe(100);
+    expect(sandboxTransactions(world).filter((tx) => tx.status === 'Sukses')).toHaveLength(2);
+    // Each downline's wallet: debited for a Sukses, whole again for the refusal; the ledger agrees.
+    for (const [user, tx] of [
+      [sari, bought[1]!],
+      [rudi, bought[2]!],
+    ] as const) {
+      const balance = await world.app.db.ledger.balance(user.id);
+      expect(balance).toBe(tx.status === 'Sukses' ? 20_000 - levelPrice : 20_000);
+      expect((await world.app.db.ledger.byRef(user.id, tx.refId)).map((e) => e.kind)).toEqual([
+        'hold',
+        tx.status === 'Sukses' ? 'final' : 'refund',
+      ]);
+    }
+    const audits = await world.app.services.walletAudit.run();
+    expect(audits.flatMap((audit) => audit.findings)).toEqual([]);
   });
 
   it('a suspended downline cannot buy', async () => {
