@@ -14,6 +14,7 @@ import type { StoreEngine } from './store/contract.ts';
 import type { Vault } from './store/vault.ts';
 import type { Db } from './store/db.ts';
 import { createClaimHolder, singleProcessClaims, type ClaimHolder, type ClaimTokens } from './store/claim-holder.ts';
+import { createThreadClaimHolder } from './store/pg/heartbeat-thread.ts';
 import { createUpdateClaims, type UpdateClaims } from './server/update-inbox.ts';
 
 /**
@@ -99,15 +100,16 @@ function pgConnectionSettings(config: Config, instanceId: string, logger: Logger
  */
 export function processClaims(
   config: Config,
-  parts: { instanceId: string; db: Db; logger: Logger },
+  parts: { instanceId: string; db: Db; logger: Logger; heartbeatThread?: boolean },
 ): { claims: ClaimHolder; claimTokens: ClaimTokens; updateClaims: UpdateClaims } {
   const { instanceId, db, logger } = parts;
-  const claims = createClaimHolder({
-    ...config.claims,
-    instanceId,
-    renew: (lease) => db.renewLeases(lease),
-    onProblem: (message, fields) => logger.warn(message, fields),
-  });
+  const onProblem = (message: string, fields: Record<string, unknown>) => logger.warn(message, fields);
+  // On a thread of its own (pg/heartbeat-thread.ts says why) where the instance runs on the real
+  // clock; a test's injected clock keeps it on this thread, where the leases use that clock.
+  const claims =
+    config.databaseUrl && parts.heartbeatThread
+      ? createThreadClaimHolder({ ...config.claims, instanceId, connection: { connectionString: config.databaseUrl }, onProblem })
+      : createClaimHolder({ ...config.claims, instanceId, renew: (lease) => db.renewLeases(lease), onProblem });
   if (config.databaseUrl) claims.start();
   const claimTokens = config.databaseUrl ? claims : singleProcessClaims(instanceId, config.claims);
   const updateClaims = createUpdateClaims(claims, { track: config.databaseUrl !== undefined });

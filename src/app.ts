@@ -105,6 +105,11 @@ export interface AppOptions {
   sellPriceOf?: SellPriceOf;
   /** The order deposit codes are tried in (default random; a test fixes it to see that a taken code is skipped). */
   depositCodes?: () => number[];
+  /**
+   * A fleet instance's claims heartbeat on a thread of its own (default, on the real clock); false
+   * keeps it on the main thread. An injected `now` always keeps it there (the leases use that clock).
+   */
+  heartbeatThread?: boolean;
   /** Waits before handling again an update that failed on a temporary problem (src/server/update-inbox.ts); default 2 s, 10 s. */
   handlingRetryDelaysMs?: readonly number[];
 }
@@ -120,7 +125,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const instanceId = `${process.pid}-${randomUUID()}`;
   const { engine, dataDirectory } = await openEngine(config, { vault, now, instanceId, logger, storeWriteFile: options.storeWriteFile });
   const db = createDb(engine, vault, now);
-  const { claims, claimTokens, updateClaims } = processClaims(config, { instanceId, db, logger });
+  const { claims, claimTokens, updateClaims } = processClaims(config, {
+    instanceId,
+    db,
+    logger,
+    heartbeatThread: options.now === undefined && options.heartbeatThread !== false,
+  });
   // Set once the outbox exists; a provider call can only happen after createApp returns.
   let reportAccountProblem: (problem: AccountProblem) => void = () => undefined;
   const providers = createProviders(config.providers, {

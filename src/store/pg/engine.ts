@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { leasedTables } from './heartbeat-thread.ts';
 import type { GroupStore, OutboxStore, StoreEngine, UserStore } from '../contract.ts';
 import type { StoreError } from '../errors.ts';
 import { buildOutboxItem, checkRetarget, outboxDueTime, patchedOutboxItem, type OutboxEntry, type OutboxItem } from '../records/outbox.ts';
@@ -101,7 +102,7 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
     async renewLeases({ owner, ms }) {
       const until = new Date(now().getTime() + ms).toISOString();
       // One statement per table for every claim of the instance (its heartbeat), not one timer per claim.
-      for (const table of ['inbox', 'transactions', 'outbox'])
+      for (const table of leasedTables)
         await pool.query(`UPDATE ${table} SET lease_until = $2 WHERE lease_owner = $1`, [owner, until]);
     },
     users: createPgUsers(pool, now),

@@ -1,0 +1,147 @@
+/**
+ * A fleet instance's claim heartbeat on a thread of its own (DESIGN invariant 9: slow is not
+ * dead). On the main thread the heartbeat is one timer among the instance's work: an instance
+ * busy enough (a burst, a starved CPU) ran its beats late past the lease, and another instance
+ * took over the stored updates and due checks of a live one. A worker thread has an event loop of
+ * its own and its own database connection, so a busy main thread delays nothing of it; a stopped
+ * process (SIGSTOP, a dead VM) stops it too, and its claims then move as a dead one's should, the
+ * tokens fencing whatever the woken process would write.
+ *
+ * The two threads share the token's epoch and the last renewal's instant in a SharedArrayBuffer:
+ * the main thread's `holds(token)` reads them without a message. The worker's code is a string
+ * evaluated in the worker (`eval: true`) so that it runs the same under tsx, vitest and the
+ * esbuild bundle without a second entry point; it requires `pg` by the path the main thread
+ * resolved.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { ClaimHolder } from '../claim-holder.ts';
+
+/** Positions in the shared BigInt64Array. */
+const epochSlot = 0;
+const renewedAtSlot = 1;
+
+/** The tables whose rows carry claims (`lease_owner`, `lease_until`): one statement each per beat. */
+export const leasedTables = ['inbox', 'transactions', 'outbox'] as const;
+
+/** Milliseconds on a clock both threads share and that never goes back (a process-wide monotonic one). */
+const sharedClock = (): number => performance.timeOrigin + performance.now();
+
+const workerSource = String.raw`
+const { workerData, parentPort } = require('node:worker_threads');
+const pg = require(workerData.pgPath);
+const { instanceId, leaseMs, tables, connection, shared } = workerData;
+const state = new BigInt64Array(shared);
+const clock = () => performance.timeOrigin + performance.now();
+const pool = new pg.Pool({ ...connection, max: 1, keepAlive: true });
+pool.on('error', () => undefined);
+let beating = false;
+let stopping = false;
+async function beat() {
+  if (beating || stopping) return;
+  beating = true;
+  try {
+    const startedAt = clock();
+    let epoch = Number(Atomics.load(state, 0));
+    if (startedAt - Number(Atomics.load(state, 1)) >= leaseMs) {
+      parentPort.postMessage({ problem: 'claims not renewed for a whole lease (the database unreachable): given up here', lostToken: instanceId + ':' + epoch });
+      epoch += 1;
+      Atomics.store(state, 0, BigInt(epoch));
+      Atomics.store(state, 1, BigInt(Math.round(startedAt)));
+    }
+    const owner = instanceId + ':' + epoch;
+    const until = new Date(Date.now() + leaseMs).toISOString();
+    try {
+      for (const table of tables) await pool.query('UPDATE ' + table + ' SET lease_until = $2 WHERE lease_owner = $1', [owner, until]);
+      if (Number(Atomics.load(state, 0)) === epoch) Atomics.store(state, 1, BigInt(Math.round(Math.max(startedAt, Number(Atomics.load(state, 1))))));
+    } catch (error) {
+      parentPort.postMessage({ problem: 'renewing the claims failed; tried again at the next heartbeat', code: error && error.code });
+    }
+  } finally {
+    beating = false;
+  }
+}
+const timer = setInterval(beat, Math.max(50, leaseMs / 3));
+parentPort.on('message', async (message) => {
+  if (message === 'beat') { await beat(); parentPort.postMessage({ beat: true }); }
+  if (message === 'stop') { stopping = true; clearInterval(timer); while (beating) await new Promise((r) => setTimeout(r, 5)); await pool.end().catch(() => undefined); parentPort.postMessage({ stopped: true }); }
+});
+parentPort.postMessage({ ready: true });
+`;
+
+export interface ThreadHeartbeatOptions {
+  instanceId: string;
+  leaseMs: number;
+  /** How the worker reaches the database: the engine pool's own options (connection string or host, user …). */
+  connection: Record<string, unknown>;
+  /** A renewal that failed, or a lease that ran out (told from the worker). */
+  onProblem?: (message: string, fields: Record<string, unknown>) => void;
+}
+
+/**
+ * A claim holder whose heartbeat runs on a worker thread with its own connection (see above).
+ * The lease times it writes are the real clock's: for an instance on the real clock only.
+ */
+export function createThreadClaimHolder(options: ThreadHeartbeatOptions): ClaimHolder {
+  const { instanceId, leaseMs } = options;
+  const shared = new SharedArrayBuffer(2 * BigInt64Array.BYTES_PER_ELEMENT);
+  const state = new BigInt64Array(shared);
+  Atomics.store(state, epochSlot, 1n);
+  Atomics.store(state, renewedAtSlot, BigInt(Math.round(sharedClock())));
+  const token = () => `${instanceId}:${Atomics.load(state, epochSlot)}`;
+  let worker: Worker | undefined;
+  let ready: Promise<void> | undefined;
+  const waiters: Array<{ key: 'beat' | 'stopped'; resolve: () => void }> = [];
+
+  /** Resolves the first caller waiting for `key`. */
+  const answer = (key: 'beat' | 'stopped') => {
+    const at = waiters.findIndex((waiter) => waiter.key === key);
+    if (at >= 0) waiters.splice(at, 1)[0]?.resolve();
+  };
+  const launch = () => {
+    const pgPath = createRequire(import.meta.url).resolve('pg');
+    const started = new Worker(workerSource, {
+      eval: true,
+      workerData: { pgPath, instanceId, leaseMs, tables: leasedTables, connection: options.connection, shared },
+    });
+    // The heartbeat alone never keeps the process running.
+    started.unref();
+    ready = new Promise<void>((resolve, reject) => {
+      started.once('error', reject);
+      started.on('message', (message: Record<string, unknown>) => {
+        if (message.ready) resolve();
+        if (typeof message.problem === 'string') {
+          const { problem, ...fields } = message;
+          options.onProblem?.(problem, fields);
+        }
+        if (message.beat) answer('beat');
+        if (message.stopped) answer('stopped');
+      });
+    });
+    started.on('error', (error) => options.onProblem?.('the claims heartbeat thread failed', { error }));
+    worker = started;
+    return ready;
+  };
+  const ask = async (message: 'beat' | 'stop', key: 'beat' | 'stopped') => {
+    if (!worker) return;
+    await ready;
+    const answered = new Promise<void>((resolve) => waiters.push({ key, resolve }));
+    worker.postMessage(message);
+    await answered;
+  };
+
+  return {
+    lease: () => ({ owner: token(), ms: leaseMs }),
+    holds: (owner) => owner === token() && sharedClock() - Number(Atomics.load(state, renewedAtSlot)) < leaseMs,
+    beat: () => (worker ? ask('beat', 'beat') : Promise.resolve()),
+    start() {
+      if (!worker) void launch().catch((error: unknown) => options.onProblem?.('the claims heartbeat thread did not start', { error }));
+    },
+    async stop() {
+      if (!worker) return;
+      await ask('stop', 'stopped').catch(() => undefined);
+      await worker.terminate();
+      worker = undefined;
+    },
+  };
+}
