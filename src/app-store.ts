@@ -100,15 +100,22 @@ function pgConnectionSettings(config: Config, instanceId: string, logger: Logger
  */
 export function processClaims(
   config: Config,
-  parts: { instanceId: string; db: Db; logger: Logger; heartbeatThread?: boolean },
+  parts: { instanceId: string; db: Db; logger: Logger },
+  /** The app's options: an injected clock (`now`) keeps the heartbeat on this thread, as does `heartbeatThread: false`. */
+  options: { now?: () => Date; heartbeatThread?: boolean } = {},
 ): { claims: ClaimHolder; claimTokens: ClaimTokens; updateClaims: UpdateClaims } {
   const { instanceId, db, logger } = parts;
   const onProblem = (message: string, fields: Record<string, unknown>) => logger.warn(message, fields);
   // On a thread of its own (pg/heartbeat-thread.ts says why) where the instance runs on the real
   // clock; a test's injected clock keeps it on this thread, where the leases use that clock.
   const claims =
-    config.databaseUrl && parts.heartbeatThread
-      ? createThreadClaimHolder({ ...config.claims, instanceId, connection: { connectionString: config.databaseUrl }, onProblem })
+    config.databaseUrl && options.now === undefined && options.heartbeatThread !== false
+      ? createThreadClaimHolder({
+          ...config.claims,
+          instanceId,
+          connection: { connectionString: config.databaseUrl, application_name: `kiosbot ${instanceId}` },
+          onProblem,
+        })
       : createClaimHolder({ ...config.claims, instanceId, renew: (lease) => db.renewLeases(lease), onProblem });
   if (config.databaseUrl) claims.start();
   const claimTokens = config.databaseUrl ? claims : singleProcessClaims(instanceId, config.claims);

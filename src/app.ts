@@ -125,12 +125,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const instanceId = `${process.pid}-${randomUUID()}`;
   const { engine, dataDirectory } = await openEngine(config, { vault, now, instanceId, logger, storeWriteFile: options.storeWriteFile });
   const db = createDb(engine, vault, now);
-  const { claims, claimTokens, updateClaims } = processClaims(config, {
-    instanceId,
-    db,
-    logger,
-    heartbeatThread: options.now === undefined && options.heartbeatThread !== false,
-  });
+  const { claims, claimTokens, updateClaims } = processClaims(config, { instanceId, db, logger }, options);
   // Set once the outbox exists; a provider call can only happen after createApp returns.
   let reportAccountProblem: (problem: AccountProblem) => void = () => undefined;
   const providers = createProviders(config.providers, {

@@ -3,7 +3,8 @@
  * well inside the lease, so only a stopped (dead or paused) instance's claims move. Claims are
  * taken under a token (instance id and epoch); one that could not renew for a whole lease takes a
  * new epoch, its old claims lost here. `holds(token)` is asked before anything is sent under a
- * claim, and every write under one is fenced by the token in the store.
+ * claim, and every write under one is fenced by the token in the store. A fleet instance on the
+ * real clock runs it on a thread of its own (pg/heartbeat-thread.ts, the same rules).
  */
 import type { Lease } from './contract.ts';
 
