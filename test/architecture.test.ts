@@ -85,9 +85,15 @@ const pgDir = join(storeDir, 'pg');
  * Store modules that belong to neither engine: errors, the vault and its key audit, and the
  * in-process locks, send claims and send slots the PostgreSQL engine keeps as its local half.
  */
-const sharedStoreFiles = ['errors.ts', 'vault.ts', 'key-audit.ts', 'chat-locks.ts', 'send-claims.ts', 'send-slots.ts', 'claim-holder.ts'].map((name) =>
-  join(storeDir, name),
-);
+const sharedStoreFiles = [
+  'errors.ts',
+  'vault.ts',
+  'key-audit.ts',
+  'chat-locks.ts',
+  'send-claims.ts',
+  'send-slots.ts',
+  'claim-holder.ts',
+].map((name) => join(storeDir, name));
 
 const inside = (dir: string, file: string) => file.startsWith(dir + sep);
 

@@ -102,8 +102,7 @@ export async function openPgEngine(options: PgEngineOptions): Promise<StoreEngin
     async renewLeases({ owner, ms }) {
       const until = new Date(now().getTime() + ms).toISOString();
       // One statement per table for every claim of the instance (its heartbeat), not one timer per claim.
-      for (const table of leasedTables)
-        await pool.query(`UPDATE ${table} SET lease_until = $2 WHERE lease_owner = $1`, [owner, until]);
+      for (const table of leasedTables) await pool.query(`UPDATE ${table} SET lease_until = $2 WHERE lease_owner = $1`, [owner, until]);
     },
     users: createPgUsers(pool, now),
     credentials: createPgCredentials(pool),
