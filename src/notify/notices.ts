@@ -4,7 +4,7 @@ import type { NewOutboxItem } from '../store/records/outbox.ts';
 import { userLocale, type UserRecord } from '../store/records/users.ts';
 import type { LedgerEntry } from '../store/records/ledger.ts';
 import { formatRupiah, maskTarget } from '../text/format.ts';
-import { restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
+import { downlineRefusalAlertMs, isUplineRefusal, restoredUnsentMessage, type TransactionRecord } from '../store/records/transactions.ts';
 import type { AccountProblem } from '../providers/factory.ts';
 import type { TextVariable } from '../text/html.ts';
 import { formatSettlementPing, statusIcon, statusWord } from '../text/receipt.ts';
@@ -48,8 +48,6 @@ export interface Notices {
   settlement(tx: TransactionRecord, options: SettlementOptions): Promise<NewOutboxItem[]>;
   /** The low-balance alert, with the balance and threshold formatted as money. */
   lowBalance(userId: number, formatted: { balance: string; threshold: string }): Promise<NewOutboxItem>;
-  /** To an upline: their account refused a downline's purchase (`kind`: insufficient_balance, credentials, ip_blocked). */
-  downlineRefused(uplineId: number, kind: string): Promise<NewOutboxItem>;
   /** To a downline: their upline decided a held purchase (`entry`: its final or refund, with the balance after). */
   heldResolved(downline: UserRecord, tx: TransactionRecord, entry: LedgerEntry): NewOutboxItem;
   /** A price-change digest in the subscriber's language and, with `groupChatId`, one for their group (no cost or margin). */
@@ -156,7 +154,7 @@ export function createNotices(deps: NoticesDeps): Notices {
           ),
         );
       }
-      items.push(...(await downlineHeld(deps, tx)));
+      items.push(...(await downlineHeld(deps, tx)), ...(await downlineRefusedAlert(deps, tx)));
       items.push(...(await downlineGroupNotice(deps, tx)));
       if (tx.status === 'Gagal' || tx.status === 'Unresolved') {
         items.push(
@@ -171,15 +169,6 @@ export function createNotices(deps: NoticesDeps): Notices {
     },
     async lowBalance(userId, formatted) {
       return text(userId, 'low-balance', tFor(await localeOf(userId))('alert-low-balance', formatted), `low-balance:${userId}`);
-    },
-    async downlineRefused(uplineId, kind) {
-      const t = tFor(await localeOf(uplineId));
-      return text(
-        uplineId,
-        'downline-refused',
-        t('alert-downline-refused', { reason: t(`alert-downline-refused-${kind}`) }),
-        `downline-refused:${uplineId}`,
-      );
     },
     heldResolved: (downline, tx, entry) => heldResolved(deps, downline, tx, entry),
     async priceDigest(userId, changes, { groupChatId, dedupeKey }) {
@@ -310,4 +299,29 @@ function heldResolved(deps: NoticesDeps, downline: UserRecord, tx: TransactionRe
     payload: { type: 'send', text: body, parseMode: 'HTML' },
     dedupeKey: `held-resolved:${tx.refId}`,
   };
+}
+
+/**
+ * To the upline, with the settlement of a downline's purchase their account refused (its balance,
+ * credentials, a blocked IP): the alert, in the same commit as the refund (a crash loses neither),
+ * unless they were alerted in the last hour (`downlineRefusalAlertAt`, marked after the commit);
+ * refusals settled before that mark share one pending item (its dedupe key).
+ */
+async function downlineRefusedAlert(deps: NoticesDeps, tx: TransactionRecord): Promise<NewOutboxItem[]> {
+  if (!tx.upline || tx.status !== 'Rejected' || !isUplineRefusal(tx.message)) return [];
+  const upline = await deps.db.users.get(tx.upline.id);
+  const last = upline?.downlineRefusalAlertAt;
+  const at = Date.parse(tx.settledAt ?? tx.updatedAt);
+  if (last !== undefined && at - Date.parse(last) < downlineRefusalAlertMs) return [];
+  const t = (key: string, variables?: Record<string, TextVariable>) =>
+    deps.translate(userLocale(upline, deps.defaultLocale), key, variables);
+  const body = t('alert-downline-refused', { reason: t(`alert-downline-refused-${tx.message ?? ''}`) });
+  return [
+    {
+      chatId: tx.upline.id,
+      kind: 'downline-refused',
+      payload: { type: 'send', text: body, parseMode: 'HTML' },
+      dedupeKey: `downline-refused:${tx.upline.id}`,
+    },
+  ];
 }

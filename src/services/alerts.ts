@@ -1,6 +1,7 @@
 import type { Db } from '../store/db.ts';
 import { fleetLocks } from '../store/fleet-locks.ts';
 import type { NewOutboxItem } from '../store/records/outbox.ts';
+import { downlineRefusalAlertMs } from '../store/records/transactions.ts';
 import type { Logger } from '../logger.ts';
 import type { CredentialService } from './credentials.ts';
 import { createKeyedQueue } from '../queue.ts';
@@ -11,15 +12,10 @@ export interface AlertServiceDeps {
   logger: Logger;
   /** Builds the alert message for the outbox. */
   lowBalanceNotice: (userId: number, balance: number, threshold: number) => Promise<NewOutboxItem>;
-  /** Tells an upline their account refused a downline's purchase. */
-  downlineRefusedNotice?: (uplineId: number, kind: string) => Promise<NewOutboxItem>;
   now?: () => Date;
   /** Wakes the outbox after something was queued. */
   onQueued?: () => void;
 }
-
-/** An upline is told at most once in this long that their account refuses their downlines' purchases. */
-export const downlineRefusalAlertMs = 3600_000;
 
 /** Low-balance alerts: each user's threshold, armed until a crossing below it is announced. */
 export class AlertService {
@@ -49,20 +45,15 @@ export class AlertService {
   }
 
   /**
-   * A downline's purchase was refused by the upline's account (`kind`: its balance, credentials or
-   * IP): the upline is told, once an hour at most however many purchases are refused (the
-   * downline was told only that the product is unavailable for now).
+   * Marks that the upline was just alerted that their account refuses their downlines' purchases
+   * (the alert itself goes out with the refusal's settlement, in its commit: notices.ts): the next
+   * refusals within the hour alert no more. A crash before this mark may let one more through.
    */
-  downlineRefused(uplineId: number, kind: string): Promise<void> {
+  downlineRefusalAlerted(uplineId: number, at: Date): Promise<void> {
     return this.turns.run(uplineId, async () => {
-      const { db, downlineRefusedNotice } = this.deps;
-      const now = (this.deps.now ?? (() => new Date()))();
-      const last = (await db.users.get(uplineId))?.downlineRefusalAlertAt;
-      if (!downlineRefusedNotice || (last !== undefined && now.getTime() - Date.parse(last) < downlineRefusalAlertMs)) return;
-      // Queued first: a crash before the mark may alert twice, never not at all.
-      await db.outbox.enqueue(await downlineRefusedNotice(uplineId, kind));
-      await db.users.update(uplineId, { downlineRefusalAlertAt: now.toISOString() });
-      this.deps.onQueued?.();
+      const last = (await this.deps.db.users.get(uplineId))?.downlineRefusalAlertAt;
+      if (last !== undefined && at.getTime() - Date.parse(last) < downlineRefusalAlertMs) return;
+      await this.deps.db.users.update(uplineId, { downlineRefusalAlertAt: at.toISOString() });
     });
   }
 

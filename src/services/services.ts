@@ -102,7 +102,6 @@ export function createServices(deps: ServicesDeps): Services {
         balance: deps.formatMoney(balance),
         threshold: deps.formatMoney(threshold),
       }),
-    downlineRefusedNotice: (uplineId, kind) => deps.notices.downlineRefused(uplineId, kind),
   });
   const trading = new TradingAccounts({ db: deps.db, credentials });
   const catalogue = new CatalogueService({ credentials, trading, now: deps.now });
@@ -127,8 +126,8 @@ export function createServices(deps: ServicesDeps): Services {
             .catch((error: unknown) => deps.logger.warn('balance alert check failed', { userId: accountId, error }));
         if (tx.upline && tx.status === 'Rejected' && isUplineRefusal(tx.message))
           void alerts
-            .downlineRefused(tx.upline.id, tx.message ?? '')
-            .catch((error: unknown) => deps.logger.warn('upline alert failed', { userId: accountId, error }));
+            .downlineRefusalAlerted(tx.upline.id, new Date(tx.settledAt ?? deps.now().toISOString()))
+            .catch((error: unknown) => deps.logger.warn('upline alert mark failed', { userId: accountId, error }));
       },
     }),
     catalogue,

@@ -24,15 +24,15 @@ const renewedAtSlot = 1;
 /** The tables whose rows carry claims (`lease_owner`, `lease_until`): one statement each per beat. */
 export const leasedTables = ['inbox', 'transactions', 'outbox'] as const;
 
-/** Milliseconds on a clock both threads share and that never goes back (a process-wide monotonic one). */
-const sharedClock = (): number => performance.timeOrigin + performance.now();
+/** Milliseconds on the process's monotonic clock (`hrtime`), the one clock both threads read alike. */
+const sharedClock = (): number => Number(process.hrtime.bigint() / 1_000_000n);
 
 const workerSource = String.raw`
 const { workerData, parentPort } = require('node:worker_threads');
 const pg = require(workerData.pgPath);
 const { instanceId, leaseMs, tables, connection, shared } = workerData;
 const state = new BigInt64Array(shared);
-const clock = () => performance.timeOrigin + performance.now();
+const clock = () => Number(process.hrtime.bigint() / 1000000n);
 const pool = new pg.Pool({ ...connection, max: 1, keepAlive: true });
 pool.on('error', () => undefined);
 let beating = false;

@@ -92,6 +92,9 @@ export function isUplineRefusal(kind: string | undefined): boolean {
   return kind === 'insufficient_balance' || kind === 'credentials' || kind === 'ip_blocked';
 }
 
+/** An upline is told at most once in this long that their account refuses their downlines' purchases. */
+export const downlineRefusalAlertMs = 3600_000;
+
 /** What the customer paid: the sell price stored at confirmation, else (a purchase from before sell prices) the cost. */
 export function salePrice(tx: Pick<TransactionRecord, 'price' | 'sellPrice'>): number {
   return tx.sellPrice ?? tx.price;
