@@ -12,7 +12,8 @@ import type { StoreEngine } from '../../../src/store/contract.ts';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '../../helpers/pg-database.ts';
 
 const available = await postgresAvailable();
-const leaseMs = 600;
+/** Long enough that a loaded CI machine's scheduling never delays the thread's beats (every 500 ms) past it. */
+const leaseMs = 1_500;
 
 /** Blocks this thread for `ms`: the event loop stands still, as when it is busy. */
 function busy(ms: number): void {
