@@ -263,6 +263,14 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
     const refusedRun = (run: number) => lastRound > 0 && run >= lastRound;
     sandbox = await startSandbox({ reseller: { settleAfterChecks: 1, settleAfterMs: 3_600_000 } });
     const provider = sandbox;
+    // The refs the provider was asked about (any /transaction request), to wait on a restart's re-checks.
+    const asked = new Map<string, number>();
+    const handle = provider.reseller.handle.bind(provider.reseller);
+    provider.reseller.handle = (request) => {
+      const ref = (request.body as { ref_id?: unknown } | undefined)?.ref_id;
+      if (request.path === '/transaction' && typeof ref === 'string') asked.set(ref, (asked.get(ref) ?? 0) + 1);
+      return handle(request);
+    };
     provider.reseller.setBalance(resellerDemoAccounts.main.apiId, 100_000_000);
     const telegram = await startBotApi();
     const lane: Lane = {
@@ -363,9 +371,15 @@ describe('crash safety: kill -9 at random instants after a Confirm tap', () => {
       ) && attempt < 5;
       attempt++
     ) {
+      const open = stored.txs.flat().filter((tx) => !finalStatuses.includes(tx.status));
+      const before = new Map(open.map((tx) => [tx.refId, asked.get(tx.refId) ?? 0]));
       await stored.close();
       await startBot();
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // Until the restarted bot has asked the provider about each open line again, and said so.
+      await telegram
+        .waitFor(() => open.every((tx) => (asked.get(tx.refId) ?? 0) > (before.get(tx.refId) ?? 0)), { timeoutMs: 30_000 })
+        .catch(() => undefined);
+      await telegram.waitForIdle({ timeoutMs: 10_000 }).catch(() => undefined);
       stored = await readStore();
     }
     lane.bot = undefined;
