@@ -12,7 +12,6 @@ export interface AlertServiceDeps {
   logger: Logger;
   /** Builds the alert message for the outbox. */
   lowBalanceNotice: (userId: number, balance: number, threshold: number) => Promise<NewOutboxItem>;
-  now?: () => Date;
   /** Wakes the outbox after something was queued. */
   onQueued?: () => void;
 }

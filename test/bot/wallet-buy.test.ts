@@ -46,8 +46,10 @@ describe('a downline buys from their wallet through the upline account (DOWNLINE
 
   it('the price list and the summary show the level price and the wallet; Sukses debits it once, on the upline account', async () => {
     const { budi, sari } = await withDownline(50_000);
-    const prices = await world.telegram.waitForBotMessage(sari, { after: sari.send('/harga'), where: (m) => m.buttons.length > 0 });
-    expect(prices.text).toBeDefined();
+    // Her price list is Budi's at her level: TSEL10 at Rp 10.950, never his Rp 10.450.
+    const list = await world.app.services.catalogue.priceList(sari.id);
+    expect(list.find((p) => p.code === 'TSEL10')?.price).toBe(levelPrice);
+    expect((await world.app.services.catalogue.priceList(budi.id)).find((p) => p.code === 'TSEL10')?.price).toBe(cost);
     const { summary, shown } = await buy(sari, 'TSEL10.081234567890', 'Sukses');
     expect(summary.text).toContain('Rp 10.950');
     expect(summary.text).toContain('Saldo dompet Anda: Rp 50.000');
