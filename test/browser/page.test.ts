@@ -60,6 +60,9 @@ const userTexts = (userId: number) =>
     .filter((m) => !m.fromBot)
     .map((m) => m.message.text);
 
+/** The page's scroll and image load on a loaded machine (4 test workers on 2 cores) take longer than expect.poll's 1 s. */
+const pageSettles = { timeout: 10_000 };
+
 describe('playground page', () => {
   it('starts as the first user: /start goes out at once', async () => {
     const page = await open();
@@ -173,11 +176,11 @@ describe('playground page', () => {
     const page = await open();
     for (let n = 1; n <= 30; n++) await botApi().sendMessage(firstUser.id, `Baris ${n}`);
     await page.waitForText('Baris 30', { fromBot: true });
-    await expect.poll(() => atBottom(page)).toBe(true);
+    await expect.poll(() => atBottom(page), pageSettles).toBe(true);
 
     await botApi().sendPhoto(firstUser.id, new InputFile(pngPhoto(400), 'qr.png'), { caption: 'QRIS' });
     const bubble = await page.waitForText('QRIS', { fromBot: true });
-    await expect.poll(() => loadedWidth(bubble)).toBe(400);
-    await expect.poll(() => atBottom(page)).toBe(true);
+    await expect.poll(() => loadedWidth(bubble), pageSettles).toBe(400);
+    await expect.poll(() => atBottom(page), pageSettles).toBe(true);
   });
 });
