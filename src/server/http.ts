@@ -135,9 +135,11 @@ function healthAccess(authorization: string | undefined, token: string | undefin
   return timingSafeEqual(digest(match[1]!.trim()), digest(token)) ? 'counts' : 'refused';
 }
 
-/**
 /** Largest webhook body read; updates are a few kilobytes, a larger body gets 413 before more of it is read. */
 export const maxWebhookBodyBytes = 1024 * 1024;
+
+/** How long the rest of a refused body is still read and dropped after its 413. */
+const refusedBodyLingerMs = 2_000;
 
 /** The body of `req`, or undefined as soon as it is known to exceed `limit` bytes (reading stops there). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
@@ -149,7 +151,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
-      // Paused, not destroyed: the socket must stay open for the 413.
       req.off('data', onData).pause();
       resolve(undefined);
     };
@@ -159,11 +160,19 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
   });
 }
 
-/** 413, then closes the connection without reading the rest (Node would drain it to keep the connection alive). */
+/**
+ * 413 at once, while the sender may still be sending. Closing a socket with unread bytes in it
+ * sends a reset, and a reset throws away what the sender had received and not yet read, the 413
+ * among it (RFC 9112 §9.6): a busy sender would see a broken connection instead of the answer. So
+ * the rest is read and dropped for a while (the secret was checked first: only Telegram gets
+ * here), and the connection is cut only if the body is still coming after that.
+ */
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
-  res
-    .writeHead(413, { Connection: 'close', 'Content-Type': 'text/plain' })
-    .end(`body larger than ${maxWebhookBodyBytes} bytes`, () => req.socket.destroy());
+  res.writeHead(413, { 'Content-Type': 'text/plain' }).end(`body larger than ${maxWebhookBodyBytes} bytes`);
+  req.resume();
+  const linger = setTimeout(() => req.socket.destroy(), refusedBodyLingerMs).unref();
+  req.once('end', () => clearTimeout(linger));
+  req.socket.once('close', () => clearTimeout(linger));
 }
 
 /** How long a webhook POST waits for its update's handling before it is answered 200 (the handling goes on). */

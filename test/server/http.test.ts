@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
@@ -196,6 +197,33 @@ describe('HTTP server: health and webhook', () => {
     expect(status.status).toBe(413);
     // The server stopped reading at about the limit; what the sender had written by then sits in socket buffers.
     expect(status.sentWhenAnswered).toBeLessThan(total / 4);
+    expect(handled).not.toHaveBeenCalled();
+  });
+
+  it('webhook: a sender that reads its answer late, still uploading, gets the 413 (no reset throws it away)', async () => {
+    // RFC 9112 §9.6: closing a socket with unread bytes sends a reset, and a reset discards what the
+    // peer had received but not yet read. A busy sender reads late; here it reads 300 ms late.
+    const handled = await webhookWorld();
+    const { port } = new URL(server!.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.pause();
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      `POST /telegram HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+        `X-Telegram-Bot-Api-Secret-Token: ${secret}\r\nContent-Length: ${8 * maxWebhookBodyBytes}\r\n\r\n{`,
+    );
+    // Four times the limit, queued at once: the kernel takes what it can while the sender reads nothing.
+    for (let written = 0; written < 4 * maxWebhookBodyBytes; written += chunk.length) socket.write(chunk);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const answer = await new Promise<string>((resolve) => {
+      let read = '';
+      socket.on('data', (data: Buffer) => (read += data.toString('latin1')));
+      for (const event of ['end', 'close', 'error']) socket.once(event, () => resolve(read));
+      socket.resume();
+    });
+    socket.destroy();
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
     expect(handled).not.toHaveBeenCalled();
   });
 

@@ -477,11 +477,14 @@ describeEngines(
       const vault = testVault();
       await store.credentials.saveSealed(42, sealCredential(vault, 42, 'reseller', { apiKey: 'PLAIN-KEY-123' }, { at: clock.now() }));
       await store.conversations.writeSealed('c:42', sealConversation(vault, 'c:42', { pin: 'PLAIN-PIN-987' }));
-      const [row] = await suite.sql<{ dump: string }>(
-        `SELECT (SELECT string_agg(record::text, '') FROM credentials) || (SELECT string_agg(sealed, '') FROM conversations) AS dump`,
+      const [row] = await suite.sql<{ credential: string; conversation: string }>(
+        `SELECT (SELECT string_agg(record::text, '') FROM credentials) AS credential, (SELECT string_agg(sealed, '') FROM conversations) AS conversation`,
       );
-      expect(row?.dump).toMatch(/\w{20}/);
-      expect(row?.dump).not.toMatch(/PLAIN-KEY-123|PLAIN-PIN-987/);
+      // Each is there, as a vault token (`v1.<keyId>.<iv>.<tag>.<ciphertext>`, base64url parts).
+      const token = /v1\.[\w-]+\.[\w-]+\.[\w-]+\.[\w-]+/;
+      expect(row?.credential).toMatch(token);
+      expect(row?.conversation).toMatch(new RegExp(`^${token.source}$`));
+      expect(`${row?.credential}${row?.conversation}`).not.toMatch(/PLAIN-KEY-123|PLAIN-PIN-987/);
     });
   },
   ['postgres'],
