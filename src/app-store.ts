@@ -115,6 +115,8 @@ export function processClaims(
           instanceId,
           connection: { connectionString: config.databaseUrl, application_name: `kiosbot ${instanceId}` },
           onProblem,
+          fallback: (epoch) =>
+            createClaimHolder({ ...config.claims, instanceId, epoch, renew: (lease) => db.renewLeases(lease), onProblem }),
         })
       : createClaimHolder({ ...config.claims, instanceId, renew: (lease) => db.renewLeases(lease), onProblem });
   if (config.databaseUrl) claims.start();

@@ -46,12 +46,15 @@ export interface ClaimHolderOptions extends ClaimsConfig {
   elapsed?: () => number;
   /** A renewal that failed, or a lease that ran out (the claims under it are given up here). */
   onProblem?: (message: string, fields: Record<string, unknown>) => void;
+  /** The first token's epoch (default 1): a holder taking over from another starts past the tokens it used. */
+  epoch?: number;
 }
 
+/** A claim holder whose heartbeat is a timer on this thread (see the module comment). */
 export function createClaimHolder(options: ClaimHolderOptions): ClaimHolder {
   const { instanceId, leaseMs } = options;
   const elapsed = options.elapsed ?? (() => performance.now());
-  let epoch = 1;
+  let epoch = options.epoch ?? 1;
   /** When the last successful renewal started: every claim of the token runs at least a lease from there. */
   let renewedAt = elapsed();
   let timer: NodeJS.Timeout | undefined;

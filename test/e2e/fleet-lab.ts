@@ -266,6 +266,15 @@ export const firstText = (message: EmulatedMessage) => {
 export const settlementNotices = (fleet: Fleet, user: EmulatedUser) =>
   fleet.telegram.botMessages(user).filter((message) => /sukses/i.test(firstText(message)));
 
+/** For a failure's message: each message's id, how it was made, when, and its first and last text. */
+export const describeMessages = (messages: readonly EmulatedMessage[]) =>
+  messages
+    .map(
+      (m) =>
+        `\n  #${m.messageId} ${m.method ?? '?'} at ${m.sentAt}${m.editedAt ? ` edited ${m.editedAt}` : ''}: ${JSON.stringify(firstText(m).slice(0, 120))} -> ${JSON.stringify((m.text ?? '').slice(0, 120))}`,
+    )
+    .join('');
+
 /**
  * Whether a user was shown their purchase settled: a settlement notice, or the "in process" message
  * edited into the receipt by the purchase's own flow (a purchase handled again after an
@@ -286,8 +295,10 @@ export async function expectSettledOnceEach(fleet: Fleet, users: readonly Emulat
   await expectOnePurchaseEach(fleet, users);
   expect(fleet.sandbox.reseller.transactions().filter((tx) => tx.status !== 'Sukses')).toEqual([]);
   const wrong = users.flatMap((user, index) => {
-    const got = settlementNotices(fleet, user).length;
-    return got === 1 || (notices === 'atMost' && got === 0) ? [] : [`user ${index}: ${got} settlement notices`];
+    const got = settlementNotices(fleet, user);
+    return got.length === 1 || (notices === 'atMost' && got.length === 0)
+      ? []
+      : [`user ${index}: ${got.length} settlement notices${describeMessages(got)}`];
   });
   expect(wrong).toEqual([]);
 }

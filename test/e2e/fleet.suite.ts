@@ -25,6 +25,7 @@ import {
   settlementNotices,
   targetOf,
   confirmPurchases,
+  describeMessages,
   everyoneToldSettled,
   purchaseRequests,
 } from './fleet-lab.ts';
@@ -110,7 +111,7 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
     // Each user: exactly one settlement notice, naming their number (masked in the ping: 0812****0011).
     const notices = users.flatMap((user, index) => {
       const got = settlementNotices(fleet, user);
-      if (got.length !== 1) return [`user ${index}: ${got.length} settlement notices`];
+      if (got.length !== 1) return [`user ${index}: ${got.length} settlement notices${describeMessages(got)}`];
       return firstText(got[0]!).includes(targetOf(index).slice(-4)) ? [] : [`user ${index}: a notice for another number`];
     });
     expect.soft(notices, 'settlement notices').toEqual([]);

@@ -74,13 +74,23 @@ export interface ThreadHeartbeatOptions {
   leaseMs: number;
   /** How the worker reaches the database: the engine pool's own options (connection string or host, user …). */
   connection: Record<string, unknown>;
-  /** A renewal that failed, or a lease that ran out (told from the worker). */
+  /** A renewal that failed, a lease that ran out, or the thread failing (told from the worker). */
   onProblem?: (message: string, fields: Record<string, unknown>) => void;
+  /**
+   * The holder that takes over when the thread cannot start or dies: a heartbeat on the main
+   * thread, whose first token's epoch is `epoch`. Without it, a failed thread renews nothing and
+   * every claim is lost a lease later (safe, fenced, but the instance does no claimed work).
+   */
+  fallback?: (epoch: number) => ClaimHolder;
+  /** The `pg` module the worker loads (default the one this thread resolves); tests pass one that fails. */
+  pgPath?: string;
 }
 
 /**
  * A claim holder whose heartbeat runs on a worker thread with its own connection (see above).
- * The lease times it writes are the real clock's: for an instance on the real clock only.
+ * The lease times it writes are the real clock's: for an instance on the real clock only. If the
+ * thread cannot start or dies, `fallback` takes over under a new token: claims taken under the
+ * thread's may have moved by the time the failure is seen, so none of them is held any more.
  */
 export function createThreadClaimHolder(options: ThreadHeartbeatOptions): ClaimHolder {
   const { instanceId, leaseMs } = options;
@@ -91,6 +101,10 @@ export function createThreadClaimHolder(options: ThreadHeartbeatOptions): ClaimH
   const token = () => `${instanceId}:${Atomics.load(state, epochSlot)}`;
   let worker: Worker | undefined;
   let ready: Promise<void> | undefined;
+  let started = false;
+  let stopping = false;
+  /** The main-thread holder once the thread failed. */
+  let fallen: ClaimHolder | undefined;
   const waiters: Array<{ key: 'beat' | 'stopped'; resolve: () => void }> = [];
 
   /** Resolves the first caller waiting for `key`. */
@@ -98,17 +112,32 @@ export function createThreadClaimHolder(options: ThreadHeartbeatOptions): ClaimH
     const at = waiters.findIndex((waiter) => waiter.key === key);
     if (at >= 0) waiters.splice(at, 1)[0]?.resolve();
   };
+  /** The thread failed: its tokens stop holding at once, and the fallback (if any) renews under a new one. */
+  const failed = (problem: string, error: unknown) => {
+    if (stopping || fallen) return;
+    const dead = worker;
+    worker = undefined;
+    void dead?.terminate();
+    for (const waiter of waiters.splice(0)) waiter.resolve();
+    const epoch = Number(Atomics.load(state, epochSlot)) + 1;
+    Atomics.store(state, epochSlot, BigInt(epoch));
+    const takeover = options.fallback ? '; the heartbeat runs on the main thread from now on' : '; no claim is renewed any more';
+    options.onProblem?.(`${problem}${takeover}`, { error, lostToken: `${instanceId}:${epoch - 1}` });
+    fallen = options.fallback?.(epoch);
+    if (started) fallen?.start();
+  };
   const launch = () => {
-    const pgPath = createRequire(import.meta.url).resolve('pg');
-    const started = new Worker(workerSource, {
+    const pgPath = options.pgPath ?? createRequire(import.meta.url).resolve('pg');
+    const launched = new Worker(workerSource, {
       eval: true,
       workerData: { pgPath, instanceId, leaseMs, tables: leasedTables, connection: options.connection, shared },
     });
     // The heartbeat alone never keeps the process running.
-    started.unref();
-    ready = new Promise<void>((resolve, reject) => {
-      started.once('error', reject);
-      started.on('message', (message: Record<string, unknown>) => {
+    launched.unref();
+    ready = new Promise<void>((resolve) => {
+      launched.once('error', () => resolve());
+      launched.once('exit', () => resolve());
+      launched.on('message', (message: Record<string, unknown>) => {
         if (message.ready) resolve();
         if (typeof message.problem === 'string') {
           const { problem, ...fields } = message;
@@ -118,30 +147,42 @@ export function createThreadClaimHolder(options: ThreadHeartbeatOptions): ClaimH
         if (message.stopped) answer('stopped');
       });
     });
-    started.on('error', (error) => options.onProblem?.('the claims heartbeat thread failed', { error }));
-    worker = started;
-    return ready;
+    launched.on('error', (error) => failed('the claims heartbeat thread failed', error));
+    launched.on('exit', (code) => failed('the claims heartbeat thread ended', { exitCode: code }));
+    worker = launched;
   };
   const ask = async (message: 'beat' | 'stop', key: 'beat' | 'stopped') => {
     if (!worker) return;
+    const asked = worker;
     await ready;
+    if (worker !== asked) return;
     const answered = new Promise<void>((resolve) => waiters.push({ key, resolve }));
-    worker.postMessage(message);
+    asked.postMessage(message);
     await answered;
   };
 
   return {
-    lease: () => ({ owner: token(), ms: leaseMs }),
-    holds: (owner) => owner === token() && sharedClock() - Number(Atomics.load(state, renewedAtSlot)) < leaseMs,
-    beat: () => (worker ? ask('beat', 'beat') : Promise.resolve()),
+    lease: () => fallen?.lease() ?? { owner: token(), ms: leaseMs },
+    holds: (owner) =>
+      fallen ? fallen.holds(owner) : owner === token() && sharedClock() - Number(Atomics.load(state, renewedAtSlot)) < leaseMs,
+    beat: () => fallen?.beat() ?? ask('beat', 'beat'),
     start() {
-      if (!worker) void launch().catch((error: unknown) => options.onProblem?.('the claims heartbeat thread did not start', { error }));
+      if (started) return;
+      started = true;
+      try {
+        launch();
+      } catch (error) {
+        failed('the claims heartbeat thread did not start', error);
+      }
     },
     async stop() {
-      if (!worker) return;
+      if (fallen) await fallen.stop();
+      const running = worker;
+      if (!running) return;
       await ask('stop', 'stopped').catch(() => undefined);
-      await worker.terminate();
+      stopping = true;
       worker = undefined;
+      await running.terminate();
     },
   };
 }

@@ -4,6 +4,10 @@
  * its own. A claim's holder here is a due check of a transaction, claimed under the holder's lease.
  * On the main thread's heartbeat the same busy spell loses it: why the thread exists.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgEngine } from '../../../src/store/pg/engine.ts';
 import { createThreadClaimHolder } from '../../../src/store/pg/heartbeat-thread.ts';
@@ -81,6 +85,65 @@ describe.skipIf(available !== true)('the claims heartbeat on a thread of its own
     busy(3 * leaseMs);
     expect(holder.holds(owner)).toBe(false);
     expect(await leaseLeft('REF-LOOP')).toBeLessThanOrEqual(0);
+    await holder.stop();
+  });
+
+  /** A thread holder whose main-thread fallback renews through the engine; `problems` collects what it reported. */
+  const withFallback = (instanceId: string, pgPath: string) => {
+    const problems: string[] = [];
+    const holder = createThreadClaimHolder({
+      instanceId,
+      leaseMs,
+      connection: { connectionString: database.url },
+      pgPath,
+      onProblem: (message) => problems.push(message),
+      fallback: (epoch) => createClaimHolder({ instanceId, leaseMs, epoch, renew: (lease) => engine.renewLeases(lease) }),
+    });
+    return { holder, problems };
+  };
+  const until = async (what: () => boolean) => {
+    for (let waited = 0; !what(); waited += 20) {
+      if (waited > 10_000) throw new Error('waited 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  it('a thread that cannot start: the heartbeat runs on the main thread, says so, and its claims are renewed', async () => {
+    const { holder, problems } = withFallback('no-thread', '/nonexistent/pg.cjs');
+    holder.start();
+    await until(() => problems.length > 0);
+    expect(problems).toEqual([expect.stringContaining('the heartbeat runs on the main thread from now on')]);
+    const owner = await claimedBy(holder, 'REF-NO-THREAD');
+    // Past the first token: nothing claimed under it can be mistaken for this one.
+    expect(owner).toBe('no-thread:2');
+    await new Promise((resolve) => setTimeout(resolve, leaseMs / 3));
+    await holder.beat();
+    expect(await leaseLeft('REF-NO-THREAD')).toBeGreaterThan(leaseMs * 0.8);
+    expect(holder.holds(owner)).toBe(true);
+    await holder.stop();
+  });
+
+  it('a thread that dies while running: what it held is held no more, new claims are renewed on the main thread', async () => {
+    const crash = join(mkdtempSync(join(tmpdir(), 'kiosbot-heartbeat-')), 'crash');
+    process.env.HEARTBEAT_CRASH_FILE = crash;
+    const { holder, problems } = withFallback('dying-thread', fileURLToPath(new URL('fixtures/crashing-pg.cjs', import.meta.url)));
+    holder.start();
+    delete process.env.HEARTBEAT_CRASH_FILE;
+    await holder.beat();
+    const before = await claimedBy(holder, 'REF-BEFORE-CRASH');
+    expect(holder.holds(before)).toBe(true);
+    writeFileSync(crash, '');
+    await holder.beat();
+    await until(() => problems.length > 0);
+    expect(problems).toEqual([expect.stringMatching(/heartbeat thread (failed|ended).*main thread from now on/)]);
+    // The thread's last renewal may be older than the failure: its claims may have moved already.
+    expect(holder.holds(before)).toBe(false);
+    const after = await claimedBy(holder, 'REF-AFTER-CRASH');
+    expect(after).not.toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, leaseMs / 3));
+    await holder.beat();
+    expect(await leaseLeft('REF-AFTER-CRASH')).toBeGreaterThan(leaseMs * 0.8);
+    expect(holder.holds(after)).toBe(true);
     await holder.stop();
   });
 });
