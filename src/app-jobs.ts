@@ -20,13 +20,15 @@ import type { BackupJob, DataDirectory } from './jobs/backups.ts';
 import type { UpdatePipeline } from './server/update-pipeline.ts';
 import { replayInbox, type UpdateClaims } from './server/update-inbox.ts';
 import { inboxRetention } from './store/contract.ts';
-import { atShutdown, atStart, everyInterval, job, type Job } from './jobs/scheduler.ts';
+import { atShutdown, everyInterval, job, type Job } from './jobs/scheduler.ts';
 
 /** What the background jobs are made of (see `backgroundJobs`). */
 export interface JobParts {
   config: Config;
   /** How often the balance alerts pass runs (ms; default 10 minutes). */
   alertIntervalMs: number | undefined;
+  /** How often accepted deposits without their credit are looked for, besides at start (ms; default 10 minutes). */
+  depositCreditsIntervalMs: number | undefined;
   logger: Logger;
   db: Db;
   /** The lowdb store's files (undefined on PostgreSQL): scheduled backups run only with them. */
@@ -66,17 +68,20 @@ export function backgroundJobs(parts: JobParts): Job[] {
       (error) => logger.warn('daily summary pass failed; the next tick tries again', { error }),
     ),
     job('price-watch', parts.priceWatch),
-    // A deposit accepted whose credit a crash or a failed write cut off is credited once here (wallets.ts).
+    // A deposit accepted whose credit a crash or a failed write cut off is credited once here
+    // (wallets.ts): at start, and on a fleet whose other instances live on, every few minutes.
     ...(config.downlines
       ? [
-          atStart(
+          everyInterval(
             'deposit-credits',
+            parts.depositCreditsIntervalMs ?? 10 * 60_000,
             () =>
               parts.services.wallets.finishAccepted().then(({ credited, refused }) => {
-                if (credited > 0) logger.info('credited accepted deposits a stop had left uncredited', { credited });
+                if (credited > 0) logger.info('credited accepted deposits whose credit had not been written', { credited });
                 if (refused.length > 0) logger.warn('accepted deposits the ledger refuses to credit; settle them by hand', { refused });
               }),
-            (error) => logger.warn('the pass over accepted deposits failed; the next start tries again', { error }),
+            (error) => logger.warn('the pass over accepted deposits failed; the next one tries again', { error }),
+            { atStart: true },
           ),
         ]
       : []),

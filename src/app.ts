@@ -95,6 +95,8 @@ export interface AppOptions {
   watcherTickMs?: number;
   /** How often every balance alert is checked (ms). Default 10 minutes. */
   alertIntervalMs?: number;
+  /** How often accepted deposits without their credit are looked for, besides at start (ms). Default 10 minutes. */
+  depositCreditsIntervalMs?: number;
   /** Replaces the store's file writer (tests simulate a full disk). */
   storeWriteFile?: StoreOptions['writeFile'];
   /** Per-user flood limit of the bot. Default 15 updates in 3 s (tests of long flows loosen it). */
@@ -234,8 +236,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   // A process paused past its lease sends nothing for the updates whose claims moved meanwhile.
   if (config.databaseUrl) bot.api.config.use(claimGuard(claims));
-  const { alertIntervalMs } = options;
-  const parts = { config, alertIntervalMs, logger, db, dataDirectory, outbox, operatorFeed, broadcaster, watcher, summaries };
+  const { alertIntervalMs, depositCreditsIntervalMs } = options;
+  const parts = {
+    config,
+    alertIntervalMs,
+    depositCreditsIntervalMs,
+    logger,
+    db,
+    dataDirectory,
+    outbox,
+    operatorFeed,
+    broadcaster,
+    watcher,
+    summaries,
+  };
   const scheduler = createScheduler(backgroundJobs({ ...parts, priceWatch, services, backups, updates, updateClaims }));
   return {
     bot,

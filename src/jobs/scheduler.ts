@@ -45,34 +45,24 @@ export function job(name: string, runs: { start(): void; stop(): void | Promise<
   return { name, start: () => runs.start(), stop: () => runs.stop() };
 }
 
-/** A job that runs `pass` once when started (its stop waits for it); a failure goes to `onError`. */
-export function atStart(name: string, pass: () => Promise<unknown>, onError: (error: unknown) => void): Job {
-  let running: Promise<void> | undefined;
-  return {
-    name,
-    start: () => {
-      running = pass().then(
-        () => undefined,
-        (error: unknown) => onError(error),
-      );
-    },
-    stop: async () => {
-      await running;
-    },
-  };
-}
-
 /** A job that only has something to do at shutdown (`stop`). */
 export function atShutdown(name: string, stop: () => void | Promise<void>): Job {
   return { name, start: () => undefined, stop };
 }
 
 /**
- * A job that runs `pass` every `everyMs` (unref'd: it keeps no process alive). A pass that fails
- * goes to `onError`; the next one runs on time. Its stop waits for the passes in flight: what is
- * stopped after it (the store, at shutdown) is not closed under a running pass.
+ * A job that runs `pass` every `everyMs` (unref'd: it keeps no process alive), and with
+ * `atStart` once when started too. A pass that fails goes to `onError`; the next one runs on
+ * time. Its stop waits for the passes in flight: what is stopped after it (the store, at
+ * shutdown) is not closed under a running pass.
  */
-export function everyInterval(name: string, everyMs: number, pass: () => Promise<unknown>, onError: (error: unknown) => void): Job {
+export function everyInterval(
+  name: string,
+  everyMs: number,
+  pass: () => Promise<unknown>,
+  onError: (error: unknown) => void,
+  options: { atStart?: boolean } = {},
+): Job {
   let timer: NodeJS.Timeout | undefined;
   const running = new Set<Promise<void>>();
   const tick = () => {
@@ -86,8 +76,10 @@ export function everyInterval(name: string, everyMs: number, pass: () => Promise
   return {
     name,
     start() {
-      timer ??= setInterval(tick, everyMs);
+      if (timer) return;
+      timer = setInterval(tick, everyMs);
       timer.unref?.();
+      if (options.atStart) tick();
     },
     async stop() {
       if (timer) clearInterval(timer);

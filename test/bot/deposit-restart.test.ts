@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer } from '../helpers/buy.ts';
+import type { AppOptions } from '../../src/app.ts';
 
 /*
  * Accepting a deposit is two commits: the decision on the upline's record, then the credit under
  * `deposit:<id>`. When the credit does not happen after the decision (the process dies, or the
- * credit's write fails and the update is answered with an error), the next start credits it: once,
- * the downline told once, and a later tap or a re-delivered update adds nothing.
+ * credit's write fails and the update is answered with an error), the next start credits it, or
+ * on an instance that lives on the next pass: once, the downline told once, and a later tap or a
+ * re-delivered update adds nothing.
  */
 
 describe('a deposit accepted but not credited (DOWNLINES=true)', () => {
@@ -15,8 +17,9 @@ describe('a deposit accepted but not credited (DOWNLINES=true)', () => {
     await world.stop();
   });
 
-  it('is credited at the next start, exactly once; a later tap and a re-delivery credit nothing more', async () => {
-    world = await startWorld({ jobs: true, env: { DOWNLINES: 'true' }, app: { outboxLimits: { perChatMs: 20 } } });
+  /** Budi's downline Sari asks for Rp 100.000; Budi taps ✅ Terima and the credit's write fails once after the decision is stored. */
+  const acceptedNotCredited = async (app: AppOptions = {}) => {
+    world = await startWorld({ jobs: true, env: { DOWNLINES: 'true' }, app: { outboxLimits: { perChatMs: 20 }, ...app } });
     const budi = await buyer(world);
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline'), textIncludes: 'Level' });
     await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline auto nyala'), textIncludes: 'nyala' });
@@ -45,6 +48,11 @@ describe('a deposit accepted but not credited (DOWNLINES=true)', () => {
     expect(desk?.requests.find((r) => r.downlineId === sari.id)?.status).toBe('accepted');
     expect(await world.app.db.ledger.balance(sari.id)).toBe(0);
 
+    return { budi, sari, request, total };
+  };
+
+  it('is credited at the next start, exactly once; a later tap and a re-delivery credit nothing more', async () => {
+    const { budi, sari, request, total } = await acceptedNotCredited();
     await world.restart();
     for (let waited = 0; (await world.app.db.ledger.balance(sari.id)) !== total; waited += 10) {
       if (waited > 5000) throw new Error('the accepted deposit was not credited after the restart');
@@ -62,5 +70,17 @@ describe('a deposit accepted but not credited (DOWNLINES=true)', () => {
     expect(await world.app.db.ledger.statement(sari.id)).toMatchObject([{ kind: 'deposit', amount: total, balance: total }]);
     const told = world.telegram.botMessages(sari).filter((m) => (m.text ?? '').includes('diterima oleh Budi'));
     expect(told).toHaveLength(1);
+  });
+
+  it('on an instance that lives on (a fleet), is credited by the next pass, without a restart', async () => {
+    const { sari, total } = await acceptedNotCredited({ depositCreditsIntervalMs: 100 });
+    for (let waited = 0; (await world.app.db.ledger.balance(sari.id)) !== total; waited += 10) {
+      if (waited > 5000) throw new Error('the accepted deposit was not credited by a pass');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await world.telegram.waitForBotMessage(sari, { textIncludes: 'diterima oleh Budi' });
+    // Later passes find it credited.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await world.app.db.ledger.statement(sari.id)).toMatchObject([{ kind: 'deposit', amount: total, balance: total }]);
   });
 });
