@@ -22,13 +22,18 @@ import { replayInbox, type UpdateClaims } from './server/update-inbox.ts';
 import { inboxRetention } from './store/contract.ts';
 import { atShutdown, everyInterval, job, type Job } from './jobs/scheduler.ts';
 
+/** How often the passes without a setting of their own run (tests shorten them). */
+export interface JobIntervals {
+  /** How often every balance alert is checked (ms). Default 10 minutes. */
+  alertIntervalMs?: number;
+  /** How often accepted deposits without their credit are looked for, besides at start (ms). Default 10 minutes. */
+  depositCreditsIntervalMs?: number;
+}
+
 /** What the background jobs are made of (see `backgroundJobs`). */
 export interface JobParts {
   config: Config;
-  /** How often the balance alerts pass runs (ms; default 10 minutes). */
-  alertIntervalMs: number | undefined;
-  /** How often accepted deposits without their credit are looked for, besides at start (ms; default 10 minutes). */
-  depositCreditsIntervalMs: number | undefined;
+  intervals: JobIntervals;
   logger: Logger;
   db: Db;
   /** The lowdb store's files (undefined on PostgreSQL): scheduled backups run only with them. */
@@ -74,7 +79,7 @@ export function backgroundJobs(parts: JobParts): Job[] {
       ? [
           everyInterval(
             'deposit-credits',
-            parts.depositCreditsIntervalMs ?? 10 * 60_000,
+            parts.intervals.depositCreditsIntervalMs ?? 10 * 60_000,
             () =>
               parts.services.wallets.finishAccepted().then(({ credited, refused }) => {
                 if (credited > 0) logger.info('credited accepted deposits whose credit had not been written', { credited });
@@ -87,7 +92,7 @@ export function backgroundJobs(parts: JobParts): Job[] {
       : []),
     everyInterval(
       'balance-alerts',
-      parts.alertIntervalMs ?? 10 * 60_000,
+      parts.intervals.alertIntervalMs ?? 10 * 60_000,
       () => parts.services.alerts.checkAll(),
       (error) => logger.warn('balance alert pass failed; the next one tries again', { error }),
     ),

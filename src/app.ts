@@ -33,7 +33,7 @@ import type { ActiveUpdateOptions } from './server/active-updates.ts';
 import { createUpdatePipeline, type UpdatePipeline } from './server/update-pipeline.ts';
 import { openEngine, processClaims } from './app-store.ts';
 import { createAppBot, createAppDownlineMessages, createAppLogger, createAppNotices, createAppOutbox } from './app-parts.ts';
-import { backgroundJobs, createSummaryJob } from './app-jobs.ts';
+import { backgroundJobs, createSummaryJob, type JobIntervals } from './app-jobs.ts';
 
 export interface App {
   bot: ReturnType<typeof createBot>;
@@ -79,7 +79,7 @@ export interface App {
 /** The update types the bot asks Telegram for (long polling and the webhook alike). */
 export const allowedUpdates = ['message', 'edited_message', 'callback_query', 'inline_query', 'my_chat_member', 'chat_member'] as const;
 
-export interface AppOptions {
+export interface AppOptions extends JobIntervals {
   logger?: Logger;
   now?: () => Date;
   botConfig?: BotConfig<BotContext>;
@@ -93,10 +93,6 @@ export interface AppOptions {
   broadcast?: { rate?: number; windowMs?: number; progressEveryMs?: number };
   /** Watcher tick (ms). Default 1000. */
   watcherTickMs?: number;
-  /** How often every balance alert is checked (ms). Default 10 minutes. */
-  alertIntervalMs?: number;
-  /** How often accepted deposits without their credit are looked for, besides at start (ms). Default 10 minutes. */
-  depositCreditsIntervalMs?: number;
   /** Replaces the store's file writer (tests simulate a full disk). */
   storeWriteFile?: StoreOptions['writeFile'];
   /** Per-user flood limit of the bot. Default 15 updates in 3 s (tests of long flows loosen it). */
@@ -236,20 +232,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   // A process paused past its lease sends nothing for the updates whose claims moved meanwhile.
   if (config.databaseUrl) bot.api.config.use(claimGuard(claims));
-  const { alertIntervalMs, depositCreditsIntervalMs } = options;
-  const parts = {
-    config,
-    alertIntervalMs,
-    depositCreditsIntervalMs,
-    logger,
-    db,
-    dataDirectory,
-    outbox,
-    operatorFeed,
-    broadcaster,
-    watcher,
-    summaries,
-  };
+  const parts = { config, intervals: options, logger, db, dataDirectory, outbox, operatorFeed, broadcaster, watcher, summaries };
   const scheduler = createScheduler(backgroundJobs({ ...parts, priceWatch, services, backups, updates, updateClaims }));
   return {
     bot,

@@ -8,7 +8,7 @@ import type { Logger } from '../logger.ts';
 import { writeFailureFields, writeFailureOf } from '../store/errors.ts';
 
 export interface OutcomeRecorder {
-  /** Whether the last record write failed and none has landed since: no new delivery may start. */
+  /** Whether a record is failing (its write failed and has not landed since): no new delivery may start. */
   readonly failing: boolean;
   /** Runs `write` until it resolves (true), or false once stopped (after one last try). `fields` name the delivery in the logs. */
   record(write: () => Promise<unknown>, fields: Record<string, unknown>): Promise<boolean>;
@@ -30,7 +30,8 @@ interface OutcomeRecorderOptions {
 
 export function createOutcomeRecorder(options: OutcomeRecorderOptions): OutcomeRecorder {
   const { log } = options;
-  let failing = false;
+  /** Records whose write failed and has not landed yet; each one holds the sends, not only the last. */
+  let failingRecords = 0;
   let stopped = false;
   /** Wakes the records waiting to try again (a stop). */
   const sleepers = new Set<() => void>();
@@ -47,6 +48,7 @@ export function createOutcomeRecorder(options: OutcomeRecorderOptions): OutcomeR
     });
 
   async function record(write: () => Promise<unknown>, fields: Record<string, unknown>): Promise<boolean> {
+    let counted = false;
     for (let tries = 1; ; tries += 1) {
       const lastTry = stopped;
       try {
@@ -55,14 +57,18 @@ export function createOutcomeRecorder(options: OutcomeRecorderOptions): OutcomeR
         const failure = writeFailureOf(error);
         const problem = failure ? writeFailureFields(failure) : { error };
         if (lastTry) {
+          if (counted) failingRecords -= 1;
           log.error('stopping with a delivered message whose outcome could not be recorded; it may be sent again after the restart', {
             ...fields,
             ...problem,
           });
           return false;
         }
-        if (!failing) {
-          failing = true;
+        if (!counted) {
+          counted = true;
+          failingRecords += 1;
+        }
+        if (failingRecords === 1 && tries === 1) {
           log.error(
             'recording a delivered message failed; no message is sent until it can be recorded (so a crash cannot repeat more of them)',
             {
@@ -74,10 +80,12 @@ export function createOutcomeRecorder(options: OutcomeRecorderOptions): OutcomeR
         await sleep(Math.min(options.baseMs * 2 ** (tries - 1), options.maxMs ?? 30_000));
         continue;
       }
-      if (failing) {
-        failing = false;
-        log.info('recording works again; sending resumes', fields);
-        options.onRecovered();
+      if (counted) {
+        failingRecords -= 1;
+        if (failingRecords === 0) {
+          log.info('recording works again; sending resumes', fields);
+          options.onRecovered();
+        }
       }
       return true;
     }
@@ -85,7 +93,7 @@ export function createOutcomeRecorder(options: OutcomeRecorderOptions): OutcomeR
 
   return {
     get failing() {
-      return failing;
+      return failingRecords > 0;
     },
     record,
     start() {

@@ -130,7 +130,9 @@ export type TinyDisk = { dir: string; fill(): void; unfill(): void; unmount(): v
 /**
  * Mounts a `size`-byte tmpfs on a fresh directory (needs root, or CAP_SYS_ADMIN, on Linux).
  * `fill()` takes all its free space with a filler file, so the next write fails with a real
- * ENOSPC; `unfill()` frees it again.
+ * ENOSPC, and keeps taking what is freed (every 2 ms) until `unfill()` frees it again: a write
+ * that fails removes its partial file, and a replaced file frees its old copy, so a disk filled
+ * once has room again moments later (a loaded CI run's bot recorded its progress in that room).
  */
 export function mountTinyTmpfs(size = 64 * 1024): TinyDisk {
   if (process.platform !== 'linux') return { reason: `tmpfs needs Linux (this is ${process.platform})` };
@@ -141,21 +143,35 @@ export function mountTinyTmpfs(size = 64 * 1024): TinyDisk {
     return { reason: `cannot mount a tmpfs (${(mounted.stderr || mounted.error?.message || `exit ${mounted.status}`).trim()})` };
   }
   const filler = path.join(dir, 'filler');
+  const chunk = Buffer.alloc(4096, 1);
+  const topUp = () => {
+    const fd = openSync(filler, 'a');
+    try {
+      for (;;) writeSync(fd, chunk);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+    } finally {
+      closeSync(fd);
+    }
+  };
+  let keeper: NodeJS.Timeout | undefined;
+  const stopKeeping = () => {
+    clearInterval(keeper);
+    keeper = undefined;
+  };
   return {
     dir,
     fill() {
-      const fd = openSync(filler, 'a');
-      const chunk = Buffer.alloc(4096, 1);
-      try {
-        for (;;) writeSync(fd, chunk);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-      } finally {
-        closeSync(fd);
-      }
+      topUp();
+      keeper ??= setInterval(topUp, 2);
+      keeper.unref();
     },
-    unfill: () => rmSync(filler, { force: true }),
+    unfill() {
+      stopKeeping();
+      rmSync(filler, { force: true });
+    },
     unmount() {
+      stopKeeping();
       spawnSync('umount', [dir]);
       rmSync(dir, { recursive: true, force: true });
     },
