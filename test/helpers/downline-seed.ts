@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import type { Db } from '../../src/store/db.ts';
 import { createDb } from '../../src/store/db.ts';
 import { createLowdbEngine } from '../../src/store/lowdb-engine.ts';
+import { openPgEngine } from '../../src/store/pg/engine.ts';
 import type { LedgerEntry } from '../../src/store/records/ledger.ts';
 import type { TransactionRecord } from '../../src/store/records/transactions.ts';
 import { openStore } from '../../src/store/store.ts';
@@ -28,6 +29,12 @@ export const testVault = () => createVault({ key: Buffer.from(testEncryptionKey,
 export async function openDataDirDb(dataDir: string): Promise<{ db: Db; close(): Promise<void> }> {
   const store = await openStore({ dataDir, vault: testVault() });
   return { db: createDb(createLowdbEngine(store), testVault()), close: () => store.close() };
+}
+
+/** Opens the PostgreSQL database at `url` (migrated) as the app sees it; close it after. */
+export async function openPgDb(url: string): Promise<{ db: Db; close(): Promise<void> }> {
+  const db = createDb(await openPgEngine({ connectionString: url, max: 4 }), testVault());
+  return { db, close: () => db.close() };
 }
 
 /**
