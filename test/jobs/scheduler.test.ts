@@ -95,7 +95,7 @@ describe('a stop waits for the pass in flight', () => {
     const idle = { start: () => undefined, stop: () => undefined };
     const parts = {
       config: { databaseUrl: undefined, backups: { everyMs: 0 }, claims: { leaseMs: 30_000 } },
-      alertIntervalMs: undefined,
+      intervals: {},
       logger: silentLogger,
       dataDirectory: undefined,
       outbox: idle,
