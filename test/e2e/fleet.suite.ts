@@ -153,6 +153,14 @@ describe('a fleet of three instances on one PostgreSQL database', () => {
         `updates per instance: ${fleet.proxy.counts().join(', ')}`,
       )
       .toBe(true);
+    // Each user's messages: two /saldo answers, /harga, the summary, the "sending" message (edited
+    // into the result), /bantuan, the search and the settlement ping. One more is not asserted
+    // (a CI run once had 1,601 sends and passed), only shown, to find what it is.
+    const extra = users.flatMap((user, index) => {
+      const sent = telegram.botMessages(user);
+      return sent.length === 8 ? [] : [`user ${index}: ${sent.length} messages${describeMessages(sent)}`];
+    });
+    if (extra.length > 0) console.info(`fleet: users without exactly 8 messages:\n${extra.join('\n')}`);
     console.info(
       `fleet: start ${ready - started} ms, scripts ${scripted - ready} ms, settled +${settled - scripted} ms; ` +
         `sends ${telegram.sendTimes('all').length}, max ${telegram.maxSendsInWindow('all', 1000)}/s; proxy ${fleet.proxy.counts().join('/')}`,
