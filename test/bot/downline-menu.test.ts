@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
 import { buyer } from '../helpers/buy.ts';
+import { uplineAndDownline } from '../helpers/downline-world.ts';
 import { publishCommands } from '../../src/bot/commands.ts';
 import { createI18n } from '../../src/bot/i18n.ts';
 import type { EmulatedUser } from '../../tools/playground/bot-api.ts';
@@ -29,14 +30,7 @@ describe('downline commands in /help and the command menu', () => {
   /** Budi (connected reseller) opens downline mode with auto-approve; Sari joins as his downline. */
   const withDownline = async (): Promise<{ budi: EmulatedUser; sari: EmulatedUser }> => {
     world = await startWorld({ jobs: true, env: { DOWNLINES: 'true' }, app: { outboxLimits: { perChatMs: 20 } } });
-    const budi = await buyer(world);
-    await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline'), textIncludes: 'Level' });
-    await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline auto nyala'), textIncludes: 'nyala' });
-    const made = await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline undang'), textIncludes: 'Link undangan baru' });
-    const payload = /\?start=(dl_\d+_[A-Za-z0-9]+)/.exec(made.text ?? '')?.[1] ?? '';
-    const sari = world.telegram.createUser({ firstName: 'Sari', languageCode: 'id' });
-    await world.telegram.waitForBotMessage(sari, { after: sari.send(`/start ${payload}`), textIncludes: 'Anda sekarang downline' });
-    return { budi, sari };
+    return uplineAndDownline(world);
   };
   const help = async (user: EmulatedUser, command = '/bantuan') =>
     (await world.telegram.waitForBotMessage(user, { after: user.send(command), textIncludes: 'kiosbot' })).text ?? '';
@@ -123,13 +117,7 @@ describe("a downline's menu offers what a downline can do", () => {
 
   it('/start says whose downline they are; ⚙️ shows the reseller service as the upline’s; /connect offers no reseller account; /alert explains', async () => {
     world = await startWorld({ jobs: true, env: { DOWNLINES: 'true' }, app: { outboxLimits: { perChatMs: 20 } } });
-    const budi = await buyer(world);
-    await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline'), textIncludes: 'Level' });
-    await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline auto nyala'), textIncludes: 'nyala' });
-    const made = await world.telegram.waitForBotMessage(budi, { after: budi.send('/downline undang'), textIncludes: 'Link undangan baru' });
-    const payload = /\?start=(dl_\d+_[A-Za-z0-9]+)/.exec(made.text ?? '')?.[1] ?? '';
-    const sari = world.telegram.createUser({ firstName: 'Sari', languageCode: 'id' });
-    await world.telegram.waitForBotMessage(sari, { after: sari.send(`/start ${payload}`), textIncludes: 'Anda sekarang downline' });
+    const { budi, sari } = await uplineAndDownline(world);
 
     const welcome = await world.telegram.waitForBotMessage(sari, { after: sari.send('/start') });
     expect(welcome.text).toContain('Anda downline dari Budi');
