@@ -103,6 +103,8 @@ export function createThreadClaimHolder(options: ThreadHeartbeatOptions): ClaimH
   let ready: Promise<void> | undefined;
   let started = false;
   let stopping = false;
+  /** The thread failed (an error is followed by an exit: told once). */
+  let broken = false;
   /** The main-thread holder once the thread failed. */
   let fallen: ClaimHolder | undefined;
   const waiters: Array<{ key: 'beat' | 'stopped'; resolve: () => void }> = [];
@@ -114,7 +116,8 @@ export function createThreadClaimHolder(options: ThreadHeartbeatOptions): ClaimH
   };
   /** The thread failed: its tokens stop holding at once, and the fallback (if any) renews under a new one. */
   const failed = (problem: string, error: unknown) => {
-    if (stopping || fallen) return;
+    if (stopping || broken) return;
+    broken = true;
     const dead = worker;
     worker = undefined;
     void dead?.terminate();

@@ -123,6 +123,25 @@ describe.skipIf(available !== true)('the claims heartbeat on a thread of its own
     await holder.stop();
   });
 
+  it('without a fallback, a thread that cannot start is told once, and nothing is held any more', async () => {
+    const problems: string[] = [];
+    const holder = createThreadClaimHolder({
+      instanceId: 'no-fallback',
+      leaseMs,
+      connection: { connectionString: database.url },
+      pgPath: '/nonexistent/pg.cjs',
+      onProblem: (message) => problems.push(message),
+    });
+    const owner = holder.lease().owner;
+    holder.start();
+    await until(() => problems.length > 0);
+    // The worker's error is followed by its exit: still one line.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(problems).toEqual([expect.stringContaining('no claim is renewed any more')]);
+    expect(holder.holds(owner)).toBe(false);
+    await holder.stop();
+  });
+
   it('a thread that dies while running: what it held is held no more, new claims are renewed on the main thread', async () => {
     const crash = join(mkdtempSync(join(tmpdir(), 'kiosbot-heartbeat-')), 'crash');
     process.env.HEARTBEAT_CRASH_FILE = crash;
