@@ -26,9 +26,10 @@ import { atShutdown, everyInterval, job, type Job } from './jobs/scheduler.ts';
 export interface JobIntervals {
   /** How often every balance alert is checked (ms). Default 10 minutes. */
   alertIntervalMs?: number;
-  /** How often accepted deposits without their credit are looked for, besides at start (ms). Default 10 minutes. */
-  depositCreditsIntervalMs?: number;
 }
+
+/** How often accepted deposits without their credit are looked for, besides at start. */
+export const depositCreditsEveryMs = 10 * 60_000;
 
 /** What the background jobs are made of (see `backgroundJobs`). */
 export interface JobParts {
@@ -79,7 +80,7 @@ export function backgroundJobs(parts: JobParts): Job[] {
       ? [
           everyInterval(
             'deposit-credits',
-            parts.intervals.depositCreditsIntervalMs ?? 10 * 60_000,
+            depositCreditsEveryMs,
             () =>
               parts.services.wallets.finishAccepted().then(({ credited, refused }) => {
                 if (credited > 0) logger.info('credited accepted deposits whose credit had not been written', { credited });

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { atShutdown, createScheduler, everyInterval, job } from '../../src/jobs/scheduler.ts';
-import { backgroundJobs, type JobParts } from '../../src/app-jobs.ts';
+import { backgroundJobs, depositCreditsEveryMs, type JobParts } from '../../src/app-jobs.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { startWorld } from '../helpers/app.ts';
 
@@ -117,5 +117,49 @@ describe('a stop waits for the pass in flight', () => {
     held.finish();
     await stopping;
     expect(stopped).toBe(true);
+  });
+});
+
+describe('the accepted-deposit pass (DOWNLINES=true)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('with DOWNLINES, the accepted-deposit pass runs at start and every 10 minutes; a failed pass is logged and the next one runs', async () => {
+    vi.useFakeTimers();
+    const idle = { start: () => undefined, stop: () => undefined };
+    let passes = 0;
+    const warnings: string[] = [];
+    const parts = {
+      config: { databaseUrl: undefined, downlines: true, backups: { everyMs: 0 }, claims: { leaseMs: 30_000 } },
+      intervals: {},
+      logger: { ...silentLogger, warn: (message: string) => void warnings.push(message) },
+      dataDirectory: undefined,
+      outbox: idle,
+      operatorFeed: { close: () => undefined },
+      broadcaster: { ...idle, release: () => undefined, wake: () => undefined },
+      watcher: idle,
+      summaries: { runOnce: () => Promise.resolve(0) },
+      priceWatch: idle,
+      services: {
+        alerts: { checkAll: () => Promise.resolve() },
+        wallets: {
+          finishAccepted: () =>
+            ++passes === 2 ? Promise.reject(new Error('ENOSPC')) : Promise.resolve({ credited: 0, refused: [] as string[] }),
+        },
+      },
+    } as unknown as JobParts;
+    const scheduler = createScheduler(backgroundJobs(parts));
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(passes).toBe(1);
+    await vi.advanceTimersByTimeAsync(depositCreditsEveryMs - 1);
+    expect(passes).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(passes).toBe(2);
+    expect(warnings).toEqual(['the pass over accepted deposits failed; the next one tries again']);
+    await vi.advanceTimersByTimeAsync(depositCreditsEveryMs);
+    expect(passes).toBe(3);
+    await scheduler.stop();
   });
 });

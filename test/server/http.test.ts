@@ -1,5 +1,6 @@
-import { Agent, request } from 'node:http';
-import { connect } from 'node:net';
+import diagnostics from 'node:diagnostics_channel';
+import { Agent, request, type IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startWorld, type TestWorld } from '../helpers/app.ts';
@@ -202,8 +203,16 @@ describe('HTTP server: health and webhook', () => {
 
   it('webhook: a sender that reads its answer late, still uploading, gets the 413 (no reset throws it away)', async () => {
     // RFC 9112 §9.6: closing a socket with unread bytes sends a reset, and a reset discards what the
-    // peer had received but not yet read. A busy sender reads late; here it reads 300 ms late.
+    // peer had received but not yet read. A busy sender reads late: here only once the server has
+    // either closed its side (the reset is then on its way) or gone on reading the rest.
     const handled = await webhookWorld();
+    const serverSide = new Promise<Socket>((resolve) => {
+      const onStart = (message: unknown) => {
+        diagnostics.unsubscribe('http.server.request.start', onStart);
+        resolve((message as { request: IncomingMessage }).request.socket);
+      };
+      diagnostics.subscribe('http.server.request.start', onStart);
+    });
     const { port } = new URL(server!.url);
     const socket = connect(Number(port), '127.0.0.1');
     socket.pause();
@@ -215,10 +224,17 @@ describe('HTTP server: health and webhook', () => {
     );
     // Four times the limit, queued at once: the kernel takes what it can while the sender reads nothing.
     for (let written = 0; written < 4 * maxWebhookBodyBytes; written += chunk.length) socket.write(chunk);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const server413 = await serverSide;
+    await new Promise<void>((resolve) => {
+      server413.once('close', () => setImmediate(resolve));
+      socket.once('drain', () => resolve());
+    });
     const answer = await new Promise<string>((resolve) => {
       let read = '';
-      socket.on('data', (data: Buffer) => (read += data.toString('latin1')));
+      socket.on('data', (data: Buffer) => {
+        read += data.toString('latin1');
+        if (read.includes(`body larger than ${maxWebhookBodyBytes} bytes`)) resolve(read);
+      });
       for (const event of ['end', 'close', 'error']) socket.once(event, () => resolve(read));
       socket.resume();
     });

@@ -107,6 +107,8 @@ export function createThreadClaimHolder(options: ThreadHeartbeatOptions): ClaimH
   let broken = false;
   /** The main-thread holder once the thread failed. */
   let fallen: ClaimHolder | undefined;
+  /** A failed thread's end (its exit told), waited for by `stop`. */
+  let ended: Promise<unknown> | undefined;
   const waiters: Array<{ key: 'beat' | 'stopped'; resolve: () => void }> = [];
 
   /** Resolves the first caller waiting for `key`. */
@@ -120,7 +122,7 @@ export function createThreadClaimHolder(options: ThreadHeartbeatOptions): ClaimH
     broken = true;
     const dead = worker;
     worker = undefined;
-    void dead?.terminate();
+    ended = dead?.terminate().catch(() => undefined);
     for (const waiter of waiters.splice(0)) waiter.resolve();
     const epoch = Number(Atomics.load(state, epochSlot)) + 1;
     Atomics.store(state, epochSlot, BigInt(epoch));
@@ -180,6 +182,7 @@ export function createThreadClaimHolder(options: ThreadHeartbeatOptions): ClaimH
     },
     async stop() {
       if (fallen) await fallen.stop();
+      await ended;
       const running = worker;
       if (!running) return;
       await ask('stop', 'stopped').catch(() => undefined);

@@ -88,35 +88,43 @@ describe.skipIf(available !== true)('the claims heartbeat on a thread of its own
     await holder.stop();
   });
 
-  /** A thread holder whose main-thread fallback renews through the engine; `problems` collects what it reported. */
-  const withFallback = (instanceId: string, pgPath: string) => {
+  /** Cuts the row's lease to 100 ms: only a renewal puts it back to a whole lease. */
+  const almostOut = (refId: string) =>
+    database.sql("UPDATE transactions SET lease_until = now() + interval '100 milliseconds' WHERE ref_id = $1", [refId]);
+
+  /**
+   * A thread holder; `problems` collects what it reported and `told` resolves at the first. With
+   * `fallback`, the main-thread holder taking over renews through the engine.
+   */
+  const holderOf = (instanceId: string, pgPath: string, options: { fallback: boolean }) => {
     const problems: string[] = [];
+    let tell!: () => void;
+    const told = new Promise<void>((resolve) => (tell = resolve));
     const holder = createThreadClaimHolder({
       instanceId,
       leaseMs,
       connection: { connectionString: database.url },
       pgPath,
-      onProblem: (message) => problems.push(message),
-      fallback: (epoch) => createClaimHolder({ instanceId, leaseMs, epoch, renew: (lease) => engine.renewLeases(lease) }),
+      onProblem: (message) => {
+        problems.push(message);
+        tell();
+      },
+      ...(options.fallback
+        ? { fallback: (epoch: number) => createClaimHolder({ instanceId, leaseMs, epoch, renew: (lease) => engine.renewLeases(lease) }) }
+        : {}),
     });
-    return { holder, problems };
-  };
-  const until = async (what: () => boolean) => {
-    for (let waited = 0; !what(); waited += 20) {
-      if (waited > 10_000) throw new Error('waited 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    return { holder, problems, told };
   };
 
   it('a thread that cannot start: the heartbeat runs on the main thread, says so, and its claims are renewed', async () => {
-    const { holder, problems } = withFallback('no-thread', '/nonexistent/pg.cjs');
+    const { holder, problems, told } = holderOf('no-thread', '/nonexistent/pg.cjs', { fallback: true });
     holder.start();
-    await until(() => problems.length > 0);
+    await told;
     expect(problems).toEqual([expect.stringContaining('the heartbeat runs on the main thread from now on')]);
     const owner = await claimedBy(holder, 'REF-NO-THREAD');
     // Past the first token: nothing claimed under it can be mistaken for this one.
     expect(owner).toBe('no-thread:2');
-    await new Promise((resolve) => setTimeout(resolve, leaseMs / 3));
+    await almostOut('REF-NO-THREAD');
     await holder.beat();
     expect(await leaseLeft('REF-NO-THREAD')).toBeGreaterThan(leaseMs * 0.8);
     expect(holder.holds(owner)).toBe(true);
@@ -124,28 +132,22 @@ describe.skipIf(available !== true)('the claims heartbeat on a thread of its own
   });
 
   it('without a fallback, a thread that cannot start is told once, and nothing is held any more', async () => {
-    const problems: string[] = [];
-    const holder = createThreadClaimHolder({
-      instanceId: 'no-fallback',
-      leaseMs,
-      connection: { connectionString: database.url },
-      pgPath: '/nonexistent/pg.cjs',
-      onProblem: (message) => problems.push(message),
-    });
+    const { holder, problems, told } = holderOf('no-fallback', '/nonexistent/pg.cjs', { fallback: false });
     const owner = holder.lease().owner;
     holder.start();
-    await until(() => problems.length > 0);
-    // The worker's error is followed by its exit: still one line.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await told;
+    // The stop waits for the thread's end: its exit, after its error, is told too if at all.
+    await holder.stop();
     expect(problems).toEqual([expect.stringContaining('no claim is renewed any more')]);
     expect(holder.holds(owner)).toBe(false);
-    await holder.stop();
   });
 
   it('a thread that dies while running: what it held is held no more, new claims are renewed on the main thread', async () => {
     const crash = join(mkdtempSync(join(tmpdir(), 'kiosbot-heartbeat-')), 'crash');
     process.env.HEARTBEAT_CRASH_FILE = crash;
-    const { holder, problems } = withFallback('dying-thread', fileURLToPath(new URL('fixtures/crashing-pg.cjs', import.meta.url)));
+    const { holder, problems, told } = holderOf('dying-thread', fileURLToPath(new URL('fixtures/crashing-pg.cjs', import.meta.url)), {
+      fallback: true,
+    });
     holder.start();
     delete process.env.HEARTBEAT_CRASH_FILE;
     await holder.beat();
@@ -153,13 +155,13 @@ describe.skipIf(available !== true)('the claims heartbeat on a thread of its own
     expect(holder.holds(before)).toBe(true);
     writeFileSync(crash, '');
     await holder.beat();
-    await until(() => problems.length > 0);
+    await told;
     expect(problems).toEqual([expect.stringMatching(/heartbeat thread (failed|ended).*main thread from now on/)]);
     // The thread's last renewal may be older than the failure: its claims may have moved already.
     expect(holder.holds(before)).toBe(false);
     const after = await claimedBy(holder, 'REF-AFTER-CRASH');
     expect(after).not.toBe(before);
-    await new Promise((resolve) => setTimeout(resolve, leaseMs / 3));
+    await almostOut('REF-AFTER-CRASH');
     await holder.beat();
     expect(await leaseLeft('REF-AFTER-CRASH')).toBeGreaterThan(leaseMs * 0.8);
     expect(holder.holds(after)).toBe(true);
