@@ -135,13 +135,13 @@ function healthAccess(authorization: string | undefined, token: string | undefin
   return timingSafeEqual(digest(match[1]!.trim()), digest(token)) ? 'counts' : 'refused';
 }
 
-/** Largest webhook body read; updates are a few kilobytes, a larger body gets 413 before more of it is read. */
+/** Largest webhook body taken; updates are a few kilobytes, a larger body gets 413 as soon as that is known. */
 export const maxWebhookBodyBytes = 1024 * 1024;
 
 /** How long the rest of a refused body is still read and dropped after its 413. */
 const refusedBodyLingerMs = 2_000;
 
-/** The body of `req`, or undefined as soon as it is known to exceed `limit` bytes (reading stops there). */
+/** The body of `req`, or undefined as soon as it is known to exceed `limit` bytes (nothing more of it is kept). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.resolve(undefined);
@@ -151,7 +151,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
-      req.off('data', onData).pause();
+      req.off('data', onData);
       resolve(undefined);
     };
     req.on('data', onData);
